@@ -1,0 +1,5 @@
+"""`python -m git_memory`."""
+
+from git_memory.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""The click front end: parse, call an operation, render, exit."""

@@ -1,0 +1,94 @@
+"""Generate a click command from an operation: common options, request building, rendering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from git_memory import output
+from git_memory.ops.base import OpContext, load_operation, read_request_document
+from git_memory.ops.registry import OperationSpec
+
+FORMAT_OPTION_HELP = "Output format: text for people, json for scripts and agents."
+
+
+def common_params(with_request: bool) -> list[click.Parameter]:
+    """Options every data command takes (SPEC §8)."""
+    params: list[click.Parameter] = [
+        click.Option(
+            ["--format", "output_format"],
+            type=click.Choice(["text", "json"]),
+            default="text",
+            show_default=True,
+            help=FORMAT_OPTION_HELP,
+        ),
+        click.Option(
+            ["--repository", "-C", "repository"],
+            type=click.Path(file_okay=False),
+            default=None,
+            help="Run as if started in PATH (default: current directory).",
+        ),
+    ]
+    if with_request:
+        params.append(
+            click.Option(
+                ["--request", "request_file"],
+                metavar="FILE|-",
+                default=None,
+                help="Read the request document from FILE or - for standard input.",
+            )
+        )
+    return params
+
+
+def build_command(declaration: OperationSpec) -> click.Command:
+    """The click command of one operation."""
+    operation = load_operation(declaration.name)
+    # An operation may replace a common option (lint's --format adds sarif).
+    own = {param.name for param in operation.cli_params}
+    common = common_params(operation.accepts_request_file)
+    params = [*operation.cli_params, *(param for param in common if param.name not in own)]
+
+    def callback(**values: Any) -> int:
+        fmt = values.get("output_format", "text")
+        if fmt == "json":
+            output.enable_json_errors()
+        ctx = OpContext(
+            repository=values.get("repository"),
+            interactive=fmt == "text"
+            and output.is_tty(err=False)
+            and click.get_text_stream("stdin").isatty(),
+        )
+        ctx.extras["output_format"] = fmt
+        request_file = values.get("request_file")
+        if request_file is not None:
+            raw: Any = read_request_document(request_file)
+        elif operation.from_cli is not None:
+            raw = operation.from_cli(ctx, values)
+        else:
+            raw = None
+        response = operation.invoke(ctx, raw)
+        render(operation.render_text, response, fmt)
+        return operation.exit_code(response)
+
+    from git_memory.ops.base import handler_doc
+
+    return click.Command(
+        name=declaration.cli_path[-1],
+        params=params,
+        callback=callback,
+        help=handler_doc(operation),
+        short_help=declaration.summary,
+        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    )
+
+
+def render(render_text: Any, response: Any, fmt: str) -> None:
+    """Print a response as JSON or through the operation's text renderer."""
+    if fmt == "json" or render_text is None:
+        output.echo_json(response.to_json())
+        return
+    text = render_text(response)
+    if text:
+        output.echo(text)

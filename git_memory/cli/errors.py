@@ -1,0 +1,67 @@
+"""Turn exceptions into SPEC §8 exit codes: one `error:` line, never a traceback on screen."""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from pathlib import Path
+
+import click
+
+from git_memory import output
+from git_memory.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    GitMemoryError,
+)
+
+
+def run_guarded(command: click.Command, argv: list[str] | None) -> int:
+    """Run `command`, mapping every outcome to an exit status."""
+    try:
+        result = command.main(args=argv, prog_name="git memory", standalone_mode=False)
+    except GitMemoryError as exc:
+        report_error(exc)
+        return exc.exit_code
+    except click.exceptions.Abort:
+        output.echo("error: aborted", err=True)
+        return EXIT_INTERRUPTED
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code
+    except KeyboardInterrupt:
+        output.echo("error: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception:
+        log = write_crash_log(traceback.format_exc())
+        output.echo("error: internal error in git memory (this is a bug) [GM_INTERNAL]", err=True)
+        output.echo(f"hint: see log at {log}" if log else "hint: no log could be written", err=True)
+        return EXIT_INTERNAL
+    return result if isinstance(result, int) else EXIT_OK
+
+
+def report_error(exc: GitMemoryError) -> None:
+    """Print a GitMemoryError once (and as JSON on stdout when JSON output was asked for)."""
+    if output.json_errors_enabled():
+        output.echo_json({"format": "git-memory-error@v1", "error": exc.to_json()})
+    output.print_error(exc.code, exc.message, exc.hint)
+
+
+def write_crash_log(text: str) -> Path | None:
+    """Write a traceback under `<state home>/logs/` and return its path."""
+    from git_memory.paths import LOGS_DIR, ensure_private_dir, state_home, write_private_atomic
+
+    try:
+        logs = ensure_private_dir(state_home() / LOGS_DIR)
+        path = logs / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
+        write_private_atomic(path, text.encode("utf-8", "replace"))
+    except Exception:
+        return None
+    return path

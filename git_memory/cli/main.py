@@ -1,0 +1,124 @@
+"""`git memory` entry point: a lazy click group built from the operation registry.
+
+Commands are imported only when invoked (or when their own help is asked for), so
+`git memory -h` and the pre-commit hook stay fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from git_memory import __version__
+from git_memory.ops.registry import OPERATIONS, OperationSpec
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+# Front-end commands that are not operations (they adapt or document the others).
+BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
+    "help": ("git_memory.cli.help_cmd", "Show help for git memory or one of its commands."),
+}
+
+
+def _children(prefix: tuple[str, ...]) -> dict[str, list[OperationSpec]]:
+    """Operations grouped by the next word after `prefix` in their CLI path."""
+    groups: dict[str, list[OperationSpec]] = {}
+    for declaration in OPERATIONS:
+        path = declaration.cli_path
+        if path[: len(prefix)] == prefix and len(path) > len(prefix):
+            groups.setdefault(path[len(prefix)], []).append(declaration)
+    return groups
+
+
+class LazyGroup(click.Group):
+    """A group whose commands come from the registry and load on first use."""
+
+    def __init__(self, *args: Any, prefix: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.prefix = prefix
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = set(_children(self.prefix))
+        if not self.prefix:
+            names |= set(BUILTIN_COMMANDS)
+        return sorted(names)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if not self.prefix and cmd_name in BUILTIN_COMMANDS:
+            import importlib
+
+            module = importlib.import_module(BUILTIN_COMMANDS[cmd_name][0])
+            command: click.Command = module.command
+            return command
+        members = _children(self.prefix).get(cmd_name)
+        if not members:
+            return None
+        path = (*self.prefix, cmd_name)
+        leaf = [m for m in members if m.cli_path == path]
+        if leaf:
+            from git_memory.cli.binding import build_command
+
+            return build_command(leaf[0])
+        return LazyGroup(
+            name=cmd_name,
+            prefix=path,
+            help=_group_help(path),
+            context_settings=CONTEXT_SETTINGS,
+        )
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Summaries come from the registry so listing commands imports none of them.
+        rows: list[tuple[str, str]] = []
+        for name in self.list_commands(ctx):
+            rows.append((name, _summary(self.prefix, name)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+GROUP_HELP: dict[tuple[str, ...], str] = {
+    ("sessions",): "Index and inspect agent transcripts of this worktree.",
+}
+
+
+def _group_help(path: tuple[str, ...]) -> str:
+    return GROUP_HELP.get(path, " ".join(path).capitalize() + " commands.")
+
+
+def _summary(prefix: tuple[str, ...], name: str) -> str:
+    if not prefix and name in BUILTIN_COMMANDS:
+        return BUILTIN_COMMANDS[name][1]
+    members = _children(prefix)[name]
+    path = (*prefix, name)
+    for member in members:
+        if member.cli_path == path:
+            return member.summary
+    return _group_help(path)
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings=CONTEXT_SETTINGS,
+    help="Team memory mined from AI coding agent transcripts, reviewed and kept in git.\n\n"
+    "Memories live as sanitized Markdown under .memory/ in the worktree; private state "
+    "(transcript index, candidates, plans) lives in the state home. git memory never "
+    "commits, stages, pushes or moves refs.",
+)
+@click.version_option(
+    __version__, "--version", prog_name="git memory", message="%(prog)s version %(version)s"
+)
+def cli() -> None:
+    """Root group (help text above)."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: run the CLI and exit with SPEC §8 codes."""
+    from git_memory.cli.errors import run_guarded
+
+    sys.exit(run_guarded(cli, argv))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

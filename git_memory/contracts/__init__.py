@@ -1,0 +1,1 @@
+"""Contracts: strict, frozen pydantic models and canonical JSON digests."""

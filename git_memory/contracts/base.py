@@ -1,0 +1,73 @@
+"""Shared pieces of every contract: the strict frozen base model and common field types."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+from git_memory.contracts.canonical import digest
+
+FORMAT_PREFIX = "git-memory-"
+
+Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+Hex40 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}$")]
+Slug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
+EntryId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
+EvidenceId = Annotated[str, StringConstraints(pattern=r"^ev-[0-9]+-[0-9a-f]{12}$")]
+DecimalString = Annotated[str, StringConstraints(pattern=r"^(0|[1-9][0-9]*)$")]
+Priority = Annotated[int, Field(ge=0, le=100)]
+
+_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+
+
+def format_timestamp(moment: datetime) -> str:
+    """The canonical UTC timestamp `YYYY-MM-DDTHH:MM:SS.mmmZ`."""
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def parse_timestamp(value: str) -> datetime:
+    """Parse a canonical UTC timestamp; it must round-trip exactly."""
+    if not _TIMESTAMP.match(value):
+        raise ValueError(f"not a canonical UTC timestamp (YYYY-MM-DDTHH:MM:SS.mmmZ): {value!r}")
+    moment = datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    if format_timestamp(moment) != value:
+        raise ValueError(f"timestamp does not round-trip: {value!r}")
+    return moment
+
+
+def _check_timestamp(value: str) -> str:
+    parse_timestamp(value)
+    return value
+
+
+Timestamp = Annotated[str, AfterValidator(_check_timestamp)]
+
+
+def contract_format(name: str) -> str:
+    """`git-memory-<name>@v1`."""
+    return f"{FORMAT_PREFIX}{name}@v1"
+
+
+class Model(BaseModel):
+    """Strict, immutable base for every contract and every nested object in one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document of this model (aliases, no `None` dropping)."""
+        return self.model_dump(mode="json", by_alias=True)
+
+    def digest(self) -> str:
+        """Canonical digest of the JSON document."""
+        return digest(self.to_json())
+
+
+def unique(values: list[Any]) -> list[Any]:
+    """Validator body: the list has no repeated item."""
+    if len(set(values)) != len(values):
+        raise ValueError("items must be unique")
+    return values

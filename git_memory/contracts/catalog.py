@@ -1,0 +1,45 @@
+"""Every published contract, for `schema/` generation and the drift test.
+
+A contract is listed by its module and class so importing the catalog stays cheap; the
+`format` literal of each model names its schema file `schema/<format name>.v1.schema.json`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+CONTRACTS: tuple[tuple[str, str], ...] = (
+    ("git_memory.contracts.binding", "RepositoryBinding"),
+    ("git_memory.contracts.status", "InitResponse"),
+    ("git_memory.contracts.status", "StatusResponse"),
+)
+
+
+def contract_models() -> list[Any]:
+    """The model classes of every published contract."""
+    models = []
+    for module_name, class_name in CONTRACTS:
+        models.append(getattr(importlib.import_module(module_name), class_name))
+    return models
+
+
+def format_of(model: Any) -> str:
+    """The `format` literal of a contract model (`git-memory-<name>@v1`)."""
+    field = model.model_fields["format"]
+    return str(field.default)
+
+
+def schema_filename(model: Any) -> str:
+    """`git-memory-<name>.v1.schema.json`."""
+    name, version = format_of(model).split("@")
+    return f"{name}.{version}.schema.json"
+
+
+def schema_document(model: Any) -> str:
+    """The JSON Schema text of one model, stable across runs."""
+    schema = model.model_json_schema(mode="validation")
+    schema["$id"] = f"https://git-team-memory.invalid/schema/{schema_filename(model)}"
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

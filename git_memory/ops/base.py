@@ -1,0 +1,135 @@
+"""Binding an operation declaration to its models, handler and CLI shape."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from git_memory.errors import GitMemoryError
+from git_memory.ops.registry import OperationSpec, spec
+
+if TYPE_CHECKING:
+    import click
+    from pydantic import BaseModel
+
+    from git_memory.repo.binding import Worktree
+
+RequestT = TypeVar("RequestT", bound="BaseModel")
+ResponseT = TypeVar("ResponseT", bound="BaseModel")
+
+
+@dataclass
+class OpContext:
+    """Per-invocation context: where to run and how the caller can talk to a human."""
+
+    repository: Path | str | None = None
+    interactive: bool = False
+    # Set by front ends that can ask a human (CLI on a TTY, MCP elicitation).
+    confirm: Callable[[str, str], bool] | None = None
+    via: str = "cli"
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def worktree(self) -> Worktree:
+        """The worktree this invocation is bound to (discovered once)."""
+        from git_memory.repo.binding import discover_worktree
+
+        return discover_worktree(self.repository)
+
+    @property
+    def state_home(self) -> Path:
+        """The private state home."""
+        return self.worktree.state_home
+
+
+@dataclass(frozen=True)
+class Operation(Generic[RequestT, ResponseT]):
+    """An operation: declaration + request/response models + handler + front-end hints.
+
+    `cli_params` are extra click parameters; `from_cli` turns their values into a request
+    (when `--request` is not given). `render_text` is the human rendering of a response and
+    `exit_code` maps a successful response to an exit status (lint: 1 when blocked).
+    """
+
+    spec: OperationSpec
+    request_model: type[RequestT]
+    response_model: type[ResponseT]
+    handler: Callable[[OpContext, RequestT], ResponseT]
+    cli_params: Sequence[click.Parameter] = ()
+    from_cli: Callable[[OpContext, Mapping[str, Any]], RequestT] | None = None
+    render_text: Callable[[ResponseT], str] | None = None
+    exit_code: Callable[[ResponseT], int] = lambda _response: 0
+    accepts_request_file: bool = True
+
+    def parse_request(self, raw: Any) -> RequestT:
+        """Validate a request document (dict, JSON text or model) into the request model."""
+        from pydantic import ValidationError
+
+        if isinstance(raw, self.request_model):
+            return raw
+        try:
+            if isinstance(raw, str | bytes):
+                return self.request_model.model_validate_json(raw)
+            return self.request_model.model_validate(raw if raw is not None else {})
+        except ValidationError as exc:
+            raise request_invalid(exc) from exc
+
+    def invoke(self, ctx: OpContext, raw_request: Any) -> ResponseT:
+        """Validate the request and run the handler."""
+        return self.handler(ctx, self.parse_request(raw_request))
+
+
+def request_invalid(exc: Exception) -> GitMemoryError:
+    """A pydantic ValidationError as a `GM_REQUEST_INVALID` with the failing fields."""
+    errors: list[dict[str, Any]] = []
+    for item in getattr(exc, "errors", lambda: [])()[:20]:
+        location = ".".join(str(part) for part in item.get("loc", ()))
+        errors.append({"field": location, "problem": str(item.get("msg", ""))})
+    first = errors[0] if errors else {"field": "", "problem": str(exc)}
+    return GitMemoryError(
+        "GM_REQUEST_INVALID",
+        f"invalid request: {first['field'] or 'document'}: {first['problem']}",
+        hint="check the request against the JSON Schema in schema/",
+        details={"errors": errors},
+    )
+
+
+def load_operation(name: str) -> Operation[Any, Any]:
+    """Import the module of operation `name` and return its bound `OPERATION`."""
+    declaration = spec(name)
+    module = importlib.import_module(declaration.module)
+    operation: Operation[Any, Any] = module.OPERATION
+    if operation.spec is not declaration:
+        raise RuntimeError(f"{declaration.module}.OPERATION is bound to another declaration")
+    return operation
+
+
+def read_request_document(source: str) -> Any:
+    """Read `--request FILE|-` as JSON (stdin for `-`)."""
+    import sys
+
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GitMemoryError(
+            "GM_REQUEST_UNREADABLE", f"cannot read request {source!r}: {exc.strerror}"
+        ) from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GitMemoryError(
+            "GM_REQUEST_INVALID",
+            f"request is not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}",
+        ) from exc
+
+
+def handler_doc(operation: Operation[Any, Any]) -> str:
+    """The operation's help text: its handler's docstring (also the MCP tool description)."""
+    import inspect
+
+    return inspect.getdoc(operation.handler) or operation.spec.summary

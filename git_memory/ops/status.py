@@ -1,0 +1,62 @@
+"""`git memory status`: binding, memory root and counts of pending work."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from git_memory.contracts.status import EmptyRequest, StatusResponse
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+# Subsystems register a contributor here: it receives the context and returns a mapping of
+# counts under its own key (e.g. "sessions", "candidates"). Kept as a list of callables so
+# status never imports a subsystem that is not installed yet.
+COUNT_CONTRIBUTORS: list[tuple[str, Callable[[OpContext], Any]]] = []
+
+
+def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
+    """Show the repository binding, the memory root and counts of sessions, tasks,
+    candidates, approved memory and promotions of this worktree."""
+    worktree = ctx.worktree
+    counts: dict[str, Any] = {}
+    for key, contributor in COUNT_CONTRIBUTORS:
+        counts[key] = contributor(ctx)
+    return StatusResponse(
+        binding=worktree.binding(),
+        memoryRoot=worktree.memory_root,
+        memoryRootExists=worktree.memory_dir.is_dir(),
+        counts=counts,
+    )
+
+
+def render(response: StatusResponse) -> str:
+    """Human rendering of status."""
+    binding = response.binding
+    lines = [
+        f"memory root: {response.memoryRoot}"
+        + ("" if response.memoryRootExists else " (missing; run `git memory init`)"),
+        f"repository: {binding.publicRepositoryIdentity or '(no public origin)'}",
+        f"repository key: {binding.repositoryKey[:16]}…",
+        f"worktree key: {binding.worktreeKey[:16]}…",
+    ]
+    for key, value in response.counts.items():
+        lines.append(f"{key}: {_flat(value)}")
+    lines += response.notes
+    return "\n".join(lines)
+
+
+def _flat(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_flat(v)}" for k, v in value.items())
+    return str(value)
+
+
+OPERATION = Operation(
+    spec=spec("status"),
+    request_model=EmptyRequest,
+    response_model=StatusResponse,
+    handler=status,
+    render_text=render,
+    accepts_request_file=False,
+)

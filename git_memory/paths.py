@@ -1,0 +1,99 @@
+"""The private state home and the one helper for private atomic writes.
+
+State home precedence (SPEC §2): `$GIT_MEMORY_HOME`, then `git config memory.home`, then the XDG
+state directory. Directories are 0700 and files 0600 because the state holds transcript text and
+the origin secret.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+from pathlib import Path
+
+from git_memory.errors import GitMemoryError
+
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+
+SECRET_FILE = "secret.json"
+SESSIONS_DB = "sessions.sqlite3"
+MEMORY_STATE_DB = "memory-state.sqlite3"
+ARTIFACTS_DIR = "artifacts"
+LOGS_DIR = "logs"
+
+
+def state_home(configured: str | None = None) -> Path:
+    """Resolve the state home without creating it.
+
+    `configured` is the value of `git config memory.home`, looked up by the caller (only
+    `repo/` reads git config).
+    """
+    env = os.environ.get("GIT_MEMORY_HOME")
+    if env:
+        return Path(env).expanduser()
+    if configured:
+        return Path(configured).expanduser()
+    from platformdirs import user_state_dir
+
+    return Path(user_state_dir("git-memory", appauthor=False))
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create `path` (and parents) as 0700 directories; tighten an existing one we own."""
+    path.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
+    if path.is_symlink() or not path.is_dir():
+        raise GitMemoryError(
+            "GM_STATE_HOME_INVALID",
+            f"state directory {path.name!r} is not a plain directory",
+            hint="remove it or point GIT_MEMORY_HOME at another directory",
+        )
+    if path.stat().st_mode & 0o777 != PRIVATE_DIR_MODE:
+        os.chmod(path, PRIVATE_DIR_MODE)
+    return path
+
+
+def write_private_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` as a 0600 file: temp file in the same dir, fsync, rename.
+
+    A crash leaves either the old file or the new one, never a torn file.
+    """
+    directory = ensure_private_dir(path.parent)
+    tmp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, PRIVATE_FILE_MODE)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(directory)
+
+
+def fsync_dir(directory: Path) -> None:
+    """fsync a directory so a rename inside it survives a power loss."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_private(path: Path) -> bytes:
+    """Read a private state file, refusing symlinks (another user could plant one)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # the final component is a symlink
+            raise GitMemoryError(
+                "GM_SYMLINK_REFUSED", f"state file {path.name!r} is a symbolic link"
+            ) from exc
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()

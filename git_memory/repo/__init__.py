@@ -1,0 +1,1 @@
+"""Everything that touches git, through pygit2 (the only importer of pygit2)."""

@@ -1,0 +1,141 @@
+"""Discover the worktree and compute RepositoryBinding@v1 (SPEC §3), with pygit2 only."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pygit2
+
+from git_memory.contracts.binding import DirectoryIdentity, RepositoryBinding
+from git_memory.errors import GitMemoryError
+from git_memory.paths import state_home
+from git_memory.repo.remote import public_identity
+from git_memory.repo.secret import OriginSecret, load_or_create_secret
+
+DEFAULT_MEMORY_ROOT = ".memory"
+LEGACY_MEMORY_ROOT = ".threadshare/memory"
+
+
+@dataclass(frozen=True)
+class Worktree:
+    """A discovered, non-bare worktree. Paths here are private: never put them in contracts."""
+
+    root: Path
+    git_dir: Path
+    common_dir: Path
+    repository: Any  # pygit2.Repository; typed loosely because pygit2 ships no stubs
+
+    def config_value(self, key: str) -> str | None:
+        """A git config value as git would resolve it for this worktree, or None."""
+        try:
+            value = self.repository.config[key]
+        except (KeyError, ValueError):
+            return None
+        return str(value)
+
+    @cached_property
+    def state_home(self) -> Path:
+        """The private state home for this invocation (SPEC §2 precedence)."""
+        return state_home(self.config_value("memory.home"))
+
+    @cached_property
+    def memory_root(self) -> str:
+        """The memory root relative to the worktree root, POSIX style."""
+        configured = self.config_value("memory.root")
+        if configured:
+            return _relative_memory_root(configured)
+        if (
+            not (self.root / DEFAULT_MEMORY_ROOT).exists()
+            and (self.root / LEGACY_MEMORY_ROOT).is_dir()
+        ):
+            return LEGACY_MEMORY_ROOT
+        return DEFAULT_MEMORY_ROOT
+
+    @property
+    def memory_dir(self) -> Path:
+        """Absolute path of the memory root."""
+        return self.root / self.memory_root
+
+    def origin_url(self) -> str | None:
+        """The `origin` remote's URL, if any."""
+        try:
+            return str(self.repository.remotes["origin"].url)
+        except (KeyError, ValueError):
+            return None
+
+    def secret(self) -> OriginSecret:
+        """The origin secret of the state home, created on first use."""
+        return load_or_create_secret(self.state_home)
+
+    def binding(self) -> RepositoryBinding:
+        """RepositoryBinding@v1 of this worktree."""
+        secret = self.secret()
+        stat = os.stat(self.common_dir)
+        return RepositoryBinding(
+            repositoryKey=secret.hmac_hex("memory-repository", str(self.common_dir)),
+            worktreeKey=secret.hmac_hex("memory-worktree", str(self.root)),
+            publicRepositoryIdentity=public_identity(self.origin_url()),
+            rootRealpathDigest=hashlib.sha256(str(self.root).encode()).hexdigest(),
+            commonDirectoryIdentity=DirectoryIdentity(
+                device=str(stat.st_dev), inode=str(stat.st_ino)
+            ),
+            memoryRoot=self.memory_root,
+        )
+
+
+def _relative_memory_root(configured: str) -> str:
+    candidate = Path(configured)
+    if candidate.is_absolute() or ".." in candidate.parts or not candidate.parts:
+        raise GitMemoryError(
+            "GM_MEMORY_ROOT_INVALID",
+            f"memory.root must be a relative path inside the worktree: {configured!r}",
+            hint="git config memory.root .memory",
+        )
+    return candidate.as_posix()
+
+
+def discover_worktree(start: Path | str | None = None) -> Worktree:
+    """Find the worktree containing `start` (default: cwd) or raise a `GM_` error."""
+    cwd = Path(os.path.realpath(start or os.getcwd()))
+    if not cwd.exists():
+        raise GitMemoryError("GM_NOT_A_WORKTREE", f"no such directory: {cwd.name!r}")
+    found = pygit2.discover_repository(str(cwd))
+    if found is None:
+        raise GitMemoryError(
+            "GM_NOT_A_WORKTREE",
+            "not inside a git worktree",
+            hint="run this inside a git repository, or pass --repository PATH",
+        )
+    repository = pygit2.Repository(found)
+    git_dir = Path(os.path.realpath(repository.path))
+    if repository.is_bare or repository.workdir is None:
+        raise GitMemoryError(
+            "GM_BARE_REPOSITORY",
+            "this is a bare repository; git memory needs a worktree",
+            hint="run it in a checkout (git worktree add …) of this repository",
+        )
+    common_dir = _common_dir(git_dir)
+    if _is_within(cwd, git_dir) or _is_within(cwd, common_dir):
+        raise GitMemoryError(
+            "GM_INSIDE_GIT_DIR",
+            "the current directory is inside the .git directory",
+            hint="cd to the worktree root first",
+        )
+    root = Path(os.path.realpath(repository.workdir))
+    return Worktree(root=root, git_dir=git_dir, common_dir=common_dir, repository=repository)
+
+
+def _common_dir(git_dir: Path) -> Path:
+    pointer = git_dir / "commondir"
+    if pointer.is_file():
+        return Path(os.path.realpath(git_dir / pointer.read_text().strip()))
+    return git_dir
+
+
+def _is_within(path: Path, parent: Path) -> bool:
+    return path == parent or parent in path.parents

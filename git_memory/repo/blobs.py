@@ -1,0 +1,33 @@
+"""Git blob object ids (the CAS tokens of promotion plans) and index reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygit2
+
+
+def blob_oid(data: bytes) -> str:
+    """The git blob OID of `data` (`git hash-object` semantics)."""
+    return str(pygit2.hash(data))
+
+
+def commit_exists(repository: Any, hex_id: str) -> bool:
+    """Whether `hex_id` (40 hex) names a commit in this repository."""
+    try:
+        obj = repository.get(hex_id)
+    except (ValueError, KeyError):
+        return False
+    return obj is not None and obj.type == pygit2.enums.ObjectType.COMMIT
+
+
+def staged_blobs(repository: Any, prefix: str) -> list[tuple[str, bytes]]:
+    """(path, bytes) of every index entry under `prefix/` (what the commit will contain)."""
+    index = repository.index
+    index.read(False)
+    prefix = prefix.rstrip("/") + "/"
+    found: list[tuple[str, bytes]] = []
+    for entry in index:
+        if entry.path.startswith(prefix):
+            found.append((entry.path, bytes(repository[entry.id].data)))
+    return found

@@ -1,0 +1,229 @@
+"""No-follow file-system access below a worktree root, with directory file descriptors.
+
+Every path component below the root is opened with `O_NOFOLLOW|O_DIRECTORY` relative to its
+parent's fd, so a symlink planted anywhere on the path (by another user, a hostile checkout or a
+race) is refused instead of followed. The promotion writer, `init`, `fmt` and the approved
+projection reader all go through here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+
+from git_memory.errors import GitMemoryError
+
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+NEW_DIR_MODE = 0o755
+
+
+def symlink_refused(relpath: str) -> GitMemoryError:
+    """The error for a symlink met on a path we would otherwise follow."""
+    return GitMemoryError(
+        "GM_SYMLINK_REFUSED",
+        f"refusing to follow a symbolic link at {relpath!r}",
+        hint="memory files and their directories must be plain files and directories",
+    )
+
+
+def split_relative(relpath: str) -> list[str]:
+    """Split a worktree-relative POSIX path, refusing absolute paths and `..`."""
+    pure = PurePosixPath(relpath)
+    parts = [part for part in pure.parts if part not in ("", ".")]
+    if pure.is_absolute() or not parts or any(part == ".." for part in parts):
+        raise GitMemoryError(
+            "GM_PATH_OUTSIDE_WORKTREE",
+            f"path is not a relative path inside the worktree: {relpath!r}",
+        )
+    return parts
+
+
+def _open_child_dir(parent_fd: int, name: str, shown: str, create: bool) -> int:
+    try:
+        return os.open(name, DIR_FLAGS, dir_fd=parent_fd)
+    except FileNotFoundError:
+        if not create:
+            raise
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(name, NEW_DIR_MODE, dir_fd=parent_fd)
+        return _open_child_dir(parent_fd, name, shown, create=False)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            info = os.lstat(name, dir_fd=parent_fd)
+            if stat.S_ISLNK(info.st_mode):
+                raise symlink_refused(shown) from exc
+            raise GitMemoryError(
+                "GM_NOT_A_DIRECTORY", f"{shown!r} exists and is not a directory"
+            ) from exc
+        raise
+
+
+@contextlib.contextmanager
+def open_dir(root: Path, relparts: list[str], *, create: bool = False) -> Iterator[int]:
+    """Yield an fd for `root/relparts…`, traversing every component with no-follow opens.
+
+    `root` itself is opened normally: it is the realpath of the worktree.
+    """
+    fd = os.open(root, DIR_FLAGS & ~os.O_NOFOLLOW)
+    try:
+        walked: list[str] = []
+        for name in relparts:
+            walked.append(name)
+            child = _open_child_dir(fd, name, "/".join(walked), create)
+            os.close(fd)
+            fd = child
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def read_file_nofollow(root: Path, relpath: str) -> bytes | None:
+    """Bytes of `root/relpath`, None when absent; symlinks anywhere on the path are refused."""
+    parts = split_relative(relpath)
+    try:
+        with open_dir(root, parts[:-1]) as dir_fd:
+            return read_at(dir_fd, parts[-1], relpath)
+    except FileNotFoundError:
+        return None
+
+
+def read_at(dir_fd: int, name: str, shown: str) -> bytes | None:
+    """Read regular file `name` in `dir_fd` without following a symlink; None when absent."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise symlink_refused(shown) from exc
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise GitMemoryError("GM_NOT_A_FILE", f"{shown!r} is not a regular file")
+        return handle.read()
+
+
+def ensure_dirs(root: Path, relpath: str) -> None:
+    """Create `root/relpath` (0755 per new component), refusing symlinked components."""
+    with open_dir(root, split_relative(relpath), create=True):
+        pass
+
+
+def _renameat2_noreplace() -> object | None:
+    """libc's renameat2, when this is Linux with a libc that has it."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        function = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    function.restype = ctypes.c_int
+    return function
+
+
+_RENAME_NOREPLACE = 1
+_renameat2 = _renameat2_noreplace()
+
+
+def rename_noreplace(dir_fd: int, src: str, dst: str) -> None:
+    """Rename `src` to `dst` inside `dir_fd`, failing with FileExistsError if `dst` exists.
+
+    Linux: `renameat2(RENAME_NOREPLACE)`. Elsewhere (or on file systems without it):
+    `link` then `unlink`, which is equally exclusive because `link` never replaces.
+    """
+    if _renameat2 is not None:
+        import ctypes
+
+        result = _renameat2(
+            dir_fd,
+            src.encode(),
+            dir_fd,
+            dst.encode(),  # type: ignore[operator]
+            _RENAME_NOREPLACE,
+        )
+        if result == 0:
+            return
+        err = ctypes.get_errno()
+        if err == errno.EEXIST:
+            raise FileExistsError(errno.EEXIST, "target exists", dst)
+        if err not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+            raise OSError(err, os.strerror(err), dst)
+    os.link(src, dst, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+    os.unlink(src, dir_fd=dir_fd)
+
+
+def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str:
+    """Write `data` to a fresh temp file beside `name` (O_EXCL|O_NOFOLLOW, fsync)."""
+    import secrets
+
+    temp = f".{name}.{os.getpid()}.{secrets.token_hex(6)}.gm-tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(temp, flags, mode, dir_fd=dir_fd)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp, dir_fd=dir_fd)
+        raise
+    os.close(fd)
+    return temp
+
+
+def create_file_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
+    """Atomically create `name` in `dir_fd`; FileExistsError if something is already there."""
+    temp = write_temp_at(dir_fd, name, data, mode)
+    try:
+        rename_noreplace(dir_fd, temp, name)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp, dir_fd=dir_fd)
+        raise
+    os.fsync(dir_fd)
+
+
+def replace_file_at(dir_fd: int, name: str, data: bytes, mode: int | None = None) -> None:
+    """Atomically replace regular file `name` in `dir_fd` (temp + rename, dir fsync).
+
+    The caller has verified the current content (blob CAS) right before; a symlink at `name`
+    is refused rather than replaced.
+    """
+    try:
+        info = os.lstat(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise (
+            symlink_refused(name)
+            if stat.S_ISLNK(info.st_mode)
+            else GitMemoryError("GM_NOT_A_FILE", f"{name!r} is not a regular file")
+        )
+    keep_mode = mode if mode is not None else (stat.S_IMODE(info.st_mode) if info else 0o644)
+    temp = write_temp_at(dir_fd, name, data, keep_mode)
+    try:
+        os.rename(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp, dir_fd=dir_fd)
+        raise
+    os.fsync(dir_fd)

@@ -1,0 +1,1 @@
+"""Helpers for tests (and the demo): throw-away git repositories and hermetic environments."""

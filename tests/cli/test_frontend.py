@@ -1,0 +1,124 @@
+"""The CLI skeleton: help, version, exit codes, JSON errors, crash logs (SPEC §8)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from git_memory.testing.repos import Repo, git
+from tests.conftest import PROJECT_ROOT
+
+
+def test_short_help_lists_commands_without_importing_them(gm: Any, repo: Repo) -> None:
+    result = gm(["-h"], cwd=repo.root)
+    assert result.exit_code == 0
+    assert "status" in result.stdout
+    assert "init" in result.stdout
+    code = (
+        "import sys; from git_memory.cli.main import main\n"
+        "sys.argv=['git-memory','-h']\n"
+        "try:\n main()\nexcept SystemExit: pass\n"
+        "bad=[m for m in sys.modules if m.startswith(('pydantic','mcp','git_memory.ops.'))"
+        " and m not in ('git_memory.ops.registry', 'git_memory.ops.base')]\nprint(bad)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT_ROOT, check=True
+    ).stdout
+    assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_version(gm: Any) -> None:
+    result = gm(["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("git memory version ")
+
+
+def test_help_command(gm: Any) -> None:
+    result = gm(["help", "status"])
+    assert result.exit_code == 0
+    assert "Usage: git memory status" in result.stdout
+    assert gm(["help", "nonexistent"]).exit_code == 2
+
+
+def test_usage_error_exits_2(gm: Any, repo: Repo) -> None:
+    result = gm(["status", "--format", "yaml"], cwd=repo.root)
+    assert result.exit_code == 2
+
+
+def test_user_error_exits_1_with_code_and_hint(gm: Any, tmp_path: Path) -> None:
+    result = gm(["status"], cwd=tmp_path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == "error: not inside a git worktree [GM_NOT_A_WORKTREE]"
+    assert result.stderr.splitlines()[1].startswith("hint: ")
+    assert "Traceback" not in result.stderr
+
+
+def test_json_error_document(gm: Any, tmp_path: Path) -> None:
+    result = gm(["status", "--format", "json"], cwd=tmp_path)
+    assert result.exit_code == 1
+    assert result.json()["error"]["code"] == "GM_NOT_A_WORKTREE"
+
+
+def test_bare_repository_refused_by_cli(gm: Any, tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    result = gm(["status"], cwd=bare)
+    assert result.exit_code == 1
+    assert "[GM_BARE_REPOSITORY]" in result.stderr
+
+
+def test_unexpected_exception_exits_3_with_log(
+    gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    # A state home that is a file makes the secret write fail with an OSError inside the
+    # command: an internal error, not a user error.
+    result = gm_proc(
+        ["status"], cwd=repo.root, env={"GIT_MEMORY_HOME": str(repo.root / "README.md")}
+    )
+    assert result.returncode == 3, result.stderr
+    assert "[GM_INTERNAL]" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_crash_log_is_written_to_state_home(repo: Repo, hermetic_env: dict[str, Path]) -> None:
+    from git_memory.cli.errors import write_crash_log
+
+    log = write_crash_log("Traceback: boom\n")
+    assert log is not None
+    assert log.parent == hermetic_env["state"] / "logs"
+    assert log.read_text() == "Traceback: boom\n"
+    assert log.stat().st_mode & 0o777 == 0o600
+
+
+def test_python_dash_m_entry_point(gm_proc: Any, repo: Repo) -> None:
+    result = gm_proc(["--version"], cwd=repo.root)
+    assert result.returncode == 0
+    assert "git memory version" in result.stdout
+
+
+def test_git_dispatches_to_git_memory(bin_dir: Path, repo: Repo) -> None:
+    result = subprocess.run(
+        ["git", "memory", "status", "--format", "json"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert '"git-memory-status@v1"' in result.stdout
+
+
+def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    import click
+
+    from git_memory.cli.errors import run_guarded
+
+    @click.command()
+    def boom() -> None:
+        raise KeyboardInterrupt
+
+    assert run_guarded(boom, []) == 130

@@ -1,0 +1,53 @@
+"""The operation registry is the single source for the CLI (and later MCP)."""
+
+from __future__ import annotations
+
+import click
+import pytest
+
+from git_memory.cli.main import cli
+from git_memory.ops.base import load_operation
+from git_memory.ops.registry import OPERATIONS
+
+
+def _resolve(path: tuple[str, ...]) -> click.Command | None:
+    ctx = click.Context(cli, info_name="git memory")
+    command: click.Command | None = cli
+    for word in path:
+        if not isinstance(command, click.Group):
+            return None
+        command = command.get_command(ctx, word)
+        if command is None:
+            return None
+        ctx = click.Context(command, info_name=word, parent=ctx)
+    return command
+
+
+@pytest.mark.parametrize("declaration", OPERATIONS, ids=lambda d: d.name)
+def test_every_operation_has_a_cli_command(declaration: object) -> None:
+    from git_memory.ops.registry import OperationSpec
+
+    assert isinstance(declaration, OperationSpec)
+    command = _resolve(declaration.cli_path)
+    assert command is not None, f"{declaration.name} has no CLI command"
+    assert not isinstance(command, click.Group)
+
+
+@pytest.mark.parametrize("declaration", OPERATIONS, ids=lambda d: d.name)
+def test_every_operation_binds_its_declaration(declaration: object) -> None:
+    from git_memory.ops.registry import OperationSpec
+
+    assert isinstance(declaration, OperationSpec)
+    operation = load_operation(declaration.name)
+    assert operation.handler.__doc__, "operation docstrings become --help and MCP descriptions"
+    assert declaration.side_effect in {"none", "private-state", "external-delivery", "worktree"}
+    assert (declaration.mcp_tool is None) == (declaration.cli_only_reason is not None)
+
+
+def test_names_are_unique() -> None:
+    names = [d.name for d in OPERATIONS]
+    paths = [d.cli_path for d in OPERATIONS]
+    tools = [d.mcp_tool for d in OPERATIONS if d.mcp_tool]
+    assert len(set(names)) == len(names)
+    assert len(set(paths)) == len(paths)
+    assert len(set(tools)) == len(tools)

@@ -1,0 +1,138 @@
+"""RepositoryBinding@v1: keys, linked worktrees, symlinks and refusals (SPEC §3)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from git_memory.errors import GitMemoryError
+from git_memory.repo.binding import discover_worktree
+from git_memory.repo.blobs import blob_oid
+from git_memory.repo.remote import public_identity
+from git_memory.testing.repos import Repo, git
+
+
+def test_binding_has_no_absolute_path(repo: Repo) -> None:
+    binding = discover_worktree(repo.root).binding()
+    text = json.dumps(binding.to_json())
+    assert str(repo.root) not in text
+    assert str(Path.home()) not in text
+    assert binding.memoryRoot == ".memory"
+    assert binding.commonDirectoryIdentity.device.isdigit()
+
+
+def test_linked_worktree_shares_repository_key(repo: Repo, tmp_path: Path) -> None:
+    linked = repo.add_worktree(tmp_path / "linked", "feature")
+    main_binding = discover_worktree(repo.root).binding()
+    linked_binding = discover_worktree(linked.root).binding()
+    assert main_binding.repositoryKey == linked_binding.repositoryKey
+    assert main_binding.worktreeKey != linked_binding.worktreeKey
+
+
+def test_subdirectory_and_symlink_resolve_to_the_same_worktree(repo: Repo, tmp_path: Path) -> None:
+    (repo.root / "src" / "pkg").mkdir(parents=True)
+    alias = tmp_path / "alias"
+    alias.symlink_to(repo.root)
+    direct = discover_worktree(repo.root).binding()
+    assert discover_worktree(repo.root / "src" / "pkg").binding() == direct
+    assert discover_worktree(alias).binding() == direct
+
+
+def test_keys_depend_on_the_private_secret(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    first = discover_worktree(repo.root).binding()
+    monkeypatch.setenv("GIT_MEMORY_HOME", str(tmp_path / "other-home"))
+    second = discover_worktree(repo.root).binding()
+    assert first.repositoryKey != second.repositoryKey
+    assert first.rootRealpathDigest == second.rootRealpathDigest
+
+
+def test_secret_file_is_private(repo: Repo, hermetic_env: dict[str, Path]) -> None:
+    discover_worktree(repo.root).binding()
+    secret = hermetic_env["state"] / "secret.json"
+    assert secret.stat().st_mode & 0o777 == 0o600
+    assert hermetic_env["state"].stat().st_mode & 0o777 == 0o700
+
+
+def test_corrupt_secret_is_a_clear_error(repo: Repo, hermetic_env: dict[str, Path]) -> None:
+    (hermetic_env["state"] / "secret.json").write_text("{not json")
+    with pytest.raises(GitMemoryError) as info:
+        discover_worktree(repo.root).binding()
+    assert info.value.code == "GM_SECRET_CORRUPT"
+
+
+def test_bare_repository_is_refused(tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    with pytest.raises(GitMemoryError) as info:
+        discover_worktree(bare)
+    assert info.value.code == "GM_BARE_REPOSITORY"
+
+
+def test_inside_git_dir_is_refused(repo: Repo) -> None:
+    with pytest.raises(GitMemoryError) as info:
+        discover_worktree(repo.root / ".git" / "refs")
+    assert info.value.code == "GM_INSIDE_GIT_DIR"
+
+
+def test_outside_any_repository(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(GitMemoryError) as info:
+        discover_worktree(plain)
+    assert info.value.code == "GM_NOT_A_WORKTREE"
+
+
+def test_memory_root_config_and_legacy_layout(repo: Repo) -> None:
+    (repo.root / ".threadshare" / "memory").mkdir(parents=True)
+    assert discover_worktree(repo.root).memory_root == ".threadshare/memory"
+    (repo.root / ".memory").mkdir()
+    assert discover_worktree(repo.root).memory_root == ".memory"
+    repo.git("config", "memory.root", "docs/memory")
+    assert discover_worktree(repo.root).memory_root == "docs/memory"
+    repo.git("config", "memory.root", "../outside")
+    with pytest.raises(GitMemoryError) as info:
+        _ = discover_worktree(repo.root).memory_root
+    assert info.value.code == "GM_MEMORY_ROOT_INVALID"
+
+
+def test_state_home_from_git_config(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("GIT_MEMORY_HOME")
+    repo.git("config", "memory.home", str(tmp_path / "configured"))
+    assert discover_worktree(repo.root).state_home == tmp_path / "configured"
+
+
+@pytest.mark.parametrize(
+    ("url", "identity"),
+    [
+        ("https://user:token@GitHub.com/org/repo.git?x=1#frag", "github.com/org/repo"),
+        ("git@github.com:org/repo.git", "github.com/org/repo"),
+        ("ssh://git@example.org:2222/team/app.git", "example.org:2222/team/app"),
+        ("https://example.org/group/sub/project/", "example.org/group/sub/project"),
+        ("file:///srv/git/repo.git", None),
+        ("/srv/git/repo.git", None),
+        ("../sibling", None),
+        ("", None),
+    ],
+)
+def test_public_identity(url: str, identity: str | None) -> None:
+    assert public_identity(url) == identity
+
+
+def test_origin_identity_in_binding(repo: Repo) -> None:
+    repo.git("remote", "add", "origin", "https://u:p@example.com/team/app.git")
+    assert discover_worktree(repo.root).binding().publicRepositoryIdentity == (
+        "example.com/team/app"
+    )
+
+
+def test_blob_oid_matches_git_hash_object(repo: Repo) -> None:
+    path = repo.write("f.txt", "hello\n")
+    assert blob_oid(path.read_bytes()) == repo.git("hash-object", str(path)).strip()
+    assert os.path.exists(path)
