@@ -73,7 +73,14 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "Write or check the JSON Schemas generated from the contracts.",
         "worktree",
         cli_only="a developer tool for this project's schema/ directory",
-    ),
+    ),  # --- memory files, lint, hooks, index (issue 3) ---
+    # --- session index (issue 4) ---
+    # --- memory state, search (issue 5) ---
+    # --- agent-native extraction: recall, stage, review (issue 6) ---
+    # --- promotion: prepare, promote (issue 7) ---
+    # --- runners and batch extraction (issue 8) ---
+    # --- consolidation, skills, assemble (issue 9) ---
+    # --- newcomer path: demo, doctor (issue 11) ---
 )
 
 

@@ -9,10 +9,22 @@ from git_memory.contracts.status import EmptyRequest, StatusResponse
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
-# Subsystems register a contributor here: it receives the context and returns a mapping of
-# counts under its own key (e.g. "sessions", "candidates"). Kept as a list of callables so
-# status never imports a subsystem that is not installed yet.
-COUNT_CONTRIBUTORS: list[tuple[str, Callable[[OpContext], Any]]] = []
+# Each subsystem contributes counts under its own key: ("sessions", "module:function"), the
+# function taking the OpContext and returning JSON data. Named by string so status imports a
+# subsystem only when it runs.
+COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
+    # --- add one line per subsystem ---
+)
+
+
+def _contributor(target: str) -> Callable[[OpContext], Any]:
+    import importlib
+
+    module_name, function_name = target.split(":")
+    function: Callable[[OpContext], Any] = getattr(
+        importlib.import_module(module_name), function_name
+    )
+    return function
 
 
 def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
@@ -21,7 +33,7 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     worktree = ctx.worktree
     counts: dict[str, Any] = {}
     for key, contributor in COUNT_CONTRIBUTORS:
-        counts[key] = contributor(ctx)
+        counts[key] = _contributor(contributor)(ctx)
     return StatusResponse(
         binding=worktree.binding(),
         memoryRoot=worktree.memory_root,
