@@ -1,0 +1,1 @@
+"""Extraction: select sealed turns, cut them into chunks, build tasks, assess drafts."""

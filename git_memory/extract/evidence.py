@@ -1,0 +1,108 @@
+"""The evidence catalog of a chunk: opaque public ids, host-side strength and limitations.
+
+Public entries are `{evidenceId, kind, pointerDigest, display}` only; relation, strength and
+limitations stay in the host's internal index so a model can never claim or inflate them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from git_memory.contracts.canonical import digest
+from git_memory.extract.chunk import Chunk
+from git_memory.extract.source import STRENGTH_ORDER
+
+KIND_ORDER = {"commit": 0, "turn": 1, "path": 2}
+
+
+@dataclass(frozen=True)
+class CatalogItem:
+    """One evidence item with its host-only assessment inputs."""
+
+    evidence_id: str
+    pointer: dict[str, Any]
+    pointer_digest: str
+    strength: str
+    relations: tuple[str, ...]
+    limitations: tuple[str, ...]
+
+    @property
+    def kind(self) -> str:
+        """commit, turn or path."""
+        return str(self.pointer["kind"])
+
+    def public(self) -> dict[str, str]:
+        """The entry a model sees."""
+        return {
+            "evidenceId": self.evidence_id,
+            "kind": self.kind,
+            "pointerDigest": self.pointer_digest,
+            "display": display(self.pointer),
+        }
+
+
+def display(pointer: dict[str, Any]) -> str:
+    """`commit <h> @ <repo>` | `commit <h>` | `path <p>` | `turn <i>`."""
+    if pointer["kind"] == "commit":
+        repository = pointer.get("repository")
+        suffix = f" @ {repository}" if repository else ""
+        return f"commit {pointer['commitHash']}{suffix}"
+    if pointer["kind"] == "path":
+        return f"path {pointer['path']}"
+    return f"turn {pointer['turnIndex']}"
+
+
+@dataclass
+class _Merged:
+    pointer: dict[str, Any]
+    strength: str
+    relations: set[str]
+    limitations: set[str]
+
+
+def _add(
+    merged: dict[str, _Merged],
+    pointer: dict[str, Any],
+    relation: str,
+    strength: str,
+    limitations: tuple[str, ...],
+) -> None:
+    key = digest(pointer)
+    current = merged.get(key)
+    if current is None:
+        merged[key] = _Merged(pointer, strength, {relation}, set(limitations))
+        return
+    if STRENGTH_ORDER[strength] < STRENGTH_ORDER[current.strength]:
+        current.strength = strength
+    current.relations.add(relation)
+    current.limitations.update(limitations)
+
+
+def build_catalog(chunk: Chunk) -> tuple[list[CatalogItem], dict[int, str]]:
+    """The chunk's catalog (ordered kind, pointerDigest) and its turnIndex → evidenceId map."""
+    merged: dict[str, _Merged] = {}
+    for chunk_turn in chunk.turns:
+        _add(
+            merged,
+            {"kind": "turn", "turnIndex": chunk_turn.index},
+            "session-contains-turn",
+            "direct",
+            ("source-local-only",),
+        )
+        for edge in chunk_turn.turn.edges:
+            _add(merged, edge.pointer, edge.relation, edge.strength, edge.limitations)
+    ordered = sorted(merged.items(), key=lambda kv: (KIND_ORDER[kv[1].pointer["kind"]], kv[0]))
+    items = [
+        CatalogItem(
+            evidence_id=f"ev-{position}-{key[:12]}",
+            pointer=m.pointer,
+            pointer_digest=key,
+            strength=m.strength,
+            relations=tuple(sorted(m.relations)),
+            limitations=tuple(sorted(m.limitations)),
+        )
+        for position, (key, m) in enumerate(ordered, start=1)
+    ]
+    turn_map = {int(i.pointer["turnIndex"]): i.evidence_id for i in items if i.kind == "turn"}
+    return items, turn_map

@@ -1,0 +1,65 @@
+"""The neutral shape of selected source turns, as the chunker and evidence catalog see them.
+
+The session index produces these (see `extract/select.py`); keeping extraction on its own small
+types means chunking, serialization and digests are pure and testable without an index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+EventKind = Literal["user", "assistant", "tool_call", "tool_result"]
+Strength = Literal["direct", "observed", "candidate", "contextual"]
+
+# Lower is stronger; the catalog keeps the strongest strength seen for a pointer.
+STRENGTH_ORDER: dict[str, int] = {"direct": 0, "observed": 1, "candidate": 2, "contextual": 3}
+
+
+@dataclass(frozen=True)
+class SourceEvent:
+    """One visible event of a turn: human or assistant text, or a tool payload."""
+
+    kind: EventKind
+    text: str
+    truncated: bool = False
+    payload_sha256: str | None = None
+    payload_bytes: int | None = None
+
+    @property
+    def is_tool_payload(self) -> bool:
+        """Tool calls and results may be excerpted; user and assistant text never."""
+        return self.kind in ("tool_call", "tool_result")
+
+
+@dataclass(frozen=True)
+class EvidenceEdge:
+    """A host-side evidence edge of a turn (commit or path); strength never leaves the host."""
+
+    pointer: dict[str, Any]
+    relation: str
+    strength: Strength
+    limitations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SourceTurn:
+    """One sealed turn of a session attributed to this worktree."""
+
+    session_key: str
+    turn_key: str
+    revision: str
+    observed_at: str
+    provider: str
+    events: tuple[SourceEvent, ...]
+    edges: tuple[EvidenceEdge, ...] = ()
+    payload_digests: tuple[str, ...] = field(default_factory=tuple)
+
+    def selection_item(self) -> dict[str, str]:
+        """What `resultSetDigest` covers for this turn."""
+        return {
+            "sessionKey": self.session_key,
+            "turnKey": self.turn_key,
+            "revision": self.revision,
+            "observedTimestamp": self.observed_at,
+        }
