@@ -190,6 +190,37 @@ def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str
     return temp
 
 
+def write_exclusive_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
+    """Write `data` to a new file `name` in `dir_fd` (O_EXCL|O_NOFOLLOW) and fsync it.
+
+    Unlike `write_temp_at` the name is the caller's, so a crash leaves an artifact whose name
+    a journal can predict and clean up.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(name, flags, mode, dir_fd=dir_fd)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=dir_fd)
+        raise
+    os.close(fd)
+
+
+def unlink_file_at(dir_fd: int, name: str) -> bool:
+    """Remove regular file (or symlink entry) `name` in `dir_fd`; False when it was absent."""
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return False
+    return True
+
+
 def create_file_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
     """Atomically create `name` in `dir_fd`; FileExistsError if something is already there."""
     temp = write_temp_at(dir_fd, name, data, mode)
