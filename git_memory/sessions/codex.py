@@ -1,0 +1,241 @@
+"""Codex rollout reader: one JSON object per line → normalized events.
+
+Pure: no I/O. The era is detected per file from its first record (transcript-formats §2.2):
+- era B (bare JSONL): a header `{id, timestamp, instructions, git}`, `record_type: state`
+  markers and bare response items without timestamps; human prompts are the `message`
+  items with role `user` that are not injections; the cwd comes from the first
+  `<environment_context><cwd>…</cwd>`.
+- era C (`{timestamp, type, payload}` envelope, and its later additions): the first
+  `session_meta` names the session and its cwd, `turn_context` refines the cwd, human prompts
+  come from `event_msg user_message` (or `item_completed` `UserMessage` in paginated history)
+  and the duplicated `response_item` user copies are ignored, so each prompt counts once.
+Assistant text comes from `response_item` assistant messages only (never the `agent_message`
+event twins). Calls pair with outputs by `call_id`; `task_complete`/`turn_aborted` end a turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from git_memory.sessions.claude import is_hidden_text
+from git_memory.sessions.records import (
+    ASSISTANT,
+    COMPLETED,
+    FAILED,
+    SKILL,
+    TERMINAL,
+    TOOL_CALL,
+    TOOL_RESULT,
+    UNKNOWN,
+    USER,
+    Event,
+    text_of,
+    timestamp_of,
+)
+
+PROVIDER = "codex"
+
+_CWD = re.compile(r"<cwd>(.*?)</cwd>", re.DOTALL)
+_SKILL = re.compile(r"^\s*<skill>\s*<name>(.*?)</name>", re.DOTALL)
+_EXIT = re.compile(r"(?:Exit code:|Process exited with code)\s*(-?\d+)")
+_IDE_REQUEST = "## My request for Codex:"
+_CALL_ITEMS = ("function_call", "custom_tool_call", "local_shell_call", "web_search_call")
+_OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
+
+
+def new_state() -> dict[str, Any]:
+    """Reader state of a file read from its start."""
+    return {"era": None, "sessionId": None, "cwd": None, "ts": None, "subagent": False}
+
+
+def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> list[Event]:
+    """Events of one rollout line (unknown shapes give no events)."""
+    if state["era"] is None:
+        state["era"] = "C" if isinstance(record.get("payload"), dict) else "B"
+    if state["era"] == "C":
+        return _envelope(record, offset, state)
+    return _bare(record, offset, state)
+
+
+def _bare(record: dict[str, Any], offset: int, state: dict[str, Any]) -> list[Event]:
+    if "type" not in record:
+        if state["sessionId"] is None and isinstance(record.get("id"), str):
+            state["sessionId"] = record["id"]
+            state["ts"] = timestamp_of(record)
+        return []
+    return _item(record, offset, state["ts"], state, era_b=True)
+
+
+def _envelope(record: dict[str, Any], offset: int, state: dict[str, Any]) -> list[Event]:
+    kind, payload, ts = record.get("type"), record.get("payload"), timestamp_of(record)
+    if not isinstance(payload, dict):
+        return []
+    if kind == "session_meta":
+        _session_meta(payload, state)
+    elif kind == "turn_context" and isinstance(payload.get("cwd"), str):
+        state["cwd"] = payload["cwd"]
+    elif kind == "response_item":
+        return _item(payload, offset, ts, state, era_b=False)
+    elif kind == "event_msg":
+        return _event(payload, offset, ts, state)
+    return []
+
+
+def _session_meta(payload: dict[str, Any], state: dict[str, Any]) -> None:
+    # The first session_meta defines the file; later ones belong to copied history.
+    if state["sessionId"] is not None:
+        return
+    state["sessionId"] = payload.get("id") if isinstance(payload.get("id"), str) else ""
+    if isinstance(payload.get("cwd"), str):
+        state["cwd"] = payload["cwd"]
+    source = payload.get("source")
+    state["subagent"] = payload.get("thread_source") == "subagent" or (
+        isinstance(source, dict) and "subagent" in source
+    )
+
+
+def _event(payload: dict[str, Any], offset: int, ts: str | None, state: dict[str, Any]) -> list[Event]:
+    kind, cwd = payload.get("type"), state["cwd"]
+    if kind == "user_message" and isinstance(payload.get("message"), str):
+        return _prompt(payload["message"], offset, ts, cwd)
+    if kind == "item_completed" and isinstance(payload.get("item"), dict):
+        item = payload["item"]
+        if item.get("type") == "UserMessage":
+            return _prompt(text_of(item.get("content")), offset, ts, cwd)
+    if kind in ("task_complete", "turn_aborted"):
+        failed = kind == "turn_aborted" or payload.get("error") is not None
+        return [Event(TERMINAL, offset, ts, cwd, state=FAILED if failed else COMPLETED)]
+    return []
+
+
+def _prompt(text: str, offset: int, ts: str | None, cwd: str | None) -> list[Event]:
+    skill = _SKILL.match(text)
+    if skill:
+        return [Event(SKILL, offset, ts, cwd, name=skill.group(1).strip())]
+    if _IDE_REQUEST in text:
+        text = text.split(_IDE_REQUEST, 1)[1].strip()
+    if not text.strip() or is_hidden_text(text):
+        return []
+    return [Event(USER, offset, ts, cwd, text=text)]
+
+
+def _item(
+    item: dict[str, Any], offset: int, ts: str | None, state: dict[str, Any], *, era_b: bool
+) -> list[Event]:
+    kind = item.get("type")
+    if kind == "message":
+        return _message(item, offset, ts, state, era_b=era_b)
+    if kind in _CALL_ITEMS:
+        return [_call(item, offset, ts, state["cwd"])]
+    if kind in _OUTPUT_ITEMS:
+        output = item.get("output")
+        call_id = item.get("call_id")
+        return [
+            Event(
+                TOOL_RESULT,
+                offset,
+                ts,
+                state["cwd"],
+                text=_output_text(output),
+                call_id=call_id if isinstance(call_id, str) else None,
+                state=_result_state(item, output),
+            )
+        ]
+    return []
+
+
+def _message(
+    item: dict[str, Any], offset: int, ts: str | None, state: dict[str, Any], *, era_b: bool
+) -> list[Event]:
+    role, parts = item.get("role"), item.get("content")
+    texts = [
+        p["text"]
+        for p in parts or []
+        if isinstance(p, dict)
+        and p.get("type") in ("input_text", "output_text", "text")
+        and isinstance(p.get("text"), str)
+    ]
+    text = "\n\n".join(texts)
+    if role == "assistant":
+        return [Event(ASSISTANT, offset, ts, state["cwd"], text=text)] if text.strip() else []
+    if role != "user":
+        return []
+    found = _CWD.search(text)
+    if found and (era_b and state["cwd"] is None or not era_b):
+        state["cwd"] = state["cwd"] or found.group(1).strip()
+    if _SKILL.match(text):
+        return _prompt(text, offset, ts, state["cwd"])
+    return _prompt(text, offset, ts, state["cwd"]) if era_b else []
+
+
+def _call(item: dict[str, Any], offset: int, ts: str | None, cwd: str | None) -> Event:
+    kind = item["type"]
+    name = item.get("name") if isinstance(item.get("name"), str) else kind
+    if kind == "local_shell_call":
+        name, arguments = "local_shell", item.get("action")
+    elif kind == "web_search_call":
+        name, arguments = "web_search", item.get("action")
+    elif kind == "custom_tool_call":
+        arguments = item.get("input")
+    else:
+        arguments = _json_or_text(item.get("arguments"))
+    call_id = item.get("call_id")
+    status = item.get("status")
+    state = None
+    if kind == "web_search_call":
+        state = COMPLETED if status == "completed" else FAILED if status == "failed" else UNKNOWN
+    return Event(
+        TOOL_CALL,
+        offset,
+        ts,
+        cwd,
+        call_id=call_id if isinstance(call_id, str) else None,
+        name=str(name),
+        input=arguments,
+        state=state,
+    )
+
+
+def _json_or_text(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _output_text(output: Any) -> str:
+    if isinstance(output, str) and output.startswith("{"):
+        decoded = _json_or_text(output)
+        if isinstance(decoded, dict) and isinstance(decoded.get("output"), str):
+            return str(decoded["output"])
+    if isinstance(output, dict) and isinstance(output.get("content"), str):
+        return str(output["content"])
+    return text_of(output)
+
+
+def _result_state(item: dict[str, Any], output: Any) -> str:
+    """failed on an error, a failed status or a non-zero exit code; completed on exit 0 or a
+    success status; unknown otherwise (reference §F)."""
+    if item.get("error") or item.get("status") == "failed":
+        return FAILED
+    code = item.get("exit_code")
+    decoded = _json_or_text(output) if isinstance(output, str) else output
+    if code is None and isinstance(decoded, dict):
+        meta = decoded.get("metadata")
+        code = meta.get("exit_code") if isinstance(meta, dict) else decoded.get("exit_code")
+        if decoded.get("success") is False:
+            return FAILED
+        if code is None and decoded.get("success") is True:
+            return COMPLETED
+    if code is None and isinstance(output, str):
+        found = _EXIT.search(output[:400])
+        code = int(found.group(1)) if found else None
+    if isinstance(code, int) and not isinstance(code, bool):
+        return COMPLETED if code == 0 else FAILED
+    if item.get("status") in ("completed", "success"):
+        return COMPLETED
+    return UNKNOWN

@@ -1,0 +1,190 @@
+"""The session index `sessions.sqlite3` (SPEC §5): schema, migrations, connections.
+
+Derived data only (it can always be rebuilt from the transcripts). The file lives in the
+private state home (0600), runs in WAL mode, and records applied migrations. The FTS5 table
+is external-content over `turns(text, tools)` and is kept current by triggers, so it changes
+in the same transaction as its rows (no reliance on `contentless_delete`).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from git_memory.errors import GitMemoryError
+from git_memory.paths import PRIVATE_FILE_MODE, SESSIONS_DB, ensure_private_dir
+
+Connection = sqlite3.Connection
+Row = sqlite3.Row
+DatabaseError = sqlite3.DatabaseError
+
+_V1 = """
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  provider TEXT NOT NULL,
+  dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+  head_digest TEXT NOT NULL, boundary_digest TEXT NOT NULL, complete_offset INTEGER NOT NULL,
+  reader_state TEXT NOT NULL,
+  excluded TEXT
+);
+CREATE TABLE sessions (
+  session_key TEXT PRIMARY KEY,
+  file_id INTEGER NOT NULL UNIQUE REFERENCES files(id) ON DELETE CASCADE,
+  provider TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  started TEXT, ended TEXT,
+  turns INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE turns (
+  id INTEGER PRIMARY KEY,
+  turn_key TEXT NOT NULL UNIQUE,
+  session_key TEXT NOT NULL REFERENCES sessions(session_key) ON DELETE CASCADE,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,
+  start_offset INTEGER NOT NULL, last_offset INTEGER NOT NULL,
+  started TEXT, ended TEXT, cwd TEXT,
+  terminal INTEGER NOT NULL,
+  revision TEXT NOT NULL,
+  text TEXT NOT NULL, tools TEXT NOT NULL, skills TEXT NOT NULL, states TEXT NOT NULL
+);
+CREATE INDEX turns_by_file ON turns(file_id, start_offset);
+CREATE INDEX turns_by_cwd ON turns(cwd);
+CREATE INDEX turns_by_session ON turns(session_key, ordinal);
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  offset INTEGER NOT NULL,
+  kind TEXT NOT NULL, ts TEXT, cwd TEXT, call_id TEXT, name TEXT, text TEXT NOT NULL,
+  input TEXT, state TEXT
+);
+CREATE INDEX events_by_file ON events(file_id, offset);
+CREATE TABLE edges (
+  turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  value TEXT NOT NULL
+);
+CREATE INDEX edges_by_turn ON edges(turn_id);
+CREATE TABLE diagnostics (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  offset INTEGER NOT NULL, code TEXT NOT NULL, message TEXT NOT NULL
+);
+CREATE INDEX diagnostics_by_file ON diagnostics(file_id);
+CREATE VIRTUAL TABLE turns_fts USING fts5(text, tools, content='turns', content_rowid='id');
+CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN
+  INSERT INTO turns_fts(rowid, text, tools) VALUES (new.id, new.text, new.tools);
+END;
+CREATE TRIGGER turns_fts_delete AFTER DELETE ON turns BEGIN
+  INSERT INTO turns_fts(turns_fts, rowid, text, tools) VALUES ('delete', old.id, old.text, old.tools);
+END;
+"""
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1),)
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def index_path(state_home: Path) -> Path:
+    """Where the session index lives."""
+    return state_home / SESSIONS_DB
+
+
+def lock_path(state_home: Path) -> Path:
+    """The writer lock that serializes syncs."""
+    return state_home / (SESSIONS_DB + ".lock")
+
+
+def connect(state_home: Path) -> Connection:
+    """Open (creating and migrating when needed) the index of this state home."""
+    ensure_private_dir(state_home)
+    path = index_path(state_home)
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, PRIVATE_FILE_MODE)
+        os.close(fd)
+    conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA busy_timeout = 30000")
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    _migrate(conn)
+    for suffix in ("-wal", "-shm"):
+        sidecar = Path(str(path) + suffix)
+        if sidecar.exists() and sidecar.stat().st_mode & 0o777 != PRIVATE_FILE_MODE:
+            os.chmod(sidecar, PRIVATE_FILE_MODE)
+    return conn
+
+
+def _migrate(conn: Connection) -> None:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations"
+        " (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)"
+    )
+    applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    newest = max(applied, default=0)
+    if newest > SCHEMA_VERSION:
+        raise GitMemoryError(
+            "GM_SESSIONS_INDEX_NEWER",
+            f"the session index has schema version {newest}; this version knows {SCHEMA_VERSION}",
+            hint="upgrade git-memory, or run `git memory sessions rebuild`",
+        )
+    for version, script in MIGRATIONS:
+        if version in applied:
+            continue
+        with transaction(conn):
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations(version, applied) VALUES (?, ?)",
+                (version, datetime.now(UTC).isoformat()),
+            )
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script on `;` at line ends, keeping trigger bodies whole."""
+    out: list[str] = []
+    buffer: list[str] = []
+    for line in script.strip().splitlines():
+        buffer.append(line)
+        text = "\n".join(buffer)
+        if line.endswith(";") and sqlite3.complete_statement(text):
+            out.append(text)
+            buffer = []
+    return out
+
+
+@contextmanager
+def transaction(conn: Connection) -> Iterator[Connection]:
+    """`BEGIN IMMEDIATE` … `COMMIT`, rolled back on any exception."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
+def reader(state_home: Path) -> Iterator[Connection]:
+    """A connection for queries, closed afterwards."""
+    conn = connect(state_home)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def remove_index(state_home: Path) -> None:
+    """Delete the index file and its WAL sidecars (rebuild)."""
+    path = index_path(state_home)
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(str(path) + suffix)
+        except FileNotFoundError:
+            pass

@@ -1,0 +1,244 @@
+"""Read side of the session index: attribution, closure, turn selection (SPEC §5).
+
+Attribution is computed at query time for the asking worktree: a turn belongs to it when its
+recorded cwd (resolved at sync time) is the worktree root or inside it, unless a nested
+repository or linked worktree between the two owns that directory (the innermost wins). Only
+distinct cwds are checked against the filesystem, so a query stays fast on a large index.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from git_memory.errors import GitMemoryError
+from git_memory.sessions import index
+from git_memory.sessions.records import Event
+from git_memory.sessions.turns import HARD_SEALED, QUIESCENT, ToolCall, build_turns, closure
+
+DEFAULT_SEAL_AFTER = 30 * 60.0
+_DURATION = re.compile(r"^\s*(\d+)\s*(s|sec|m|min|h|d)?\s*$")
+_UNITS = {None: 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class EvidenceEdge:
+    """`path` (observed, root-relative), `commit` (direct, exists here), `turn` (direct)."""
+
+    kind: str
+    value: str
+    strength: str
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """A turn as recall and `sessions show` see it."""
+
+    turn_key: str
+    session_key: str
+    provider: str
+    ordinal: int
+    started: str | None
+    ended: str | None
+    cwd: str | None
+    revision: str
+    closure: str
+    user_text: str
+    assistant_text: str
+    tool_calls: tuple[ToolCall, ...]
+    skills: tuple[str, ...]
+    evidence: tuple[EvidenceEdge, ...]
+
+
+def parse_duration(text: str) -> float:
+    """Seconds of `30m`, `2h`, `1d`, `90s` or a bare number of seconds."""
+    match = _DURATION.match(text)
+    if match is None or int(match.group(1)) <= 0:
+        raise GitMemoryError(
+            "GM_SEAL_AFTER_INVALID",
+            f"memory.sealAfter is not a positive duration: {text!r}",
+            hint="git config memory.sealAfter 30m   (s, m, h, d or plain seconds)",
+        )
+    return float(int(match.group(1)) * _UNITS[match.group(2)])
+
+
+def seal_after(worktree: Any) -> float:
+    """`memory.sealAfter` of this worktree in seconds (default 30 minutes)."""
+    configured = worktree.config_value("memory.sealAfter")
+    return parse_duration(configured) if configured else DEFAULT_SEAL_AFTER
+
+
+def owner_of(cwd: str, root: Path) -> Path:
+    """The innermost repository or worktree root at or above `cwd`, up to `root`."""
+    current = Path(cwd)
+    while current != root and root in current.parents:
+        if os.path.lexists(current / ".git"):
+            return current
+        current = current.parent
+    return root
+
+
+def attributed_cwds(conn: index.Connection, root: Path) -> list[str]:
+    """Distinct indexed cwds that belong to the worktree at `root`."""
+    base = str(root)
+    rows = conn.execute(
+        "SELECT DISTINCT cwd FROM turns WHERE cwd = ? OR (cwd >= ? AND cwd < ?)",
+        (base, base.rstrip("/") + "/", base.rstrip("/") + "0"),
+    )
+    return [row[0] for row in rows if owner_of(row[0], root) == root]
+
+
+def _fts_query(query: str) -> str:
+    tokens = [t.lower() for t in _TOKEN.findall(query)][:32]
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens)
+
+
+def _turn_rows(
+    conn: index.Connection, cwds: list[str] | None, query: str | None
+) -> list[index.Row]:
+    sql = (
+        "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns FROM turns t"
+        " JOIN sessions s ON s.session_key = t.session_key JOIN files f ON f.id = t.file_id"
+    )
+    params: list[Any] = []
+    where: list[str] = []
+    if query is not None:
+        match = _fts_query(query)
+        if not match:
+            return []
+        sql = sql.replace("FROM turns t", "FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid")
+        where.append("turns_fts MATCH ?")
+        params.append(match)
+    if cwds is not None:
+        if not cwds:
+            return []
+        where.append(f"t.cwd IN ({','.join('?' * len(cwds))})")
+        params += cwds
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += " ORDER BY bm25(turns_fts), t.started, t.turn_key" if query else " ORDER BY t.started, t.turn_key"
+    return list(conn.execute(sql, params))
+
+
+def _keep(row: index.Row, filters: dict[str, Any]) -> bool:
+    if filters["providers"] and row["provider"] not in filters["providers"]:
+        return False
+    if filters["session_keys"] and row["session_key"] not in filters["session_keys"]:
+        return False
+    if filters["since"] and (row["started"] or "") < filters["since"]:
+        return False
+    if filters["until"] and (row["started"] or "") >= filters["until"]:
+        return False
+    for column, key in (("tools", "tool_names"), ("skills", "skill_names"), ("states", "result_states")):
+        wanted = filters[key]
+        if wanted and not set(row[column].split("\n")) & set(wanted):
+            return False
+    return True
+
+
+def _closure_of(row: index.Row, now: float, seal: float) -> str:
+    return closure(
+        terminal=bool(row["terminal"]),
+        is_last=row["ordinal"] >= row["session_turns"] - 1,
+        idle_seconds=now - row["mtime_ns"] / 1e9,
+        seal_after=seal,
+    )
+
+
+def select_turns(
+    worktree: Any,
+    *,
+    since: str | None = None,
+    until: str | None = None,
+    query: str | None = None,
+    providers: list[str] | None = None,
+    session_keys: list[str] | None = None,
+    tool_names: list[str] | None = None,
+    skill_names: list[str] | None = None,
+    result_states: list[str] | None = None,
+    closures: tuple[str, ...] = (HARD_SEALED, QUIESCENT),
+    all_worktrees: bool = False,
+    limit: int | None = None,
+    now: float | None = None,
+) -> list[TurnRecord]:
+    """Turns of `worktree` (every indexed turn with `all_worktrees`) matching every filter.
+
+    `since`/`until` are canonical UTC timestamps compared with the turn start (`until`
+    exclusive); `query` is free text, its words ORed through FTS5 and ranked by BM25 (else
+    turns come oldest first); list filters match when any item matches. The default
+    `closures` are the ones memory may use.
+    """
+    filters = {
+        "providers": providers, "session_keys": session_keys, "since": since, "until": until,
+        "tool_names": tool_names, "skill_names": skill_names, "result_states": result_states,
+    }  # fmt: skip
+    seal, moment = seal_after(worktree), time.time() if now is None else now
+    with index.reader(worktree.state_home) as conn:
+        cwds = None if all_worktrees else attributed_cwds(conn, worktree.root)
+        records: list[TurnRecord] = []
+        for row in _turn_rows(conn, cwds, query):
+            state = _closure_of(row, moment, seal)
+            if state not in closures or not _keep(row, filters):
+                continue
+            records.append(_record(conn, worktree, row, state))
+            if limit is not None and len(records) >= limit:
+                break
+    return records
+
+
+def load_events(conn: index.Connection, file_id: int, start: int, last: int) -> list[Event]:
+    """The stored events of one file between two offsets (inclusive)."""
+    import json
+
+    rows = conn.execute(
+        "SELECT offset, kind, ts, cwd, call_id, name, text, input, state FROM events"
+        " WHERE file_id = ? AND offset >= ? AND offset <= ? ORDER BY id",
+        (file_id, start, last),
+    )
+    return [
+        Event(
+            r[1], r[0], r[2], r[3], r[6], r[4], r[5], json.loads(r[7]) if r[7] else None, r[8]
+        )
+        for r in rows
+    ]
+
+
+def _record(conn: index.Connection, worktree: Any, row: index.Row, state: str) -> TurnRecord:
+    events = load_events(conn, row["file_id"], row["start_offset"], row["last_offset"])
+    turn = build_turns(row["session_key"], events, row["ordinal"])[0]
+    return TurnRecord(
+        turn_key=row["turn_key"],
+        session_key=row["session_key"],
+        provider=row["provider"],
+        ordinal=row["ordinal"],
+        started=row["started"],
+        ended=row["ended"],
+        cwd=row["cwd"],
+        revision=row["revision"],
+        closure=state,
+        user_text=turn.user_text,
+        assistant_text=turn.assistant_text,
+        tool_calls=tuple(turn.tools),
+        skills=tuple(turn.skills),
+        evidence=tuple(_evidence(conn, worktree, row)),
+    )
+
+
+def _evidence(conn: index.Connection, worktree: Any, row: index.Row) -> list[EvidenceEdge]:
+    from git_memory.repo.blobs import commit_exists
+
+    edges = [EvidenceEdge("turn", row["turn_key"], "direct")]
+    root = worktree.root
+    for kind, value in conn.execute("SELECT kind, value FROM edges WHERE turn_id = ?", (row["id"],)):
+        if kind == "path":
+            path = Path(value)
+            if root in path.parents:
+                edges.append(EvidenceEdge("path", path.relative_to(root).as_posix(), "observed"))
+        elif kind == "commit" and commit_exists(worktree.repository, value):
+            edges.append(EvidenceEdge("commit", value, "direct"))
+    return edges
