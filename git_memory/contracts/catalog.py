@@ -14,6 +14,25 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.binding", "RepositoryBinding"),
     ("git_memory.contracts.status", "InitResponse"),
     ("git_memory.contracts.status", "StatusResponse"),
+    # --- flow contracts (issue 2, item 5) ---
+    ("git_memory.contracts.extraction", "MemoryExtractionRequest"),
+    ("git_memory.contracts.extraction", "ExtractionTask"),
+    ("git_memory.contracts.extraction", "CandidateDraftBatch"),
+    ("git_memory.contracts.assessment", "EvidenceAssessment"),
+    ("git_memory.contracts.adjudication", "AdjudicationTask"),
+    ("git_memory.contracts.adjudication", "AdjudicationResult"),
+    ("git_memory.contracts.runner", "RunnerProfile"),
+    ("git_memory.contracts.runner", "RunnerExecutionPlan"),
+    ("git_memory.contracts.runner", "AuthorizationManifest"),
+    ("git_memory.contracts.promotion", "PrepareRequest"),
+    ("git_memory.contracts.promotion", "PromotionPlan"),
+    ("git_memory.contracts.consolidation", "ConsolidationTask"),
+    ("git_memory.contracts.consolidation", "ConsolidationPatch"),
+    ("git_memory.contracts.consolidation", "Synthesis"),
+    ("git_memory.contracts.skill", "SkillCandidate"),
+    ("git_memory.contracts.recall", "AgentRecall"),
+    ("git_memory.contracts.stage", "AgentStage"),
+    ("git_memory.contracts.review", "Review"),
 )
 
 

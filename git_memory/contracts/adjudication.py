@@ -1,0 +1,204 @@
+"""Adjudication: the task comparing drafts with the recall pool, and the model's decisions."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
+
+from git_memory.contracts.base import Hex64, Model, Priority
+from git_memory.contracts.extraction import (
+    CandidateType,
+    DraftCandidate,
+    Identifier,
+    Lease,
+    NonEmpty,
+    NonNegativeInt,
+    OwnerKeys,
+    PositiveInt,
+    SceneName,
+    unique_by,
+)
+
+RESULT_FORMAT: Final = "git-memory-adjudication-result@v1"
+RECALL_ALGORITHM = "recall-rrf@1"
+ADJUDICATION_PROMPT_VERSION = "memory-adjudication@2"
+MAX_DRAFTS = 64
+PoolSourceKind = Literal["approved", "candidate"]
+Action = Literal["store", "skip", "update", "merge"]
+
+
+class Projection(Model):
+    """A projection's generation and analyzer version at recall time."""
+
+    generation: NonNegativeInt
+    analyzerVersion: NonEmpty
+
+
+class PoolItemRevision(Model):
+    """The revision of one pool item the decisions were made against."""
+
+    sourceKind: PoolSourceKind
+    id: Identifier
+    revision: NonNegativeInt
+
+
+class AdjudicationBinding(Model):
+    """Echoed verbatim by AdjudicationResult; any drift makes the task stale."""
+
+    databaseUuid: NonEmpty
+    memoryStateUuid: NonEmpty
+    owner: OwnerKeys
+    draftBatchDigest: Hex64
+    approvedProjection: Projection
+    candidateProjection: Projection
+    recallAlgorithmVersion: NonEmpty
+    recallQueryDigest: Hex64
+    resultSetDigest: Hex64
+    poolItemRevisions: list[PoolItemRevision]
+    promptVersion: NonEmpty
+    schemaVersion: NonEmpty
+
+
+class TaskDraft(DraftCandidate):
+    """A draft of the batch, with the candidate id decisions refer to (`draftRef`)."""
+
+    candidateId: Identifier
+
+    @field_validator("statements")
+    @classmethod
+    def _unique_statements(cls, value: list[Any]) -> list[Any]:
+        return unique_by(value, lambda item: item.statementId, "statementId")
+
+
+class RecallHit(Model):
+    """One ranked recall hit (rank starts at 1)."""
+
+    rank: PositiveInt
+    sourceKind: PoolSourceKind
+    id: Identifier
+
+
+class RecallSet(Model):
+    """The fused recall list of one draft."""
+
+    draftRef: Identifier
+    ordered: list[RecallHit]
+
+
+class PoolItem(Model):
+    """An existing approved entry or candidate the drafts are compared with."""
+
+    sourceKind: PoolSourceKind
+    id: Identifier
+    revision: NonNegativeInt
+    contentDigest: Hex64
+    state: NonEmpty
+    summary: str
+
+
+class AdjudicationPrompts(Model):
+    """The versioned adjudication prompt, embedded in the task."""
+
+    promptVersion: NonEmpty
+    adjudication: NonEmpty
+
+
+class AdjudicationContract(Model):
+    """The output contract of an adjudication task."""
+
+    resultSchema: Literal["git-memory-adjudication-result@v1"] = RESULT_FORMAT
+    prompts: AdjudicationPrompts
+
+
+class AdjudicationTask(Model):
+    """Drafts (1..64), their recall sets and the deduplicated pool."""
+
+    format: Literal["git-memory-adjudication-task@v1"] = "git-memory-adjudication-task@v1"
+    taskId: Identifier
+    lease: Lease
+    binding: AdjudicationBinding
+    drafts: Annotated[list[TaskDraft], Field(min_length=1, max_length=MAX_DRAFTS)]
+    recallSets: list[RecallSet]
+    pool: list[PoolItem]
+    contract: AdjudicationContract
+
+    @field_validator("drafts")
+    @classmethod
+    def _unique_drafts(cls, value: list[TaskDraft]) -> list[TaskDraft]:
+        return unique_by(value, lambda item: item.candidateId, "candidateId")
+
+    @field_validator("pool")
+    @classmethod
+    def _unique_pool(cls, value: list[PoolItem]) -> list[PoolItem]:
+        return unique_by(value, lambda item: (item.sourceKind, item.id), "pool item")
+
+
+class MergedFields(Model):
+    """Replacement fields of an update/merge. Absent and null differ (`scene: null` clears
+    the scene), so only the fields that were given appear in the JSON document."""
+
+    content: NonEmpty | SkipJsonSchema[None] = None
+    type: CandidateType | SkipJsonSchema[None] = None
+    priority: Priority | SkipJsonSchema[None] = None
+    scene: SceneName | None = None
+    occurred: list[NonEmpty] | SkipJsonSchema[None] = None
+
+    @model_serializer(mode="wrap")
+    def _only_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {key: value for key, value in data.items() if key in self.model_fields_set}
+
+    @model_validator(mode="after")
+    def _null_only_for_scene(self) -> MergedFields:
+        for name in ("content", "type", "priority", "occurred"):
+            if name in self.model_fields_set and getattr(self, name) is None:
+                raise ValueError(f"mergedFields.{name} must not be null")
+        return self
+
+
+class Adjudication(Model):
+    """One decision; the structural rules of each action are checked here, membership of
+    targets in the batch or pool by the host."""
+
+    draftRef: Identifier
+    action: Action
+    targetIds: list[Identifier]
+    mergedFields: MergedFields | None
+
+    @model_validator(mode="after")
+    def _action_shape(self) -> Adjudication:
+        unique_by(self.targetIds, lambda item: item, "targetId")
+        if self.draftRef in self.targetIds:
+            raise ValueError(f"{self.draftRef}: a draft cannot target itself")
+        count, fields = len(self.targetIds), self.mergedFields is not None
+        if self.action == "store" and (count or fields):
+            raise ValueError(f"{self.draftRef}: store takes no targets and null mergedFields")
+        if self.action == "skip" and (count < 1 or fields):
+            raise ValueError(f"{self.draftRef}: skip needs >= 1 target and null mergedFields")
+        if self.action == "update" and (count != 1 or not fields):
+            raise ValueError(f"{self.draftRef}: update needs exactly 1 target and mergedFields")
+        if self.action == "merge" and (count < 1 or not fields):
+            raise ValueError(f"{self.draftRef}: merge needs >= 1 target and mergedFields")
+        return self
+
+
+class AdjudicationResult(Model):
+    """The decisions for an AdjudicationTask: echoed taskId and binding, one per draft."""
+
+    format: Literal["git-memory-adjudication-result@v1"] = RESULT_FORMAT
+    taskId: Identifier
+    binding: AdjudicationBinding
+    adjudications: Annotated[list[Adjudication], Field(max_length=MAX_DRAFTS)]
+
+    @field_validator("adjudications")
+    @classmethod
+    def _one_decision_per_draft(cls, value: list[Adjudication]) -> list[Adjudication]:
+        return unique_by(value, lambda item: item.draftRef, "draftRef")

@@ -1,0 +1,71 @@
+"""EvidenceAssessment@v1: the host's deterministic judgement of one statement's evidence."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import field_validator
+
+from git_memory.contracts.base import EvidenceId, Hex64, Model
+from git_memory.contracts.canonical import digest, sha256_hex
+from git_memory.contracts.extraction import Identifier, NonEmpty, NonNegativeInt, unique_by
+
+ProvenanceStrength = Literal["direct", "observed", "candidate", "contextual", "unknown"]
+ClaimSupport = Literal["unverified", "typed-fact", "human-confirmed"]
+AssessedBy = Literal["deterministic", "human"]
+
+
+def statement_text_digest(text: str) -> str:
+    """`sha256` of the statement's raw UTF-8 text (not canonical JSON)."""
+    return sha256_hex(text.encode("utf-8"))
+
+
+class Citation(Model):
+    """One cited catalog item, bound by its pointer digest."""
+
+    evidenceId: EvidenceId
+    pointerDigest: Hex64
+
+
+class EvidenceAssessment(Model):
+    """Citations are unique and kept sorted so `citationsDigest` is order-independent."""
+
+    format: Literal["git-memory-evidence-assessment@v1"] = "git-memory-evidence-assessment@v1"
+    candidateId: Identifier
+    statementId: Identifier
+    citations: list[Citation]
+    provenanceStrength: ProvenanceStrength
+    limitations: list[NonEmpty]
+    claimSupport: ClaimSupport
+    assessedBy: AssessedBy
+    statementTextDigest: Hex64
+    revision: NonNegativeInt
+
+    @field_validator("citations")
+    @classmethod
+    def _sorted_unique_citations(cls, value: list[Citation]) -> list[Citation]:
+        unique_by(value, lambda item: (item.evidenceId, item.pointerDigest), "citation")
+        return sorted(value, key=lambda item: (item.evidenceId, item.pointerDigest))
+
+    @field_validator("limitations")
+    @classmethod
+    def _unique_limitations(cls, value: list[str]) -> list[str]:
+        return unique_by(value, lambda item: item, "limitation")
+
+    def citations_digest(self) -> str:
+        """`digest(citations)`: half of the confirmation binding."""
+        return citations_digest(self.citations)
+
+    def confirmation_binding(self) -> dict[str, str]:
+        """What a human confirmation (PrepareRequest statement) must echo."""
+        return {
+            "statementId": self.statementId,
+            "statementTextDigest": self.statementTextDigest,
+            "citationsDigest": self.citations_digest(),
+        }
+
+
+def citations_digest(citations: list[Citation]) -> str:
+    """`digest` of the sorted citation list, as the confirmation binding records it."""
+    ordered = sorted(citations, key=lambda item: (item.evidenceId, item.pointerDigest))
+    return digest([item.to_json() for item in ordered])

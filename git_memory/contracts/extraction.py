@@ -1,0 +1,338 @@
+"""Extraction contracts: the request, the task handed to a model, and the draft batch it returns.
+
+Also the small field types the other contract modules share (identifiers, owner keys, leases).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    AfterValidator,
+    Field,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
+
+from git_memory.contracts.base import (
+    DecimalString,
+    EvidenceId,
+    Hex64,
+    Model,
+    Priority,
+    Timestamp,
+    parse_timestamp,
+)
+from git_memory.contracts.canonical import MAX_SAFE_INTEGER, digest
+
+# Task, candidate, statement and plan ids (reference "identifier").
+Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")]
+NonEmpty = Annotated[str, StringConstraints(min_length=1)]
+# Scene names are free-form text (non-Latin names must work), only bounded.
+SceneName = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+NonNegativeInt = Annotated[int, Field(ge=0, le=MAX_SAFE_INTEGER)]
+PositiveInt = Annotated[int, Field(ge=1, le=MAX_SAFE_INTEGER)]
+CandidateType = Literal["work_fact", "work_task", "work_method", "work_artifact"]
+Confidence = Literal["high", "medium", "low"]
+TaskKind = Literal["extraction", "adjudication", "consolidation"]
+
+MAX_WINDOW = timedelta(days=366)
+MAX_QUERY_CHARS = 8192
+MAX_FILTER_KEYS = 64
+MAX_CANDIDATES_PER_BATCH = 8
+PROMPT_VERSION = "memory-prompts@2"
+CHUNKER_VERSION = "memory-chunker@1"
+DRAFT_BATCH_FORMAT: Final = "git-memory-candidate-draft-batch@v1"
+
+
+def unique_by(items: list[Any], key: Any, what: str) -> list[Any]:
+    """Validator body: no two items share `key(item)`."""
+    seen: set[Any] = set()
+    for item in items:
+        value = key(item)
+        if value in seen:
+            raise ValueError(f"duplicate {what}: {value!r}")
+        seen.add(value)
+    return items
+
+
+def _unique_sorted(values: list[Any]) -> list[Any]:
+    unique_by(values, lambda value: value, "item")
+    return sorted(values)
+
+
+class OmitsNone(Model):
+    """A model whose optional (None) fields are left out of its JSON document."""
+
+    @model_serializer(mode="wrap")
+    def _drop_none(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {key: value for key, value in data.items() if value is not None}
+
+
+class OwnerKeys(Model):
+    """The repository and worktree keys that scope private state."""
+
+    repositoryKey: Hex64
+    worktreeKey: Hex64
+
+
+class Lease(Model):
+    """Who holds a claimed task and until when (milliseconds since the epoch)."""
+
+    holder: NonEmpty
+    expiresAt: NonNegativeInt
+
+
+class TimeWindow(Model):
+    """Half-open `[after, before)` in canonical UTC timestamps."""
+
+    after: Timestamp
+    before: Timestamp
+
+    @model_validator(mode="after")
+    def _ordered_and_bounded(self) -> TimeWindow:
+        start, end = parse_timestamp(self.after), parse_timestamp(self.before)
+        if start >= end:
+            raise ValueError("window.after must be earlier than window.before")
+        if end - start > MAX_WINDOW:
+            raise ValueError("window must not exceed 366 days")
+        return self
+
+
+Provider = Literal["claude", "codex"]
+ResultEvidence = Literal["provider-completed", "abandoned", "unknown"]
+TerminalState = Literal["pending", "completed", "failed", "cancelled", "unknown"]
+KeyList = Annotated[list[Hex64], Field(max_length=MAX_FILTER_KEYS), AfterValidator(_unique_sorted)]
+
+
+class ExtractionFilters(OmitsNone):
+    """Optional narrowing of the selection; every list is unique and kept sorted."""
+
+    providers: Annotated[list[Provider], AfterValidator(_unique_sorted)] | SkipJsonSchema[None] = (
+        None
+    )
+    sessionKeys: KeyList | SkipJsonSchema[None] = None
+    toolCapabilityKeys: KeyList | SkipJsonSchema[None] = None
+    skillCapabilityKeys: KeyList | SkipJsonSchema[None] = None
+    resultEvidence: (
+        Annotated[list[ResultEvidence], AfterValidator(_unique_sorted)] | SkipJsonSchema[None]
+    ) = None
+    capabilityTerminalStates: (
+        Annotated[list[TerminalState], AfterValidator(_unique_sorted)] | SkipJsonSchema[None]
+    ) = None
+
+    @model_validator(mode="after")
+    def _terminal_states_need_capability(self) -> ExtractionFilters:
+        if self.capabilityTerminalStates and not (
+            self.toolCapabilityKeys or self.skillCapabilityKeys
+        ):
+            raise ValueError(
+                "capabilityTerminalStates requires toolCapabilityKeys or skillCapabilityKeys"
+            )
+        return self
+
+
+class MemoryExtractionRequest(OmitsNone):
+    """What to mine: an explicit UTC window, an optional query and filters (no scope keys)."""
+
+    format: Literal["git-memory-extraction-request@v1"] = "git-memory-extraction-request@v1"
+    window: TimeWindow
+    query: Annotated[str, StringConstraints(max_length=MAX_QUERY_CHARS)] | SkipJsonSchema[None] = (
+        None
+    )
+    filters: ExtractionFilters | SkipJsonSchema[None] = None
+
+
+class Selection(Model):
+    """Digests of the selection a task came from (request, result set, source binding)."""
+
+    requestDigest: Hex64
+    resultSetDigest: Hex64
+    sourceBindingDigest: Hex64
+
+
+class Provenance(Model):
+    """When the source snapshot was evaluated; provenance only, never part of CAS."""
+
+    snapshotSeq: DecimalString
+    evaluatedAt: Timestamp
+
+
+class ExtractionBinding(Model):
+    """Echoed verbatim by CandidateDraftBatch and SkillCandidate."""
+
+    databaseUuid: NonEmpty
+    owner: OwnerKeys
+    sourceInputDigest: Hex64
+    selection: Selection
+    turnRevisions: list[Hex64]
+    payloadDigests: list[Hex64]
+    deliveryEdgeRevisions: list[Hex64]
+    promptVersion: NonEmpty
+    schemaVersion: NonEmpty
+    chunkerVersion: NonEmpty
+    provenance: Provenance
+
+
+class SessionWindow(Model):
+    """First and last turn time of the session slice."""
+
+    start: Timestamp
+    end: Timestamp
+
+
+class TaskSession(Model):
+    """The session a chunk comes from, by public project id and repository key only."""
+
+    project: NonEmpty | None
+    repositoryKey: Hex64
+    timeWindow: SessionWindow | None
+
+
+class EvidenceItem(Model):
+    """One opaque catalog entry; strength and relation stay host-side."""
+
+    evidenceId: EvidenceId
+    kind: Literal["commit", "turn", "path"]
+    pointerDigest: Hex64
+    display: NonEmpty
+
+
+class TurnRange(Model):
+    """Inclusive range of turn indexes in the chunk."""
+
+    start: NonNegativeInt
+    end: NonNegativeInt
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TurnRange:
+        if self.start > self.end:
+            raise ValueError("turnRange.start must not exceed turnRange.end")
+        return self
+
+
+class CoverageItem(Model):
+    """What a chunk holds of one turn or tool payload, and whether it was cut."""
+
+    sourceKind: Literal["turn", "tool-payload"]
+    ref: NonEmpty
+    completeness: Literal["full", "truncated"]
+    bytes: NonNegativeInt
+
+
+class TurnEvidence(Model):
+    """Maps a chunk turn to its catalog evidence id."""
+
+    turnIndex: NonNegativeInt
+    evidenceId: EvidenceId
+
+
+class Chunk(Model):
+    """Whole consecutive turns, their coverage and the serialized transcript."""
+
+    turnRange: TurnRange
+    coverage: list[CoverageItem]
+    turnEvidence: list[TurnEvidence] = Field(default_factory=list)
+    transcript: str
+
+    @field_validator("turnEvidence")
+    @classmethod
+    def _one_id_per_turn(cls, value: list[TurnEvidence]) -> list[TurnEvidence]:
+        return unique_by(value, lambda item: item.turnIndex, "turnIndex")
+
+
+class TaskContext(Model):
+    """Extra context for the model; the scene summary is null today."""
+
+    sceneIndexSummary: NonEmpty | None = None
+
+
+class ExtractionPrompts(Model):
+    """The versioned extraction prompt, embedded in the task."""
+
+    promptVersion: NonEmpty
+    extraction: NonEmpty
+
+
+class ExtractionContract(Model):
+    """The output contract of an extraction task."""
+
+    draftSchema: Literal["git-memory-candidate-draft-batch@v1"] = DRAFT_BATCH_FORMAT
+    prompts: ExtractionPrompts
+
+
+class ExtractionTask(Model):
+    """One chunk of one session, ready for a model; `taskId = "extract-" + sourceInputDigest`."""
+
+    format: Literal["git-memory-extraction-task@v1"] = "git-memory-extraction-task@v1"
+    taskId: Identifier
+    lease: Lease
+    binding: ExtractionBinding
+    session: TaskSession
+    evidenceCatalog: list[EvidenceItem]
+    chunk: Chunk
+    context: TaskContext
+    contract: ExtractionContract
+
+    @field_validator("evidenceCatalog")
+    @classmethod
+    def _unique_evidence(cls, value: list[EvidenceItem]) -> list[EvidenceItem]:
+        return unique_by(value, lambda item: item.evidenceId, "evidenceId")
+
+    def compute_source_input_digest(self) -> str:
+        """Digest of the task's inputs; excludes taskId, lease and provenance."""
+        binding = self.binding
+        return digest(
+            {
+                "chunk": self.chunk.to_json(),
+                "evidenceCatalog": [item.to_json() for item in self.evidenceCatalog],
+                "session": self.session.to_json(),
+                "context": self.context.to_json(),
+                "selection": binding.selection.to_json(),
+                "turnRevisions": binding.turnRevisions,
+                "payloadDigests": binding.payloadDigests,
+                "deliveryEdgeRevisions": binding.deliveryEdgeRevisions,
+                "promptVersion": binding.promptVersion,
+                "schemaVersion": binding.schemaVersion,
+                "chunkerVersion": binding.chunkerVersion,
+            }
+        )
+
+
+class DraftStatement(Model):
+    """One claim of a draft, citing catalog evidence ids."""
+
+    statementId: Identifier
+    text: NonEmpty
+    evidenceIds: list[EvidenceId]
+
+
+class DraftCandidate(Model):
+    """A proposed memory. Duplicate statement ids or unknown evidence ids are not refused
+    here: the host rejects only the offending candidate, not the whole batch."""
+
+    content: NonEmpty
+    type: CandidateType
+    priority: Priority
+    confidence: Confidence
+    scene: SceneName | None
+    statements: list[DraftStatement]
+
+
+class CandidateDraftBatch(Model):
+    """A model's answer to an ExtractionTask: echoed taskId and binding, at most 8 drafts."""
+
+    format: Literal["git-memory-candidate-draft-batch@v1"] = DRAFT_BATCH_FORMAT
+    taskId: Identifier
+    binding: ExtractionBinding
+    candidates: Annotated[list[DraftCandidate], Field(max_length=MAX_CANDIDATES_PER_BATCH)]
+
+    def draft_batch_digest(self) -> str:
+        """`digest({candidates})`, bound into the adjudication task."""
+        return digest({"candidates": [item.to_json() for item in self.candidates]})

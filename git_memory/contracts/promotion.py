@@ -1,0 +1,137 @@
+"""Promotion contracts: the prepare request (the human's confirmation) and the plan."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Final, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from git_memory.contracts.base import Hex40, Hex64, Model
+from git_memory.contracts.binding import RepositoryBinding
+from git_memory.contracts.canonical import digest
+from git_memory.contracts.extraction import Identifier, PositiveInt, unique_by
+
+MAX_PREPARE_CANDIDATES = 50
+MAX_PLAN_FILES = 128
+MAX_PATH_BYTES = 1024
+POLICY_VERSION: Final = "sanitize@1"
+
+
+class ConfirmedStatement(Model):
+    """A statement exactly as review showed it (both digests)."""
+
+    statementId: Identifier
+    statementTextDigest: Hex64
+    citationsDigest: Hex64
+
+
+class PrepareCandidate(Model):
+    """A candidate at its expected revision with its complete current statement set."""
+
+    candidateId: Identifier
+    expectedRevision: PositiveInt
+    statements: Annotated[list[ConfirmedStatement], Field(min_length=1)]
+
+    @field_validator("statements")
+    @classmethod
+    def _unique_statements(cls, value: list[ConfirmedStatement]) -> list[ConfirmedStatement]:
+        return unique_by(value, lambda item: item.statementId, "statementId")
+
+
+class PrepareRequest(Model):
+    """`git memory prepare`: 1..50 candidates of one review kind."""
+
+    format: Literal["git-memory-prepare-request@v1"] = "git-memory-prepare-request@v1"
+    kind: Literal["entry", "skill", "consolidation"] = "entry"
+    candidates: Annotated[
+        list[PrepareCandidate], Field(min_length=1, max_length=MAX_PREPARE_CANDIDATES)
+    ]
+
+    @field_validator("candidates")
+    @classmethod
+    def _unique_candidates(cls, value: list[PrepareCandidate]) -> list[PrepareCandidate]:
+        return unique_by(value, lambda item: item.candidateId, "candidateId")
+
+
+def check_relative_path(path: str) -> str:
+    """A normalized worktree-relative path: no absolute, `.`, `..` or empty segments, no
+    backslash, colon or control character, at most 1024 UTF-8 bytes."""
+    if not path or len(path.encode("utf-8", "surrogatepass")) > MAX_PATH_BYTES:
+        raise ValueError(f"path must be 1..{MAX_PATH_BYTES} bytes")
+    if path.startswith("/") or "\\" in path or ":" in path:
+        raise ValueError(f"path must be relative without '\\\\' or ':': {path!r}")
+    if any(unicodedata.category(char) == "Cc" for char in path):
+        raise ValueError(f"path contains a control character: {path!r}")
+    if any(part in ("", ".", "..") for part in path.split("/")):
+        raise ValueError(f"path has an empty, '.' or '..' segment: {path!r}")
+    return path
+
+
+class PlanFile(Model):
+    """One target: a write needs the sanitized content digest; a delete needs a null digest
+    and the blob OID of the file it removes."""
+
+    targetPath: str
+    targetBlobHash: Hex40 | None
+    sanitizedContentDigest: Hex64 | None
+    operation: Literal["write", "delete"] = "write"
+
+    @field_validator("targetPath")
+    @classmethod
+    def _normalized(cls, value: str) -> str:
+        return check_relative_path(value)
+
+    @model_validator(mode="after")
+    def _operation_shape(self) -> PlanFile:
+        if self.operation == "write" and self.sanitizedContentDigest is None:
+            raise ValueError(f"{self.targetPath}: a write needs sanitizedContentDigest")
+        if self.operation == "delete" and (
+            self.sanitizedContentDigest is not None or self.targetBlobHash is None
+        ):
+            raise ValueError(
+                f"{self.targetPath}: a delete needs a null sanitizedContentDigest "
+                "and a targetBlobHash"
+            )
+        return self
+
+
+class PromotionPlan(Model):
+    """Exact files bound to their current blob OIDs; approval binds to `plan_digest()`."""
+
+    format: Literal["git-memory-promotion-plan@v1"] = "git-memory-promotion-plan@v1"
+    planId: Identifier
+    owner: RepositoryBinding
+    candidateIds: Annotated[list[Identifier], Field(min_length=1)]
+    assessmentDigest: Hex64
+    perFile: Annotated[list[PlanFile], Field(min_length=1, max_length=MAX_PLAN_FILES)]
+    policyVersion: Literal["sanitize@1"] = POLICY_VERSION
+    diff: str
+
+    @field_validator("candidateIds")
+    @classmethod
+    def _unique_candidates(cls, value: list[str]) -> list[str]:
+        return unique_by(value, lambda item: item, "candidateId")
+
+    @model_validator(mode="after")
+    def _targets_under_memory_root(self) -> PromotionPlan:
+        unique_by(self.perFile, lambda item: item.targetPath, "targetPath")
+        prefix = self.owner.memoryRoot.rstrip("/") + "/"
+        for item in self.perFile:
+            if not item.targetPath.startswith(prefix):
+                raise ValueError(f"{item.targetPath}: not under the memory root {prefix}")
+        return self
+
+    def plan_digest(self) -> str:
+        """Digest of the plan's binding subset (the owner reduced to its three keys)."""
+        return digest(
+            {
+                "format": self.format,
+                "planId": self.planId,
+                "owner": self.owner.owner(),
+                "candidateIds": self.candidateIds,
+                "policyVersion": self.policyVersion,
+                "assessmentDigest": self.assessmentDigest,
+                "perFile": [item.to_json() for item in self.perFile],
+            }
+        )

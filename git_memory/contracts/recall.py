@@ -1,0 +1,170 @@
+"""AgentRecall@v1: extraction tasks plus the memory and skill context an agent reads first."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from pydantic import Field, model_validator
+
+from git_memory.contracts.base import Hex64, Model, Priority, Slug
+from git_memory.contracts.consolidation import SceneSlug
+from git_memory.contracts.extraction import (
+    CandidateType,
+    Confidence,
+    ExtractionTask,
+    Identifier,
+    NonNegativeInt,
+    PositiveInt,
+    SceneName,
+    unique_by,
+)
+
+MEMORY_POLICY_VERSION: Final = "skill-memory-first@1"
+MAX_MEMORY_ITEMS = 40
+MAX_SKILL_ITEMS = 20
+MAX_CONTEXT_BYTES = 128 * 1024
+MAX_RECALL_TASKS = 8
+MEMORY_PRIORITY = ["existing-skill", "scene", "doctrine", "approved-entry", "historical-turn"]
+ContextSelection = Literal["all", "query-ranked"]
+
+
+class SceneContextItem(Model):
+    """A scene document in the memory context."""
+
+    kind: Literal["scene"] = "scene"
+    name: SceneSlug
+    heat: PositiveInt
+    summary: str
+    contentDigest: Hex64
+    document: str
+
+
+class DoctrineContextItem(Model):
+    """The doctrine document in the memory context."""
+
+    kind: Literal["doctrine"] = "doctrine"
+    name: Literal["doctrine"] = "doctrine"
+    contentDigest: Hex64
+    document: str
+
+
+class EntryContextItem(Model):
+    """An approved entry in the memory context."""
+
+    kind: Literal["approved-entry"] = "approved-entry"
+    entryId: Identifier
+    revision: PositiveInt
+    contentDigest: Hex64
+    type: CandidateType
+    scene: SceneName | None
+    priority: Priority
+    confidence: Confidence
+    limitations: list[str]
+    body: str
+
+
+MemoryContextItem = Annotated[
+    SceneContextItem | DoctrineContextItem | EntryContextItem, Field(discriminator="kind")
+]
+
+
+class MemoryContextBinding(Model):
+    """What the memory context was built from; `bindingDigest = digest(binding)`."""
+
+    policyVersion: Literal["skill-memory-first@1"] = MEMORY_POLICY_VERSION
+    entrySetDigest: Hex64
+    sceneIndexDigest: Hex64
+    doctrineDigest: Hex64 | None
+
+
+def _check_counts(returned: int, total: int, items: int, size: int) -> None:
+    if returned != items:
+        raise ValueError(f"returned {returned} != number of items {items}")
+    if returned > total:
+        raise ValueError(f"returned {returned} exceeds total {total}")
+    if size > MAX_CONTEXT_BYTES:
+        raise ValueError(f"returnedBytes {size} exceeds {MAX_CONTEXT_BYTES}")
+
+
+class MemoryContext(Model):
+    """Scenes, doctrine and approved entries (≤ 40 items, ≤ 128 KiB); `truncated` means
+    narrow the query and recall again."""
+
+    strategy: Literal["memory-first"] = "memory-first"
+    priority: list[str] = Field(default_factory=lambda: list(MEMORY_PRIORITY))
+    binding: MemoryContextBinding
+    bindingDigest: Hex64
+    total: NonNegativeInt
+    returned: NonNegativeInt
+    returnedBytes: NonNegativeInt
+    truncated: bool
+    selection: ContextSelection
+    items: Annotated[list[MemoryContextItem], Field(max_length=MAX_MEMORY_ITEMS)]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MemoryContext:
+        if self.priority != MEMORY_PRIORITY:
+            raise ValueError(f"priority must be {MEMORY_PRIORITY}")
+        if self.bindingDigest != self.binding.digest():
+            raise ValueError("bindingDigest must equal digest(binding)")
+        _check_counts(self.returned, self.total, len(self.items), self.returnedBytes)
+        return self
+
+
+class SkillContextItem(Model):
+    """An existing skill; `contentDigest` is the sha256 of its SKILL.md."""
+
+    name: Slug
+    description: str
+    contentDigest: Hex64
+    document: str
+
+
+class SkillContext(Model):
+    """Existing skills (≤ 20 items, ≤ 128 KiB, never truncated individually)."""
+
+    total: NonNegativeInt
+    returned: NonNegativeInt
+    returnedBytes: NonNegativeInt
+    truncated: bool
+    selection: ContextSelection
+    items: Annotated[list[SkillContextItem], Field(max_length=MAX_SKILL_ITEMS)]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SkillContext:
+        unique_by(self.items, lambda item: item.name, "skill name")
+        _check_counts(self.returned, self.total, len(self.items), self.returnedBytes)
+        return self
+
+
+class RecallGuidance(Model):
+    """What the agent does next and with which document formats."""
+
+    nextAction: Literal["stage"] = "stage"
+    requestFormat: Literal["git-memory-candidate-draft-batch@v1"] = (
+        "git-memory-candidate-draft-batch@v1"
+    )
+    skillRequestFormat: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
+    rules: list[str]
+
+
+class RecallSelection(Model):
+    """How the selection went: its digests and session/chunk counts."""
+
+    requestDigest: Hex64
+    resultSetDigest: Hex64
+    matchedSessions: NonNegativeInt
+    rejectedSessions: NonNegativeInt
+    pendingChunks: NonNegativeInt
+
+
+class AgentRecall(Model):
+    """`git memory recall`: up to 8 pending extraction tasks and the context to read first."""
+
+    format: Literal["git-memory-agent-recall@v1"] = "git-memory-agent-recall@v1"
+    selection: RecallSelection
+    tasks: Annotated[list[ExtractionTask], Field(max_length=MAX_RECALL_TASKS)]
+    memoryContext: MemoryContext
+    skillContext: SkillContext
+    guidance: RecallGuidance
+    note: str | None = None

@@ -1,0 +1,71 @@
+"""Review@v1: the quarantine queue, each statement with its digests and cited evidence."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, field_validator
+
+from git_memory.contracts.assessment import ClaimSupport, ProvenanceStrength
+from git_memory.contracts.base import Hex64, Model
+from git_memory.contracts.extraction import (
+    CandidateType,
+    Identifier,
+    NonEmpty,
+    PositiveInt,
+    unique_by,
+)
+
+MAX_EXCERPT_CHARS = 480
+CandidateKind = Literal["entry", "skill", "consolidation"]
+
+
+class ReviewEvidence(Model):
+    """A cited item: a catalog evidence id (or, for consolidation, an entry id) with its
+    display text and an excerpt of at most 480 characters."""
+
+    evidenceId: Identifier
+    display: NonEmpty
+    excerpt: Annotated[str, StringConstraints(max_length=MAX_EXCERPT_CHARS)]
+
+
+class ReviewStatement(Model):
+    """One statement; the two digests are what `prepare` must echo to confirm it."""
+
+    statementId: Identifier
+    text: NonEmpty
+    claimSupport: ClaimSupport
+    provenanceStrength: ProvenanceStrength
+    limitations: list[str]
+    statementTextDigest: Hex64
+    citationsDigest: Hex64
+    evidence: list[ReviewEvidence]
+
+
+class ReviewItem(Model):
+    """A quarantined candidate at its current revision."""
+
+    candidateId: Identifier
+    revision: PositiveInt
+    kind: CandidateKind
+    type: CandidateType | None
+    content: str
+    statements: list[ReviewStatement]
+
+    @field_validator("statements")
+    @classmethod
+    def _unique_statements(cls, value: list[ReviewStatement]) -> list[ReviewStatement]:
+        return unique_by(value, lambda item: item.statementId, "statementId")
+
+
+class Review(Model):
+    """`git memory review`: quarantined candidates of one kind (or all)."""
+
+    format: Literal["git-memory-review@v1"] = "git-memory-review@v1"
+    kind: CandidateKind | None = None
+    items: Annotated[list[ReviewItem], Field(max_length=200)]
+
+    @field_validator("items")
+    @classmethod
+    def _unique_items(cls, value: list[ReviewItem]) -> list[ReviewItem]:
+        return unique_by(value, lambda item: item.candidateId, "candidateId")

@@ -1,0 +1,76 @@
+"""AgentStage@v1 and the four documents `git memory stage` accepts (selected by `format`)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field
+
+from git_memory.contracts.adjudication import (
+    AdjudicationResult,
+    AdjudicationTask,
+    PoolItem,
+    RecallSet,
+)
+from git_memory.contracts.base import Hex64, Model
+from git_memory.contracts.consolidation import ConsolidationPatch
+from git_memory.contracts.extraction import CandidateDraftBatch, Identifier, NonEmpty, PositiveInt
+from git_memory.contracts.review import CandidateKind, ReviewItem
+from git_memory.contracts.skill import SkillCandidate
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+StageDocument = Annotated[
+    CandidateDraftBatch | AdjudicationResult | SkillCandidate | ConsolidationPatch,
+    Field(discriminator="format"),
+]
+
+
+@cache
+def _stage_adapter() -> TypeAdapter[Any]:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(StageDocument)
+
+
+def parse_stage_document(value: Any) -> Model:
+    """Validate a stage document by its `format`; raises pydantic ValidationError."""
+    document: Model = _stage_adapter().validate_python(value)
+    return document
+
+
+class StagedCandidate(Model):
+    """A candidate the stage created or changed."""
+
+    candidateId: Identifier
+    revision: PositiveInt
+    kind: CandidateKind
+    status: Literal["draft", "quarantined", "promoted", "discarded"]
+
+
+class RecallComparison(Model):
+    """The dual recall the adjudication task was built from."""
+
+    recallAlgorithmVersion: NonEmpty
+    recallSets: list[RecallSet]
+    pool: list[PoolItem]
+    resultSetDigest: Hex64
+
+
+class AgentStage(Model):
+    """`git memory stage`: either an adjudication task to answer, or staged candidates."""
+
+    format: Literal["git-memory-agent-stage@v1"] = "git-memory-agent-stage@v1"
+    action: Literal["stage"] = "stage"
+    taskId: Identifier
+    adjudicationTaskId: Identifier | None = None
+    status: Literal["adjudication-required", "staged"]
+    noOp: bool
+    candidates: list[StagedCandidate]
+    reviewItems: list[ReviewItem]
+    adjudicationTask: AdjudicationTask | None = None
+    recallComparison: RecallComparison | None = None
+    next: NonEmpty
+    skill: bool = False
