@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
+
+from git_memory.errors import FormatError
 
 INDEX_FORMAT = "git-memory-index@v1"
 INDEX_SECTIONS: tuple[tuple[str, str], ...] = (
@@ -39,3 +42,112 @@ def render_index(
         lines.append(f"  ]{comma}")
     lines.append("}")
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+ORIGINAL_INDEX_FORMAT = "threadshare-memory-index@v1"
+MAX_SUMMARY = 120
+SUMMARY_MARKERS = "#>-*+ \t"
+
+
+@dataclass(frozen=True)
+class MemoryIndex:
+    """A parsed index.json: the items of each section, as JSON objects."""
+
+    format: str
+    entries: tuple[dict[str, Any], ...] = ()
+    scenes: tuple[dict[str, Any], ...] = ()
+    skills: tuple[dict[str, Any], ...] = ()
+
+
+def parse_index(text: str | bytes) -> MemoryIndex:
+    """Parse index.json (ours, or the original tool's placeholder) or `GM_FORMAT_INDEX_INVALID`."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise _index_invalid(f"index.json is not JSON: {exc}") from exc
+    if not isinstance(document, dict):
+        raise _index_invalid("index.json must be a JSON object")
+    fmt = document.get("format")
+    if fmt not in (INDEX_FORMAT, ORIGINAL_INDEX_FORMAT):
+        raise _index_invalid(f"unknown index format {fmt!r}")
+    sections: dict[str, tuple[dict[str, Any], ...]] = {}
+    for section, _key in INDEX_SECTIONS:
+        items = document.get(section, [])
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise _index_invalid(f"index.json {section!r} must be an array of objects")
+        sections[section] = tuple(items)
+    return MemoryIndex(format=str(fmt), **sections)
+
+
+def _index_invalid(message: str) -> FormatError:
+    return FormatError("GM_FORMAT_INDEX_INVALID", message[:200], line=1)
+
+
+def summarize(body: str) -> str:
+    """A one-line summary of Markdown: its first non-blank line, markers dropped, ≤ 120."""
+    for line in body.split("\n"):
+        text = " ".join(line.strip().lstrip(SUMMARY_MARKERS).split())
+        if text:
+            return text if len(text) <= MAX_SUMMARY else text[: MAX_SUMMARY - 1] + "…"
+    return ""
+
+
+@dataclass
+class IndexBuild:
+    """The regenerated index and the memory files that could not be parsed (skipped)."""
+
+    data: bytes
+    skipped: list[str] = field(default_factory=list)
+
+
+def build_index(files: Mapping[str, str]) -> IndexBuild:
+    """Regenerate index.json from the memory files (relpath under the memory root → text).
+
+    Only approved entries are listed; unparsable files are skipped and named in `skipped`
+    (lint reports them). Deterministic: the same tree always gives the same bytes.
+    """
+    from git_memory.errors import GitMemoryError
+
+    entries: list[dict[str, Any]] = []
+    scenes: list[dict[str, Any]] = []
+    skills: list[dict[str, Any]] = []
+    skipped: list[str] = []
+    for relpath in sorted(files):
+        try:
+            item = _index_item(relpath, files[relpath])
+        except GitMemoryError:
+            skipped.append(relpath)
+            continue
+        if item is not None:
+            {"entries": entries, "scenes": scenes, "skills": skills}[item[0]].append(item[1])
+    return IndexBuild(render_index(entries, scenes, skills), skipped)
+
+
+def _index_item(relpath: str, text: str) -> tuple[str, dict[str, Any]] | None:
+    parts = relpath.split("/")
+    if len(parts) == 2 and parts[0] == "entries" and parts[1].endswith(".md"):
+        from git_memory.formats.entry import parse_entry
+
+        entry = parse_entry(text)
+        if entry.status != "approved" or entry.id != parts[1][:-3]:
+            return None
+        return "entries", {
+            "id": entry.id,
+            "type": entry.type,
+            "scene": entry.scene,
+            "priority": entry.priority,
+            "summary": summarize(entry.body),
+        }
+    if len(parts) == 2 and parts[0] == "scenes" and parts[1].endswith(".md"):
+        from git_memory.formats.scene import parse_scene
+
+        scene = parse_scene(text)
+        return "scenes", {"name": parts[1][:-3], "heat": scene.heat, "summary": scene.summary}
+    if len(parts) == 3 and parts[0] == "skills" and parts[2] == "SKILL.md":
+        from git_memory.formats.skill_md import parse_skill
+
+        skill = parse_skill(text)
+        if skill.name != parts[1]:
+            return None
+        return "skills", {"name": skill.name, "description": skill.description}
+    return None

@@ -1,0 +1,50 @@
+"""Entry ids and names (SPEC §4.1): slugify with NFKD folding, fallback and collision suffixes."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection
+
+MAX_SLUG = 60
+NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
+NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(text: str) -> str:
+    """Lowercase, fold accents (NFKD, marks dropped), non-alphanumerics → `-`, ≤ 60 chars.
+
+    Returns "" when nothing alphanumeric remains (CJK-only text, punctuation).
+    """
+    folded = unicodedata.normalize("NFKD", text.lower())
+    ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    slug = NON_ALNUM.sub("-", ascii_only.lower()).strip("-")
+    return slug[:MAX_SLUG].rstrip("-")
+
+
+def fallback_id(content_digest: str) -> str:
+    """The id of an entry whose text slugifies to nothing: `entry-<8 hex of its digest>`."""
+    return f"entry-{content_digest[:8].lower()}"
+
+
+def allocate_entry_id(text: str, existing_ids: Collection[str], content_digest: str) -> str:
+    """A new entry's id that names no existing entry: the slug, else `-2`, `-3`, ….
+
+    `existing_ids` are the ids already taken (files in the tree plus ids planned in the same
+    promotion). The result stays within 60 characters: the base is cut to make room.
+    """
+    base = slugify(text) or fallback_id(content_digest)
+    if base not in existing_ids:
+        return base
+    number = 2
+    while True:
+        suffix = f"-{number}"
+        candidate = base[: MAX_SLUG - len(suffix)].rstrip("-") + suffix
+        if candidate not in existing_ids:
+            return candidate
+        number += 1
+
+
+def is_name(value: str) -> bool:
+    """Whether `value` is a scene/skill name: a lowercase slug of 1–64 characters."""
+    return NAME.fullmatch(value) is not None

@@ -1,0 +1,1 @@
+"""Lint: secret, privacy and format rules over memory files (pure)."""

@@ -1,0 +1,216 @@
+"""The lint engine: secret/privacy rules plus format validity, over one file's text. Pure.
+
+`lint_text(relpath, text)` is the single entry point used by `git memory lint`, the
+pre-commit hook and the promotion gate. `relpath` is relative to the memory root
+(`entries/<id>.md`, `scenes/<name>.md`, `doctrine.md`, `skills/<name>/SKILL.md`, …) and
+decides which format the text must follow.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from git_memory.lint.entropy import is_high_entropy
+from git_memory.lint.rules import (
+    BLOCK,
+    ENTROPY_CODE,
+    ENTROPY_THRESHOLD,
+    ENTROPY_TOKEN,
+    HEX_RUN,
+    HEX_RUN_CODE,
+    HEX_RUN_MIN,
+    LINT_CODES,
+    PATTERN_RULES,
+    SESSION_CONTEXT,
+    SESSION_CONTEXT_RADIUS,
+    SESSION_ID_CODE,
+    SESSION_UUID,
+    WARN,
+    PatternRule,
+    Severity,
+)
+
+MAX_MESSAGE = 120
+EXCERPT_PREFIX = 6
+
+
+@dataclass(frozen=True)
+class Span:
+    """A [start, end) character range exempt from the entropy and hex-run rules."""
+
+    start: int
+    end: int
+
+    def covers(self, start: int, end: int) -> bool:
+        """Whether this span fully covers [start, end)."""
+        return self.start <= start and end <= self.end
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One lint finding. `offset` is the character index; line/column are 1-based."""
+
+    code: str
+    severity: Severity
+    line: int
+    column: int
+    excerpt: str
+    message: str
+    offset: int = 0
+
+    @property
+    def blocks(self) -> bool:
+        """Whether this finding stops a commit or a promotion."""
+        return self.severity == BLOCK
+
+    def to_json(self) -> dict[str, object]:
+        """The finding as in the `git-memory-lint@v1` document."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "line": self.line,
+            "column": self.column,
+            "excerpt": self.excerpt,
+            "message": self.message,
+        }
+
+
+def excerpt(token: str) -> str:
+    """A few leading characters and the length; never the whole token (≤ 24 chars)."""
+    shown = token[: min(EXCERPT_PREFIX, len(token) // 3)]
+    return f"{shown}…[{len(token)} chars]"
+
+
+class LineIndex:
+    """Maps character offsets to 1-based (line, column)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0]
+        position = text.find("\n")
+        while position >= 0:
+            self.starts.append(position + 1)
+            position = text.find("\n", position + 1)
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        """(line, column) of `offset`."""
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+
+@dataclass(frozen=True)
+class RawFinding:
+    """A finding before line/column resolution."""
+
+    code: str
+    severity: Severity
+    offset: int
+    excerpt: str
+    message: str
+
+
+def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
+    """Every secret/privacy rule over `text`; `allowed` exempts entropy and hex runs."""
+    found: list[RawFinding] = []
+    for rule in PATTERN_RULES:
+        if _triggered(rule, text):
+            found.extend(_pattern_findings(rule, text))
+    if "-4" in text:
+        found.extend(_session_ids(text))
+    found.extend(_token_findings(text, allowed))
+    return found
+
+
+def _triggered(rule: PatternRule, text: str) -> bool:
+    return any(trigger in text for trigger in rule.triggers)
+
+
+def _pattern_findings(rule: PatternRule, text: str) -> Iterable[RawFinding]:
+    for match in rule.pattern.finditer(text):
+        yield RawFinding(
+            rule.code, rule.severity, match.start(), excerpt(match.group()), rule.message
+        )
+
+
+def _session_ids(text: str) -> Iterable[RawFinding]:
+    for match in SESSION_UUID.finditer(text):
+        start, end = match.span()
+        window = text[max(0, start - SESSION_CONTEXT_RADIUS) : end + SESSION_CONTEXT_RADIUS]
+        if SESSION_CONTEXT.search(window):
+            yield RawFinding(
+                SESSION_ID_CODE,
+                BLOCK,
+                start,
+                excerpt(match.group()),
+                "agent session id",
+            )
+
+
+def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
+    entropy_message = LINT_CODES[ENTROPY_CODE][1]
+    hex_message = LINT_CODES[HEX_RUN_CODE][1]
+    for match in ENTROPY_TOKEN.finditer(text):
+        start, end = match.span()
+        if any(span.covers(start, end) for span in allowed):
+            continue
+        token = match.group()
+        if is_high_entropy(token, ENTROPY_THRESHOLD):
+            yield RawFinding(ENTROPY_CODE, BLOCK, start, excerpt(token), entropy_message)
+        if len(token) < HEX_RUN_MIN:
+            continue
+        for hex_match in HEX_RUN.finditer(token):
+            if any(
+                span.covers(start + hex_match.start(), start + hex_match.end()) for span in allowed
+            ):
+                continue
+            yield RawFinding(
+                HEX_RUN_CODE,
+                WARN,
+                start + hex_match.start(),
+                excerpt(hex_match.group()),
+                hex_message,
+            )
+
+
+def resolve(text: str, raw: Iterable[RawFinding]) -> list[Finding]:
+    """Attach line/column and sort by position, then code."""
+    lines = LineIndex(text)
+    findings = []
+    for item in raw:
+        line, column = lines.locate(item.offset)
+        findings.append(
+            Finding(item.code, item.severity, line, column, item.excerpt, item.message, item.offset)
+        )
+    return sorted(findings, key=lambda f: (f.offset, f.code))
+
+
+def format_finding(code: str, message: str, line: int | None, column: int | None) -> Finding:
+    """A format error as a blocking finding (message cut to 120 chars)."""
+    return Finding(code, BLOCK, line or 1, column or 1, "", message[:MAX_MESSAGE], 0)
+
+
+def lint_text(relpath: str, text: str) -> list[Finding]:
+    """Lint one memory file: its format (by `relpath` kind) and every secret rule."""
+    from git_memory.lint.files import check_format
+
+    errors, allowed = check_format(relpath, text)
+    return sorted(
+        [*errors, *resolve(text, scan_secrets(text, allowed))],
+        key=lambda f: (f.line, f.column, f.code),
+    )
+
+
+def lint_bytes(relpath: str, data: bytes) -> list[Finding]:
+    """`lint_text` for raw file bytes: invalid UTF-8 is a blocking format finding."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return [format_finding("GM_FORMAT_INVALID_UTF8", "file is not valid UTF-8", line, 1)]
+    return lint_text(relpath, text)
+
+
+def blocked(findings: Iterable[Finding]) -> bool:
+    """Whether any finding blocks."""
+    return any(f.blocks for f in findings)

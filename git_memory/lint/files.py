@@ -1,0 +1,117 @@
+"""Format checks by file kind, as lint findings, plus the spans exempt from token rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from git_memory.errors import FormatError
+from git_memory.lint.engine import Finding, Span, format_finding
+
+ENTRY_PATH = re.compile(r"entries/([^/]+)\.md")
+SCENE_PATH = re.compile(r"scenes/([^/]+)\.md")
+SKILL_PATH = re.compile(r"skills/([^/]+)/SKILL\.md")
+DOCTRINE_PATH = "doctrine.md"
+INDEX_PATH = "index.json"
+
+Checker = Callable[[str, str], list[Span]]
+
+
+def check_format(relpath: str, text: str) -> tuple[list[Finding], list[Span]]:
+    """(format findings, allowed spans) of `text` as the file kind `relpath` names."""
+    checker = _checker(relpath)
+    if checker is None:
+        return [], []
+    try:
+        return [], checker(relpath, text)
+    except FormatError as exc:
+        return [format_finding(exc.code, exc.message, exc.line, exc.column)], []
+
+
+def _checker(relpath: str) -> Checker | None:
+    if ENTRY_PATH.fullmatch(relpath):
+        return _entry
+    if SCENE_PATH.fullmatch(relpath):
+        return _scene
+    if SKILL_PATH.fullmatch(relpath):
+        return _skill
+    if relpath == DOCTRINE_PATH:
+        return _doctrine
+    if relpath == INDEX_PATH:
+        return _index
+    return None
+
+
+def _entry(relpath: str, text: str) -> list[Span]:
+    from git_memory.formats.entry import entry_frontmatter_span, parse_entry
+
+    entry = parse_entry(text)
+    stem = ENTRY_PATH.fullmatch(relpath).group(1)  # type: ignore[union-attr]
+    if entry.id != stem:
+        raise FormatError(
+            "GM_FORMAT_ID_MISMATCH",
+            f"id {entry.id!r} does not match the file name {stem!r}.md",
+            line=2,
+        )
+    start, end = entry_frontmatter_span(text)
+    frontmatter = text[start:end]
+    spans: list[Span] = []
+    marker = f"\nid: {entry.id}\n"
+    position = text.find(marker, 0, end + 1)
+    if position >= 0:
+        spans.append(Span(position + 5, position + 5 + len(entry.id)))
+    for commit in entry.evidence.commits:
+        found = frontmatter.find(commit.hash)
+        while found >= 0:
+            spans.append(Span(start + found, start + found + len(commit.hash)))
+            found = frontmatter.find(commit.hash, found + 1)
+    return spans
+
+
+def _scene(relpath: str, text: str) -> list[Span]:
+    from git_memory.formats.scene import parse_scene
+
+    scene = parse_scene(text)
+    del scene
+    _check_name(SCENE_PATH, relpath)
+    return []
+
+
+def _skill(relpath: str, text: str) -> list[Span]:
+    from git_memory.formats.skill_md import parse_skill
+
+    skill = parse_skill(text)
+    directory = SKILL_PATH.fullmatch(relpath).group(1)  # type: ignore[union-attr]
+    if skill.name != directory:
+        raise FormatError(
+            "GM_FORMAT_SKILL_BINDING_DRIFT",
+            f"skill name {skill.name!r} does not match its directory {directory!r}",
+            line=2,
+        )
+    return []
+
+
+def _doctrine(relpath: str, text: str) -> list[Span]:
+    from git_memory.formats.doctrine import parse_doctrine
+
+    parse_doctrine(text)
+    return []
+
+
+def _index(relpath: str, text: str) -> list[Span]:
+    from git_memory.formats.index_json import parse_index
+
+    parse_index(text)
+    return []
+
+
+def _check_name(pattern: re.Pattern[str], relpath: str) -> None:
+    from git_memory.formats.slug import is_name
+
+    name = pattern.fullmatch(relpath).group(1)  # type: ignore[union-attr]
+    if not is_name(name):
+        raise FormatError(
+            "GM_FORMAT_NAME_INVALID",
+            f"{name!r} is not a valid name (lowercase slug of at most 64 characters)",
+            line=1,
+        )

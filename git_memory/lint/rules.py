@@ -1,0 +1,178 @@
+"""The lint rule table (SPEC §4.4, reference §B): what blocks a commit and what only warns.
+
+Each pattern rule carries `triggers`: literal substrings at least one of which every match
+contains. Text without any trigger skips the regex, which is what keeps the pre-commit hook
+fast on large memory roots (most rules never run on ordinary prose).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["block", "warn"]
+BLOCK: Severity = "block"
+WARN: Severity = "warn"
+
+
+@dataclass(frozen=True)
+class PatternRule:
+    """A regex rule: any match is a finding (unless `allowed` says otherwise)."""
+
+    code: str
+    severity: Severity
+    message: str
+    pattern: re.Pattern[str]
+    triggers: tuple[str, ...]
+    case_insensitive_triggers: bool = False
+
+
+def _rule(
+    name: str,
+    severity: Severity,
+    message: str,
+    pattern: str,
+    triggers: tuple[str, ...],
+    *,
+    fold: bool = False,
+) -> PatternRule:
+    return PatternRule(
+        code=f"GM_LINT_{name}",
+        severity=severity,
+        message=message,
+        pattern=re.compile(pattern),
+        triggers=triggers,
+        case_insensitive_triggers=fold,
+    )
+
+
+NOT_ALNUM_BEFORE = r"(?<![A-Za-z0-9])"
+
+PATTERN_RULES: tuple[PatternRule, ...] = (
+    _rule(
+        "AWS_ACCESS_KEY",
+        BLOCK,
+        "AWS access key id",
+        NOT_ALNUM_BEFORE + r"(?:AKIA|ASIA)[0-9A-Z]{16}",
+        ("AKIA", "ASIA"),
+    ),
+    _rule(
+        "GITHUB_TOKEN",
+        BLOCK,
+        "GitHub token",
+        NOT_ALNUM_BEFORE + r"(?:gh[oprsu]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})",
+        ("gho_", "ghp_", "ghr_", "ghs_", "ghu_", "github_pat_"),
+    ),
+    _rule(
+        "GITLAB_TOKEN",
+        BLOCK,
+        "GitLab personal access token",
+        NOT_ALNUM_BEFORE + r"glpat-[A-Za-z0-9_-]{16,}",
+        ("glpat-",),
+    ),
+    _rule(
+        "NPM_TOKEN",
+        BLOCK,
+        "npm access token",
+        NOT_ALNUM_BEFORE + r"npm_[A-Za-z0-9]{16,}",
+        ("npm_",),
+    ),
+    _rule(
+        "GOOGLE_API_KEY",
+        BLOCK,
+        "Google API key",
+        NOT_ALNUM_BEFORE + r"AIza[0-9A-Za-z_-]{35}",
+        ("AIza",),
+    ),
+    _rule(
+        "SLACK_TOKEN",
+        BLOCK,
+        "Slack token",
+        NOT_ALNUM_BEFORE + r"xox[abps]-[A-Za-z0-9-]{8,}",
+        ("xoxa-", "xoxb-", "xoxp-", "xoxs-"),
+    ),
+    _rule(
+        "MODEL_API_KEY",
+        BLOCK,
+        "model provider API key",
+        NOT_ALNUM_BEFORE + r"sk-[A-Za-z0-9_-]{20,}",
+        ("sk-",),
+    ),
+    _rule(
+        "PRIVATE_KEY_BLOCK",
+        BLOCK,
+        "private key block",
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+        ("-----BEGIN ",),
+    ),
+    _rule(
+        "JWT",
+        BLOCK,
+        "JSON Web Token",
+        r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        ("eyJ",),
+    ),
+    _rule(
+        "URL_CREDENTIALS",
+        BLOCK,
+        "credentials in a URL",
+        r"://[^\s/@:]+:[^\s/@]+@",
+        ("://",),
+    ),
+    _rule(
+        "PROVIDER_SESSION_ID",
+        BLOCK,
+        "agent transcript location (names a private session)",
+        r"~/\.claude/projects/|\.codex/sessions|\\\.claude\\projects\\|\.codex\\sessions"
+        r"|AppData\\(?:[^\\\s]+\\)*Claude(?![A-Za-z0-9])",
+        (".claude", ".codex", "AppData"),
+    ),
+    _rule(
+        "ABSOLUTE_PATH",
+        WARN,
+        "absolute home path",
+        r"/(?:Users|home)/[^\s\"'`)\]]+",
+        ("/Users/", "/home/"),
+    ),
+    _rule(
+        "EMAIL",
+        WARN,
+        "email address",
+        r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}",
+        ("@",),
+    ),
+    _rule(
+        "IP_PORT",
+        WARN,
+        "IP address with port",
+        r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}:\d{1,5}(?!\d)",
+        (":",),
+    ),
+)
+
+# Session ids are v4 UUIDs; they block only near the words session/agent (48 chars either side).
+SESSION_UUID = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
+)
+SESSION_CONTEXT = re.compile(r"session|agent", re.IGNORECASE)
+SESSION_CONTEXT_RADIUS = 48
+SESSION_ID_CODE = "GM_LINT_PROVIDER_SESSION_ID"
+
+# Candidate secrets for the entropy rule, and long hex runs (warn only).
+ENTROPY_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{20,}")
+ENTROPY_THRESHOLD = 4.0
+ENTROPY_CODE = "GM_LINT_HIGH_ENTROPY"
+HEX_RUN = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{32,}(?![0-9a-fA-F])")
+HEX_RUN_MIN = 32
+HEX_RUN_CODE = "GM_LINT_POSSIBLE_ENCODED_SECRET"
+
+INDEX_STALE_CODE = "GM_INDEX_STALE"
+
+# Every lint code with its severity and a one-line description (documentation, SARIF rules).
+LINT_CODES: dict[str, tuple[Severity, str]] = {
+    **{rule.code: (rule.severity, rule.message) for rule in PATTERN_RULES},
+    ENTROPY_CODE: (BLOCK, "high-entropy token (looks like a secret)"),
+    HEX_RUN_CODE: (WARN, "long hex run (a hash, or an encoded secret)"),
+    INDEX_STALE_CODE: (WARN, "index.json differs from the memory tree"),
+}
