@@ -7,9 +7,14 @@ environment (GIT_INDEX_FILE, GIT_DIR, …) never leaks into a child that was not
 
 from __future__ import annotations
 
+import contextlib
 import os
+import selectors
+import signal
 import subprocess
+import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -61,3 +66,172 @@ def popen(
         stderr=subprocess.PIPE,
         start_new_session=new_session,
     )
+
+
+@dataclass(frozen=True)
+class BoundedResult:
+    """What a bounded run observed; the caller decides which observation is an error.
+
+    `stdout`/`stderr` hold at most their caps. `returncode` is None when the child was killed
+    before it exited on its own (timeout or output cap).
+    """
+
+    returncode: int | None
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool = False
+    stdout_overflow: bool = False
+    stderr_overflow: bool = False
+    lingering: bool = False
+
+
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a member exists but changed credentials: still alive
+        return True
+    return True
+
+
+class _Pump:
+    """Moves stdin in and stdout/stderr out of one child without deadlocking on full pipes."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], data: bytes, caps: tuple[int, int]) -> None:
+        self.proc = proc
+        self.data = memoryview(data)
+        self.caps = caps
+        self.out = bytearray()
+        self.err = bytearray()
+        self.overflow: tuple[bool, bool] = (False, False)
+        self.selector = selectors.DefaultSelector()
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        assert proc.stderr is not None
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            os.set_blocking(stream.fileno(), False)
+        if self.data:
+            self.selector.register(proc.stdin, selectors.EVENT_WRITE)
+        else:
+            proc.stdin.close()
+        self.selector.register(proc.stdout, selectors.EVENT_READ, 0)
+        self.selector.register(proc.stderr, selectors.EVENT_READ, 1)
+
+    def open_streams(self) -> int:
+        return len(self.selector.get_map())
+
+    def step(self, wait: float) -> None:
+        for key, _events in self.selector.select(max(wait, 0.0)):
+            if key.fileobj is self.proc.stdin:
+                self._write()
+            else:
+                self._read(key)
+
+    def _write(self) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            written = os.write(stdin.fileno(), self.data[:65536])
+        except BlockingIOError:
+            return
+        except BrokenPipeError:  # the child stopped reading: what it got is what it gets
+            written = len(self.data)
+        self.data = self.data[written:]
+        if not self.data:
+            self.selector.unregister(stdin)
+            with contextlib.suppress(BrokenPipeError):
+                stdin.close()
+
+    def _read(self, key: selectors.SelectorKey) -> None:
+        try:
+            chunk = os.read(key.fd, 65536)
+        except BlockingIOError:
+            return
+        if not chunk:
+            self.selector.unregister(key.fileobj)
+            return
+        index = int(key.data)
+        sink = self.out if index == 0 else self.err
+        sink.extend(chunk)
+        if len(sink) > self.caps[index]:
+            del sink[self.caps[index] :]
+            flags = list(self.overflow)
+            flags[index] = True
+            self.overflow = (flags[0], flags[1])
+
+    def close(self) -> None:
+        for key in list(self.selector.get_map().values()):
+            self.selector.unregister(key.fileobj)
+        self.selector.close()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+
+def run_bounded(
+    argv: Sequence[str],
+    *,
+    input_bytes: bytes,
+    env: Mapping[str, str],
+    cwd: Path | str,
+    timeout: float,
+    stdout_limit: int,
+    stderr_limit: int,
+    exit_grace: float = 0.5,
+) -> BoundedResult:
+    """Run `argv` in its own process group with stdin written once and hard limits.
+
+    Exceeding `timeout` or an output cap SIGKILLs the whole group at once. After the child
+    exits, any process still in its group is a lingering child: it is reported and killed.
+    Raises OSError when the program cannot be started.
+    """
+    proc = popen(argv, cwd=cwd, env=env, new_session=True)
+    pump = _Pump(proc, input_bytes, (stdout_limit, stderr_limit))
+    deadline = time.monotonic() + timeout
+    exited_at: float | None = None
+    timed_out = False
+    try:
+        while pump.open_streams():
+            now = time.monotonic()
+            if any(pump.overflow):
+                break
+            if now >= deadline:
+                timed_out = True
+                break
+            if exited_at is None and proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and now - exited_at > exit_grace:
+                break  # a child of the runner holds the pipes open; the group check sees it
+            pump.step(min(deadline - now, 0.05))
+        if timed_out or any(pump.overflow):
+            _kill_group(proc.pid)
+            proc.wait()
+            return BoundedResult(None, bytes(pump.out), bytes(pump.err), timed_out, *pump.overflow)
+        returncode = _wait_until(proc, deadline)
+        if returncode is None:
+            _kill_group(proc.pid)
+            proc.wait()
+            return BoundedResult(None, bytes(pump.out), bytes(pump.err), timed_out=True)
+        lingering = _group_alive(proc.pid)
+        if lingering:
+            _kill_group(proc.pid)
+        return BoundedResult(returncode, bytes(pump.out), bytes(pump.err), lingering=lingering)
+    finally:
+        pump.close()
+        if proc.poll() is None:
+            _kill_group(proc.pid)
+            proc.wait()
+
+
+def _wait_until(proc: subprocess.Popen[bytes], deadline: float) -> int | None:
+    try:
+        return proc.wait(timeout=max(deadline - time.monotonic(), 0.0))
+    except subprocess.TimeoutExpired:
+        return None

@@ -1,0 +1,110 @@
+"""The isolated environment of a model runner: allowlisted variables and a one-time home.
+
+Every model runner (claude, codex, command) starts from an empty environment, gets only the
+allowlisted host variables (proxy, CA, locale, TERM/TZ and the provider's one credential) and
+a private temporary HOME/TMPDIR/XDG tree that is removed afterwards, so no host secret, shell
+history or provider session store is reachable or written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from git_memory.errors import GitMemoryError
+from git_memory.paths import PRIVATE_FILE_MODE, ensure_private_dir
+from git_memory.runners.binary import BinaryIdentity
+from git_memory.runners.profiles import RunnerProfile
+
+ROOT_PREFIX = "git-memory-runner-"
+SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """One runner invocation's environment and directories."""
+
+    root: Path
+    workspace: Path
+    env: dict[str, str]
+
+
+def runner_path(binary: BinaryIdentity, host_env: Mapping[str, str]) -> str:
+    """PATH for the runner: the binary's directory, node's (npm shims need it), system dirs."""
+    directories = [str(binary.invoked.parent)]
+    node = shutil.which("node", path=host_env.get("PATH", ""))
+    if node:
+        directories.append(str(Path(node).parent))
+    directories += SYSTEM_PATH
+    return os.pathsep.join(dict.fromkeys(directories))
+
+
+def build_environment(
+    profile: RunnerProfile, binary: BinaryIdentity, host_env: Mapping[str, str], root: Path
+) -> dict[str, str]:
+    """The complete environment of the runner; nothing else from the host gets through."""
+    env = {key: host_env[key] for key in profile.environment_allowlist if key in host_env}
+    env.update(
+        PATH=runner_path(binary, host_env),
+        HOME=str(root / "home"),
+        TMPDIR=str(root / "tmp"),
+        TMP=str(root / "tmp"),
+        TEMP=str(root / "tmp"),
+        XDG_CACHE_HOME=str(root / "cache"),
+        XDG_CONFIG_HOME=str(root / "config"),
+        XDG_DATA_HOME=str(root / "data"),
+        XDG_STATE_HOME=str(root / "state"),
+    )
+    if profile.name == "codex":
+        env["CODEX_HOME"] = str(root / "codex-home")
+    if profile.name == "claude":
+        env["CLAUDE_CONFIG_DIR"] = str(root / "claude-config")
+    return env
+
+
+@contextlib.contextmanager
+def isolated(
+    profile: RunnerProfile,
+    binary: BinaryIdentity,
+    *,
+    host_env: Mapping[str, str] | None = None,
+    temp_root: Path | None = None,
+) -> Iterator[Isolation]:
+    """Create the one-time tree, yield the environment, and always remove the tree."""
+    env_source = os.environ if host_env is None else host_env
+    root = Path(tempfile.mkdtemp(prefix=ROOT_PREFIX, dir=temp_root))
+    try:
+        for name in ("home", "tmp", "cache", "config", "data", "state", "workspace"):
+            ensure_private_dir(root / name)
+        if profile.name == "codex":
+            _prepare_codex_home(root / "codex-home", env_source)
+        if profile.name == "claude":
+            ensure_private_dir(root / "claude-config")
+        env = build_environment(profile, binary, env_source, root)
+        yield Isolation(root=root, workspace=root / "workspace", env=env)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _prepare_codex_home(codex_home: Path, host_env: Mapping[str, str]) -> None:
+    """A Codex home holding only a copy of the user's auth.json (no config, no history)."""
+    ensure_private_dir(codex_home)
+    source_home = host_env.get("CODEX_HOME") or str(Path(host_env.get("HOME", "~")) / ".codex")
+    source = Path(source_home).expanduser() / "auth.json"
+    try:
+        data = source.read_bytes()
+    except FileNotFoundError:
+        return  # an API key in the environment may be enough
+    except OSError as exc:
+        raise GitMemoryError(
+            "GM_RUNNER_AUTH_UNREADABLE",
+            f"cannot read the Codex credentials file: {exc.strerror}",
+        ) from exc
+    fd = os.open(codex_home / "auth.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)

@@ -1,0 +1,98 @@
+"""Run a model runner once: isolated environment, own process group, stdin written once.
+
+`spawn` returns what happened; `run_checked` turns it into errors. A timeout or an output cap
+kills the whole process group; a child left running after the runner exits is lingering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from git_memory import _proc
+from git_memory.errors import GitMemoryError
+from git_memory.runners.binary import BinaryIdentity
+from git_memory.runners.environment import isolated
+from git_memory.runners.profiles import RunnerProfile
+
+
+def argv_for(profile: RunnerProfile, binary: BinaryIdentity) -> list[str]:
+    """The production argv: the hashed file itself, then the profile's fixed arguments."""
+    return [str(binary.realpath), *profile.argv_template]
+
+
+def spawn(
+    profile: RunnerProfile,
+    binary: BinaryIdentity,
+    stdin: bytes,
+    *,
+    cwd: Path | None = None,
+    host_env: Mapping[str, str] | None = None,
+    temp_root: Path | None = None,
+    argv: list[str] | None = None,
+    timeout_ms: int | None = None,
+) -> _proc.BoundedResult:
+    """Start the runner in a one-time environment and collect its bounded output."""
+    with isolated(profile, binary, host_env=host_env, temp_root=temp_root) as isolation:
+        try:
+            return _proc.run_bounded(
+                argv or argv_for(profile, binary),
+                input_bytes=stdin,
+                env=isolation.env,
+                cwd=cwd or isolation.workspace,
+                timeout=(timeout_ms or profile.timeout_ms) / 1000,
+                stdout_limit=profile.max_output_bytes,
+                stderr_limit=profile.max_stderr_bytes,
+            )
+        except OSError as exc:
+            raise GitMemoryError(
+                "GM_RUNNER_SPAWN_FAILED",
+                f"cannot start the {profile.name} runner: {exc.strerror or exc}",
+            ) from exc
+
+
+def check_result(profile: RunnerProfile, result: _proc.BoundedResult) -> bytes:
+    """The runner's stdout, or the error that describes how the run failed."""
+    if result.timed_out:
+        raise GitMemoryError(
+            "GM_RUNNER_TIMEOUT",
+            f"the {profile.name} runner did not finish within {profile.timeout_ms} ms",
+            hint="its whole process group was killed; nothing was stored",
+        )
+    if result.stdout_overflow or result.stderr_overflow:
+        stream = "stdout" if result.stdout_overflow else "stderr"
+        raise GitMemoryError(
+            "GM_RUNNER_OUTPUT_LIMIT",
+            f"the {profile.name} runner wrote more {stream} than allowed",
+            details={"stream": stream},
+        )
+    if result.lingering:
+        raise GitMemoryError(
+            "GM_RUNNER_LINGERING",
+            f"the {profile.name} runner left processes running; they were killed",
+        )
+    if result.returncode != 0:
+        raise GitMemoryError(
+            "GM_RUNNER_EXIT",
+            f"the {profile.name} runner exited with status {result.returncode}",
+            details={"status": result.returncode, "stderr": _excerpt(result.stderr)},
+        )
+    return result.stdout
+
+
+def _excerpt(stderr: bytes) -> str:
+    text = stderr.decode("utf-8", "replace").strip()
+    return text[-2000:]
+
+
+def run_checked(
+    profile: RunnerProfile,
+    binary: BinaryIdentity,
+    stdin: bytes,
+    *,
+    host_env: Mapping[str, str] | None = None,
+    temp_root: Path | None = None,
+) -> bytes:
+    """Run the runner and return its stdout, raising `GM_RUNNER_*` on any failure."""
+    result = spawn(profile, binary, stdin, host_env=host_env, temp_root=temp_root)
+    return check_result(profile, result)

@@ -1,0 +1,58 @@
+"""Fake runner copies, and the `live` deselection hook.
+
+A `live` test talks to a real model. It runs only when `GIT_MEMORY_LIVE_RUNNER` selects it;
+otherwise it is deselected here (reported as deselected, never as a skip that could hide a
+defect). When selected, missing binaries or credentials make it fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runners"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect `live` tests unless GIT_MEMORY_LIVE_RUNNER names a runner."""
+    if os.environ.get("GIT_MEMORY_LIVE_RUNNER"):
+        return
+    keep = [item for item in items if item.get_closest_marker("live") is None]
+    dropped = [item for item in items if item.get_closest_marker("live") is not None]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+@pytest.fixture
+def fake_runner(tmp_path: Path) -> Callable[[str], Path]:
+    """`fake_runner("conformant")` → an executable copy of that fake runner in tmp."""
+    directory = tmp_path / "fake-runners"
+
+    def make(kind: str) -> Path:
+        directory.mkdir(exist_ok=True)
+        shutil.copy(FIXTURES / "_fake.py", directory / "_fake.py")
+        source = (FIXTURES / f"{kind.replace('-', '_')}.py").read_text()
+        body = source.split("\n", 1)[1]
+        target = directory / f"{kind.replace('-', '_')}.py"
+        target.write_text(f"#!{sys.executable}\n{body}")
+        target.chmod(0o755)
+        return target
+
+    return make
+
+
+def spawn_count(script: Path) -> int:
+    """How many times a fake runner was started."""
+    marker = script.with_suffix(".spawned")
+    return len(marker.read_text().splitlines()) if marker.exists() else 0
+
+
+def set_mode(script: Path, *modes: str) -> None:
+    """Switch a fake runner's behaviour (`<script>.mode`)."""
+    script.with_suffix(".mode").write_text("\n".join(modes) + "\n")
