@@ -12,7 +12,40 @@ import os
 FAILPOINT_EXIT_STATUS = 86
 
 # name -> where it fires. Subsystems add their names here.
-FAILPOINTS: dict[str, str] = {}
+FAILPOINTS: dict[str, str] = {
+    # --- session index (issue 4) ---
+    "sessions.sync.before-commit": "inside a file's sync transaction, before COMMIT",
+    "sessions.sync.after-file": "after a file's sync transaction committed",
+    # --- memory state (issue 5): store/db.py write(boundary=B) fires B.before-commit and
+    # B.after-commit around the COMMIT of each writer transaction ---
+    "store.migrate.before-commit": "migrations.py: one migration, before COMMIT",
+    "store.migrate.after-commit": "migrations.py: one migration, after COMMIT",
+    "store.claim.before-commit": "tasks.py claim_task, before COMMIT",
+    "store.claim.after-commit": "tasks.py claim_task, after COMMIT",
+    "store.abandon.before-commit": "tasks.py abandon_task, before COMMIT",
+    "store.abandon.after-commit": "tasks.py abandon_task, after COMMIT",
+    "store.mark-stale.before-commit": "tasks.py mark_stale, before COMMIT",
+    "store.mark-stale.after-commit": "tasks.py mark_stale, after COMMIT",
+    "store.submit.before-commit": "tasks.py submit_task, before COMMIT",
+    "store.submit.after-commit": "tasks.py submit_task, after COMMIT",
+    "store.sync-approved.before-commit": "approved.py rows replaced, before COMMIT",
+    "store.sync-approved.after-commit": "approved.py rows replaced, after COMMIT",
+    "store.sync-approved-partial.before-commit": "approved.py drift: partial, before COMMIT",
+    "store.sync-approved-partial.after-commit": "approved.py drift: partial, after COMMIT",
+    "store.sync-approved-verified.before-commit": "approved.py racy re-hash, before COMMIT",
+    "store.sync-approved-verified.after-commit": "approved.py racy re-hash, after COMMIT",
+    "store.journal.before-commit": "journal.py: plan/journal/file rows, before COMMIT",
+    "store.journal.after-commit": "journal.py: plan/journal/file rows, after COMMIT",
+    "store.authorization.before-commit": "authorization.py record_authorization, before COMMIT",
+    "store.authorization.after-commit": "authorization.py record_authorization, after COMMIT",
+    "store.delivery.before-commit": "authorization.py begin/finish_delivery, before COMMIT",
+    "store.delivery.after-commit": "authorization.py begin/finish_delivery, after COMMIT",
+    "store.submit.after-apply": "store/tasks.py: apply() wrote its rows, no submission yet",
+    "store.sync-approved.after-delete": "store/approved.py: old rows deleted, new not inserted",
+    # --- runners (issue 8) ---
+    "runner-delivery-begun": "runners/deliver.py: write-ahead record committed, nothing sent yet",
+    "runner-delivery-returned": "runners/deliver.py: the runner answered, record not closed",
+}
 
 
 def failpoint(name: str) -> None:

@@ -14,6 +14,13 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.binding", "RepositoryBinding"),
     ("git_memory.contracts.status", "InitResponse"),
     ("git_memory.contracts.status", "StatusResponse"),
+    # --- session index (issue 4) ---
+    ("git_memory.contracts.sessions", "SessionsSyncRequest"),
+    ("git_memory.contracts.sessions", "SyncSummary"),
+    ("git_memory.contracts.sessions", "SessionsListRequest"),
+    ("git_memory.contracts.sessions", "SessionsList"),
+    ("git_memory.contracts.sessions", "SessionsShowRequest"),
+    ("git_memory.contracts.sessions", "SessionShow"),
     # --- flow contracts (issue 2, item 5) ---
     ("git_memory.contracts.extraction", "MemoryExtractionRequest"),
     ("git_memory.contracts.extraction", "ExtractionTask"),

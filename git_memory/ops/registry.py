@@ -27,6 +27,14 @@ class OperationSpec:
     mcp_tool: str | None = None
     # Why an operation has no MCP tool (CLI-only by design); required when mcp_tool is None.
     cli_only_reason: str | None = None
+    # Why the MCP tool offers less than the CLI command (e.g. preview only: delivery needs a CLI
+    # approval); required when the operation binds a narrower `mcp_request_model`.
+    one_sided_reason: str | None = None
+
+    @property
+    def stability(self) -> str:
+        """`stable` when both front ends offer the same thing, else `one-sided`."""
+        return "stable" if self.mcp_tool and not self.one_sided_reason else "one-sided"
 
     @property
     def cli_name(self) -> str:
@@ -42,6 +50,7 @@ def _op(
     cli_path: tuple[str, ...] | None = None,
     mcp_tool: str | None = None,
     cli_only: str | None = None,
+    one_sided: str | None = None,
     module: str | None = None,
 ) -> OperationSpec:
     return OperationSpec(
@@ -52,6 +61,7 @@ def _op(
         cli_path=cli_path or (name,),
         mcp_tool=mcp_tool,
         cli_only_reason=cli_only,
+        one_sided_reason=one_sided,
     )
 
 
@@ -75,11 +85,45 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         cli_only="a developer tool for this project's schema/ directory",
     ),  # --- memory files, lint, hooks, index (issue 3) ---
     # --- session index (issue 4) ---
+    _op(
+        "sessions-sync",
+        "Index Claude Code and Codex transcripts incrementally.",
+        "private-state",
+        cli_path=("sessions", "sync"),
+        mcp_tool="memory_sessions_sync",
+    ),
+    _op(
+        "sessions-list",
+        "List indexed sessions of this worktree.",
+        "none",
+        cli_path=("sessions", "list"),
+        mcp_tool="memory_sessions_list",
+    ),
+    _op(
+        "sessions-show",
+        "Show the normalized turns of a session or turn.",
+        "none",
+        cli_path=("sessions", "show"),
+        cli_only="prints raw transcript text for people debugging the index",
+    ),
+    _op(
+        "sessions-rebuild",
+        "Recreate the session index from the transcripts.",
+        "private-state",
+        cli_path=("sessions", "rebuild"),
+        cli_only="a maintenance command; sync covers what an agent needs",
+    ),
     # --- memory state, search (issue 5) ---
     # --- agent-native extraction: recall, stage, review (issue 6) ---
     # --- promotion: prepare, promote (issue 7) ---
     # --- runners and batch extraction (issue 8) ---
     # --- consolidation, skills, assemble (issue 9) ---
+    _op(
+        "assemble",
+        "Write approved memory into CLAUDE.md / AGENTS.md and project skills.",
+        "worktree",
+        mcp_tool="memory_assemble",
+    ),
     # --- newcomer path: demo, doctor (issue 11) ---
 )
 

@@ -14,6 +14,7 @@ from git_memory.ops.registry import spec
 # subsystem only when it runs.
 COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
     # --- add one line per subsystem ---
+    ("sessions", "git_memory.sessions.status:counts"),
 )
 
 

@@ -207,3 +207,16 @@ def _attachment(
     if not text.strip() or is_hidden_text(text):
         return []
     return [Event(STEER, offset, ts, cwd, text=text)]
+
+
+KNOWN_TYPES = frozenset(
+    "user assistant attachment summary system progress file-history-snapshot file-history-delta "
+    "queue-operation last-prompt custom-title ai-title agent-name mode permission-mode "
+    "worktree-state pr-link frame-link relocated bridge-session".split()
+)
+
+
+def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
+    """The record's type when this reader does not know it (reported once per file)."""
+    kind = record.get("type")
+    return None if kind in KNOWN_TYPES else str(kind)

@@ -239,3 +239,24 @@ def _result_state(item: dict[str, Any], output: Any) -> str:
     if item.get("status") in ("completed", "success"):
         return COMPLETED
     return UNKNOWN
+
+
+KNOWN_ENVELOPE_TYPES = frozenset(
+    "session_meta turn_context response_item event_msg compacted world_state "
+    "inter_agent_communication inter_agent_communication_metadata security_risk_score "
+    "realtime_item".split()
+)
+KNOWN_BARE_TYPES = frozenset(
+    "message reasoning function_call function_call_output custom_tool_call "
+    "custom_tool_call_output local_shell_call web_search_call".split()
+)
+
+
+def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
+    """The line's type when this reader does not know it (reported once per file)."""
+    kind = record.get("type")
+    if state["era"] == "C":
+        return None if kind in KNOWN_ENVELOPE_TYPES else str(kind)
+    if kind is None:
+        return None  # the era-B header and `record_type: state` markers
+    return None if kind in KNOWN_BARE_TYPES else str(kind)

@@ -141,7 +141,7 @@ def _keep(row: index.Row, filters: dict[str, Any]) -> bool:
     return True
 
 
-def _closure_of(row: index.Row, now: float, seal: float) -> str:
+def closure_of(row: index.Row, now: float, seal: float) -> str:
     return closure(
         terminal=bool(row["terminal"]),
         is_last=row["ordinal"] >= row["session_turns"] - 1,
@@ -182,10 +182,10 @@ def select_turns(
         cwds = None if all_worktrees else attributed_cwds(conn, worktree.root)
         records: list[TurnRecord] = []
         for row in _turn_rows(conn, cwds, query):
-            state = _closure_of(row, moment, seal)
+            state = closure_of(row, moment, seal)
             if state not in closures or not _keep(row, filters):
                 continue
-            records.append(_record(conn, worktree, row, state))
+            records.append(turn_record(conn, worktree, row, state))
             if limit is not None and len(records) >= limit:
                 break
     return records
@@ -208,7 +208,7 @@ def load_events(conn: index.Connection, file_id: int, start: int, last: int) -> 
     ]
 
 
-def _record(conn: index.Connection, worktree: Any, row: index.Row, state: str) -> TurnRecord:
+def turn_record(conn: index.Connection, worktree: Any, row: index.Row, state: str) -> TurnRecord:
     events = load_events(conn, row["file_id"], row["start_offset"], row["last_offset"])
     turn = build_turns(row["session_key"], events, row["ordinal"])[0]
     return TurnRecord(

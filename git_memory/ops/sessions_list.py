@@ -1,0 +1,99 @@
+"""`git memory sessions list [--all] [--since --until --provider]`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import click
+
+from git_memory.contracts.base import format_timestamp
+from git_memory.contracts.sessions import SessionsList, SessionsListRequest, SessionSummary
+from git_memory.errors import UsageError
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
+    """List indexed sessions with turns attributed to this worktree (--all: every session).
+
+    A turn belongs to the worktree when its cwd is the worktree root or inside it, unless a
+    nested repository or linked worktree owns that directory. Shows keys, never session ids or
+    paths; run `git memory sessions sync` first.
+    """
+    from git_memory.sessions.listing import list_sessions
+
+    rows = list_sessions(
+        ctx.worktree,
+        all_worktrees=request.all,
+        since=request.since,
+        until=request.until,
+        provider=request.provider,
+    )
+    return SessionsList(
+        sessions=[
+            SessionSummary(
+                sessionKey=row.session_key,
+                provider=row.provider,  # type: ignore[arg-type]
+                started=row.started,
+                ended=row.ended,
+                turns=row.turns,
+                sealedTurns=row.sealed_turns,
+            )
+            for row in rows
+        ]
+    )
+
+
+def render(response: SessionsList) -> str:
+    """One line per session."""
+    if not response.sessions:
+        return "no sessions (run `git memory sessions sync`)"
+    return "\n".join(
+        f"{s.sessionKey[:16]}  {s.provider:<11}  {s.started or '-':<24}  "
+        f"{s.turns} turns ({s.sealedTurns} sealed)"
+        for s in response.sessions
+    )
+
+
+def _moment(value: str | None, option: str) -> str | None:
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise UsageError(
+            "GM_REQUEST_INVALID", f"{option} is not an ISO date or time: {value!r}"
+        ) from exc
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return format_timestamp(moment)
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsListRequest:
+    return SessionsListRequest(
+        all=values["all_sessions"],
+        since=_moment(values.get("since"), "--since"),
+        until=_moment(values.get("until"), "--until"),
+        provider=values.get("provider"),
+    )
+
+
+OPERATION = Operation(
+    spec=spec("sessions-list"),
+    request_model=SessionsListRequest,
+    response_model=SessionsList,
+    handler=sessions_list,
+    cli_params=[
+        click.Option(["--all", "all_sessions"], is_flag=True, help="Every indexed session."),
+        click.Option(["--since"], default=None, help="Only sessions active at or after this time."),
+        click.Option(["--until"], default=None, help="Only sessions started before this time."),
+        click.Option(
+            ["--provider"], type=click.Choice(["claude-code", "codex"]), default=None,
+            help="Only this provider's sessions.",
+        ),  # fmt: skip
+    ],
+    from_cli=_from_cli,
+    render_text=render,
+)

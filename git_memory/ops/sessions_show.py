@@ -1,0 +1,90 @@
+"""`git memory sessions show SESSION_OR_TURN_KEY`: the normalized turns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from git_memory.contracts.sessions import (
+    SessionShow,
+    SessionsShowRequest,
+    ShownEdge,
+    ShownToolCall,
+    ShownTurn,
+)
+from git_memory.errors import GitMemoryError
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
+    """Show the normalized turns of a session (or one turn) from the session index.
+
+    For people debugging the index: prints transcript text, tool inputs and outputs.
+    """
+    from git_memory.sessions.listing import show
+
+    found = show(ctx.worktree, request.key)
+    if found is None:
+        raise GitMemoryError(
+            "GM_SESSION_NOT_FOUND",
+            f"no indexed session or turn has the key {request.key[:16]}…",
+            hint="run `git memory sessions sync`, then `git memory sessions list --all`",
+        )
+    session_key, provider, records = found
+    return SessionShow(
+        sessionKey=session_key,
+        provider=provider,  # type: ignore[arg-type]
+        turns=[
+            ShownTurn(
+                turnKey=r.turn_key, ordinal=r.ordinal, started=r.started, ended=r.ended,
+                closure=r.closure,  # type: ignore[arg-type]
+                revision=r.revision, userText=r.user_text, assistantText=r.assistant_text,
+                toolCalls=[
+                    ShownToolCall(name=c.name, callId=c.call_id, resultState=c.state,  # type: ignore[arg-type]
+                                  input=c.input, output=c.output)
+                    for c in r.tool_calls
+                ],
+                skills=list(r.skills),
+                evidence=[ShownEdge(kind=e.kind, value=e.value, strength=e.strength)  # type: ignore[arg-type]
+                          for e in r.evidence],
+            )
+            for r in records
+        ],
+    )  # fmt: skip
+
+
+def render(response: SessionShow) -> str:
+    """Turns as readable blocks."""
+    lines = [f"session {response.sessionKey} ({response.provider})"]
+    for turn in response.turns:
+        lines.append(f"\n## turn {turn.ordinal} {turn.turnKey[:16]} {turn.closure} {turn.started or ''}")
+        lines.append(f"user: {turn.userText}")
+        for call in turn.toolCalls:
+            lines.append(f"  tool {call.name} [{call.resultState}]")
+        if turn.assistantText:
+            lines.append(f"assistant: {turn.assistantText}")
+        lines += [f"  evidence {e.kind}: {e.value}" for e in turn.evidence if e.kind != "turn"]
+    return "\n".join(lines)
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsShowRequest:
+    key = values["key"]
+    if not isinstance(key, str) or len(key) != 64:
+        from git_memory.errors import UsageError
+
+        raise UsageError("GM_REQUEST_INVALID", "KEY must be a 64-hex sessionKey or turnKey")
+    return SessionsShowRequest(key=key.lower())
+
+
+OPERATION = Operation(
+    spec=spec("sessions-show"),
+    request_model=SessionsShowRequest,
+    response_model=SessionShow,
+    handler=sessions_show,
+    cli_params=[click.Argument(["key"], metavar="SESSION_OR_TURN_KEY")],
+    from_cli=_from_cli,
+    render_text=render,
+)

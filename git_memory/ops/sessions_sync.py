@@ -1,0 +1,83 @@
+"""`git memory sessions sync [--source DIR]`: bring the session index up to date."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from git_memory.contracts.sessions import DiagnosticExample, SessionsSyncRequest, SyncSummary
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+def summary_of(result: Any, *, rebuilt: bool = False) -> SyncSummary:
+    """The contract form of a `sessions.sync.SyncResult`."""
+    return SyncSummary(
+        filesSeen=result.files_seen,
+        new=result.new,
+        resumed=result.resumed,
+        reread=result.reread,
+        unchanged=result.unchanged,
+        removed=result.removed,
+        excluded=result.excluded,
+        turnsAdded=result.turns_added,
+        diagnostics=result.diagnostics,
+        examples=[DiagnosticExample(**example) for example in result.examples],
+        rebuilt=rebuilt,
+    )
+
+
+def sessions_sync(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
+    """Index Claude Code and Codex transcripts incrementally into the private session index.
+
+    Reads CLAUDE_CONFIG_DIR/projects and CODEX_HOME/sessions (plus archived_sessions and any
+    --source folder). Malformed lines become diagnostics; the sync still succeeds.
+    """
+    from git_memory.sessions.sync import sync
+
+    result = sync(
+        ctx.state_home,
+        [Path(source) for source in request.sources],
+        show_progress=ctx.extras.get("output_format") == "text",
+    )
+    return summary_of(result)
+
+
+def render(response: SyncSummary) -> str:
+    """Human summary of a sync."""
+    verb = "rebuilt" if response.rebuilt else "synced"
+    lines = [
+        f"{verb}: {response.filesSeen} files seen, {response.new} new, {response.resumed} resumed,"
+        f" {response.reread} re-read, {response.unchanged} unchanged, {response.removed} removed,"
+        f" {response.excluded} excluded (subagents)",
+        f"turns added: {response.turnsAdded}",
+    ]
+    if response.diagnostics:
+        lines.append(f"diagnostics: {response.diagnostics}")
+        lines += [f"  {d.file}@{d.offset}: {d.code}: {d.message}" for d in response.examples]
+    return "\n".join(lines)
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsSyncRequest:
+    return SessionsSyncRequest(sources=list(values.get("sources") or ()))
+
+
+OPERATION = Operation(
+    spec=spec("sessions-sync"),
+    request_model=SessionsSyncRequest,
+    response_model=SyncSummary,
+    handler=sessions_sync,
+    cli_params=[
+        click.Option(
+            ["--source", "sources"],
+            multiple=True,
+            type=click.Path(file_okay=False),
+            help="Also import transcripts from DIR (repeatable).",
+        )
+    ],
+    from_cli=_from_cli,
+    render_text=render,
+)

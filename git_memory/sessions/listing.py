@@ -1,0 +1,99 @@
+"""Session listing and lookup for `sessions list` / `sessions show` (no ids, no paths)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from git_memory.sessions import index
+from git_memory.sessions.query import (
+    TurnRecord,
+    closure_of,
+    turn_record,
+    attributed_cwds,
+    seal_after,
+)
+from git_memory.sessions.turns import HARD_SEALED, QUIESCENT
+
+_TURN_COLUMNS = (
+    "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns FROM turns t"
+    " JOIN sessions s ON s.session_key = t.session_key JOIN files f ON f.id = t.file_id"
+)
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One listed session."""
+
+    session_key: str
+    provider: str
+    started: str | None
+    ended: str | None
+    turns: int
+    sealed_turns: int
+
+
+def list_sessions(
+    worktree: Any, *, all_worktrees: bool, since: str | None, until: str | None,
+    provider: str | None,
+) -> list[SessionRow]:  # fmt: skip
+    """Sessions with turns attributed to `worktree` (or every session), oldest first."""
+    seal, now = seal_after(worktree), time.time()
+    with index.reader(worktree.state_home) as conn:
+        sql, params = _TURN_COLUMNS, []
+        if not all_worktrees:
+            cwds = attributed_cwds(conn, worktree.root)
+            if not cwds:
+                return []
+            sql += f" WHERE t.cwd IN ({','.join('?' * len(cwds))})"
+            params = cwds
+        counts: dict[str, list[int]] = {}
+        for row in conn.execute(sql, params):
+            entry = counts.setdefault(row["session_key"], [0, 0])
+            entry[0] += 1
+            entry[1] += closure_of(row, now, seal) in (HARD_SEALED, QUIESCENT)
+        sessions = conn.execute("SELECT * FROM sessions ORDER BY started, session_key")
+        out = []
+        for row in sessions:
+            if row["session_key"] not in counts and not all_worktrees:
+                continue
+            if provider and row["provider"] != provider:
+                continue
+            if since and (row["ended"] or row["started"] or "") < since:
+                continue
+            if until and (row["started"] or "") >= until:
+                continue
+            turns, sealed = counts.get(row["session_key"], [0, 0])
+            out.append(
+                SessionRow(row["session_key"], row["provider"], row["started"], row["ended"],
+                           turns, sealed)
+            )  # fmt: skip
+    return out
+
+
+def show(worktree: Any, key: str) -> tuple[str, str, list[TurnRecord]] | None:
+    """(sessionKey, provider, turns) of a session key, or of the session of a turn key."""
+    seal, now = seal_after(worktree), time.time()
+    with index.reader(worktree.state_home) as conn:
+        session = conn.execute(
+            "SELECT session_key, provider FROM sessions WHERE session_key = ?", (key,)
+        ).fetchone()
+        only = None
+        if session is None:
+            turn = conn.execute("SELECT session_key FROM turns WHERE turn_key = ?", (key,)).fetchone()
+            if turn is None:
+                return None
+            only = key
+            session = conn.execute(
+                "SELECT session_key, provider FROM sessions WHERE session_key = ?", (turn[0],)
+            ).fetchone()
+        rows = conn.execute(
+            _TURN_COLUMNS + " WHERE t.session_key = ? ORDER BY t.ordinal", (session[0],)
+        )
+        records = [
+            turn_record(conn, worktree, row, closure_of(row, now, seal))
+            for row in rows
+            if only is None or row["turn_key"] == only
+        ]
+    return session[0], session[1], records

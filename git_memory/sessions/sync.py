@@ -1,0 +1,134 @@
+"""Incremental sync of the session index (SPEC §5).
+
+One writer at a time (a filelock next to the index); each file is indexed in its own
+transaction, so a sync killed half-way leaves every file either fully old or fully new, and the
+next sync continues. Vanished files are removed first (so a rollout that was compressed to
+`.jsonl.zst` is re-added under the same session key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from git_memory import output
+from git_memory.errors import GitMemoryError
+from git_memory.failpoints import failpoint
+from git_memory.sessions import index
+from git_memory.sessions.discover import SourceFile, discover
+from git_memory.sessions.ingest import FileOutcome, ingest
+
+EXAMPLE_LIMIT = 5
+DEFAULT_LOCK_TIMEOUT = 600.0
+
+
+@dataclass
+class SyncResult:
+    """Counts of one sync and the first diagnostics (file below its source root + offset)."""
+
+    files_seen: int = 0
+    new: int = 0
+    resumed: int = 0
+    reread: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    excluded: int = 0
+    turns_added: int = 0
+    diagnostics: int = 0
+    examples: list[dict[str, Any]] = field(default_factory=list)
+
+    def count(self, source: SourceFile, outcome: FileOutcome) -> None:
+        """Fold one file's outcome into the totals."""
+        setattr(self, outcome.kind, getattr(self, outcome.kind) + 1)
+        self.turns_added += outcome.turns_added
+        self.diagnostics += len(outcome.diagnostics)
+        for item in outcome.diagnostics:
+            if len(self.examples) < EXAMPLE_LIMIT:
+                self.examples.append(
+                    {"file": source.display, "offset": item.offset, "code": item.code,
+                     "message": item.message}
+                )  # fmt: skip
+
+
+def _check_sources(sources: list[Path]) -> None:
+    for folder in sources:
+        if not folder.is_dir():
+            raise GitMemoryError(
+                "GM_SOURCE_NOT_FOUND",
+                f"--source is not a directory: {folder.name!r}",
+                hint="pass a folder holding Claude Code or Codex transcripts",
+            )
+
+
+def sync(
+    state_home: Path,
+    sources: list[Path] | None = None,
+    *,
+    roots: list[tuple[str, Path]] | None = None,
+    show_progress: bool = False,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> SyncResult:
+    """Bring the index up to date with every discovered transcript."""
+    from filelock import FileLock, Timeout
+
+    extra = list(sources or [])
+    _check_sources(extra)
+    index.connect(state_home).close()  # creates the state home and the schema
+    lock = FileLock(str(index.lock_path(state_home)), timeout=lock_timeout, mode=0o600)
+    try:
+        with lock:
+            return _sync_locked(state_home, discover(roots, extra), show_progress)
+    except Timeout as exc:
+        raise GitMemoryError(
+            "GM_SESSIONS_LOCKED",
+            "another `git memory sessions sync` is still running",
+            hint="wait for it to finish and run the sync again",
+        ) from exc
+
+
+def _sync_locked(state_home: Path, found: list[SourceFile], show_progress: bool) -> SyncResult:
+    result = SyncResult(files_seen=len(found))
+    conn = index.connect(state_home)
+    try:
+        rows = {row["path"]: row for row in conn.execute("SELECT * FROM files")}
+        present = {str(source.path) for source in found if source.excluded is None}
+        for path, row in rows.items():
+            if path not in present:
+                with index.transaction(conn):
+                    conn.execute("DELETE FROM files WHERE id = ?", (row["id"],))
+                result.removed += 1
+        with _bar(show_progress, len(found)) as bar:
+            for source in found:
+                _one(conn, source, rows.get(str(source.path)), result)
+                bar.advance()
+    finally:
+        conn.close()
+    return result
+
+
+def _one(conn: index.Connection, source: SourceFile, row: Any, result: SyncResult) -> None:
+    if source.excluded is not None:
+        result.excluded += 1
+        return
+    try:
+        outcome = ingest(conn, source, row)
+    except FileNotFoundError:
+        return  # deleted while we looked; the next sync removes its rows
+    result.count(source, outcome)
+    failpoint("sessions.sync.after-file")
+
+
+class _NoBar:
+    def advance(self, step: int = 1) -> None:
+        del step
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _bar(show: bool, total: int) -> Any:
+    return output.progress("sessions sync", total) if show else _NoBar()
