@@ -1,0 +1,1 @@
+"""Memory state (`memory-state.sqlite3`): tasks, candidates, approved memory, recall, journal."""

@@ -1,0 +1,304 @@
+"""The approved projection (`sync-approved`): the worktree's entries, indexed for search/recall.
+
+A sync lists `<memory root>/entries/*.md` through no-follow directory fds, reads each file
+(checking its fstat against the listing), lint-gates and parses it, and computes the source
+tree digest over every listed file. It then re-stats the directory: any drift means the scan
+was not a snapshot, so coverage becomes `partial`, the generation stays and the scan is
+retried. A clean scan with a new digest replaces the owner's rows (and, by trigger, their FTS)
+in one transaction and bumps the generation; the same digest changes nothing.
+
+Cheap re-syncs: the stat signature of every file is kept; when the listing and every
+signature are unchanged the sync stops after the `lstat`s. A file modified within
+`RACY_NS` of the last scan is re-hashed instead of trusted (its mtime may not have ticked).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from git_memory.contracts.canonical import sha256_hex
+from git_memory.errors import GitMemoryError
+from git_memory.failpoints import failpoint
+from git_memory.store.approved_scan import (
+    Scanned,
+    Signature,
+    list_entries,
+    read_nofollow,
+    scan_one,
+    source_tree_digest,
+)
+from git_memory.store.db import Owner, StateDB, now_ms
+
+ANALYZER_VERSION = "memory-approved@1"
+RECALL_ALGORITHM = "recall-rrf@1"
+RACY_NS = 1_000_000_000
+DEFAULT_RETRIES = 2
+
+
+@dataclass(frozen=True)
+class Projection:
+    """The owner's approved projection state."""
+
+    generation: int
+    coverage: str
+    source_tree_digest: str
+    memory_root: str
+    scanned_at_ns: int
+
+
+@dataclass
+class SyncResult:
+    """What a sync did. `changed`: rows replaced and generation bumped."""
+
+    generation: int
+    coverage: str
+    source_tree_digest: str
+    changed: bool = False
+    fast_path: bool = False
+    entries: int = 0
+    attempts: int = 1
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+
+def get_projection(db: StateDB, owner: Owner) -> Projection | None:
+    """The owner's approved projection, or None before the first sync."""
+    row = db.one(
+        "SELECT * FROM approved_projection WHERE repository_key = ? AND worktree_key = ?",
+        (owner.repository_key, owner.worktree_key),
+    )
+    if row is None:
+        return None
+    return Projection(
+        row["generation"],
+        row["coverage"],
+        row["source_tree_digest"],
+        row["memory_root"],
+        row["scanned_at_ns"],
+    )
+
+
+def _stored_sources(db: StateDB, owner: Owner) -> dict[str, tuple[Signature, str | None]]:
+    rows = db.rows(
+        "SELECT path, device, inode, size, mtime_ns, ctime_ns, content_digest"
+        " FROM approved_sources WHERE repository_key = ? AND worktree_key = ?",
+        (owner.repository_key, owner.worktree_key),
+    )
+    return {row[0]: ((row[1], row[2], row[3], row[4], row[5]), row[6]) for row in rows}
+
+
+def sync_approved(
+    db: StateDB,
+    owner: Owner,
+    root: Path,
+    memory_root: str,
+    *,
+    retries: int = DEFAULT_RETRIES,
+    on_scanned: Callable[[], None] | None = None,
+) -> SyncResult:
+    """Bring the owner's approved projection up to date with the worktree's entry files.
+
+    `root` is the worktree root (realpath), `memory_root` the memory root relative to it.
+    `on_scanned` runs between the scan and the re-stat (tests use it to edit a file there).
+    """
+    current = get_projection(db, owner)
+    listing = list_entries(root, memory_root)
+    fresh = current is not None and current.memory_root == memory_root
+    if fresh and current is not None and _unchanged_by_stat(db, owner, current, root, listing):
+        return SyncResult(
+            current.generation, current.coverage, current.source_tree_digest, fast_path=True
+        )
+    attempts = 0
+    while True:
+        attempts += 1
+        scan_start = time.time_ns()
+        scanned = [scan_one(root, memory_root, path, sig) for path, sig in sorted(listing.items())]
+        if on_scanned is not None:
+            on_scanned()
+        relisted = list_entries(root, memory_root)
+        drifted = relisted != listing or any(
+            item.problem is not None and item.problem["code"] == "GM_SYNC_DRIFT" for item in scanned
+        )
+        if not drifted:
+            break
+        listing = relisted
+        if attempts > retries:
+            return _mark_partial(db, owner, memory_root, attempts)
+    result = _commit(db, owner, memory_root, scanned, scan_start)
+    result.attempts = attempts
+    return result
+
+
+def _unchanged_by_stat(
+    db: StateDB,
+    owner: Owner,
+    current: Projection,
+    root: Path,
+    listing: dict[str, Signature | None],
+) -> bool:
+    """True when nothing changed since the last complete scan.
+
+    Only files whose mtime falls in the racy window of that scan are read (and re-hashed);
+    when they all match, the scan time moves forward so they are trusted next time.
+    """
+    if current.coverage != "complete":
+        return False
+    stored = _stored_sources(db, owner)
+    if set(stored) != set(listing):
+        return False
+    racy_after = current.scanned_at_ns - RACY_NS
+    racy: list[str] = []
+    for path, sig in listing.items():
+        known, _ = stored[path]
+        if sig is None or sig != known:
+            return False
+        if sig[3] >= racy_after:
+            racy.append(path)
+    if not racy:
+        return True
+    verify_start = time.time_ns()
+    for path in racy:
+        try:
+            data, sig = read_nofollow(root, current.memory_root, path)
+        except (OSError, GitMemoryError):
+            return False
+        if sig != stored[path][0] or sha256_hex(data) != stored[path][1]:
+            return False
+    with db.write(boundary="store.sync-approved-verified"):
+        db.execute(
+            "UPDATE approved_projection SET scanned_at_ns = ? WHERE repository_key = ?"
+            " AND worktree_key = ? AND generation = ?",
+            (verify_start, owner.repository_key, owner.worktree_key, current.generation),
+        )
+    return True
+
+
+def _mark_partial(db: StateDB, owner: Owner, memory_root: str, attempts: int) -> SyncResult:
+    """Record that the last scan drifted: coverage partial, generation and rows unchanged."""
+    with db.write(boundary="store.sync-approved-partial"):
+        current = get_projection(db, owner)
+        if current is None:
+            _upsert_projection(
+                db,
+                owner,
+                generation=0,
+                tree="",
+                coverage="partial",
+                memory_root=memory_root,
+                scanned_at_ns=0,
+            )
+            generation, tree = 0, ""
+        else:
+            db.execute(
+                "UPDATE approved_projection SET coverage = 'partial', synced_at = ?"
+                " WHERE repository_key = ? AND worktree_key = ?",
+                (now_ms(), owner.repository_key, owner.worktree_key),
+            )
+            generation, tree = current.generation, current.source_tree_digest
+    return SyncResult(generation, "partial", tree, attempts=attempts)
+
+
+def _commit(
+    db: StateDB, owner: Owner, memory_root: str, scanned: list[Scanned], scan_start: int
+) -> SyncResult:
+    """Replace rows + FTS and bump the generation, unless the tree digest is unchanged."""
+    tree = source_tree_digest([(item.path, item.content_digest) for item in scanned])
+    rows = [item.row for item in scanned if item.row is not None]
+    skipped = [{"path": item.path, **item.problem} for item in scanned if item.problem]
+    with db.write(boundary="store.sync-approved"):
+        current = get_projection(db, owner)
+        same = current is not None and current.source_tree_digest == tree
+        same = same and current is not None and current.memory_root == memory_root
+        generation = (current.generation if current else 0) + (0 if same else 1)
+        if not same:
+            db.execute(
+                "DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
+                (owner.repository_key, owner.worktree_key),
+            )
+            failpoint("store.sync-approved.after-delete")
+            _insert_rows(db, owner, rows)
+        _replace_sources(db, owner, scanned)
+        _upsert_projection(
+            db,
+            owner,
+            generation=generation,
+            tree=tree,
+            coverage="complete",
+            memory_root=memory_root,
+            scanned_at_ns=scan_start,
+        )
+    return SyncResult(
+        generation, "complete", tree, changed=not same, entries=len(rows), skipped=skipped
+    )
+
+
+_ROW_COLUMNS = (
+    "entry_id", "path", "type", "scene", "status", "priority", "revision", "content_digest",
+    "frontmatter_json", "body_text", "summary", "searchable_text",
+)  # fmt: skip
+
+
+def _insert_rows(db: StateDB, owner: Owner, rows: list[dict[str, Any]]) -> None:
+    columns = ", ".join(_ROW_COLUMNS)
+    marks = ", ".join("?" for _ in range(len(_ROW_COLUMNS) + 2))
+    db.executemany(
+        f"INSERT INTO approved_entries (repository_key, worktree_key, {columns}) VALUES ({marks})",
+        (
+            (owner.repository_key, owner.worktree_key, *(row[c] for c in _ROW_COLUMNS))
+            for row in rows
+        ),
+    )
+
+
+def _replace_sources(db: StateDB, owner: Owner, scanned: list[Scanned]) -> None:
+    db.execute(
+        "DELETE FROM approved_sources WHERE repository_key = ? AND worktree_key = ?",
+        (owner.repository_key, owner.worktree_key),
+    )
+    db.executemany(
+        "INSERT INTO approved_sources (repository_key, worktree_key, path, device, inode, size,"
+        " mtime_ns, ctime_ns, content_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            (owner.repository_key, owner.worktree_key, item.path, *item.signature,
+             item.content_digest)
+            for item in scanned
+            if item.signature is not None
+        ),
+    )  # fmt: skip
+
+
+def _upsert_projection(
+    db: StateDB,
+    owner: Owner,
+    *,
+    generation: int,
+    tree: str,
+    coverage: str,
+    memory_root: str,
+    scanned_at_ns: int,
+) -> None:
+    db.execute(
+        "INSERT INTO approved_projection (repository_key, worktree_key, generation,"
+        " source_tree_digest, coverage, analyzer_version, recall_algorithm_version,"
+        " memory_root, scanned_at_ns, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (repository_key, worktree_key) DO UPDATE SET"
+        " generation = excluded.generation, source_tree_digest = excluded.source_tree_digest,"
+        " coverage = excluded.coverage, analyzer_version = excluded.analyzer_version,"
+        " memory_root = excluded.memory_root, scanned_at_ns = excluded.scanned_at_ns,"
+        " synced_at = excluded.synced_at",
+        (
+            owner.repository_key,
+            owner.worktree_key,
+            generation,
+            tree,
+            coverage,
+            ANALYZER_VERSION,
+            RECALL_ALGORITHM,
+            memory_root,
+            scanned_at_ns,
+            now_ms(),
+        ),
+    )
