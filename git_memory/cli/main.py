@@ -19,6 +19,7 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
 # Front-end commands that are not operations (they adapt or document the others).
 BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
     "help": ("git_memory.cli.help_cmd", "Show help for git memory or one of its commands."),
+    "mcp": ("git_memory.cli.mcp_cmd", "Serve the operations as MCP tools over stdio."),
 }
 
 

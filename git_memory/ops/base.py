@@ -29,8 +29,13 @@ class OpContext:
 
     repository: Path | str | None = None
     interactive: bool = False
-    # Set by front ends that can ask a human (CLI on a TTY, MCP elicitation).
+    # Set by front ends that can ask a human (CLI on a TTY, MCP elicitation):
+    # `confirm(summary, diff)` shows both to the human and returns True only on approval. An
+    # operation calls it before it changes anything: over MCP it may be answered on a later
+    # round of the same tool call, which runs the handler again from the start.
     confirm: Callable[[str, str], bool] | None = None
+    # Who approves: "cli", "elicitation" (the MCP client asked the human) or "agent" (the MCP
+    # client cannot ask; the agent passes the digest the human saw). Recorded in approval logs.
     via: str = "cli"
     extras: dict[str, Any] = field(default_factory=dict)
 
@@ -65,6 +70,12 @@ class Operation(Generic[RequestT, ResponseT]):
     render_text: Callable[[ResponseT], str] | None = None
     exit_code: Callable[[ResponseT], int] = lambda _response: 0
     accepts_request_file: bool = True
+    # A narrower request model for the MCP tool (its fields a subset of `request_model`'s, e.g.
+    # a runner preview without approval fields); the spec then carries `one_sided_reason`.
+    mcp_request_model: type[BaseModel] | None = None
+    # MCP tool annotation hints over the ones derived from `spec.side_effect`, e.g.
+    # {"idempotentHint": True}.
+    mcp_annotations: Mapping[str, bool] | None = None
 
     def parse_request(self, raw: Any) -> RequestT:
         """Validate a request document (dict, JSON text or model) into the request model."""

@@ -1,0 +1,29 @@
+"""`git memory mcp [--repository PATH]`: serve the operations as MCP tools over stdio."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+
+@click.command(name="mcp", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--repository",
+    "-C",
+    "repository",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Bind the server to the worktree at PATH (default: current directory).",
+)
+def command(repository: str | None) -> int:
+    """Serve git memory as an MCP server on standard input and output (for coding agents).
+
+    Register it once, e.g. `claude mcp add git-memory -- git memory mcp` (see contrib/mcp/).
+    The server is bound to the worktree it starts in; its tools are generated from the same
+    operations as these commands and return the documents `--format json` prints.
+    """
+    # The MCP front end is loaded by name: front ends never import each other's code.
+    server = importlib.import_module("git_memory.mcp.server")
+    status: int = server.serve(repository)
+    return status

@@ -1,0 +1,74 @@
+"""Start `git memory mcp` with the SDK's real stdio client, inside the hermetic environment."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from mcp import Client, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
+
+from tests.conftest import PROJECT_ROOT
+
+PROBE_SERVER = Path(__file__).with_name("serve_with_probe.py")
+
+Elicit = Callable[[Any, types.ElicitRequestParams], Awaitable[types.ElicitResult]]
+
+
+def server_parameters(
+    cwd: Path, args: tuple[str, ...] = (), *, with_probe: bool = False
+) -> StdioServerParameters:
+    """`python -m git_memory mcp ARGS` (or the probe launcher) with this checkout first."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(PROJECT_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    argv = [str(PROBE_SERVER), *args] if with_probe else ["-m", "git_memory", "mcp", *args]
+    return StdioServerParameters(command=sys.executable, args=argv, env=env, cwd=str(cwd))
+
+
+@asynccontextmanager
+async def connect(
+    server: Any, *, mode: str = "legacy", elicit: Elicit | None = None
+) -> AsyncIterator[Client]:
+    """An initialized SDK client (stdio parameters or an in-process lowlevel Server)."""
+    async with Client(server, mode=mode, elicitation_callback=elicit) as client:
+        yield client
+
+
+@asynccontextmanager
+async def stdio(
+    params: StdioServerParameters,
+    errlog: Path,
+    *,
+    mode: str = "legacy",
+    elicit: Elicit | None = None,
+) -> AsyncIterator[Client]:
+    """A client of a real `git memory mcp` subprocess; its stderr goes to `errlog`."""
+    with errlog.open("a", encoding="utf-8") as log:
+        async with connect(stdio_client(params, errlog=log), mode=mode, elicit=elicit) as client:
+            yield client
+
+
+def structured(result: types.CallToolResult) -> Any:
+    """The structured content, checked to equal the JSON text content."""
+    assert len(result.content) == 1
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    assert json.loads(block.text) == result.structured_content
+    return result.structured_content
+
+
+def answer(decision: str | None, seen: list[types.ElicitRequestParams]) -> Elicit:
+    """An elicitation callback that records the request and answers like a human would."""
+
+    async def callback(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        seen.append(params)
+        if decision is None:
+            return types.ElicitResult(action="decline")
+        return types.ElicitResult(action="accept", content={"decision": decision})
+
+    return callback
