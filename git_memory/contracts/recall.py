@@ -90,6 +90,7 @@ class MemoryContext(Model):
     """Scenes, doctrine and approved entries (≤ 40 items, ≤ 128 KiB); `truncated` means
     narrow the query and recall again."""
 
+    format: Literal["git-memory-skill-context@v1"] = "git-memory-skill-context@v1"
     strategy: Literal["memory-first"] = "memory-first"
     priority: list[str] = Field(default_factory=lambda: list(MEMORY_PRIORITY))
     binding: MemoryContextBinding

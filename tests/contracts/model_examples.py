@@ -488,6 +488,7 @@ def memory_context() -> dict[str, Any]:
         "doctrineDigest": None,
     }
     return {
+        "format": "git-memory-skill-context@v1",
         "strategy": "memory-first",
         "priority": ["existing-skill", "scene", "doctrine", "approved-entry", "historical-turn"],
         "binding": context_binding,
