@@ -14,6 +14,8 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.binding", "RepositoryBinding"),
     ("git_memory.contracts.status", "InitResponse"),
     ("git_memory.contracts.status", "StatusResponse"),
+    ("git_memory.contracts.assemble", "AssembleRequest"),
+    ("git_memory.contracts.assemble", "AssembleResponse"),
     # --- session index (issue 4) ---
     ("git_memory.contracts.sessions", "SessionsSyncRequest"),
     ("git_memory.contracts.sessions", "SyncSummary"),
@@ -33,6 +35,9 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.runner", "AuthorizationManifest"),
     ("git_memory.contracts.promotion", "PrepareRequest"),
     ("git_memory.contracts.promotion", "PromotionPlan"),
+    ("git_memory.contracts.promotion_ops", "PreparedPlan"),
+    ("git_memory.contracts.promotion_ops", "PromoteRequest"),
+    ("git_memory.contracts.promotion_ops", "PromotionResult"),
     ("git_memory.contracts.consolidation", "ConsolidationTask"),
     ("git_memory.contracts.consolidation", "ConsolidationPatch"),
     ("git_memory.contracts.consolidation", "Synthesis"),

@@ -116,7 +116,25 @@ OPERATIONS: tuple[OperationSpec, ...] = (
     # --- memory state, search (issue 5) ---
     # --- agent-native extraction: recall, stage, review (issue 6) ---
     # --- promotion: prepare, promote (issue 7) ---
+    _op(
+        "prepare",
+        "Turn confirmed candidates into a promotion plan bound to exact file contents.",
+        "private-state",
+        mcp_tool="memory_prepare",
+    ),
+    _op(
+        "promote",
+        "Apply an approved promotion plan to the memory root (no-follow, atomic, CAS).",
+        "worktree",
+        mcp_tool="memory_promote",
+    ),
     # --- runners and batch extraction (issue 8) ---
+    _op(
+        "reverify-runner",
+        "Run the runner conformance probe again and replace its record.",
+        "private-state",
+        cli_only="probing spawns a model CLI; a person decides when to trust a runner",
+    ),
     # --- consolidation, skills, assemble (issue 9) ---
     _op(
         "assemble",

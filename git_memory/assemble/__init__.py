@@ -1,0 +1,1 @@
+"""Assembly of approved memory into the agents' context files and skill directories."""

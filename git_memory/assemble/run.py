@@ -1,0 +1,217 @@
+"""`assemble`: put approved memory into the provider's context file and skill directory.
+
+Everything is planned before anything is written: the block splice, every skill projection
+and the manifest. A projection somebody edited is a conflict that stops the whole run with
+nothing written. Writes are no-follow and atomic; a file is rewritten only when its bytes
+change, so a second run is a no-op.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from git_memory import safefs
+from git_memory.assemble import projection as proj
+from git_memory.assemble.block import SpliceAction, splice_block
+from git_memory.assemble.render import (
+    SKILL_DIRS,
+    TARGET_FILES,
+    Provider,
+    SceneLine,
+    SkillLine,
+    render_block,
+)
+from git_memory.assemble.sources import MemoryFiles, read_memory_files
+from git_memory.errors import GitMemoryError
+
+
+@dataclass(frozen=True)
+class ProjectionResult:
+    """One projected skill file and what assemble did (or would do) to it."""
+
+    name: str
+    path: str
+    action: proj.ProjectionAction
+
+
+@dataclass(frozen=True)
+class AssembleResult:
+    """What an assemble run changed (or, dry, would change)."""
+
+    provider: Provider
+    target: str
+    target_action: SpliceAction
+    projections: list[ProjectionResult]
+    diff: str
+    dry_run: bool
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """Whether any worktree file is (or would be) written or removed."""
+        touched = ("create", "update", "remove")
+        return self.target_action != "unchanged" or any(
+            p.action in touched for p in self.projections
+        )
+
+
+@dataclass(frozen=True)
+class AssembleInputs:
+    """Where to assemble: the worktree, its memory root and the private manifest."""
+
+    root: Path
+    memory_root: str
+    manifest_path: Path
+
+
+def _lint_sources(files: MemoryFiles) -> None:
+    """Every file that feeds the output must pass the lint gate (format included)."""
+    from git_memory.lint.engine import lint_bytes
+
+    named: list[tuple[str, bytes]] = []
+    if files.doctrine is not None:
+        named.append(("doctrine.md", files.doctrine))
+    named += [(f"scenes/{name}.md", data) for name, data in sorted(files.scenes.items())]
+    named += [(f"skills/{name}/SKILL.md", data) for name, data in sorted(files.skills.items())]
+    problems = []
+    for relpath, data in named:
+        findings = [f for f in lint_bytes(relpath, data) if f.blocks]
+        problems += [
+            {"path": relpath, "line": f.line, "code": f.code, "message": f.message}
+            for f in findings
+        ]
+    if problems:
+        first = problems[0]
+        raise GitMemoryError(
+            "GM_LINT_BLOCKED",
+            f"{len(problems)} blocking finding(s) in memory files, first "
+            f"{first['path']}:{first['line']}: {first['message']} [{first['code']}]",
+            hint="run `git memory lint` and fix the memory files; nothing was written",
+            details={"findings": problems},
+        )
+
+
+def _parsed(files: MemoryFiles) -> tuple[str | None, list[SceneLine], list[SkillLine]]:
+    from git_memory.formats.doctrine import parse_doctrine
+    from git_memory.formats.scene import parse_scene
+    from git_memory.formats.skill_md import parse_skill
+
+    doctrine = parse_doctrine(files.doctrine.decode()).text if files.doctrine else None
+    scenes = []
+    for name, data in files.scenes.items():
+        scene = parse_scene(data.decode())
+        scenes.append(SceneLine(name=name, heat=scene.heat, summary=scene.summary))
+    skills = []
+    for name, data in files.skills.items():
+        skill = parse_skill(data.decode())
+        skills.append(SkillLine(name=name, description=skill.description))
+    return doctrine, scenes, skills
+
+
+def _text(data: bytes | None) -> list[str]:
+    return (data or b"").decode("utf-8", "replace").splitlines(keepends=True)
+
+
+def file_diff(path: str, old: bytes | None, new: bytes | None) -> str:
+    """A unified diff of one file (`/dev/null` for a side that does not exist)."""
+    lines = difflib.unified_diff(
+        _text(old),
+        _text(new),
+        fromfile=f"a/{path}" if old is not None else "/dev/null",
+        tofile=f"b/{path}" if new is not None else "/dev/null",
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
+
+
+def _write_target(root: Path, name: str, data: bytes) -> None:
+    with safefs.open_dir(root, []) as root_fd:
+        # Keeps the file's mode; a new file gets 0644.
+        safefs.replace_file_at(root_fd, name, data)
+
+
+def _projection_diffs(
+    skill_dir: str,
+    steps: Iterable[proj.ProjectionStep],
+    projected: dict[str, bytes | None],
+) -> list[str]:
+    diffs = []
+    for step in steps:
+        path = f"{skill_dir}/{step.name}/{proj.SKILL_FILE}"
+        new = step.data if step.action in ("create", "update") else None
+        diffs.append(file_diff(path, projected.get(step.name), new))
+    return diffs
+
+
+def assemble(inputs: AssembleInputs, provider: Provider, *, dry_run: bool) -> AssembleResult:
+    """Plan, then (unless `dry_run`) write the block and the skill projections."""
+    root = inputs.root
+    files = read_memory_files(root, inputs.memory_root)
+    _lint_sources(files)
+    doctrine, scenes, skills = _parsed(files)
+    block = render_block(
+        provider=provider,
+        memory_root=inputs.memory_root,
+        doctrine=doctrine,
+        scenes=scenes,
+        skills=skills,
+    )
+    target = TARGET_FILES[provider]
+    current = safefs.read_file_nofollow(root, target)
+    splice = splice_block(current, block)
+    skill_dir = SKILL_DIRS[provider]
+    manifest = proj.load_manifest(inputs.manifest_path)
+    names = set(files.skills) | set(manifest.files)
+    projected = {name: proj.read_projection(root, skill_dir, name) for name in sorted(names)}
+    plan = proj.plan_projection(files.skills, projected, manifest.files)
+    if plan.conflicts:
+        raise proj.conflict_error(skill_dir, plan.conflicts)
+    diffs = [file_diff(target, current, splice.data)] if splice.action != "unchanged" else []
+    diffs += _projection_diffs(skill_dir, plan.changes, projected)
+    if not dry_run:
+        _apply(
+            inputs,
+            provider,
+            target_data=splice.data if splice.action != "unchanged" else None,
+            plan=plan,
+            manifest=manifest,
+        )
+    notes = [manifest.problem] if manifest.problem else []
+    notes += [
+        f"{skill_dir}/{s.name}/{proj.SKILL_FILE}: skill was removed but the projection was "
+        "edited; left in place"
+        for s in plan.steps
+        if s.action == "kept-edited"
+    ]
+    return AssembleResult(
+        provider=provider,
+        target=target,
+        target_action=splice.action,
+        projections=[
+            ProjectionResult(s.name, f"{skill_dir}/{s.name}/{proj.SKILL_FILE}", s.action)
+            for s in plan.steps
+        ],
+        diff="".join(diffs),
+        dry_run=dry_run,
+        notes=notes,
+    )
+
+
+def _apply(
+    inputs: AssembleInputs,
+    provider: Provider,
+    *,
+    target_data: bytes | None,
+    plan: proj.ProjectionPlan,
+    manifest: proj.Manifest,
+) -> None:
+    if target_data is not None:
+        _write_target(inputs.root, TARGET_FILES[provider], target_data)
+    for step in plan.changes:
+        proj.apply_step(inputs.root, SKILL_DIRS[provider], step)
+    if plan.manifest != manifest.files or manifest.problem:
+        proj.save_manifest(inputs.manifest_path, provider, plan.manifest)

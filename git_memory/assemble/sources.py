@@ -1,0 +1,92 @@
+"""Read the approved memory files assemble needs (doctrine, scenes, skills), no-follow.
+
+Raw bytes only; parsing is the formats layer's job. Dot-files are skipped everywhere: they
+are transient artifacts of an interrupted promotion, never memory.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from git_memory import safefs
+from git_memory.errors import GitMemoryError
+
+MAX_SKILL_DIRS = 256
+
+
+@dataclass(frozen=True)
+class MemoryFiles:
+    """Bytes of the approved memory files, keyed by scene / skill name."""
+
+    doctrine: bytes | None
+    scenes: dict[str, bytes]
+    skills: dict[str, bytes]
+
+
+def _listing(root: Path, parts: list[str]) -> tuple[list[str], list[str]]:
+    """(regular files, directories) directly inside `root/parts`, dot-names skipped."""
+    try:
+        with safefs.open_dir(root, parts) as dir_fd:
+            names = sorted(name for name in os.listdir(dir_fd) if not name.startswith("."))
+            kinds = {name: os.lstat(name, dir_fd=dir_fd).st_mode for name in names}
+    except FileNotFoundError:
+        return [], []
+    links = [name for name in names if stat.S_ISLNK(kinds[name])]
+    if links:
+        # Fail closed: a link in the memory root could point anywhere on the machine.
+        raise safefs.symlink_refused("/".join([*parts, links[0]]))
+    files = [name for name in names if stat.S_ISREG(kinds[name])]
+    dirs = [name for name in names if stat.S_ISDIR(kinds[name])]
+    return files, dirs
+
+
+def _read(root: Path, relpath: str) -> bytes | None:
+    try:
+        return safefs.read_file_nofollow(root, relpath)
+    except OSError as exc:
+        if exc.errno == errno.ENOTDIR:
+            return None
+        raise
+
+
+def read_scenes(root: Path, memory_root: str) -> dict[str, bytes]:
+    """`scenes/<name>.md` files by name."""
+    files, _ = _listing(root, [*safefs.split_relative(memory_root), "scenes"])
+    scenes: dict[str, bytes] = {}
+    for name in files:
+        if name.endswith(".md"):
+            data = _read(root, f"{memory_root}/scenes/{name}")
+            if data is not None:
+                scenes[name.removesuffix(".md")] = data
+    return scenes
+
+
+def read_skills(root: Path, memory_root: str) -> dict[str, bytes]:
+    """`skills/<name>/SKILL.md` by name; more than 256 skill directories is refused."""
+    _, dirs = _listing(root, [*safefs.split_relative(memory_root), "skills"])
+    if len(dirs) > MAX_SKILL_DIRS:
+        raise GitMemoryError(
+            "GM_TOO_MANY_SKILLS",
+            f"{len(dirs)} skill directories exist; at most {MAX_SKILL_DIRS} are supported",
+            hint="merge or remove skills in the memory root",
+            details={"count": len(dirs), "max": MAX_SKILL_DIRS},
+        )
+    skills: dict[str, bytes] = {}
+    for name in dirs:
+        data = _read(root, f"{memory_root}/skills/{name}/SKILL.md")
+        if data is not None:
+            skills[name] = data
+    return skills
+
+
+def read_memory_files(root: Path, memory_root: str) -> MemoryFiles:
+    """Doctrine, scenes and skills of the memory root (absent pieces are empty)."""
+    return MemoryFiles(
+        doctrine=_read(root, f"{memory_root}/doctrine.md"),
+        scenes=read_scenes(root, memory_root),
+        skills=read_skills(root, memory_root),
+    )

@@ -1,0 +1,1 @@
+"""Consolidation of approved entries into scenes and doctrine: patch rules and heat."""

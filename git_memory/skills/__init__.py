@@ -1,0 +1,1 @@
+"""Skills: recall contexts and skill candidates."""
