@@ -13,6 +13,12 @@ FAILPOINT_EXIT_STATUS = 86
 
 # name -> where it fires. Subsystems add their names here.
 FAILPOINTS: dict[str, str] = {
+    # --- promotion (issue 7): promote/apply.py ---
+    "promote.after-intent": "a file's journal intent committed, its bytes not yet touched",
+    "promote.after-write": "a file's bytes installed and verified, not yet marked applied",
+    "promote.during-rollback": "a file rolled back on disk, not yet marked rolled_back",
+    "promote.before-finalize": "every file applied, the finalize transaction not yet begun",
+    "promote.after-finalize": "finalize committed; index.json and projection not yet redone",
     # --- session index (issue 4) ---
     "sessions.sync.before-commit": "inside a file's sync transaction, before COMMIT",
     "sessions.sync.after-file": "after a file's sync transaction committed",

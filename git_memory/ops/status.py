@@ -15,6 +15,7 @@ from git_memory.ops.registry import spec
 COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
     # --- add one line per subsystem ---
     ("sessions", "git_memory.sessions.status:counts"),
+    ("promotions", "git_memory.promote.recover:counts"),
 )
 
 

@@ -25,7 +25,7 @@ from git_memory import safefs
 ARTIFACT_PREFIX = ".gm-promote-"
 
 
-class TargetDrift(Exception):  # noqa: N818 - a control-flow signal, not an error type
+class TargetDrift(Exception):
     """The target did not hold the expected bytes; `preserved` says a third party's bytes
     were found and left in place (they are never overwritten)."""
 
@@ -156,5 +156,26 @@ def discard_artifacts(root: Path, swap: Swap) -> None:
     try:
         with safefs.open_dir(root, parts[:-1]) as dir_fd:
             _finish(dir_fd, swap)
+    except FileNotFoundError:
+        return
+
+
+def undo_forward(root: Path, swap: Swap) -> None:
+    """Settle an interrupted forward swap before rolling it back.
+
+    A target moved aside and not yet replaced is put back (its bytes are the expected old
+    ones); a staged copy is dropped. Afterwards the target holds the old bytes, the new
+    bytes, or a third party's bytes, and no artifact of `swap` remains.
+    """
+    parts = safefs.split_relative(swap.path)
+    try:
+        with safefs.open_dir(root, parts[:-1]) as dir_fd:
+            safefs.unlink_file_at(dir_fd, swap.staged_name)
+            if safefs.read_at(dir_fd, swap.hold_name, swap.path) is not None:
+                try:
+                    safefs.rename_noreplace(dir_fd, swap.hold_name, parts[-1])
+                except FileExistsError:
+                    safefs.unlink_file_at(dir_fd, swap.hold_name)
+            os.fsync(dir_fd)
     except FileNotFoundError:
         return

@@ -1,0 +1,49 @@
+"""Requests and responses of `git memory prepare` and `git memory promote`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from git_memory.contracts.base import Hex64, Model
+from git_memory.contracts.extraction import Identifier
+from git_memory.contracts.promotion import PlanFile
+
+
+class PreparedPlan(Model):
+    """The plan `prepare` stored (status `generated`): approve it by `planDigest`."""
+
+    format: Literal["git-memory-prepared-plan@v1"] = "git-memory-prepared-plan@v1"
+    planId: Identifier
+    planDigest: Hex64
+    status: Literal["generated"] = "generated"
+    candidateIds: list[Identifier]
+    assessmentDigest: Hex64
+    policyVersion: str
+    perFile: list[PlanFile]
+    diff: str
+    next: str
+
+
+class PromoteRequest(Model):
+    """`git memory promote --plan ID [--approve PLAN_DIGEST]`."""
+
+    format: Literal["git-memory-promote-request@v1"] = "git-memory-promote-request@v1"
+    plan: Identifier
+    approve: Hex64 | None = None
+
+
+class PromotionResult(Model):
+    """An applied plan. `replayed`: it had already been applied (nothing was written)."""
+
+    format: Literal["git-memory-promotion-result@v1"] = "git-memory-promotion-result@v1"
+    planId: Identifier
+    planDigest: Hex64
+    status: Literal["applied"] = "applied"
+    replayed: bool
+    resumed: bool
+    files: list[str]
+    candidateIds: list[Identifier]
+    approvedVia: str | None = None
+    notes: list[str] = Field(default_factory=list)

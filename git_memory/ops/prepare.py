@@ -1,0 +1,55 @@
+"""`git memory prepare --request FILE|-`: confirmed candidates → a stored PromotionPlan."""
+
+from __future__ import annotations
+
+from git_memory.contracts.promotion import PrepareRequest
+from git_memory.contracts.promotion_ops import PreparedPlan
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+def prepare(ctx: OpContext, request: PrepareRequest) -> PreparedPlan:
+    """Build a promotion plan from quarantined candidates you have reviewed.
+
+    The request (PrepareRequest@v1) lists each candidate at its expected revision with the
+    statementTextDigest and citationsDigest of every statement, exactly as `review` showed
+    them: that match is the human confirmation (any difference: GM_CONFIRMATION_DRIFT, and
+    nothing changes). The sanitized entry files are rendered, every byte is lint-gated
+    (GM_LINT_BLOCKED: no plan) and bound to the current blob OID of its target. The plan is
+    stored privately; apply it with `git memory promote --plan ID --approve PLAN_DIGEST`.
+    """
+    from git_memory.promote.prepare import prepare_plan
+    from git_memory.store.db import open_state
+
+    worktree = ctx.worktree
+    with open_state(worktree.state_home) as db:
+        plan = prepare_plan(worktree, db, request)
+    digest = plan.plan_digest()
+    return PreparedPlan(
+        planId=plan.planId,
+        planDigest=digest,
+        candidateIds=plan.candidateIds,
+        assessmentDigest=plan.assessmentDigest,
+        policyVersion=plan.policyVersion,
+        perFile=plan.perFile,
+        diff=plan.diff,
+        next=f"git memory promote --plan {plan.planId} --approve {digest}",
+    )
+
+
+def render(response: PreparedPlan) -> str:
+    """The diff, then how to approve."""
+    files = "\n".join(f"  {item.targetPath}" for item in response.perFile)
+    return (
+        f"{response.diff}\nplan {response.planId} ({len(response.perFile)} file(s)):\n{files}\n"
+        f"plan digest: {response.planDigest}\napply with: {response.next}"
+    )
+
+
+OPERATION = Operation(
+    spec=spec("prepare"),
+    request_model=PrepareRequest,
+    response_model=PreparedPlan,
+    handler=prepare,
+    render_text=render,
+)

@@ -1,0 +1,91 @@
+"""`git memory promote --plan ID [--approve PLAN_DIGEST]`: approve and apply a plan."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from git_memory.contracts.promotion_ops import PromoteRequest, PromotionResult
+from git_memory.errors import GitMemoryError
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
+    """Apply a promotion plan to the memory root of this worktree.
+
+    Approval: on a terminal without --approve the diff is shown and you are asked; otherwise
+    the exact planDigest is the approval (a different digest: GM_APPROVAL_MISMATCH). The apply
+    holds an exclusive lock, re-checks the owner, the candidates and every target's blob OID
+    (a changed target voids the plan: GM_PLAN_DRIFT; a symlink: GM_SYMLINK_REFUSED), writes
+    each file no-follow and atomically after journaling its intent, then marks the candidates
+    promoted and regenerates index.json. Git is only read: nothing is staged or committed.
+    Applying an applied plan again reports the same success.
+    """
+    from git_memory.promote import approval
+    from git_memory.promote.apply import apply_plan, busy, load_plan, promotion_lock
+    from git_memory.promote.prepare import owner_of
+    from git_memory.promote.recover import resume_others
+    from git_memory.store.db import open_state
+
+    worktree = ctx.worktree
+    _binding, owner = owner_of(worktree)
+    with open_state(worktree.state_home) as db:
+        with db.read():
+            record, plan = load_plan(db, request.plan, owner)
+        # Ask the human before any lock or change (an MCP elicitation may re-run this).
+        via = approval.decide(ctx, request, record, plan)
+        with promotion_lock(worktree.state_home) as acquired:
+            if not acquired:
+                raise busy()
+            resume_others(worktree, db, owner, request.plan)
+            if via is not None:
+                approval.approve(db, owner, request.plan, via)
+            result = apply_plan(worktree, db, owner, request.plan)
+    return PromotionResult(
+        planId=result.plan_id,
+        planDigest=result.plan_digest,
+        replayed=result.replayed,
+        resumed=result.resumed,
+        files=result.files,
+        candidateIds=result.candidate_ids,
+        approvedVia=via,
+        notes=result.notes,
+    )
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> PromoteRequest:
+    if not values.get("plan"):
+        raise GitMemoryError("GM_REQUEST_INVALID", "promote needs --plan ID")
+    return PromoteRequest(plan=values["plan"], approve=values.get("approve"))
+
+
+def render(response: PromotionResult) -> str:
+    """What was written, and that committing is the user's step."""
+    verb = "already applied" if response.replayed else "applied"
+    lines = [f"plan {response.planId} {verb}:"]
+    lines += [f"  {path}" for path in response.files]
+    lines.append("review with `git diff`, then commit as usual (git memory never commits)")
+    return "\n".join(lines + response.notes)
+
+
+OPERATION = Operation(
+    spec=spec("promote"),
+    request_model=PromoteRequest,
+    response_model=PromotionResult,
+    handler=promote,
+    cli_params=[
+        click.Option(["--plan"], metavar="ID", default=None, help="The plan id from prepare."),
+        click.Option(
+            ["--approve"],
+            metavar="PLAN_DIGEST",
+            default=None,
+            help="Approve by the plan's exact digest (no question asked).",
+        ),
+    ],
+    from_cli=_from_cli,
+    render_text=render,
+    mcp_annotations={"idempotentHint": True},
+)

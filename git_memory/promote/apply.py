@@ -1,0 +1,340 @@
+"""Apply an approved PromotionPlan: lock, precheck, journaled CAS writes, rollback, finalize.
+
+State machine (reference §E): plan `generated → approved → applying → applied | voided`;
+`mutation_phase precheck → mutating → rolling_back → done`; per file `pending → intent →
+applied | rolled_back`. Every file's intent is committed before its bytes are touched, and a
+killed process leaves a journal from which `resume` (the next `status` or `promote`) converges:
+each file ends with its old or its planned bytes, and the candidates are promoted exactly once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from git_memory.contracts.canonical import sha256_hex
+from git_memory.contracts.promotion import PromotionPlan
+from git_memory.errors import GitMemoryError
+from git_memory.failpoints import failpoint
+from git_memory.promote import journal, tree, writer
+from git_memory.promote import plan as planning
+from git_memory.repo.binding import Worktree
+from git_memory.repo.blobs import blob_oid
+from git_memory.store import candidates as store
+from git_memory.store.db import Owner, StateDB
+
+PROMOTION_LOCK = "memory-state.sqlite3-promotion.lock"
+FORWARD = "forward"
+ROLLBACK = "rollback"
+
+
+@dataclass
+class Applied:
+    """What apply did: `replayed` when the plan had already been applied."""
+
+    plan_id: str
+    plan_digest: str
+    files: list[str]
+    candidate_ids: list[str]
+    replayed: bool = False
+    resumed: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def plan_not_found(plan_id: str) -> GitMemoryError:
+    """`GM_PLAN_NOT_FOUND`."""
+    return GitMemoryError(
+        "GM_PLAN_NOT_FOUND",
+        f"no promotion plan {plan_id!r}",
+        hint="run `git memory prepare` to make a plan; `git memory status` lists open plans",
+    )
+
+
+def load_plan(db: StateDB, plan_id: str, owner: Owner) -> tuple[Any, PromotionPlan]:
+    """The stored plan, verified: owned by this worktree and untampered."""
+    record = journal.get_plan(db, plan_id)
+    if record is None:
+        raise plan_not_found(plan_id)
+    if record.owner != owner:
+        raise GitMemoryError(
+            "GM_PLAN_OWNER_MISMATCH",
+            f"plan {plan_id!r} belongs to another worktree",
+            hint="apply a plan in the worktree where it was prepared",
+        )
+    return record, verified_plan(record)
+
+
+def verified_plan(record: Any) -> PromotionPlan:
+    """Re-validate the stored plan document and bytes against the stored digest."""
+    try:
+        plan = PromotionPlan.model_validate(record.plan_json)
+        ok = plan.plan_digest() == record.plan_digest and plan.planId == record.plan_id
+        by_path = {f.target_path: f for f in record.files}
+        for item in plan.perFile:
+            planning.check_target_path(item.targetPath, plan.owner.memoryRoot)
+            stored = by_path.get(item.targetPath)
+            ok = (
+                ok
+                and stored is not None
+                and sha256_hex(stored.content) == (item.sanitizedContentDigest)
+                and stored.target_blob_hash == item.targetBlobHash
+            )
+        ok = ok and len(by_path) == len(plan.perFile)
+    except (ValueError, GitMemoryError):
+        ok = False
+    if not ok:
+        raise GitMemoryError(
+            "GM_PLAN_TAMPERED",
+            f"the stored plan {record.plan_id!r} does not match its digest",
+            hint="discard it and run `git memory prepare` again",
+        )
+    return plan
+
+
+@contextlib.contextmanager
+def promotion_lock(state_home: Path, *, wait: bool = False) -> Iterator[bool]:
+    """The exclusive cross-process promotion lock; yields False when busy and `wait` is off."""
+    from filelock import FileLock, Timeout
+
+    from git_memory.paths import ensure_private_dir
+
+    ensure_private_dir(state_home)
+    lock = FileLock(str(state_home / PROMOTION_LOCK), timeout=-1 if wait else 0)
+    try:
+        lock.acquire()
+    except Timeout:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()
+
+
+def busy() -> GitMemoryError:
+    """`GM_PROMOTION_BUSY`: another process holds the promotion lock."""
+    return GitMemoryError(
+        "GM_PROMOTION_BUSY",
+        "another git memory process is applying a promotion",
+        hint="wait for it to finish, then run the command again",
+    )
+
+
+def apply_plan(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> Applied:
+    """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock."""
+    record, plan = load_plan(db, plan_id, owner)
+    if record.status == "applied":
+        return _post_finalize(worktree, db, owner, record, plan, replayed=True)
+    if record.status == "voided":
+        raise voided(record)
+    if record.status == "generated":
+        raise GitMemoryError("GM_APPROVAL_REQUIRED", f"plan {plan_id!r} is not approved")
+    resumed = record.status == "applying"
+    if not resumed:
+        _precheck(worktree, db, record, plan)
+    elif record.mutation_phase == "rolling_back":
+        _rollback(worktree, db, plan_id, "resumed rollback after an interruption")
+        raise voided(journal.require_plan(db, plan_id))
+    else:
+        _check_candidates(db, record, plan, root=worktree.root)
+    _mutate(worktree, db, plan_id)
+    failpoint("promote.before-finalize")
+    _finalize(worktree, db, owner, plan_id, plan)
+    result = _post_finalize(worktree, db, owner, journal.require_plan(db, plan_id), plan)
+    result.resumed = resumed
+    return result
+
+
+def voided(record: Any) -> GitMemoryError:
+    """`GM_PLAN_VOIDED`: a voided plan is never applied or approved."""
+    return GitMemoryError(
+        "GM_PLAN_VOIDED",
+        f"plan {record.plan_id!r} was voided: {record.void_reason or 'no reason recorded'}",
+        hint="run `git memory prepare` again for a fresh plan",
+    )
+
+
+def _void(db: StateDB, plan_id: str, reason: str) -> None:
+    journal.transition(
+        db,
+        plan_id,
+        expected=("generated", "approved", "applying"),
+        status="voided",
+        phase="done",
+        void_reason=reason,
+    )
+
+
+def _precheck(worktree: Worktree, db: StateDB, record: Any, plan: PromotionPlan) -> None:
+    """Owner, policy, assessments and every target's blob OID; void on any mismatch."""
+    binding = worktree.binding()
+    if binding.owner() != plan.owner.owner():
+        raise GitMemoryError(
+            "GM_PLAN_OWNER_MISMATCH",
+            f"plan {record.plan_id!r} was prepared for another worktree or memory root",
+        )
+    _check_candidates(db, record, plan, root=None)
+    old: dict[str, bytes | None] = {}
+    for item in plan.perFile:
+        try:
+            current = writer.read_target(worktree.root, item.targetPath)
+        except GitMemoryError as exc:
+            _void(db, record.plan_id, f"{exc.code} at {item.targetPath}")
+            raise
+        if (None if current is None else blob_oid(current)) != item.targetBlobHash:
+            _void(db, record.plan_id, f"drift at {item.targetPath}")
+            raise plan_drift(item.targetPath)
+        old[item.targetPath] = current
+    with db.write():
+        for path, content in old.items():
+            journal.set_rollback(
+                db, record.plan_id, path, originally_present=content is not None, content=content
+            )
+        if not journal.transition(
+            db, record.plan_id, expected=("approved",), status="applying", phase="mutating"
+        ):
+            raise GitMemoryError("GM_PLAN_STATE_INVALID", "the plan changed state meanwhile")
+
+
+def plan_drift(path: str, preserved: list[str] | None = None) -> GitMemoryError:
+    """`GM_PLAN_DRIFT` naming the drifted path."""
+    return GitMemoryError(
+        "GM_PLAN_DRIFT",
+        f"{path} changed since the plan was prepared; the plan is void",
+        hint="run `git memory prepare` again to plan against the current files",
+        details={"driftedPath": path, "preservedPaths": preserved or []},
+    )
+
+
+def _check_candidates(db: StateDB, record: Any, plan: PromotionPlan, root: Path | None) -> None:
+    from git_memory.promote.prepare import assessment_rows_for
+
+    stale = plan.policyVersion != planning.POLICY_VERSION
+    with db.read():
+        for cid in plan.candidateIds:
+            found = store.get_candidate(db, cid)
+            stale = stale or found is None or found.status != "quarantined"
+        if not stale:
+            rows = assessment_rows_for(db, plan.candidateIds)
+            stale = planning.assessment_digest(rows) != plan.assessmentDigest
+    if not stale:
+        return
+    reason = "candidates, assessments or policy changed since the plan was prepared"
+    if root is not None:  # resuming: undo what was written before voiding
+        _rollback_files(root, db, record.plan_id)
+    _void(db, record.plan_id, reason)
+    raise GitMemoryError(
+        "GM_PLAN_STALE", reason, hint="review the candidates and run `git memory prepare` again"
+    )
+
+
+def _swap(plan_id: str, file: Any, direction: str) -> writer.Swap:
+    old = file.rollback_content if file.originally_present else None
+    new = file.content
+    expect, install = (old, new) if direction == FORWARD else (new, old)
+    return writer.Swap(
+        file.target_path,
+        expect,
+        install,
+        writer.artifact_token(plan_id, file.target_path, direction),
+    )
+
+
+def _mutate(worktree: Worktree, db: StateDB, plan_id: str) -> None:
+    record = journal.require_plan(db, plan_id)
+    for file in record.files:
+        if file.intent_state == "applied":
+            continue
+        if file.intent_state == "pending":
+            journal.set_file_state(db, plan_id, file.target_path, "intent")
+            failpoint("promote.after-intent")
+        try:
+            writer.conditional_replace(worktree.root, _swap(plan_id, file, FORWARD))
+        except writer.TargetDrift as drift:
+            preserved = _rollback(worktree, db, plan_id, f"drift at {drift.path}")
+            raise plan_drift(drift.path, preserved) from None
+        except GitMemoryError as exc:
+            _rollback(worktree, db, plan_id, f"{exc.code} at {file.target_path}")
+            raise
+        failpoint("promote.after-write")
+        journal.set_file_state(db, plan_id, file.target_path, "applied")
+
+
+def _rollback(worktree: Worktree, db: StateDB, plan_id: str, reason: str) -> list[str]:
+    """Undo every file written so far (reverse order), keep third-party edits, void."""
+    journal.set_phase(db, plan_id, "rolling_back")
+    preserved = _rollback_files(worktree.root, db, plan_id)
+    _void(db, plan_id, reason + (f"; kept third-party edits: {preserved}" if preserved else ""))
+    return preserved
+
+
+def _rollback_files(root: Path, db: StateDB, plan_id: str) -> list[str]:
+    preserved: list[str] = []
+    record = journal.require_plan(db, plan_id)
+    for file in reversed(record.files):
+        if file.intent_state not in ("intent", "applied"):
+            continue
+        writer.undo_forward(root, _swap(plan_id, file, FORWARD))
+        try:
+            writer.conditional_replace(root, _swap(plan_id, file, ROLLBACK))
+        except writer.TargetDrift as drift:
+            if drift.preserved:
+                preserved.append(file.target_path)
+        except GitMemoryError:
+            preserved.append(file.target_path)
+        failpoint("promote.during-rollback")
+        journal.set_file_state(db, plan_id, file.target_path, "rolled_back")
+    return preserved
+
+
+def _finalize(
+    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, plan: PromotionPlan
+) -> None:
+    """One transaction: candidates promoted (revision+1, out of FTS), generation+1, applied."""
+    with db.write():
+        for cid in plan.candidateIds:
+            current = store.require_candidate(db, cid, owner)
+            store.mark_promoted(db, cid, expected_revision=current.revision)
+        store.bump_candidate_generation(db, owner)
+        if not journal.transition(
+            db, plan_id, expected=("applying",), status="applied", phase="mutating"
+        ):
+            raise GitMemoryError("GM_PLAN_STATE_INVALID", "the plan changed state meanwhile")
+        journal.clear_rollback(db, plan_id)
+    failpoint("promote.after-finalize")
+
+
+def _post_finalize(
+    worktree: Worktree,
+    db: StateDB,
+    owner: Owner,
+    record: Any,
+    plan: PromotionPlan,
+    *,
+    replayed: bool = False,
+) -> Applied:
+    """Regenerate index.json and re-sync the approved projection (idempotent)."""
+    if record.mutation_phase != "done" or replayed:
+        regenerate_index(worktree)
+        from git_memory.store.approved import sync_approved
+
+        sync_approved(db, owner, worktree.root, worktree.memory_root)
+        journal.set_phase(db, record.plan_id, "done")
+    return Applied(
+        plan_id=plan.planId,
+        plan_digest=record.plan_digest,
+        files=[item.targetPath for item in plan.perFile],
+        candidate_ids=list(plan.candidateIds),
+        replayed=replayed,
+    )
+
+
+def regenerate_index(worktree: Worktree) -> bool:
+    """Rebuild `index.json` from the memory root (SPEC §4.6); True when it changed."""
+    from git_memory.formats.index_json import build_index
+
+    built = build_index(tree.index_sources(worktree.root, worktree.memory_root))
+    return tree.write_index(worktree.root, worktree.memory_root, built.data)

@@ -1,0 +1,68 @@
+"""Who approved a plan, and how (SPEC §7.3, §7.5 item 8).
+
+The approval binds to the exact `planDigest`: given as `--approve`/`approve`, or given by a
+human who saw the diff (terminal prompt, MCP elicitation). It is recorded in the
+authorization log with `via`: `interactive`, `digest`, `elicitation` or `agent`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.errors import GitMemoryError
+from git_memory.promote import journal
+from git_memory.store.db import Owner, StateDB
+
+
+def _tty_confirm(summary: str, diff: str) -> bool:
+    from git_memory import output
+
+    output.echo(diff, err=True)
+    output.echo(summary, err=True)
+    return output.confirm("Apply this promotion plan?", default=False)
+
+
+def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
+    """The approval channel, or None when the plan needs no new approval (already approved,
+    applying or applied); raises when approval is missing, wrong or declined."""
+    from git_memory.promote.apply import voided
+
+    if record.status == "voided":
+        raise voided(record)
+    if request.approve is not None and request.approve != record.plan_digest:
+        raise GitMemoryError(
+            "GM_APPROVAL_MISMATCH",
+            f"--approve does not match the digest of plan {record.plan_id!r}",
+            hint="approve exactly the planDigest that `git memory prepare` printed",
+        )
+    if record.status != "generated":
+        return None
+    mcp = ctx.extras.get("front_end") == "mcp"
+    if request.approve is not None:
+        return "agent" if mcp else "digest"
+    confirm, via = ctx.confirm, ctx.via
+    if confirm is None and ctx.interactive and not mcp:
+        confirm, via = _tty_confirm, "interactive"
+    if confirm is None:
+        raise GitMemoryError(
+            "GM_APPROVAL_REQUIRED",
+            f"plan {record.plan_id!r} needs approval",
+            hint=f"pass --approve {record.plan_digest} after reading the diff",
+        )
+    summary = (
+        f"Promote plan {record.plan_id}: {len(plan.perFile)} file(s) into {plan.owner.memoryRoot}/"
+    )
+    if not confirm(summary, plan.diff):
+        raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")
+    return str(via)
+
+
+def approve(db: StateDB, owner: Owner, plan_id: str, via: str) -> None:
+    """generated → approved, with the authorization log entry, in one transaction."""
+    with db.write():
+        record = journal.require_plan(db, plan_id)
+        if not journal.transition(db, plan_id, expected=("generated",), status="approved"):
+            return  # another process approved it meanwhile; apply decides what happens next
+        journal.record_authorization(
+            db, owner, plan_digest=record.plan_digest, via=via, detail={"planId": plan_id}
+        )

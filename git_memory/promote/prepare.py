@@ -1,0 +1,287 @@
+"""Prepare: check the human's confirmation, render, lint-gate and store a PromotionPlan.
+
+The PrepareRequest names each candidate at its expected revision with the exact digests of
+every statement the human saw; that match *is* the confirmation. Nothing changes unless every
+check passes: the confirmation and the plan are written in one transaction at the end.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import UTC
+from typing import Any
+
+from git_memory.contracts.base import parse_timestamp
+from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
+from git_memory.errors import GitMemoryError
+from git_memory.promote import journal, tree
+from git_memory.promote import plan as planning
+from git_memory.promote.render import (
+    CandidateInput,
+    CitedEvidence,
+    ConfirmedStatement,
+    RenderedFile,
+    TreeView,
+    render_candidates,
+)
+from git_memory.promote.writer import read_target
+from git_memory.repo.binding import Worktree
+from git_memory.repo.blobs import blob_oid, commit_exists
+from git_memory.store import candidates as store
+from git_memory.store.db import Owner, StateDB
+
+
+def owner_of(worktree: Worktree) -> tuple[Any, Owner]:
+    """The worktree's binding and its store owner."""
+    binding = worktree.binding()
+    return binding, Owner(binding.repositoryKey, binding.worktreeKey)
+
+
+def prepare_plan(worktree: Worktree, db: StateDB, request: PrepareRequest) -> PromotionPlan:
+    """Build and store a `generated` plan for the confirmed candidates; returns it."""
+    if request.kind != "entry":
+        raise GitMemoryError(
+            "GM_PREPARE_KIND_UNSUPPORTED",
+            f"prepare of {request.kind} candidates is not available here",
+            hint="prepare entry candidates (kind: entry)",
+        )
+    binding, owner = owner_of(worktree)
+    with db.read():
+        inputs = [_checked_input(db, owner, item) for item in request.candidates]
+        confirmed = assessment_rows(db, request.candidates)
+    files = _render(worktree, inputs)
+    plan = _build(binding, request, confirmed, _planned(worktree, files))
+    with db.write("promote.prepare"):
+        # Re-check inside the writer transaction: nothing may have moved since the read.
+        for item in request.candidates:
+            _checked_input(db, owner, item)
+        if planning.assessment_digest(assessment_rows(db, request.candidates)) != (
+            plan.assessmentDigest
+        ):
+            raise confirmation_drift("the assessments changed while the plan was built")
+        _record_confirmation(db, request.candidates)
+        journal.create_plan(
+            db,
+            plan=plan,
+            owner=owner,
+            contents={f.target_path: f.content for f in files},
+        )
+    return plan
+
+
+def confirmation_drift(message: str, **details: Any) -> GitMemoryError:
+    """`GM_CONFIRMATION_DRIFT`: what the human confirmed is not what is stored now."""
+    return GitMemoryError(
+        "GM_CONFIRMATION_DRIFT",
+        message,
+        hint="run `git memory review` again and confirm the current statements",
+        details=details or None,
+    )
+
+
+def _checked_input(db: StateDB, owner: Owner, item: PrepareCandidate) -> CandidateInput:
+    candidate = store.require_candidate(db, item.candidateId, owner)
+    if candidate.status != "quarantined" or candidate.kind != "entry":
+        raise GitMemoryError(
+            "GM_CANDIDATE_STATE_INVALID",
+            f"candidate {item.candidateId!r} is {candidate.status}, not a quarantined entry",
+        )
+    if candidate.revision != item.expectedRevision:
+        raise GitMemoryError(
+            "GM_REVISION_CONFLICT",
+            f"candidate {item.candidateId!r} is at revision {candidate.revision}, "
+            f"not {item.expectedRevision}",
+            hint="run `git memory review` again",
+            details={"candidateId": item.candidateId, "currentRevision": candidate.revision},
+        )
+    current = {a.statement_id: a for a in store.assessments(db, item.candidateId)}
+    _check_statements(item, current)
+    refs = store.evidence_refs(db, item.candidateId)
+    payload = candidate.payload
+    statements = tuple(
+        ConfirmedStatement(
+            statement_id=sid,
+            provenance_strength=a.provenance_strength,
+            limitations=tuple(a.limitations),
+            claim_support=confirmed_support(a.claim_support),
+            citations=tuple(_cited(r.detail or {}) for r in refs if r.statement_id == sid),
+        )
+        for sid, a in sorted(current.items())
+    )
+    return CandidateInput(
+        candidate_id=item.candidateId,
+        content=str(payload.get("content", "")),
+        statements=statements,
+        type=str(payload.get("type", "work_fact")),
+        priority=int(payload.get("priority", 50)),
+        confidence=str(payload.get("confidence", "medium")),
+        scene=payload.get("scene"),
+        action=str(payload.get("action", "store")),
+        target_ids=tuple(payload.get("targetEntryIds", ())),
+    )
+
+
+def _check_statements(item: PrepareCandidate, current: dict[str, Any]) -> None:
+    asked = {s.statementId: s for s in item.statements}
+    if set(asked) != set(current):
+        raise confirmation_drift(
+            f"candidate {item.candidateId!r}: the confirmed statements are not its current set",
+            candidateId=item.candidateId,
+            missing=sorted(set(current) - set(asked)),
+            unknown=sorted(set(asked) - set(current)),
+        )
+    for sid, statement in asked.items():
+        stored = current[sid]
+        if stored.claim_support == "drifted" or (
+            statement.statementTextDigest != stored.statement_text_digest
+            or statement.citationsDigest != stored.citations_digest
+        ):
+            raise confirmation_drift(
+                f"candidate {item.candidateId!r} statement {sid!r} changed since review",
+                candidateId=item.candidateId,
+                statementId=sid,
+            )
+
+
+def confirmed_support(stored: str) -> str:
+    """What a statement's claim support becomes once the human confirmed it."""
+    return "typed-fact" if stored == "typed-fact" else "human-confirmed"
+
+
+def _cited(detail: dict[str, Any]) -> CitedEvidence:
+    kind = str(detail.get("kind", ""))
+    started = detail.get("started") or detail.get("occurredAt")
+    day = None
+    if isinstance(started, str):
+        try:
+            day = parse_timestamp(started).astimezone(UTC).date().isoformat()
+        except ValueError:
+            day = None
+    return CitedEvidence(
+        kind=kind,
+        commit_hash=detail.get("commitHash") if kind == "commit" else None,
+        path=detail.get("path") if kind == "path" else None,
+        occurred=day if kind == "turn" else None,
+    )
+
+
+def assessment_rows(db: StateDB, items: Sequence[PrepareCandidate]) -> list[dict[str, Any]]:
+    """The confirmed assessment documents a plan binds (support as after confirmation)."""
+    return assessment_rows_for(db, [item.candidateId for item in items])
+
+
+def assessment_rows_for(db: StateDB, candidate_ids: Sequence[str]) -> list[dict[str, Any]]:
+    """Assessment documents of these candidates, as a plan's `assessmentDigest` binds them."""
+    rows: list[dict[str, Any]] = []
+    for candidate_id in candidate_ids:
+        candidate = store.require_candidate(db, candidate_id)
+        for a in store.assessments(db, candidate_id):
+            rows.append(
+                {
+                    "candidateId": candidate_id,
+                    "candidateRevision": candidate.revision,
+                    "statementId": a.statement_id,
+                    "statementTextDigest": a.statement_text_digest,
+                    "citationsDigest": a.citations_digest,
+                    "provenanceStrength": a.provenance_strength,
+                    "limitations": sorted(a.limitations),
+                    "claimSupport": confirmed_support(a.claim_support),
+                }
+            )
+    return rows
+
+
+def _record_confirmation(db: StateDB, items: Sequence[PrepareCandidate]) -> None:
+    for item in items:
+        candidate = store.require_candidate(db, item.candidateId)
+        for a in store.assessments(db, item.candidateId):
+            if a.claim_support == "unverified":
+                store.set_assessment(
+                    db,
+                    item.candidateId,
+                    store.Assessment(
+                        statement_id=a.statement_id,
+                        citations_digest=a.citations_digest,
+                        provenance_strength=a.provenance_strength,
+                        limitations=a.limitations,
+                        claim_support="human-confirmed",
+                        assessed_by="human",
+                        statement_text_digest=a.statement_text_digest,
+                        revision=candidate.revision,
+                    ),
+                )
+
+
+def _render(worktree: Worktree, inputs: list[CandidateInput]) -> list[RenderedFile]:
+    view = TreeView(
+        memory_root=worktree.memory_root,
+        existing=tree.existing_entries(worktree.root, worktree.memory_root),
+        repository_identity=worktree.binding().publicRepositoryIdentity,
+        commit_exists=lambda hex_id: commit_exists(worktree.repository, hex_id),
+    )
+    files = render_candidates(inputs, view)
+    lint_gate(files, worktree.memory_root)
+    return files
+
+
+def lint_gate(files: Sequence[RenderedFile], memory_root: str) -> None:
+    """Every planned byte passes lint, or `GM_LINT_BLOCKED` and no plan."""
+    from git_memory.lint.engine import lint_bytes
+
+    blocked: list[dict[str, Any]] = []
+    for item in files:
+        relpath = item.target_path[len(memory_root) + 1 :]
+        for finding in lint_bytes(relpath, item.content):
+            if finding.blocks:
+                blocked.append({"path": item.target_path, **finding.to_json()})
+    if blocked:
+        first = blocked[0]
+        raise GitMemoryError(
+            "GM_LINT_BLOCKED",
+            f"{first['path']}:{first['line']}:{first['column']}: {first['code']} "
+            f"{first['message']}",
+            hint="edit the candidate's statements so no secret or private path remains",
+            details={"findings": blocked},
+        )
+
+
+def _planned(worktree: Worktree, files: Sequence[RenderedFile]) -> list[planning.PlannedFile]:
+    """Bind each file to the blob OID of what its target holds now (read no-follow)."""
+    planned = []
+    for f in files:
+        path = planning.check_target_path(f.target_path, worktree.memory_root)
+        current = read_target(worktree.root, path)
+        if current != f.old_content:
+            raise GitMemoryError(
+                "GM_PLAN_DRIFT",
+                f"{path} changed while the plan was built",
+                hint="run `git memory prepare` again",
+                details={"driftedPath": path},
+            )
+        planned.append(
+            planning.PlannedFile(
+                target_path=path,
+                target_blob_hash=None if current is None else blob_oid(current),
+                content=f.content,
+                old_content=current,
+            )
+        )
+    planning.check_sizes(planned)
+    return planned
+
+
+def _build(
+    binding: Any,
+    request: PrepareRequest,
+    confirmed: list[dict[str, Any]],
+    planned: Sequence[planning.PlannedFile],
+) -> PromotionPlan:
+    return PromotionPlan(
+        planId=f"plan-{uuid.uuid4().hex}",
+        owner=binding,
+        candidateIds=[item.candidateId for item in request.candidates],
+        assessmentDigest=planning.assessment_digest(confirmed),
+        perFile=[item.per_file() for item in planned],
+        diff=planning.unified_diff(planned),
+    )
