@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from git_memory.lint.entropy import is_high_entropy
+from git_memory.lint.precision import adjust, elided, public_armor_spans
 from git_memory.lint.rules import (
     BLOCK,
     ENTROPY_CODE,
@@ -118,7 +119,8 @@ def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
             found.extend(_pattern_findings(rule, text))
     if "-4" in text:
         found.extend(_session_ids(text))
-    found.extend(_token_findings(text, allowed))
+    public = [Span(start, end) for start, end in public_armor_spans(text)]
+    found.extend(_token_findings(text, [*allowed, *public]))
     return found
 
 
@@ -128,9 +130,11 @@ def _triggered(rule: PatternRule, text: str) -> bool:
 
 def _pattern_findings(rule: PatternRule, text: str) -> Iterable[RawFinding]:
     for match in rule.pattern.finditer(text):
-        yield RawFinding(
-            rule.code, rule.severity, match.start(), excerpt(match.group()), rule.message
-        )
+        severity = adjust(rule, text, match)
+        if severity is not None:
+            yield RawFinding(
+                rule.code, severity, match.start(), excerpt(match.group()), rule.message
+            )
 
 
 def _session_ids(text: str) -> Iterable[RawFinding]:
@@ -156,7 +160,8 @@ def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
             continue
         token = match.group()
         if is_high_entropy(token, ENTROPY_THRESHOLD):
-            yield RawFinding(ENTROPY_CODE, BLOCK, start, excerpt(token), entropy_message)
+            severity = WARN if elided(text, start, end) else BLOCK
+            yield RawFinding(ENTROPY_CODE, severity, start, excerpt(token), entropy_message)
         if len(token) < HEX_RUN_MIN:
             continue
         for hex_match in HEX_RUN.finditer(token):

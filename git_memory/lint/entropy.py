@@ -1,23 +1,40 @@
-"""Shannon entropy of candidate tokens, and the cheap precision filters in front of it.
+"""The entropy rule and the cheap precision filters in front of it.
 
 The floor is the reference rule: a `[A-Za-z0-9+/=_-]{20,}` token with ≥ 4.0 bits per char
-blocks. On top of it, tokens that are plainly identifiers are let through: a token made only
-of letters whose camelCase/snake/kebab parts are all words (≥ 3 letters, vowels present) or
-short acronyms. Such a token is a function or constant name, not a key; a real random key of
-20+ characters almost never lacks digits and also splits into vowel-free fragments.
+blocks. Precision improvements, each a shape a random key essentially never has:
+- identifiers: camelCase/snake/kebab compounds of words (`getPagesInConfluenceSpace`);
+- `name=value` and `word-word-<value>` prefixes are peeled off and the value judged alone;
+- hex (in any letter case) is judged as lowercase hex, so a 40-hex commit or a UUID passes
+  while 64 uniformly spread hex digits (exactly 4.0 bits) still block;
+- fakes built from ascending runs (`abcdef`, `123456`) and placeholder words (`EXAMPLE`);
+- base64 that decodes to readable text (encoded JSON or a host name, not key material).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import itertools
 import math
 import re
 from collections import Counter
 
-IDENTIFIER_CHARS = re.compile(r"[A-Za-z_-]+")
-IDENTIFIER_PART = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]")
+PART = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]|[0-9]+")
 VOWELS = frozenset("aeiouyAEIOUY")
-MIN_WORD = 3
-MAX_ACRONYM = 5
+SHORT_WORDS = frozenset(
+    {
+        *("an", "as", "at", "be", "by", "do", "go", "id", "if", "in", "is", "it", "me", "my"),
+        *("no", "of", "on", "or", "so", "to", "up", "us", "we", "ok", "v1", "v2", "io", "ui"),
+    }
+)
+PLACEHOLDER_WORDS = ("example", "placeholder", "dummy", "sample", "changeme", "redacted", "xxxx")
+HEX_CHARS = frozenset("0123456789abcdefABCDEF")
+WORD_SEPARATORS = re.compile(r"[-_]")
+MIN_TOKEN = 20
+WORDY_SHARE = 0.85
+SEQUENCE_SHARE = 0.5
+MIN_RUN = 3
+PRINTABLE_SHARE = 0.9
 
 
 def shannon_bits(token: str) -> float:
@@ -27,23 +44,94 @@ def shannon_bits(token: str) -> float:
     return -sum(n / length * math.log2(n / length) for n in counts)
 
 
+def _wordy(part: str) -> bool:
+    if part.isdigit():
+        return len(part) <= 2
+    if part.isupper():
+        vowels = sum(ch in VOWELS for ch in part)
+        return len(part) <= 5 or (len(part) <= 12 and vowels * 10 >= len(part) * 3)
+    if len(part) <= 2:
+        return part.lower() in SHORT_WORDS
+    return any(ch in VOWELS for ch in part)
+
+
 def is_identifier_like(token: str) -> bool:
-    """Whether `token` reads as a compound identifier (`getPagesInConfluenceSpace`)."""
-    if IDENTIFIER_CHARS.fullmatch(token) is None:
+    """Whether `token` reads as a compound identifier or path (`hf_requiredTypesForDisplay`)."""
+    parts = PART.findall(token)
+    letters = sum(len(p) for p in parts)
+    if letters == 0 or sum(ch.isdigit() for ch in token) * 10 > len(token):
         return False
-    parts = IDENTIFIER_PART.findall(token)
-    for part in parts:
-        if part.isupper():
-            if len(part) > MAX_ACRONYM:
-                return False
+    wordy = sum(len(p) for p in parts if _wordy(p))
+    return wordy >= WORDY_SHARE * letters
+
+
+def sequence_share(token: str) -> float:
+    """Share of characters inside ascending runs of ≥ 3 (`abc`, `789`, `90` wraps to `0`)."""
+    in_runs = 0
+    run = 1
+    for previous, current in itertools.pairwise(token):
+        step = ord(current) - ord(previous)
+        if step == 1 or (previous == "9" and current == "0"):
+            run += 1
             continue
-        if len(part) < MIN_WORD or not any(ch in VOWELS for ch in part):
+        in_runs += run if run >= MIN_RUN else 0
+        run = 1
+    in_runs += run if run >= MIN_RUN else 0
+    return in_runs / len(token)
+
+
+def looks_fake(token: str) -> bool:
+    """Placeholder-shaped: ascending runs dominate, a placeholder word, or ≤ 3 distinct chars."""
+    lowered = token.lower()
+    return (
+        sequence_share(token) >= SEQUENCE_SHARE
+        or any(word in lowered for word in PLACEHOLDER_WORDS)
+        or len(set(token)) <= 3
+    )
+
+
+def decodes_to_text(token: str) -> bool:
+    """Whether `token` is base64 of mostly printable ASCII (encoded text, not random bytes)."""
+    core = token.rstrip("=").replace("-", "+").replace("_", "/")
+    for shift in range(4):
+        chunk = core[shift:]
+        chunk = chunk[: len(chunk) - len(chunk) % 4]
+        if len(chunk) < 16:
             return False
-    return bool(parts)
+        try:
+            raw = base64.b64decode(chunk, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        printable = sum(32 <= b < 127 for b in raw)
+        if printable >= PRINTABLE_SHARE * len(raw):
+            return True
+    return False
+
+
+def value_core(token: str) -> str:
+    """The part of a token that could be key material: after `name=`, minus word prefixes."""
+    if "=" in token.rstrip("="):
+        token = token[token.rstrip("=").rindex("=") + 1 :] or token
+    parts = WORD_SEPARATORS.split(token)
+    while len(parts) > 1 and (is_identifier_like(parts[0]) or len(parts[0]) <= 6):
+        parts = parts[1:]
+    while len(parts) > 1 and len(parts[-1]) <= 6:
+        parts = parts[:-1]
+    joined = "".join(parts)
+    return joined if len(joined) >= MIN_TOKEN else ""
 
 
 def is_high_entropy(token: str, threshold: float) -> bool:
-    """The entropy rule with its identifier filter."""
+    """The entropy rule with its precision filters."""
     if shannon_bits(token) < threshold:
         return False
-    return not is_identifier_like(token)
+    if is_identifier_like(token):
+        return False
+    core = value_core(token)
+    if not core:
+        return False
+    if all(ch in HEX_CHARS for ch in core):
+        return shannon_bits(core.lower()) >= threshold
+    if shannon_bits(core) < threshold or is_identifier_like(core):
+        return False
+    return not (looks_fake(core) or decodes_to_text(core))

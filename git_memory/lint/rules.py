@@ -82,7 +82,7 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         "GOOGLE_API_KEY",
         BLOCK,
         "Google API key",
-        NOT_ALNUM_BEFORE + r"AIza[0-9A-Za-z_-]{35}",
+        NOT_ALNUM_BEFORE + r"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])",
         ("AIza",),
     ),
     _rule(

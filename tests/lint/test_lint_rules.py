@@ -1,0 +1,186 @@
+"""Reference §B cases: every positive blocks (or warns), every negative is clean."""
+
+from __future__ import annotations
+
+import pytest
+
+from git_memory.lint.engine import lint_text, scan_secrets
+
+SESSION_UUID = "6f9619ff-8b86-4d11-b42d-00c04fc964ff"
+HEX16 = "0123456789abcdef"
+COMMIT = "3f786850e387550fdab836ed7e6dc881de23001b"
+HEX = "GM_LINT_POSSIBLE_ENCODED_SECRET"
+
+BLOCKS = [
+    ("AKIAIOSFODNN7EXAMPLE", "GM_LINT_AWS_ACCESS_KEY"),
+    ("ASIAIOSFODNN7EXAMPLE", "GM_LINT_AWS_ACCESS_KEY"),
+    *[(f"gh{c}_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "GM_LINT_GITHUB_TOKEN") for c in "posur"],
+    ("github_pat_11ABCDEFG0abcdefghijklmnopqrstuv", "GM_LINT_GITHUB_TOKEN"),
+    ("glpat-AbCdEfGhIjKlMnOpQrSt", "GM_LINT_GITLAB_TOKEN"),
+    ("npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "GM_LINT_NPM_TOKEN"),
+    ("AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tUvW", "GM_LINT_GOOGLE_API_KEY"),
+    ("xoxb-1234567890-abcdefghijklmn", "GM_LINT_SLACK_TOKEN"),
+    ("xoxp-1234567890-abcdefghijklmn", "GM_LINT_SLACK_TOKEN"),
+    ("sk-ant-api03-AbCdEf0123456789AbCdEf", "GM_LINT_MODEL_API_KEY"),
+    ("sk-proj-AbCdEf0123456789AbCdEf01", "GM_LINT_MODEL_API_KEY"),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----", "GM_LINT_PRIVATE_KEY_BLOCK"),
+    ("-----BEGIN RSA PRIVATE KEY-----", "GM_LINT_PRIVATE_KEY_BLOCK"),
+    ("-----BEGIN PRIVATE KEY-----", "GM_LINT_PRIVATE_KEY_BLOCK"),
+    (
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+        "c2lnbmF0dXJlLXNpZ25hdHVyZQ",
+        "GM_LINT_JWT",
+    ),
+    ("https://alice:hunter2@git.example.com/repo.git", "GM_LINT_URL_CREDENTIALS"),
+    ("A7fK9mQ2xVbZ8cRt4YwPl6NhE3sDgU1oZq5J", "GM_LINT_HIGH_ENTROPY"),
+    ("A7fK9mQ2xVbZ8cRt4YwPl6NhE3s", "GM_LINT_HIGH_ENTROPY"),
+    ("secret: " + HEX16 * 4, "GM_LINT_HIGH_ENTROPY"),
+    ("secret: " + HEX16.upper() * 4, "GM_LINT_HIGH_ENTROPY"),
+    (f"resume session {SESSION_UUID}", "GM_LINT_PROVIDER_SESSION_ID"),
+    (f"the agent id was {SESSION_UUID}", "GM_LINT_PROVIDER_SESSION_ID"),
+    ("~/.claude/projects/-Users-x/", "GM_LINT_PROVIDER_SESSION_ID"),
+    (".codex/sessions", "GM_LINT_PROVIDER_SESSION_ID"),
+    ("C:\\Users\\x\\.claude\\projects\\-Users-x\\", "GM_LINT_PROVIDER_SESSION_ID"),
+    ("C:\\Users\\x\\.codex\\sessions", "GM_LINT_PROVIDER_SESSION_ID"),
+    ("C:\\Users\\x\\AppData\\Roaming\\Claude\\logs", "GM_LINT_PROVIDER_SESSION_ID"),
+]
+
+WARNS = [
+    ("e3b0c44298fc1c149afbf4c8996fb924", "GM_LINT_POSSIBLE_ENCODED_SECRET"),
+    (f"fixed in {COMMIT} last week", "GM_LINT_POSSIBLE_ENCODED_SECRET"),
+    ("e3b0c44298fc1c149afbf4c8996fb924" * 2, "GM_LINT_POSSIBLE_ENCODED_SECRET"),
+    ("ab" * 32, "GM_LINT_POSSIBLE_ENCODED_SECRET"),
+    ("/Users/wyatt/work/threadshare/notes.md", "GM_LINT_ABSOLUTE_PATH"),
+    ("/home/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
+    ("dev@example.com", "GM_LINT_EMAIL"),
+    ("10.0.0.1:8080", "GM_LINT_IP_PORT"),
+]
+
+CLEAN = [
+    "AKIAIOSF",
+    "ASIAIOSF",
+    "BAKIAIOSFODNN7EXAMPLE",
+    "ghp_short",
+    "ghu_short",
+    "use the github pat workflow",
+    "glpat-short",
+    "npm_short",
+    "run npm_install alias",
+    "AIzaShort",
+    "xoxz-1234567890-abcdefghijklmn",
+    "sk-short",
+    "-----BEGIN PUBLIC KEY-----",
+    "eyJhbGciOiJIUzI1NiJ9",
+    "prefix.eyJz.short",
+    "https://git.example.com/repo.git",
+    "ssh://git@github.com/org/repo.git",
+    "abc" * 11,
+    "staging-mobile-e2e-suite-verification-notes",
+    "Zq5JA7fK9mQ2xVbZ8cR",
+    HEX16,
+    "a" * 31,
+    "build 42 at rev 7 today",
+    f"deployment {SESSION_UUID}",
+    "session 6f9619ff-8b86-1d11-b42d-00c04fc964ff",
+    "docs/Users-guide.md",
+    "release 1.2.3",
+    "versions 1.2.3.4",
+]
+
+
+def codes(text: str) -> list[str]:
+    return [f.code for f in lint_text("notes/free.md", text)]
+
+
+@pytest.mark.parametrize(("text", "code"), BLOCKS)
+def test_reference_positive_blocks(text: str, code: str) -> None:
+    findings = lint_text("notes/free.md", text)
+    matching = [f for f in findings if f.code == code]
+    assert matching, findings
+    assert all(f.severity == "block" for f in matching)
+
+
+@pytest.mark.parametrize(("text", "code"), WARNS)
+def test_reference_warn_cases_only_warn(text: str, code: str) -> None:
+    findings = lint_text("notes/free.md", text)
+    assert code in [f.code for f in findings]
+    assert all(f.severity == "warn" for f in findings), findings
+
+
+# Reference negatives target one rule each; two of them still carry a warning of another
+# family (an scp-style `git@github.com` reads as an email, `abc…` is a hex run).
+STILL_WARNS = {"ssh://git@github.com/org/repo.git": "GM_LINT_EMAIL", "abc" * 11: HEX}
+
+
+@pytest.mark.parametrize("text", CLEAN)
+def test_reference_negative_is_clean(text: str) -> None:
+    expected = [STILL_WARNS[text]] if text in STILL_WARNS else []
+    assert codes(text) == expected
+
+
+def test_commit_hash_is_entropy_clean_but_hex_warns() -> None:
+    assert codes(COMMIT) == ["GM_LINT_POSSIBLE_ENCODED_SECRET"]
+
+
+@pytest.mark.parametrize(("text", "_code"), BLOCKS)
+def test_excerpt_never_shows_whole_secret(text: str, _code: str) -> None:
+    for finding in lint_text("notes/free.md", text):
+        assert len(finding.excerpt) <= 24
+        assert len(finding.excerpt.split("…")[0]) < len(text) // 2 + 1
+
+
+def test_camel_case_identifier_does_not_trip_entropy() -> None:
+    assert codes("call getPagesInConfluenceSpaceWithRetry now") == []
+    assert codes("use ConfluenceSearchUsingCqlQueryBuilder here") == []
+
+
+def test_random_letters_still_trip_entropy() -> None:
+    assert "GM_LINT_HIGH_ENTROPY" in codes("token QwErTyUiOpAsDfGhJkLzXcVbNm here")
+
+
+def test_position_is_line_and_column() -> None:
+    [finding] = lint_text("notes/free.md", "first line\n  key AKIAIOSFODNN7EXAMPLE\n")
+    assert (finding.line, finding.column) == (2, 7)
+
+
+def test_scan_secrets_sorted_raw_offsets() -> None:
+    raw = scan_secrets("x AKIAIOSFODNN7EXAMPLE")
+    assert [r.offset for r in raw] == [2]
+
+
+PRECISION_PASSES = [
+    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "key = AKIAXXXXXXXXXXXXXXXX",
+    "xoxb-12345-abcd234",
+    "xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere",
+    "sk-ant-api03-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA",
+    "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
+    "-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----",
+    "MantleAPI_version=9a038989604e8da62ecddbe2094b16ce1b778be1",
+    "api_org_96726c78_4ae3_402f_b08b_7a78c6903d2a.xml",
+    "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29x",
+    "meraki: abdefghjk0123456789mnopqrstuvwx12345678",
+    "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;",
+]
+
+
+@pytest.mark.parametrize("text", PRECISION_PASSES)
+def test_placeholder_shapes_do_not_block(text: str) -> None:
+    assert [f.code for f in lint_text("notes/free.md", text) if f.blocks] == []
+
+
+def test_elided_token_only_warns() -> None:
+    findings = lint_text("notes/free.md", "export TOKEN=A7fK9mQ2xVbZ8cRt4YwPl6NhE3sDgU1oZq5J...")
+    assert findings
+    assert all(f.severity == "warn" for f in findings)
+
+
+def test_public_key_armor_is_not_entropy() -> None:
+    text = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBFOrMNcBCAC+gLI4s3bUkobS5NpOQbWfjWXbqC0I\n"
+    assert lint_text("notes/free.md", text) == []
+
+
+def test_private_key_with_material_blocks() -> None:
+    material = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj" * 2
+    text = f"-----BEGIN PRIVATE KEY-----\n{material}\n-----END PRIVATE KEY-----"
+    assert "GM_LINT_PRIVATE_KEY_BLOCK" in [f.code for f in lint_text("n.md", text) if f.blocks]
