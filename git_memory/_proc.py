@@ -91,13 +91,28 @@ def _kill_group(pgid: int) -> None:
 
 
 def _group_alive(pgid: int) -> bool:
+    """Is any process of the group still running? Zombies do not count: an init that never
+    reaps (common in containers) would otherwise make every orphan look alive forever."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # a member exists but changed credentials: still alive
         return True
-    return True
+    if not os.path.isdir("/proc"):
+        return True
+    return any(_running_member(entry, pgid) for entry in os.scandir("/proc"))
+
+
+def _running_member(entry: os.DirEntry[str], pgid: int) -> bool:
+    if not entry.name.isdigit():
+        return False
+    try:
+        with open(f"/proc/{entry.name}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return False
+    return int(fields[2]) == pgid and fields[0] not in (b"Z", b"X")
 
 
 class _Pump:

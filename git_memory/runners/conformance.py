@@ -103,8 +103,9 @@ def record_problems(
 
 
 def record_path(state_home: Path, profile: RunnerProfile) -> Path:
-    """`<state home>/artifacts/conformance/<runner>.json`."""
-    return state_home / ARTIFACTS_DIR / "conformance" / f"{profile.name}.json"
+    """`<state home>/artifacts/conformance/<runner>.json` (directories created 0700)."""
+    directory = ensure_private_dir(state_home / ARTIFACTS_DIR)
+    return ensure_private_dir(directory / "conformance") / f"{profile.name}.json"
 
 
 def load_record(state_home: Path, profile: RunnerProfile) -> Any:
@@ -181,7 +182,7 @@ def probe_failed(profile: RunnerProfile, outcome: ProbeOutcome) -> GitMemoryErro
     )
 
 
-def version_fingerprint(
+def cli_version_digest(
     profile: RunnerProfile, binary: BinaryIdentity, host_env: Mapping[str, str] | None
 ) -> tuple[str | None, str]:
     """`sha256(path + "\\n" + --version output)`, or None and why the probe failed."""
@@ -208,7 +209,7 @@ def probe(
     temp_root: Path | None = None,
 ) -> ProbeOutcome:
     """Run `conformance-test@2` against the runner with its production argv."""
-    fingerprint, why = version_fingerprint(profile, binary, host_env)
+    fingerprint, why = cli_version_digest(profile, binary, host_env)
     if fingerprint is None:
         return ProbeOutcome([_failure("VERSION", why)])
     base = Path(tempfile.mkdtemp(prefix="git-memory-conformance-", dir=temp_root))

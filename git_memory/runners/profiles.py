@@ -10,14 +10,15 @@ import os
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from git_memory.contracts.canonical import digest
 from git_memory.errors import GitMemoryError, UsageError
+
+if TYPE_CHECKING:
+    from git_memory.contracts.runner import RunnerProfile as RunnerProfileContract
 
 RunnerName = Literal["claude", "codex", "command", "builtin"]
 RUNNER_NAMES: tuple[str, ...] = ("claude", "codex", "command", "builtin")
-PROFILE_FORMAT = "git-memory-runner-profile@v1"
 
 DEFAULT_TIMEOUT_MS = 300_000
 DEFAULT_STDOUT_LIMIT = 4 * 1024 * 1024
@@ -126,35 +127,33 @@ class RunnerProfile:
         extra = (self.credential_env,) if self.credential_env else ()
         return COMMON_ALLOWLIST + extra
 
-    def document(self) -> dict[str, object]:
-        """The RunnerProfile@v1 document (without its conformance record)."""
-        return {
-            "format": PROFILE_FORMAT,
-            "name": self.name,
-            "adapter": self.adapter,
-            "version": self.version,
-            "binary": self.binary,
-            "argvTemplate": list(self.argv_template),
-            "toolPolicy": "none",
-            "network": "none" if self.is_builtin else "model-only",
-            "ephemeral": "required",
-            "timeoutMs": self.timeout_ms,
-            "maxOutputBytes": self.max_output_bytes,
-            "maxStderrBytes": self.max_stderr_bytes,
-            "environment": {
-                "allow": list(self.environment_allowlist),
-                "credential": self.credential_env,
-                "privateHome": not self.is_builtin,
-            },
-            "provider": self.provider,
-            "model": self.model,
-            "endpoint": self.endpoint,
-        }
+    def contract(self) -> RunnerProfileContract:
+        """The RunnerProfile@v1 document (without a conformance summary).
+
+        For the command runner the program is the first argv element, so the digest changes
+        when the configured command line does; the credential variable it may see is part of
+        `version` because it changes what reaches the process.
+        """
+        from git_memory.contracts.runner import RunnerProfile as Contract
+
+        argv = list(self.argv_template)
+        version = self.version
+        if self.name == "command":
+            argv = [self.binary or "", *argv]
+            version += f";credential={self.credential_env or '-'}"
+        return Contract(
+            adapter=self.adapter,
+            version=version,
+            argvTemplate=argv,
+            timeoutMs=self.timeout_ms,
+            maxOutputBytes=self.max_output_bytes,
+            maxStderrBytes=self.max_stderr_bytes,
+        )
 
     @property
     def digest(self) -> str:
         """The profile digest every plan and conformance record is bound to."""
-        return digest(self.document())
+        return self.contract().profile_digest()
 
 
 def resolve_profile(

@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runners"
 
@@ -56,3 +59,30 @@ def spawn_count(script: Path) -> int:
 def set_mode(script: Path, *modes: str) -> None:
     """Switch a fake runner's behaviour (`<script>.mode`)."""
     script.with_suffix(".mode").write_text("\n".join(modes) + "\n")
+
+
+def command_profile(script: Path, **env: str) -> RunnerProfile:
+    """The `command` profile running `script`, with optional limit overrides in `env`."""
+    return resolve_profile(RunnerOptions("command", command=str(script)), environ=env)
+
+
+class MemoryLedger:
+    """A Ledger kept in memory, for tests of the plan logic alone."""
+
+    def __init__(self) -> None:
+        self.approvals: list[tuple[str, str, str, dict[str, object]]] = []
+        self.deliveries: dict[str, str] = {}
+
+    def authorize(
+        self, subject_kind: str, subject_digest: str, via: str, detail: Mapping[str, object]
+    ) -> None:
+        self.approvals.append((subject_kind, subject_digest, via, dict(detail)))
+
+    def delivery_state(self, plan_digest: str) -> Any:
+        return self.deliveries.get(plan_digest)
+
+    def begin_delivery(self, plan_digest: str, task_id: str) -> None:
+        self.deliveries[plan_digest] = "sending"
+
+    def finish_delivery(self, plan_digest: str, state: str) -> None:
+        self.deliveries[plan_digest] = state

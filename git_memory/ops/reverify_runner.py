@@ -1,0 +1,120 @@
+"""`git memory reverify-runner --runner NAME`: run the conformance probe again, now."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import click
+
+from git_memory.contracts.base import Model
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+class ReverifyRunnerRequest(Model):
+    """Which runner to probe; the command line, model and endpoint as for extraction."""
+
+    format: Literal["git-memory-reverify-runner-request@v1"] = (
+        "git-memory-reverify-runner-request@v1"
+    )
+    runner: Literal["claude", "codex", "command", "builtin"]
+    runnerCommand: str | None = None
+    runnerModel: str | None = None
+    runnerEndpoint: str | None = None
+
+
+class ConformanceFailure(Model):
+    """One failed check."""
+
+    code: str
+    detail: str
+
+
+class ReverifyRunnerResponse(Model):
+    """The probe's verdict; on a pass the record is signed and cached."""
+
+    format: Literal["git-memory-runner-conformance@v1"] = "git-memory-runner-conformance@v1"
+    runner: str
+    profileDigest: str
+    testVersion: str
+    passed: bool
+    failures: list[ConformanceFailure]
+    passedAt: str | None
+    cliVersionFingerprint: str | None
+
+
+def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyRunnerResponse:
+    """Run the deny-all conformance probe (conformance-test@2) against a runner with its
+    production argv and environment, replacing the cached record. Exits 1 when any check
+    fails, naming each as GM_RUNNER_CONFORMANCE_<CHECK>; such a runner cannot be used."""
+    from git_memory.errors import GitMemoryError
+    from git_memory.runners import conformance
+    from git_memory.runners.config import profile_for
+    from git_memory.runners.profiles import RunnerOptions
+
+    options = RunnerOptions(
+        request.runner, request.runnerCommand, request.runnerModel, request.runnerEndpoint
+    )
+    profile = profile_for(ctx.worktree, options)
+    failures: list[ConformanceFailure] = []
+    record: dict[str, str] = {}
+    try:
+        record = conformance.ensure(
+            ctx.worktree.state_home, profile, ctx.worktree.secret(), force=True
+        )
+    except GitMemoryError as exc:
+        if exc.code != "GM_RUNNER_CONFORMANCE_FAILED":
+            raise
+        failures = [ConformanceFailure(**item) for item in exc.details["failures"]]
+    return ReverifyRunnerResponse(
+        runner=profile.name,
+        profileDigest=profile.digest,
+        testVersion=conformance.TEST_VERSION,
+        passed=not failures,
+        failures=failures,
+        passedAt=record.get("passedAt"),
+        cliVersionFingerprint=record.get("cliVersionFingerprint"),
+    )
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ReverifyRunnerRequest:
+    from git_memory.errors import UsageError
+
+    if not values.get("runner"):
+        raise UsageError("GM_USAGE", "--runner NAME is required", hint="e.g. --runner claude")
+    return ReverifyRunnerRequest(
+        runner=values["runner"],
+        runnerCommand=values.get("runner_command"),
+        runnerModel=values.get("runner_model"),
+        runnerEndpoint=values.get("runner_endpoint"),
+    )
+
+
+def _render(response: ReverifyRunnerResponse) -> str:
+    if response.passed:
+        return f"{response.runner}: conformance passed ({response.testVersion})"
+    lines = [f"{response.runner}: conformance FAILED ({response.testVersion})"]
+    lines += [f"  {failure.code}: {failure.detail}" for failure in response.failures]
+    return "\n".join(lines)
+
+
+OPERATION = Operation(
+    spec=spec("reverify-runner"),
+    request_model=ReverifyRunnerRequest,
+    response_model=ReverifyRunnerResponse,
+    handler=reverify_runner,
+    cli_params=[
+        click.Option(
+            ["--runner"],
+            type=click.Choice(["claude", "codex", "command", "builtin"]),
+            help="The runner to probe.",
+        ),
+        click.Option(["--runner-command"], help="Command line of the command runner."),
+        click.Option(["--runner-model"], help="Pinned model (codex, command)."),
+        click.Option(["--runner-endpoint"], help="https endpoint (codex, command)."),
+    ],
+    from_cli=_from_cli,
+    render_text=_render,
+    exit_code=lambda response: 0 if response.passed else 1,
+)

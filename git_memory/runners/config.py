@@ -1,0 +1,13 @@
+"""Profiles from a worktree's git config (`memory.runner.*`) and the caller's flags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.runners.profiles import CONFIG_KEYS, RunnerOptions, RunnerProfile, resolve_profile
+
+
+def profile_for(worktree: Any, options: RunnerOptions) -> RunnerProfile:
+    """Resolve `options` with the worktree's `memory.runner.*` settings."""
+    config = {key: worktree.config_value(key) for key in CONFIG_KEYS}
+    return resolve_profile(options, config=config)

@@ -1,0 +1,91 @@
+"""One delivery: every pre-spawn gate, the write-ahead record, the run, the result.
+
+Order matters: the plan, the input and the conformance record (with the binary's realpath
+and bytes) are all checked before anything is started, so a refused delivery spawns nothing,
+not even `--version`. The delivery record is committed before the first byte is sent: a crash
+after that leaves it `sending`, which is indeterminate and never sent again automatically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from git_memory.contracts.runner import RunnerExecutionPlan
+from git_memory.errors import GitMemoryError
+from git_memory.failpoints import failpoint
+from git_memory.repo.secret import OriginSecret
+from git_memory.runners import conformance
+from git_memory.runners.binary import BinaryIdentity, identify
+from git_memory.runners.ledger import Ledger
+from git_memory.runners.plans import check_pre_spawn
+from git_memory.runners.process import check_result, spawn
+from git_memory.runners.profiles import RunnerProfile, require_model_runner
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """Everything one delivery needs; `host_env`/`temp_root` are for tests and defaults."""
+
+    state_home: Path
+    secret: OriginSecret
+    profile: RunnerProfile
+    ledger: Ledger
+    host_env: Mapping[str, str] | None = None
+    temp_root: Path | None = None
+
+
+def check_gates(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> BinaryIdentity:
+    """All pre-spawn gates; returns the verified binary identity. Starts no process."""
+    profile = delivery.profile
+    require_model_runner(profile)
+    profile.contract()  # the profile passes its schema
+    check_pre_spawn(plan, profile, stdin)
+    assert plan.planDigest is not None
+    _check_not_delivered(delivery.ledger, plan)
+    assert profile.binary is not None
+    binary = identify(profile.binary, delivery.host_env)
+    conformance.require_valid(delivery.state_home, profile, binary, delivery.secret)
+    return binary
+
+
+def _check_not_delivered(ledger: Ledger, plan: RunnerExecutionPlan) -> None:
+    assert plan.planDigest is not None
+    state = ledger.delivery_state(plan.planDigest)
+    if state == "sending":
+        raise GitMemoryError(
+            "GM_RUNNER_DELIVERY_INDETERMINATE",
+            f"an earlier delivery of task {plan.taskId} was interrupted after it started",
+            hint="the runner may have received it; it is not sent again. Plan the work anew",
+            details={"planDigest": plan.planDigest},
+        )
+    if state == "delivered":
+        raise GitMemoryError(
+            "GM_RUNNER_ALREADY_DELIVERED",
+            f"task {plan.taskId} was already delivered under this plan",
+            details={"planDigest": plan.planDigest},
+        )
+
+
+def deliver(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> bytes:
+    """Send `stdin` under the approved `plan` and return the runner's stdout."""
+    binary = check_gates(delivery, plan, stdin)
+    assert plan.planDigest is not None
+    delivery.ledger.begin_delivery(plan.planDigest, plan.taskId)
+    failpoint("runner-delivery-begun")
+    try:
+        result = spawn(
+            delivery.profile,
+            binary,
+            stdin,
+            host_env=delivery.host_env,
+            temp_root=delivery.temp_root,
+        )
+        failpoint("runner-delivery-returned")
+        stdout = check_result(delivery.profile, result)
+    except GitMemoryError:
+        delivery.ledger.finish_delivery(plan.planDigest, "failed")
+        raise
+    delivery.ledger.finish_delivery(plan.planDigest, "delivered")
+    return stdout
