@@ -196,7 +196,7 @@ def _precheck(worktree: Worktree, db: StateDB, record: Any, plan: PromotionPlan)
         if not journal.transition(
             db, record.plan_id, expected=("approved",), status="applying", phase="mutating"
         ):
-            raise GitMemoryError("GM_PLAN_STATE_INVALID", "the plan changed state meanwhile")
+            raise busy()  # another process moved the plan on meanwhile
 
 
 def plan_drift(path: str, preserved: list[str] | None = None) -> GitMemoryError:
@@ -224,6 +224,7 @@ def _check_candidates(db: StateDB, record: Any, plan: PromotionPlan, root: Path 
         return
     reason = "candidates, assessments or policy changed since the plan was prepared"
     if root is not None:  # resuming: undo what was written before voiding
+        journal.set_phase(db, record.plan_id, "rolling_back")
         _rollback_files(root, db, record.plan_id)
     _void(db, record.plan_id, reason)
     raise GitMemoryError(
@@ -302,7 +303,7 @@ def _finalize(
         if not journal.transition(
             db, plan_id, expected=("applying",), status="applied", phase="mutating"
         ):
-            raise GitMemoryError("GM_PLAN_STATE_INVALID", "the plan changed state meanwhile")
+            raise busy()  # another process moved the plan on meanwhile
         journal.clear_rollback(db, plan_id)
     failpoint("promote.after-finalize")
 

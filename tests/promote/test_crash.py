@@ -1,0 +1,88 @@
+"""Crash recovery: a real subprocess dies at each failpoint; the next command converges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from git_memory.failpoints import FAILPOINT_EXIT_STATUS, FAILPOINTS
+from git_memory.testing.repos import Repo
+from tests.promote.helpers import candidate_state
+from tests.promote.scenario import NEW_PATH, OLD_BYTES, OLD_PATH, build
+
+FORWARD_POINTS = [
+    "promote.after-intent",
+    "promote.after-write",
+    "promote.before-finalize",
+    "promote.after-finalize",
+]
+
+
+def test_every_promote_failpoint_is_declared() -> None:
+    for name in [*FORWARD_POINTS, "promote.during-rollback"]:
+        assert name in FAILPOINTS
+
+
+def _assert_applied(scenario: Any) -> None:
+    assert scenario.current() == scenario.planned
+    assert scenario.artifacts() == []
+    assert candidate_state(scenario.root, "cand-new") == ("promoted", 2)
+    assert candidate_state(scenario.root, "cand-upd") == ("promoted", 2)
+    index = (scenario.root / ".memory/index.json").read_text()
+    assert "alpha-fact-about-the-build" in index
+    assert "old-entry" in index
+
+
+CASES = [(point, "status") for point in FORWARD_POINTS] + [
+    ("promote.after-intent", "promote"),
+    ("promote.before-finalize", "promote"),
+]
+
+
+@pytest.mark.parametrize(("point", "resume_with"), CASES)
+def test_crash_then_resume_converges(
+    gm: Any, gm_proc: Any, repo: Repo, point: str, resume_with: str
+) -> None:
+    before = repo.snapshot()
+    scenario = build(repo)
+    crashed = gm_proc(scenario.promote_args(), cwd=repo.root, env={"GIT_MEMORY_FAILPOINT": point})
+    assert crashed.returncode == FAILPOINT_EXIT_STATUS, crashed.stderr
+    for path, data in scenario.current().items():
+        assert data in (scenario.old[path], scenario.planned[path])
+    args = ["status", "--format", "json"] if resume_with == "status" else scenario.promote_args()
+    resumed = gm_proc(args, cwd=repo.root)
+    assert resumed.returncode == 0, resumed.stderr
+    _assert_applied(scenario)
+    again = gm([*scenario.promote_args(), "--format", "json"], cwd=repo.root)
+    assert again.exit_code == 0, again.stderr
+    assert again.json()["replayed"] is True
+    _assert_applied(scenario)
+    assert repo.snapshot() == before
+
+
+def test_crash_during_rollback_keeps_third_party_edit(gm_proc: Any, repo: Repo) -> None:
+    """Die after the first write; a third party edits the second target; the resume rolls
+    back (and dies mid-rollback); the next status finishes: old bytes, their edit, no trace."""
+    before = repo.snapshot()
+    scenario = build(repo)
+    crashed = gm_proc(
+        scenario.promote_args(), cwd=repo.root, env={"GIT_MEMORY_FAILPOINT": "promote.after-write"}
+    )
+    assert crashed.returncode == FAILPOINT_EXIT_STATUS
+    assert scenario.current()[NEW_PATH] == scenario.planned[NEW_PATH]
+    edited = OLD_BYTES.replace(b"The old text", b"Edited by a teammate")
+    (repo.root / OLD_PATH).write_bytes(edited)
+    dying = gm_proc(
+        ["status"], cwd=repo.root, env={"GIT_MEMORY_FAILPOINT": "promote.during-rollback"}
+    )
+    assert dying.returncode == FAILPOINT_EXIT_STATUS, dying.stderr
+    finished = gm_proc(["status", "--format", "json"], cwd=repo.root)
+    assert finished.returncode == 0, finished.stderr
+    assert scenario.current() == {NEW_PATH: None, OLD_PATH: edited}
+    assert scenario.artifacts() == []
+    assert candidate_state(repo.root, "cand-new") == ("quarantined", 1)
+    promoted = gm_proc(scenario.promote_args(), cwd=repo.root)
+    assert promoted.returncode == 1
+    assert "GM_PLAN_VOIDED" in promoted.stderr
+    assert repo.snapshot() == before
