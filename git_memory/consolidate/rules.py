@@ -232,14 +232,14 @@ def _check_cross_operation(operations: Sequence[PatchOperation]) -> None:
     ids = [operation.operationId for operation in operations]
     if len(set(ids)) != len(ids):
         raise patch_error("operation-id-duplicate", "operation ids must be unique")
-    paths = [target_path(operation) for operation in operations]
-    if len(set(paths)) != len(paths):
-        raise patch_error("one-writer-per-file", "two operations write the same file")
     if sum(operation.target == DOCTRINE_NAME for operation in operations) > 1:
         raise patch_error("doctrine-op-limit", "a patch has at most one doctrine operation")
     creates = [o for o in operations if o.target == "scene" and o.op == "create"]
     if len(creates) > 1:
         raise patch_error("scene-create-limit", "a patch creates at most one scene")
+    paths = [target_path(operation) for operation in operations]
+    if len(set(paths)) != len(paths):
+        raise patch_error("one-writer-per-file", "two operations write the same file")
     _check_merge_sources_exclusive(operations, set(paths))
 
 
