@@ -23,6 +23,7 @@ from git_memory.sessions.records import (
     ASSISTANT,
     COMPLETED,
     FAILED,
+    INLINE_LIMIT,
     STEER,
     TOOL_CALL,
     TOOL_RESULT,
@@ -117,15 +118,17 @@ def _user(record: dict[str, Any], offset: int, ts: str | None, cwd: str | None) 
         elif block.get("type") == "tool_result":
             state = FAILED if block.get("is_error") is True else COMPLETED
             call_id = block.get("tool_use_id")
+            text = text_of(block.get("content"))
             events.append(
                 Event(
                     TOOL_RESULT,
                     offset,
                     ts,
                     cwd,
-                    text=text_of(block.get("content")),
+                    text=text[:INLINE_LIMIT],
                     call_id=call_id if isinstance(call_id, str) else None,
                     state=state,
+                    deferred=len(text) > INLINE_LIMIT,
                 )
             )
     if texts:
@@ -220,3 +223,15 @@ def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
     """The record's type when this reader does not know it (reported once per file)."""
     kind = record.get("type")
     return None if kind in KNOWN_TYPES else str(kind)
+
+
+def result_text(record: dict[str, Any], call_id: str | None) -> str | None:
+    """The full output of the tool result `call_id` in this record (deferred outputs)."""
+    for block in _message_content(record) or []:
+        if (
+            isinstance(block, dict)
+            and block.get("type") == "tool_result"
+            and block.get("tool_use_id") == call_id
+        ):
+            return text_of(block.get("content"))
+    return None

@@ -24,6 +24,7 @@ from git_memory.sessions.records import (
     ASSISTANT,
     COMPLETED,
     FAILED,
+    INLINE_LIMIT,
     SKILL,
     TERMINAL,
     TOOL_CALL,
@@ -132,15 +133,17 @@ def _item(
     if kind in _OUTPUT_ITEMS:
         output = item.get("output")
         call_id = item.get("call_id")
+        large = isinstance(output, str) and len(output) > INLINE_LIMIT
         return [
             Event(
                 TOOL_RESULT,
                 offset,
                 ts,
                 state["cwd"],
-                text=_output_text(output),
+                text=output[:INLINE_LIMIT] if large else _output_text(output),
                 call_id=call_id if isinstance(call_id, str) else None,
-                state=_result_state(item, output),
+                state=_large_state(item, output) if large else _result_state(item, output),
+                deferred=large,
             )
         ]
     return []
@@ -215,6 +218,28 @@ def _output_text(output: Any) -> str:
     if isinstance(output, dict) and isinstance(output.get("content"), str):
         return str(output["content"])
     return text_of(output)
+
+
+_EXIT_FIELD = re.compile(r'"exit_code"\s*:\s*(-?\d+)')
+
+
+def _large_state(item: dict[str, Any], output: str) -> str:
+    """The result state of a large output without decoding it: exit codes sit at its ends."""
+    if item.get("error") or item.get("status") == "failed":
+        return FAILED
+    for window in (output[-400:], output[:400]):
+        found = _EXIT_FIELD.search(window) or _EXIT.search(window)
+        if found:
+            return COMPLETED if int(found.group(1)) == 0 else FAILED
+    return COMPLETED if item.get("status") in ("completed", "success") else UNKNOWN
+
+
+def result_text(record: dict[str, Any], call_id: str | None) -> str | None:
+    """The full output of the tool result `call_id` in this line (deferred outputs)."""
+    item = record.get("payload") if isinstance(record.get("payload"), dict) else record
+    if not isinstance(item, dict) or item.get("call_id") != call_id:
+        return None
+    return _output_text(item.get("output"))
 
 
 def _result_state(item: dict[str, Any], output: Any) -> str:

@@ -60,7 +60,9 @@ CREATE TABLE events (
   file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   offset INTEGER NOT NULL,
   kind TEXT NOT NULL, ts TEXT, cwd TEXT, call_id TEXT, name TEXT, text TEXT NOT NULL,
-  input TEXT, state TEXT
+  input TEXT, state TEXT,
+  deferred INTEGER NOT NULL DEFAULT 0, fingerprint INTEGER NOT NULL DEFAULT 0,
+  size INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX events_by_file ON events(file_id, offset);
 CREATE TABLE edges (

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,7 +21,7 @@ from git_memory.failpoints import failpoint
 from git_memory.sessions import claude, codex, index
 from git_memory.sessions.discover import CLAUDE, SourceFile
 from git_memory.sessions.query import load_events
-from git_memory.sessions.records import Diagnostic, Event, LineRejected, decode_line
+from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event, LineRejected, decode_line
 from git_memory.sessions.turns import Turn, build_turns, commit_candidates, observed_paths, session_key
 
 PROBE = 4096
@@ -87,19 +88,25 @@ def parse(
     diagnostics: list[Diagnostic] = []
     unknown: list[str] = state.setdefault("unknown", [])
     position = base
-    for raw in data[:end].split(b"\n")[:-1]:
+    lines = data.split(b"\n")
+    lines.pop()  # the unterminated tail (or b"" after a final newline) is held back
+    for raw in lines:
         offset = position
         position += len(raw) + 1
+        if not raw or raw.isspace():
+            continue
         if raw.endswith(b"\r"):
             raw = raw[:-1]
-        if not raw.strip():
-            continue
         try:
             record = decode_line(raw)
         except LineRejected as exc:
             diagnostics.append(Diagnostic(exc.code, offset, exc.message))
             continue
-        events += reader.read_record(record, offset, state)
+        found = reader.read_record(record, offset, state)
+        for event in found:
+            if event.kind == TOOL_RESULT:
+                event.fingerprint, event.size = zlib.crc32(raw), len(raw)
+        events += found
         odd = reader.unknown_type(record, state)
         if odd is not None and odd not in unknown:
             unknown.append(odd)
@@ -219,12 +226,14 @@ def _append(
 
 def _insert_events(conn: index.Connection, file_id: int, events: list[Event]) -> None:
     conn.executemany(
-        "INSERT INTO events(file_id, offset, kind, ts, cwd, call_id, name, text, input, state)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO events(file_id, offset, kind, ts, cwd, call_id, name, text, input, state,"
+        " deferred, fingerprint, size) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         [
             (
-                file_id, e.offset, e.kind, e.timestamp, e.cwd, e.call_id, e.name, e.text,
+                file_id, e.offset, e.kind, e.timestamp, e.cwd, e.call_id, e.name,
+                e.text,
                 None if e.input is None else json.dumps(e.input, ensure_ascii=False), e.state,
+                int(e.deferred), e.fingerprint, e.size,
             )
             for e in events
         ],

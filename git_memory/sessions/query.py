@@ -192,25 +192,73 @@ def select_turns(
 
 
 def load_events(conn: index.Connection, file_id: int, start: int, last: int) -> list[Event]:
-    """The stored events of one file between two offsets (inclusive)."""
+    """The stored events of one file between two offsets (inclusive); deferred outputs hold
+    only their head (see `fill_outputs`)."""
     import json
 
     rows = conn.execute(
-        "SELECT offset, kind, ts, cwd, call_id, name, text, input, state FROM events"
+        "SELECT offset, kind, ts, cwd, call_id, name, text, input, state, deferred,"
+        " fingerprint, size FROM events"
         " WHERE file_id = ? AND offset >= ? AND offset <= ? ORDER BY id",
         (file_id, start, last),
     )
     return [
         Event(
-            r[1], r[0], r[2], r[3], r[6], r[4], r[5], json.loads(r[7]) if r[7] else None, r[8]
+            r[1], r[0], r[2], r[3], r[6], r[4], r[5], json.loads(r[7]) if r[7] else None, r[8],
+            bool(r[9]), r[10], r[11],
         )
         for r in rows
-    ]
+    ]  # fmt: skip
+
+
+def fill_outputs(conn: index.Connection, file_id: int, events: list[Event]) -> None:
+    """Read deferred tool outputs back from their transcript lines.
+
+    A line that no longer matches its fingerprint (the file changed since the last sync)
+    leaves the stored head in place.
+    """
+    import zlib
+
+    from git_memory.sessions import claude, codex
+    from git_memory.sessions.records import LineRejected, decode_line
+
+    wanted = [e for e in events if e.deferred]
+    if not wanted:
+        return
+    path, provider = conn.execute(
+        "SELECT path, provider FROM files WHERE id = ?", (file_id,)
+    ).fetchone()
+    reader = claude if provider == "claude-code" else codex
+    data = _file_bytes(path)
+    for event in wanted:
+        raw = data[event.offset : event.offset + event.size]
+        if len(raw) != event.size or zlib.crc32(raw) != event.fingerprint:
+            continue
+        try:
+            text = reader.result_text(decode_line(raw), event.call_id)
+        except LineRejected:
+            continue
+        if text is not None:
+            event.text = text
+
+
+def _file_bytes(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return b""
+    if path.endswith(".zst"):
+        import zstandard
+
+        data = zstandard.ZstdDecompressor().decompressobj().decompress(data)
+    return data
 
 
 def turn_record(conn: index.Connection, worktree: Any, row: index.Row, state: str) -> TurnRecord:
     events = load_events(conn, row["file_id"], row["start_offset"], row["last_offset"])
-    turn = build_turns(row["session_key"], events, row["ordinal"])[0]
+    fill_outputs(conn, row["file_id"], events)
+    turn = build_turns(row["session_key"], events, row["ordinal"], revisions=False)[0]
     return TurnRecord(
         turn_key=row["turn_key"],
         session_key=row["session_key"],

@@ -15,6 +15,10 @@ from typing import Any
 # Reference §F: records up to 8 MiB, nesting up to 64 levels.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
+# Tool outputs longer than this are not copied into the index: `sessions/query.py` reads them
+# back from the transcript line when a turn is loaded (a sync then costs little more than
+# parsing the JSON).
+INLINE_LIMIT = 2048
 
 # Event kinds.
 USER = "user"  # visible human text on the main line: opens a turn
@@ -43,6 +47,11 @@ class Event:
     name: str | None = None
     input: Any = None
     state: str | None = None
+    # Tool results: a large output stays in the transcript (`deferred`: `text` holds only its
+    # head), and the crc32 and size of the line stand for it in the turn's revision.
+    deferred: bool = False
+    fingerprint: int = 0
+    size: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +88,17 @@ def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _too_deep(value: Any, limit: int) -> bool:
+    # Iterative and touching containers only, so a line with huge strings costs nothing here.
     stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
     while stack:
-        item, depth = stack.pop()
+        item, depth = pop()
         if depth > limit:
             return True
-        if isinstance(item, dict):
-            stack.extend((child, depth + 1) for child in item.values())
-        elif isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
+        for child in item.values() if type(item) is dict else item:
+            kind = type(child)
+            if kind is dict or kind is list:
+                push((child, depth + 1))
     return False
 
 
@@ -105,8 +116,7 @@ def decode_line(raw: bytes) -> dict[str, Any]:
         raise LineRejected("invalid-json-record", f"not JSON: {type(exc).__name__}") from exc
     if not isinstance(value, dict):
         raise LineRejected("invalid-json-record", "record is not a JSON object")
-    # Counting brackets is cheap; only lines that could be deep are walked.
-    if raw.count(b"{") + raw.count(b"[") > MAX_DEPTH and _too_deep(value, MAX_DEPTH):
+    if _too_deep(value, MAX_DEPTH):
         raise LineRejected("too-deep-json-record", f"record nests deeper than {MAX_DEPTH}")
     return value
 

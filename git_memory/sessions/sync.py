@@ -74,7 +74,9 @@ def sync(
 
     extra = list(sources or [])
     _check_sources(extra)
-    index.connect(state_home).close()  # creates the state home and the schema
+    from git_memory.paths import ensure_private_dir
+
+    ensure_private_dir(state_home)
     lock = FileLock(str(index.lock_path(state_home)), timeout=lock_timeout, mode=0o600)
     try:
         with lock:

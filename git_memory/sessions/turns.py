@@ -19,6 +19,7 @@ from git_memory.contracts.canonical import digest
 from git_memory.sessions.records import (
     ASSISTANT,
     COMPLETED,
+    INLINE_LIMIT,
     SKILL,
     STEER,
     TERMINAL,
@@ -52,6 +53,9 @@ class ToolCall:
     input: Any
     output: str | None = None
     state: str = UNKNOWN
+    # crc32 and size of the result's transcript line (stand-ins for the output in `revision`).
+    fingerprint: int = 0
+    size: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (inputs kept as recorded)."""
@@ -103,8 +107,13 @@ def turn_key(session: str, offset: int) -> str:
     return digest([session, offset])
 
 
-def build_turns(session: str, events: list[Event], first_ordinal: int = 0) -> list[Turn]:
-    """Group events into turns; events before the first user message are dropped."""
+def build_turns(
+    session: str, events: list[Event], first_ordinal: int = 0, *, revisions: bool = True
+) -> list[Turn]:
+    """Group events into turns; events before the first user message are dropped.
+
+    `revisions=False` skips the revision digests (a stored turn already has its revision).
+    """
     turns: list[Turn] = []
     calls: dict[str, ToolCall] = {}
     for event in events:
@@ -117,7 +126,7 @@ def build_turns(session: str, events: list[Event], first_ordinal: int = 0) -> li
             continue
         _absorb(turns[-1], event, calls)
     for turn in turns:
-        _finish(session, turn)
+        _finish(session, turn, revisions)
     return turns
 
 
@@ -140,27 +149,40 @@ def _absorb(turn: Turn, event: Event, calls: dict[str, ToolCall]) -> None:
         paired = calls.get(event.call_id or "")
         if paired is not None:
             paired.output, paired.state = event.text, event.state or UNKNOWN
+            paired.fingerprint, paired.size = event.fingerprint, event.size
     elif kind == SKILL and event.name and event.name not in turn.skills:
         turn.skills.append(event.name)
     elif kind == TERMINAL:
         turn.terminal = True
 
 
-def _finish(session: str, turn: Turn) -> None:
+def _finish(session: str, turn: Turn, revisions: bool) -> None:
     for call in turn.tools:
         skill = _skill_name(call)
         if skill and call.state == COMPLETED and skill not in turn.skills:
             turn.skills.append(skill)
     turn.turn_key = turn_key(session, turn.start_offset)
-    turn.revision = digest(_digestable(content(turn)))
+    if revisions:
+        turn.revision = digest(_digestable(content(turn)))
 
 
 def content(turn: Turn) -> dict[str, Any]:
-    """The canonical content of a turn (what its revision covers)."""
+    """The canonical content of a turn (what its revision covers). A tool output is
+    represented by the crc32 and size of its transcript line, so a sync never hashes large
+    outputs twice; any change of that line changes the revision."""
     return {
         "user": turn.user,
         "assistant": turn.assistant,
-        "tools": [call.to_json() for call in turn.tools],
+        "tools": [
+            {
+                "callId": call.call_id,
+                "name": call.name,
+                "input": call.input,
+                "resultState": call.state,
+                "resultLine": [call.fingerprint, call.size],
+            }
+            for call in turn.tools
+        ],
         "skills": turn.skills,
     }
 
@@ -228,7 +250,9 @@ def commit_candidates(turn: Turn) -> list[str]:
             continue
         if not _GIT_COMMAND.search(_command_of(call.input)):
             continue
-        for hex_id in _HEX40.findall(call.output):
+        # Commit ids printed by git sit near the top of its output; scanning only the part a
+        # sync keeps inline (INLINE_LIMIT) gives the same edges after a full read or a resume.
+        for hex_id in _HEX40.findall(call.output, 0, INLINE_LIMIT):
             if hex_id not in found:
                 found.append(hex_id)
     return found
