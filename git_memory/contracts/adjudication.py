@@ -13,7 +13,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from git_memory.contracts.base import Hex64, Model, Priority
+from git_memory.contracts.base import Hex64, Model
 from git_memory.contracts.extraction import (
     CandidateType,
     DraftCandidate,
@@ -23,6 +23,7 @@ from git_memory.contracts.extraction import (
     NonNegativeInt,
     OwnerKeys,
     PositiveInt,
+    Priority,
     SceneName,
     unique_by,
 )

@@ -10,7 +10,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import StringConstraints, field_validator
 
-from git_memory.contracts.base import Hex64, Model, Priority
+from git_memory.contracts.base import Hex64, Model
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import (
     CandidateType,
@@ -21,6 +21,7 @@ from git_memory.contracts.extraction import (
     NonNegativeInt,
     OwnerKeys,
     PositiveInt,
+    Priority,
     SceneName,
     unique_by,
 )

@@ -12,7 +12,9 @@ from pydantic import (
     AfterValidator,
     Field,
     SerializerFunctionWrapHandler,
+    StrictInt,
     StringConstraints,
+    WithJsonSchema,
     field_validator,
     model_serializer,
     model_validator,
@@ -24,7 +26,6 @@ from git_memory.contracts.base import (
     EvidenceId,
     Hex64,
     Model,
-    Priority,
     Timestamp,
     parse_timestamp,
 )
@@ -35,8 +36,15 @@ Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._
 NonEmpty = Annotated[str, StringConstraints(min_length=1)]
 # Scene names are free-form text (non-Latin names must work), only bounded.
 SceneName = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-NonNegativeInt = Annotated[int, Field(ge=0, le=MAX_SAFE_INTEGER)]
-PositiveInt = Annotated[int, Field(ge=1, le=MAX_SAFE_INTEGER)]
+# Strict integers: JSON `true`, `1.0` or `"1"` are not counts, revisions or priorities.
+NonNegativeInt = Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INTEGER)]
+PositiveInt = Annotated[StrictInt, Field(ge=1, le=MAX_SAFE_INTEGER)]
+Priority = Annotated[StrictInt, Field(ge=0, le=100)]
+# The canonical timestamp, with its pattern published in the JSON Schema.
+UtcTimestamp = Annotated[
+    Timestamp,
+    WithJsonSchema({"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"}),
+]
 CandidateType = Literal["work_fact", "work_task", "work_method", "work_artifact"]
 Confidence = Literal["high", "medium", "low"]
 TaskKind = Literal["extraction", "adjudication", "consolidation"]
@@ -92,8 +100,8 @@ class Lease(Model):
 class TimeWindow(Model):
     """Half-open `[after, before)` in canonical UTC timestamps."""
 
-    after: Timestamp
-    before: Timestamp
+    after: UtcTimestamp
+    before: UtcTimestamp
 
     @model_validator(mode="after")
     def _ordered_and_bounded(self) -> TimeWindow:
@@ -161,7 +169,7 @@ class Provenance(Model):
     """When the source snapshot was evaluated; provenance only, never part of CAS."""
 
     snapshotSeq: DecimalString
-    evaluatedAt: Timestamp
+    evaluatedAt: UtcTimestamp
 
 
 class ExtractionBinding(Model):
@@ -183,8 +191,8 @@ class ExtractionBinding(Model):
 class SessionWindow(Model):
     """First and last turn time of the session slice."""
 
-    start: Timestamp
-    end: Timestamp
+    start: UtcTimestamp
+    end: UtcTimestamp
 
 
 class TaskSession(Model):

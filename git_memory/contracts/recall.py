@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Final, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StrictBool, model_validator
 
-from git_memory.contracts.base import Hex64, Model, Priority, Slug
+from git_memory.contracts.base import Hex64, Model, Slug
 from git_memory.contracts.consolidation import SceneSlug
 from git_memory.contracts.extraction import (
     CandidateType,
@@ -15,6 +15,7 @@ from git_memory.contracts.extraction import (
     Identifier,
     NonNegativeInt,
     PositiveInt,
+    Priority,
     SceneName,
     unique_by,
 )
@@ -98,7 +99,7 @@ class MemoryContext(Model):
     total: NonNegativeInt
     returned: NonNegativeInt
     returnedBytes: NonNegativeInt
-    truncated: bool
+    truncated: StrictBool
     selection: ContextSelection
     items: Annotated[list[MemoryContextItem], Field(max_length=MAX_MEMORY_ITEMS)]
 
@@ -127,7 +128,7 @@ class SkillContext(Model):
     total: NonNegativeInt
     returned: NonNegativeInt
     returnedBytes: NonNegativeInt
-    truncated: bool
+    truncated: StrictBool
     selection: ContextSelection
     items: Annotated[list[SkillContextItem], Field(max_length=MAX_SKILL_ITEMS)]
 

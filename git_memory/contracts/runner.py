@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, StrictBool, field_validator, model_validator
 
 from git_memory.contracts.base import Hex64, Model
 from git_memory.contracts.canonical import digest
@@ -76,7 +76,7 @@ class InputCoverage(Model):
     revision: NonNegativeInt | None
     contentDigest: Hex64
     bytes: NonNegativeInt
-    truncated: bool
+    truncated: StrictBool
 
 
 def _digest_without(model: Model, *names: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from git_memory.contracts.adjudication import (
     AdjudicationResult,
@@ -67,10 +67,10 @@ class AgentStage(Model):
     taskId: Identifier
     adjudicationTaskId: Identifier | None = None
     status: Literal["adjudication-required", "staged"]
-    noOp: bool
+    noOp: StrictBool
     candidates: list[StagedCandidate]
     reviewItems: list[ReviewItem]
     adjudicationTask: AdjudicationTask | None = None
     recallComparison: RecallComparison | None = None
     next: NonEmpty
-    skill: bool = False
+    skill: StrictBool = False

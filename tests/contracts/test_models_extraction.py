@@ -69,6 +69,9 @@ CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
     (BATCH, ("candidates",), [draft()] * 9, "9 candidates"),
     (BATCH, ("candidates", 0, "priority"), 101, "priority > 100"),
     (BATCH, ("candidates", 0, "priority"), -1, "priority < 0"),
+    (BATCH, ("candidates", 0, "priority"), True, "bool is not a priority"),
+    (BATCH, ("candidates", 0, "priority"), "60", "string is not a priority"),
+    (BATCH, ("candidates", 0, "priority"), 60.0, "float is not a priority"),
     (BATCH, ("candidates", 0, "scene"), "", "empty scene"),
     (BATCH, ("candidates", 0, "scene"), "s" * 201, "scene > 200"),
     (BATCH, ("candidates", 0, "type"), "fact", "type enum"),
@@ -86,6 +89,7 @@ CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
     (ASSESS, ("limitations",), ["a", "a"], "duplicate limitation"),
     (ASSESS, ("statementTextDigest",), hx("g"), "digest not hex"),
     (ASSESS, ("revision",), -1, "negative revision"),
+    (ASSESS, ("revision",), "1", "string revision"),
 ]
 
 
@@ -142,3 +146,11 @@ def test_citations_are_kept_sorted() -> None:
     assert [c.evidenceId for c in parsed.citations] == sorted(
         c["evidenceId"] for c in document["citations"]
     )
+
+
+def test_timestamp_pattern_is_published_in_the_schema() -> None:
+    from git_memory.contracts.extraction import MemoryExtractionRequest
+
+    schema = MemoryExtractionRequest.model_json_schema()
+    window = schema["$defs"]["TimeWindow"]["properties"]
+    assert window["after"]["pattern"] == r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"
