@@ -1,0 +1,55 @@
+"""Requests run through both front ends by the parity test, per MCP tool.
+
+The MCP call runs first; the private state and the worktree files are then put back as they
+were, and the CLI runs the same request, so both start from the same state. A case's `setup`
+runs before that snapshot. Add cases as operations land.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from git_memory.testing.repos import Repo
+
+
+@dataclass(frozen=True)
+class Case:
+    """One request: MCP arguments, and the CLI words when `--request FILE` cannot carry it."""
+
+    tool: str
+    arguments: dict[str, Any]
+    label: str
+    cli_args: tuple[str, ...] | None = None
+    setup: Callable[[Any, Repo, dict[str, Path]], None] | None = field(default=None)
+
+
+def _synced(gm: Any, repo: Repo, env: dict[str, Path]) -> None:
+    # A first sync, so that the compared syncs both find nothing new.
+    result = gm(["sessions", "sync", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 0, result.stderr
+
+
+def _initialized(gm: Any, repo: Repo, env: dict[str, Path]) -> None:
+    result = gm(["init"], cwd=repo.root)
+    assert result.exit_code == 0, result.stderr
+
+
+CASES: tuple[Case, ...] = (
+    Case("memory_status", {}, "empty", cli_args=()),
+    Case("memory_status", {}, "initialized", cli_args=(), setup=_initialized),
+    Case("memory_sessions_sync", {}, "nothing-new", setup=_synced),
+    Case("memory_sessions_sync", {"sources": ["/nonexistent/transcripts"]}, "missing-source"),
+    Case("memory_sessions_list", {}, "empty"),
+    Case("memory_sessions_list", {"all": True, "provider": "codex"}, "filtered"),
+    Case("memory_sessions_list", {"since": "yesterday"}, "bad-time"),
+    Case("memory_assemble", {"provider": "claude", "dryRun": True}, "dry-run"),
+    Case("memory_assemble", {"provider": "codex", "dryRun": True}, "dry-run-codex"),
+    Case("memory_assemble", {"provider": "nobody"}, "bad-provider"),
+    Case("memory_search", {"query": "pytest"}, "no-memory"),
+    Case("memory_search", {"query": ""}, "empty-query"),
+    Case("memory_review", {}, "nothing-to-review"),
+    Case("memory_promote", {"plan": "no-such-plan", "approve": "0" * 64}, "unknown-plan"),
+)

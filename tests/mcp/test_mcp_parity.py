@@ -1,0 +1,186 @@
+"""Parity over the operation registry: every operation on both front ends, same documents.
+
+Fails when an operation with `mcp_tool` is not served (or a tool is served that the registry
+does not declare), when one without carries no CLI-only reason, when a narrower MCP request
+has no one-sided reason, and when the MCP result or error of a request differs from what
+`git memory … --format json` prints for the same request.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import anyio
+import click
+import pytest
+from mcp import types
+
+from git_memory.cli.main import cli
+from git_memory.mcp.server import MemoryServer
+from git_memory.ops.base import handler_doc, load_operation
+from git_memory.ops.registry import OPERATIONS, OperationSpec
+from git_memory.testing.repos import Repo
+from tests.mcp.harness import connect, structured
+from tests.mcp.parity_cases import CASES, Case
+
+MCP_SPECS = [d for d in OPERATIONS if d.mcp_tool]
+LIVE_CASES = [case for case in CASES if any(d.mcp_tool == case.tool for d in MCP_SPECS)]
+
+
+def _list_tools(root: Path) -> list[types.Tool]:
+    async def scenario() -> list[types.Tool]:
+        async with connect(MemoryServer.create(root).lowlevel()) as client:
+            return (await client.list_tools()).tools
+
+    return anyio.run(scenario)
+
+
+def _call(root: Path, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
+    async def scenario() -> types.CallToolResult:
+        async with connect(MemoryServer.create(root).lowlevel()) as client:
+            return await client.call_tool(tool, arguments)
+
+    return anyio.run(scenario)
+
+
+def _cli_command(path: tuple[str, ...]) -> click.Command | None:
+    ctx = click.Context(cli, info_name="git memory")
+    command: click.Command | None = cli
+    for word in path:
+        if not isinstance(command, click.Group):
+            return None
+        command = command.get_command(ctx, word)
+        if command is None:
+            return None
+        ctx = click.Context(command, info_name=word, parent=ctx)
+    return command
+
+
+def test_served_tools_are_exactly_the_registry_tools(repo: Repo) -> None:
+    assert [tool.name for tool in _list_tools(repo.root)] == [d.mcp_tool for d in MCP_SPECS]
+
+
+@pytest.mark.parametrize("declaration", OPERATIONS, ids=lambda d: d.name)
+def test_operation_is_on_both_sides_or_says_why(declaration: OperationSpec, repo: Repo) -> None:
+    assert _cli_command(declaration.cli_path) is not None, "no CLI command"
+    operation = load_operation(declaration.name)
+    if declaration.mcp_tool is None:
+        assert declaration.cli_only_reason, "an operation without MCP tool must say why"
+        assert operation.mcp_request_model is None
+        return
+    assert declaration.cli_only_reason is None
+    tools = {tool.name: tool for tool in _list_tools(repo.root)}
+    tool = tools[declaration.mcp_tool]
+    narrow = operation.mcp_request_model
+    model = narrow or operation.request_model
+    assert tool.input_schema == model.model_json_schema()
+    assert tool.output_schema == operation.response_model.model_json_schema(mode="serialization")
+    if narrow is not None:
+        assert declaration.one_sided_reason, "a narrower MCP request needs a one-sided reason"
+        assert set(narrow.model_fields) <= set(operation.request_model.model_fields)
+    assert declaration.stability == ("one-sided" if declaration.one_sided_reason else "stable")
+    hints = tool.annotations
+    assert hints is not None
+    overrides = operation.mcp_annotations or {}
+    expected_read_only = overrides.get("readOnlyHint", declaration.side_effect == "none")
+    assert hints.read_only_hint is expected_read_only
+    expected_destructive = overrides.get(
+        "destructiveHint", declaration.side_effect in {"worktree", "external-delivery"}
+    )
+    assert hints.destructive_hint is expected_destructive
+
+
+# The tools SPEC §8 names with the hints SPEC and reference §G give them.
+READ_ONLY_TOOLS = {"memory_status", "memory_search", "memory_review"}
+DESTRUCTIVE_TOOLS = {"memory_promote"}
+
+
+@pytest.mark.parametrize("declaration", MCP_SPECS, ids=lambda d: d.name)
+def test_named_tools_carry_their_hints(declaration: OperationSpec, repo: Repo) -> None:
+    tool = next(t for t in _list_tools(repo.root) if t.name == declaration.mcp_tool)
+    assert tool.annotations is not None
+    if tool.name in READ_ONLY_TOOLS:
+        assert tool.annotations.read_only_hint is True
+    if tool.name in DESTRUCTIVE_TOOLS:
+        assert tool.annotations.destructive_hint is True
+        assert tool.annotations.read_only_hint is False
+    # The description is the CLI's --help text.
+    assert (tool.description or "").startswith(handler_doc(load_operation(declaration.name)))
+
+
+def _cli_document(
+    gm: Any, repo: Repo, tmp_path: Path, declaration: OperationSpec, case: Case
+) -> Any:
+    words = list(declaration.cli_path)
+    if case.cli_args is not None:
+        words += list(case.cli_args)
+    else:
+        request = tmp_path / "request.json"
+        request.write_text(json.dumps(case.arguments))
+        words += ["--request", str(request)]
+    result = gm([*words, "--format", "json"], cwd=repo.root)
+    document = json.loads(result.stdout)
+    if document.get("format") == "git-memory-error@v1":
+        assert result.exit_code != 0
+        return True, document["error"]
+    assert result.exit_code in (0, 1), result.stderr
+    return False, document
+
+
+def _copy_state(repo: Repo, state: Path, into: Path) -> None:
+    shutil.copytree(state, into / "state", symlinks=True)
+    shutil.copytree(repo.root, into / "worktree", symlinks=True, ignore=_skip_git)
+
+
+def _restore_state(repo: Repo, state: Path, saved: Path) -> None:
+    """Put the private state and the worktree files back as they were (`.git` is only read)."""
+    shutil.rmtree(state)
+    shutil.copytree(saved / "state", state, symlinks=True)
+    for child in repo.root.iterdir():
+        if child.name == ".git":
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+    shutil.copytree(saved / "worktree", repo.root, symlinks=True, dirs_exist_ok=True)
+
+
+def _skip_git(directory: str, names: list[str]) -> list[str]:
+    return [".git"] if ".git" in names else []
+
+
+@pytest.mark.parametrize("case", LIVE_CASES, ids=lambda c: f"{c.tool}-{c.label}")
+def test_mcp_and_cli_give_the_same_document(
+    case: Case, gm: Any, repo: Repo, hermetic_env: dict[str, Path], tmp_path: Path
+) -> None:
+    # Both front ends start from the same private state and worktree files.
+    declaration = next(d for d in MCP_SPECS if d.mcp_tool == case.tool)
+    if case.setup is not None:
+        case.setup(gm, repo, hermetic_env)
+    saved = tmp_path / "saved"
+    _copy_state(repo, hermetic_env["state"], saved)
+    result = _call(repo.root, case.tool, case.arguments)
+    _restore_state(repo, hermetic_env["state"], saved)
+    is_error, cli_document = _cli_document(gm, repo, tmp_path, declaration, case)
+    assert result.is_error is is_error, (structured(result), cli_document)
+    assert structured(result) == cli_document
+
+
+@pytest.mark.parametrize("declaration", MCP_SPECS, ids=lambda d: d.name)
+def test_malformed_request_gives_the_same_error(
+    declaration: OperationSpec, gm: Any, repo: Repo, tmp_path: Path
+) -> None:
+    arguments = {"bogus": 1}
+    result = _call(repo.root, declaration.mcp_tool or "", arguments)
+    assert result.is_error
+    document = structured(result)
+    assert document["code"] == "GM_REQUEST_INVALID"
+    if load_operation(declaration.name).accepts_request_file:
+        case = Case(declaration.mcp_tool or "", arguments, "malformed")
+        is_error, cli_document = _cli_document(gm, repo, tmp_path, declaration, case)
+        assert is_error
+        assert cli_document == document

@@ -1,0 +1,176 @@
+"""Pieces of the MCP front end that need no client: questions, tokens, hints, the command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from git_memory.mcp import elicitation
+from git_memory.mcp.tools import ToolBinding
+from git_memory.ops.base import Operation
+from git_memory.ops.registry import OperationSpec
+from git_memory.testing.repos import Repo
+from tests.conftest import PROJECT_ROOT
+from tests.mcp.approval_probe import OPERATION as PROBE
+
+
+def test_question_shows_summary_and_diff_and_cuts_huge_diffs() -> None:
+    small = elicitation.Question("Promote 1 file?", "+line\n")
+    assert small.message() == "Promote 1 file?\n\n+line\n"
+    huge = elicitation.Question("Promote?", "+" + "x" * (elicitation.MAX_MESSAGE_CHARS + 10))
+    message = huge.message()
+    assert "diff cut at" in message
+    assert "reject unless you have read it whole" in message
+    assert len(message) < elicitation.MAX_MESSAGE_CHARS + 300
+    assert small.digest() != elicitation.Question("Promote 1 file?", "+other\n").digest()
+
+
+def test_only_an_accepted_approve_approves() -> None:
+    assert elicitation.approved("accept", {"decision": "approve"})
+    assert not elicitation.approved("accept", {"decision": "reject"})
+    assert not elicitation.approved("accept", None)
+    assert not elicitation.approved("decline", {"decision": "approve"})
+    assert not elicitation.approved("cancel", None)
+
+
+def test_pending_tokens_are_single_use_and_bound_to_the_call() -> None:
+    pending = elicitation.PendingQuestions()
+    question = elicitation.Question("s", "d")
+    token = pending.ask("memory_promote", "args", question)
+    assert pending.answer(token, "memory_promote", "other-args") is None
+    token = pending.ask("memory_promote", "args", question)
+    assert pending.answer(token, "memory_promote", "args") == question.digest()
+    assert pending.answer(token, "memory_promote", "args") is None
+
+
+def test_round_confirm_answers_only_the_question_asked() -> None:
+    question = elicitation.Question("s", "d")
+    confirm = elicitation.RoundConfirm({question.digest(): True})
+    assert confirm("s", "d") is True
+    with pytest.raises(elicitation.ElicitationPending) as pending:
+        confirm("s", "changed diff")
+    assert pending.value.question.diff == "changed diff"
+
+
+def _binding(side_effect: Any, hints: dict[str, bool] | None = None) -> ToolBinding:
+    spec = OperationSpec("x", "m", "Do x.", side_effect, ("x",), mcp_tool="memory_x")
+    operation = Operation(
+        spec=spec,
+        request_model=PROBE.request_model,
+        response_model=PROBE.response_model,
+        handler=PROBE.handler,
+        mcp_annotations=hints,
+    )
+    return ToolBinding(spec, operation)
+
+
+def test_annotations_follow_the_side_effect_and_overrides() -> None:
+    assert _binding("none").annotations()["readOnlyHint"] is True
+    worktree = _binding("worktree", {"idempotentHint": True}).annotations()
+    assert worktree["destructiveHint"] is True
+    assert worktree["readOnlyHint"] is False
+    assert worktree["idempotentHint"] is True
+    assert worktree["title"] == "Do x"
+    private = _binding("private-state").annotations()
+    assert (private["readOnlyHint"], private["destructiveHint"]) == (False, False)
+    assert _binding("external-delivery").annotations()["openWorldHint"] is True
+
+
+def test_mcp_command_is_listed_and_documented(gm: Any) -> None:
+    listing = gm(["-h"])
+    assert "mcp" in listing.stdout
+    assert "Serve the operations as MCP tools" in listing.stdout
+    own = gm(["mcp", "-h"])
+    assert own.exit_code == 0
+    assert "--repository" in own.stdout
+    assert "claude mcp add git-memory -- git memory mcp" in own.stdout
+
+
+def test_raw_protocol_garbage_gets_json_rpc_errors_not_a_crash(repo: Repo) -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    lines = [
+        "this is not json",
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"},
+                },
+            }
+        ),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "memory_status", "arguments": "not an object"},
+            }
+        ),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {"name": "memory_status", "arguments": {}},
+            }
+        ),
+    ]
+    replies: dict[int, Any] = {}
+    with subprocess.Popen(
+        [sys.executable, "-m", "git_memory", "mcp"],
+        cwd=repo.root,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as server:
+        assert server.stdin is not None
+        assert server.stdout is not None
+        for line in lines:
+            server.stdin.write(line + "\n")
+            server.stdin.flush()
+            if '"id"' in line:  # a request: wait for its reply before the next line
+                message = json.loads(server.stdout.readline())
+                replies[message["id"]] = message
+        server.stdin.close()
+        assert server.wait(timeout=60) == 0
+    assert replies[1]["result"]["serverInfo"]["name"] == "git-memory"
+    assert replies[2]["error"]["code"] == -32602  # invalid params, as JSON-RPC says
+    status = replies[3]["result"]
+    assert status["isError"] is False
+    assert status["structuredContent"]["format"] == "git-memory-status@v1"
+
+
+def test_registration_snippets_name_the_real_command_and_tools() -> None:
+    import tomllib
+
+    contrib = PROJECT_ROOT / "contrib" / "mcp"
+    codex = tomllib.loads((contrib / "codex-config.toml").read_text())
+    entry = codex["mcp_servers"]["git-memory"]
+    assert [entry["command"], *entry["args"]] == ["git", "memory", "mcp"]
+    claude = json.loads((contrib / "claude-mcp.json").read_text())["mcpServers"]["git-memory"]
+    assert [claude["command"], *claude["args"]] == ["git", "memory", "mcp"]
+    readme = (contrib / "README.md").read_text()
+    assert "claude mcp add git-memory -- git memory mcp" in readme
+    permissions = json.loads((contrib / "claude-settings.json").read_text())["permissions"]
+    from git_memory.mcp.tools import load_tools
+
+    for name, binding in load_tools().items():
+        allowed = f"mcp__git-memory__{name}" in permissions["allow"]
+        asked = f"mcp__git-memory__{name}" in permissions["ask"]
+        assert allowed != asked, f"{name} must be either allowed or asked for"
+        assert name in readme
+        if binding.spec.side_effect in {"worktree", "external-delivery"}:
+            assert asked, f"{name} changes the worktree: the agent must ask"
