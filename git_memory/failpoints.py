@@ -2,7 +2,8 @@
 
 The process exits at once with status 86 (`os._exit`: no cleanup, no atexit, no flush), as a
 power cut or `kill -9` would. Every name used in the code is listed in `FAILPOINTS` with where
-it sits, so tests can iterate them and a typo is caught.
+it sits, so tests can iterate them and a typo is caught. `<name>:raise` raises
+`FailpointError` instead, which stands for an unexpected bug (exit 3 with a crash log).
 """
 
 from __future__ import annotations
@@ -13,12 +14,18 @@ FAILPOINT_EXIT_STATUS = 86
 
 # name -> where it fires. Subsystems add their names here.
 FAILPOINTS: dict[str, str] = {
+    "status.start": "ops/status.py: before anything is read (used with :raise)",
+    # --- extraction (issue 6) ---
+    "extract.plan.before-commit": "extract/recall_flow.py: chunk + task planned, before COMMIT",
+    "extract.plan.after-commit": "extract/recall_flow.py: chunk + task planned, after COMMIT",
     # --- promotion (issue 7): promote/apply.py ---
     "promote.after-intent": "a file's journal intent committed, its bytes not yet touched",
     "promote.after-write": "a file's bytes installed and verified, not yet marked applied",
     "promote.during-rollback": "a file rolled back on disk, not yet marked rolled_back",
     "promote.before-finalize": "every file applied, the finalize transaction not yet begun",
     "promote.after-finalize": "finalize committed; index.json and projection not yet redone",
+    # --- assemble (issue 9) ---
+    "assemble.before-manifest": "assemble/run.py: block and projections written, manifest not yet",
     # --- session index (issue 4) ---
     "sessions.sync.before-commit": "inside a file's sync transaction, before COMMIT",
     "sessions.sync.after-file": "after a file's sync transaction committed",
@@ -61,5 +68,12 @@ def failpoint(name: str) -> None:
         return
     if name not in FAILPOINTS:
         raise KeyError(f"undeclared failpoint {name!r}")
-    if name in wanted.split(","):
+    selected = wanted.split(",")
+    if f"{name}:raise" in selected:
+        raise FailpointError(f"failpoint {name} fired")
+    if name in selected:
         os._exit(FAILPOINT_EXIT_STATUS)
+
+
+class FailpointError(RuntimeError):
+    """Raised by a `<name>:raise` failpoint: a stand-in for an unexpected internal error."""

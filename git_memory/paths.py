@@ -43,7 +43,12 @@ def state_home(configured: str | None = None) -> Path:
 
 def ensure_private_dir(path: Path) -> Path:
     """Create `path` (and parents) as 0700 directories; tighten an existing one we own."""
-    path.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
+    missing = [parent for parent in (path, *path.parents) if not parent.exists()]
+    for directory in reversed(missing):
+        # Every directory we create is private, not only the last one (mkdir(parents=True)
+        # would give the intermediate ones the umask's mode).
+        with contextlib.suppress(FileExistsError):
+            directory.mkdir(mode=PRIVATE_DIR_MODE)
     if path.is_symlink() or not path.is_dir():
         raise GitMemoryError(
             "GM_STATE_HOME_INVALID",

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from git_memory.contracts.status import EmptyRequest, StatusResponse
+from git_memory.failpoints import failpoint
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
@@ -15,6 +16,7 @@ from git_memory.ops.registry import spec
 COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
     # --- add one line per subsystem ---
     ("sessions", "git_memory.sessions.status:counts"),
+    ("memory", "git_memory.store.status:counts"),
     ("promotions", "git_memory.promote.recover:counts"),
 )
 
@@ -32,6 +34,7 @@ def _contributor(target: str) -> Callable[[OpContext], Any]:
 def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     """Show the repository binding, the memory root and counts of sessions, tasks,
     candidates, approved memory and promotions of this worktree."""
+    failpoint("status.start")
     worktree = ctx.worktree
     counts: dict[str, Any] = {}
     for key, contributor in COUNT_CONTRIBUTORS:

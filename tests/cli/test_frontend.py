@@ -74,14 +74,21 @@ def test_bare_repository_refused_by_cli(gm: Any, tmp_path: Path) -> None:
 def test_unexpected_exception_exits_3_with_log(
     gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
-    # A state home that is a file makes the secret write fail with an OSError inside the
-    # command: an internal error, not a user error.
-    result = gm_proc(
-        ["status"], cwd=repo.root, env={"GIT_MEMORY_HOME": str(repo.root / "README.md")}
-    )
+    # A `:raise` failpoint stands for a bug: an exception that is not a GitMemoryError.
+    result = gm_proc(["status"], cwd=repo.root, env={"GIT_MEMORY_FAILPOINT": "status.start:raise"})
     assert result.returncode == 3, result.stderr
     assert "[GM_INTERNAL]" in result.stderr
     assert "Traceback" not in result.stderr
+    logs = list((hermetic_env["state"] / "logs").iterdir())
+    assert len(logs) == 1
+    assert "FailpointError" in logs[0].read_text()
+
+
+def test_state_home_that_is_a_file(gm: Any, repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_MEMORY_HOME", str(repo.root / "README.md"))
+    result = gm(["status"], cwd=repo.root)
+    assert result.exit_code == 1
+    assert "[GM_STATE_HOME_INVALID]" in result.stderr
 
 
 def test_crash_log_is_written_to_state_home(repo: Repo, hermetic_env: dict[str, Path]) -> None:
