@@ -16,6 +16,9 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.status", "StatusResponse"),
     ("git_memory.contracts.assemble", "AssembleRequest"),
     ("git_memory.contracts.assemble", "AssembleResponse"),
+    # --- memory state, search (issue 5) ---
+    ("git_memory.contracts.search", "SearchRequest"),
+    ("git_memory.contracts.search", "SearchResponse"),
     # --- session index (issue 4) ---
     ("git_memory.contracts.sessions", "SessionsSyncRequest"),
     ("git_memory.contracts.sessions", "SyncSummary"),

@@ -114,6 +114,12 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         cli_only="a maintenance command; sync covers what an agent needs",
     ),
     # --- memory state, search (issue 5) ---
+    _op(
+        "search",
+        "Search approved memory by relevance (BM25), reporting generation and coverage.",
+        "private-state",
+        mcp_tool="memory_search",
+    ),
     # --- agent-native extraction: recall, stage, review (issue 6) ---
     # --- promotion: prepare, promote (issue 7) ---
     _op(

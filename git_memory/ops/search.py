@@ -1,0 +1,94 @@
+"""`git memory search QUERY [--limit N]`: BM25 search over approved memory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from git_memory.contracts.search import SearchRequest, SearchResponse, SearchResult
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+SCORE_DIGITS = 6
+
+
+def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
+    """Search approved memory (the committed entries of this worktree) by relevance.
+
+    The query is split into words (any of them may match); results are ranked by BM25, ties by
+    entry id. The approved projection is re-synced first, so entries edited on disk are found.
+    `coverage: partial` means files changed during the sync and some results may be missing.
+    """
+    from git_memory.store.recall_queries import search_approved
+    from git_memory.store.worktree import open_worktree_state
+
+    state = open_worktree_state(ctx.worktree, sync=True)
+    try:
+        rows = search_approved(state.db, state.owner, request.query, request.limit)
+    finally:
+        state.close()
+    assert state.sync is not None
+    return SearchResponse(
+        generation=state.sync.generation,
+        coverage=state.sync.coverage,
+        results=[
+            SearchResult(
+                id=row.id,
+                type=row.type,
+                scene=row.scene or None,
+                score=round(-row.score, SCORE_DIGITS) + 0.0,
+                summary=row.summary,
+                path=row.path,
+            )
+            for row in rows
+        ],
+    )
+
+
+def render(response: SearchResponse) -> str:
+    """One line per result, then the projection it came from."""
+    lines = [
+        f"{result.id}  [{result.type}{'/' + result.scene if result.scene else ''}]  "
+        f"{result.summary[:100]}\n    {result.path}"
+        for result in response.results
+    ]
+    if not lines:
+        lines.append("no approved memory matches")
+    note = (
+        " (partial: files changed during sync; run again)" if response.coverage == "partial" else ""
+    )
+    lines.append(f"generation {response.generation}, coverage {response.coverage}{note}")
+    return "\n".join(lines)
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SearchRequest:
+    from pydantic import ValidationError
+
+    from git_memory.ops.base import request_invalid
+
+    try:
+        return SearchRequest(query=" ".join(values["query"]), limit=values["limit"])
+    except ValidationError as exc:
+        raise request_invalid(exc) from exc
+
+
+OPERATION = Operation(
+    spec=spec("search"),
+    request_model=SearchRequest,
+    response_model=SearchResponse,
+    handler=search,
+    cli_params=[
+        click.Argument(["query"], nargs=-1, metavar="QUERY"),
+        click.Option(
+            ["--limit"],
+            type=click.IntRange(1, 100),
+            default=10,
+            show_default=True,
+            help="Most results to return.",
+        ),
+    ],
+    from_cli=_from_cli,
+    render_text=render,
+)

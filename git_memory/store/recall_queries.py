@@ -1,0 +1,109 @@
+"""Every FTS query over the memory state: recall's BM25 lists, the pool, and approved search.
+
+Queries follow the original analyzer: the text is split on non-alphanumeric characters,
+lowercased, de-duplicated, the first 32 tokens kept, each quoted, joined with OR. FTS5 uses its
+default `unicode61` tokenizer (a CJK run is one token). BM25 ties break on the id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from git_memory.store.db import Owner, StateDB
+
+MAX_QUERY_TOKENS = 32
+_SPLIT = re.compile(r"[^\w]|_", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked row of a BM25 list (source kind `approved` or `candidate`)."""
+
+    source_kind: str
+    id: str
+    revision: int
+    content_digest: str
+    state: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class SearchRow:
+    """One approved entry found by `search`."""
+
+    id: str
+    type: str
+    scene: str
+    score: float
+    summary: str
+    path: str
+    revision: int
+    content_digest: str
+    status: str
+
+
+def query_tokens(text: str) -> list[str]:
+    """The first 32 distinct lowercased alphanumeric runs of `text`."""
+    seen: dict[str, None] = {}
+    for token in _SPLIT.split(text):
+        if token and token.isalnum():
+            seen.setdefault(token.lower(), None)
+            if len(seen) == MAX_QUERY_TOKENS:
+                break
+    return list(seen)
+
+
+def match_expression(text: str) -> str | None:
+    """The FTS5 MATCH expression for `text` (None when it has no token)."""
+    tokens = query_tokens(text)
+    if not tokens:
+        return None
+    return " OR ".join('"' + token.replace('"', '""') + '"' for token in tokens)
+
+
+APPROVED_HITS = (
+    "SELECT e.entry_id, e.revision, e.content_digest, e.status, e.summary"
+    " FROM approved_fts JOIN approved_entries e ON e.seq = approved_fts.rowid"
+    " WHERE approved_fts MATCH ? AND e.repository_key = ? AND e.worktree_key = ?"
+    " ORDER BY bm25(approved_fts), e.entry_id LIMIT ?"
+)
+
+CANDIDATE_HITS = (
+    "SELECT c.candidate_id, c.revision, c.content_digest, c.status, c.summary"
+    " FROM candidate_fts JOIN candidates c ON c.seq = candidate_fts.rowid"
+    " WHERE candidate_fts MATCH ? AND c.repository_key = ? AND c.worktree_key = ?"
+    " AND c.kind = 'entry' AND c.status IN ('draft', 'quarantined') AND c.candidate_id != ?"
+    " ORDER BY bm25(candidate_fts), c.candidate_id LIMIT ?"
+)
+
+SEARCH = (
+    "SELECT e.entry_id, e.type, e.scene, bm25(approved_fts) AS score, e.summary, e.path,"
+    " e.revision, e.content_digest, e.status"
+    " FROM approved_fts JOIN approved_entries e ON e.seq = approved_fts.rowid"
+    " WHERE approved_fts MATCH ? AND e.repository_key = ? AND e.worktree_key = ?"
+    " ORDER BY score, e.entry_id LIMIT ?"
+)
+
+
+def approved_hits(db: StateDB, owner: Owner, match: str, limit: int) -> list[Hit]:
+    """The owner's approved entries for `match`, best BM25 first."""
+    rows = db.rows(APPROVED_HITS, (match, owner.repository_key, owner.worktree_key, limit))
+    return [Hit("approved", r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+
+def candidate_hits(
+    db: StateDB, owner: Owner, match: str, limit: int, exclude_id: str | None
+) -> list[Hit]:
+    """The owner's visible entry candidates (draft, quarantined) for `match`, minus one id."""
+    params = (match, owner.repository_key, owner.worktree_key, exclude_id or "", limit)
+    return [Hit("candidate", r[0], r[1], r[2], r[3], r[4]) for r in db.rows(CANDIDATE_HITS, params)]
+
+
+def search_approved(db: StateDB, owner: Owner, query: str, limit: int) -> list[SearchRow]:
+    """Approved entries for a free-text query, by BM25 then id (no token → nothing)."""
+    match = match_expression(query)
+    if match is None:
+        return []
+    rows = db.rows(SEARCH, (match, owner.repository_key, owner.worktree_key, limit))
+    return [SearchRow(*tuple(row)) for row in rows]

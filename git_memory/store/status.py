@@ -1,0 +1,71 @@
+"""Counts of the memory state for `git memory status`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.paths import MEMORY_STATE_DB
+
+TASK_STATES = ("pending", "claimed", "submitted", "stale")
+CANDIDATE_STATES = ("draft", "quarantined", "promoted", "discarded")
+CHUNK_STATES = ("pending", "drafted", "extracted", "stale")
+
+
+def counts(ctx: Any) -> dict[str, Any]:
+    """Tasks, candidates and chunks by state; approved entries, generation and coverage.
+
+    Promotions are counted by the promotion subsystem's own contributor.
+
+    `ctx` is the operation context. Nothing is created when the state DB does not exist yet.
+    """
+    worktree = ctx.worktree
+    if not (worktree.state_home / MEMORY_STATE_DB).exists():
+        return _empty()
+    from git_memory.store.worktree import open_worktree_state
+
+    state = open_worktree_state(worktree, sync=True)
+    try:
+        db, owner = state.db, state.owner
+        with db.read():
+            keys = (owner.repository_key, owner.worktree_key)
+            result = {
+                "tasks": _by_state(db, "tasks", "status", TASK_STATES, keys),
+                "candidates": _by_state(db, "candidates", "status", CANDIDATE_STATES, keys),
+                "chunks": _by_state(db, "chunks", "status", CHUNK_STATES, keys),
+                "approved": _approved(state),
+            }
+    finally:
+        state.close()
+    return result
+
+
+def _empty() -> dict[str, Any]:
+    return {
+        "tasks": dict.fromkeys(TASK_STATES, 0),
+        "candidates": dict.fromkeys(CANDIDATE_STATES, 0),
+        "chunks": dict.fromkeys(CHUNK_STATES, 0),
+        "approved": {"entries": 0, "generation": 0, "coverage": "partial"},
+    }
+
+
+def _by_state(
+    db: Any, table: str, column: str, states: tuple[str, ...], keys: tuple[str, str]
+) -> dict[str, int]:
+    found = dict.fromkeys(states, 0)
+    for row in db.rows(
+        f"SELECT {column}, count(*) FROM {table} WHERE repository_key = ? AND worktree_key = ?"
+        f" GROUP BY {column}",
+        keys,
+    ):
+        found[row[0]] = row[1]
+    return found
+
+
+def _approved(state: Any) -> dict[str, Any]:
+    sync = state.sync
+    entries = state.db.scalar(
+        "SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
+        (state.owner.repository_key, state.owner.worktree_key),
+    )
+    return {"entries": entries, "generation": sync.generation, "coverage": sync.coverage}
+

@@ -1,0 +1,51 @@
+"""Opening the memory state for a discovered worktree, with the approved projection synced."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from git_memory.store.approved import SyncResult, sync_approved
+from git_memory.store.chunks import bind_repository
+from git_memory.store.db import Owner, StateDB, open_state
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+
+
+@dataclass
+class WorktreeState:
+    """An open state DB, the worktree's owner keys and (when asked for) the last sync."""
+
+    db: StateDB
+    owner: Owner
+    sync: SyncResult | None = None
+
+    def close(self) -> None:
+        """Close the DB."""
+        self.db.close()
+
+
+def open_worktree_state(worktree: Worktree, *, sync: bool = False) -> WorktreeState:
+    """Open `memory-state.sqlite3`, record the binding, and optionally sync approved memory.
+
+    Every read of approved memory syncs first; the sync is stat-only when nothing changed.
+    """
+    binding = worktree.binding()
+    db = open_state(worktree.state_home)
+    try:
+        owner = Owner(binding.repositoryKey, binding.worktreeKey)
+        known = db.scalar(
+            "SELECT root_realpath FROM repository_bindings"
+            " WHERE repository_key = ? AND worktree_key = ? AND memory_root = ?",
+            (owner.repository_key, owner.worktree_key, binding.memoryRoot),
+        )
+        if known != str(worktree.root):
+            bind_repository(db, binding.to_json(), str(worktree.root))
+        state = WorktreeState(db, owner)
+        if sync:
+            state.sync = sync_approved(db, owner, worktree.root, worktree.memory_root)
+    except BaseException:
+        db.close()
+        raise
+    return state
