@@ -15,7 +15,7 @@ from pathlib import Path
 
 from git_memory import safefs
 from git_memory.assemble import projection as proj
-from git_memory.assemble.block import SpliceAction, splice_block
+from git_memory.assemble.block import Splice, SpliceAction, splice_block
 from git_memory.assemble.render import (
     SKILL_DIRS,
     TARGET_FILES,
@@ -26,6 +26,7 @@ from git_memory.assemble.render import (
 )
 from git_memory.assemble.sources import MemoryFiles, read_memory_files
 from git_memory.errors import GitMemoryError
+from git_memory.failpoints import failpoint
 
 
 @dataclass(frozen=True)
@@ -147,71 +148,99 @@ def _projection_diffs(
     return diffs
 
 
-def assemble(inputs: AssembleInputs, provider: Provider, *, dry_run: bool) -> AssembleResult:
-    """Plan, then (unless `dry_run`) write the block and the skill projections."""
-    root = inputs.root
-    files = read_memory_files(root, inputs.memory_root)
+@dataclass(frozen=True)
+class AssemblyPlan:
+    """Everything assemble would write, computed before anything is written."""
+
+    provider: Provider
+    target: str
+    current: bytes | None
+    splice: Splice
+    manifest: proj.Manifest
+    projected: dict[str, bytes | None]
+    projection: proj.ProjectionPlan
+
+    @property
+    def skill_dir(self) -> str:
+        """`.claude/skills` or `.codex/skills`."""
+        return SKILL_DIRS[self.provider]
+
+    def diff(self) -> str:
+        """Unified diffs of every file the plan changes."""
+        diffs = []
+        if self.splice.action != "unchanged":
+            diffs.append(file_diff(self.target, self.current, self.splice.data))
+        diffs += _projection_diffs(self.skill_dir, self.projection.changes, self.projected)
+        return "".join(diffs)
+
+
+def _render(inputs: AssembleInputs, provider: Provider, files: MemoryFiles) -> str:
     _lint_sources(files)
     doctrine, scenes, skills = _parsed(files)
-    block = render_block(
+    return render_block(
         provider=provider,
         memory_root=inputs.memory_root,
         doctrine=doctrine,
         scenes=scenes,
         skills=skills,
     )
+
+
+def plan_assembly(inputs: AssembleInputs, provider: Provider) -> AssemblyPlan:
+    """Read the memory root, the target file, the projections and the manifest; plan.
+
+    Raises `GM_ASSEMBLY_CONFLICT` when a projection was edited by someone else.
+    """
+    files = read_memory_files(inputs.root, inputs.memory_root)
+    block = _render(inputs, provider, files)
     target = TARGET_FILES[provider]
-    current = safefs.read_file_nofollow(root, target)
-    splice = splice_block(current, block)
-    skill_dir = SKILL_DIRS[provider]
+    current = safefs.read_file_nofollow(inputs.root, target)
     manifest = proj.load_manifest(inputs.manifest_path)
-    names = set(files.skills) | set(manifest.files)
-    projected = {name: proj.read_projection(root, skill_dir, name) for name in sorted(names)}
-    plan = proj.plan_projection(files.skills, projected, manifest.files)
-    if plan.conflicts:
-        raise proj.conflict_error(skill_dir, plan.conflicts)
-    diffs = [file_diff(target, current, splice.data)] if splice.action != "unchanged" else []
-    diffs += _projection_diffs(skill_dir, plan.changes, projected)
+    names = sorted(set(files.skills) | set(manifest.files))
+    skill_dir = SKILL_DIRS[provider]
+    projected = {name: proj.read_projection(inputs.root, skill_dir, name) for name in names}
+    projection = proj.plan_projection(files.skills, projected, manifest.files)
+    if projection.conflicts:
+        raise proj.conflict_error(skill_dir, projection.conflicts)
+    splice = splice_block(current, block)
+    return AssemblyPlan(provider, target, current, splice, manifest, projected, projection)
+
+
+def assemble(inputs: AssembleInputs, provider: Provider, *, dry_run: bool) -> AssembleResult:
+    """Plan, then (unless `dry_run`) write the block and the skill projections."""
+    plan = plan_assembly(inputs, provider)
     if not dry_run:
-        _apply(
-            inputs,
-            provider,
-            target_data=splice.data if splice.action != "unchanged" else None,
-            plan=plan,
-            manifest=manifest,
-        )
-    notes = [manifest.problem] if manifest.problem else []
+        _apply(inputs, plan)
+    skill_dir = plan.skill_dir
+    notes = [plan.manifest.problem] if plan.manifest.problem else []
     notes += [
         f"{skill_dir}/{s.name}/{proj.SKILL_FILE}: skill was removed but the projection was "
         "edited; left in place"
-        for s in plan.steps
+        for s in plan.projection.steps
         if s.action == "kept-edited"
     ]
     return AssembleResult(
         provider=provider,
-        target=target,
-        target_action=splice.action,
+        target=plan.target,
+        target_action=plan.splice.action,
         projections=[
             ProjectionResult(s.name, f"{skill_dir}/{s.name}/{proj.SKILL_FILE}", s.action)
-            for s in plan.steps
+            for s in plan.projection.steps
         ],
-        diff="".join(diffs),
+        diff=plan.diff(),
         dry_run=dry_run,
         notes=notes,
     )
 
 
-def _apply(
-    inputs: AssembleInputs,
-    provider: Provider,
-    *,
-    target_data: bytes | None,
-    plan: proj.ProjectionPlan,
-    manifest: proj.Manifest,
-) -> None:
-    if target_data is not None:
-        _write_target(inputs.root, TARGET_FILES[provider], target_data)
-    for step in plan.changes:
-        proj.apply_step(inputs.root, SKILL_DIRS[provider], step)
-    if plan.manifest != manifest.files or manifest.problem:
-        proj.save_manifest(inputs.manifest_path, provider, plan.manifest)
+def _apply(inputs: AssembleInputs, plan: AssemblyPlan) -> None:
+    if plan.splice.action != "unchanged":
+        _write_target(inputs.root, plan.target, plan.splice.data)
+    for step in plan.projection.changes:
+        proj.apply_step(inputs.root, plan.skill_dir, step)
+    # A crash here leaves projections without their records: the next run finds them equal
+    # to their sources and records them then, so nothing is lost or overwritten.
+    failpoint("assemble.before-manifest")
+    manifest = plan.manifest
+    if plan.projection.manifest != manifest.files or manifest.problem:
+        proj.save_manifest(inputs.manifest_path, plan.provider, plan.projection.manifest)

@@ -255,3 +255,25 @@ def test_request_document_selects_provider(memory: Repo, gm: Any, tmp_path: Path
     assert result.json()["dryRun"] is True
     assert result.json()["changed"] is True
     assert not (memory.root / "AGENTS.md").exists()
+
+
+def test_crash_before_the_manifest_converges_on_the_next_run(
+    memory: Repo, gm_proc: Any, hermetic_env: dict[str, Path]
+) -> None:
+    died = gm_proc(
+        ["assemble", "--provider", "claude"],
+        cwd=memory.root,
+        env={"GIT_MEMORY_FAILPOINT": "assemble.before-manifest"},
+    )
+    assert died.returncode == 86
+    projection = memory.root / ".claude/skills/release/SKILL.md"
+    assert projection.is_file()
+    assert manifests(hermetic_env["state"]) == []
+    again = gm_proc(["assemble", "--provider", "claude", "--format", "json"], cwd=memory.root)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["changed"] is False
+    [manifest] = manifests(hermetic_env["state"])
+    assert list(json.loads(manifest.read_text())["files"]) == ["release"]
+    write_skill(memory, "release", "Cut a release.", step="tag, then push")
+    assert gm_proc(["assemble", "--provider", "claude"], cwd=memory.root).returncode == 0
+    assert "tag, then push" in projection.read_text()

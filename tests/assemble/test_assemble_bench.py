@@ -1,0 +1,28 @@
+"""The assemble benchmark still runs (quick mode), so it cannot rot."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import PROJECT_ROOT
+
+
+def test_bench_assemble_quick() -> None:
+    script = PROJECT_ROOT / "tests" / "perf" / "bench_assemble.py"
+    env_path = {"PYTHONPATH": str(PROJECT_ROOT)}
+    result = subprocess.run(
+        [sys.executable, str(script), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, **env_path},
+    )
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["bench"] == "assemble"
+    assert figures["skills"] == 20
+    assert figures["noop_assemble_ms"] > 0
