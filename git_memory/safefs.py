@@ -94,16 +94,20 @@ def read_file_nofollow(root: Path, relpath: str) -> bytes | None:
 def read_at(dir_fd: int, name: str, shown: str) -> bytes | None:
     """Read regular file `name` in `dir_fd` without following a symlink; None when absent."""
     try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+        # O_NONBLOCK: a FIFO planted at `name` must not hang the open (no effect on files).
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+        fd = os.open(name, flags, dir_fd=dir_fd)
     except FileNotFoundError:
         return None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise symlink_refused(shown) from exc
         raise
+    # fstat before fdopen: a directory opens fine O_RDONLY but cannot be wrapped for reading.
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise GitMemoryError("GM_NOT_A_FILE", f"{shown!r} is not a regular file")
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise GitMemoryError("GM_NOT_A_FILE", f"{shown!r} is not a regular file")
         return handle.read()
 
 

@@ -163,3 +163,11 @@ def test_rename_noreplace_fallback_is_exclusive(
         safefs.rename_noreplace(fd, "src", "dst")
     assert (tmp_path / "dst").read_bytes() == b"kept\n"
     assert (tmp_path / PATH).read_bytes() == b"new\n"
+
+
+def test_a_fifo_at_the_target_is_refused_without_hanging(tmp_path: Path) -> None:
+    (tmp_path / ".memory/entries").mkdir(parents=True)
+    os.mkfifo(tmp_path / PATH)
+    with pytest.raises(GitMemoryError) as caught:
+        conditional_replace(tmp_path, _swap(None, b"new\n"))
+    assert caught.value.code == "GM_NOT_A_FILE"
