@@ -127,7 +127,24 @@ def _migrate(conn: Connection) -> None:
         "CREATE TABLE IF NOT EXISTS schema_migrations"
         " (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)"
     )
-    applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+    if _applied(conn) == {version for version, _ in MIGRATIONS}:
+        return
+    with transaction(conn):
+        # Re-read under the write lock: another process may have migrated meanwhile.
+        applied = _applied(conn)
+        for version, script in MIGRATIONS:
+            if version in applied:
+                continue
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations(version, applied) VALUES (?, ?)",
+                (version, datetime.now(UTC).isoformat()),
+            )
+
+
+def _applied(conn: Connection) -> set[int]:
+    applied = {int(row[0]) for row in conn.execute("SELECT version FROM schema_migrations")}
     newest = max(applied, default=0)
     if newest > SCHEMA_VERSION:
         raise GitMemoryError(
@@ -135,16 +152,7 @@ def _migrate(conn: Connection) -> None:
             f"the session index has schema version {newest}; this version knows {SCHEMA_VERSION}",
             hint="upgrade git-memory, or run `git memory sessions rebuild`",
         )
-    for version, script in MIGRATIONS:
-        if version in applied:
-            continue
-        with transaction(conn):
-            for statement in _statements(script):
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO schema_migrations(version, applied) VALUES (?, ?)",
-                (version, datetime.now(UTC).isoformat()),
-            )
+    return applied
 
 
 def _statements(script: str) -> list[str]:
