@@ -52,27 +52,33 @@ def check_gates(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> 
 
 def _check_not_delivered(ledger: Ledger, plan: RunnerExecutionPlan) -> None:
     assert plan.planDigest is not None
-    state = ledger.delivery_state(plan.planDigest)
-    if state == "sending":
+    _refuse_resend(plan, ledger.delivery_state(plan.planDigest))
+
+
+def _refuse_resend(plan: RunnerExecutionPlan, state: str | None) -> None:
+    if state is None:
+        return
+    if state in ("sending", "indeterminate"):
         raise GitMemoryError(
             "GM_RUNNER_DELIVERY_INDETERMINATE",
             f"an earlier delivery of task {plan.taskId} was interrupted after it started",
             hint="the runner may have received it; it is not sent again. Plan the work anew",
             details={"planDigest": plan.planDigest},
         )
-    if state == "delivered":
-        raise GitMemoryError(
-            "GM_RUNNER_ALREADY_DELIVERED",
-            f"task {plan.taskId} was already delivered under this plan",
-            details={"planDigest": plan.planDigest},
-        )
+    raise GitMemoryError(
+        "GM_RUNNER_ALREADY_DELIVERED",
+        f"task {plan.taskId} was already sent under this plan ({state})",
+        hint="a plan is delivered at most once; plan the task anew to retry",
+        details={"planDigest": plan.planDigest, "state": state},
+    )
 
 
 def deliver(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> bytes:
     """Send `stdin` under the approved `plan` and return the runner's stdout."""
     binary = check_gates(delivery, plan, stdin)
     assert plan.planDigest is not None
-    delivery.ledger.begin_delivery(plan.planDigest, plan.taskId)
+    if not delivery.ledger.begin_delivery(plan.planDigest, plan.taskId):
+        _refuse_resend(plan, delivery.ledger.delivery_state(plan.planDigest) or "sending")
     failpoint("runner-delivery-begun")
     try:
         result = spawn(

@@ -2,18 +2,22 @@
 
 `Ledger` is what plans and deliveries need; `StoreLedger` writes it to the memory-state DB
 (`store/authorization.py`), so every approval is logged with `via interactive|digest|manifest`
-and every delivery has a write-ahead record.
+and every delivery has a write-ahead record. A plan digest is delivered at most once: after a
+failure or a crash the flow plans the task anew (new task id, new digest) and asks again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from git_memory.store.db import Owner, StateDB
 
 Via = Literal["interactive", "digest", "manifest"]
 # `sending` is written before the first byte goes out; a crash leaves it behind, which makes
 # the delivery indeterminate (the provider may or may not have received it).
-DeliveryState = Literal["sending", "delivered", "failed"]
+DeliveryState = Literal["sending", "delivered", "failed", "indeterminate"]
 
 
 class Ledger(Protocol):
@@ -27,8 +31,8 @@ class Ledger(Protocol):
     def delivery_state(self, plan_digest: str) -> DeliveryState | None:
         """The last recorded state of a plan's delivery, or None when never attempted."""
 
-    def begin_delivery(self, plan_digest: str, task_id: str) -> None:
-        """Write-ahead: the delivery is about to start."""
+    def begin_delivery(self, plan_digest: str, task_id: str) -> bool:
+        """Write-ahead: the delivery is about to start; False when it was begun before."""
 
     def finish_delivery(self, plan_digest: str, state: DeliveryState) -> None:
         """The delivery ended (delivered or failed)."""
@@ -37,7 +41,7 @@ class Ledger(Protocol):
 class StoreLedger:
     """A `Ledger` over the memory-state DB of the store subsystem."""
 
-    def __init__(self, db: Any, owner: Any) -> None:
+    def __init__(self, db: StateDB, owner: Owner) -> None:
         self.db = db
         self.owner = owner
 
@@ -60,17 +64,17 @@ class StoreLedger:
         """The delivery record of `plan_digest`."""
         from git_memory.store import authorization
 
-        state: DeliveryState | None = authorization.delivery_state(self.db, plan_digest)
-        return state
+        delivery = authorization.delivery_state(self.db, plan_digest)
+        return None if delivery is None else delivery.state  # type: ignore[return-value]
 
-    def begin_delivery(self, plan_digest: str, task_id: str) -> None:
-        """Commit the write-ahead record before anything is sent."""
+    def begin_delivery(self, plan_digest: str, task_id: str) -> bool:
+        """Commit the write-ahead record before anything is sent (at most once per plan)."""
         from git_memory.store import authorization
 
-        authorization.begin_delivery(self.db, plan_digest=plan_digest, task_id=task_id)
+        return authorization.begin_delivery(self.db, plan_digest=plan_digest, task_id=task_id)
 
     def finish_delivery(self, plan_digest: str, state: DeliveryState) -> None:
         """Close the delivery record."""
         from git_memory.store import authorization
 
-        authorization.finish_delivery(self.db, plan_digest=plan_digest, state=state)
+        authorization.finish_delivery(self.db, plan_digest, state)

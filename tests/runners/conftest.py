@@ -10,12 +10,13 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from git_memory.runners.ledger import StoreLedger
 from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runners"
@@ -66,23 +67,27 @@ def command_profile(script: Path, **env: str) -> RunnerProfile:
     return resolve_profile(RunnerOptions("command", command=str(script)), environ=env)
 
 
-class MemoryLedger:
-    """A Ledger kept in memory, for tests of the plan logic alone."""
+class RecordingLedger(StoreLedger):
+    """The real store-backed ledger, with the owner's authorization log at hand."""
 
-    def __init__(self) -> None:
-        self.approvals: list[tuple[str, str, str, dict[str, object]]] = []
-        self.deliveries: dict[str, str] = {}
+    @property
+    def approvals(self) -> list[tuple[str, str, str, dict[str, Any]]]:
+        """(subject_kind, subject_digest, via, detail) per logged approval, oldest first."""
+        from git_memory.store.authorization import list_authorizations
 
-    def authorize(
-        self, subject_kind: str, subject_digest: str, via: str, detail: Mapping[str, object]
-    ) -> None:
-        self.approvals.append((subject_kind, subject_digest, via, dict(detail)))
+        return [
+            (row.subject_kind, row.subject_digest, row.via, row.detail)
+            for row in list_authorizations(self.db, self.owner)
+        ]
 
-    def delivery_state(self, plan_digest: str) -> Any:
-        return self.deliveries.get(plan_digest)
 
-    def begin_delivery(self, plan_digest: str, task_id: str) -> None:
-        self.deliveries[plan_digest] = "sending"
+@pytest.fixture
+def ledger(tmp_path: Path) -> Iterator[RecordingLedger]:
+    """A ledger over a real memory-state DB in a temporary state home."""
+    from git_memory.store.db import Owner, open_state
 
-    def finish_delivery(self, plan_digest: str, state: str) -> None:
-        self.deliveries[plan_digest] = state
+    db = open_state(tmp_path / "ledger-state")
+    try:
+        yield RecordingLedger(db, Owner("a" * 64, "b" * 64))
+    finally:
+        db.close()
