@@ -390,3 +390,12 @@ def validate_patch(operations: Sequence[PatchOperation], context: PatchContext) 
         scene_count_before=len(context.scene_heats),
         scene_count_after=final,
     )
+
+
+def context_from_task(task: Any) -> PatchContext:
+    """The PatchContext of a ConsolidationTask@v1 (its scenes, doctrine and entries)."""
+    return PatchContext(
+        scene_heats={scene.name: scene.heat for scene in task.scenes},
+        doctrine_present=task.doctrine is not None,
+        entry_ids=frozenset(entry.entryId for entry in task.entries),
+    )

@@ -36,6 +36,8 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
         ),
     )
     result = run_assemble(inputs, request.provider, dry_run=request.dryRun)
+    if not request.dryRun:
+        _resync_approved(ctx)
     return AssembleResponse(
         provider=result.provider,
         dryRun=result.dry_run,
@@ -45,6 +47,13 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
         diff=result.diff,
         notes=result.notes,
     )
+
+
+def _resync_approved(ctx: OpContext) -> None:
+    """Bring the approved projection (search and recall) up to date with the worktree."""
+    from git_memory.store.worktree import open_worktree_state
+
+    open_worktree_state(ctx.worktree, sync=True).close()
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> AssembleRequest:

@@ -277,3 +277,31 @@ def test_crash_before_the_manifest_converges_on_the_next_run(
     write_skill(memory, "release", "Cut a release.", step="tag, then push")
     assert gm_proc(["assemble", "--provider", "claude"], cwd=memory.root).returncode == 0
     assert "tag, then push" in projection.read_text()
+
+
+def test_assemble_resyncs_the_approved_projection(memory: Repo, gm: Any) -> None:
+    from git_memory.repo.binding import discover_worktree
+    from git_memory.store.approved import get_projection
+    from git_memory.store.worktree import open_worktree_state
+
+    def projection() -> object:
+        state = open_worktree_state(discover_worktree(memory.root))
+        try:
+            return get_projection(state.db, state.owner)
+        finally:
+            state.close()
+
+    assert gm(["assemble", "--provider", "claude", "--dry-run"], cwd=memory.root).exit_code == 0
+    assert projection() is None
+    assert gm(["assemble", "--provider", "claude"], cwd=memory.root).exit_code == 0
+    assert projection() is not None
+
+
+def test_a_symlink_inside_the_memory_root_is_refused(memory: Repo, gm: Any, tmp_path: Path) -> None:
+    outside = tmp_path / "scene.md"
+    outside.write_text(SCENE.format(name="x", summary="x", heat=1))
+    os.symlink(outside, memory.root / ".memory/scenes/linked.md")
+    result = gm(["assemble", "--provider", "claude"], cwd=memory.root)
+    assert result.exit_code == 1
+    assert "GM_SYMLINK_REFUSED" in result.stderr
+    assert not (memory.root / "CLAUDE.md").exists()
