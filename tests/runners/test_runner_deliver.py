@@ -144,11 +144,12 @@ from git_memory.store.db import Owner, open_state
 from tests.runners.conftest import RecordingLedger
 
 home, ledger_home, script = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+stdin = sys.argv[4].encode()
 profile = resolve_profile(RunnerOptions("command", command=script), environ={})
 ledger = RecordingLedger(open_state(ledger_home), Owner("a" * 64, "b" * 64))
-plan = plans.build_plan(profile, task_kind="extraction", task_id="extract-1", stdin=sys.argv[4].encode())
+plan = plans.build_plan(profile, task_kind="extraction", task_id="extract-1", stdin=stdin)
 approved = plans.approve_plan(plan, plan.planDigest, ledger)
-deliver(Delivery(home, load_or_create_secret(home), profile, ledger), approved, sys.argv[4].encode())
+deliver(Delivery(home, load_or_create_secret(home), profile, ledger), approved, stdin)
 """
 
 
