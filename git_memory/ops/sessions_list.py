@@ -35,7 +35,7 @@ def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
         sessions=[
             SessionSummary(
                 sessionKey=row.session_key,
-                provider=row.provider,  # type: ignore[arg-type]
+                provider=row.provider,
                 started=row.started,
                 ended=row.ended,
                 turns=row.turns,
@@ -90,9 +90,11 @@ OPERATION = Operation(
         click.Option(["--since"], default=None, help="Only sessions active at or after this time."),
         click.Option(["--until"], default=None, help="Only sessions started before this time."),
         click.Option(
-            ["--provider"], type=click.Choice(["claude-code", "codex"]), default=None,
+            ["--provider"],
+            type=click.Choice(["claude-code", "codex"]),
+            default=None,
             help="Only this provider's sessions.",
-        ),  # fmt: skip
+        ),
     ],
     from_cli=_from_cli,
     render_text=render,

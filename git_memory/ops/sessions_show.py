@@ -36,31 +36,45 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
     session_key, provider, records = found
     return SessionShow(
         sessionKey=session_key,
-        provider=provider,  # type: ignore[arg-type]
+        provider=provider,
         turns=[
             ShownTurn(
-                turnKey=r.turn_key, ordinal=r.ordinal, started=r.started, ended=r.ended,
-                closure=r.closure,  # type: ignore[arg-type]
-                revision=r.revision, userText=r.user_text, assistantText=r.assistant_text,
+                turnKey=r.turn_key,
+                ordinal=r.ordinal,
+                started=r.started,
+                ended=r.ended,
+                closure=r.closure,
+                revision=r.revision,
+                userText=r.user_text,
+                assistantText=r.assistant_text,
                 toolCalls=[
-                    ShownToolCall(name=c.name, callId=c.call_id, resultState=c.state,  # type: ignore[arg-type]
-                                  input=c.input, output=c.output)
+                    ShownToolCall(
+                        name=c.name,
+                        callId=c.call_id,
+                        resultState=c.state,
+                        input=c.input,
+                        output=c.output,
+                    )
                     for c in r.tool_calls
                 ],
                 skills=list(r.skills),
-                evidence=[ShownEdge(kind=e.kind, value=e.value, strength=e.strength)  # type: ignore[arg-type]
-                          for e in r.evidence],
+                evidence=[
+                    ShownEdge(kind=e.kind, value=e.value, strength=e.strength)
+                    for e in r.evidence
+                ],
             )
             for r in records
         ],
-    )  # fmt: skip
+    )
 
 
 def render(response: SessionShow) -> str:
     """Turns as readable blocks."""
     lines = [f"session {response.sessionKey} ({response.provider})"]
     for turn in response.turns:
-        lines.append(f"\n## turn {turn.ordinal} {turn.turnKey[:16]} {turn.closure} {turn.started or ''}")
+        lines.append(
+            f"\n## turn {turn.ordinal} {turn.turnKey[:16]} {turn.closure} {turn.started or ''}"
+        )
         lines.append(f"user: {turn.userText}")
         for call in turn.toolCalls:
             lines.append(f"  tool {call.name} [{call.resultState}]")

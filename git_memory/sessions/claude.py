@@ -35,13 +35,32 @@ from git_memory.sessions.records import (
 
 PROVIDER = "claude-code"
 
-HIDDEN_TAGS = (
-    "bash-input bash-stderr bash-stdout codex_internal_context command-args command-message "
-    "command-name developer_instructions environment_context ide_opened_file ide_selection "
-    "local-command-caveat local-command-stderr local-command-stdout paseo-system skill "
-    "subagent_notification system-reminder system_instructions task-notification turn_aborted "
-    "user-prompt-submit-hook user_action user_instructions"
-).split()
+HIDDEN_TAGS = [
+    "bash-input",
+    "bash-stderr",
+    "bash-stdout",
+    "codex_internal_context",
+    "command-args",
+    "command-message",
+    "command-name",
+    "developer_instructions",
+    "environment_context",
+    "ide_opened_file",
+    "ide_selection",
+    "local-command-caveat",
+    "local-command-stderr",
+    "local-command-stdout",
+    "paseo-system",
+    "skill",
+    "subagent_notification",
+    "system-reminder",
+    "system_instructions",
+    "task-notification",
+    "turn_aborted",
+    "user-prompt-submit-hook",
+    "user_action",
+    "user_instructions",
+]
 _HIDDEN_PREFIXES = tuple(f"<{tag}>" for tag in HIDDEN_TAGS) + tuple(
     f"<{tag} " for tag in HIDDEN_TAGS
 )
@@ -54,8 +73,30 @@ _COMMAND = re.compile(r"<command-name>\s*(/?[^<\s]+)\s*</command-name>")
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 # Built-in commands handled by the client itself; they carry no request for the model.
 LOCAL_COMMANDS = frozenset(
-    "add-dir clear compact config context cost doctor exit help hooks login logout mcp model "
-    "permissions resume rewind status statusline theme usage vim".split()
+    [
+        "add-dir",
+        "clear",
+        "compact",
+        "config",
+        "context",
+        "cost",
+        "doctor",
+        "exit",
+        "help",
+        "hooks",
+        "login",
+        "logout",
+        "mcp",
+        "model",
+        "permissions",
+        "resume",
+        "rewind",
+        "status",
+        "statusline",
+        "theme",
+        "usage",
+        "vim",
+    ]
 )
 _SEEN_LIMIT = 64
 
@@ -213,9 +254,28 @@ def _attachment(
 
 
 KNOWN_TYPES = frozenset(
-    "user assistant attachment summary system progress file-history-snapshot file-history-delta "
-    "queue-operation last-prompt custom-title ai-title agent-name mode permission-mode "
-    "worktree-state pr-link frame-link relocated bridge-session".split()
+    [
+        "user",
+        "assistant",
+        "attachment",
+        "summary",
+        "system",
+        "progress",
+        "file-history-snapshot",
+        "file-history-delta",
+        "queue-operation",
+        "last-prompt",
+        "custom-title",
+        "ai-title",
+        "agent-name",
+        "mode",
+        "permission-mode",
+        "worktree-state",
+        "pr-link",
+        "frame-link",
+        "relocated",
+        "bridge-session",
+    ]
 )
 
 

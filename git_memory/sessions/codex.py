@@ -97,7 +97,9 @@ def _session_meta(payload: dict[str, Any], state: dict[str, Any]) -> None:
     )
 
 
-def _event(payload: dict[str, Any], offset: int, ts: str | None, state: dict[str, Any]) -> list[Event]:
+def _event(
+    payload: dict[str, Any], offset: int, ts: str | None, state: dict[str, Any]
+) -> list[Event]:
     kind, cwd = payload.get("type"), state["cwd"]
     if kind == "user_message" and isinstance(payload.get("message"), str):
         return _prompt(payload["message"], offset, ts, cwd)
@@ -133,20 +135,37 @@ def _item(
     if kind in _OUTPUT_ITEMS:
         output = item.get("output")
         call_id = item.get("call_id")
-        large = isinstance(output, str) and len(output) > INLINE_LIMIT
+        if isinstance(output, str) and len(output) > INLINE_LIMIT:
+            return [_large_result(item, output, offset, ts, state["cwd"])]
         return [
             Event(
                 TOOL_RESULT,
                 offset,
                 ts,
                 state["cwd"],
-                text=output[:INLINE_LIMIT] if large else _output_text(output),
+                text=_output_text(output),
                 call_id=call_id if isinstance(call_id, str) else None,
-                state=_large_state(item, output) if large else _result_state(item, output),
-                deferred=large,
+                state=_result_state(item, output),
             )
         ]
     return []
+
+
+def _large_result(
+    item: dict[str, Any], output: str, offset: int, ts: str | None, cwd: str | None
+) -> Event:
+    """A large output is not decoded now: only its head and its state are kept."""
+    call_id = item.get("call_id")
+    return Event(
+        TOOL_RESULT,
+        offset,
+        ts,
+        cwd,
+        text=output[:INLINE_LIMIT],
+        call_id=call_id if isinstance(call_id, str) else None,
+        state=_large_state(item, output),
+        deferred=True,
+    )
 
 
 def _message(
@@ -166,7 +185,7 @@ def _message(
     if role != "user":
         return []
     found = _CWD.search(text)
-    if found and (era_b and state["cwd"] is None or not era_b):
+    if found and ((era_b and state["cwd"] is None) or not era_b):
         state["cwd"] = state["cwd"] or found.group(1).strip()
     if _SKILL.match(text):
         return _prompt(text, offset, ts, state["cwd"])
@@ -267,13 +286,30 @@ def _result_state(item: dict[str, Any], output: Any) -> str:
 
 
 KNOWN_ENVELOPE_TYPES = frozenset(
-    "session_meta turn_context response_item event_msg compacted world_state "
-    "inter_agent_communication inter_agent_communication_metadata security_risk_score "
-    "realtime_item".split()
+    [
+        "session_meta",
+        "turn_context",
+        "response_item",
+        "event_msg",
+        "compacted",
+        "world_state",
+        "inter_agent_communication",
+        "inter_agent_communication_metadata",
+        "security_risk_score",
+        "realtime_item",
+    ]
 )
 KNOWN_BARE_TYPES = frozenset(
-    "message reasoning function_call function_call_output custom_tool_call "
-    "custom_tool_call_output local_shell_call web_search_call".split()
+    [
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "local_shell_call",
+        "web_search_call",
+    ]
 )
 
 

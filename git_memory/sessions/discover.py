@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +43,9 @@ def default_roots() -> list[tuple[str, Path]]:
     return [(CLAUDE, Path(claude)), (CODEX, Path(codex))]
 
 
-def discover(roots: list[tuple[str, Path]] | None = None, extra: list[Path] = ()) -> list[SourceFile]:  # type: ignore[assignment]
+def discover(
+    roots: list[tuple[str, Path]] | None = None, extra: Sequence[Path] = ()
+) -> list[SourceFile]:
     """Every transcript under the provider homes and the imported `extra` folders."""
     found: list[SourceFile] = []
     for provider, root in roots if roots is not None else default_roots():
@@ -92,8 +95,10 @@ def _codex(directory: Path, root: Path) -> list[SourceFile]:
 
 def _imported(folder: Path) -> list[SourceFile]:
     if (folder / "projects").is_dir() or (folder / "sessions").is_dir():
-        return _claude(folder / "projects", folder) + _codex(folder / "sessions", folder) + _codex(
-            folder / "archived_sessions", folder
+        return (
+            _claude(folder / "projects", folder)
+            + _codex(folder / "sessions", folder)
+            + _codex(folder / "archived_sessions", folder)
         )
     out = _codex(folder, folder)
     for path in _walk(folder):
@@ -101,7 +106,9 @@ def _imported(folder: Path) -> list[SourceFile]:
             rel = path.relative_to(folder)
             subagent = path.name.startswith("agent-") or "subagents" in rel.parts
             out.append(
-                SourceFile(path, CLAUDE, path.stem, rel.as_posix(), "subagent" if subagent else None)
+                SourceFile(
+                    path, CLAUDE, path.stem, rel.as_posix(), "subagent" if subagent else None
+                )
             )
     return out
 

@@ -8,6 +8,7 @@ in the same transaction as its rows (no reliance on `contentless_delete`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -82,7 +83,8 @@ CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN
   INSERT INTO turns_fts(rowid, text, tools) VALUES (new.id, new.text, new.tools);
 END;
 CREATE TRIGGER turns_fts_delete AFTER DELETE ON turns BEGIN
-  INSERT INTO turns_fts(turns_fts, rowid, text, tools) VALUES ('delete', old.id, old.text, old.tools);
+  INSERT INTO turns_fts(turns_fts, rowid, text, tools)
+  VALUES ('delete', old.id, old.text, old.tools);
 END;
 """
 
@@ -194,7 +196,5 @@ def remove_index(state_home: Path) -> None:
     """Delete the index file and its WAL sidecars (rebuild)."""
     path = index_path(state_home)
     for suffix in ("", "-wal", "-shm"):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(str(path) + suffix)
-        except FileNotFoundError:
-            pass

@@ -22,7 +22,13 @@ from git_memory.sessions import claude, codex, index
 from git_memory.sessions.discover import CLAUDE, SourceFile
 from git_memory.sessions.query import load_events
 from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event, LineRejected, decode_line
-from git_memory.sessions.turns import Turn, build_turns, commit_candidates, observed_paths, session_key
+from git_memory.sessions.turns import (
+    Turn,
+    build_turns,
+    commit_candidates,
+    observed_paths,
+    session_key,
+)
 
 PROBE = 4096
 
@@ -66,7 +72,10 @@ def _resume_offset(source: SourceFile, row: Any, stat: os.stat_result) -> int | 
         start = max(0, complete - PROBE)
         handle.seek(start)
         boundary = handle.read(complete - start)
-    if _digest_range(head) != row["head_digest"] or _digest_range(boundary) != row["boundary_digest"]:
+    if (
+        _digest_range(head) != row["head_digest"]
+        or _digest_range(boundary) != row["boundary_digest"]
+    ):
         return None
     return int(complete)
 
@@ -90,13 +99,12 @@ def parse(
     position = base
     lines = data.split(b"\n")
     lines.pop()  # the unterminated tail (or b"" after a final newline) is held back
-    for raw in lines:
+    for line in lines:
         offset = position
-        position += len(raw) + 1
-        if not raw or raw.isspace():
+        position += len(line) + 1
+        if not line or line.isspace():
             continue
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
+        raw = line[:-1] if line.endswith(b"\r") else line
         try:
             record = decode_line(raw)
         except LineRejected as exc:
@@ -110,7 +118,9 @@ def parse(
         odd = reader.unknown_type(record, state)
         if odd is not None and odd not in unknown:
             unknown.append(odd)
-            diagnostics.append(Diagnostic("unknown-record-type", offset, f"unknown type {odd[:40]!r}"))
+            diagnostics.append(
+                Diagnostic("unknown-record-type", offset, f"unknown type {odd[:40]!r}")
+            )
     return events, diagnostics, base + end
 
 
@@ -118,8 +128,11 @@ def ingest(conn: index.Connection, source: SourceFile, row: Any) -> FileOutcome:
     """Bring the index up to date with one file (one transaction)."""
     stat = os.stat(source.path)
     if row is not None and (row["dev"], row["ino"], row["size"], row["mtime_ns"]) == (
-        stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns,
-    ):  # fmt: skip
+        stat.st_dev,
+        stat.st_ino,
+        stat.st_size,
+        stat.st_mtime_ns,
+    ):
         return FileOutcome("unchanged")
     resume = _resume_offset(source, row, stat) if row is not None else None
     if resume is not None and row["excluded"] is None:
@@ -129,7 +142,7 @@ def ingest(conn: index.Connection, source: SourceFile, row: Any) -> FileOutcome:
         with index.transaction(conn):
             added = _append(conn, source, row["id"], events, state)
             _write_diagnostics(conn, row["id"], diagnostics)
-            _checkpoint(conn, source, row["id"], stat, complete, state)
+            _checkpoint(conn, source, row["id"], stat, complete=complete, state=state)
             failpoint("sessions.sync.before-commit")
         return FileOutcome("resumed", added, diagnostics)
     data = _read_all(source)
@@ -139,7 +152,7 @@ def ingest(conn: index.Connection, source: SourceFile, row: Any) -> FileOutcome:
     with index.transaction(conn):
         if row is not None:
             conn.execute("DELETE FROM files WHERE id = ?", (row["id"],))
-        file_id = _new_file(conn, source, stat, data, complete, state)
+        file_id = _new_file(conn, source, stat, data=data, complete=complete, state=state)
         excluded = _exclusion(conn, source, state)
         added = 0
         if excluded is None:
@@ -163,27 +176,44 @@ def _exclusion(conn: index.Connection, source: SourceFile, state: dict[str, Any]
 
 
 def _new_file(
-    conn: index.Connection, source: SourceFile, stat: os.stat_result, data: bytes,
-    complete: int, state: dict[str, Any],
-) -> int:  # fmt: skip
+    conn: index.Connection,
+    source: SourceFile,
+    stat: os.stat_result,
+    *,
+    data: bytes,
+    complete: int,
+    state: dict[str, Any],
+) -> int:
     head = data[: min(PROBE, complete)]
     boundary = data[max(0, complete - PROBE) : complete]
     cursor = conn.execute(
         "INSERT INTO files(path, provider, dev, ino, size, mtime_ns, head_digest,"
         " boundary_digest, complete_offset, reader_state) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (
-            str(source.path), source.provider, stat.st_dev, stat.st_ino, stat.st_size,
-            stat.st_mtime_ns, _digest_range(head), _digest_range(boundary), complete,
+            str(source.path),
+            source.provider,
+            stat.st_dev,
+            stat.st_ino,
+            stat.st_size,
+            stat.st_mtime_ns,
+            _digest_range(head),
+            _digest_range(boundary),
+            complete,
             json.dumps(state),
         ),
-    )  # fmt: skip
+    )
     return int(cursor.lastrowid or 0)
 
 
 def _checkpoint(
-    conn: index.Connection, source: SourceFile, file_id: int, stat: os.stat_result,
-    complete: int, state: dict[str, Any],
-) -> None:  # fmt: skip
+    conn: index.Connection,
+    source: SourceFile,
+    file_id: int,
+    stat: os.stat_result,
+    *,
+    complete: int,
+    state: dict[str, Any],
+) -> None:
     with open(source.path, "rb") as handle:
         head = handle.read(min(PROBE, complete))
         start = max(0, complete - PROBE)
@@ -193,21 +223,37 @@ def _checkpoint(
         "UPDATE files SET dev=?, ino=?, size=?, mtime_ns=?, head_digest=?, boundary_digest=?,"
         " complete_offset=?, reader_state=? WHERE id=?",
         (
-            stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, _digest_range(head),
-            _digest_range(boundary), complete, json.dumps(state), file_id,
+            stat.st_dev,
+            stat.st_ino,
+            stat.st_size,
+            stat.st_mtime_ns,
+            _digest_range(head),
+            _digest_range(boundary),
+            complete,
+            json.dumps(state),
+            file_id,
         ),
-    )  # fmt: skip
+    )
 
 
 def _open_session(conn: index.Connection, source: SourceFile, file_id: int) -> None:
     conn.execute(
         "INSERT INTO sessions(session_key, file_id, provider, session_id) VALUES (?,?,?,?)",
-        (session_key(source.provider, source.session_id), file_id, source.provider, source.session_id),
+        (
+            session_key(source.provider, source.session_id),
+            file_id,
+            source.provider,
+            source.session_id,
+        ),
     )
 
 
 def _append(
-    conn: index.Connection, source: SourceFile, file_id: int, events: list[Event], state: dict[str, Any]
+    conn: index.Connection,
+    source: SourceFile,
+    file_id: int,
+    events: list[Event],
+    state: dict[str, Any],
 ) -> int:
     """Insert new events and rebuild the turns from the tail turn on."""
     before = conn.execute(
@@ -230,14 +276,23 @@ def _insert_events(conn: index.Connection, file_id: int, events: list[Event]) ->
         " deferred, fingerprint, size) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         [
             (
-                file_id, e.offset, e.kind, e.timestamp, e.cwd, e.call_id, e.name,
+                file_id,
+                e.offset,
+                e.kind,
+                e.timestamp,
+                e.cwd,
+                e.call_id,
+                e.name,
                 e.text,
-                None if e.input is None else json.dumps(e.input, ensure_ascii=False), e.state,
-                int(e.deferred), e.fingerprint, e.size,
+                None if e.input is None else json.dumps(e.input, ensure_ascii=False),
+                e.state,
+                int(e.deferred),
+                e.fingerprint,
+                e.size,
             )
             for e in events
         ],
-    )  # fmt: skip
+    )
 
 
 _REAL: dict[str, str] = {}
@@ -270,7 +325,8 @@ def _store_turns(
         _insert_turn(conn, key, file_id, turn)
     total = first + len(turns)
     ends = conn.execute(
-        "SELECT min(started), max(coalesce(ended, started)) FROM turns WHERE file_id = ?", (file_id,)
+        "SELECT min(started), max(coalesce(ended, started)) FROM turns WHERE file_id = ?",
+        (file_id,),
     ).fetchone()
     conn.execute(
         "UPDATE sessions SET turns = ?, started = ?, ended = ? WHERE session_key = ?",
@@ -287,13 +343,23 @@ def _insert_turn(conn: index.Connection, key: str, file_id: int, turn: Turn) -> 
         " started, ended, cwd, terminal, revision, text, tools, skills, states)"
         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
-            turn.turn_key, key, file_id, turn.ordinal, turn.start_offset, turn.last_offset,
-            _canonical_time(turn.started), _canonical_time(turn.ended), _resolve(turn.cwd),
-            int(turn.terminal), turn.revision,
+            turn.turn_key,
+            key,
+            file_id,
+            turn.ordinal,
+            turn.start_offset,
+            turn.last_offset,
+            _canonical_time(turn.started),
+            _canonical_time(turn.ended),
+            _resolve(turn.cwd),
+            int(turn.terminal),
+            turn.revision,
             "\n\n".join(part for part in (turn.user_text, turn.assistant_text) if part),
-            "\n".join(names), "\n".join(turn.skills), "\n".join(states),
+            "\n".join(names),
+            "\n".join(turn.skills),
+            "\n".join(states),
         ),
-    )  # fmt: skip
+    )
     turn_id = cursor.lastrowid
     edges = [("path", p) for p in observed_paths(turn)] + [
         ("commit", c) for c in commit_candidates(turn)

@@ -9,10 +9,10 @@ from typing import Any
 from git_memory.sessions import index
 from git_memory.sessions.query import (
     TurnRecord,
-    closure_of,
-    turn_record,
     attributed_cwds,
+    closure_of,
     seal_after,
+    turn_record,
 )
 from git_memory.sessions.turns import HARD_SEALED, QUIESCENT
 
@@ -35,9 +35,13 @@ class SessionRow:
 
 
 def list_sessions(
-    worktree: Any, *, all_worktrees: bool, since: str | None, until: str | None,
+    worktree: Any,
+    *,
+    all_worktrees: bool,
+    since: str | None,
+    until: str | None,
     provider: str | None,
-) -> list[SessionRow]:  # fmt: skip
+) -> list[SessionRow]:
     """Sessions with turns attributed to `worktree` (or every session), oldest first."""
     seal, now = seal_after(worktree), time.time()
     with index.reader(worktree.state_home) as conn:
@@ -66,9 +70,10 @@ def list_sessions(
                 continue
             turns, sealed = counts.get(row["session_key"], [0, 0])
             out.append(
-                SessionRow(row["session_key"], row["provider"], row["started"], row["ended"],
-                           turns, sealed)
-            )  # fmt: skip
+                SessionRow(
+                    row["session_key"], row["provider"], row["started"], row["ended"], turns, sealed
+                )
+            )
     return out
 
 
@@ -81,7 +86,9 @@ def show(worktree: Any, key: str) -> tuple[str, str, list[TurnRecord]] | None:
         ).fetchone()
         only = None
         if session is None:
-            turn = conn.execute("SELECT session_key FROM turns WHERE turn_key = ?", (key,)).fetchone()
+            turn = conn.execute(
+                "SELECT session_key FROM turns WHERE turn_key = ?", (key,)
+            ).fetchone()
             if turn is None:
                 return None
             only = key

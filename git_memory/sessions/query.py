@@ -121,7 +121,11 @@ def _turn_rows(
         params += cwds
     if where:
         sql += " WHERE " + " AND ".join(where)
-    sql += " ORDER BY bm25(turns_fts), t.started, t.turn_key" if query else " ORDER BY t.started, t.turn_key"
+    sql += (
+        " ORDER BY bm25(turns_fts), t.started, t.turn_key"
+        if query
+        else " ORDER BY t.started, t.turn_key"
+    )
     return list(conn.execute(sql, params))
 
 
@@ -134,7 +138,11 @@ def _keep(row: index.Row, filters: dict[str, Any]) -> bool:
         return False
     if filters["until"] and (row["started"] or "") >= filters["until"]:
         return False
-    for column, key in (("tools", "tool_names"), ("skills", "skill_names"), ("states", "result_states")):
+    for column, key in (
+        ("tools", "tool_names"),
+        ("skills", "skill_names"),
+        ("states", "result_states"),
+    ):
         wanted = filters[key]
         if wanted and not set(row[column].split("\n")) & set(wanted):
             return False
@@ -174,9 +182,14 @@ def select_turns(
     `closures` are the ones memory may use.
     """
     filters = {
-        "providers": providers, "session_keys": session_keys, "since": since, "until": until,
-        "tool_names": tool_names, "skill_names": skill_names, "result_states": result_states,
-    }  # fmt: skip
+        "providers": providers,
+        "session_keys": session_keys,
+        "since": since,
+        "until": until,
+        "tool_names": tool_names,
+        "skill_names": skill_names,
+        "result_states": result_states,
+    }
     seal, moment = seal_after(worktree), time.time() if now is None else now
     with index.reader(worktree.state_home) as conn:
         cwds = None if all_worktrees else attributed_cwds(conn, worktree.root)
@@ -204,11 +217,21 @@ def load_events(conn: index.Connection, file_id: int, start: int, last: int) -> 
     )
     return [
         Event(
-            r[1], r[0], r[2], r[3], r[6], r[4], r[5], json.loads(r[7]) if r[7] else None, r[8],
-            bool(r[9]), r[10], r[11],
+            r[1],
+            r[0],
+            r[2],
+            r[3],
+            r[6],
+            r[4],
+            r[5],
+            json.loads(r[7]) if r[7] else None,
+            r[8],
+            bool(r[9]),
+            r[10],
+            r[11],
         )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 def fill_outputs(conn: index.Connection, file_id: int, events: list[Event]) -> None:
@@ -282,7 +305,9 @@ def _evidence(conn: index.Connection, worktree: Any, row: index.Row) -> list[Evi
 
     edges = [EvidenceEdge("turn", row["turn_key"], "direct")]
     root = worktree.root
-    for kind, value in conn.execute("SELECT kind, value FROM edges WHERE turn_id = ?", (row["id"],)):
+    for kind, value in conn.execute(
+        "SELECT kind, value FROM edges WHERE turn_id = ?", (row["id"],)
+    ):
         if kind == "path":
             path = Path(value)
             if root in path.parents:

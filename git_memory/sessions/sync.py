@@ -46,9 +46,13 @@ class SyncResult:
         for item in outcome.diagnostics:
             if len(self.examples) < EXAMPLE_LIMIT:
                 self.examples.append(
-                    {"file": source.display, "offset": item.offset, "code": item.code,
-                     "message": item.message}
-                )  # fmt: skip
+                    {
+                        "file": source.display,
+                        "offset": item.offset,
+                        "code": item.code,
+                        "message": item.message,
+                    }
+                )
 
 
 def _check_sources(sources: list[Path]) -> None:

@@ -39,7 +39,16 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTIL
 _PATCH_MOVE = re.compile(r"^\*\*\* Move to: (.+)$", re.MULTILINE)
 _HEX40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
 _SHELL_TOOLS = frozenset(
-    "bash exec exec_command shell shell_command terminal powershell local_shell".split()
+    [
+        "bash",
+        "exec",
+        "exec_command",
+        "shell",
+        "shell_command",
+        "terminal",
+        "powershell",
+        "local_shell",
+    ]
 )
 _GIT_COMMAND = re.compile(r"\bgit\b[^\n|;&]*\b(?:commit|rev-parse|show|log|rev-list)\b")
 
@@ -118,9 +127,7 @@ def build_turns(
     calls: dict[str, ToolCall] = {}
     for event in events:
         if event.kind == USER:
-            turns.append(
-                Turn(first_ordinal + len(turns), event.offset, event.timestamp, event.cwd)
-            )
+            turns.append(Turn(first_ordinal + len(turns), event.offset, event.timestamp, event.cwd))
             calls = {}
         if not turns:
             continue

@@ -21,10 +21,30 @@ from pathlib import Path
 from typing import Any
 
 MIB = 1024 * 1024
-WORDS = (
-    "index turn session commit worktree parser failing test fixture retry module schema "
-    "cache query latency migration checkpoint boundary offset lock writer reader"
-).split()
+WORDS = [
+    "index",
+    "turn",
+    "session",
+    "commit",
+    "worktree",
+    "parser",
+    "failing",
+    "test",
+    "fixture",
+    "retry",
+    "module",
+    "schema",
+    "cache",
+    "query",
+    "latency",
+    "migration",
+    "checkpoint",
+    "boundary",
+    "offset",
+    "lock",
+    "writer",
+    "reader",
+]
 
 
 def _text(rng: random.Random, words: int) -> str:
@@ -45,42 +65,134 @@ def _claude_file(rng: random.Random, path: Path, session: str, turns: int, cwd: 
         clock += 60
         ts = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(clock))
         base = {"sessionId": session, "cwd": cwd, "timestamp": ts, "version": "2.1.39"}
-        lines.append(json.dumps({**base, "type": "user", "uuid": f"u{turn}",
-                                 "message": {"role": "user", "content": _text(rng, 25)}}))  # fmt: skip
+        lines.append(
+            json.dumps(
+                {
+                    **base,
+                    "type": "user",
+                    "uuid": f"u{turn}",
+                    "message": {"role": "user", "content": _text(rng, 25)},
+                }
+            )
+        )
         for call in range(rng.randint(1, 4)):
             tool_id = f"toolu_{turn}_{call}"
-            lines.append(json.dumps({**base, "type": "assistant", "uuid": f"a{turn}{call}",
-                "message": {"id": f"msg_{turn}", "role": "assistant", "content": [
-                    {"type": "tool_use", "id": tool_id, "name": rng.choice(["Bash", "Read"]),
-                     "input": {"command": "pytest -q", "file_path": f"{cwd}/src/m{call}.py"}}]}}))  # fmt: skip
-            lines.append(json.dumps({**base, "type": "user", "uuid": f"r{turn}{call}",
-                "message": {"role": "user", "content": [{"type": "tool_result",
-                    "tool_use_id": tool_id, "content": _output(rng)}]}}))  # fmt: skip
-        lines.append(json.dumps({**base, "type": "assistant", "uuid": f"t{turn}",
-            "message": {"id": f"msg_{turn}", "role": "assistant",
-                        "content": [{"type": "text", "text": _text(rng, 60)}]}}))  # fmt: skip
+            lines.append(
+                json.dumps(
+                    {
+                        **base,
+                        "type": "assistant",
+                        "uuid": f"a{turn}{call}",
+                        "message": {
+                            "id": f"msg_{turn}",
+                            "role": "assistant",
+                            "content": [
+                                {
+                                    "type": "tool_use",
+                                    "id": tool_id,
+                                    "name": rng.choice(["Bash", "Read"]),
+                                    "input": {
+                                        "command": "pytest -q",
+                                        "file_path": f"{cwd}/src/m{call}.py",
+                                    },
+                                }
+                            ],
+                        },
+                    }
+                )
+            )
+            lines.append(
+                json.dumps(
+                    {
+                        **base,
+                        "type": "user",
+                        "uuid": f"r{turn}{call}",
+                        "message": {
+                            "role": "user",
+                            "content": [
+                                {
+                                    "type": "tool_result",
+                                    "tool_use_id": tool_id,
+                                    "content": _output(rng),
+                                }
+                            ],
+                        },
+                    }
+                )
+            )
+        lines.append(
+            json.dumps(
+                {
+                    **base,
+                    "type": "assistant",
+                    "uuid": f"t{turn}",
+                    "message": {
+                        "id": f"msg_{turn}",
+                        "role": "assistant",
+                        "content": [{"type": "text", "text": _text(rng, 60)}],
+                    },
+                }
+            )
+        )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _codex_file(rng: random.Random, path: Path, session: str, turns: int, cwd: str) -> None:
     def env(kind: str, payload: dict[str, Any]) -> str:
-        return json.dumps({"timestamp": "2026-01-01T00:00:00.000Z", "type": kind, "payload": payload})
+        return json.dumps(
+            {"timestamp": "2026-01-01T00:00:00.000Z", "type": kind, "payload": payload}
+        )
 
     lines = [env("session_meta", {"id": session, "cwd": cwd, "cli_version": "0.104.0"})]
     for turn in range(turns):
         prompt = _text(rng, 25)
         lines.append(env("event_msg", {"type": "user_message", "message": prompt}))
-        lines.append(env("response_item", {"type": "message", "role": "user",
-                                           "content": [{"type": "input_text", "text": prompt}]}))  # fmt: skip
+        lines.append(
+            env(
+                "response_item",
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": prompt}],
+                },
+            )
+        )
         for call in range(rng.randint(1, 4)):
             call_id = f"call_{turn}_{call}"
-            lines.append(env("response_item", {"type": "function_call", "name": "exec_command",
-                "call_id": call_id, "arguments": json.dumps({"cmd": rng.choice(["pytest -q", "cat src/m.py", "rg cache", "git log -3"])})}))  # fmt: skip
+            lines.append(
+                env(
+                    "response_item",
+                    {
+                        "type": "function_call",
+                        "name": "exec_command",
+                        "call_id": call_id,
+                        "arguments": json.dumps(
+                            {
+                                "cmd": rng.choice(
+                                    ["pytest -q", "cat src/m.py", "rg cache", "git log -3"]
+                                )
+                            }
+                        ),
+                    },
+                )
+            )
             output = json.dumps({"output": _output(rng), "metadata": {"exit_code": 0}})
-            lines.append(env("response_item", {"type": "function_call_output",
-                                               "call_id": call_id, "output": output}))  # fmt: skip
-        lines.append(env("response_item", {"type": "message", "role": "assistant",
-            "content": [{"type": "output_text", "text": _text(rng, 60)}]}))  # fmt: skip
+            lines.append(
+                env(
+                    "response_item",
+                    {"type": "function_call_output", "call_id": call_id, "output": output},
+                )
+            )
+        lines.append(
+            env(
+                "response_item",
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": _text(rng, 60)}],
+                },
+            )
+        )
         lines.append(env("event_msg", {"type": "task_complete", "turn_id": f"t{turn}"}))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -100,7 +212,15 @@ def generate(root: Path, target_mib: float, seed: int = 4) -> list[Path]:
             path.parent.mkdir(parents=True, exist_ok=True)
             _claude_file(rng, path, session, turns, cwd)
         else:
-            path = root / "codex" / "sessions" / "2026" / "01" / "01" / f"rollout-2026-01-01T00-00-00-{session}.jsonl"
+            path = (
+                root
+                / "codex"
+                / "sessions"
+                / "2026"
+                / "01"
+                / "01"
+                / f"rollout-2026-01-01T00-00-00-{session}.jsonl"
+            )
             path.parent.mkdir(parents=True, exist_ok=True)
             _codex_file(rng, path, session, turns, cwd)
         files.append(path)
@@ -169,15 +289,24 @@ class _Worktree:
 
 def _append_visible(path: Path, state: Path, roots: Any, select_turns: Any, sync: Any) -> float:
     marker = "zanzibarqueryable"
-    record = {"type": "user", "sessionId": path.stem, "cwd": "/work/project1",
-              "timestamp": "2026-06-01T00:00:00.000Z", "uuid": "appended",
-              "message": {"role": "user", "content": f"appended turn {marker}"}}  # fmt: skip
+    record = {
+        "type": "user",
+        "sessionId": path.stem,
+        "cwd": "/work/project1",
+        "timestamp": "2026-06-01T00:00:00.000Z",
+        "uuid": "appended",
+        "message": {"role": "user", "content": f"appended turn {marker}"},
+    }
     with open(path, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(record) + "\n")
     started = time.perf_counter()
     sync(state, roots=roots)
-    found = select_turns(_Worktree(state), query=marker, all_worktrees=True,
-                         closures=("hard-sealed", "quiescent", "open"))  # fmt: skip
+    found = select_turns(
+        _Worktree(state),
+        query=marker,
+        all_worktrees=True,
+        closures=("hard-sealed", "quiescent", "open"),
+    )
     elapsed = (time.perf_counter() - started) * 1000
     if not found:
         raise SystemExit("appended turn was not found")

@@ -63,14 +63,16 @@ def test_list_filters_and_privacy(gm: Any, repo: Repo, hermetic_env: dict[str, P
     gm(["sessions", "sync"], cwd=repo.root)
     for fmt in ("text", "json"):
         out = gm(["sessions", "list", "--all", "--format", fmt], cwd=repo.root).stdout
-        assert "9f0e3c1a" not in out and str(hermetic_env["home"]) not in out
+        assert "9f0e3c1a" not in out
+        assert str(hermetic_env["home"]) not in out
         assert str(repo.root) not in out
     assert _keys(gm, repo.root, "--provider", "codex") == set()
     assert len(_keys(gm, repo.root, "--since", "2026-03-01")) == 1
     assert _keys(gm, repo.root, "--since", "2026-03-02T00:00:00Z") == set()
     assert _keys(gm, repo.root, "--until", "2026-03-01") == set()
     bad = gm(["sessions", "list", "--since", "yesterday"], cwd=repo.root)
-    assert bad.exit_code == 2 and "GM_REQUEST_INVALID" in bad.stderr
+    assert bad.exit_code == 2
+    assert "GM_REQUEST_INVALID" in bad.stderr
 
 
 def test_select_turns_evidence_and_filters(
@@ -82,7 +84,12 @@ def test_select_turns_evidence_and_filters(
     fake = "f" * 40
     big = "line of output\n" * 1000  # larger than the inline limit: read back from the file
     calls = [
-        {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "git log -2 --format=%H"}},
+        {
+            "type": "tool_use",
+            "id": "t1",
+            "name": "Bash",
+            "input": {"command": "git log -2 --format=%H"},
+        },
         {"type": "tool_use", "id": "t2", "name": "Edit", "input": {"file_path": f"{cwd}/src/m.py"}},
         {"type": "tool_use", "id": "t3", "name": "Read", "input": {"file_path": "/etc/hosts"}},
         {"type": "tool_use", "id": "t4", "name": "Bash", "input": {"command": "pytest"}},
@@ -108,9 +115,12 @@ def test_select_turns_evidence_and_filters(
         ("path", "src/m.py", "observed"),
         ("commit", real, "direct"),  # the fake hash does not exist in this repository
     ]
-    assert turn.tool_calls[3].output == big and turn.tool_calls[3].state == "failed"
+    assert turn.tool_calls[3].output == big
+    assert turn.tool_calls[3].state == "failed"
     assert len(select_turns(worktree)) == 2
-    assert [t.user_text for t in select_turns(worktree, result_states=["failed"])] == [turn.user_text]
+    assert [t.user_text for t in select_turns(worktree, result_states=["failed"])] == [
+        turn.user_text
+    ]
     assert select_turns(worktree, tool_names=["Edit"])[0].turn_key == turn.turn_key
     assert select_turns(worktree, providers=["codex"]) == []
     assert select_turns(worktree, query="docs", since="2027-01-01T00:00:00.000Z") == []
@@ -123,6 +133,8 @@ def test_select_turns_evidence_and_filters(
 
 def test_show_unknown_key_and_bad_key(gm: Any, repo: Repo) -> None:
     missing = gm(["sessions", "show", "0" * 64], cwd=repo.root)
-    assert missing.exit_code == 1 and "GM_SESSION_NOT_FOUND" in missing.stderr
+    assert missing.exit_code == 1
+    assert "GM_SESSION_NOT_FOUND" in missing.stderr
     bad = gm(["sessions", "show", "nope"], cwd=repo.root)
-    assert bad.exit_code == 2 and "GM_REQUEST_INVALID" in bad.stderr
+    assert bad.exit_code == 2
+    assert "GM_REQUEST_INVALID" in bad.stderr

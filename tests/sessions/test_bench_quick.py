@@ -13,9 +13,12 @@ def test_bench_sessions_sync_quick() -> None:
     script = PROJECT_ROOT / "tests" / "perf" / "bench_sessions_sync.py"
     result = subprocess.run(
         [sys.executable, str(script), "--quick"],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
         env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr
     (line,) = result.stdout.splitlines()
     measured = json.loads(line)

@@ -13,11 +13,13 @@ from tests.sessions.transcripts import FIXTURES, claude_assistant, claude_user, 
 
 
 def _turns(provider: str, records: list[dict[str, object]] | bytes) -> list:  # type: ignore[type-arg]
-    data = records if isinstance(records, bytes) else b"".join(
-        json.dumps(r).encode() + b"\n" for r in records
+    data = (
+        records
+        if isinstance(records, bytes)
+        else b"".join(json.dumps(r).encode() + b"\n" for r in records)
     )
     state = (claude if provider == "claude-code" else codex).new_state()
-    events, diagnostics, _ = parse(provider, data, 0, state)
+    events, _diagnostics, _ = parse(provider, data, 0, state)
     return build_turns("k" * 64, events)
 
 
@@ -47,7 +49,9 @@ def test_claude_blocks_are_grouped_by_message_id_and_paired_with_results() -> No
         claude_assistant([{"type": "text", "text": "Looking."}], cwd, "m1"),  # repeated block
         claude_assistant([use], cwd, "m1"),
         claude_assistant([fail], cwd, "m1"),
-        claude_assistant([{"type": "tool_use", "id": "toolu_3", "name": "Grep", "input": {}}], cwd, "m1"),
+        claude_assistant(
+            [{"type": "tool_use", "id": "toolu_3", "name": "Grep", "input": {}}], cwd, "m1"
+        ),
         tool_result("toolu_1", "a.py\n", cwd),
         tool_result("toolu_2", "no such file", cwd, is_error=True),
         claude_assistant([{"type": "text", "text": "Done."}], cwd, "m2"),
@@ -63,7 +67,10 @@ def test_claude_blocks_are_grouped_by_message_id_and_paired_with_results() -> No
 
 
 def test_claude_slash_command_opens_turn_with_its_arguments() -> None:
-    text = "<command-message>x</command-message>\n<command-name>/review</command-name>\n<command-args>PR 7</command-args>"
+    text = (
+        "<command-message>x</command-message>\n<command-name>/review</command-name>\n"
+        "<command-args>PR 7</command-args>"
+    )
     (turn,) = _turns("claude-code", [claude_user(text, "/w")])
     assert turn.user_text == "/review PR 7"
 
@@ -71,30 +78,47 @@ def test_claude_slash_command_opens_turn_with_its_arguments() -> None:
 def test_claude_skill_tool_counts_once_its_result_succeeds() -> None:
     cwd = "/w"
     skill = {"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "deploy"}}
-    (turn,) = _turns("claude-code", [
-        claude_user("ship it", cwd), claude_assistant([skill], cwd), tool_result("t1", "ok", cwd),
-    ])  # fmt: skip
+    (turn,) = _turns(
+        "claude-code",
+        [
+            claude_user("ship it", cwd),
+            claude_assistant([skill], cwd),
+            tool_result("t1", "ok", cwd),
+        ],
+    )
     assert turn.skills == ["deploy"]
 
 
 def test_claude_queued_command_is_steering_inside_the_turn() -> None:
     cwd = "/w"
-    queued = {"type": "attachment", "cwd": cwd, "timestamp": "2026-03-01T10:00:01.000Z",
-              "attachment": {"type": "queued_command", "prompt": "also check docs"}}  # fmt: skip
+    queued = {
+        "type": "attachment",
+        "cwd": cwd,
+        "timestamp": "2026-03-01T10:00:01.000Z",
+        "attachment": {"type": "queued_command", "prompt": "also check docs"},
+    }
     (turn,) = _turns("claude-code", [claude_user("fix it", cwd), queued])
     assert turn.user == ["fix it", "also check docs"]
 
 
 def test_codex_twins_count_once_and_terminal_seals() -> None:
-    lines = (FIXTURES / "codex" / "madshn__localpush__rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl").read_bytes()
+    lines = (
+        FIXTURES
+        / "codex"
+        / "madshn__localpush__rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a"
+        ".jsonl"
+    ).read_bytes()
     turns = _turns("codex", lines)
-    assert len(turns) == 5 and all(t.terminal for t in turns)
+    assert len(turns) == 5
+    assert all(t.terminal for t in turns)
     assert all(t.tools for t in turns)
     assert {c.state for t in turns for c in t.tools} <= {COMPLETED, FAILED, UNKNOWN}
 
 
 def test_codex_era_b_cwd_from_environment_context() -> None:
-    lines = (FIXTURES / "codex" / "AcidicSoil__codex-session-viewer__example.excerpt-L1-110.jsonl").read_bytes()
+    lines = (
+        FIXTURES / "codex" / "AcidicSoil__codex-session-viewer__example.excerpt-L1-110.jsonl"
+    ).read_bytes()
     turns = _turns("codex", lines)
     assert turns[0].user_text.startswith("What's the next task")
     assert {t.cwd for t in turns} == {"/home/user/projects/codex-session-viewer"}
@@ -103,7 +127,12 @@ def test_codex_era_b_cwd_from_environment_context() -> None:
 
 
 def test_codex_ide_preamble_is_stripped() -> None:
-    lines = (FIXTURES / "codex" / "jnarowski__agentcmd__rollout-2025-09-25T15-12-14-019982b8-3422-79e0-8b3b-05abaf4f3c3e.jsonl").read_bytes()
+    lines = (
+        FIXTURES
+        / "codex"
+        / "jnarowski__agentcmd__rollout-2025-09-25T15-12-14-019982b8-3422-79e0-8b3b-05abaf4f3c3e"
+        ".jsonl"
+    ).read_bytes()
     (turn,) = _turns("codex", lines)
     assert "# Context from my IDE setup" not in turn.user_text
     assert turn.assistant_text
@@ -116,12 +145,43 @@ def test_codex_exit_codes_give_result_states() -> None:
     lines = [
         env("session_meta", {"id": "x", "cwd": "/w"}),
         env("event_msg", {"type": "user_message", "message": "run"}),
-        env("response_item", {"type": "function_call", "name": "shell", "call_id": "a", "arguments": "{\"command\": [\"git\", \"log\"]}"}),
-        env("response_item", {"type": "function_call_output", "call_id": "a", "output": json.dumps({"output": "commit " + "a" * 40, "metadata": {"exit_code": 0}})}),
-        env("response_item", {"type": "function_call", "name": "shell", "call_id": "b", "arguments": "{}"}),
-        env("response_item", {"type": "function_call_output", "call_id": "b", "output": "Exit code: 2\nboom"}),
-        env("response_item", {"type": "custom_tool_call", "name": "apply_patch", "call_id": "c", "input": "*** Begin Patch\n*** Update File: src/x.py\n*** End Patch"}),
-    ]  # fmt: skip
+        env(
+            "response_item",
+            {
+                "type": "function_call",
+                "name": "shell",
+                "call_id": "a",
+                "arguments": '{"command": ["git", "log"]}',
+            },
+        ),
+        env(
+            "response_item",
+            {
+                "type": "function_call_output",
+                "call_id": "a",
+                "output": json.dumps(
+                    {"output": "commit " + "a" * 40, "metadata": {"exit_code": 0}}
+                ),
+            },
+        ),
+        env(
+            "response_item",
+            {"type": "function_call", "name": "shell", "call_id": "b", "arguments": "{}"},
+        ),
+        env(
+            "response_item",
+            {"type": "function_call_output", "call_id": "b", "output": "Exit code: 2\nboom"},
+        ),
+        env(
+            "response_item",
+            {
+                "type": "custom_tool_call",
+                "name": "apply_patch",
+                "call_id": "c",
+                "input": "*** Begin Patch\n*** Update File: src/x.py\n*** End Patch",
+            },
+        ),
+    ]
     (turn,) = _turns("codex", lines)
     assert [c.state for c in turn.tools] == [COMPLETED, FAILED, UNKNOWN]
     assert commit_candidates(turn) == ["a" * 40]
@@ -130,16 +190,28 @@ def test_codex_exit_codes_give_result_states() -> None:
 
 def test_codex_subagent_rollout_is_flagged() -> None:
     state = codex.new_state()
-    meta = {"timestamp": "t", "type": "session_meta",
-            "payload": {"id": "x", "source": {"subagent": {"thread_spawn": {}}}}}  # fmt: skip
+    meta = {
+        "timestamp": "t",
+        "type": "session_meta",
+        "payload": {"id": "x", "source": {"subagent": {"thread_spawn": {}}}},
+    }
     codex.read_record(meta, 0, state)
     assert state["subagent"] is True
 
 
 def test_malformed_lines_become_diagnostics_with_offsets() -> None:
     good = json.dumps(claude_user("hello", "/w")).encode()
-    deep = b"{\"a\":" * 70 + b"1" + b"}" * 70
-    data = b"not json\n" + b'{"a":1,"a":2}\n' + deep + b"\n[1,2]\n" + good + b"\n" + b'{"type":"brand-new"}\n' + b'{"partial'
+    deep = b'{"a":' * 70 + b"1" + b"}" * 70
+    data = (
+        b"not json\n"
+        + b'{"a":1,"a":2}\n'
+        + deep
+        + b"\n[1,2]\n"
+        + good
+        + b"\n"
+        + b'{"type":"brand-new"}\n'
+        + b'{"partial'
+    )
     events, diagnostics, complete = parse("claude-code", data, 100, claude.new_state())
     codes = [(d.code, d.offset) for d in diagnostics]
     second = 100 + len(b"not json\n")

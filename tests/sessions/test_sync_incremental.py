@@ -39,7 +39,9 @@ def test_append_resumes_and_tail_revision_changes(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
     cwd = str(repo.root)
-    path = write_jsonl(claude_path(hermetic_env["claude"], "s1"), claude_turn("first", "a1", cwd, "m1"), OLD)
+    path = write_jsonl(
+        claude_path(hermetic_env["claude"], "s1"), claude_turn("first", "a1", cwd, "m1"), OLD
+    )
     assert _sync(gm, repo)["turnsAdded"] == 1
     (before,) = _listed(gm, repo)
     assert (before["turns"], before["sealedTurns"]) == (1, 1)  # the quiescent tail counts
@@ -61,7 +63,9 @@ def test_unterminated_line_is_held_back_until_complete(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
     cwd = str(repo.root)
-    path = write_jsonl(claude_path(hermetic_env["claude"], "s2"), claude_turn("one", "x", cwd, "m1"))
+    path = write_jsonl(
+        claude_path(hermetic_env["claude"], "s2"), claude_turn("one", "x", cwd, "m1")
+    )
     partial = json.dumps(claude_turn("two", "y", cwd, "m2")[0])
     with open(path, "a") as handle:
         handle.write(partial[:20])
@@ -78,7 +82,12 @@ def test_rewritten_file_is_reread(gm: Any, repo: Repo, hermetic_env: dict[str, P
     path = claude_path(hermetic_env["claude"], "s3")
     write_jsonl(path, claude_turn("one", "x", cwd, "m1") + claude_turn("two", "y", cwd, "m2"))
     _sync(gm, repo)
-    write_jsonl(path, claude_turn("ONE", "x", cwd, "m1") + claude_turn("two", "y", cwd, "m2") + claude_turn("3", "z", cwd, "m3"))
+    write_jsonl(
+        path,
+        claude_turn("ONE", "x", cwd, "m1")
+        + claude_turn("two", "y", cwd, "m2")
+        + claude_turn("3", "z", cwd, "m3"),
+    )
     result = _sync(gm, repo)
     assert (result["reread"], result["resumed"], result["turnsAdded"]) == (1, 0, 3)
     (session,) = _listed(gm, repo)
@@ -95,7 +104,10 @@ def test_vanished_file_is_removed(gm: Any, repo: Repo, hermetic_env: dict[str, P
     assert result["removed"] == 1
     assert _listed(gm, repo, "--all") == []
     with index.reader(hermetic_env["state"]) as conn:
-        counts = [conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("turns", "events", "edges", "turns_fts")]
+        counts = [
+            conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("turns", "events", "edges", "turns_fts")
+        ]
     assert counts == [0, 0, 0, 0]
 
 
@@ -116,14 +128,21 @@ def test_sealing_follows_mtime_and_seal_after(
     assert _listed(gm, repo)[0]["sealedTurns"] == 1
     repo.git("config", "memory.sealAfter", "soon")
     bad = gm(["sessions", "list"], cwd=repo.root)
-    assert bad.exit_code == 1 and "GM_SEAL_AFTER_INVALID" in bad.stderr
+    assert bad.exit_code == 1
+    assert "GM_SEAL_AFTER_INVALID" in bad.stderr
 
 
 def test_codex_terminal_event_hard_seals_a_fresh_tail(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
-    write_jsonl(codex_path(hermetic_env["codex"], "019c0000-0000-7000-8000-000000000001"), codex_lines(str(repo.root), ["a", "b"]))
-    write_jsonl(codex_path(hermetic_env["codex"], "019c0000-0000-7000-8000-000000000002"), codex_lines(str(repo.root), ["c"], terminal=False))
+    write_jsonl(
+        codex_path(hermetic_env["codex"], "019c0000-0000-7000-8000-000000000001"),
+        codex_lines(str(repo.root), ["a", "b"]),
+    )
+    write_jsonl(
+        codex_path(hermetic_env["codex"], "019c0000-0000-7000-8000-000000000002"),
+        codex_lines(str(repo.root), ["c"], terminal=False),
+    )
     _sync(gm, repo)
     counts = sorted((s["turns"], s["sealedTurns"]) for s in _listed(gm, repo))
     assert counts == [(1, 0), (2, 2)]
@@ -135,12 +154,25 @@ def test_zstd_archived_and_resumed_rollouts_are_found(
     codex_home = hermetic_env["codex"]
     lines = codex_lines(str(repo.root), ["compressed"])
     raw = "".join(json.dumps(r) + "\n" for r in lines).encode()
-    zst = codex_home / "sessions" / "2025" / "01" / "01" / "rollout-2025-01-01T00-00-00-019c0000-0000-7000-8000-00000000000a.jsonl.zst"
+    zst = (
+        codex_home
+        / "sessions"
+        / "2025"
+        / "01"
+        / "01"
+        / "rollout-2025-01-01T00-00-00-019c0000-0000-7000-8000-00000000000a.jsonl.zst"
+    )
     zst.parent.mkdir(parents=True)
     zst.write_bytes(zstandard.ZstdCompressor().compress(raw))
-    archived = codex_home / "archived_sessions" / "rollout-2025-01-02T00-00-00-019c0000-0000-7000-8000-00000000000b.jsonl"
+    archived = (
+        codex_home
+        / "archived_sessions"
+        / "rollout-2025-01-02T00-00-00-019c0000-0000-7000-8000-00000000000b.jsonl"
+    )
     write_jsonl(archived, codex_lines(str(repo.root), ["archived"]))
-    resumed = codex_path(codex_home, "019c0000-0000-7000-8000-00000000000c_019c0000-0000-7000-8000-00000000000d")
+    resumed = codex_path(
+        codex_home, "019c0000-0000-7000-8000-00000000000c_019c0000-0000-7000-8000-00000000000d"
+    )
     write_jsonl(resumed, codex_lines(str(repo.root), ["resumed", "again"]))
     result = _sync(gm, repo)
     assert (result["new"], result["turnsAdded"]) == (3, 4)
@@ -160,5 +192,6 @@ def test_malformed_file_still_syncs_with_diagnostics(
     result = gm(["sessions", "sync"], cwd=repo.root)
     assert result.exit_code == 0
     assert "diagnostics: 2" in result.stdout
-    assert "projects/-repo/s6.jsonl@" in result.stdout and "invalid-json-record" in result.stdout
+    assert "projects/-repo/s6.jsonl@" in result.stdout
+    assert "invalid-json-record" in result.stdout
     assert _listed(gm, repo)[0]["turns"] == 1

@@ -49,7 +49,12 @@ def test_killed_sync_leaves_a_consistent_index(
     assert killed.returncode == FAILPOINT_EXIT_STATUS, killed.stderr
     sessions, turns, summed, matched = _table_counts(hermetic_env["state"])
     committed = 0 if point.endswith("before-commit") else 1  # exactly the first file, or none
-    assert (sessions, turns, summed, matched) == (committed, 2 * committed, 2 * committed, 2 * committed)
+    assert (sessions, turns, summed, matched) == (
+        committed,
+        2 * committed,
+        2 * committed,
+        2 * committed,
+    )
     again = gm_proc(["sessions", "sync", "--format", "json"], cwd=repo.root)
     assert again.returncode == 0, again.stderr
     assert _table_counts(hermetic_env["state"]) == (3, 6, 6, 6)
@@ -61,8 +66,11 @@ def test_two_concurrent_syncs_leave_one_index(repo: Repo, hermetic_env: dict[str
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "git_memory", "sessions", "sync", "--format", "json"],
-            cwd=repo.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )  # fmt: skip
+            cwd=repo.root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         for _ in range(2)
     ]
     outputs = [p.communicate(timeout=120) for p in procs]
@@ -89,9 +97,8 @@ def test_index_is_private_and_wal(gm: Any, repo: Repo, hermetic_env: dict[str, P
 def test_held_lock_times_out(hermetic_env: dict[str, Path]) -> None:
     state = hermetic_env["state"]
     state.mkdir(exist_ok=True)
-    with FileLock(str(index.lock_path(state))):
-        with pytest.raises(GitMemoryError) as raised:
-            sync(state, lock_timeout=0.2)
+    with FileLock(str(index.lock_path(state))), pytest.raises(GitMemoryError) as raised:
+        sync(state, lock_timeout=0.2)
     assert raised.value.code == "GM_SESSIONS_LOCKED"
 
 
@@ -103,7 +110,8 @@ def test_newer_schema_is_refused_and_rebuild_recreates(
     with index.reader(hermetic_env["state"]) as conn:
         conn.execute("INSERT INTO schema_migrations VALUES (99, 'future')")
     refused = gm(["sessions", "list"], cwd=repo.root)
-    assert refused.exit_code == 1 and "GM_SESSIONS_INDEX_NEWER" in refused.stderr
+    assert refused.exit_code == 1
+    assert "GM_SESSIONS_INDEX_NEWER" in refused.stderr
     rebuilt = gm(["sessions", "rebuild", "--format", "json"], cwd=repo.root)
     assert rebuilt.exit_code == 0, rebuilt.stderr
     assert (rebuilt.json()["rebuilt"], rebuilt.json()["new"]) == (True, 2)
@@ -111,12 +119,12 @@ def test_newer_schema_is_refused_and_rebuild_recreates(
     assert status["counts"]["sessions"] == {"indexed": 2, "turns": 2, "worktree": 2}
 
 
-def test_source_folder_import_and_missing_source(
-    gm: Any, repo: Repo, tmp_path: Path
-) -> None:
+def test_source_folder_import_and_missing_source(gm: Any, repo: Repo, tmp_path: Path) -> None:
     folder = tmp_path / "exported"
     write_jsonl(folder / "abc.jsonl", claude_turn("imported", "yes", str(repo.root), "m"))
     result = gm(["sessions", "sync", "--source", str(folder), "--format", "json"], cwd=repo.root)
-    assert result.exit_code == 0 and result.json()["turnsAdded"] == 1
+    assert result.exit_code == 0
+    assert result.json()["turnsAdded"] == 1
     missing = gm(["sessions", "sync", "--source", str(tmp_path / "nope")], cwd=repo.root)
-    assert missing.exit_code == 1 and "GM_SOURCE_NOT_FOUND" in missing.stderr
+    assert missing.exit_code == 1
+    assert "GM_SOURCE_NOT_FOUND" in missing.stderr

@@ -11,18 +11,36 @@ from typing import Any
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "transcripts"
 
 
-def claude_user(text: Any, cwd: str, ts: str = "2026-03-01T10:00:00.000Z", **extra: Any) -> dict[str, Any]:
+def claude_user(
+    text: Any, cwd: str, ts: str = "2026-03-01T10:00:00.000Z", **extra: Any
+) -> dict[str, Any]:
     """A Claude Code user record."""
-    return {"type": "user", "sessionId": "s", "cwd": cwd, "timestamp": ts, "uuid": os.urandom(6).hex(),
-            "message": {"role": "user", "content": text}, **extra}  # fmt: skip
+    return {
+        "type": "user",
+        "sessionId": "s",
+        "cwd": cwd,
+        "timestamp": ts,
+        "uuid": os.urandom(6).hex(),
+        "message": {"role": "user", "content": text},
+        **extra,
+    }
 
 
-def claude_assistant(blocks: list[dict[str, Any]], cwd: str, message_id: str = "msg_1",
-                     ts: str = "2026-03-01T10:00:05.000Z") -> dict[str, Any]:  # fmt: skip
+def claude_assistant(
+    blocks: list[dict[str, Any]],
+    cwd: str,
+    message_id: str = "msg_1",
+    ts: str = "2026-03-01T10:00:05.000Z",
+) -> dict[str, Any]:
     """A Claude Code assistant record."""
-    return {"type": "assistant", "sessionId": "s", "cwd": cwd, "timestamp": ts,
-            "uuid": os.urandom(6).hex(),
-            "message": {"id": message_id, "role": "assistant", "content": blocks}}  # fmt: skip
+    return {
+        "type": "assistant",
+        "sessionId": "s",
+        "cwd": cwd,
+        "timestamp": ts,
+        "uuid": os.urandom(6).hex(),
+        "message": {"id": message_id, "role": "assistant", "content": blocks},
+    }
 
 
 def tool_result(call_id: str, output: str, cwd: str, is_error: bool = False) -> dict[str, Any]:
@@ -33,11 +51,15 @@ def tool_result(call_id: str, output: str, cwd: str, is_error: bool = False) -> 
 
 def claude_turn(prompt: str, answer: str, cwd: str, message_id: str) -> list[dict[str, Any]]:
     """A user prompt and a text answer."""
-    return [claude_user(prompt, cwd), claude_assistant([{"type": "text", "text": answer}], cwd, message_id)]
+    return [
+        claude_user(prompt, cwd),
+        claude_assistant([{"type": "text", "text": answer}], cwd, message_id),
+    ]
 
 
 def codex_lines(cwd: str, prompts: list[str], terminal: bool = True) -> list[dict[str, Any]]:
     """An era-C rollout: session_meta, then per prompt the twin user messages and an answer."""
+
     def env(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         return {"timestamp": "2026-03-02T09:00:00.000Z", "type": kind, "payload": payload}
 
@@ -45,12 +67,24 @@ def codex_lines(cwd: str, prompts: list[str], terminal: bool = True) -> list[dic
     for n, prompt in enumerate(prompts):
         lines += [
             env("event_msg", {"type": "user_message", "message": prompt}),
-            env("response_item", {"type": "message", "role": "user",
-                                  "content": [{"type": "input_text", "text": prompt}]}),
-            env("response_item", {"type": "message", "role": "assistant",
-                                  "content": [{"type": "output_text", "text": f"answer {n}"}]}),
+            env(
+                "response_item",
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": prompt}],
+                },
+            ),
+            env(
+                "response_item",
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": f"answer {n}"}],
+                },
+            ),
             env("event_msg", {"type": "agent_message", "message": f"answer {n}"}),
-        ]  # fmt: skip
+        ]
         if terminal:
             lines.append(env("event_msg", {"type": "task_complete", "turn_id": str(n)}))
     return lines
@@ -80,7 +114,14 @@ def claude_path(claude_home: Path, session_id: str, slug: str = "-repo") -> Path
 
 def codex_path(codex_home: Path, session_id: str) -> Path:
     """`<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`."""
-    return codex_home / "sessions" / "2026" / "03" / "02" / f"rollout-2026-03-02T09-00-00-{session_id}.jsonl"
+    return (
+        codex_home
+        / "sessions"
+        / "2026"
+        / "03"
+        / "02"
+        / f"rollout-2026-03-02T09-00-00-{session_id}.jsonl"
+    )
 
 
 def install_fixtures(claude_home: Path, codex_home: Path) -> None:
