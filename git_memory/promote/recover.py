@@ -37,7 +37,7 @@ def resume_pending(worktree: Worktree, db: StateDB, owner: Owner) -> list[dict[s
                 apply_plan(worktree, db, owner, plan_id)
                 outcomes.append({"planId": plan_id, "outcome": "applied"})
             except GitMemoryError as exc:
-                outcomes.append({"planId": plan_id, "outcome": f"voided ({exc.code})"})
+                outcomes.append({"planId": plan_id, "outcome": f"failed ({exc.code})"})
     return outcomes
 
 

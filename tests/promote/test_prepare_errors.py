@@ -176,3 +176,12 @@ def test_unwritable_target_dir_fails_cleanly(repo: Repo, tmp_path: Path) -> None
         _promote(repo, scenario.plan_id, confirm=lambda s, d: True)
     assert caught.value.code == "GM_NOT_A_FILE"
     assert scenario.artifacts() == []
+
+
+def test_agent_digest_approval_is_logged_as_agent(repo: Repo) -> None:
+    scenario = build(repo)
+    context = OpContext(repository=repo.root, extras={"front_end": "mcp"})
+    request = {"plan": scenario.plan_id, "approve": scenario.plan_digest}
+    result = load_operation("promote").invoke(context, request)
+    assert result.approvedVia == "agent"
+    assert _authorizations(repo) == ["agent"]
