@@ -63,7 +63,9 @@ def _contexts(entries: int, skills: int) -> tuple[float, float]:
 
     scenes = [ctx.SceneSource(f"s{n}", n + 1, "summary", "0" * 64, "x" * 1500) for n in range(15)]
     approved = [
-        ctx.EntrySource(f"e{n:05d}", 1, "0" * 64, "fact", None, n % 100, "high", (), "y" * 2000)
+        ctx.EntrySource(
+            f"e{n:05d}", 1, "0" * 64, "work_fact", None, n % 100, "high", (), "y" * 2000
+        )
         for n in range(entries)
     ]
     documents = [ctx.SkillSource(f"k{n}", "d", "0" * 64, "z" * 9000) for n in range(skills)]

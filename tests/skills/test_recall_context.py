@@ -32,7 +32,7 @@ def scene(name: str, heat: int = 1, summary: str = "sum", document: str = "doc")
 
 
 def entry(entry_id: str, priority: int = 50, body: str = "text", revision: int = 1) -> EntrySource:
-    return EntrySource(entry_id, revision, HEX, "fact", None, priority, "medium", (), body)
+    return EntrySource(entry_id, revision, HEX, "work_fact", None, priority, "medium", (), body)
 
 
 def _plain_digest(value: Any) -> str:
@@ -137,7 +137,7 @@ def test_entry_item_fields() -> None:
         "entryId": "e1",
         "revision": 1,
         "contentDigest": HEX,
-        "type": "fact",
+        "type": "work_fact",
         "scene": None,
         "priority": 50,
         "confidence": "medium",
@@ -186,3 +186,15 @@ def test_binding_covers_all_memory_not_only_returned_items() -> None:
         hotter.bindingDigest
         != build_memory_context([scene("s", 1)], None, entries, None).bindingDigest
     )
+
+
+def test_documents_validate_against_the_recall_contract() -> None:
+    from git_memory.contracts.recall import MemoryContext, SkillContext
+
+    scenes = [scene("release-flow", 3)]
+    entries = [entry("e1"), entry("e2", priority=90)]
+    doctrine = DoctrineSource(HEX, "- x")
+    memory = build_memory_context(scenes, doctrine, entries, "release").to_json()
+    assert MemoryContext.model_validate(memory).to_json() == memory
+    skills = build_skill_context([skill(f"s{n}") for n in range(25)], "s1").to_json()
+    assert SkillContext.model_validate(skills).to_json() == skills
