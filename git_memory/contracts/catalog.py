@@ -16,6 +16,17 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.status", "StatusResponse"),
     ("git_memory.contracts.assemble", "AssembleRequest"),
     ("git_memory.contracts.assemble", "AssembleResponse"),
+    # --- memory files, lint, hooks, index (issue 3) ---
+    ("git_memory.contracts.memory_files", "LintRequest"),
+    ("git_memory.contracts.memory_files", "LintResponse"),
+    ("git_memory.contracts.memory_files", "FmtRequest"),
+    ("git_memory.contracts.memory_files", "FmtResponse"),
+    ("git_memory.contracts.memory_files", "ReindexRequest"),
+    ("git_memory.contracts.memory_files", "ReindexResponse"),
+    ("git_memory.contracts.memory_files", "MergeIndexRequest"),
+    ("git_memory.contracts.memory_files", "MergeIndexResponse"),
+    ("git_memory.contracts.memory_files", "HooksRequest"),
+    ("git_memory.contracts.memory_files", "HooksResponse"),
     # --- memory state, search (issue 5) ---
     ("git_memory.contracts.search", "SearchRequest"),
     ("git_memory.contracts.search", "SearchResponse"),

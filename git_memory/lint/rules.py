@@ -168,6 +168,7 @@ HEX_RUN_MIN = 32
 HEX_RUN_CODE = "GM_LINT_POSSIBLE_ENCODED_SECRET"
 
 INDEX_STALE_CODE = "GM_INDEX_STALE"
+SYMLINK_CODE = "GM_LINT_SYMLINK"
 
 # Every lint code with its severity and a one-line description (documentation, SARIF rules).
 LINT_CODES: dict[str, tuple[Severity, str]] = {
@@ -175,4 +176,5 @@ LINT_CODES: dict[str, tuple[Severity, str]] = {
     ENTROPY_CODE: (BLOCK, "high-entropy token (looks like a secret)"),
     HEX_RUN_CODE: (WARN, "long hex run (a hash, or an encoded secret)"),
     INDEX_STALE_CODE: (WARN, "index.json differs from the memory tree"),
+    SYMLINK_CODE: (BLOCK, "symbolic link in the memory root"),
 }

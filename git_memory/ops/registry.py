@@ -84,6 +84,51 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "worktree",
         cli_only="a developer tool for this project's schema/ directory",
     ),  # --- memory files, lint, hooks, index (issue 3) ---
+    _op(
+        "lint",
+        "Check memory files for secrets, private paths and format errors.",
+        "none",
+        mcp_tool="memory_lint",
+    ),
+    _op(
+        "fmt",
+        "Rewrite memory files into their canonical form (or --check).",
+        "worktree",
+        cli_only="a formatting tool for people editing memory files by hand",
+    ),
+    _op(
+        "reindex",
+        "Regenerate index.json from the memory files.",
+        "worktree",
+        cli_only="a repair command; promotion keeps index.json current",
+    ),
+    _op(
+        "merge-index",
+        "Merge driver for index.json (called by git with %O %A %B %P).",
+        "worktree",
+        cli_only="git runs it as the index.json merge driver",
+    ),
+    _op(
+        "hooks-install",
+        "Install the pre-commit lint hook and the index.json merge driver.",
+        "worktree",
+        cli_path=("hooks", "install"),
+        cli_only="configures the user's git hooks; a person decides that",
+    ),
+    _op(
+        "hooks-uninstall",
+        "Remove the hook shims (restoring chained hooks) and the merge driver.",
+        "worktree",
+        cli_path=("hooks", "uninstall"),
+        cli_only="configures the user's git hooks; a person decides that",
+    ),
+    _op(
+        "hooks-status",
+        "Show whether the hook shims and the merge driver are installed.",
+        "none",
+        cli_path=("hooks", "status"),
+        cli_only="describes the user's git hook setup",
+    ),
     # --- session index (issue 4) ---
     _op(
         "sessions-sync",

@@ -1,0 +1,135 @@
+"""Requests and responses of lint, fmt, reindex, merge-index and hooks (issue 3)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, PrivateAttr
+
+from git_memory.contracts.base import Model
+
+
+class LintRequest(Model):
+    """What to lint: PATHs (default: the whole memory root) or the staged blobs."""
+
+    format: Literal["git-memory-lint-request@v1"] = "git-memory-lint-request@v1"
+    paths: list[str] = Field(default_factory=list)
+    staged: bool = False
+
+
+class LintFinding(Model):
+    """One finding; `excerpt` never shows a whole secret."""
+
+    code: str
+    severity: Literal["block", "warn"]
+    line: int
+    column: int
+    excerpt: str
+    message: str
+
+
+class LintFile(Model):
+    """The findings of one file (path relative to the worktree root)."""
+
+    path: str
+    findings: list[LintFinding]
+
+
+class LintResponse(Model):
+    """`git-memory-lint@v1`: files with findings, and whether anything blocks."""
+
+    format: Literal["git-memory-lint@v1"] = "git-memory-lint@v1"
+    files: list[LintFile]
+    blocked: bool
+    # How the CLI asked to render it (text or sarif); not part of the document.
+    _rendering: str = PrivateAttr(default="text")
+
+
+class FmtRequest(Model):
+    """Files to canonicalize (default: every memory file) and whether to only check."""
+
+    format: Literal["git-memory-fmt-request@v1"] = "git-memory-fmt-request@v1"
+    paths: list[str] = Field(default_factory=list)
+    check: bool = False
+
+
+class FmtProblem(Model):
+    """A file fmt could not canonicalize because it does not parse."""
+
+    path: str
+    code: str
+    message: str
+    line: int | None = None
+
+
+class FmtResponse(Model):
+    """Files that were (or, with check, would be) rewritten, and files that do not parse."""
+
+    format: Literal["git-memory-fmt@v1"] = "git-memory-fmt@v1"
+    check: bool
+    changed: list[str]
+    invalid: list[FmtProblem]
+
+
+class ReindexRequest(Model):
+    """Regenerate index.json, or only report whether it is current."""
+
+    format: Literal["git-memory-reindex-request@v1"] = "git-memory-reindex-request@v1"
+    check: bool = False
+
+
+class ReindexResponse(Model):
+    """Whether index.json changed (or would change) and which files were skipped."""
+
+    format: Literal["git-memory-reindex@v1"] = "git-memory-reindex@v1"
+    path: str
+    check: bool
+    changed: bool
+    skipped: list[str]
+
+
+class MergeIndexRequest(Model):
+    """The merge driver's arguments: ancestor, ours (result written here), theirs, path."""
+
+    format: Literal["git-memory-merge-index-request@v1"] = "git-memory-merge-index-request@v1"
+    ancestor: str
+    current: str
+    other: str
+    pathname: str = "index.json"
+
+
+class MergeIndexResponse(Model):
+    """Whether the index merged cleanly and how many items it holds."""
+
+    format: Literal["git-memory-merge-index@v1"] = "git-memory-merge-index@v1"
+    merged: bool
+    entries: int
+    scenes: int
+    skills: int
+    conflicts: list[str]
+
+
+class HooksRequest(Model):
+    """Options of hooks install/uninstall/status."""
+
+    format: Literal["git-memory-hooks-request@v1"] = "git-memory-hooks-request@v1"
+    force: bool = False
+
+
+class HookState(Model):
+    """One hook: our shim (current or outdated), a foreign hook, or absent."""
+
+    name: str
+    state: Literal["installed", "outdated", "foreign", "absent"]
+    legacy: bool
+    action: str = ""
+
+
+class HooksResponse(Model):
+    """The hooks directory git uses, each hook's state, and the merge driver registration."""
+
+    format: Literal["git-memory-hooks@v1"] = "git-memory-hooks@v1"
+    hooksDir: str
+    hooks: list[HookState]
+    mergeDriver: bool
+    notes: list[str] = Field(default_factory=list)

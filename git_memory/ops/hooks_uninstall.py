@@ -1,0 +1,30 @@
+"""`git memory hooks uninstall`: remove the shims and the merge driver."""
+
+from __future__ import annotations
+
+from git_memory.contracts.memory_files import HooksRequest, HooksResponse
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.hooks_install import build_response, render
+from git_memory.ops.registry import spec
+
+
+def hooks_uninstall(ctx: OpContext, request: HooksRequest) -> HooksResponse:
+    """Remove git-memory's hook shims, restoring a chained `<hook>.legacy`, and the merge
+    driver (.gitattributes line and git config). Foreign hooks are left alone."""
+    from git_memory.repo import hooks
+
+    worktree = ctx.worktree
+    directory = hooks.hooks_dir(worktree)
+    states = [hooks.uninstall_hook(directory, name) for name in hooks.HOOK_NAMES]
+    hooks.unregister_driver(worktree)
+    return build_response(worktree, directory, states)
+
+
+OPERATION = Operation(
+    spec=spec("hooks-uninstall"),
+    request_model=HooksRequest,
+    response_model=HooksResponse,
+    handler=hooks_uninstall,
+    render_text=render,
+    accepts_request_file=False,
+)

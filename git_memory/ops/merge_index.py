@@ -1,0 +1,89 @@
+"""`git memory merge-index %O %A %B %P`: the index.json merge driver."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from git_memory.contracts.memory_files import MergeIndexRequest, MergeIndexResponse
+from git_memory.errors import FormatError, GitMemoryError
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexResponse:
+    """Merge index.json three ways and write the result over the current version (%A).
+
+    git runs this as the `git-memory-index` merge driver (registered by `git memory hooks
+    install`). Items are merged by id/name so two branches that each promoted entries merge
+    without conflict markers. Exits 1 (leaving git's conflict) when a version is not a valid
+    index.
+    """
+    from git_memory.formats.index_json import parse_index
+    from git_memory.formats.index_merge import merge_indexes
+
+    try:
+        versions = [
+            parse_index(_read(path)) for path in (request.ancestor, request.current, request.other)
+        ]
+    except FormatError as exc:
+        return MergeIndexResponse(
+            merged=False, entries=0, scenes=0, skills=0, conflicts=[f"{exc.code}: {exc.message}"]
+        )
+    result = merge_indexes(*versions)
+    Path(request.current).write_bytes(result.data)
+    return MergeIndexResponse(
+        merged=True,
+        entries=result.counts["entries"],
+        scenes=result.counts["scenes"],
+        skills=result.counts["skills"],
+        conflicts=list(result.conflicts),
+    )
+
+
+def _read(path: str) -> bytes:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise GitMemoryError("GM_MERGE_INPUT_UNREADABLE", f"cannot read {path!r}") from exc
+    # An absent side (added on one branch only) reaches the driver as an empty file.
+    return data if data.strip() else b'{"format": "git-memory-index@v1"}'
+
+
+def render(response: MergeIndexResponse) -> str:
+    """A one-line summary for git's output."""
+    if not response.merged:
+        return "git memory merge-index: " + "; ".join(response.conflicts)
+    text = f"index.json merged: {response.entries} entries, {response.scenes} scenes"
+    if response.conflicts:
+        text += "; run `git memory reindex` after resolving " + ", ".join(response.conflicts)
+    return text
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> MergeIndexRequest:
+    return MergeIndexRequest(
+        ancestor=values["ancestor"],
+        current=values["current"],
+        other=values["other"],
+        pathname=values.get("pathname") or "index.json",
+    )
+
+
+OPERATION = Operation(
+    spec=spec("merge-index"),
+    request_model=MergeIndexRequest,
+    response_model=MergeIndexResponse,
+    handler=merge_index,
+    cli_params=[
+        click.Argument(["ancestor"]),
+        click.Argument(["current"]),
+        click.Argument(["other"]),
+        click.Argument(["pathname"], required=False),
+    ],
+    from_cli=_from_cli,
+    render_text=render,
+    exit_code=lambda response: 0 if response.merged else 1,
+)

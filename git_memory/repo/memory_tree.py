@@ -1,0 +1,143 @@
+"""Read the memory root as files: from the worktree (no-follow) or from the git index.
+
+Both readers return `MemoryFile`s keyed by their path relative to the memory root, so lint,
+fmt and reindex treat the worktree and the staged snapshot the same way. A symbolic link is
+reported (never followed): lint turns it into a blocking finding, fmt refuses it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygit2
+
+from git_memory.safefs import DIR_FLAGS, open_dir, read_at, split_relative
+
+SYMLINK_MODE = 0o120000
+# The index the commit will record: git passes a temporary one to hooks of `commit -a` and
+# `commit <paths>`; the hook shim forwards it under this name after scrubbing GIT_*.
+INDEX_FILE_VARIABLES = ("GIT_MEMORY_INDEX_FILE", "GIT_INDEX_FILE")
+
+
+@dataclass(frozen=True)
+class MemoryFile:
+    """One file of the memory root; `data` is None for a symbolic link."""
+
+    relpath: str
+    data: bytes | None
+
+    @property
+    def is_symlink(self) -> bool:
+        """Whether this entry is a symbolic link (refused, never read through)."""
+        return self.data is None
+
+
+def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
+    """Every file below the memory root in the worktree, sorted; [] when it does not exist."""
+    try:
+        with open_dir(root, split_relative(memory_root)) as fd:
+            return sorted(_walk(fd, ""), key=lambda f: f.relpath)
+    except FileNotFoundError:
+        return []
+
+
+def _walk(dir_fd: int, prefix: str) -> Iterator[MemoryFile]:
+    for entry in sorted(os.scandir(dir_fd), key=lambda e: e.name):
+        relpath = prefix + entry.name
+        info = entry.stat(follow_symlinks=False)
+        if stat.S_ISLNK(info.st_mode):
+            yield MemoryFile(relpath, None)
+        elif stat.S_ISDIR(info.st_mode):
+            child = os.open(entry.name, DIR_FLAGS, dir_fd=dir_fd)
+            try:
+                yield from _walk(child, relpath + "/")
+            finally:
+                os.close(child)
+        elif stat.S_ISREG(info.st_mode):
+            data = read_at(dir_fd, entry.name, relpath)
+            if data is not None:
+                yield MemoryFile(relpath, data)
+
+
+def index_path_from_environment(environ: dict[str, str] | None = None) -> str | None:
+    """The index file a running commit uses, when git (via the hook shim) named one."""
+    source = os.environ if environ is None else environ
+    for name in INDEX_FILE_VARIABLES:
+        value = source.get(name)
+        if value:
+            return value
+    return None
+
+
+def staged_files(repository: Any, memory_root: str, index_path: str | None) -> list[MemoryFile]:
+    """Every index entry below the memory root: the blobs the commit will contain.
+
+    `index_path` selects a temporary index (`git commit -a`, `git commit <paths>`); None
+    reads the repository's own index.
+    """
+    if index_path:
+        index = pygit2.Index(index_path)
+    else:
+        index = repository.index
+        index.read(False)
+    prefix = memory_root.rstrip("/") + "/"
+    found: list[MemoryFile] = []
+    for entry in index:
+        if not entry.path.startswith(prefix):
+            continue
+        relpath = entry.path[len(prefix) :]
+        if entry.mode == SYMLINK_MODE:
+            found.append(MemoryFile(relpath, None))
+        else:
+            found.append(MemoryFile(relpath, bytes(repository[entry.id].data)))
+    return sorted(found, key=lambda f: f.relpath)
+
+
+def is_tracked_dir(repository: Any, relpath: str) -> bool:
+    """Whether any file below worktree-relative `relpath` is in the index."""
+    index = repository.index
+    index.read(False)
+    prefix = relpath.rstrip("/") + "/"
+    return any(entry.path.startswith(prefix) for entry in index)
+
+
+def memory_prefixes(root: Path, memory_root: str, paths: list[str]) -> list[str]:
+    """PATH arguments (relative to the cwd) as prefixes relative to the memory root.
+
+    "" selects the whole root. A path outside the memory root is `GM_PATH_OUTSIDE_MEMORY_ROOT`.
+    """
+    from git_memory.errors import GitMemoryError
+
+    prefixes: list[str] = []
+    base = (root / memory_root).as_posix().rstrip("/")
+    for given in paths:
+        absolute = Path(os.path.abspath(given))
+        parent = Path(os.path.realpath(absolute.parent)) / absolute.name
+        text = parent.as_posix()
+        if text == base:
+            prefixes.append("")
+        elif text.startswith(base + "/"):
+            prefixes.append(text[len(base) + 1 :])
+        else:
+            raise GitMemoryError(
+                "GM_PATH_OUTSIDE_MEMORY_ROOT",
+                f"{given!r} is not inside the memory root {memory_root}/",
+                hint=f"pass files or directories under {memory_root}/",
+            )
+    return prefixes
+
+
+def select(files: list[MemoryFile], prefixes: list[str]) -> list[MemoryFile]:
+    """The files named by `prefixes` (a file's relpath or a directory of it)."""
+    if not prefixes or "" in prefixes:
+        return files
+    return [
+        f
+        for f in files
+        if any(f.relpath == p or f.relpath.startswith(p.rstrip("/") + "/") for p in prefixes)
+    ]
