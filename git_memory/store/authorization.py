@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from git_memory.contracts.base import format_timestamp
 from git_memory.contracts.canonical import canonical_json
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import Owner, StateDB
@@ -50,6 +49,8 @@ class Delivery:
 
 
 def _now() -> str:
+    from git_memory.contracts.base import format_timestamp  # pydantic: only when writing
+
     return format_timestamp(datetime.now(UTC))
 
 

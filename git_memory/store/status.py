@@ -68,4 +68,3 @@ def _approved(state: Any) -> dict[str, Any]:
         (state.owner.repository_key, state.owner.worktree_key),
     )
     return {"entries": entries, "generation": sync.generation, "coverage": sync.coverage}
-
