@@ -213,12 +213,6 @@ def assemble(inputs: AssembleInputs, provider: Provider, *, dry_run: bool) -> As
         _apply(inputs, plan)
     skill_dir = plan.skill_dir
     notes = [plan.manifest.problem] if plan.manifest.problem else []
-    notes += [
-        f"{skill_dir}/{s.name}/{proj.SKILL_FILE}: skill was removed but the projection was "
-        "edited; left in place"
-        for s in plan.projection.steps
-        if s.action == "kept-edited"
-    ]
     return AssembleResult(
         provider=provider,
         target=plan.target,

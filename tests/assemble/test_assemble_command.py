@@ -167,6 +167,8 @@ def test_projection_of_a_removed_skill_is_pruned_when_untouched(
     assert "### Skills" not in (memory.root / "CLAUDE.md").read_text()
     [manifest] = manifests(hermetic_env["state"])
     assert list(json.loads(manifest.read_text())["files"]) == ["triage"]
+    text = gm(["assemble", "--provider", "claude"], cwd=memory.root).stdout
+    assert ".claude/skills/triage/SKILL.md: kept (edited by someone" in text
     edited.unlink()
     gm(["assemble", "--provider", "claude"], cwd=memory.root)
     assert json.loads(manifest.read_text())["files"] == {}
