@@ -1,8 +1,9 @@
-"""Fake runner copies, and the `live` deselection hook.
+"""Fake runner copies, a store-backed ledger, and the `live`/`realcli` selection hook.
 
-A `live` test talks to a real model. It runs only when `GIT_MEMORY_LIVE_RUNNER` selects it;
-otherwise it is deselected here (reported as deselected, never as a skip that could hide a
-defect). When selected, missing binaries or credentials make it fail.
+A `live` test talks to a real model. It runs only when `GIT_MEMORY_LIVE_RUNNER` names its
+runner; otherwise it is deselected here (reported as deselected, never as a skip that could
+hide a defect). When selected, missing binaries or credentials make it fail. A `realcli` test
+runs when its CLI is on PATH.
 """
 
 from __future__ import annotations
@@ -20,17 +21,30 @@ from git_memory.runners.ledger import StoreLedger
 from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runners"
+# Read at import: the hermetic fixture strips every GIT_* variable before a test body runs.
+LIVE_SETTINGS = {
+    key: value
+    for key, value in os.environ.items()
+    if key in ("GIT_MEMORY_LIVE_RUNNER", "GIT_MEMORY_RUNNER_MODEL", "GIT_MEMORY_RUNNER_ENDPOINT")
+    or (key.startswith("GIT_MEMORY_") and key.endswith("_BIN"))
+}
+
+
+def _not_selected(item: pytest.Item) -> bool:
+    live = item.get_closest_marker("live")
+    if live is not None:
+        return LIVE_SETTINGS.get("GIT_MEMORY_LIVE_RUNNER") not in live.args
+    realcli = item.get_closest_marker("realcli")
+    return realcli is not None and shutil.which(realcli.args[0]) is None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect `live` tests unless GIT_MEMORY_LIVE_RUNNER names a runner."""
-    if os.environ.get("GIT_MEMORY_LIVE_RUNNER"):
-        return
-    keep = [item for item in items if item.get_closest_marker("live") is None]
-    dropped = [item for item in items if item.get_closest_marker("live") is not None]
+    """Deselect `live` tests not named by GIT_MEMORY_LIVE_RUNNER and `realcli` tests whose CLI
+    is not on PATH (deselected, not skipped: nothing pretends to have run)."""
+    dropped = [item for item in items if _not_selected(item)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = keep
+        items[:] = [item for item in items if not _not_selected(item)]
 
 
 @pytest.fixture
