@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from git_memory.consolidate import heat as heat_rules
+from git_memory.consolidate.capacity import (
+    check_capacity,
+)
 from git_memory.consolidate.scene_meta import (
     content_error,
     materialize_doctrine,
@@ -24,20 +27,10 @@ from git_memory.consolidate.scene_meta import (
 )
 from git_memory.errors import GitMemoryError
 
-MAX_SCENES = 15
-MERGE_PREFERRED_AT = 12
-CREATE_FORBIDDEN_AT = 14
 POLICY_VERSION = "consolidation-policy@1"
 DOCTRINE_NAME = "doctrine"
 DOCTRINE_PATH = "doctrine.md"
 
-# A create at 12+ scenes must say why the content fits no existing scene. English or Chinese,
-# as the original; a typographic apostrophe in "can’t" is accepted too.
-CREATE_RATIONALE = re.compile(
-    r"(?:cannot|can['’]t|unable to).{0,100}(?:fit|merge|fold|incorporat)"
-    r"|(?:无法|不能).{0,60}(?:并入|合并|纳入)",
-    re.IGNORECASE,
-)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -128,11 +121,6 @@ class ValidatedPatch:
 def patch_error(rule: str, message: str, operation_id: str | None = None) -> GitMemoryError:
     """A structural rejection (`GM_PATCH_INVALID`, `details.rule` names the rule)."""
     return content_error(rule, message, operation_id)
-
-
-def capacity_error(rule: str, message: str, hint: str) -> GitMemoryError:
-    """A rejection by the scene capacity policy (`GM_SCENE_CAPACITY`)."""
-    return GitMemoryError("GM_SCENE_CAPACITY", message, hint=hint, details={"rule": rule})
 
 
 def scene_path(name: str) -> str:
@@ -264,62 +252,6 @@ def _check_merge_sources_exclusive(operations: Sequence[PatchOperation], written
                 )
 
 
-# --- capacity --------------------------------------------------------------------------
-
-
-def final_scene_count(operations: Sequence[PatchOperation], current: Mapping[str, int]) -> int:
-    """Scenes after the patch: creates and new merge targets add, deletes and sources remove."""
-    names = set(current)
-    for operation in operations:
-        if operation.target != "scene":
-            continue
-        if operation.op == "delete":
-            names.discard(operation.name)
-        elif operation.op == "merge":
-            names -= set(operation.mergeSources)
-            names.add(operation.name)
-        else:
-            names.add(operation.name)
-    return len(names)
-
-
-def _check_capacity(operations: Sequence[PatchOperation], context: PatchContext) -> int:
-    count = len(context.scene_heats)
-    creates = [o for o in operations if o.target == "scene" and o.op == "create"]
-    final = final_scene_count(operations, context.scene_heats)
-    if creates and count >= CREATE_FORBIDDEN_AT:
-        raise capacity_error(
-            "create-forbidden",
-            f"{count} scenes exist; from {CREATE_FORBIDDEN_AT} on a patch may not create one",
-            "update or merge existing scenes instead",
-        )
-    if (
-        creates
-        and count >= MERGE_PREFERRED_AT
-        and not CREATE_RATIONALE.search(creates[0].rationale)
-    ):
-        raise capacity_error(
-            "create-rationale-required",
-            f"{count} scenes exist; a create must explain why the content cannot fit an "
-            "existing scene",
-            "say in the rationale why it cannot be merged into or fit an existing scene",
-        )
-    if final > MAX_SCENES:
-        raise capacity_error(
-            "scene-capacity-exceeded",
-            f"the patch would leave {final} scenes; at most {MAX_SCENES} are allowed",
-            "merge or delete scenes in the same patch",
-        )
-    reduces = any(o.target == "scene" and o.op in ("merge", "delete") for o in operations)
-    if count >= MAX_SCENES and (final >= MAX_SCENES or not reduces):
-        raise capacity_error(
-            "scene-reduction-required",
-            f"{count} scenes exist; the patch must merge or delete below {MAX_SCENES}",
-            "add a merge or delete of scenes to the patch",
-        )
-    return final
-
-
 # --- materialization -------------------------------------------------------------------
 
 
@@ -382,7 +314,7 @@ def validate_patch(operations: Sequence[PatchOperation], context: PatchContext) 
     _check_cross_operation(operations)
     for operation in operations:
         _check_shape(operation, context)
-    final = _check_capacity(operations, context)
+    final = check_capacity(operations, context.scene_heats)
     materialized = [_materialize(o, context) for o in operations]
     return ValidatedPatch(
         operations=materialized,
