@@ -59,6 +59,11 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.recall", "AgentRecall"),
     ("git_memory.contracts.stage", "AgentStage"),
     ("git_memory.contracts.review", "Review"),
+    # --- agent-native extraction requests (issue 6) ---
+    ("git_memory.contracts.requests", "RecallRequest"),
+    ("git_memory.contracts.requests", "ReviewRequest"),
+    ("git_memory.contracts.requests", "DiscardRequest"),
+    ("git_memory.contracts.requests", "DiscardResponse"),
 )
 
 

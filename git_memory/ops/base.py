@@ -66,7 +66,7 @@ class Operation(Generic[RequestT, ResponseT]):
     response_model: type[ResponseT]
     handler: Callable[[OpContext, RequestT], ResponseT]
     cli_params: Sequence[click.Parameter] = ()
-    from_cli: Callable[[OpContext, Mapping[str, Any]], RequestT] | None = None
+    from_cli: Callable[[OpContext, Mapping[str, Any]], RequestT | Mapping[str, Any]] | None = None
     render_text: Callable[[ResponseT], str] | None = None
     exit_code: Callable[[ResponseT], int] = lambda _response: 0
     accepts_request_file: bool = True

@@ -166,6 +166,30 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         mcp_tool="memory_search",
     ),
     # --- agent-native extraction: recall, stage, review (issue 6) ---
+    _op(
+        "recall",
+        "Turn sealed sessions of this worktree into extraction tasks for the agent.",
+        "private-state",
+        mcp_tool="memory_recall",
+    ),
+    _op(
+        "stage",
+        "Stage drafted candidates or adjudication decisions the agent wrote.",
+        "private-state",
+        mcp_tool="memory_stage",
+    ),
+    _op(
+        "review",
+        "List quarantined candidates with their evidence; confirm or discard them.",
+        "none",
+        mcp_tool="memory_review",
+    ),
+    _op(
+        "discard",
+        "Discard one quarantined candidate at a known revision.",
+        "private-state",
+        cli_only="scripts use it; an agent discards through review with the human",
+    ),
     # --- promotion: prepare, promote (issue 7) ---
     _op(
         "prepare",

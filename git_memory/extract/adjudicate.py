@@ -1,0 +1,169 @@
+"""Stage #2: apply an AdjudicationResult inside one `BEGIN IMMEDIATE` transaction.
+
+Recall is re-run and must give the same result set the task was built from, and every
+update/merge target must still be at the revision the decision saw; otherwise the task goes
+stale and nothing changes. `update`/`merge` may target approved entries as well as pool
+candidates (never batch drafts); a merge keeps the union of the statements with their
+evidence and assessments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.contracts.adjudication import Adjudication, AdjudicationResult
+from git_memory.contracts.canonical import digest
+from git_memory.errors import GitMemoryError
+from git_memory.extract import artifacts
+from git_memory.extract.adjudication_task import recall_drafts
+from git_memory.extract.staging import claim_or_replay, release, stale
+from git_memory.extract.workspace import Workspace
+from git_memory.store.db import StateDB
+from git_memory.store.tasks import Task
+
+
+class _Stale(Exception):
+    def __init__(self, reason: str, details: dict[str, Any]) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.details = details
+
+
+def invalid(message: str, **details: Any) -> GitMemoryError:
+    """A structurally wrong set of decisions."""
+    return GitMemoryError(
+        "GM_ADJUDICATION_INVALID",
+        message,
+        hint="decide every draft exactly once, with targets from the pool",
+        details=details,
+    )
+
+
+def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> dict[str, Any]:
+    """Submit the decisions; returns the stored outcome (replayed on identical bytes)."""
+    from git_memory.store.tasks import get_task, mark_stale, submit_task
+
+    task = artifacts.load_adjudication(workspace.worktree.state_home, result.taskId)
+    stored = get_task(workspace.db, result.taskId)
+    if stored is None or result.binding.to_json() != stored.binding:
+        raise GitMemoryError(
+            "GM_BINDING_DRIFT",
+            f"the result's binding differs from task {result.taskId!r}",
+            hint="echo the adjudication task's `binding` exactly",
+        )
+    response_digest = digest(result.to_json())
+    token = claim_or_replay(workspace, result.taskId, response_digest)
+    try:
+        outcome = submit_task(
+            workspace.db,
+            task_id=result.taskId,
+            claim_token=token or "",
+            response_digest=response_digest,
+            apply=lambda db, row: _apply(workspace, db, row, task, result),
+        )
+    except _Stale as exc:
+        mark_stale(workspace.db, result.taskId, exc.reason)
+        raise stale(result.taskId, exc.reason, exc.details) from None
+    except GitMemoryError:
+        release(workspace, result.taskId, token)
+        raise
+    return {**outcome.outcome, "idempotent": outcome.idempotent}
+
+
+def _apply(
+    workspace: Workspace, db: StateDB, row: Task, task: dict[str, Any], result: AdjudicationResult
+) -> dict[str, Any]:
+    drafts = {d["candidateId"]: d for d in task["drafts"]}
+    pool = {p["id"]: p for p in task["pool"]}
+    again = recall_drafts(db, workspace, [(cid, d["content"]) for cid, d in drafts.items()])
+    if again.result_set_digest != task["binding"]["resultSetDigest"]:
+        raise _Stale("result-set-digest-mismatch", _what_changed(task, again))
+    decisions = _validated(result.adjudications, drafts, pool)
+    outcome: list[dict[str, Any]] = []
+    for decision in decisions:
+        outcome.append(_decide(workspace, db, decision, pool))
+    from git_memory.store.candidates import bump_candidate_generation
+    from git_memory.store.chunks import set_chunk_status
+
+    extraction = row.draft_batch_ref
+    if extraction:
+        record = artifacts.load_recall(workspace.worktree.state_home, extraction)
+        set_chunk_status(db, record["chunkRef"], "extracted")
+    bump_candidate_generation(db, workspace.owner)
+    return {"taskId": result.taskId, "extractionTaskId": extraction, "decisions": outcome}
+
+
+def _what_changed(task: dict[str, Any], again: Any) -> dict[str, Any]:
+    before = {p["id"]: p["revision"] for p in task["pool"]}
+    after = {p["id"]: p["revision"] for p in again.pool}
+    return {
+        "added": sorted(set(after) - set(before)),
+        "removed": sorted(set(before) - set(after)),
+        "revised": sorted(i for i in set(before) & set(after) if before[i] != after[i]),
+        "recallSets": again.recall_sets,
+    }
+
+
+def _validated(
+    adjudications: list[Adjudication], drafts: dict[str, Any], pool: dict[str, Any]
+) -> list[Adjudication]:
+    decided = [a.draftRef for a in adjudications]
+    if sorted(decided) != sorted(drafts):
+        raise invalid(
+            "every draft must be decided exactly once",
+            missing=sorted(set(drafts) - set(decided)),
+            unknown=sorted(set(decided) - set(drafts)),
+        )
+    skipped = {a.draftRef for a in adjudications if a.action == "skip"}
+    for decision in adjudications:
+        for target in decision.targetIds:
+            if decision.action == "skip":
+                if target not in pool and (target not in drafts or target in skipped):
+                    raise invalid(
+                        f"skip target {target!r} is neither in the pool nor a kept draft",
+                        draftRef=decision.draftRef,
+                        target=target,
+                    )
+            elif target not in pool:
+                raise invalid(
+                    f"{decision.action} target {target!r} is not a pool item",
+                    draftRef=decision.draftRef,
+                    target=target,
+                )
+    return adjudications
+
+
+def _decide(
+    workspace: Workspace, db: StateDB, decision: Adjudication, pool: dict[str, Any]
+) -> dict[str, Any]:
+    from git_memory.store.candidates import discard, quarantine, require_candidate
+
+    draft = require_candidate(db, decision.draftRef, workspace.owner)
+    if decision.action == "store":
+        changed = quarantine(db, draft.candidate_id, expected_revision=draft.revision)
+    elif decision.action == "skip":
+        changed = discard(db, draft.candidate_id, expected_revision=draft.revision)
+    else:
+        from git_memory.extract.merge import merge_into_draft
+
+        changed = merge_into_draft(workspace, db, draft, decision, pool)
+    return {
+        "candidateId": changed.candidate_id,
+        "action": decision.action,
+        "status": changed.status,
+        "revision": changed.revision,
+        "targetIds": list(decision.targetIds),
+    }
+
+
+def check_target_revision(db: StateDB, target: dict[str, Any]) -> None:
+    """Revision CAS of a candidate target against the pool revision the decision saw."""
+    from git_memory.store.candidates import get_candidate
+
+    current = get_candidate(db, target["id"])
+    if (
+        current is None
+        or current.revision != target["revision"]
+        or current.status not in ("draft", "quarantined")
+    ):
+        raise _Stale("revision-cas-failed", {"target": target["id"]})

@@ -1,0 +1,69 @@
+"""Private per-task records in the state home (`artifacts/agent-recalls/<taskId>.json`).
+
+They hold what the host needs to judge an answer without trusting it: the task as issued and
+the internal evidence index with strengths, relations and limitations.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from git_memory.contracts.canonical import canonical_json
+from git_memory.errors import GitMemoryError
+from git_memory.paths import ARTIFACTS_DIR, read_private, write_private_atomic
+
+RECALLS = "agent-recalls"
+ADJUDICATIONS = "agent-adjudications"
+_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def _path(state_home: Path, kind: str, task_id: str) -> Path:
+    if not _SAFE_ID.match(task_id):
+        raise GitMemoryError("GM_TASK_NOT_FOUND", f"not a task id: {task_id!r}")
+    return state_home / ARTIFACTS_DIR / kind / f"{task_id}.json"
+
+
+def save_recall(state_home: Path, record: dict[str, Any]) -> None:
+    """Write (or rewrite identically) the host record of one extraction task."""
+    _save(_path(state_home, RECALLS, record["task"]["taskId"]), record)
+
+
+def save_adjudication(state_home: Path, task: dict[str, Any]) -> None:
+    """Keep the adjudication task as issued (its drafts and pool) for the second stage."""
+    _save(_path(state_home, ADJUDICATIONS, task["taskId"]), task)
+
+
+def _save(path: Path, document: dict[str, Any]) -> None:
+    data = canonical_json(document) + b"\n"
+    if path.exists() and read_private(path) == data:
+        return
+    write_private_atomic(path, data)
+
+
+def load_adjudication(state_home: Path, task_id: str) -> dict[str, Any]:
+    """The adjudication task `task_id` as issued, or `GM_TASK_NOT_FOUND`."""
+    return _load(_path(state_home, ADJUDICATIONS, task_id), task_id)
+
+
+def load_recall(state_home: Path, task_id: str) -> dict[str, Any]:
+    """The host record of `task_id`, or `GM_TASK_NOT_FOUND`."""
+    return _load(_path(state_home, RECALLS, task_id), task_id)
+
+
+def _load(path: Path, task_id: str) -> dict[str, Any]:
+    try:
+        document: dict[str, Any] = json.loads(read_private(path))
+    except FileNotFoundError as exc:
+        raise GitMemoryError(
+            "GM_TASK_NOT_FOUND",
+            f"no recalled task {task_id!r} in this state home",
+            hint="run `git memory recall` and stage the task it returns",
+        ) from exc
+    except ValueError as exc:
+        raise GitMemoryError(
+            "GM_ARTIFACT_CORRUPT", f"the private record of task {task_id!r} is unreadable"
+        ) from exc
+    return document

@@ -1,0 +1,89 @@
+"""memoryContext and skillContext for recall: approved memory the agent should build on."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from git_memory.contracts.canonical import sha256_hex
+from git_memory.extract.workspace import Workspace
+from git_memory.skills.context import (
+    DoctrineSource,
+    EntrySource,
+    SceneSource,
+    SkillSource,
+    build_memory_context,
+    build_skill_context,
+)
+
+
+@dataclass(frozen=True)
+class MemorySources:
+    """Everything approved, parsed once per recall."""
+
+    scenes: list[SceneSource]
+    doctrine: DoctrineSource | None
+    entries: list[EntrySource]
+    skills: list[SkillSource]
+
+
+def load_sources(workspace: Workspace) -> MemorySources:
+    """Read scenes, doctrine and skills from the worktree and entries from the projection."""
+    from git_memory.assemble.sources import read_memory_files
+    from git_memory.formats.scene import parse_scene
+    from git_memory.formats.skill_md import parse_skill
+
+    worktree = workspace.worktree
+    files = read_memory_files(worktree.root, worktree.memory_root)
+    scenes = []
+    for name, data in sorted(files.scenes.items()):
+        text = data.decode("utf-8")
+        scene = parse_scene(text)
+        scenes.append(SceneSource(name, scene.heat, scene.summary, sha256_hex(data), text))
+    doctrine = (
+        DoctrineSource(sha256_hex(files.doctrine), files.doctrine.decode("utf-8"))
+        if files.doctrine is not None
+        else None
+    )
+    skills = []
+    for name, data in sorted(files.skills.items()):
+        text = data.decode("utf-8")
+        skill = parse_skill(text)
+        skills.append(SkillSource(name, skill.description, text, sha256_hex(data)))
+    return MemorySources(scenes, doctrine, _approved_entries(workspace), skills)
+
+
+def _approved_entries(workspace: Workspace) -> list[EntrySource]:
+    rows = workspace.db.rows(
+        "SELECT entry_id, revision, content_digest, type, scene, priority, frontmatter_json,"
+        " body_text FROM approved_entries WHERE repository_key = ? AND worktree_key = ?"
+        " AND status = 'approved' ORDER BY entry_id",
+        (workspace.owner.repository_key, workspace.owner.worktree_key),
+    )
+    entries = []
+    for row in rows:
+        front: dict[str, Any] = json.loads(row["frontmatter_json"])
+        entries.append(
+            EntrySource(
+                entryId=row["entry_id"],
+                revision=int(row["revision"]),
+                contentDigest=row["content_digest"],
+                type=row["type"],
+                scene=row["scene"] or None,
+                priority=int(row["priority"] or 0),
+                confidence=str(front.get("confidence", "medium")),
+                limitations=tuple(front.get("limitations", ())),
+                body=row["body_text"],
+            )
+        )
+    return entries
+
+
+def build_contexts(
+    sources: MemorySources, query: str | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(memoryContext, skillContext) documents for a recall response."""
+    memory = build_memory_context(sources.scenes, sources.doctrine, sources.entries, query)
+    skills = build_skill_context(sources.skills, query)
+    return memory.to_json(), skills.to_json()

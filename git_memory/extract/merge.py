@@ -1,0 +1,103 @@
+"""Update/merge decisions: the draft absorbs its targets, keeping every statement.
+
+Candidate targets are discarded and their statements (with evidence refs and assessments)
+move into the draft; approved targets are named in the payload (`action`, `targetEntryIds`)
+so the promotion plan rewrites those files under blob CAS and deprecates merged-away entries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from git_memory.contracts.adjudication import Adjudication
+from git_memory.extract.workspace import Workspace
+from git_memory.store.candidates import Candidate
+from git_memory.store.db import StateDB
+
+
+def merge_into_draft(
+    workspace: Workspace,
+    db: StateDB,
+    draft: Candidate,
+    decision: Adjudication,
+    pool: dict[str, Any],
+) -> Candidate:
+    """Apply one update/merge decision to `draft`; returns the quarantined draft."""
+    from git_memory.store.candidates import update_candidate
+
+    payload = dict(draft.payload)
+    statements = list(payload.get("statements", []))
+    approved: list[str] = []
+    for target_id in decision.targetIds:
+        target = pool[target_id]
+        if target["sourceKind"] == "approved":
+            approved.append(target_id)
+            continue
+        statements += _absorb(workspace, db, draft, target, {s["statementId"] for s in statements})
+    fields = decision.mergedFields.to_json() if decision.mergedFields else {}
+    payload.update({key: value for key, value in fields.items() if key != "occurred"})
+    if "occurred" in fields:
+        payload["occurred"] = sorted(set(payload.get("occurred", [])) | set(fields["occurred"]))
+    payload["statements"] = statements
+    if approved:
+        payload["action"] = decision.action
+        payload["targetEntryIds"] = approved
+    return update_candidate(
+        db,
+        draft.candidate_id,
+        expected_revision=draft.revision,
+        status="quarantined",
+        payload=payload,
+        content=str(payload.get("content", "")),
+        adjudication=decision.action,
+    )
+
+
+def _absorb(
+    workspace: Workspace, db: StateDB, draft: Candidate, target: dict[str, Any], taken: set[str]
+) -> list[dict[str, Any]]:
+    """Move a candidate target's statements into the draft and discard the target."""
+    from git_memory.extract.adjudicate import check_target_revision
+    from git_memory.store.candidates import (
+        add_evidence_refs,
+        assessments,
+        discard,
+        evidence_refs,
+        require_candidate,
+        set_assessment,
+    )
+
+    check_target_revision(db, target)
+    source = require_candidate(db, target["id"], workspace.owner)
+    renamed: dict[str, str] = {}
+    moved = []
+    for statement in source.payload.get("statements", []):
+        new_id = _free_id(statement["statementId"], taken)
+        taken.add(new_id)
+        renamed[statement["statementId"]] = new_id
+        moved.append({**statement, "statementId": new_id})
+    refs = [
+        dataclasses.replace(ref, statement_id=renamed[ref.statement_id])
+        for ref in evidence_refs(db, source.candidate_id)
+        if ref.statement_id in renamed
+    ]
+    add_evidence_refs(db, draft.candidate_id, refs, task_id=draft.task_id)
+    for assessment in assessments(db, source.candidate_id):
+        if assessment.statement_id in renamed:
+            set_assessment(
+                db,
+                draft.candidate_id,
+                dataclasses.replace(assessment, statement_id=renamed[assessment.statement_id]),
+            )
+    discard(db, source.candidate_id, expected_revision=source.revision)
+    return moved
+
+
+def _free_id(statement_id: str, taken: set[str]) -> str:
+    if statement_id not in taken:
+        return statement_id
+    number = 2
+    while f"{statement_id}-m{number}" in taken:
+        number += 1
+    return f"{statement_id}-m{number}"

@@ -1,0 +1,94 @@
+"""`recall`: plan the pending extraction tasks of a selection and hand them to the agent."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from git_memory.contracts.recall import AgentRecall
+from git_memory.contracts.requests import RecallRequest
+from git_memory.extract import artifacts
+from git_memory.extract.contexts import build_contexts, load_sources
+from git_memory.extract.select import Selection, select
+from git_memory.extract.tasks import PlannedTask, build_tasks
+from git_memory.extract.workspace import Workspace, open_workspace
+
+GUIDANCE_RULES = [
+    "Show the user the candidates you propose and merge their edits before staging: staged "
+    "candidates are immutable.",
+    "Cite only evidence ids from the task's evidenceCatalog (or its turnEvidence map).",
+    "Stage the CandidateDraftBatch, then stage the AdjudicationResult the response asks for.",
+    "Never stage secrets, session ids or absolute home paths: the lint gate refuses them.",
+    "The human confirms each statement in `git memory review` before prepare and promote.",
+]
+
+
+def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -> AgentRecall:
+    """Select, chunk and plan; return up to `limit` pending tasks plus the contexts."""
+    workspace = open_workspace(worktree)
+    moment = time.time() if now is None else now
+    selection = select(worktree, request.request, now=moment)
+    planned = build_tasks(selection, workspace.binding, workspace.database_uuid, int(moment * 1000))
+    pending = [p for p in planned if _plan_pending(workspace, p)]
+    sources = load_sources(workspace)
+    memory_context, skill_context = build_contexts(sources, request.request.query)
+    return AgentRecall.model_validate(
+        {
+            "selection": _selection_document(selection, len(pending)),
+            "tasks": [p.task.to_json() for p in pending[: request.limit]],
+            "memoryContext": memory_context,
+            "skillContext": skill_context,
+            "guidance": {"rules": GUIDANCE_RULES},
+            "note": _note(selection, pending, request.limit),
+        }
+    )
+
+
+def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
+    """Record the chunk and task; True when the task still waits for a stage."""
+    from git_memory.store.chunks import upsert_chunk
+    from git_memory.store.tasks import plan_task
+
+    task = planned.task
+    rng = task.chunk.turnRange
+    with workspace.db.write(boundary="extract.plan"):
+        chunk = upsert_chunk(
+            workspace.db,
+            chunk_ref=planned.chunk_ref,
+            owner=workspace.owner,
+            session_key=planned.session_key,
+            turn_range=f"{rng.start}-{rng.end}",
+            chunk_digest=task.binding.sourceInputDigest,
+        )
+        stored, _ = plan_task(
+            workspace.db,
+            task_id=task.taskId,
+            kind="extraction",
+            owner=workspace.owner,
+            binding=task.binding.to_json(),
+            chunk_ref=planned.chunk_ref,
+        )
+    if stored.status in ("submitted", "stale") or chunk.status != "pending":
+        return False
+    artifacts.save_recall(workspace.worktree.state_home, planned.host_record())
+    return True
+
+
+def _selection_document(selection: Selection, pending: int) -> dict[str, Any]:
+    return {
+        "requestDigest": selection.request_digest,
+        "resultSetDigest": selection.result_set_digest,
+        "matchedSessions": selection.matched_sessions,
+        "rejectedSessions": selection.rejected_sessions,
+        "pendingChunks": pending,
+    }
+
+
+def _note(selection: Selection, pending: list[PlannedTask], limit: int) -> str | None:
+    if not selection.sessions:
+        return "no session of this worktree has enough sealed turns in the window"
+    if not pending:
+        return "every chunk of this selection has been staged already"
+    if len(pending) > limit:
+        return f"{len(pending) - limit} more pending chunks: recall again after staging"
+    return None

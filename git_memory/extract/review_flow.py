@@ -1,0 +1,116 @@
+"""The review queue, and the fast interactive review a human does at a terminal.
+
+Review friction is what kills memory features: typed facts (checked by the host) are shown
+together and confirmed with one key; each unverified statement is shown beside its evidence
+and takes one key. Confirming builds the PrepareRequest — its digests are the confirmation —
+so the session ends with a promotion plan ready to approve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from git_memory.extract.review_items import review_item
+from git_memory.extract.workspace import Workspace
+
+STORE_KIND = {"entry": "entry", "skill": "skill", "consolidation": "consolidation-patch"}
+MAX_ITEMS = 200
+
+
+def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
+    """Quarantined candidates of `kind` (all kinds when None), oldest first."""
+    from git_memory.store.candidates import list_candidates
+
+    found = list_candidates(
+        workspace.db,
+        workspace.owner,
+        statuses=("quarantined",),
+        kind=STORE_KIND[kind] if kind else None,
+        limit=MAX_ITEMS,
+    )
+    return [review_item(workspace.db, candidate) for candidate in found]
+
+
+def is_typed_fact(item: dict[str, Any]) -> bool:
+    """Every statement of the item was produced by a fixed typed-fact renderer."""
+    return bool(item["statements"]) and all(
+        s["claimSupport"] == "typed-fact" for s in item["statements"]
+    )
+
+
+def prepare_document(items: list[dict[str, Any]], kind: str = "entry") -> dict[str, Any]:
+    """The PrepareRequest that confirms every statement of `items` as reviewed."""
+    return {
+        "format": "git-memory-prepare-request@v1",
+        "kind": kind,
+        "candidates": [
+            {
+                "candidateId": item["candidateId"],
+                "expectedRevision": item["revision"],
+                "statements": [
+                    {
+                        "statementId": s["statementId"],
+                        "statementTextDigest": s["statementTextDigest"],
+                        "citationsDigest": s["citationsDigest"],
+                    }
+                    for s in item["statements"]
+                ],
+            }
+            for item in items
+        ],
+    }
+
+
+@dataclass
+class Decisions:
+    """What the human decided in one session."""
+
+    confirmed: list[dict[str, Any]] = field(default_factory=list)
+    discarded: list[dict[str, Any]] = field(default_factory=list)
+    skipped: int = 0
+
+
+Ask = Callable[[str, str, str], str]
+Say = Callable[[str], None]
+
+
+def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
+    """Typed facts in one batch, then each other candidate statement by statement."""
+    decisions = Decisions()
+    typed = [item for item in items if is_typed_fact(item)]
+    rest = [item for item in items if not is_typed_fact(item)]
+    if typed:
+        say(f"{len(typed)} typed fact(s), checked by git memory against this repository:")
+        for item in typed:
+            say(f"  - {item['content'].strip()}")
+        if ask("Confirm all typed facts?", "yn", "y") == "y":
+            decisions.confirmed += typed
+        else:
+            decisions.skipped += len(typed)
+    for position, item in enumerate(rest, start=1):
+        verdict = _one_item(item, position, len(rest), ask, say)
+        if verdict == "q":
+            decisions.skipped += len(rest) - position + 1
+            break
+        if verdict == "c":
+            decisions.confirmed.append(item)
+        elif verdict == "d":
+            decisions.discarded.append(item)
+        else:
+            decisions.skipped += 1
+    return decisions
+
+
+def _one_item(item: dict[str, Any], position: int, total: int, ask: Ask, say: Say) -> str:
+    say(f"\n[{position}/{total}] {item['type']}: {item['content'].strip()}")
+    for statement in item["statements"]:
+        say(f"  claim: {statement['text']}  ({statement['provenanceStrength']})")
+        for evidence in statement["evidence"]:
+            excerpt = f" — {evidence['excerpt']}" if evidence["excerpt"] else ""
+            say(f"    {evidence['display']}{excerpt}")
+        answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")
+        if answer != "c":
+            return answer
+    return "c"

@@ -1,0 +1,244 @@
+"""Shared selection for recall and extract: the worktree's sealed turns in a window.
+
+The host injects the scope (this worktree) and the closure states; a caller can only narrow.
+More than `MAX_MATCHING_TURNS` matches is refused rather than silently cut to a prefix, with
+counts per day and provider so the user can narrow the window or the query.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from git_memory.contracts.canonical import digest
+from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.errors import GitMemoryError
+from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
+
+MAX_MATCHING_TURNS = 200
+DEFAULT_MIN_SESSION_TURNS = 3
+# Request provider names → the session index's provider names.
+PROVIDERS = {"claude": "claude-code", "codex": "codex"}
+PUBLIC_PROVIDER = {value: key for key, value in PROVIDERS.items()}
+
+
+def capability_key(kind: str, name: str) -> str:
+    """The opaque key of a tool or skill name, as request filters carry them."""
+    return digest({"kind": kind, "name": name})
+
+
+@dataclass(frozen=True)
+class SessionSelection:
+    """The selected turns of one session, ordered by (observed time, turn key)."""
+
+    session_key: str
+    provider: str
+    turns: tuple[SourceTurn, ...]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Everything recall and extract need from the selection step."""
+
+    request_digest: str
+    result_set_digest: str
+    source_binding_digest: str
+    sessions: tuple[SessionSelection, ...]
+    rejected_sessions: int
+
+    @property
+    def matched_sessions(self) -> int:
+        """Sessions that passed the minimum-turns gate."""
+        return len(self.sessions)
+
+
+def select(
+    worktree: Any, request: MemoryExtractionRequest, *, now: float | None = None
+) -> Selection:
+    """Select, gate and digest the turns of `request` for this worktree."""
+    from git_memory.sessions.query import select_turns
+
+    filters = request.filters
+    providers = [PROVIDERS[p] for p in (filters.providers or [])] if filters else []
+    records = select_turns(
+        worktree,
+        since=request.window.after,
+        until=request.window.before,
+        query=request.query,
+        providers=providers or None,
+        session_keys=(filters.sessionKeys or None) if filters else None,
+        result_states=_tool_states(request),
+        now=now,
+    )
+    records = [r for r in records if _capabilities_match(r, request)]
+    if len(records) > MAX_MATCHING_TURNS:
+        raise _too_broad(records)
+    binding = worktree.binding()
+    request_digest = digest(
+        {
+            "request": request.to_json(),
+            "scope": {"repositoryKey": binding.repositoryKey, "worktreeKey": binding.worktreeKey},
+        }
+    )
+    scrub = path_scrubber(worktree.root)
+    turns = [to_source_turn(r, binding.publicRepositoryIdentity, scrub) for r in records]
+    sessions, rejected = _group(turns, _min_session_turns(worktree))
+    kept = [t for s in sessions for t in s.turns]
+    result_set = digest(
+        {
+            "requestDigest": request_digest,
+            "turns": sorted(
+                (t.selection_item() for t in kept), key=lambda i: (i["sessionKey"], i["turnKey"])
+            ),
+        }
+    )
+    source_binding = digest(
+        {
+            "turnRevisions": sorted(t.revision for t in kept),
+            "deliveryEdgeRevisions": sorted({digest(e.pointer) for t in kept for e in t.edges}),
+        }
+    )
+    return Selection(request_digest, result_set, source_binding, tuple(sessions), rejected)
+
+
+def _tool_states(request: MemoryExtractionRequest) -> list[str] | None:
+    states = request.filters.capabilityTerminalStates if request.filters else None
+    return [s for s in states if s in ("completed", "failed", "unknown")] if states else None
+
+
+def _capabilities_match(record: Any, request: MemoryExtractionRequest) -> bool:
+    filters = request.filters
+    if filters is None:
+        return True
+    if filters.toolCapabilityKeys:
+        keys = {capability_key("tool", call.name) for call in record.tool_calls}
+        if not keys & set(filters.toolCapabilityKeys):
+            return False
+    if filters.skillCapabilityKeys:
+        keys = {capability_key("skill", name) for name in record.skills}
+        if not keys & set(filters.skillCapabilityKeys):
+            return False
+    if filters.resultEvidence:
+        evidence = "provider-completed" if record.closure == "hard-sealed" else "unknown"
+        if evidence not in filters.resultEvidence:
+            return False
+    return True
+
+
+def _too_broad(records: list[Any]) -> GitMemoryError:
+    per_day = Counter((r.started or "unknown")[:10] for r in records)
+    per_provider = Counter(PUBLIC_PROVIDER.get(r.provider, r.provider) for r in records)
+    days = ", ".join(f"{day}: {n}" for day, n in sorted(per_day.items()))
+    return GitMemoryError(
+        "GM_QUERY_TOO_BROAD",
+        f"{len(records)} turns match; at most {MAX_MATCHING_TURNS} can be selected at once",
+        hint=f"narrow --since/--until, add --query or --providers (turns per day: {days})",
+        details={
+            "matchingTurns": len(records),
+            "perDay": dict(sorted(per_day.items())),
+            "perProvider": dict(sorted(per_provider.items())),
+        },
+    )
+
+
+def _min_session_turns(worktree: Any) -> int:
+    configured = worktree.config_value("memory.minSessionTurns")
+    if configured is None:
+        return DEFAULT_MIN_SESSION_TURNS
+    try:
+        value = int(configured)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise GitMemoryError(
+            "GM_CONFIG_INVALID",
+            f"memory.minSessionTurns must be a positive integer: {configured!r}",
+        )
+    return value
+
+
+def _group(turns: list[SourceTurn], minimum: int) -> tuple[list[SessionSelection], int]:
+    by_session: dict[str, list[SourceTurn]] = {}
+    for turn in turns:
+        by_session.setdefault(turn.session_key, []).append(turn)
+    kept: list[SessionSelection] = []
+    rejected = 0
+    for key in sorted(by_session):
+        ordered = sorted(by_session[key], key=lambda t: (t.observed_at, t.turn_key))
+        if len(ordered) < minimum:
+            rejected += 1
+            continue
+        kept.append(SessionSelection(key, ordered[0].provider, tuple(ordered)))
+    return kept, rejected
+
+
+def path_scrubber(root: Path) -> Callable[[str], str]:
+    """Rewrite absolute paths of this machine in transcript text before it leaves the host.
+
+    Paths inside the worktree become worktree-relative; the rest of the home directory
+    becomes `~`. Models then never see (and never copy into a memory) where the repository
+    lives or whose machine this is.
+    """
+    home = str(Path.home())
+    rules = [(str(root) + "/", ""), (str(root), "."), (home + "/", "~/"), (home, "~")]
+    rules = [(old, new) for old, new in rules if len(old) > 1]
+
+    def scrub(text: str) -> str:
+        for old, new in rules:
+            text = text.replace(old, new)
+        return text
+
+    return scrub
+
+
+def to_source_turn(
+    record: Any, repository: str | None, scrub: Callable[[str], str] = str
+) -> SourceTurn:
+    """A session-index turn as the chunker sees it: ordered events and evidence edges."""
+    events: list[SourceEvent] = []
+    if record.user_text:
+        events.append(SourceEvent("user", scrub(record.user_text)))
+    for call in record.tool_calls:
+        events.append(SourceEvent("tool_call", scrub(_tool_call_text(call))))
+        if call.output is not None:
+            events.append(SourceEvent("tool_result", scrub(f"[{call.state}] {call.output}")))
+    if record.assistant_text:
+        events.append(SourceEvent("assistant", scrub(record.assistant_text)))
+    edges = []
+    for edge in record.evidence:
+        if edge.kind == "commit":
+            pointer: dict[str, Any] = {"kind": "commit", "commitHash": edge.value}
+            if repository:
+                pointer["repository"] = repository
+            edges.append(EvidenceEdge(pointer, "commit-in-tool-output", "direct"))
+        elif edge.kind == "path":
+            edges.append(
+                EvidenceEdge(
+                    {"kind": "path", "path": edge.value},
+                    "tool-touched-path",
+                    "observed",
+                    ("tool-observed",),
+                )
+            )
+    return SourceTurn(
+        session_key=record.session_key,
+        turn_key=record.turn_key,
+        revision=record.revision,
+        observed_at=record.started or "",
+        provider=PUBLIC_PROVIDER.get(record.provider, record.provider),
+        events=tuple(events),
+        edges=tuple(edges),
+    )
+
+
+def _tool_call_text(call: Any) -> str:
+    rendered = (
+        call.input
+        if isinstance(call.input, str)
+        else json.dumps(call.input, ensure_ascii=False, sort_keys=True)
+    )
+    return f"{call.name} {rendered}"

@@ -1,0 +1,68 @@
+"""Shared steps of every stage: claim (or replay) and the source re-check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.errors import GitMemoryError
+from git_memory.extract.workspace import Workspace
+
+AGENT_HOLDER = "git-memory-agent"
+LEASE_MS = 300_000
+
+
+def claim_or_replay(workspace: Workspace, task_id: str, response_digest: str) -> str | None:
+    """A claim token for a fresh submission, or None when the task already has one.
+
+    With None the submission replays the stored outcome (same bytes) or is refused as a
+    conflict (different bytes); the store decides and audits that.
+    """
+    from git_memory.store.tasks import claim_task, get_task, not_found
+
+    task = get_task(workspace.db, task_id)
+    if task is None or task.owner != workspace.owner:
+        raise not_found(task_id)
+    if task.status == "submitted":
+        return None
+    if task.status == "stale":
+        raise stale(task_id, task.stale_reason or "the task went stale")
+    claim = claim_task(workspace.db, task_id, holder=AGENT_HOLDER, lease_ms=LEASE_MS)
+    return claim.claim_token
+
+
+def release(workspace: Workspace, task_id: str, token: str | None) -> None:
+    """Give a claim back after a refused submission so the agent can stage a fix at once."""
+    from git_memory.store.tasks import abandon_task, get_task
+
+    task = get_task(workspace.db, task_id)
+    if token and task is not None and task.status == "claimed":
+        abandon_task(workspace.db, task_id, token)
+
+
+def stale(task_id: str, reason: str, details: dict[str, Any] | None = None) -> GitMemoryError:
+    """The structured `GM_TASK_STALE` error."""
+    return GitMemoryError(
+        "GM_TASK_STALE",
+        f"task {task_id!r} is stale: {reason}",
+        hint="recall again and stage against the new task",
+        details={"taskId": task_id, "reason": reason, **(details or {})},
+    )
+
+
+def source_is_current(workspace: Workspace, task_id: str, turns: list[dict[str, Any]]) -> None:
+    """Refuse (and mark stale) when a source turn changed or vanished since recall."""
+    from git_memory.sessions.query import select_turns
+    from git_memory.store.tasks import mark_stale
+
+    sessions = sorted({turn["sessionKey"] for turn in turns})
+    current = {
+        record.turn_key: record.revision
+        for record in select_turns(
+            workspace.worktree, session_keys=sessions, closures=("hard-sealed", "quiescent", "open")
+        )
+    }
+    changed = [t["turnIndex"] for t in turns if current.get(t["turnKey"]) != t["revision"]]
+    if changed:
+        reason = "source turns changed since recall"
+        mark_stale(workspace.db, task_id, reason)
+        raise stale(task_id, reason, {"changedTurns": changed})

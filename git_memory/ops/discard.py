@@ -1,0 +1,56 @@
+"""`git memory discard CANDIDATE_ID --revision N`: drop a quarantined candidate."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from git_memory.contracts.requests import DiscardRequest, DiscardResponse
+from git_memory.errors import GitMemoryError, UsageError
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
+    """Discard one quarantined candidate at the revision you reviewed.
+
+    The revision is a compare-and-set: if the candidate changed since (GM_REVISION_CONFLICT)
+    nothing happens; review again.
+    """
+    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.candidates import discard as discard_candidate
+    from git_memory.store.candidates import require_candidate
+
+    workspace = open_workspace(ctx.worktree, sync=False)
+    current = require_candidate(workspace.db, request.candidateId, workspace.owner)
+    if current.status != "quarantined":
+        raise GitMemoryError(
+            "GM_CANDIDATE_STATE_INVALID",
+            f"candidate {request.candidateId!r} is {current.status}, not quarantined",
+        )
+    changed = discard_candidate(
+        workspace.db, request.candidateId, expected_revision=request.revision
+    )
+    return DiscardResponse(candidateId=changed.candidate_id, revision=changed.revision)
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
+    if not values.get("candidate_id") or values.get("revision") is None:
+        raise UsageError("GM_USAGE", "give CANDIDATE_ID and --revision N (or --request FILE)")
+    return {"candidateId": values["candidate_id"], "revision": values["revision"]}
+
+
+OPERATION = Operation(
+    spec=spec("discard"),
+    request_model=DiscardRequest,
+    response_model=DiscardResponse,
+    handler=discard,
+    cli_params=[
+        click.Argument(["candidate_id"], metavar="CANDIDATE_ID", required=False),
+        click.Option(["--revision"], type=int, help="The revision you reviewed (compare-and-set)."),
+    ],
+    from_cli=_from_cli,
+    render_text=lambda r: f"discarded {r.candidateId} (now r{r.revision})",
+)

@@ -1,0 +1,136 @@
+"""`git memory recall`: sealed turns of this worktree as extraction tasks for the agent."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from git_memory.contracts.recall import AgentRecall
+from git_memory.contracts.requests import RecallRequest
+from git_memory.errors import UsageError
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+def recall(ctx: OpContext, request: RecallRequest) -> AgentRecall:
+    """Select this worktree's sealed turns in an explicit UTC window and return up to
+    `limit` pending ExtractionTasks, with the approved memory and skills to build on.
+
+    Nothing leaves the machine: the agent in the current conversation reads the tasks, drafts
+    candidates citing their evidence ids and stages them with `git memory stage`. More than
+    200 matching turns is refused (GM_QUERY_TOO_BROAD) with counts per day and provider.
+    """
+    from git_memory.extract.recall_flow import recall as run_recall
+
+    return run_recall(ctx.worktree, request)
+
+
+def _csv(value: str | None) -> list[str] | None:
+    return [item.strip() for item in value.split(",") if item.strip()] if value else None
+
+
+def request_from_cli(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The MemoryExtractionRequest document of the shared selection flags."""
+    from git_memory.extract.select import capability_key
+
+    if not values.get("since") or not values.get("until"):
+        raise UsageError(
+            "GM_USAGE",
+            "--since and --until are required (or pass --request)",
+            hint="e.g. --since 2026-11-01T00:00:00.000Z --until 2026-12-01T00:00:00.000Z",
+        )
+    filters: dict[str, Any] = {}
+    if values.get("providers"):
+        filters["providers"] = _csv(values["providers"])
+    if values.get("session_keys"):
+        filters["sessionKeys"] = _csv(values["session_keys"])
+    if values.get("tools"):
+        filters["toolCapabilityKeys"] = sorted(
+            {capability_key("tool", n) for n in _csv(values["tools"]) or []}
+        )
+    if values.get("skills"):
+        filters["skillCapabilityKeys"] = sorted(
+            {capability_key("skill", n) for n in _csv(values["skills"]) or []}
+        )
+    if values.get("result_states"):
+        filters["capabilityTerminalStates"] = _csv(values["result_states"])
+    document: dict[str, Any] = {
+        "format": "git-memory-extraction-request@v1",
+        "window": {"after": values["since"], "before": values["until"]},
+    }
+    if values.get("query"):
+        document["query"] = values["query"]
+    if filters:
+        document["filters"] = filters
+    return document
+
+
+SELECTION_PARAMS: list[click.Parameter] = [
+    click.Option(
+        ["--since"],
+        metavar="TIMESTAMP",
+        help="Window start, UTC YYYY-MM-DDTHH:MM:SS.mmmZ (inclusive).",
+    ),
+    click.Option(["--until"], metavar="TIMESTAMP", help="Window end, UTC (exclusive)."),
+    click.Option(["--query"], help="Full-text query over visible text and tool names."),
+    click.Option(["--providers"], metavar="LIST", help="Comma list of claude, codex."),
+    click.Option(
+        ["--session-keys", "session_keys"],
+        metavar="LIST",
+        help="Comma list of session keys (see `git memory sessions list`).",
+    ),
+    click.Option(["--tools"], metavar="LIST", help="Only turns that used one of these tools."),
+    click.Option(["--skills"], metavar="LIST", help="Only turns that loaded one of these skills."),
+    click.Option(
+        ["--result-states", "result_states"],
+        metavar="LIST",
+        help="Only turns with a tool result in these states (completed, failed, …); "
+        "needs --tools or --skills.",
+    ),
+]
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "format": "git-memory-recall-request@v1",
+        "request": request_from_cli(values),
+        "limit": values["limit"],
+    }
+
+
+def _render(response: AgentRecall) -> str:
+    lines = [
+        f"{len(response.tasks)} task(s); {response.selection.pendingChunks} pending "
+        f"chunk(s) in {response.selection.matchedSessions} session(s)"
+    ]
+    for task in response.tasks:
+        lines.append(
+            f"  {task.taskId}  turns {task.chunk.turnRange.start}-"
+            f"{task.chunk.turnRange.end}, {len(task.evidenceCatalog)} evidence items"
+        )
+    if response.note:
+        lines.append(response.note)
+    lines.append("use --format json to read the tasks; stage answers with `git memory stage`")
+    return "\n".join(lines)
+
+
+OPERATION = Operation(
+    spec=spec("recall"),
+    request_model=RecallRequest,
+    response_model=AgentRecall,
+    handler=recall,
+    cli_params=[
+        *SELECTION_PARAMS,
+        click.Option(
+            ["--limit"],
+            type=click.IntRange(1, 8),
+            default=1,
+            show_default=True,
+            help="How many pending tasks to return.",
+        ),
+    ],
+    from_cli=_from_cli,
+    render_text=_render,
+)

@@ -1,0 +1,111 @@
+"""`git memory review`: the quarantine queue, and fast confirmation at a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from git_memory import output
+from git_memory.contracts.requests import ReviewRequest
+from git_memory.contracts.review import Review
+from git_memory.ops.base import OpContext, Operation, load_operation
+from git_memory.ops.registry import spec
+
+
+def review(ctx: OpContext, request: ReviewRequest) -> Review:
+    """List quarantined candidates: every statement with its claim support, provenance,
+    the two digests `prepare` must echo, and excerpts of the evidence it cites.
+
+    At a terminal (text output) review is interactive: typed facts are confirmed together
+    with one key, each other statement takes one key (confirm / discard / skip / quit), and
+    the confirmed candidates become a promotion plan to approve with `git memory promote`.
+    `--confirm-typed-facts` does the typed-fact step without asking. JSON output never
+    confirms anything.
+    """
+    from git_memory.extract.review_flow import queue
+    from git_memory.extract.workspace import open_workspace
+
+    workspace = open_workspace(ctx.worktree)
+    items = queue(workspace, request.kind)
+    if ctx.extras.get("confirm_typed_facts") or ctx.interactive:
+        _confirm(ctx, items)
+        items = queue(workspace, request.kind)
+    return Review.model_validate({"kind": request.kind, "items": items})
+
+
+def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
+    from git_memory.extract.review_flow import Decisions, interactive, is_typed_fact
+
+    if ctx.interactive:
+        decisions = interactive(items, output.prompt_choice, output.echo)
+    else:
+        decisions = Decisions(confirmed=[item for item in items if is_typed_fact(item)])
+    discard = load_operation("discard")
+    for item in decisions.discarded:
+        discard.invoke(ctx, {"candidateId": item["candidateId"], "revision": item["revision"]})
+    _prepare_confirmed(ctx, decisions.confirmed)
+    output.echo(
+        f"confirmed {len(decisions.confirmed)}, discarded {len(decisions.discarded)}, "
+        f"skipped {decisions.skipped}",
+        err=True,
+    )
+
+
+def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
+    from git_memory.extract.review_flow import prepare_document
+
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for item in confirmed:
+        by_kind.setdefault(item["kind"], []).append(item)
+    prepare = load_operation("prepare")
+    for kind, items in sorted(by_kind.items()):
+        plan = prepare.invoke(ctx, prepare_document(items, kind))
+        output.echo(
+            f"prepared plan {plan.planId} for {len(items)} {kind} candidate(s); "
+            f"apply it with: {plan.next}",
+            err=True,
+        )
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
+    ctx.extras["confirm_typed_facts"] = values["confirm_typed_facts"]
+    return {"kind": values["kind"]}
+
+
+def _render(response: Review) -> str:
+    if not response.items:
+        return "nothing to review"
+    lines = []
+    for item in response.items:
+        lines.append(f"{item.candidateId} r{item.revision} [{item.kind}] {item.content.strip()}")
+        for statement in item.statements:
+            lines.append(
+                f"  {statement.statementId}: {statement.text} "
+                f"({statement.claimSupport}, {statement.provenanceStrength})"
+            )
+    return "\n".join(lines)
+
+
+OPERATION = Operation(
+    spec=spec("review"),
+    request_model=ReviewRequest,
+    response_model=Review,
+    handler=review,
+    cli_params=[
+        click.Option(
+            ["--kind"],
+            type=click.Choice(["entry", "skill", "consolidation"]),
+            default=None,
+            help="Only this kind of candidate.",
+        ),
+        click.Option(
+            ["--confirm-typed-facts", "confirm_typed_facts"],
+            is_flag=True,
+            help="Confirm every typed fact without asking and prepare a plan.",
+        ),
+    ],
+    from_cli=_from_cli,
+    render_text=_render,
+)

@@ -1,0 +1,92 @@
+"""`git memory stage`: submit what the agent drafted or decided, by the document's format."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from git_memory.contracts.adjudication import AdjudicationResult
+from git_memory.contracts.extraction import CandidateDraftBatch
+from git_memory.contracts.requests import StageRequest
+from git_memory.contracts.stage import AgentStage
+from git_memory.errors import GitMemoryError
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+# format -> "module:function" taking (workspace, document) and returning an AgentStage
+# document. Consolidation patches and skill candidates register their handlers here.
+STAGE_HANDLERS: dict[str, str] = {
+    "git-memory-candidate-draft-batch@v1": "git_memory.ops.stage:_stage_batch",
+    "git-memory-adjudication-result@v1": "git_memory.ops.stage:_stage_result",
+}
+
+
+def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
+    """Stage a CandidateDraftBatch (answer to a recalled ExtractionTask) or the
+    AdjudicationResult the first stage asked for.
+
+    The batch must echo the task's taskId and binding; statements citing unknown evidence ids
+    reject their candidate; statements are assessed by the host (`unverified` until a human
+    confirms them). The response of a batch carries an AdjudicationTask: decide every draft
+    (store, skip, update, merge) against the recalled pool and stage the result; candidates
+    then wait in quarantine for `git memory review`. Identical bytes replay the first outcome;
+    different bytes for the same task are refused (GM_SUBMISSION_CONFLICT).
+    """
+    from git_memory.extract.workspace import open_workspace
+
+    document = request.root
+    target = STAGE_HANDLERS.get(document.format)
+    if target is None:
+        raise GitMemoryError(
+            "GM_STAGE_UNSUPPORTED",
+            f"staging {document.format!r} is not supported by this version",
+            hint="stage a CandidateDraftBatch or an AdjudicationResult",
+        )
+    workspace = open_workspace(ctx.worktree)
+    return AgentStage.model_validate(_resolve(target)(workspace, document))
+
+
+def _resolve(target: str) -> Callable[[Any, Any], dict[str, Any]]:
+    import importlib
+
+    module, function = target.split(":")
+    handler: Callable[[Any, Any], dict[str, Any]] = getattr(
+        importlib.import_module(module), function
+    )
+    return handler
+
+
+def _stage_batch(workspace: Any, batch: CandidateDraftBatch) -> dict[str, Any]:
+    from git_memory.extract.stage_drafts import stage_drafts
+    from git_memory.extract.stage_response import batch_response
+
+    return batch_response(workspace, stage_drafts(workspace, batch))
+
+
+def _stage_result(workspace: Any, result: AdjudicationResult) -> dict[str, Any]:
+    from git_memory.extract.adjudicate import stage_adjudication
+    from git_memory.extract.stage_response import result_response
+
+    return result_response(workspace, stage_adjudication(workspace, result))
+
+
+def _render(response: AgentStage) -> str:
+    lines = [
+        f"{response.status}: {len(response.candidates)} candidate(s)"
+        + (" (no-op)" if response.noOp else "")
+    ]
+    for candidate in response.candidates:
+        lines.append(f"  {candidate.candidateId} r{candidate.revision} {candidate.status}")
+    if response.adjudicationTask is not None:
+        lines.append(f"adjudication task {response.adjudicationTask.taskId}")
+    lines.append(response.next)
+    return "\n".join(lines)
+
+
+OPERATION = Operation(
+    spec=spec("stage"),
+    request_model=StageRequest,
+    response_model=AgentStage,
+    handler=stage,
+    render_text=_render,
+)

@@ -1,0 +1,218 @@
+"""The agent-native flow from a real session to quarantined, reviewable candidates."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.extract.conftest import SampleRepo
+from tests.extract.flow import candidate, decisions, draft_batch, evidence_id, stage
+
+
+def _claude_task(sample_repo: SampleRepo) -> dict[str, Any]:
+    tasks = sample_repo.recall("--providers", "claude")["tasks"]
+    assert len(tasks) == 1
+    return tasks[0]
+
+
+def _good_batch(task: dict[str, Any]) -> dict[str, Any]:
+    turn0 = task["chunk"]["turnEvidence"][0]["evidenceId"]
+    path = evidence_id(task, "path src/app.py")
+    return draft_batch(
+        task,
+        [
+            candidate(
+                "Run the test suite with `uv run pytest -q`.",
+                [("`uv run pytest -q` runs the whole suite and passed.", [turn0])],
+            ),
+            candidate(
+                "Lint with `uv run ruff check .`; src/app.py had an unused import.",
+                [("`uv run ruff check .` is the lint command.", [path])],
+                "work_fact",
+            ),
+        ],
+    )
+
+
+def test_agent_goes_from_session_to_quarantine(sample_repo: SampleRepo, tmp_path: Path) -> None:
+    before = sample_repo.repo.snapshot()
+    task = _claude_task(sample_repo)
+    first = stage(sample_repo.root, _good_batch(task), tmp_path)
+    assert first.exit_code == 0, first.stderr
+    staged = first.json()
+    assert staged["status"] == "adjudication-required"
+    adjudication = staged["adjudicationTask"]
+    assert [d["candidateId"] for d in adjudication["drafts"]] == [
+        f"{task['taskId']}-c1",
+        f"{task['taskId']}-c2",
+    ]
+    # sibling drafts see each other in recall; a draft never sees itself
+    for recall_set in adjudication["recallSets"]:
+        assert recall_set["draftRef"] not in [hit["id"] for hit in recall_set["ordered"]]
+    second = stage(sample_repo.root, decisions(adjudication), tmp_path)
+    assert second.exit_code == 0, second.stderr
+    result = second.json()
+    assert result["status"] == "staged"
+    assert {c["status"] for c in result["candidates"]} == {"quarantined"}
+    review = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()
+    assert review["format"] == "git-memory-review@v1"
+    assert len(review["items"]) == 2
+    statement = review["items"][0]["statements"][0]
+    assert statement["claimSupport"] == "unverified"
+    assert statement["provenanceStrength"] == "direct"
+    assert statement["evidence"][0]["excerpt"].startswith("user: Run the test suite")
+    assert len(statement["statementTextDigest"]) == 64
+    lint_item = review["items"][1]["statements"][0]
+    assert lint_item["provenanceStrength"] == "observed"
+    assert lint_item["evidence"][0]["display"] == "path src/app.py"
+    assert sample_repo.repo.snapshot() == before
+
+
+def test_identical_bytes_replay_and_different_bytes_conflict(
+    sample_repo: SampleRepo, tmp_path: Path
+) -> None:
+    task = _claude_task(sample_repo)
+    batch = _good_batch(task)
+    first = stage(sample_repo.root, batch, tmp_path).json()
+    again = stage(sample_repo.root, batch, tmp_path)
+    assert again.exit_code == 0
+    assert again.json()["adjudicationTask"] == first["adjudicationTask"]
+    changed = json.loads(json.dumps(batch))
+    changed["candidates"][0]["content"] = "Something else entirely."
+    conflict = stage(sample_repo.root, changed, tmp_path)
+    assert conflict.exit_code == 1
+    assert conflict.json()["error"]["code"] == "GM_SUBMISSION_CONFLICT"
+
+
+def test_fabricated_evidence_rejects_only_that_candidate(
+    sample_repo: SampleRepo, tmp_path: Path
+) -> None:
+    task = _claude_task(sample_repo)
+    batch = _good_batch(task)
+    batch["candidates"][1]["statements"][0]["evidenceIds"] = ["ev-99-0123456789ab"]
+    staged = stage(sample_repo.root, batch, tmp_path).json()
+    assert len(staged["candidates"]) == 1
+    only = draft_batch(task, [batch["candidates"][1]])
+    refused = stage(sample_repo.root, only, tmp_path)
+    assert refused.json()["error"]["code"] in ("GM_SUBMISSION_CONFLICT",)
+
+
+def test_all_fabricated_is_refused_and_changes_nothing(
+    sample_repo: SampleRepo, tmp_path: Path
+) -> None:
+    task = _claude_task(sample_repo)
+    batch = draft_batch(task, [candidate("x", [("claim", ["ev-1-000000000000"])])])
+    refused = stage(sample_repo.root, batch, tmp_path)
+    assert refused.exit_code == 1
+    error = refused.json()["error"]
+    assert error["code"] == "GM_NO_CITABLE_STATEMENTS"
+    assert error["details"]["rejected"][0]["reason"] == "unknown-evidence-id"
+    # the claim was given back: a corrected batch stages at once
+    fixed = stage(sample_repo.root, _good_batch(task), tmp_path)
+    assert fixed.exit_code == 0, fixed.stderr
+
+
+def test_duplicate_statement_ids_reject_the_candidate(
+    sample_repo: SampleRepo, tmp_path: Path
+) -> None:
+    task = _claude_task(sample_repo)
+    batch = _good_batch(task)
+    statements = batch["candidates"][0]["statements"]
+    statements.append(dict(statements[0]))
+    staged = stage(sample_repo.root, batch, tmp_path).json()
+    assert [c["candidateId"] for c in staged["candidates"]] == [f"{task['taskId']}-c2"]
+
+
+def test_wrong_binding_is_refused(sample_repo: SampleRepo, tmp_path: Path) -> None:
+    task = _claude_task(sample_repo)
+    batch = _good_batch(task)
+    batch["binding"]["promptVersion"] = "memory-prompts@1"
+    refused = stage(sample_repo.root, batch, tmp_path)
+    assert refused.json()["error"]["code"] == "GM_BINDING_DRIFT"
+    unknown = dict(batch, taskId="extract-" + "0" * 64)
+    assert stage(sample_repo.root, unknown, tmp_path).json()["error"]["code"] == (
+        "GM_TASK_NOT_FOUND"
+    )
+
+
+def test_turn_changed_between_recall_and_stage(sample_repo: SampleRepo, tmp_path: Path) -> None:
+    import os
+    import time
+
+    task = _claude_task(sample_repo)
+    path = sample_repo.samples.claude
+    text = path.read_text().replace("12 passed in 0.41s", "12 failed in 0.41s")
+    path.write_text(text)
+    idle = time.time() - 3600
+    os.utime(path, (idle, idle))
+    assert run_cli(["sessions", "sync"], cwd=sample_repo.root).exit_code == 0
+    refused = stage(sample_repo.root, _good_batch(task), tmp_path)
+    error = refused.json()["error"]
+    assert error["code"] == "GM_TASK_STALE"
+    assert error["details"]["changedTurns"] == [0]
+    again = stage(sample_repo.root, _good_batch(task), tmp_path)
+    assert again.json()["error"]["code"] == "GM_TASK_STALE"
+
+
+def test_stage_refuses_unknown_documents(sample_repo: SampleRepo, tmp_path: Path) -> None:
+    refused = stage(sample_repo.root, {"format": "git-memory-nothing@v1"}, tmp_path)
+    assert refused.json()["error"]["code"] == "GM_REQUEST_INVALID"
+
+
+@pytest.mark.parametrize("action", ["skip", "merge"])
+def test_duplicate_drafts_across_chunks_are_caught(
+    sample_repo: SampleRepo, tmp_path: Path, action: str
+) -> None:
+    """A second task drafting the same memory sees the first one in recall."""
+    tasks = sample_repo.recall("--limit", "8")["tasks"]
+    claude = next(t for t in tasks if "uv run pytest" in t["chunk"]["transcript"])
+    codex = next(t for t in tasks if t is not claude)
+    first = stage(sample_repo.root, _good_batch(claude), tmp_path).json()
+    stage(sample_repo.root, decisions(first["adjudicationTask"]), tmp_path)
+    turn = codex["chunk"]["turnEvidence"][0]["evidenceId"]
+    duplicate = draft_batch(
+        codex,
+        [
+            candidate(
+                "Run the test suite with `uv run pytest -q`.",
+                [("The test suite runs with `uv run pytest -q`.", [turn])],
+            )
+        ],
+    )
+    staged = stage(sample_repo.root, duplicate, tmp_path).json()
+    adjudication = staged["adjudicationTask"]
+    hits = adjudication["recallSets"][0]["ordered"]
+    target = hits[0]["id"]
+    assert target == f"{claude['taskId']}-c1"
+    ref = adjudication["drafts"][0]["candidateId"]
+    fields = None if action == "skip" else {"content": "Run the tests: `uv run pytest -q`."}
+    result = stage(
+        sample_repo.root,
+        decisions(
+            adjudication,
+            **{
+                ref: {
+                    "draftRef": ref,
+                    "action": action,
+                    "targetIds": [target],
+                    "mergedFields": fields,
+                }
+            },
+        ),
+        tmp_path,
+    )
+    assert result.exit_code == 0, result.stderr
+    review = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()
+    ids = [item["candidateId"] for item in review["items"]]
+    if action == "skip":
+        assert ref not in ids
+        assert target in ids
+    else:
+        assert target not in ids
+        merged = next(item for item in review["items"] if item["candidateId"] == ref)
+        assert merged["content"] == "Run the tests: `uv run pytest -q`."
+        assert len(merged["statements"]) == 2, "a merge keeps the union of statements"
