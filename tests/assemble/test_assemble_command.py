@@ -87,6 +87,9 @@ def test_codex_writes_only_its_own_files(memory: Repo, gm: Any) -> None:
     assert (memory.root / ".codex/skills/release/SKILL.md").is_file()
     assert not (memory.root / "CLAUDE.md").exists()
     assert not (memory.root / ".claude").exists()
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (memory.root / "AGENTS.md").stat().st_mode & 0o777 == 0o644 & ~umask
 
 
 def test_block_is_replaced_in_place_when_memory_changes(memory: Repo, gm: Any) -> None:
@@ -307,3 +310,19 @@ def test_a_symlink_inside_the_memory_root_is_refused(memory: Repo, gm: Any, tmp_
     assert result.exit_code == 1
     assert "GM_SYMLINK_REFUSED" in result.stderr
     assert not (memory.root / "CLAUDE.md").exists()
+
+
+def test_linked_worktrees_keep_their_own_files_and_manifests(
+    memory: Repo, gm: Any, tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    memory.commit_all("memory")
+    linked = memory.add_worktree(tmp_path / "linked", "feature")
+    assert gm(["assemble", "--provider", "claude"], cwd=memory.root).exit_code == 0
+    assert gm(["assemble", "--provider", "claude"], cwd=linked.root).exit_code == 0
+    assert (linked.root / ".claude/skills/release/SKILL.md").is_file()
+    assert (linked.root / "CLAUDE.md").read_text() == (memory.root / "CLAUDE.md").read_text()
+    assert len(manifests(hermetic_env["state"])) == 2
+    (memory.root / ".memory/skills/release/SKILL.md").unlink()
+    assert gm(["assemble", "--provider", "claude"], cwd=memory.root).exit_code == 0
+    assert not (memory.root / ".claude/skills/release").exists()
+    assert (linked.root / ".claude/skills/release/SKILL.md").is_file()
