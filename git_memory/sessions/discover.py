@@ -33,7 +33,7 @@ class SourceFile:
     @property
     def compressed(self) -> bool:
         """Whether the file is a zstd-compressed rollout."""
-        return self.path.name.endswith(".zst")
+        return str(self.path).endswith(".zst")
 
 
 def default_roots() -> list[tuple[str, Path]]:

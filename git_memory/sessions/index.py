@@ -50,7 +50,6 @@ CREATE TABLE turns (
   start_offset INTEGER NOT NULL, last_offset INTEGER NOT NULL,
   started TEXT, ended TEXT, cwd TEXT,
   terminal INTEGER NOT NULL,
-  revision TEXT NOT NULL,
   text TEXT NOT NULL, tools TEXT NOT NULL, skills TEXT NOT NULL, states TEXT NOT NULL
 );
 CREATE INDEX turns_by_file ON turns(file_id, start_offset);

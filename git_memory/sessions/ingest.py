@@ -320,7 +320,8 @@ def _store_turns(
     conn: index.Connection, source: SourceFile, file_id: int, events: list[Event], first: int
 ) -> int:
     key = session_key(source.provider, source.session_id)
-    turns = build_turns(key, events, first)
+    # Revisions are computed when a turn is loaded (query.py): a sync does not hash content.
+    turns = build_turns(key, events, first, revisions=False)
     for turn in turns:
         _insert_turn(conn, key, file_id, turn)
     total = first + len(turns)
@@ -340,8 +341,8 @@ def _insert_turn(conn: index.Connection, key: str, file_id: int, turn: Turn) -> 
     states = list(dict.fromkeys(call.state for call in turn.tools))
     cursor = conn.execute(
         "INSERT INTO turns(turn_key, session_key, file_id, ordinal, start_offset, last_offset,"
-        " started, ended, cwd, terminal, revision, text, tools, skills, states)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " started, ended, cwd, terminal, text, tools, skills, states)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             turn.turn_key,
             key,
@@ -353,7 +354,6 @@ def _insert_turn(conn: index.Connection, key: str, file_id: int, turn: Turn) -> 
             _canonical_time(turn.ended),
             _resolve(turn.cwd),
             int(turn.terminal),
-            turn.revision,
             "\n\n".join(part for part in (turn.user_text, turn.assistant_text) if part),
             "\n".join(names),
             "\n".join(turn.skills),

@@ -281,7 +281,7 @@ def _file_bytes(path: str) -> bytes:
 def turn_record(conn: index.Connection, worktree: Any, row: index.Row, state: str) -> TurnRecord:
     events = load_events(conn, row["file_id"], row["start_offset"], row["last_offset"])
     fill_outputs(conn, row["file_id"], events)
-    turn = build_turns(row["session_key"], events, row["ordinal"], revisions=False)[0]
+    turn = build_turns(row["session_key"], events, row["ordinal"])[0]
     return TurnRecord(
         turn_key=row["turn_key"],
         session_key=row["session_key"],
@@ -290,7 +290,7 @@ def turn_record(conn: index.Connection, worktree: Any, row: index.Row, state: st
         started=row["started"],
         ended=row["ended"],
         cwd=row["cwd"],
-        revision=row["revision"],
+        revision=turn.revision,
         closure=state,
         user_text=turn.user_text,
         assistant_text=turn.assistant_text,
@@ -301,8 +301,6 @@ def turn_record(conn: index.Connection, worktree: Any, row: index.Row, state: st
 
 
 def _evidence(conn: index.Connection, worktree: Any, row: index.Row) -> list[EvidenceEdge]:
-    from git_memory.repo.blobs import commit_exists
-
     edges = [EvidenceEdge("turn", row["turn_key"], "direct")]
     root = worktree.root
     for kind, value in conn.execute(
@@ -312,6 +310,13 @@ def _evidence(conn: index.Connection, worktree: Any, row: index.Row) -> list[Evi
             path = Path(value)
             if root in path.parents:
                 edges.append(EvidenceEdge("path", path.relative_to(root).as_posix(), "observed"))
-        elif kind == "commit" and commit_exists(worktree.repository, value):
+        elif kind == "commit" and _commit_exists(worktree, value):
             edges.append(EvidenceEdge("commit", value, "direct"))
     return edges
+
+
+def _commit_exists(worktree: Any, hex_id: str) -> bool:
+    # Imported here: pygit2 is only needed when a turn has a commit candidate.
+    from git_memory.repo.blobs import commit_exists
+
+    return worktree.repository is not None and commit_exists(worktree.repository, hex_id)

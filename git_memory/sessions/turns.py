@@ -10,6 +10,8 @@ on `memory.sealAfter`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -170,13 +172,17 @@ def _finish(session: str, turn: Turn, revisions: bool) -> None:
             turn.skills.append(skill)
     turn.turn_key = turn_key(session, turn.start_offset)
     if revisions:
-        turn.revision = digest(_digestable(content(turn)))
+        turn.revision = digest(content(turn))
 
 
 def content(turn: Turn) -> dict[str, Any]:
-    """The canonical content of a turn (what its revision covers). A tool output is
-    represented by the crc32 and size of its transcript line, so a sync never hashes large
-    outputs twice; any change of that line changes the revision."""
+    """The canonical content of a turn (what its revision covers).
+
+    Tool inputs enter as the sha256 of their sorted JSON text (inputs may hold floats, which
+    canonical JSON refuses, and walking big inputs node by node is slow); a tool output enters
+    as the crc32 and size of its transcript line, so large outputs are never hashed again. Any
+    change of the turn's text, calls or result lines changes the revision.
+    """
     return {
         "user": turn.user,
         "assistant": turn.assistant,
@@ -184,7 +190,7 @@ def content(turn: Turn) -> dict[str, Any]:
             {
                 "callId": call.call_id,
                 "name": call.name,
-                "input": call.input,
+                "inputSha256": _input_digest(call.input),
                 "resultState": call.state,
                 "resultLine": [call.fingerprint, call.size],
             }
@@ -194,17 +200,9 @@ def content(turn: Turn) -> dict[str, Any]:
     }
 
 
-def _digestable(value: Any) -> Any:
-    """Tool inputs may hold floats, which canonical JSON refuses: digest their text."""
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, dict):
-        return {str(k): _digestable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_digestable(v) for v in value]
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53 - 1:
-        return str(value)
-    return value
+def _input_digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _skill_name(call: ToolCall) -> str | None:

@@ -248,9 +248,12 @@ def measure(target_mib: float) -> dict[str, Any]:
         files = generate(root, target_mib)
         mib = sum(p.stat().st_size for p in files) / MIB
         roots = [("claude-code", root / "claude"), ("codex", root / "codex")]
-        # The machine may be busy: take the best of a few runs of each side.
-        ceiling_s = min(ceiling(files) for _ in range(3))
-        full_s = min(_full_sync(root / f"state{n}", roots, sync) for n in range(2))
+        # The machine may be busy: interleave the two sides and keep the best run of each.
+        ceilings, fulls = [], []
+        for n in range(3):
+            ceilings.append(ceiling(files))
+            fulls.append(_full_sync(root / f"state{n}", roots, sync))
+        ceiling_s, full_s = min(ceilings), min(fulls)
         state = root / "state0"
         started = time.perf_counter()
         sync(state, roots=roots)

@@ -195,3 +195,20 @@ def test_malformed_file_still_syncs_with_diagnostics(
     assert "projects/-repo/s6.jsonl@" in result.stdout
     assert "invalid-json-record" in result.stdout
     assert _listed(gm, repo)[0]["turns"] == 1
+
+
+def test_subagent_layouts_and_duplicate_imports_are_excluded(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path], tmp_path: Path
+) -> None:
+    cwd = str(repo.root)
+    main = write_jsonl(claude_path(hermetic_env["claude"], "s7"), claude_turn("q", "a", cwd, "m"))
+    sibling = main.with_name("agent-1234abcd.jsonl")  # the 2.0.x subagent layout
+    write_jsonl(sibling, claude_turn("subagent prompt", "x", cwd, "m"))
+    nested = main.parent / "s7" / "subagents" / "agent-5678.jsonl"  # the >= 2.1.2 layout
+    write_jsonl(nested, claude_turn("subagent prompt", "x", cwd, "m"))
+    copy = tmp_path / "export" / "s7.jsonl"  # the same session imported again
+    write_jsonl(copy, claude_turn("q", "a", cwd, "m"))
+    result = gm(["sessions", "sync", "--source", str(copy.parent), "--format", "json"], cwd=repo.root)
+    summary = result.json()
+    assert (summary["excluded"], summary["new"], summary["turnsAdded"]) == (2, 2, 1)
+    assert len(_listed(gm, repo, "--all")) == 1
