@@ -75,7 +75,10 @@ class StateDB:
 
         self.path = path
         _create_private(path)
-        self._lock = FileLock(str(path) + LOCK_SUFFIX, timeout=WRITER_LOCK_TIMEOUT_S)
+        self._lock = FileLock(
+            str(path) + LOCK_SUFFIX, timeout=WRITER_LOCK_TIMEOUT_S, mode=PRIVATE_FILE_MODE
+        )
+        self.lock_timeout = WRITER_LOCK_TIMEOUT_S
         self._depth = 0
         self._savepoints = 0
         try:
@@ -130,7 +133,7 @@ class StateDB:
             with self._savepoint():
                 yield self
             return
-        with self._lock:
+        with self._writer_lock():
             self.conn.execute("BEGIN IMMEDIATE")
             self._depth = 1
             try:
@@ -145,6 +148,23 @@ class StateDB:
             self.conn.execute("COMMIT")
             if boundary:
                 failpoint(f"{boundary}.after-commit")
+
+    @contextlib.contextmanager
+    def _writer_lock(self) -> Iterator[None]:
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire(timeout=self.lock_timeout)
+        except Timeout as exc:
+            raise GitMemoryError(
+                "GM_STATE_BUSY",
+                "another git memory process is writing the memory state",
+                hint="wait for it to finish and run the command again",
+            ) from exc
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     @contextlib.contextmanager
     def _savepoint(self) -> Iterator[None]:

@@ -240,7 +240,11 @@ def _token_refused(db: StateDB, task_id: str, now: int | None = None) -> GitMemo
     if task.status in ("submitted", "stale"):
         return _unclaimable(db, task_id)
     expires = task.lease_expires_at
-    if task.status == "claimed" and expires is not None and expires < (now or now_ms()):
+    if (
+        task.status == "claimed"
+        and expires is not None
+        and expires < (now_ms() if now is None else now)
+    ):
         return GitMemoryError(
             "GM_LEASE_EXPIRED",
             f"the lease on task {task_id!r} expired",

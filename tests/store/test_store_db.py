@@ -34,7 +34,7 @@ def test_new_db_is_private_wal_and_fully_migrated(tmp_path: Path) -> None:
     assert db.scalar("SELECT value FROM memory_state_meta WHERE key = 'memoryStateUuid'")
     with db.write():
         db.execute("INSERT INTO runner_conformance VALUES ('p', 'f', 't', 1, '{}')")
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-wal", "-shm", ".lock"):
         side = Path(str(path) + suffix)
         if side.exists():
             assert side.stat().st_mode & 0o777 == 0o600
@@ -130,3 +130,16 @@ def test_nested_write_is_a_savepoint(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="outer"):
         failing_outer()
     assert db.scalar("SELECT count(*) FROM runner_conformance") == 1
+
+
+def test_a_held_writer_lock_is_a_clear_busy_error(tmp_path: Path) -> None:
+    first = StateDB(tmp_path / "m.sqlite3")
+    second = StateDB(tmp_path / "m.sqlite3")
+    second.lock_timeout = 0.2
+    with first.write():
+        with pytest.raises(GitMemoryError) as caught, second.write():
+            pass
+        assert caught.value.code == "GM_STATE_BUSY"
+    with second.write():  # free again once the first writer committed
+        second.execute("INSERT INTO memory_state_meta VALUES ('k', 'v')")
+    assert first.scalar("SELECT value FROM memory_state_meta WHERE key = 'k'") == "v"
