@@ -7,10 +7,13 @@ authorization log with `via`: `interactive`, `digest`, `elicitation` or `agent`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.promote import journal
+from git_memory.promote.plan import PlannedFile, unified_diff
+from git_memory.promote.writer import read_target
 from git_memory.store.db import Owner, StateDB
 
 
@@ -52,9 +55,25 @@ def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
     summary = (
         f"Promote plan {record.plan_id}: {len(plan.perFile)} file(s) into {plan.owner.memoryRoot}/"
     )
-    if not confirm(summary, plan.diff):
+    if not confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")
     return str(via)
+
+
+def fresh_diff(root: Path, record: Any, plan: Any) -> str:
+    """The diff recomputed from the stored bytes and the files as they are now, so what the
+    human reads is exactly what would be written (the stored diff is not digest-bound)."""
+    contents = {f.target_path: f.content for f in record.files}
+    files = [
+        PlannedFile(
+            item.targetPath,
+            item.targetBlobHash,
+            contents[item.targetPath],
+            read_target(root, item.targetPath),
+        )
+        for item in plan.perFile
+    ]
+    return unified_diff(files)
 
 
 def approve(db: StateDB, owner: Owner, plan_id: str, via: str) -> None:

@@ -212,3 +212,34 @@ def test_another_worktree_cannot_apply_the_plan(gm: Any, repo: Repo, tmp_path: P
     assert gm(scenario.promote_args(), cwd=repo.root).exit_code == 0
     assert scenario.current() == scenario.planned
     assert repo.snapshot() == before
+
+
+def test_a_forged_stored_diff_is_not_what_the_human_sees(repo: Repo) -> None:
+    """The diff is not digest-bound, so the question shows one recomputed from the bytes."""
+    from git_memory.ops import OpContext, load_operation
+
+    scenario = build(repo)
+    state = discover_worktree(repo.root).state_home / "memory-state.sqlite3"
+    db = sqlite3.connect(state)
+    (text,) = db.execute(
+        "SELECT plan_canonical_json FROM promotion_journal WHERE plan_id = ?", (scenario.plan_id,)
+    ).fetchone()
+    document = json.loads(text)
+    document["diff"] = "+harmless change\n"
+    db.execute(
+        "UPDATE promotion_journal SET plan_canonical_json = ? WHERE plan_id = ?",
+        (canonical_json(document).decode(), scenario.plan_id),
+    )
+    db.commit()
+    db.close()
+    shown: list[str] = []
+
+    def ask(summary: str, diff: str) -> bool:
+        shown.append(diff)
+        return False
+
+    context = OpContext(repository=repo.root, confirm=ask, via="elicitation")
+    with pytest.raises(GitMemoryError):
+        load_operation("promote").invoke(context, {"plan": scenario.plan_id})
+    assert "harmless" not in shown[0]
+    assert "+The new text" in shown[0]
