@@ -30,6 +30,7 @@ def hermetic_env(
     dirs = {name: base / name for name in ("home", "state", "claude", "codex", "xdg")}
     for directory in dirs.values():
         directory.mkdir()
+    dirs["state"].chmod(0o700)  # as git memory itself would create it
     global_config = dirs["home"] / ".gitconfig"
     global_config.write_text("[init]\n\tdefaultBranch = main\n")
     for key in list(os.environ):

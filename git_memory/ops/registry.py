@@ -218,6 +218,12 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         mcp_tool="memory_assemble",
     ),
     # --- newcomer path: demo, doctor (issue 11) ---
+    _op(
+        "doctor",
+        "Check the install and this worktree's setup, with hints.",
+        "none",
+        cli_only="diagnoses the human's install; not part of an agent's flow",
+    ),
 )
 
 

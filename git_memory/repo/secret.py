@@ -38,7 +38,7 @@ def load_or_create_secret(home: Path) -> OriginSecret:
     ensure_private_dir(home)
     path = home / SECRET_FILE
     if not path.exists():
-        with FileLock(str(home / ".secret.lock")):
+        with FileLock(str(home / ".secret.lock"), mode=0o600):
             if not path.exists():
                 document = {
                     "format": "git-memory-origin-secret@v1",

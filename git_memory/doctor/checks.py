@@ -1,0 +1,155 @@
+"""Individual doctor checks. Each returns a Check; none changes anything."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+Status = Literal["ok", "warn", "fail"]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report: `fail` needs action, `warn` is worth knowing."""
+
+    name: str
+    status: Status
+    detail: str
+    hint: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The check as a JSON object."""
+        return {"name": self.name, "status": self.status, "detail": self.detail, "hint": self.hint}
+
+
+def check_version() -> Check:
+    """The installed version and interpreter."""
+    from git_memory import __version__
+
+    return Check(
+        "version",
+        "ok",
+        f"git memory {__version__} on Python {sys.version_info.major}.{sys.version_info.minor}",
+    )
+
+
+def check_man_page() -> Check:
+    """`git memory --help` becomes `git help memory`, which needs the man page on MANPATH."""
+    from git_memory import _proc
+
+    installed = Path(sys.prefix) / "share" / "man" / "man1" / "git-memory.1"
+    if not installed.is_file():
+        return Check(
+            "man page",
+            "fail",
+            "git-memory.1 is not installed",
+            "reinstall the package: python3 -m pip install .",
+        )
+    if shutil.which("man") is None:
+        return Check("man page", "warn", "man(1) is not installed; use `git memory -h`")
+    found = _proc.run(["man", "-w", "git-memory"], timeout=10)
+    if found.returncode == 0:
+        return Check("man page", "ok", "`git help memory` finds the man page")
+    return Check(
+        "man page",
+        "warn",
+        "`git help memory` cannot find the installed page",
+        f'export MANPATH="{installed.parent.parent}:$MANPATH"',
+    )
+
+
+def check_state_home(home: Path) -> Check:
+    """The state home exists as a private directory with private files."""
+    if not home.exists():
+        return Check("state home", "ok", f"{home} (created on first use)")
+    if home.is_symlink() or not home.is_dir():
+        return Check(
+            "state home",
+            "fail",
+            f"{home} is not a plain directory",
+            "point GIT_MEMORY_HOME (or git config memory.home) at a directory",
+        )
+    loose = [p.name for p in [home, *home.iterdir()] if _too_open(p)]
+    if loose:
+        return Check(
+            "state home",
+            "fail",
+            f"{home}: not private: {', '.join(sorted(loose))}",
+            f"chmod 700 {home} and chmod 600 the files in it",
+        )
+    return Check("state home", "ok", f"{home} (private)")
+
+
+def _too_open(path: Path) -> bool:
+    info = path.lstat()
+    mode = stat.S_IMODE(info.st_mode)
+    return bool(mode & 0o077) if not stat.S_ISLNK(info.st_mode) else True
+
+
+def check_transcripts() -> Check:
+    """Which provider transcript directories exist and how many transcripts they hold."""
+    from git_memory.sessions.discover import default_roots, discover
+
+    roots = [(provider, root) for provider, root in default_roots() if root.is_dir()]
+    if not roots:
+        return Check(
+            "transcripts",
+            "warn",
+            "no Claude Code or Codex history found",
+            "set CLAUDE_CONFIG_DIR / CODEX_HOME if they live elsewhere",
+        )
+    files = [f for f in discover(roots) if f.excluded is None]
+    per = {p: sum(1 for f in files if f.provider == p) for p, _ in roots}
+    detail = ", ".join(f"{provider}: {count} transcript(s)" for provider, count in per.items())
+    return Check("transcripts", "ok", detail)
+
+
+def check_runners(state_home: Path) -> list[Check]:
+    """Model CLIs on PATH and whether each has a valid conformance record."""
+    checks = []
+    for name in ("claude", "codex"):
+        binary = shutil.which(os.environ.get(f"GIT_MEMORY_{name.upper()}_BIN", name))
+        if binary is None:
+            checks.append(
+                Check(
+                    f"runner {name}",
+                    "warn",
+                    "not on PATH (optional: the agent "
+                    "in your conversation and the builtin runner need no CLI)",
+                )
+            )
+            continue
+        record = state_home / "artifacts" / "conformance" / f"{name}.json"
+        if record.is_file():
+            checks.append(
+                Check(
+                    f"runner {name}",
+                    "ok",
+                    f"{binary}; conformance record cached (re-checked before every run)",
+                )
+            )
+        else:
+            checks.append(
+                Check(
+                    f"runner {name}",
+                    "warn",
+                    f"{binary}; not verified yet",
+                    f"git memory reverify-runner --runner {name}",
+                )
+            )
+    return checks
+
+
+def check_mcp() -> Check:
+    """How to register the MCP server with the agents."""
+    return Check(
+        "mcp",
+        "ok",
+        "serve with `git memory mcp`",
+        "claude mcp add git-memory -- git memory mcp; for Codex see contrib/mcp/codex-config.toml",
+    )

@@ -1,0 +1,69 @@
+"""Doctor checks that need a worktree: memory root, lint, index, hooks, indexed sessions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.doctor.checks import Check
+from git_memory.errors import GitMemoryError
+
+
+def check_memory_root(ctx: Any) -> list[Check]:
+    """The memory root exists, lints clean and its index.json is current."""
+    from git_memory.ops.base import load_operation
+
+    worktree = ctx.worktree
+    if not worktree.memory_dir.is_dir():
+        return [
+            Check("memory root", "fail", f"{worktree.memory_root}/ is missing", "git memory init")
+        ]
+    try:
+        report = load_operation("lint").invoke(ctx, {"paths": []})
+    except GitMemoryError as exc:
+        return [Check("memory root", "fail", exc.message, exc.hint)]
+    codes = [f.code for item in report.files for f in item.findings]
+    checks = [Check("memory root", "ok", f"{worktree.memory_root}/ present")]
+    blocking = [f for item in report.files for f in item.findings if f.severity == "block"]
+    if blocking:
+        checks.append(
+            Check("lint", "fail", f"{len(blocking)} blocking finding(s)", "git memory lint")
+        )
+    else:
+        checks.append(Check("lint", "ok", f"clean ({len(codes)} warning(s))"))
+    if "GM_INDEX_STALE" in codes:
+        checks.append(Check("index.json", "fail", "index.json is stale", "git memory reindex"))
+    else:
+        checks.append(Check("index.json", "ok", "current"))
+    return checks
+
+
+def check_hooks(ctx: Any) -> Check:
+    """The pre-commit lint hook and the index merge driver."""
+    from git_memory.ops.base import load_operation
+
+    state = load_operation("hooks-status").invoke(ctx, {})
+    pre_commit = next((h for h in state.hooks if h.name == "pre-commit"), None)
+    path = ctx.worktree.config_value("core.hooksPath")
+    where = f" (core.hooksPath = {path})" if path else ""
+    if pre_commit is None or pre_commit.state != "installed" or not state.mergeDriver:
+        current = pre_commit.state if pre_commit else "absent"
+        return Check(
+            "hooks",
+            "fail",
+            f"pre-commit hook {current}, merge driver "
+            f"{'registered' if state.mergeDriver else 'missing'}{where}",
+            "git memory hooks install",
+        )
+    return Check("hooks", "ok", f"pre-commit lint hook and index merge driver installed{where}")
+
+
+def check_sessions(ctx: Any) -> Check:
+    """How many indexed sessions belong to this worktree."""
+    from git_memory.sessions.status import counts
+
+    found = counts(ctx)
+    if not found["indexed"]:
+        return Check("sessions", "fail", "no transcripts indexed yet", "git memory sessions sync")
+    return Check(
+        "sessions", "ok", f"{found['indexed']} indexed, {found['worktree']} of this worktree"
+    )

@@ -1,0 +1,81 @@
+"""`git memory doctor`: is the install healthy and this worktree set up?"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from git_memory.contracts.base import Model
+from git_memory.contracts.status import EmptyRequest
+from git_memory.errors import GitMemoryError
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+
+class DoctorCheck(Model):
+    """One check: `fail` needs action, `warn` is worth knowing."""
+
+    name: str
+    status: Literal["ok", "warn", "fail"]
+    detail: str
+    hint: str | None = None
+
+
+class DoctorReport(Model):
+    """`git-memory-doctor@v1`: every check and whether all of them passed."""
+
+    format: Literal["git-memory-doctor@v1"] = "git-memory-doctor@v1"
+    healthy: bool
+    checks: list[DoctorCheck] = Field(default_factory=list)
+
+
+def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
+    """Check the install (version, man page), the state home's permissions, the transcript
+    directories, the runners, and in a worktree the memory root, lint, index.json, hooks and
+    indexed sessions. Exits 1 with a hint for everything that needs action."""
+    from git_memory.doctor import checks
+    from git_memory.paths import state_home
+
+    found = [checks.check_version(), checks.check_man_page()]
+    try:
+        worktree = ctx.worktree
+    except GitMemoryError as exc:
+        worktree = None
+        found.append(checks.Check("worktree", "warn", exc.message, exc.hint))
+    home = worktree.state_home if worktree is not None else state_home()
+    found += [checks.check_state_home(home), checks.check_transcripts()]
+    if worktree is not None:
+        from git_memory.doctor import worktree_checks as wt
+
+        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx), wt.check_sessions(ctx)]
+    found += [*checks.check_runners(home), checks.check_mcp()]
+    return DoctorReport(
+        healthy=all(c.status != "fail" for c in found),
+        checks=[DoctorCheck.model_validate(c.to_json()) for c in found],
+    )
+
+
+MARK = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}
+
+
+def render(report: DoctorReport) -> str:
+    """One line per check, hints indented below."""
+    lines = []
+    for check in report.checks:
+        lines.append(f"[{MARK[check.status]}] {check.name}: {check.detail}")
+        if check.hint and check.status != "ok":
+            lines.append(f"       hint: {check.hint}")
+    lines.append("healthy" if report.healthy else "something needs action (see FAIL lines)")
+    return "\n".join(lines)
+
+
+OPERATION = Operation(
+    spec=spec("doctor"),
+    request_model=EmptyRequest,
+    response_model=DoctorReport,
+    handler=doctor,
+    render_text=render,
+    exit_code=lambda report: 0 if report.healthy else 1,
+    accepts_request_file=False,
+)

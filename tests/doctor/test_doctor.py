@@ -1,0 +1,63 @@
+"""`git memory doctor` explains a half-configured setup and passes a configured one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from git_memory.testing.repos import Repo
+from tests.conftest import run_cli
+from tests.extract.conftest import build_sample_repo
+
+
+def _checks(result: Any) -> dict[str, dict[str, Any]]:
+    return {check["name"]: check for check in result.json()["checks"]}
+
+
+def test_half_configured_worktree_needs_action(repo: Repo) -> None:
+    result = run_cli(["doctor", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 1
+    checks = _checks(result)
+    assert result.json()["healthy"] is False
+    assert checks["memory root"]["status"] == "fail"
+    assert checks["memory root"]["hint"] == "git memory init"
+    assert checks["hooks"]["status"] == "fail"
+    assert checks["sessions"]["status"] == "fail"
+    assert checks["version"]["status"] == "ok"
+    text = run_cli(["doctor"], cwd=repo.root)
+    assert "[FAIL] memory root" in text.stdout
+    assert "hint: git memory init" in text.stdout
+
+
+def test_configured_worktree_is_healthy(
+    tmp_path: Path, hermetic_env: dict[str, Path], bin_dir: Path
+) -> None:
+    sample = build_sample_repo(tmp_path, hermetic_env)
+    assert run_cli(["init"], cwd=sample.root).exit_code == 0
+    installed = run_cli(["hooks", "install"], cwd=sample.root)
+    assert installed.exit_code == 0, installed.stderr
+    result = run_cli(["doctor", "--format", "json"], cwd=sample.root)
+    checks = _checks(result)
+    assert {name: c["status"] for name, c in checks.items() if c["status"] == "fail"} == {}
+    assert result.exit_code == 0
+    assert checks["sessions"]["detail"] == "2 indexed, 2 of this worktree"
+    assert "claude-code: 1 transcript(s)" in checks["transcripts"]["detail"]
+
+
+def test_loose_state_home_permissions_are_reported(
+    repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    assert run_cli(["status"], cwd=repo.root).exit_code == 0
+    secret = hermetic_env["state"] / "secret.json"
+    secret.chmod(0o644)
+    checks = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
+    assert checks["state home"]["status"] == "fail"
+    assert "secret.json" in checks["state home"]["detail"]
+
+
+def test_outside_a_repository_still_reports(tmp_path: Path) -> None:
+    result = run_cli(["doctor", "--format", "json"], cwd=tmp_path)
+    checks = _checks(result)
+    assert checks["worktree"]["status"] == "warn"
+    assert "memory root" not in checks
+    assert result.exit_code == 0
