@@ -22,7 +22,12 @@ from git_memory.errors import (
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run `command`, mapping every outcome to an exit status."""
     try:
-        result = command.main(args=argv, prog_name="git memory", standalone_mode=False)
+        result = command.main(
+            args=argv,
+            prog_name="git memory",
+            complete_var="_GIT_MEMORY_COMPLETE",
+            standalone_mode=False,
+        )
     except GitMemoryError as exc:
         report_error(exc)
         return exc.exit_code

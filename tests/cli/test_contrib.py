@@ -1,0 +1,57 @@
+"""contrib/: completion scripts are current and work; the aliases resolve."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from git_memory.cli.completion import DIRECTORY, FILES, render
+from git_memory.testing.repos import Repo
+from tests.conftest import PROJECT_ROOT
+
+
+@pytest.mark.parametrize("shell", sorted(FILES))
+def test_completion_scripts_are_current(shell: str) -> None:
+    shipped = (PROJECT_ROOT / DIRECTORY / FILES[shell]).read_text(encoding="utf-8")
+    assert shipped == render(shell), "run: python -m git_memory.cli.completion"
+
+
+def test_bash_completes_git_memory_subcommands(bin_dir: Path, repo: Repo) -> None:
+    if shutil.which("bash") is None:
+        pytest.fail("bash is needed for this test")
+    script = PROJECT_ROOT / DIRECTORY / FILES["bash"]
+    program = (
+        f"source {script}\n"
+        "words=(git memory se); cword=2; COMPREPLY=(); _git_memory\n"
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+        "COMP_WORDS=(git-memory sessions s); COMP_CWORD=2; COMPREPLY=()\n"
+        "_git_memory_completion git-memory\n"
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
+    result = subprocess.run(
+        ["bash", "-c", program], cwd=repo.root, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.split()
+    assert {"search", "sessions"} <= set(lines)
+    assert {"show", "sync"} <= set(lines)
+
+
+def test_gitconfig_aliases_run(bin_dir: Path, repo: Repo) -> None:
+    repo.git("config", "include.path", str(PROJECT_ROOT / "contrib" / "gitconfig"))
+    result = subprocess.run(
+        ["git", "mem", "status", "--format", "json"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert '"git-memory-status@v1"' in result.stdout
+    lint = subprocess.run(
+        ["git", "memlint"], cwd=repo.root, capture_output=True, text=True, check=False
+    )
+    assert lint.returncode == 0, lint.stderr
