@@ -20,6 +20,7 @@ import anyio.to_thread
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from git_memory import __version__, output
@@ -222,7 +223,15 @@ def _asker(ctx: ServerRequestContext[Any, Any]) -> Any:
     """`ask(message, schema)` for a worker thread: sends elicitation/create and waits."""
 
     def ask(message: str, schema: dict[str, Any]) -> tuple[str, Any]:
-        result = anyio.from_thread.run(ctx.session.elicit_form, message, schema, ctx.request_id)
+        try:
+            result = anyio.from_thread.run(ctx.session.elicit_form, message, schema, ctx.request_id)
+        except MCPError as exc:
+            # The client declared elicitation but could not ask (no UI, timeout, refusal).
+            raise GitMemoryError(
+                "GM_MCP_ELICITATION_FAILED",
+                f"the client could not ask the human: {exc}",
+                hint="show the human the diff yourself and pass the digest they approved",
+            ) from exc
         return result.action, result.content
 
     return ask

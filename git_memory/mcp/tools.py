@@ -49,15 +49,11 @@ class ToolBinding:
     def input_schema(self) -> dict[str, Any]:
         """The JSON Schema of the tool arguments (the request model)."""
         model = self.operation.mcp_request_model or self.operation.request_model
-        schema: dict[str, Any] = model.model_json_schema()
-        return schema
+        return object_schema(model.model_json_schema())
 
     def output_schema(self) -> dict[str, Any]:
         """The JSON Schema of the structured result (the response model)."""
-        schema: dict[str, Any] = self.operation.response_model.model_json_schema(
-            mode="serialization"
-        )
-        return schema
+        return object_schema(self.operation.response_model.model_json_schema(mode="serialization"))
 
     def annotations(self) -> dict[str, Any]:
         """MCP tool annotations (camelCase wire names)."""
@@ -97,6 +93,17 @@ class ToolBinding:
         response = self.operation.handler(ctx, request)
         document: dict[str, Any] = response.to_json()
         return document
+
+
+def object_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with `type: object` at the top, as MCP requires of tool schemas.
+
+    A request that is one of several documents (stage) is a pydantic union whose schema is a
+    bare `oneOf`; every branch is an object, so stating it at the top changes nothing.
+    """
+    if schema.get("type") == "object":
+        return schema
+    return {"type": "object", **schema}
 
 
 def mcp_specs(operations: Iterable[OperationSpec] = OPERATIONS) -> list[OperationSpec]:

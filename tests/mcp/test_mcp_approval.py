@@ -144,3 +144,16 @@ def test_preview_only_tool_cannot_carry_an_approval(
     assert "only previews" in (preview.description or "")
     assert structured(result)["code"] == "GM_REQUEST_INVALID"
     assert read_log(hermetic_env["state"]) == []
+
+
+def test_a_client_that_cannot_ask_gives_a_clear_error(
+    repo: Repo, tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    async def refuse(context: Any, params: types.ElicitRequestParams) -> types.ErrorData:
+        return types.ErrorData(code=-32600, message="no form UI here")
+
+    result = _call(repo, tmp_path, {"change": "x"}, mode="legacy", elicit=refuse)  # type: ignore[arg-type]
+    document = structured(result)
+    assert document["code"] == "GM_MCP_ELICITATION_FAILED"
+    assert "digest" in document["next"]
+    assert read_log(hermetic_env["state"]) == []

@@ -20,8 +20,10 @@ from mcp import types
 
 from git_memory.cli.main import cli
 from git_memory.mcp.server import MemoryServer
+from git_memory.mcp.tools import object_schema
 from git_memory.ops.base import handler_doc, load_operation
 from git_memory.ops.registry import OPERATIONS, OperationSpec
+from git_memory.repo.binding import discover_worktree
 from git_memory.testing.repos import Repo
 from tests.mcp.harness import connect, structured
 from tests.mcp.parity_cases import CASES, Case
@@ -76,8 +78,9 @@ def test_operation_is_on_both_sides_or_says_why(declaration: OperationSpec, repo
     tool = tools[declaration.mcp_tool]
     narrow = operation.mcp_request_model
     model = narrow or operation.request_model
-    assert tool.input_schema == model.model_json_schema()
-    assert tool.output_schema == operation.response_model.model_json_schema(mode="serialization")
+    assert tool.input_schema == object_schema(model.model_json_schema())
+    response_schema = operation.response_model.model_json_schema(mode="serialization")
+    assert tool.output_schema == object_schema(response_schema)
     if narrow is not None:
         assert declaration.one_sided_reason, "a narrower MCP request needs a one-sided reason"
         assert set(narrow.model_fields) <= set(operation.request_model.model_fields)
@@ -159,6 +162,9 @@ def test_mcp_and_cli_give_the_same_document(
 ) -> None:
     # Both front ends start from the same private state and worktree files.
     declaration = next(d for d in MCP_SPECS if d.mcp_tool == case.tool)
+    # The origin secret (the keys of the binding) exists before the snapshot, as after any
+    # first command; otherwise each side would mint its own.
+    discover_worktree(repo.root).binding()
     if case.setup is not None:
         case.setup(gm, repo, hermetic_env)
     saved = tmp_path / "saved"

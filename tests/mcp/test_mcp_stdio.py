@@ -32,6 +32,9 @@ def _tree_state(root: Path) -> dict[str, str]:
 def test_status_over_stdio_is_the_cli_document(
     mode: str, repo: Repo, gm: Any, tmp_path: Path
 ) -> None:
+    # The first command creates the private state; compare on the state it leaves.
+    assert gm(["status"], cwd=repo.root).exit_code == 0
+
     async def scenario() -> tuple[list[types.Tool], types.CallToolResult, str | None]:
         async with stdio(server_parameters(repo.root), tmp_path / "err.log", mode=mode) as client:
             tools = await client.list_tools()
@@ -105,6 +108,7 @@ def test_repository_option_binds_from_elsewhere(repo: Repo, gm: Any, tmp_path: P
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     params = server_parameters(elsewhere, ("--repository", str(repo.root)))
+    assert gm(["status"], cwd=repo.root).exit_code == 0
 
     async def scenario() -> types.CallToolResult:
         async with stdio(params, tmp_path / "err.log") as client:
