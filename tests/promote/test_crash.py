@@ -51,8 +51,8 @@ def test_crash_then_resume_converges(
     for path, data in scenario.current().items():
         assert data in (scenario.old[path], scenario.planned[path])
     args = ["status", "--format", "json"] if resume_with == "status" else scenario.promote_args()
-    resumed = gm_proc(args, cwd=repo.root)
-    assert resumed.returncode == 0, resumed.stderr
+    resumed = gm(args, cwd=repo.root)  # the next command, in a fresh (in-process) run
+    assert resumed.exit_code == 0, resumed.stderr
     _assert_applied(scenario)
     again = gm([*scenario.promote_args(), "--format", "json"], cwd=repo.root)
     assert again.exit_code == 0, again.stderr
@@ -61,7 +61,7 @@ def test_crash_then_resume_converges(
     assert repo.snapshot() == before
 
 
-def test_crash_during_rollback_keeps_third_party_edit(gm_proc: Any, repo: Repo) -> None:
+def test_crash_during_rollback_keeps_third_party_edit(gm: Any, gm_proc: Any, repo: Repo) -> None:
     """Die after the first write; a third party edits the second target; the resume rolls
     back (and dies mid-rollback); the next status finishes: old bytes, their edit, no trace."""
     before = repo.snapshot()
@@ -77,12 +77,12 @@ def test_crash_during_rollback_keeps_third_party_edit(gm_proc: Any, repo: Repo) 
         ["status"], cwd=repo.root, env={"GIT_MEMORY_FAILPOINT": "promote.during-rollback"}
     )
     assert dying.returncode == FAILPOINT_EXIT_STATUS, dying.stderr
-    finished = gm_proc(["status", "--format", "json"], cwd=repo.root)
-    assert finished.returncode == 0, finished.stderr
+    finished = gm(["status", "--format", "json"], cwd=repo.root)
+    assert finished.exit_code == 0, finished.stderr
     assert scenario.current() == {NEW_PATH: None, OLD_PATH: edited}
     assert scenario.artifacts() == []
     assert candidate_state(repo.root, "cand-new") == ("quarantined", 1)
-    promoted = gm_proc(scenario.promote_args(), cwd=repo.root)
-    assert promoted.returncode == 1
+    promoted = gm(scenario.promote_args(), cwd=repo.root)
+    assert promoted.exit_code == 1
     assert "GM_PLAN_VOIDED" in promoted.stderr
     assert repo.snapshot() == before
