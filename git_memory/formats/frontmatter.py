@@ -167,10 +167,13 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
 def parse_json(text: str, line: int) -> Any:
     """Strict JSON (no NaN/Infinity, no lone surrogates) or `GM_FORMAT_INVALID_JSON_VALUE`."""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = _DECODER.decode(text)
     except (ValueError, RecursionError) as exc:
         raise FormatError(
             "GM_FORMAT_INVALID_JSON_VALUE", f"value is not valid JSON: {text[:60]}", line=line
@@ -182,9 +185,12 @@ def parse_json(text: str, line: int) -> Any:
     return value
 
 
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _has_lone_surrogate(value: Any) -> bool:
     if isinstance(value, str):
-        return any("\ud800" <= ch <= "\udfff" for ch in value)
+        return LONE_SURROGATE.search(value) is not None
     if isinstance(value, list):
         return any(_has_lone_surrogate(item) for item in value)
     if isinstance(value, dict):

@@ -28,6 +28,7 @@ from git_memory.lint.rules import (
     SESSION_CONTEXT_RADIUS,
     SESSION_ID_CODE,
     SESSION_UUID,
+    SESSION_UUID_PREFILTER,
     WARN,
     PatternRule,
     Severity,
@@ -117,7 +118,7 @@ def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
     for rule in PATTERN_RULES:
         if _triggered(rule, text):
             found.extend(_pattern_findings(rule, text))
-    if "-4" in text:
+    if SESSION_UUID_PREFILTER.search(text):
         found.extend(_session_ids(text))
     public = [Span(start, end) for start, end in public_armor_spans(text)]
     found.extend(_token_findings(text, [*allowed, *public]))
@@ -125,7 +126,9 @@ def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
 
 
 def _triggered(rule: PatternRule, text: str) -> bool:
-    return any(trigger in text for trigger in rule.triggers)
+    if not any(trigger in text for trigger in rule.triggers):
+        return False
+    return rule.prefilter is None or rule.prefilter.search(text) is not None
 
 
 def _pattern_findings(rule: PatternRule, text: str) -> Iterable[RawFinding]:
@@ -180,6 +183,9 @@ def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
 
 def resolve(text: str, raw: Iterable[RawFinding]) -> list[Finding]:
     """Attach line/column and sort by position, then code."""
+    raw = list(raw)
+    if not raw:
+        return []
     lines = LineIndex(text)
     findings = []
     for item in raw:

@@ -25,7 +25,8 @@ class PatternRule:
     message: str
     pattern: re.Pattern[str]
     triggers: tuple[str, ...]
-    case_insensitive_triggers: bool = False
+    # A cheap regex every match also contains, for rules whose literal triggers are too common.
+    prefilter: re.Pattern[str] | None = None
 
 
 def _rule(
@@ -35,7 +36,7 @@ def _rule(
     pattern: str,
     triggers: tuple[str, ...],
     *,
-    fold: bool = False,
+    prefilter: str | None = None,
 ) -> PatternRule:
     return PatternRule(
         code=f"GM_LINT_{name}",
@@ -43,7 +44,7 @@ def _rule(
         message=message,
         pattern=re.compile(pattern),
         triggers=triggers,
-        case_insensitive_triggers=fold,
+        prefilter=re.compile(prefilter) if prefilter else None,
     )
 
 
@@ -148,6 +149,7 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         "IP address with port",
         r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}:\d{1,5}(?!\d)",
         (":",),
+        prefilter=r"\.\d{1,3}:\d",
     ),
 )
 
@@ -155,6 +157,7 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
 SESSION_UUID = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
 )
+SESSION_UUID_PREFILTER = re.compile(r"-4[0-9a-fA-F]{3}-[89abAB]")
 SESSION_CONTEXT = re.compile(r"session|agent", re.IGNORECASE)
 SESSION_CONTEXT_RADIUS = 48
 SESSION_ID_CODE = "GM_LINT_PROVIDER_SESSION_ID"

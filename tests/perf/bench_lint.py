@@ -1,0 +1,210 @@
+"""Lint throughput and recall against detect-secrets on the same corpus, in the same run.
+
+Builds a deterministic corpus of memory-like entry files (prose, identifiers, paths, commit
+hashes, UUIDs outside session context, CJK) with secrets planted on their own lines, lints it
+with our engine and with detect-secrets' scanner, and prints one JSON line:
+`mib`, `mib_per_s`, `detect_secrets_mib_per_s`, `speedup_vs_detect_secrets`, the planted-secret
+`recall` of both, and `gitleaks_fp_rate` over the look-alike strings of
+`../shared/fixtures/lint-gitleaks-fps.json`, each embedded in an otherwise valid entry (with
+the list of the ones that block).
+
+    python tests/perf/bench_lint.py            # >= 20 MiB corpus
+    python tests/perf/bench_lint.py --quick    # small corpus, for the smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import random
+import string
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry  # noqa: E402
+from git_memory.lint.engine import lint_text  # noqa: E402
+
+FPS_FIXTURE = ROOT.parent / "shared" / "fixtures" / "lint-gitleaks-fps.json"
+PROSE = (
+    "the release workflow must run the full verification suite before tagging a version and "
+    "the engine keeps its state in sqlite with write ahead logging so readers never block "
+    "writers use ruff format and mypy strict in CI the promotion plan binds blob hashes "
+    "reviewers confirm each candidate before it reaches the repository avoid live traffic"
+)
+WORDS = tuple(PROSE.split(" "))
+IDENTIFIERS = (
+    "getPagesInConfluenceSpace",
+    "MemoryStateRepository",
+    "promotion_plan_digest",
+    "session-facts-sqlite-projection",
+    "useQueryClientProvider",
+    "ExtractionTaskBuilder",
+)
+CJK = "发布流程只包含四个目标明确不发布或签名保留核心命令行安装冒烟"
+ALNUM = string.ascii_letters + string.digits
+
+
+def _rand(rng: random.Random, alphabet: str, length: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+def planted_secret(rng: random.Random, kind: int) -> str:
+    """One realistic secret of family `kind` (random material, real shapes)."""
+    upper = string.ascii_uppercase + string.digits
+    makers = (
+        lambda: "AKIA" + _rand(rng, upper, 16),
+        lambda: "ghp_" + _rand(rng, ALNUM, 36),
+        lambda: "github_pat_" + _rand(rng, ALNUM + "_", 60),
+        lambda: "glpat-" + _rand(rng, ALNUM + "-_", 20),
+        lambda: "npm_" + _rand(rng, ALNUM, 36),
+        lambda: "AIza" + _rand(rng, ALNUM + "-_", 35),
+        lambda: f"xoxb-{_rand(rng, string.digits, 12)}-{_rand(rng, ALNUM, 24)}",
+        lambda: "sk-proj-" + _rand(rng, ALNUM + "-_", 48),
+        lambda: "-----BEGIN RSA PRIVATE KEY-----",
+        lambda: (
+            "eyJhbGciOiJIUzI1NiJ9."
+            + base64.urlsafe_b64encode(rng.randbytes(30)).decode().rstrip("=")
+            + "."
+            + base64.urlsafe_b64encode(rng.randbytes(32)).decode().rstrip("=")
+        ),
+        lambda: f"https://deploy:{_rand(rng, ALNUM, 16)}@git.example.com/org/repo.git",
+        lambda: base64.b64encode(rng.randbytes(30)).decode(),
+    )
+    return makers[kind % len(makers)]()
+
+
+def prose_line(rng: random.Random) -> str:
+    """A clean line of memory-like text."""
+    pieces = [rng.choice(WORDS) for _ in range(rng.randint(8, 18))]
+    extra = rng.random()
+    if extra < 0.15:
+        pieces.insert(rng.randrange(len(pieces)), rng.choice(IDENTIFIERS))
+    elif extra < 0.2:
+        pieces.insert(rng.randrange(len(pieces)), f"src/{rng.choice(WORDS)}/{rng.choice(WORDS)}.py")
+    elif extra < 0.25:
+        pieces.insert(rng.randrange(len(pieces)), CJK[: rng.randint(6, len(CJK))])
+    return " ".join(pieces).capitalize() + "."
+
+
+def build_corpus(rng: random.Random, target_bytes: int) -> tuple[list[tuple[str, str]], dict]:
+    """(relpath, text) files and planted secrets {(relpath, line): secret}."""
+    files: list[tuple[str, str]] = []
+    planted: dict[tuple[str, int], str] = {}
+    size = number = 0
+    while size < target_bytes:
+        entry_id = f"bench-entry-{number:06d}"
+        lines = [prose_line(rng) for _ in range(rng.randint(20, 40))]
+        secret_at: int | None = None
+        if number % 3 == 0:
+            secret_at = rng.randrange(len(lines))
+            secret = planted_secret(rng, number // 3)
+            lines[secret_at] = f"The credential is {secret} for the deploy."
+        commit = Commit("github.com/org/repo", rng.randbytes(20).hex())
+        text = serialize_entry(
+            Entry(id=entry_id, evidence=Evidence(commits=(commit,)), body="\n".join(lines) + "\n")
+        )
+        relpath = f"entries/{entry_id}.md"
+        if secret_at is not None:
+            header_lines = text.split("\n---\n", 1)[0].count("\n") + 2
+            planted[(relpath, header_lines + secret_at + 1)] = secret
+        files.append((relpath, text))
+        size += len(text.encode("utf-8"))
+        number += 1
+    return files, planted
+
+
+def run_ours(files: list[tuple[str, str]], planted: dict) -> tuple[float, float]:
+    """(seconds, recall) of our engine."""
+    started = time.perf_counter()
+    found: set[tuple[str, int]] = set()
+    for relpath, text in files:
+        for finding in lint_text(relpath, text):
+            if finding.blocks:
+                found.add((relpath, finding.line))
+    elapsed = time.perf_counter() - started
+    return elapsed, len(found & set(planted)) / max(1, len(planted))
+
+
+def run_detect_secrets(
+    directory: Path, files: list[tuple[str, str]], planted: dict
+) -> tuple[float, float]:
+    """(seconds, recall) of detect-secrets' scanner, one process, same files."""
+    from detect_secrets import SecretsCollection
+    from detect_secrets.settings import default_settings
+
+    paths = []
+    for relpath, text in files:
+        path = directory / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        paths.append((relpath, path))
+    found: set[tuple[str, int]] = set()
+    with default_settings():
+        started = time.perf_counter()
+        collection = SecretsCollection()
+        for _relpath, path in paths:
+            collection.scan_file(str(path))
+        elapsed = time.perf_counter() - started
+    for filename, secret in collection:
+        relpath = Path(filename).relative_to(directory).as_posix()
+        found.add((relpath, secret.line_number))
+    return elapsed, len(found & set(planted)) / max(1, len(planted))
+
+
+def gitleaks_probe() -> tuple[float, int, list[dict]]:
+    """(rate, count, blocked items) of look-alikes that block inside a valid entry."""
+    items = json.loads(FPS_FIXTURE.read_text(encoding="utf-8"))["items"]
+    blocked = []
+    for number, item in enumerate(items):
+        body = "Notes from the config review:\n" + item["text"].replace("\r", "") + "\n"
+        entry_id = f"probe-{number:03d}"
+        text = serialize_entry(Entry(id=entry_id, body=body))
+        codes = sorted({f.code for f in lint_text(f"entries/{entry_id}.md", text) if f.blocks})
+        if codes:
+            blocked.append(
+                {"rule_file": item["rule_file"], "codes": codes, "text": item["text"][:48]}
+            )
+    return len(blocked) / len(items), len(items), blocked
+
+
+def main() -> None:
+    """Run both scanners and print one JSON line."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="small corpus (smoke test)")
+    args = parser.parse_args()
+    target = (96 * 1024) if args.quick else (20 * 1024 * 1024 + 1)
+    files, planted = build_corpus(random.Random(20260812), target)
+    mib = sum(len(text.encode("utf-8")) for _, text in files) / (1024 * 1024)
+    ours_seconds, ours_recall = run_ours(files, planted)
+    with tempfile.TemporaryDirectory() as directory:
+        ds_seconds, ds_recall = run_detect_secrets(Path(directory), files, planted)
+    rate, probes, blocked = gitleaks_probe()
+    print(
+        json.dumps(
+            {
+                "bench": "lint",
+                "mib": round(mib, 2),
+                "files": len(files),
+                "planted_secrets": len(planted),
+                "mib_per_s": round(mib / ours_seconds, 2),
+                "detect_secrets_mib_per_s": round(mib / ds_seconds, 2),
+                "speedup_vs_detect_secrets": round(ds_seconds / ours_seconds, 2),
+                "recall": round(ours_recall, 4),
+                "detect_secrets_recall": round(ds_recall, 4),
+                "gitleaks_probes": probes,
+                "gitleaks_fp_rate": round(rate, 4),
+                "gitleaks_blocked": blocked,
+            },
+            ensure_ascii=False,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
