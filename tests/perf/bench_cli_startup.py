@@ -1,0 +1,127 @@
+"""Start-up budget: `git memory -h` and the pre-commit hook against `python3 -c pass`.
+
+All three are real processes timed in the same run (medians; the machine is noisy). The hook
+is the installed shim run as git runs it, in a repository with 20 staged entry files, so the
+figure includes the shell, the interpreter, the lint path's imports and pygit2's index read.
+Prints one JSON line. Goals: help_ratio ≤ 3, hook_ratio ≤ 6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+
+ENTRY = """---
+id: {id}
+type: work_method
+status: approved
+priority: 50
+confidence: medium
+provenance_strength: observed
+claim_support: human-confirmed
+limitations: []
+scope: repo
+scene: testing
+occurred: ["2026-11-20"]
+evidence: {{"commits": [], "paths": ["src/app.py"]}}
+superseded_by: null
+---
+Run the suite number {n} with `uv run pytest -q` before pushing.
+"""
+
+
+def _median_ms(argv: list[str], runs: int, cwd: Path, env: dict[str, str]) -> float:
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        result = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
+        samples.append((time.perf_counter() - started) * 1000)
+        if result.returncode != 0:
+            raise SystemExit(f"{argv} failed: {result.stderr.decode()[-2000:]}")
+    return statistics.median(samples)
+
+
+def _git_memory_executable(bin_dir: Path) -> str:
+    found = shutil.which("git-memory")
+    if found:
+        return found
+    wrapper = bin_dir / "git-memory"
+    wrapper.write_text(
+        f"#!{sys.executable}\nimport sys\nsys.path.insert(0, "
+        f"{str(PROJECT_ROOT)!r})\nfrom git_memory.cli.main import main\nmain()\n"
+    )
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def _repo_with_staged_entries(base: Path, env: dict[str, str], executable: str) -> Path:
+    from git_memory.testing.repos import make_repo
+
+    repo = make_repo(base / "repo")
+    subprocess.run([executable, "init"], cwd=repo.root, env=env, check=True, capture_output=True)
+    for n in range(20):
+        entry_id = f"run-the-suite-{n:02d}"
+        repo.write(f".memory/entries/{entry_id}.md", ENTRY.format(id=entry_id, n=n))
+    subprocess.run([executable, "reindex"], cwd=repo.root, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [executable, "hooks", "install"], cwd=repo.root, env=env, check=True, capture_output=True
+    )
+    repo.git("add", "-A")
+    return repo.root
+
+
+def measure(runs: int) -> dict[str, float | int]:
+    """Run the three commands `runs` times each and compare their medians."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        bin_dir = base / "bin"
+        bin_dir.mkdir()
+        home = base / "home"
+        home.mkdir()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        env.update(
+            HOME=str(home),
+            GIT_MEMORY_HOME=str(base / "state"),
+            GIT_CONFIG_GLOBAL=str(home / ".gitconfig"),
+            GIT_CONFIG_NOSYSTEM="1",
+            PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        )
+        os.environ.update(env)
+        executable = _git_memory_executable(bin_dir)
+        root = _repo_with_staged_entries(base, env, executable)
+        hook = root / ".git" / "hooks" / "pre-commit"
+        python_ms = _median_ms([sys.executable, "-c", "pass"], runs, root, env)
+        help_ms = _median_ms([executable, "-h"], runs, root, env)
+        hook_ms = _median_ms([str(hook)], runs, root, env)
+    return {
+        "runs": runs,
+        "help_ms": round(help_ms, 1),
+        "hook_ms": round(hook_ms, 1),
+        "python_ms": round(python_ms, 1),
+        "help_ratio": round(help_ms / python_ms, 2),
+        "hook_ratio": round(hook_ms / python_ms, 2),
+    }
+
+
+def main() -> None:
+    """Print the figures as one JSON line."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--quick", action="store_true", help="3 runs each (for the test)")
+    args = parser.parse_args()
+    print(json.dumps(measure(3 if args.quick else max(args.runs, 20))))
+
+
+if __name__ == "__main__":
+    main()
