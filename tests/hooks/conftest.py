@@ -17,7 +17,9 @@ def entry_text(entry_id: str, body: str) -> str:
     return serialize_entry(Entry(id=entry_id, body=body))
 
 
-def commit(repo: Repo, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def commit(
+    repo: Repo, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`git commit ARGS` as a user runs it (hooks enabled), not raising on failure."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     for key in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_MEMORY_HOME"):

@@ -119,3 +119,73 @@ def test_missing_tool_fails_closed_with_install_hint(gm: Any, repo: Repo) -> Non
     assert result.returncode != 0
     assert "pip install git-team-memory" in result.stderr
     assert "--no-verify" in result.stderr
+
+
+def test_legacy_hook_keeps_gits_environment(
+    gm: Any, repo: Repo, bin_dir: Path, tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+
+    seen = tmp_path / "legacy-env"
+    hook = hooks_dir(repo) / "pre-commit"
+    hook.write_text(f'#!/bin/sh\necho "$GIT_WORK_TREE" > {seen}\n')
+    hook.chmod(0o755)
+    install(gm, repo)
+    repo.write(".memory/entries/leak.md", entry_text("leak", f"token {SECRET}\n"))
+    repo.git("add", ".memory/entries/leak.md")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        GIT_CONFIG_GLOBAL=os.environ["GIT_CONFIG_GLOBAL"],
+        GIT_MEMORY_HOME=os.environ["GIT_MEMORY_HOME"],
+        # Misleading values a hook could inherit; the lint must still find this repository.
+        GIT_WORK_TREE=str(tmp_path / "elsewhere"),
+        GIT_DIR=str(tmp_path / "elsewhere" / ".git"),
+    )
+    result = subprocess.run(
+        [str(hooks_dir(repo) / "pre-commit")],
+        cwd=repo.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "GM_LINT_GITHUB_TOKEN" in result.stdout
+    assert seen.read_text().strip() == str(tmp_path / "elsewhere")
+
+
+def test_shim_passes_only_config_and_index_to_the_tool(gm: Any, repo: Repo, tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    install(gm, repo)
+    fake_bin = tmp_path / "fake-bin"
+    fake_bin.mkdir()
+    dump = tmp_path / "tool-env"
+    tool = fake_bin / "git-memory"
+    tool.write_text(f'#!/bin/sh\necho "$@" > {dump}\nenv | grep "^GIT_" | sort >> {dump}\n')
+    tool.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        PATH=f"{fake_bin}:/usr/bin:/bin",
+        GIT_CONFIG_GLOBAL=os.environ["GIT_CONFIG_GLOBAL"],
+        GIT_DIR=".git",
+        GIT_PREFIX="sub/",
+        GIT_INDEX_FILE=".git/index.lock",
+        GIT_EDITOR=":",
+    )
+    result = subprocess.run(
+        [str(hooks_dir(repo) / "pre-commit")],
+        cwd=repo.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = dump.read_text().splitlines()
+    assert lines[0] == "lint --staged"
+    names = {line.split("=", 1)[0] for line in lines[1:]}
+    assert names == {"GIT_CONFIG_GLOBAL", "GIT_MEMORY_INDEX_FILE"}
+    assert f"GIT_MEMORY_INDEX_FILE={repo.root}/.git/index.lock" in lines

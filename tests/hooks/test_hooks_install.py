@@ -54,7 +54,10 @@ def test_foreign_hook_is_chained_and_restored(gm: Any, repo: Repo) -> None:
     assert run(gm, repo, "status").json()["hooks"][0]["state"] == "foreign"
     doc = run(gm, repo, "install").json()
     assert doc["hooks"][0] == {
-        "name": "pre-commit", "state": "installed", "legacy": True, "action": "chained"
+        "name": "pre-commit",
+        "state": "installed",
+        "legacy": True,
+        "action": "chained",
     }
     assert (hooks_dir(repo) / "pre-commit.legacy").read_text() == FOREIGN
     run(gm, repo, "uninstall")
