@@ -25,7 +25,13 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     Applying an applied plan again reports the same success.
     """
     from git_memory.promote import approval
-    from git_memory.promote.apply import apply_plan, busy, load_plan, promotion_lock
+    from git_memory.promote.apply import (
+        apply_plan,
+        busy,
+        check_owner,
+        load_plan,
+        promotion_lock,
+    )
     from git_memory.promote.prepare import owner_of
     from git_memory.promote.recover import resume_others
     from git_memory.store.db import open_state
@@ -35,6 +41,7 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     with open_state(worktree.state_home) as db:
         with db.read():
             record, plan = load_plan(db, request.plan, owner)
+        check_owner(worktree, record, plan)
         # Ask the human before any lock or change (an MCP elicitation may re-run this).
         via = approval.decide(ctx, request, record, plan)
         with promotion_lock(worktree.state_home) as acquired:

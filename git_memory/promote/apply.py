@@ -133,6 +133,7 @@ def apply_plan(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> A
     if record.status == "generated":
         raise GitMemoryError("GM_APPROVAL_REQUIRED", f"plan {plan_id!r} is not approved")
     resumed = record.status == "applying"
+    check_owner(worktree, record, plan)
     if not resumed:
         _precheck(worktree, db, record, plan)
     elif record.mutation_phase == "rolling_back":
@@ -168,14 +169,19 @@ def _void(db: StateDB, plan_id: str, reason: str) -> None:
     )
 
 
-def _precheck(worktree: Worktree, db: StateDB, record: Any, plan: PromotionPlan) -> None:
-    """Owner, policy, assessments and every target's blob OID; void on any mismatch."""
-    binding = worktree.binding()
-    if binding.owner() != plan.owner.owner():
+def check_owner(worktree: Worktree, record: Any, plan: PromotionPlan) -> None:
+    """The owner re-resolved now (keys and memory root) must be the plan's; never voids, as
+    the plan may still be applied where it belongs."""
+    if worktree.binding().owner() != plan.owner.owner():
         raise GitMemoryError(
             "GM_PLAN_OWNER_MISMATCH",
             f"plan {record.plan_id!r} was prepared for another worktree or memory root",
+            hint="apply a plan in the worktree (and with the memory root) it was prepared for",
         )
+
+
+def _precheck(worktree: Worktree, db: StateDB, record: Any, plan: PromotionPlan) -> None:
+    """Policy, assessments and every target's blob OID; void on any mismatch."""
     _check_candidates(db, record, plan, root=None)
     old: dict[str, bytes | None] = {}
     for item in plan.perFile:

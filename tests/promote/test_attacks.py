@@ -243,3 +243,12 @@ def test_a_forged_stored_diff_is_not_what_the_human_sees(repo: Repo) -> None:
         load_operation("promote").invoke(context, {"plan": scenario.plan_id})
     assert "harmless" not in shown[0]
     assert "+The new text" in shown[0]
+
+
+def test_a_changed_memory_root_refuses_the_plan(gm: Any, repo: Repo) -> None:
+    scenario = build(repo)
+    repo.git("config", "memory.root", "elsewhere")
+    assert _code(gm(scenario.promote_args(), cwd=repo.root)) == "GM_PLAN_OWNER_MISMATCH"
+    assert _plan_status(repo.root, scenario.plan_id)[0] == "generated"
+    repo.git("config", "--unset", "memory.root")
+    assert gm(scenario.promote_args(), cwd=repo.root).exit_code == 0
