@@ -52,7 +52,7 @@ def prepare_plan(worktree: Worktree, db: StateDB, request: PrepareRequest) -> Pr
         confirmed = assessment_rows(db, request.candidates)
     files = _render(worktree, inputs)
     plan = _build(binding, request, confirmed, _planned(worktree, files))
-    with db.write("promote.prepare"):
+    with db.write():
         # Re-check inside the writer transaction: nothing may have moved since the read.
         for item in request.candidates:
             _checked_input(db, owner, item)
