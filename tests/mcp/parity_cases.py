@@ -51,5 +51,52 @@ CASES: tuple[Case, ...] = (
     Case("memory_search", {"query": "pytest"}, "no-memory"),
     Case("memory_search", {"query": ""}, "empty-query"),
     Case("memory_review", {}, "nothing-to-review"),
+    Case("memory_review", {"kind": "skill"}, "by-kind"),
+    Case(
+        "memory_recall",
+        {
+            "request": {
+                "window": {
+                    "after": "2026-11-01T00:00:00.000Z",
+                    "before": "2026-11-02T00:00:00.000Z",
+                }
+            }
+        },
+        "empty-window",
+    ),
+    Case(
+        "memory_recall",
+        {
+            "request": {
+                "window": {
+                    "after": "2026-11-02T00:00:00.000Z",
+                    "before": "2026-11-01T00:00:00.000Z",
+                }
+            }
+        },
+        "reversed-window",
+    ),
+    Case("memory_stage", {"format": "git-memory-nothing@v1"}, "unknown-document"),
+    Case(
+        "memory_prepare",
+        {
+            "format": "git-memory-prepare-request@v1",
+            "kind": "entry",
+            "candidates": [
+                {
+                    "candidateId": "no-such-candidate",
+                    "expectedRevision": 1,
+                    "statements": [
+                        {
+                            "statementId": "s1",
+                            "statementTextDigest": "0" * 64,
+                            "citationsDigest": "0" * 64,
+                        }
+                    ],
+                }
+            ],
+        },
+        "unknown-candidate",
+    ),
     Case("memory_promote", {"plan": "no-such-plan", "approve": "0" * 64}, "unknown-plan"),
 )
