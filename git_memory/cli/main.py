@@ -81,6 +81,7 @@ class LazyGroup(click.Group):
 
 GROUP_HELP: dict[tuple[str, ...], str] = {
     ("sessions",): "Index and inspect agent transcripts of this worktree.",
+    ("hooks",): "Install, remove or inspect the pre-commit lint hook and index merge driver.",
 }
 
 

@@ -22,7 +22,8 @@ def _escape(text: str) -> str:
     return "\n".join(lines)
 
 
-def _walk(group: click.Group, ctx: click.Context, prefix: str) -> list[tuple[str, str]]:
+def walk_commands(group: click.Group, ctx: click.Context, prefix: str) -> list[tuple[str, str]]:
+    """(command path, its help text) of every leaf command below `group`."""
     sections: list[tuple[str, str]] = []
     for name in group.list_commands(ctx):
         command = group.get_command(ctx, name)
@@ -31,23 +32,30 @@ def _walk(group: click.Group, ctx: click.Context, prefix: str) -> list[tuple[str
         path = f"{prefix} {name}".strip()
         sub_ctx = click.Context(command, info_name=f"git memory {path}", parent=ctx)
         if isinstance(command, click.Group):
-            sections += _walk(command, sub_ctx, path)
+            sections += walk_commands(command, sub_ctx, path)
         else:
             sections.append((path, command.get_help(sub_ctx)))
     return sections
 
 
-def render_manpage() -> str:
-    """The whole man page as roff text (deterministic: no dates)."""
+def root_context() -> click.Context:
+    """A context for rendering help at a fixed width (the output must be deterministic)."""
     from git_memory.cli.main import cli
 
-    ctx = click.Context(
+    return click.Context(
         cli,
         info_name="git memory",
         terminal_width=80,
         max_content_width=80,
         help_option_names=["-h", "--help"],
     )
+
+
+def render_manpage() -> str:
+    """The whole man page as roff text (deterministic: no dates)."""
+    from git_memory.cli.main import cli
+
+    ctx = root_context()
     parts = [
         f'.TH GIT-MEMORY 1 "" "git-team-memory {__version__}" "Git Manual"',
         ".SH NAME",
@@ -61,7 +69,7 @@ def render_manpage() -> str:
         ".fi",
         ".SH COMMANDS",
     ]
-    for path, text in _walk(cli, ctx, ""):
+    for path, text in walk_commands(cli, ctx, ""):
         parts += [f".SS {path}", ".nf", _escape(text), ".fi"]
     parts += [".SH SEE ALSO", "git(1), git-config(1), githooks(5)", ""]
     return "\n".join(parts)

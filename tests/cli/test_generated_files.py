@@ -42,3 +42,10 @@ def test_schema_check_command(gm_proc: object, tmp_path: object) -> None:
     result = run_subprocess(["schema", "--check", "--directory", str(stale)], cwd=PROJECT_ROOT)
     assert result.returncode == 1
     assert "stale" in result.stdout
+
+
+def test_cli_reference_is_current() -> None:
+    from git_memory.cli.reference import REFERENCE_PATH, render_reference
+
+    shipped = (PROJECT_ROOT / REFERENCE_PATH).read_text(encoding="utf-8")
+    assert shipped == render_reference(), "run: python -m git_memory.cli.reference"
