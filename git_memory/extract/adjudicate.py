@@ -117,20 +117,27 @@ def _validated(
     skipped = {a.draftRef for a in adjudications if a.action == "skip"}
     for decision in adjudications:
         for target in decision.targetIds:
-            if decision.action == "skip":
-                if target not in pool and (target not in drafts or target in skipped):
-                    raise invalid(
-                        f"skip target {target!r} is neither in the pool nor a kept draft",
-                        draftRef=decision.draftRef,
-                        target=target,
-                    )
-            elif target not in pool:
+            problem = _target_problem(decision.action, target, drafts, pool, skipped)
+            if problem:
                 raise invalid(
-                    f"{decision.action} target {target!r} is not a pool item",
+                    f"{decision.action} target {target!r} {problem}",
                     draftRef=decision.draftRef,
                     target=target,
                 )
     return adjudications
+
+
+def _target_problem(
+    action: str, target: str, drafts: dict[str, Any], pool: dict[str, Any], skipped: set[str]
+) -> str | None:
+    """Why `target` cannot be the target of `action`, or None."""
+    if action == "skip":
+        if target in drafts:
+            return "is a skipped draft" if target in skipped else None
+        return None if target in pool else "is neither in the pool nor a draft of this batch"
+    if target in drafts:
+        return "is a draft of this batch (update and merge need an existing item)"
+    return None if target in pool else "is not a pool item"
 
 
 def _decide(

@@ -216,3 +216,69 @@ def test_duplicate_drafts_across_chunks_are_caught(
         merged = next(item for item in review["items"] if item["candidateId"] == ref)
         assert merged["content"] == "Run the tests: `uv run pytest -q`."
         assert len(merged["statements"]) == 2, "a merge keeps the union of statements"
+
+
+def test_adjudication_must_decide_every_draft_once(sample_repo: SampleRepo, tmp_path: Path) -> None:
+    task = _claude_task(sample_repo)
+    adjudication = stage(sample_repo.root, _good_batch(task), tmp_path).json()["adjudicationTask"]
+    result = decisions(adjudication)
+    result["adjudications"] = result["adjudications"][:1]
+    refused = stage(sample_repo.root, result, tmp_path)
+    error = refused.json()["error"]
+    assert error["code"] == "GM_ADJUDICATION_INVALID"
+    assert error["details"]["missing"] == [adjudication["drafts"][1]["candidateId"]]
+    ref = adjudication["drafts"][0]["candidateId"]
+    bad_target = decisions(
+        adjudication,
+        **{
+            ref: {
+                "draftRef": ref,
+                "action": "update",
+                "targetIds": ["no-such-entry"],
+                "mergedFields": {"content": "x"},
+            }
+        },
+    )
+    assert stage(sample_repo.root, bad_target, tmp_path).json()["error"]["code"] == (
+        "GM_ADJUDICATION_INVALID"
+    )
+    # nothing was applied: both drafts are still drafts, and a correct result goes through
+    good = stage(sample_repo.root, decisions(adjudication), tmp_path)
+    assert good.exit_code == 0, good.stderr
+
+
+def test_update_of_an_approved_draft_target_is_refused(
+    sample_repo: SampleRepo, tmp_path: Path
+) -> None:
+    task = _claude_task(sample_repo)
+    adjudication = stage(sample_repo.root, _good_batch(task), tmp_path).json()["adjudicationTask"]
+    first, second = (d["candidateId"] for d in adjudication["drafts"])
+    merge_into_draft = decisions(
+        adjudication,
+        **{
+            first: {
+                "draftRef": first,
+                "action": "merge",
+                "targetIds": [second],
+                "mergedFields": {"content": "x"},
+            }
+        },
+    )
+    refused = stage(sample_repo.root, merge_into_draft, tmp_path)
+    assert refused.json()["error"]["code"] == "GM_ADJUDICATION_INVALID"
+
+
+def test_corrupt_private_record_is_a_clear_error(
+    sample_repo: SampleRepo, tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    task = _claude_task(sample_repo)
+    record = hermetic_env["state"] / "artifacts" / "agent-recalls" / f"{task['taskId']}.json"
+    record.write_text("{not json")
+    refused = stage(sample_repo.root, _good_batch(task), tmp_path)
+    assert refused.json()["error"]["code"] == "GM_ARTIFACT_CORRUPT"
+
+
+def test_unreadable_request_file(sample_repo: SampleRepo, tmp_path: Path) -> None:
+    result = run_cli(["stage", "--request", str(tmp_path / "missing.json")], cwd=sample_repo.root)
+    assert result.exit_code == 1
+    assert "[GM_REQUEST_UNREADABLE]" in result.stderr

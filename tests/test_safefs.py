@@ -1,0 +1,35 @@
+"""No-follow traversal below the worktree root."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from git_memory import safefs
+from git_memory.errors import GitMemoryError
+
+
+@pytest.mark.parametrize("bad", ["../outside", "/etc/passwd", "", ".", "a/../../b"])
+def test_paths_outside_the_worktree_are_refused(bad: str) -> None:
+    with pytest.raises(GitMemoryError) as info:
+        safefs.split_relative(bad)
+    assert info.value.code == "GM_PATH_OUTSIDE_WORKTREE"
+
+
+def test_create_never_replaces_and_reads_refuse_links(tmp_path: Path) -> None:
+    safefs.ensure_dirs(tmp_path, "a/b")
+    with safefs.open_dir(tmp_path, ["a", "b"]) as fd:
+        safefs.create_file_at(fd, "f.md", b"one")
+        with pytest.raises(FileExistsError):
+            safefs.create_file_at(fd, "f.md", b"two")
+    assert (tmp_path / "a" / "b" / "f.md").read_bytes() == b"one"
+    (tmp_path / "a" / "link.md").symlink_to(tmp_path / "a" / "b" / "f.md")
+    with pytest.raises(GitMemoryError) as info:
+        safefs.read_file_nofollow(tmp_path, "a/link.md")
+    assert info.value.code == "GM_SYMLINK_REFUSED"
+    (tmp_path / "dirlink").symlink_to(tmp_path / "a")
+    with pytest.raises(GitMemoryError) as info:
+        safefs.read_file_nofollow(tmp_path, "dirlink/b/f.md")
+    assert info.value.code == "GM_SYMLINK_REFUSED"
+    assert safefs.read_file_nofollow(tmp_path, "a/b/missing.md") is None
