@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from git_memory.repo.binding import discover_worktree
 from git_memory.runners import builtin
-from git_memory.sessions.query import EvidenceEdge, TurnRecord
+from git_memory.sessions.query import EvidenceEdge, TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
+from git_memory.testing.repos import Repo
+from tests.sessions.transcripts import (
+    claude_assistant,
+    claude_path,
+    claude_user,
+    tool_result,
+    write_jsonl,
+)
 
 
 def _turn(key: str, *calls: ToolCall, user: str = "", commits: tuple[str, ...] = ()) -> Any:
@@ -131,3 +142,30 @@ def test_typed_fact_parameters_must_fit_the_renderer() -> None:
     assert not builtin.verify_typed_fact(
         "commit-changed-path@1", commit_text, (("commit", "not-a-commit"), ("path", "a"))
     )
+
+
+def test_a_real_session_where_pytest_passed(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd = str(repo.root)
+    call = {
+        "type": "tool_use",
+        "id": "t1",
+        "name": "Bash",
+        "input": {"command": "uv run pytest -q"},
+    }
+    failing = {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "ruff check ."}}
+    records = [claude_user("Run the tests. Always use uv run for Python tools.", cwd)]
+    records += [claude_assistant([call], cwd, "m1"), tool_result("t1", "12 passed", cwd)]
+    records += [claude_assistant([failing], cwd, "m2")]
+    records += [tool_result("t2", "E501 line too long", cwd, is_error=True)]
+    records += [claude_assistant([{"type": "text", "text": "All green."}], cwd, "m3")]
+    path = claude_path(hermetic_env["claude"], "11111111-2222-4333-8444-555555555555")
+    write_jsonl(path, records, time.time() - 3 * 3600)
+    assert gm(["sessions", "sync"], cwd=repo.root).exit_code == 0
+    turns = select_turns(discover_worktree(repo.root))
+    (fact,) = builtin.command_facts(turns)
+    assert fact.text == "The test command `uv run pytest -q` succeeded (exit 0) in this repository."
+    assert fact.turn_keys == (turns[0].turn_key,)
+    (rule,) = builtin.user_rules(turns)
+    assert rule.text == 'The user said: "Always use uv run for Python tools."'
