@@ -1,0 +1,92 @@
+"""The interactive review: typed facts in one batch, one key per other statement."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from git_memory.extract.review_flow import interactive, is_typed_fact, prepare_document
+
+
+def item(cid: str, support: str, texts: list[str]) -> dict[str, Any]:
+    return {
+        "candidateId": cid,
+        "revision": 2,
+        "kind": "entry",
+        "type": "work_method",
+        "content": f"content of {cid}",
+        "statements": [
+            {
+                "statementId": f"s{n}",
+                "text": t,
+                "claimSupport": support,
+                "provenanceStrength": "direct",
+                "limitations": [],
+                "statementTextDigest": "a" * 64,
+                "citationsDigest": "b" * 64,
+                "evidence": [
+                    {
+                        "evidenceId": "ev-1-0123456789ab",
+                        "display": "turn 0",
+                        "excerpt": "user: run the tests",
+                    }
+                ],
+            }
+            for n, t in enumerate(texts, start=1)
+        ],
+    }
+
+
+def scripted(answers: list[str]) -> tuple[Any, list[str]]:
+    asked: list[str] = []
+    replies: Iterator[str] = iter(answers)
+
+    def ask(question: str, choices: str, default: str) -> str:
+        asked.append(question)
+        answer = next(replies)
+        assert answer in choices
+        return answer
+
+    return ask, asked
+
+
+def test_typed_facts_take_one_key_and_each_claim_one_key() -> None:
+    items = [
+        item("t1", "typed-fact", ["Command `make` exited with code 0."]),
+        item("t2", "typed-fact", ["Commit abc changed src/app.py."]),
+        item("u1", "unverified", ["Always use uv run."]),
+        item("u2", "unverified", ["Never pip install globally.", "Use a venv."]),
+        item("u3", "unverified", ["Skip me."]),
+    ]
+    ask, asked = scripted(["y", "c", "c", "d", "s"])
+    said: list[str] = []
+    decisions = interactive(items, ask, said.append)
+    assert [i["candidateId"] for i in decisions.confirmed] == ["t1", "t2", "u1"]
+    assert [i["candidateId"] for i in decisions.discarded] == ["u2"]
+    assert decisions.skipped == 1
+    assert len(asked) == 5, "two typed facts and three claims answered with five keys"
+    assert any("[2/3]" in line for line in said), "progress shows how many remain"
+    assert any("turn 0 — user: run the tests" in line for line in said)
+
+
+def test_quit_skips_the_rest() -> None:
+    items = [item("u1", "unverified", ["a"]), item("u2", "unverified", ["b"])]
+    ask, _ = scripted(["q"])
+    decisions = interactive(items, ask, lambda _line: None)
+    assert decisions.confirmed == []
+    assert decisions.skipped == 2
+
+
+def test_prepare_document_echoes_both_digests() -> None:
+    document = prepare_document([item("t1", "typed-fact", ["x"])])
+    assert is_typed_fact(item("t1", "typed-fact", ["x"]))
+    assert not is_typed_fact(item("u", "unverified", ["x"]))
+    assert document["candidates"] == [
+        {
+            "candidateId": "t1",
+            "expectedRevision": 2,
+            "statements": [
+                {"statementId": "s1", "statementTextDigest": "a" * 64, "citationsDigest": "b" * 64}
+            ],
+        }
+    ]
