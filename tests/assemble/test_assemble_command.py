@@ -326,3 +326,30 @@ def test_linked_worktrees_keep_their_own_files_and_manifests(
     assert gm(["assemble", "--provider", "claude"], cwd=memory.root).exit_code == 0
     assert not (memory.root / ".claude/skills/release").exists()
     assert (linked.root / ".claude/skills/release/SKILL.md").is_file()
+
+
+def test_memory_written_by_the_original_tool_assembles(repo: Repo, gm: Any, tmp_path: Path) -> None:
+    import shutil
+
+    from tests.conftest import SHARED_FIXTURES
+
+    shutil.copytree(
+        SHARED_FIXTURES / "original-memory" / ".threadshare", repo.root / ".threadshare"
+    )
+    repo.write(
+        "AGENTS.md",
+        "# Agents\n\n<!-- BEGIN THREADSHARE MEMORY (generated; do not edit by hand) -->\nold\n"
+        "<!-- END THREADSHARE MEMORY -->\n",
+    )
+    result = gm(["assemble", "--provider", "codex"], cwd=repo.root)
+    assert result.exit_code == 0, result.stderr
+    text = (repo.root / "AGENTS.md").read_text()
+    assert text.startswith("# Agents\n\n" + BEGIN_MARKER)
+    assert "THREADSHARE MEMORY" not in text
+    assert (
+        "- .threadshare/memory/scenes/team-memory-design.md (heat 1) — "
+        "Threadshare memory pipeline" in text
+    )
+    source = repo.root / ".threadshare/memory/skills/threadshare-stable-release/SKILL.md"
+    projected = repo.root / ".codex/skills/threadshare-stable-release/SKILL.md"
+    assert projected.read_bytes() == source.read_bytes()
