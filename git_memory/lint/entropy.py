@@ -27,14 +27,21 @@ SHORT_WORDS = frozenset(
         *("no", "of", "on", "or", "so", "to", "up", "us", "we", "ok", "v1", "v2", "io", "ui"),
     }
 )
-PLACEHOLDER_WORDS = ("example", "placeholder", "dummy", "sample", "changeme", "redacted", "xxxx")
+PLACEHOLDER_WORDS = ("example", "placeholder", "dummy", "sample", "changeme", "redacted", "xxxxxx")
 HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 WORD_SEPARATORS = re.compile(r"[-_]")
+# Lowercase words with an optional version (`api03`, `us18`, `sgp`, `local`).
+PEELABLE = re.compile(r"[a-z]+[0-9]*|[A-Z][a-z]{2,}")
+# A trailing `-us18`-style region or version tag.
+REGION_SUFFIX = re.compile(r"[a-z]{1,3}[0-9]{1,3}")
 MIN_TOKEN = 20
 WORDY_SHARE = 0.85
+MIN_MEAN_PART = 4.0
 SEQUENCE_SHARE = 0.5
 MIN_RUN = 3
 PRINTABLE_SHARE = 0.9
+# 24 base64 chars = 18 bytes: random bytes pass as ≥ 90% printable with odds below 1e-6.
+MIN_TEXT_CHARS = 24
 
 
 def shannon_bits(token: str) -> float:
@@ -62,7 +69,8 @@ def is_identifier_like(token: str) -> bool:
     if letters == 0 or sum(ch.isdigit() for ch in token) * 10 > len(token):
         return False
     wordy = sum(len(p) for p in parts if _wordy(p))
-    return wordy >= WORDY_SHARE * letters
+    # Random base64 splits into many 2–3 letter fragments; identifiers into real words.
+    return wordy >= WORDY_SHARE * letters and letters >= MIN_MEAN_PART * len(parts)
 
 
 def sequence_share(token: str) -> float:
@@ -96,7 +104,7 @@ def decodes_to_text(token: str) -> bool:
     for shift in range(4):
         chunk = core[shift:]
         chunk = chunk[: len(chunk) - len(chunk) % 4]
-        if len(chunk) < 16:
+        if len(chunk) < MIN_TEXT_CHARS:
             return False
         try:
             raw = base64.b64decode(chunk, validate=True)
@@ -108,17 +116,33 @@ def decodes_to_text(token: str) -> bool:
     return False
 
 
+def _peelable(part: str, leading: bool) -> bool:
+    """A separator-delimited part that names the value rather than being part of it."""
+    if is_identifier_like(part):
+        return True
+    if leading:
+        return PEELABLE.fullmatch(part) is not None and len(part) <= 6
+    return REGION_SUFFIX.fullmatch(part) is not None
+
+
 def value_core(token: str) -> str:
-    """The part of a token that could be key material: after `name=`, minus word prefixes."""
+    """The part of a token that could be key material: after `name=`, minus word affixes.
+
+    Returns the whole token when peeling would leave less than 20 characters, so a random
+    base64url key that happens to contain `-`/`_` is still judged whole.
+    """
     if "=" in token.rstrip("="):
         token = token[token.rstrip("=").rindex("=") + 1 :] or token
     parts = WORD_SEPARATORS.split(token)
-    while len(parts) > 1 and (is_identifier_like(parts[0]) or len(parts[0]) <= 6):
-        parts = parts[1:]
-    while len(parts) > 1 and len(parts[-1]) <= 6:
-        parts = parts[:-1]
-    joined = "".join(parts)
-    return joined if len(joined) >= MIN_TOKEN else ""
+    first, last = 0, len(parts)
+    while last - first > 1 and _peelable(parts[first], leading=True):
+        first += 1
+    while last - first > 1 and _peelable(parts[last - 1], leading=False):
+        last -= 1
+    start = sum(len(p) + 1 for p in parts[:first])
+    end = len(token) - sum(len(p) + 1 for p in parts[last:])
+    core = token[start:end]
+    return core if len(core) >= MIN_TOKEN else token
 
 
 def is_high_entropy(token: str, threshold: float) -> bool:
@@ -128,10 +152,9 @@ def is_high_entropy(token: str, threshold: float) -> bool:
     if is_identifier_like(token):
         return False
     core = value_core(token)
-    if not core:
-        return False
-    if all(ch in HEX_CHARS for ch in core):
-        return shannon_bits(core.lower()) >= threshold
+    bare = WORD_SEPARATORS.sub("", core)
+    if all(ch in HEX_CHARS for ch in bare):
+        return len(bare) >= MIN_TOKEN and shannon_bits(bare.lower()) >= threshold
     if shannon_bits(core) < threshold or is_identifier_like(core):
         return False
     return not (looks_fake(core) or decodes_to_text(core))

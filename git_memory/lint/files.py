@@ -71,8 +71,7 @@ def _entry(relpath: str, text: str) -> list[Span]:
 def _scene(relpath: str, text: str) -> list[Span]:
     from git_memory.formats.scene import parse_scene
 
-    scene = parse_scene(text)
-    del scene
+    parse_scene(text)
     _check_name(SCENE_PATH, relpath)
     return []
 

@@ -184,3 +184,31 @@ def test_private_key_with_material_blocks() -> None:
     material = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj" * 2
     text = f"-----BEGIN PRIVATE KEY-----\n{material}\n-----END PRIVATE KEY-----"
     assert "GM_LINT_PRIVATE_KEY_BLOCK" in [f.code for f in lint_text("n.md", text) if f.blocks]
+
+
+def test_precision_filters_keep_random_keys() -> None:
+    """Random keys the floor rule blocks are still blocked (filters cost < 0.1 % recall)."""
+    import base64
+    import random
+    import string
+
+    from git_memory.lint.entropy import shannon_bits
+
+    rng = random.Random(11)
+    alphabet = string.ascii_letters + string.digits
+    floor_blocked = lost = 0
+    for number in range(3000):
+        length = rng.randint(20, 64)
+        if number % 3 == 0:
+            token = base64.b64encode(rng.randbytes(length * 3 // 4)).decode()
+        elif number % 3 == 1:
+            token = "".join(rng.choice(alphabet) for _ in range(length))
+        else:
+            token = base64.urlsafe_b64encode(rng.randbytes(length * 3 // 4)).decode().rstrip("=")
+        if shannon_bits(token) < 4.0:
+            continue
+        floor_blocked += 1
+        if not any(f.blocks for f in lint_text("n.md", f"key {token} here")):
+            lost += 1
+    assert floor_blocked > 2500
+    assert lost / floor_blocked < 0.002
