@@ -257,7 +257,7 @@ def _run(
 async def _serve(repository: Path | str | None, operations: Iterable[OperationSpec]) -> None:
     from mcp.server.stdio import stdio_server
 
-    memory = MemoryServer.create(repository, operations)
+    memory = MemoryServer(bind(repository), load_tools(operations, strict=False))
     if memory.binding.error is not None:
         error = memory.binding.error
         output.print_error(error.code, error.message, error.hint)

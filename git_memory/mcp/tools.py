@@ -111,11 +111,25 @@ def mcp_specs(operations: Iterable[OperationSpec] = OPERATIONS) -> list[Operatio
     return [declaration for declaration in operations if declaration.mcp_tool]
 
 
-def load_tools(operations: Iterable[OperationSpec] = OPERATIONS) -> dict[str, ToolBinding]:
-    """Import every operation with an MCP tool and bind it, keyed by tool name."""
+def load_tools(
+    operations: Iterable[OperationSpec] = OPERATIONS, *, strict: bool = True
+) -> dict[str, ToolBinding]:
+    """Import every operation with an MCP tool and bind it, keyed by tool name.
+
+    With `strict=False` (the running server) an operation that cannot be loaded is left out
+    and reported on stderr, as the CLI fails only that command; the parity tests load strictly.
+    """
     bindings: dict[str, ToolBinding] = {}
     for declaration in mcp_specs(operations):
-        binding = ToolBinding(declaration, _load(declaration))
+        try:
+            binding = ToolBinding(declaration, _load(declaration))
+        except Exception as exc:
+            if strict:
+                raise
+            from git_memory import output
+
+            output.echo(f"warning: tool {declaration.mcp_tool} left out: {exc!r}", err=True)
+            continue
         bindings[binding.name] = binding
     return bindings
 

@@ -62,13 +62,21 @@ def structured(result: types.CallToolResult) -> Any:
     return result.structured_content
 
 
-def answer(decision: str | None, seen: list[types.ElicitRequestParams]) -> Elicit:
-    """An elicitation callback that records the request and answers like a human would."""
+def answer(
+    decision: str | list[str | None] | None, seen: list[types.ElicitRequestParams]
+) -> Elicit:
+    """An elicitation callback that records each request and answers like a human would.
+
+    `decision` is `approve`/`reject` (accept the form with that choice), None (decline the
+    form), or a list of those, one per question in order.
+    """
+    script = list(decision) if isinstance(decision, list) else None
 
     async def callback(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
         seen.append(params)
-        if decision is None:
+        choice = script.pop(0) if script is not None else decision
+        if choice is None:
             return types.ElicitResult(action="decline")
-        return types.ElicitResult(action="accept", content={"decision": decision})
+        return types.ElicitResult(action="accept", content={"decision": choice})
 
     return callback

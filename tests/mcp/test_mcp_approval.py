@@ -62,29 +62,43 @@ def test_accepted_elicitation_applies_and_records_via_elicitation(
         assert prop["type"] in {"string", "boolean"}
 
 
+def _calls(
+    repo: Repo, tmp_path: Path, calls: list[dict[str, Any]], *, mode: str, elicit: Elicit | None
+) -> list[types.CallToolResult]:
+    params = server_parameters(repo.root, with_probe=True)
+
+    async def scenario() -> list[types.CallToolResult]:
+        async with stdio(params, tmp_path / "err.log", mode=mode, elicit=elicit) as client:
+            return [await client.call_tool("memory_probe", arguments) for arguments in calls]
+
+    return anyio.run(scenario)
+
+
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("decision", ["reject", None])
 def test_rejected_or_declined_elicitation_changes_nothing(
-    mode: str, decision: str | None, repo: Repo, tmp_path: Path, hermetic_env: dict[str, Path]
+    mode: str, repo: Repo, tmp_path: Path, hermetic_env: dict[str, Path]
 ) -> None:
     seen: list[types.ElicitRequestParams] = []
-    result = _call(repo, tmp_path, {"change": "x"}, mode=mode, elicit=answer(decision, seen))
-    assert result.is_error
-    assert structured(result)["code"] == "GM_PROBE_DECLINED"
-    assert len(seen) == 1
+    elicit = answer(["reject", None], seen)  # the human rejects, then dismisses the form
+    results = _calls(repo, tmp_path, [{"change": "x"}, {"change": "y"}], mode=mode, elicit=elicit)
+    for result in results:
+        assert result.is_error
+        assert structured(result)["code"] == "GM_PROBE_DECLINED"
+    assert len(seen) == 2
     assert read_log(hermetic_env["state"]) == []
 
 
 def test_without_elicitation_the_agent_digest_is_required(
     repo: Repo, tmp_path: Path, hermetic_env: dict[str, Path]
 ) -> None:
-    missing = _call(repo, tmp_path, {"change": "x"}, mode="legacy", elicit=None)
+    calls = [
+        {"change": "x"},
+        {"change": "x", "approve": "0" * 64},
+        {"change": "x", "approve": change_digest("x")},
+    ]
+    missing, wrong, applied = _calls(repo, tmp_path, calls, mode="legacy", elicit=None)
     assert structured(missing)["code"] == "GM_PROBE_APPROVAL_REQUIRED"
-    wrong = _call(repo, tmp_path, {"change": "x", "approve": "0" * 64}, mode="legacy", elicit=None)
     assert structured(wrong)["code"] == "GM_PROBE_APPROVAL_MISMATCH"
-    assert read_log(hermetic_env["state"]) == []
-    good = {"change": "x", "approve": change_digest("x")}
-    applied = _call(repo, tmp_path, good, mode="legacy", elicit=None)
     assert not applied.is_error
     assert structured(applied)["via"] == "agent"
     assert read_log(hermetic_env["state"]) == [{"change": "x", "via": "agent"}]

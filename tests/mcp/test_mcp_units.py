@@ -172,5 +172,21 @@ def test_registration_snippets_name_the_real_command_and_tools() -> None:
         asked = f"mcp__git-memory__{name}" in permissions["ask"]
         assert allowed != asked, f"{name} must be either allowed or asked for"
         assert name in readme
-        if binding.spec.side_effect in {"worktree", "external-delivery"}:
-            assert asked, f"{name} changes the worktree: the agent must ask"
+        if binding.annotations()["destructiveHint"]:
+            assert asked, f"{name} is destructive: the agent must ask"
+
+
+def test_the_running_server_leaves_out_an_operation_that_cannot_load(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from git_memory.mcp.tools import load_tools
+    from tests.mcp.approval_probe import PROBE_SPEC
+
+    broken = OperationSpec(
+        "broken", "tests.mcp.no_such_module", "Broken.", "none", ("broken",), mcp_tool="memory_b"
+    )
+    with pytest.raises(ModuleNotFoundError):
+        load_tools((PROBE_SPEC, broken))
+    served = load_tools((PROBE_SPEC, broken), strict=False)
+    assert list(served) == ["memory_probe"]
+    assert "memory_b left out" in capsys.readouterr().err
