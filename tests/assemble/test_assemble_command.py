@@ -249,7 +249,7 @@ def test_more_than_256_skill_directories_is_refused(memory: Repo, gm: Any) -> No
 def test_provider_is_required(memory: Repo, gm: Any) -> None:
     result = gm(["assemble"], cwd=memory.root)
     assert result.exit_code == 2
-    assert "--provider is required" in result.stderr
+    assert "--provider is required [GM_USAGE]" in result.stderr
 
 
 def test_request_document_selects_provider(memory: Repo, gm: Any, tmp_path: Path) -> None:
