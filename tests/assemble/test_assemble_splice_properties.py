@@ -9,9 +9,9 @@ from git_memory.assemble.block import BEGIN_MARKER, END_MARKER, splice_block
 
 # Arbitrary bytes, minus anything that would read as a marker line.
 user_bytes = st.binary(max_size=300).filter(lambda b: b"<!--" not in b)
-blocks = st.text(alphabet=st.characters(blacklist_characters="<\r"), max_size=80).map(
-    lambda body: f"{BEGIN_MARKER}\n{body}\n{END_MARKER}"
-)
+blocks = st.text(
+    alphabet=st.characters(blacklist_characters="<\r", blacklist_categories=("Cs",)), max_size=80
+).map(lambda body: f"{BEGIN_MARKER}\n{body}\n{END_MARKER}")
 
 
 @settings(max_examples=200, deadline=None)
