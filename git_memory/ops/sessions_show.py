@@ -59,8 +59,7 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
                 ],
                 skills=list(r.skills),
                 evidence=[
-                    ShownEdge(kind=e.kind, value=e.value, strength=e.strength)
-                    for e in r.evidence
+                    ShownEdge(kind=e.kind, value=e.value, strength=e.strength) for e in r.evidence
                 ],
             )
             for r in records

@@ -298,6 +298,11 @@ def _insert_events(conn: index.Connection, file_id: int, events: list[Event]) ->
 _REAL: dict[str, str] = {}
 
 
+def forget_resolved() -> None:
+    """Drop cached realpaths (a long-lived process syncs again after directories moved)."""
+    _REAL.clear()
+
+
 def _resolve(cwd: str | None) -> str | None:
     """The realpath of an absolute cwd (cached: a sync sees few distinct ones)."""
     if not cwd or not os.path.isabs(cwd):

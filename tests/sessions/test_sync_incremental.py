@@ -208,7 +208,9 @@ def test_subagent_layouts_and_duplicate_imports_are_excluded(
     write_jsonl(nested, claude_turn("subagent prompt", "x", cwd, "m"))
     copy = tmp_path / "export" / "s7.jsonl"  # the same session imported again
     write_jsonl(copy, claude_turn("q", "a", cwd, "m"))
-    result = gm(["sessions", "sync", "--source", str(copy.parent), "--format", "json"], cwd=repo.root)
+    result = gm(
+        ["sessions", "sync", "--source", str(copy.parent), "--format", "json"], cwd=repo.root
+    )
     summary = result.json()
     assert (summary["excluded"], summary["new"], summary["turnsAdded"]) == (2, 2, 1)
     assert len(_listed(gm, repo, "--all")) == 1
