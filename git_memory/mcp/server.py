@@ -153,7 +153,8 @@ class MemoryServer:
         op_ctx = OpContext(repository=self.binding.root, via="agent")
         op_ctx.extras.update(output_format="json", front_end="mcp")
         digest = _arguments_digest(params.arguments)
-        if _client_elicits(ctx):
+        # A one-sided tool (a runner preview) never gets to ask: its approval is the CLI's.
+        if _client_elicits(ctx) and binding.spec.one_sided_reason is None:
             refused = self._attach_confirm(ctx, params, op_ctx, digest)
             if refused is not None:
                 return error_result(refused)

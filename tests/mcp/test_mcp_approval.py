@@ -153,6 +153,18 @@ def test_preview_only_tool_cannot_carry_an_approval(
             return tools, result
 
     tools, result = anyio.run(scenario)
+    # Even a client that can ask the human gets no question from a preview-only tool.
+    asked: list[types.ElicitRequestParams] = []
+    unasked = _call(
+        repo,
+        tmp_path,
+        {"change": "x"},
+        mode="legacy",
+        elicit=answer("approve", asked),
+        tool="memory_probe_preview",
+    )
+    assert structured(unasked)["code"] == "GM_PROBE_APPROVAL_REQUIRED"
+    assert asked == []
     preview = next(tool for tool in tools if tool.name == "memory_probe_preview")
     assert "approve" not in preview.input_schema["properties"]
     assert "only previews" in (preview.description or "")

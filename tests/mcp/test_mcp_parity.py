@@ -84,6 +84,8 @@ def test_operation_is_on_both_sides_or_says_why(declaration: OperationSpec, repo
     if narrow is not None:
         assert declaration.one_sided_reason, "a narrower MCP request needs a one-sided reason"
         assert set(narrow.model_fields) <= set(operation.request_model.model_fields)
+        # A preview over MCP can never carry an approval or ask for delivery.
+        assert not {f for f in narrow.model_fields if f.lower().startswith(("approve", "deliver"))}
     assert declaration.stability == ("one-sided" if declaration.one_sided_reason else "stable")
     hints = tool.annotations
     assert hints is not None
