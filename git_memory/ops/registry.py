@@ -162,7 +162,7 @@ OPERATIONS: tuple[OperationSpec, ...] = (
     _op(
         "search",
         "Search approved memory by relevance (BM25), reporting generation and coverage.",
-        "private-state",
+        "none",
         mcp_tool="memory_search",
     ),
     # --- agent-native extraction: recall, stage, review (issue 6) ---
@@ -210,7 +210,26 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "private-state",
         cli_only="probing spawns a model CLI; a person decides when to trust a runner",
     ),
+    _op(
+        "extract",
+        "Send extraction tasks to a restricted runner after plan approval.",
+        "external-delivery",
+        cli_only="delivery needs a human's approval on the CLI; MCP only previews plans",
+    ),
     # --- consolidation, skills, assemble (issue 9) ---
+    _op(
+        "synthesize",
+        "Return a consolidation task over approved memory for the agent to answer.",
+        "private-state",
+        mcp_tool="memory_synthesize",
+    ),
+    _op(
+        "consolidate",
+        "Run the consolidation task through an approved runner and stage its patch.",
+        "external-delivery",
+        mcp_tool="memory_consolidate_preview",
+        one_sided="MCP only previews the runner plan; delivery needs a CLI approval",
+    ),
     _op(
         "assemble",
         "Write approved memory into CLAUDE.md / AGENTS.md and project skills.",

@@ -158,7 +158,8 @@ def approval_required(
         hint = f"approve with --approve-plan {pending[0].planDigest}" if pending else None
     return GitMemoryError(
         "GM_APPROVAL_REQUIRED",
-        f"{len(pending)} runner plan(s) need approval before anything is sent",
+        f"{len(pending)} runner plan(s) need approval before anything is sent:\n"
+        + plans.describe(pending),
         hint=hint,
         details=details,
     )

@@ -1,0 +1,138 @@
+"""`git memory extract --runner NAME`: extraction and adjudication through a runner."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+import click
+from pydantic import Field
+
+from git_memory.contracts.base import Model
+from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.recall import SELECTION_PARAMS, request_from_cli
+from git_memory.ops.registry import spec
+
+
+class ExtractRunnerRequest(Model):
+    """Which runner, what to select, and the approval (a plan or manifest digest)."""
+
+    format: Literal["git-memory-extract-runner-request@v1"] = "git-memory-extract-runner-request@v1"
+    runner: Literal["claude", "codex", "command"]
+    runnerCommand: str | None = None
+    runnerModel: str | None = None
+    runnerEndpoint: str | None = None
+    request: MemoryExtractionRequest
+    limit: Annotated[int, Field(ge=1, le=8)] = 1
+    approvePlan: str | None = None
+    approveManifest: str | None = None
+
+
+class ExtractRunnerResponse(Model):
+    """The tasks this run answered and the candidates now waiting for review."""
+
+    format: Literal["git-memory-extract-runner@v1"] = "git-memory-extract-runner@v1"
+    runner: str
+    extracted: list[str]
+    adjudicated: list[str]
+    quarantined: list[str]
+    next: str
+
+
+def extract(ctx: OpContext, request: ExtractRunnerRequest) -> ExtractRunnerResponse:
+    """Send the extraction tasks of a selection (then their adjudication) to a restricted,
+    tool-less runner. Nothing is sent before its RunnerExecutionPlan is approved: on a TTY
+    you are asked; otherwise pass --approve-plan DIGEST or --approve-manifest DIGEST (exit 1
+    with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
+    the adjudication is a separate delivery with its own plan. Answers are held to the
+    agent-native rules and land quarantined for `git memory review`."""
+    from git_memory.runners.batch import run_batch
+    from git_memory.runners.profiles import RunnerOptions
+
+    options = RunnerOptions(
+        request.runner, request.runnerCommand, request.runnerModel, request.runnerEndpoint
+    )
+    outcome = run_batch(
+        ctx.worktree,
+        options,
+        request.request,
+        limit=request.limit,
+        approve_plan=request.approvePlan,
+        approve_manifest=request.approveManifest,
+        ask=_terminal_ask if ctx.interactive else None,
+    )
+    waiting = "nothing new to review" if not outcome.quarantined else "git memory review"
+    return ExtractRunnerResponse(
+        runner=request.runner,
+        extracted=outcome.extracted,
+        adjudicated=outcome.adjudicated,
+        quarantined=outcome.quarantined,
+        next=waiting,
+    )
+
+
+def _terminal_ask(question: str, details: str) -> bool:
+    from git_memory import output
+
+    output.echo(details, err=True)
+    return output.confirm(question)
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest:
+    from git_memory.errors import UsageError
+
+    if not values.get("runner"):
+        raise UsageError("GM_USAGE", "--runner NAME is required", hint="e.g. --runner claude")
+    return ExtractRunnerRequest.model_validate(
+        {
+            "runner": values["runner"],
+            "runnerCommand": values.get("runner_command"),
+            "runnerModel": values.get("runner_model"),
+            "runnerEndpoint": values.get("runner_endpoint"),
+            "request": request_from_cli(values),
+            "limit": values.get("limit") or 1,
+            "approvePlan": values.get("approve_plan"),
+            "approveManifest": values.get("approve_manifest"),
+        }
+    )
+
+
+def _render(response: ExtractRunnerResponse) -> str:
+    lines = [f"{response.runner}: {len(response.extracted)} extraction task(s), "]
+    lines[0] += f"{len(response.adjudicated)} adjudication(s) answered"
+    lines += [f"  quarantined {candidate}" for candidate in response.quarantined]
+    lines.append(f"next: {response.next}")
+    return "\n".join(lines)
+
+
+OPERATION = Operation(
+    spec=spec("extract"),
+    request_model=ExtractRunnerRequest,
+    response_model=ExtractRunnerResponse,
+    handler=extract,
+    cli_params=[
+        click.Option(
+            ["--runner"],
+            type=click.Choice(["claude", "codex", "command"]),
+            help="The runner that answers the tasks.",
+        ),
+        click.Option(["--runner-command"], help="Command line of the command runner."),
+        click.Option(["--runner-model"], help="Pinned model (codex, command)."),
+        click.Option(["--runner-endpoint"], help="https endpoint (codex, command)."),
+        *SELECTION_PARAMS,
+        click.Option(
+            ["--limit"],
+            type=click.IntRange(1, 8),
+            default=1,
+            show_default=True,
+            help="Extraction tasks per run.",
+        ),
+        click.Option(["--approve-plan"], metavar="DIGEST", help="Approve this plan digest."),
+        click.Option(
+            ["--approve-manifest"], metavar="DIGEST", help="Approve every plan of this manifest."
+        ),
+    ],
+    from_cli=_from_cli,
+    render_text=_render,
+)

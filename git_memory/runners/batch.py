@@ -1,0 +1,145 @@
+"""`git memory extract --runner`: the agent-native tasks, answered by a restricted runner.
+
+Selection, chunks and tasks come from the agent-native flow (`extract.recall_flow`), and the
+answers go through the same staging (`stage_drafts`, `stage_adjudication`), so a runner's
+answer is held to exactly the rules an agent's is. Resuming is re-running: pending
+adjudication tasks are delivered first, then new extraction tasks. The stdin of a task is its
+canonical JSON with a fixed lease, so the same task plans to the same digest in a later run
+and an approval given after a preview still matches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from git_memory.contracts.canonical import canonical_json
+from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.contracts.runner import RunnerExecutionPlan
+from git_memory.runners.answer import validate_answer
+from git_memory.runners.profiles import RunnerOptions
+from git_memory.runners.session import Ask, RunnerSession
+
+RUNNER_LEASE = {"holder": "git-memory-runner", "expiresAt": 0}
+
+
+@dataclass
+class BatchOutcome:
+    """What one run did: tasks answered per kind and the candidates it left quarantined."""
+
+    extracted: list[str] = field(default_factory=list)
+    adjudicated: list[str] = field(default_factory=list)
+    quarantined: list[str] = field(default_factory=list)
+    pending_plans: list[dict[str, Any]] = field(default_factory=list)
+
+
+def task_stdin(task: dict[str, Any]) -> bytes:
+    """The exact bytes a runner receives for `task` (lease fixed: it means nothing there)."""
+    return canonical_json({**task, "lease": RUNNER_LEASE})
+
+
+def run_batch(
+    worktree: Any,
+    options: RunnerOptions,
+    request: MemoryExtractionRequest | None,
+    *,
+    limit: int = 1,
+    approve_plan: str | None = None,
+    approve_manifest: str | None = None,
+    ask: Ask | None = None,
+) -> BatchOutcome:
+    """Deliver pending adjudications, else the next extraction tasks; stage every answer."""
+    from git_memory.extract.workspace import open_workspace
+
+    workspace = open_workspace(worktree)
+    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
+    outcome = BatchOutcome()
+    approvals = {"approve_plan": approve_plan, "approve_manifest": approve_manifest, "ask": ask}
+    adjudications = _pending_adjudications(workspace)
+    if not adjudications and request is not None:
+        extraction = _next_extractions(worktree, request, limit)
+        _deliver(
+            session, workspace, "extraction", tasks=extraction, approvals=approvals, outcome=outcome
+        )
+        adjudications = _pending_adjudications(workspace)
+        approvals = {"approve_plan": None, "approve_manifest": None, "ask": ask}
+    _deliver(
+        session,
+        workspace,
+        "adjudication",
+        tasks=adjudications,
+        approvals=approvals,
+        outcome=outcome,
+    )
+    return outcome
+
+
+def _next_extractions(
+    worktree: Any, request: MemoryExtractionRequest, limit: int
+) -> list[dict[str, Any]]:
+    from git_memory.contracts.requests import RecallRequest
+    from git_memory.extract.recall_flow import recall
+
+    recalled = recall(worktree, RecallRequest(request=request, limit=limit))
+    return [task.to_json() for task in recalled.tasks]
+
+
+def _pending_adjudications(workspace: Any) -> list[dict[str, Any]]:
+    from git_memory.extract import artifacts
+    from git_memory.store.tasks import list_tasks
+
+    rows = list_tasks(workspace.db, workspace.owner, kind="adjudication", status="pending")
+    home = workspace.worktree.state_home
+    return [artifacts.load_adjudication(home, row.task_id) for row in rows]
+
+
+def _deliver(
+    session: RunnerSession,
+    workspace: Any,
+    kind: str,
+    *,
+    tasks: list[dict[str, Any]],
+    approvals: dict[str, Any],
+    outcome: BatchOutcome,
+) -> None:
+    if not tasks:
+        return
+    stdin = {task["taskId"]: task_stdin(task) for task in tasks}
+    plans = [session.plan(kind, task["taskId"], stdin[task["taskId"]]) for task in tasks]
+    by_id = {task["taskId"]: task for task in tasks}
+    for plan in session.approve(plans, **approvals):
+        answer = session.run(plan, stdin[plan.taskId])
+        _stage(workspace, kind, by_id[plan.taskId], answer=answer, plan=plan, outcome=outcome)
+
+
+def _stage(
+    workspace: Any,
+    kind: str,
+    task: dict[str, Any],
+    *,
+    answer: bytes,
+    plan: RunnerExecutionPlan,
+    outcome: BatchOutcome,
+) -> None:
+    from git_memory.contracts.adjudication import AdjudicationResult
+    from git_memory.contracts.extraction import CandidateDraftBatch
+
+    if kind == "extraction":
+        from git_memory.extract.stage_drafts import stage_drafts
+
+        batch = validate_answer(
+            answer, CandidateDraftBatch, task_id=task["taskId"], binding=task["binding"]
+        )
+        stage_drafts(workspace, batch)
+        outcome.extracted.append(plan.taskId)
+        return
+    from git_memory.extract.adjudicate import stage_adjudication
+
+    result = validate_answer(
+        answer, AdjudicationResult, task_id=task["taskId"], binding=task["binding"]
+    )
+    staged = stage_adjudication(workspace, result)
+    outcome.adjudicated.append(plan.taskId)
+    outcome.quarantined += [
+        d["candidateId"] for d in staged.get("decisions", []) if d.get("status") == "quarantined"
+    ]
