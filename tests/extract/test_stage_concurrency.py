@@ -46,7 +46,7 @@ def test_unrelated_sibling_leaves_the_result_set_alone(
     sibling = stage(
         sample_repo.root,
         _codex_batch(
-            codex, "Start the database container with docker compose before integration runs."
+            codex, "Docker compose brings up Postgres first."
         ),
         tmp_path,
     )
