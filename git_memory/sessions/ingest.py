@@ -136,18 +136,31 @@ def ingest(conn: index.Connection, source: SourceFile, row: Any) -> FileOutcome:
         return FileOutcome("unchanged")
     resume = _resume_offset(source, row, stat) if row is not None else None
     if resume is not None and row["excluded"] is None:
-        data = _read_from(source, resume)
-        state = json.loads(row["reader_state"])
-        events, diagnostics, complete = parse(source.provider, data, resume, state)
-        with index.transaction(conn):
-            added = _append(conn, source, row["id"], events, state)
-            _write_diagnostics(conn, row["id"], diagnostics)
-            _checkpoint(conn, source, row["id"], stat, complete=complete, state=state)
-            failpoint("sessions.sync.before-commit")
-        return FileOutcome("resumed", added, diagnostics)
+        return _resume(conn, source, row, stat, resume)
+    return _read_whole(conn, source, row, stat)
+
+
+def _resume(
+    conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result, offset: int
+) -> FileOutcome:
+    """Append-only growth: parse only the new complete lines, rebuild from the tail turn."""
+    data = _read_from(source, offset)
+    state = json.loads(row["reader_state"])
+    events, diagnostics, complete = parse(source.provider, data, offset, state)
+    with index.transaction(conn):
+        added = _append(conn, source, row["id"], events, state)
+        _write_diagnostics(conn, row["id"], diagnostics)
+        _checkpoint(conn, source, row["id"], stat, complete=complete, state=state)
+        failpoint("sessions.sync.before-commit")
+    return FileOutcome("resumed", added, diagnostics)
+
+
+def _read_whole(
+    conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result
+) -> FileOutcome:
+    """A new file, or one that changed other than by appending: index it from scratch."""
     data = _read_all(source)
-    reader = _reader(source.provider)
-    state = reader.new_state()
+    state = _reader(source.provider).new_state()
     events, diagnostics, complete = parse(source.provider, data, 0, state)
     with index.transaction(conn):
         if row is not None:

@@ -214,3 +214,28 @@ def test_subagent_layouts_and_duplicate_imports_are_excluded(
     summary = result.json()
     assert (summary["excluded"], summary["new"], summary["turnsAdded"]) == (2, 2, 1)
     assert len(_listed(gm, repo, "--all")) == 1
+
+
+def test_large_output_of_a_compressed_rollout_is_read_back(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    lines = codex_lines(str(repo.root), ["show me the log"])
+    big = "log line\n" * 2000
+    output = json.dumps({"output": big, "metadata": {"exit_code": 0}})
+    lines[2:2] = [
+        {"timestamp": "2026-03-02T09:00:01.000Z", "type": "response_item",
+         "payload": {"type": "function_call", "name": "shell", "call_id": "c1",
+                     "arguments": json.dumps({"command": ["cat", "log"]})}},
+        {"timestamp": "2026-03-02T09:00:02.000Z", "type": "response_item",
+         "payload": {"type": "function_call_output", "call_id": "c1", "output": output}},
+    ]  # fmt: skip
+    raw = "".join(json.dumps(r) + "\n" for r in lines).encode()
+    zst = codex_path(hermetic_env["codex"], "019c0000-0000-7000-8000-0000000000ff")
+    zst = zst.with_name(zst.name + ".zst")
+    zst.parent.mkdir(parents=True)
+    zst.write_bytes(zstandard.ZstdCompressor().compress(raw))
+    _sync(gm, repo)
+    (session,) = _listed(gm, repo)
+    shown = gm(["sessions", "show", session["sessionKey"], "--format", "json"], cwd=repo.root)
+    (call,) = shown.json()["turns"][0]["toolCalls"]
+    assert (call["output"], call["resultState"]) == (big, "completed")
