@@ -77,6 +77,9 @@ CASES: tuple[Case, ...] = (
         "reversed-window",
     ),
     Case("memory_stage", {"format": "git-memory-nothing@v1"}, "unknown-document"),
+    Case("memory_synthesize", {"ifDue": True}, "not-due"),
+    Case("memory_synthesize", {"ifDue": True, "full": True}, "both-flags"),
+    Case("memory_consolidate_preview", {"runner": "nobody"}, "unknown-runner"),
     Case(
         "memory_prepare",
         {
