@@ -52,7 +52,7 @@ def render(response: SyncSummary) -> str:
     lines = [
         f"{verb}: {response.filesSeen} files seen, {response.new} new, {response.resumed} resumed,"
         f" {response.reread} re-read, {response.unchanged} unchanged, {response.removed} removed,"
-        f" {response.excluded} excluded (subagents)",
+        f" {response.excluded} excluded (subagents, duplicates)",
         f"turns added: {response.turnsAdded}",
     ]
     if response.diagnostics:

@@ -37,7 +37,7 @@ PROBE = 4096
 class FileOutcome:
     """What happened to one file."""
 
-    kind: str  # new | resumed | reread | unchanged | excluded
+    kind: str  # new | resumed | reread | unchanged | excluded (subagent or duplicate session)
     turns_added: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -176,7 +176,8 @@ def _read_whole(
             conn.execute("UPDATE files SET excluded = ? WHERE id = ?", (excluded, file_id))
         _write_diagnostics(conn, file_id, diagnostics)
         failpoint("sessions.sync.before-commit")
-    return FileOutcome("new" if row is None else "reread", added, diagnostics)
+    kind = "excluded" if excluded else "new" if row is None else "reread"
+    return FileOutcome(kind, added, diagnostics)
 
 
 def _exclusion(conn: index.Connection, source: SourceFile, state: dict[str, Any]) -> str | None:

@@ -212,7 +212,8 @@ def test_subagent_layouts_and_duplicate_imports_are_excluded(
         ["sessions", "sync", "--source", str(copy.parent), "--format", "json"], cwd=repo.root
     )
     summary = result.json()
-    assert (summary["excluded"], summary["new"], summary["turnsAdded"]) == (2, 2, 1)
+    # two subagent layouts and the duplicate import are excluded; one session is new
+    assert (summary["excluded"], summary["new"], summary["turnsAdded"]) == (3, 1, 1)
     assert len(_listed(gm, repo, "--all")) == 1
 
 

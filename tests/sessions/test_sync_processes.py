@@ -128,3 +128,28 @@ def test_source_folder_import_and_missing_source(gm: Any, repo: Repo, tmp_path: 
     missing = gm(["sessions", "sync", "--source", str(tmp_path / "nope")], cwd=repo.root)
     assert missing.exit_code == 1
     assert "GM_SOURCE_NOT_FOUND" in missing.stderr
+
+
+def test_progress_bar_only_on_a_terminal(repo: Repo, hermetic_env: dict[str, Path]) -> None:
+    import pty
+
+    _corpus(hermetic_env["claude"], str(repo.root), files=2, turns=1)
+    env = dict(os.environ, PYTHONPATH=str(PROJECT_ROOT))
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "git_memory", "sessions", "sync"],
+        cwd=repo.root, env=env, stdout=subprocess.PIPE, stderr=follower,
+    )  # fmt: skip
+    out, _ = proc.communicate(timeout=120)
+    os.close(follower)
+    seen = os.read(leader, 65536).decode()
+    os.close(leader)
+    assert proc.returncode == 0
+    assert "sessions sync [" in seen
+    assert "2/2" in seen
+    assert b"sessions sync [" not in out
+    piped = subprocess.run(
+        [sys.executable, "-m", "git_memory", "sessions", "sync"],
+        cwd=repo.root, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "sessions sync [" not in piped.stderr
