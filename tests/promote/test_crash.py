@@ -48,11 +48,13 @@ def test_crash_then_resume_converges(
     scenario = build(repo)
     crashed = gm_proc(scenario.promote_args(), cwd=repo.root, env={"GIT_MEMORY_FAILPOINT": point})
     assert crashed.returncode == FAILPOINT_EXIT_STATUS, crashed.stderr
+    assert repo.snapshot() == before
     for path, data in scenario.current().items():
         assert data in (scenario.old[path], scenario.planned[path])
     args = ["status", "--format", "json"] if resume_with == "status" else scenario.promote_args()
     resumed = gm(args, cwd=repo.root)  # the next command, in a fresh (in-process) run
     assert resumed.exit_code == 0, resumed.stderr
+    assert repo.snapshot() == before
     _assert_applied(scenario)
     again = gm([*scenario.promote_args(), "--format", "json"], cwd=repo.root)
     assert again.exit_code == 0, again.stderr
