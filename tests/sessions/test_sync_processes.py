@@ -138,8 +138,11 @@ def test_progress_bar_only_on_a_terminal(repo: Repo, hermetic_env: dict[str, Pat
     leader, follower = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "git_memory", "sessions", "sync"],
-        cwd=repo.root, env=env, stdout=subprocess.PIPE, stderr=follower,
-    )  # fmt: skip
+        cwd=repo.root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+    )
     out, _ = proc.communicate(timeout=120)
     os.close(follower)
     seen = os.read(leader, 65536).decode()
@@ -150,6 +153,31 @@ def test_progress_bar_only_on_a_terminal(repo: Repo, hermetic_env: dict[str, Pat
     assert b"sessions sync [" not in out
     piped = subprocess.run(
         [sys.executable, "-m", "git_memory", "sessions", "sync"],
-        cwd=repo.root, env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=repo.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert "sessions sync [" not in piped.stderr
+
+
+def test_concurrent_first_use_creates_the_schema_once(repo: Repo, tmp_path: Path) -> None:
+    for attempt in range(2):
+        state = tmp_path / f"state{attempt}"
+        env = dict(os.environ, PYTHONPATH=str(PROJECT_ROOT), GIT_MEMORY_HOME=str(state))
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "git_memory", "sessions", "list", "--all"],
+                cwd=repo.root,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(4)
+        ]
+        errors = [p.communicate(timeout=120)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+        with index.reader(state) as conn:
+            versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
+        assert versions == [index.SCHEMA_VERSION]
