@@ -52,6 +52,8 @@ def change_digest(change: str) -> str:
 
 def probe(ctx: OpContext, request: ProbeRequest) -> ProbeResponse:
     """Append one line to the probe log after the human (or the agent's digest) approved it."""
+    if request.change == "explode":
+        raise RuntimeError("a bug in an operation")
     diff = f"+{request.change}\n"
     if request.approve is not None:
         if request.approve != change_digest(request.change):

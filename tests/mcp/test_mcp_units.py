@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -190,3 +191,28 @@ def test_the_running_server_leaves_out_an_operation_that_cannot_load(
     served = load_tools((PROBE_SPEC, broken), strict=False)
     assert list(served) == ["memory_probe"]
     assert "memory_b left out" in capsys.readouterr().err
+
+
+def test_an_unexpected_exception_is_gm_internal_with_a_private_log(
+    repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    import anyio
+
+    from git_memory.mcp.server import MemoryServer, bind
+    from git_memory.mcp.tools import load_tools
+    from tests.mcp.approval_probe import PROBE_SPEC
+    from tests.mcp.harness import connect, structured
+
+    server = MemoryServer(bind(repo.root), load_tools((PROBE_SPEC,))).lowlevel()
+
+    async def scenario() -> Any:
+        async with connect(server) as client:
+            return await client.call_tool("memory_probe", {"change": "explode"})
+
+    document = structured(anyio.run(scenario))
+    assert document["code"] == "GM_INTERNAL"
+    log = Path(document["next"].removeprefix("see log at "))
+    assert log.is_file()
+    assert log.is_relative_to(hermetic_env["state"])
+    assert "a bug in an operation" in log.read_text()
+    assert log.stat().st_mode & 0o777 == 0o600
