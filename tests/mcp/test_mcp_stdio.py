@@ -117,3 +117,25 @@ def test_repository_option_binds_from_elsewhere(repo: Repo, gm: Any, tmp_path: P
     result = anyio.run(scenario)
     assert not result.is_error
     assert structured(result) == gm(["status", "--format", "json"], cwd=repo.root).json()
+
+
+def test_registered_command_git_memory_mcp_serves(
+    repo: Repo, gm: Any, bin_dir: Path, tmp_path: Path
+) -> None:
+    # Exactly what the registration snippets start: `git memory mcp`, through git.
+    from mcp import StdioServerParameters
+
+    base = server_parameters(repo.root)
+    params = StdioServerParameters(
+        command="git", args=["memory", "mcp"], env=base.env, cwd=str(repo.root)
+    )
+    assert params.env is not None
+    assert str(bin_dir) in params.env["PATH"]
+    assert gm(["status"], cwd=repo.root).exit_code == 0
+
+    async def scenario() -> types.CallToolResult:
+        async with stdio(params, tmp_path / "err.log") as client:
+            return await client.call_tool("memory_status", {})
+
+    result = anyio.run(scenario)
+    assert structured(result) == gm(["status", "--format", "json"], cwd=repo.root).json()
