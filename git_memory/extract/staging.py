@@ -26,7 +26,12 @@ def claim_or_replay(workspace: Workspace, task_id: str, response_digest: str) ->
         return None
     if task.status == "stale":
         raise stale(task_id, task.stale_reason or "the task went stale")
-    claim = claim_task(workspace.db, task_id, holder=AGENT_HOLDER, lease_ms=LEASE_MS)
+    try:
+        claim = claim_task(workspace.db, task_id, holder=AGENT_HOLDER, lease_ms=LEASE_MS)
+    except GitMemoryError as exc:
+        if exc.code == "GM_TASK_SUBMITTED":
+            return None  # another process submitted meanwhile: replay or conflict
+        raise
     return claim.claim_token
 
 
