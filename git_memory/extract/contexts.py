@@ -6,7 +6,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from git_memory.contracts.canonical import sha256_hex
 from git_memory.extract.workspace import Workspace
 from git_memory.skills.context import (
     DoctrineSource,
@@ -29,29 +28,12 @@ class MemorySources:
 
 
 def load_sources(workspace: Workspace) -> MemorySources:
-    """Read scenes, doctrine and skills from the worktree and entries from the projection."""
-    from git_memory.assemble.sources import read_memory_files
-    from git_memory.formats.scene import parse_scene
-    from git_memory.formats.skill_md import parse_skill
+    """Scenes, doctrine and skills from the worktree; entries from the approved projection."""
+    from git_memory.skills.sources import load_memory_sources
 
     worktree = workspace.worktree
-    files = read_memory_files(worktree.root, worktree.memory_root)
-    scenes = []
-    for name, data in sorted(files.scenes.items()):
-        text = data.decode("utf-8")
-        scene = parse_scene(text)
-        scenes.append(SceneSource(name, scene.heat, scene.summary, sha256_hex(data), text))
-    doctrine = (
-        DoctrineSource(sha256_hex(files.doctrine), files.doctrine.decode("utf-8"))
-        if files.doctrine is not None
-        else None
-    )
-    skills = []
-    for name, data in sorted(files.skills.items()):
-        text = data.decode("utf-8")
-        skill = parse_skill(text)
-        skills.append(SkillSource(name, skill.description, text, sha256_hex(data)))
-    return MemorySources(scenes, doctrine, _approved_entries(workspace), skills)
+    files = load_memory_sources(worktree.root, worktree.memory_root)
+    return MemorySources(files.scenes, files.doctrine, _approved_entries(workspace), files.skills)
 
 
 def _approved_entries(workspace: Workspace) -> list[EntrySource]:
