@@ -26,6 +26,8 @@ INPUT_KEY = "approval"
 # A diff longer than this is cut in the form (clients render the message inline); the cut is
 # stated in the message so the human knows to read the whole diff before approving.
 MAX_MESSAGE_CHARS = 60_000
+# Questions awaiting a retry; the oldest is forgotten beyond this (its retry is then refused).
+MAX_PENDING = 32
 
 APPROVAL_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -123,6 +125,8 @@ class PendingQuestions:
         """Remember a question; returns the token to send as `requestState`."""
         token = secrets.token_urlsafe(24)
         self.pending[token] = (tool, arguments_digest, question.digest())
+        while len(self.pending) > MAX_PENDING:  # a client that never retries cannot grow this
+            del self.pending[next(iter(self.pending))]
         return token
 
     def answer(self, token: str, tool: str, arguments_digest: str) -> str | None:

@@ -47,6 +47,10 @@ def test_pending_tokens_are_single_use_and_bound_to_the_call() -> None:
     token = pending.ask("memory_promote", "args", question)
     assert pending.answer(token, "memory_promote", "args") == question.digest()
     assert pending.answer(token, "memory_promote", "args") is None
+    tokens = [pending.ask("memory_promote", str(n), question) for n in range(40)]
+    assert len(pending.pending) == elicitation.MAX_PENDING
+    assert pending.answer(tokens[0], "memory_promote", "0") is None
+    assert pending.answer(tokens[-1], "memory_promote", "39") == question.digest()
 
 
 def test_round_confirm_answers_only_the_question_asked() -> None:
