@@ -17,8 +17,8 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.assemble", "AssembleRequest"),
     ("git_memory.contracts.assemble", "AssembleResponse"),
     # --- memory files, lint, hooks, index (issue 3) ---
-    ("git_memory.contracts.memory_files", "LintRequest"),
-    ("git_memory.contracts.memory_files", "LintResponse"),
+    ("git_memory.contracts.lint", "LintRequest"),
+    ("git_memory.contracts.lint", "LintResponse"),
     ("git_memory.contracts.memory_files", "FmtRequest"),
     ("git_memory.contracts.memory_files", "FmtResponse"),
     ("git_memory.contracts.memory_files", "ReindexRequest"),

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from git_memory.contracts.memory_files import LintFile, LintFinding, LintRequest, LintResponse
+from git_memory.contracts.lint import LintFile, LintFinding, LintRequest, LintResponse
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
