@@ -37,12 +37,9 @@ def load_sources(workspace: Workspace) -> MemorySources:
 
 
 def _approved_entries(workspace: Workspace) -> list[EntrySource]:
-    rows = workspace.db.rows(
-        "SELECT entry_id, revision, content_digest, type, scene, priority, frontmatter_json,"
-        " body_text FROM approved_entries WHERE repository_key = ? AND worktree_key = ?"
-        " AND status = 'approved' ORDER BY entry_id",
-        (workspace.owner.repository_key, workspace.owner.worktree_key),
-    )
+    from git_memory.store.approved import list_approved_entries
+
+    rows = list_approved_entries(workspace.db, workspace.owner)
     entries = []
     for row in rows:
         front: dict[str, Any] = json.loads(row["frontmatter_json"])

@@ -31,7 +31,7 @@ from git_memory.store.approved_scan import (
     scan_one,
     source_tree_digest,
 )
-from git_memory.store.db import Owner, StateDB, now_ms
+from git_memory.store.db import Owner, Row, StateDB, now_ms
 
 ANALYZER_VERSION = "memory-approved@1"
 RECALL_ALGORITHM = "recall-rrf@1"
@@ -301,4 +301,14 @@ def _upsert_projection(
             scanned_at_ns,
             now_ms(),
         ),
+    )
+
+
+def list_approved_entries(db: StateDB, owner: Owner) -> list[Row]:
+    """The owner's approved (not deprecated) entry rows, by entry id."""
+    return db.rows(
+        "SELECT entry_id, revision, content_digest, type, scene, priority, frontmatter_json,"
+        " body_text FROM approved_entries WHERE repository_key = ? AND worktree_key = ?"
+        " AND status = 'approved' ORDER BY entry_id",
+        (owner.repository_key, owner.worktree_key),
     )
