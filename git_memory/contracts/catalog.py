@@ -56,6 +56,10 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.consolidation", "ConsolidationPatch"),
     ("git_memory.contracts.consolidation", "Synthesis"),
     ("git_memory.contracts.skill", "SkillCandidate"),
+    # --- consolidation requests (issue 9) ---
+    ("git_memory.contracts.consolidation_ops", "SynthesizeRequest"),
+    ("git_memory.contracts.consolidation_ops", "ConsolidateRequest"),
+    ("git_memory.contracts.consolidation_ops", "ConsolidateResult"),
     ("git_memory.contracts.recall", "AgentRecall"),
     ("git_memory.contracts.stage", "AgentStage"),
     ("git_memory.contracts.review", "Review"),

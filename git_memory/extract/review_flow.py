@@ -30,6 +30,9 @@ def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
         kind=STORE_KIND[kind] if kind else None,
         limit=MAX_ITEMS,
     )
+    from git_memory.skills.stage import check_review
+
+    check_review(workspace, found)  # a skill whose memory context moved: GM_BINDING_DRIFT
     return [review_item(workspace.db, candidate) for candidate in found]
 
 

@@ -79,7 +79,8 @@ def verified_plan(record: Any) -> PromotionPlan:
             ok = (
                 ok
                 and stored is not None
-                and sha256_hex(stored.content) == (item.sanitizedContentDigest)
+                and stored.operation == item.operation
+                and _bound_digest(stored) == item.sanitizedContentDigest
                 and stored.target_blob_hash == item.targetBlobHash
             )
         ok = ok and len(by_path) == len(plan.perFile)
@@ -92,6 +93,11 @@ def verified_plan(record: Any) -> PromotionPlan:
             hint="discard it and run `git memory prepare` again",
         )
     return plan
+
+
+def _bound_digest(stored: Any) -> str | None:
+    """The digest a stored file binds: its bytes', or None for a delete."""
+    return None if stored.operation == "delete" else sha256_hex(stored.content)
 
 
 @contextlib.contextmanager
@@ -135,6 +141,7 @@ def apply_plan(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> A
     resumed = record.status == "applying"
     check_owner(worktree, record, plan)
     if not resumed:
+        _kind_precheck(worktree, db, record)
         _precheck(worktree, db, record, plan)
     elif record.mutation_phase == "rolling_back":
         _rollback(worktree, db, plan_id, "resumed rollback after an interruption")
@@ -147,6 +154,27 @@ def apply_plan(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> A
     result = _post_finalize(worktree, db, owner, journal.require_plan(db, plan_id), plan)
     result.resumed = resumed
     return result
+
+
+def _kind_hooks(kind: str) -> Any:
+    """The prepare/promote module of a non-entry plan kind (skill, consolidation), or None."""
+    if kind == "entry":
+        return None
+    from git_memory.promote.prepare_memory import kind_module
+
+    return kind_module(kind)
+
+
+def _kind_precheck(worktree: Worktree, db: StateDB, record: Any) -> None:
+    """The kind's own binding check (e.g. a skill's memory context); void on refusal."""
+    hooks = _kind_hooks(record.kind)
+    if hooks is None:
+        return
+    try:
+        hooks.precheck(worktree, db, record)
+    except GitMemoryError as exc:
+        _void(db, record.plan_id, f"{exc.code}: {exc.message}")
+        raise
 
 
 def voided(record: Any) -> GitMemoryError:
@@ -240,7 +268,7 @@ def _check_candidates(db: StateDB, record: Any, plan: PromotionPlan, root: Path 
 
 def _swap(plan_id: str, file: Any, direction: str) -> writer.Swap:
     old = file.rollback_content if file.originally_present else None
-    new = file.content
+    new = None if file.operation == "delete" else file.content
     expect, install = (old, new) if direction == FORWARD else (new, old)
     return writer.Swap(
         file.target_path,
@@ -305,6 +333,9 @@ def _finalize(
         for cid in plan.candidateIds:
             current = store.require_candidate(db, cid, owner)
             store.mark_promoted(db, cid, expected_revision=current.revision)
+        hooks = _kind_hooks(journal.require_plan(db, plan_id).kind)
+        if hooks is not None:
+            hooks.finalize(db, journal.require_plan(db, plan_id))
         store.bump_candidate_generation(db, owner)
         if not journal.transition(
             db, plan_id, expected=("applying",), status="applied", phase="mutating"

@@ -70,6 +70,7 @@ def fresh_diff(root: Path, record: Any, plan: Any) -> str:
             item.targetBlobHash,
             contents[item.targetPath],
             read_target(root, item.targetPath),
+            operation=item.operation,
         )
         for item in plan.perFile
     ]

@@ -31,6 +31,7 @@ class FileRecord:
     intent_state: str
     originally_present: bool | None
     rollback_content: bytes | None
+    operation: str = "write"  # "delete": `content` is b"" and the target is removed
 
 
 @dataclass(frozen=True)
@@ -50,20 +51,26 @@ class PlanRecord:
 
 
 def create_plan(
-    db: StateDB, *, plan: PromotionPlan, owner: Owner, contents: Mapping[str, bytes]
+    db: StateDB,
+    *,
+    plan: PromotionPlan,
+    owner: Owner,
+    contents: Mapping[str, bytes],
+    kind: str = "entry",
 ) -> None:
-    """Store a `generated` plan with the exact bytes of each file."""
+    """Store a `generated` plan with the exact bytes of each file (b"" for a delete)."""
     stamp = now_ms()
     with db.write():
         db.execute(
             "INSERT INTO promotion_journal (plan_id, repository_key, worktree_key, kind,"
             " plan_canonical_json, plan_digest, candidate_ids_json, assessment_digest,"
             " policy_version, created_at, updated_at)"
-            " VALUES (?, ?, ?, 'entry', ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 plan.planId,
                 owner.repository_key,
                 owner.worktree_key,
+                kind,
                 canonical_json(plan.to_json()).decode(),
                 plan.plan_digest(),
                 json.dumps(plan.candidateIds),
@@ -74,12 +81,13 @@ def create_plan(
             ),
         )
         db.executemany(
-            "INSERT INTO promotion_files (plan_id, target_path, target_blob_hash,"
-            " sanitized_content, sanitized_digest) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO promotion_files (plan_id, target_path, operation, target_blob_hash,"
+            " sanitized_content, sanitized_digest) VALUES (?, ?, ?, ?, ?, ?)",
             [
                 (
                     plan.planId,
                     item.targetPath,
+                    item.operation,
                     item.targetBlobHash,
                     contents[item.targetPath],
                     sha256_hex(contents[item.targetPath]),
@@ -101,6 +109,7 @@ def _file(row: Row) -> FileRecord:
         rollback_content=None
         if row["rollback_content"] is None
         else bytes(row["rollback_content"]),
+        operation=row["operation"],
     )
 
 

@@ -29,11 +29,12 @@ class PlannedFile:
     target_blob_hash: str | None
     content: bytes
     old_content: bytes | None = None
+    operation: str = "write"  # "delete": the target is removed (content is b"")
 
     @property
-    def content_digest(self) -> str:
-        """sha256 of the exact planned bytes."""
-        return sha256_hex(self.content)
+    def content_digest(self) -> str | None:
+        """sha256 of the exact planned bytes (None for a delete)."""
+        return None if self.operation == "delete" else sha256_hex(self.content)
 
     def per_file(self) -> dict[str, Any]:
         """The `perFile` item the plan digest binds."""
@@ -41,7 +42,7 @@ class PlannedFile:
             "targetPath": self.target_path,
             "targetBlobHash": self.target_blob_hash,
             "sanitizedContentDigest": self.content_digest,
-            "operation": "write",
+            "operation": self.operation,
         }
 
 
@@ -95,13 +96,14 @@ def unified_diff(files: Sequence[PlannedFile]) -> str:
     chunks: list[str] = []
     for item in files:
         old = _text(item.old_content)
-        new = _text(item.content)
+        deleted = item.operation == "delete"
+        new = "" if deleted else _text(item.content)
         before = "/dev/null" if item.old_content is None else f"a/{item.target_path}"
         lines = difflib.unified_diff(
             old.splitlines(keepends=True),
             new.splitlines(keepends=True),
             fromfile=before,
-            tofile=f"b/{item.target_path}",
+            tofile="/dev/null" if deleted else f"b/{item.target_path}",
         )
         body = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
         chunks.append(f"diff --git a/{item.target_path} b/{item.target_path}\n{body}")

@@ -41,11 +41,9 @@ def owner_of(worktree: Worktree) -> tuple[Any, Owner]:
 def prepare_plan(worktree: Worktree, db: StateDB, request: PrepareRequest) -> PromotionPlan:
     """Build and store a `generated` plan for the confirmed candidates; returns it."""
     if request.kind != "entry":
-        raise GitMemoryError(
-            "GM_PREPARE_KIND_UNSUPPORTED",
-            f"prepare of {request.kind} candidates is not available here",
-            hint="prepare entry candidates (kind: entry)",
-        )
+        from git_memory.promote.prepare_memory import prepare_memory_plan
+
+        return prepare_memory_plan(worktree, db, request)
     binding, owner = owner_of(worktree)
     with db.read():
         inputs = [_checked_input(db, owner, item) for item in request.candidates]

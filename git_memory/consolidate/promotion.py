@@ -1,0 +1,76 @@
+"""Prepare and promote hooks of consolidation plans (scenes, doctrine, merged-away sources).
+
+A plan of one consolidation candidate writes exactly the files its validated patch listed.
+At prepare and again at promote, the task is rebuilt from the current approved memory: when
+an entry, scene or doctrine changed since staging the plan is refused (`GM_BINDING_DRIFT`),
+on top of the blob CAS of every target. Finalizing the plan marks its run `applied`, the
+baseline of the next incremental consolidation.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from git_memory.consolidate import runs
+from git_memory.errors import GitMemoryError
+from git_memory.store.db import Owner, StateDB
+
+
+def _workspace(worktree: Any, db: StateDB, owner: Owner) -> Any:
+    from git_memory.extract.workspace import Workspace
+
+    workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
+    workspace.sync_approved()
+    return workspace
+
+
+def check_current(worktree: Any, db: StateDB, owner: Owner, candidate: Any) -> None:
+    """Refuse when the approved memory moved since the patch was staged."""
+    from git_memory.consolidate import task as tasks
+    from git_memory.consolidate.stage import binding_drift
+
+    payload = candidate.payload
+    mode = payload["binding"]["replay"]["mode"]
+    built = tasks.build(
+        _workspace(worktree, db, owner), mode, now_ms=int(time.time() * 1000), check_pending=False
+    )
+    if built.task is None or built.task.taskId != payload["taskId"]:
+        raise binding_drift(
+            f"approved memory changed since consolidation {candidate.candidate_id!r} was staged",
+            reason="memory-changed",
+            candidateId=candidate.candidate_id,
+        )
+
+
+def plan_files(
+    worktree: Any, db: StateDB, owner: Owner, candidates: list[Any]
+) -> list[tuple[str, str, str | None]]:
+    """The patch's files: writes, then deletes (relative to the memory root)."""
+    if len(candidates) != 1:
+        raise GitMemoryError(
+            "GM_REQUEST_INVALID",
+            "a consolidation plan promotes exactly one patch candidate",
+            hint="prepare each consolidation candidate on its own",
+        )
+    candidate = candidates[0]
+    check_current(worktree, db, owner, candidate)
+    return [(item["path"], item["kind"], item["content"]) for item in candidate.payload["files"]]
+
+
+def precheck(worktree: Any, db: StateDB, record: Any) -> None:
+    """Before promote touches a file: the memory must still be what the patch was built on."""
+    from git_memory.store.candidates import require_candidate
+
+    for candidate_id in record.candidate_ids:
+        check_current(worktree, db, record.owner, require_candidate(db, candidate_id))
+
+
+def finalize(db: StateDB, record: Any) -> None:
+    """Inside the finalize transaction: the run of each promoted patch becomes `applied`."""
+    from git_memory.store.candidates import require_candidate
+
+    for candidate_id in record.candidate_ids:
+        run = runs.find_run(db, record.owner, require_candidate(db, candidate_id).payload["runId"])
+        if run is not None:
+            runs.set_state(db, record.owner, run, "applied")

@@ -1,0 +1,159 @@
+"""`consolidate --runner`: the consolidation task through an approved runner, then staged.
+
+The runner receives exactly the canonical task bytes its RunnerExecutionPlan binds (the lease
+is derived from when the task was first planned, so the same memory state gives the same
+plan digest across invocations and `--approve-plan D` from a previous run still matches).
+Without approval nothing is sent: the pending plan is returned. The answer must be one
+ConsolidationPatch echoing taskId and binding; it is staged like an agent's patch.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from git_memory.consolidate import task as tasks
+from git_memory.consolidate.synthesis import why_none
+from git_memory.contracts.canonical import canonical_json, sha256_hex
+from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
+from git_memory.contracts.consolidation_ops import ConsolidateResult
+from git_memory.errors import GitMemoryError
+
+RUNNER_HOLDER = "git-memory-runner"
+
+
+def _coverage(task: ConsolidationTask) -> list[Any]:
+    from git_memory.contracts.runner import InputCoverage
+
+    items = [
+        InputCoverage(
+            sourceKind="approved-entry",
+            opaqueSourceId=e.entryId,
+            revision=e.revision,
+            contentDigest=e.contentDigest,
+            bytes=len(e.body.encode()),
+            truncated=False,
+        )
+        for e in task.entries
+    ]
+    items += [
+        InputCoverage(
+            sourceKind="scene",
+            opaqueSourceId=s.name,
+            revision=s.heat,
+            contentDigest=s.contentDigest,
+            bytes=len(s.content.encode()),
+            truncated=False,
+        )
+        for s in task.scenes
+    ]
+    if task.doctrine is not None:
+        items.append(
+            InputCoverage(
+                sourceKind="doctrine",
+                opaqueSourceId="doctrine",
+                revision=None,
+                contentDigest=task.doctrine.contentDigest,
+                bytes=len(task.doctrine.content.encode()),
+                truncated=False,
+            )
+        )
+    prompt = task.contract.prompts.consolidation.encode()
+    items.append(
+        InputCoverage(
+            sourceKind="prompt",
+            opaqueSourceId=task.contract.prompts.promptVersion,
+            revision=None,
+            contentDigest=sha256_hex(prompt),
+            bytes=len(prompt),
+            truncated=False,
+        )
+    )
+    return items
+
+
+def _stable_task(workspace: Any, task: ConsolidationTask) -> ConsolidationTask:
+    from git_memory.store.tasks import get_task
+
+    tasks.plan(workspace, task)
+    stored = get_task(workspace.db, task.taskId)
+    assert stored is not None
+    lease = {"holder": RUNNER_HOLDER, "expiresAt": stored.created_at + tasks.LEASE_MS}
+    return ConsolidationTask.model_validate({**task.to_json(), "lease": lease})
+
+
+def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResult:
+    """Plan (and with approval, run and stage) the consolidation task through a runner."""
+    from git_memory.extract.workspace import open_workspace
+    from git_memory.runners.profiles import RunnerOptions
+    from git_memory.runners.session import RunnerSession
+
+    workspace = open_workspace(worktree)
+    mode: tasks.Mode = "full" if request.full else "incremental"
+    built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
+    note = why_none(built, request.ifDue)
+    if note is not None:
+        return ConsolidateResult(status=_status_of(built), entryCount=built.selected, note=note)
+    assert built.task is not None
+    task = _stable_task(workspace, built.task)
+    options = RunnerOptions(
+        request.runner,
+        command=getattr(request, "runnerCommand", None),
+        model=request.model,
+        endpoint=request.endpoint,
+    )
+    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
+    if not session.needs_approval:
+        raise GitMemoryError(
+            "GM_RUNNER_KIND_UNSUPPORTED",
+            "the builtin runner extracts typed facts only; it cannot consolidate",
+            hint="use `git memory synthesize` (the agent answers) or a model runner",
+        )
+    stdin = canonical_json(task.to_json()) + b"\n"
+    plan = session.plan("consolidation", task.taskId, stdin, coverage=_coverage(task))
+    try:
+        approved = session.approve(
+            [plan],
+            approve_plan=getattr(request, "approvePlan", None),
+            approve_manifest=getattr(request, "approveManifest", None),
+            ask=ask,
+        )
+    except GitMemoryError as exc:
+        if exc.code != "GM_APPROVAL_REQUIRED":
+            raise
+        return ConsolidateResult(
+            status="approval-required",
+            taskId=task.taskId,
+            entryCount=built.selected,
+            plans=[plan.to_json()],
+            note=f"approve with --approve-plan {plan.planDigest}",
+        )
+    return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
+
+
+def _status_of(built: tasks.Built) -> Any:
+    if built.state.pending_run_id is not None:
+        return "pending-run"
+    return "nothing-new" if built.selected == 0 else "not-due"
+
+
+def _run_and_stage(
+    workspace: Any, session: Any, plan: Any, task: ConsolidationTask, stdin: bytes, *, count: int
+) -> ConsolidateResult:
+    from git_memory.consolidate.stage import stage_patch
+    from git_memory.runners.answer import validate_answer
+
+    stdout = session.run(plan, stdin)
+    patch = validate_answer(
+        stdout, ConsolidationPatch, task_id=task.taskId, binding=task.binding.to_json()
+    )
+    staged = stage_patch(workspace, patch)
+    return ConsolidateResult(
+        status="staged",
+        taskId=task.taskId,
+        entryCount=count,
+        plans=[plan.to_json()],
+        authorized=True,
+        stage=staged,
+        note=staged["next"],
+    )

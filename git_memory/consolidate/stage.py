@@ -1,0 +1,265 @@
+"""Stage a ConsolidationPatch@v1: binding echo, every §H rule, one reviewable statement per op.
+
+The patch must echo the task it answers, and the task rebuilt from the current approved
+memory must still be that task (an entry, scene or doctrine changed since `synthesize`:
+`GM_BINDING_DRIFT`). The rules of `consolidate.rules` then validate and materialize it (host
+heat, canonical META). An empty patch is recorded as a visible `no_op` run without candidate;
+otherwise one quarantined `consolidation-patch` candidate carries every operation as an
+`unverified` statement, so a human confirms each one in `git memory review`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from git_memory.consolidate import runs
+from git_memory.consolidate import task as tasks
+from git_memory.consolidate.review_text import operation_text, patch_summary
+from git_memory.consolidate.rules import ValidatedPatch, context_from_task, validate_patch
+from git_memory.contracts.canonical import digest
+from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
+from git_memory.errors import GitMemoryError
+from git_memory.store.db import StateDB
+
+LIMITATIONS = ["generated-consolidation-content", "source-approved-memory-only"]
+
+
+def binding_drift(message: str, **details: Any) -> GitMemoryError:
+    """`GM_BINDING_DRIFT`: the document answers a state that is no longer current."""
+    return GitMemoryError(
+        "GM_BINDING_DRIFT",
+        message,
+        hint="run `git memory synthesize` again and answer the new task",
+        details=details or None,
+    )
+
+
+def _stored_task(workspace: Any, patch: ConsolidationPatch) -> Any:
+    from git_memory.store.tasks import get_task, not_found
+
+    stored = get_task(workspace.db, patch.taskId)
+    if stored is None or stored.owner != workspace.owner or stored.kind != "consolidation":
+        raise not_found(patch.taskId)
+    if patch.binding.to_json() != stored.binding or (
+        patch.binding.expected_task_id() != patch.taskId
+    ):
+        raise binding_drift(
+            f"the patch's binding differs from task {patch.taskId!r}",
+            reason="binding-echo",
+        )
+    return stored
+
+
+def current_task(workspace: Any, patch_binding: Any, task_id: str) -> tasks.Built:
+    """The task rebuilt from the current state; drift when it is not `task_id` any more."""
+    built = tasks.build(
+        workspace, patch_binding.replay.mode, now_ms=int(time.time() * 1000), check_pending=False
+    )
+    if built.task is None or built.task.taskId != task_id:
+        from git_memory.store.tasks import mark_stale
+
+        mark_stale(workspace.db, task_id, "approved memory changed since synthesize")
+        raise binding_drift(
+            f"approved entries, scenes or doctrine changed since task {task_id!r} was issued",
+            reason="memory-changed",
+        )
+    pending = built.state.pending_run_id
+    if pending is not None and pending != runs.run_id_of(task_id):
+        raise GitMemoryError(
+            "GM_CONSOLIDATION_PENDING",
+            f"consolidation run {pending} waits for review",
+            hint="review, promote or discard it before staging another patch",
+            details={"pendingRunId": pending},
+        )
+    return built
+
+
+def stage_patch(workspace: Any, patch: ConsolidationPatch) -> dict[str, Any]:
+    """Stage the patch; returns the AgentStage document (identical bytes replay)."""
+    from git_memory.extract.staging import claim_or_replay, release
+    from git_memory.store.tasks import submit_task
+
+    _stored_task(workspace, patch)
+    response_digest = digest(patch.to_json())
+    token = claim_or_replay(workspace, patch.taskId, response_digest)
+    prepared: tuple[tasks.Built, ValidatedPatch] | None = None
+    try:
+        if token is not None:
+            built = current_task(workspace, patch.binding, patch.taskId)
+            prepared = (built, validate_patch(patch.operations, context_from_task(built.task)))
+        result = submit_task(
+            workspace.db,
+            task_id=patch.taskId,
+            claim_token=token or "",
+            response_digest=response_digest,
+            apply=lambda db, _stored: _apply(workspace, db, patch, prepared),
+        )
+    except GitMemoryError:
+        release(workspace, patch.taskId, token)
+        raise
+    return _response(workspace, result.outcome)
+
+
+def _apply(
+    workspace: Any,
+    db: StateDB,
+    patch: ConsolidationPatch,
+    prepared: tuple[tasks.Built, ValidatedPatch] | None,
+) -> dict[str, Any]:
+    from git_memory.store.journal import record_consolidation_run
+
+    assert prepared is not None, "a fresh submission is always validated first"
+    built, validated = prepared
+    assert built.task is not None
+    task, baseline = built.task, built.baseline()
+    run_id = runs.run_id_of(patch.taskId)
+    candidate_id = None if validated.no_op else _insert(workspace, db, task, validated, run_id)
+    record_consolidation_run(
+        db,
+        run_id=run_id,
+        owner=workspace.owner,
+        task_id=patch.taskId,
+        entry_count=len(task.entries),
+        patch={
+            "baseline": baseline,
+            "candidateId": candidate_id,
+            "operations": [op.to_json() for op in validated.operations],
+        },
+        state="no_op" if validated.no_op else "pending_review",
+    )
+    return {
+        "taskId": patch.taskId,
+        "runId": run_id,
+        "noOp": validated.no_op,
+        "candidateIds": [] if candidate_id is None else [candidate_id],
+    }
+
+
+def _citations(task: ConsolidationTask, entry_ids: tuple[str, ...]) -> list[dict[str, Any]]:
+    by_id = {e.entryId: e for e in task.entries}
+    return [
+        {
+            "entryId": eid,
+            "revision": by_id[eid].revision,
+            "contentDigest": by_id[eid].contentDigest,
+        }
+        for eid in sorted(entry_ids)
+    ]
+
+
+def _insert(
+    workspace: Any, db: StateDB, task: ConsolidationTask, validated: ValidatedPatch, run_id: str
+) -> str:
+    from git_memory.store.candidates import insert_candidate, set_assessment
+
+    candidate_id = runs.candidate_id_of(task.taskId)
+    statements = [
+        {
+            "statementId": op.operationId,
+            "text": operation_text(op, task, validated),
+            "operation": {**op.to_json(), "heat": op.heat},
+        }
+        for op in validated.operations
+    ]
+    summary = patch_summary(validated)
+    payload: dict[str, Any] = {
+        "candidateKind": "consolidation-patch",
+        "runId": run_id,
+        "taskId": task.taskId,
+        "binding": task.binding.to_json(),
+        "content": summary,
+        "type": None,
+        "statements": statements,
+        "files": [
+            {"path": f.path, "kind": f.kind, "operationId": f.operation_id, "content": f.content}
+            for f in validated.files
+        ],
+    }
+    insert_candidate(
+        db,
+        candidate_id=candidate_id,
+        owner=workspace.owner,
+        kind="consolidation-patch",
+        payload=payload,
+        content=summary,
+        task_id=task.taskId,
+        status="quarantined",
+    )
+    for op in validated.operations:
+        _add_evidence(db, candidate_id, task, op.operationId, op.basedOnEntryIds)
+        set_assessment(db, candidate_id, _assessment(task, op))
+    return candidate_id
+
+
+def _add_evidence(
+    db: StateDB, candidate_id: str, task: ConsolidationTask, op_id: str, entry_ids: tuple[str, ...]
+) -> None:
+    from git_memory.store.candidates import EvidenceRef, add_evidence_refs
+
+    by_id = {e.entryId: e for e in task.entries}
+    refs = [
+        EvidenceRef(
+            statement_id=op_id,
+            evidence_id=eid,
+            pointer_digest=by_id[eid].contentDigest,
+            revision=str(by_id[eid].revision),
+            relation="based-on",
+            strength="contextual",
+            limitations=list(LIMITATIONS),
+            detail={
+                "kind": "entry",
+                "entryId": eid,
+                "display": f"entries/{eid}.md (revision {by_id[eid].revision})",
+                "excerpt": by_id[eid].body[:480],
+            },
+        )
+        for eid in sorted(entry_ids)
+    ]
+    if refs:
+        add_evidence_refs(db, candidate_id, refs, task_id=task.taskId)
+
+
+def _assessment(task: ConsolidationTask, op: Any) -> Any:
+    from git_memory.store.candidates import Assessment
+
+    return Assessment(
+        statement_id=op.operationId,
+        citations_digest=digest(_citations(task, op.basedOnEntryIds)),
+        provenance_strength="contextual",
+        limitations=list(LIMITATIONS),
+        claim_support="unverified",
+        assessed_by="deterministic",
+        statement_text_digest=digest(op.to_json()),
+        revision=1,
+    )
+
+
+def _response(workspace: Any, outcome: dict[str, Any]) -> dict[str, Any]:
+    from git_memory.extract.review_items import review_item
+    from git_memory.store.candidates import require_candidate
+
+    staged, items = [], []
+    for candidate_id in outcome["candidateIds"]:
+        found = require_candidate(workspace.db, candidate_id)
+        staged.append(
+            {
+                "candidateId": found.candidate_id,
+                "revision": found.revision,
+                "kind": "consolidation",
+                "status": found.status,
+            }
+        )
+        if found.status == "quarantined":
+            items.append(review_item(workspace.db, found))
+    return {
+        "taskId": outcome["taskId"],
+        "status": "staged",
+        "noOp": outcome["noOp"],
+        "candidates": staged,
+        "reviewItems": items,
+        "next": f"recorded no-op consolidation run {outcome['runId']}"
+        if outcome["noOp"]
+        else "ask the human to review every operation: `git memory review --kind "
+        "consolidation`, then prepare and promote",
+    }

@@ -1,0 +1,66 @@
+"""`synthesize`: build the consolidation task, or say why there is none."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from git_memory.consolidate import task as tasks
+from git_memory.contracts.consolidation import PATCH_FORMAT, Synthesis
+
+RULE = (
+    "Echo taskId and binding exactly; cite only entry ids of the task; prefer updates, create "
+    "at most one scene; never write heat (the host computes it); an empty operations list "
+    "means no change. Each operation is confirmed by the human in `git memory review`."
+)
+
+
+def synthesize(worktree: Any, mode: tasks.Mode, *, if_due: bool = False) -> Synthesis:
+    """The Synthesis document: a planned task, or a note (not due, nothing new, pending)."""
+    from git_memory.extract.workspace import open_workspace
+
+    workspace = open_workspace(worktree)
+    try:
+        built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
+        note = why_none(built, if_due)
+        if note is not None:
+            return _synthesis(None, built, note)
+        assert built.task is not None
+        tasks.plan(workspace, built.task)
+        return _synthesis(built.task.to_json(), built, None)
+    finally:
+        workspace.db.close()
+
+
+def why_none(built: tasks.Built, if_due: bool) -> str | None:
+    """Why no task is handed out (pending run, nothing new, not due), or None."""
+    if built.state.pending_run_id is not None:
+        return (
+            f"consolidation run {built.state.pending_run_id} waits for review; review, "
+            "promote or discard it before synthesizing again"
+        )
+    if built.selected == 0:
+        return "No new or changed approved entries since the last successful consolidation."
+    if if_due and built.selected < tasks.DUE_ENTRY_COUNT:
+        return (
+            f"Consolidation is not due: {built.selected} approved entr(y/ies) new or changed, "
+            f"due at {tasks.DUE_ENTRY_COUNT}."
+        )
+    return None
+
+
+def _synthesis(task: dict[str, Any] | None, built: tasks.Built, note: str | None) -> Synthesis:
+    return Synthesis.model_validate(
+        {
+            "task": task,
+            "entryCount": built.selected,
+            "dueAt": tasks.DUE_ENTRY_COUNT,
+            "pendingRunId": built.state.pending_run_id,
+            "guidance": {
+                "nextAction": "stage" if task is not None else "none",
+                "requestFormat": PATCH_FORMAT,
+                "rule": RULE,
+            },
+            "note": note,
+        }
+    )

@@ -1,0 +1,195 @@
+"""ConsolidationTask@v1: approved entries, current scenes (with heat) and doctrine, bound.
+
+Incremental mode takes the approved entries whose `(entryId, revision, contentDigest)` differ
+from the baseline of the last successful run; `full` takes all of them. The task id is the
+digest of the binding, so the same memory state gives the same task, and a patch staged
+against it is checked by rebuilding the task from the current state (any change → drift).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from git_memory.consolidate.prompt import CONSOLIDATION_PROMPT, PROMPT_VERSION
+from git_memory.consolidate.runs import RunState, run_state
+from git_memory.contracts.consolidation import ConsolidationTask
+from git_memory.errors import GitMemoryError
+from git_memory.skills.context import (
+    DoctrineSource,
+    EntrySource,
+    SceneSource,
+    entry_set_digest,
+    scene_index_digest,
+)
+
+Mode = Literal["incremental", "full"]
+DUE_ENTRY_COUNT = 20
+AGENT_HOLDER = "git-memory-agent"
+LEASE_MS = 300_000
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The approved memory a task is built from."""
+
+    generation: int
+    source_tree_digest: str
+    entries: list[EntrySource]
+    scenes: list[SceneSource]
+    doctrine: DoctrineSource | None
+
+
+@dataclass(frozen=True)
+class Built:
+    """A task (None when nothing is selected) and what it was built from."""
+
+    task: ConsolidationTask | None
+    selected: int
+    state: RunState
+    snapshot: Snapshot
+
+    def baseline(self) -> list[dict[str, Any]]:
+        """Revisions of every approved entry now: the next incremental run compares to it."""
+        return [_revision(e) for e in sorted(self.snapshot.entries, key=lambda e: e.entryId)]
+
+
+def snapshot(workspace: Any) -> Snapshot:
+    """Approved entries (projection), scenes and doctrine (files); coverage must be complete."""
+    from git_memory.extract.contexts import load_sources
+    from git_memory.store.approved import get_projection
+
+    projection = get_projection(workspace.db, workspace.owner)
+    if projection is None or projection.coverage != "complete":
+        raise GitMemoryError(
+            "GM_APPROVED_COVERAGE_PARTIAL",
+            "the approved memory could not be read completely; consolidating half of it is unsafe",
+            hint="run `git memory lint` to find unreadable entry files, then try again",
+        )
+    sources = load_sources(workspace)
+    return Snapshot(
+        projection.generation,
+        projection.source_tree_digest,
+        sources.entries,
+        sources.scenes,
+        sources.doctrine,
+    )
+
+
+def _revision(entry: EntrySource) -> dict[str, Any]:
+    return {
+        "entryId": entry.entryId,
+        "revision": entry.revision,
+        "contentDigest": entry.contentDigest,
+    }
+
+
+def select_entries(snap: Snapshot, state: RunState, mode: Mode) -> list[EntrySource]:
+    """All entries (`full`) or those new or changed since the last successful baseline."""
+    if mode == "full":
+        return list(snap.entries)
+    return [
+        e for e in snap.entries if state.baseline.get(e.entryId) != (e.revision, e.contentDigest)
+    ]
+
+
+def build(workspace: Any, mode: Mode, *, now_ms: int, check_pending: bool = True) -> Built:
+    """The task for the current state, or a Built with `task` None when nothing is selected.
+
+    With `check_pending`, a run waiting for review blocks a new task (`state.pending_run_id`).
+    """
+    snap = snapshot(workspace)
+    state = run_state(workspace.db, workspace.owner)
+    selected = select_entries(snap, state, mode)
+    if not selected or (check_pending and state.pending_run_id):
+        return Built(None, len(selected), state, snap)
+    from git_memory.contracts.consolidation import ConsolidationBinding
+
+    binding = ConsolidationBinding.model_validate(_binding(workspace, snap, state, mode, selected))
+    task = ConsolidationTask.model_validate(
+        {
+            "taskId": binding.expected_task_id(),
+            "lease": {"holder": AGENT_HOLDER, "expiresAt": now_ms + LEASE_MS},
+            "binding": binding.to_json(),
+            "entries": [_entry(e) for e in selected],
+            "scenes": [_scene(s) for s in snap.scenes],
+            "doctrine": None
+            if snap.doctrine is None
+            else {"contentDigest": snap.doctrine.contentDigest, "content": snap.doctrine.document},
+            "policy": {"dueEntryCount": DUE_ENTRY_COUNT},
+            "contract": {
+                "prompts": {"promptVersion": PROMPT_VERSION, "consolidation": CONSOLIDATION_PROMPT}
+            },
+        }
+    )
+    return Built(task, len(selected), state, snap)
+
+
+def _binding(
+    workspace: Any, snap: Snapshot, state: RunState, mode: Mode, selected: list[EntrySource]
+) -> dict[str, Any]:
+    from git_memory.contracts.consolidation import CONSOLIDATION_POLICY_VERSION
+    from git_memory.store.approved import ANALYZER_VERSION
+
+    uuid = workspace.database_uuid
+    return {
+        "databaseUuid": uuid,
+        "memoryStateUuid": uuid,
+        "owner": {
+            "repositoryKey": workspace.owner.repository_key,
+            "worktreeKey": workspace.owner.worktree_key,
+        },
+        "approvedProjection": {
+            "generation": snap.generation,
+            "analyzerVersion": ANALYZER_VERSION,
+            "coverage": "complete",
+            "sourceTreeDigest": snap.source_tree_digest,
+        },
+        "entrySetDigest": entry_set_digest(selected),
+        "entryRevisions": [_revision(e) for e in sorted(selected, key=lambda e: e.entryId)],
+        "sceneIndexDigest": scene_index_digest(snap.scenes),
+        "sceneRevisions": [
+            {"name": s.name, "contentDigest": s.contentDigest, "heat": s.heat}
+            for s in sorted(snap.scenes, key=lambda s: s.name)
+        ],
+        "doctrineDigest": None if snap.doctrine is None else snap.doctrine.contentDigest,
+        "replay": {"mode": mode, "afterSuccessfulRunId": state.last_successful_id},
+        "promptVersion": PROMPT_VERSION,
+        "schemaVersion": "git-memory-consolidation-task@v1",
+        "policyVersion": CONSOLIDATION_POLICY_VERSION,
+    }
+
+
+def _entry(entry: EntrySource) -> dict[str, Any]:
+    return {
+        **_revision(entry),
+        "type": entry.type,
+        "scene": entry.scene,
+        "priority": entry.priority,
+        "confidence": entry.confidence,
+        "body": entry.body if entry.body.strip() else "(no body)",
+    }
+
+
+def _scene(scene: SceneSource) -> dict[str, Any]:
+    return {
+        "name": scene.name,
+        "contentDigest": scene.contentDigest,
+        "heat": scene.heat,
+        "content": scene.document,
+    }
+
+
+def plan(workspace: Any, task: ConsolidationTask) -> str:
+    """Record the task in the store (idempotent: same state, same task); its status."""
+    from git_memory.store.tasks import plan_task
+
+    with workspace.db.write(boundary="consolidate.plan"):
+        stored, _ = plan_task(
+            workspace.db,
+            task_id=task.taskId,
+            kind="consolidation",
+            owner=workspace.owner,
+            binding=task.binding.to_json(),
+        )
+    return stored.status

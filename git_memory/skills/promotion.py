@@ -1,0 +1,64 @@
+"""Prepare and promote hooks of skill plans: `skills/<name>/SKILL.md`, never a delete.
+
+At prepare the memory context and the target are checked again (create: absent; update: the
+bound digest); at promote the memory context once more before any byte is written (the blob
+CAS of promote guards the target itself).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.errors import GitMemoryError
+from git_memory.skills.binding import check_memory_context, check_target, skill_path
+from git_memory.store.db import Owner, StateDB
+
+
+def _workspace(worktree: Any, db: StateDB, owner: Owner) -> Any:
+    from git_memory.extract.workspace import Workspace
+
+    workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
+    workspace.sync_approved()
+    return workspace
+
+
+def plan_files(
+    worktree: Any, db: StateDB, owner: Owner, candidates: list[Any]
+) -> list[tuple[str, str, str | None]]:
+    """One write per skill candidate; two candidates for the same skill are refused."""
+    from git_memory.contracts.skill import SkillDocument
+
+    workspace = _workspace(worktree, db, owner)
+    files: dict[str, str] = {}
+    for candidate in candidates:
+        skill = SkillDocument.model_validate(candidate.payload["skill"])
+        path = skill_path(skill.name)
+        if path in files:
+            raise GitMemoryError(
+                "GM_REQUEST_INVALID",
+                f"two candidates write {path}; prepare one of them",
+                hint="discard the skill candidate you do not want",
+            )
+        check_memory_context(
+            workspace, candidate.payload["memoryContextDigest"], candidate.candidate_id
+        )
+        check_target(worktree, skill)
+        files[path] = str(candidate.payload["content"])
+    return [(path, "write", content) for path, content in files.items()]
+
+
+def precheck(worktree: Any, db: StateDB, record: Any) -> None:
+    """Before promote writes: each skill's memory context must still be current."""
+    from git_memory.store.candidates import require_candidate
+
+    workspace = _workspace(worktree, db, record.owner)
+    for candidate_id in record.candidate_ids:
+        candidate = require_candidate(db, candidate_id)
+        check_memory_context(
+            workspace, candidate.payload["memoryContextDigest"], candidate.candidate_id
+        )
+
+
+def finalize(db: StateDB, record: Any) -> None:
+    """Nothing beyond promote's own finalize for skills."""
+    del db, record

@@ -1,0 +1,222 @@
+"""Stage a SkillCandidate@v1: echoed recall binding, memory context, target, SKILL.md, lint.
+
+The candidate answers a recalled ExtractionTask (its taskId and binding are echoed) but does
+not consume it: the same chunk can still be staged as entry drafts. Statements cite the
+task's evidence catalog and are assessed by the host (`unverified`). The candidate goes
+straight to quarantine for `git memory review --kind skill`; identical bytes replay.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.contracts.canonical import digest
+from git_memory.contracts.extraction import ExtractionTask
+from git_memory.contracts.skill import SkillCandidate
+from git_memory.errors import FormatError, GitMemoryError
+from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
+
+HOLDER = "git-memory-agent"
+LEASE_MS = 300_000
+
+
+def render_skill(skill: Any) -> str:
+    """The canonical SKILL.md text of a SkillDocument (validated by the format)."""
+    from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
+
+    text = serialize_skill(Skill(name=skill.name, description=skill.description, body=skill.body))
+    try:
+        return serialize_skill(parse_skill(text))
+    except FormatError as exc:
+        raise GitMemoryError(
+            "GM_SKILL_INVALID",
+            f"the skill is not a valid SKILL.md: {exc.message}",
+            hint="fix the skill body or description and stage again",
+            details={"formatCode": exc.code},
+        ) from exc
+
+
+def lint_skill(name: str, text: str) -> None:
+    """A SKILL.md with a blocking lint finding is refused before anything is stored."""
+    from git_memory.lint.engine import lint_bytes
+
+    blocking = [f for f in lint_bytes(skill_path(name), text.encode("utf-8")) if f.blocks]
+    if blocking:
+        first = blocking[0].to_json()
+        raise GitMemoryError(
+            "GM_LINT_BLOCKED",
+            f"{skill_path(name)}:{first['line']}:{first['column']}: {first['code']} "
+            f"{first['message']}",
+            hint="remove secrets, session ids and private paths from the skill",
+            details={"findings": [f.to_json() for f in blocking]},
+        )
+
+
+def _assess(candidate: SkillCandidate, record: dict[str, Any]) -> list[Any]:
+    from git_memory.extract.assess import CandidateRejected, DraftStatement, assess_statements
+    from git_memory.extract.stage_drafts import load_catalog
+
+    statements = [
+        DraftStatement(s.statementId, s.text, tuple(s.evidenceIds)) for s in candidate.statements
+    ]
+    try:
+        return assess_statements(statements, load_catalog(record))
+    except CandidateRejected as refusal:
+        raise GitMemoryError(
+            "GM_NO_CITABLE_STATEMENTS",
+            f"the skill cites evidence outside the task's catalog ({refusal.detail})",
+            hint="cite only evidenceIds of the recalled task's evidenceCatalog",
+            details={"reason": refusal.reason, "detail": refusal.detail},
+        ) from refusal
+
+
+def stage_skill(workspace: Any, candidate: SkillCandidate) -> dict[str, Any]:
+    """Check and quarantine one skill candidate; returns the AgentStage document."""
+    from git_memory.extract import artifacts
+    from git_memory.extract.staging import source_is_current
+
+    record = artifacts.load_recall(workspace.worktree.state_home, candidate.taskId)
+    task = ExtractionTask.model_validate(record["task"])
+    if candidate.binding != task.binding:
+        raise drift(
+            f"the skill's binding differs from task {candidate.taskId!r}",
+            reason="binding-echo",
+        )
+    if _already_staged(workspace, candidate):
+        return _response(workspace, _submit(workspace, candidate, record, "", []))
+    source_is_current(workspace, candidate.taskId, record["turns"])
+    check_memory_context(workspace, candidate.memoryContextDigest)
+    check_target(workspace.worktree, candidate.skill)
+    document = render_skill(candidate.skill)
+    lint_skill(candidate.skill.name, document)
+    found = _assess(candidate, record)
+    outcome = _submit(workspace, candidate, record, document, found)
+    return _response(workspace, outcome)
+
+
+def _task_id(candidate: SkillCandidate) -> str:
+    return f"skill-{digest(candidate.to_json())}"
+
+
+def _already_staged(workspace: Any, candidate: SkillCandidate) -> bool:
+    """The same bytes were staged before: replay their outcome without re-checking."""
+    from git_memory.store.tasks import get_task
+
+    stored = get_task(workspace.db, _task_id(candidate))
+    return stored is not None and stored.status == "submitted"
+
+
+def _submit(
+    workspace: Any,
+    candidate: SkillCandidate,
+    record: dict[str, Any],
+    document: str,
+    found: list[Any],
+) -> dict[str, Any]:
+    from git_memory.extract.staging import release
+    from git_memory.store.tasks import claim_task, get_task, plan_task, submit_task
+
+    response_digest = digest(candidate.to_json())
+    task_id = _task_id(candidate)
+    binding = {
+        "extractionTaskId": candidate.taskId,
+        "memoryContextDigest": candidate.memoryContextDigest,
+        "name": candidate.skill.name,
+        "responseDigest": response_digest,
+    }
+    plan_task(workspace.db, task_id=task_id, kind="skill", owner=workspace.owner, binding=binding)
+    stored = get_task(workspace.db, task_id)
+    token = None
+    if stored is not None and stored.status != "submitted":
+        token = claim_task(workspace.db, task_id, holder=HOLDER, lease_ms=LEASE_MS).claim_token
+    try:
+        result = submit_task(
+            workspace.db,
+            task_id=task_id,
+            claim_token=token or "",
+            response_digest=response_digest,
+            apply=lambda db, _task: _insert(
+                workspace, db, candidate=candidate, record=record, document=document, found=found
+            ),
+        )
+    except GitMemoryError:
+        release(workspace, task_id, token)
+        raise
+    return result.outcome
+
+
+def _insert(
+    workspace: Any,
+    db: Any,
+    *,
+    candidate: SkillCandidate,
+    record: dict[str, Any],
+    document: str,
+    found: list[Any],
+) -> dict[str, Any]:
+    from git_memory.extract.stage_drafts import evidence_refs_for, to_store_assessment
+    from git_memory.store.candidates import add_evidence_refs, insert_candidate, set_assessment
+
+    candidate_id = f"skill-{candidate.skill.name}-{digest(candidate.to_json())[:12]}"
+    payload = {
+        "candidateKind": "skill",
+        "taskId": candidate.taskId,
+        "memoryContextDigest": candidate.memoryContextDigest,
+        "skill": candidate.skill.to_json(),
+        "targetPath": skill_path(candidate.skill.name),
+        "content": document,
+        "type": None,
+        "statements": [s.to_json() for s in candidate.statements],
+    }
+    insert_candidate(
+        db,
+        candidate_id=candidate_id,
+        owner=workspace.owner,
+        kind="skill",
+        payload=payload,
+        content=f"{candidate.skill.name}: {candidate.skill.description}",
+        task_id=candidate.taskId,
+        status="quarantined",
+    )
+    add_evidence_refs(db, candidate_id, evidence_refs_for(record, found), task_id=candidate.taskId)
+    for assessment in found:
+        set_assessment(db, candidate_id, to_store_assessment(assessment))
+    return {"taskId": candidate.taskId, "candidateIds": [candidate_id]}
+
+
+def _response(workspace: Any, outcome: dict[str, Any]) -> dict[str, Any]:
+    from git_memory.extract.review_items import review_item
+    from git_memory.store.candidates import require_candidate
+
+    staged, items = [], []
+    for candidate_id in outcome["candidateIds"]:
+        found = require_candidate(workspace.db, candidate_id)
+        staged.append(
+            {
+                "candidateId": found.candidate_id,
+                "revision": found.revision,
+                "kind": "skill",
+                "status": found.status,
+            }
+        )
+        if found.status == "quarantined":
+            items.append(review_item(workspace.db, found))
+    return {
+        "taskId": outcome["taskId"],
+        "status": "staged",
+        "noOp": False,
+        "candidates": staged,
+        "reviewItems": items,
+        "skill": True,
+        "next": "ask the human to review the skill: `git memory review --kind skill`, then "
+        "prepare and promote",
+    }
+
+
+def check_review(workspace: Any, candidates: list[Any]) -> None:
+    """At review: every listed skill candidate must still match the memory context."""
+    for candidate in candidates:
+        if candidate.kind == "skill":
+            check_memory_context(
+                workspace, candidate.payload["memoryContextDigest"], candidate.candidate_id
+            )
