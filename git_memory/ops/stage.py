@@ -18,6 +18,8 @@ from git_memory.ops.registry import spec
 STAGE_HANDLERS: dict[str, str] = {
     "git-memory-candidate-draft-batch@v1": "git_memory.ops.stage:_stage_batch",
     "git-memory-adjudication-result@v1": "git_memory.ops.stage:_stage_result",
+    "git-memory-consolidation-patch@v1": "git_memory.consolidate.stage:stage_patch",
+    "git-memory-skill-candidate@v1": "git_memory.skills.stage:stage_skill",
 }
 
 
