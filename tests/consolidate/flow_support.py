@@ -109,3 +109,31 @@ def patch(task: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, A
         "binding": task["binding"],
         "operations": operations,
     }
+
+
+def prepare_and_promote(root: Path, kind: str, tmp: Path) -> dict[str, Any]:
+    """review --kind KIND → prepare (confirm every statement) → promote --approve."""
+    from git_memory.extract.review_flow import prepare_document
+
+    review = cli_json(["review", "--kind", kind], root)
+    assert review["items"], review
+    request = tmp / f"prepare-{kind}.json"
+    request.write_text(json.dumps(prepare_document(review["items"], kind)), encoding="utf-8")
+    plan = cli_json(["prepare", "--request", str(request)], root)
+    return cli_json(["promote", "--plan", plan["planId"], "--approve", plan["planDigest"]], root)
+
+
+def prepare_plan(root: Path, kind: str, tmp: Path) -> CliResult:
+    """review --kind KIND → `git memory prepare` (not asserted)."""
+    from git_memory.extract.review_flow import prepare_document
+
+    review = cli_json(["review", "--kind", kind], root)
+    request = tmp / f"prepare-{kind}.json"
+    request.write_text(json.dumps(prepare_document(review["items"], kind)), encoding="utf-8")
+    return run_cli(["prepare", "--request", str(request), "--format", "json"], cwd=root)
+
+
+def error_code(result: CliResult) -> str:
+    """The `GM_*` code of a failed `--format json` command."""
+    assert result.exit_code != 0, result.stdout
+    return str(json.loads(result.stdout)["error"]["code"])

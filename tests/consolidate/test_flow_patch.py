@@ -1,0 +1,249 @@
+"""ConsolidationPatch through the real CLI: stage → review → prepare → promote, and refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from git_memory.formats.scene import parse_scene
+from git_memory.testing.repos import Repo
+from tests.conftest import run_cli
+from tests.consolidate.flow_support import (
+    cli_json,
+    error_code,
+    operation,
+    patch,
+    prepare_and_promote,
+    prepare_plan,
+    scene_content,
+    stage_doc,
+    write_entries,
+    write_entry,
+    write_scene,
+)
+
+
+def _synth(root: Path, *flags: str) -> dict[str, Any]:
+    task: dict[str, Any] = cli_json(["synthesize", *flags], root)["task"]
+    assert task is not None
+    return task
+
+
+def _scene(root: Path, name: str) -> Path:
+    return root / ".memory" / "scenes" / f"{name}.md"
+
+
+def test_entries_become_a_promoted_scene_with_host_heat(repo: Repo, tmp_path: Path) -> None:
+    repo.write("README.md", "app\n")
+    repo.commit_all("init")
+    ids = write_entries(repo.root, 20)
+    write_scene(repo.root, "release", "Release flow", heat=3)
+    before = repo.snapshot()
+    task = _synth(repo.root, "--if-due")
+    update = operation(
+        "update",
+        "release",
+        scene_content("Release flow", ["run the checks", "tag from main"], heat=99),
+        ids[:10],
+        rationale="fold the release checks into the release scene",
+    )
+    create = operation(
+        "create",
+        "tagging",
+        scene_content("Tagging", ["tag after checks"]),
+        ids[10:],
+        op_id="op-2",
+        rationale="tagging rules are their own topic",
+    )
+    staged = stage_doc(repo.root, patch(task, [update, create]), tmp_path)
+    assert staged.exit_code == 0, staged.stdout
+    response = staged.json()
+    assert response["noOp"] is False
+    assert response["candidates"][0]["kind"] == "consolidation"
+    review = run_cli(["review", "--kind", "consolidation"], cwd=repo.root)
+    assert review.exit_code == 0, review.stderr
+    for shown in (
+        "UPDATE scene release",
+        "path: scenes/release.md",
+        "rationale: fold the release checks into the release scene",
+        "--- current/scenes/release.md",
+        "+++ proposed/scenes/release.md",
+        "+heat: 4",
+        "-heat: 3",
+        "CREATE scene tagging",
+        "(unverified, contextual)",
+    ):
+        assert shown in review.stdout, shown
+    statements = cli_json(["review", "--kind", "consolidation"], repo.root)["items"][0]
+    assert [s["statementId"] for s in statements["statements"]] == ["op-1", "op-2"]
+    assert {e["evidenceId"] for e in statements["statements"][0]["evidence"]} == set(ids[:10])
+    result = prepare_and_promote(repo.root, "consolidation", tmp_path)
+    assert sorted(result["files"]) == [
+        ".memory/scenes/release.md",
+        ".memory/scenes/tagging.md",
+    ]
+    release = parse_scene(_scene(repo.root, "release").read_text())
+    assert release.heat == 4  # old 3 + 1, the model's 99 discarded
+    assert parse_scene(_scene(repo.root, "tagging").read_text()).heat == 1
+    index = json.loads((repo.root / ".memory" / "index.json").read_text())
+    assert {"name": "tagging", "heat": 1, "summary": "Tagging"} in index["scenes"]
+    assert repo.snapshot() == before  # HEAD, refs and the index are untouched
+    assert "No new or changed" in cli_json(["synthesize"], repo.root)["note"]
+    assert cli_json(["review", "--kind", "consolidation"], repo.root)["items"] == []
+
+
+def test_merge_sums_heat_and_deletes_its_sources(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 2)
+    write_scene(repo.root, "alpha", "Alpha", heat=2)
+    write_scene(repo.root, "beta", "Beta", heat=3)
+    task = _synth(repo.root)
+    merge = operation(
+        "merge",
+        "alpha",
+        scene_content("Alpha and beta", ["one topic"]),
+        ids,
+        sources=["alpha", "beta"],
+    )
+    staged = stage_doc(repo.root, patch(task, [merge]), tmp_path)
+    assert staged.exit_code == 0, staged.stdout
+    text = staged.json()["reviewItems"][0]["statements"][0]["text"]
+    assert "sources: alpha, beta" in text
+    assert "delete: scenes/beta.md" in text
+    result = prepare_and_promote(repo.root, "consolidation", tmp_path)
+    assert sorted(result["files"]) == [".memory/scenes/alpha.md", ".memory/scenes/beta.md"]
+    assert parse_scene(_scene(repo.root, "alpha").read_text()).heat == 6  # 1 + 2 + 3
+    assert not _scene(repo.root, "beta").exists()
+
+
+def test_doctrine_create(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 2)
+    task = _synth(repo.root)
+    doctrine = operation(
+        "create", "doctrine", "## Doctrine\n- Run the checks before any tag.  \n", ids,
+        target="doctrine",
+    )  # fmt: skip
+    assert stage_doc(repo.root, patch(task, [doctrine]), tmp_path).exit_code == 0
+    prepare_and_promote(repo.root, "consolidation", tmp_path)
+    written = (repo.root / ".memory" / "doctrine.md").read_text()
+    assert written.startswith("## Doctrine\n- Run the checks before any tag.")
+    assert "  \n" not in written  # normalized: trailing blanks stripped
+
+
+def test_empty_patch_is_a_visible_no_op_run(repo: Repo, tmp_path: Path) -> None:
+    write_entries(repo.root, 2)
+    task = _synth(repo.root)
+    staged = stage_doc(repo.root, patch(task, []), tmp_path)
+    assert staged.exit_code == 0, staged.stdout
+    response = staged.json()
+    assert response["noOp"] is True
+    assert response["candidates"] == []
+    assert "no-op consolidation run run-" in response["next"]
+    text = run_cli(["stage", "--request", str(next(tmp_path.glob("doc-*.json")))], cwd=repo.root)
+    assert "(no-op)" in text.stdout  # identical bytes replay the recorded outcome
+    assert cli_json(["review", "--kind", "consolidation"], repo.root)["items"] == []
+
+
+def test_a_rule_violation_records_nothing_and_a_fix_can_be_staged(
+    repo: Repo, tmp_path: Path
+) -> None:
+    ids = write_entries(repo.root, 2)
+    task = _synth(repo.root)
+    content = scene_content("Release flow", ["check"])
+    bad = operation("create", "release", content, [*ids, "no-such-entry"])
+    refused = stage_doc(repo.root, patch(task, [bad]), tmp_path)
+    assert error_code(refused) == "GM_PATCH_INVALID"
+    assert json.loads(refused.stdout)["error"]["details"]["rule"] == "entry-ref-unknown"
+    assert cli_json(["review"], repo.root)["items"] == []
+    fixed = stage_doc(
+        repo.root, patch(task, [operation("create", "release", content, ids)]), tmp_path
+    )
+    assert fixed.exit_code == 0, fixed.stdout
+
+
+def test_capacity_is_enforced_through_stage(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 1)
+    for n in range(14):
+        write_scene(repo.root, f"s{n:02d}", f"Scene {n}", heat=1)
+    task = _synth(repo.root)
+    create = operation(
+        "create", "extra", scene_content("Extra", ["x"]), ids,
+        rationale="it cannot fit any existing scene",
+    )  # fmt: skip
+    refused = stage_doc(repo.root, patch(task, [create]), tmp_path)
+    assert error_code(refused) == "GM_SCENE_CAPACITY"
+    assert json.loads(refused.stdout)["error"]["details"]["rule"] == "create-forbidden"
+
+
+def test_different_bytes_for_a_staged_task_conflict(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 2)
+    task = _synth(repo.root)
+    first = operation("create", "release", scene_content("Release flow", ["a"]), ids)
+    assert stage_doc(repo.root, patch(task, [first]), tmp_path).exit_code == 0
+    replay = stage_doc(repo.root, patch(task, [first]), tmp_path)
+    assert replay.exit_code == 0
+    assert replay.json()["candidates"][0]["revision"] == 1
+    other = operation("create", "release", scene_content("Release flow", ["b"]), ids)
+    assert error_code(stage_doc(repo.root, patch(task, [other]), tmp_path)) == (
+        "GM_SUBMISSION_CONFLICT"
+    )
+
+
+def test_binding_echo_and_unknown_task(repo: Repo, tmp_path: Path) -> None:
+    write_entries(repo.root, 2)
+    task = _synth(repo.root)
+    forged = patch(task, [])
+    forged["binding"] = {**task["binding"], "policyVersion": "consolidation-policy@0"}
+    assert error_code(stage_doc(repo.root, forged, tmp_path)) == "GM_BINDING_DRIFT"
+    unknown = patch(task, [])
+    unknown["taskId"] = "consolidate-" + "0" * 64
+    assert error_code(stage_doc(repo.root, unknown, tmp_path)) == "GM_TASK_NOT_FOUND"
+
+
+def test_memory_changed_before_stage_is_drift(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 2)
+    task = _synth(repo.root)
+    write_entry(repo.root, ids[0], "Always run the release check, now with a new step.")
+    refused = stage_doc(repo.root, patch(task, []), tmp_path)
+    assert error_code(refused) == "GM_BINDING_DRIFT"
+    assert json.loads(refused.stdout)["error"]["details"]["reason"] == "memory-changed"
+
+
+def _staged_update(repo: Repo, tmp_path: Path) -> list[str]:
+    ids = write_entries(repo.root, 2)
+    write_scene(repo.root, "release", "Release flow", heat=1)
+    task = _synth(repo.root)
+    update = operation("update", "release", scene_content("Release flow", ["new"]), ids)
+    assert stage_doc(repo.root, patch(task, [update]), tmp_path).exit_code == 0
+    return ids
+
+
+def test_memory_changed_before_prepare_is_drift(repo: Repo, tmp_path: Path) -> None:
+    ids = _staged_update(repo, tmp_path)
+    write_entry(repo.root, ids[1], "Never tag without a changelog.")
+    assert error_code(prepare_plan(repo.root, "consolidation", tmp_path)) == "GM_BINDING_DRIFT"
+
+
+def test_memory_changed_before_promote_is_drift_and_voids(repo: Repo, tmp_path: Path) -> None:
+    ids = _staged_update(repo, tmp_path)
+    prepared = prepare_plan(repo.root, "consolidation", tmp_path)
+    assert prepared.exit_code == 0, prepared.stdout
+    plan = prepared.json()
+    write_entry(repo.root, ids[1], "Never tag without a changelog.")
+    args = ["promote", "--plan", plan["planId"], "--approve", plan["planDigest"]]
+    refused = run_cli([*args, "--format", "json"], cwd=repo.root)
+    assert error_code(refused) == "GM_BINDING_DRIFT"
+    assert parse_scene(_scene(repo.root, "release").read_text()).heat == 1  # untouched
+    assert error_code(run_cli([*args, "--format", "json"], cwd=repo.root)) == "GM_PLAN_VOIDED"
+
+
+def test_a_second_pending_patch_is_refused(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 2)
+    incremental = _synth(repo.root)
+    full = _synth(repo.root, "--full")
+    assert full["taskId"] != incremental["taskId"]
+    content = scene_content("Release flow", ["a"])
+    first = patch(incremental, [operation("create", "release", content, ids)])
+    assert stage_doc(repo.root, first, tmp_path).exit_code == 0
+    second = patch(full, [operation("create", "other", content, ids)])
+    assert error_code(stage_doc(repo.root, second, tmp_path)) == "GM_CONSOLIDATION_PENDING"
