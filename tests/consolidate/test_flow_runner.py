@@ -92,3 +92,26 @@ def test_usage_errors(repo: Repo, tmp_path: Path) -> None:
     write_entries(repo.root, 1)
     builtin = run_cli(["consolidate", "--runner", "builtin", "--format", "json"], cwd=repo.root)
     assert error_code(builtin) == "GM_RUNNER_KIND_UNSUPPORTED"
+
+
+def test_mcp_preview_never_sends(repo: Repo, tmp_path: Path) -> None:
+    import pytest
+
+    from git_memory.errors import GitMemoryError
+    from git_memory.mcp.tools import load_tools
+    from git_memory.ops.base import OpContext
+
+    write_entries(repo.root, 2)
+    script = _fake(tmp_path)
+    repo.git("config", "memory.runner.command", str(script))
+    tool = load_tools()["memory_consolidate_preview"]
+    ctx = OpContext(repository=repo.root, interactive=True, extras={"front_end": "mcp"})
+    preview = tool.run(ctx, {"runner": "command"})
+    assert preview["status"] == "approval-required"
+    assert preview["authorized"] is False
+    assert "release check" not in str(preview)  # digests only, no memory text
+    digest = preview["plans"][0]["planDigest"]
+    with pytest.raises(GitMemoryError) as caught:
+        tool.run(ctx, {"runner": "command", "approvePlan": digest})
+    assert caught.value.code == "GM_REQUEST_INVALID"
+    assert _spawned(script) == 0
