@@ -247,3 +247,38 @@ def test_a_second_pending_patch_is_refused(repo: Repo, tmp_path: Path) -> None:
     assert stage_doc(repo.root, first, tmp_path).exit_code == 0
     second = patch(full, [operation("create", "other", content, ids)])
     assert error_code(stage_doc(repo.root, second, tmp_path)) == "GM_CONSOLIDATION_PENDING"
+
+
+def test_scene_delete(repo: Repo, tmp_path: Path) -> None:
+    write_entries(repo.root, 1)
+    write_scene(repo.root, "alpha", "Alpha", heat=2)
+    write_scene(repo.root, "beta", "Beta", heat=1)
+    task = _synth(repo.root)
+    delete = operation("delete", "beta", None, [], rationale="beta is covered by alpha")
+    staged = stage_doc(repo.root, patch(task, [delete]), tmp_path)
+    assert staged.exit_code == 0, staged.stdout
+    assert "DELETE scene beta" in staged.json()["reviewItems"][0]["statements"][0]["text"]
+    result = prepare_and_promote(repo.root, "consolidation", tmp_path)
+    assert result["files"] == [".memory/scenes/beta.md"]
+    assert not _scene(repo.root, "beta").exists()
+    assert parse_scene(_scene(repo.root, "alpha").read_text()).heat == 2
+
+
+def test_scene_edited_after_prepare_voids_the_plan(repo: Repo, tmp_path: Path) -> None:
+    _staged_update(repo, tmp_path)
+    prepared = prepare_plan(repo.root, "consolidation", tmp_path)
+    assert prepared.exit_code == 0, prepared.stdout
+    plan = prepared.json()
+    edited = _scene(repo.root, "release")
+    edited.write_text(edited.read_text() + "- a hand edit\n")
+    args = [
+        "promote",
+        "--plan",
+        plan["planId"],
+        "--approve",
+        plan["planDigest"],
+        "--format",
+        "json",
+    ]
+    assert error_code(run_cli(args, cwd=repo.root)) == "GM_BINDING_DRIFT"
+    assert edited.read_text().endswith("- a hand edit\n")  # the third-party edit is kept

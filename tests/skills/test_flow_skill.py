@@ -223,3 +223,22 @@ def test_skill_md_is_validated_and_linted(tmp_path: Path, hermetic_env: dict[str
     assert error_code(blocked) == "GM_LINT_BLOCKED"
     assert secret not in blocked.stdout
     assert cli_json(["review", "--kind", "skill"], sample.root)["items"] == []
+
+
+def test_two_candidates_for_one_skill(tmp_path: Path, hermetic_env: dict[str, Path]) -> None:
+    sample, recall = _sample(tmp_path, hermetic_env)
+    assert stage_doc(sample.root, _skill(recall), tmp_path).exit_code == 0
+    assert stage_doc(sample.root, _skill(recall, body="# Other\n"), tmp_path).exit_code == 0
+    assert error_code(prepare_plan(sample.root, "skill", tmp_path)) == "GM_REQUEST_INVALID"
+    from git_memory.extract.review_flow import prepare_document
+
+    items = cli_json(["review", "--kind", "skill"], sample.root)["items"]
+    for number, item in enumerate(items):
+        path = tmp_path / f"one-{number}.json"
+        path.write_text(json.dumps(prepare_document([item], "skill")))
+    first = cli_json(["prepare", "--request", str(tmp_path / "one-0.json")], sample.root)
+    cli_json(["promote", "--plan", first["planId"], "--approve", first["planDigest"]], sample.root)
+    second = run_cli(
+        ["prepare", "--request", str(tmp_path / "one-1.json"), "--format", "json"], cwd=sample.root
+    )
+    assert error_code(second) == "GM_SKILL_EXISTS"  # a create needs the target absent
