@@ -7,7 +7,7 @@ fixed typed-fact renderers may produce `typed-fact` support.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +78,7 @@ def assess_statements(
     statements: Sequence[DraftStatement],
     catalog: Mapping[str, CatalogItem],
     *,
-    claim_support: str = "unverified",
+    support_of: Callable[[str], str] | None = None,
 ) -> list[Assessment]:
     """Assess every statement of one candidate, or reject the whole candidate."""
     seen: set[str] = set()
@@ -89,7 +89,12 @@ def assess_statements(
         unknown = [e for e in statement.evidence_ids if e not in catalog]
         if unknown:
             raise CandidateRejected("unknown-evidence-id", ", ".join(sorted(unknown)))
-    return [_assess(statement, catalog, claim_support) for statement in statements]
+    return [
+        _assess(
+            statement, catalog, support_of(statement.statement_id) if support_of else "unverified"
+        )
+        for statement in statements
+    ]
 
 
 def _assess(

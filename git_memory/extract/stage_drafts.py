@@ -8,6 +8,7 @@ rejected alone. Claim and submit happen in one step for the agent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from git_memory.contracts.canonical import digest
@@ -24,7 +25,6 @@ from git_memory.extract.evidence import CatalogItem
 from git_memory.extract.staging import claim_or_replay, source_is_current
 from git_memory.extract.workspace import Workspace
 from git_memory.store.db import StateDB
-from git_memory.store.tasks import Task
 
 
 def load_catalog(record: dict[str, Any]) -> dict[str, CatalogItem]:
@@ -42,7 +42,14 @@ def load_catalog(record: dict[str, Any]) -> dict[str, CatalogItem]:
     }
 
 
-def stage_drafts(workspace: Workspace, batch: CandidateDraftBatch) -> dict[str, Any]:
+# (candidate number from 1, statement id) -> claim support. Only in-process extractors whose
+# statements come from fixed renderers pass one; a staged document never can.
+SupportOf = Callable[[int, str], str]
+
+
+def stage_drafts(
+    workspace: Workspace, batch: CandidateDraftBatch, *, claim_support: SupportOf | None = None
+) -> dict[str, Any]:
     """Submit a draft batch; returns the stored outcome (replayed on identical bytes)."""
     record = artifacts.load_recall(workspace.worktree.state_home, batch.taskId)
     task = ExtractionTask.model_validate(record["task"])
@@ -65,7 +72,7 @@ def stage_drafts(workspace: Workspace, batch: CandidateDraftBatch) -> dict[str, 
             task_id=batch.taskId,
             claim_token=token or "",
             response_digest=response_digest,
-            apply=lambda db, stored: _apply(workspace, db, stored, batch, record),
+            apply=lambda db, stored: _apply(workspace, db, batch, record, claim_support),
         )
     except GitMemoryError:
         release(workspace, batch.taskId, token)
@@ -76,16 +83,16 @@ def stage_drafts(workspace: Workspace, batch: CandidateDraftBatch) -> dict[str, 
 def _apply(
     workspace: Workspace,
     db: StateDB,
-    stored: Task,
     batch: CandidateDraftBatch,
     record: dict[str, Any],
+    claim_support: SupportOf | None,
 ) -> dict[str, Any]:
     from git_memory.extract.adjudication_task import build_adjudication_task
     from git_memory.store.candidates import bump_candidate_generation
     from git_memory.store.chunks import set_chunk_status
 
     catalog = load_catalog(record)
-    kept, rejected = _assess_all(batch.candidates, catalog)
+    kept, rejected = _assess_all(batch.candidates, catalog, claim_support)
     if batch.candidates and not kept:
         raise GitMemoryError(
             "GM_NO_CITABLE_STATEMENTS",
@@ -113,7 +120,9 @@ def _apply(
 
 
 def _assess_all(
-    candidates: list[DraftCandidate], catalog: dict[str, CatalogItem]
+    candidates: list[DraftCandidate],
+    catalog: dict[str, CatalogItem],
+    claim_support: SupportOf | None,
 ) -> tuple[list[tuple[int, DraftCandidate, list[Assessment]]], list[dict[str, Any]]]:
     kept, rejected = [], []
     for number, draft in enumerate(candidates, start=1):
@@ -121,7 +130,8 @@ def _assess_all(
             DraftStatement(s.statementId, s.text, tuple(s.evidenceIds)) for s in draft.statements
         ]
         try:
-            found = assess_statements(statements, catalog)
+            support = None if claim_support is None else _support_for(claim_support, number)
+            found = assess_statements(statements, catalog, support_of=support)
         except CandidateRejected as refusal:
             rejected.append(
                 {"candidate": number, "reason": refusal.reason, "detail": refusal.detail}
@@ -132,6 +142,10 @@ def _assess_all(
             continue
         kept.append((number, draft, found))
     return kept, rejected
+
+
+def _support_for(claim_support: SupportOf, number: int) -> Callable[[str], str]:
+    return lambda statement_id: claim_support(number, statement_id)
 
 
 def _insert(

@@ -9,6 +9,8 @@ from collections.abc import Collection
 MAX_SLUG = 60
 NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 NON_ALNUM = re.compile(r"[^a-z0-9]+")
+# A hex run of 12+ characters with a digit in it, standing alone between dashes.
+LONG_HEX = re.compile(r"(?<![0-9a-z])(?=[0-9a-f]*[0-9])[0-9a-f]{12,}(?![0-9a-z])")
 
 
 def slugify(text: str) -> str:
@@ -19,6 +21,9 @@ def slugify(text: str) -> str:
     folded = unicodedata.normalize("NFKD", text.lower())
     ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
     slug = NON_ALNUM.sub("-", ascii_only.lower()).strip("-")
+    # A commit hash in the text would fill the id with 40 random-looking characters: keep
+    # git's 7-character abbreviation, which names the commit as well in a slug.
+    slug = LONG_HEX.sub(lambda match: match.group(0)[:7], slug)
     return slug[:MAX_SLUG].rstrip("-")
 
 

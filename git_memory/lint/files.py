@@ -53,18 +53,18 @@ def _entry(relpath: str, text: str) -> list[Span]:
             f"id {entry.id!r} does not match the file name {stem!r}.md",
             line=2,
         )
-    start, end = entry_frontmatter_span(text)
-    frontmatter = text[start:end]
+    _, end = entry_frontmatter_span(text)
     spans: list[Span] = []
     marker = f"\nid: {entry.id}\n"
     position = text.find(marker, 0, end + 1)
     if position >= 0:
         spans.append(Span(position + 5, position + 5 + len(entry.id)))
+    # A commit the entry declares as public evidence is public wherever the entry names it.
     for commit in entry.evidence.commits:
-        found = frontmatter.find(commit.hash)
+        found = text.find(commit.hash)
         while found >= 0:
-            spans.append(Span(start + found, start + found + len(commit.hash)))
-            found = frontmatter.find(commit.hash, found + 1)
+            spans.append(Span(found, found + len(commit.hash)))
+            found = text.find(commit.hash, found + 1)
     return spans
 
 
@@ -98,10 +98,23 @@ def _doctrine(relpath: str, text: str) -> list[Span]:
 
 
 def _index(relpath: str, text: str) -> list[Span]:
+    """The index repeats every entry id and scene/skill name: those are allowed, as they are
+    in the files themselves (a slug can look random enough to trip the entropy rule)."""
     from git_memory.formats.index_json import parse_index
 
-    parse_index(text)
-    return []
+    index = parse_index(text)
+    names = [item.get("id") for item in index.entries]
+    names += [item.get("name") for item in (*index.scenes, *index.skills)]
+    spans: list[Span] = []
+    for name in names:
+        if not isinstance(name, str) or not name:
+            continue
+        quoted = f'"{name}"'
+        found = text.find(quoted)
+        while found >= 0:
+            spans.append(Span(found + 1, found + 1 + len(name)))
+            found = text.find(quoted, found + 1)
+    return spans
 
 
 def _check_name(pattern: re.Pattern[str], relpath: str) -> None:

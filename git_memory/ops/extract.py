@@ -19,7 +19,7 @@ class ExtractRunnerRequest(Model):
     """Which runner, what to select, and the approval (a plan or manifest digest)."""
 
     format: Literal["git-memory-extract-runner-request@v1"] = "git-memory-extract-runner-request@v1"
-    runner: Literal["claude", "codex", "command"]
+    runner: Literal["builtin", "claude", "codex", "command"]
     runnerCommand: str | None = None
     runnerModel: str | None = None
     runnerEndpoint: str | None = None
@@ -42,7 +42,10 @@ class ExtractRunnerResponse(Model):
 
 def extract(ctx: OpContext, request: ExtractRunnerRequest) -> ExtractRunnerResponse:
     """Send the extraction tasks of a selection (then their adjudication) to a restricted,
-    tool-less runner. Nothing is sent before its RunnerExecutionPlan is approved: on a TTY
+    tool-less runner. `--runner builtin` answers in process with no model: typed facts
+    (commands that succeeded, commits and the paths they changed) and quoted user rules; it
+    sends nothing and needs no approval. For model runners nothing is sent before its
+    RunnerExecutionPlan is approved: on a TTY
     you are asked; otherwise pass --approve-plan DIGEST or --approve-manifest DIGEST (exit 1
     with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
     the adjudication is a separate delivery with its own plan. Answers are held to the
@@ -114,8 +117,8 @@ OPERATION = Operation(
     cli_params=[
         click.Option(
             ["--runner"],
-            type=click.Choice(["claude", "codex", "command"]),
-            help="The runner that answers the tasks.",
+            type=click.Choice(["builtin", "claude", "codex", "command"]),
+            help="The runner that answers the tasks (builtin: no model, nothing sent).",
         ),
         click.Option(["--runner-command"], help="Command line of the command runner."),
         click.Option(["--runner-model"], help="Pinned model (codex, command)."),

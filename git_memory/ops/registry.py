@@ -238,6 +238,12 @@ OPERATIONS: tuple[OperationSpec, ...] = (
     ),
     # --- newcomer path: demo, doctor (issue 11) ---
     _op(
+        "demo",
+        "Run the whole flow on bundled sample sessions in a throw-away repository.",
+        "none",
+        cli_only="a tour for people; it builds its own sandbox",
+    ),
+    _op(
         "doctor",
         "Check the install and this worktree's setup, with hints.",
         "none",

@@ -52,8 +52,14 @@ def run_batch(
     from git_memory.extract.workspace import open_workspace
 
     workspace = open_workspace(worktree)
-    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
     outcome = BatchOutcome()
+    if options.name == "builtin":
+        from git_memory.runners.builtin_flow import run_builtin
+
+        if request is not None:
+            run_builtin(workspace, _next_extractions(worktree, request, limit), outcome)
+        return outcome
+    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
     approvals = {"approve_plan": approve_plan, "approve_manifest": approve_manifest, "ask": ask}
     adjudications = _pending_adjudications(workspace)
     if not adjudications and request is not None:

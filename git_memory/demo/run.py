@@ -1,0 +1,122 @@
+"""The demo's steps: sync → extract (builtin) → review → prepare → promote → assemble.
+
+Each step calls the same operation a user would run and reports what it did.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from git_memory.demo.environment import Sandbox
+from git_memory.ops.base import OpContext, load_operation
+
+Say = Callable[[str], None]
+
+APP_BEFORE = "import os\n\n\ndef main() -> None:\n    print('hello')\n"
+APP_AFTER = "def main() -> None:\n    print('hello')\n"
+ORIGIN = "https://example.com/acme/sample-app.git"
+README = "# sample-app\n\nA tiny application for the git memory demo.\n"
+
+
+def build_repository(box: Sandbox, today: datetime.date) -> str:
+    """The sample repository and its two sessions; returns the commit they mention."""
+    from git_memory.repo.scratch import create_repository
+    from git_memory.samples import install_samples
+
+    ids = create_repository(
+        box.repository,
+        [
+            ("Add the sample app", {"README.md": README, "src/app.py": APP_BEFORE}),
+            ("Remove unused import", {"src/app.py": APP_AFTER}),
+        ],
+        origin=ORIGIN,
+    )
+    samples = install_samples(
+        box.repository,
+        ids[-1],
+        box.claude_home,
+        box.codex_home,
+        day1=today - datetime.timedelta(days=2),
+        day2=today - datetime.timedelta(days=1),
+    )
+    idle = time.time() - 3600  # the sessions ended an hour ago: their last turns are sealed
+    for path in (samples.claude, samples.codex):
+        os.utime(path, (idle, idle))
+    return ids[-1]
+
+
+def _run(ctx: OpContext, name: str, request: Any) -> Any:
+    return load_operation(name).invoke(ctx, request)
+
+
+def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
+    """Run every step in the sandbox; returns what was written."""
+    today = datetime.datetime.now(datetime.UTC).date()
+    build_repository(box, today)
+    say(f"1. built a sample repository with two agent sessions: {box.repository}")
+    ctx = OpContext(repository=box.repository)
+    _run(ctx, "init", {})
+    synced = _run(ctx, "sessions-sync", {})
+    say(f"2. indexed the transcripts: {synced.filesSeen} files, {synced.turnsAdded} turns")
+    window = {
+        "after": f"{today - datetime.timedelta(days=7)}T00:00:00.000Z",
+        "before": f"{today + datetime.timedelta(days=1)}T00:00:00.000Z",
+    }
+    extracted = _run(
+        ctx,
+        "extract",
+        {
+            "runner": "builtin",
+            "limit": 8,
+            "request": {"format": "git-memory-extraction-request@v1", "window": window},
+        },
+    )
+    say(
+        f"3. builtin runner (no model, nothing sent anywhere): {len(extracted.quarantined)} "
+        "candidate(s) in quarantine"
+    )
+    review = _run(ctx, "review", {})
+    for item in review.items:
+        say(f"   - [{item.statements[0].claimSupport}] {item.content.strip()}")
+    return _promote_and_assemble(ctx, box, review, say)
+
+
+def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Any, say: Say) -> dict[str, Any]:
+    from git_memory.extract.review_flow import prepare_document
+
+    items = [item.to_json() for item in review.items]
+    say("4. review: the demo confirms every statement (a real review asks you for each one)")
+    plan = _run(ctx, "prepare", prepare_document(items))
+    say(
+        f"5. prepared plan {plan.planId} ({len(plan.perFile)} file(s)); plan digest "
+        f"{plan.planDigest[:16]}…"
+    )
+    promoted = _run(ctx, "promote", {"plan": plan.planId, "approve": plan.planDigest})
+    say(
+        "6. promoted: the demo approves the plan by its digest (a real run shows you the diff "
+        "and asks)"
+    )
+    assembled = _run(ctx, "assemble", {"provider": "claude"})
+    claude_md = (box.repository / "CLAUDE.md").read_text(encoding="utf-8")
+    say("7. assembled CLAUDE.md:")
+    for line in claude_md.splitlines():
+        say(f"   | {line}")
+    files = sorted(
+        str(p.relative_to(box.repository))
+        for p in (box.repository / ".memory").rglob("*")
+        if p.is_file()
+    )
+    say("memory files written (commit them through your normal flow):")
+    for path in files:
+        say(f"   {path}")
+    return {
+        "plan": plan.planId,
+        "promoted": promoted.to_json(),
+        "files": files,
+        "assembled": assembled.to_json(),
+        "claudeMd": claude_md,
+    }
