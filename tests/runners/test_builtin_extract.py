@@ -91,7 +91,8 @@ def test_a_staged_document_can_never_claim_typed_fact(
     del batch["candidates"][0]["statements"][0]["claimSupport"]
     staged = stage(sample_repo.root, batch, tmp_path).json()
     review = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()
-    assert review["items"] == [] and staged["status"] == "adjudication-required"
+    assert review["items"] == []
+    assert staged["status"] == "adjudication-required"
     stage(sample_repo.root, decisions(staged["adjudicationTask"]), tmp_path)
     items = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()["items"]
     assert items[0]["statements"][0]["claimSupport"] == "unverified"
