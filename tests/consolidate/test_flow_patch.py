@@ -282,3 +282,16 @@ def test_scene_edited_after_prepare_voids_the_plan(repo: Repo, tmp_path: Path) -
     ]
     assert error_code(run_cli(args, cwd=repo.root)) == "GM_BINDING_DRIFT"
     assert edited.read_text().endswith("- a hand edit\n")  # the third-party edit is kept
+
+
+def test_a_format_without_a_handler_is_unsupported(
+    repo: Repo, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from git_memory.ops import stage as stage_op
+
+    write_entries(repo.root, 1)
+    task = _synth(repo.root)
+    handlers = dict(stage_op.STAGE_HANDLERS)
+    handlers.pop("git-memory-consolidation-patch@v1")
+    monkeypatch.setattr(stage_op, "STAGE_HANDLERS", handlers)
+    assert error_code(stage_doc(repo.root, patch(task, []), tmp_path)) == "GM_STAGE_UNSUPPORTED"
