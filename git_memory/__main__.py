@@ -1,5 +1,5 @@
 """`python -m git_memory`."""
 
-from git_memory.cli.main import main
+from git_memory.cli.entry import main
 
 main()

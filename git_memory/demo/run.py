@@ -16,8 +16,8 @@ from git_memory.ops.base import OpContext, load_operation
 
 Say = Callable[[str], None]
 
-APP_BEFORE = "import os\n\n\ndef main() -> None:\n    print('hello')\n"
-APP_AFTER = "def main() -> None:\n    print('hello')\n"
+APP_BEFORE = "import os\n\n\ndef greeting() -> str:\n    return 'hello'\n"
+APP_AFTER = "def greeting() -> str:\n    return 'hello'\n"
 ORIGIN = "https://example.com/acme/sample-app.git"
 README = "# sample-app\n\nA tiny application for the git memory demo.\n"
 

@@ -8,11 +8,8 @@ from typing import Any
 import click
 
 from git_memory.contracts.lint import LintFile, LintFinding, LintRequest, LintResponse
-from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
-
-SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
 
 
 def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
@@ -24,63 +21,11 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
     high-entropy tokens, and any format error. Warn rules: long hex runs, home paths,
     emails, ip:port and a stale index.json. Exits 1 when anything blocks.
     """
-    from git_memory.lint.engine import Finding, lint_bytes
-    from git_memory.lint.rules import SYMLINK_CODE
-    from git_memory.repo import memory_tree
+    from git_memory.repo.memory_lint import collect_findings
 
     worktree = ctx.worktree
-    root = worktree.memory_root
-    if request.staged:
-        index_path = memory_tree.index_path_from_environment()
-        files = memory_tree.staged_files(worktree.repository, root, index_path)
-    else:
-        files = memory_tree.worktree_files(worktree.root, root)
-        if request.paths:
-            prefixes = memory_tree.memory_prefixes(worktree.root, root, request.paths)
-            files = _existing(memory_tree.select(files, prefixes), prefixes, request.paths)
-    results: dict[str, list[Finding]] = {}
-    for item in files:
-        if item.data is None:
-            results[item.relpath] = [
-                Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")
-            ]
-        else:
-            results[item.relpath] = lint_bytes(item.relpath, item.data)
-    if not request.paths and files:
-        stale = _stale_index(files)
-        if stale is not None:
-            results.setdefault("index.json", []).append(stale)
-    return _response(root, results)
-
-
-def _existing(selected: list[Any], prefixes: list[str], paths: list[str]) -> list[Any]:
-    for prefix, given in zip(prefixes, paths, strict=True):
-        if prefix and not any(
-            f.relpath == prefix or f.relpath.startswith(prefix + "/") for f in selected
-        ):
-            raise GitMemoryError("GM_PATH_NOT_FOUND", f"no memory file at {given!r}")
-    return selected
-
-
-def _stale_index(files: list[Any]) -> Any:
-    from git_memory.formats.index_json import build_index
-    from git_memory.lint.engine import Finding
-    from git_memory.lint.rules import INDEX_STALE_CODE
-
-    texts: dict[str, str] = {}
-    current: bytes | None = None
-    for item in files:
-        if item.relpath == "index.json":
-            current = item.data
-        elif item.data is not None:
-            try:
-                texts[item.relpath] = item.data.decode("utf-8")
-            except UnicodeDecodeError:
-                continue
-    if build_index(texts).data == current:
-        return None
-    message = "index.json is missing" if current is None else "index.json differs from the tree"
-    return Finding(INDEX_STALE_CODE, "warn", 1, 1, "", message + "; run `git memory reindex`")
+    results = collect_findings(worktree, staged=request.staged, paths=request.paths)
+    return _response(worktree.memory_root, results)
 
 
 def _response(root: str, results: Mapping[str, list[Any]]) -> LintResponse:
@@ -110,14 +55,9 @@ def render(response: LintResponse) -> str:
 
         pairs = [(f.path, [x.to_json() for x in f.findings]) for f in response.files]
         return json.dumps(to_sarif(pairs, __version__), indent=2, ensure_ascii=False)
-    lines = []
-    for file in response.files:
-        for f in file.findings:
-            detail = f"{f.message} ({f.excerpt})" if f.excerpt else f.message
-            lines.append(
-                f"{file.path}:{f.line}:{f.column}: {SEVERITY_WORDS[f.severity]} {f.code} {detail}"
-            )
-    return "\n".join(lines)
+    from git_memory.repo.memory_lint import text_lines
+
+    return "\n".join(text_lines({f.path: f.findings for f in response.files}))
 
 
 def _handler(ctx: OpContext, request: LintRequest) -> LintResponse:

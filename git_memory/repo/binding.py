@@ -7,15 +7,17 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from git_memory.contracts.binding import DirectoryIdentity, RepositoryBinding
 from git_memory.errors import GitMemoryError
 from git_memory.paths import state_home
 from git_memory.repo.remote import public_identity
 from git_memory.repo.secret import OriginSecret, load_or_create_secret
+
+if TYPE_CHECKING:
+    from git_memory.contracts.binding import RepositoryBinding
 
 DEFAULT_MEMORY_ROOT = ".memory"
 LEGACY_MEMORY_ROOT = ".threadshare/memory"
@@ -74,6 +76,9 @@ class Worktree:
 
     def binding(self) -> RepositoryBinding:
         """RepositoryBinding@v1 of this worktree."""
+        # Imported here: the pre-commit path discovers the worktree but needs no contract.
+        from git_memory.contracts.binding import DirectoryIdentity, RepositoryBinding
+
         secret = self.secret()
         stat = os.stat(self.common_dir)
         return RepositoryBinding(

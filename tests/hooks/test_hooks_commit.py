@@ -160,6 +160,10 @@ def test_shim_passes_only_config_and_index_to_the_tool(gm: Any, repo: Repo, tmp_
     import subprocess
 
     install(gm, repo)
+    shim = hooks_dir(repo) / "pre-commit"
+    # As if git-memory were uninstalled from the interpreter that installed the hook: the
+    # shim falls back to the `git-memory` on PATH.
+    shim.write_text(shim.read_text().replace("package=", "package=/nonexistent", 1))
     fake_bin = tmp_path / "fake-bin"
     fake_bin.mkdir()
     dump = tmp_path / "tool-env"

@@ -53,6 +53,11 @@ def _median_ms(argv: list[str], runs: int, cwd: Path, env: dict[str, str]) -> fl
 
 
 def _git_memory_executable(bin_dir: Path) -> str:
+    # The console script installed beside this interpreter (a version manager's shim on PATH
+    # would add its own start-up to every figure), else the one on PATH, else a wrapper.
+    beside = Path(sys.executable).parent / "git-memory"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
     found = shutil.which("git-memory")
     if found:
         return found

@@ -1,0 +1,56 @@
+"""`git memory lint --staged` as the pre-commit hook runs it, without click or pydantic.
+
+The hook fires on every commit, so its start-up is a budget (SPEC: lazy imports on the CLI
+path): this path imports only pygit2, the formats and the lint engine, and prints the same
+text lines and exit status as the full command.
+"""
+
+from __future__ import annotations
+
+from git_memory import output
+from git_memory.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USER_ERROR,
+    GitMemoryError,
+)
+
+FAST_ARGV = ("lint", "--staged")
+
+
+def run() -> int:
+    """Lint the blobs the commit will record; 1 when anything blocks."""
+    from git_memory.repo.binding import discover_worktree
+    from git_memory.repo.memory_lint import collect_findings, text_lines
+
+    try:
+        worktree = discover_worktree()
+        results = collect_findings(worktree, staged=True, paths=[])
+    except GitMemoryError as exc:
+        output.print_error(exc.code, exc.message, exc.hint)
+        return exc.exit_code
+    root = worktree.memory_root
+    lines = text_lines({f"{root}/{relpath}": found for relpath, found in results.items()})
+    if lines:
+        output.echo("\n".join(lines))
+    blocked = any(f.severity == "block" for found in results.values() for f in found)
+    return EXIT_USER_ERROR if blocked else EXIT_OK
+
+
+def run_guarded_fast() -> int:
+    """`run` with the CLI's handling of bugs and interrupts (exit 3 with a log, 130)."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        output.echo("error: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    except Exception:
+        import traceback
+
+        from git_memory.cli.errors import write_crash_log
+
+        log = write_crash_log(traceback.format_exc())
+        output.echo("error: internal error in git memory (this is a bug) [GM_INTERNAL]", err=True)
+        output.echo(f"hint: see log at {log}" if log else "hint: no log could be written", err=True)
+        return EXIT_INTERNAL

@@ -1,0 +1,85 @@
+"""Lint the memory root of a worktree: the files (worktree or staged blobs) → findings.
+
+Shared by `git memory lint` and the pre-commit fast path, which must not load pydantic or
+click (its start-up is a measured budget), so this module speaks plain dataclasses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from git_memory.errors import GitMemoryError
+from git_memory.lint.engine import Finding, lint_bytes
+from git_memory.repo import memory_tree
+
+SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
+
+
+def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[str, list[Finding]]:
+    """Findings per memory-root-relative path (files without findings included)."""
+    from git_memory.lint.rules import SYMLINK_CODE
+
+    root = worktree.memory_root
+    if staged:
+        index_path = memory_tree.index_path_from_environment()
+        files = memory_tree.staged_files(worktree.repository, root, index_path)
+    else:
+        files = memory_tree.worktree_files(worktree.root, root)
+        if paths:
+            prefixes = memory_tree.memory_prefixes(worktree.root, root, paths)
+            files = _existing(memory_tree.select(files, prefixes), prefixes, paths)
+    results: dict[str, list[Finding]] = {}
+    for item in files:
+        if item.data is None:
+            results[item.relpath] = [
+                Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")
+            ]
+        else:
+            results[item.relpath] = lint_bytes(item.relpath, item.data)
+    if not paths and files:
+        stale = _stale_index(files)
+        if stale is not None:
+            results.setdefault("index.json", []).append(stale)
+    return results
+
+
+def _existing(selected: list[Any], prefixes: list[str], paths: list[str]) -> list[Any]:
+    for prefix, given in zip(prefixes, paths, strict=True):
+        if prefix and not any(
+            f.relpath == prefix or f.relpath.startswith(prefix + "/") for f in selected
+        ):
+            raise GitMemoryError("GM_PATH_NOT_FOUND", f"no memory file at {given!r}")
+    return selected
+
+
+def _stale_index(files: list[Any]) -> Finding | None:
+    from git_memory.formats.index_json import build_index
+    from git_memory.lint.rules import INDEX_STALE_CODE
+
+    texts: dict[str, str] = {}
+    current: bytes | None = None
+    for item in files:
+        if item.relpath == "index.json":
+            current = item.data
+        elif item.data is not None:
+            try:
+                texts[item.relpath] = item.data.decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+    if build_index(texts).data == current:
+        return None
+    message = "index.json is missing" if current is None else "index.json differs from the tree"
+    return Finding(INDEX_STALE_CODE, "warn", 1, 1, "", message + "; run `git memory reindex`")
+
+
+def text_lines(results: Mapping[str, list[Any]]) -> list[str]:
+    """`path:line:col: SEVERITY CODE message (excerpt)` for every finding, by path."""
+    lines = []
+    for path, findings in sorted(results.items()):
+        for f in findings:
+            detail = f"{f.message} ({f.excerpt})" if f.excerpt else f.message
+            lines.append(
+                f"{path}:{f.line}:{f.column}: {SEVERITY_WORDS[f.severity]} {f.code} {detail}"
+            )
+    return lines
