@@ -107,7 +107,7 @@ def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
 
 
 def _one_item(item: dict[str, Any], position: int, total: int, ask: Ask, say: Say) -> str:
-    say(f"\n[{position}/{total}] {item['type']}: {item['content'].strip()}")
+    say(f"\n[{position}/{total}] {item['type'] or item['kind']}: {item['content'].strip()}")
     for statement in item["statements"]:
         say(f"  claim: {statement['text']}  ({statement['provenanceStrength']})")
         for evidence in statement["evidence"]:

@@ -18,6 +18,7 @@ COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
     ("sessions", "git_memory.sessions.status:counts"),
     ("memory", "git_memory.store.status:counts"),
     ("promotions", "git_memory.promote.recover:counts"),
+    ("consolidation", "git_memory.consolidate.status:counts"),
 )
 
 

@@ -77,6 +77,9 @@ def test_incremental_after_a_successful_run_and_full(repo: Repo, tmp_path: Path)
     staged = stage_doc(repo.root, patch(task, []), tmp_path)  # a no-op run is successful
     assert staged.exit_code == 0, staged.stdout
     assert "No new or changed" in _task(repo.root)["note"]
+    status = cli_json(["status"], repo.root)["counts"]["consolidation"]
+    assert status["runs"]["no_op"] == 1
+    assert status["lastSuccessfulRunId"] == "run-" + task["taskId"]
     write_entry(repo.root, "rule-2", "Always run the release check twice.")
     write_entry(repo.root, "rule-9", "Never tag on Fridays.")
     later = ConsolidationTask.model_validate(_task(repo.root)["task"])
@@ -99,6 +102,9 @@ def test_a_pending_run_blocks_a_new_task(repo: Repo, tmp_path: Path) -> None:
     blocked = _task(repo.root, "--full")
     assert blocked["task"] is None
     assert blocked["pendingRunId"] == "run-" + task["taskId"]
+    status = cli_json(["status"], repo.root)["counts"]["consolidation"]
+    assert status["pendingRunId"] == "run-" + task["taskId"]
+    assert status["runs"]["pending_review"] == 1
     candidate = staged.json()["candidates"][0]
     discarded = run_cli(["discard", candidate["candidateId"], "--revision", "1"], cwd=repo.root)
     assert discarded.exit_code == 0, discarded.stderr + discarded.stdout
