@@ -126,3 +126,15 @@ def test_index_lists_every_document() -> None:
     linked = {Path(target).name for target in LINK.findall(index)}
     present = {path.name for path in DOCS.glob("*.md")} - {"index.md"}
     assert sorted(present - linked) == []
+
+
+def test_tests_named_in_privacy_md_exist() -> None:
+    text = (DOCS / "privacy.md").read_text(encoding="utf-8")
+    files = set(re.findall(r"`(tests/[\w/]+\.py)", text))
+    assert files, "privacy.md names the tests that keep each promise"
+    missing_files = sorted(f for f in files if not (PROJECT_ROOT / f).is_file())
+    assert missing_files == []
+    sources = "\n".join((PROJECT_ROOT / f).read_text(encoding="utf-8") for f in sorted(files))
+    names = set(re.findall(r"\b(test_\w+)`", text))
+    missing = sorted(n for n in names if f"def {n}(" not in sources)
+    assert missing == [], f"privacy.md names tests that do not exist: {missing}"
