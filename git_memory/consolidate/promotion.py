@@ -55,7 +55,33 @@ def plan_files(
         )
     candidate = candidates[0]
     check_current(worktree, db, owner, candidate)
-    return [(item["path"], item["kind"], item["content"]) for item in candidate.payload["files"]]
+    files = [(item["path"], item["kind"], item["content"]) for item in candidate.payload["files"]]
+    for path, kind, content in files:
+        if kind == "write":
+            check_stored_form(path, content)
+    return files
+
+
+def check_stored_form(path: str, content: str) -> None:
+    """Content as it is stored (canonical JSON keeps strings NFC, which can lengthen a text)
+    must still pass its format and budgets; else `GM_PATCH_INVALID` (content-format)."""
+    import unicodedata
+
+    from git_memory.consolidate.scene_meta import content_error
+    from git_memory.errors import FormatError
+    from git_memory.formats.doctrine import parse_doctrine
+    from git_memory.formats.scene import parse_scene
+
+    try:
+        stored = unicodedata.normalize("NFC", content)
+        if path == "doctrine.md":
+            parse_doctrine(stored)
+        else:
+            parse_scene(stored)
+    except FormatError as exc:
+        raise content_error(
+            "content-format", f"{path}: {exc.message}", None, formatCode=exc.code
+        ) from exc
 
 
 def precheck(worktree: Any, db: StateDB, record: Any) -> None:

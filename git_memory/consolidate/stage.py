@@ -87,7 +87,9 @@ def stage_patch(workspace: Any, patch: ConsolidationPatch) -> dict[str, Any]:
     try:
         if token is not None:
             built = current_task(workspace, patch.binding, patch.taskId)
-            prepared = (built, validate_patch(patch.operations, context_from_task(built.task)))
+            validated = validate_patch(patch.operations, context_from_task(built.task))
+            _check_stored_forms(validated)
+            prepared = (built, validated)
         result = submit_task(
             workspace.db,
             task_id=patch.taskId,
@@ -99,6 +101,14 @@ def stage_patch(workspace: Any, patch: ConsolidationPatch) -> dict[str, Any]:
         release(workspace, patch.taskId, token)
         raise
     return _response(workspace, result.outcome)
+
+
+def _check_stored_forms(validated: ValidatedPatch) -> None:
+    from git_memory.consolidate.promotion import check_stored_form
+
+    for change in validated.files:
+        if change.kind == "write" and change.content is not None:
+            check_stored_form(change.path, change.content)
 
 
 def _apply(

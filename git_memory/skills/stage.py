@@ -21,12 +21,15 @@ LEASE_MS = 300_000
 
 
 def render_skill(skill: Any) -> str:
-    """The canonical SKILL.md text of a SkillDocument (validated by the format)."""
+    """The canonical SKILL.md text (NFC) of a SkillDocument, validated by the format."""
     from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
+
+    import unicodedata
 
     text = serialize_skill(Skill(name=skill.name, description=skill.description, body=skill.body))
     try:
-        return serialize_skill(parse_skill(text))
+        # Validated as stored: canonical JSON keeps every string NFC.
+        return serialize_skill(parse_skill(unicodedata.normalize("NFC", text)))
     except FormatError as exc:
         raise GitMemoryError(
             "GM_SKILL_INVALID",

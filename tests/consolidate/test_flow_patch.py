@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -295,3 +296,41 @@ def test_a_format_without_a_handler_is_unsupported(
     handlers.pop("git-memory-consolidation-patch@v1")
     monkeypatch.setattr(stage_op, "STAGE_HANDLERS", handlers)
     assert error_code(stage_doc(repo.root, patch(task, []), tmp_path)) == "GM_STAGE_UNSUPPORTED"
+
+
+def _budget_scene(filler: str, newline: str = "\n") -> str:
+    meta = scene_content("Budget", []).split("## Budget")[0]
+    return (meta + f"## T\n{filler}\n").replace("\n", newline)
+
+
+def test_code_point_budget_counts_after_normalization(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 1)
+    task = _synth(repo.root)
+    at_limit = "e\u0301" * 747  # 1494 code points (a letter and a combining accent: 2 each)
+    over = operation("create", "budget", _budget_scene(at_limit + "x"), ids)
+    refused = stage_doc(repo.root, patch(task, [over]), tmp_path)
+    assert error_code(refused) == "GM_PATCH_INVALID"
+    details = json.loads(refused.stdout)["error"]["details"]
+    assert details["formatCode"] == "GM_FORMAT_SCENE_BODY_TOO_LONG"
+    # CRLF adds a code point per line before normalization; the budget counts after it.
+    fits = operation("create", "budget", _budget_scene(at_limit, "\r\n"), ids)
+    staged = stage_doc(repo.root, patch(task, [fits]), tmp_path)
+    assert staged.exit_code == 0, staged.stdout
+    prepare_and_promote(repo.root, "consolidation", tmp_path)
+    body = parse_scene(_scene(repo.root, "budget").read_text()).body
+    # Stored documents are canonical JSON, whose strings are NFC: the file holds é composed.
+    assert body == unicodedata.normalize("NFC", f"## T\n{at_limit}\n")
+
+
+def test_budget_holds_for_the_stored_nfc_form(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 1)
+    task = _synth(repo.root)
+    # U+0958 is one code point that NFC (applied to every stored string) writes as two.
+    filler = "\u0958" + "x" * 1493  # 1494 code points as sent, 1495 once stored
+    grows = operation("create", "budget", _budget_scene(filler), ids)
+    refused = stage_doc(repo.root, patch(task, [grows]), tmp_path)
+    assert error_code(refused) == "GM_PATCH_INVALID"
+    assert json.loads(refused.stdout)["error"]["details"]["formatCode"] == (
+        "GM_FORMAT_SCENE_BODY_TOO_LONG"
+    )
+    assert cli_json(["review"], repo.root)["items"] == []
