@@ -29,18 +29,33 @@ class ExtractRunnerRequest(Model):
     approveManifest: str | None = None
 
 
+class ExtractPreviewRequest(Model):
+    """`memory_extract_preview`: plan the runner deliveries of a selection; never sends."""
+
+    runner: Literal["claude", "codex", "command"]
+    request: MemoryExtractionRequest
+    runnerModel: str | None = None
+    runnerEndpoint: str | None = None
+    limit: Annotated[int, Field(ge=1, le=8)] = 1
+
+
 class ExtractRunnerResponse(Model):
-    """The tasks this run answered and the candidates now waiting for review."""
+    """The tasks this run answered and the candidates now waiting for review; a preview
+    lists the pending plans (digests and byte counts, no transcript) instead."""
 
     format: Literal["git-memory-extract-runner@v1"] = "git-memory-extract-runner@v1"
     runner: str
     extracted: list[str]
     adjudicated: list[str]
     quarantined: list[str]
+    plans: list[dict[str, Any]] = Field(default_factory=list)
+    manifest: dict[str, Any] | None = None
     next: str
 
 
-def extract(ctx: OpContext, request: ExtractRunnerRequest) -> ExtractRunnerResponse:
+def extract(
+    ctx: OpContext, request: ExtractRunnerRequest | ExtractPreviewRequest
+) -> ExtractRunnerResponse:
     """Send the extraction tasks of a selection (then their adjudication) to a restricted,
     tool-less runner. `--runner builtin` answers in process with no model: typed facts
     (commands that succeeded, commits and the paths they changed) and quoted user rules; it
@@ -53,6 +68,8 @@ def extract(ctx: OpContext, request: ExtractRunnerRequest) -> ExtractRunnerRespo
     from git_memory.runners.batch import run_batch
     from git_memory.runners.profiles import RunnerOptions
 
+    if isinstance(request, ExtractPreviewRequest):
+        return _preview(ctx, request)
     options = RunnerOptions(
         request.runner, request.runnerCommand, request.runnerModel, request.runnerEndpoint
     )
@@ -72,6 +89,29 @@ def extract(ctx: OpContext, request: ExtractRunnerRequest) -> ExtractRunnerRespo
         adjudicated=outcome.adjudicated,
         quarantined=outcome.quarantined,
         next=waiting,
+    )
+
+
+def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerResponse:
+    from git_memory.runners.batch import preview_batch
+    from git_memory.runners.profiles import RunnerOptions
+
+    options = RunnerOptions(request.runner, None, request.runnerModel, request.runnerEndpoint)
+    plans, manifest = preview_batch(ctx.worktree, options, request.request, limit=request.limit)
+    digest = (manifest or {}).get("manifestDigest") or (plans[0]["planDigest"] if plans else "")
+    flag = "--approve-manifest" if manifest else "--approve-plan"
+    return ExtractRunnerResponse(
+        runner=request.runner,
+        extracted=[],
+        adjudicated=[],
+        quarantined=[],
+        plans=plans,
+        manifest=manifest,
+        next=(
+            f"ask the human to run: git memory extract --runner {request.runner} … {flag} {digest}"
+        )
+        if plans
+        else "nothing to send",
     )
 
 
@@ -138,4 +178,7 @@ OPERATION = Operation(
     ],
     from_cli=_from_cli,
     render_text=_render,
+    mcp_request_model=ExtractPreviewRequest,
+    # Over MCP it only stores pending plans: nothing is sent and nothing outside is touched.
+    mcp_annotations={"destructiveHint": False, "openWorldHint": False},
 )

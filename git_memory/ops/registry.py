@@ -214,7 +214,8 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "extract",
         "Send extraction tasks to a restricted runner after plan approval.",
         "external-delivery",
-        cli_only="delivery needs a human's approval on the CLI; MCP only previews plans",
+        mcp_tool="memory_extract_preview",
+        one_sided="MCP only previews the runner plans; delivery needs a CLI approval",
     ),
     # --- consolidation, skills, assemble (issue 9) ---
     _op(

@@ -149,3 +149,23 @@ def _stage(
     outcome.quarantined += [
         d["candidateId"] for d in staged.get("decisions", []) if d.get("status") == "quarantined"
     ]
+
+
+def preview_batch(
+    worktree: Any, options: RunnerOptions, request: MemoryExtractionRequest, *, limit: int = 1
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """Store the pending plans the next run would need approved, and send nothing.
+
+    The plans carry digests, byte counts and opaque coverage only, never transcript text;
+    approving and delivering them stays a CLI step (`--approve-plan` / `--approve-manifest`).
+    """
+    from git_memory.extract.workspace import open_workspace
+
+    workspace = open_workspace(worktree)
+    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
+    kind, tasks = "adjudication", _pending_adjudications(workspace)
+    if not tasks:
+        kind, tasks = "extraction", _next_extractions(worktree, request, limit)
+    pending = [session.plan(kind, task["taskId"], task_stdin(task)) for task in tasks]
+    manifest = session.manifest(pending) if len(pending) > 1 else None
+    return [plan.to_json() for plan in pending], (manifest.to_json() if manifest else None)
