@@ -22,9 +22,9 @@ LEASE_MS = 300_000
 
 def render_skill(skill: Any) -> str:
     """The canonical SKILL.md text (NFC) of a SkillDocument, validated by the format."""
-    from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
-
     import unicodedata
+
+    from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
 
     text = serialize_skill(Skill(name=skill.name, description=skill.description, body=skill.body))
     try:
