@@ -2,7 +2,9 @@
 
 The runner receives exactly the canonical task bytes its RunnerExecutionPlan binds (the lease
 is derived from when the task was first planned, so the same memory state gives the same
-plan digest across invocations and `--approve-plan D` from a previous run still matches).
+plan digest across invocations and `--approve-plan D` from a previous run still matches;
+once a plan was delivered without a usable answer, the next attempt's lease differs, so a
+retry is a new plan that needs its own approval).
 Without approval nothing is sent: the pending plan is returned. The answer must be one
 ConsolidationPatch echoing taskId and binding; it is staged like an agent's patch.
 """
@@ -20,6 +22,7 @@ from git_memory.contracts.consolidation_ops import ConsolidateResult
 from git_memory.errors import GitMemoryError
 
 RUNNER_HOLDER = "git-memory-runner"
+MAX_ATTEMPTS = 16
 
 
 def _coverage(task: ConsolidationTask) -> list[Any]:
@@ -72,14 +75,45 @@ def _coverage(task: ConsolidationTask) -> list[Any]:
     return items
 
 
-def _stable_task(workspace: Any, task: ConsolidationTask) -> ConsolidationTask:
+def _leased(task: ConsolidationTask, created_at: int, attempt: int) -> ConsolidationTask:
+    # Attempt n leases the (n+1)-th window after the task was planned: deterministic bytes
+    # for the same attempt, new bytes (a new plan to approve) after a spent delivery.
+    lease = {"holder": RUNNER_HOLDER, "expiresAt": created_at + (attempt + 1) * tasks.LEASE_MS}
+    return ConsolidationTask.model_validate({**task.to_json(), "lease": lease})
+
+
+def _fresh_plan(workspace: Any, session: Any, task: ConsolidationTask) -> tuple[Any, ...]:
+    """(task, stdin, stored plan) of the first attempt whose plan was never delivered.
+
+    A plan digest is delivered at most once; after a failed or refused answer the next
+    invocation needs new bytes, hence a new plan and a new approval.
+    """
+    from git_memory.runners.plans import build_plan
+    from git_memory.store.authorization import delivery_state
     from git_memory.store.tasks import get_task
 
     tasks.plan(workspace, task)
     stored = get_task(workspace.db, task.taskId)
     assert stored is not None
-    lease = {"holder": RUNNER_HOLDER, "expiresAt": stored.created_at + tasks.LEASE_MS}
-    return ConsolidationTask.model_validate({**task.to_json(), "lease": lease})
+    for attempt in range(MAX_ATTEMPTS):
+        leased = _leased(task, stored.created_at, attempt)
+        stdin = canonical_json(leased.to_json()) + b"\n"
+        coverage = _coverage(leased)
+        digest = build_plan(
+            session.profile,
+            task_kind="consolidation",
+            task_id=task.taskId,
+            stdin=stdin,
+            coverage=coverage,
+        ).planDigest
+        if delivery_state(workspace.db, str(digest)) is None:
+            plan = session.plan("consolidation", task.taskId, stdin, coverage=coverage)
+            return leased, stdin, plan
+    raise GitMemoryError(
+        "GM_RUNNER_ALREADY_DELIVERED",
+        f"task {task.taskId} was sent {MAX_ATTEMPTS} times without a usable answer",
+        hint="answer it in the conversation with `git memory synthesize` instead",
+    )
 
 
 def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResult:
@@ -95,7 +129,6 @@ def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResu
     if note is not None:
         return ConsolidateResult(status=_status_of(built), entryCount=built.selected, note=note)
     assert built.task is not None
-    task = _stable_task(workspace, built.task)
     options = RunnerOptions(
         request.runner,
         command=getattr(request, "runnerCommand", None),
@@ -109,8 +142,7 @@ def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResu
             "the builtin runner extracts typed facts only; it cannot consolidate",
             hint="use `git memory synthesize` (the agent answers) or a model runner",
         )
-    stdin = canonical_json(task.to_json()) + b"\n"
-    plan = session.plan("consolidation", task.taskId, stdin, coverage=_coverage(task))
+    task, stdin, plan = _fresh_plan(workspace, session, built.task)
     try:
         approved = session.approve(
             [plan],

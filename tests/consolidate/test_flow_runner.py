@@ -68,6 +68,13 @@ def test_runner_answer_with_a_wrong_binding_stores_nothing(repo: Repo, tmp_path:
     assert error_code(refused) == "GM_RUNNER_OUTPUT_INVALID"
     assert cli_json(["review"], repo.root)["items"] == []
     assert cli_json(["synthesize"], repo.root)["task"] is not None  # no run was recorded
+    script.with_suffix(".mode").write_text("")
+    retry = _consolidate(repo.root, script).json()  # the spent plan is never sent again
+    assert retry["status"] == "approval-required"
+    assert retry["plans"][0]["planDigest"] != plan["planDigest"]
+    done = _consolidate(repo.root, script, "--approve-plan", retry["plans"][0]["planDigest"])
+    assert done.exit_code == 0, done.stdout
+    assert done.json()["status"] == "staged"
 
 
 def test_runner_empty_patch_is_a_no_op_and_if_due(repo: Repo, tmp_path: Path) -> None:
