@@ -22,6 +22,8 @@ def synthesize(worktree: Any, mode: tasks.Mode, *, if_due: bool = False) -> Synt
     workspace = open_workspace(worktree)
     try:
         built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
+        if built.state.pending_run_id is not None and retire_outdated(workspace, built):
+            built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
         note = why_none(built, if_due)
         if note is not None:
             return _synthesis(None, built, note)
@@ -30,6 +32,26 @@ def synthesize(worktree: Any, mode: tasks.Mode, *, if_due: bool = False) -> Synt
         return _synthesis(built.task.to_json(), built, None)
     finally:
         workspace.db.close()
+
+
+def retire_outdated(workspace: Any, built: tasks.Built) -> bool:
+    """Mark the pending run stale when memory moved since its patch was staged (its plan can
+    never be prepared then); True when it was retired."""
+    from git_memory.consolidate import runs
+    from git_memory.store.candidates import get_candidate
+
+    run = runs.find_run(workspace.db, workspace.owner, str(built.state.pending_run_id))
+    candidate = (
+        get_candidate(workspace.db, runs.candidate_id_of(str(run["taskId"]))) if run else None
+    )
+    if run is None or candidate is None:
+        return False
+    mode = candidate.payload["binding"]["replay"]["mode"]
+    current = tasks.build(workspace, mode, now_ms=0, check_pending=False)
+    if current.task is not None and current.task.taskId == run["taskId"]:
+        return False
+    runs.set_state(workspace.db, workspace.owner, run, "stale")
+    return True
 
 
 def why_none(built: tasks.Built, if_due: bool) -> str | None:

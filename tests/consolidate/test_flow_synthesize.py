@@ -111,3 +111,20 @@ def test_a_pending_run_blocks_a_new_task(repo: Repo, tmp_path: Path) -> None:
     again = _task(repo.root)  # the discarded run went stale: a new task is handed out
     assert again["task"] is not None
     assert again["pendingRunId"] is None
+
+
+def test_a_pending_run_outdated_by_new_memory_is_retired(repo: Repo, tmp_path: Path) -> None:
+    ids = write_entries(repo.root, 2)
+    task = _task(repo.root)["task"]
+    content = scene_content("Release flow", ["check then tag"])
+    staged = stage_doc(
+        repo.root, patch(task, [operation("create", "release", content, ids)]), tmp_path
+    )
+    assert staged.exit_code == 0, staged.stdout
+    write_entry(repo.root, "rule-3", "Never tag on Fridays.")
+    fresh = _task(repo.root)
+    assert fresh["task"] is not None  # the old run can never be promoted: it no longer blocks
+    assert fresh["task"]["taskId"] != task["taskId"]
+    status = cli_json(["status"], repo.root)["counts"]["consolidation"]
+    assert status["runs"]["stale"] == 1
+    assert status["pendingRunId"] is None
