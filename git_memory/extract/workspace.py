@@ -37,13 +37,7 @@ class Workspace:
 
 def open_workspace(worktree: Any, *, sync: bool = True) -> Workspace:
     """Open the state DB for `worktree`, bind it and (by default) sync approved memory."""
-    from git_memory.store.chunks import bind_repository
-    from git_memory.store.db import open_state
+    from git_memory.store.worktree import open_worktree_state
 
-    binding = worktree.binding()
-    db = open_state(worktree.state_home)
-    owner = bind_repository(db, binding.to_json(), str(worktree.root))
-    workspace = Workspace(worktree=worktree, binding=binding, db=db, owner=owner)
-    if sync:
-        workspace.sync_approved()
-    return workspace
+    state = open_worktree_state(worktree, sync=sync)
+    return Workspace(worktree=worktree, binding=state.binding, db=state.db, owner=state.owner)

@@ -44,7 +44,9 @@ def _empty() -> dict[str, Any]:
         "tasks": dict.fromkeys(TASK_STATES, 0),
         "candidates": dict.fromkeys(CANDIDATE_STATES, 0),
         "chunks": dict.fromkeys(CHUNK_STATES, 0),
-        "approved": {"entries": 0, "generation": 0, "coverage": "partial"},
+        # No command has read this worktree's memory yet: nothing is indexed, by design
+        # (status creates no state), which is not the same as a scan that drifted.
+        "approved": {"entries": 0, "generation": 0, "coverage": "unsynced"},
     }
 
 

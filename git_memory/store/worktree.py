@@ -10,6 +10,7 @@ from git_memory.store.chunks import bind_repository
 from git_memory.store.db import Owner, StateDB, open_state
 
 if TYPE_CHECKING:
+    from git_memory.contracts.binding import RepositoryBinding
     from git_memory.repo.binding import Worktree
 
 
@@ -19,6 +20,7 @@ class WorktreeState:
 
     db: StateDB
     owner: Owner
+    binding: RepositoryBinding
     sync: SyncResult | None = None
 
     def close(self) -> None:
@@ -42,7 +44,7 @@ def open_worktree_state(worktree: Worktree, *, sync: bool = False) -> WorktreeSt
         )
         if known != str(worktree.root):
             bind_repository(db, binding.to_json(), str(worktree.root))
-        state = WorktreeState(db, owner)
+        state = WorktreeState(db, owner, binding)
         if sync:
             state.sync = sync_approved(db, owner, worktree.root, worktree.memory_root)
     except BaseException:
