@@ -25,53 +25,32 @@ RUNNER_HOLDER = "git-memory-runner"
 MAX_ATTEMPTS = 16
 
 
-def _coverage(task: ConsolidationTask) -> list[Any]:
+def _item(kind: str, source_id: str, revision: int | None, digest: str, text: str) -> Any:
     from git_memory.contracts.runner import InputCoverage
 
+    return InputCoverage(
+        sourceKind=kind,
+        opaqueSourceId=source_id,
+        revision=revision,
+        contentDigest=digest,
+        bytes=len(text.encode()),
+        truncated=False,
+    )
+
+
+def _coverage(task: ConsolidationTask) -> list[Any]:
+    """What the plan says is sent: entries, scenes, doctrine and the prompt, by digest."""
     items = [
-        InputCoverage(
-            sourceKind="approved-entry",
-            opaqueSourceId=e.entryId,
-            revision=e.revision,
-            contentDigest=e.contentDigest,
-            bytes=len(e.body.encode()),
-            truncated=False,
-        )
+        _item("approved-entry", e.entryId, e.revision, e.contentDigest, e.body)
         for e in task.entries
     ]
-    items += [
-        InputCoverage(
-            sourceKind="scene",
-            opaqueSourceId=s.name,
-            revision=s.heat,
-            contentDigest=s.contentDigest,
-            bytes=len(s.content.encode()),
-            truncated=False,
-        )
-        for s in task.scenes
-    ]
+    items += [_item("scene", s.name, s.heat, s.contentDigest, s.content) for s in task.scenes]
     if task.doctrine is not None:
-        items.append(
-            InputCoverage(
-                sourceKind="doctrine",
-                opaqueSourceId="doctrine",
-                revision=None,
-                contentDigest=task.doctrine.contentDigest,
-                bytes=len(task.doctrine.content.encode()),
-                truncated=False,
-            )
-        )
-    prompt = task.contract.prompts.consolidation.encode()
-    items.append(
-        InputCoverage(
-            sourceKind="prompt",
-            opaqueSourceId=task.contract.prompts.promptVersion,
-            revision=None,
-            contentDigest=sha256_hex(prompt),
-            bytes=len(prompt),
-            truncated=False,
-        )
-    )
+        doctrine = task.doctrine
+        items.append(_item("doctrine", "doctrine", None, doctrine.contentDigest, doctrine.content))
+    prompts = task.contract.prompts
+    prompt_digest = sha256_hex(prompts.consolidation.encode())
+    items.append(_item("prompt", prompts.promptVersion, None, prompt_digest, prompts.consolidation))
     return items
 
 
@@ -119,8 +98,6 @@ def _fresh_plan(workspace: Any, session: Any, task: ConsolidationTask) -> tuple[
 def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResult:
     """Plan (and with approval, run and stage) the consolidation task through a runner."""
     from git_memory.extract.workspace import open_workspace
-    from git_memory.runners.profiles import RunnerOptions
-    from git_memory.runners.session import RunnerSession
 
     workspace = open_workspace(worktree)
     mode: tasks.Mode = "full" if request.full else "incremental"
@@ -129,19 +106,7 @@ def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResu
     if note is not None:
         return ConsolidateResult(status=_status_of(built), entryCount=built.selected, note=note)
     assert built.task is not None
-    options = RunnerOptions(
-        request.runner,
-        command=getattr(request, "runnerCommand", None),
-        model=request.model,
-        endpoint=request.endpoint,
-    )
-    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
-    if not session.needs_approval:
-        raise GitMemoryError(
-            "GM_RUNNER_KIND_UNSUPPORTED",
-            "the builtin runner extracts typed facts only; it cannot consolidate",
-            hint="use `git memory synthesize` (the agent answers) or a model runner",
-        )
+    session = _session(worktree, workspace, request)
     task, stdin, plan = _fresh_plan(workspace, session, built.task)
     try:
         approved = session.approve(
@@ -161,6 +126,26 @@ def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResu
             note=f"approve with --approve-plan {plan.planDigest}",
         )
     return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
+
+
+def _session(worktree: Any, workspace: Any, request: Any) -> Any:
+    from git_memory.runners.profiles import RunnerOptions
+    from git_memory.runners.session import RunnerSession
+
+    options = RunnerOptions(
+        request.runner,
+        command=getattr(request, "runnerCommand", None),
+        model=request.model,
+        endpoint=request.endpoint,
+    )
+    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
+    if not session.needs_approval:
+        raise GitMemoryError(
+            "GM_RUNNER_KIND_UNSUPPORTED",
+            "the builtin runner extracts typed facts only; it cannot consolidate",
+            hint="use `git memory synthesize` (the agent answers) or a model runner",
+        )
+    return session
 
 
 def _status_of(built: tasks.Built) -> Any:

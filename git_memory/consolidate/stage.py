@@ -158,12 +158,9 @@ def _citations(task: ConsolidationTask, entry_ids: tuple[str, ...]) -> list[dict
     ]
 
 
-def _insert(
-    workspace: Any, db: StateDB, task: ConsolidationTask, validated: ValidatedPatch, run_id: str
-) -> str:
-    from git_memory.store.candidates import insert_candidate, set_assessment
-
-    candidate_id = runs.candidate_id_of(task.taskId)
+def _payload(task: ConsolidationTask, validated: ValidatedPatch, run_id: str) -> dict[str, Any]:
+    """The candidate document: binding, operations as statements (with the text the human
+    confirms) and the exact files the plan will write or delete."""
     statements = [
         {
             "statementId": op.operationId,
@@ -172,13 +169,12 @@ def _insert(
         }
         for op in validated.operations
     ]
-    summary = patch_summary(validated)
-    payload: dict[str, Any] = {
+    return {
         "candidateKind": "consolidation-patch",
         "runId": run_id,
         "taskId": task.taskId,
         "binding": task.binding.to_json(),
-        "content": summary,
+        "content": patch_summary(validated),
         "type": None,
         "statements": statements,
         "files": [
@@ -186,13 +182,22 @@ def _insert(
             for f in validated.files
         ],
     }
+
+
+def _insert(
+    workspace: Any, db: StateDB, task: ConsolidationTask, validated: ValidatedPatch, run_id: str
+) -> str:
+    from git_memory.store.candidates import insert_candidate, set_assessment
+
+    candidate_id = runs.candidate_id_of(task.taskId)
+    payload = _payload(task, validated, run_id)
     insert_candidate(
         db,
         candidate_id=candidate_id,
         owner=workspace.owner,
         kind="consolidation-patch",
         payload=payload,
-        content=summary,
+        content=str(payload["content"]),
         task_id=task.taskId,
         status="quarantined",
     )
