@@ -45,9 +45,7 @@ def test_unrelated_sibling_leaves_the_result_set_alone(
     first = stage(sample_repo.root, _claude_batch(claude), tmp_path).json()
     sibling = stage(
         sample_repo.root,
-        _codex_batch(
-            codex, "Docker compose brings up Postgres first."
-        ),
+        _codex_batch(codex, "Docker compose brings up Postgres first."),
         tmp_path,
     )
     assert sibling.exit_code == 0
