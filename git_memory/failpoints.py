@@ -49,6 +49,8 @@ FAILPOINTS: dict[str, str] = {
     "store.sync-approved-verified.after-commit": "approved.py racy re-hash, after COMMIT",
     "store.journal.before-commit": "journal.py: plan/journal/file rows, before COMMIT",
     "store.journal.after-commit": "journal.py: plan/journal/file rows, after COMMIT",
+    "store.consolidation.before-commit": "consolidation_runs.py: a run row, before COMMIT",
+    "store.consolidation.after-commit": "consolidation_runs.py: a run row, after COMMIT",
     "store.authorization.before-commit": "authorization.py record_authorization, before COMMIT",
     "store.authorization.after-commit": "authorization.py record_authorization, after COMMIT",
     "store.delivery.before-commit": "authorization.py begin/finish_delivery, before COMMIT",

@@ -42,7 +42,7 @@ def _baseline(run: dict[str, Any]) -> dict[str, tuple[int, str]]:
 
 def run_state(db: StateDB, owner: Owner) -> RunState:
     """Current run state; pending runs whose candidate is gone are marked stale first."""
-    from git_memory.store.journal import consolidation_runs
+    from git_memory.store.consolidation_runs import consolidation_runs
 
     last: dict[str, Any] | None = None
     pending: str | None = None
@@ -68,7 +68,7 @@ def _candidate_alive(db: StateDB, run: dict[str, Any]) -> bool:
 
 def set_state(db: StateDB, owner: Owner, run: dict[str, Any], state: str) -> None:
     """Move a run to `state`, keeping its record."""
-    from git_memory.store.journal import record_consolidation_run
+    from git_memory.store.consolidation_runs import record_consolidation_run
 
     record_consolidation_run(
         db,
@@ -83,7 +83,7 @@ def set_state(db: StateDB, owner: Owner, run: dict[str, Any], state: str) -> Non
 
 def find_run(db: StateDB, owner: Owner, run_id: str) -> dict[str, Any] | None:
     """The run `run_id` of this owner, or None."""
-    from git_memory.store.journal import consolidation_runs
+    from git_memory.store.consolidation_runs import consolidation_runs
 
     for run in consolidation_runs(db, owner):
         if run["runId"] == run_id:

@@ -117,7 +117,7 @@ def _apply(
     patch: ConsolidationPatch,
     prepared: tuple[tasks.Built, ValidatedPatch] | None,
 ) -> dict[str, Any]:
-    from git_memory.store.journal import record_consolidation_run
+    from git_memory.store.consolidation_runs import record_consolidation_run
 
     assert prepared is not None, "a fresh submission is always validated first"
     built, validated = prepared

@@ -20,7 +20,7 @@ def counts(ctx: Any) -> dict[str, Any]:
     }
     if not (worktree.state_home / MEMORY_STATE_DB).exists():
         return empty
-    from git_memory.store.journal import consolidation_runs
+    from git_memory.store.consolidation_runs import consolidation_runs
     from git_memory.store.worktree import open_worktree_state
 
     state = open_worktree_state(worktree, sync=False)

@@ -19,11 +19,12 @@ from git_memory.contracts.canonical import sha256_hex
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
-from git_memory.promote import journal, tree, writer
 from git_memory.promote import plan as planning
+from git_memory.promote import tree, writer
 from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
+from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 
 PROMOTION_LOCK = "memory-state.sqlite3-promotion.lock"

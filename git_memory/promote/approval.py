@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.promote import journal
 from git_memory.promote.plan import PlannedFile, unified_diff
 from git_memory.promote.writer import read_target
+from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 
 

@@ -15,8 +15,8 @@ from typing import Any
 from git_memory.contracts.base import parse_timestamp
 from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
 from git_memory.errors import GitMemoryError
-from git_memory.promote import journal, tree
 from git_memory.promote import plan as planning
+from git_memory.promote import tree
 from git_memory.promote.render import (
     CandidateInput,
     CitedEvidence,
@@ -29,6 +29,7 @@ from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid, commit_exists
 from git_memory.store import candidates as store
+from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 
 

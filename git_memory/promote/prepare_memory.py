@@ -15,7 +15,6 @@ from typing import Any
 
 from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
 from git_memory.errors import GitMemoryError
-from git_memory.promote import journal
 from git_memory.promote import plan as planning
 from git_memory.promote.prepare import (
     _check_statements,
@@ -28,6 +27,7 @@ from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
+from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 
 STORE_KIND = {"skill": "skill", "consolidation": "consolidation-patch"}

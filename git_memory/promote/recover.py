@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.promote import journal
 from git_memory.promote.apply import apply_plan, promotion_lock
 from git_memory.repo.binding import Worktree
+from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 
 

@@ -35,7 +35,7 @@ def _entry_bytes(number: int) -> bytes:
 def _seed(root: Path, files: int) -> tuple[Any, list[str]]:
     """Quarantined candidates (one typed-fact statement each) and their stored plans."""
     from git_memory.contracts.promotion import PromotionPlan
-    from git_memory.promote import journal
+    from git_memory.store import journal
     from git_memory.promote.plan import PlannedFile, assessment_digest
     from git_memory.promote.prepare import assessment_rows_for, owner_of
     from git_memory.repo.binding import discover_worktree

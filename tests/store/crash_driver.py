@@ -19,6 +19,7 @@ from git_memory.store import authorization, journal, tasks
 from git_memory.store import candidates as cands
 from git_memory.store.approved import sync_approved
 from git_memory.store.chunks import get_chunk, set_chunk_status, upsert_chunk
+from git_memory.store.consolidation_runs import record_consolidation_run
 from git_memory.store.db import Owner, StateDB
 
 OWNER = Owner("a" * 64, "b" * 64)
@@ -112,15 +113,23 @@ def _sync_drifting(directory: Path) -> None:
 
 
 def _plan_promotion(directory: Path) -> None:
-    files = [
-        journal.PlanFile(f".memory/entries/{n}.md", "write", None, b"x", "d" * 64)
-        for n in ("a", "b")
-    ]
+    from git_memory.contracts.binding import RepositoryBinding
+    from git_memory.contracts.promotion import PromotionPlan
+
+    binding = RepositoryBinding(
+        repositoryKey=OWNER.repository_key, worktreeKey=OWNER.worktree_key,
+        publicRepositoryIdentity=None, rootRealpathDigest="0" * 64,
+        commonDirectoryIdentity={"device": "1", "inode": "2"}, memoryRoot=".memory",
+    )  # fmt: skip
+    paths = [f".memory/entries/{n}.md" for n in ("a", "b")]
+    plan = PromotionPlan(
+        planId="p1", owner=binding, candidateIds=["c1"], assessmentDigest="5" * 64,
+        perFile=[{"targetPath": p, "targetBlobHash": None, "sanitizedContentDigest": "d" * 64}
+                 for p in paths],
+        diff="",
+    )  # fmt: skip
     with open_db(directory) as db:
-        journal.create_plan(
-            db, plan_id="p1", owner=OWNER, plan={}, plan_digest="p" * 64, candidate_ids=[],
-            assessment_digest="s" * 64, policy_version="sanitize@1", files=files,
-        )  # fmt: skip
+        journal.create_plan(db, plan=plan, owner=OWNER, contents=dict.fromkeys(paths, b"x"))
 
 
 ACTIONS: dict[str, Callable[[Path], None]] = {
@@ -133,6 +142,12 @@ ACTIONS: dict[str, Callable[[Path], None]] = {
     "sync-partial": _sync_drifting,
     "sync-verified": _sync,
     "journal": _plan_promotion,
+    "consolidation": lambda d: _run(
+        d,
+        lambda db: record_consolidation_run(
+            db, run_id="r1", owner=OWNER, task_id=None, entry_count=20, patch={}, state="no_op"
+        ),
+    ),
     "authorization": lambda d: _run(
         d,
         lambda db: authorization.record_authorization(
@@ -159,6 +174,7 @@ SETUPS: dict[str, Callable[[Path], None]] = {
     "sync-partial": _synced,
     "sync-verified": _racy,
     "journal": _nothing,
+    "consolidation": _nothing,
     "authorization": _nothing,
     "delivery": _nothing,
 }
@@ -261,6 +277,9 @@ _CLASSIFIERS: dict[str, Callable[[StateDB], str]] = {
     "sync": _approved_state,
     "sync-partial": _partial_state,
     "journal": _journal_state,
+    "consolidation": lambda db: ["old", "new"][
+        db.scalar("SELECT count(*) FROM consolidation_runs")
+    ],
     "authorization": lambda db: ["old", "new"][db.scalar("SELECT count(*) FROM authorization_log")],
     "delivery": lambda db: ["old", "new"][db.scalar("SELECT count(*) FROM runner_deliveries")],
 }

@@ -36,6 +36,8 @@ CASES = [
     ("sync-verified", "store.sync-approved-verified.after-commit", "new"),
     ("journal", "store.journal.before-commit", "old"),
     ("journal", "store.journal.after-commit", "new"),
+    ("consolidation", "store.consolidation.before-commit", "old"),
+    ("consolidation", "store.consolidation.after-commit", "new"),
     ("authorization", "store.authorization.before-commit", "old"),
     ("authorization", "store.authorization.after-commit", "new"),
     ("delivery", "store.delivery.before-commit", "old"),
@@ -43,7 +45,15 @@ CASES = [
 ]
 
 
-REPLAYABLE = {"migrate", "submit", "sync", "sync-partial", "sync-verified", "journal", "delivery"}
+REPLAYABLE = {
+    "migrate",
+    "submit",
+    "sync",
+    "sync-partial",
+    "sync-verified",
+    "consolidation",
+    "delivery",
+}
 
 
 def test_every_store_failpoint_is_exercised() -> None:

@@ -8,10 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from git_memory.contracts.canonical import sha256_hex
+from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import GitMemoryError
+from git_memory.repo.binding import discover_worktree
 from git_memory.store import authorization as auth
 from git_memory.store import journal
+from git_memory.store.consolidation_runs import consolidation_runs, record_consolidation_run
 from git_memory.store.db import Owner, StateDB
+from git_memory.testing.repos import Repo
 
 OWNER = Owner("a" * 64, "b" * 64)
 
@@ -21,84 +26,54 @@ def db(tmp_path: Path) -> StateDB:
     return StateDB(tmp_path / "m.sqlite3")
 
 
-def _files() -> list[journal.PlanFile]:
-    return [
-        journal.PlanFile(".memory/entries/a.md", "write", None, b"new bytes\n", "d" * 64),
-        journal.PlanFile(".memory/entries/b.md", "write", "1" * 40, b"other\n", "e" * 64),
-    ]
-
-
-def _create(db: StateDB, digest: str = "p" * 64) -> journal.Plan:
-    return journal.create_plan(
-        db,
-        plan_id="plan-1",
-        owner=OWNER,
-        plan={"planId": "plan-1"},
-        plan_digest=digest,
-        candidate_ids=["c1"],
-        assessment_digest="s" * 64,
-        policy_version="sanitize@1",
-        files=_files(),
-    )
-
-
-def test_plan_lifecycle_and_file_progress(db: StateDB) -> None:
-    plan = _create(db)
-    assert (plan.status, plan.mutation_phase, plan.candidate_ids) == (
-        "generated",
-        "precheck",
-        ["c1"],
-    )
-    assert _create(db) == plan  # idempotent
-    with pytest.raises(GitMemoryError) as caught:
-        _create(db, digest="q" * 64)
-    assert caught.value.code == "GM_PLAN_CONFLICT"
-    assert journal.get_plan_by_digest(db, "p" * 64) == plan
-    assert [f.target_path for f in journal.plan_files(db, "plan-1")] == [
-        f.target_path for f in _files()
-    ]
-    journal.set_plan_status(db, "plan-1", expected=("generated",), status="approved")
-    with pytest.raises(GitMemoryError) as caught:
-        journal.set_plan_status(db, "plan-1", expected=("generated",), status="approved")
-    assert caught.value.code == "GM_PLAN_STATE_INVALID"
-    applying = journal.set_plan_status(
-        db, "plan-1", expected=("approved",), status="applying", mutation_phase="mutating"
-    )
-    assert (applying.status, applying.mutation_phase) == ("applying", "mutating")
-    journal.set_file_state(
-        db, "plan-1", ".memory/entries/b.md", "intent", originally_present=True,
-        rollback_content=b"old\n", rollback_digest="o" * 64,
+def _plan(repo: Repo) -> PromotionPlan:
+    binding = discover_worktree(repo.root).binding()
+    return PromotionPlan(
+        planId="plan-1", owner=binding, candidateIds=["c1"], assessmentDigest="5" * 64,
+        perFile=[{"targetPath": ".memory/entries/a.md", "targetBlobHash": None,
+                  "sanitizedContentDigest": sha256_hex(b"new bytes\n")},
+                 {"targetPath": ".memory/entries/b.md", "targetBlobHash": "1" * 40,
+                  "sanitizedContentDigest": sha256_hex(b"other\n")}],
+        diff="",
     )  # fmt: skip
-    b_file = journal.plan_files(db, "plan-1")[1]
+
+
+def test_plan_lifecycle_and_file_progress(db: StateDB, repo: Repo) -> None:
+    plan = _plan(repo)
+    contents = {".memory/entries/a.md": b"new bytes\n", ".memory/entries/b.md": b"other\n"}
+    journal.create_plan(db, plan=plan, owner=OWNER, contents=contents)
+    stored = journal.require_plan(db, "plan-1")
+    assert (stored.status, stored.plan_digest, stored.candidate_ids) == (
+        "generated", plan.plan_digest(), ["c1"])  # fmt: skip
+    assert [f.content for f in stored.files] == [b"new bytes\n", b"other\n"]
+    assert journal.plan_counts(db, OWNER)["generated"] == 1
+    assert journal.transition(db, "plan-1", expected=("generated",), status="approved")
+    assert not journal.transition(db, "plan-1", expected=("generated",), status="approved")
+    journal.set_rollback(db, "plan-1", ".memory/entries/b.md", originally_present=True,
+                         content=b"old\n")  # fmt: skip
+    journal.set_file_state(db, "plan-1", ".memory/entries/b.md", "intent")
+    b_file = journal.require_plan(db, "plan-1").files[1]
     assert (b_file.intent_state, b_file.originally_present, b_file.rollback_content) == (
-        "intent",
-        True,
-        b"old\n",
-    )
-    with pytest.raises(GitMemoryError) as caught:
-        journal.set_file_state(db, "plan-1", "nope.md", "applied")
-    assert caught.value.code == "GM_PLAN_STATE_INVALID"
+        "intent", True, b"old\n")  # fmt: skip
     journal.clear_rollback(db, "plan-1")
-    assert journal.plan_files(db, "plan-1")[1].rollback_content is None
-    assert [p.plan_id for p in journal.list_plans(db, OWNER, "applying")] == ["plan-1"]
+    assert journal.require_plan(db, "plan-1").files[1].rollback_content is None
+    assert journal.plan_ids(db, OWNER, ("approved",)) == ["plan-1"]
+    journal.record_authorization(db, OWNER, plan_digest=plan.plan_digest(), via="agent",
+                                 detail={"planId": "plan-1"})  # fmt: skip
+    [logged] = auth.list_authorizations(db, OWNER)
+    assert (logged.subject_kind, logged.subject_digest, logged.via) == (
+        "promotion-plan", plan.plan_digest(), "agent")  # fmt: skip
 
 
-def test_consolidation_runs_and_conformance(db: StateDB) -> None:
-    journal.record_consolidation_run(
+def test_consolidation_runs(db: StateDB) -> None:
+    record_consolidation_run(
         db, run_id="r1", owner=OWNER, task_id=None, entry_count=20, patch={"operations": []}
     )
-    journal.record_consolidation_run(
+    record_consolidation_run(
         db, run_id="r1", owner=OWNER, task_id=None, entry_count=20, patch={}, state="no_op"
     )
-    runs = journal.consolidation_runs(db, OWNER)
+    runs = consolidation_runs(db, OWNER)
     assert [(r["runId"], r["state"]) for r in runs] == [("r1", "no_op")]
-    journal.record_conformance(
-        db, profile="codex", cli_version_fingerprint="f", test_version="t", record={"ok": True}
-    )
-    conformance = journal.get_conformance(db, "codex")
-    assert conformance is not None
-    assert conformance["record"] == {"ok": True}
-    assert journal.get_conformance(db, "claude") is None
 
 
 def test_authorization_log_uses_the_shared_ddl(db: StateDB, tmp_path: Path) -> None:
