@@ -109,7 +109,7 @@ def promotion_lock(state_home: Path, *, wait: bool = False) -> Iterator[bool]:
     from git_memory.paths import ensure_private_dir
 
     ensure_private_dir(state_home)
-    lock = FileLock(str(state_home / PROMOTION_LOCK), timeout=-1 if wait else 0)
+    lock = FileLock(str(state_home / PROMOTION_LOCK), timeout=-1 if wait else 0, mode=0o600)
     try:
         lock.acquire()
     except Timeout:

@@ -35,11 +35,11 @@ def _entry_bytes(number: int) -> bytes:
 def _seed(root: Path, files: int) -> tuple[Any, list[str]]:
     """Quarantined candidates (one typed-fact statement each) and their stored plans."""
     from git_memory.contracts.promotion import PromotionPlan
-    from git_memory.store import journal
     from git_memory.promote.plan import PlannedFile, assessment_digest
     from git_memory.promote.prepare import assessment_rows_for, owner_of
     from git_memory.repo.binding import discover_worktree
     from git_memory.store import candidates as store
+    from git_memory.store import journal
     from git_memory.store.db import open_state
 
     worktree = discover_worktree(root)

@@ -74,8 +74,8 @@ def prepare(repo: Repo, request: dict[str, Any]) -> Any:
 
 
 def _planned_bytes(root: Path, plan_id: str) -> dict[str, bytes]:
-    from git_memory.store import journal
     from git_memory.repo.binding import discover_worktree
+    from git_memory.store import journal
     from git_memory.store.db import open_state
 
     with open_state(discover_worktree(root).state_home) as db:
