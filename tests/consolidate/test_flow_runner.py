@@ -6,6 +6,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 from git_memory.formats.scene import parse_scene
 from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT, run_cli
@@ -122,3 +124,31 @@ def test_mcp_preview_never_sends(repo: Repo, tmp_path: Path) -> None:
         tool.run(ctx, {"runner": "command", "approvePlan": digest})
     assert caught.value.code == "GM_REQUEST_INVALID"
     assert _spawned(script) == 0
+
+
+def test_terminal_approval_sends_after_the_human_agrees(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from git_memory import output
+    from git_memory.errors import GitMemoryError
+    from git_memory.ops.base import OpContext, load_operation
+
+    write_entries(repo.root, 2)
+    script = _fake(tmp_path)
+    asked: list[str] = []
+
+    def answer(question: str, default: bool = False) -> bool:
+        asked.append(question)
+        return len(asked) > 1  # declines the first time, agrees the second
+
+    monkeypatch.setattr(output, "confirm", answer)
+    operation = load_operation("consolidate")
+    ctx = OpContext(repository=repo.root, interactive=True)
+    request = {"runner": "command", "runnerCommand": str(script)}
+    with pytest.raises(GitMemoryError) as declined:
+        operation.invoke(ctx, request)
+    assert declined.value.code == "GM_APPROVAL_DECLINED"
+    assert _spawned(script) == 0
+    done = operation.invoke(OpContext(repository=repo.root, interactive=True), request)
+    assert done.status == "staged"
+    assert len(asked) == 2
