@@ -334,3 +334,40 @@ def test_budget_holds_for_the_stored_nfc_form(repo: Repo, tmp_path: Path) -> Non
         "GM_FORMAT_SCENE_BODY_TOO_LONG"
     )
     assert cli_json(["review"], repo.root)["items"] == []
+
+
+def test_terminal_review_confirms_each_operation(
+    repo: Repo, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from git_memory import output
+    from git_memory.ops.base import OpContext, load_operation
+
+    ids = write_entries(repo.root, 2)
+    write_scene(repo.root, "release", "Release flow", heat=1)
+    task = _synth(repo.root)
+    update = operation("update", "release", scene_content("Release flow", ["new"]), ids)
+    doctrine = operation(
+        "create", "doctrine", "## Doctrine\n- Check first.\n", ids, op_id="op-2", target="doctrine"
+    )
+    assert stage_doc(repo.root, patch(task, [update, doctrine]), tmp_path).exit_code == 0
+    shown: list[str] = []
+    answers: list[str] = []
+
+    def choose(question: str, choices: str, default: str) -> str:
+        answers.append(question)
+        return "c"
+
+    monkeypatch.setattr(output, "prompt_choice", choose)
+    monkeypatch.setattr(output, "echo", lambda text="", **_: shown.append(str(text)))
+    load_operation("review").invoke(
+        OpContext(repository=repo.root, interactive=True), {"kind": "consolidation"}
+    )
+    assert len(answers) == 2  # one key per operation
+    assert any("UPDATE scene release" in line for line in shown)
+    plans = [line for line in shown if line.startswith("prepared plan ")]
+    assert len(plans) == 1
+    assert "for 1 consolidation candidate" in plans[0]
+    command = plans[0].split("apply it with: git memory ")[1].split()
+    cli_json(command, repo.root)
+    assert (repo.root / ".memory" / "doctrine.md").read_text() == "## Doctrine\n- Check first.\n"
+    assert parse_scene(_scene(repo.root, "release").read_text()).heat == 2
