@@ -368,6 +368,7 @@ def test_terminal_review_confirms_each_operation(
     assert len(plans) == 1
     assert "for 1 consolidation candidate" in plans[0]
     command = plans[0].split("apply it with: git memory ")[1].split()
+    monkeypatch.undo()  # the CLI below prints through the real output module
     cli_json(command, repo.root)
     assert (repo.root / ".memory" / "doctrine.md").read_text() == "## Doctrine\n- Check first.\n"
     assert parse_scene(_scene(repo.root, "release").read_text()).heat == 2
