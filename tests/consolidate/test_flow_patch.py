@@ -357,6 +357,7 @@ def test_terminal_review_confirms_each_operation(
         answers.append(question)
         return "c"
 
+    real_echo = output.echo
     monkeypatch.setattr(output, "prompt_choice", choose)
     monkeypatch.setattr(output, "echo", lambda text="", **_: shown.append(str(text)))
     load_operation("review").invoke(
@@ -368,7 +369,7 @@ def test_terminal_review_confirms_each_operation(
     assert len(plans) == 1
     assert "for 1 consolidation candidate" in plans[0]
     command = plans[0].split("apply it with: git memory ")[1].split()
-    monkeypatch.undo()  # the CLI below prints through the real output module
+    monkeypatch.setattr(output, "echo", real_echo)  # the CLI below prints for real
     cli_json(command, repo.root)
     assert (repo.root / ".memory" / "doctrine.md").read_text() == "## Doctrine\n- Check first.\n"
     assert parse_scene(_scene(repo.root, "release").read_text()).heat == 2
