@@ -111,9 +111,7 @@ def _entry_row(
         entry = parse_entry(data.decode("utf-8"))
     except (FormatError, UnicodeDecodeError) as exc:
         return None, _problem(getattr(exc, "code", "GM_FORMAT_INVALID_UTF8"), str(exc))
-    stem = path.rsplit("/", 1)[-1].removesuffix(".md")
-    if entry.id != stem:
-        return None, _problem("GM_ENTRY_ID_MISMATCH", f"id {entry.id!r} is not the file name")
+    # lint (above) already refused an id that differs from the file name
     return _row_of(entry, f"{memory_root}/{path}", content_digest), None
 
 
