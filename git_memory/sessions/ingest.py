@@ -21,7 +21,8 @@ from git_memory.failpoints import failpoint
 from git_memory.sessions import claude, codex, index
 from git_memory.sessions.discover import CLAUDE, SourceFile
 from git_memory.sessions.query import load_events
-from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event, LineRejected, decode_line
+from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event
+from git_memory.sessions.strict_json import LineRejected, decode_line
 from git_memory.sessions.turns import (
     Turn,
     build_turns,
@@ -92,7 +93,7 @@ def parse(
     """Events and diagnostics of the complete lines of `data` (starting at byte `base`);
     returns the offset just after the last complete line."""
     reader = _reader(provider)
-    end = data.rfind(b"\n") + 1
+    read_record, unknown_type = reader.read_record, reader.unknown_type
     events: list[Event] = []
     diagnostics: list[Diagnostic] = []
     unknown: list[str] = state.setdefault("unknown", [])
@@ -110,18 +111,18 @@ def parse(
         except LineRejected as exc:
             diagnostics.append(Diagnostic(exc.code, offset, exc.message))
             continue
-        found = reader.read_record(record, offset, state)
+        found = read_record(record, offset, state)
         for event in found:
             if event.kind == TOOL_RESULT:
                 event.fingerprint, event.size = zlib.crc32(raw), len(raw)
         events += found
-        odd = reader.unknown_type(record, state)
+        odd = unknown_type(record, state)
         if odd is not None and odd not in unknown:
             unknown.append(odd)
             diagnostics.append(
                 Diagnostic("unknown-record-type", offset, f"unknown type {odd[:40]!r}")
             )
-    return events, diagnostics, base + end
+    return events, diagnostics, position
 
 
 def ingest(conn: index.Connection, source: SourceFile, row: Any) -> FileOutcome:

@@ -243,7 +243,7 @@ def fill_outputs(conn: index.Connection, file_id: int, events: list[Event]) -> N
     import zlib
 
     from git_memory.sessions import claude, codex
-    from git_memory.sessions.records import LineRejected, decode_line
+    from git_memory.sessions.strict_json import LineRejected, decode_line
 
     wanted = [e for e in events if e.deferred]
     if not wanted:

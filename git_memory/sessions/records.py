@@ -1,9 +1,8 @@
 """Normalized records shared by the transcript readers, the turn builder and the index.
 
 A reader turns one JSON object (one transcript line) into zero or more `Event`s. Events are
-provider-neutral: the turn builder and the index never look at raw transcript shapes. This
-module also holds the strict line decoder (size, depth and duplicate-key checks) so both
-readers reject malformed lines the same way.
+provider-neutral: the turn builder and the index never look at raw transcript shapes. The
+strict line decoder shared by both readers is `strict_json`.
 """
 
 from __future__ import annotations
@@ -12,9 +11,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-# Reference §F: records up to 8 MiB, nesting up to 64 levels.
-MAX_RECORD_BYTES = 8 * 1024 * 1024
-MAX_DEPTH = 64
 # Tool outputs longer than this are not copied into the index: `sessions/query.py` reads them
 # back from the transcript line when a turn is loaded (a sync then costs little more than
 # parsing the JSON).
@@ -69,56 +65,6 @@ class ReaderOutput:
 
     events: list[Event] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-class LineRejected(Exception):
-    """A complete line that is not a usable JSON object."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        raise LineRejected("duplicate-key", "a JSON object repeats a key")
-    return result
-
-
-def _too_deep(value: Any, limit: int) -> bool:
-    # Iterative and touching containers only, so a line with huge strings costs nothing here.
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        item, depth = pop()
-        if depth > limit:
-            return True
-        for child in item.values() if type(item) is dict else item:
-            kind = type(child)
-            if kind is dict or kind is list:
-                push((child, depth + 1))
-    return False
-
-
-def decode_line(raw: bytes) -> dict[str, Any]:
-    """Decode one complete line into a JSON object or raise `LineRejected`."""
-    if len(raw) > MAX_RECORD_BYTES:
-        raise LineRejected("oversized-json-record", f"record of {len(raw)} bytes is too large")
-    try:
-        value = json.loads(raw, object_pairs_hook=_pairs_hook)
-    except LineRejected:
-        raise
-    except RecursionError as exc:
-        raise LineRejected("too-deep-json-record", "record nests too deeply") from exc
-    except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
-        raise LineRejected("invalid-json-record", f"not JSON: {type(exc).__name__}") from exc
-    if not isinstance(value, dict):
-        raise LineRejected("invalid-json-record", "record is not a JSON object")
-    if _too_deep(value, MAX_DEPTH):
-        raise LineRejected("too-deep-json-record", f"record nests deeper than {MAX_DEPTH}")
-    return value
 
 
 def text_of(value: Any) -> str:
