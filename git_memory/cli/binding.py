@@ -64,6 +64,8 @@ def build_command(declaration: OperationSpec) -> click.Command:
         request_file = values.get("request_file")
         if request_file is not None:
             raw: Any = read_request_document(request_file)
+            if operation.from_request_file is not None:
+                raw = operation.from_request_file(ctx, raw, values)
         elif operation.from_cli is not None:
             raw = operation.from_cli(ctx, values)
         else:

@@ -70,6 +70,9 @@ class Operation(Generic[RequestT, ResponseT]):
     render_text: Callable[[ResponseT], str] | None = None
     exit_code: Callable[[ResponseT], int] = lambda _response: 0
     accepts_request_file: bool = True
+    # Combines a `--request FILE` document with the other flags (e.g. a bare
+    # MemoryExtractionRequest plus `--limit`); without it the document is the request.
+    from_request_file: Callable[[OpContext, Any, Mapping[str, Any]], Any] | None = None
     # A narrower request model for the MCP tool (its fields a subset of `request_model`'s, e.g.
     # a runner preview without approval fields); the spec then carries `one_sided_reason`.
     mcp_request_model: type[BaseModel] | None = None

@@ -11,7 +11,7 @@ from pydantic import Field
 from git_memory.contracts.base import Model
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.ops.base import OpContext, Operation
-from git_memory.ops.recall import SELECTION_PARAMS, request_from_cli
+from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
 from git_memory.ops.registry import spec
 
 
@@ -123,17 +123,29 @@ def _terminal_ask(question: str, details: str) -> bool:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest:
+    return _request(values, request_from_cli(values))
+
+
+def _from_request_file(ctx: OpContext, document: Any, values: Mapping[str, Any]) -> Any:
+    """`--request FILE` holds the MemoryExtractionRequest; runner and approvals are flags.
+    A whole ExtractRunnerRequest document is taken as it is."""
+    if isinstance(document, dict) and document.get("format") == EXTRACTION_REQUEST_FORMAT:
+        return _request(values, document)
+    return document
+
+
+def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRunnerRequest:
     from git_memory.errors import UsageError
 
     if not values.get("runner"):
-        raise UsageError("GM_USAGE", "--runner NAME is required", hint="e.g. --runner claude")
+        raise UsageError("GM_USAGE", "--runner NAME is required", hint="e.g. --runner builtin")
     return ExtractRunnerRequest.model_validate(
         {
             "runner": values["runner"],
             "runnerCommand": values.get("runner_command"),
             "runnerModel": values.get("runner_model"),
             "runnerEndpoint": values.get("runner_endpoint"),
-            "request": request_from_cli(values),
+            "request": selection,
             "limit": values.get("limit") or 1,
             "approvePlan": values.get("approve_plan"),
             "approveManifest": values.get("approve_manifest"),
@@ -177,6 +189,7 @@ OPERATION = Operation(
         ),
     ],
     from_cli=_from_cli,
+    from_request_file=_from_request_file,
     render_text=_render,
     mcp_request_model=ExtractPreviewRequest,
     # Over MCP it only stores pending plans: nothing is sent and nothing outside is touched.

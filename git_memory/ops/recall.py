@@ -100,6 +100,20 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+EXTRACTION_REQUEST_FORMAT = "git-memory-extraction-request@v1"
+
+
+def _from_request_file(ctx: OpContext, document: Any, values: Mapping[str, Any]) -> Any:
+    """A bare MemoryExtractionRequest file is taken with `--limit`; a RecallRequest as is."""
+    if isinstance(document, dict) and document.get("format") == EXTRACTION_REQUEST_FORMAT:
+        return {
+            "format": "git-memory-recall-request@v1",
+            "request": document,
+            "limit": values["limit"],
+        }
+    return document
+
+
 def _render(response: AgentRecall) -> str:
     lines = [
         f"{len(response.tasks)} task(s); {response.selection.pendingChunks} pending "
@@ -132,5 +146,6 @@ OPERATION = Operation(
         ),
     ],
     from_cli=_from_cli,
+    from_request_file=_from_request_file,
     render_text=_render,
 )

@@ -98,3 +98,30 @@ def test_min_session_turns_config(sample_repo: SampleRepo) -> None:
     sample_repo.repo.git("config", "memory.minSessionTurns", "zero")
     bad = run_cli(["recall", "--since", SINCE, "--until", UNTIL], cwd=sample_repo.root)
     assert "[GM_CONFIG_INVALID]" in bad.stderr
+
+
+def test_recall_and_extract_take_a_bare_extraction_request_file(
+    sample_repo: SampleRepo, tmp_path: Any
+) -> None:
+    request = tmp_path / "request.json"
+    request.write_text(
+        json.dumps(
+            {
+                "format": "git-memory-extraction-request@v1",
+                "window": {"after": SINCE, "before": UNTIL},
+                "filters": {"providers": ["codex"]},
+            }
+        )
+    )
+    recalled = run_cli(
+        ["recall", "--request", str(request), "--limit", "8", "--format", "json"],
+        cwd=sample_repo.root,
+    )
+    assert recalled.exit_code == 0, recalled.stderr
+    assert len(recalled.json()["tasks"]) == 1
+    extracted = run_cli(
+        ["extract", "--runner", "builtin", "--request", str(request), "--format", "json"],
+        cwd=sample_repo.root,
+    )
+    assert extracted.exit_code == 0, extracted.stderr
+    assert extracted.json()["quarantined"]
