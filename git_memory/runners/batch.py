@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from git_memory import output
 from git_memory.contracts.canonical import canonical_json
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.runner import RunnerExecutionPlan
@@ -113,9 +114,12 @@ def _deliver(
     stdin = {task["taskId"]: task_stdin(task) for task in tasks}
     plans = [session.plan(kind, task["taskId"], stdin[task["taskId"]]) for task in tasks]
     by_id = {task["taskId"]: task for task in tasks}
-    for plan in session.approve(plans, **approvals):
-        answer = session.run(plan, stdin[plan.taskId])
-        _stage(workspace, kind, by_id[plan.taskId], answer=answer, plan=plan, outcome=outcome)
+    approved = session.approve(plans, **approvals)
+    with output.progress(f"{kind} via {session.profile.name}", len(approved)) as bar:
+        for plan in approved:
+            answer = session.run(plan, stdin[plan.taskId])
+            _stage(workspace, kind, by_id[plan.taskId], answer=answer, plan=plan, outcome=outcome)
+            bar.advance()
 
 
 def _stage(

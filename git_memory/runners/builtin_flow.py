@@ -138,18 +138,26 @@ def _support_of(support: dict[int, str]) -> Callable[[int, str], str]:
 
 def run_builtin(workspace: Any, tasks: list[dict[str, Any]], outcome: Any) -> None:
     """Answer, stage and adjudicate `tasks` in process; fills the batch outcome."""
+    from git_memory import output
+
+    with output.progress("extract via builtin", len(tasks)) as bar:
+        for task in tasks:
+            _answer_one(workspace, task, outcome)
+            bar.advance()
+
+
+def _answer_one(workspace: Any, task: dict[str, Any], outcome: Any) -> None:
     from git_memory.extract.adjudicate import stage_adjudication
     from git_memory.extract.stage_drafts import stage_drafts
 
-    for task in tasks:
-        batch, support = extraction_answer(workspace, task)
-        staged = stage_drafts(workspace, batch, claim_support=_support_of(support))
-        outcome.extracted.append(task["taskId"])
-        adjudication = staged.get("adjudicationTask")
-        if adjudication is None:
-            continue
-        decided = stage_adjudication(workspace, adjudication_answer(adjudication))
-        outcome.adjudicated.append(adjudication["taskId"])
-        outcome.quarantined += [
-            d["candidateId"] for d in decided["decisions"] if d["status"] == "quarantined"
-        ]
+    batch, support = extraction_answer(workspace, task)
+    staged = stage_drafts(workspace, batch, claim_support=_support_of(support))
+    outcome.extracted.append(task["taskId"])
+    adjudication = staged.get("adjudicationTask")
+    if adjudication is None:
+        return
+    decided = stage_adjudication(workspace, adjudication_answer(adjudication))
+    outcome.adjudicated.append(adjudication["taskId"])
+    outcome.quarantined += [
+        d["candidateId"] for d in decided["decisions"] if d["status"] == "quarantined"
+    ]
