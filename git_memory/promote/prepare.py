@@ -224,6 +224,33 @@ def _render(worktree: Worktree, inputs: list[CandidateInput]) -> list[RenderedFi
     return files
 
 
+# Warnings for a hand-written file, but a promotion writes what a machine extracted: the
+# promise is that no absolute home path reaches a committed file, so the gate refuses them.
+PROMOTION_BLOCKS = frozenset({"GM_LINT_ABSOLUTE_PATH"})
+
+
+def _home_path_findings(item: RenderedFile) -> list[dict[str, Any]]:
+    """This machine's home directory anywhere in the bytes (whatever its prefix)."""
+    from pathlib import Path
+
+    home = str(Path.home()).rstrip("/")
+    text = item.content.decode("utf-8", "replace")
+    if len(home) < 2 or home not in text:
+        return []
+    line = text[: text.index(home)].count("\n") + 1
+    return [
+        {
+            "path": item.target_path,
+            "code": "GM_LINT_ABSOLUTE_PATH",
+            "severity": "block",
+            "line": line,
+            "column": 1,
+            "excerpt": "",
+            "message": "this machine's home path",
+        }
+    ]
+
+
 def lint_gate(files: Sequence[RenderedFile], memory_root: str) -> None:
     """Every planned byte passes lint, or `GM_LINT_BLOCKED` and no plan."""
     from git_memory.lint.engine import lint_bytes
@@ -232,8 +259,9 @@ def lint_gate(files: Sequence[RenderedFile], memory_root: str) -> None:
     for item in files:
         relpath = item.target_path[len(memory_root) + 1 :]
         for finding in lint_bytes(relpath, item.content):
-            if finding.blocks:
+            if finding.blocks or finding.code in PROMOTION_BLOCKS:
                 blocked.append({"path": item.target_path, **finding.to_json()})
+        blocked += _home_path_findings(item)
     if blocked:
         first = blocked[0]
         raise GitMemoryError(
