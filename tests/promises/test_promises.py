@@ -147,7 +147,8 @@ SECRET = "ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa98"
     "leak",
     [
         f"Use the token {SECRET} for deploys.",
-        "The transcript lives in ~/.claude/projects/-srv-app/0b1c2d3e-4f50-4a6b-8c9d-0e1f2a3b4c5d.jsonl",
+        "The transcript lives in ~/.claude/projects/-srv-app/"
+        "0b1c2d3e-4f50-4a6b-8c9d-0e1f2a3b4c5d.jsonl",
         "Build output goes to /home/alice/work/app/build.",
         "HOME-PATH",
     ],
