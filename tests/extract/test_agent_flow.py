@@ -282,3 +282,30 @@ def test_unreadable_request_file(sample_repo: SampleRepo, tmp_path: Path) -> Non
     result = run_cli(["stage", "--request", str(tmp_path / "missing.json")], cwd=sample_repo.root)
     assert result.exit_code == 1
     assert "[GM_REQUEST_UNREADABLE]" in result.stderr
+
+
+def test_a_statement_reworded_after_review_is_refused(
+    sample_repo: SampleRepo, tmp_path: Path
+) -> None:
+    from git_memory.extract.review_flow import prepare_document
+
+    task = _claude_task(sample_repo)
+    adjudication = stage(sample_repo.root, _good_batch(task), tmp_path).json()["adjudicationTask"]
+    stage(sample_repo.root, decisions(adjudication), tmp_path)
+    review = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()
+    document = prepare_document(review["items"][:1])
+    # the agent shows the human one wording and confirms another: the text digest differs
+    from git_memory.contracts.canonical import sha256_hex
+
+    document["candidates"][0]["statements"][0]["statementTextDigest"] = sha256_hex(
+        b"`uv run pytest -q` is optional."
+    )
+    request = tmp_path / "prepare.json"
+    request.write_text(json.dumps(document))
+    refused = run_cli(
+        ["prepare", "--request", str(request), "--format", "json"], cwd=sample_repo.root
+    )
+    assert refused.exit_code == 1
+    assert refused.json()["error"]["code"] == "GM_CONFIRMATION_DRIFT"
+    again = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()
+    assert again == review, "a refused prepare changes nothing"
