@@ -15,7 +15,6 @@ from git_memory.ops.registry import spec
 
 def current_index(ctx: OpContext) -> tuple[bytes, bytes | None, list[str]]:
     """(regenerated index, current index.json bytes or None, skipped files) of the worktree."""
-    from git_memory.formats.index_json import build_index
     from git_memory.repo import memory_tree
 
     worktree = ctx.worktree
@@ -26,17 +25,7 @@ def current_index(ctx: OpContext) -> tuple[bytes, bytes | None, list[str]]:
             hint="git memory init",
         )
     files = memory_tree.worktree_files(worktree.root, worktree.memory_root)
-    texts: dict[str, str] = {}
-    current: bytes | None = None
-    for item in files:
-        if item.relpath == "index.json":
-            current = item.data
-        elif item.data is not None:
-            try:
-                texts[item.relpath] = item.data.decode("utf-8")
-            except UnicodeDecodeError:
-                continue
-    built = build_index(texts)
+    built, current = memory_tree.expected_index(files)
     return built.data, current, built.skipped
 
 

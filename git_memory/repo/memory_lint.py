@@ -54,20 +54,10 @@ def _existing(selected: list[Any], prefixes: list[str], paths: list[str]) -> lis
 
 
 def _stale_index(files: list[Any]) -> Finding | None:
-    from git_memory.formats.index_json import build_index
     from git_memory.lint.rules import INDEX_STALE_CODE
 
-    texts: dict[str, str] = {}
-    current: bytes | None = None
-    for item in files:
-        if item.relpath == "index.json":
-            current = item.data
-        elif item.data is not None:
-            try:
-                texts[item.relpath] = item.data.decode("utf-8")
-            except UnicodeDecodeError:
-                continue
-    if build_index(texts).data == current:
+    built, current = memory_tree.expected_index(files)
+    if built.data == current:
         return None
     message = "index.json is missing" if current is None else "index.json differs from the tree"
     return Finding(INDEX_STALE_CODE, "warn", 1, 1, "", message + "; run `git memory reindex`")

@@ -141,3 +141,20 @@ def select(files: list[MemoryFile], prefixes: list[str]) -> list[MemoryFile]:
         for f in files
         if any(f.relpath == p or f.relpath.startswith(p.rstrip("/") + "/") for p in prefixes)
     ]
+
+
+def expected_index(files: list[MemoryFile]) -> tuple[Any, bytes | None]:
+    """(the index.json the tree's files call for, the index.json bytes there now or None)."""
+    from git_memory.formats.index_json import build_index
+
+    texts: dict[str, str] = {}
+    current: bytes | None = None
+    for item in files:
+        if item.relpath == "index.json":
+            current = item.data
+        elif item.data is not None:
+            try:
+                texts[item.relpath] = item.data.decode("utf-8")
+            except UnicodeDecodeError:
+                continue  # lint reports it; the index skips what cannot be read
+    return build_index(texts), current
