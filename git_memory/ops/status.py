@@ -66,7 +66,9 @@ def render(response: StatusResponse) -> str:
 
 def _flat(value: Any) -> str:
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_flat(v)}" for k, v in value.items())
+        return ", ".join(f"{k} {_flat(v)}" for k, v in value.items() if v not in (None, [], {}))
+    if isinstance(value, list):
+        return " ".join(str(item) for item in value)
     return str(value)
 
 
