@@ -8,7 +8,7 @@ check passes: the confirmation and the plan are written in one transaction at th
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC
 from typing import Any
 
@@ -50,23 +50,41 @@ def prepare_plan(worktree: Worktree, db: StateDB, request: PrepareRequest) -> Pr
         inputs = [_checked_input(db, owner, item) for item in request.candidates]
         confirmed = assessment_rows(db, request.candidates)
     files = _render(worktree, inputs)
-    plan = _build(binding, request, confirmed, _planned(worktree, files))
+    plan = build_plan(binding, request, confirmed, _planned(worktree, files))
+    store_plan(
+        db,
+        owner,
+        request,
+        plan,
+        recheck=lambda item: _checked_input(db, owner, item),
+        contents={f.target_path: f.content for f in files},
+    )
+    return plan
+
+
+def store_plan(
+    db: StateDB,
+    owner: Owner,
+    request: PrepareRequest,
+    plan: PromotionPlan,
+    *,
+    recheck: Callable[[PrepareCandidate], object],
+    contents: Mapping[str, bytes],
+) -> None:
+    """Record the confirmation and journal the plan in one writer transaction.
+
+    Every candidate is re-checked with `recheck` inside that transaction, and the
+    assessments must still digest to the plan's: nothing may have moved since the read.
+    """
     with db.write():
-        # Re-check inside the writer transaction: nothing may have moved since the read.
         for item in request.candidates:
-            _checked_input(db, owner, item)
+            recheck(item)
         if planning.assessment_digest(assessment_rows(db, request.candidates)) != (
             plan.assessmentDigest
         ):
             raise confirmation_drift("the assessments changed while the plan was built")
         _record_confirmation(db, request.candidates)
-        journal.create_plan(
-            db,
-            plan=plan,
-            owner=owner,
-            contents={f.target_path: f.content for f in files},
-        )
-    return plan
+        journal.create_plan(db, plan=plan, owner=owner, contents=contents, kind=request.kind)
 
 
 def confirmation_drift(message: str, **details: Any) -> GitMemoryError:
@@ -86,16 +104,7 @@ def _checked_input(db: StateDB, owner: Owner, item: PrepareCandidate) -> Candida
             "GM_CANDIDATE_STATE_INVALID",
             f"candidate {item.candidateId!r} is {candidate.status}, not a quarantined entry",
         )
-    if candidate.revision != item.expectedRevision:
-        raise GitMemoryError(
-            "GM_REVISION_CONFLICT",
-            f"candidate {item.candidateId!r} is at revision {candidate.revision}, "
-            f"not {item.expectedRevision}",
-            hint="run `git memory review` again",
-            details={"candidateId": item.candidateId, "currentRevision": candidate.revision},
-        )
-    current = {a.statement_id: a for a in store.assessments(db, item.candidateId)}
-    _check_statements(item, current)
+    current = confirmed_assessments(db, candidate, item)
     refs = store.evidence_refs(db, item.candidateId)
     payload = candidate.payload
     statements = tuple(
@@ -121,7 +130,25 @@ def _checked_input(db: StateDB, owner: Owner, item: PrepareCandidate) -> Candida
     )
 
 
-def _check_statements(item: PrepareCandidate, current: dict[str, Any]) -> None:
+def confirmed_assessments(
+    db: StateDB, candidate: store.Candidate, item: PrepareCandidate
+) -> dict[str, store.Assessment]:
+    """The candidate's assessments by statement, once its revision and every statement's
+    digests match what the human confirmed (`GM_REVISION_CONFLICT`, `GM_CONFIRMATION_DRIFT`)."""
+    if candidate.revision != item.expectedRevision:
+        raise GitMemoryError(
+            "GM_REVISION_CONFLICT",
+            f"candidate {item.candidateId!r} is at revision {candidate.revision}, "
+            f"not {item.expectedRevision}",
+            hint="run `git memory review` again",
+            details={"candidateId": item.candidateId, "currentRevision": candidate.revision},
+        )
+    current = {a.statement_id: a for a in store.assessments(db, item.candidateId)}
+    _check_statements(item, current)
+    return current
+
+
+def _check_statements(item: PrepareCandidate, current: Mapping[str, Any]) -> None:
     asked = {s.statementId: s for s in item.statements}
     if set(asked) != set(current):
         raise confirmation_drift(
@@ -286,24 +313,31 @@ def _planned(worktree: Worktree, files: Sequence[RenderedFile]) -> list[planning
                 hint="run `git memory prepare` again",
                 details={"driftedPath": path},
             )
-        planned.append(
-            planning.PlannedFile(
-                target_path=path,
-                target_blob_hash=None if current is None else blob_oid(current),
-                content=f.content,
-                old_content=current,
-            )
-        )
+        planned.append(bound_file(path, current, f.content))
     planning.check_sizes(planned)
     return planned
 
 
-def _build(
+def bound_file(
+    path: str, current: bytes | None, content: bytes, operation: str = "write"
+) -> planning.PlannedFile:
+    """A planned file bound to the blob OID of what its target holds now (None: absent)."""
+    return planning.PlannedFile(
+        target_path=path,
+        target_blob_hash=None if current is None else blob_oid(current),
+        content=content,
+        old_content=current,
+        operation=operation,
+    )
+
+
+def build_plan(
     binding: Any,
     request: PrepareRequest,
     confirmed: list[dict[str, Any]],
     planned: Sequence[planning.PlannedFile],
 ) -> PromotionPlan:
+    """A fresh plan binding the confirmed assessments and the planned files."""
     return PromotionPlan(
         planId=f"plan-{uuid.uuid4().hex}",
         owner=binding,

@@ -17,17 +17,16 @@ from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, Pro
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
 from git_memory.promote.prepare import (
-    _check_statements,
-    _record_confirmation,
     assessment_rows,
-    confirmation_drift,
+    bound_file,
+    build_plan,
+    confirmed_assessments,
     owner_of,
+    store_plan,
 )
 from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
-from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
-from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 
 STORE_KIND = {"skill": "skill", "consolidation": "consolidation-patch"}
@@ -55,16 +54,7 @@ def _checked(db: StateDB, owner: Owner, item: PrepareCandidate, kind: str) -> st
             "GM_CANDIDATE_STATE_INVALID",
             f"candidate {item.candidateId!r} is {candidate.status}, not quarantined",
         )
-    if candidate.revision != item.expectedRevision:
-        raise GitMemoryError(
-            "GM_REVISION_CONFLICT",
-            f"candidate {item.candidateId!r} is at revision {candidate.revision}, "
-            f"not {item.expectedRevision}",
-            hint="run `git memory review` again",
-            details={"candidateId": item.candidateId, "currentRevision": candidate.revision},
-        )
-    current = {a.statement_id: a for a in store.assessments(db, item.candidateId)}
-    _check_statements(item, current)
+    confirmed_assessments(db, candidate, item)
     return candidate
 
 
@@ -77,15 +67,8 @@ def _planned(
         current = read_target(worktree.root, path)
         if operation == "delete" and current is None:
             continue  # already absent: nothing to delete
-        planned.append(
-            planning.PlannedFile(
-                target_path=path,
-                target_blob_hash=None if current is None else blob_oid(current),
-                content=b"" if content is None else content.encode("utf-8"),
-                old_content=current,
-                operation=operation,
-            )
-        )
+        data = b"" if content is None else content.encode("utf-8")
+        planned.append(bound_file(path, current, data, operation))
     planning.check_sizes(planned)
     return planned
 
@@ -103,8 +86,6 @@ def _lint(planned: Sequence[planning.PlannedFile], memory_root: str) -> None:
 
 def prepare_memory_plan(worktree: Worktree, db: StateDB, request: PrepareRequest) -> PromotionPlan:
     """Build and store a `generated` plan of kind skill or consolidation; returns it."""
-    import uuid
-
     binding, owner = owner_of(worktree)
     module = kind_module(request.kind)
     with db.read():
@@ -113,27 +94,13 @@ def prepare_memory_plan(worktree: Worktree, db: StateDB, request: PrepareRequest
     triples = module.plan_files(worktree, db, owner, found)
     planned = _planned(worktree, triples)
     _lint(planned, worktree.memory_root)
-    plan = PromotionPlan(
-        planId=f"plan-{uuid.uuid4().hex}",
-        owner=binding,
-        candidateIds=[item.candidateId for item in request.candidates],
-        assessmentDigest=planning.assessment_digest(confirmed),
-        perFile=[item.per_file() for item in planned],
-        diff=planning.unified_diff(planned),
+    plan = build_plan(binding, request, confirmed, planned)
+    store_plan(
+        db,
+        owner,
+        request,
+        plan,
+        recheck=lambda item: _checked(db, owner, item, request.kind),
+        contents={p.target_path: p.content for p in planned},
     )
-    with db.write():
-        for item in request.candidates:
-            _checked(db, owner, item, request.kind)
-        if planning.assessment_digest(assessment_rows(db, request.candidates)) != (
-            plan.assessmentDigest
-        ):
-            raise confirmation_drift("the assessments changed while the plan was built")
-        _record_confirmation(db, request.candidates)
-        journal.create_plan(
-            db,
-            plan=plan,
-            owner=owner,
-            contents={p.target_path: p.content for p in planned},
-            kind=request.kind,
-        )
     return plan
