@@ -285,13 +285,14 @@ def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
     return None if kind in KNOWN_TYPES else str(kind)
 
 
-def result_text(record: dict[str, Any], call_id: str | None) -> str | None:
-    """The full output of the tool result `call_id` in this record (deferred outputs)."""
+def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, str] | None:
+    """(head as a sync stores it, full output) of the tool result `call_id` in this record."""
     for block in _message_content(record) or []:
         if (
             isinstance(block, dict)
             and block.get("type") == "tool_result"
             and block.get("tool_use_id") == call_id
         ):
-            return text_of(block.get("content"))
+            text = text_of(block.get("content"))
+            return text[:INLINE_LIMIT], text
     return None

@@ -253,12 +253,16 @@ def _large_state(item: dict[str, Any], output: str) -> str:
     return COMPLETED if item.get("status") in ("completed", "success") else UNKNOWN
 
 
-def result_text(record: dict[str, Any], call_id: str | None) -> str | None:
-    """The full output of the tool result `call_id` in this line (deferred outputs)."""
+def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, str] | None:
+    """(head as a sync stores it, full output) of the large tool result `call_id` in this
+    line."""
     item = record.get("payload") if isinstance(record.get("payload"), dict) else record
     if not isinstance(item, dict) or item.get("call_id") != call_id:
         return None
-    return _output_text(item.get("output"))
+    output = item.get("output")
+    if not isinstance(output, str):
+        return None
+    return output[:INLINE_LIMIT], _output_text(output)
 
 
 def _result_state(item: dict[str, Any], output: Any) -> str:

@@ -13,23 +13,16 @@ import json
 import os
 import zlib
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from git_memory.contracts.base import format_timestamp
 from git_memory.failpoints import failpoint
 from git_memory.sessions import claude, codex, index
 from git_memory.sessions.discover import CLAUDE, SourceFile
 from git_memory.sessions.query import load_events
-from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event
+from git_memory.sessions.records import TOOL_RESULT, USER, Diagnostic, Event
 from git_memory.sessions.strict_json import LineRejected, decode_line
-from git_memory.sessions.turns import (
-    Turn,
-    build_turns,
-    commit_candidates,
-    observed_paths,
-    session_key,
-)
+from git_memory.sessions.turns import session_key
+from git_memory.sessions.writer import insert_events, store_turns, write_diagnostics
 
 PROBE = 4096
 
@@ -114,7 +107,10 @@ def parse(
         found = read_record(record, offset, state)
         for event in found:
             if event.kind == TOOL_RESULT:
-                event.fingerprint, event.size = zlib.crc32(raw), len(raw)
+                # Large outputs are checksummed when read back (query.fill_outputs), not here.
+                event.size = len(raw)
+                if not event.deferred:
+                    event.fingerprint = zlib.crc32(raw)
         events += found
         odd = unknown_type(record, state)
         if odd is not None and odd not in unknown:
@@ -149,8 +145,8 @@ def _resume(
     state = json.loads(row["reader_state"])
     events, diagnostics, complete = parse(source.provider, data, offset, state)
     with index.transaction(conn):
-        added = _append(conn, source, row["id"], events, state)
-        _write_diagnostics(conn, row["id"], diagnostics)
+        added = _append(conn, source, row["id"], events)
+        write_diagnostics(conn, row["id"], diagnostics)
         _checkpoint(conn, source, row["id"], stat, complete=complete, state=state)
         failpoint("sessions.sync.before-commit")
     return FileOutcome("resumed", added, diagnostics)
@@ -167,24 +163,24 @@ def _read_whole(
         if row is not None:
             conn.execute("DELETE FROM files WHERE id = ?", (row["id"],))
         file_id = _new_file(conn, source, stat, data=data, complete=complete, state=state)
-        excluded = _exclusion(conn, source, state)
+        key = session_key(source.provider, source.session_id)
+        excluded = _exclusion(conn, key, state)
         added = 0
         if excluded is None:
-            _open_session(conn, source, file_id)
-            added = _store_turns(conn, source, file_id, events, 0)
-            _insert_events(conn, file_id, events)
+            _open_session(conn, source, key, file_id)
+            added = store_turns(conn, key, file_id, events, 0)
+            insert_events(conn, file_id, events)
         else:
             conn.execute("UPDATE files SET excluded = ? WHERE id = ?", (excluded, file_id))
-        _write_diagnostics(conn, file_id, diagnostics)
+        write_diagnostics(conn, file_id, diagnostics)
         failpoint("sessions.sync.before-commit")
     kind = "excluded" if excluded else "new" if row is None else "reread"
     return FileOutcome(kind, added, diagnostics)
 
 
-def _exclusion(conn: index.Connection, source: SourceFile, state: dict[str, Any]) -> str | None:
+def _exclusion(conn: index.Connection, key: str, state: dict[str, Any]) -> str | None:
     if state.get("subagent"):
         return "subagent"
-    key = session_key(source.provider, source.session_id)
     if conn.execute("SELECT 1 FROM sessions WHERE session_key = ?", (key,)).fetchone():
         return "duplicate-session"
     return None
@@ -251,147 +247,25 @@ def _checkpoint(
     )
 
 
-def _open_session(conn: index.Connection, source: SourceFile, file_id: int) -> None:
+def _open_session(conn: index.Connection, source: SourceFile, key: str, file_id: int) -> None:
     conn.execute(
         "INSERT INTO sessions(session_key, file_id, provider, session_id) VALUES (?,?,?,?)",
-        (
-            session_key(source.provider, source.session_id),
-            file_id,
-            source.provider,
-            source.session_id,
-        ),
+        (key, file_id, source.provider, source.session_id),
     )
 
 
-def _append(
-    conn: index.Connection,
-    source: SourceFile,
-    file_id: int,
-    events: list[Event],
-    state: dict[str, Any],
-) -> int:
+def _append(conn: index.Connection, source: SourceFile, file_id: int, events: list[Event]) -> int:
     """Insert new events and rebuild the turns from the tail turn on."""
     before = conn.execute(
         "SELECT count(*), max(start_offset) FROM turns WHERE file_id = ?", (file_id,)
     ).fetchone()
-    _insert_events(conn, file_id, events)
+    insert_events(conn, file_id, events)
     tail = before[1]
-    if tail is None and not any(e.kind == "user" for e in events):
+    if tail is None and not any(e.kind == USER for e in events):
         return 0
     start = tail if tail is not None else 0
     kept = before[0] - (1 if tail is not None else 0)
     conn.execute("DELETE FROM turns WHERE file_id = ? AND start_offset >= ?", (file_id, start))
     every = load_events(conn, file_id, start, 2**62)
-    return _store_turns(conn, source, file_id, every, kept) - (1 if tail is not None else 0)
-
-
-def _insert_events(conn: index.Connection, file_id: int, events: list[Event]) -> None:
-    conn.executemany(
-        "INSERT INTO events(file_id, offset, kind, ts, cwd, call_id, name, text, input, state,"
-        " deferred, fingerprint, size) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
-            (
-                file_id,
-                e.offset,
-                e.kind,
-                e.timestamp,
-                e.cwd,
-                e.call_id,
-                e.name,
-                e.text,
-                None if e.input is None else json.dumps(e.input, ensure_ascii=False),
-                e.state,
-                int(e.deferred),
-                e.fingerprint,
-                e.size,
-            )
-            for e in events
-        ],
-    )
-
-
-_REAL: dict[str, str] = {}
-
-
-def forget_resolved() -> None:
-    """Drop cached realpaths (a long-lived process syncs again after directories moved)."""
-    _REAL.clear()
-
-
-def _resolve(cwd: str | None) -> str | None:
-    """The realpath of an absolute cwd (cached: a sync sees few distinct ones)."""
-    if not cwd or not os.path.isabs(cwd):
-        return None
-    if cwd not in _REAL:
-        _REAL[cwd] = os.path.realpath(cwd)
-    return _REAL[cwd]
-
-
-def _canonical_time(value: str | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        return format_timestamp(datetime.fromisoformat(value.replace("Z", "+00:00")))
-    except ValueError:
-        return None
-
-
-def _store_turns(
-    conn: index.Connection, source: SourceFile, file_id: int, events: list[Event], first: int
-) -> int:
     key = session_key(source.provider, source.session_id)
-    # Revisions are computed when a turn is loaded (query.py): a sync does not hash content.
-    turns = build_turns(key, events, first, revisions=False)
-    for turn in turns:
-        _insert_turn(conn, key, file_id, turn)
-    total = first + len(turns)
-    ends = conn.execute(
-        "SELECT min(started), max(coalesce(ended, started)) FROM turns WHERE file_id = ?",
-        (file_id,),
-    ).fetchone()
-    conn.execute(
-        "UPDATE sessions SET turns = ?, started = ?, ended = ? WHERE session_key = ?",
-        (total, ends[0], ends[1], key),
-    )
-    return len(turns)
-
-
-def _insert_turn(conn: index.Connection, key: str, file_id: int, turn: Turn) -> None:
-    names = list(dict.fromkeys(call.name for call in turn.tools))
-    states = list(dict.fromkeys(call.state for call in turn.tools))
-    cursor = conn.execute(
-        "INSERT INTO turns(turn_key, session_key, file_id, ordinal, start_offset, last_offset,"
-        " started, ended, cwd, terminal, text, tools, skills, states)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (
-            turn.turn_key,
-            key,
-            file_id,
-            turn.ordinal,
-            turn.start_offset,
-            turn.last_offset,
-            _canonical_time(turn.started),
-            _canonical_time(turn.ended),
-            _resolve(turn.cwd),
-            int(turn.terminal),
-            "\n\n".join(part for part in (turn.user_text, turn.assistant_text) if part),
-            "\n".join(names),
-            "\n".join(turn.skills),
-            "\n".join(states),
-        ),
-    )
-    turn_id = cursor.lastrowid
-    edges = [("path", p) for p in observed_paths(turn)] + [
-        ("commit", c) for c in commit_candidates(turn)
-    ]
-    conn.executemany(
-        "INSERT INTO edges(turn_id, kind, value) VALUES (?,?,?)",
-        [(turn_id, kind, value) for kind, value in edges],
-    )
-
-
-def _write_diagnostics(conn: index.Connection, file_id: int, diagnostics: list[Diagnostic]) -> None:
-    conn.executemany(
-        "INSERT INTO diagnostics(file_id, offset, code, message) VALUES (?,?,?,?)",
-        [(file_id, d.offset, d.code, d.message) for d in diagnostics],
-    )
+    return store_turns(conn, key, file_id, every, kept) - (1 if tail is not None else 0)

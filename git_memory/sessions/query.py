@@ -237,8 +237,11 @@ def load_events(conn: index.Connection, file_id: int, start: int, last: int) -> 
 def fill_outputs(conn: index.Connection, file_id: int, events: list[Event]) -> None:
     """Read deferred tool outputs back from their transcript lines.
 
-    A line that no longer matches its fingerprint (the file changed since the last sync)
-    leaves the stored head in place.
+    The line at the event's offset must still be the one indexed: same size, same crc32 when
+    the sync recorded one, and a result for the same call whose head is the stored head.
+    Otherwise (the file changed since the last sync) the stored head stays in place. A sync
+    does not checksum these large lines; their crc32 (which stands for the output in the
+    turn's revision) is taken here, from the bytes just verified.
     """
     import zlib
 
@@ -255,14 +258,15 @@ def fill_outputs(conn: index.Connection, file_id: int, events: list[Event]) -> N
     data = _file_bytes(path)
     for event in wanted:
         raw = data[event.offset : event.offset + event.size]
-        if len(raw) != event.size or zlib.crc32(raw) != event.fingerprint:
+        crc = zlib.crc32(raw)
+        if len(raw) != event.size or event.fingerprint not in (0, crc):
             continue
         try:
-            text = reader.result_text(decode_line(raw), event.call_id)
+            found = reader.deferred_result(decode_line(raw), event.call_id)
         except LineRejected:
             continue
-        if text is not None:
-            event.text = text
+        if found is not None and found[0] == event.text:
+            event.text, event.fingerprint = found[1], crc
 
 
 def _file_bytes(path: str) -> bytes:

@@ -44,7 +44,8 @@ class Event:
     input: Any = None
     state: str | None = None
     # Tool results: a large output stays in the transcript (`deferred`: `text` holds only its
-    # head), and the crc32 and size of the line stand for it in the turn's revision.
+    # head), and the crc32 and size of the line stand for it in the turn's revision. The crc32
+    # of a deferred output's line is taken when the output is read back (0 until then).
     deferred: bool = False
     fingerprint: int = 0
     size: int = 0

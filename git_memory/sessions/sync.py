@@ -17,7 +17,8 @@ from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.sessions import index
 from git_memory.sessions.discover import SourceFile, discover
-from git_memory.sessions.ingest import FileOutcome, forget_resolved, ingest
+from git_memory.sessions.ingest import FileOutcome, ingest
+from git_memory.sessions.writer import forget_resolved
 
 EXAMPLE_LIMIT = 5
 DEFAULT_LOCK_TIMEOUT = 600.0
@@ -96,7 +97,7 @@ def sync(
 def _sync_locked(state_home: Path, found: list[SourceFile], show_progress: bool) -> SyncResult:
     result = SyncResult(files_seen=len(found))
     forget_resolved()
-    conn = index.connect(state_home)
+    conn = index.connect_writer(state_home)
     try:
         rows = {row["path"]: row for row in conn.execute("SELECT * FROM files")}
         present = {str(source.path) for source in found if source.excluded is None}

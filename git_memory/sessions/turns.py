@@ -10,6 +10,7 @@ on `memory.sealAfter`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -17,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from git_memory.contracts.canonical import digest
+from git_memory.contracts.canonical import MAX_SAFE_INTEGER, digest
 from git_memory.sessions.records import (
     ASSISTANT,
     COMPLETED,
@@ -31,6 +32,8 @@ from git_memory.sessions.records import (
     USER,
     Event,
 )
+
+_SAFE = MAX_SAFE_INTEGER
 
 HARD_SEALED = "hard-sealed"
 QUIESCENT = "quiescent"
@@ -108,6 +111,7 @@ class Turn:
         return "\n\n".join(self.assistant)
 
 
+@functools.lru_cache(maxsize=1024)
 def session_key(provider: str, session_id: str) -> str:
     """`digest(["session", provider, sessionId])`."""
     return digest(["session", provider, session_id])
@@ -115,6 +119,9 @@ def session_key(provider: str, session_id: str) -> str:
 
 def turn_key(session: str, offset: int) -> str:
     """`digest([sessionKey, byte offset of the opening user record])`."""
+    if session.isascii() and session.isalnum() and type(offset) is int and 0 <= offset <= _SAFE:
+        # The canonical JSON of these two needs no escaping or normalization: build it directly.
+        return hashlib.sha256(f'["{session}",{offset}]'.encode()).hexdigest()
     return digest([session, offset])
 
 
