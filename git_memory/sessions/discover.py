@@ -20,11 +20,11 @@ CODEX = "codex"
 _ROLLOUT_PREFIX = re.compile(r"^rollout-(?:\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-)?")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceFile:
     """One transcript file; `display` is its path below the source root (no home path)."""
 
-    path: Path
+    path: str
     provider: str
     session_id: str
     display: str
@@ -33,7 +33,7 @@ class SourceFile:
     @property
     def compressed(self) -> bool:
         """Whether the file is a zstd-compressed rollout."""
-        return str(self.path).endswith(".zst")
+        return self.path.endswith(".zst")
 
 
 def default_roots() -> list[tuple[str, Path]]:
@@ -49,71 +49,80 @@ def discover(
     """Every transcript under the provider homes and the imported `extra` folders."""
     found: list[SourceFile] = []
     for provider, root in roots if roots is not None else default_roots():
+        base = str(root)
         if provider == CLAUDE:
-            found += _claude(root / "projects", root)
+            found += _claude(os.path.join(base, "projects"), base)
         else:
-            found += _codex(root / "sessions", root) + _codex(root / "archived_sessions", root)
+            found += _codex(os.path.join(base, "sessions"), base)
+            found += _codex(os.path.join(base, "archived_sessions"), base)
     for folder in extra:
-        found += _imported(folder)
+        found += _imported(str(folder))
     return _prefer_plain(found)
 
 
-def _walk(directory: Path) -> list[Path]:
-    if not directory.is_dir():
+def _walk(directory: str) -> list[tuple[str, str, str]]:
+    """(full path, name, directory below `directory`) of every file, in sorted order.
+
+    Plain strings throughout: a no-op sync of a large history is mostly this walk."""
+    if not os.path.isdir(directory):
         return []
-    out: list[Path] = []
+    out: list[tuple[str, str, str]] = []
     for base, dirs, files in os.walk(directory):
         dirs.sort()
-        out += [Path(base) / name for name in sorted(files)]
+        below = _below(base, directory)
+        out += [(os.path.join(base, name), name, below) for name in sorted(files)]
     return out
 
 
-def _claude(projects: Path, root: Path) -> list[SourceFile]:
+def _below(path: str, root: str) -> str:
+    """`path` relative to `root` (a prefix of it), as a posix string."""
+    return path[len(root) :].lstrip("/")
+
+
+def _claude(projects: str, root: str) -> list[SourceFile]:
     out = []
-    for path in _walk(projects):
-        if path.suffix != ".jsonl":
+    for path, name, below in _walk(projects):
+        if not name.endswith(".jsonl") or name == ".jsonl":
             continue
-        rel = path.relative_to(projects)
-        display = path.relative_to(root).as_posix()
-        if len(rel.parts) == 2 and not path.name.startswith("agent-"):
-            out.append(SourceFile(path, CLAUDE, path.stem, display))
-        elif len(rel.parts) == 2 or "subagents" in rel.parts:
-            out.append(SourceFile(path, CLAUDE, path.stem, display, excluded="subagent"))
+        parts = below.split("/") if below else []
+        stem, display = name[: -len(".jsonl")], _below(path, root)
+        if len(parts) == 1 and not name.startswith("agent-"):
+            out.append(SourceFile(path, CLAUDE, stem, display))
+        elif len(parts) == 1 or "subagents" in parts:
+            out.append(SourceFile(path, CLAUDE, stem, display, excluded="subagent"))
     return out
 
 
-def _codex(directory: Path, root: Path) -> list[SourceFile]:
+def _codex(directory: str, root: str) -> list[SourceFile]:
     out = []
-    for path in _walk(directory):
-        name = path.name
+    for path, name, _ in _walk(directory):
         if name.startswith("rollout-") and (name.endswith(".jsonl") or name.endswith(".jsonl.zst")):
             stem = name.removesuffix(".zst").removesuffix(".jsonl")
             session_id = _ROLLOUT_PREFIX.sub("", stem) or stem
-            out.append(SourceFile(path, CODEX, session_id, path.relative_to(root).as_posix()))
+            out.append(SourceFile(path, CODEX, session_id, _below(path, root)))
     return out
 
 
-def _imported(folder: Path) -> list[SourceFile]:
-    if (folder / "projects").is_dir() or (folder / "sessions").is_dir():
+def _imported(folder: str) -> list[SourceFile]:
+    join = os.path.join
+    if os.path.isdir(join(folder, "projects")) or os.path.isdir(join(folder, "sessions")):
         return (
-            _claude(folder / "projects", folder)
-            + _codex(folder / "sessions", folder)
-            + _codex(folder / "archived_sessions", folder)
+            _claude(join(folder, "projects"), folder)
+            + _codex(join(folder, "sessions"), folder)
+            + _codex(join(folder, "archived_sessions"), folder)
         )
     out = _codex(folder, folder)
-    for path in _walk(folder):
-        if path.suffix == ".jsonl" and not path.name.startswith("rollout-"):
-            rel = path.relative_to(folder)
-            subagent = path.name.startswith("agent-") or "subagents" in rel.parts
-            out.append(
-                SourceFile(
-                    path, CLAUDE, path.stem, rel.as_posix(), "subagent" if subagent else None
-                )
-            )
+    for path, name, below in _walk(folder):
+        if name.endswith(".jsonl") and name != ".jsonl" and not name.startswith("rollout-"):
+            parts = below.split("/") if below else []
+            subagent = name.startswith("agent-") or "subagents" in parts
+            rel = f"{below}/{name}" if below else name
+            stem = name[: -len(".jsonl")]
+            out.append(SourceFile(path, CLAUDE, stem, rel, "subagent" if subagent else None))
     return out
 
 
 def _prefer_plain(found: list[SourceFile]) -> list[SourceFile]:
     """A rollout present both plain and compressed is read once, from the plain file."""
-    plain = {str(f.path) for f in found if not f.compressed}
-    return [f for f in found if not (f.compressed and str(f.path)[: -len(".zst")] in plain)]
+    plain = {f.path for f in found if not f.path.endswith(".zst")}
+    return [f for f in found if not (f.path.endswith(".zst") and f.path[: -len(".zst")] in plain)]

@@ -121,16 +121,21 @@ def parse(
     return events, diagnostics, position
 
 
-def ingest(conn: index.Connection, source: SourceFile, row: Any) -> FileOutcome:
-    """Bring the index up to date with one file (one transaction)."""
+def ingest(conn: index.Connection, source: SourceFile, known: Any) -> FileOutcome:
+    """Bring the index up to date with one file (one transaction).
+
+    `known` is None for a file not indexed yet, else its `(id, dev, ino, size, mtime_ns)`."""
     stat = os.stat(source.path)
-    if row is not None and (row["dev"], row["ino"], row["size"], row["mtime_ns"]) == (
+    if known is not None and tuple(known[1:]) == (
         stat.st_dev,
         stat.st_ino,
         stat.st_size,
         stat.st_mtime_ns,
     ):
         return FileOutcome("unchanged")
+    row: Any = None
+    if known is not None:
+        row = conn.execute("SELECT * FROM files WHERE id = ?", (known[0],)).fetchone()
     resume = _resume_offset(source, row, stat) if row is not None else None
     if resume is not None and row["excluded"] is None:
         return _resume(conn, source, row, stat, resume)
@@ -201,7 +206,7 @@ def _new_file(
         "INSERT INTO files(path, provider, dev, ino, size, mtime_ns, head_digest,"
         " boundary_digest, complete_offset, reader_state) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (
-            str(source.path),
+            source.path,
             source.provider,
             stat.st_dev,
             stat.st_ino,
