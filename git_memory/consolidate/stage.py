@@ -251,22 +251,9 @@ def _assessment(task: ConsolidationTask, op: Any) -> Any:
 
 
 def _response(workspace: Any, outcome: dict[str, Any]) -> dict[str, Any]:
-    from git_memory.extract.review_items import review_item
-    from git_memory.store.candidates import require_candidate
+    from git_memory.extract.staging import staged_candidates
 
-    staged, items = [], []
-    for candidate_id in outcome["candidateIds"]:
-        found = require_candidate(workspace.db, candidate_id)
-        staged.append(
-            {
-                "candidateId": found.candidate_id,
-                "revision": found.revision,
-                "kind": "consolidation",
-                "status": found.status,
-            }
-        )
-        if found.status == "quarantined":
-            items.append(review_item(workspace.db, found))
+    staged, items = staged_candidates(workspace, outcome["candidateIds"], "consolidation")
     return {
         "taskId": outcome["taskId"],
         "status": "staged",

@@ -1,4 +1,4 @@
-"""Shared steps of every stage: claim (or replay) and the source re-check."""
+"""Shared steps of every stage: claim (or replay), the source re-check and the staged list."""
 
 from __future__ import annotations
 
@@ -71,3 +71,26 @@ def source_is_current(workspace: Workspace, task_id: str, turns: list[dict[str, 
         reason = "source turns changed since recall"
         mark_stale(workspace.db, task_id, reason)
         raise stale(task_id, reason, {"changedTurns": changed})
+
+
+def staged_candidates(
+    workspace: Workspace, candidate_ids: list[str], kind: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """An AgentStage's `candidates` (as stored now) and the review items of those quarantined."""
+    from git_memory.extract.review_items import review_item
+    from git_memory.store.candidates import require_candidate
+
+    staged, items = [], []
+    for candidate_id in candidate_ids:
+        found = require_candidate(workspace.db, candidate_id)
+        staged.append(
+            {
+                "candidateId": found.candidate_id,
+                "revision": found.revision,
+                "kind": kind,
+                "status": found.status,
+            }
+        )
+        if found.status == "quarantined":
+            items.append(review_item(workspace.db, found))
+    return staged, items

@@ -16,9 +16,6 @@ from git_memory.contracts.skill import SkillCandidate
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
 
-HOLDER = "git-memory-agent"
-LEASE_MS = 300_000
-
 
 def render_skill(skill: Any) -> str:
     """The canonical SKILL.md text (NFC) of a SkillDocument, validated by the format."""
@@ -116,7 +113,7 @@ def _submit(
     document: str,
     found: list[Any],
 ) -> dict[str, Any]:
-    from git_memory.extract.staging import release
+    from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS, release
     from git_memory.store.tasks import claim_task, get_task, plan_task, submit_task
 
     response_digest = digest(candidate.to_json())
@@ -131,7 +128,9 @@ def _submit(
     stored = get_task(workspace.db, task_id)
     token = None
     if stored is not None and stored.status != "submitted":
-        token = claim_task(workspace.db, task_id, holder=HOLDER, lease_ms=LEASE_MS).claim_token
+        token = claim_task(
+            workspace.db, task_id, holder=AGENT_HOLDER, lease_ms=LEASE_MS
+        ).claim_token
     try:
         result = submit_task(
             workspace.db,
@@ -188,22 +187,9 @@ def _insert(
 
 
 def _response(workspace: Any, outcome: dict[str, Any]) -> dict[str, Any]:
-    from git_memory.extract.review_items import review_item
-    from git_memory.store.candidates import require_candidate
+    from git_memory.extract.staging import staged_candidates
 
-    staged, items = [], []
-    for candidate_id in outcome["candidateIds"]:
-        found = require_candidate(workspace.db, candidate_id)
-        staged.append(
-            {
-                "candidateId": found.candidate_id,
-                "revision": found.revision,
-                "kind": "skill",
-                "status": found.status,
-            }
-        )
-        if found.status == "quarantined":
-            items.append(review_item(workspace.db, found))
+    staged, items = staged_candidates(workspace, outcome["candidateIds"], "skill")
     return {
         "taskId": outcome["taskId"],
         "status": "staged",
