@@ -36,6 +36,11 @@ def sessions_sync(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
     Reads CLAUDE_CONFIG_DIR/projects and CODEX_HOME/sessions (plus archived_sessions and any
     --source folder). Malformed lines become diagnostics; the sync still succeeds.
     """
+    return run_sync(ctx, request)
+
+
+def run_sync(ctx: OpContext, request: SessionsSyncRequest, *, rebuilt: bool = False) -> SyncSummary:
+    """Sync the index from the default transcript folders plus the request's sources."""
     from git_memory.sessions.sync import sync
 
     result = sync(
@@ -43,7 +48,7 @@ def sessions_sync(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
         [Path(source) for source in request.sources],
         show_progress=ctx.extras.get("output_format") == "text",
     )
-    return summary_of(result)
+    return summary_of(result, rebuilt=rebuilt)
 
 
 def render(response: SyncSummary) -> str:
@@ -61,8 +66,21 @@ def render(response: SyncSummary) -> str:
     return "\n".join(lines)
 
 
-def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsSyncRequest:
+def from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsSyncRequest:
+    """The request of `sessions sync` and `sessions rebuild`: the `--source` folders."""
     return SessionsSyncRequest(sources=list(values.get("sources") or ()))
+
+
+def source_options() -> list[click.Parameter]:
+    """The `--source DIR` option both commands take (a fresh object for each command)."""
+    return [
+        click.Option(
+            ["--source", "sources"],
+            multiple=True,
+            type=click.Path(file_okay=False),
+            help="Also import transcripts from DIR (repeatable).",
+        )
+    ]
 
 
 OPERATION = Operation(
@@ -70,14 +88,7 @@ OPERATION = Operation(
     request_model=SessionsSyncRequest,
     response_model=SyncSummary,
     handler=sessions_sync,
-    cli_params=[
-        click.Option(
-            ["--source", "sources"],
-            multiple=True,
-            type=click.Path(file_okay=False),
-            help="Also import transcripts from DIR (repeatable).",
-        )
-    ],
-    from_cli=_from_cli,
+    cli_params=source_options(),
+    from_cli=from_cli,
     render_text=render,
 )
