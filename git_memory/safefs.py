@@ -12,7 +12,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
 from git_memory.errors import GitMemoryError
@@ -177,20 +177,7 @@ def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str
     import secrets
 
     temp = f".{name}.{os.getpid()}.{secrets.token_hex(6)}.gm-tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    fd = os.open(temp, flags, mode, dir_fd=dir_fd)
-    try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp, dir_fd=dir_fd)
-        raise
-    os.close(fd)
+    write_exclusive_at(dir_fd, temp, data, mode)
     return temp
 
 
@@ -225,16 +212,26 @@ def unlink_file_at(dir_fd: int, name: str) -> bool:
     return True
 
 
-def create_file_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
-    """Atomically create `name` in `dir_fd`; FileExistsError if something is already there."""
+def _install_at(
+    dir_fd: int, name: str, data: bytes, mode: int, rename: Callable[[str, str], None]
+) -> None:
+    """Write a temp file beside `name`, `rename(temp, name)` it there, fsync the directory.
+
+    A failed rename removes the temp, so nothing but `name` (or nothing) is ever left.
+    """
     temp = write_temp_at(dir_fd, name, data, mode)
     try:
-        rename_noreplace(dir_fd, temp, name)
+        rename(temp, name)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp, dir_fd=dir_fd)
         raise
     os.fsync(dir_fd)
+
+
+def create_file_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
+    """Atomically create `name` in `dir_fd`; FileExistsError if something is already there."""
+    _install_at(dir_fd, name, data, mode, lambda src, dst: rename_noreplace(dir_fd, src, dst))
 
 
 def replace_file_at(dir_fd: int, name: str, data: bytes, mode: int | None = None) -> None:
@@ -254,11 +251,10 @@ def replace_file_at(dir_fd: int, name: str, data: bytes, mode: int | None = None
             else GitMemoryError("GM_NOT_A_FILE", f"{name!r} is not a regular file")
         )
     keep_mode = mode if mode is not None else (stat.S_IMODE(info.st_mode) if info else 0o644)
-    temp = write_temp_at(dir_fd, name, data, keep_mode)
-    try:
-        os.rename(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp, dir_fd=dir_fd)
-        raise
-    os.fsync(dir_fd)
+    _install_at(
+        dir_fd,
+        name,
+        data,
+        keep_mode,
+        lambda src, dst: os.rename(src, dst, src_dir_fd=dir_fd, dst_dir_fd=dir_fd),
+    )
