@@ -16,7 +16,7 @@ from git_memory.contracts.canonical import digest
 from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts
 from git_memory.extract.adjudication_task import recall_drafts
-from git_memory.extract.staging import claim_or_replay, release, stale
+from git_memory.extract.staging import claim_or_replay, stale, submit_or_release
 from git_memory.extract.workspace import Workspace
 from git_memory.store.db import StateDB
 from git_memory.store.tasks import Task
@@ -41,7 +41,7 @@ def invalid(message: str, **details: Any) -> GitMemoryError:
 
 def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> dict[str, Any]:
     """Submit the decisions; returns the stored outcome (replayed on identical bytes)."""
-    from git_memory.store.tasks import get_task, mark_stale, submit_task
+    from git_memory.store.tasks import get_task, mark_stale
 
     task = artifacts.load_adjudication(workspace.worktree.state_home, result.taskId)
     stored = get_task(workspace.db, result.taskId)
@@ -54,19 +54,16 @@ def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> dict
     response_digest = digest(result.to_json())
     token = claim_or_replay(workspace, result.taskId, response_digest)
     try:
-        outcome = submit_task(
-            workspace.db,
-            task_id=result.taskId,
-            claim_token=token or "",
-            response_digest=response_digest,
-            apply=lambda db, row: _apply(workspace, db, row, task, result),
+        outcome = submit_or_release(
+            workspace,
+            result.taskId,
+            token,
+            response_digest,
+            lambda db, row: _apply(workspace, db, row, task, result),
         )
     except _Stale as exc:
         mark_stale(workspace.db, result.taskId, exc.reason)
         raise stale(result.taskId, exc.reason, exc.details) from None
-    except GitMemoryError:
-        release(workspace, result.taskId, token)
-        raise
     return {**outcome.outcome, "idempotent": outcome.idempotent}
 
 

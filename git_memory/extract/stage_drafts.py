@@ -22,7 +22,7 @@ from git_memory.extract.assess import (
     assess_statements,
 )
 from git_memory.extract.evidence import CatalogItem
-from git_memory.extract.staging import claim_or_replay, source_is_current
+from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
 from git_memory.extract.workspace import Workspace
 from git_memory.store.db import StateDB
 
@@ -63,20 +63,13 @@ def stage_drafts(
     token = claim_or_replay(workspace, batch.taskId, response_digest)
     if token is not None:
         source_is_current(workspace, batch.taskId, record["turns"])
-    from git_memory.extract.staging import release
-    from git_memory.store.tasks import submit_task
-
-    try:
-        result = submit_task(
-            workspace.db,
-            task_id=batch.taskId,
-            claim_token=token or "",
-            response_digest=response_digest,
-            apply=lambda db, stored: _apply(workspace, db, batch, record, claim_support),
-        )
-    except GitMemoryError:
-        release(workspace, batch.taskId, token)
-        raise
+    result = submit_or_release(
+        workspace,
+        batch.taskId,
+        token,
+        response_digest,
+        lambda db, stored: _apply(workspace, db, batch, record, claim_support),
+    )
     return {**result.outcome, "idempotent": result.idempotent}
 
 

@@ -1,11 +1,14 @@
-"""Shared steps of every stage: claim (or replay), the source re-check and the staged list."""
+"""Shared steps of every stage: claim (or replay), submit, the source re-check, the staged list."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.extract.workspace import Workspace
+
+if TYPE_CHECKING:
+    from git_memory.store.tasks import Apply, SubmitResult
 
 AGENT_HOLDER = "git-memory-agent"
 LEASE_MS = 300_000
@@ -42,6 +45,26 @@ def release(workspace: Workspace, task_id: str, token: str | None) -> None:
     task = get_task(workspace.db, task_id)
     if token and task is not None and task.status == "claimed":
         abandon_task(workspace.db, task_id, token)
+
+
+def submit_or_release(
+    workspace: Workspace, task_id: str, token: str | None, response_digest: str, apply: Apply
+) -> SubmitResult:
+    """Submit under `token` (None: replay or conflict); a refused submission gives the claim
+    back (`release`) so the agent can stage a fix at once."""
+    from git_memory.store.tasks import submit_task
+
+    try:
+        return submit_task(
+            workspace.db,
+            task_id=task_id,
+            claim_token=token or "",
+            response_digest=response_digest,
+            apply=apply,
+        )
+    except GitMemoryError:
+        release(workspace, task_id, token)
+        raise
 
 
 def stale(task_id: str, reason: str, details: dict[str, Any] | None = None) -> GitMemoryError:

@@ -113,8 +113,8 @@ def _submit(
     document: str,
     found: list[Any],
 ) -> dict[str, Any]:
-    from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS, release
-    from git_memory.store.tasks import claim_task, get_task, plan_task, submit_task
+    from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS, submit_or_release
+    from git_memory.store.tasks import claim_task, get_task, plan_task
 
     response_digest = digest(candidate.to_json())
     task_id = _task_id(candidate)
@@ -131,19 +131,15 @@ def _submit(
         token = claim_task(
             workspace.db, task_id, holder=AGENT_HOLDER, lease_ms=LEASE_MS
         ).claim_token
-    try:
-        result = submit_task(
-            workspace.db,
-            task_id=task_id,
-            claim_token=token or "",
-            response_digest=response_digest,
-            apply=lambda db, _task: _insert(
-                workspace, db, candidate=candidate, record=record, document=document, found=found
-            ),
-        )
-    except GitMemoryError:
-        release(workspace, task_id, token)
-        raise
+    result = submit_or_release(
+        workspace,
+        task_id,
+        token,
+        response_digest,
+        lambda db, _task: _insert(
+            workspace, db, candidate=candidate, record=record, document=document, found=found
+        ),
+    )
     return result.outcome
 
 
