@@ -5,9 +5,20 @@ from __future__ import annotations
 import sys
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     """`git memory lint --staged` (what the pre-commit hook runs) skips the command tree;
     everything else goes through the click CLI."""
+    import signal
+
+    # A TERM (a CI job cancelled, `timeout`) or HUP ends the command the way Ctrl-C does: a
+    # runner's process group is killed and its one-time directories are removed, never left.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupted)
     if tuple(sys.argv[1:]) == ("lint", "--staged"):
         from git_memory.cli.lint_staged import run_guarded_fast
 

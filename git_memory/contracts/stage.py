@@ -59,6 +59,14 @@ class RecallComparison(Model):
     resultSetDigest: Hex64
 
 
+class RejectedCandidate(Model):
+    """A drafted candidate the host did not keep, and why (its 1-based position)."""
+
+    candidate: PositiveInt
+    reason: NonEmpty
+    detail: str
+
+
 class AgentStage(Model):
     """`git memory stage`: either an adjudication task to answer, or staged candidates."""
 
@@ -74,3 +82,4 @@ class AgentStage(Model):
     recallComparison: RecallComparison | None = None
     next: NonEmpty
     skill: StrictBool = False
+    rejected: list[RejectedCandidate] = Field(default_factory=list)

@@ -35,6 +35,7 @@ def batch_response(workspace: Workspace, outcome: dict[str, Any]) -> dict[str, A
             "noOp": True,
             "candidates": [],
             "reviewItems": [],
+            "rejected": outcome.get("rejected", []),
             "next": "nothing to keep in this chunk; recall again for the next one",
         }
     return {
@@ -44,6 +45,7 @@ def batch_response(workspace: Workspace, outcome: dict[str, Any]) -> dict[str, A
         "noOp": False,
         "candidates": _staged(workspace, outcome["candidateIds"]),
         "reviewItems": [],
+        "rejected": outcome.get("rejected", []),
         "adjudicationTask": task,
         "recallComparison": {
             "recallAlgorithmVersion": task["binding"]["recallAlgorithmVersion"],

@@ -63,10 +63,12 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     )
 
 
-def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> PromoteRequest:
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     if not values.get("plan"):
         raise GitMemoryError("GM_REQUEST_INVALID", "promote needs --plan ID")
-    return PromoteRequest(plan=values["plan"], approve=values.get("approve"))
+    # A plain document: the operation validates it, so a malformed digest is a
+    # GM_REQUEST_INVALID like on every other front end, never an internal error.
+    return {"plan": values["plan"], "approve": values.get("approve")}
 
 
 def render(response: PromotionResult) -> str:

@@ -79,6 +79,11 @@ def _render(response: AgentStage) -> str:
     ]
     for candidate in response.candidates:
         lines.append(f"  {candidate.candidateId} r{candidate.revision} {candidate.status}")
+    for rejected in response.rejected:
+        lines.append(
+            f"  rejected candidate {rejected.candidate}: {rejected.reason} "
+            f"{rejected.detail}".rstrip()
+        )
     if response.adjudicationTask is not None:
         lines.append(f"adjudication task {response.adjudicationTask.taskId}")
     lines.append(response.next)

@@ -108,7 +108,8 @@ def discover_worktree(start: Path | str | None = None) -> Worktree:
     """Find the worktree containing `start` (default: cwd) or raise a `GM_` error."""
     cwd = Path(os.path.realpath(start or os.getcwd()))
     if not cwd.exists():
-        raise GitMemoryError("GM_NOT_A_WORKTREE", f"no such directory: {cwd.name!r}")
+        # The user's own argument, shown as given (it is not put in any contract).
+        raise GitMemoryError("GM_NOT_A_WORKTREE", f"no such directory: {str(start)!r}")
     found = pygit2.discover_repository(str(cwd))
     if found is None:
         raise GitMemoryError(

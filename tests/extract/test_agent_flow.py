@@ -96,6 +96,9 @@ def test_fabricated_evidence_rejects_only_that_candidate(
     batch["candidates"][1]["statements"][0]["evidenceIds"] = ["ev-99-0123456789ab"]
     staged = stage(sample_repo.root, batch, tmp_path).json()
     assert len(staged["candidates"]) == 1
+    assert staged["rejected"] == [
+        {"candidate": 2, "reason": "unknown-evidence-id", "detail": "ev-99-0123456789ab"}
+    ]
     only = draft_batch(task, [batch["candidates"][1]])
     refused = stage(sample_repo.root, only, tmp_path)
     assert refused.json()["error"]["code"] in ("GM_SUBMISSION_CONFLICT",)

@@ -1,0 +1,68 @@
+"""A TERM signal to git memory ends a running runner's whole group and its temp dirs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from git_memory.testing.repos import Repo
+from tests.conftest import PROJECT_ROOT
+
+
+def _running(marker: str, parent: int) -> list[int]:
+    """Live (not zombie) processes other than `parent` whose command line mentions `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == parent:
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (entry / "status").read_text()
+        except OSError:
+            continue
+        if marker in cmdline and "State:\tZ" not in state:
+            found.append(int(entry.name))
+    return found
+
+
+def test_sigterm_kills_the_runner_group(
+    repo: Repo, fake_runner: Callable[[str], Path], tmp_path: Path
+) -> None:
+    script = fake_runner("hang")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "TMPDIR": str(tmp)}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "git_memory",
+            "reverify-runner",
+            "--runner",
+            "command",
+            "--runner-command",
+            str(script),
+        ],
+        cwd=repo.root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.time() + 30
+    while not _running(str(script), proc.pid) and time.time() < deadline:
+        time.sleep(0.1)
+    assert _running(str(script), proc.pid), "the runner started"
+    proc.send_signal(signal.SIGTERM)
+    code = proc.wait(timeout=30)
+    assert code == 130, proc.stderr.read() if proc.stderr else ""
+    deadline = time.time() + 5
+    while _running(str(script), proc.pid) and time.time() < deadline:
+        time.sleep(0.1)
+    assert _running(str(script), proc.pid) == [], "the runner's whole group is gone"
+    assert list(tmp.iterdir()) == [], "one-time runner directories are removed"
