@@ -52,7 +52,7 @@ def check_man_page() -> Check:
         )
     if shutil.which("man") is None:
         return Check("man page", "warn", "man(1) is not installed; use `git memory -h`")
-    found = _proc.run(["man", "-w", "git-memory"], timeout=10)
+    found = _proc.run(["man", "-w", "git-memory"], env=_user_environment(), timeout=10)
     if found.returncode == 0:
         return Check("man page", "ok", "`git help memory` finds the man page")
     return Check(
@@ -61,6 +61,21 @@ def check_man_page() -> Check:
         "`git help memory` cannot find the installed page",
         f'export MANPATH="{installed.parent.parent}:$MANPATH"',
     )
+
+
+def _user_environment() -> dict[str, str]:
+    """The environment of the user's shell, as far as it can be told from here.
+
+    A version manager's shim (pyenv) runs us with the interpreter's bin directory put first
+    on PATH; `man` derives its search path from PATH, so it would find pages the user's own
+    `git help memory` cannot. That entry is dropped for the check.
+    """
+    env = dict(os.environ)
+    entries = env.get("PATH", "").split(os.pathsep)
+    own = str(Path(sys.executable).parent)
+    if env.get("PYENV_ROOT") and entries and entries[0] == own:
+        env["PATH"] = os.pathsep.join(entries[1:])
+    return env
 
 
 def check_state_home(home: Path) -> Check:

@@ -129,3 +129,19 @@ def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
         raise KeyboardInterrupt
 
     assert run_guarded(boom, []) == 130
+
+
+def test_malformed_values_from_flags_are_request_errors(gm: Any, repo: Repo) -> None:
+    result = gm(
+        ["promote", "--plan", "plan-x", "--approve", "deadbeef", "--format", "json"], cwd=repo.root
+    )
+    assert result.exit_code == 1
+    assert result.json()["error"]["code"] == "GM_REQUEST_INVALID"
+    assert "approve" in result.json()["error"]["problem"]
+
+
+def test_missing_repository_path_is_named_as_given(gm: Any, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    result = gm(["status", "--repository", str(missing)], cwd=tmp_path)
+    assert result.exit_code == 1
+    assert f"no such directory: '{missing}'" in result.stderr
