@@ -9,22 +9,27 @@ is never parsed: the complete offset stops before it.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
-import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from git_memory.failpoints import failpoint
-from git_memory.sessions import claude, codex, index
-from git_memory.sessions.discover import CLAUDE, SourceFile
+from git_memory.sessions import index
+from git_memory.sessions.discover import SourceFile
+from git_memory.sessions.lines import ProbedLines, parse, parse_lines, reader_of
 from git_memory.sessions.query import load_events
-from git_memory.sessions.records import TOOL_RESULT, USER, Diagnostic, Event
-from git_memory.sessions.strict_json import LineRejected, decode_line
+from git_memory.sessions.records import USER, Diagnostic, Event
 from git_memory.sessions.turns import session_key
 from git_memory.sessions.writer import insert_events, store_turns, write_diagnostics
 
 PROBE = 4096
+READ_BUFFER = 1 << 20
+
+__all__ = ["FileOutcome", "ingest", "parse"]
 
 
 @dataclass
@@ -36,22 +41,24 @@ class FileOutcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _reader(provider: str) -> Any:
-    return claude if provider == CLAUDE else codex
-
-
 def _digest_range(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_all(source: SourceFile) -> bytes:
-    with open(source.path, "rb") as handle:
-        data = handle.read()
+@contextmanager
+def _lines(source: SourceFile, offset: int = 0) -> Iterator[ProbedLines]:
+    """The lines of a transcript from `offset` on (a compressed one is inflated first)."""
     if source.compressed:
         import zstandard
 
-        data = zstandard.ZstdDecompressor().decompressobj().decompress(data)
-    return data
+        with open(source.path, "rb") as handle:
+            data = zstandard.ZstdDecompressor().decompressobj().decompress(handle.read())
+        yield ProbedLines(io.BytesIO(data[offset:]), PROBE)
+        return
+    # Iterating a large buffer copies each line once; `read()` then `split` copied it twice.
+    with open(source.path, "rb", buffering=READ_BUFFER) as handle:
+        handle.seek(offset)
+        yield ProbedLines(handle, PROBE)
 
 
 def _resume_offset(source: SourceFile, row: Any, stat: os.stat_result) -> int | None:
@@ -72,53 +79,6 @@ def _resume_offset(source: SourceFile, row: Any, stat: os.stat_result) -> int | 
     ):
         return None
     return int(complete)
-
-
-def _read_from(source: SourceFile, offset: int) -> bytes:
-    with open(source.path, "rb") as handle:
-        handle.seek(offset)
-        return handle.read()
-
-
-def parse(
-    provider: str, data: bytes, base: int, state: dict[str, Any]
-) -> tuple[list[Event], list[Diagnostic], int]:
-    """Events and diagnostics of the complete lines of `data` (starting at byte `base`);
-    returns the offset just after the last complete line."""
-    reader = _reader(provider)
-    read_record, unknown_type = reader.read_record, reader.unknown_type
-    events: list[Event] = []
-    diagnostics: list[Diagnostic] = []
-    unknown: list[str] = state.setdefault("unknown", [])
-    position = base
-    lines = data.split(b"\n")
-    lines.pop()  # the unterminated tail (or b"" after a final newline) is held back
-    for line in lines:
-        offset = position
-        position += len(line) + 1
-        if not line or line.isspace():
-            continue
-        raw = line[:-1] if line.endswith(b"\r") else line
-        try:
-            record = decode_line(raw)
-        except LineRejected as exc:
-            diagnostics.append(Diagnostic(exc.code, offset, exc.message))
-            continue
-        found = read_record(record, offset, state)
-        for event in found:
-            if event.kind == TOOL_RESULT:
-                # Large outputs are checksummed when read back (query.fill_outputs), not here.
-                event.size = len(raw)
-                if not event.deferred:
-                    event.fingerprint = zlib.crc32(raw)
-        events += found
-        odd = unknown_type(record, state)
-        if odd is not None and odd not in unknown:
-            unknown.append(odd)
-            diagnostics.append(
-                Diagnostic("unknown-record-type", offset, f"unknown type {odd[:40]!r}")
-            )
-    return events, diagnostics, position
 
 
 def ingest(conn: index.Connection, source: SourceFile, known: Any) -> FileOutcome:
@@ -146,9 +106,9 @@ def _resume(
     conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result, offset: int
 ) -> FileOutcome:
     """Append-only growth: parse only the new complete lines, rebuild from the tail turn."""
-    data = _read_from(source, offset)
     state = json.loads(row["reader_state"])
-    events, diagnostics, complete = parse(source.provider, data, offset, state)
+    with _lines(source, offset) as lines:
+        events, diagnostics, complete = parse_lines(source.provider, lines, offset, state)
     with index.transaction(conn):
         added = _append(conn, source, row["id"], events)
         write_diagnostics(conn, row["id"], diagnostics)
@@ -161,13 +121,14 @@ def _read_whole(
     conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result
 ) -> FileOutcome:
     """A new file, or one that changed other than by appending: index it from scratch."""
-    data = _read_all(source)
-    state = _reader(source.provider).new_state()
-    events, diagnostics, complete = parse(source.provider, data, 0, state)
+    state = reader_of(source.provider).new_state()
+    with _lines(source) as lines:
+        events, diagnostics, complete = parse_lines(source.provider, lines, 0, state)
+    probes = (lines.head, lines.boundary())
     with index.transaction(conn):
         if row is not None:
             conn.execute("DELETE FROM files WHERE id = ?", (row["id"],))
-        file_id = _new_file(conn, source, stat, data=data, complete=complete, state=state)
+        file_id = _new_file(conn, source, stat, probes=probes, complete=complete, state=state)
         key = session_key(source.provider, source.session_id)
         excluded = _exclusion(conn, key, state)
         added = 0
@@ -196,12 +157,11 @@ def _new_file(
     source: SourceFile,
     stat: os.stat_result,
     *,
-    data: bytes,
+    probes: tuple[bytes, bytes],
     complete: int,
     state: dict[str, Any],
 ) -> int:
-    head = data[: min(PROBE, complete)]
-    boundary = data[max(0, complete - PROBE) : complete]
+    head, boundary = probes
     cursor = conn.execute(
         "INSERT INTO files(path, provider, dev, ino, size, mtime_ns, head_digest,"
         " boundary_digest, complete_offset, reader_state) VALUES (?,?,?,?,?,?,?,?,?,?)",

@@ -49,10 +49,14 @@ def fast_path(enabled: bool) -> bool:
     return was
 
 
-def decode_line(raw: bytes) -> dict[str, Any]:
-    """Decode one complete line into a JSON object or raise `LineRejected`."""
-    if len(raw) > MAX_RECORD_BYTES:
-        raise LineRejected("oversized-json-record", f"record of {len(raw)} bytes is too large")
+def decode_line(raw: bytes, size: int | None = None) -> dict[str, Any]:
+    """Decode one complete line into a JSON object or raise `LineRejected`.
+
+    `raw` may still end with its CR/LF (JSON whitespace); `size` is then the record's length
+    without them."""
+    length = len(raw) if size is None else size
+    if length > MAX_RECORD_BYTES:
+        raise LineRejected("oversized-json-record", f"record of {length} bytes is too large")
     fast = _FAST[0]
     if fast is not None:
         try:

@@ -187,8 +187,9 @@ def content(turn: Turn) -> dict[str, Any]:
 
     Tool inputs enter as the sha256 of their sorted JSON text (inputs may hold floats, which
     canonical JSON refuses, and walking big inputs node by node is slow); a tool output enters
-    as the crc32 and size of its transcript line, so large outputs are never hashed again. Any
-    change of the turn's text, calls or result lines changes the revision.
+    as the crc32 and size of its transcript line (for a large output, taken when it is read
+    back from the transcript), so outputs are never hashed. Any change of the turn's text,
+    calls or result lines changes the revision.
     """
     return {
         "user": turn.user,
