@@ -18,6 +18,7 @@ from git_memory.contracts.canonical import canonical_json
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.runner import RunnerExecutionPlan
 from git_memory.runners.answer import validate_answer
+from git_memory.runners.coverage import coverage_of
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.session import Ask, RunnerSession
 
@@ -112,7 +113,10 @@ def _deliver(
     if not tasks:
         return
     stdin = {task["taskId"]: task_stdin(task) for task in tasks}
-    plans = [session.plan(kind, task["taskId"], stdin[task["taskId"]]) for task in tasks]
+    plans = [
+        session.plan(kind, task["taskId"], stdin[task["taskId"]], coverage_of(kind, task))
+        for task in tasks
+    ]
     by_id = {task["taskId"]: task for task in tasks}
     approved = session.approve(plans, **approvals)
     with output.progress(f"{kind} via {session.profile.name}", len(approved)) as bar:
@@ -170,6 +174,9 @@ def preview_batch(
     kind, tasks = "adjudication", _pending_adjudications(workspace)
     if not tasks:
         kind, tasks = "extraction", _next_extractions(worktree, request, limit)
-    pending = [session.plan(kind, task["taskId"], task_stdin(task)) for task in tasks]
+    pending = [
+        session.plan(kind, task["taskId"], task_stdin(task), coverage_of(kind, task))
+        for task in tasks
+    ]
     manifest = session.manifest(pending) if len(pending) > 1 else None
     return [plan.to_json() for plan in pending], (manifest.to_json() if manifest else None)

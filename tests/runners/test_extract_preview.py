@@ -42,6 +42,12 @@ def test_preview_stores_pending_plans_and_sends_nothing(
     assert response.manifest is not None
     assert response.manifest["totalBytes"] == sum(p["bytesToSend"] for p in response.plans)
     assert {p["authorization"] for p in response.plans} == {"pending"}
+    # each plan says what is in its bytes: the transcript slice and the prompt, by digest
+    for plan in response.plans:
+        kinds = [item["sourceKind"] for item in plan["inputCoverage"]]
+        assert kinds == ["transcript", "prompt"]
+        assert plan["inputCoverage"][1]["opaqueSourceId"] == "memory-prompts@2"
+        assert sum(i["bytes"] for i in plan["inputCoverage"]) < plan["bytesToSend"]
     document = json.dumps(response.to_json())
     assert "uv run pytest" not in document, "a preview never carries transcript text"
     assert "--approve-manifest" in response.next
