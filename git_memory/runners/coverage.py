@@ -18,7 +18,7 @@ def _item(
     return InputCoverage(
         sourceKind=kind,
         opaqueSourceId=source,
-        revision=revision,  # type: ignore[arg-type]
+        revision=revision,
         contentDigest=sha256_hex(data),
         bytes=len(data),
         truncated=truncated,
