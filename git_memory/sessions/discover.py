@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 CLAUDE = "claude-code"
 CODEX = "codex"
@@ -20,8 +20,7 @@ CODEX = "codex"
 _ROLLOUT_PREFIX = re.compile(r"^rollout-(?:\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-)?")
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """One transcript file; `display` is its path below the source root (no home path)."""
 
     path: str
@@ -70,7 +69,8 @@ def _walk(directory: str) -> list[tuple[str, str, str]]:
     for base, dirs, files in os.walk(directory):
         dirs.sort()
         below = _below(base, directory)
-        out += [(os.path.join(base, name), name, below) for name in sorted(files)]
+        prefix = base if base.endswith("/") else base + "/"
+        out += [(prefix + name, name, below) for name in sorted(files)]
     return out
 
 

@@ -41,6 +41,9 @@ class SyncResult:
 
     def count(self, source: SourceFile, outcome: FileOutcome) -> None:
         """Fold one file's outcome into the totals."""
+        if outcome.kind == "unchanged":  # the common case of a re-sync
+            self.unchanged += 1
+            return
         setattr(self, outcome.kind, getattr(self, outcome.kind) + 1)
         self.turns_added += outcome.turns_added
         self.diagnostics += len(outcome.diagnostics)
