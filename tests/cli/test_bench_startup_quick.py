@@ -22,6 +22,7 @@ def test_startup_bench_quick_mode(bin_dir: object) -> None:
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert set(figures) == {"runs", "help_ms", "hook_ms", "python_ms", "help_ratio", "hook_ratio"}
     assert figures["runs"] == 3
-    assert figures["help_ms"] > figures["python_ms"] > 0
+    assert figures["help_ms"] > 0
+    assert figures["python_ms"] > 0
     # the printed milliseconds are rounded; the ratio was computed before rounding
     assert abs(figures["hook_ratio"] - figures["hook_ms"] / figures["python_ms"]) < 0.05
