@@ -12,6 +12,7 @@ from git_memory.contracts.requests import RecallRequest
 from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.timeflags import utc_timestamp
 
 
 def recall(ctx: OpContext, request: RecallRequest) -> AgentRecall:
@@ -39,7 +40,7 @@ def request_from_cli(values: Mapping[str, Any]) -> dict[str, Any]:
         raise UsageError(
             "GM_USAGE",
             "--since and --until are required (or pass --request)",
-            hint="e.g. --since 2026-11-01T00:00:00.000Z --until 2026-12-01T00:00:00.000Z",
+            hint="e.g. --since 2026-11-01 --until 2026-12-01",
         )
     filters: dict[str, Any] = {}
     if values.get("providers"):
@@ -58,7 +59,10 @@ def request_from_cli(values: Mapping[str, Any]) -> dict[str, Any]:
         filters["capabilityTerminalStates"] = _csv(values["result_states"])
     document: dict[str, Any] = {
         "format": "git-memory-extraction-request@v1",
-        "window": {"after": values["since"], "before": values["until"]},
+        "window": {
+            "after": utc_timestamp(values["since"], "--since"),
+            "before": utc_timestamp(values["until"], "--until"),
+        },
     }
     if values.get("query"):
         document["query"] = values["query"]
@@ -70,10 +74,10 @@ def request_from_cli(values: Mapping[str, Any]) -> dict[str, Any]:
 SELECTION_PARAMS: list[click.Parameter] = [
     click.Option(
         ["--since"],
-        metavar="TIMESTAMP",
-        help="Window start, UTC YYYY-MM-DDTHH:MM:SS.mmmZ (inclusive).",
+        metavar="TIME",
+        help="Window start (inclusive): a date (2026-11-01, UTC) or an ISO timestamp.",
     ),
-    click.Option(["--until"], metavar="TIMESTAMP", help="Window end, UTC (exclusive)."),
+    click.Option(["--until"], metavar="TIME", help="Window end (exclusive), same forms."),
     click.Option(["--query"], help="Full-text query over visible text and tool names."),
     click.Option(["--providers"], metavar="LIST", help="Comma list of claude, codex."),
     click.Option(

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 import click
 
-from git_memory.contracts.base import format_timestamp
 from git_memory.contracts.sessions import SessionsList, SessionsListRequest, SessionSummary
-from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.timeflags import utc_timestamp
 
 
 def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
@@ -49,7 +47,10 @@ def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
 def render(response: SessionsList) -> str:
     """One line per session."""
     if not response.sessions:
-        return "no sessions (run `git memory sessions sync`)"
+        return (
+            "no sessions of this worktree in the index (run `git memory sessions sync`; "
+            "`--all` lists the sessions of every directory)"
+        )
     return "\n".join(
         f"{s.sessionKey[:16]}  {s.provider:<11}  {s.started or '-':<24}  "
         f"{s.turns} turns ({s.sealedTurns} sealed)"
@@ -57,25 +58,11 @@ def render(response: SessionsList) -> str:
     )
 
 
-def _moment(value: str | None, option: str) -> str | None:
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError as exc:
-        raise UsageError(
-            "GM_REQUEST_INVALID", f"{option} is not an ISO date or time: {value!r}"
-        ) from exc
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return format_timestamp(moment)
-
-
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsListRequest:
     return SessionsListRequest(
         all=values["all_sessions"],
-        since=_moment(values.get("since"), "--since"),
-        until=_moment(values.get("until"), "--until"),
+        since=utc_timestamp(values.get("since"), "--since"),
+        until=utc_timestamp(values.get("until"), "--until"),
         provider=values.get("provider"),
     )
 

@@ -90,10 +90,22 @@ def _render(response: AgentStage) -> str:
     return "\n".join(lines)
 
 
+def _from_cli(ctx: OpContext, values: Any) -> Any:
+    from git_memory.errors import UsageError
+
+    raise UsageError(
+        "GM_USAGE",
+        "stage needs the document to stage: --request FILE (or - for stdin)",
+        hint="the document is the CandidateDraftBatch, AdjudicationResult, SkillCandidate or "
+        "ConsolidationPatch you wrote for a recalled task",
+    )
+
+
 OPERATION = Operation(
     spec=spec("stage"),
     request_model=StageRequest,
     response_model=AgentStage,
     handler=stage,
+    from_cli=_from_cli,
     render_text=_render,
 )

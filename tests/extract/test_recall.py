@@ -125,3 +125,40 @@ def test_recall_and_extract_take_a_bare_extraction_request_file(
     )
     assert extracted.exit_code == 0, extracted.stderr
     assert extracted.json()["quarantined"]
+
+
+def test_recall_takes_plain_dates_and_syncs_new_transcripts(sample_repo: SampleRepo) -> None:
+    import os
+    import time
+
+    from tests.sessions.transcripts import append_jsonl, claude_turn
+
+    dated = run_cli(
+        ["recall", "--since", "2026-11-01", "--until", "2026-12-01", "--format", "json"],
+        cwd=sample_repo.root,
+    )
+    assert dated.exit_code == 0, dated.stderr
+    assert dated.json()["selection"]["matchedSessions"] == 2
+    bad = run_cli(
+        ["recall", "--since", "last tuesday", "--until", "2026-12-01"], cwd=sample_repo.root
+    )
+    assert "[GM_REQUEST_INVALID]" in bad.stderr
+    # a turn appended since the last `sessions sync` is seen without another sync
+    cwd = str(sample_repo.root)
+    append_jsonl(
+        sample_repo.samples.claude,
+        [
+            dict(r, timestamp="2026-11-20T10:00:00.000Z")
+            for r in claude_turn("Also document the deploy.", "Done.", cwd, "msg_new")
+        ],
+    )
+    idle = time.time() - 3600
+    os.utime(sample_repo.samples.claude, (idle, idle))
+    after = sample_repo.recall("--providers", "claude")
+    assert "Also document the deploy." in after["tasks"][0]["chunk"]["transcript"]
+
+
+def test_stage_without_a_document_says_what_it_needs(sample_repo: SampleRepo) -> None:
+    result = run_cli(["stage"], cwd=sample_repo.root)
+    assert result.exit_code == 2
+    assert "stage needs the document to stage" in result.stderr
