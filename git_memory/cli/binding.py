@@ -67,7 +67,7 @@ def build_command(declaration: OperationSpec) -> click.Command:
             if operation.from_request_file is not None:
                 raw = operation.from_request_file(ctx, raw, values)
         elif operation.from_cli is not None:
-            raw = operation.from_cli(ctx, values)
+            raw = _built_from_flags(operation, ctx, values)
         else:
             raw = None
         response = operation.invoke(ctx, raw)
@@ -84,6 +84,19 @@ def build_command(declaration: OperationSpec) -> click.Command:
         short_help=declaration.summary,
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     )
+
+
+def _built_from_flags(operation: Any, ctx: OpContext, values: Any) -> Any:
+    """The request from the flags; a model that refuses them is a request error, like a
+    `--request` document's would be (never an internal error)."""
+    from pydantic import ValidationError
+
+    from git_memory.ops.base import request_invalid
+
+    try:
+        return operation.from_cli(ctx, values)
+    except ValidationError as exc:
+        raise request_invalid(exc) from exc
 
 
 def render(render_text: Any, response: Any, fmt: str) -> None:

@@ -84,12 +84,9 @@ def render(response: SessionShow) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsShowRequest:
-    key = values["key"]
-    if not isinstance(key, str) or len(key) != 64:
-        from git_memory.errors import UsageError
+    from git_memory.sessions.keys import resolve_key
 
-        raise UsageError("GM_REQUEST_INVALID", "KEY must be a 64-hex sessionKey or turnKey")
-    return SessionsShowRequest(key=key.lower())
+    return SessionsShowRequest(key=resolve_key(ctx.worktree.state_home, str(values["key"])))
 
 
 OPERATION = Operation(

@@ -68,7 +68,10 @@ def _flat(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {_flat(v)}" for k, v in value.items() if v not in (None, [], {}))
     if isinstance(value, list):
-        return " ".join(str(item) for item in value)
+        return "; ".join(
+            " ".join(str(v) for v in item.values()) if isinstance(item, dict) else str(item)
+            for item in value
+        )
     return str(value)
 
 

@@ -1,0 +1,48 @@
+"""Resolve the key prefixes people copy from `sessions list` to full session/turn keys."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from git_memory.errors import GitMemoryError
+from git_memory.sessions import index
+
+MIN_PREFIX = 8
+_HEX = re.compile(r"^[0-9a-f]+$")
+
+
+def resolve_key(state_home: Path, given: str) -> str:
+    """The one sessionKey or turnKey starting with `given` (8 to 64 hex characters)."""
+    key = given.lower()
+    if not _HEX.match(key) or not MIN_PREFIX <= len(key) <= 64:
+        raise GitMemoryError(
+            "GM_REQUEST_INVALID",
+            f"KEY must be a sessionKey or turnKey (or at least {MIN_PREFIX} of its first hex "
+            "digits)",
+        )
+    if len(key) == 64 or not index.index_path(state_home).exists():
+        return key
+    upper = key + "g"  # every key with this prefix sorts between `key` and `key + "g"`
+    with index.reader(state_home) as conn:
+        found = {
+            row[0]
+            for row in conn.execute(
+                "SELECT session_key FROM sessions WHERE session_key >= ? AND session_key < ?"
+                " UNION SELECT turn_key FROM turns WHERE turn_key >= ? AND turn_key < ?",
+                (key, upper, key, upper),
+            )
+        }
+    if len(found) > 1:
+        raise GitMemoryError(
+            "GM_REQUEST_INVALID",
+            f"{given!r} names {len(found)} keys",
+            hint="give more of the key's digits",
+        )
+    if not found:
+        raise GitMemoryError(
+            "GM_SESSION_NOT_FOUND",
+            f"no indexed session or turn key starts with {given!r}",
+            hint="git memory sessions list --all",
+        )
+    return found.pop()
