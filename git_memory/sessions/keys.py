@@ -25,8 +25,8 @@ def resolve_key(state_home: Path, given: str) -> str:
         return key
     upper = key + "g"  # every key with this prefix sorts between `key` and `key + "g"`
     with index.reader(state_home) as conn:
-        found = {
-            row[0]
+        found: set[str] = {
+            str(row[0])
             for row in conn.execute(
                 "SELECT session_key FROM sessions WHERE session_key >= ? AND session_key < ?"
                 " UNION SELECT turn_key FROM turns WHERE turn_key >= ? AND turn_key < ?",
