@@ -209,6 +209,9 @@ def probe(
     temp_root: Path | None = None,
 ) -> ProbeOutcome:
     """Run `conformance-test@2` against the runner with its production argv."""
+    from git_memory.runners.environment import require_credential
+
+    require_credential(profile, host_env)
     fingerprint, why = cli_version_digest(profile, binary, host_env)
     if fingerprint is None:
         return ProbeOutcome([_failure("VERSION", why)])

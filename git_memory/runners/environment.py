@@ -108,3 +108,26 @@ def _prepare_codex_home(codex_home: Path, host_env: Mapping[str, str]) -> None:
     fd = os.open(codex_home / "auth.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
+
+
+def require_credential(profile: RunnerProfile, host_env: Mapping[str, str] | None = None) -> None:
+    """Refuse before anything is spawned when the runner could not authenticate anyway.
+
+    Claude runs with `--bare`, which authenticates by `ANTHROPIC_API_KEY` only; Codex takes
+    `OPENAI_API_KEY` or the user's `auth.json`; a command runner needs the credential
+    variable it was configured with (if any).
+    """
+    env = os.environ if host_env is None else host_env
+    needed = profile.credential_env
+    if not needed or env.get(needed):
+        return
+    if profile.name == "codex":
+        home = env.get("CODEX_HOME") or str(Path(env.get("HOME", "~")) / ".codex")
+        if (Path(home).expanduser() / "auth.json").is_file():
+            return
+    raise GitMemoryError(
+        "GM_RUNNER_CREDENTIAL_MISSING",
+        f"the {profile.name} runner needs {needed} in the environment and it is not set",
+        hint=f"export {needed}=… (only this variable reaches the runner), or use "
+        "--runner builtin, which needs no model",
+    )

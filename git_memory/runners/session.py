@@ -23,6 +23,7 @@ from git_memory.contracts.runner import AuthorizationManifest, InputCoverage, Ru
 from git_memory.errors import GitMemoryError
 from git_memory.runners import conformance, plans
 from git_memory.runners.deliver import Delivery, deliver
+from git_memory.runners.environment import require_credential
 from git_memory.runners.ledger import StoreLedger
 from git_memory.runners.profiles import RunnerOptions, RunnerProfile
 
@@ -138,6 +139,7 @@ class RunnerSession:
     def run(self, plan: RunnerExecutionPlan, stdin: bytes) -> bytes:
         """Send `stdin` under the approved plan; probes conformance first when needed."""
         plans.check_pre_spawn(plan, self.profile, stdin)  # an unapproved plan never probes
+        require_credential(self.profile)
         conformance.ensure(self.state_home, self.profile, self.secret, temp_root=self.temp_root)
         delivery = Delivery(
             self.state_home, self.secret, self.profile, self.ledger, temp_root=self.temp_root

@@ -42,6 +42,10 @@ def test_reverify_claude_profile_uses_its_argv(
 ) -> None:
     script = fake_runner("conformant")
     monkeypatch.setenv("GIT_MEMORY_CLAUDE_BIN", str(script))
+    missing = run_cli(["reverify-runner", "--runner", "claude", "--format", "json"], cwd=repo.root)
+    assert missing.json()["error"]["code"] == "GM_RUNNER_CREDENTIAL_MISSING"
+    assert not script.with_suffix(".spawned").exists(), "nothing starts without a credential"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
     result = run_cli(["reverify-runner", "--runner", "claude", "--format", "json"], cwd=repo.root)
     assert result.exit_code == 0, result.stderr
     lines = script.with_suffix(".spawned").read_text().splitlines()
