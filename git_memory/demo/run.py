@@ -102,7 +102,10 @@ def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Any, say: Say) -
     )
     assembled = _run(ctx, "assemble", {"provider": "claude"})
     claude_md = (box.repository / "CLAUDE.md").read_text(encoding="utf-8")
-    say("7. assembled CLAUDE.md:")
+    say(
+        "7. assembled CLAUDE.md (doctrine, scenes and skills appear here once "
+        "`git memory synthesize` has grouped the entries; skills once an agent stages one):"
+    )
     for line in claude_md.splitlines():
         say(f"   | {line}")
     files = sorted(

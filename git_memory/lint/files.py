@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from git_memory.errors import FormatError
 from git_memory.lint.engine import Finding, Span, format_finding
@@ -103,9 +104,9 @@ def _index(relpath: str, text: str) -> list[Span]:
     from git_memory.formats.index_json import parse_index
 
     index = parse_index(text)
+    spans = _summary_spans(text, [item.get("summary") for item in index.entries])
     names = [item.get("id") for item in index.entries]
     names += [item.get("name") for item in (*index.scenes, *index.skills)]
-    spans: list[Span] = []
     for name in names:
         if not isinstance(name, str) or not name:
             continue
@@ -114,6 +115,22 @@ def _index(relpath: str, text: str) -> list[Span]:
         while found >= 0:
             spans.append(Span(found + 1, found + 1 + len(name)))
             found = text.find(quoted, found + 1)
+    return spans
+
+
+def _summary_spans(text: str, summaries: list[Any]) -> list[Span]:
+    """A summary repeats its entry's body, which is linted in the entry file: hashes and
+    random-looking ids there are judged once, in the entry (token rules still run here)."""
+    import json
+
+    spans: list[Span] = []
+    for summary in summaries:
+        if not isinstance(summary, str) or not summary:
+            continue
+        encoded = json.dumps(summary, ensure_ascii=False)[1:-1]
+        found = text.find(encoded)
+        if found >= 0:
+            spans.append(Span(found, found + len(encoded)))
     return spans
 
 
