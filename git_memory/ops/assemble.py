@@ -28,6 +28,14 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
     from git_memory.assemble.run import assemble as run_assemble
 
     worktree = ctx.worktree
+    if not worktree.memory_dir.is_dir():
+        from git_memory.errors import GitMemoryError
+
+        raise GitMemoryError(
+            "GM_NO_MEMORY_ROOT",
+            f"there is no memory root {worktree.memory_root}/ in this worktree to assemble from",
+            hint="git memory init (or pull the branch that has the team's memory)",
+        )
     inputs = AssembleInputs(
         root=worktree.root,
         memory_root=worktree.memory_root,
