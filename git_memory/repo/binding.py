@@ -95,7 +95,9 @@ class Worktree:
 
 def _relative_memory_root(configured: str) -> str:
     candidate = Path(configured)
-    if candidate.is_absolute() or ".." in candidate.parts or not candidate.parts:
+    # Inside the git directory nothing can be committed and git's own files sit beside it.
+    in_git_dir = bool(candidate.parts) and candidate.parts[0] == ".git"
+    if candidate.is_absolute() or ".." in candidate.parts or not candidate.parts or in_git_dir:
         raise GitMemoryError(
             "GM_MEMORY_ROOT_INVALID",
             f"memory.root must be a relative path inside the worktree: {configured!r}",

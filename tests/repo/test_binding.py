@@ -94,10 +94,11 @@ def test_memory_root_config_and_legacy_layout(repo: Repo) -> None:
     assert discover_worktree(repo.root).memory_root == ".memory"
     repo.git("config", "memory.root", "docs/memory")
     assert discover_worktree(repo.root).memory_root == "docs/memory"
-    repo.git("config", "memory.root", "../outside")
-    with pytest.raises(GitMemoryError) as info:
-        _ = discover_worktree(repo.root).memory_root
-    assert info.value.code == "GM_MEMORY_ROOT_INVALID"
+    for bad in ("../outside", ".git/memory", "/abs/memory"):
+        repo.git("config", "memory.root", bad)
+        with pytest.raises(GitMemoryError) as info:
+            _ = discover_worktree(repo.root).memory_root
+        assert info.value.code == "GM_MEMORY_ROOT_INVALID"
 
 
 def test_state_home_from_git_config(
