@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from git_memory.contracts.status import EmptyRequest, StatusResponse
+from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
@@ -38,13 +39,20 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     failpoint("status.start")
     worktree = ctx.worktree
     counts: dict[str, Any] = {}
+    notes: list[str] = []
     for key, contributor in COUNT_CONTRIBUTORS:
-        counts[key] = _contributor(contributor)(ctx)
+        try:
+            counts[key] = _contributor(contributor)(ctx)
+        except GitMemoryError as exc:
+            # Status is where a user looks first: one broken part is reported, not fatal.
+            counts[key] = {"error": exc.code}
+            notes.append(f"{key}: {exc.message} [{exc.code}]")
     return StatusResponse(
         binding=worktree.binding(),
         memoryRoot=worktree.memory_root,
         memoryRootExists=worktree.memory_dir.is_dir(),
         counts=counts,
+        notes=notes,
     )
 
 

@@ -63,3 +63,19 @@ def test_invalid_memory_root_config(gm: Any, repo: Repo) -> None:
     result = gm(["status"], cwd=repo.root)
     assert result.exit_code == 1
     assert "[GM_MEMORY_ROOT_INVALID]" in result.stderr
+
+
+def test_status_reports_a_symlinked_memory_root_instead_of_failing(
+    gm: Any, repo: Repo, tmp_path: Path
+) -> None:
+    from git_memory.repo.binding import discover_worktree
+    from git_memory.store.db import open_state
+
+    open_state(discover_worktree(repo.root).state_home).close()  # state exists, as after use
+    (tmp_path / "elsewhere").mkdir()
+    (repo.root / ".memory").symlink_to(tmp_path / "elsewhere")
+    result = gm(["status", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 0, result.stderr
+    document = result.json()
+    assert document["counts"]["memory"] == {"error": "GM_SYMLINK_REFUSED"}
+    assert any("GM_SYMLINK_REFUSED" in note for note in document["notes"])
