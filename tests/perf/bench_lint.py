@@ -173,6 +173,9 @@ def gitleaks_probe() -> tuple[float, int, list[dict]]:
     return len(blocked) / len(items), len(items), blocked
 
 
+REFERENCE_FORMAT_CODES = {"GM_LINT_AWS_ACCESS_KEY", "GM_LINT_GOOGLE_API_KEY"}
+
+
 def main() -> None:
     """Run both scanners and print one JSON line."""
     parser = argparse.ArgumentParser()
@@ -185,6 +188,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         ds_seconds, ds_recall = run_detect_secrets(Path(directory), files, planted)
     rate, probes, blocked = gitleaks_probe()
+    # A look-alike with the exact shape of a provider key (the reference's format rules:
+    # AWS `AKIA…EXAMPLE`, Google `AIza…`) must block by those rules; the rest are ours.
+    by_format = [b for b in blocked if set(b["codes"]) & REFERENCE_FORMAT_CODES]
     print(
         json.dumps(
             {
@@ -199,6 +205,10 @@ def main() -> None:
                 "detect_secrets_recall": round(ds_recall, 4),
                 "gitleaks_probes": probes,
                 "gitleaks_fp_rate": round(rate, 4),
+                "gitleaks_blocked_by_reference_format_rules": len(by_format),
+                "gitleaks_fp_rate_beyond_reference_rules": round(
+                    (len(blocked) - len(by_format)) / probes, 4
+                ),
                 "gitleaks_blocked": blocked,
             },
             ensure_ascii=False,
