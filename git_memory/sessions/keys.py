@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from git_memory.errors import GitMemoryError
+from git_memory.errors import GitMemoryError, UsageError
 from git_memory.sessions import index
 
 MIN_PREFIX = 8
@@ -16,7 +16,7 @@ def resolve_key(state_home: Path, given: str) -> str:
     """The one sessionKey or turnKey starting with `given` (8 to 64 hex characters)."""
     key = given.lower()
     if not _HEX.match(key) or not MIN_PREFIX <= len(key) <= 64:
-        raise GitMemoryError(
+        raise UsageError(
             "GM_REQUEST_INVALID",
             f"KEY must be a sessionKey or turnKey (or at least {MIN_PREFIX} of its first hex "
             "digits)",

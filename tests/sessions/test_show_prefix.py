@@ -17,7 +17,7 @@ def test_show_accepts_the_printed_prefix(tmp_path: Path, hermetic_env: dict[str,
     assert shown.exit_code == 0, shown.stderr
     assert shown.json()["sessionKey"].startswith(prefix)
     short = run_cli(["sessions", "show", "abc"], cwd=sample.root)
-    assert short.exit_code == 1
+    assert short.exit_code == 2
     assert "[GM_REQUEST_INVALID]" in short.stderr
     unknown = run_cli(["sessions", "show", "0" * 16], cwd=sample.root)
     assert unknown.exit_code == 1
