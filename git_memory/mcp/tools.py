@@ -57,7 +57,8 @@ class ToolBinding:
 
     def annotations(self) -> dict[str, Any]:
         """MCP tool annotations (camelCase wire names)."""
-        hints: dict[str, Any] = {"title": self.spec.summary.rstrip(".")}
+        summary = self.operation.mcp_summary or self.spec.summary
+        hints: dict[str, Any] = {"title": summary.rstrip(".")}
         hints.update(_ANNOTATIONS[self.spec.side_effect])
         hints["openWorldHint"] = self.spec.side_effect == "external-delivery"
         hints.update(self.operation.mcp_annotations or {})
@@ -67,7 +68,7 @@ class ToolBinding:
         """The handler's docstring, as in `git memory <command> --help`."""
         from git_memory.ops.base import handler_doc
 
-        text = handler_doc(self.operation)
+        text = self.operation.mcp_description or handler_doc(self.operation)
         if self.spec.one_sided_reason:
             text += f"\n\nOver MCP: {self.spec.one_sided_reason}"
         return text

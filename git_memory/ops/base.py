@@ -76,6 +76,10 @@ class Operation(Generic[RequestT, ResponseT]):
     # A narrower request model for the MCP tool (its fields a subset of `request_model`'s, e.g.
     # a runner preview without approval fields); the spec then carries `one_sided_reason`.
     mcp_request_model: type[BaseModel] | None = None
+    # What the tool is over MCP when that differs from the CLI command (a runner preview
+    # never sends; promote asks by elicitation, not at a terminal).
+    mcp_summary: str | None = None
+    mcp_description: str | None = None
     # MCP tool annotation hints over the ones derived from `spec.side_effect`, e.g.
     # {"idempotentHint": True}.
     mcp_annotations: Mapping[str, bool] | None = None

@@ -96,6 +96,14 @@ OPERATION = Operation(
     render_text=_render,
     exit_code=lambda response: 1 if response.status == "approval-required" else 0,
     mcp_request_model=ConsolidatePreviewRequest,
+    mcp_summary="Preview the runner plan of a consolidation; nothing is sent.",
+    mcp_description=(
+        "Build the consolidation task as `git memory consolidate --runner NAME` would and "
+        "store its pending RunnerExecutionPlan (digests, byte counts, coverage). Nothing is "
+        "sent and nothing can be approved here: the human approves and delivers on the "
+        "command line. To consolidate with the agent in this conversation, use "
+        "memory_synthesize."
+    ),
     # Over MCP it only stores a pending plan: nothing is sent, nothing outside is touched.
     mcp_annotations={"destructiveHint": False, "openWorldHint": False},
 )

@@ -192,6 +192,16 @@ OPERATION = Operation(
     from_request_file=_from_request_file,
     render_text=_render,
     mcp_request_model=ExtractPreviewRequest,
+    mcp_summary="Preview the runner plans of an extraction; nothing is sent.",
+    mcp_description=(
+        "Plan the deliveries `git memory extract --runner NAME` would make for a selection "
+        "(an explicit UTC window, optional query and filters) and store them as pending "
+        "RunnerExecutionPlans: exact byte counts, digests and opaque coverage, never "
+        "transcript text. Nothing is sent and nothing can be approved here: show the human "
+        "the plans; they approve and deliver on the command line with --approve-plan or "
+        "--approve-manifest. To extract with the agent in this conversation instead, use "
+        "memory_recall."
+    ),
     # Over MCP it only stores pending plans: nothing is sent and nothing outside is touched.
     mcp_annotations={"destructiveHint": False, "openWorldHint": False},
 )

@@ -97,4 +97,12 @@ OPERATION = Operation(
     from_cli=_from_cli,
     render_text=render,
     mcp_annotations={"idempotentHint": True},
+    mcp_description=(
+        "Apply a promotion plan from memory_prepare to the memory root (no-follow, atomic, "
+        "bound to the exact file contents by blob OID). When this client can show forms "
+        "(elicitation), the human is asked here with the plan's summary and diff, and only "
+        "their approval applies it. Otherwise pass `approve` = the planDigest, and only after "
+        "you showed the human the diff and they said yes. Nothing is committed: the human "
+        "commits the files through their normal git flow."
+    ),
 )

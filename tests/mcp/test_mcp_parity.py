@@ -112,8 +112,15 @@ def test_named_tools_carry_their_hints(declaration: OperationSpec, repo: Repo) -
     if tool.name in DESTRUCTIVE_TOOLS:
         assert tool.annotations.destructive_hint is True
         assert tool.annotations.read_only_hint is False
-    # The description is the CLI's --help text.
-    assert (tool.description or "").startswith(handler_doc(load_operation(declaration.name)))
+    # The description is the CLI's --help text, unless the operation says what it is over
+    # MCP (a preview that never sends, promote's elicitation approval).
+    operation = load_operation(declaration.name)
+    expected = operation.mcp_description or handler_doc(operation)
+    assert (tool.description or "").startswith(expected)
+    if operation.mcp_summary:
+        assert tool.title == operation.mcp_summary.rstrip(".") or (
+            tool.annotations.title == operation.mcp_summary.rstrip(".")
+        )
 
 
 def _cli_document(
