@@ -81,10 +81,12 @@ def _render(response: Review) -> str:
     for item in response.items:
         lines.append(f"{item.candidateId} r{item.revision} [{item.kind}] {item.content.strip()}")
         for statement in item.statements:
-            lines.append(
-                f"  {statement.statementId}: {statement.text} "
-                f"({statement.claimSupport}, {statement.provenanceStrength})"
-            )
+            marker = f"[{statement.claimSupport}, {statement.provenanceStrength}]"
+            if "\n" in statement.text:  # a proposed file or diff: the marker stays outside it
+                lines.append(f"  {statement.statementId} {marker}:")
+                lines += [f"    {line}" for line in statement.text.splitlines()]
+            else:
+                lines.append(f"  {statement.statementId}: {statement.text} {marker}")
     return "\n".join(lines)
 
 

@@ -73,7 +73,7 @@ def test_entries_become_a_promoted_scene_with_host_heat(repo: Repo, tmp_path: Pa
         "+heat: 4",
         "-heat: 3",
         "CREATE scene tagging",
-        "(unverified, contextual)",
+        "[unverified, contextual]:",
     ):
         assert shown in review.stdout, shown
     statements = cli_json(["review", "--kind", "consolidation"], repo.root)["items"][0]
