@@ -4,8 +4,9 @@ A deterministic pool (seeded generator, pseudo-words drawn with Zipf-like weight
 entry files and entry candidates is built in a temp directory; then, in one process:
 - `sync_cold_s`: `sync_approved` of every entry file into an empty projection (list, no-follow
   read, lint gate, parse, digest, one replacing transaction);
-- `sync_noop_s`: the next sync (nothing changed; files written just before the cold scan are
-  in its racy window and get re-hashed), `sync_noop_settled_s`: the one after (stat only);
+- `sync_noop_s`: the next sync (nothing changed: stat only), `sync_noop_settled_s`: the one
+  after; the files are written more than the 1-second racy window before the cold scan, as a
+  checkout's are (files newer than that are re-hashed rather than trusted by their stat);
 - `p50_ms`/`p95_ms`: `recall` of one draft at a time (k = 5: both BM25 lists of 15, fusion,
   pool, both digests, projection reads, one read transaction);
 - `fts_floor_*_ms`: for the same drafts, just the two bare
@@ -48,6 +49,9 @@ class Corpus:
     def text(self, low: int, high: int) -> str:
         count = self.rng.randint(low, high)
         return " ".join(self.rng.choices(self.words, self.weights, k=count))
+
+
+RACY_WINDOW_S = 1.0
 
 
 def _write_entries(root: Path, corpus: Corpus, count: int) -> None:
@@ -137,6 +141,9 @@ def run(approved: int, candidates: int, drafts_count: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="gm-bench-recall-") as temp:
         root = Path(temp) / "wt"
         _write_entries(root, corpus, approved)
+        # As in a checkout, the files were written a moment before the sync that reads them,
+        # not within its 1-second racy window (a file that new is re-hashed, never trusted).
+        time.sleep(RACY_WINDOW_S + 0.1)
         db = StateDB(Path(temp) / "memory-state.sqlite3")
         cold, result = _timed(lambda: sync_approved(db, owner, root, ".memory"))
         assert result.entries == approved, result.skipped[:3]
