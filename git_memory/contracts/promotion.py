@@ -13,7 +13,9 @@ from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import Identifier, PositiveInt, unique_by
 
 MAX_PREPARE_CANDIDATES = 50
-MAX_PLAN_FILES = 128
+# The original engine stopped at 128 files; a team adopting memory in bulk (or re-homing a
+# memory root) promotes more at once, and nothing in the writer needs the smaller bound.
+MAX_PLAN_FILES = 1024
 MAX_PATH_BYTES = 1024
 POLICY_VERSION: Final = "sanitize@1"
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.canonical import digest, sha256_hex
+from git_memory.contracts.promotion import MAX_PLAN_FILES
 from git_memory.errors import GitMemoryError
 
 POLICY_VERSION = "sanitize@1"
-MAX_FILES = 128
+MAX_FILES = MAX_PLAN_FILES
 MAX_FILE_BYTES = 1024 * 1024
 MAX_TOTAL_BYTES = 8 * 1024 * 1024
 MAX_PATH_BYTES = 1024
@@ -73,7 +74,7 @@ def check_target_path(path: str, memory_root: str) -> str:
 
 
 def check_sizes(files: Sequence[PlannedFile]) -> None:
-    """The engine limits: 1..128 files, ≤ 1 MiB each, ≤ 8 MiB in total."""
+    """The plan limits: 1..1024 files, ≤ 1 MiB each, ≤ 8 MiB in total."""
     if not 1 <= len(files) <= MAX_FILES:
         raise GitMemoryError("GM_PLAN_TOO_LARGE", f"a plan has 1..{MAX_FILES} files")
     if any(len(item.content) > MAX_FILE_BYTES for item in files):

@@ -60,7 +60,7 @@ def test_fifty_candidates_and_every_kind_are_accepted() -> None:
 
 PLAN_CASES: list[tuple[tuple[Any, ...], Any, str]] = [
     (("perFile",), [], "no files"),
-    (("perFile",), [write(f".memory/entries/e{i}.md") for i in range(129)], "129 files"),
+    (("perFile",), [write(f".memory/entries/e{i}.md") for i in range(1025)], "1025 files"),
     (("perFile", 0, "sanitizedContentDigest"), None, "write without digest"),
     (("perFile", 1, "sanitizedContentDigest"), hx("b"), "delete with digest"),
     (("perFile", 1, "targetBlobHash"), None, "delete without blob hash"),
@@ -91,10 +91,10 @@ def test_plan_limits(path: tuple[Any, ...], value: Any, why: str) -> None:
     assert refused(PLAN, path, value)
 
 
-def test_128_files_are_accepted() -> None:
-    files = [write(f".memory/entries/e{i}.md") for i in range(128)]
+def test_1024_files_are_accepted() -> None:
+    files = [write(f".memory/entries/e{i}.md") for i in range(1024)]
     plan = model_for(PLAN).model_validate(mutate(EXAMPLES[PLAN](), ("perFile",), files))
-    assert len(plan.perFile) == 128
+    assert len(plan.perFile) == 1024
     assert plan.perFile[0].operation == "write"
 
 
