@@ -57,20 +57,25 @@ def decode_line(raw: bytes, size: int | None = None) -> dict[str, Any]:
     length = len(raw) if size is None else size
     if length > MAX_RECORD_BYTES:
         raise LineRejected("oversized-json-record", f"record of {length} bytes is too large")
-    fast = _FAST[0]
-    if fast is not None:
-        try:
-            value = fast(raw, catch_duplicate_keys=True, cache_mode="keys")
-        except ValueError:
-            pass  # the exact path below names the problem (or accepts what jiter refuses)
-        else:
-            if type(value) is dict:
-                if _too_deep(value, MAX_DEPTH):
-                    raise LineRejected(
-                        "too-deep-json-record", f"record nests deeper than {MAX_DEPTH}"
-                    )
-                return value
+    value = _fast_decode(raw)
+    if type(value) is dict:
+        if _too_deep(value, MAX_DEPTH):
+            raise LineRejected("too-deep-json-record", f"record nests deeper than {MAX_DEPTH}")
+        return value
+    # Not an object, or refused by the fast parser: the exact path names the problem (or
+    # accepts what jiter refuses and the standard library takes).
     return _decode_exact(raw)
+
+
+def _fast_decode(raw: bytes) -> Any:
+    """The fast parser's value, or None when it is missing or refuses the line."""
+    fast = _FAST[0]
+    if fast is None:
+        return None
+    try:
+        return fast(raw, catch_duplicate_keys=True, cache_mode="keys")
+    except ValueError:
+        return None
 
 
 def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
