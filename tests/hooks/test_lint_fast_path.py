@@ -6,27 +6,11 @@ import subprocess
 import sys
 from typing import Any
 
+from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT, run_cli
 
 SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
-ENTRY = """---
-id: deploy-notes
-type: work_fact
-status: approved
-priority: 50
-confidence: medium
-provenance_strength: observed
-claim_support: human-confirmed
-limitations: []
-scope: repo
-scene: null
-occurred: []
-evidence: {{"commits":[],"paths":[]}}
-superseded_by: null
----
-{body}
-"""
 
 
 def _fast(repo: Repo) -> subprocess.CompletedProcess[str]:
@@ -50,7 +34,10 @@ def _fast(repo: Repo) -> subprocess.CompletedProcess[str]:
 
 def test_fast_path_matches_the_command_and_loads_no_pydantic(gm: Any, repo: Repo) -> None:
     assert run_cli(["init"], cwd=repo.root).exit_code == 0
-    repo.write(".memory/entries/deploy-notes.md", ENTRY.format(body=f"token {SECRET}"))
+    repo.write(
+        ".memory/entries/deploy-notes.md",
+        serialize_entry(Entry(id="deploy-notes", body=f"token {SECRET}\n")),
+    )
     repo.git("add", "-A")
     fast = _fast(repo)
     full = run_cli(["lint", "--staged", "--format", "text"], cwd=repo.root)
@@ -62,7 +49,10 @@ def test_fast_path_matches_the_command_and_loads_no_pydantic(gm: Any, repo: Repo
 
 def test_fast_path_passes_a_clean_commit(gm: Any, repo: Repo) -> None:
     assert run_cli(["init"], cwd=repo.root).exit_code == 0
-    repo.write(".memory/entries/deploy-notes.md", ENTRY.format(body="Deploy with make."))
+    repo.write(
+        ".memory/entries/deploy-notes.md",
+        serialize_entry(Entry(id="deploy-notes", body="Deploy with make.\n")),
+    )
     assert run_cli(["reindex"], cwd=repo.root).exit_code == 0
     repo.git("add", "-A")
     fast = _fast(repo)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from git_memory.formats.entry import Entry, serialize_entry
 from tests.conftest import run_cli
 from tests.extract.conftest import SINCE, UNTIL, SampleRepo, build_sample_repo
 from tests.extract.flow import candidate, decisions, draft_batch, stage
@@ -179,29 +180,10 @@ def test_no_secret_session_id_or_home_path_reaches_a_committed_file(
     # the committed-file check of the hook blocks the same bytes written by hand
     assert run_cli(["init"], cwd=sample_repo.root).exit_code == 0
     entry = sample_repo.root / ".memory" / "entries" / "by-hand.md"
-    entry.write_text(ENTRY.format(body=leak))
+    entry.write_text(serialize_entry(Entry(id="by-hand", body=leak + "\n")))
     sample_repo.repo.git("add", "-A")
     lint = run_cli(["lint", "--staged"], cwd=sample_repo.root)
     assert "GM_LINT_" in lint.stdout
-
-
-ENTRY = """---
-id: by-hand
-type: work_fact
-status: approved
-priority: 50
-confidence: medium
-provenance_strength: observed
-claim_support: human-confirmed
-limitations: []
-scope: repo
-scene: null
-occurred: []
-evidence: {{"commits":[],"paths":[]}}
-superseded_by: null
----
-{body}
-"""
 
 
 def test_bad_input_gives_a_clear_error_and_loses_nothing(

@@ -4,25 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.store.approved_scan import list_entries, scan_one
 
-ENTRY = """---
-id: alpha
-type: work_fact
-status: approved
-priority: 50
-confidence: medium
-provenance_strength: observed
-claim_support: human-confirmed
-limitations: []
-scope: repo
-scene: null
-occurred: []
-evidence: {"commits":[],"paths":[]}
-superseded_by: null
----
-Alpha.
-"""
+ENTRY = serialize_entry(Entry(id="alpha", body="Alpha.\n"))
 
 
 def _tree(tmp_path: Path) -> Path:
