@@ -111,12 +111,6 @@ def read_at(dir_fd: int, name: str, shown: str) -> bytes | None:
         return handle.read()
 
 
-def ensure_dirs(root: Path, relpath: str) -> None:
-    """Create `root/relpath` (0755 per new component), refusing symlinked components."""
-    with open_dir(root, split_relative(relpath), create=True):
-        pass
-
-
 def _renameat2_noreplace() -> object | None:
     """libc's renameat2, when this is Linux with a libc that has it."""
     import ctypes

@@ -18,8 +18,7 @@ def test_paths_outside_the_worktree_are_refused(bad: str) -> None:
 
 
 def test_create_never_replaces_and_reads_refuse_links(tmp_path: Path) -> None:
-    safefs.ensure_dirs(tmp_path, "a/b")
-    with safefs.open_dir(tmp_path, ["a", "b"]) as fd:
+    with safefs.open_dir(tmp_path, ["a", "b"], create=True) as fd:
         safefs.create_file_at(fd, "f.md", b"one")
         with pytest.raises(FileExistsError):
             safefs.create_file_at(fd, "f.md", b"two")

@@ -19,15 +19,3 @@ def commit_exists(repository: Any, hex_id: str) -> bool:
     except (ValueError, KeyError):
         return False
     return obj is not None and obj.type == pygit2.enums.ObjectType.COMMIT
-
-
-def staged_blobs(repository: Any, prefix: str) -> list[tuple[str, bytes]]:
-    """(path, bytes) of every index entry under `prefix/` (what the commit will contain)."""
-    index = repository.index
-    index.read(False)
-    prefix = prefix.rstrip("/") + "/"
-    found: list[tuple[str, bytes]] = []
-    for entry in index:
-        if entry.path.startswith(prefix):
-            found.append((entry.path, bytes(repository[entry.id].data)))
-    return found
