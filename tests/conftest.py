@@ -149,3 +149,21 @@ def bin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     script.chmod(0o755)
     monkeypatch.setenv("PATH", f"{directory}{os.pathsep}{os.environ['PATH']}")
     return directory
+
+
+def resolve_cli_command(path: tuple[str, ...]) -> Any:
+    """The click command `git memory PATH…` resolves to, or None."""
+    import click
+
+    from git_memory.cli.main import cli
+
+    ctx = click.Context(cli, info_name="git memory")
+    command: Any = cli
+    for word in path:
+        if not isinstance(command, click.Group):
+            return None
+        command = command.get_command(ctx, word)
+        if command is None:
+            return None
+        ctx = click.Context(command, info_name=word, parent=ctx)
+    return command

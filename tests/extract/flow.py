@@ -69,3 +69,23 @@ def stage(root: Path, document: dict[str, Any], tmp: Path) -> Any:
     path = tmp / f"stage-{abs(hash(json.dumps(document, sort_keys=True)))}.json"
     path.write_text(json.dumps(document))
     return run_cli(["stage", "--request", str(path), "--format", "json"], cwd=root)
+
+
+def sample_batch(task: dict[str, Any]) -> dict[str, Any]:
+    """Two drafts for the sample Claude session: the test command and the lint command."""
+    turn0 = task["chunk"]["turnEvidence"][0]["evidenceId"]
+    path = evidence_id(task, "path src/app.py")
+    return draft_batch(
+        task,
+        [
+            candidate(
+                "Run the test suite with `uv run pytest -q`.",
+                [("`uv run pytest -q` runs the whole suite and passed.", [turn0])],
+            ),
+            candidate(
+                "Lint with `uv run ruff check .`; src/app.py had an unused import.",
+                [("`uv run ruff check .` is the lint command.", [path])],
+                "work_fact",
+            ),
+        ],
+    )

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.extract.conftest import SampleRepo
-from tests.extract.flow import candidate, decisions, draft_batch, evidence_id, stage
+from tests.extract.flow import candidate, decisions, draft_batch, sample_batch, stage
 
 
 def _claude_task(sample_repo: SampleRepo) -> dict[str, Any]:
@@ -19,29 +19,10 @@ def _claude_task(sample_repo: SampleRepo) -> dict[str, Any]:
     return tasks[0]
 
 
-def _good_batch(task: dict[str, Any]) -> dict[str, Any]:
-    turn0 = task["chunk"]["turnEvidence"][0]["evidenceId"]
-    path = evidence_id(task, "path src/app.py")
-    return draft_batch(
-        task,
-        [
-            candidate(
-                "Run the test suite with `uv run pytest -q`.",
-                [("`uv run pytest -q` runs the whole suite and passed.", [turn0])],
-            ),
-            candidate(
-                "Lint with `uv run ruff check .`; src/app.py had an unused import.",
-                [("`uv run ruff check .` is the lint command.", [path])],
-                "work_fact",
-            ),
-        ],
-    )
-
-
 def test_agent_goes_from_session_to_quarantine(sample_repo: SampleRepo, tmp_path: Path) -> None:
     before = sample_repo.repo.snapshot()
     task = _claude_task(sample_repo)
-    first = stage(sample_repo.root, _good_batch(task), tmp_path)
+    first = stage(sample_repo.root, sample_batch(task), tmp_path)
     assert first.exit_code == 0, first.stderr
     staged = first.json()
     assert staged["status"] == "adjudication-required"
@@ -76,7 +57,7 @@ def test_identical_bytes_replay_and_different_bytes_conflict(
     sample_repo: SampleRepo, tmp_path: Path
 ) -> None:
     task = _claude_task(sample_repo)
-    batch = _good_batch(task)
+    batch = sample_batch(task)
     first = stage(sample_repo.root, batch, tmp_path).json()
     again = stage(sample_repo.root, batch, tmp_path)
     assert again.exit_code == 0
@@ -92,7 +73,7 @@ def test_fabricated_evidence_rejects_only_that_candidate(
     sample_repo: SampleRepo, tmp_path: Path
 ) -> None:
     task = _claude_task(sample_repo)
-    batch = _good_batch(task)
+    batch = sample_batch(task)
     batch["candidates"][1]["statements"][0]["evidenceIds"] = ["ev-99-0123456789ab"]
     staged = stage(sample_repo.root, batch, tmp_path).json()
     assert len(staged["candidates"]) == 1
@@ -115,7 +96,7 @@ def test_all_fabricated_is_refused_and_changes_nothing(
     assert error["code"] == "GM_NO_CITABLE_STATEMENTS"
     assert error["details"]["rejected"][0]["reason"] == "unknown-evidence-id"
     # the claim was given back: a corrected batch stages at once
-    fixed = stage(sample_repo.root, _good_batch(task), tmp_path)
+    fixed = stage(sample_repo.root, sample_batch(task), tmp_path)
     assert fixed.exit_code == 0, fixed.stderr
 
 
@@ -123,7 +104,7 @@ def test_duplicate_statement_ids_reject_the_candidate(
     sample_repo: SampleRepo, tmp_path: Path
 ) -> None:
     task = _claude_task(sample_repo)
-    batch = _good_batch(task)
+    batch = sample_batch(task)
     statements = batch["candidates"][0]["statements"]
     statements.append(dict(statements[0]))
     staged = stage(sample_repo.root, batch, tmp_path).json()
@@ -132,7 +113,7 @@ def test_duplicate_statement_ids_reject_the_candidate(
 
 def test_wrong_binding_is_refused(sample_repo: SampleRepo, tmp_path: Path) -> None:
     task = _claude_task(sample_repo)
-    batch = _good_batch(task)
+    batch = sample_batch(task)
     batch["binding"]["promptVersion"] = "memory-prompts@1"
     refused = stage(sample_repo.root, batch, tmp_path)
     assert refused.json()["error"]["code"] == "GM_BINDING_DRIFT"
@@ -153,11 +134,11 @@ def test_turn_changed_between_recall_and_stage(sample_repo: SampleRepo, tmp_path
     idle = time.time() - 3600
     os.utime(path, (idle, idle))
     assert run_cli(["sessions", "sync"], cwd=sample_repo.root).exit_code == 0
-    refused = stage(sample_repo.root, _good_batch(task), tmp_path)
+    refused = stage(sample_repo.root, sample_batch(task), tmp_path)
     error = refused.json()["error"]
     assert error["code"] == "GM_TASK_STALE"
     assert error["details"]["changedTurns"] == [0]
-    again = stage(sample_repo.root, _good_batch(task), tmp_path)
+    again = stage(sample_repo.root, sample_batch(task), tmp_path)
     assert again.json()["error"]["code"] == "GM_TASK_STALE"
 
 
@@ -174,7 +155,7 @@ def test_duplicate_drafts_across_chunks_are_caught(
     tasks = sample_repo.recall("--limit", "8")["tasks"]
     claude = next(t for t in tasks if "uv run pytest" in t["chunk"]["transcript"])
     codex = next(t for t in tasks if t is not claude)
-    first = stage(sample_repo.root, _good_batch(claude), tmp_path).json()
+    first = stage(sample_repo.root, sample_batch(claude), tmp_path).json()
     stage(sample_repo.root, decisions(first["adjudicationTask"]), tmp_path)
     turn = codex["chunk"]["turnEvidence"][0]["evidenceId"]
     duplicate = draft_batch(
@@ -223,7 +204,7 @@ def test_duplicate_drafts_across_chunks_are_caught(
 
 def test_adjudication_must_decide_every_draft_once(sample_repo: SampleRepo, tmp_path: Path) -> None:
     task = _claude_task(sample_repo)
-    adjudication = stage(sample_repo.root, _good_batch(task), tmp_path).json()["adjudicationTask"]
+    adjudication = stage(sample_repo.root, sample_batch(task), tmp_path).json()["adjudicationTask"]
     result = decisions(adjudication)
     result["adjudications"] = result["adjudications"][:1]
     refused = stage(sample_repo.root, result, tmp_path)
@@ -254,7 +235,7 @@ def test_update_of_an_approved_draft_target_is_refused(
     sample_repo: SampleRepo, tmp_path: Path
 ) -> None:
     task = _claude_task(sample_repo)
-    adjudication = stage(sample_repo.root, _good_batch(task), tmp_path).json()["adjudicationTask"]
+    adjudication = stage(sample_repo.root, sample_batch(task), tmp_path).json()["adjudicationTask"]
     first, second = (d["candidateId"] for d in adjudication["drafts"])
     merge_into_draft = decisions(
         adjudication,
@@ -277,7 +258,7 @@ def test_corrupt_private_record_is_a_clear_error(
     task = _claude_task(sample_repo)
     record = hermetic_env["state"] / "artifacts" / "agent-recalls" / f"{task['taskId']}.json"
     record.write_text("{not json")
-    refused = stage(sample_repo.root, _good_batch(task), tmp_path)
+    refused = stage(sample_repo.root, sample_batch(task), tmp_path)
     assert refused.json()["error"]["code"] == "GM_ARTIFACT_CORRUPT"
 
 
@@ -293,7 +274,7 @@ def test_a_statement_reworded_after_review_is_refused(
     from git_memory.extract.review_flow import prepare_document
 
     task = _claude_task(sample_repo)
-    adjudication = stage(sample_repo.root, _good_batch(task), tmp_path).json()["adjudicationTask"]
+    adjudication = stage(sample_repo.root, sample_batch(task), tmp_path).json()["adjudicationTask"]
     stage(sample_repo.root, decisions(adjudication), tmp_path)
     review = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()
     document = prepare_document(review["items"][:1])

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client, types
 
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
-from tests.extract.flow import candidate, decisions, draft_batch, evidence_id
+from tests.extract.flow import decisions, sample_batch
 from tests.mcp.harness import answer, server_parameters, stdio, structured
 
 
@@ -24,25 +24,6 @@ async def _ok(client: Client, tool: str, arguments: dict[str, Any]) -> Any:
     document = structured(result)
     assert not result.is_error, (tool, document)
     return document
-
-
-def _drafts(task: dict[str, Any]) -> dict[str, Any]:
-    turn0 = task["chunk"]["turnEvidence"][0]["evidenceId"]
-    path = evidence_id(task, "path src/app.py")
-    return draft_batch(
-        task,
-        [
-            candidate(
-                "Run the test suite with `uv run pytest -q`.",
-                [("`uv run pytest -q` runs the whole suite and passed.", [turn0])],
-            ),
-            candidate(
-                "Lint with `uv run ruff check .`; src/app.py had an unused import.",
-                [("`uv run ruff check .` is the lint command.", [path])],
-                "work_fact",
-            ),
-        ],
-    )
 
 
 def _prepare_request(review: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +67,7 @@ def test_whole_flow_over_mcp(mode: str, tmp_path: Path, hermetic_env: dict[str, 
         async with stdio(params, tmp_path / "err.log", mode=mode, elicit=elicit) as client:
             recalled = await _ok(client, "memory_recall", recall_request)
             (task,) = recalled["tasks"]
-            staged = await _ok(client, "memory_stage", _drafts(task))
+            staged = await _ok(client, "memory_stage", sample_batch(task))
             assert staged["status"] == "adjudication-required"
             adjudication = staged["adjudicationTask"]
             stored = await _ok(client, "memory_stage", decisions(adjudication))

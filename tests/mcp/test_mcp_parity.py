@@ -14,17 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import click
 import pytest
 from mcp import types
 
-from git_memory.cli.main import cli
 from git_memory.mcp.server import MemoryServer
 from git_memory.mcp.tools import object_schema
 from git_memory.ops.base import handler_doc, load_operation
 from git_memory.ops.registry import OPERATIONS, OperationSpec
 from git_memory.repo.binding import discover_worktree
 from git_memory.testing.repos import Repo
+from tests.conftest import resolve_cli_command
 from tests.mcp.harness import connect, structured
 from tests.mcp.parity_cases import CASES, Case
 
@@ -48,26 +47,13 @@ def _call(root: Path, tool: str, arguments: dict[str, Any]) -> types.CallToolRes
     return anyio.run(scenario)
 
 
-def _cli_command(path: tuple[str, ...]) -> click.Command | None:
-    ctx = click.Context(cli, info_name="git memory")
-    command: click.Command | None = cli
-    for word in path:
-        if not isinstance(command, click.Group):
-            return None
-        command = command.get_command(ctx, word)
-        if command is None:
-            return None
-        ctx = click.Context(command, info_name=word, parent=ctx)
-    return command
-
-
 def test_served_tools_are_exactly_the_registry_tools(repo: Repo) -> None:
     assert [tool.name for tool in _list_tools(repo.root)] == [d.mcp_tool for d in MCP_SPECS]
 
 
 @pytest.mark.parametrize("declaration", OPERATIONS, ids=lambda d: d.name)
 def test_operation_is_on_both_sides_or_says_why(declaration: OperationSpec, repo: Repo) -> None:
-    assert _cli_command(declaration.cli_path) is not None, "no CLI command"
+    assert resolve_cli_command(declaration.cli_path) is not None, "no CLI command"
     operation = load_operation(declaration.name)
     if declaration.mcp_tool is None:
         assert declaration.cli_only_reason, "an operation without MCP tool must say why"

@@ -5,22 +5,9 @@ from __future__ import annotations
 import click
 import pytest
 
-from git_memory.cli.main import cli
 from git_memory.ops.base import load_operation
 from git_memory.ops.registry import OPERATIONS
-
-
-def _resolve(path: tuple[str, ...]) -> click.Command | None:
-    ctx = click.Context(cli, info_name="git memory")
-    command: click.Command | None = cli
-    for word in path:
-        if not isinstance(command, click.Group):
-            return None
-        command = command.get_command(ctx, word)
-        if command is None:
-            return None
-        ctx = click.Context(command, info_name=word, parent=ctx)
-    return command
+from tests.conftest import resolve_cli_command
 
 
 @pytest.mark.parametrize("declaration", OPERATIONS, ids=lambda d: d.name)
@@ -28,7 +15,7 @@ def test_every_operation_has_a_cli_command(declaration: object) -> None:
     from git_memory.ops.registry import OperationSpec
 
     assert isinstance(declaration, OperationSpec)
-    command = _resolve(declaration.cli_path)
+    command = resolve_cli_command(declaration.cli_path)
     assert command is not None, f"{declaration.name} has no CLI command"
     assert not isinstance(command, click.Group)
 
