@@ -55,8 +55,8 @@ OPERATION = Operation(
     response_model=PreparedPlan,
     handler=retire,
     cli_params=[
-        click.Argument(["ids"], nargs=-1, required=True, metavar="ID..."),
-        click.Option(["--reason"], required=True, help="Why, recorded in each entry (one line)."),
+        click.Argument(["ids"], nargs=-1, metavar="ID..."),
+        click.Option(["--reason"], help="Why, recorded in each entry (one line; required)."),
         click.Option(["--by"], metavar="ID", default=None, help="The entry that replaces them."),
     ],
     from_cli=_from_cli,

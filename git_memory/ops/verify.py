@@ -14,7 +14,6 @@ from git_memory.contracts.lifecycle import (
     VerifyRequest,
     VerifyResponse,
 )
-from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
@@ -31,12 +30,12 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
     Scenes and skills are checked for the commands they name. IDs (entry ids, `scene:NAME`,
     `skill:NAME`) narrow the check. Exits 1 when anything is stale.
     """
-    from git_memory.verify.check import counts, verify_memory
+    from git_memory.verify.check import counts, entry_not_found, verify_memory
 
     checked = verify_memory(ctx.worktree, request.ids)
     missing = sorted(set(request.ids) - {item.id for item in checked})
     if missing:
-        raise not_found(missing)
+        raise entry_not_found(missing)
     return VerifyResponse(
         entries=[
             VerifiedMemory(
@@ -50,17 +49,6 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
             for item in checked
         ],
         counts=FreshnessCounts(**counts(checked)),
-    )
-
-
-def not_found(ids: list[str]) -> GitMemoryError:
-    """`GM_ENTRY_NOT_FOUND` for ids that name no approved memory."""
-    return GitMemoryError(
-        "GM_ENTRY_NOT_FOUND",
-        "no approved memory with id " + ", ".join(repr(i) for i in ids),
-        hint="`git memory list` shows the ids; scenes and skills are `scene:NAME`, `skill:NAME`"
-        " (checked only when they name a command)",
-        details={"ids": ids},
     )
 
 

@@ -55,11 +55,11 @@ def read_entry(worktree: Worktree, entry_id: str) -> tuple[bytes, Entry] | None:
 
 def approved_entry(worktree: Worktree, entry_id: str) -> tuple[bytes, Entry]:
     """The approved entry `entry_id`, or `GM_ENTRY_NOT_FOUND` / `GM_RETIRE_INVALID`."""
-    from git_memory.ops.verify import not_found
+    from git_memory.verify.check import entry_not_found
 
     found = read_entry(worktree, entry_id)
     if found is None:
-        raise not_found([entry_id])
+        raise entry_not_found([entry_id])
     if found[1].status != "approved":
         raise GitMemoryError(
             "GM_RETIRE_INVALID",

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from git_memory.errors import GitMemoryError
 from git_memory.verify.commands import Requirement, requirements
 from git_memory.verify.manifests import Manifests
 
@@ -221,6 +222,17 @@ def stale_entry_ids(worktree: Worktree, entries: Iterable[Entry] | None = None) 
         root = worktree.memory_root
         checked = check_entries(worktree, ((e, f"{root}/entries/{e.id}.md") for e in entries))
     return frozenset(c.id for c in checked if c.state == "stale")
+
+
+def entry_not_found(ids: list[str]) -> GitMemoryError:
+    """`GM_ENTRY_NOT_FOUND` for ids that name no approved memory."""
+    return GitMemoryError(
+        "GM_ENTRY_NOT_FOUND",
+        "no approved memory with id " + ", ".join(repr(i) for i in ids),
+        hint="`git memory list` shows the ids; scenes and skills are `scene:NAME`, `skill:NAME`"
+        " (checked only when they name a command)",
+        details={"ids": ids},
+    )
 
 
 def counts(checked: Iterable[Checked]) -> dict[str, int]:
