@@ -32,8 +32,8 @@ class DoctorReport(Model):
 
 def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     """Check the install (version, man page), the state home's permissions, the transcript
-    directories, the runners, and in a worktree the memory root, lint, index.json, hooks and
-    indexed sessions. Exits 1 with a hint for everything that needs action."""
+    directories, the runners, and in a worktree the memory root, lint, index.json, hooks,
+    indexed sessions and stale memory. Exits 1 with a hint for everything that needs action."""
     from git_memory.doctor import checks
     from git_memory.paths import state_home
 
@@ -47,8 +47,10 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     found += [checks.check_state_home(home), checks.check_transcripts()]
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
+        from git_memory.verify.status import doctor_check
 
         found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx), wt.check_sessions(ctx)]
+        found.append(doctor_check(ctx))
     found += [*checks.check_runners(home), checks.check_mcp()]
     return DoctorReport(
         healthy=all(c.status != "fail" for c in found),

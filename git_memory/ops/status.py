@@ -20,6 +20,7 @@ COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
     ("memory", "git_memory.store.status:counts"),
     ("promotions", "git_memory.promote.recover:counts"),
     ("consolidation", "git_memory.consolidate.status:counts"),
+    ("freshness", "git_memory.verify.status:counts"),
 )
 
 

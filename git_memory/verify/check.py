@@ -211,6 +211,31 @@ def check_entries(worktree: Worktree, entries: Iterable[tuple[Entry, str]]) -> l
     return [verifier.entry(entry, path) for entry, path in entries]
 
 
+def freshness_by_path(worktree: Worktree, paths: Iterable[str]) -> dict[str, str]:
+    """The freshness of the entry files at these worktree-relative paths (as search shows
+    them): a state, `deprecated` for a retired entry, `unverifiable` for one that does not
+    read or parse (lint reports it)."""
+    from git_memory.errors import FormatError
+    from git_memory.formats.entry import parse_entry
+    from git_memory.safefs import read_file_nofollow
+
+    verifier = Verifier.for_worktree(worktree)
+    found: dict[str, str] = {}
+    for path in paths:
+        try:
+            data = read_file_nofollow(worktree.root, path)
+            entry = None if data is None else parse_entry(data.decode("utf-8"))
+        except (GitMemoryError, FormatError, UnicodeDecodeError):
+            entry = None
+        if entry is None:
+            found[path] = "unverifiable"
+        elif entry.status != "approved":
+            found[path] = entry.status
+        else:
+            found[path] = verifier.entry(entry, path).state
+    return found
+
+
 def stale_entry_ids(worktree: Worktree, entries: Iterable[Entry] | None = None) -> frozenset[str]:
     """Ids of the approved entries that are stale: what assembled context leaves out.
 
