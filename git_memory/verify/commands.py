@@ -10,6 +10,7 @@ inline code (identifiers, paths, other tools) requires nothing.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import shlex
@@ -95,11 +96,13 @@ def requirements(markdown: str) -> list[Requirement]:
     return list(found)
 
 
-def snippet_requirements(snippet: str) -> list[Requirement]:
+# Teams name the same few commands in many memories: each distinct snippet is parsed once.
+@functools.lru_cache(maxsize=4096)
+def snippet_requirements(snippet: str) -> tuple[Requirement, ...]:
     """Requirements of one command line (possibly several segments)."""
     tokens = _tokens(snippet)
     if tokens is None:
-        return []
+        return ()
     directory: str | None = ""
     found: list[Requirement] = []
     for argv in _segments(tokens):
@@ -109,7 +112,7 @@ def snippet_requirements(snippet: str) -> list[Requirement]:
             directory = _moved(directory, argv[1] if len(argv) > 1 else None)
             continue
         found += command_requirements(argv, directory, snippet)
-    return found
+    return tuple(found)
 
 
 def _tokens(snippet: str) -> list[str] | None:
