@@ -143,10 +143,12 @@ def _state(checked: int, reasons: Sequence[Reason]) -> State:
     return "fresh" if checked else "unverifiable"
 
 
-def verify_memory(worktree: Worktree, ids: Sequence[str] = ()) -> list[Checked]:
+def verify_memory(
+    worktree: Worktree, ids: Sequence[str] = (), verifier: Verifier | None = None
+) -> list[Checked]:
     """Every approved entry (then scenes and skills naming commands), checked; only the
     items named by `ids` (entry ids, `scene:NAME`, `skill:NAME`) when given."""
-    verifier = Verifier.for_worktree(worktree)
+    verifier = verifier or Verifier.for_worktree(worktree)
     wanted = set(ids)
     found: list[Checked] = []
     for item in memory_items(worktree):

@@ -70,6 +70,11 @@ class Manifests:
                 self._kinds[relpath] = found
         return self._kinds[relpath]
 
+    def consulted(self) -> tuple[dict[str, str | None], dict[str, str | None]]:
+        """(every path whose kind was looked at → its kind, every file read → its text):
+        what this run's verdicts depend on."""
+        return dict(self._kinds), dict(self._texts)
+
     def text(self, relpath: str) -> str | None:
         """The file's text (a regular file ≤ 4 MiB, followed if a link), else None."""
         if relpath not in self._texts:

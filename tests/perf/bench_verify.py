@@ -5,7 +5,10 @@ make target and an npm script, then measures in one process:
 - the baseline: reading every memory file no-follow and parsing every entry (what any reader
   of approved memory pays);
 - `verify_memory` over the same tree (paths, commit reachability, Makefile and package.json);
-- how many times a manifest file was read (each should be read once per run);
+- which manifest files were read (each once per run);
+- the stale ids of assembled context: a first call (the first sync of the approved
+  projection, then a check that is recorded) and a repeat over the unchanged worktree
+  (answered from the record);
 - the pre-commit hook's cost with `memory.hookVerify` off: one `git config` read, against a
   `git --version` run as the baseline for starting git at all.
 Prints one JSON line. `--quick` makes a small tree (used by the test suite).
@@ -89,6 +92,11 @@ def measure(entries: int) -> dict[str, Any]:
         parse_ms = _timed(lambda: _parse_all(worktree))
         found: list[Any] = []
         verify_ms = _timed(lambda: found.extend(verify_memory(worktree)))
+        manifest_reads = sorted(reads)
+        from git_memory.verify.recorded import context_stale_ids
+
+        recorded_first_ms = _timed(lambda: context_stale_ids(worktree))
+        recorded_again_ms = _median_ms(lambda: context_stale_ids(worktree), runs=3)
         setting_ms = _median_ms(
             lambda: git(root, "config", "--get", "memory.hookVerify", check=False)
         )
@@ -100,7 +108,9 @@ def measure(entries: int) -> dict[str, Any]:
         "parse_baseline_ms": round(parse_ms, 1),
         "verify_ms": round(verify_ms, 1),
         "verify_over_parse": round(verify_ms / parse_ms, 2),
-        "manifest_reads": sorted(reads),
+        "manifest_reads": manifest_reads,
+        "context_first_ms": round(recorded_first_ms, 1),
+        "context_recorded_ms": round(recorded_again_ms, 1),
         "hook_setting_ms": round(setting_ms, 2),
         "git_start_baseline_ms": round(git_ms, 2),
     }
