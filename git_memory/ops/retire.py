@@ -19,8 +19,8 @@ def retire(ctx: OpContext, request: RetireRequest) -> PreparedPlan:
 
     Each entry is rewritten with `status: deprecated`, `superseded_by: ID` when --by names
     the approved entry that replaces it, and the reason as its last paragraph; it stays in
-    the memory root and leaves assembled context, search and recall. The plan is lint-gated,
-    bound to each file's current blob OID and stored; apply it like any plan with
+    the memory root, leaves assembled context and is marked `deprecated` in search. The plan
+    is lint-gated, bound to each file's current blob OID and stored; apply it like any plan with
     `git memory promote --plan ID` (the diff is shown and approved by its digest; over MCP
     memory_promote asks the human). Unknown ids: GM_ENTRY_NOT_FOUND; an entry already
     deprecated or a --by that is not approved: GM_RETIRE_INVALID.
