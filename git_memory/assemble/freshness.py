@@ -25,5 +25,5 @@ def no_stale_entries() -> frozenset[str]:
 
 def freshness_for(worktree: Worktree) -> Freshness:
     """The freshness check assembly and `context` use for `worktree`."""
-    del worktree  # the lifecycle check will read its recorded verdicts for this worktree
+    del worktree  # every entry counts as fresh until a check records verdicts for it
     return no_stale_entries

@@ -49,7 +49,8 @@ _FAILURE = (
 )
 _RULE_START = (
     r"^(?:the user said:|always\b|never\b|don'?t\b|do not\b|must\b|prefer\b|avoid\b"
-    r"|from now on\b|remember\b|we (?:use|always|never|prefer)\b|use\b.+\binstead of\b)"
+    r"|from now on\b|remember\b|we (?:use|always|never|prefer)\b|use\b.+\binstead of\b"
+    r"|use\b[^,]+,\s*not\b)"
 )
 _COMMAND_PHRASE = (
     # `command-exit@1`, first and current phrasing
@@ -63,8 +64,9 @@ GROUP_RULES: tuple[GroupRule, ...] = (
     GroupRule("traps", re.compile(r"^Trap:")),
     # `user-rule@1` quotes and rules written as rules
     GroupRule("rules", re.compile(_RULE_START, re.IGNORECASE)),
-    GroupRule("traps", re.compile(_FAILURE, re.IGNORECASE)),
+    # before the failure words: a successful command may be named `lint-errors`
     GroupRule("commands", re.compile(_COMMAND_PHRASE)),
+    GroupRule("traps", re.compile(_FAILURE, re.IGNORECASE)),
     # a method that names a command in inline code
     GroupRule("commands", re.compile(r"`[^`]+`"), frozenset({"work_method"})),
     GroupRule("facts"),

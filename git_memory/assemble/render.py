@@ -87,6 +87,10 @@ class Rendered:
         return -(-self.bytes // BYTES_PER_TOKEN)
 
 
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
 def _size(line: str) -> int:
     """Bytes of one line and its newline."""
     return len(line.encode("utf-8")) + 1
@@ -107,7 +111,7 @@ def _doctrine_text(doctrine: str) -> str:
 
 
 def _scene_item(scene: SceneLine, memory_root: str) -> str:
-    count = f", {scene.entries} entries" if scene.entries else ""
+    count = f", {_count(scene.entries, 'entry', 'entries')}" if scene.entries else ""
     path = f"{memory_root}/scenes/{scene.name}.md"
     return f"- {path} (heat {scene.heat}{count}) — {one_line(scene.summary)}"
 
@@ -149,11 +153,12 @@ class _Filler:
 
 
 def _footer(inp: BlockInput, entries: int, scenes: int, skills: int, doctrine: bool) -> list[str]:
-    parts = [
-        f"{count} {noun}"
-        for count, noun in ((entries, "entries"), (scenes, "scenes"), (skills, "skills"))
-        if count
-    ]
+    nouns = (
+        (entries, "entry", "entries"),
+        (scenes, "scene", "scenes"),
+        (skills, "skill", "skills"),
+    )
+    parts = [_count(count, one, many) for count, one, many in nouns if count]
     parts += ["the doctrine"] if doctrine else []
     lines = []
     if parts:
@@ -163,8 +168,11 @@ def _footer(inp: BlockInput, entries: int, scenes: int, skills: int, doctrine: b
             f"all of it is in `{where}`._"
         )
     if inp.held_back:
+        stale = len(inp.held_back)
+        verb = "is" if stale == 1 else "are"
         lines.append(
-            f"_{len(inp.held_back)} stale entries are held back; `git memory verify` lists them._"
+            f"_{_count(stale, 'stale entry', 'stale entries')} {verb} held back; "
+            "`git memory verify` lists them._"
         )
     lines.append(
         "Find any approved memory with `git memory search QUERY` (or the `memory_search` MCP tool)."

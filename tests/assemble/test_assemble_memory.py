@@ -124,7 +124,7 @@ def test_entries_of_a_scene_are_shown_through_the_scene_line(memory: Repo, gm: A
     write_entry(memory, "in-scene", "Tests run in CI on every push.", scene="testing")
     result = gm(["assemble", "--provider", "claude", "--format", "json"], cwd=memory.root)
     text = (memory.root / "CLAUDE.md").read_text()
-    assert "- .memory/scenes/testing.md (heat 2, 1 entries) — How the team tests" in text
+    assert "- .memory/scenes/testing.md (heat 2, 1 entry) — How the team tests" in text
     assert "Tests run in CI" not in text
     assert result.json()["block"]["viaScenes"] == ["in-scene"]
 
@@ -139,7 +139,7 @@ def test_stale_entries_from_the_freshness_check_are_held_back(
     assert result.exit_code == 0, result.stderr
     text = (memory.root / "CLAUDE.md").read_text()
     assert "make test-integration" not in text
-    assert "_1 stale entries are held back; `git memory verify` lists them._" in text
+    assert "_1 stale entry is held back; `git memory verify` lists them._" in text
     assert result.json()["block"]["heldBack"] == ["db-trap"]
     monkeypatch.setattr(freshness, "freshness_for", lambda _w: freshness.no_stale_entries)
     again = gm(["assemble", "--provider", "claude"], cwd=memory.root)

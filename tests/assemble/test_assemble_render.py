@@ -80,13 +80,15 @@ def test_entries_are_grouped_for_the_agent() -> None:
         entry("f", "Commit abc changed `src/app.py`."),
         entry("g", "Run `docker compose up -d db` first.", entry_type="work_method"),
         entry("h", "The nightly job breaks when the cache is cold."),
+        entry("i", "`npm run lint:errors` lints the code (worked in 2 sessions)."),
+        entry("j", "Use `uv run`, not bare `pytest`."),
     ]
     sections = sections_of(block(entries=entries).text)
     ids = {e.text: e.id for e in entries}
     assert {title: [ids[line] for line in lines] for title, lines in sections.items()} == {
-        "Commands that work": ["a", "b", "g"],
+        "Commands that work": ["a", "b", "g", "i"],
         "Traps to avoid": ["c", "h"],
-        "Rules the team stated": ["d", "e"],
+        "Rules the team stated": ["d", "e", "j"],
         "Facts about the project": ["f"],
     }
 
@@ -141,7 +143,7 @@ def test_comments_and_markers_in_an_entry_cannot_break_the_block() -> None:
 def test_entries_of_a_listed_scene_are_shown_through_its_line() -> None:
     entries = [entry("a", "In the scene.", scene="release"), entry("b", "Elsewhere.", scene="gone")]
     rendered = block(entries=entries, scenes=[SceneLine("release", 3, "Cutting releases")])
-    assert "- .memory/scenes/release.md (heat 3, 1 entries) — Cutting releases" in rendered.text
+    assert "- .memory/scenes/release.md (heat 3, 1 entry) — Cutting releases" in rendered.text
     assert "In the scene." not in rendered.text
     assert rendered.shown == ["b"]
     assert rendered.via_scenes == ["a"]
