@@ -24,20 +24,14 @@ if TYPE_CHECKING:
 
 
 def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
-    """Write approved memory into the agent's context: one generated block in CLAUDE.md
-    (claude) or AGENTS.md (codex) at the worktree root, or both (all: the providers in
-    memory.assembleTargets), and each skill projected to .claude/skills/<name>/SKILL.md or
-    .codex/skills/<name>/SKILL.md.
+    """Write approved memory into CLAUDE.md (claude), AGENTS.md (codex) or both (all:
+    memory.assembleTargets) as one generated block — approved entries one line each, grouped,
+    then doctrine, scene index and skill index, within memory.assembleBudget bytes; what does
+    not fit is counted — and project skills to .claude/skills/ or .codex/skills/.
 
-    The block lists the approved entries one line each, grouped (commands that work, traps to
-    avoid, rules the team stated, facts about the project), then the doctrine, the scene index
-    and the skill index, within memory.assembleBudget bytes (default 8000); what does not fit
-    is counted and pointed to. Stale, deprecated and superseded entries stay out.
-
-    Text outside the block is never touched; files are written only when they change, so
-    running it again changes nothing. A projection edited by someone else is a conflict
-    (nothing is written); a projection of a removed skill is deleted only while it is still
-    exactly what assemble wrote. With --dry-run, prints the diff and writes nothing.
+    Text outside the block is never touched and unchanged files are not rewritten. A
+    projection edited by someone else is a conflict (nothing is written). With --dry-run,
+    prints the diff and writes nothing.
     """
     from git_memory.assemble.config import assemble_budget, assemble_targets
     from git_memory.assemble.freshness import freshness_for

@@ -18,13 +18,10 @@ from git_memory.ops.registry import spec
 
 
 def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
-    """Print approved memory as an agent should see it at the start of a session: the same
-    rendering assemble writes into CLAUDE.md / AGENTS.md (entries one line each, grouped, then
-    the doctrine, scene index and skill index, within memory.assembleBudget bytes or --budget),
-    without the marker lines. With a QUERY, the entries that match it come first.
-
-    Writes no worktree file, so a team can inject memory from a session-start hook instead of
-    committing a generated file (contrib/claude-code/ has the Claude Code hook).
+    """Print approved memory as an agent should see it at a session start: the block assemble
+    writes (entries grouped, doctrine, scenes, skills), without marker lines, within
+    memory.assembleBudget or --budget bytes. With a QUERY, matching entries come first.
+    Writes no worktree file (contrib/claude-code/ has the SessionStart hook).
     """
     from git_memory.assemble.cache import cache_path
     from git_memory.assemble.compose import RenderSettings, render
