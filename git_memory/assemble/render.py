@@ -213,6 +213,31 @@ def _sections(inp: BlockInput) -> dict[str, _Section]:
     return sections
 
 
+@dataclass(frozen=True)
+class _Filled:
+    shown: list[str]
+    scenes: list[SceneLine]  # the scene lines shown
+    skills: int
+    doctrine: bool | None
+
+
+def _fill(inp: BlockInput, plan: _Plan, scenes: list[SceneLine], filler: _Filler) -> _Filled:
+    """Take items in the order of what matters most (see the module docstring)."""
+    shown = [e.id for e in plan.matching if filler.take("matching", f"- {e.text}")]
+    doctrine = None
+    if inp.doctrine is not None:
+        doctrine = filler.take("doctrine", _doctrine_text(inp.doctrine))
+    listed = [
+        scene
+        for scene in scenes[:MAX_LISTED_SCENES]
+        if filler.take("scenes", _scene_item(scene, inp.memory_root))
+    ]
+    shown += [e.id for e in plan.listed if filler.take(e.group, f"- {e.text}")]
+    skills = sorted(inp.skills, key=lambda skill: skill.name)
+    skills_shown = sum(filler.take("skills", _skill_item(s, inp.provider)) for s in skills)
+    return _Filled(shown, listed, skills_shown, doctrine)
+
+
 def _render(inp: BlockInput, frame: list[str], tail: list[str]) -> Rendered:
     plan = _plan(inp)
     scenes = [
@@ -222,39 +247,22 @@ def _render(inp: BlockInput, frame: list[str], tail: list[str]) -> Rendered:
     reserve = _footer(inp, len(inp.entries), len(scenes), len(inp.skills), inp.doctrine is not None)
     fixed = sum(_size(line) for line in [*frame, *reserve, *tail]) - 1
     filler = _Filler(inp.budget - fixed, _sections(inp))
-    shown = [e.id for e in plan.matching if filler.take("matching", f"- {e.text}")]
-    doctrine = None
-    if inp.doctrine is not None:
-        doctrine = filler.take("doctrine", _doctrine_text(inp.doctrine))
-    listed_scenes = [
-        scene
-        for scene in scenes[:MAX_LISTED_SCENES]
-        if filler.take("scenes", _scene_item(scene, inp.memory_root))
-    ]
-    shown += [e.id for e in plan.listed if filler.take(e.group, f"- {e.text}")]
-    skills = sorted(inp.skills, key=lambda skill: skill.name)
-    skills_shown = sum(filler.take("skills", _skill_item(s, inp.provider)) for s in skills)
-    via = [i for s in listed_scenes for i in plan.members.get(s.name, ())]
-    seen = set(shown) | set(via)
+    filled = _fill(inp, plan, scenes, filler)
+    via = [i for s in filled.scenes for i in plan.members.get(s.name, ())]
+    seen = set(filled.shown) | set(via)
     left_out = sorted(e.id for e in inp.entries if e.id not in seen)
-    footer = _footer(
-        inp,
-        len(left_out),
-        len(scenes) - len(listed_scenes),
-        len(skills) - skills_shown,
-        doctrine is False,
-    )
+    scenes_out, skills_out = len(scenes) - len(filled.scenes), len(inp.skills) - filled.skills
+    footer = _footer(inp, len(left_out), scenes_out, skills_out, filled.doctrine is False)
     body = [line for section in filler.sections.values() for line in section.lines()]
-    text = "\n".join([*frame, *body, *footer, *tail])
     return Rendered(
-        text=text,
-        shown=shown,
+        text="\n".join([*frame, *body, *footer, *tail]),
+        shown=filled.shown,
         via_scenes=via,
         left_out=left_out,
         held_back=sorted(inp.held_back),
-        scenes=(len(listed_scenes), len(scenes) - len(listed_scenes)),
-        skills=(skills_shown, len(skills) - skills_shown),
-        doctrine=doctrine,
+        scenes=(len(filled.scenes), scenes_out),
+        skills=(filled.skills, skills_out),
+        doctrine=filled.doctrine,
     )
 
 
