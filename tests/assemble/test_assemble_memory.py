@@ -187,3 +187,21 @@ def test_a_blocked_entry_file_never_reaches_the_block(memory: Repo, gm: Any) -> 
     assert result.exit_code == 0, result.stderr
     assert "AKIA" not in (memory.root / "CLAUDE.md").read_text()
     assert "leaky" not in result.json()["block"]["shown"]
+
+
+def test_blocks_of_two_branches_merge_like_the_memory_they_carry(memory: Repo, gm: Any) -> None:
+    assert gm(["assemble", "--provider", "claude"], cwd=memory.root).exit_code == 0
+    memory.commit_all("memory and its block")
+    memory.git("checkout", "-q", "-b", "other")
+    write_entry(memory, "lint-cmd", "The lint command `ruff check .` succeeded (exit 0) here.")
+    assert gm(["assemble", "--provider", "claude"], cwd=memory.root).exit_code == 0
+    memory.commit_all("a command")
+    memory.git("checkout", "-q", "-")
+    write_entry(memory, "owner", "The billing module is owned by the payments team.")
+    assert gm(["assemble", "--provider", "claude"], cwd=memory.root).exit_code == 0
+    memory.commit_all("a fact")
+    memory.git("merge", "-q", "--no-edit", "other")  # raises on a conflict
+    merged = (memory.root / "CLAUDE.md").read_bytes()
+    again = gm(["assemble", "--provider", "claude", "--format", "json"], cwd=memory.root)
+    assert again.json()["changed"] is False
+    assert (memory.root / "CLAUDE.md").read_bytes() == merged
