@@ -57,7 +57,7 @@ def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
     """Run every step in the sandbox; returns what was written."""
     today = datetime.datetime.now(datetime.UTC).date()
     build_repository(box, today)
-    say(f"1. built a sample repository with two agent sessions: {box.repository}")
+    say(f"1. built a throw-away sample repository with two agent sessions: {box.repository}")
     ctx = OpContext(repository=box.repository)
     _run(ctx, "init", {})
     synced = _run(ctx, "sessions-sync", {})
