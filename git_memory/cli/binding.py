@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -58,7 +59,8 @@ def build_command(declaration: OperationSpec) -> click.Command:
             repository=values.get("repository"),
             interactive=fmt == "text"
             and output.is_tty(err=False)
-            and click.get_text_stream("stdin").isatty(),
+            and sys.stdin is not None
+            and sys.stdin.isatty(),
         )
         ctx.extras["output_format"] = fmt
         request_file = values.get("request_file")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -55,3 +56,26 @@ def test_gitconfig_aliases_run(bin_dir: Path, repo: Repo) -> None:
         ["git", "memlint"], cwd=repo.root, capture_output=True, text=True, check=False
     )
     assert lint.returncode == 0, lint.stderr
+
+
+def test_fish_loader_gets_the_installed_clicks_script(bin_dir: Path, repo: Repo) -> None:
+    from click.shell_completion import get_completion_class
+
+    from git_memory.cli.main import cli
+
+    env = {**os.environ, "_GIT_MEMORY_COMPLETE": "fish_source"}
+    source = subprocess.run(
+        ["git-memory"], cwd=repo.root, env=env, capture_output=True, text=True, check=False
+    )
+    fish = get_completion_class("fish")
+    assert fish is not None
+    expected = fish(cli, {}, "git-memory", "_GIT_MEMORY_COMPLETE").source()
+    assert source.stdout.strip() == expected.strip()
+    # The loader line in the shipped file is what fish runs at start-up.
+    shipped = (PROJECT_ROOT / DIRECTORY / FILES["fish"]).read_text(encoding="utf-8")
+    assert "env _GIT_MEMORY_COMPLETE=fish_source git-memory | source" in shipped
+    env.update(_GIT_MEMORY_COMPLETE="fish_complete", COMP_WORDS="git-memory se", COMP_CWORD="se")
+    reply = subprocess.run(
+        ["git-memory"], cwd=repo.root, env=env, capture_output=True, text=True, check=False
+    )
+    assert any(line.startswith("plain,sessions") for line in reply.stdout.splitlines())
