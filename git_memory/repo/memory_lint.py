@@ -17,13 +17,17 @@ SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
 
 
 def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[str, list[Finding]]:
-    """Findings per memory-root-relative path (files without findings included)."""
+    """Findings per memory-root-relative path (files without findings included).
+
+    `worktree` needs only `root` and `memory_root`: a `Worktree` or a `StagedWorktree`.
+    """
     from git_memory.lint.rules import SYMLINK_CODE
 
     root = worktree.memory_root
     if staged:
-        index_path = memory_tree.index_path_from_environment()
-        files = memory_tree.staged_files(worktree.repository, root, index_path)
+        from git_memory.repo.staged import staged_files
+
+        files = staged_files(worktree.root, root, memory_tree.index_path_from_environment())
     else:
         files = memory_tree.worktree_files(worktree.root, root)
         if paths:
