@@ -98,7 +98,7 @@ def _built_from_flags(operation: Any, ctx: OpContext, values: Any) -> Any:
     try:
         return operation.from_cli(ctx, values)
     except ValidationError as exc:
-        raise request_invalid(exc) from exc
+        raise request_invalid(exc, operation.request_model) from exc
 
 
 def render(render_text: Any, response: Any, fmt: str) -> None:

@@ -95,15 +95,18 @@ class Operation(Generic[RequestT, ResponseT]):
                 return self.request_model.model_validate_json(raw)
             return self.request_model.model_validate(raw if raw is not None else {})
         except ValidationError as exc:
-            raise request_invalid(exc) from exc
+            raise request_invalid(exc, self.request_model) from exc
 
     def invoke(self, ctx: OpContext, raw_request: Any) -> ResponseT:
         """Validate the request and run the handler."""
         return self.handler(ctx, self.parse_request(raw_request))
 
 
-def request_invalid(exc: Exception) -> GitMemoryError:
-    """A pydantic ValidationError as a `GM_REQUEST_INVALID` with the failing fields."""
+def request_invalid(exc: Exception, model: Any = None) -> GitMemoryError:
+    """A pydantic ValidationError as a `GM_REQUEST_INVALID` with the failing fields.
+
+    The hint names the command that prints the request's JSON Schema (`model`'s, when known).
+    """
     errors: list[dict[str, Any]] = []
     for item in getattr(exc, "errors", lambda: [])()[:20]:
         location = ".".join(str(part) for part in item.get("loc", ()))
@@ -112,9 +115,17 @@ def request_invalid(exc: Exception) -> GitMemoryError:
     return GitMemoryError(
         "GM_REQUEST_INVALID",
         f"invalid request: {first['field'] or 'document'}: {first['problem']}",
-        hint="check the request against the JSON Schema in schema/",
+        hint=_schema_hint(model),
         details={"errors": errors},
     )
+
+
+def _schema_hint(model: Any) -> str:
+    field = getattr(model, "model_fields", {}).get("format")
+    name = getattr(field, "default", None)
+    if isinstance(name, str) and name.startswith("git-memory-"):
+        return f"check the request against its JSON Schema: git memory schema {name}"
+    return "check the request against its JSON Schema (git memory schema lists them)"
 
 
 def load_operation(name: str) -> Operation[Any, Any]:

@@ -80,9 +80,9 @@ OPERATIONS: tuple[OperationSpec, ...] = (
     ),
     _op(
         "schema",
-        "Write or check the JSON Schemas generated from the contracts.",
-        "worktree",
-        cli_only="a developer tool for this project's schema/ directory",
+        "Print the JSON Schema of a contract, or list them.",
+        "none",
+        cli_only="MCP tools publish their own input schemas; this prints the documents' schemas",
     ),  # --- memory files, lint, hooks, index (issue 3) ---
     _op(
         "lint",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from git_memory.cli.completion import DIRECTORY, FILES, render
+from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
 
@@ -79,3 +80,24 @@ def test_fish_loader_gets_the_installed_clicks_script(bin_dir: Path, repo: Repo)
         ["git-memory"], cwd=repo.root, env=env, capture_output=True, text=True, check=False
     )
     assert any(line.startswith("plain,sessions") for line in reply.stdout.splitlines())
+
+
+def test_ci_workflow_fails_on_a_stale_index(bin_dir: Path, repo: Repo) -> None:
+    workflow = (PROJECT_ROOT / "contrib" / "ci" / "github-workflow.yml").read_text()
+    step = workflow.split("- name: index.json is current\n", 1)[1].split("\n", 1)[0]
+    command = step.strip().removeprefix("run: ")
+    assert command == "git memory reindex --check"
+    subprocess.run(["git-memory", "init"], cwd=repo.root, check=True, capture_output=True)
+
+    def step_status() -> int:
+        step = subprocess.run(
+            ["sh", "-c", command], cwd=repo.root, capture_output=True, check=False
+        )
+        return step.returncode
+
+    assert step_status() == 0
+    entry = repo.root / ".memory" / "entries" / "deploy-notes.md"
+    entry.write_text(serialize_entry(Entry(id="deploy-notes", body="Deploy with make.\n")))
+    assert step_status() == 1  # lint only warns here (GM_INDEX_STALE); the step must fail
+    subprocess.run(["git-memory", "reindex"], cwd=repo.root, check=True, capture_output=True)
+    assert step_status() == 0
