@@ -15,7 +15,10 @@ import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pathlib costs the pre-commit hook's start-up, and only annotations use it
+    from pathlib import Path
 
 
 def scrubbed_environment(

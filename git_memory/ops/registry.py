@@ -9,15 +9,17 @@ no CLI command or the MCP side disagrees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 SideEffect = Literal["none", "private-state", "external-delivery", "worktree"]
 
 
-@dataclass(frozen=True)
-class OperationSpec:
-    """What is known about an operation before its module is imported."""
+class OperationSpec(NamedTuple):
+    """What is known about an operation before its module is imported.
+
+    A named tuple, not a dataclass: `git memory -h` reads this table, and the dataclass
+    machinery (inspect, ast, dis) would be most of its start-up.
+    """
 
     name: str
     module: str

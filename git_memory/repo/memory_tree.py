@@ -11,8 +11,10 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the pre-commit hook imports this module; pathlib is loaded where used
+    from pathlib import Path
 
 SYMLINK_MODE = 0o120000
 # The index the commit will record: git passes a temporary one to hooks of `commit -a` and
@@ -94,6 +96,8 @@ def memory_prefixes(root: Path, memory_root: str, paths: list[str]) -> list[str]
     prefixes: list[str] = []
     base = (root / memory_root).as_posix().rstrip("/")
     for given in paths:
+        from pathlib import Path
+
         absolute = Path(os.path.abspath(given))
         parent = Path(os.path.realpath(absolute.parent)) / absolute.name
         text = parent.as_posix()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from git_memory import _proc
 from git_memory.errors import GitMemoryError
@@ -31,15 +30,16 @@ KEPT_GIT_VARIABLES = (
 
 @dataclass(frozen=True)
 class StagedWorktree:
-    """A worktree as the staged lint needs it: its root and its memory root."""
+    """A worktree as the staged lint needs it: its root and its memory root.
 
-    root: Path
+    Paths are strings here: pathlib's import would cost the hook's start-up.
+    """
+
+    root: str
     memory_root: str
 
 
-def _git(
-    args: list[str], cwd: Path, env: dict[str, str], input_bytes: bytes | None = None
-) -> bytes:
+def _git(args: list[str], cwd: str, env: dict[str, str], input_bytes: bytes | None = None) -> bytes:
     result = _proc.run(["git", *args], cwd=cwd, env=env, input_bytes=input_bytes)
     if result.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip() or f"git {args[0]} failed"
@@ -47,9 +47,9 @@ def _git(
     return result.stdout
 
 
-def discover(start: Path | None = None) -> StagedWorktree:
+def discover(start: str | None = None) -> StagedWorktree:
     """The worktree containing `start` (default: cwd), or the `GM_` error discovery raises."""
-    cwd = Path(os.path.realpath(start or os.getcwd()))
+    cwd = os.path.realpath(start or os.getcwd())
     env = _proc.scrubbed_environment(keep_git=KEPT_GIT_VARIABLES)
     probe = _proc.run(
         ["git", "rev-parse", "--is-bare-repository", "--is-inside-git-dir", "--show-toplevel"],
@@ -75,18 +75,21 @@ def discover(start: Path | None = None) -> StagedWorktree:
             "not inside a git worktree",
             hint="run this inside a git repository, or pass --repository PATH",
         )
-    root = Path(os.path.realpath(answers[2]))
+    root = os.path.realpath(answers[2])
     configured = _proc.run(["git", "config", "--get", "memory.root"], cwd=root, env=env)
     value = configured.stdout.decode("utf-8", "surrogateescape").strip()
     return StagedWorktree(root, resolve_memory_root(root, value or None))
 
 
-def staged_files(root: Path, memory_root: str, index_path: str | None) -> list[MemoryFile]:
+def staged_files(
+    root: os.PathLike[str] | str, memory_root: str, index_path: str | None
+) -> list[MemoryFile]:
     """Every index entry below the memory root, with its blob: what the commit will contain.
 
     `index_path` selects a temporary index (`git commit -a`, `git commit <paths>`); None
     reads the repository's own index.
     """
+    root = os.fspath(root)
     env = _proc.scrubbed_environment(keep_git=KEPT_GIT_VARIABLES)
     if index_path:
         env["GIT_INDEX_FILE"] = index_path
@@ -113,7 +116,7 @@ def staged_files(root: Path, memory_root: str, index_path: str | None) -> list[M
     return sorted(found, key=lambda f: f.relpath)
 
 
-def _read_blobs(oids: list[str], root: Path, env: dict[str, str]) -> dict[str, bytes]:
+def _read_blobs(oids: list[str], root: str, env: dict[str, str]) -> dict[str, bytes]:
     """The content of every blob, from one `git cat-file --batch` process."""
     if not oids:
         return {}

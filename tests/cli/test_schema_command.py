@@ -22,8 +22,9 @@ def test_schema_lists_every_contract_by_format_name(gm: Any, tmp_path: Path) -> 
 
 def test_schema_prints_one_by_any_form_of_its_name(gm: Any, tmp_path: Path) -> None:
     shipped = json.loads(
-        (PROJECT_ROOT / "git_memory" / "schemas" / "git-memory-lint-request.v1.schema.json")
-        .read_text(encoding="utf-8")
+        (
+            PROJECT_ROOT / "git_memory" / "schemas" / "git-memory-lint-request.v1.schema.json"
+        ).read_text(encoding="utf-8")
     )
     for name in ("git-memory-lint-request@v1", "git-memory-lint-request", "lint-request"):
         result = gm(["schema", name], cwd=tmp_path)

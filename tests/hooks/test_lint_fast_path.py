@@ -156,3 +156,14 @@ def test_fast_path_inside_the_git_dir_and_in_a_bare_repository(repo: Repo, tmp_p
         env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
     )
     assert "[GM_BARE_REPOSITORY]" in bare.stderr
+
+
+def test_fast_path_finds_the_legacy_root_and_refuses_a_bad_configured_one(repo: Repo) -> None:
+    leak = serialize_entry(Entry(id="deploy-notes", body=f"token {SECRET}\n"))
+    repo.write(".threadshare/memory/entries/deploy-notes.md", leak)
+    repo.git("add", "-A")
+    result = _git_stop(repo)
+    assert result.returncode == 1
+    assert ".threadshare/memory/entries/deploy-notes.md:" in result.stdout
+    repo.git("config", "memory.root", "../outside")
+    assert "[GM_MEMORY_ROOT_INVALID]" in _git_stop(repo).stderr
