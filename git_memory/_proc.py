@@ -1,8 +1,10 @@
 """The only module that starts subprocesses.
 
-Git itself is read through pygit2; subprocesses are for runners (model CLIs), hooks chaining a
-legacy hook, and `git help`. Inherited `GIT_*` variables are scrubbed by default so a hook's
-environment (GIT_INDEX_FILE, GIT_DIR, …) never leaks into a child that was not meant to see it.
+Git itself is read through pygit2, except the staged snapshot the pre-commit hook lints
+(`repo/staged.py` runs read-only `git` commands, cheaper to start than pygit2 is to import);
+subprocesses are also for runners (model CLIs), hooks chaining a legacy hook, and `git help`.
+Inherited `GIT_*` variables are scrubbed by default so a hook's environment (GIT_INDEX_FILE,
+GIT_DIR, …) never leaks into a child that was not meant to see it.
 """
 
 from __future__ import annotations
