@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -58,7 +59,8 @@ def build_command(declaration: OperationSpec) -> click.Command:
             repository=values.get("repository"),
             interactive=fmt == "text"
             and output.is_tty(err=False)
-            and click.get_text_stream("stdin").isatty(),
+            and sys.stdin is not None
+            and sys.stdin.isatty(),
         )
         ctx.extras["output_format"] = fmt
         request_file = values.get("request_file")
@@ -96,7 +98,7 @@ def _built_from_flags(operation: Any, ctx: OpContext, values: Any) -> Any:
     try:
         return operation.from_cli(ctx, values)
     except ValidationError as exc:
-        raise request_invalid(exc) from exc
+        raise request_invalid(exc, operation.request_model) from exc
 
 
 def render(render_text: Any, response: Any, fmt: str) -> None:
