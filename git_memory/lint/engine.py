@@ -12,10 +12,13 @@ import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from git_memory.formats.controls import HIDDEN
+from git_memory.lint.assigned import Hit, assigned_secrets, http_credentials, plain
 from git_memory.lint.entropy import is_high_entropy
-from git_memory.lint.precision import adjust, elided, public_armor_spans
+from git_memory.lint.precision import adjust, public_armor_spans
 from git_memory.lint.rules import (
     BLOCK,
+    CONTROL_CODE,
     ENTROPY_CODE,
     ENTROPY_THRESHOLD,
     ENTROPY_TOKEN,
@@ -113,7 +116,13 @@ class RawFinding:
 
 
 def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
-    """Every secret/privacy rule over `text`; `allowed` exempts entropy and hex runs."""
+    """Every secret/privacy rule over `text`; `allowed` exempts entropy and hex runs.
+
+    The context rules read the Markdown-plain text (same offsets); the pattern and token
+    rules read the text as written, which for them is the same: the formatting characters
+    (`*`, `~`, backticks, `#`, `>`) are outside every token class, and a URL or path keeps
+    what the reference pattern would match.
+    """
     found: list[RawFinding] = []
     for rule in PATTERN_RULES:
         if _triggered(rule, text):
@@ -122,7 +131,24 @@ def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
         found.extend(_session_ids(text))
     public = [Span(start, end) for start, end in public_armor_spans(text)]
     found.extend(_token_findings(text, [*allowed, *public]))
+    readable = plain(text)
+    found.extend(_hit_findings(text, [*assigned_secrets(readable), *http_credentials(readable)]))
+    if HIDDEN.search(text):
+        found.extend(_hidden_characters(text))
     return found
+
+
+def _hit_findings(text: str, hits: Iterable[Hit]) -> Iterable[RawFinding]:
+    for hit in hits:
+        token = text[hit.start : hit.end]
+        yield RawFinding(hit.code, BLOCK, hit.start, excerpt(token), LINT_CODES[hit.code][1])
+
+
+def _hidden_characters(text: str) -> Iterable[RawFinding]:
+    message = LINT_CODES[CONTROL_CODE][1]
+    for match in HIDDEN.finditer(text):
+        shown = f"U+{ord(match.group()):04X}"
+        yield RawFinding(CONTROL_CODE, BLOCK, match.start(), shown, message)
 
 
 def _triggered(rule: PatternRule, text: str) -> bool:
@@ -143,7 +169,13 @@ def _pattern_findings(rule: PatternRule, text: str) -> Iterable[RawFinding]:
 def _session_ids(text: str) -> Iterable[RawFinding]:
     for match in SESSION_UUID.finditer(text):
         start, end = match.span()
-        window = text[max(0, start - SESSION_CONTEXT_RADIUS) : end + SESSION_CONTEXT_RADIUS]
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end)
+        window = text[
+            max(line_start, start - SESSION_CONTEXT_RADIUS) : min(
+                len(text) if line_end < 0 else line_end, end + SESSION_CONTEXT_RADIUS
+            )
+        ]
         if SESSION_CONTEXT.search(window):
             yield RawFinding(
                 SESSION_ID_CODE,
@@ -163,8 +195,7 @@ def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
             continue
         token = match.group()
         if is_high_entropy(token, ENTROPY_THRESHOLD):
-            severity = WARN if elided(text, start, end) else BLOCK
-            yield RawFinding(ENTROPY_CODE, severity, start, excerpt(token), entropy_message)
+            yield RawFinding(ENTROPY_CODE, BLOCK, start, excerpt(token), entropy_message)
         if len(token) < HEX_RUN_MIN:
             continue
         for hex_match in HEX_RUN.finditer(token):
