@@ -113,7 +113,9 @@ def _parsed(files: MemoryFiles) -> tuple[str | None, list[SceneLine], list[Skill
 
 
 def _text(data: bytes | None) -> list[str]:
-    return (data or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    from git_memory.formats.controls import escape_controls
+
+    return escape_controls((data or b"").decode("utf-8", "replace")).splitlines(keepends=True)
 
 
 def file_diff(path: str, old: bytes | None, new: bytes | None) -> str:

@@ -39,7 +39,12 @@ def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
     from git_memory.extract.review_flow import Decisions, interactive, is_typed_fact
 
     if ctx.interactive:
-        decisions = interactive(items, output.prompt_choice, output.echo)
+        from git_memory.formats.controls import escape_controls
+
+        def say(text: str) -> None:
+            output.echo(escape_controls(text))
+
+        decisions = interactive(items, output.prompt_choice, say)
     else:
         decisions = Decisions(confirmed=[item for item in items if is_typed_fact(item)])
     discard = load_operation("discard")
@@ -75,6 +80,13 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: Review) -> str:
+    """The queue as text; control characters are shown escaped so none can hide a line."""
+    from git_memory.formats.controls import escape_controls
+
+    return escape_controls(_queue_text(response))
+
+
+def _queue_text(response: Review) -> str:
     if not response.items:
         return "nothing to review"
     lines = []
