@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from git_memory.errors import GitMemoryError
 from git_memory.sessions import index
 
 # Shorter strings would match ordinary prose; real session ids are far longer, and the
@@ -53,11 +54,20 @@ def indexed_private_marks(state_home: Path) -> PrivateMarks:
     paths = {str(Path.home()).rstrip("/")}
     ids: set[str] = set()
     if index.index_path(state_home).is_file():
-        with index.reader(state_home) as conn:
-            ids = {str(row[0]) for row in conn.execute("SELECT DISTINCT session_id FROM sessions")}
-            for (path,) in conn.execute("SELECT path FROM files"):
-                paths |= {str(path), str(PurePosixPath(path).parent)}
-                home = _home_of(str(path))
-                if home is not None:
-                    paths.add(home)
+        try:
+            with index.reader(state_home) as conn:
+                ids = {str(row[0]) for row in conn.execute("SELECT session_id FROM sessions")}
+                transcripts = [str(row[0]) for row in conn.execute("SELECT path FROM files")]
+        except index.DatabaseError as exc:
+            # Fail closed: without the index the gate cannot know what is private.
+            raise GitMemoryError(
+                "GM_SESSIONS_INDEX_UNREADABLE",
+                f"the session index cannot be read ({exc})",
+                hint="run `git memory sessions rebuild`, then prepare again",
+            ) from exc
+        for path in transcripts:
+            paths |= {path, str(PurePosixPath(path).parent)}
+            home = _home_of(path)
+            if home is not None:
+                paths.add(home)
     return PrivateMarks(_marks(ids, MIN_ID), _marks(paths, MIN_PATH))
