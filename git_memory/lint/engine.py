@@ -83,8 +83,11 @@ class Finding:
 
 
 def excerpt(token: str) -> str:
-    """A few leading characters and the length; never the whole token (≤ 24 chars)."""
-    shown = token[: min(EXCERPT_PREFIX, len(token) // 3)]
+    """A few leading characters and the length; never the whole token (≤ 24 chars).
+
+    A control character among them is replaced by `?`, so an excerpt cannot drive a terminal.
+    """
+    shown = HIDDEN.sub("?", token[: min(EXCERPT_PREFIX, len(token) // 3)])
     return f"{shown}…[{len(token)} chars]"
 
 

