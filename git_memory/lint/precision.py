@@ -49,10 +49,10 @@ def adjust(rule: PatternRule, text: str, match: re.Match[str]) -> Severity | Non
             return None
         if rule.code in SEQUENCE_CHECKED and sequence_share(body) >= 0.5:
             return None
-        if rule.code == "GM_LINT_SLACK_TOKEN" and SLACK_BODY.match(body) is None:
-            return None
-        if token.endswith("-"):
-            return None  # only the ids before the secret part (`xoxp-1-2-3-####`)
+        if rule.code == "GM_LINT_SLACK_TOKEN" and (
+            SLACK_BODY.match(body) is None or token.endswith("-")
+        ):
+            return None  # no numeric ids, or only the ids before the secret (`xoxp-1-2-3-###`)
     if rule.code == "GM_LINT_PRIVATE_KEY_BLOCK" and _empty_key_block(text, match.end()):
         return None
     return rule.severity

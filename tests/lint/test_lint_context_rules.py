@@ -212,3 +212,8 @@ def test_lint_command_blocks_each_attack_with_exit_1(gm: Any, repo: Repo, name: 
     result = gm(["lint", "--format", "json"], cwd=repo.root)
     assert result.exit_code == 1, result.stdout + result.stderr
     assert "\x1b" not in result.stdout
+
+
+def test_a_token_ending_in_a_dash_still_blocks() -> None:
+    assert "GM_LINT_GITLAB_TOKEN" in blocking("glpat-gTZlWJ0lL2q2qE1EoEo-")
+    assert blocking("xoxp-572370529330-573807301142-572331691188-####################") == set()
