@@ -55,8 +55,12 @@ def plain(text: str) -> str:
 
 # `name = value`, `name: value`, `"name": "value"`, `name := value`, `name => value`: found
 # from the secret word that ends the name, then the name is read backwards (`_name_start`).
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "auth", "credential")
+# Each word spelled out in the three cases names use (`key`, `Key`, `KEY`): a plain
+# alternation lets the regex engine skip ahead on first letters, `(?i:…)` is six times slower.
+_SECRET_WORD = "|".join(f(w) for w in _SECRET_WORDS for f in (str.lower, str.capitalize, str.upper))
 _ASSIGNMENT = re.compile(
-    r"(?P<tail>(?i:key|token|secret|pass|pwd|auth|credential)[A-Za-z]*)[\"']?[ \t]*"
+    rf"(?P<tail>(?:{_SECRET_WORD})[A-Za-z]*)[\"']?[ \t]*"
     r"(?::=|=>|[:=])[ \t]*[\"']?(?P<value>[^\s\"'`,;]+)"
 )
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")

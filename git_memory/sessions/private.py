@@ -66,7 +66,10 @@ def indexed_private_marks(state_home: Path) -> PrivateMarks:
                 hint="run `git memory sessions rebuild`, then prepare again",
             ) from exc
         for path in transcripts:
-            paths |= {path, str(PurePosixPath(path).parent)}
+            folder = PurePosixPath(path).parent
+            paths |= {path, str(folder)}
+            if folder.name.startswith("-"):
+                paths.add(folder.name)  # Claude Code's project folder spells out the cwd
             home = _home_of(path)
             if home is not None:
                 paths.add(home)
