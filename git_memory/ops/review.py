@@ -80,13 +80,6 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: Review) -> str:
-    """The queue as text; control characters are shown escaped so none can hide a line."""
-    from git_memory.formats.controls import escape_controls
-
-    return escape_controls(_queue_text(response))
-
-
-def _queue_text(response: Review) -> str:
     if not response.items:
         return "nothing to review"
     lines = []
