@@ -55,8 +55,9 @@ def test_bold_aws_secret_blocks_by_entropy(text: str) -> None:
     ],
 )
 def test_armor_without_end_does_not_exempt_the_rest_of_the_file(armor: str, secret: str) -> None:
-    text = f"{armor}\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n\nnotes\n{secret}\n"
-    assert blocking(text) & {"GM_LINT_HIGH_ENTROPY", "GM_LINT_ASSIGNED_SECRET"}
+    body = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA"
+    for text in (f"{armor}\n{body}\n\nnotes\n{secret}\n", f"{armor}\n{secret}\n"):
+        assert blocking(text) & {"GM_LINT_HIGH_ENTROPY", "GM_LINT_ASSIGNED_SECRET"}
 
 
 def test_armor_body_lines_stay_exempt() -> None:
