@@ -3,9 +3,8 @@ HTTP credentials. Pure.
 
 `PGPASSWORD=hunter2` or `webhook_secret: <64 hex>` carry no provider prefix and may fall
 under the entropy threshold, but the name says what the value is. The rules run over the
-Markdown-plain text (`plain`): emphasis, code spans, headings and quote markers become
-spaces, so `**password**: hunter2` reads as `password: hunter2` and offsets stay those of
-the file.
+Markdown-plain text (`lint.markdown.plain`), so `**password**: hunter2` reads as
+`password: hunter2`.
 
 A value is not a finding when it visibly is not the secret: an explicit placeholder (`…`,
 `...`, `<redacted>`, `XXXX`, `<your key>`), a reference (`$VAR`, `${{ secrets.X }}`,
@@ -32,26 +31,6 @@ from git_memory.lint.entropy import (
 
 ASSIGNED_CODE = "GM_LINT_ASSIGNED_SECRET"
 HTTP_CODE = "GM_LINT_HTTP_CREDENTIALS"
-
-# Markdown formatting, replaced by spaces of the same length. `_` emphasis is left alone:
-# underscores belong to identifiers and keys, and every rule already treats `_` as part of
-# a word.
-_FORMATTING = re.compile(
-    r"^[ \t]{0,3}(?:>[ \t]?)+(?:#{1,6}(?=[ \t]|$))?"
-    r"|^[ \t]{0,3}#{1,6}(?=[ \t]|$)"
-    r"|`+"
-    r"|(?<![A-Za-z0-9])[*~]+|[*~]+(?![A-Za-z0-9])",
-    re.MULTILINE,
-)
-_FORMATTING_CHARS = ("*", "~", "`", "#", ">")
-
-
-def plain(text: str) -> str:
-    """`text` without Markdown emphasis, code spans, heading or quote markers (same length)."""
-    if not any(mark in text for mark in _FORMATTING_CHARS):
-        return text
-    return _FORMATTING.sub(lambda match: " " * len(match.group()), text)
-
 
 # `name = value`, `name: value`, `"name": "value"`, `name := value`, `name => value`: found
 # from the secret word that ends the name, then the name is read backwards (`_name_start`).

@@ -218,3 +218,22 @@ def test_lint_command_blocks_each_attack_with_exit_1(gm: Any, repo: Repo, name: 
 def test_a_token_ending_in_a_dash_still_blocks() -> None:
     assert "GM_LINT_GITLAB_TOKEN" in blocking("glpat-gTZlWJ0lL2q2qE1EoEo-")
     assert blocking("xoxp-572370529330-573807301142-572331691188-####################") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("sk-proj-Ab3d**Ef01**23456789AbCdEf01Xy9Qw8Er7Tz6Lm5", "GM_LINT_MODEL_API_KEY"),
+        ("key sk-proj-Ab`3dEf0`123456789Ab~~CdEf~~01Xy9 here", "GM_LINT_MODEL_API_KEY"),
+        ("AKIA**IOSF**ODNN7EXAMPLZ", "GM_LINT_AWS_ACCESS_KEY"),
+        ("wJalrXUtn*FEMI/K7MD*ENG/bPx*RfiCY*zq8W", "GM_LINT_HIGH_ENTROPY"),
+    ],
+)
+def test_formatting_inside_a_token_is_read_joined(text: str, code: str) -> None:
+    findings = [f for f in lint_text("notes/free.md", f"intro\n{text}\n") if f.code == code]
+    assert findings
+    assert all(f.blocks and f.line == 2 for f in findings)
+
+
+def test_ordinary_emphasis_and_math_stay_clean() -> None:
+    assert blocking("fine **bold** text, 2*3*4 math, `code` and ~~gone~~ words") == set()
