@@ -46,8 +46,9 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 MAX_NAME = 64
 # Words a secret's name ends with; the long ones also as the tail of one word (`PGPASSWORD`).
 _SUFFIX_WORDS = ("password", "passwd", "secret", "token", "credential", "apikey")
-_PART_WORDS = frozenset({*_SUFFIX_WORDS, "credentials", "key", "pwd", "auth", "pass"})
+_PART_WORDS = frozenset({*_SUFFIX_WORDS, "credentials", "key", "pwd", "auth", "pass", "passphrase"})
 _PASSWORD_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passphrase"})
+_PUBLIC_WORDS = frozenset({"public", "publishable", "pub"})
 _NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 MIN_PASSWORD = 6
@@ -81,15 +82,17 @@ class Hit:
 
 
 def _name_kind(name: str) -> str | None:
-    """ "password", "secret" or None: what the last word of `name` says its value is."""
+    """What the last word of `name` says its value is: "password", "secret", "key" (a bare
+    `key`, which names map entries and cache keys as often as credentials) or None."""
     words = [part.lower() for part in _NAME_PART.findall(name)]
-    if not words:
-        return None
+    if not words or _PUBLIC_WORDS.intersection(words):
+        return None  # `PublicKeyToken`, `publishable_key`: public by name
     last = words[-1]
     if last not in _PART_WORDS and not last.endswith(_SUFFIX_WORDS):
         return None
-    password = last in _PASSWORD_WORDS or last.endswith(("password", "passwd"))
-    return "password" if password else "secret"
+    if last in _PASSWORD_WORDS or last.endswith(("password", "passwd")):
+        return "password"
+    return "key" if words == ["key"] else "secret"
 
 
 def _name_start(text: str, end: int) -> int:
@@ -124,6 +127,8 @@ def _secret_value(value: str, kind: str) -> bool:
     if value.isdigit() or decodes_to_text(value_core(value)):
         return False  # counts and limits (`max_token: 81920`); base64 of text, not key bytes
     encoded = len(value) >= MIN_ENCODED and _ENCODED.fullmatch(value) is not None
+    if kind == "key":
+        return encoded and shannon_bits(value) >= MIN_BITS
     return encoded or shannon_bits(value) >= MIN_BITS
 
 
