@@ -108,4 +108,8 @@ def render(render_text: Any, response: Any, fmt: str) -> None:
         return
     text = render_text(response)
     if text:
-        output.echo(text)
+        from git_memory.formats.controls import escape_controls
+
+        # Text shows transcript and memory content; a control character in it could hide or
+        # rewrite what the terminal displays, so every one is printed as a visible escape.
+        output.echo(escape_controls(text))
