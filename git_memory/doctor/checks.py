@@ -110,18 +110,28 @@ def check_transcripts() -> Check:
     """Which provider transcript directories exist and how many transcripts they hold."""
     from git_memory.sessions.discover import default_roots, discover
 
+    looked = ", ".join(f"{provider} in {_shown(root)}" for provider, root in default_roots())
     roots = [(provider, root) for provider, root in default_roots() if root.is_dir()]
-    if not roots:
+    files = [f for f in discover(roots) if f.excluded is None] if roots else []
+    if not files:
         return Check(
             "transcripts",
             "warn",
-            "no Claude Code or Codex history found",
+            f"no agent history found (looked for {looked})",
             "set CLAUDE_CONFIG_DIR / CODEX_HOME if they live elsewhere",
         )
-    files = [f for f in discover(roots) if f.excluded is None]
     per = {p: sum(1 for f in files if f.provider == p) for p, _ in roots}
-    detail = ", ".join(f"{provider}: {count} transcript(s)" for provider, count in per.items())
+    detail = ", ".join(
+        f"{provider}: {count} transcript(s) in {_shown(root)}"
+        for (provider, root), count in zip(roots, per.values(), strict=True)
+    )
     return Check("transcripts", "ok", detail)
+
+
+def _shown(path: Path) -> str:
+    """A local path for the person at this terminal, home written as `~`."""
+    home = Path.home()
+    return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else str(path)
 
 
 def check_runners(state_home: Path) -> list[Check]:

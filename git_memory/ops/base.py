@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from git_memory.errors import GitMemoryError
+from git_memory.errors import GitMemoryError, UsageError
 from git_memory.ops.registry import OperationSpec, spec
 
 if TYPE_CHECKING:
@@ -95,26 +95,53 @@ class Operation(Generic[RequestT, ResponseT]):
                 return self.request_model.model_validate_json(raw)
             return self.request_model.model_validate(raw if raw is not None else {})
         except ValidationError as exc:
-            raise request_invalid(exc) from exc
+            raise request_invalid(exc, self.request_model) from exc
 
     def invoke(self, ctx: OpContext, raw_request: Any) -> ResponseT:
         """Validate the request and run the handler."""
         return self.handler(ctx, self.parse_request(raw_request))
 
 
-def request_invalid(exc: Exception) -> GitMemoryError:
-    """A pydantic ValidationError as a `GM_REQUEST_INVALID` with the failing fields."""
+def request_invalid(exc: Exception, model: Any = None) -> GitMemoryError:
+    """A pydantic ValidationError as a `GM_REQUEST_INVALID` usage error (exit 2) naming the
+    failing fields in plain words.
+
+    The hint names the command that prints the request's JSON Schema (`model`'s, when known).
+    """
     errors: list[dict[str, Any]] = []
     for item in getattr(exc, "errors", lambda: [])()[:20]:
         location = ".".join(str(part) for part in item.get("loc", ()))
-        errors.append({"field": location, "problem": str(item.get("msg", ""))})
+        errors.append({"field": location, "problem": _plain(item)})
     first = errors[0] if errors else {"field": "", "problem": str(exc)}
-    return GitMemoryError(
+    return UsageError(
         "GM_REQUEST_INVALID",
         f"invalid request: {first['field'] or 'document'}: {first['problem']}",
-        hint="check the request against the JSON Schema in schema/",
+        hint=_schema_hint(model),
         details={"errors": errors},
     )
+
+
+def _plain(item: Mapping[str, Any]) -> str:
+    """One validation problem in words a person reads (pydantic's own for the rest)."""
+    kind = str(item.get("type", ""))
+    pattern = str((item.get("ctx") or {}).get("pattern", ""))
+    if kind == "string_pattern_mismatch" and "{64}" in pattern:
+        return "must be a digest: 64 lowercase hex characters, as the command printed it"
+    if kind == "string_pattern_mismatch":
+        return "does not have the expected form"
+    if kind == "missing":
+        return "is required"
+    if kind == "extra_forbidden":
+        return "is not a field of this request"
+    return str(item.get("msg", ""))
+
+
+def _schema_hint(model: Any) -> str:
+    field = getattr(model, "model_fields", {}).get("format")
+    name = getattr(field, "default", None)
+    if isinstance(name, str) and name.startswith("git-memory-"):
+        return f"check the request against its JSON Schema: git memory schema {name}"
+    return "check the request against its JSON Schema (git memory schema lists them)"
 
 
 def load_operation(name: str) -> Operation[Any, Any]:

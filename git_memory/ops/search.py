@@ -55,7 +55,7 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
 
 
 def render(response: SearchResponse) -> str:
-    """One line per result, then the projection it came from."""
+    """One line per result with its file; a note only when the results may be incomplete."""
     lines = [
         f"{result.id}  [{result.type}{'/' + result.scene if result.scene else ''}]"
         f"{FRESHNESS_MARKS.get(result.freshness, '')}  {result.summary[:100]}\n    {result.path}"
@@ -63,10 +63,8 @@ def render(response: SearchResponse) -> str:
     ]
     if not lines:
         lines.append("no approved memory matches")
-    note = (
-        " (partial: files changed during sync; run again)" if response.coverage == "partial" else ""
-    )
-    lines.append(f"generation {response.generation}, coverage {response.coverage}{note}")
+    if response.coverage == "partial":
+        lines.append("(memory files changed while they were read: results may be incomplete)")
     return "\n".join(lines)
 
 
@@ -78,7 +76,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SearchRequest:
     try:
         return SearchRequest(query=" ".join(values["query"]), limit=values["limit"])
     except ValidationError as exc:
-        raise request_invalid(exc) from exc
+        raise request_invalid(exc, SearchRequest) from exc
 
 
 OPERATION = Operation(
