@@ -118,6 +118,10 @@ def _waiting(counts: dict[str, Any]) -> list[str]:
             f"{number} not answered yet: git memory extract --runner builtin"
             " (or ask your agent to recall)"
         )
+    freshness = counts.get("freshness", {})
+    if isinstance(freshness, dict) and freshness.get("stale"):
+        number = _count(freshness["stale"], "approved memory is", "approved memories are")
+        items.append(f"{number} stale, left out of assembled context: git memory verify")
     consolidation = counts.get("consolidation", {})
     if isinstance(consolidation, dict) and consolidation.get("pendingRunId"):
         items.append("a consolidation waits for review: git memory review --kind consolidation")

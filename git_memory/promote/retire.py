@@ -78,7 +78,8 @@ def retired(entry: Entry, reason: str, by: str | None) -> Entry:
 
 def plan_retirement(worktree: Worktree, db: StateDB, request: RetireRequest) -> PromotionPlan:
     """Build, lint-gate and store a `generated` retirement plan; returns it."""
-    from git_memory.promote.prepare import bound_file, lint_gate, owner_of
+    from git_memory.promote.gate import lint_gate
+    from git_memory.promote.prepare import bound_file, owner_of
     from git_memory.promote.render import RenderedFile
 
     if request.by is not None:
@@ -96,8 +97,7 @@ def plan_retirement(worktree: Worktree, db: StateDB, request: RetireRequest) -> 
         planned.append(bound_file(entry_path(worktree, entry_id), data, content))
     planning.check_sizes(planned)
     lint_gate(
-        [RenderedFile(p.target_path, p.content, p.old_content, "") for p in planned],
-        worktree.memory_root,
+        [RenderedFile(p.target_path, p.content, p.old_content, "") for p in planned], worktree
     )
     binding, owner = owner_of(worktree)
     plan = PromotionPlan(

@@ -46,7 +46,9 @@ def test_status_counts_stale_memory(rotted: Repo, gm: Any) -> None:
         "fresh": 4, "stale": len(STALE), "unverifiable": 1, "total": 9
     }  # fmt: skip
     text = gm(["status"], cwd=rotted.root).stdout
-    assert "freshness: fresh 4, stale 4, unverifiable 1, total 9" in text
+    assert "  4 approved memories are stale, left out of assembled context: git memory verify" in (
+        text
+    )
 
 
 def test_doctor_mentions_stale_memory(rotted: Repo, gm: Any) -> None:
