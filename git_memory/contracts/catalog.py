@@ -76,7 +76,7 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.requests", "ReviewRequest"),
     ("git_memory.contracts.requests", "DiscardRequest"),
     ("git_memory.contracts.requests", "DiscardResponse"),
-    # --- keeping memory true: verify, list, retire (issue 19) ---
+    # --- keeping memory true: verify, list, retire ---
     ("git_memory.contracts.lifecycle", "VerifyRequest"),
     ("git_memory.contracts.lifecycle", "VerifyResponse"),
     ("git_memory.contracts.lifecycle", "ListRequest"),

@@ -258,7 +258,7 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "none",
         cli_only="diagnoses the human's install; not part of an agent's flow",
     ),
-    # --- keeping memory true: verify, list, retire (issue 19) ---
+    # --- keeping memory true: verify, list, retire ---
     _op(
         "verify",
         "Check approved memory against the worktree: fresh, stale (with reasons), unverifiable.",
