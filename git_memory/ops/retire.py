@@ -45,8 +45,10 @@ def retire(ctx: OpContext, request: RetireRequest) -> PreparedPlan:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-    return {"ids": list(values.get("ids") or ()), "reason": values.get("reason") or "",
-            "by": values.get("by")}  # fmt: skip
+    from git_memory.verify.check import expand_short_ids
+
+    ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
+    return {"ids": ids, "reason": values.get("reason") or "", "by": values.get("by")}
 
 
 OPERATION = Operation(

@@ -70,7 +70,9 @@ def render(response: VerifyResponse) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-    return {"ids": list(values.get("ids") or ())}
+    from git_memory.verify.check import expand_short_ids
+
+    return {"ids": expand_short_ids(ctx.worktree, values.get("ids") or ())}
 
 
 OPERATION = Operation(

@@ -161,3 +161,17 @@ def test_retire_leaves_git_untouched(rotted: Repo, gm: Any, hermetic_env: dict[s
     plan = _retire(rotted, gm, "storybook", "--reason", "gone")
     gm(["promote", "--plan", plan["planId"], "--approve", plan["planDigest"]], cwd=rotted.root)
     assert rotted.snapshot() == before
+
+
+def test_a_short_id_from_the_table_names_its_entry(repo: Repo, gm: Any) -> None:
+    stem = "when-the-integration-suite-fails-on-ci-"
+    write_entry(repo, stem + "check-the-database-container", "Run `make db`.")
+    write_entry(repo, stem + "check-the-cache-container", "Run `make cache`.")
+    short = stem + "check-the-d…"
+    verified = gm(["verify", short, "--format", "json"], cwd=repo.root)
+    assert [e["id"] for e in verified.json()["entries"]] == [stem + "check-the-database-container"]
+    plan = _retire(repo, gm, short, "--reason", "no database any more")
+    assert plan["candidateIds"] == [stem + "check-the-database-container"]
+    ambiguous = gm(["retire", stem + "check-the-…", "--reason", "x"], cwd=repo.root)
+    assert ambiguous.exit_code == 1
+    assert "GM_ENTRY_NOT_FOUND" in ambiguous.stderr
