@@ -1,0 +1,496 @@
+"""Shell command lines as the builtin extractor reads them: segments, kinds, one normal form.
+
+A recorded command line (`cd api && uv run pytest tests/test_x.py -q 2>&1 | tail -20`) is
+split into `&&`/`;`/`||` segments; pipelines keep their first command and redirections are
+dropped. Each segment is classified by its program (after runner wrappers such as `uv run`,
+`npx`, `python -m`, `timeout 60`): a *project* command (test, lint, format, typecheck, check,
+build, generate, run), a *setup* step (install, services, migrations, environment) or neither
+(navigation and everything else). The normal form drops what only narrows or decorates a run
+(a test file or id, `-k EXPR`, `-q`, `--color …`), so one memory stands for one command.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# Tool names that run a shell command, across the agents' transcript formats.
+SHELL_TOOLS = frozenset(
+    [
+        "bash",
+        "exec",
+        "exec_command",
+        "shell",
+        "shell_command",
+        "terminal",
+        "local_shell",
+        "run_shell_command",
+        "run_terminal_cmd",
+        "run_in_terminal",
+        "powershell",
+    ]
+)
+# Tools that change files: a failure followed by an edit was fixed in the code, not the setup.
+EDIT_TOOLS = frozenset(
+    [
+        "edit",
+        "multiedit",
+        "write",
+        "notebookedit",
+        "apply_patch",
+        "str_replace_based_edit_tool",
+        "str_replace_editor",
+        "write_file",
+        "replace",
+        "edit_file",
+        "create_file",
+    ]
+)
+PROJECT_KINDS = ("test", "lint", "format", "typecheck", "check", "build", "generate", "run")
+
+_WRAPPERS: tuple[tuple[str, ...], ...] = (
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("hatch", "run"),
+    ("pdm", "run"),
+    ("rye", "run"),
+    ("pnpm", "exec"),
+    ("pnpm", "dlx"),
+    ("yarn", "dlx"),
+    ("npm", "exec"),
+    ("bundle", "exec"),
+    ("python", "-m"),
+    ("python3", "-m"),
+    ("npx",),
+    ("bunx",),
+)
+# Wrappers that change nothing about what runs: left out of the normal form too.
+_TRANSPARENT = frozenset(["time", "env", "nice", "command", "exec", "noglob"])
+_OPERATORS = frozenset(["&&", "||", ";", "&", "\n"])
+_REDIRECTS = frozenset([">", ">>", "<", ">&", "&>", "<&", ">|", "&>>", "2>", "2>>"])
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
+_SOURCE_FILE = re.compile(
+    r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|"
+    r"vue|svelte|md|json|toml|yaml|yml|css|scss|sh)$"
+)
+
+_SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("typecheck", frozenset(["typecheck", "types", "tsc", "mypy", "pyright", "typing"])),
+    ("format", frozenset(["format", "fmt", "prettier", "black", "formatting"])),
+    ("lint", frozenset(["lint", "eslint", "clippy", "vet", "stylelint", "ruff", "linter"])),
+    ("test", frozenset(["test", "tests", "spec", "specs", "e2e", "integration", "unit", "t"])),
+    ("generate", frozenset(["generate", "gen", "codegen", "proto", "protos", "openapi"])),
+    ("build", frozenset(["build", "compile", "dist", "bundle"])),
+    ("check", frozenset(["check", "ci", "verify", "validate", "precommit", "pre-commit"])),
+    ("run", frozenset(["dev", "start", "serve", "server", "run", "watch"])),
+)
+_SCRIPT_RUNNERS = frozenset(["npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "rake"])
+_PM_BUILTINS = {
+    "test": "test",
+    "t": "test",
+    "start": "run",
+    "build": "build",
+}
+_PROGRAMS: dict[str, str] = {
+    "pytest": "test",
+    "py.test": "test",
+    "tox": "test",
+    "nox": "test",
+    "jest": "test",
+    "vitest": "test",
+    "mocha": "test",
+    "rspec": "test",
+    "phpunit": "test",
+    "ctest": "test",
+    "ava": "test",
+    "bats": "test",
+    "unittest": "test",
+    "flake8": "lint",
+    "pylint": "lint",
+    "pyflakes": "lint",
+    "eslint": "lint",
+    "oxlint": "lint",
+    "stylelint": "lint",
+    "golangci-lint": "lint",
+    "staticcheck": "lint",
+    "shellcheck": "lint",
+    "hadolint": "lint",
+    "rubocop": "lint",
+    "black": "format",
+    "isort": "format",
+    "autopep8": "format",
+    "yapf": "format",
+    "prettier": "format",
+    "gofmt": "format",
+    "goimports": "format",
+    "rustfmt": "format",
+    "clang-format": "format",
+    "mypy": "typecheck",
+    "pyright": "typecheck",
+    "basedpyright": "typecheck",
+    "pytype": "typecheck",
+    "tsc": "typecheck",
+    "vue-tsc": "typecheck",
+    "svelte-check": "typecheck",
+    "build": "build",
+    "webpack": "build",
+    "rollup": "build",
+    "esbuild": "build",
+    "protoc": "generate",
+    "sqlc": "generate",
+    "uvicorn": "run",
+    "gunicorn": "run",
+    "flask": "run",
+}
+# (program, subcommand) pairs and what they are.
+_SUBCOMMANDS: dict[tuple[str, str], str] = {
+    ("cargo", "test"): "test",
+    ("cargo", "nextest"): "test",
+    ("cargo", "clippy"): "lint",
+    ("cargo", "fmt"): "format",
+    ("cargo", "check"): "typecheck",
+    ("cargo", "build"): "build",
+    ("cargo", "run"): "run",
+    ("go", "test"): "test",
+    ("go", "vet"): "lint",
+    ("go", "fmt"): "format",
+    ("go", "build"): "build",
+    ("go", "generate"): "generate",
+    ("go", "run"): "run",
+    ("ruff", "check"): "lint",
+    ("ruff", "format"): "format",
+    ("biome", "check"): "lint",
+    ("biome", "lint"): "lint",
+    ("biome", "format"): "format",
+    ("pre-commit", "run"): "check",
+    ("uv", "build"): "build",
+    ("poetry", "build"): "build",
+    ("hatch", "build"): "build",
+    ("vite", "build"): "build",
+    ("next", "build"): "build",
+    ("next", "lint"): "lint",
+    ("next", "dev"): "run",
+    ("vite", "dev"): "run",
+    ("buf", "generate"): "generate",
+    ("buf", "lint"): "lint",
+    ("prisma", "generate"): "generate",
+    ("playwright", "test"): "test",
+    ("cypress", "run"): "test",
+    ("dotnet", "test"): "test",
+    ("dotnet", "build"): "build",
+    ("dotnet", "format"): "format",
+    ("mvn", "test"): "test",
+    ("mvn", "verify"): "check",
+    ("mvn", "package"): "build",
+    ("gradle", "test"): "test",
+    ("gradle", "build"): "build",
+    ("./gradlew", "test"): "test",
+    ("./gradlew", "build"): "build",
+    ("mix", "test"): "test",
+    ("mix", "format"): "format",
+    ("swift", "test"): "test",
+    ("swift", "build"): "build",
+    ("zig", "build"): "build",
+    ("cmake", "--build"): "build",
+    ("deno", "test"): "test",
+    ("deno", "lint"): "lint",
+    ("deno", "fmt"): "format",
+    ("deno", "check"): "typecheck",
+}
+_SETUP: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p)
+    for p in (
+        r"^(npm|pnpm|yarn|bun)( (install|i|ci|add)\b.*)?$",
+        r"^(uv (sync|add|pip install|venv|lock)|pip3? install|poetry (install|add|lock)"
+        r"|pipenv install|pdm (install|add)|hatch env create|python3? -m venv|virtualenv)\b",
+        r"^(go (mod (download|tidy|vendor)|get|install)|cargo (fetch|add|install)"
+        r"|rustup (target|component|toolchain) add|bundle install|gem install|composer install"
+        r"|mix deps\.get|dotnet restore|swift package resolve)\b",
+        r"^(docker[- ]compose|podman[- ]compose) (up|start|run)\b|^docker (run|start)\b",
+        r"^(brew services start|pg_ctl|redis-server|systemctl start|service \S+ start)\b",
+        r"^(alembic upgrade|prisma (migrate|db push)|diesel migration run|sqlx migrate run"
+        r"|dbmate up|goose up|rails db:\w+|rake db:\w+|manage\.py migrate|flask db upgrade)\b",
+        r"^(export|source|\.|nvm (use|install)|corepack enable|direnv allow|pyenv (local|install)"
+        r"|cp \S*\.env\S* \S*\.env\S*|cp \S*example\S* \S+|playwright install)\b",
+        r"^(make|just|task|npm run|pnpm run|pnpm|yarn|bun run) (deps|install|setup|bootstrap|up"
+        r"|db|services|migrate|db-up|db:up|env|venv|init)\b",
+    )
+)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One simple command of a command line: its words as typed and its normal form."""
+
+    words: tuple[str, ...]
+    kind: str | None
+    setup: bool
+    normal: str
+
+    @property
+    def navigation(self) -> bool:
+        """Neither a project command nor a setup step."""
+        return self.kind is None and not self.setup
+
+
+def command_of(call: Any) -> str | None:
+    """The shell command line of a tool call, or None when it is not a shell call."""
+    if str(getattr(call, "name", "")).lower() not in SHELL_TOOLS:
+        return None
+    payload = getattr(call, "input", None)
+    if isinstance(payload, dict):
+        payload = payload.get("command", payload.get("cmd"))
+    if isinstance(payload, list) and all(isinstance(part, str) for part in payload):
+        if len(payload) == 3 and payload[0].endswith("sh") and payload[1] in ("-c", "-lc"):
+            payload = payload[2]
+        else:
+            payload = shlex.join(payload)
+    return " ".join(payload.split()) if isinstance(payload, str) and payload.strip() else None
+
+
+def is_edit(call: Any) -> bool:
+    """The call changed files through an editing tool."""
+    return str(getattr(call, "name", "")).lower() in EDIT_TOOLS
+
+
+def segments(command: str) -> list[Segment]:
+    """The simple commands of a command line, in order (pipeline filters left out)."""
+    return [_segment(words) for words in _split(command) if words]
+
+
+def _split(command: str) -> list[list[str]]:
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        tokens = list(lexer)
+    except ValueError:
+        tokens = command.split()
+    groups: list[list[str]] = [[]]
+    piped = False
+    skip_next = False
+    for token in tokens:
+        if skip_next:
+            skip_next = False
+            continue
+        if token in _OPERATORS:
+            groups.append([])
+            piped = False
+        elif token in ("|", "|&"):
+            piped = True
+        elif token in _REDIRECTS or re.fullmatch(r"\d?[<>]+&?", token):
+            skip_next = True
+            if groups[-1] and groups[-1][-1].isdigit():
+                groups[-1].pop()
+        elif not piped:
+            groups[-1].append(token)
+    return groups
+
+
+def _segment(words: list[str]) -> Segment:
+    words = list(words)
+    while words and _ASSIGNMENT.fullmatch(words[0]):
+        words.pop(0)
+    while words and words[0] in _TRANSPARENT:
+        words.pop(0)
+    if len(words) >= 2 and words[0] == "timeout":
+        words = words[2:]
+    program = program_words(words)
+    kind = _kind(program)
+    normal = " ".join(_normal_words(words, program, kind)) if kind else " ".join(words)
+    return Segment(tuple(words), kind, kind is None and _is_setup(" ".join(words)), normal)
+
+
+def program_words(words: Sequence[str]) -> list[str]:
+    """The words from the program on: runner wrappers removed."""
+    rest = list(words)
+    changed = True
+    while changed:
+        changed = False
+        for wrapper in _WRAPPERS:
+            if tuple(rest[: len(wrapper)]) == wrapper and len(rest) > len(wrapper):
+                rest = rest[len(wrapper) :]
+                changed = True
+    return rest
+
+
+def _kind(program: Sequence[str]) -> str | None:
+    if not program:
+        return None
+    head = program[0].rsplit("/", 1)[-1] if program[0].startswith("./") else program[0]
+    second = program[1] if len(program) > 1 else ""
+    if (program[0], second) in _SUBCOMMANDS:
+        return _SUBCOMMANDS[(program[0], second)]
+    if head == "ruff" and second not in ("format", "check"):
+        return "lint" if second in ("", ".") or second.startswith("-") else None
+    if head in ("make", "just", "task") and (not second or second.startswith("-")):
+        return "build" if head == "make" else None
+    if head in _SCRIPT_RUNNERS:
+        return _script_kind(program)
+    if head == "tsc":
+        return "typecheck" if "--noEmit" in program or "-noEmit" in program else "build"
+    if head in _PROGRAMS and not (head in ("build", "flask") and second not in ("", "run")):
+        return _PROGRAMS[head]
+    if head.endswith(".sh") or program[0].startswith(("./scripts/", "scripts/", "bin/", "./bin/")):
+        return _words_kind(re.split(r"[-_./:]", head.removesuffix(".sh")))
+    return None
+
+
+def _script_kind(program: Sequence[str]) -> str | None:
+    runner, rest = program[0], list(program[1:])
+    if runner == "mise" and rest[:1] == ["run"]:
+        rest = rest[1:]
+    if runner in ("npm", "pnpm", "yarn", "bun") and rest[:1] == ["run"]:
+        rest = rest[1:]
+    elif runner == "npm" and rest[:1] and rest[0] not in _PM_BUILTINS:
+        return None
+    if not rest or rest[0].startswith("-"):
+        return None
+    name = rest[0]
+    if runner in ("npm", "pnpm", "yarn", "bun") and name in _PM_BUILTINS and program[1] != "run":
+        return _PM_BUILTINS[name]
+    return _words_kind(re.split(r"[-_.:/]", name.lower()))
+
+
+def _words_kind(parts: Sequence[str]) -> str | None:
+    found = set(parts)
+    for kind, words in _SCRIPT_WORDS:
+        if found & words:
+            return kind
+    return None
+
+
+def _is_setup(line: str) -> bool:
+    return any(pattern.search(line) for pattern in _SETUP)
+
+
+# Flags that only change how a run reports (dropped), and flags whose value narrows a run to
+# a subset (dropped with their value).
+_COSMETIC = re.compile(
+    r"^(-q+|-v+|-s|-x|--quiet|--verbose|--silent|--no-header|-r[a-zA-Z]+|--tb(=.*)?|--color(=.*)?"
+    r"|--colors|--no-color|--maxfail(=.*)?|--lf|--ff|--last-failed|--failed-first|--durations(=.*)?"
+    r"|-count=\d+|--ci|--watchAll=false|--watch=false|--run|--reporter(=.*)?|--nocapture"
+    r"|--show-output|--no-fail-fast|--runInBand|-i|--pretty|--show-error-codes|--no-cache)$"
+)
+_NARROWING_VALUE = frozenset(
+    [
+        "-k",
+        "--deselect",
+        "-t",
+        "--testNamePattern",
+        "-run",
+        "--run",
+        "--grep",
+        "-g",
+        "--test",
+        "-p",
+        "--package",
+        "--bin",
+        "--example",
+        "--lib-name",
+        "--filter",
+        "--project",
+        "-n",
+    ]
+)
+_DEFAULT_TARGET = {"ruff": ".", "black": ".", "isort": ".", "prettier": ".", "eslint": "."}
+
+
+def _normal_words(words: Sequence[str], program: Sequence[str], kind: str) -> list[str]:
+    """The command with narrowing and cosmetic arguments removed (wrappers kept)."""
+    prefix = list(words[: len(words) - len(program)])
+    head, rest = list(program[:1]), list(program[1:])
+    if head and head[0] in _SCRIPT_RUNNERS:
+        return prefix + head + _script_args(head[0], rest)
+    kept: list[str] = []
+    dropped = False
+    skip = False
+    for word in rest:
+        if skip:
+            skip = False
+            continue
+        if word == "--" and head and head[0] == "cargo" and kind == "test":
+            break
+        if word in _NARROWING_VALUE:
+            skip, dropped = True, True
+        elif re.match(r"^(-k|--deselect|-run|--testNamePattern|--grep|--test|-t)=", word):
+            dropped = True
+        elif _COSMETIC.match(word):
+            continue
+        elif not word.startswith("-") and _narrowing_target(word, head, kept, kind):
+            dropped = True
+        else:
+            kept.append(word)
+    targets = [w for w in kept[_fixed(head) :] if not w.startswith("-")]
+    if head and not targets and (dropped or head[0] in _DEFAULT_TARGET):
+        kept += _default_target(head[0], kind)
+    return prefix + head + kept
+
+
+def _fixed(head: Sequence[str]) -> int:
+    """How many leading words are subcommands (`go test`, `cargo test`, `ruff check`)."""
+    return 1 if head and head[0] in ("go", "cargo", "ruff", "biome", "dotnet", "mvn", "deno") else 0
+
+
+def _narrowing_target(word: str, head: Sequence[str], kept: Sequence[str], kind: str) -> bool:
+    program = head[0] if head else ""
+    if "::" in word or _SOURCE_FILE.search(word):
+        return True
+    if program == "go" and kind == "test":
+        return word != "./..." and kept[:1] == ["test"] and word.startswith(("./", "."))
+    if program == "cargo" and kind == "test":
+        return bool(kept) and not word.startswith("-") and word not in ("test", "nextest")
+    if program in ("jest", "vitest", "mocha") and kind == "test":
+        return word != "run"
+    return False
+
+
+def _default_target(program: str, kind: str) -> list[str]:
+    if program == "go":
+        return ["./..."]
+    return [_DEFAULT_TARGET[program]] if program in _DEFAULT_TARGET else []
+
+
+def _script_args(runner: str, rest: Sequence[str]) -> list[str]:
+    """`npm run test -- tests/x.test.ts` → `test`: arguments after `--` narrow a script, and
+    `run` is left out where the runner means the same without it."""
+    if rest[:1] == ["run"] and len(rest) > 1:
+        if runner in ("pnpm", "yarn") or (runner == "npm" and rest[1] in _PM_BUILTINS):
+            rest = rest[1:]
+    kept: list[str] = []
+    for word in rest:
+        if word == "--" or (kept and not word.startswith("-") and _SOURCE_FILE.search(word)):
+            break
+        if not _COSMETIC.match(word):
+            kept.append(word)
+    return kept
+
+
+def main_segment(command: str) -> tuple[Segment | None, list[Segment]]:
+    """The last project segment of a command line and the setup segments before it."""
+    found = segments(command)
+    for index in range(len(found) - 1, -1, -1):
+        if found[index].kind is not None:
+            return found[index], [s for s in found[:index] if s.setup]
+    return None, [s for s in found if s.setup]
+
+
+def command_kind(command: str) -> str | None:
+    """The kind of a command line's main project segment (None when it has none)."""
+    main, _ = main_segment(command)
+    return main.kind if main else None
+
+
+def normal_command(command: str) -> str | None:
+    """The normal form of a command line's main project segment."""
+    main, _ = main_segment(command)
+    return main.normal if main else None
+
+
+def is_hooked_git(command: str) -> bool:
+    """`git commit` / `git push`: commands a repository's hooks can refuse."""
+    found = segments(command)
+    return any(s.words[:2] in (("git", "commit"), ("git", "push")) for s in found)

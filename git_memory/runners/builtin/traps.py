@@ -1,0 +1,182 @@
+"""`command-fix@1`: a project command that failed, and what made it work in the same session.
+
+Three shapes count, each ending in a later success of the same purpose:
+- *prerequisite*: the same command succeeds after setup steps (`docker compose up -d db`,
+  `npm install`, `uv sync`, a build or code generation), run separately or chained before it,
+  with no file edit in between unless the error names the environment (a refused
+  connection, a missing module): a failure an edit fixed was a bug, not a trap;
+- *variant*: a corrected invocation of the same kind succeeds (`uv run pytest` after `pytest`
+  failed with `ModuleNotFoundError`): another wrapper around the same tool, or any command of
+  the same kind after an invocation error (command not found, unknown option, …);
+- *hook*: `git commit`/`git push` refused by a hook succeeds after a formatter or linter ran.
+A failure nothing fixed is not a memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from git_memory.runners.builtin import shell
+from git_memory.runners.builtin.renderers import (
+    RENDERER_COMMAND_FIX,
+    BuiltinFact,
+    render_command_fix,
+    sanitize_error,
+)
+from git_memory.runners.builtin.runs import Run
+
+MAX_FIX_STEPS = 3
+_STRONG = re.compile(
+    r"^(?:[\w.]+\.)?\w*(?:Error|Exception)\b[:(]|^error(?:\[\w+\])?:|^ERROR\b|^npm ERR!|^ERR!"
+    r"|^fatal:|^panic:|^FAIL(?:ED)?\b|^--- FAIL|\.{3,}\s*Failed\b|command not found"
+    r"|No module named|[Cc]onnection refused|Cannot find module|[Mm]issing script"
+    r"|would reformat|[Nn]o such file or directory|not found$"
+)
+_WEAK = re.compile(
+    r"(?i)\b(error|failed|failure|not found|cannot|can't|refused|denied|missing|invalid"
+    r"|unable|does not exist)\b"
+)
+_NOISE = re.compile(
+    r"^(Traceback \(most recent call last\)|npm ERR! (A complete log|code|errno|syscall|path)\b"
+    r"|at |[-=_*~]{3,}|\s*\^+\s*$|\d+ (passed|failed)|.*Error: Process completed with exit code)"
+)
+_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+)")
+_INVOCATION = re.compile(
+    r"(?i)command not found|\bnot found\b|No module named|ModuleNotFoundError|ImportError"
+    r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
+    r"|unrecognized (arguments?|option)|no such (command|subcommand|option|file)|not recognized"
+    r"|permission denied|not installed|could not (find|locate|resolve|connect)"
+    r"|connection refused|ECONNREFUSED|is not running|cannot connect|did you mean|^usage:"
+    r"|no (rule|target) to make|EADDRINUSE|address already in use|missing go\.sum entry"
+    r"|does not exist|unapplied migration|requires? (python|node|rust|go)\b"
+)
+_HOOK = re.compile(
+    r"(?i)\bhooks?\b|pre-commit|husky|lint-staged|would reformat|files were modified"
+)
+
+
+def first_error_line(output: str) -> str:
+    """The first meaningful error line of a failed command's output ("" when none)."""
+    lines = [line.strip() for line in output.splitlines()]
+    lines = [line for line in lines if line and not _NOISE.match(line)]
+    found = next((line for line in lines if _STRONG.search(line)), None)
+    if found is None:
+        found = next((line for line in lines if _WEAK.search(line)), "")
+    return sanitize_error(_PREFIX.sub("", found))
+
+
+def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
+    """One fact per (failing command, fix) of one session's runs, first occurrence first."""
+    facts: dict[str, BuiltinFact] = {}
+    for index, run in enumerate(runs):
+        if run.command is None or run.state != "failed":
+            continue
+        fact = _hook_fix(runs, index) if _hooked(run) else _fix(runs, index)
+        if fact is not None and fact.key not in facts:
+            facts[fact.key] = fact
+    return list(facts.values())
+
+
+def _hooked(run: Run) -> bool:
+    return (
+        bool(run.command)
+        and shell.is_hooked_git(run.command or "")
+        and bool(_HOOK.search(run.output))
+    )
+
+
+def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    failed = runs[index]
+    if failed.main is None:
+        return None
+    error = first_error_line(failed.output)
+    steps: list[str] = []
+    edited = False
+    for later in runs[index + 1 :]:
+        if later.edit:
+            edited = True
+            continue
+        if later.command is None or later.state != "completed":
+            continue
+        if later.key == failed.key:
+            new = [s.normal for s in later.setups if s not in failed.setups]
+            steps = _unique(steps + new)
+            environmental = bool(_INVOCATION.search(failed.output))
+            if steps and (not edited or environmental):
+                return _fact("prerequisite", failed, later, error, " && ".join(steps))
+            return None
+        if later.main is not None and _variant(failed, later, edited):
+            return _fact("variant", failed, later, error, later.key or "")
+        if later.main is None or later.main.kind in ("build", "generate"):
+            steps += [s.normal for s in later.setups]
+            if later.main is not None:
+                steps.append(later.main.normal)
+            elif _is_setup_line(later):
+                steps.append(_setup_line(later))
+    return None
+
+
+def _variant(failed: Run, later: Run, edited: bool) -> bool:
+    """A corrected invocation: same kind, after an invocation error, or the same tool run
+    another way with no edit in between."""
+    if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
+        return False
+    if _INVOCATION.search(failed.output):
+        return True
+    return not edited and _tool(failed.main) == _tool(later.main)
+
+
+def _tool(segment: shell.Segment) -> tuple[str, ...]:
+    program = shell.program_words(segment.words)
+    return tuple(program[:2])
+
+
+def _is_setup_line(run: Run) -> bool:
+    return any(s.setup for s in shell.segments(run.command or ""))
+
+
+def _setup_line(run: Run) -> str:
+    return " && ".join(s.normal for s in shell.segments(run.command or "") if s.setup)
+
+
+def _hook_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    failed = runs[index]
+    verb = "push" if "git push" in (failed.command or "") else "commit"
+    steps: list[str] = []
+    for later in runs[index + 1 :]:
+        if later.command is None or later.state != "completed":
+            continue
+        if later.main is not None and later.main.kind in ("format", "lint", "check"):
+            steps.append(later.main.normal)
+        if shell.is_hooked_git(later.command) and f"git {verb}" in later.command:
+            if not steps:
+                return None
+            error = first_error_line(failed.output)
+            return _fact("hook", failed, later, error, " && ".join(_unique(steps)))
+    return None
+
+
+def _fact(mode: str, failed: Run, fixed: Run, error: str, fix: str) -> BuiltinFact | None:
+    failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
+    if mode != "hook":
+        failing = failed.key or ""
+    steps = fix.split(" && ")
+    fix = " && ".join(_unique(steps)[-MAX_FIX_STEPS:])
+    if not failing or not fix or "`" in fix or fix == failing:
+        return None
+    text = render_command_fix(mode, failing, error, fix)
+    turns = tuple(dict.fromkeys((failed.turn_key, fixed.turn_key)))
+    return BuiltinFact(
+        RENDERER_COMMAND_FIX,
+        "typed-fact",
+        text,
+        text,
+        turns,
+        f"fix:{failing}\0{fix}",
+        (("mode", mode), ("failing", failing), ("error", error), ("fix", fix)),
+    )
+
+
+def _unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(item for item in items if item))
