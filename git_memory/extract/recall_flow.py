@@ -10,7 +10,7 @@ from git_memory.contracts.recall import AgentRecall
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.contexts import build_contexts, load_sources
-from git_memory.extract.select import MAX_MATCHING_TURNS, Selection, select
+from git_memory.extract.select import Selection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks
 from git_memory.extract.workspace import Workspace, open_workspace
 
@@ -29,7 +29,7 @@ def pending_tasks(
     request: MemoryExtractionRequest,
     *,
     now: float | None = None,
-    max_turns: int | None = MAX_MATCHING_TURNS,
+    capped: bool = True,
 ) -> tuple[Workspace, Selection, list[PlannedTask]]:
     """Sync the session index, select the window and plan its chunks; the pending ones."""
     from git_memory.sessions.sync import sync
@@ -39,7 +39,7 @@ def pending_tasks(
     sync(worktree.state_home)
     workspace = open_workspace(worktree)
     moment = time.time() if now is None else now
-    selection = select(worktree, request, now=moment, max_turns=max_turns)
+    selection = select(worktree, request, now=moment, capped=capped)
     planned = build_tasks(selection, workspace.binding, workspace.database_uuid, int(moment * 1000))
     return workspace, selection, [p for p in planned if _plan_pending(workspace, p)]
 

@@ -64,11 +64,11 @@ def select(
     request: MemoryExtractionRequest,
     *,
     now: float | None = None,
-    max_turns: int | None = MAX_MATCHING_TURNS,
+    capped: bool = True,
 ) -> Selection:
     """Select, gate and digest the turns of `request` for this worktree.
 
-    `max_turns=None` lifts the cap for the in-process builtin runner: nothing it reads leaves
+    `capped=False` lifts the cap for the in-process builtin runner: nothing it reads leaves
     the machine or fills a model's context, so a whole window is fine there.
     """
     from git_memory.sessions.query import select_turns
@@ -92,7 +92,7 @@ def select(
         r.session_key for r in records if r.closure != "open"
     }
     records = [r for r in records if r.closure != "open"]
-    if max_turns is not None and len(records) > max_turns:
+    if capped and len(records) > MAX_MATCHING_TURNS:
         raise _too_broad(records)
     binding = worktree.binding()
     request_digest = digest(

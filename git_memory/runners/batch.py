@@ -96,7 +96,7 @@ def _run_builtin(
     outcome = BatchOutcome()
     if request is None:
         return outcome
-    workspace, selection, pending = pending_tasks(worktree, request, max_turns=None)
+    workspace, selection, pending = pending_tasks(worktree, request, capped=False)
     taken = pending if limit is None else pending[:limit]
     outcome.sessions = selection.matched_sessions
     outcome.skipped = list(selection.skipped)

@@ -80,6 +80,7 @@ def sanitize_error(line: str) -> str:
     Idempotent, so the host can check a fact's error parameter by sanitizing it again.
     """
     text = _ANSI.sub("", line).replace("`", "'").replace('"', "'")
+    text = re.sub(r"\.{4,}", "...", text)
     text = " ".join(text.split())
     if len(text) > MAX_ERROR_CHARS:
         text = text[: MAX_ERROR_CHARS - 1].rstrip() + "…"

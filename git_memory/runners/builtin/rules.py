@@ -46,6 +46,8 @@ _CORRECTION = re.compile(
     r"(?=(?:use|run|call|do|don'?t|do not|never|always|try)\b)",
     re.IGNORECASE,
 )
+# "No — we use pnpm here": the refusal itself is not part of the rule.
+_REFUSAL = re.compile(r"^(?:no|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECASE)
 _NOT_RULES = re.compile(
     r"^(?:don'?t|do not|never)\s+(?:worry|know|think|bother|mind|see|understand|care|get|"
     r"remember|have|want|like|feel|hesitate|forget|believe|recall|seem|mean|agree|expect|"
@@ -121,6 +123,7 @@ def _phrase(sentence: str, previous_command: str | None) -> list[str]:
     if correction and previous_command is not None:
         body = body[correction.end() :]
         return [_correction(body, previous_command)] if _acceptable(body) else []
+    body = _REFUSAL.sub("", body)
     signal = _SIGNAL.match(body)
     if signal:
         body = _LEAD.sub("", body[signal.end() :]).strip()

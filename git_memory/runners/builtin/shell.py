@@ -69,7 +69,7 @@ _WRAPPERS: tuple[tuple[str, ...], ...] = (
     ("bunx",),
 )
 # Wrappers that change nothing about what runs: left out of the normal form too.
-_TRANSPARENT = frozenset(["time", "env", "nice", "command", "exec", "noglob"])
+_TRANSPARENT = frozenset(["time", "env", "nice", "command", "exec", "noglob", "sudo"])
 _OPERATORS = frozenset(["&&", "||", ";", "&", "\n"])
 _REDIRECTS = frozenset([">", ">>", "<", ">&", "&>", "<&", ">|", "&>>", "2>", "2>>"])
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
@@ -212,6 +212,7 @@ _SETUP: tuple[re.Pattern[str], ...] = tuple(
         r"|mix deps\.get|dotnet restore|swift package resolve)\b",
         r"^(docker[- ]compose|podman[- ]compose) (up|start|run)\b|^docker (run|start)\b",
         r"^(brew services start|pg_ctl|redis-server|systemctl start|service \S+ start)\b",
+        r"^(apt-get|apt|brew|dnf|yum|apk|pacman|port|choco|winget) (install|add|-S)\b",
         r"^(alembic upgrade|prisma (migrate|db push)|diesel migration run|sqlx migrate run"
         r"|dbmate up|goose up|rails db:\w+|rake db:\w+|manage\.py migrate|flask db upgrade)\b",
         r"^(export|source|\.|nvm (use|install)|corepack enable|direnv allow|pyenv (local|install)"
@@ -339,8 +340,21 @@ def _kind(program: Sequence[str]) -> str | None:
     return None
 
 
+_RUNNER_OPTIONS = frozenset(
+    ["--filter", "-F", "-C", "--dir", "--prefix", "--workspace", "-w", "--cwd", "-f", "--file"]
+)
+
+
+def _script_words(rest: Sequence[str]) -> list[str]:
+    """A script runner's arguments without its leading options (`--filter pkg`, `-C dir`)."""
+    words = list(rest)
+    while words and words[0].startswith("-"):
+        words = words[2:] if words[0] in _RUNNER_OPTIONS else words[1:]
+    return words
+
+
 def _script_kind(program: Sequence[str]) -> str | None:
-    runner, rest = program[0], list(program[1:])
+    runner, rest = program[0], _script_words(program[1:])
     if runner == "mise" and rest[:1] == ["run"]:
         rest = rest[1:]
     if runner in ("npm", "pnpm", "yarn", "bun") and rest[:1] == ["run"]:
@@ -350,7 +364,7 @@ def _script_kind(program: Sequence[str]) -> str | None:
     if not rest or rest[0].startswith("-"):
         return None
     name = rest[0]
-    if runner in ("npm", "pnpm", "yarn", "bun") and name in _PM_BUILTINS and program[1] != "run":
+    if runner in ("npm", "pnpm", "yarn", "bun") and name in _PM_BUILTINS and "run" not in program:
         return _PM_BUILTINS[name]
     return _words_kind(re.split(r"[-_.:/]", name.lower()))
 
@@ -442,7 +456,7 @@ def _narrowing_target(word: str, head: Sequence[str], kept: Sequence[str], kind:
     if program == "go" and kind == "test":
         return word != "./..." and kept[:1] == ["test"] and word.startswith(("./", "."))
     if program == "cargo" and kind == "test":
-        return bool(kept) and not word.startswith("-") and word not in ("test", "nextest")
+        return bool(kept) and word not in ("test", "nextest") and kept[-1:] != ["nextest"]
     if program in ("jest", "vitest", "mocha") and kind == "test":
         return word != "run"
     return False
@@ -458,7 +472,7 @@ def _script_args(runner: str, rest: Sequence[str]) -> list[str]:
     """`npm run test -- tests/x.test.ts` → `test`: arguments after `--` narrow a script, and
     `run` is left out where the runner means the same without it."""
     if rest[:1] == ["run"] and len(rest) > 1:
-        if runner in ("pnpm", "yarn") or (runner == "npm" and rest[1] in _PM_BUILTINS):
+        if runner in ("pnpm", "yarn") or (runner == "npm" and rest[1] in ("test", "start")):
             rest = rest[1:]
     kept: list[str] = []
     for word in rest:

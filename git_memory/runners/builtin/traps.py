@@ -38,7 +38,8 @@ _WEAK = re.compile(
     r"|unable|does not exist)\b"
 )
 _NOISE = re.compile(
-    r"^(Traceback \(most recent call last\)|npm ERR! (A complete log|code|errno|syscall|path)\b"
+    r"^(Traceback \(most recent call last\)|Exit code \d+$"
+    r"|npm ERR! (A complete log|code|errno|syscall|path|To see)\b"
     r"|at |[-=_*~]{3,}|\s*\^+\s*$|\d+ (passed|failed)|.*Error: Process completed with exit code)"
 )
 _PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+)")
@@ -60,10 +61,19 @@ def first_error_line(output: str) -> str:
     """The first meaningful error line of a failed command's output ("" when none)."""
     lines = [line.strip() for line in output.splitlines()]
     lines = [line for line in lines if line and not _NOISE.match(line)]
-    found = next((line for line in lines if _STRONG.search(line)), None)
-    if found is None:
-        found = next((line for line in lines if _WEAK.search(line)), "")
-    return sanitize_error(_PREFIX.sub("", found))
+    # An error naming the environment (a missing module, a refused connection) says most
+    # about a trap; then any line that reads as an error.
+    tiers = (
+        lambda line: bool(_STRONG.search(line) and _INVOCATION.search(line)),
+        lambda line: bool(_INVOCATION.search(line)),
+        lambda line: bool(_STRONG.search(line)),
+        lambda line: bool(_WEAK.search(line)),
+    )
+    for tier in tiers:
+        found = next((line for line in lines if tier(line)), None)
+        if found is not None:
+            return sanitize_error(_PREFIX.sub("", found))
+    return ""
 
 
 def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
