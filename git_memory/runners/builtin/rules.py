@@ -38,7 +38,9 @@ _SIGNAL = re.compile(
 _RULE_START = re.compile(
     r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to|you) always|"
     r"we (?:use|always|never|don'?t|do not|prefer|run)|our \w+ (?:is|are|uses?)|"
-    r"use\b.+\binstead of\b|run\b.+\binstead of\b)\b",
+    r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
+    r"stop (?:using|running|calling|adding|committing)|let'?s (?:always|never)|"
+    r".+\b(?:must|should) (?:always|never)\b(?! have))\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
@@ -51,14 +53,15 @@ _REFUSAL = re.compile(r"^(?:no|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECAS
 _NOT_RULES = re.compile(
     r"^(?:don'?t|do not|never)\s+(?:worry|know|think|bother|mind|see|understand|care|get|"
     r"remember|have|want|like|feel|hesitate|forget|believe|recall|seem|mean|agree|expect|"
-    r"panic|stress|apologi[sz]e|need|really|even|you|we|i)\b|^never\s*mind\b",
+    r"panic|stress|apologi[sz]e|need|really|even|you|we|i|seen|heard|been|had|thought)\b"
+    r"|^never\s*mind\b|^(?:don'?t|do not|never) do (?:that|this|it)\b",
     re.IGNORECASE,
 )
 _ONE_OFF = re.compile(
     r"\b(?:for now|right now|yet|this time|today|tonight|this (?:pr|commit|change|branch|file|"
     r"function|test|bug|fix|task|one|session|method|class|issue|line|step|run)|that (?:file|"
     r"function|test|one|change|line)|these (?:files|tests|changes|lines)|until (?:i|we)\b|"
-    r"the (?:above|previous|last) (?:one|change|commit))\b",
+    r"the (?:above|previous|last) (?:one|change|commit)|anything else|everything else)\b",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(
@@ -69,7 +72,8 @@ _QUESTION = re.compile(
 _CODE_OR_LOG = re.compile(
     r"^\s{4,}|^\t|^[>$#|]|^\s*(?:at |File \"|Traceback|\d{4}-\d\d-\d\d[ T]|\[\w+\]|[{}\[\]]|"
     r"def |class |import |from \S+ import|const |let |var |function |fn |func |return )|"
-    r"[{};]\s*$|=>|\b(?:Error|Exception):",
+    r"[{};]\s*$|=>|\b(?:Error|Exception):|^\s*(?:WARN|WARNING|ERROR|INFO|DEBUG|FATAL)\b|"
+    r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$",
 )
 _STOP = frozenset(
     """a an the to of in on for and or with by is are be it this that we our you your i
@@ -127,6 +131,7 @@ def _phrase(sentence: str, previous_command: str | None) -> list[str]:
     signal = _SIGNAL.match(body)
     if signal:
         body = _LEAD.sub("", body[signal.end() :]).strip()
+        body = re.sub(r"(?i)^to\s+", "", body)
     parts = re.split(r",?\s+(?:and|but)\s+(?=(?:always|never|don'?t|do not)\b)", body, flags=re.I)
     rules = []
     for part in parts:

@@ -23,6 +23,13 @@ class Run:
     edit: bool = False
 
     @property
+    def worked(self) -> list[Segment]:
+        """The project segments this run showed to work (none unless it completed)."""
+        if self.state != "completed" or self.command is None:
+            return []
+        return shell.worked_segments(self.command)
+
+    @property
     def key(self) -> str | None:
         """The normal form of the main project command, when there is one."""
         return self.main.normal if self.main else None

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from git_memory.runners.builtin import vocabulary
+
 # Tool names that run a shell command, across the agents' transcript formats.
 SHELL_TOOLS = frozenset(
     [
@@ -51,175 +53,12 @@ EDIT_TOOLS = frozenset(
 )
 PROJECT_KINDS = ("test", "lint", "format", "typecheck", "check", "build", "generate", "run")
 
-_WRAPPERS: tuple[tuple[str, ...], ...] = (
-    ("uv", "run"),
-    ("poetry", "run"),
-    ("pipenv", "run"),
-    ("hatch", "run"),
-    ("pdm", "run"),
-    ("rye", "run"),
-    ("pnpm", "exec"),
-    ("pnpm", "dlx"),
-    ("yarn", "dlx"),
-    ("npm", "exec"),
-    ("bundle", "exec"),
-    ("python", "-m"),
-    ("python3", "-m"),
-    ("npx",),
-    ("bunx",),
-)
-# Wrappers that change nothing about what runs: left out of the normal form too.
-_TRANSPARENT = frozenset(["time", "env", "nice", "command", "exec", "noglob", "sudo"])
 _OPERATORS = frozenset(["&&", "||", ";", "&", "\n"])
 _REDIRECTS = frozenset([">", ">>", "<", ">&", "&>", "<&", ">|", "&>>", "2>", "2>>"])
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
 _SOURCE_FILE = re.compile(
     r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|"
     r"vue|svelte|md|json|toml|yaml|yml|css|scss|sh)$"
-)
-
-_SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("typecheck", frozenset(["typecheck", "types", "tsc", "mypy", "pyright", "typing"])),
-    ("format", frozenset(["format", "fmt", "prettier", "black", "formatting"])),
-    ("lint", frozenset(["lint", "eslint", "clippy", "vet", "stylelint", "ruff", "linter"])),
-    ("test", frozenset(["test", "tests", "spec", "specs", "e2e", "integration", "unit", "t"])),
-    ("generate", frozenset(["generate", "gen", "codegen", "proto", "protos", "openapi"])),
-    ("build", frozenset(["build", "compile", "dist", "bundle"])),
-    ("check", frozenset(["check", "ci", "verify", "validate", "precommit", "pre-commit"])),
-    ("run", frozenset(["dev", "start", "serve", "server", "run", "watch"])),
-)
-_SCRIPT_RUNNERS = frozenset(["npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "rake"])
-_PM_BUILTINS = {
-    "test": "test",
-    "t": "test",
-    "start": "run",
-    "build": "build",
-}
-_PROGRAMS: dict[str, str] = {
-    "pytest": "test",
-    "py.test": "test",
-    "tox": "test",
-    "nox": "test",
-    "jest": "test",
-    "vitest": "test",
-    "mocha": "test",
-    "rspec": "test",
-    "phpunit": "test",
-    "ctest": "test",
-    "ava": "test",
-    "bats": "test",
-    "unittest": "test",
-    "flake8": "lint",
-    "pylint": "lint",
-    "pyflakes": "lint",
-    "eslint": "lint",
-    "oxlint": "lint",
-    "stylelint": "lint",
-    "golangci-lint": "lint",
-    "staticcheck": "lint",
-    "shellcheck": "lint",
-    "hadolint": "lint",
-    "rubocop": "lint",
-    "black": "format",
-    "isort": "format",
-    "autopep8": "format",
-    "yapf": "format",
-    "prettier": "format",
-    "gofmt": "format",
-    "goimports": "format",
-    "rustfmt": "format",
-    "clang-format": "format",
-    "mypy": "typecheck",
-    "pyright": "typecheck",
-    "basedpyright": "typecheck",
-    "pytype": "typecheck",
-    "tsc": "typecheck",
-    "vue-tsc": "typecheck",
-    "svelte-check": "typecheck",
-    "build": "build",
-    "webpack": "build",
-    "rollup": "build",
-    "esbuild": "build",
-    "protoc": "generate",
-    "sqlc": "generate",
-    "uvicorn": "run",
-    "gunicorn": "run",
-    "flask": "run",
-}
-# (program, subcommand) pairs and what they are.
-_SUBCOMMANDS: dict[tuple[str, str], str] = {
-    ("cargo", "test"): "test",
-    ("cargo", "nextest"): "test",
-    ("cargo", "clippy"): "lint",
-    ("cargo", "fmt"): "format",
-    ("cargo", "check"): "typecheck",
-    ("cargo", "build"): "build",
-    ("cargo", "run"): "run",
-    ("go", "test"): "test",
-    ("go", "vet"): "lint",
-    ("go", "fmt"): "format",
-    ("go", "build"): "build",
-    ("go", "generate"): "generate",
-    ("go", "run"): "run",
-    ("ruff", "check"): "lint",
-    ("ruff", "format"): "format",
-    ("biome", "check"): "lint",
-    ("biome", "lint"): "lint",
-    ("biome", "format"): "format",
-    ("pre-commit", "run"): "check",
-    ("uv", "build"): "build",
-    ("poetry", "build"): "build",
-    ("hatch", "build"): "build",
-    ("vite", "build"): "build",
-    ("next", "build"): "build",
-    ("next", "lint"): "lint",
-    ("next", "dev"): "run",
-    ("vite", "dev"): "run",
-    ("buf", "generate"): "generate",
-    ("buf", "lint"): "lint",
-    ("prisma", "generate"): "generate",
-    ("playwright", "test"): "test",
-    ("cypress", "run"): "test",
-    ("dotnet", "test"): "test",
-    ("dotnet", "build"): "build",
-    ("dotnet", "format"): "format",
-    ("mvn", "test"): "test",
-    ("mvn", "verify"): "check",
-    ("mvn", "package"): "build",
-    ("gradle", "test"): "test",
-    ("gradle", "build"): "build",
-    ("./gradlew", "test"): "test",
-    ("./gradlew", "build"): "build",
-    ("mix", "test"): "test",
-    ("mix", "format"): "format",
-    ("swift", "test"): "test",
-    ("swift", "build"): "build",
-    ("zig", "build"): "build",
-    ("cmake", "--build"): "build",
-    ("deno", "test"): "test",
-    ("deno", "lint"): "lint",
-    ("deno", "fmt"): "format",
-    ("deno", "check"): "typecheck",
-}
-_SETUP: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p)
-    for p in (
-        r"^(npm|pnpm|yarn|bun)( (install|i|ci|add)\b.*)?$",
-        r"^(uv (sync|add|pip install|venv|lock)|pip3? install|poetry (install|add|lock)"
-        r"|pipenv install|pdm (install|add)|hatch env create|python3? -m venv|virtualenv)\b",
-        r"^(go (mod (download|tidy|vendor)|get|install)|cargo (fetch|add|install)"
-        r"|rustup (target|component|toolchain) add|bundle install|gem install|composer install"
-        r"|mix deps\.get|dotnet restore|swift package resolve)\b",
-        r"^(docker[- ]compose|podman[- ]compose) (up|start|run)\b|^docker (run|start)\b",
-        r"^(brew services start|pg_ctl|redis-server|systemctl start|service \S+ start)\b",
-        r"^(apt-get|apt|brew|dnf|yum|apk|pacman|port|choco|winget) (install|add|-S)\b",
-        r"^(alembic upgrade|prisma (migrate|db push)|diesel migration run|sqlx migrate run"
-        r"|dbmate up|goose up|rails db:\w+|rake db:\w+|manage\.py migrate|flask db upgrade)\b",
-        r"^(export|source|\.|nvm (use|install)|corepack enable|direnv allow|pyenv (local|install)"
-        r"|cp \S*\.env\S* \S*\.env\S*|cp \S*example\S* \S+|playwright install)\b",
-        r"^(make|just|task|npm run|pnpm run|pnpm|yarn|bun run) (deps|install|setup|bootstrap|up"
-        r"|db|services|migrate|db-up|db:up|env|venv|init)\b",
-    )
 )
 
 
@@ -231,6 +70,7 @@ class Segment:
     kind: str | None
     setup: bool
     normal: str
+    env: tuple[str, ...] = ()
 
     @property
     def navigation(self) -> bool:
@@ -293,16 +133,18 @@ def _split(command: str) -> list[list[str]]:
 
 def _segment(words: list[str]) -> Segment:
     words = list(words)
+    env: list[str] = []
     while words and _ASSIGNMENT.fullmatch(words[0]):
-        words.pop(0)
-    while words and words[0] in _TRANSPARENT:
+        env.append(words.pop(0))
+    while words and words[0] in vocabulary.TRANSPARENT:
         words.pop(0)
     if len(words) >= 2 and words[0] == "timeout":
         words = words[2:]
     program = program_words(words)
     kind = _kind(program)
     normal = " ".join(_normal_words(words, program, kind)) if kind else " ".join(words)
-    return Segment(tuple(words), kind, kind is None and _is_setup(" ".join(words)), normal)
+    setup = kind is None and _is_setup(" ".join(words))
+    return Segment(tuple(words), kind, setup, normal, tuple(env))
 
 
 def program_words(words: Sequence[str]) -> list[str]:
@@ -311,7 +153,7 @@ def program_words(words: Sequence[str]) -> list[str]:
     changed = True
     while changed:
         changed = False
-        for wrapper in _WRAPPERS:
+        for wrapper in vocabulary.WRAPPERS:
             if tuple(rest[: len(wrapper)]) == wrapper and len(rest) > len(wrapper):
                 rest = rest[len(wrapper) :]
                 changed = True
@@ -323,18 +165,20 @@ def _kind(program: Sequence[str]) -> str | None:
         return None
     head = program[0].rsplit("/", 1)[-1] if program[0].startswith("./") else program[0]
     second = program[1] if len(program) > 1 else ""
-    if (program[0], second) in _SUBCOMMANDS:
-        return _SUBCOMMANDS[(program[0], second)]
+    if (program[0], second) in vocabulary.SUBCOMMANDS:
+        return vocabulary.SUBCOMMANDS[(program[0], second)]
     if head == "ruff" and second not in ("format", "check"):
         return "lint" if second in ("", ".") or second.startswith("-") else None
     if head in ("make", "just", "task") and (not second or second.startswith("-")):
         return "build" if head == "make" else None
-    if head in _SCRIPT_RUNNERS:
+    if head in vocabulary.SCRIPT_RUNNERS:
         return _script_kind(program)
     if head == "tsc":
         return "typecheck" if "--noEmit" in program or "-noEmit" in program else "build"
-    if head in _PROGRAMS and not (head in ("build", "flask") and second not in ("", "run")):
-        return _PROGRAMS[head]
+    if head in vocabulary.PROGRAMS and not (
+        head in ("build", "flask") and second not in ("", "run")
+    ):
+        return vocabulary.PROGRAMS[head]
     if head.endswith(".sh") or program[0].startswith(("./scripts/", "scripts/", "bin/", "./bin/")):
         return _words_kind(re.split(r"[-_./:]", head.removesuffix(".sh")))
     return None
@@ -359,26 +203,30 @@ def _script_kind(program: Sequence[str]) -> str | None:
         rest = rest[1:]
     if runner in ("npm", "pnpm", "yarn", "bun") and rest[:1] == ["run"]:
         rest = rest[1:]
-    elif runner == "npm" and rest[:1] and rest[0] not in _PM_BUILTINS:
+    elif runner == "npm" and rest[:1] and rest[0] not in vocabulary.PM_BUILTINS:
         return None
     if not rest or rest[0].startswith("-"):
         return None
     name = rest[0]
-    if runner in ("npm", "pnpm", "yarn", "bun") and name in _PM_BUILTINS and "run" not in program:
-        return _PM_BUILTINS[name]
+    if (
+        runner in ("npm", "pnpm", "yarn", "bun")
+        and name in vocabulary.PM_BUILTINS
+        and "run" not in program
+    ):
+        return vocabulary.PM_BUILTINS[name]
     return _words_kind(re.split(r"[-_.:/]", name.lower()))
 
 
 def _words_kind(parts: Sequence[str]) -> str | None:
     found = set(parts)
-    for kind, words in _SCRIPT_WORDS:
+    for kind, words in vocabulary.SCRIPT_WORDS:
         if found & words:
             return kind
     return None
 
 
 def _is_setup(line: str) -> bool:
-    return any(pattern.search(line) for pattern in _SETUP)
+    return any(pattern.search(line) for pattern in vocabulary.SETUP)
 
 
 # Flags that only change how a run reports (dropped), and flags whose value narrows a run to
@@ -417,7 +265,7 @@ def _normal_words(words: Sequence[str], program: Sequence[str], kind: str) -> li
     """The command with narrowing and cosmetic arguments removed (wrappers kept)."""
     prefix = list(words[: len(words) - len(program)])
     head, rest = list(program[:1]), list(program[1:])
-    if head and head[0] in _SCRIPT_RUNNERS:
+    if head and head[0] in vocabulary.SCRIPT_RUNNERS:
         return prefix + head + _script_args(head[0], rest)
     kept: list[str] = []
     dropped = False
@@ -471,9 +319,9 @@ def _default_target(program: str, kind: str) -> list[str]:
 def _script_args(runner: str, rest: Sequence[str]) -> list[str]:
     """`npm run test -- tests/x.test.ts` → `test`: arguments after `--` narrow a script, and
     `run` is left out where the runner means the same without it."""
-    if rest[:1] == ["run"] and len(rest) > 1:
-        if runner in ("pnpm", "yarn") or (runner == "npm" and rest[1] in ("test", "start")):
-            rest = rest[1:]
+    plain = runner in ("pnpm", "yarn") or (runner == "npm" and rest[1:2] in (["test"], ["start"]))
+    if rest[:1] == ["run"] and len(rest) > 1 and plain:
+        rest = rest[1:]
     kept: list[str] = []
     for word in rest:
         if word == "--" or (kept and not word.startswith("-") and _SOURCE_FILE.search(word)):
@@ -490,6 +338,15 @@ def main_segment(command: str) -> tuple[Segment | None, list[Segment]]:
         if found[index].kind is not None:
             return found[index], [s for s in found[:index] if s.setup]
     return None, [s for s in found if s.setup]
+
+
+def worked_segments(command: str) -> list[Segment]:
+    """The project segments a successful command line shows to have worked: every one of an
+    `&&` chain, otherwise only the main one (`;`/`||` hide earlier exit statuses)."""
+    found = [s for s in segments(command) if s.kind is not None]
+    if re.search(r"\|\||;", command):
+        return found[-1:]
+    return found
 
 
 def command_kind(command: str) -> str | None:

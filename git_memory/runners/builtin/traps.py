@@ -63,14 +63,14 @@ def first_error_line(output: str) -> str:
     lines = [line for line in lines if line and not _NOISE.match(line)]
     # An error naming the environment (a missing module, a refused connection) says most
     # about a trap; then any line that reads as an error.
-    tiers = (
-        lambda line: bool(_STRONG.search(line) and _INVOCATION.search(line)),
-        lambda line: bool(_INVOCATION.search(line)),
-        lambda line: bool(_STRONG.search(line)),
-        lambda line: bool(_WEAK.search(line)),
+    tiers: tuple[tuple[re.Pattern[str], ...], ...] = (
+        (_STRONG, _INVOCATION),
+        (_INVOCATION,),
+        (_STRONG,),
+        (_WEAK,),
     )
-    for tier in tiers:
-        found = next((line for line in lines if tier(line)), None)
+    for patterns in tiers:
+        found = next((ln for ln in lines if all(p.search(ln) for p in patterns)), None)
         if found is not None:
             return sanitize_error(_PREFIX.sub("", found))
     return ""
@@ -115,16 +115,33 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             environmental = bool(_INVOCATION.search(failed.output))
             if steps and (not edited or environmental):
                 return _fact("prerequisite", failed, later, error, " && ".join(steps))
-            return None
+            return _with_environment(failed, later, error, edited)
         if later.main is not None and _variant(failed, later, edited):
             return _fact("variant", failed, later, error, later.key or "")
-        if later.main is None or later.main.kind in ("build", "generate"):
+        if later.main is None or later.main.kind in _step_kinds(failed):
             steps += [s.normal for s in later.setups]
             if later.main is not None:
                 steps.append(later.main.normal)
             elif _is_setup_line(later):
                 steps.append(_setup_line(later))
     return None
+
+
+def _step_kinds(failed: Run) -> tuple[str, ...]:
+    """Project commands that can be a prerequisite: builds and code generation, and the
+    formatter itself before a format check."""
+    kind = failed.main.kind if failed.main else None
+    return ("build", "generate", "format") if kind == "format" else ("build", "generate")
+
+
+def _with_environment(failed: Run, later: Run, error: str, edited: bool) -> BuiltinFact | None:
+    """The same command worked once variables were set on it (`DATABASE_URL=… pytest`)."""
+    if failed.main is None or later.main is None or edited:
+        return None
+    added = [v for v in later.main.env if v not in failed.main.env]
+    if not added:
+        return None
+    return _fact("variant", failed, later, error, " ".join([*added, later.main.normal]))
 
 
 def _variant(failed: Run, later: Run, edited: bool) -> bool:
@@ -134,7 +151,14 @@ def _variant(failed: Run, later: Run, edited: bool) -> bool:
         return False
     if _INVOCATION.search(failed.output):
         return True
-    return not edited and _tool(failed.main) == _tool(later.main)
+    # The same tool through another wrapper (`pytest` → `uv run pytest`).
+    same_tool = _tool(failed.main) == _tool(later.main)
+    return not edited and same_tool and _prefix(failed.main) != _prefix(later.main)
+
+
+def _prefix(segment: shell.Segment) -> tuple[str, ...]:
+    program = shell.program_words(segment.words)
+    return segment.words[: len(segment.words) - len(program)]
 
 
 def _tool(segment: shell.Segment) -> tuple[str, ...]:
@@ -173,7 +197,7 @@ def _fact(mode: str, failed: Run, fixed: Run, error: str, fix: str) -> BuiltinFa
         failing = failed.key or ""
     steps = fix.split(" && ")
     fix = " && ".join(_unique(steps)[-MAX_FIX_STEPS:])
-    if not failing or not fix or "`" in fix or fix == failing:
+    if not failing or not fix or "`" in fix or fix == failing or _blocked(fix):
         return None
     text = render_command_fix(mode, failing, error, fix)
     turns = tuple(dict.fromkeys((failed.turn_key, fixed.turn_key)))
@@ -186,6 +210,12 @@ def _fact(mode: str, failed: Run, fixed: Run, error: str, fix: str) -> BuiltinFa
         f"fix:{failing}\0{fix}",
         (("mode", mode), ("failing", failing), ("error", error), ("fix", fix)),
     )
+
+
+def _blocked(text: str) -> bool:
+    from git_memory.lint.engine import scan_secrets
+
+    return any(f.severity == "block" for f in scan_secrets(text))
 
 
 def _unique(items: Sequence[str]) -> list[str]:

@@ -55,8 +55,8 @@ def plan_window(
         traps += trap_facts(runs)
         rules += rule_facts(records, scrub)
         for run in runs:
-            if run.main is not None and run.state == "completed" and run.key:
-                entry = worked.setdefault(run.key, _Worked(run.main.kind or ""))
+            for segment in run.worked:
+                entry = worked.setdefault(segment.normal, _Worked(segment.kind or ""))
                 if session_key not in entry.sessions:
                     entry.sessions.append(session_key)
                 entry.turns.setdefault(session_key, []).append(run.turn_key)
