@@ -126,10 +126,11 @@ def last_until(db: Any, owner: Any) -> str | None:
 
 def remember(db: Any, owner: Any, window: Window) -> None:
     """Record the end of a finished extraction window (the next default starts there); an
-    earlier window extracted later never moves it back."""
+    earlier window extracted later never moves it back, a window ending in the future
+    counts as ending now."""
     from git_memory.store.chunks import set_cursor
 
-    until = window.to_json()["before"]
+    until = Window(window.after, min(window.before, utc_now())).to_json()["before"]
     previous = last_until(db, owner)
     if previous is None or previous < until:
         set_cursor(db, owner, CURSOR_SOURCE, {"until": until})

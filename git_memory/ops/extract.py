@@ -59,6 +59,7 @@ class ExtractRunnerResponse(Model):
     quarantined: list[str]
     plans: list[dict[str, Any]] = Field(default_factory=list)
     manifest: dict[str, Any] | None = None
+    window: dict[str, str] | None = None
     sessions: int = 0
     skipped: list[SkippedSessions] = Field(default_factory=list)
     remaining: int = 0
@@ -104,6 +105,7 @@ def extract(
         extracted=outcome.extracted,
         adjudicated=outcome.adjudicated,
         quarantined=outcome.quarantined,
+        window=request.request.window.to_json(),
         sessions=outcome.sessions,
         skipped=[SkippedSessions(reason=r, sessions=n) for r, n in outcome.skipped],
         remaining=outcome.left,
@@ -243,8 +245,9 @@ def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRun
 def _render(response: ExtractRunnerResponse) -> str:
     lines = [f"{response.runner}: {len(response.extracted)} extraction task(s), "]
     lines[0] += f"{len(response.adjudicated)} adjudication(s) answered"
-    if response.runner == "builtin":
+    if response.runner == "builtin" and response.window:
         lines[0] += f", {response.sessions} session(s) read"
+        lines.append(f"  window {response.window['after']} → {response.window['before']}")
     lines += [f"  skipped {item.sessions} session(s): {item.reason}" for item in response.skipped]
     lines += [f"  quarantined {candidate}" for candidate in response.quarantined]
     lines.append(f"next: {response.next}")

@@ -35,7 +35,7 @@ _KIND_PHRASES = {
     "generate": "regenerates the generated code",
     "run": "starts the application",
 }
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def sanitize_error(line: str) -> str:
 
     Idempotent, so the host can check a fact's error parameter by sanitizing it again.
     """
-    text = _ANSI.sub("", line).replace("`", "'").replace('"', "'")
+    text = ANSI.sub("", line).replace("`", "'").replace('"', "'")
     text = re.sub(r"\.{4,}", "...", text)
     text = " ".join(text.split())
     if len(text) > MAX_ERROR_CHARS:

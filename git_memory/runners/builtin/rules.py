@@ -25,8 +25,8 @@ _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[.!?])$|\n+|;\s+")
 _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|good|great|nice|thanks|thank you|also|and|but|btw|fyi|ps|so|just|"
-    r"please|pls|one more thing|important|note|note for the team|team rule|rule|heads up|"
-    r"for the record|reminder|also note)\b[,:!.\-–—]*\s*)+",
+    r"please|pls|one more thing|important|note|team rule|rule|heads up|for the team|"
+    r"for everyone|for the record|reminder)\b[,:!.\-–—]*\s*)+",
     re.IGNORECASE,
 )
 _SIGNAL = re.compile(

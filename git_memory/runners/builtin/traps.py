@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from git_memory.runners.builtin import shell
 from git_memory.runners.builtin.renderers import (
+    ANSI,
     RENDERER_COMMAND_FIX,
     BuiltinFact,
     render_command_fix,
@@ -59,7 +60,7 @@ _HOOK = re.compile(
 
 def first_error_line(output: str) -> str:
     """The first meaningful error line of a failed command's output ("" when none)."""
-    lines = [line.strip() for line in output.splitlines()]
+    lines = [ANSI.sub("", line).strip() for line in output.splitlines()]
     lines = [line for line in lines if line and not _NOISE.match(line)]
     # An error naming the environment (a missing module, a refused connection) says most
     # about a trap; then any line that reads as an error.
