@@ -73,7 +73,8 @@ def test_the_cli_refuses_bad_windows_and_digests_with_exit_2(sample_repo: Sample
         result = run_cli(["extract", "--runner", "codex", *flags], cwd=sample_repo.root)
         assert result.exit_code == 2, result.stderr
         assert words in result.stderr
-        assert "pydantic" not in result.stderr and "Value error" not in result.stderr
+        assert "pydantic" not in result.stderr
+        assert "Value error" not in result.stderr
 
 
 def test_no_window_takes_everything_since_the_last_extraction(sample_repo: SampleRepo) -> None:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from tests.extract.conftest import DAY1
+from tests.extract.conftest import DAY1, SINCE, UNTIL, SampleRepo, build_sample_repo
+from tests.extract.flow import candidate, decisions, draft_batch, stage
 from tests.sessions.transcripts import (
     claude_assistant,
     claude_path,
@@ -17,9 +18,6 @@ from tests.sessions.transcripts import (
     tool_result,
     write_jsonl,
 )
-from tests.extract.conftest import SINCE, UNTIL, SampleRepo, build_sample_repo
-from tests.extract.flow import candidate, decisions, draft_batch, stage
-
 
 DAY = DAY1.isoformat()
 SESSION_A = "11111111-2222-4333-8444-555555555555"
@@ -105,15 +103,18 @@ def test_builtin_extract_is_idempotent_and_says_why_nothing_is_new(
     first = _extract(sample_repo)
     again = _extract(sample_repo)
     assert first["quarantined"]
-    assert again["quarantined"] == [] and again["extracted"] == []
+    assert again["quarantined"] == []
+    assert again["extracted"] == []
     assert again["next"].startswith("git memory review"), "the first run's candidates still wait"
 
 
 def test_limit_caps_the_run_and_next_says_what_is_left(sample_repo: SampleRepo) -> None:
     first = _extract(sample_repo, "--limit", "1")
-    assert len(first["extracted"]) == 1 and first["remaining"] == 1
+    assert len(first["extracted"]) == 1
+    assert first["remaining"] == 1
     second = _extract(sample_repo)
-    assert len(second["extracted"]) == 1 and second["remaining"] == 0
+    assert len(second["extracted"]) == 1
+    assert second["remaining"] == 0
 
 
 def test_skipped_sessions_are_reported(sample_repo: SampleRepo) -> None:

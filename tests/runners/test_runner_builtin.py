@@ -131,7 +131,8 @@ def test_one_command_memory_per_window_with_its_session_count() -> None:
     planned = plan_window(sessions, tasks, known=set())
     (fact,) = [f for facts in planned.values() for f in facts]
     assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
-    assert planned["task-a"] == [fact] and fact.turn_keys == ("a1",)
+    assert planned["task-a"] == [fact]
+    assert fact.turn_keys == ("a1",)
     assert builtin.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
     again = plan_window(sessions, tasks, known=memory_keys(fact.content))
     assert again == {}, "a command approved or proposed before is not proposed again"
@@ -205,7 +206,8 @@ def test_the_error_line_is_the_meaningful_one_sanitized() -> None:
     assert first_error_line(output) == "ModuleNotFoundError: No module named 'app'"
     assert first_error_line("all good\n") == ""
     long = sanitize_error("error: " + "x" * 300)
-    assert len(long) == 120 and sanitize_error(long) == long
+    assert len(long) == 120
+    assert sanitize_error(long) == long
 
 
 def test_a_secret_in_the_fix_drops_the_trap() -> None:
