@@ -36,7 +36,7 @@ _STRONG = re.compile(
 )
 _WEAK = re.compile(
     r"(?i)\b(error|failed|failure|not found|cannot|can't|refused|denied|missing|invalid"
-    r"|unable|does not exist)\b"
+    r"|unable|does not exist|undefined)\b"
 )
 _NOISE = re.compile(
     r"^(Traceback \(most recent call last\)|Exit code \d+$"
