@@ -84,6 +84,12 @@ def _traps(*records: TurnRecord) -> list[builtin.BuiltinFact]:
         ("make proto", "generate", "make proto"),
         ("pnpm dev", "run", "pnpm dev"),
         ("mypy git_memory && echo ok", "typecheck", "mypy git_memory"),
+        ("uv run --with pytest-cov pytest --cov", "test", "uv run --with pytest-cov pytest --cov"),
+        ("mvn -q test", "test", "mvn test"),
+        ("make -C backend test", "test", "make -C backend test"),
+        ("docker compose run --rm web pytest -q", "test", "docker compose run --rm web pytest"),
+        ("python manage.py test", "test", "python manage.py test"),
+        ("bash scripts/lint.sh", "lint", "bash scripts/lint.sh"),
     ],
 )
 def test_project_commands_and_their_normal_form(command: str, kind: str, normal: str) -> None:
@@ -100,6 +106,8 @@ def test_project_commands_and_their_normal_form(command: str, kind: str, normal:
         "git log --oneline -5",
         "echo pytest",
         "sed -n 1,80p src/app.py",
+        "pytest --version",
+        "go version",
         "rg TODO",
         "make clean",
         "npm install",
@@ -258,6 +266,8 @@ NOT_RULES = [
     "    always_retry = True",
     "I always forget the flags.",
     "never commit AKIAIOSFODNN7EXAMPLE to the repo",
+    "Nope, we don't do that here.",
+    "Just run it again, don't stop.",
 ]
 
 

@@ -75,6 +75,12 @@ _CODE_OR_LOG = re.compile(
     r"[{};]\s*$|=>|\b(?:Error|Exception):|^\s*(?:WARN|WARNING|ERROR|INFO|DEBUG|FATAL)\b|"
     r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$",
 )
+_FUNCTION_WORDS = frozenset(
+    """the a an this that these those it its here there do does did done doing so again just
+    please me you we us i to of in on at for with be is are was were not don't dont don t
+    never always ever anything something thing things like way then now yet too also any all
+    more less and or but no yes ok okay one ones stuff""".split()  # noqa: SIM905
+)
 _STOP = frozenset(
     """a an the to of in on for and or with by is are be it this that we our you your i
     always never do not don't dont please use using instead""".split()  # noqa: SIM905
@@ -145,10 +151,17 @@ def _acceptable(body: str) -> bool:
     words = body.split()
     return (
         len(words) >= MIN_RULE_WORDS
+        and len(_content_words(body)) >= 2
         and not _NOT_RULES.match(body)
         and not _ONE_OFF.search(body)
         and not _QUESTION.match(body)
     )
+
+
+def _content_words(text: str) -> set[str]:
+    """The words that say something ("Don't do that here" has none: it is not a rule)."""
+    words = set(re.findall(r"[a-z0-9_.\-/*`]+", text.casefold().replace("’", "'")))
+    return words - _FUNCTION_WORDS
 
 
 def _is_x_not_y(body: str) -> bool:

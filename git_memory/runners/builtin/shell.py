@@ -148,28 +148,46 @@ def _segment(words: list[str]) -> Segment:
 
 
 def program_words(words: Sequence[str]) -> list[str]:
-    """The words from the program on: runner wrappers removed."""
+    """The words from the program on: runner wrappers (and their options) removed."""
     rest = list(words)
     changed = True
     while changed:
         changed = False
         for wrapper in vocabulary.WRAPPERS:
             if tuple(rest[: len(wrapper)]) == wrapper and len(rest) > len(wrapper):
-                rest = rest[len(wrapper) :]
+                rest = _skip_options(rest[len(wrapper) :], vocabulary.WRAPPER_OPTIONS)
                 changed = True
-    return rest
+        container = _container_command(rest)
+        if container is not None:
+            rest, changed = container, True
+    return _interpreted(rest)
+
+
+def _skip_options(words: list[str], valued: frozenset[str]) -> list[str]:
+    while words and words[0].startswith("-") and words[0] != "--":
+        words = words[2:] if words[0] in valued else words[1:]
+    return words
+
+
+def _container_command(words: list[str]) -> list[str] | None:
+    """`docker compose run --rm app pytest` → `pytest`: the command a container runs."""
+    for prefix in vocabulary.CONTAINER_RUNS:
+        if tuple(words[: len(prefix)]) == prefix:
+            rest = _skip_options(words[len(prefix) :], vocabulary.CONTAINER_OPTIONS)
+            return rest[1:] if len(rest) > 1 else None
+    return None
 
 
 def _kind(program: Sequence[str]) -> str | None:
-    if not program:
+    if not program or any(word in vocabulary.INFO_FLAGS for word in program[1:]):
         return None
     head = program[0].rsplit("/", 1)[-1] if program[0].startswith("./") else program[0]
-    second = program[1] if len(program) > 1 else ""
+    second = next((w for w in program[1:] if not w.startswith(("-", "+"))), "")
     if (program[0], second) in vocabulary.SUBCOMMANDS:
         return vocabulary.SUBCOMMANDS[(program[0], second)]
     if head == "ruff" and second not in ("format", "check"):
-        return "lint" if second in ("", ".") or second.startswith("-") else None
-    if head in ("make", "just", "task") and (not second or second.startswith("-")):
+        return "lint" if second in ("", ".") else None
+    if head in ("make", "just", "task") and not _script_words(program[1:]):
         return "build" if head == "make" else None
     if head in vocabulary.SCRIPT_RUNNERS:
         return _script_kind(program)
@@ -184,17 +202,19 @@ def _kind(program: Sequence[str]) -> str | None:
     return None
 
 
-_RUNNER_OPTIONS = frozenset(
-    ["--filter", "-F", "-C", "--dir", "--prefix", "--workspace", "-w", "--cwd", "-f", "--file"]
-)
+def _interpreted(program: Sequence[str]) -> list[str]:
+    """`bash scripts/test.sh` → `scripts/test.sh`; `python manage.py test` → `manage.py test`."""
+    words = list(program)
+    if len(words) > 1 and words[0] in ("bash", "sh", "zsh") and words[1].endswith(".sh"):
+        return words[1:]
+    if len(words) > 1 and words[0] in ("python", "python3") and words[1] == "manage.py":
+        return words[1:]
+    return words
 
 
 def _script_words(rest: Sequence[str]) -> list[str]:
     """A script runner's arguments without its leading options (`--filter pkg`, `-C dir`)."""
-    words = list(rest)
-    while words and words[0].startswith("-"):
-        words = words[2:] if words[0] in _RUNNER_OPTIONS else words[1:]
-    return words
+    return _skip_options(list(rest), vocabulary.RUNNER_OPTIONS)
 
 
 def _script_kind(program: Sequence[str]) -> str | None:

@@ -22,6 +22,68 @@ WRAPPERS: tuple[tuple[str, ...], ...] = (
     ("npx",),
     ("bunx",),
 )
+# Options of a wrapper that take a value (`uv run --with pytest-cov pytest`).
+WRAPPER_OPTIONS = frozenset(
+    [
+        "--with",
+        "--extra",
+        "--group",
+        "--only-group",
+        "--package",
+        "-p",
+        "--directory",
+        "--project",
+        "--python",
+        "--env-file",
+        "--env",
+        "-e",
+    ]
+)
+# Running a command in a container: what follows the service is the command.
+CONTAINER_RUNS: tuple[tuple[str, ...], ...] = (
+    ("docker", "compose", "run"),
+    ("docker", "compose", "exec"),
+    ("docker-compose", "run"),
+    ("docker-compose", "exec"),
+    ("docker", "exec"),
+    ("podman", "exec"),
+)
+CONTAINER_OPTIONS = frozenset(
+    [
+        "-e",
+        "--env",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "--entrypoint",
+        "--name",
+        "-v",
+        "--volume",
+        "-p",
+        "--publish",
+        "--env-file",
+    ]
+)
+# Script runners' options that take a value (`pnpm --filter web test`, `make -C api test`).
+RUNNER_OPTIONS = frozenset(
+    [
+        "--filter",
+        "-F",
+        "-C",
+        "--dir",
+        "--prefix",
+        "--workspace",
+        "--cwd",
+        "-f",
+        "--file",
+        "--directory",
+        "--makefile",
+        "--justfile",
+    ]
+)
+# A run that only asks for a version or help is not the command doing its job.
+INFO_FLAGS = frozenset(["--version", "-V", "--help", "-h", "version", "help"])
 # Wrappers that change nothing about what runs: left out of the normal form too.
 TRANSPARENT = frozenset(["time", "env", "nice", "command", "exec", "noglob", "sudo"])
 SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -136,6 +198,10 @@ SUBCOMMANDS: dict[tuple[str, str], str] = {
     ("gradle", "build"): "build",
     ("./gradlew", "test"): "test",
     ("./gradlew", "build"): "build",
+    ("manage.py", "test"): "test",
+    ("manage.py", "runserver"): "run",
+    ("rails", "test"): "test",
+    ("bin/rails", "test"): "test",
     ("mix", "test"): "test",
     ("mix", "format"): "format",
     ("mix", "compile"): "build",
