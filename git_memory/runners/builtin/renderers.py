@@ -35,6 +35,7 @@ _KIND_PHRASES = {
     "generate": "regenerates the generated code",
     "run": "starts the application",
 }
+_FORMAT_CHECK = re.compile(r"--check\b|--diff\b|(?<=[a-z])Check\b|:check\b|\bcheck-format\b")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
@@ -60,7 +61,10 @@ class BuiltinFact:
 def render_command_exit(command: str, kind: str, sessions: int) -> str:
     """The only text a `command-exit@1` fact can have."""
     plural = "session" if sessions == 1 else "sessions"
-    return f"`{command}` {_KIND_PHRASES[kind]} (worked in {sessions} {plural})."
+    phrase = _KIND_PHRASES[kind]
+    if kind == "format" and _FORMAT_CHECK.search(command):
+        phrase = "checks the formatting"
+    return f"`{command}` {phrase} (worked in {sessions} {plural})."
 
 
 def render_command_fix(mode: str, failing: str, error: str, fix: str) -> str:

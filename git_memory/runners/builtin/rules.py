@@ -165,8 +165,8 @@ def _content_words(text: str) -> set[str]:
 
 
 def _is_x_not_y(body: str) -> bool:
-    """ "X, not Y" about tools: an imperative or code on both sides."""
-    match = re.search(r"^(.+?),\s+not\s+(.+)$", body)
+    """ "X, not Y" / "X, never Y" about tools: an imperative or code on both sides."""
+    match = re.search(r"^(.+?),\s+(?:not|never)\s+(.+)$", body)
     if not match:
         return False
     imperative = re.match(r"(?i)^(use|run|call|prefer|import|install|target|pin|put|keep)\b", body)

@@ -190,7 +190,7 @@ def _kind(program: Sequence[str]) -> str | None:
     if head in ("make", "just", "task") and not _script_words(program[1:]):
         return "build" if head == "make" else None
     if head in vocabulary.SCRIPT_RUNNERS:
-        return _script_kind(program)
+        return _script_kind([head, *program[1:]])
     if head == "tsc":
         return "typecheck" if "--noEmit" in program or "-noEmit" in program else "build"
     if head in vocabulary.PROGRAMS and not (
@@ -234,7 +234,8 @@ def _script_kind(program: Sequence[str]) -> str | None:
         and "run" not in program
     ):
         return vocabulary.PM_BUILTINS[name]
-    return _words_kind(re.split(r"[-_.:/]", name.lower()))
+    # Task names in camelCase (`spotlessCheck`) split like kebab-case ones.
+    return _words_kind(re.split(r"[-_.:/]", re.sub(r"([a-z])([A-Z])", r"\1-\2", name).lower()))
 
 
 def _words_kind(parts: Sequence[str]) -> str | None:
@@ -260,6 +261,7 @@ _COSMETIC = re.compile(
 _NARROWING_VALUE = frozenset(
     [
         "-k",
+        "--tests",
         "--deselect",
         "-t",
         "--testNamePattern",
@@ -278,6 +280,7 @@ _NARROWING_VALUE = frozenset(
         "-n",
     ]
 )
+_DOTTED_TEST = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DEFAULT_TARGET = {"ruff": ".", "black": ".", "isort": ".", "prettier": ".", "eslint": "."}
 
 
@@ -321,6 +324,8 @@ def _narrowing_target(word: str, head: Sequence[str], kept: Sequence[str], kind:
     program = head[0] if head else ""
     if "::" in word or _SOURCE_FILE.search(word):
         return True
+    if kind == "test" and _DOTTED_TEST.fullmatch(word):
+        return True  # a module or test id: `python manage.py test accounts.tests.test_x`
     if program == "go" and kind == "test":
         return word != "./..." and kept[:1] == ["test"] and word.startswith(("./", "."))
     if program == "cargo" and kind == "test":

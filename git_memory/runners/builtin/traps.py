@@ -43,7 +43,7 @@ _NOISE = re.compile(
     r"|npm ERR! (A complete log|code|errno|syscall|path|To see)\b"
     r"|at |[-=_*~]{3,}|\s*\^+\s*$|\d+ (passed|failed)|.*Error: Process completed with exit code)"
 )
-_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+)")
+_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+)")
 _INVOCATION = re.compile(
     r"(?i)command not found|\bnot found\b|No module named|ModuleNotFoundError|ImportError"
     r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
@@ -60,7 +60,7 @@ _HOOK = re.compile(
 
 def first_error_line(output: str) -> str:
     """The first meaningful error line of a failed command's output ("" when none)."""
-    lines = [ANSI.sub("", line).strip() for line in output.splitlines()]
+    lines = [_PREFIX.sub("", ANSI.sub("", line).strip()) for line in output.splitlines()]
     lines = [line for line in lines if line and not _NOISE.match(line)]
     # An error naming the environment (a missing module, a refused connection) says most
     # about a trap; then any line that reads as an error.

@@ -88,7 +88,7 @@ INFO_FLAGS = frozenset(["--version", "-V", "--help", "-h", "version", "help"])
 TRANSPARENT = frozenset(["time", "env", "nice", "command", "exec", "noglob", "sudo"])
 SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("typecheck", frozenset(["typecheck", "types", "tsc", "mypy", "pyright", "typing"])),
-    ("format", frozenset(["format", "fmt", "prettier", "black", "formatting"])),
+    ("format", frozenset(["format", "fmt", "prettier", "black", "formatting", "spotless"])),
     ("lint", frozenset(["lint", "eslint", "clippy", "vet", "stylelint", "ruff", "linter"])),
     ("test", frozenset(["test", "tests", "spec", "specs", "e2e", "integration", "unit", "t"])),
     ("generate", frozenset(["generate", "gen", "codegen", "proto", "protos", "openapi"])),
@@ -96,7 +96,9 @@ SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("check", frozenset(["check", "ci", "verify", "validate", "precommit", "pre-commit"])),
     ("run", frozenset(["dev", "start", "serve", "server", "run", "watch"])),
 )
-SCRIPT_RUNNERS = frozenset(["npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "rake"])
+SCRIPT_RUNNERS = frozenset(
+    ["npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "rake", "gradle", "gradlew"]
+)
 PM_BUILTINS = {
     "test": "test",
     "t": "test",
@@ -233,6 +235,8 @@ SETUP: tuple[re.Pattern[str], ...] = tuple(
         r"|dbmate up|goose up|rails db:\w+|rake db:\w+|manage\.py migrate|flask db upgrade)\b",
         r"^(export|source|\.|nvm (use|install)|corepack enable|direnv allow|pyenv (local|install)"
         r"|cp \S*\.env\S* \S*\.env\S*|cp \S*example\S* \S+|playwright install)\b",
+        r"^(sdk use|jenv (local|shell|global)|asdf (install|local|set)|mise (use|install)"
+        r"|volta (install|pin)|rbenv (local|install)|fnm use)\b",
         r"^(make|just|task|npm run|pnpm run|pnpm|yarn|bun run) (deps|install|setup|bootstrap|up"
         r"|db|services|migrate|db-up|db:up|env|venv|init)\b",
     )
