@@ -59,7 +59,7 @@ def _review(sample_repo: SampleRepo) -> list[dict[str, Any]]:
 
 
 def test_one_run_proposes_commands_traps_and_rules_ready_to_promote(
-    sample_repo: SampleRepo,
+    sample_repo: SampleRepo, hermetic_env: dict[str, Path]
 ) -> None:
     before = sample_repo.repo.snapshot()
     outcome = _extract(sample_repo)
@@ -95,6 +95,17 @@ def test_one_run_proposes_commands_traps_and_rules_ready_to_promote(
     assert any("`uv run pytest` runs the tests" in text for text in entries)
     assert any(text.count("Trap: `make integration`") for text in entries)
     assert sample_repo.repo.snapshot() == before
+    # A later session that runs the same command again adds nothing: it is approved memory.
+    cwd = str(sample_repo.root)
+    call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "uv run pytest"}}
+    later = [claude_user("Run the tests.", cwd)]
+    later += [claude_assistant([call], cwd, "m1"), tool_result("t1", "12 passed", cwd)]
+    path = claude_path(hermetic_env["claude"], SESSION_A)
+    write_jsonl(path, _at(later, SESSION_A), time.time() - 3600)
+    again = _extract(sample_repo)
+    assert again["sessions"] == 3, "the new session was read"
+    assert again["quarantined"] == [], "nothing approved or proposed before comes back"
+    assert not [i for i in _review(sample_repo) if "`uv run pytest` runs" in i["content"]]
 
 
 def test_builtin_extract_is_idempotent_and_says_why_nothing_is_new(

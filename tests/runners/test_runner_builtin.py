@@ -181,6 +181,13 @@ def test_a_prerequisite_step_is_a_trap_chained_or_separate() -> None:
         )
 
 
+def test_a_corrected_invocation_after_setup_names_both() -> None:
+    failed = _bash("npm test", "sh: 1: jest: not found", state="failed")
+    setup = _bash("npm install", "added 812 packages")
+    (trap,) = _traps(_turn("t1", failed, setup, _bash("npx jest", "ok")))
+    assert trap.content.endswith("; run `npm install && npx jest` instead.")
+
+
 def test_a_formatter_the_commit_hook_demanded_is_a_trap() -> None:
     hook = "ruff-format..........................Failed\n- files were modified by this hook"
     (trap,) = _traps(
@@ -243,6 +250,19 @@ RULES = [
         "Do not edit the generated *.pb.go files by hand.",
         "Do not edit the generated *.pb.go files by hand.",
     ),
+    (
+        "Use the gradle wrapper, never a system-wide gradle.",
+        "Use the gradle wrapper, never a system-wide gradle.",
+    ),
+    (
+        "Before pushing, run the full suite with `make check`.",
+        "Before pushing, run the full suite with `make check`.",
+    ),
+    (
+        "Whenever you change the schema, regenerate the client.",
+        "Whenever you change the schema, regenerate the client.",
+    ),
+    ("We squash-merge every pull request.", "We squash-merge every pull request."),
 ]
 
 
@@ -268,6 +288,9 @@ NOT_RULES = [
     "never commit AKIAIOSFODNN7EXAMPLE to the repo",
     "Nope, we don't do that here.",
     "Just run it again, don't stop.",
+    "Every time I run it, it fails.",
+    "Before committing, show me the diff.",
+    "Run the tests again.",
 ]
 
 
@@ -285,6 +308,8 @@ def test_a_correction_after_an_agent_action_names_what_it_corrects() -> None:
     assert fact.content == "Run pnpm test instead of `npm test`."
     assert fact.statement == "no, run pnpm test instead"
     assert rule_facts([_turn("t2", user="no, run pnpm test instead")]) == []
+    (plain,) = rule_facts([records[0], _turn("t2", user="Please use pnpm instead.")])
+    assert plain.content == "Use pnpm instead of `npm test`."
 
 
 MUTATIONS = [

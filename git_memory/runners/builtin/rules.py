@@ -1,8 +1,9 @@
 """`user-rule@1`: rules the user stated, phrased as the rule, quoted as the user said it.
 
 Forms: "always …", "never …", "don't …"/"do not …", "use X instead of Y", "prefer X over
-Y", "X, not Y", "from now on …", "remember: …", "we use …", "make sure to always …", and a
-correction right after an agent action ("no, run … instead"). The candidate reads as the rule
+Y", "X, not Y", "from now on …", "remember: …", "we use …", "make sure to always …",
+instructions for every time ("before pushing, run …"), and a correction right after an agent
+action ("no, run … instead"). The candidate reads as the rule
 ("Always run the tests through `uv run`."); its statement keeps the user's exact sentence,
 which stays `unverified` until a human confirms it. Questions, everyday phrases ("don't
 worry"), one-off instructions about the task at hand ("don't commit yet"), code and pasted
@@ -37,7 +38,8 @@ _SIGNAL = re.compile(
 )
 _RULE_START = re.compile(
     r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to|you) always|"
-    r"we (?:use|always|never|don'?t|do not|prefer|run)|our \w+ (?:is|are|uses?)|"
+    r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
+    r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
     r"stop (?:using|running|calling|adding|committing)|let'?s (?:always|never)|"
     r".+\b(?:must|should) (?:always|never)\b(?! have))\b",
@@ -47,6 +49,15 @@ _CORRECTION = re.compile(
     r"^(?:no|nope|stop|wrong|not like that|actually|wait)\b[,.!:;\s\-–—]+(?:please\s+)?"
     r"(?=(?:use|run|call|do|don'?t|do not|never|always|try)\b)",
     re.IGNORECASE,
+)
+_INSTEAD = re.compile(r"^(?:use|run|call|try)\b.+\binstead\b(?!\s+of)", re.IGNORECASE)
+_STANDING = re.compile(
+    r"(?i)\b(?:before (?:you )?(?:commit|push|merg|open|send|releas|deploy|tag)\w*"
+    r"|whenever|every time|each time|after every|any time you)\b"
+)
+_IMPERATIVE = re.compile(
+    r"(?i)^(?:run|use|call|add|update|regenerate|rebuild|bump|check|format|lint|test|rebase|"
+    r"squash|sign|keep|write|put|restart|clear|reset|make sure)\b"
 )
 # "No — we use pnpm here": the refusal itself is not part of the rule.
 _REFUSAL = re.compile(r"^(?:no|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECASE)
@@ -133,6 +144,8 @@ def _phrase(sentence: str, previous_command: str | None) -> list[str]:
     if correction and previous_command is not None:
         body = body[correction.end() :]
         return [_correction(body, previous_command)] if _acceptable(body) else []
+    if previous_command and _INSTEAD.match(body) and _acceptable(body):
+        return [_correction(body, previous_command)]  # "use pnpm instead", after `npm test`
     body = _REFUSAL.sub("", body)
     signal = _SIGNAL.match(body)
     if signal:
@@ -141,10 +154,26 @@ def _phrase(sentence: str, previous_command: str | None) -> list[str]:
     parts = re.split(r",?\s+(?:and|but)\s+(?=(?:always|never|don'?t|do not)\b)", body, flags=re.I)
     rules = []
     for part in parts:
-        stated = bool(signal) or bool(_RULE_START.match(part)) or _is_x_not_y(part)
+        stated = (
+            bool(signal)
+            or bool(_RULE_START.match(part))
+            or _is_x_not_y(part)
+            or _standing_imperative(part)
+        )
         if stated and _acceptable(part):
             rules.append(_sentence_case(part))
     return rules
+
+
+def _standing_imperative(body: str) -> bool:
+    """An instruction for every time, not this once: "Before pushing, run the full suite.",
+    "Run `make fmt` before you commit.", "Whenever you change the schema, regenerate…"."""
+    if not _STANDING.search(body):
+        return False
+    clause = re.sub(
+        r"(?i)^(?:before|after|whenever|every time|each time|any time)[^,]*,\s*", "", body
+    )
+    return bool(_IMPERATIVE.match(clause))
 
 
 def _acceptable(body: str) -> bool:

@@ -118,7 +118,8 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
                 return _fact("prerequisite", failed, later, error, " && ".join(steps))
             return _with_environment(failed, later, error, edited)
         if later.main is not None and _variant(failed, later, edited):
-            return _fact("variant", failed, later, error, later.key or "")
+            fix = " && ".join(_unique([*steps, later.key or ""]))
+            return _fact("variant", failed, later, error, fix)
         if later.main is None or later.main.kind in _step_kinds(failed):
             steps += [s.normal for s in later.setups]
             if later.main is not None:
