@@ -146,6 +146,15 @@ def test_one_command_memory_per_window_with_its_session_count() -> None:
     assert again == {}, "a command approved or proposed before is not proposed again"
 
 
+def test_a_run_only_ever_narrowed_once_is_a_one_off() -> None:
+    narrowed = [("a", [_turn("a1", _bash("uv run pytest tests/test_x.py::test_y"), session="a")])]
+    assert plan_window(narrowed, {"a1": "task-a"}, known=set()) == {}
+    twice = [*narrowed, ("b", [_turn("b1", _bash("uv run pytest -k slow"), session="b")])]
+    planned = plan_window(twice, {"a1": "task-a", "b1": "task-b"}, known=set())
+    (fact,) = planned["task-a"]
+    assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
+
+
 def test_a_corrected_invocation_is_a_trap() -> None:
     failed = _bash(
         "pytest -q",

@@ -71,6 +71,8 @@ class Segment:
     setup: bool
     normal: str
     env: tuple[str, ...] = ()
+    # The run was narrowed to a file, a test id or an expression (its normal form is wider).
+    narrowed: bool = False
 
     @property
     def navigation(self) -> bool:
@@ -142,9 +144,12 @@ def _segment(words: list[str]) -> Segment:
         words = words[2:]
     program = program_words(words)
     kind = _kind(program)
-    normal = " ".join(_normal_words(words, program, kind)) if kind else " ".join(words)
+    normal_words = _normal_words(words, program, kind) if kind else words
     setup = kind is None and _is_setup(" ".join(words))
-    return Segment(tuple(words), kind, setup, normal, tuple(env))
+    narrowed = any(
+        w not in normal_words and w not in ("--", "run") and not _COSMETIC.match(w) for w in words
+    )
+    return Segment(tuple(words), kind, setup, " ".join(normal_words), tuple(env), narrowed)
 
 
 def program_words(words: Sequence[str]) -> list[str]:

@@ -2,7 +2,8 @@
 
 Facts are found per session (a trap needs its session's order) and then merged across the
 window by their key: a command that worked in four sessions is one memory whose text counts
-the sessions, a rule stated twice is one rule. Keys already held by approved memory or by an
+the sessions, a rule stated twice is one rule. A command only ever run narrowed to a file or a
+test id, in one session, is a one-off and not proposed. Keys already held by approved memory or by an
 earlier candidate are not proposed again. Each fact is then given to one extraction task that
 holds its turns, because a candidate can only cite the evidence of its own task (at most
 `MAX_CANDIDATES_PER_BATCH` per task; a command that worked in several sessions can go to any
@@ -38,6 +39,12 @@ class _Worked:
     kind: str
     sessions: list[str] = field(default_factory=list)
     turns: dict[str, list[str]] = field(default_factory=dict)
+    full: bool = False  # it also ran as it is, not only narrowed to a file or test id
+
+    @property
+    def shown(self) -> bool:
+        """Worth a memory: run as it is once, or narrowed runs in several sessions."""
+        return self.full or len(self.sessions) > 1
 
 
 def plan_window(
@@ -57,6 +64,7 @@ def plan_window(
         for run in runs:
             for segment in run.worked:
                 entry = worked.setdefault(segment.normal, _Worked(segment.kind or ""))
+                entry.full = entry.full or not segment.narrowed
                 if session_key not in entry.sessions:
                     entry.sessions.append(session_key)
                 entry.turns.setdefault(session_key, []).append(run.turn_key)
@@ -66,7 +74,7 @@ def plan_window(
         _place(placed, fact, [fact.turn_keys], task_of_turn)
     for command, entry in worked.items():
         key = f"command:{command}"
-        if key in seen:
+        if key in seen or not entry.shown:
             continue
         seen.add(key)
         fact = _exit_fact(command, entry, key)
