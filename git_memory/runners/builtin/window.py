@@ -2,12 +2,12 @@
 
 Facts are found per session (a trap needs its session's order) and then merged across the
 window by their key: a command that worked in four sessions is one memory whose text counts
-the sessions, a rule stated twice is one rule. A command only ever run narrowed to a file or
-a test id, in one session, is a one-off and not proposed. Keys already held by approved memory
-or by an earlier candidate are not proposed again. Each fact is then given to one extraction task that
-holds its turns, because a candidate can only cite the evidence of its own task (at most
-`MAX_CANDIDATES_PER_BATCH` per task; a command that worked in several sessions can go to any
-of them).
+the sessions, a rule stated twice is one rule. A command only ever run narrowed to a file
+or a test id, in one session, is a one-off and not proposed. Keys already held by approved
+memory or by an earlier candidate are not proposed again. Each fact is then given to one
+extraction task that holds its turns, because a candidate can only cite the evidence of its
+own task (at most `MAX_CANDIDATES_PER_BATCH` per task; a command that worked in several
+sessions can go to any of them).
 """
 
 from __future__ import annotations
