@@ -197,6 +197,18 @@ def test_a_corrected_invocation_after_setup_names_both() -> None:
     assert trap.content.endswith("; run `npm install && npx jest` instead.")
 
 
+def test_a_setup_step_that_needed_an_option_is_a_trap() -> None:
+    failed = _bash("npm install", "npm ERR! ERESOLVE unable to resolve dependency tree", "failed")
+    (trap,) = _traps(_turn("t1", failed, _bash("npm install --legacy-peer-deps", "added 8")))
+    assert trap.content == (
+        'Trap: `npm install` fails with "ERESOLVE unable to resolve dependency tree"; '
+        "run `npm install --legacy-peer-deps` instead."
+    )
+    assert builtin.verify_typed_fact(trap.renderer, trap.statement, trap.parameters)
+    typo = _bash("pip install reqests", "ERROR: No matching distribution", "failed")
+    assert _traps(_turn("t1", typo, _bash("pip install requests", "ok"))) == []
+
+
 def test_a_formatter_the_commit_hook_demanded_is_a_trap() -> None:
     hook = "ruff-format..........................Failed\n- files were modified by this hook"
     (trap,) = _traps(

@@ -121,7 +121,7 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
     if mode == "hook":
         eligible = shell.is_hooked_git(failing)
     else:
-        eligible = shell.normal_command(failing) == failing
+        eligible = shell.trap_subject(failing) == failing
     if not eligible or not fix or "`" in fix or sanitize_error(error) != error:
         return False
     if _blocked(error):

@@ -186,10 +186,11 @@ def _container_command(words: list[str]) -> list[str] | None:
 def _kind(program: Sequence[str]) -> str | None:
     if not program or any(word in vocabulary.INFO_FLAGS for word in program[1:]):
         return None
-    head = program[0].rsplit("/", 1)[-1] if program[0].startswith("./") else program[0]
+    head = program[0].rsplit("/", 1)[-1]
     second = next((w for w in program[1:] if not w.startswith(("-", "+"))), "")
-    if (program[0], second) in vocabulary.SUBCOMMANDS:
-        return vocabulary.SUBCOMMANDS[(program[0], second)]
+    for name in (program[0], head):
+        if (name, second) in vocabulary.SUBCOMMANDS:
+            return vocabulary.SUBCOMMANDS[(name, second)]
     if head == "ruff" and second not in ("format", "check"):
         return "lint" if second in ("", ".") else None
     if head in ("make", "just", "task") and not _script_words(program[1:]):
@@ -377,6 +378,14 @@ def worked_segments(command: str) -> list[Segment]:
     if re.search(r"\|\||;", command):
         return found[-1:]
     return found
+
+
+def trap_subject(command: str) -> str | None:
+    """What a trap can be about: a project command, else a setup step (normal forms)."""
+    main, setups = main_segment(command)
+    if main is not None:
+        return main.normal
+    return setups[-1].normal if setups else None
 
 
 def command_kind(command: str) -> str | None:

@@ -7,7 +7,8 @@ Three shapes count, each ending in a later success of the same purpose:
   connection, a missing module): a failure an edit fixed was a bug, not a trap;
 - *variant*: a corrected invocation of the same kind succeeds (`uv run pytest` after `pytest`
   failed with `ModuleNotFoundError`): another wrapper around the same tool, or any command of
-  the same kind after an invocation error (command not found, unknown option, …);
+  the same kind after an invocation error (command not found, unknown option, …), or a setup
+  step that worked once an option was added (`npm install --legacy-peer-deps`);
 - *hook*: `git commit`/`git push` refused by a hook succeeds after a formatter or linter ran.
 A failure nothing fixed is not a memory.
 """
@@ -100,7 +101,7 @@ def _hooked(run: Run) -> bool:
 def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     failed = runs[index]
     if failed.main is None:
-        return None
+        return _setup_fix(runs, index)
     error = first_error_line(failed.output)
     steps: list[str] = []
     edited = False
@@ -126,6 +127,28 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
                 steps.append(later.main.normal)
             elif _is_setup_line(later):
                 steps.append(_setup_line(later))
+    return None
+
+
+def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    """A setup step that failed and worked once options were added to it
+    (`npm install` → `npm install --legacy-peer-deps`)."""
+    failed = runs[index]
+    subject = failed.setups[-1] if failed.setups else None
+    if subject is None:
+        return None
+    for later in runs[index + 1 :]:
+        if later.command is None or later.state != "completed" or not later.setups:
+            continue
+        fixed = later.setups[-1]
+        if fixed.normal == subject.normal:
+            return None
+        added = fixed.words[: len(subject.words)] == subject.words and all(
+            w.startswith("-") or w[:1].isdigit() for w in fixed.words[len(subject.words) :][:1]
+        )
+        if added and len(fixed.words) > len(subject.words):
+            error = first_error_line(failed.output)
+            return _fact("variant", failed, later, error, fixed.normal, failing=subject.normal)
     return None
 
 
@@ -193,10 +216,13 @@ def _hook_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     return None
 
 
-def _fact(mode: str, failed: Run, fixed: Run, error: str, fix: str) -> BuiltinFact | None:
-    failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
-    if mode != "hook":
+def _fact(
+    mode: str, failed: Run, fixed: Run, error: str, fix: str, failing: str | None = None
+) -> BuiltinFact | None:
+    if failing is None:
         failing = failed.key or ""
+    if mode == "hook":
+        failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
     steps = fix.split(" && ")
     fix = " && ".join(_unique(steps)[-MAX_FIX_STEPS:])
     if not failing or not fix or "`" in fix or fix == failing or _blocked(fix):
