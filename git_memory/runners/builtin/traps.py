@@ -217,7 +217,7 @@ def _hook_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
 
 
 def _fact(
-    mode: str, failed: Run, fixed: Run, error: str, fix: str, failing: str | None = None
+    mode: str, failed: Run, fixed: Run, error: str, fix: str, *, failing: str | None = None
 ) -> BuiltinFact | None:
     if failing is None:
         failing = failed.key or ""
