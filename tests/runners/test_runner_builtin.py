@@ -320,6 +320,16 @@ def test_ordinary_requests_code_and_logs_are_not_rules(said: str) -> None:
     assert rule_facts([_turn("t1", user=said)]) == []
 
 
+def test_rules_in_a_markdown_list() -> None:
+    text = "Rules here:\n- Always run `make fmt` before committing\n- **Never** commit secrets"
+    facts = rule_facts([_turn("t1", user=text)])
+    assert [f.content for f in facts] == [
+        "Always run `make fmt` before committing.",
+        "Never commit secrets.",
+    ]
+    assert facts[1].statement == "**Never** commit secrets"
+
+
 def test_a_correction_after_an_agent_action_names_what_it_corrects() -> None:
     records = [
         _turn("t1", _bash("npm test", 'npm ERR! Missing script: "test"', "failed"), user="test it"),

@@ -22,6 +22,8 @@ from git_memory.runners.builtin.renderers import RENDERER_USER_RULE, BuiltinFact
 MAX_RULE_CHARS = 300
 MIN_RULE_WORDS = 3
 
+_LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[.!?])$|\n+|;\s+")
 _LEAD = re.compile(
@@ -129,7 +131,7 @@ def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
     for line in text.splitlines():
         if _CODE_OR_LOG.search(line):
             continue
-        for part in _SENTENCE.split(line.strip()):
+        for part in _SENTENCE.split(_LIST_ITEM.sub("", line.strip())):
             sentence = part.strip()
             if not sentence or len(sentence) > MAX_RULE_CHARS or sentence.endswith("?"):
                 continue
@@ -139,7 +141,7 @@ def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
 
 def _phrase(sentence: str, previous_command: str | None) -> list[str]:
     """The rules a sentence states, phrased as rules (none for an ordinary sentence)."""
-    body = _LEAD.sub("", sentence).strip()
+    body = _LEAD.sub("", _EMPHASIS.sub("", sentence)).strip()
     correction = _CORRECTION.match(body)
     if correction and previous_command is not None:
         body = body[correction.end() :]
