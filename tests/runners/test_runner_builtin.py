@@ -90,6 +90,13 @@ def _traps(*records: TurnRecord) -> list[builtin.BuiltinFact]:
         ("docker compose run --rm web pytest -q", "test", "docker compose run --rm web pytest"),
         ("python manage.py test", "test", "python manage.py test"),
         ("bash scripts/lint.sh", "lint", "bash scripts/lint.sh"),
+        (
+            "pnpm --filter @acme/db exec prisma generate",
+            "generate",
+            "pnpm --filter @acme/db exec prisma generate",
+        ),
+        ("pnpm turbo build", "build", "pnpm turbo build"),
+        ("nx test api", "test", "nx test api"),
     ],
 )
 def test_project_commands_and_their_normal_form(command: str, kind: str, normal: str) -> None:

@@ -225,7 +225,11 @@ def _script_words(rest: Sequence[str]) -> list[str]:
 
 def _script_kind(program: Sequence[str]) -> str | None:
     runner, rest = program[0], _script_words(program[1:])
-    if runner == "mise" and rest[:1] == ["run"]:
+    if runner in ("npm", "pnpm", "yarn", "bun") and rest[:1] in (["exec"], ["dlx"], ["x"]):
+        return _kind(program_words(rest[1:]))  # `pnpm --filter db exec prisma generate`
+    if rest[:1] and rest[0] in vocabulary.SCRIPT_RUNNERS and rest[0] != runner:
+        return _script_kind(rest)  # `pnpm turbo build`
+    if runner in ("mise", "turbo", "nx") and rest[:1] == ["run"]:
         rest = rest[1:]
     if runner in ("npm", "pnpm", "yarn", "bun") and rest[:1] == ["run"]:
         rest = rest[1:]

@@ -97,7 +97,21 @@ SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("run", frozenset(["dev", "start", "serve", "server", "run", "watch"])),
 )
 SCRIPT_RUNNERS = frozenset(
-    ["npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "rake", "gradle", "gradlew"]
+    [
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+        "make",
+        "just",
+        "task",
+        "mise",
+        "rake",
+        "gradle",
+        "gradlew",
+        "turbo",
+        "nx",
+    ]
 )
 PM_BUILTINS = {
     "test": "test",
