@@ -25,20 +25,18 @@ TYPE_OF = {
 }
 
 
-def _records(workspace: Any, record: dict[str, Any]) -> list[Any]:
-    """The chunk's turns as the session index holds them, in chunk order."""
+def _session_turns(workspace: Any, session_keys: list[str]) -> dict[str, Any]:
+    """Every turn of these sessions as the session index holds them, by turn key (one read)."""
     from git_memory.sessions.query import select_turns
 
-    wanted = [turn["turnKey"] for turn in record["turns"]]
-    found = {
+    return {
         r.turn_key: r
         for r in select_turns(
             workspace.worktree,
-            session_keys=[record["sessionKey"]],
+            session_keys=session_keys,
             closures=("hard-sealed", "quiescent", "open"),
         )
     }
-    return [found[key] for key in wanted if key in found]
 
 
 def _known_keys(workspace: Any) -> set[str]:
@@ -67,12 +65,14 @@ def plan_facts(
     from git_memory.extract.select import path_scrubber
     from git_memory.runners.builtin.window import plan_window
 
+    found = _session_turns(workspace, sorted({record["sessionKey"] for _, record in loaded}))
     sessions: dict[str, dict[str, Any]] = {}
     task_of_turn: dict[str, str] = {}
     for task, record in loaded:
-        for turn in _records(workspace, record):
-            sessions.setdefault(record["sessionKey"], {})[turn.turn_key] = turn
-            task_of_turn.setdefault(turn.turn_key, task["taskId"])
+        for key in (turn["turnKey"] for turn in record["turns"]):
+            if key in found:
+                sessions.setdefault(record["sessionKey"], {})[key] = found[key]
+                task_of_turn.setdefault(key, task["taskId"])
     ordered = [
         (key, sorted(turns.values(), key=lambda t: (t.started or "", t.ordinal)))
         for key, turns in sessions.items()
