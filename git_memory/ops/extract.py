@@ -208,8 +208,30 @@ def _from_request_file(ctx: OpContext, document: Any, values: Mapping[str, Any])
     """`--request FILE` holds the MemoryExtractionRequest; runner and approvals are flags.
     A whole ExtractRunnerRequest document is taken as it is."""
     if isinstance(document, dict) and document.get("format") == EXTRACTION_REQUEST_FORMAT:
+        _check_window(document.get("window"))
         return _request(values, document)
+    if isinstance(document, dict) and isinstance(document.get("request"), dict):
+        _check_window(document["request"].get("window"))
     return document
+
+
+def _check_window(window: Any) -> None:
+    """A request file's window, refused in plain words when reversed or too long."""
+    from datetime import UTC, datetime
+
+    from git_memory.extract import window as windows
+
+    if not isinstance(window, dict):
+        return
+    try:
+        after, before = (
+            datetime.fromisoformat(str(window[key]).replace("Z", "+00:00"))
+            for key in ("after", "before")
+        )
+    except (KeyError, ValueError):
+        return  # the schema check says what is wrong with the values themselves
+    aware = [m if m.tzinfo else m.replace(tzinfo=UTC) for m in (after, before)]
+    windows.checked(windows.Window(aware[0], aware[1]))
 
 
 def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRunnerRequest:

@@ -77,6 +77,21 @@ def test_the_cli_refuses_bad_windows_and_digests_with_exit_2(sample_repo: Sample
         assert "Value error" not in result.stderr
 
 
+def test_a_request_file_with_a_reversed_window_is_a_usage_error(
+    sample_repo: SampleRepo, tmp_path: Path
+) -> None:
+    import json
+
+    request = tmp_path / "request.json"
+    window = {"after": UNTIL, "before": SINCE}
+    request.write_text(json.dumps({"format": "git-memory-extraction-request@v1", "window": window}))
+    result = run_cli(
+        ["extract", "--runner", "builtin", "--request", str(request)], cwd=sample_repo.root
+    )
+    assert result.exit_code == 2, result.stderr
+    assert "the window ends before it starts" in result.stderr
+
+
 def test_no_window_takes_everything_since_the_last_extraction(sample_repo: SampleRepo) -> None:
     first = run_cli(
         ["extract", "--runner", "builtin", "--since", SINCE, "--until", UNTIL, "--format", "json"],
