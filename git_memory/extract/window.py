@@ -1,6 +1,6 @@
 """The extraction window: the time forms people type, the defaults, and the limits.
 
-`--since`/`--until` take a date, an ISO time, or a relative form (`7d`, `2w`, `12h`,
+`--since`/`--until` take a date, an ISO time, or a relative form (`7d`, `2w`, `12h`, `1y`,
 `yesterday`, `today`, `now`). Without `--until` the window ends now; without any window,
 extraction takes everything since this worktree's last extraction (with a day of overlap, so
 sessions still running then are finished; staged chunks are never extracted twice), or the
@@ -21,8 +21,8 @@ FIRST_WINDOW = timedelta(days=30)
 OVERLAP = timedelta(days=1)
 MAX_WINDOW = timedelta(days=366)
 CURSOR_SOURCE = "extract-window"
-_RELATIVE = re.compile(r"^(\d+)\s*(m|min|h|d|w)$", re.IGNORECASE)
-_UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+_RELATIVE = re.compile(r"^(\d+)\s*(m|min|h|d|w|y)$", re.IGNORECASE)
+_UNITS = {"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365 * 86400}
 _HINT = "e.g. --since 7d, --since 2026-11-01 or --since 2026-11-01T09:30:00Z"
 
 
@@ -66,8 +66,8 @@ def parse_moment(value: str, option: str, now: datetime) -> datetime:
         return midnight - timedelta(days=1)
     relative = _RELATIVE.match(text)
     if relative:
-        unit = _UNITS[relative.group(2).casefold()]
-        return now - timedelta(**{unit: int(relative.group(1))})
+        seconds = _UNITS[relative.group(2).casefold()] * int(relative.group(1))
+        return now - timedelta(seconds=seconds)
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:

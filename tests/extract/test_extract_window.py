@@ -27,6 +27,7 @@ def sample_repo(tmp_path: Path, hermetic_env: dict[str, Path]) -> SampleRepo:
         ("7d", datetime(2026, 11, 26, 9, 30, tzinfo=UTC)),
         ("2w", datetime(2026, 11, 19, 9, 30, tzinfo=UTC)),
         ("12h", datetime(2026, 12, 2, 21, 30, tzinfo=UTC)),
+        ("1y", datetime(2025, 12, 3, 9, 30, tzinfo=UTC)),
         ("yesterday", datetime(2026, 12, 2, tzinfo=UTC)),
         ("today", datetime(2026, 12, 3, tzinfo=UTC)),
         ("2026-11-01", datetime(2026, 11, 1, tzinfo=UTC)),
@@ -51,6 +52,7 @@ def test_defaults_until_now_and_since_the_last_extraction() -> None:
         ("2026-12-01", "2026-11-01", "the window ends before it starts"),
         ("2024-01-01", "2026-11-01", "the window spans 1035 days; at most 366"),
         ("last tuesday", None, "--since is not a date, a time or a relative form like 7d"),
+        ("2y", None, "the window spans 730 days; at most 366"),
     ],
 )
 def test_bad_windows_are_usage_errors_in_plain_words(
