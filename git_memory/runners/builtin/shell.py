@@ -147,7 +147,8 @@ def _segment(words: list[str]) -> Segment:
     normal_words = _normal_words(words, program, kind) if kind else words
     setup = kind is None and _is_setup(" ".join(words))
     narrowed = any(
-        w not in normal_words and w not in ("--", "run") and not _COSMETIC.match(w) for w in words
+        w not in normal_words and w not in ("--", "run") and not vocabulary.COSMETIC.match(w)
+        for w in words
     )
     return Segment(tuple(words), kind, setup, " ".join(normal_words), tuple(env), narrowed)
 
@@ -260,38 +261,7 @@ def _is_setup(line: str) -> bool:
     return any(pattern.search(line) for pattern in vocabulary.SETUP)
 
 
-# Flags that only change how a run reports (dropped), and flags whose value narrows a run to
-# a subset (dropped with their value).
-_COSMETIC = re.compile(
-    r"^(-q+|-v+|-s|-x|--quiet|--verbose|--silent|--no-header|-r[a-zA-Z]+|--tb(=.*)?|--color(=.*)?"
-    r"|--colors|--no-color|--maxfail(=.*)?|--lf|--ff|--last-failed|--failed-first|--durations(=.*)?"
-    r"|-count=\d+|--ci|--watchAll=false|--watch=false|--run|--reporter(=.*)?|--nocapture"
-    r"|--show-output|--no-fail-fast|--runInBand|-i|--pretty|--show-error-codes|--no-cache)$"
-)
-_NARROWING_VALUE = frozenset(
-    [
-        "-k",
-        "--tests",
-        "--deselect",
-        "-t",
-        "--testNamePattern",
-        "-run",
-        "--run",
-        "--grep",
-        "-g",
-        "--test",
-        "-p",
-        "--package",
-        "--bin",
-        "--example",
-        "--lib-name",
-        "--filter",
-        "--project",
-        "-n",
-    ]
-)
 _DOTTED_TEST = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_DEFAULT_TARGET = {"ruff": ".", "black": ".", "isort": ".", "prettier": ".", "eslint": "."}
 
 
 def _normal_words(words: Sequence[str], program: Sequence[str], kind: str) -> list[str]:
@@ -309,18 +279,18 @@ def _normal_words(words: Sequence[str], program: Sequence[str], kind: str) -> li
             continue
         if word == "--" and head and head[0] == "cargo" and kind == "test":
             break
-        if word in _NARROWING_VALUE:
+        if word in vocabulary.NARROWING_VALUE:
             skip, dropped = True, True
         elif re.match(r"^(-k|--deselect|-run|--testNamePattern|--grep|--test|-t)=", word):
             dropped = True
-        elif _COSMETIC.match(word):
+        elif vocabulary.COSMETIC.match(word):
             continue
         elif not word.startswith("-") and _narrowing_target(word, head, kept, kind):
             dropped = True
         else:
             kept.append(word)
     targets = [w for w in kept[_fixed(head) :] if not w.startswith("-")]
-    if head and not targets and (dropped or head[0] in _DEFAULT_TARGET):
+    if head and not targets and (dropped or head[0] in vocabulary.DEFAULT_TARGET):
         kept += _default_target(head[0], kind)
     return prefix + head + kept
 
@@ -348,7 +318,7 @@ def _narrowing_target(word: str, head: Sequence[str], kept: Sequence[str], kind:
 def _default_target(program: str, kind: str) -> list[str]:
     if program == "go":
         return ["./..."]
-    return [_DEFAULT_TARGET[program]] if program in _DEFAULT_TARGET else []
+    return [vocabulary.DEFAULT_TARGET[program]] if program in vocabulary.DEFAULT_TARGET else []
 
 
 def _script_args(runner: str, rest: Sequence[str]) -> list[str]:
@@ -361,7 +331,7 @@ def _script_args(runner: str, rest: Sequence[str]) -> list[str]:
     for word in rest:
         if word == "--" or (kept and not word.startswith("-") and _SOURCE_FILE.search(word)):
             break
-        if not _COSMETIC.match(word):
+        if not vocabulary.COSMETIC.match(word):
             kept.append(word)
     return kept
 

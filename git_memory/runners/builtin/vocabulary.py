@@ -255,3 +255,35 @@ SETUP: tuple[re.Pattern[str], ...] = tuple(
         r"|db|services|migrate|db-up|db:up|env|venv|init)\b",
     )
 )
+
+# Flags that only change how a run reports (dropped), and flags whose value narrows a run to
+# a subset (dropped with their value).
+COSMETIC = re.compile(
+    r"^(-q+|-v+|-s|-x|--quiet|--verbose|--silent|--no-header|-r[a-zA-Z]+|--tb(=.*)?|--color(=.*)?"
+    r"|--colors|--no-color|--maxfail(=.*)?|--lf|--ff|--last-failed|--failed-first|--durations(=.*)?"
+    r"|-count=\d+|--ci|--watchAll=false|--watch=false|--run|--reporter(=.*)?|--nocapture"
+    r"|--show-output|--no-fail-fast|--runInBand|-i|--pretty|--show-error-codes|--no-cache)$"
+)
+NARROWING_VALUE = frozenset(
+    [
+        "-k",
+        "--tests",
+        "--deselect",
+        "-t",
+        "--testNamePattern",
+        "-run",
+        "--run",
+        "--grep",
+        "-g",
+        "--test",
+        "-p",
+        "--package",
+        "--bin",
+        "--example",
+        "--lib-name",
+        "--filter",
+        "--project",
+        "-n",
+    ]
+)
+DEFAULT_TARGET = {"ruff": ".", "black": ".", "isort": ".", "prettier": ".", "eslint": "."}
