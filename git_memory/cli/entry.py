@@ -10,8 +10,8 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def main() -> None:
-    """`git memory lint --staged` (what the pre-commit hook runs) skips the command tree;
-    everything else goes through the click CLI."""
+    """`git memory lint --staged` (what the pre-commit hook runs) and `git memory mcp` (what
+    agent clients spawn) skip the command tree; everything else goes through the click CLI."""
     import signal
 
     # A TERM (a CI job cancelled, `timeout`) or HUP ends the command the way Ctrl-C does: a
@@ -23,6 +23,15 @@ def main() -> None:
         from git_memory.cli.lint_staged import run_guarded_fast
 
         sys.exit(run_guarded_fast())
+    if sys.argv[1:2] == ["mcp"]:
+        # Agent clients wait for the MCP handshake: answer it before the command tree loads.
+        # (Loaded by name: front ends never import each other's code.)
+        import importlib
+
+        server = importlib.import_module("git_memory.mcp.main")
+        status = server.serve_from_argv(tuple(sys.argv[2:]))
+        if status is not None:
+            sys.exit(status)
     from git_memory.cli.main import main as cli_main
 
     cli_main()

@@ -165,20 +165,30 @@ def test_registration_snippets_name_the_real_command_and_tools() -> None:
     codex = tomllib.loads((contrib / "codex-config.toml").read_text())
     entry = codex["mcp_servers"]["git-memory"]
     assert [entry["command"], *entry["args"]] == ["git", "memory", "mcp"]
+    # Codex passes a server only the variables it names.
+    assert "GIT_MEMORY_HOME" in entry["env_vars"]
     claude = json.loads((contrib / "claude-mcp.json").read_text())["mcpServers"]["git-memory"]
     assert [claude["command"], *claude["args"]] == ["git", "memory", "mcp"]
     readme = (contrib / "README.md").read_text()
     assert "claude mcp add git-memory -- git memory mcp" in readme
-    permissions = json.loads((contrib / "claude-settings.json").read_text())["permissions"]
+    settings = json.loads((contrib / "claude-settings.json").read_text())
+    assert settings["enabledMcpjsonServers"] == ["git-memory"]
+    permissions = settings["permissions"]
+    # One rule allows the server's tools; `ask` rules win over it for the ones that change
+    # the worktree or carry the human's confirmation.
+    assert permissions["allow"] == ["mcp__git-memory__*"]
     from git_memory.mcp.tools import load_tools
 
     for name, binding in load_tools().items():
-        allowed = f"mcp__git-memory__{name}" in permissions["allow"]
         asked = f"mcp__git-memory__{name}" in permissions["ask"]
-        assert allowed != asked, f"{name} must be either allowed or asked for"
         assert name in readme
         if binding.annotations()["destructiveHint"]:
             assert asked, f"{name} is destructive: the agent must ask"
+    assert {rule.removeprefix("mcp__git-memory__") for rule in permissions["ask"]} == {
+        "memory_prepare",
+        "memory_promote",
+        "memory_assemble",
+    }
 
 
 def test_the_running_server_leaves_out_an_operation_that_cannot_load(
