@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import threading
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from git_memory.extract.review_flow import prepare_document
@@ -39,6 +41,8 @@ class ScriptedAgent:
     """recall → stage drafts → stage adjudication → review → prepare → promote, from results."""
 
     calls: list[Call] = field(default_factory=list)
+    # Every tool result the agent read, in order: (tool, JSON document).
+    seen: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def next_call(self, results: list[ToolResult]) -> Call | None:
         """The next tool call after `results`, or None when the flow is complete."""
@@ -46,6 +50,8 @@ class ScriptedAgent:
             return self._record("memory_recall", _recall_arguments())
         name, text = results[-1]
         document = result_document(text)
+        if len(self.seen) < len(results):
+            self.seen.append((name, document))
         step = getattr(self, f"_after_{name}", None)
         assert step is not None, f"unexpected tool result from {name}: {text[:500]}"
         call: Call | None = step(document, results)
@@ -114,6 +120,8 @@ class FakeModel:
 
     def __init__(self, answer: Callable[[str, Any], tuple[str, bytes]]) -> None:
         self.requests: list[Recorded] = []
+        # What went wrong answering a request (a failed expectation of the scripted agent).
+        self.errors: list[str] = []
         self._answer = answer
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -133,6 +141,12 @@ class FakeModel:
         self._server.shutdown()
         self._server.server_close()
 
+    def dump(self, path: Path) -> None:
+        """Write every request to `path` (JSON lines), to read what a client sent."""
+        with path.open("w", encoding="utf-8") as out:
+            for request in self.requests:
+                out.write(json.dumps({"path": request.path, "body": request.body}) + "\n")
+
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         model = self
 
@@ -151,7 +165,12 @@ class FakeModel:
                     body = raw.decode("utf-8", "replace")
                 with model._lock:
                     model.requests.append(Recorded(self.path, body))
-                    content_type, data = model._answer(self.path, body)
+                    try:
+                        content_type, data = model._answer(self.path, body)
+                    except Exception:
+                        model.errors.append(traceback.format_exc())
+                        self.send_error(500)
+                        return
                 self._reply(content_type, data)
 
             def _reply(self, content_type: str, data: bytes) -> None:
@@ -292,11 +311,14 @@ class ResponsesAgent:
 
     agent: ScriptedAgent = field(default_factory=ScriptedAgent)
     offered: list[dict[str, dict[str, Any]]] = field(default_factory=list)
+    # How many model requests the client made.
+    turns: int = 0
 
     def __call__(self, path: str, body: Any) -> tuple[str, bytes]:
         """Answer one request."""
         if not path.rstrip("/").endswith("/responses"):
             return "application/json", b"{}"
+        self.turns += 1
         tools: dict[str, dict[str, Any]] = {}
         for tool in body.get("tools", []):
             if tool.get("type") == "namespace" and tool.get("name") == CODEX_NAMESPACE:
