@@ -73,6 +73,8 @@ class Wire:
         self._handed_over = False
         self._answered_initialize = False
         self._drop_replayed_answer = False
+        # Requests handed to the SDK and not answered yet (by their JSON-encoded id).
+        self._unanswered: set[str] = set()
 
     def start(self) -> None:
         """Install the signal handlers and start reading stdin."""
@@ -91,8 +93,8 @@ class Wire:
         except (OSError, ValueError):
             pass
         with self._state:
-            if not self._handed_over:
-                # Nothing has run yet: the client left during start-up.
+            if not self._handed_over and self._lines.empty():
+                # The client left during start-up with nothing left to answer.
                 self.exit()
             self._lines.put(None)
 
@@ -163,24 +165,36 @@ class Wire:
         return self._sdk_lines(replay), SdkStdout(self)
 
     async def _sdk_lines(self, replay: list[bytes]) -> AsyncIterator[str]:
+        import anyio
         import anyio.to_thread
 
         for replayed in replay:
-            yield replayed.decode("utf-8", "replace")
+            yield self._track(replayed)
         while True:
             line = await anyio.to_thread.run_sync(self._next_line, abandon_on_cancel=True)
             if line is None:
-                return
-            yield line.decode("utf-8", "replace")
+                break
+            yield self._track(line)
+        # End of input: what was asked is still answered, then the session ends.
+        while self._unanswered:
+            await anyio.sleep(0.01)
+
+    def _track(self, line: bytes) -> str:
+        key = _request_key(line)
+        if key is not None:
+            self._unanswered.add(key)
+        return line.decode("utf-8", "replace")
 
     def _next_line(self) -> bytes | None:
         return self._lines.get()
 
     def forward(self, text: str) -> None:
         """Write what the SDK sends, except its answer to the replayed `initialize`."""
-        if self._drop_replayed_answer and REPLAY_ID in text:
+        if self._unanswered:
             message = json.loads(text)
-            if message.get("id") == REPLAY_ID:
+            if "method" not in message and "id" in message:
+                self._unanswered.discard(json.dumps(message["id"]))
+            if self._drop_replayed_answer and message.get("id") == REPLAY_ID:
                 self._drop_replayed_answer = False
                 return
         self._write(text.encode("utf-8"))
@@ -211,6 +225,17 @@ class SdkStdout:
 
     async def flush(self) -> None:
         """Writes are unbuffered."""
+
+
+def _request_key(line: bytes) -> str | None:
+    """The JSON-encoded id of a request line (None for notifications and responses)."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(message, dict) and "method" in message and "id" in message:
+        return json.dumps(message["id"])
+    return None
 
 
 def _take_fd(fd: int, flags: int) -> int:
