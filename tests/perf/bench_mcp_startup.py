@@ -45,7 +45,8 @@ def _one_session(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float
     process = subprocess.Popen(
         argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
-    assert process.stdin is not None and process.stdout is not None
+    assert process.stdin is not None
+    assert process.stdout is not None
     process.stdin.write(_line(INITIALIZE))
     process.stdin.flush()
     if not process.stdout.readline():
