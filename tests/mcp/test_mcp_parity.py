@@ -24,7 +24,7 @@ from git_memory.ops.registry import OPERATIONS, OperationSpec
 from git_memory.repo.binding import discover_worktree
 from git_memory.testing.repos import Repo
 from tests.conftest import resolve_cli_command
-from tests.mcp.harness import connect, structured
+from tests.mcp.harness import check_like_typescript_sdk, connect, structured
 from tests.mcp.parity_cases import CASES, Case
 
 MCP_SPECS = [d for d in OPERATIONS if d.mcp_tools]
@@ -195,6 +195,9 @@ def test_mcp_and_cli_give_the_same_document(
     is_error, cli_document = _cli_document(gm, repo, tmp_path, declaration, case)
     assert result.is_error is is_error, (structured(result), cli_document)
     assert structured(result) == cli_document
+    # What a TypeScript-SDK client (the MCP Inspector, many IDEs) would check of the result.
+    tool = next(t for t in _list_tools(repo.root) if t.name == case.tool)
+    check_like_typescript_sdk(tool, result)
 
 
 @pytest.mark.parametrize(("declaration", "name"), MCP_TOOLS, ids=lambda v: getattr(v, "name", v))

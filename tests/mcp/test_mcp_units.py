@@ -230,3 +230,30 @@ def test_an_unexpected_exception_is_gm_internal_with_a_private_log(
     assert log.is_relative_to(hermetic_env["state"])
     assert "a bug in an operation" in log.read_text()
     assert log.stat().st_mode & 0o777 == 0o600
+
+
+def test_the_typescript_sdk_check_refuses_an_error_document_as_structured_content() -> None:
+    # What the MCP Inspector reported: `{code, problem, next}` against the status schema.
+    from mcp import types
+
+    from git_memory.mcp.server import error_result
+    from git_memory.mcp.tools import load_tools
+    from tests.mcp.harness import check_like_typescript_sdk
+
+    binding = load_tools()["memory_status"]
+    tool = types.Tool(
+        name=binding.name,
+        input_schema=binding.input_schema(),
+        output_schema=binding.output_schema(),
+    )
+    error = {"code": "GM_NOT_A_WORKTREE", "problem": "not a git worktree", "next": None}
+    text = [types.TextContent(type="text", text=json.dumps(error))]
+    old = types.CallToolResult(content=text, structured_content=error, is_error=True)
+    with pytest.raises(AssertionError, match="does not match"):
+        check_like_typescript_sdk(tool, old)
+    from git_memory.errors import GitMemoryError
+
+    current = error_result(GitMemoryError("GM_NOT_A_WORKTREE", "not a git worktree"))
+    check_like_typescript_sdk(tool, current)
+    assert current.structured_content is None
+    assert json.loads(current.content[0].text)["code"] == "GM_NOT_A_WORKTREE"
