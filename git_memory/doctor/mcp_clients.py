@@ -19,6 +19,9 @@ from git_memory.doctor.checks import Check
 
 SERVER = "git-memory"
 CLAUDE_HINT = "claude mcp add --scope user git-memory -- git memory mcp (see contrib/mcp/)"
+# A recalled task carries a transcript chunk of up to 40 KiB (about 10k tokens); Codex cuts
+# the middle out of longer tool results (contrib/mcp/codex-config.toml).
+TOOL_OUTPUT_TOKENS = 40_000
 CODEX_HINT = "add [mcp_servers.git-memory] to the Codex config (contrib/mcp/codex-config.toml)"
 
 
@@ -89,6 +92,16 @@ def check_codex() -> Check:
             f"registered in {path}, but Codex does not pass GIT_MEMORY_HOME to it",
             'add env_vars = ["GIT_MEMORY_HOME"] to [mcp_servers.git-memory], or use '
             "`git config --global memory.home PATH` instead of the variable",
+        )
+    limit = config.get("tool_output_token_limit")
+    if not isinstance(limit, int) or limit < TOOL_OUTPUT_TOKENS:
+        return Check(
+            "mcp codex",
+            "warn",
+            f"registered in {path}, but Codex cuts tool results over "
+            f"{limit if isinstance(limit, int) else 'its default'} tokens: recalled tasks "
+            "arrive cut in the middle",
+            f"set tool_output_token_limit = {TOOL_OUTPUT_TOKENS} (top level of the config)",
         )
     return Check("mcp codex", "ok", f"registered in {path}")
 

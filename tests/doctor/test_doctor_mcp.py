@@ -57,6 +57,20 @@ def test_codex_entry_without_home_forwarding_warns(
     assert 'env_vars = ["GIT_MEMORY_HOME"]' in check["hint"]
 
 
+def test_codex_entry_that_cuts_tool_results_warns(
+    repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    snippet = (CONTRIB / "codex-config.toml").read_text()
+    assert "tool_output_token_limit = 40000" in snippet
+    (hermetic_env["codex"] / "config.toml").write_text(
+        snippet.replace("tool_output_token_limit = 40000", "tool_output_token_limit = 2500")
+    )
+    check = _mcp_checks(repo)["mcp codex"]
+    assert check["status"] == "warn"
+    assert "cut" in check["detail"]
+    assert "tool_output_token_limit = 40000" in check["hint"]
+
+
 def test_broken_codex_config_is_reported_not_fatal(
     repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
