@@ -224,3 +224,22 @@ def test_mcp_argv_fast_path_leaves_the_rest_to_the_cli() -> None:
     assert serve_from_argv(("--help",)) is None
     assert serve_from_argv(("--repository",)) is None
     assert serve_from_argv(("-C", "a", "extra")) is None
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_a_signal_during_a_tool_call_still_exits_within_a_second(how: str, repo: Repo) -> None:
+    process = Process(repo.root)
+    process.handshake()
+    window = {"after": "2026-11-01T00:00:00.000Z", "before": "2026-12-01T00:00:00.000Z"}
+    process.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "memory_recall", "arguments": {"request": {"window": window}}},
+        }
+    )
+    time.sleep(0.3)
+    elapsed, stderr = process.stop(how)
+    assert elapsed < 1.0, f"{how} during a call: exited after {elapsed:.2f} s"
+    assert "Traceback" not in stderr, stderr
