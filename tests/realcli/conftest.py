@@ -28,6 +28,9 @@ def _missing_cli(item: pytest.Item) -> str | None:
     return cli if shutil.which(cli) is None else None
 
 
+# Before any other conftest's selection hook (tests/runners deselects `realcli` tests too):
+# the note needs to see these tests.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselect the tests of a CLI that is not installed, and remember why."""
     dropped = []

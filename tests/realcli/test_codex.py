@@ -34,11 +34,20 @@ PROMPT = "Recall what we learned in the past sessions and save it as team memory
 
 # Top-level keys first: the shipped snippet starts with its own top-level key, then its
 # [mcp_servers.git-memory] table.
+# Nothing but the scripted model on 127.0.0.1: no update check, analytics or plugin sync.
 PROVIDER = """\
 model = "scripted-model"
 model_provider = "scripted"
 approval_policy = "never"
 sandbox_mode = "read-only"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+apps = false
 
 [model_providers.scripted]
 name = "scripted"
