@@ -202,11 +202,14 @@ class AnthropicAgent:
     agent: ScriptedAgent = field(default_factory=ScriptedAgent)
     # The `memory_*` tools of each request that offered them, by name.
     offered: list[dict[str, dict[str, Any]]] = field(default_factory=list)
+    # How many model requests the client made, and the tool names of each.
+    turns: list[list[str]] = field(default_factory=list)
 
     def __call__(self, path: str, body: Any) -> tuple[str, bytes]:
         """Answer one request."""
         if "count_tokens" in path:
             return "application/json", b'{"input_tokens": 100}'
+        self.turns.append([str(tool.get("name")) for tool in body.get("tools", [])])
         tools = {
             tool["name"].removeprefix(CLAUDE_PREFIX): tool
             for tool in body.get("tools", [])

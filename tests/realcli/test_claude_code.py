@@ -66,6 +66,11 @@ def test_claude_code_runs_the_whole_flow(
     assert not model.errors, model.errors[0]
     assert completed.returncode == 0, completed.stderr[-3000:] + completed.stdout[-3000:]
     assert elapsed < TIMEOUT
+    # Every model request offered the tools, the first one too: the server was connected
+    # before Claude Code asked the model (no WaitForMcpServers detour).
+    assert agent.turns
+    assert len(agent.offered) == len(agent.turns)
+    assert not any("WaitForMcpServers" in names for names in agent.turns)
     check_offered_tools(agent.offered)
     promoted = check_flow(agent.agent, sample.root, hermetic_env["state"])
     # `claude -p` declares elicitation and hands the form to the Elicitation hook: the
