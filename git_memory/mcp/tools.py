@@ -142,9 +142,9 @@ class ToolBinding:
 # What every staging tool says after its one-line summary.
 STAGE_NOTE = (
     "Pass the document's fields as the arguments (`format` may be left out). Its full JSON "
-    "Schema is `contract.documentSchema` of the task you answer. Unknown evidence ids reject "
-    "their candidate; GM_REQUEST_INVALID lists the failing fields. Staging the same bytes "
-    "again replays the first outcome."
+    "Schema comes with what asked for it: `contract.documentSchema` of the task you answer "
+    "(for a skill, `guidance.skillDocumentSchema` of the recall). GM_REQUEST_INVALID lists "
+    "the failing fields; staging the same bytes again replays the first outcome."
 )
 
 
