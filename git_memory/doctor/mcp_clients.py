@@ -52,13 +52,28 @@ def check_claude(root: Path | None) -> Check:
             return Check("mcp claude", "ok", f"registered in local scope for {root}")
         shared = _read_json(root / ".mcp.json") or {}
         if SERVER in _servers(shared):
-            return _project_scope(project)
+            return _project_scope(project, _approvals(root))
     return Check("mcp claude", "warn", "git-memory is not registered with Claude Code", CLAUDE_HINT)
 
 
-def _project_scope(project: dict[str, Any]) -> Check:
+def _approvals(root: Path) -> list[dict[str, Any]]:
+    """The settings files that may approve project servers (user, project, local)."""
+    user = claude_config_path().parent if os.environ.get("CLAUDE_CONFIG_DIR") else None
+    places = [
+        (user or Path.home() / ".claude") / "settings.json",
+        root / ".claude" / "settings.json",
+        root / ".claude" / "settings.local.json",
+    ]
+    return [settings for place in places if (settings := _read_json(place)) is not None]
+
+
+def _project_scope(project: dict[str, Any], settings: list[dict[str, Any]]) -> Check:
     trusted = project.get("hasTrustDialogAccepted") is True
-    approved = SERVER in (project.get("enabledMcpjsonServers") or [])
+    approved = any(
+        SERVER in (source.get("enabledMcpjsonServers") or [])
+        or source.get("enableAllProjectMcpServers") is True
+        for source in [project, *settings]
+    )
     if trusted and approved:
         return Check("mcp claude", "ok", "registered in project scope (.mcp.json), approved")
     return Check(

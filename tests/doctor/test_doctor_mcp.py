@@ -80,6 +80,21 @@ def test_broken_codex_config_is_reported_not_fatal(
     assert "cannot read" in check["detail"]
 
 
+def test_project_scope_approved_in_the_shipped_project_settings(
+    repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    (repo.root / ".mcp.json").write_text((CONTRIB / "claude-mcp.json").read_text())
+    (repo.root / ".claude").mkdir()
+    (repo.root / ".claude" / "settings.json").write_text(
+        (CONTRIB / "claude-settings.json").read_text()
+    )
+    trusted = {"projects": {str(repo.root.resolve()): {"hasTrustDialogAccepted": True}}}
+    (hermetic_env["claude"] / ".claude.json").write_text(json.dumps(trusted))
+    check = _mcp_checks(repo)["mcp claude"]
+    assert check["status"] == "ok", check
+    assert "project scope" in check["detail"]
+
+
 @pytest.mark.parametrize("approved", [False, True])
 def test_project_scope_needs_trust_and_approval(
     approved: bool, repo: Repo, hermetic_env: dict[str, Path]
