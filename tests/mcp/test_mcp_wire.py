@@ -243,3 +243,23 @@ def test_a_signal_during_a_tool_call_still_exits_within_a_second(how: str, repo:
     elapsed, stderr = process.stop(how)
     assert elapsed < 1.0, f"{how} during a call: exited after {elapsed:.2f} s"
     assert "Traceback" not in stderr, stderr
+
+
+def test_the_handshake_path_imports_nothing_heavy() -> None:
+    # What runs before `initialize` is answered: the console script's entry, the wire and the
+    # catalog. The SDK, pydantic, pygit2 and click load only after.
+    code = (
+        "import sys\n"
+        "import git_memory.cli.entry, git_memory.mcp.main, git_memory.mcp.wire\n"
+        "from git_memory.mcp.handshake import load_catalog\n"
+        "assert load_catalog() is not None\n"
+        "heavy = {'mcp', 'mcp_types', 'pydantic', 'pygit2', 'click', 'anyio'} & set(sys.modules)\n"
+        "print(sorted(heavy))\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(PROJECT_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
