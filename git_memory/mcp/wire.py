@@ -35,7 +35,9 @@ class Activity:
 
     def __init__(self) -> None:
         self._running = 0
-        self._idle = threading.Condition()
+        # Re-entrant: the signal handler waits on it in the main thread, which may be inside
+        # `__enter__` at that moment.
+        self._idle = threading.Condition(threading.RLock())
 
     def __enter__(self) -> Activity:
         with self._idle:
