@@ -29,14 +29,24 @@ def check_offered_tools(offered: list[dict[str, dict[str, Any]]]) -> None:
     for name, tool in offered[0].items():
         schema = tool.get("input_schema") or tool.get("parameters")
         assert isinstance(schema, dict), (name, tool)
-        expected = served[name]["inputSchema"]
-        assert schema.get("type") == "object", (name, schema)
-        assert set(schema.get("properties", {})) == set(expected["properties"]), name
-        assert set(schema.get("required", [])) == set(expected.get("required", [])), name
-        for field, shape in expected["properties"].items():
-            # A client may rewrite a keyword (Codex turns `const` into `enum`), never drop it.
-            assert schema["properties"][field].get("type") == shape.get("type"), (name, field)
+        # Whole: a client may spell a keyword its own way, never drop one.
+        assert _spelled_alike(schema) == _spelled_alike(served[name]["inputSchema"]), name
         assert served[name]["description"].split("\n")[0] in (tool.get("description") or "")
+
+
+def _spelled_alike(node: Any) -> Any:
+    """A schema with the rewrites clients make undone: Codex turns `const: X` into
+    `enum: [X]` and gives an object without properties `properties: {}`."""
+    if isinstance(node, list):
+        return [_spelled_alike(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    shown = {key: _spelled_alike(value) for key, value in node.items()}
+    if "const" in shown:
+        shown["enum"] = [shown.pop("const")]
+    if shown.get("type") == "object":
+        shown.setdefault("properties", {})
+    return shown
 
 
 def check_flow(agent: ScriptedAgent, root: Path, state: Path) -> dict[str, Any]:
