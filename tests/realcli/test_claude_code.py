@@ -56,6 +56,7 @@ def test_claude_code_runs_the_whole_flow(
             ],
             cwd=sample.root,
             env=env,
+            stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
             timeout=TIMEOUT,
