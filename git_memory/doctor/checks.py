@@ -168,13 +168,3 @@ def check_runners(state_home: Path) -> list[Check]:
                 )
             )
     return checks
-
-
-def check_mcp() -> Check:
-    """How to register the MCP server with the agents."""
-    return Check(
-        "mcp",
-        "ok",
-        "serve with `git memory mcp`",
-        "claude mcp add git-memory -- git memory mcp; for Codex see contrib/mcp/codex-config.toml",
-    )

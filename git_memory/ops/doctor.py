@@ -32,8 +32,9 @@ class DoctorReport(Model):
 
 def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     """Check the install (version, man page), the state home's permissions, the transcript
-    directories, the runners, and in a worktree the memory root, lint, index.json, hooks and
-    indexed sessions. Exits 1 with a hint for everything that needs action."""
+    directories, the runners, whether Claude Code and Codex have the MCP server registered,
+    and in a worktree the memory root, lint, index.json, hooks and indexed sessions. Exits 1
+    with a hint for everything that needs action."""
     from git_memory.doctor import checks
     from git_memory.paths import state_home
 
@@ -50,7 +51,14 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         from git_memory.doctor import worktree_checks as wt
 
         found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx), wt.check_sessions(ctx)]
-    found += [*checks.check_runners(home), checks.check_mcp()]
+    from git_memory.doctor import mcp_clients
+
+    root = worktree.root if worktree is not None else None
+    found += [
+        *checks.check_runners(home),
+        mcp_clients.check_claude(root),
+        mcp_clients.check_codex(),
+    ]
     return DoctorReport(
         healthy=all(c.status != "fail" for c in found),
         checks=[DoctorCheck.model_validate(c.to_json()) for c in found],
