@@ -42,8 +42,15 @@ class Worktree:
 
     @cached_property
     def state_home(self) -> Path:
-        """The private state home for this invocation (SPEC §2 precedence)."""
-        return state_home(self.config_value("memory.home"))
+        """The private state home for this invocation (SPEC §2 precedence).
+
+        A home inside a worktree is refused: `git add -A` would commit transcript text and
+        the origin secret.
+        """
+        configured = self.config_value("memory.home")
+        home = state_home(configured)
+        refuse_home_in_worktree(home, self.root, _home_source(configured))
+        return home
 
     @cached_property
     def memory_root(self) -> str:
@@ -93,17 +100,80 @@ class Worktree:
         )
 
 
+def _home_source(configured: str | None) -> str:
+    if os.environ.get("GIT_MEMORY_HOME"):
+        return "GIT_MEMORY_HOME"
+    return "memory.home" if configured else "the default state home"
+
+
+def refuse_home_in_worktree(home: Path, root: Path, source: str) -> None:
+    """`GM_STATE_HOME_IN_WORKTREE` when `home` lies inside this or any other worktree."""
+    resolved = Path(os.path.realpath(home))
+    inside = _is_within(resolved, root) or _enclosing_worktree(resolved) is not None
+    if inside:
+        raise GitMemoryError(
+            "GM_STATE_HOME_IN_WORKTREE",
+            f"the state home ({source}) is inside a git worktree",
+            hint="point GIT_MEMORY_HOME or memory.home at a directory outside every checkout",
+        )
+
+
+def _enclosing_worktree(path: Path) -> Path | None:
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is None:
+        return None
+    found = pygit2.discover_repository(str(existing))
+    if found is None:
+        return None
+    workdir = pygit2.Repository(found).workdir
+    if workdir is None:
+        return None
+    top = Path(os.path.realpath(workdir))
+    return top if _is_within(path, top) else None
+
+
+# Names git gives meaning to: a memory root there is a git directory, or rewrites submodule,
+# attribute or ignore rules of the worktree.
+_GIT_SPECIAL = (".git", ".mailmap")
+# Bidi and zero-width format characters: a root shown to a reviewer must read as it is.
+_INVISIBLE = frozenset("\u061c\u200b\u200c\u200d\u200e\u200f\u2028\u2029\ufeff") | frozenset(
+    chr(code) for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+)
+# Characters that change the meaning of the `.gitattributes` line naming the index.
+_PATTERN_SPECIAL = frozenset(' \t"\\*?[]!#')
+
+
 def _relative_memory_root(configured: str) -> str:
     candidate = Path(configured)
-    # Inside the git directory nothing can be committed and git's own files sit beside it.
-    in_git_dir = bool(candidate.parts) and candidate.parts[0] == ".git"
-    if candidate.is_absolute() or ".." in candidate.parts or not candidate.parts or in_git_dir:
+    if candidate.is_absolute() or ".." in candidate.parts or not candidate.parts:
         raise GitMemoryError(
             "GM_MEMORY_ROOT_INVALID",
             f"memory.root must be a relative path inside the worktree: {configured!r}",
             hint="git config memory.root .memory",
         )
+    problem = _memory_root_problem(candidate.as_posix())
+    if problem:
+        raise GitMemoryError(
+            "GM_MEMORY_ROOT_INVALID",
+            f"memory.root {problem}: {configured!r}",
+            hint="git config memory.root .memory",
+        )
     return candidate.as_posix()
+
+
+def _memory_root_problem(root: str) -> str | None:
+    for char in root:
+        if ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0:
+            return "contains a control character"
+        if char in _INVISIBLE:
+            return "contains an invisible or bidirectional control character"
+        if char in _PATTERN_SPECIAL:
+            return "contains a space, quote or pattern character"
+    for part in root.split("/"):
+        # Case-folded: on case-insensitive file systems `.GIT` is the git directory.
+        if part.casefold().startswith(_GIT_SPECIAL) or part.casefold().startswith("git~"):
+            return f"has a component git reserves ({part})"
+    return None
 
 
 def discover_worktree(start: Path | str | None = None) -> Worktree:
