@@ -168,6 +168,8 @@ def rename_noreplace(dir_fd: int, src: str, dst: str) -> None:
 
 
 TEMP_SUFFIX = ".gm-tmp"
+# Promotion's journal-named artifacts (`git_memory.promote.writer`); recovery removes them.
+PROMOTION_ARTIFACT_PREFIX = ".gm-promote-"
 _TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{12}\.gm-tmp$")
 
 
@@ -203,6 +205,18 @@ def remove_stale_temps(dir_fd: int) -> list[str]:
         if entry.is_file(follow_symlinks=False) and unlink_file_at(dir_fd, entry.name):
             removed.append(entry.name)
     return removed
+
+
+_cleaned: set[tuple[int, int]] = set()
+
+
+def _clean_once(dir_fd: int) -> None:
+    """`remove_stale_temps` once per directory per process (a 1024-file plan writes often)."""
+    info = os.fstat(dir_fd)
+    key = (info.st_dev, info.st_ino)
+    if key not in _cleaned:
+        _cleaned.add(key)
+        remove_stale_temps(dir_fd)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -253,10 +267,15 @@ def _install_at(
 ) -> None:
     """Write a temp file beside `name`, `rename(temp, name)` it there, fsync the directory.
 
-    A failed rename removes the temp, so nothing but `name` (or nothing) is ever left.
+    A failed rename removes the temp, so nothing but `name` (or nothing) is ever left, and the
+    first write of a process into a directory clears temps a killed writer left there.
     """
+    from git_memory.failpoints import failpoint
+
+    _clean_once(dir_fd)
     temp = write_temp_at(dir_fd, name, data, mode)
     try:
+        failpoint("safefs.before-rename")
         rename(temp, name)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -14,6 +14,8 @@ from git_memory.lint.engine import Finding, lint_bytes
 from git_memory.repo import memory_tree
 
 SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
+# A temp file of an interrupted write, or a promotion artifact: never content to commit.
+LEFTOVER_CODE = "GM_LINT_WRITE_LEFTOVER"
 
 
 def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[str, list[Finding]]:
@@ -31,7 +33,10 @@ def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[s
             files = _existing(memory_tree.select(files, prefixes), prefixes, paths)
     results: dict[str, list[Finding]] = {}
     for item in files:
-        if item.data is None:
+        leftover = _leftover(item.relpath)
+        if leftover is not None:
+            results[item.relpath] = [leftover]
+        elif item.data is None:
             results[item.relpath] = [
                 Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")
             ]
@@ -42,6 +47,23 @@ def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[s
         if stale is not None:
             results.setdefault("index.json", []).append(stale)
     return results
+
+
+def _leftover(relpath: str) -> Finding | None:
+    from git_memory.safefs import PROMOTION_ARTIFACT_PREFIX, is_temp_name
+
+    name = relpath.rsplit("/", 1)[-1]
+    if not (is_temp_name(name) or name.startswith(PROMOTION_ARTIFACT_PREFIX)):
+        return None
+    return Finding(
+        LEFTOVER_CODE,
+        "block",
+        1,
+        1,
+        "",
+        "leftover of an interrupted git-memory write: never commit it (the next write "
+        "there, or the promotion's recovery, removes it)",
+    )
 
 
 def _existing(selected: list[Any], prefixes: list[str], paths: list[str]) -> list[Any]:
