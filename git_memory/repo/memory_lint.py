@@ -16,12 +16,11 @@ from git_memory.repo import memory_tree
 SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
 # A temp file of an interrupted write, or a promotion artifact: never content to commit.
 LEFTOVER_CODE = "GM_LINT_WRITE_LEFTOVER"
+GITLINK_CODE = "GM_LINT_GITLINK"
 
 
 def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[str, list[Finding]]:
-    """Findings per memory-root-relative path (files without findings included)."""
-    from git_memory.lint.rules import SYMLINK_CODE
-
+    """Findings per worktree-relative path (files without findings included)."""
     root = worktree.memory_root
     if staged:
         index_path = memory_tree.index_path_from_environment()
@@ -33,20 +32,27 @@ def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[s
             files = _existing(memory_tree.select(files, prefixes), prefixes, paths)
     results: dict[str, list[Finding]] = {}
     for item in files:
-        leftover = _leftover(item.relpath)
-        if leftover is not None:
-            results[item.relpath] = [leftover]
-        elif item.data is None:
-            results[item.relpath] = [
-                Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")
-            ]
-        else:
-            results[item.relpath] = lint_bytes(item.relpath, item.data)
-    if not paths and files:
-        stale = _stale_index(files)
+        results[f"{item.root_prefix or root + '/'}{item.relpath}"] = _file_findings(item)
+    own = [item for item in files if not item.root_prefix]
+    if not paths and own:
+        stale = _stale_index(own)
         if stale is not None:
-            results.setdefault("index.json", []).append(stale)
+            results.setdefault(f"{root}/index.json", []).append(stale)
     return results
+
+
+def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
+    from git_memory.lint.rules import SYMLINK_CODE
+
+    leftover = _leftover(item.relpath)
+    if leftover is not None:
+        return [leftover]
+    if item.kind == "gitlink":
+        # A submodule is not memory: reported, never read (its commit is not in this repo).
+        return [Finding(GITLINK_CODE, "warn", 1, 1, "", "submodule (gitlink) in the memory root")]
+    if item.data is None:
+        return [Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")]
+    return lint_bytes(item.relpath, item.data)
 
 
 def _leftover(relpath: str) -> Finding | None:

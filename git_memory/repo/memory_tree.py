@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pygit2
 
 from git_memory.safefs import DIR_FLAGS, open_dir, read_at, split_relative
 
 SYMLINK_MODE = 0o120000
+GITLINK_MODE = 0o160000
+REGULAR_MODE = 0o100644
 # The index the commit will record: git passes a temporary one to hooks of `commit -a` and
 # `commit <paths>`; the hook shim forwards it under this name after scrubbing GIT_*.
 INDEX_FILE_VARIABLES = ("GIT_MEMORY_INDEX_FILE", "GIT_INDEX_FILE")
@@ -26,15 +27,21 @@ INDEX_FILE_VARIABLES = ("GIT_MEMORY_INDEX_FILE", "GIT_INDEX_FILE")
 
 @dataclass(frozen=True)
 class MemoryFile:
-    """One file of the memory root; `data` is None for a symbolic link."""
+    """One file of a memory root; `data` is None for a symbolic link or a gitlink.
+
+    `root_prefix` is "" for the configured memory root, else the worktree-relative root (with
+    a trailing slash) the file belongs to; `relpath` is relative to that root.
+    """
 
     relpath: str
     data: bytes | None
+    kind: str = "file"
+    root_prefix: str = ""
 
     @property
     def is_symlink(self) -> bool:
         """Whether this entry is a symbolic link (refused, never read through)."""
-        return self.data is None
+        return self.kind == "symlink"
 
 
 def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
@@ -51,7 +58,7 @@ def _walk(dir_fd: int, prefix: str) -> Iterator[MemoryFile]:
         relpath = prefix + entry.name
         info = entry.stat(follow_symlinks=False)
         if stat.S_ISLNK(info.st_mode):
-            yield MemoryFile(relpath, None)
+            yield MemoryFile(relpath, None, kind="symlink")
         elif stat.S_ISDIR(info.st_mode):
             child = os.open(entry.name, DIR_FLAGS, dir_fd=dir_fd)
             try:
@@ -74,28 +81,97 @@ def index_path_from_environment(environ: dict[str, str] | None = None) -> str | 
     return None
 
 
-def staged_files(repository: Any, memory_root: str, index_path: str | None) -> list[MemoryFile]:
-    """Every index entry below the memory root: the blobs the commit will contain.
+@dataclass(frozen=True)
+class StagedEntry:
+    """One stage-0 entry of the index the commit records."""
 
-    `index_path` selects a temporary index (`git commit -a`, `git commit <paths>`); None
-    reads the repository's own index.
+    path: str
+    mode: int
+    oid: str
+
+
+def staged_entries(root: Path, index_path: str | None) -> list[StagedEntry]:
+    """The entries of the index, as git lists them (`git ls-files --stage -z`).
+
+    git reads every index format it writes (split index, sparse index, future versions) and
+    the temporary index of `commit -a` through `GIT_INDEX_FILE`; libgit2 does not.
     """
+    from git_memory._proc import run
+    from git_memory.errors import GitMemoryError
+    from git_memory.repo.gitcli import git_environment
+
+    env = git_environment()
     if index_path:
-        index = pygit2.Index(index_path)
-    else:
-        index = repository.index
-        index.read(False)
-    prefix = memory_root.rstrip("/") + "/"
-    found: list[MemoryFile] = []
-    for entry in index:
-        if not entry.path.startswith(prefix):
+        env["GIT_INDEX_FILE"] = index_path
+    try:
+        result = run(["git", "ls-files", "--stage", "-z"], cwd=root, env=env, timeout=120)
+    except OSError as exc:
+        raise GitMemoryError("GM_GIT_UNAVAILABLE", "the git program could not be started") from exc
+    if result.returncode != 0:
+        detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitMemoryError(
+            "GM_GIT_FAILED", f"git ls-files failed: {detail[0] if detail else 'no output'}"
+        )
+    entries: list[StagedEntry] = []
+    for record in result.stdout.split(b"\0"):
+        if not record:
             continue
-        relpath = entry.path[len(prefix) :]
+        meta, _, path = record.partition(b"\t")
+        mode, oid, stage = meta.split(b" ")
+        if stage == b"0":
+            entries.append(
+                StagedEntry(path.decode("utf-8", "surrogateescape"), int(mode, 8), oid.decode())
+            )
+    return entries
+
+
+def staged_memory_roots(
+    entries: list[StagedEntry], memory_root: str, read_blob: Callable[[str], bytes]
+) -> list[str]:
+    """The memory roots a commit carries: the configured one, and every directory whose
+    staged `index.json` declares a memory index (so files staged under a previous
+    `memory.root` are still linted after it changes). Longest first."""
+    from git_memory.formats.index_json import INDEX_FORMAT, ORIGINAL_INDEX_FORMAT
+
+    roots = {memory_root.rstrip("/")}
+    markers = (INDEX_FORMAT.encode(), ORIGINAL_INDEX_FORMAT.encode())
+    for entry in entries:
+        directory, _, name = entry.path.rpartition("/")
+        if name != "index.json" or not directory or entry.mode != REGULAR_MODE:
+            continue
+        if any(marker in read_blob(entry.oid)[:4096] for marker in markers):
+            roots.add(directory)
+    return sorted(roots, key=lambda root: (-len(root), root))
+
+
+def staged_files(repository: Any, memory_root: str, index_path: str | None) -> list[MemoryFile]:
+    """Every index entry below the staged memory roots: the blobs the commit will contain.
+
+    `relpath` is relative to the configured memory root for its files, and worktree-relative
+    (`root_prefix` set) for files of another memory root. `index_path` selects a temporary
+    index (`git commit -a`, `git commit <paths>`); None reads the repository's own index.
+    """
+    root = Path(repository.workdir)
+    entries = staged_entries(root, index_path)
+
+    def read_blob(oid: str) -> bytes:
+        return bytes(repository[oid].data)
+
+    roots = staged_memory_roots(entries, memory_root, read_blob)
+    found: list[MemoryFile] = []
+    for entry in entries:
+        owner = next((r for r in roots if entry.path.startswith(r + "/")), None)
+        if owner is None:
+            continue
+        relpath = entry.path[len(owner) + 1 :]
+        prefix = "" if owner == memory_root.rstrip("/") else owner + "/"
         if entry.mode == SYMLINK_MODE:
-            found.append(MemoryFile(relpath, None))
+            found.append(MemoryFile(relpath, None, kind="symlink", root_prefix=prefix))
+        elif entry.mode == GITLINK_MODE:
+            found.append(MemoryFile(relpath, None, kind="gitlink", root_prefix=prefix))
         else:
-            found.append(MemoryFile(relpath, bytes(repository[entry.id].data)))
-    return sorted(found, key=lambda f: f.relpath)
+            found.append(MemoryFile(relpath, read_blob(entry.oid), root_prefix=prefix))
+    return sorted(found, key=lambda f: (f.root_prefix, f.relpath))
 
 
 def is_tracked_dir(repository: Any, relpath: str) -> bool:
