@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
 from git_memory.safefs import DIR_FLAGS, open_dir, read_at, split_relative
 
 SYMLINK_MODE = 0o120000
