@@ -29,6 +29,7 @@ FAILPOINTS: dict[str, str] = {
     "extract.plan.after-commit": "extract/recall_flow.py: chunk + task planned, after COMMIT",
     # --- promotion (issue 7): promote/apply.py ---
     "promote.after-intent": "a file's journal intent committed, its bytes not yet touched",
+    "promote.before-write": "every attempt (resumes too) to write one file's planned bytes",
     "promote.after-write": "a file's bytes installed and verified, not yet marked applied",
     "promote.during-rollback": "a file rolled back on disk, not yet marked rolled_back",
     "promote.before-finalize": "every file applied, the finalize transaction not yet begun",
