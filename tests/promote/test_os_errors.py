@@ -11,14 +11,8 @@ import pytest
 from git_memory.promote.writer import artifact_token
 from git_memory.testing.repos import Repo
 from tests.promote.helpers import candidate_state, prepare_request, seed_candidate
+from tests.promote.test_expiry import _promotions
 from tests.promote.scenario import NEW_PATH, Scenario, build, prepare
-
-
-def _promotions(gm: Any, repo: Repo) -> dict[str, Any]:
-    result = gm(["status", "--format", "json"], cwd=repo.root)
-    assert result.exit_code == 0, result.stderr
-    promotions: dict[str, Any] = result.json()["counts"]["promotions"]
-    return promotions
 
 
 def _plan_status(repo: Repo, plan_id: str) -> str:
