@@ -11,8 +11,8 @@ import pytest
 from git_memory.promote.writer import artifact_token
 from git_memory.testing.repos import Repo
 from tests.promote.helpers import candidate_state, prepare_request, seed_candidate
-from tests.promote.test_expiry import _promotions
 from tests.promote.scenario import NEW_PATH, Scenario, build, prepare
+from tests.promote.test_expiry import _promotions
 
 
 def _plan_status(repo: Repo, plan_id: str) -> str:
