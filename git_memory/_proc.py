@@ -85,6 +85,17 @@ class BoundedResult:
     lingering: bool = False
 
 
+def process_exists(pid: int) -> bool:
+    """Whether a process with this pid exists (signal 0 probes without sending anything)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # it exists under another user (or the number is not a pid at all)
+    return True
+
+
 def _kill_group(pgid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)

@@ -200,7 +200,7 @@ def remove_stale_temps(dir_fd: int) -> list[str]:
     removed: list[str] = []
     for entry in os.scandir(dir_fd):
         match = _TEMP_NAME.match(entry.name)
-        if match is None or _pid_alive(int(match.group(1))):
+        if match is None or _writer_running(int(match.group(1))):
             continue
         if entry.is_file(follow_symlinks=False) and unlink_file_at(dir_fd, entry.name):
             removed.append(entry.name)
@@ -219,16 +219,10 @@ def _clean_once(dir_fd: int) -> None:
         remove_stale_temps(dir_fd)
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
+def _writer_running(pid: int) -> bool:
+    from git_memory._proc import process_exists
+
+    return pid == os.getpid() or process_exists(pid)
 
 
 def write_exclusive_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
