@@ -1,7 +1,9 @@
 """The deny-all conformance probe (`conformance-test@2`) and its signed, cached pass record.
 
 The probe asks the runner, with its production argv and environment, to do nine forbidden
-things and checks what actually happened on disk, on the network and in the process table.
+things and checks what actually happened on disk, on the network and in the process table;
+then our own probe program, started the same way, tests the sandbox itself
+(`isolation_check.py`): the parent's environment, a `setsid` escape, loopback, private paths.
 A pass is recorded as `{testVersion, profileDigest, binaryRealpath, binaryContentSha256,
 cliVersionFingerprint, passedAt, signature}`, signed with the state secret: a record from
 another machine or a hand-edited one never verifies, and any change of profile, binary path
@@ -218,6 +220,7 @@ def probe(
     base = Path(tempfile.mkdtemp(prefix="git-memory-conformance-", dir=temp_root))
     try:
         failures = _probe_in(base, profile, binary, host_env, temp_root)
+        failures += _isolation(base, profile, binary, host_env, temp_root)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     if failures:
@@ -250,6 +253,19 @@ def _probe_in(
         prompt = probe_prompt(challenge, canary, decoy)
         result = spawn(profile, binary, prompt, cwd=sandbox, host_env=host_env, temp_root=temp_root)
     return _judge(result, challenge, canary.connections, sandbox, decoy)
+
+
+def _isolation(
+    base: Path,
+    profile: RunnerProfile,
+    binary: BinaryIdentity,
+    host_env: Mapping[str, str] | None,
+    temp_root: Path | None,
+) -> list[Failure]:
+    from git_memory.runners.isolation_check import isolation_failures
+
+    found = isolation_failures(profile, binary, base, host_env, temp_root)
+    return [_failure(check, detail) for check, detail in found]
 
 
 def _judge(
