@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
@@ -43,13 +44,22 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     except GitMemoryError as exc:
         worktree = None
         found.append(checks.Check("worktree", "warn", exc.message, exc.hint))
-    home = worktree.state_home if worktree is not None else state_home()
-    found += [checks.check_state_home(home), checks.check_transcripts()]
+    try:
+        home: Path | None = worktree.state_home if worktree is not None else state_home()
+    except GitMemoryError as exc:
+        home = None
+        found.append(checks.Check("state home", "fail", exc.message, exc.hint))
+    if home is not None:
+        found.append(checks.check_state_home(home))
+    found.append(checks.check_transcripts())
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
 
-        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx), wt.check_sessions(ctx)]
-    found += [*checks.check_runners(home), checks.check_mcp()]
+        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx)]
+        if home is not None:
+            found.append(wt.check_sessions(ctx))
+    found += [*(checks.check_runners(home) if home is not None else []), checks.check_mcp()]
+    found.append(checks.check_runner_sandbox())
     return DoctorReport(
         healthy=all(c.status != "fail" for c in found),
         checks=[DoctorCheck.model_validate(c.to_json()) for c in found],

@@ -70,6 +70,8 @@ def _mount(libc: ctypes.CDLL, source: str, target: str, kind: str | None, flags:
 
 
 def _hide(libc: ctypes.CDLL, path: str) -> None:
+    if not os.path.isabs(path):
+        _fail(f"cannot hide {path!r}: not an absolute path")
     try:
         info = os.stat(path)
     except OSError:
