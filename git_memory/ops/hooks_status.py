@@ -15,7 +15,7 @@ def hooks_status(ctx: OpContext, request: HooksRequest) -> HooksResponse:
 
     worktree = ctx.worktree
     directory = hooks.hooks_dir(worktree)
-    states = [hooks.directory_state(directory, name) for name in hooks.HOOK_NAMES]
+    states = [hooks.directory_state(worktree, directory, name) for name in hooks.HOOK_NAMES]
     return build_response(worktree, directory, states)
 
 

@@ -122,10 +122,11 @@ def _enclosing_worktree(path: Path) -> Path | None:
     existing = next((p for p in (path, *path.parents) if p.exists()), None)
     if existing is None:
         return None
-    found = pygit2.discover_repository(str(existing))
-    if found is None:
-        return None
-    workdir = pygit2.Repository(found).workdir
+    try:
+        found = pygit2.discover_repository(str(existing))
+        workdir = None if found is None else pygit2.Repository(found).workdir
+    except (pygit2.GitError, OSError):
+        return None  # unreadable: not a worktree we can see, and nothing git would add
     if workdir is None:
         return None
     top = Path(os.path.realpath(workdir))

@@ -78,10 +78,16 @@ def open_hooks_dir(worktree: Worktree, directory: Path, *, create: bool) -> Iter
         with open_dir(base, parts, create=create) as fd:
             yield fd
         return
-    if create:
-        directory.mkdir(parents=True, exist_ok=True)
-    with open_dir(directory, []) as fd:
-        yield fd
+    try:
+        if create:
+            directory.mkdir(parents=True, exist_ok=True)
+        with open_dir(directory, []) as fd:
+            yield fd
+    except (NotADirectoryError, FileExistsError) as exc:
+        raise GitMemoryError(
+            "GM_NOT_A_DIRECTORY",
+            f"the hooks directory {shown_hooks_dir(worktree, directory)!r} is not a directory",
+        ) from exc
 
 
 def template_path(package_dir: Path | None = None) -> Path:
@@ -126,12 +132,10 @@ def hook_state(dir_fd: int, name: str) -> HookInfo:
     return HookInfo(name, "installed" if text == render_shim(name) else "outdated", legacy)
 
 
-def directory_state(directory: Path, name: str) -> HookInfo:
-    """`hook_state` of a directory given by path; absent when the directory does not exist."""
-    from git_memory.safefs import open_dir
-
+def directory_state(worktree: Worktree, directory: Path, name: str) -> HookInfo:
+    """`hook_state` of the hooks directory; absent when the directory does not exist."""
     try:
-        with open_dir(directory, []) as fd:
+        with open_hooks_dir(worktree, directory, create=False) as fd:
             return hook_state(fd, name)
     except FileNotFoundError:
         return HookInfo(name, "absent", False)

@@ -157,3 +157,16 @@ def test_missing_git_program_is_a_clear_error(
     result = gm(["hooks", "status"], cwd=repo.root)
     assert result.exit_code == 1
     assert "[GM_GIT_UNAVAILABLE]" in result.stderr
+
+
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_hooks_path_that_is_a_file_is_a_clear_error(
+    gm: Any, repo: Repo, tmp_path: Path, where: str
+) -> None:
+    target = repo.root / "hooks-file" if where == "inside" else tmp_path / "hooks-file"
+    target.write_text("not a directory\n")
+    repo.git("config", "core.hooksPath", str(target))
+    for command in (["hooks", "status"], ["hooks", "install"]):
+        result = gm(command, cwd=repo.root)
+        assert result.exit_code == 1, result.stderr
+        assert "[GM_NOT_A_DIRECTORY]" in result.stderr
