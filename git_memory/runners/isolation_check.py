@@ -15,13 +15,13 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from git_memory.runners.binary import BinaryIdentity
 from git_memory.runners.canary import TcpCanary
-from git_memory.runners.profiles import RunnerProfile
+
+if TYPE_CHECKING:
+    from git_memory.runners.conformance import ProbeRun
 
 SETTLE_SECONDS = 0.3
 
@@ -44,29 +44,20 @@ def _growing(heartbeat: Path) -> bool:
     return size() > before
 
 
-def isolation_failures(
-    profile: RunnerProfile,
-    binary: BinaryIdentity,
-    base: Path,
-    host_env: Mapping[str, str] | None,
-    temp_root: Path | None,
-) -> list[tuple[str, str]]:
+def isolation_failures(run: ProbeRun, base: Path) -> list[tuple[str, str]]:
     """(check, detail) of every isolation the sandbox did not hold; [] off Linux."""
-    from git_memory.runners.process import spawn
     from git_memory.runners.sandbox import current_status, hidden_paths
 
     if not sys.platform.startswith("linux"):
         return []
-    env = dict(host_env) if host_env is not None else None
-    sandboxed = current_status(host_env).available
-    private = [
-        p for p in hidden_paths(env if env is not None else dict(os.environ)) if Path(p).exists()
-    ]
+    env = run.host_env if run.host_env is not None else os.environ
+    sandboxed = current_status(env).available
+    private = [p for p in hidden_paths(env, run.state_home) if Path(p).exists()]
     heartbeat = base / "heartbeat"
     script = Path(__file__).resolve().with_name("isolation_probe.py")
     with TcpCanary() as canary:
         argv = [sys.executable, "-I", str(script), str(canary.port), str(heartbeat), *private]
-        result = spawn(profile, binary, b"", host_env=host_env, temp_root=temp_root, argv=argv)
+        result = run.spawn(b"", argv=argv)
     failures: list[tuple[str, str]] = []
     if _growing(heartbeat):
         failures.append(("SETSID", "a setsid child outlived the run"))

@@ -36,13 +36,14 @@ def spawn(
     temp_root: Path | None = None,
     argv: list[str] | None = None,
     timeout_ms: int | None = None,
+    state_home: Path | None = None,
 ) -> _proc.BoundedResult:
     """Start the runner in a one-time environment (inside the OS sandbox where there is
-    one) and collect its bounded output."""
+    one, with `state_home` hidden) and collect its bounded output."""
     env_source = os.environ if host_env is None else host_env
     with (
         isolated(profile, binary, host_env=host_env, temp_root=temp_root) as isolation,
-        sandboxed(profile, argv or argv_for(profile, binary), env_source) as (
+        sandboxed(profile, argv or argv_for(profile, binary), env_source, state_home) as (
             command,
             proxy,
         ),

@@ -107,12 +107,14 @@ def current_status(host_env: Mapping[str, str] | None = None) -> SandboxStatus:
     return status(env.get(SETTING))
 
 
-def hidden_paths(host_env: Mapping[str, str]) -> list[str]:
-    """The state home and the home directory's credential stores, as absolute paths."""
+def hidden_paths(host_env: Mapping[str, str], own_state_home: Path | None = None) -> list[str]:
+    """The state home (the caller's, and the environment's or default one) and the home
+    directory's credential stores, as absolute paths."""
+    from git_memory.errors import GitMemoryError
     from git_memory.paths import state_home
 
-    found: list[str] = []
-    with contextlib.suppress(Exception):
+    found = [str(own_state_home)] if own_state_home is not None else []
+    with contextlib.suppress(GitMemoryError):
         found.append(str(state_home()))
     home = host_env.get("HOME")
     if home:
@@ -231,15 +233,19 @@ def _splice(one: socket.socket, other: socket.socket) -> None:
 
 @contextlib.contextmanager
 def sandboxed(
-    profile: RunnerProfile, argv: list[str], host_env: Mapping[str, str]
+    profile: RunnerProfile,
+    argv: list[str],
+    host_env: Mapping[str, str],
+    own_state_home: Path | None = None,
 ) -> Iterator[tuple[list[str], EgressProxy | None]]:
     """The argv to start (wrapped when the OS layer is available) and its egress proxy."""
     if not current_status(host_env).available:
         yield argv, None
         return
+    hides = hidden_paths(host_env, own_state_home)
     endpoint = endpoint_of(profile)
     if endpoint is None:
-        yield wrap(argv, hidden_paths(host_env), None), None
+        yield wrap(argv, hides, None), None
         return
     # A unix socket path is limited to ~107 bytes: a short private directory of its own.
     short = Path(
@@ -247,6 +253,6 @@ def sandboxed(
     )
     try:
         with EgressProxy(short / "egress.sock", endpoint) as proxy:
-            yield wrap(argv, hidden_paths(host_env), proxy.path), proxy
+            yield wrap(argv, hides, proxy.path), proxy
     finally:
         shutil.rmtree(short, ignore_errors=True)

@@ -177,7 +177,7 @@ def test_isolation_check_catches_each_attack_without_the_os_layer(
     ssh.mkdir()
     (ssh / "config").write_text("Host *\n")
 
-    def no_wrap(profile: Any, argv: list[str], host_env: Any) -> Any:
+    def no_wrap(profile: Any, argv: list[str], host_env: Any, state_home: Any = None) -> Any:
         from contextlib import nullcontext
 
         return nullcontext((argv, None))
@@ -188,7 +188,8 @@ def test_isolation_check_catches_each_attack_without_the_os_layer(
         lambda host_env=None: sandbox.SandboxStatus(True, "pretend"),
     )
     script = fake_runner("conformant")
-    found = isolation_failures(command_profile(script), identify(str(script)), tmp_path, None, None)
+    run = conformance.ProbeRun(command_profile(script), identify(str(script)), None, None, None)
+    found = isolation_failures(run, tmp_path)
     checks = {check for check, _detail in found}
     assert {"LOOPBACK", "PRIVATE_FILES"} <= checks
     # Our own environment is readable from /proc only when we are the runner's parent.
@@ -200,9 +201,22 @@ def test_isolation_check_catches_each_attack_without_the_os_layer(
 def test_a_sandbox_that_cannot_be_set_up_is_a_clear_error(
     fake_runner: FakeRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sandbox, "hidden_paths", lambda host_env: ["relative/path"])
+    monkeypatch.setattr(sandbox, "hidden_paths", lambda *_args: ["relative/path"])
     script = fake_runner("conformant")
     with pytest.raises(GitMemoryError) as caught:
         run_checked(command_profile(script), identify(str(script)), b"probe")
     assert caught.value.code == "GM_RUNNER_SANDBOX_FAILED"
     assert "not an absolute path" in caught.value.details["stderr"]
+
+
+def test_the_callers_state_home_is_hidden_too(fake_runner: FakeRunner, tmp_path: Path) -> None:
+    # A state home named by `memory.home` is not in the environment: the caller passes it.
+    configured = tmp_path / "configured-state"
+    configured.mkdir()
+    (configured / "secret.json").write_text("{}")
+    script = fake_runner("environ-reading")
+    profile = _profile(script, str(configured))
+    result = spawn(profile, identify(str(script)), b"probe", state_home=configured)
+    assert json.loads(result.stdout)["private"][str(configured)] == []
+    exposed = spawn(profile, identify(str(script)), b"probe")
+    assert json.loads(exposed.stdout)["private"][str(configured)] == ["secret.json"]
