@@ -32,8 +32,8 @@ def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[s
             files = _existing(memory_tree.select(files, prefixes), prefixes, paths)
     results: dict[str, list[Finding]] = {}
     for item in files:
-        results[f"{item.root_prefix or root + '/'}{item.relpath}"] = _file_findings(item)
-    own = [item for item in files if not item.root_prefix]
+        results[item.worktree_path(root)] = _file_findings(item)
+    own = [item for item in files if not item.root_prefix and item.kind != "leftover"]
     if not paths and own:
         stale = _stale_index(own)
         if stale is not None:
@@ -56,10 +56,7 @@ def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
 
 
 def _leftover(relpath: str) -> Finding | None:
-    from git_memory.safefs import PROMOTION_ARTIFACT_PREFIX, is_temp_name
-
-    name = relpath.rsplit("/", 1)[-1]
-    if not (is_temp_name(name) or name.startswith(PROMOTION_ARTIFACT_PREFIX)):
+    if not memory_tree.is_leftover_name(relpath.rsplit("/", 1)[-1]):
         return None
     return Finding(
         LEFTOVER_CODE,

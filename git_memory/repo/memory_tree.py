@@ -29,13 +29,20 @@ class MemoryFile:
     """One file of a memory root; `data` is None for a symbolic link or a gitlink.
 
     `root_prefix` is "" for the configured memory root, else the worktree-relative root (with
-    a trailing slash) the file belongs to; `relpath` is relative to that root.
+    a trailing slash) the file belongs to; `relpath` is relative to that root. A `leftover`
+    (a temp file of ours staged outside every memory root) has its worktree path as `relpath`.
     """
 
     relpath: str
     data: bytes | None
     kind: str = "file"
     root_prefix: str = ""
+
+    def worktree_path(self, memory_root: str) -> str:
+        """The worktree-relative path (`relpath` already is one for a leftover)."""
+        if self.kind == "leftover":
+            return self.relpath
+        return f"{self.root_prefix or memory_root.rstrip('/') + '/'}{self.relpath}"
 
     @property
     def is_symlink(self) -> bool:
@@ -124,6 +131,13 @@ def staged_entries(root: Path, index_path: str | None) -> list[StagedEntry]:
     return entries
 
 
+def is_leftover_name(name: str) -> bool:
+    """A temp file of an interrupted write of ours, or a promotion artifact."""
+    from git_memory.safefs import PROMOTION_ARTIFACT_PREFIX, is_temp_name
+
+    return is_temp_name(name) or name.startswith(PROMOTION_ARTIFACT_PREFIX)
+
+
 def staged_memory_roots(
     entries: list[StagedEntry], memory_root: str, read_blob: Callable[[str], bytes]
 ) -> list[str]:
@@ -161,6 +175,9 @@ def staged_files(repository: Any, memory_root: str, index_path: str | None) -> l
     for entry in entries:
         owner = next((r for r in roots if entry.path.startswith(r + "/")), None)
         if owner is None:
+            if is_leftover_name(entry.path.rsplit("/", 1)[-1]):
+                # A temp of ours anywhere in the commit (CLAUDE.md's, a skill projection's).
+                found.append(MemoryFile(entry.path, None, kind="leftover"))
             continue
         relpath = entry.path[len(owner) + 1 :]
         prefix = "" if owner == memory_root.rstrip("/") else owner + "/"

@@ -9,6 +9,7 @@ from typing import Any
 from git_memory.failpoints import FAILPOINT_EXIT_STATUS
 from git_memory.testing.repos import Repo
 from tests.hooks.conftest import commit, entry_text, head
+from tests.hooks.test_hooks_hostile import _dead_pid
 
 
 def _leftovers(directory: Path) -> list[Path]:
@@ -62,3 +63,18 @@ def test_promotion_artifact_is_never_linted_clean(gm: Any, repo: Repo) -> None:
     result = gm(["lint"], cwd=repo.root)
     assert result.exit_code == 1
     assert "GM_LINT_WRITE_LEFTOVER" in result.stdout
+
+
+def test_hook_stops_a_leftover_temp_outside_the_memory_root(
+    gm_proc: Any, repo: Repo, bin_dir: Path
+) -> None:
+    assert gm_proc(["hooks", "install"], cwd=repo.root).returncode == 0
+    # An `assemble` killed between its temp file and the rename leaves one at the root.
+    repo.write(f".CLAUDE.md.{_dead_pid()}.0123456789ab.gm-tmp", "# half a context file\n")
+    repo.git("add", "-A")
+    before = head(repo)
+    stopped = commit(repo)
+    assert stopped.returncode != 0
+    assert "GM_LINT_WRITE_LEFTOVER" in stopped.stderr
+    assert ".CLAUDE.md." in stopped.stderr
+    assert head(repo) == before
