@@ -5,20 +5,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from git_memory.testing.repos import Repo
-from tests.hooks.conftest import SECRET, commit, entry_text, head, hooks_dir
-
-
-def _dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
+from tests.hooks.conftest import SECRET, entry_text, hooks_dir
+from tests.hooks.stopped import commit_stopped, dead_pid
 
 
 def test_planted_temp_and_hook_symlinks_into_home_are_not_followed(
@@ -54,7 +48,7 @@ def test_planted_temp_and_hook_symlinks_into_home_are_not_followed(
 def test_stale_temp_of_a_killed_install_is_removed(gm: Any, repo: Repo) -> None:
     hooks = hooks_dir(repo)
     hooks.mkdir(parents=True, exist_ok=True)
-    stale = hooks / f".pre-commit.{_dead_pid()}.0123456789ab.gm-tmp"
+    stale = hooks / f".pre-commit.{dead_pid()}.0123456789ab.gm-tmp"
     stale.write_text("half a shim")
     live = hooks / f".pre-commit.{os.getpid()}.0123456789ab.gm-tmp"
     live.write_text("a shim another process is writing")
@@ -95,11 +89,7 @@ def test_hooks_path_from_git_config_global_is_where_we_install(
     assert after["hooks"][0]["state"] == "installed"
 
     _stage_secret(repo)
-    before = head(repo)
-    stopped = commit(repo)
-    assert stopped.returncode != 0
-    assert "GM_LINT_GITHUB_TOKEN" in stopped.stderr
-    assert head(repo) == before
+    commit_stopped(repo, "GM_LINT_GITHUB_TOKEN")
 
 
 def test_hooks_path_from_git_config_count_is_honoured(
@@ -115,9 +105,7 @@ def test_hooks_path_from_git_config_count_is_honoured(
     assert installed.returncode == 0, installed.stderr
     assert (ci_hooks / "pre-commit").is_file()
     _stage_secret(repo)
-    stopped = commit(repo, env=env)
-    assert stopped.returncode != 0
-    assert "GM_LINT_GITHUB_TOKEN" in stopped.stderr
+    commit_stopped(repo, "GM_LINT_GITHUB_TOKEN", env=env)
 
 
 def test_git_dash_c_decides_where_status_looks(repo: Repo, bin_dir: Path, tmp_path: Path) -> None:

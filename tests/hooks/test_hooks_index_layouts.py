@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.testing.repos import Repo
-from tests.hooks.conftest import SECRET, commit, entry_text, head
+from tests.hooks.conftest import SECRET, commit, entry_text
+from tests.hooks.stopped import commit_stopped
 
 
 def _install(gm: Any, repo: Repo) -> None:
@@ -24,12 +25,7 @@ def test_split_index_commit_is_linted_not_an_internal_error(
     assert list((repo.root / ".git").glob("sharedindex.*"))
     repo.write(".memory/entries/leak.md", entry_text("leak", f"token {SECRET}\n"))
     repo.git("add", ".memory/entries/leak.md")
-    before = head(repo)
-    stopped = commit(repo)
-    assert stopped.returncode != 0
-    assert "GM_INTERNAL" not in stopped.stderr
-    assert "GM_LINT_GITHUB_TOKEN" in stopped.stderr
-    assert head(repo) == before
+    commit_stopped(repo, "GM_LINT_GITHUB_TOKEN")
 
     repo.write(".memory/entries/leak.md", entry_text("leak", "a clean note\n"))
     repo.git("add", ".memory/entries/leak.md")
@@ -62,9 +58,4 @@ def test_files_staged_under_the_previous_memory_root_are_linted(
     repo.git("config", "memory.root", "docs/memory")
     repo.write(".memory/entries/leak.md", entry_text("leak", f"token {SECRET}\n"))
     repo.git("add", ".memory/entries/leak.md")
-    before = head(repo)
-    stopped = commit(repo)
-    assert stopped.returncode != 0
-    assert "GM_LINT_GITHUB_TOKEN" in stopped.stderr
-    assert ".memory/entries/leak.md" in stopped.stderr
-    assert head(repo) == before
+    assert ".memory/entries/leak.md" in commit_stopped(repo, "GM_LINT_GITHUB_TOKEN")

@@ -8,8 +8,8 @@ from typing import Any
 
 from git_memory.failpoints import FAILPOINT_EXIT_STATUS
 from git_memory.testing.repos import Repo
-from tests.hooks.conftest import commit, entry_text, head
-from tests.hooks.test_hooks_hostile import _dead_pid
+from tests.hooks.conftest import entry_text
+from tests.hooks.stopped import commit_stopped, dead_pid
 
 
 def _leftovers(directory: Path) -> list[Path]:
@@ -42,11 +42,7 @@ def test_hook_stops_a_commit_carrying_a_leftover_temp(
     assert gm_proc(["hooks", "install"], cwd=repo.root).returncode == 0
     _killed_reindex(gm_proc, repo)
     repo.git("add", "-A")
-    before = head(repo)
-    stopped = commit(repo)
-    assert stopped.returncode != 0
-    assert "GM_LINT_WRITE_LEFTOVER" in stopped.stderr
-    assert head(repo) == before
+    commit_stopped(repo, "GM_LINT_WRITE_LEFTOVER")
 
 
 def test_next_write_removes_the_leftover(gm_proc: Any, repo: Repo) -> None:
@@ -70,11 +66,6 @@ def test_hook_stops_a_leftover_temp_outside_the_memory_root(
 ) -> None:
     assert gm_proc(["hooks", "install"], cwd=repo.root).returncode == 0
     # An `assemble` killed between its temp file and the rename leaves one at the root.
-    repo.write(f".CLAUDE.md.{_dead_pid()}.0123456789ab.gm-tmp", "# half a context file\n")
+    repo.write(f".CLAUDE.md.{dead_pid()}.0123456789ab.gm-tmp", "# half a context file\n")
     repo.git("add", "-A")
-    before = head(repo)
-    stopped = commit(repo)
-    assert stopped.returncode != 0
-    assert "GM_LINT_WRITE_LEFTOVER" in stopped.stderr
-    assert ".CLAUDE.md." in stopped.stderr
-    assert head(repo) == before
+    assert ".CLAUDE.md." in commit_stopped(repo, "GM_LINT_WRITE_LEFTOVER")
