@@ -70,9 +70,12 @@ def open_hooks_dir(worktree: Worktree, directory: Path, *, create: bool) -> Iter
     """A directory fd for `directory`: no-follow below the worktree or the git dir."""
     from git_memory.safefs import open_dir
 
-    for base in (worktree.root, worktree.common_dir):
+    # Inside the git directory (reached through a symlinked `.git` or not) it is git's own
+    # ground; below the worktree every component is opened without following links.
+    real = Path(os.path.realpath(directory))
+    for base, path in ((worktree.common_dir, real), (worktree.root, directory)):
         try:
-            parts = list(directory.relative_to(base).parts)
+            parts = list(path.relative_to(base).parts)
         except ValueError:
             continue
         with open_dir(base, parts, create=create) as fd:
