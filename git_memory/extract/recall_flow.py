@@ -64,7 +64,7 @@ def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -
 def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
     """Record the chunk and task; True when the task still waits for a stage."""
     from git_memory.store.chunks import upsert_chunk
-    from git_memory.store.tasks import plan_task
+    from git_memory.store.tasks import lease_is_live, plan_task
 
     task = planned.task
     rng = task.chunk.turnRange
@@ -87,6 +87,8 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
         )
     if stored.status in ("submitted", "stale") or chunk.status != "pending":
         return False
+    if lease_is_live(stored):
+        return False  # being staged right now by a live process
     artifacts.save_recall(workspace.worktree.state_home, planned.host_record())
     return True
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
@@ -45,19 +46,28 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         worktree = None
         # Most checks are about a worktree: outside one, doctor cannot call the setup healthy.
         found.append(checks.Check("worktree", "fail", exc.message, exc.hint))
-    home = worktree.state_home if worktree is not None else state_home()
-    found += [checks.check_state_home(home), checks.check_transcripts()]
+    try:
+        home: Path | None = worktree.state_home if worktree is not None else state_home()
+    except GitMemoryError as exc:
+        home = None
+        found.append(checks.Check("state home", "fail", exc.message, exc.hint))
+    if home is not None:
+        found.append(checks.check_state_home(home))
+    found.append(checks.check_transcripts())
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
 
-        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx), wt.check_sessions(ctx)]
+        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx)]
+        if home is not None:
+            found.append(wt.check_sessions(ctx))
     from git_memory.doctor import mcp_clients
 
     root = worktree.root if worktree is not None else None
     found += [
-        *checks.check_runners(home),
+        *(checks.check_runners(home) if home is not None else []),
         mcp_clients.check_claude(root),
         mcp_clients.check_codex(),
+        checks.check_runner_sandbox(),
     ]
     return DoctorReport(
         healthy=all(c.status != "fail" for c in found),
