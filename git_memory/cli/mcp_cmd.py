@@ -24,6 +24,6 @@ def command(repository: str | None) -> int:
     operations as these commands and return the documents `--format json` prints.
     """
     # The MCP front end is loaded by name: front ends never import each other's code.
-    server = importlib.import_module("git_memory.mcp.server")
+    server = importlib.import_module("git_memory.mcp.main")
     status: int = server.serve(repository)
     return status

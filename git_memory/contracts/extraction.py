@@ -28,6 +28,7 @@ from git_memory.contracts.base import (
     Model,
     Timestamp,
     parse_timestamp,
+    schema_of,
 )
 from git_memory.contracts.canonical import MAX_SAFE_INTEGER, digest
 
@@ -273,6 +274,11 @@ class ExtractionContract(Model):
 
     draftSchema: Literal["git-memory-candidate-draft-batch@v1"] = DRAFT_BATCH_FORMAT
     prompts: ExtractionPrompts
+    # The whole JSON Schema of the document that answers the task: an agent (or runner)
+    # writes a valid document from it without any other reference.
+    documentSchema: dict[str, Any] = Field(
+        default_factory=schema_of("git_memory.contracts.extraction.CandidateDraftBatch")
+    )
 
 
 class ExtractionTask(Model):

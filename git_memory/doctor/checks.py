@@ -134,6 +134,23 @@ def _shown(path: Path) -> str:
     return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else str(path)
 
 
+def check_runner_sandbox() -> Check:
+    """Whether model runners get the OS sandbox here, said plainly when they do not."""
+    from git_memory.runners.sandbox import current_status
+
+    found = current_status()
+    if found.available:
+        return Check("runner sandbox", "ok", f"OS sandbox: {found.reason}")
+    return Check(
+        "runner sandbox",
+        "warn",
+        f"no OS sandbox ({found.reason}): model runners are isolated by their environment "
+        "only and can read your files, other processes' environments and the network",
+        "on Linux, install util-linux `unshare` and allow unprivileged user namespaces; "
+        "or use the builtin runner or the agent in your conversation",
+    )
+
+
 def check_runners(state_home: Path) -> list[Check]:
     """Model CLIs on PATH and whether each has a valid conformance record."""
     checks = []
@@ -168,13 +185,3 @@ def check_runners(state_home: Path) -> list[Check]:
                 )
             )
     return checks
-
-
-def check_mcp() -> Check:
-    """How to register the MCP server with the agents."""
-    return Check(
-        "mcp",
-        "ok",
-        "serve with `git memory mcp`",
-        "claude mcp add git-memory -- git memory mcp; for Codex see contrib/mcp/codex-config.toml",
-    )

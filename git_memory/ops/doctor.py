@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field
@@ -32,8 +33,9 @@ class DoctorReport(Model):
 
 def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     """Check the install (version, man page), the state home's permissions, the transcript
-    directories, the runners, and in a worktree the memory root, lint, index.json, hooks,
-    indexed sessions and stale memory. Exits 1 with a hint for everything that needs action."""
+    directories, the runners, whether Claude Code and Codex have the MCP server registered,
+    and in a worktree the memory root, lint, index.json, hooks, indexed sessions and stale
+    memory. Exits 1 with a hint for everything that needs action."""
     from git_memory.doctor import checks
     from git_memory.paths import state_home
 
@@ -44,15 +46,31 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         worktree = None
         # Most checks are about a worktree: outside one, doctor cannot call the setup healthy.
         found.append(checks.Check("worktree", "fail", exc.message, exc.hint))
-    home = worktree.state_home if worktree is not None else state_home()
-    found += [checks.check_state_home(home), checks.check_transcripts()]
+    try:
+        home: Path | None = worktree.state_home if worktree is not None else state_home()
+    except GitMemoryError as exc:
+        home = None
+        found.append(checks.Check("state home", "fail", exc.message, exc.hint))
+    if home is not None:
+        found.append(checks.check_state_home(home))
+    found.append(checks.check_transcripts())
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
         from git_memory.verify.status import doctor_check
 
-        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx), wt.check_sessions(ctx)]
+        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx)]
+        if home is not None:
+            found.append(wt.check_sessions(ctx))
         found.append(doctor_check(ctx))
-    found += [*checks.check_runners(home), checks.check_mcp()]
+    from git_memory.doctor import mcp_clients
+
+    root = worktree.root if worktree is not None else None
+    found += [
+        *(checks.check_runners(home) if home is not None else []),
+        mcp_clients.check_claude(root),
+        mcp_clients.check_codex(),
+        checks.check_runner_sandbox(),
+    ]
     return DoctorReport(
         healthy=all(c.status != "fail" for c in found),
         checks=[DoctorCheck.model_validate(c.to_json()) for c in found],

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from git_memory.contracts.adjudication import AdjudicationResult
+from git_memory.contracts.consolidation import ConsolidationPatch
 from git_memory.contracts.extraction import CandidateDraftBatch
 from git_memory.contracts.requests import StageRequest
+from git_memory.contracts.skill import SkillCandidate
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
@@ -108,4 +110,10 @@ OPERATION = Operation(
     handler=stage,
     from_cli=_from_cli,
     render_text=_render,
+    mcp_variant_models={
+        "git-memory-candidate-draft-batch@v1": CandidateDraftBatch,
+        "git-memory-adjudication-result@v1": AdjudicationResult,
+        "git-memory-skill-candidate@v1": SkillCandidate,
+        "git-memory-consolidation-patch@v1": ConsolidationPatch,
+    },
 )
