@@ -20,10 +20,11 @@ APP_BEFORE = "import os\n\n\ndef greeting() -> str:\n    return 'hello'\n"
 APP_AFTER = "def greeting() -> str:\n    return 'hello'\n"
 ORIGIN = "https://example.com/acme/sample-app.git"
 README = "# sample-app\n\nA tiny application for the git memory demo.\n"
-# The project files the sample sessions' commands need (`make build`, `uv run pytest`), so the
-# memory they teach is fresh when `git memory verify` checks it.
+# The project files the sample sessions' commands need (`make build`, `uv run pytest`,
+# `docker compose up -d db`), so the memory they teach is fresh when `git memory verify` checks it.
 MAKEFILE = "build:\n\tpython -m compileall src\n\nintegration:\n\tuv run pytest -q\n"
 PYPROJECT = '[project]\nname = "sample-app"\nversion = "0.1.0"\n'
+COMPOSE = "services:\n  db:\n    image: postgres:16\n"
 
 
 def build_repository(box: Sandbox, today: datetime.date) -> str:
@@ -41,6 +42,7 @@ def build_repository(box: Sandbox, today: datetime.date) -> str:
                     "src/app.py": APP_BEFORE,
                     "Makefile": MAKEFILE,
                     "pyproject.toml": PYPROJECT,
+                    "compose.yaml": COMPOSE,
                 },
             ),
             ("Remove unused import", {"src/app.py": APP_AFTER}),
