@@ -8,7 +8,9 @@ from pydantic import Field
 
 from git_memory.contracts.base import Hex64, Model, Timestamp
 
-Provider = Literal["claude-code", "codex"]
+Provider = Literal[
+    "claude-code", "codex", "gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor"
+]
 Closure = Literal["hard-sealed", "quiescent", "open"]
 
 

@@ -106,22 +106,32 @@ def _too_open(path: Path) -> bool:
     return bool(mode & 0o077) if not stat.S_ISLNK(info.st_mode) else True
 
 
-def check_transcripts() -> Check:
-    """Which provider transcript directories exist and how many transcripts they hold."""
-    from git_memory.sessions.discover import default_roots, discover
+def check_transcripts(enabled: list[str] | None = None) -> Check:
+    """Which agents' history directories exist and how many sessions each holds.
 
-    roots = [(provider, root) for provider, root in default_roots() if root.is_dir()]
-    if not roots:
+    `enabled` are the agents `memory.sources` turns on (default: every registered agent)."""
+    from git_memory.sessions.discover import discover
+    from git_memory.sessions.providers import providers
+
+    table = providers()
+    names = list(table) if enabled is None else enabled
+    found: list[str] = []
+    for name in names:
+        root = table[name].home()
+        if root.is_dir():
+            count = sum(1 for f in discover([(name, root)]) if f.excluded is None)
+            found.append(f"{name}: {count} transcript(s)")
+    off = [name for name in table if name not in names]
+    suffix = f"; off by memory.sources: {', '.join(off)}" if off else ""
+    if not found:
+        variables = ", ".join(table[name].variable for name in names)
         return Check(
             "transcripts",
             "warn",
-            "no Claude Code or Codex history found",
-            "set CLAUDE_CONFIG_DIR / CODEX_HOME if they live elsewhere",
+            "no agent history found" + suffix,
+            f"set {variables} if they live elsewhere",
         )
-    files = [f for f in discover(roots) if f.excluded is None]
-    per = {p: sum(1 for f in files if f.provider == p) for p, _ in roots}
-    detail = ", ".join(f"{provider}: {count} transcript(s)" for provider, count in per.items())
-    return Check("transcripts", "ok", detail)
+    return Check("transcripts", "ok", ", ".join(found) + suffix)
 
 
 def check_runners(state_home: Path) -> list[Check]:

@@ -25,11 +25,12 @@ GUIDANCE_RULES = [
 
 def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -> AgentRecall:
     """Select, chunk and plan; return up to `limit` pending tasks plus the contexts."""
+    from git_memory.sessions.providers import enabled
     from git_memory.sessions.sync import sync
 
     # Take in what the agents wrote since the last look (lock order: sessions, then memory);
     # an agent calling recall over MCP has no other step that would.
-    sync(worktree.state_home)
+    sync(worktree.state_home, providers=enabled(worktree))
     workspace = open_workspace(worktree)
     moment = time.time() if now is None else now
     selection = select(worktree, request.request, now=moment)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -44,7 +44,7 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         worktree = None
         found.append(checks.Check("worktree", "warn", exc.message, exc.hint))
     home = worktree.state_home if worktree is not None else state_home()
-    found += [checks.check_state_home(home), checks.check_transcripts()]
+    found += [checks.check_state_home(home), _transcripts(checks, worktree)]
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
 
@@ -54,6 +54,17 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         healthy=all(c.status != "fail" for c in found),
         checks=[DoctorCheck.model_validate(c.to_json()) for c in found],
     )
+
+
+def _transcripts(checks: Any, worktree: Any) -> Any:
+    """The transcripts check for the agents `memory.sources` turns on."""
+    from git_memory.sessions.providers import enabled
+
+    try:
+        names = enabled(worktree) if worktree is not None else None
+    except GitMemoryError as exc:
+        return checks.Check("transcripts", "fail", exc.message, exc.hint)
+    return checks.check_transcripts(names)
 
 
 MARK = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}

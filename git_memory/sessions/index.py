@@ -209,3 +209,34 @@ def remove_index(state_home: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(str(path) + suffix)
+
+
+@contextmanager
+def foreign_database(path: str) -> Iterator[Connection]:
+    """Another program's SQLite database, read without writing anything next to it.
+
+    Even a read-only open of a WAL database creates `-wal`/`-shm` files beside it, so a
+    database without a pending WAL is opened `immutable`; one whose WAL holds rows not yet
+    checkpointed is copied with its WAL into a private temporary directory and read there.
+    """
+    import shutil
+    import tempfile
+    from urllib.parse import quote
+
+    wal = path + "-wal"
+    if not (os.path.isfile(wal) and os.path.getsize(wal) > 0):
+        conn = sqlite3.connect(f"file:{quote(path)}?mode=ro&immutable=1", uri=True)
+        try:
+            yield conn
+        finally:
+            conn.close()
+        return
+    with tempfile.TemporaryDirectory(prefix="git-memory-") as scratch:
+        copy = os.path.join(scratch, "copy.db")
+        shutil.copyfile(path, copy)
+        shutil.copyfile(wal, copy + "-wal")
+        conn = sqlite3.connect(f"file:{quote(copy)}?mode=ro", uri=True)
+        try:
+            yield conn
+        finally:
+            conn.close()

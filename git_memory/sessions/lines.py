@@ -13,15 +13,14 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from git_memory.sessions import claude, codex
-from git_memory.sessions.discover import CLAUDE
+from git_memory.sessions.providers import LineReader, line_reader
 from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event
 from git_memory.sessions.strict_json import LineRejected, decode_line
 
 
-def reader_of(provider: str) -> Any:
-    """The reader module of a provider."""
-    return claude if provider == CLAUDE else codex
+def reader_of(provider: str) -> LineReader:
+    """The JSON-lines reader of a provider."""
+    return line_reader(provider)
 
 
 class ProbedLines:
@@ -60,6 +59,9 @@ class ProbedLines:
         return b"".join(reversed(parts))
 
 
+_REPAIRED = {"lone-surrogate": "a lone UTF-16 surrogate was replaced by U+FFFD"}
+
+
 def parse(
     provider: str, data: bytes, base: int, state: dict[str, Any]
 ) -> tuple[list[Event], list[Diagnostic], int]:
@@ -86,11 +88,13 @@ def parse_lines(
         size = len(line) - (2 if line.endswith(b"\r\n") else 1)
         if size == 0 or line.isspace():
             continue
+        repairs: list[str] = []
         try:
-            record = decode_line(line, size)
+            record = decode_line(line, size, repairs)
         except LineRejected as exc:
             diagnostics.append(Diagnostic(exc.code, offset, exc.message))
             continue
+        diagnostics += [Diagnostic(code, offset, _REPAIRED[code]) for code in repairs]
         found = read_record(record, offset, state)
         for event in found:
             if event.kind == TOOL_RESULT:
