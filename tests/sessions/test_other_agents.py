@@ -1,0 +1,336 @@
+"""Gemini CLI, Qwen Code, OpenCode, Copilot CLI and Cursor history, from their real files
+installed in each agent's own layout: counts, tool results, worktree attribution, read-only
+database access, incremental sync, `memory.sources`, `--provider` and `doctor`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from git_memory.sessions import index
+from git_memory.testing.repos import Repo
+from tests.sessions import agents
+
+OLD = time.time() - 3 * 3600
+
+# Sessions and turns of each agent's fixtures (tests/fixtures/PROVENANCE.md).
+EXPECTED = {
+    "gemini-cli": (12, 50),
+    "qwen-code": (7, 29),
+    "opencode": (2, 9),
+    "copilot-cli": (7, 18),
+    "cursor": (5, 13),
+}
+
+
+def _sync(gm: Any, repo: Repo) -> dict[str, Any]:
+    result = gm(["sessions", "sync", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 0, result.stderr
+    return dict(result.json())
+
+
+def _sessions(gm: Any, repo: Repo, *extra: str) -> list[dict[str, Any]]:
+    result = gm(["sessions", "list", "--format", "json", *extra], cwd=repo.root)
+    assert result.exit_code == 0, result.stderr
+    return list(result.json()["sessions"])
+
+
+def _age(directory: Path) -> None:
+    for path in directory.rglob("*"):
+        os.utime(path, (OLD, OLD), follow_symlinks=False)
+
+
+@pytest.fixture
+def installed(hermetic_env: dict[str, Path]) -> dict[str, Path]:
+    """Every other agent's fixtures installed in the hermetic homes."""
+    agents.install_all(hermetic_env)
+    return hermetic_env
+
+
+def test_fixture_counts_per_agent(gm: Any, repo: Repo, installed: dict[str, Path]) -> None:
+    summary = _sync(gm, repo)
+    assert summary["diagnostics"] == 0, summary["examples"]
+    for provider, (sessions, turns) in EXPECTED.items():
+        listed = _sessions(gm, repo, "--all", "--provider", provider)
+        assert {s["provider"] for s in listed} == {provider}
+        assert (len(listed), sum(s["turns"] for s in listed)) == (sessions, turns), provider
+    assert summary["excluded"] == 4  # Cursor's text renderings of its JSONL sessions
+    again = _sync(gm, repo)
+    assert (again["new"], again["reread"], again["unchanged"]) == (0, 0, summary["new"])
+
+
+def _index_rows(state: Path, sql: str) -> list[tuple[Any, ...]]:
+    with index.reader(state) as conn:
+        return [tuple(row) for row in conn.execute(sql)]
+
+
+def test_tool_calls_results_and_exit_codes(gm: Any, repo: Repo, installed: dict[str, Path]) -> None:
+    _sync(gm, repo)
+    rows = _index_rows(
+        installed["state"],
+        "SELECT f.provider, e.state, count(*) FROM events e JOIN files f ON f.id = e.file_id"
+        " WHERE e.kind = 'tool_result' GROUP BY 1, 2",
+    )
+    results = {(provider, state): count for provider, state, count in rows}
+    # Failed shell commands are read from "Exit Code: N" (Gemini), `metadata.exit` or an
+    # error status (OpenCode), `success: false` (Copilot), `toolCallResult.status` (Qwen).
+    assert results[("gemini-cli", "failed")] > 0 and results[("gemini-cli", "completed")] > 0
+    assert results[("copilot-cli", "failed")] > 0 and results[("opencode", "failed")] == 1
+    assert results[("qwen-code", "failed")] > 0
+    assert not any(provider == "cursor" for provider, _ in results), "Cursor records no results"
+    calls = _index_rows(
+        installed["state"],
+        "SELECT f.provider, count(*) FROM events e JOIN files f ON f.id = e.file_id"
+        " WHERE e.kind = 'tool_call' GROUP BY 1",
+    )
+    assert {provider for provider, _ in calls} == set(EXPECTED)
+
+
+def test_gemini_exit_code_in_output_text(gm: Any, repo: Repo, installed: dict[str, Path]) -> None:
+    _sync(gm, repo)
+    show = gm(["sessions", "list", "--all", "--provider", "gemini-cli", "--format", "json"])
+    keys = [s["sessionKey"] for s in show.json()["sessions"]]
+    failed = []
+    for key in keys:
+        turns = gm(["sessions", "show", key, "--format", "json"], cwd=repo.root).json()["turns"]
+        for turn in turns:
+            failed += [
+                call["output"]
+                for call in turn["toolCalls"]
+                if call["name"] == "run_shell_command" and call["resultState"] == "failed"
+            ]
+    assert any("Exit Code: 128" in output for output in failed)
+
+
+def test_worktree_from_each_agents_own_record(
+    gm: Any, repo: Repo, installed: dict[str, Path]
+) -> None:
+    _sync(gm, repo)
+    rows = _index_rows(
+        installed["state"],
+        "SELECT DISTINCT s.provider, t.cwd FROM turns t JOIN sessions s USING (session_key)"
+        " WHERE t.cwd IS NOT NULL",
+    )
+    cwds: dict[str, set[str]] = {}
+    for provider, cwd in rows:
+        cwds.setdefault(provider, set()).add(cwd)
+    assert "/home/anthonyguera/TP-Tutor" in cwds["gemini-cli"]  # .project_root
+    assert "/workspace" in cwds["opencode"]  # session.directory / path.cwd
+    assert "/Users/thatpong/.dotfiles/.copilot" in cwds["copilot-cli"]  # session.start
+    assert "/tmp/qwentest" in cwds["qwen-code"]  # cwd on every record
+    assert "cursor" not in cwds  # the slug names no directory of this machine
+
+
+def test_gemini_hashed_project_directory(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    """Before 0.29 the project directory is sha256(root); projects.json names the root."""
+    base = hermetic_env["gemini"] / ".gemini"
+    root = str(repo.root)
+    digest = hashlib.sha256(root.encode()).hexdigest()
+    fixture = next((agents.FIXTURES / "gemini-cli").glob("*15eaa698.json"))
+    chats = base / "tmp" / digest / "chats"
+    chats.mkdir(parents=True)
+    shutil.copyfile(fixture, chats / agents.original_name(fixture))
+    (base / "projects.json").write_text(json.dumps({"projects": {root: "repo"}}))
+    _age(base)
+    _sync(gm, repo)
+    (mine,) = _sessions(gm, repo)
+    assert (mine["provider"], mine["turns"]) == ("gemini-cli", 4)
+
+
+def test_gemini_jsonl_last_copy_wins_set_and_rewind(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    project = hermetic_env["gemini"] / ".gemini" / "tmp" / "repo"
+    (project / "chats").mkdir(parents=True)
+    (project / ".project_root").write_text(str(repo.root))
+    ts = "2026-04-25T02:41:19.832Z"
+    records: list[dict[str, Any]] = [
+        {"sessionId": "s1", "projectHash": "x", "startTime": ts, "kind": "main"},
+        {"id": "u1", "timestamp": ts, "type": "user", "content": [{"text": "first prompt"}]},
+        {"id": "g1", "timestamp": ts, "type": "gemini", "content": "draft"},
+        {"$set": {"lastUpdated": ts}},
+        {"id": "g1", "timestamp": ts, "type": "gemini", "content": "final answer"},
+        {"id": "u2", "timestamp": ts, "type": "user", "content": [{"text": "rewound away"}]},
+        {"id": "g2", "timestamp": ts, "type": "gemini", "content": "gone"},
+        {"$rewindTo": "u2"},
+        {"id": "u3", "timestamp": ts, "type": "user", "content": [{"text": "second prompt"}]},
+        {
+            "id": "u4",
+            "timestamp": ts,
+            "type": "user",
+            "content": [{"functionResponse": {"id": "c", "name": "x", "response": {}}}],
+        },
+    ]
+    path = project / "chats" / "session-2026-04-25T02-41-s1.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    _age(project)
+    _sync(gm, repo)
+    (session,) = _sessions(gm, repo)
+    show = gm(["sessions", "show", session["sessionKey"], "--format", "json"], cwd=repo.root)
+    turns = show.json()["turns"]
+    assert [(t["userText"], t["assistantText"]) for t in turns] == [
+        ("first prompt", "final answer"),
+        ("second prompt", ""),
+    ]
+    # A sub-agent recording of the same project is counted, never indexed.
+    sub = dict(records[0], kind="subagent", sessionId="s2")
+    (project / "chats" / "session-2026-04-25T02-42-s2.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in [sub, *records[1:3]])
+    )
+    assert _sync(gm, repo)["excluded"] == 1
+    assert len(_sessions(gm, repo)) == 1
+
+
+def test_opencode_database_is_read_without_a_trace(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    agents.install_opencode(hermetic_env["xdg_data"])
+    data = hermetic_env["xdg_data"] / "opencode"
+    database = data / "opencode.db"
+    before = (sorted(os.listdir(data)), database.read_bytes(), database.stat().st_mtime_ns)
+    _sync(gm, repo)
+    _sync(gm, repo)
+    after = (sorted(os.listdir(data)), database.read_bytes(), database.stat().st_mtime_ns)
+    assert after == before, "no -wal/-shm and no byte changed in the user's data"
+    assert len(_sessions(gm, repo, "--all", "--provider", "opencode")) == 2
+
+
+def test_opencode_rows_pending_in_the_wal_are_read_and_checkpointed_rows_resync(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    agents.install_opencode(hermetic_env["xdg_data"])
+    database = hermetic_env["xdg_data"] / "opencode" / "opencode.db"
+    shutil.rmtree(database.parent / "storage")
+    _sync(gm, repo)
+    (session,) = _sessions(gm, repo, "--all", "--provider", "opencode")
+    assert session["turns"] == 8
+    writer = sqlite3.connect(database)  # OpenCode itself, still running: rows stay in the WAL
+    try:
+        writer.execute("PRAGMA journal_mode = WAL")
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        (sid,) = writer.execute("SELECT id FROM session").fetchone()
+        now = int(time.time() * 1000)
+        writer.execute(
+            "INSERT INTO message(id, session_id, time_created, time_updated, data)"
+            " VALUES ('msg_zzzz', ?, ?, ?, ?)",
+            (sid, now, now, json.dumps({"role": "user", "time": {"created": now}})),
+        )
+        writer.execute(
+            "INSERT INTO part(id, message_id, session_id, time_created, time_updated, data)"
+            " VALUES ('prt_zzzz', 'msg_zzzz', ?, ?, ?, ?)",
+            (sid, now, now, json.dumps({"type": "text", "text": "one more prompt"})),
+        )
+        writer.commit()
+        assert os.path.getsize(str(database) + "-wal") > 0
+        summary = _sync(gm, repo)
+        assert summary["reread"] == 1
+        (session,) = _sessions(gm, repo, "--all", "--provider", "opencode")
+        assert session["turns"] == 9
+    finally:
+        writer.close()
+
+
+def test_copilot_events_resume_after_append(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    fixture = next((agents.FIXTURES / "copilot-cli").glob("*9a493a94*"))
+    session = hermetic_env["copilot"] / "session-state" / "9a493a94"
+    shutil.copytree(fixture, session)
+    workspace = (session / "workspace.yaml").read_text()
+    (session / "workspace.yaml").write_text(workspace.replace("cwd:", f"cwd: {repo.root}\nold:"))
+    lines = (session / "events.jsonl").read_text().splitlines(keepends=True)
+    # Without its session.start (no context) the cwd comes from workspace.yaml.
+    kept = [line for line in lines if '"session.start"' not in line]
+    (session / "events.jsonl").write_text("".join(kept))
+    _age(session)
+    _sync(gm, repo)
+    (listed,) = _sessions(gm, repo)
+    assert listed["turns"] == 1
+    event = {
+        "type": "user.message",
+        "data": {"content": "and a follow-up"},
+        "id": "e-1",
+        "timestamp": "2026-06-08T03:00:00.000Z",
+        "parentId": None,
+    }
+    with open(session / "events.jsonl", "a") as handle:
+        handle.write(json.dumps(event) + "\n")
+    _age(session)
+    assert _sync(gm, repo)["resumed"] == 1
+    (listed,) = _sessions(gm, repo)
+    assert listed["turns"] == 2
+
+
+def test_cursor_slug_maps_to_this_worktree_only_when_unambiguous(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    slug = "".join(c if c.isalnum() else "-" for c in str(repo.root).lstrip("/"))
+    agents.install_cursor(hermetic_env["cursor"], slug=slug)
+    _age(hermetic_env["cursor"])
+    _sync(gm, repo)
+    assert len(_sessions(gm, repo)) == 5
+
+
+def test_cursor_ambiguous_slug_is_not_attributed(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    # Two directories whose names differ only by punctuation make the same slug.
+    (repo.root.parent / "my-app").mkdir()
+    (repo.root.parent / "my_app").mkdir()
+    slug = "".join(c if c.isalnum() else "-" for c in str(repo.root.parent / "my-app").lstrip("/"))
+    agents.install_cursor(hermetic_env["cursor"], slug=slug)
+    _age(hermetic_env["cursor"])
+    _sync(gm, repo)
+    rows = _index_rows(hermetic_env["state"], "SELECT count(*) FROM turns WHERE cwd IS NOT NULL")
+    assert rows == [(0,)]
+
+
+def test_memory_sources_turns_agents_off(gm: Any, repo: Repo, installed: dict[str, Path]) -> None:
+    repo.git("config", "memory.sources", "gemini-cli, cursor")
+    _sync(gm, repo)
+    listed = _sessions(gm, repo, "--all")
+    assert {s["provider"] for s in listed} == {"gemini-cli", "cursor"}
+    repo.git("config", "memory.sources", "gemini,nope")
+    refused = gm(["sessions", "sync"], cwd=repo.root)
+    assert refused.exit_code != 0 and "GM_CONFIG_INVALID" in refused.stderr
+
+
+def test_doctor_reports_each_agent(gm: Any, repo: Repo, installed: dict[str, Path]) -> None:
+    repo.git("config", "memory.sources", "gemini-cli,qwen-code,opencode,copilot-cli,cursor")
+    report = gm(["doctor", "--format", "json"], cwd=repo.root).json()
+    (check,) = [c for c in report["checks"] if c["name"] == "transcripts"]
+    for provider, count in (
+        ("gemini-cli", 12),
+        ("qwen-code", 7),
+        ("opencode", 2),
+        ("copilot-cli", 7),
+        ("cursor", 5),
+    ):
+        assert f"{provider}: {count} transcript(s)" in check["detail"]
+    assert "off by memory.sources: claude-code, codex" in check["detail"]
+
+
+def test_special_files_among_other_agents_are_refused(
+    gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    chats = hermetic_env["gemini"] / ".gemini" / "tmp" / "repo" / "chats"
+    chats.mkdir(parents=True)
+    os.mkfifo(chats / "session-2026-01-01T00-00-fifo.json")
+    (chats / "session-2026-01-01T00-01-zero.jsonl").symlink_to("/dev/zero")
+    agents.install_qwen(hermetic_env["qwen"])
+    done = gm_proc(["sessions", "sync", "--format", "json"], cwd=repo.root, timeout=60)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    codes = [item["code"] for item in summary["examples"]]
+    assert codes == ["not-a-regular-file", "not-a-regular-file"]
+    assert summary["new"] == 7  # the Qwen sessions after them are indexed

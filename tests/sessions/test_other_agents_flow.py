@@ -1,0 +1,79 @@
+"""End to end: a Gemini CLI session and a Copilot CLI session of a test worktree are synced,
+attributed to it, and recall and the builtin extractor work on their turns as on Claude
+Code's."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from git_memory.testing.repos import Repo
+from tests.sessions import agents
+
+OLD = time.time() - 3 * 3600
+
+
+def _install_gemini_session(home: Path, root: Path) -> None:
+    project = home / ".gemini" / "tmp" / "repo"
+    fixture = next((agents.FIXTURES / "gemini-cli").glob("*ab395b98.jsonl"))
+    (project / "chats").mkdir(parents=True)
+    (project / ".project_root").write_text(str(root))
+    shutil.copyfile(fixture, project / "chats" / agents.original_name(fixture))
+
+
+def _install_copilot_session(home: Path, root: Path) -> None:
+    fixture = next((agents.FIXTURES / "copilot-cli").glob("*3cc3555e*"))
+    session = home / "session-state" / "3cc3555e-5462-44f9-95de-c67b1cb220b9"
+    shutil.copytree(fixture, session)
+    events = (session / "events.jsonl").read_text()
+    recorded = "/Users/thatpong/Documents/workspace/dotnet-trial/demoapi"
+    (session / "events.jsonl").write_text(events.replace(recorded, str(root)))
+
+
+def _age(directory: Path) -> None:
+    for path in directory.rglob("*"):
+        os.utime(path, (OLD, OLD), follow_symlinks=False)
+
+
+def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    _install_gemini_session(hermetic_env["gemini"], repo.root)
+    _install_copilot_session(hermetic_env["copilot"], repo.root)
+    _age(hermetic_env["gemini"])
+    _age(hermetic_env["copilot"])
+    listed = gm(["sessions", "list", "--format", "json"], cwd=repo.root)
+    assert listed.exit_code == 0, listed.stderr
+    recall = gm(
+        ["recall", "--since", "2026-04-20", "--until", "2026-05-10", "--limit", "8"]
+        + ["--format", "json"],
+        cwd=repo.root,
+    )
+    assert recall.exit_code == 0, recall.stderr + recall.stdout
+    document = recall.json()
+    assert document["selection"]["matchedSessions"] == 1
+    transcript = "\n".join(task["chunk"]["transcript"] for task in document["tasks"])
+    assert "what is my localhost address?" in transcript
+    assert "run_shell_command" in transcript
+    assert str(repo.root) not in json.dumps(document), "absolute paths never leave the host"
+    copilot = gm(
+        ["recall", "--since", "2026-06-01", "--until", "2026-06-30", "--limit", "8"]
+        + ["--format", "json"],
+        cwd=repo.root,
+    )
+    assert copilot.exit_code == 0, copilot.stderr
+    # Two turns: under the default three-turn gate, so seen and rejected, not lost.
+    assert copilot.json()["selection"]["rejectedSessions"] == 1
+    sessions = gm(["sessions", "list", "--format", "json"], cwd=repo.root).json()["sessions"]
+    assert {s["provider"] for s in sessions} == {"gemini-cli", "copilot-cli"}
+    extracted = gm(
+        ["extract", "--runner", "builtin", "--since", "2026-04-20", "--until", "2026-05-10"]
+        + ["--limit", "8", "--format", "json"],
+        cwd=repo.root,
+    )
+    assert extracted.exit_code == 0, extracted.stderr + extracted.stdout
+    assert len(extracted.json()["extracted"]) == len(document["tasks"]) > 0
