@@ -82,8 +82,10 @@ def test_tool_calls_results_and_exit_codes(gm: Any, repo: Repo, installed: dict[
     results = {(provider, state): count for provider, state, count in rows}
     # Failed shell commands are read from "Exit Code: N" (Gemini), `metadata.exit` or an
     # error status (OpenCode), `success: false` (Copilot), `toolCallResult.status` (Qwen).
-    assert results[("gemini-cli", "failed")] > 0 and results[("gemini-cli", "completed")] > 0
-    assert results[("copilot-cli", "failed")] > 0 and results[("opencode", "failed")] == 1
+    assert results[("gemini-cli", "failed")] > 0
+    assert results[("gemini-cli", "completed")] > 0
+    assert results[("copilot-cli", "failed")] > 0
+    assert results[("opencode", "failed")] == 1
     assert results[("qwen-code", "failed")] > 0
     assert not any(provider == "cursor" for provider, _ in results), "Cursor records no results"
     calls = _index_rows(
@@ -302,7 +304,8 @@ def test_memory_sources_turns_agents_off(gm: Any, repo: Repo, installed: dict[st
     assert {s["provider"] for s in listed} == {"gemini-cli", "cursor"}
     repo.git("config", "memory.sources", "gemini,nope")
     refused = gm(["sessions", "sync"], cwd=repo.root)
-    assert refused.exit_code != 0 and "GM_CONFIG_INVALID" in refused.stderr
+    assert refused.exit_code != 0
+    assert "GM_CONFIG_INVALID" in refused.stderr
 
 
 def test_doctor_reports_each_agent(gm: Any, repo: Repo, installed: dict[str, Path]) -> None:

@@ -49,8 +49,17 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     listed = gm(["sessions", "list", "--format", "json"], cwd=repo.root)
     assert listed.exit_code == 0, listed.stderr
     recall = gm(
-        ["recall", "--since", "2026-04-20", "--until", "2026-05-10", "--limit", "8"]
-        + ["--format", "json"],
+        [
+            "recall",
+            "--since",
+            "2026-04-20",
+            "--until",
+            "2026-05-10",
+            "--limit",
+            "8",
+            "--format",
+            "json",
+        ],
         cwd=repo.root,
     )
     assert recall.exit_code == 0, recall.stderr + recall.stdout
@@ -61,8 +70,17 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     assert "run_shell_command" in transcript
     assert str(repo.root) not in json.dumps(document), "absolute paths never leave the host"
     copilot = gm(
-        ["recall", "--since", "2026-06-01", "--until", "2026-06-30", "--limit", "8"]
-        + ["--format", "json"],
+        [
+            "recall",
+            "--since",
+            "2026-06-01",
+            "--until",
+            "2026-06-30",
+            "--limit",
+            "8",
+            "--format",
+            "json",
+        ],
         cwd=repo.root,
     )
     assert copilot.exit_code == 0, copilot.stderr
@@ -71,8 +89,19 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     sessions = gm(["sessions", "list", "--format", "json"], cwd=repo.root).json()["sessions"]
     assert {s["provider"] for s in sessions} == {"gemini-cli", "copilot-cli"}
     extracted = gm(
-        ["extract", "--runner", "builtin", "--since", "2026-04-20", "--until", "2026-05-10"]
-        + ["--limit", "8", "--format", "json"],
+        [
+            "extract",
+            "--runner",
+            "builtin",
+            "--since",
+            "2026-04-20",
+            "--until",
+            "2026-05-10",
+            "--limit",
+            "8",
+            "--format",
+            "json",
+        ],
         cwd=repo.root,
     )
     assert extracted.exit_code == 0, extracted.stderr + extracted.stdout
