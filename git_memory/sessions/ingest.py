@@ -22,7 +22,7 @@ from git_memory.sessions.discover import SourceFile
 from git_memory.sessions.lines import ProbedLines, parse, parse_lines, reader_of
 from git_memory.sessions.providers import Document, provider
 from git_memory.sessions.query import load_events
-from git_memory.sessions.records import USER, Diagnostic, Event
+from git_memory.sessions.records import INLINE_LIMIT, TOOL_RESULT, USER, Diagnostic, Event
 from git_memory.sessions.source_io import inflated_lines, open_regular
 from git_memory.sessions.turns import session_key
 from git_memory.sessions.writer import insert_events, store_turns, write_diagnostics
@@ -153,7 +153,13 @@ def _read_document(
     identity: tuple[int, int, int, int],
     document: Document,
 ) -> FileOutcome:
-    """A whole-source reader's output replaces whatever the index held for the source."""
+    """A whole-source reader's output replaces whatever the index held for the source.
+
+    Large tool outputs keep only their head, as in JSON lines (`query.fill_outputs` reads
+    them back from the document)."""
+    for event in document.events:
+        if event.kind == TOOL_RESULT and len(event.text) > INLINE_LIMIT:
+            event.text, event.deferred = event.text[:INLINE_LIMIT], True
     state: dict[str, Any] = {"subagent": document.subagent}
     checkpoint = Checkpoint(identity, (b"", b""), 0, state)
     return _store(

@@ -244,6 +244,22 @@ class TranscriptSlices:
 
     def __init__(self) -> None:
         self._inflated: tuple[str, bytes] = ("", b"")
+        self._outputs: tuple[str, dict[tuple[int, str | None], str]] = ("", {})
+
+    def outputs(self, source: Any) -> dict[tuple[int, str | None], str]:
+        """The full tool outputs of a document source, read once per query."""
+        from git_memory.sessions.providers import provider
+        from git_memory.sessions.providers.common import full_outputs
+        from git_memory.sessions.source_io import SourceRefused
+
+        if self._outputs[0] != source.path:
+            read = provider(source.provider).document
+            try:
+                found = full_outputs(read(source)) if read is not None else {}
+            except (OSError, SourceRefused, index.DatabaseError):
+                found = {}
+            self._outputs = (source.path, found)
+        return self._outputs[1]
 
     def read(self, path: str, ranges: list[tuple[int, int]]) -> list[bytes]:
         """The bytes at each (offset, size) of `path` (short or empty when unreadable)."""
@@ -281,17 +297,25 @@ def fill_outputs(
     """
     import zlib
 
-    from git_memory.sessions.providers import line_reader
+    from git_memory.sessions.discover import SourceFile
+    from git_memory.sessions.providers import line_reader, provider
     from git_memory.sessions.strict_json import LineRejected, decode_line
 
     wanted = [e for e in events if e.deferred]
     if not wanted:
         return
-    path, provider = conn.execute(
-        "SELECT path, provider FROM files WHERE id = ?", (file_id,)
+    path, name, session_id = conn.execute(
+        "SELECT f.path, f.provider, s.session_id FROM files f"
+        " JOIN sessions s ON s.file_id = f.id WHERE f.id = ?",
+        (file_id,),
     ).fetchone()
-    reader = line_reader(provider)
-    lines = (slices or TranscriptSlices()).read(path, [(e.offset, e.size) for e in wanted])
+    slices = slices or TranscriptSlices()
+    source = SourceFile(path, name, session_id, "")
+    if provider(name).reads_whole(source):
+        _fill_from_document(slices.outputs(source), wanted)
+        return
+    reader = line_reader(name)
+    lines = slices.read(path, [(e.offset, e.size) for e in wanted])
     for event, raw in zip(wanted, lines, strict=True):
         crc = zlib.crc32(raw)
         if len(raw) != event.size or event.fingerprint not in (0, crc):
@@ -302,6 +326,19 @@ def fill_outputs(
             continue
         if found is not None and found[0] == event.text:
             event.text, event.fingerprint = found[1], crc
+
+
+def _fill_from_document(outputs: dict[tuple[int, str | None], str], wanted: list[Event]) -> None:
+    """Full outputs re-read from a document, where they are still the ones indexed."""
+    import zlib
+
+    for event in wanted:
+        text = outputs.get((event.offset, event.call_id))
+        if text is None or not text.startswith(event.text):
+            continue
+        whole = text.encode("utf-8", "surrogatepass")
+        if (zlib.crc32(whole), len(whole)) == (event.fingerprint, event.size):
+            event.text = text
 
 
 def turn_record(

@@ -43,6 +43,14 @@ def _sessions(gm: Any, repo: Repo, *extra: str) -> list[dict[str, Any]]:
     return list(result.json()["sessions"])
 
 
+def _gemini_project(home: Path, root: Path) -> Path:
+    """A Gemini CLI project directory (0.29+ layout) whose `.project_root` is `root`."""
+    project = home / ".gemini" / "tmp" / "repo"
+    (project / "chats").mkdir(parents=True)
+    (project / ".project_root").write_text(str(root))
+    return project
+
+
 def _age(directory: Path) -> None:
     for path in directory.rglob("*"):
         os.utime(path, (OLD, OLD), follow_symlinks=False)
@@ -152,9 +160,7 @@ def test_gemini_hashed_project_directory(
 def test_gemini_jsonl_last_copy_wins_set_and_rewind(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
-    project = hermetic_env["gemini"] / ".gemini" / "tmp" / "repo"
-    (project / "chats").mkdir(parents=True)
-    (project / ".project_root").write_text(str(repo.root))
+    project = _gemini_project(hermetic_env["gemini"], repo.root)
     ts = "2026-04-25T02:41:19.832Z"
     records: list[dict[str, Any]] = [
         {"sessionId": "s1", "projectHash": "x", "startTime": ts, "kind": "main"},
@@ -191,6 +197,43 @@ def test_gemini_jsonl_last_copy_wins_set_and_rewind(
     )
     assert _sync(gm, repo)["excluded"] == 1
     assert len(_sessions(gm, repo)) == 1
+
+
+def test_large_document_output_is_read_back_whole(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    project = _gemini_project(hermetic_env["gemini"], repo.root)
+    big = "".join(f"line {n} of a long test log\n" for n in range(2000)) + "Exit Code: 1"
+    response = {"functionResponse": {"id": "c1", "name": "run_shell_command"}}
+    response["functionResponse"]["response"] = {"output": big}
+    call = {"id": "c1", "name": "run_shell_command", "args": {"command": "pytest"}}
+    call.update(status="success", result=[response])
+    ts = "2026-04-25T02:41:19.832Z"
+    conversation = {
+        "sessionId": "s1",
+        "projectHash": "x",
+        "messages": [
+            {"id": "u1", "timestamp": ts, "type": "user", "content": "run the tests"},
+            {"id": "g1", "timestamp": ts, "type": "gemini", "content": "", "toolCalls": [call]},
+        ],
+    }
+    path = project / "chats" / "session-2026-04-25T02-41-s1.json"
+    path.write_text(json.dumps(conversation, indent=2))
+    _age(project)
+    _sync(gm, repo)
+    (session,) = _sessions(gm, repo)
+    with index.reader(hermetic_env["state"]) as conn:
+        (stored,) = conn.execute("SELECT length(text) FROM events WHERE kind = 'tool_result'")
+    assert stored[0] < len(big)  # the index keeps the head only
+    show = gm(["sessions", "show", session["sessionKey"], "--format", "json"], cwd=repo.root)
+    (result,) = show.json()["turns"][0]["toolCalls"]
+    assert (result["output"], result["resultState"]) == (big, "failed")
+    # Changed since the sync: the stored head stands, never another text.
+    path.write_text(json.dumps(conversation, indent=2).replace("long test log", "LONG TEST LOG"))
+    show = gm(["sessions", "show", session["sessionKey"], "--format", "json"], cwd=repo.root)
+    (result,) = show.json()["turns"][0]["toolCalls"]
+    assert big.startswith(result["output"])
+    assert len(result["output"]) < len(big)
 
 
 def test_opencode_database_is_read_without_a_trace(

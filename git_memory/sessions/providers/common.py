@@ -12,6 +12,7 @@ import zlib
 from datetime import UTC, datetime
 from typing import Any
 
+from git_memory.sessions.providers import Document
 from git_memory.sessions.records import (
     COMPLETED,
     FAILED,
@@ -31,9 +32,10 @@ MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
 
 # "Exit Code: 2" (Gemini CLI and Qwen Code shell output), "<exited with exit code 1>" and
 # "<shellId: 3 completed with exit code 0>" (Copilot CLI).
-_EXIT_CODE = re.compile(
-    r"(?:^|\n)Exit Code: (-?\d+)|<exited with exit code (-?\d+)>|completed with exit code (-?\d+)"
-)
+_EXIT_CODE = re.compile(r"Exit Code: (-?\d+)|exit code (-?\d+)>")
+# The exit code is printed after the command's own output (or, rarely, before it): only
+# these ends of a large output are searched.
+_EXIT_TAIL, _EXIT_HEAD = 2048, 512
 
 
 def read_document(path: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
@@ -84,10 +86,11 @@ def iso_from_ms(value: Any) -> str | None:
 
 def exit_code(text: str) -> int | None:
     """The exit code a shell tool printed into its output text, if any."""
-    found = _EXIT_CODE.search(text)
-    if found is None:
-        return None
-    return int(next(group for group in found.groups() if group is not None))
+    for window in (text[-_EXIT_TAIL:], text[:_EXIT_HEAD]):
+        found = _EXIT_CODE.search(window)
+        if found is not None:
+            return int(found.group(1) or found.group(2))
+    return None
 
 
 def state_of(status: str | None, output: str) -> str:
@@ -144,12 +147,14 @@ def call_pair(
 ) -> list[Event]:
     """A tool call `(id, name, input)` and, when it finished, its result `(text, state)`.
 
-    Outputs are kept whole: only JSON-lines readers can read a large output back later."""
+    The output is kept whole here; the sync stores only the head of a large one
+    (`ingest`), and `query.fill_outputs` reads it back from the document, checked against
+    the crc32 and size of the full text taken here."""
     call_id, name, arguments = call
     events = [Event(TOOL_CALL, offset, ts, cwd, call_id=call_id, name=name, input=arguments)]
     if result is not None:
         text, state = result
-        line = text.encode("utf-8", "surrogatepass")
+        whole = text.encode("utf-8", "surrogatepass")
         events.append(
             Event(
                 TOOL_RESULT,
@@ -159,11 +164,20 @@ def call_pair(
                 text=text,
                 call_id=call_id,
                 state=state,
-                fingerprint=zlib.crc32(line),
-                size=len(line),
+                fingerprint=zlib.crc32(whole),
+                size=len(whole),
             )
         )
     return events
+
+
+def full_outputs(document: Document) -> dict[tuple[int, str | None], str]:
+    """Every tool result of a document by (position, call id), in full."""
+    return {
+        (event.offset, event.call_id): event.text
+        for event in document.events
+        if event.kind == TOOL_RESULT
+    }
 
 
 def is_injected(text: str) -> bool:
