@@ -69,6 +69,25 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     assert "what is my localhost address?" in transcript
     assert "run_shell_command" in transcript
     assert str(repo.root) not in json.dumps(document), "absolute paths never leave the host"
+    for name, expected in (("gemini-cli", len(document["tasks"])), ("codex", 0)):
+        narrowed = gm(
+            [
+                "recall",
+                "--since",
+                "2026-04-20",
+                "--until",
+                "2026-05-10",
+                "--limit",
+                "8",
+                "--providers",
+                name,
+                "--format",
+                "json",
+            ],
+            cwd=repo.root,
+        )
+        assert narrowed.exit_code == 0, narrowed.stderr
+        assert len(narrowed.json()["tasks"]) == expected
     copilot = gm(
         [
             "recall",

@@ -46,6 +46,13 @@ from git_memory.sessions.source_io import is_regular
 PROVIDER = "opencode"
 DATABASE = "opencode.db"
 _MS = 1_000_000  # nanoseconds per millisecond
+# Rows and newest update per session, messages and parts alike (parts are joined through
+# their message: not every schema version has `part.session_id`).
+_ROW_TIMES = (
+    "SELECT session_id, count(*), max(time_updated) FROM message GROUP BY session_id"
+    " UNION ALL SELECT m.session_id, count(*), max(p.time_updated)"
+    " FROM part p JOIN message m ON m.id = p.message_id GROUP BY m.session_id"
+)
 
 
 def home() -> Any:
@@ -70,15 +77,10 @@ def _database_sessions(home_dir: str) -> list[SourceFile]:
         with index.foreign_database(path) as conn:
             sessions = conn.execute("SELECT id, parent_id, time_updated FROM session").fetchall()
             counts: dict[str, list[int]] = {}
-            for table in ("message", "part"):
-                rows = conn.execute(
-                    "SELECT session_id, count(*), max(time_updated)"
-                    f" FROM {table} GROUP BY session_id"
-                )
-                for session_id, count, newest in rows:
-                    entry = counts.setdefault(session_id, [0, 0])
-                    entry[0] += int(count)
-                    entry[1] = max(entry[1], int(newest or 0))
+            for session_id, count, newest in conn.execute(_ROW_TIMES):
+                entry = counts.setdefault(session_id, [0, 0])
+                entry[0] += int(count)
+                entry[1] = max(entry[1], int(newest or 0))
     except (index.DatabaseError, OSError):
         return []
     out = []
@@ -156,7 +158,9 @@ def _read_database(source: SourceFile) -> Document:
             (session_id,),
         ).fetchall()
         part_rows = conn.execute(
-            "SELECT message_id, data FROM part WHERE session_id = ? ORDER BY id", (session_id,)
+            "SELECT p.message_id, p.data FROM part p JOIN message m ON m.id = p.message_id"
+            " WHERE m.session_id = ? ORDER BY p.id",
+            (session_id,),
         ).fetchall()
     parts: dict[str, list[dict[str, Any]]] = {}
     for message_id, data in part_rows:
