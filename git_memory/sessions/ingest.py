@@ -19,11 +19,11 @@ from typing import Any
 from git_memory.failpoints import failpoint
 from git_memory.sessions import index
 from git_memory.sessions.discover import SourceFile
-from git_memory.sessions.lines import ProbedLines, parse, parse_lines, reader_of
+from git_memory.sessions.lines import SHAPE_ERRORS, ProbedLines, parse, parse_lines, reader_of
 from git_memory.sessions.providers import Document, provider
 from git_memory.sessions.query import load_events
 from git_memory.sessions.records import INLINE_LIMIT, TOOL_RESULT, USER, Diagnostic, Event
-from git_memory.sessions.source_io import inflated_lines, open_regular
+from git_memory.sessions.source_io import SourceRefused, inflated_lines, open_regular
 from git_memory.sessions.turns import session_key
 from git_memory.sessions.writer import insert_events, store_turns, write_diagnostics
 
@@ -104,7 +104,12 @@ def ingest(conn: index.Connection, source: SourceFile, known: Any) -> FileOutcom
         row = conn.execute("SELECT * FROM files WHERE id = ?", (known[0],)).fetchone()
     reader = provider(source.provider)
     if reader.document is not None and reader.reads_whole(source):
-        return _read_document(conn, source, row, identity, reader.document(source))
+        try:
+            document = reader.document(source)
+        except (*SHAPE_ERRORS, index.DatabaseError) as exc:
+            message = f"unexpected document shape ({type(exc).__name__})"
+            raise SourceRefused("unreadable-document", message) from exc
+        return _read_document(conn, source, row, identity, document)
     assert stat is not None  # only whole-source readers list sources made of several parts
     resume = _resume_offset(source, row, stat) if row is not None else None
     if resume is not None and row["excluded"] is None:

@@ -59,6 +59,8 @@ class ProbedLines:
         return b"".join(reversed(parts))
 
 
+# What a reader can raise on a JSON value of an unexpected shape.
+SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError)
 _REPAIRED = {"lone-surrogate": "a lone UTF-16 surrogate was replaced by U+FFFD"}
 
 
@@ -95,7 +97,13 @@ def parse_lines(
             diagnostics.append(Diagnostic(exc.code, offset, exc.message))
             continue
         diagnostics += [Diagnostic(code, offset, _REPAIRED[code]) for code in repairs]
-        found = read_record(record, offset, state)
+        try:
+            found = read_record(record, offset, state)
+        except SHAPE_ERRORS as exc:
+            # A record of a shape no reader anticipated is skipped, never a failed sync.
+            message = f"unexpected record shape ({type(exc).__name__})"
+            diagnostics.append(Diagnostic("unreadable-record", offset, message))
+            continue
         for event in found:
             if event.kind == TOOL_RESULT:
                 # Large outputs are checksummed when read back (query.fill_outputs), not here.

@@ -118,3 +118,16 @@ def test_zstd_bomb_is_bounded(
     assert time.monotonic() - started < 60
     assert any(item["code"] == "decompression-limit" for item in result["examples"])
     assert len(_listed(gm, repo)) == 1
+
+
+def test_records_of_unexpected_shapes_are_diagnostics(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd = str(repo.root)
+    odd = claude_path(hermetic_env["claude"], "aa-odd", slug="-aa")
+    lines = [{"type": []}, {"type": {"nested": 1}}, *claude_turn("still read", "ok", cwd, "m1")]
+    write_jsonl(odd, lines, OLD)
+    _good_after(hermetic_env["claude"], cwd)
+    result = _sync(gm_proc, repo)
+    assert [item["code"] for item in result["examples"]] == ["unknown-record-type"] * 2
+    assert len(_listed(gm, repo)) == 2

@@ -276,7 +276,7 @@ KNOWN_TYPES = frozenset(
 def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
     """The record's type when this reader does not know it (reported once per file)."""
     kind = record.get("type")
-    return None if kind in KNOWN_TYPES else str(kind)
+    return None if isinstance(kind, str) and kind in KNOWN_TYPES else str(kind)
 
 
 def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, str] | None:

@@ -326,10 +326,10 @@ def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
     """The line's type when this reader does not know it (reported once per file)."""
     kind = record.get("type")
     if state["era"] == "C":
-        return None if kind in KNOWN_ENVELOPE_TYPES else str(kind)
+        return None if isinstance(kind, str) and kind in KNOWN_ENVELOPE_TYPES else str(kind)
     if kind is None:
         return None  # the era-B header and `record_type: state` markers
-    return None if kind in KNOWN_BARE_TYPES else str(kind)
+    return None if isinstance(kind, str) and kind in KNOWN_BARE_TYPES else str(kind)
 
 
 def rollouts(directory: str, home: str) -> list[SourceFile]:

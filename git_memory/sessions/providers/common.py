@@ -63,6 +63,11 @@ def decode_document(data: bytes, diagnostics: list[Diagnostic]) -> Any:
     return value
 
 
+def objects(value: Any) -> list[dict[str, Any]]:
+    """The JSON objects of `value` when it is a list (anything else has none)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
 def mapping(value: Any) -> dict[str, Any]:
     """`value` when it is a JSON object, else an empty one."""
     return value if isinstance(value, dict) else {}

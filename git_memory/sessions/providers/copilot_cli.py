@@ -26,6 +26,7 @@ from git_memory.sessions.providers.common import (
     is_injected,
     json_or_text,
     mapping,
+    objects,
     read_document,
     state_of,
     string,
@@ -112,8 +113,8 @@ def _assistant(data: dict[str, Any], offset: int, ts: str | None, cwd: str | Non
     text = text_of(data.get("content"))
     if text.strip():
         events.append(Event(ASSISTANT, offset, ts, cwd, text=text))
-    for request in data.get("toolRequests") or []:
-        if isinstance(request, dict) and isinstance(request.get("name"), str):
+    for request in objects(data.get("toolRequests")):
+        if isinstance(request.get("name"), str):
             call = (
                 string(request.get("toolCallId")),
                 request["name"],
@@ -135,7 +136,7 @@ def _result(data: dict[str, Any], offset: int, ts: str | None, cwd: str | None) 
 def _contents(data: dict[str, Any]) -> list[dict[str, Any]]:
     result = data.get("result")
     items = result.get("contents") if isinstance(result, dict) else None
-    return [item for item in items or [] if isinstance(item, dict)]
+    return objects(items)
 
 
 def _result_text(data: dict[str, Any]) -> str:
@@ -184,12 +185,12 @@ def read_legacy(source: SourceFile) -> Document:
     timeline."""
     diagnostics: list[Diagnostic] = []
     record = decode_document(read_document(source.path), diagnostics) or {}
-    timeline = [item for item in record.get("timeline") or [] if isinstance(item, dict)]
+    timeline = objects(record.get("timeline"))
     events: list[Event] = []
     for ordinal, item in enumerate(timeline):
         events += _timeline_events(item, ordinal)
     if not timeline:
-        chat = [m for m in record.get("chatMessages") or [] if isinstance(m, dict)]
+        chat = objects(record.get("chatMessages"))
         for ordinal, message in enumerate(chat):
             events += _chat_events(message, ordinal)
     return Document(events, diagnostics)
@@ -219,8 +220,8 @@ def _chat_events(message: dict[str, Any], offset: int) -> list[Event]:
     if role != "assistant":
         return []
     events = [Event(ASSISTANT, offset, None, None, text=text)] if text.strip() else []
-    for call in message.get("tool_calls") or []:
-        function = call.get("function") if isinstance(call, dict) else None
+    for call in objects(message.get("tool_calls")):
+        function = call.get("function")
         if isinstance(function, dict) and isinstance(function.get("name"), str):
             arguments = json_or_text(function.get("arguments"))
             events += call_pair(

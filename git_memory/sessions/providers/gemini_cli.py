@@ -31,6 +31,7 @@ from git_memory.sessions.providers.common import (
     decode_document,
     function_output,
     is_injected,
+    objects,
     parts_text,
     read_document,
     state_of,
@@ -100,7 +101,7 @@ def read(source: SourceFile) -> Document:
     else:
         record = decode_document(data, diagnostics) or {}
         meta = record
-        messages = [m for m in record.get("messages") or [] if isinstance(m, dict)]
+        messages = objects(record.get("messages"))
     cwd = project_root(source.path, meta)
     events: list[Event] = []
     for ordinal, message in enumerate(messages):
@@ -148,7 +149,7 @@ def _apply(
         meta.update({k: v for k, v in update.items() if k != "messages"})
     elif "$rewindTo" in record:
         target = record["$rewindTo"]
-        if target in latest:
+        if isinstance(target, str) and target in latest:
             cut = order.index(target)
             for key in order[cut:]:
                 latest.pop(key, None)
@@ -173,8 +174,8 @@ def message_events(message: dict[str, Any], offset: int, cwd: str | None) -> lis
     text = parts_text(message.get("content"))
     if text.strip():
         events.append(Event(ASSISTANT, offset, ts, cwd, text=text))
-    for call in message.get("toolCalls") or []:
-        if isinstance(call, dict) and isinstance(call.get("name"), str):
+    for call in objects(message.get("toolCalls")):
+        if isinstance(call.get("name"), str):
             events += _tool_call(call, offset, string(call.get("timestamp")) or ts, cwd)
     return events
 
@@ -200,8 +201,8 @@ def _tool_call(call: dict[str, Any], offset: int, ts: str | None, cwd: str | Non
     status = string(call.get("status"))
     outputs = [
         function_output(part["functionResponse"].get("response"))
-        for part in call.get("result") or []
-        if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict)
+        for part in objects(call.get("result"))
+        if isinstance(part.get("functionResponse"), dict)
     ]
     if not outputs and isinstance(call.get("resultDisplay"), str):
         outputs = [call["resultDisplay"]]

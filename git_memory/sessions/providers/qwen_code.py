@@ -22,6 +22,8 @@ from git_memory.sessions.providers.common import (
     call_pair,
     function_output,
     is_injected,
+    mapping,
+    objects,
     state_of,
     string,
 )
@@ -123,14 +125,14 @@ def _results(
 def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
     """The record's type when this reader does not know it (reported once per file)."""
     kind = record.get("type")
-    return None if kind in KNOWN_TYPES else str(kind)
+    return None if isinstance(kind, str) and kind in KNOWN_TYPES else str(kind)
 
 
 def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, str] | None:
     """(head as a sync stores it, full output) of the tool result `call_id` in this record."""
     message = record.get("message")
-    for part in message.get("parts") or [] if isinstance(message, dict) else []:
-        response = part.get("functionResponse") if isinstance(part, dict) else None
+    for part in objects(mapping(message).get("parts")):
+        response = part.get("functionResponse")
         if isinstance(response, dict) and response.get("id") == call_id:
             text = function_output(response.get("response"))
             return text[:INLINE_LIMIT], text
