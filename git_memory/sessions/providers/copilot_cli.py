@@ -48,6 +48,7 @@ from git_memory.sessions.source_io import SourceRefused, is_regular
 PROVIDER = "copilot-cli"
 _LEGACY = re.compile(r"^session_(.+)_\d+\.json$")
 _YAML_CWD = re.compile(r"^cwd:\s*(.+?)\s*$", re.MULTILINE)
+_SEEN_CALLS = 256
 _CONTEXT_EVENTS = ("session.start", "session.resume", "session.context_changed")
 
 
@@ -100,7 +101,14 @@ def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> l
         text = text_of(data.get("content"))
         return [] if is_injected(text) else [Event(USER, offset, ts, cwd, text=text)]
     if kind == "assistant.message":
-        return _assistant(data, offset, ts, cwd)
+        return _assistant(data, offset, ts, cwd, state)
+    if kind == "tool.execution_start":
+        # Builds whose assistant messages carry no `toolRequests` name the call only here.
+        call_id = string(data.get("toolCallId"))
+        if not isinstance(data.get("toolName"), str) or not _first_sighting(call_id, state):
+            return []
+        call = (call_id, data["toolName"], json_or_text(data.get("arguments")))
+        return call_pair(offset, ts, cwd, call, None)
     if kind == "tool.execution_complete":
         return [_result(data, offset, ts, cwd)]
     if kind == "session.shutdown":
@@ -108,13 +116,28 @@ def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> l
     return []
 
 
-def _assistant(data: dict[str, Any], offset: int, ts: str | None, cwd: str | None) -> list[Event]:
+def _first_sighting(call_id: str | None, state: dict[str, Any]) -> bool:
+    """Whether a tool call id is new to this file (the last few hundred are remembered)."""
+    if call_id is None:
+        return True
+    seen: list[str] = state.setdefault("calls", [])
+    if call_id in seen:
+        return False
+    seen.append(call_id)
+    del seen[:-_SEEN_CALLS]
+    return True
+
+
+def _assistant(
+    data: dict[str, Any], offset: int, ts: str | None, cwd: str | None, state: dict[str, Any]
+) -> list[Event]:
     events: list[Event] = []
     text = text_of(data.get("content"))
     if text.strip():
         events.append(Event(ASSISTANT, offset, ts, cwd, text=text))
     for request in objects(data.get("toolRequests")):
-        if isinstance(request.get("name"), str):
+        call_id = string(request.get("toolCallId"))
+        if isinstance(request.get("name"), str) and _first_sighting(call_id, state):
             call = (
                 string(request.get("toolCallId")),
                 request["name"],

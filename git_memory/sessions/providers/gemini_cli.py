@@ -137,27 +137,27 @@ def _apply(
     order: list[str],
     latest: dict[str, dict[str, Any]],
 ) -> None:
-    """Fold one JSONL record into the metadata and the message list."""
-    if isinstance(record.get("$set"), dict):
+    """Fold one JSONL record into the metadata and the message list (in the order the
+    agent's own loader tells record kinds apart)."""
+    if isinstance(record.get("$rewindTo"), str):
+        # Drops that message and all after it; an unknown id drops every message.
+        target = record["$rewindTo"]
+        cut = order.index(target) if target in latest else 0
+        for key in order[cut:]:
+            latest.pop(key, None)
+        del order[cut:]
+    elif isinstance(record.get("id"), str):
+        if record["id"] not in latest:
+            order.append(record["id"])
+        latest[record["id"]] = record
+    elif isinstance(record.get("$set"), dict):
         update = record["$set"]
         if isinstance(update.get("messages"), list):
             order.clear()
             latest.clear()
-            for message in update["messages"]:
-                if isinstance(message, dict):
-                    _apply(message, meta, order, latest)
+            for message in objects(update["messages"]):
+                _apply(message, meta, order, latest)
         meta.update({k: v for k, v in update.items() if k != "messages"})
-    elif "$rewindTo" in record:
-        target = record["$rewindTo"]
-        if isinstance(target, str) and target in latest:
-            cut = order.index(target)
-            for key in order[cut:]:
-                latest.pop(key, None)
-            del order[cut:]
-    elif isinstance(record.get("id"), str) and isinstance(record.get("type"), str):
-        if record["id"] not in latest:
-            order.append(record["id"])
-        latest[record["id"]] = record
     else:
         meta.update(record)
 
