@@ -68,6 +68,15 @@ class ReaderOutput:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
+def first_sighting(seen: list[str], key: str, limit: int) -> bool:
+    """Whether `key` is not among the last `limit` keys of `seen` (then it is remembered)."""
+    if key in seen:
+        return False
+    seen.append(key)
+    del seen[:-limit]
+    return True
+
+
 def line_result(
     position: tuple[int, str | None, str | None], text: str, call_id: str | None, state: str
 ) -> Event:

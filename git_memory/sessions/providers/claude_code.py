@@ -32,6 +32,7 @@ from git_memory.sessions.records import (
     TOOL_CALL,
     USER,
     Event,
+    first_sighting,
     line_result,
     text_of,
     timestamp_of,
@@ -227,12 +228,7 @@ def _first_sighting(block: dict[str, Any], message_id: Any, state: dict[str, Any
     if not isinstance(basis, str):
         return True
     key = hashlib.sha1(f"{block.get('type')}\0{basis}".encode()).hexdigest()[:16]
-    seen: list[str] = state["seen"]
-    if key in seen:
-        return False
-    seen.append(key)
-    del seen[:-_SEEN_LIMIT]
-    return True
+    return first_sighting(state["seen"], key, _SEEN_LIMIT)
 
 
 def _attachment(

@@ -40,6 +40,7 @@ from git_memory.sessions.records import (
     USER,
     Diagnostic,
     Event,
+    first_sighting,
     line_result,
     text_of,
 )
@@ -118,14 +119,7 @@ def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> l
 
 def _first_sighting(call_id: str | None, state: dict[str, Any]) -> bool:
     """Whether a tool call id is new to this file (the last few hundred are remembered)."""
-    if call_id is None:
-        return True
-    seen: list[str] = state.setdefault("calls", [])
-    if call_id in seen:
-        return False
-    seen.append(call_id)
-    del seen[:-_SEEN_CALLS]
-    return True
+    return call_id is None or first_sighting(state.setdefault("calls", []), call_id, _SEEN_CALLS)
 
 
 def _assistant(
