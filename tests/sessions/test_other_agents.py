@@ -133,6 +133,8 @@ def test_worktree_from_each_agents_own_record(
     for provider, cwd in rows:
         cwds.setdefault(provider, set()).add(cwd)
     assert "/home/anthonyguera/TP-Tutor" in cwds["gemini-cli"]  # .project_root
+    # A hashed directory: the tool arguments' ancestor whose sha256 is the directory name.
+    assert "/Users/yoavfarhi/dev/pomodoro/gemini" in cwds["gemini-cli"]
     assert "/workspace" in cwds["opencode"]  # session.directory / path.cwd
     assert "/Users/thatpong/.dotfiles/.copilot" in cwds["copilot-cli"]  # session.start
     assert "/tmp/qwentest" in cwds["qwen-code"]  # cwd on every record

@@ -22,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from git_memory.sessions.discover import SourceFile, under, walk
@@ -31,6 +33,7 @@ from git_memory.sessions.providers.common import (
     decode_document,
     function_output,
     is_injected,
+    mapping,
     objects,
     parts_text,
     read_document,
@@ -42,6 +45,8 @@ from git_memory.sessions.source_io import SourceRefused, is_regular
 from git_memory.sessions.strict_json import LineRejected, decode_line
 
 PROVIDER = "gemini-cli"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_WINDOWS_PATH = re.compile(r"^[A-Za-z]:\\")
 ASSISTANT_TYPES = ("gemini", "qwen", "model")  # Qwen Code's inherited recorder says "qwen"
 # Slash commands the client handles itself: they carry no request for the model.
 LOCAL_COMMANDS = frozenset(
@@ -102,7 +107,7 @@ def read(source: SourceFile) -> Document:
         record = decode_document(data, diagnostics) or {}
         meta = record
         messages = objects(record.get("messages"))
-    cwd = project_root(source.path, meta)
+    cwd = project_root(source.path, meta) or _hashed_root(source.path, meta, messages)
     events: list[Event] = []
     for ordinal, message in enumerate(messages):
         events += message_events(message, ordinal, cwd)
@@ -230,6 +235,34 @@ def project_root(path: str, meta: dict[str, Any]) -> str | None:
     if isinstance(directories, list) and directories and isinstance(directories[0], str):
         return directories[0]
     return None
+
+
+def _hashed_root(path: str, meta: dict[str, Any], messages: list[dict[str, Any]]) -> str | None:
+    """For a directory named `sha256(project root)` with nothing naming the root: the one
+    ancestor of an absolute path in the session's tool arguments whose digest is that name
+    (exact, so never a guess)."""
+    digest = string(meta.get("projectHash")) or os.path.basename(
+        os.path.dirname(os.path.dirname(path))
+    )
+    if not _HEX64.fullmatch(digest):
+        return None
+    for candidate in _argument_paths(messages):
+        for ancestor in (candidate, *candidate.parents):
+            if hashlib.sha256(str(ancestor).encode()).hexdigest() == digest:
+                return str(ancestor)
+    return None
+
+
+def _argument_paths(messages: list[dict[str, Any]]) -> list[PurePath]:
+    found: list[PurePath] = []
+    for message in messages:
+        for call in objects(message.get("toolCalls")):
+            for value in mapping(call.get("args")).values():
+                if isinstance(value, str) and value.startswith("/"):
+                    found.append(PurePosixPath(value))
+                elif isinstance(value, str) and _WINDOWS_PATH.match(value):
+                    found.append(PureWindowsPath(value))
+    return found
 
 
 def _projects(home: str) -> dict[str, str]:
