@@ -15,7 +15,7 @@ Closure = Literal["hard-sealed", "quiescent", "open"]
 
 
 class SessionsSyncRequest(Model):
-    """Extra folders to import besides CLAUDE_CONFIG_DIR and CODEX_HOME."""
+    """Extra folders to import besides the agents' own history directories."""
 
     format: Literal["git-memory-sessions-sync-request@v1"] = "git-memory-sessions-sync-request@v1"
     sources: list[str] = Field(default_factory=list)

@@ -2,7 +2,8 @@
 
 Each provider lists its own layout (`sessions/providers/`); sub-agent transcripts are
 listed on purpose, marked `excluded`, so a sync counts them without indexing them. An
-imported `--source` folder holds Claude Code or Codex transcripts.
+imported `--source` folder is either a copy of an agent's home (any of the seven layouts)
+or a plain folder of Claude Code and Codex JSON-lines transcripts.
 """
 
 from __future__ import annotations
@@ -78,11 +79,15 @@ def under(path: str, root: str) -> str:
 
 
 def _imported(folder: str) -> list[SourceFile]:
-    from git_memory.sessions.providers import claude_code, codex
+    from git_memory.sessions.providers import codex, providers
 
-    join = os.path.join
-    if os.path.isdir(join(folder, "projects")) or os.path.isdir(join(folder, "sessions")):
-        return claude_code.find(folder) + codex.find(folder)
+    if any(os.path.exists(os.path.join(folder, name)) for name in _HOME_MARKERS):
+        # A copy of an agent's home: every provider lists its own layout in it.
+        found: dict[str, SourceFile] = {}
+        for provider in providers().values():
+            for source in provider.find(folder):
+                found.setdefault(source.path, source)
+        return list(found.values())
     out = codex.rollouts(folder, folder)
     for path, name, below in walk(folder):
         if name.endswith(".jsonl") and name != ".jsonl" and not name.startswith("rollout-"):
@@ -92,6 +97,20 @@ def _imported(folder: str) -> list[SourceFile]:
             stem = name[: -len(".jsonl")]
             out.append(SourceFile(path, CLAUDE, stem, rel, "subagent" if subagent else None))
     return out
+
+
+# Entries of an agent's home directory (Claude Code and Qwen Code `projects`, Cursor
+# `projects`, Codex `sessions`, Gemini CLI `tmp`, Copilot CLI `session-state`, OpenCode).
+_HOME_MARKERS = (
+    "projects",
+    "sessions",
+    "archived_sessions",
+    "tmp",
+    "session-state",
+    "history-session-state",
+    "storage",
+    "opencode.db",
+)
 
 
 def _prefer_plain(found: list[SourceFile]) -> list[SourceFile]:

@@ -69,7 +69,7 @@ def _check_sources(sources: list[Path]) -> None:
             raise GitMemoryError(
                 "GM_SOURCE_NOT_FOUND",
                 f"--source is not a directory: {folder.name!r}",
-                hint="pass a folder holding Claude Code or Codex transcripts",
+                hint="pass a folder of transcripts or a copy of an agent's history directory",
             )
 
 

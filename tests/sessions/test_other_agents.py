@@ -382,3 +382,30 @@ def test_special_files_among_other_agents_are_refused(
     codes = [item["code"] for item in summary["examples"]]
     assert codes == ["not-a-regular-file", "not-a-regular-file"]
     assert summary["new"] == 7  # the Qwen sessions after them are indexed
+
+
+def test_source_folder_holding_a_copy_of_an_agents_home(
+    gm: Any, repo: Repo, tmp_path: Path
+) -> None:
+    copilot, gemini = tmp_path / "copilot-backup", tmp_path / "gemini-backup"
+    agents.install_copilot(copilot)
+    agents.install_gemini(gemini)
+    result = gm(
+        [
+            "sessions",
+            "sync",
+            "--source",
+            str(copilot),
+            "--source",
+            str(gemini / ".gemini"),
+            "--format",
+            "json",
+        ],
+        cwd=repo.root,
+    )
+    assert result.exit_code == 0, result.stderr
+    listed = _sessions(gm, repo, "--all")
+    counts = {
+        p: sum(1 for s in listed if s["provider"] == p) for p in ("copilot-cli", "gemini-cli")
+    }
+    assert counts == {"copilot-cli": 7, "gemini-cli": 12}
