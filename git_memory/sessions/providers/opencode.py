@@ -30,6 +30,7 @@ from git_memory.sessions.providers.common import (
     iso_from_ms,
     mapping,
     read_document,
+    state_of,
     string,
 )
 from git_memory.sessions.records import (
@@ -244,10 +245,14 @@ def _tool(part: dict[str, Any], offset: int, ts: str | None, cwd: str | None) ->
     result = None
     if status in ("completed", "error"):
         text = text_of(state.get("output") if status == "completed" else state.get("error"))
-        metadata = mapping(state.get("metadata"))
-        code = metadata.get("exit")
-        failed = status == "error" or (isinstance(code, int) and code != 0)
-        result = (text, FAILED if failed else COMPLETED)
+        code = mapping(state.get("metadata")).get("exit")
+        if status == "error" or (isinstance(code, int) and code != 0):
+            result = (text, FAILED)
+        elif isinstance(code, int) or part["tool"] != "bash":
+            result = (text, COMPLETED)
+        else:
+            # A shell call without its exit status: completed only if the output says exit 0.
+            result = (text, state_of(None, text))
     call = (string(part.get("callID")), part["tool"], state.get("input"))
     return call_pair(offset, ts, cwd, call, result)
 
