@@ -24,7 +24,7 @@ AGENT_HOMES = {
     "qwen": "QWEN_RUNTIME_DIR",
     "xdg_data": "XDG_DATA_HOME",
     "copilot": "COPILOT_HOME",
-    "cursor": "GIT_MEMORY_CURSOR_HOME",
+    "cursor": "CURSOR_CONFIG_DIR",
 }
 
 

@@ -35,7 +35,7 @@ def sessions_sync(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
 
     Reads Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI and Cursor history
     from each agent's own home (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
-    QWEN_RUNTIME_DIR, XDG_DATA_HOME, COPILOT_HOME, GIT_MEMORY_CURSOR_HOME), plus any --source
+    QWEN_RUNTIME_DIR, XDG_DATA_HOME, COPILOT_HOME, CURSOR_CONFIG_DIR), plus any --source
     folder; `memory.sources` (a comma list) limits the agents. Malformed lines and refused
     files become diagnostics; the sync still succeeds.
     """

@@ -68,7 +68,7 @@ def install_copilot(home: Path) -> None:
 
 
 def install_cursor(home: Path, slug: str = "Users-speedybee-Documents-dev-personal-config") -> None:
-    """`<GIT_MEMORY_CURSOR_HOME>/projects/<slug>/agent-transcripts/<uuid>.jsonl|txt`."""
+    """`<CURSOR_CONFIG_DIR>/projects/<slug>/agent-transcripts/<uuid>.jsonl|txt`."""
     for fixture in sorted((FIXTURES / "cursor").iterdir()):
         target = home / "projects" / slug / "agent-transcripts" / original_name(fixture)
         _copy(fixture, target)

@@ -409,3 +409,12 @@ def test_source_folder_holding_a_copy_of_an_agents_home(
         p: sum(1 for s in listed if s["provider"] == p) for p in ("copilot-cli", "gemini-cli")
     }
     assert counts == {"copilot-cli": 7, "gemini-cli": 12}
+
+
+def test_gemini_home_variable_pointing_at_the_gemini_directory_itself(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agents.install_gemini(hermetic_env["gemini"])
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(hermetic_env["gemini"] / ".gemini"))
+    _sync(gm, repo)
+    assert len(_sessions(gm, repo, "--all", "--provider", "gemini-cli")) == 12

@@ -213,8 +213,8 @@ def _block(role: str | None, body: list[str], offset: int, cwd: str | None) -> l
 PROVIDER_INFO = Provider(
     name=PROVIDER,
     label="Cursor",
-    variable="GIT_MEMORY_CURSOR_HOME",
-    home=env_home("GIT_MEMORY_CURSOR_HOME", "~/.cursor"),
+    variable="CURSOR_CONFIG_DIR",
+    home=env_home("CURSOR_CONFIG_DIR", "~/.cursor"),
     find=find,
     lines=sys.modules[__name__],
     document=read_text,

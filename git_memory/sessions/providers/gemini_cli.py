@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 import re
-from pathlib import PurePath, PurePosixPath, PureWindowsPath
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from git_memory.sessions.discover import SourceFile, under, walk
@@ -287,11 +287,21 @@ def _read_small(path: str) -> str | None:
         return None
 
 
+def home() -> Path:
+    """`$GEMINI_CLI_HOME/.gemini` (the variable replaces the home directory), else
+    `~/.gemini`; a `GEMINI_CLI_HOME` that itself holds `tmp/` is taken as that directory."""
+    value = os.environ.get("GEMINI_CLI_HOME")
+    given = os.path.join(value or "", ".gemini")
+    if value and not os.path.isdir(given) and os.path.isdir(os.path.join(value, "tmp")):
+        return Path(value)
+    return env_home("GEMINI_CLI_HOME", "~/.gemini", ".gemini")()
+
+
 PROVIDER_INFO = Provider(
     name=PROVIDER,
     label="Gemini CLI",
     variable="GEMINI_CLI_HOME",
-    home=env_home("GEMINI_CLI_HOME", "~/.gemini", ".gemini"),
+    home=home,
     find=find,
     document=read,
 )
