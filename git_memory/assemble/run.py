@@ -16,16 +16,9 @@ from pathlib import Path
 from git_memory import safefs
 from git_memory.assemble import projection as proj
 from git_memory.assemble.block import Splice, SpliceAction, splice_block
-from git_memory.assemble.render import (
-    SKILL_DIRS,
-    TARGET_FILES,
-    Provider,
-    SceneLine,
-    SkillLine,
-    render_block,
-)
-from git_memory.assemble.sources import MemoryFiles, read_memory_files
-from git_memory.errors import GitMemoryError
+from git_memory.assemble.compose import RenderSettings, render
+from git_memory.assemble.render import SKILL_DIRS, TARGET_FILES, Provider, Rendered
+from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.failpoints import failpoint
 
 
@@ -48,6 +41,7 @@ class AssembleResult:
     projections: list[ProjectionResult]
     diff: str
     dry_run: bool
+    block: Rendered
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -61,55 +55,14 @@ class AssembleResult:
 
 @dataclass(frozen=True)
 class AssembleInputs:
-    """Where to assemble: the worktree, its memory root and the private manifest."""
+    """Where and how to assemble for one provider: the worktree, its memory root, the budget,
+    the private skill manifest and the private cache of the last rendering."""
 
     root: Path
     memory_root: str
+    budget: int
     manifest_path: Path
-
-
-def _lint_sources(files: MemoryFiles) -> None:
-    """Every file that feeds the output must pass the lint gate (format included)."""
-    from git_memory.lint.engine import lint_bytes
-
-    named: list[tuple[str, bytes]] = []
-    if files.doctrine is not None:
-        named.append(("doctrine.md", files.doctrine))
-    named += [(f"scenes/{name}.md", data) for name, data in sorted(files.scenes.items())]
-    named += [(f"skills/{name}/SKILL.md", data) for name, data in sorted(files.skills.items())]
-    problems = []
-    for relpath, data in named:
-        findings = [f for f in lint_bytes(relpath, data) if f.blocks]
-        problems += [
-            {"path": relpath, "line": f.line, "code": f.code, "message": f.message}
-            for f in findings
-        ]
-    if problems:
-        first = problems[0]
-        raise GitMemoryError(
-            "GM_LINT_BLOCKED",
-            f"{len(problems)} blocking finding(s) in memory files, first "
-            f"{first['path']}:{first['line']}: {first['message']} [{first['code']}]",
-            hint="run `git memory lint` and fix the memory files; nothing was written",
-            details={"findings": problems},
-        )
-
-
-def _parsed(files: MemoryFiles) -> tuple[str | None, list[SceneLine], list[SkillLine]]:
-    from git_memory.formats.doctrine import parse_doctrine
-    from git_memory.formats.scene import parse_scene
-    from git_memory.formats.skill_md import parse_skill
-
-    doctrine = parse_doctrine(files.doctrine.decode()).text if files.doctrine else None
-    scenes = []
-    for name, data in files.scenes.items():
-        scene = parse_scene(data.decode())
-        scenes.append(SceneLine(name=name, heat=scene.heat, summary=scene.summary))
-    skills = []
-    for name, data in files.skills.items():
-        skill = parse_skill(data.decode())
-        skills.append(SkillLine(name=name, description=skill.description))
-    return doctrine, scenes, skills
+    cache_path: Path | None = None
 
 
 def _text(data: bytes | None) -> list[str]:
@@ -159,6 +112,7 @@ class AssemblyPlan:
     manifest: proj.Manifest
     projected: dict[str, bytes | None]
     projection: proj.ProjectionPlan
+    rendered: Rendered
 
     @property
     def skill_dir(self) -> str:
@@ -174,47 +128,39 @@ class AssemblyPlan:
         return "".join(diffs)
 
 
-def _render(inputs: AssembleInputs, provider: Provider, files: MemoryFiles) -> str:
-    _lint_sources(files)
-    doctrine, scenes, skills = _parsed(files)
-    return render_block(
-        provider=provider,
-        memory_root=inputs.memory_root,
-        doctrine=doctrine,
-        scenes=scenes,
-        skills=skills,
-    )
+def plan_assembly(
+    inputs: AssembleInputs, provider: Provider, snapshot: MemorySnapshot, *, save: bool = False
+) -> AssemblyPlan:
+    """Render the block, read the target file, the projections and the manifest; plan.
 
-
-def plan_assembly(inputs: AssembleInputs, provider: Provider) -> AssemblyPlan:
-    """Read the memory root, the target file, the projections and the manifest; plan.
-
-    Raises `GM_ASSEMBLY_CONFLICT` when a projection was edited by someone else.
+    Raises `GM_ASSEMBLY_CONFLICT` when a projection was edited by someone else. `save` records
+    a fresh rendering in the cache.
     """
-    files = read_memory_files(inputs.root, inputs.memory_root)
-    block = _render(inputs, provider, files)
+    settings = RenderSettings(
+        "block", provider, inputs.memory_root, inputs.budget, cache_path=inputs.cache_path
+    )
+    rendered = render(snapshot, settings, save=save)
     target = TARGET_FILES[provider]
     current = safefs.read_file_nofollow(inputs.root, target)
     manifest = proj.load_manifest(inputs.manifest_path)
-    names = sorted(set(files.skills) | set(manifest.files))
+    skills = snapshot.files.skills
+    names = sorted(set(skills) | set(manifest.files))
     skill_dir = SKILL_DIRS[provider]
     projected = {name: proj.read_projection(inputs.root, skill_dir, name) for name in names}
-    projection = proj.plan_projection(files.skills, projected, manifest.files)
+    projection = proj.plan_projection(skills, projected, manifest.files)
     if projection.conflicts:
         raise proj.conflict_error(skill_dir, projection.conflicts)
-    splice = splice_block(current, block)
-    return AssemblyPlan(provider, target, current, splice, manifest, projected, projection)
+    splice = splice_block(current, rendered.text)
+    return AssemblyPlan(
+        provider, target, current, splice, manifest, projected, projection, rendered
+    )
 
 
-def assemble(inputs: AssembleInputs, provider: Provider, *, dry_run: bool) -> AssembleResult:
-    """Plan, then (unless `dry_run`) write the block and the skill projections."""
-    plan = plan_assembly(inputs, provider)
-    if not dry_run:
-        _apply(inputs, plan)
+def _result(plan: AssemblyPlan, dry_run: bool, notes: list[str]) -> AssembleResult:
     skill_dir = plan.skill_dir
-    notes = [plan.manifest.problem] if plan.manifest.problem else []
+    notes = [*notes, plan.manifest.problem] if plan.manifest.problem else list(notes)
     return AssembleResult(
-        provider=provider,
+        provider=plan.provider,
         target=plan.target,
         target_action=plan.splice.action,
         projections=[
@@ -223,8 +169,36 @@ def assemble(inputs: AssembleInputs, provider: Provider, *, dry_run: bool) -> As
         ],
         diff=plan.diff(),
         dry_run=dry_run,
+        block=plan.rendered,
         notes=notes,
     )
+
+
+def assemble(
+    inputs: list[tuple[AssembleInputs, Provider]],
+    snapshot: MemorySnapshot,
+    *,
+    dry_run: bool,
+) -> list[AssembleResult]:
+    """Plan every provider's files, then (unless `dry_run`) write them all.
+
+    Planning everything first means a conflict in one provider's files leaves every file of
+    every provider untouched.
+    """
+    plans = [
+        (item, plan_assembly(item, provider, snapshot, save=not dry_run))
+        for item, provider in inputs
+    ]
+    if not dry_run:
+        for item, plan in plans:
+            _apply(item, plan)
+    notes = []
+    if snapshot.coverage != "complete":
+        notes.append(
+            "entry files changed while they were read; some entries may be missing "
+            "(run assemble again)"
+        )
+    return [_result(plan, dry_run, notes) for _, plan in plans]
 
 
 def _apply(inputs: AssembleInputs, plan: AssemblyPlan) -> None:

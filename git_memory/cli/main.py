@@ -69,6 +69,14 @@ class LazyGroup(click.Group):
             context_settings=CONTEXT_SETTINGS,
         )
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            ctx.fail(_unknown_command(name, self.list_commands(ctx), self.prefix))
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Summaries come from the registry so listing commands imports none of them.
         rows: list[tuple[str, str]] = []
@@ -77,6 +85,20 @@ class LazyGroup(click.Group):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+
+def _unknown_command(name: str, known: list[str], prefix: tuple[str, ...]) -> str:
+    """`No such command` with git's "did you mean" list of close names."""
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    close += [c for c in known if c.startswith(name) and c not in close][: 3 - len(close)]
+    message = f"No such command {name!r}."
+    if close:
+        words = " ".join(("git memory", *prefix))
+        message += "\n\nThe most similar command" + (" is" if len(close) == 1 else "s are")
+        message += "".join(f"\n\t{words} {c}" for c in close)
+    return message
 
 
 GROUP_HELP: dict[tuple[str, ...], str] = {
@@ -111,8 +133,22 @@ def _summary(prefix: tuple[str, ...], name: str) -> str:
 @click.version_option(
     __version__, "--version", prog_name="git memory", message="%(prog)s version %(version)s"
 )
-def cli() -> None:
+@click.option(
+    "-C",
+    "directories",
+    multiple=True,
+    metavar="DIR",
+    help="Run as if git memory was started in DIR (like git -C; may be repeated).",
+)
+def cli(directories: tuple[str, ...]) -> None:
     """Root group (help text above)."""
+    import os
+
+    for directory in directories:
+        try:
+            os.chdir(directory)
+        except OSError as exc:
+            raise click.UsageError(f"cannot change to {directory!r}: {exc.strerror}") from exc
 
 
 def main(argv: list[str] | None = None) -> None:

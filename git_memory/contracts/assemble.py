@@ -1,4 +1,4 @@
-"""`git memory assemble`: request and response."""
+"""`git memory assemble` and `git memory context`: requests and responses."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ from pydantic import Field
 
 from git_memory.contracts.base import Model
 
+MIN_BUDGET = 1000
+MAX_BUDGET = 1_000_000
+
 
 class AssembleRequest(Model):
-    """Which provider's context file and skill directory to assemble."""
+    """Which provider's context file and skill directory to assemble (`all`: every provider in
+    `memory.assembleTargets`)."""
 
     format: Literal["git-memory-assemble-request@v1"] = "git-memory-assemble-request@v1"
-    provider: Literal["claude", "codex"]
+    provider: Literal["claude", "codex", "all"]
     dryRun: bool = False
 
 
@@ -26,14 +30,70 @@ class AssembledFile(Model):
     ]
 
 
+class BlockReport(Model):
+    """What the rendered memory shows: its size, and which approved entries it shows (on their
+    own line or through their scene's line), leaves out for lack of room, or holds back as
+    stale."""
+
+    bytes: int
+    tokens: int = Field(description="Estimated tokens (bytes / 4, rounded up).")
+    budget: int
+    shown: list[str]
+    viaScenes: list[str]
+    leftOut: list[str]
+    heldBack: list[str]
+    scenes: int = Field(description="Scene lines shown.")
+    scenesLeftOut: int
+    skills: int = Field(description="Skill lines shown.")
+    skillsLeftOut: int
+    doctrine: Literal["shown", "left-out", "none"]
+
+
+class ProviderAssembly(Model):
+    """One provider's context file, skill projections and block."""
+
+    provider: Literal["claude", "codex"]
+    changed: bool
+    target: AssembledFile
+    skills: list[AssembledFile]
+    block: BlockReport
+
+
 class AssembleResponse(Model):
-    """What assemble changed; with `dryRun`, what it would change (`diff`)."""
+    """What assemble changed; with `dryRun`, what it would change (`diff`). `target`, `skills`
+    and `block` describe the first provider assembled; `providers` lists every one."""
 
     format: Literal["git-memory-assemble@v1"] = "git-memory-assemble@v1"
-    provider: Literal["claude", "codex"]
+    provider: Literal["claude", "codex", "all"]
     dryRun: bool
     changed: bool
     target: AssembledFile
     skills: list[AssembledFile]
+    block: BlockReport
+    providers: list[ProviderAssembly]
     diff: str
+    notes: list[str] = Field(default_factory=list)
+
+
+class ContextRequest(Model):
+    """Print the memory block: whole, or with the entries matching `query` first."""
+
+    format: Literal["git-memory-context-request@v1"] = "git-memory-context-request@v1"
+    query: str | None = Field(default=None, max_length=1024)
+    budget: int | None = Field(
+        default=None,
+        ge=MIN_BUDGET,
+        le=MAX_BUDGET,
+        description="Bytes; default `memory.assembleBudget` (8000).",
+    )
+    provider: Literal["claude", "codex"] = "claude"
+
+
+class ContextResponse(Model):
+    """The rendered memory (`text`, what `git memory context` prints) and what it shows."""
+
+    format: Literal["git-memory-context@v1"] = "git-memory-context@v1"
+    query: str | None
+    text: str
+    block: BlockReport
     notes: list[str] = Field(default_factory=list)

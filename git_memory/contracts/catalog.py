@@ -16,6 +16,8 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.status", "StatusResponse"),
     ("git_memory.contracts.assemble", "AssembleRequest"),
     ("git_memory.contracts.assemble", "AssembleResponse"),
+    ("git_memory.contracts.assemble", "ContextRequest"),
+    ("git_memory.contracts.assemble", "ContextResponse"),
     # --- memory files, lint, hooks, index (issue 3) ---
     ("git_memory.contracts.lint", "LintRequest"),
     ("git_memory.contracts.lint", "LintResponse"),

@@ -13,11 +13,16 @@ from git_memory.contracts.base import Model
 
 
 class LintRequest(Model):
-    """What to lint: PATHs (default: the whole memory root) or the staged blobs."""
+    """What to lint: PATHs (default: the whole memory root) or the staged blobs.
+
+    `memoryFilesOnly` passes over PATHs outside the memory root (nothing to check there)
+    instead of refusing them, for callers such as the pre-commit framework that pass every
+    matching file of a commit."""
 
     format: Literal["git-memory-lint-request@v1"] = "git-memory-lint-request@v1"
     paths: list[str] = Field(default_factory=list)
     staged: bool = False
+    memoryFilesOnly: bool = False
 
 
 class LintFinding(Model):
@@ -46,3 +51,4 @@ class LintResponse(Model):
     blocked: bool
     # How the CLI asked to render it (text or sarif); not part of the document.
     _rendering: str = PrivateAttr(default="text")
+    _staged: bool = PrivateAttr(default=False)

@@ -33,11 +33,12 @@ class ReviewRequest(Model):
 
 
 class DiscardRequest(Model):
-    """`git memory discard`: drop one quarantined candidate at the revision the human saw."""
+    """`git memory discard`: drop one quarantined candidate at the revision the human saw
+    (the current revision when none is given)."""
 
     format: Literal["git-memory-discard-request@v1"] = "git-memory-discard-request@v1"
     candidateId: Identifier
-    revision: PositiveInt
+    revision: PositiveInt | None = None
 
 
 class DiscardResponse(Model):

@@ -58,7 +58,8 @@ class SessionsListRequest(Model):
 
 
 class SessionSummary(Model):
-    """One session: no session id and no path (privacy)."""
+    """One session: no session id and no path (privacy); the opening line of its first
+    prompt (at most 200 characters) so people recognise it."""
 
     sessionKey: Hex64
     provider: Provider
@@ -66,6 +67,7 @@ class SessionSummary(Model):
     ended: Timestamp | None
     turns: int
     sealedTurns: int
+    firstPrompt: str | None = None
 
 
 class SessionsList(Model):

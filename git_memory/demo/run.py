@@ -57,7 +57,7 @@ def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
     """Run every step in the sandbox; returns what was written."""
     today = datetime.datetime.now(datetime.UTC).date()
     build_repository(box, today)
-    say(f"1. built a sample repository with two agent sessions: {box.repository}")
+    say(f"1. built a throw-away sample repository with two agent sessions: {box.repository}")
     ctx = OpContext(repository=box.repository)
     _run(ctx, "init", {})
     synced = _run(ctx, "sessions-sync", {})
@@ -100,22 +100,24 @@ def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Any, say: Say) -
         "6. promoted: the demo approves the plan by its digest (a real run shows you the diff "
         "and asks)"
     )
-    assembled = _run(ctx, "assemble", {"provider": "claude"})
-    claude_md = (box.repository / "CLAUDE.md").read_text(encoding="utf-8")
-    say(
-        "7. assembled CLAUDE.md (doctrine, scenes and skills appear here once "
-        "`git memory synthesize` has grouped the entries; skills once an agent stages one):"
-    )
-    for line in claude_md.splitlines():
-        say(f"   | {line}")
     files = sorted(
         str(p.relative_to(box.repository))
         for p in (box.repository / ".memory").rglob("*")
         if p.is_file()
     )
-    say("memory files written (commit them through your normal flow):")
+    say("   memory files written (commit them through your normal flow):")
     for path in files:
-        say(f"   {path}")
+        say(f"     {path}")
+    assembled = _run(ctx, "assemble", {"provider": "all"})
+    claude_md = (box.repository / "CLAUDE.md").read_text(encoding="utf-8")
+    block = assembled.block
+    say(
+        f"7. assembled CLAUDE.md and AGENTS.md: {len(block.shown)} entries in "
+        f"{block.bytes} of {block.budget} bytes; what the agent now reads at every session "
+        "(`git memory context` prints the same):"
+    )
+    for line in claude_md.splitlines():
+        say(f"   | {line}")
     return {
         "plan": plan.planId,
         "promoted": promoted.to_json(),

@@ -115,23 +115,32 @@ def check_transcripts(enabled: list[str] | None = None) -> Check:
 
     table = providers()
     names = list(table) if enabled is None else enabled
+    homes = [(name, table[name].home()) for name in names]
     found: list[str] = []
-    for name in names:
-        root = table[name].home()
+    total = 0
+    for name, root in homes:
         if root.is_dir():
             count = sum(1 for f in discover([(name, root)]) if f.excluded is None)
-            found.append(f"{name}: {count} transcript(s)")
+            found.append(f"{name}: {count} transcript(s) in {_shown(root)}")
+            total += count
     off = [name for name in table if name not in names]
     suffix = f"; off by memory.sources: {', '.join(off)}" if off else ""
-    if not found:
+    if not total:
+        looked = ", ".join(f"{name} in {_shown(root)}" for name, root in homes)
         variables = ", ".join(table[name].variable for name in names)
         return Check(
             "transcripts",
             "warn",
-            "no agent history found" + suffix,
+            f"no agent history found (looked for {looked}){suffix}",
             f"set {variables} if they live elsewhere",
         )
     return Check("transcripts", "ok", ", ".join(found) + suffix)
+
+
+def _shown(path: Path) -> str:
+    """A local path for the person at this terminal, home written as `~`."""
+    home = Path.home()
+    return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else str(path)
 
 
 def check_runners(state_home: Path) -> list[Check]:

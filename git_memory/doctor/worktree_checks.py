@@ -63,7 +63,27 @@ def check_sessions(ctx: Any) -> Check:
 
     found = counts(ctx)
     if not found["indexed"]:
+        if not _any_transcripts():
+            return Check(
+                "sessions",
+                "warn",
+                "nothing to index: no agent transcripts were found (see the transcripts line)",
+            )
         return Check("sessions", "fail", "no transcripts indexed yet", "git memory sessions sync")
+    if not found["worktree"]:
+        return Check(
+            "sessions",
+            "warn",
+            f"{found['indexed']} indexed, none recorded in this worktree",
+            "sessions count when the agent ran in this worktree or a directory inside it",
+        )
     return Check(
         "sessions", "ok", f"{found['indexed']} indexed, {found['worktree']} of this worktree"
     )
+
+
+def _any_transcripts() -> bool:
+    from git_memory.sessions.discover import default_roots, discover
+
+    roots = [(provider, root) for provider, root in default_roots() if root.is_dir()]
+    return any(found.excluded is None for found in discover(roots))

@@ -94,8 +94,21 @@ Ask = Callable[[str, str, str], str]
 Say = Callable[[str], None]
 
 
+def held_by_open_plans(workspace: Workspace) -> dict[str, str]:
+    """Candidate id → the open promotion plan (not yet applied or voided) that holds it."""
+    from git_memory.store.journal import get_plan, plan_ids
+
+    held: dict[str, str] = {}
+    for plan_id in plan_ids(workspace.db, workspace.owner):
+        record = get_plan(workspace.db, plan_id)
+        for candidate_id in record.candidate_ids if record else []:
+            held[candidate_id] = plan_id
+    return held
+
+
 def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
-    """Typed facts in one batch, then each other candidate statement by statement."""
+    """Typed facts in one batch (or one by one on request), then each other candidate
+    statement by statement; every item is shown beside its evidence."""
     decisions = Decisions()
     typed = [item for item in items if is_typed_fact(item)]
     rest = [item for item in items if not is_typed_fact(item)]
@@ -103,8 +116,12 @@ def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
         say(f"{len(typed)} typed fact(s), checked by git memory against this repository:")
         for item in typed:
             say(f"  - {item['content'].strip()}")
-        if ask("Confirm all typed facts?", "yn", "y") == "y":
+            _say_evidence(item, say, "      ")
+        answer = ask("Typed facts: confirm (a)ll, decide (o)ne by one, or (s)kip them?", "aos", "a")
+        if answer == "a":
             decisions.confirmed += typed
+        elif answer == "o":
+            rest = typed + rest
         else:
             decisions.skipped += len(typed)
     for position, item in enumerate(rest, start=1):
@@ -119,6 +136,17 @@ def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
         else:
             decisions.skipped += 1
     return decisions
+
+
+def _say_evidence(item: dict[str, Any], say: Say, indent: str) -> None:
+    seen: set[str] = set()
+    for statement in item["statements"]:
+        for evidence in statement["evidence"]:
+            if evidence["evidenceId"] in seen:
+                continue
+            seen.add(evidence["evidenceId"])
+            excerpt = f" — {evidence['excerpt']}" if evidence["excerpt"] else ""
+            say(f"{indent}{evidence['display']}{excerpt}")
 
 
 def _one_item(item: dict[str, Any], position: int, total: int, ask: Ask, say: Say) -> str:

@@ -1,33 +1,69 @@
-"""`git memory assemble --provider claude|codex [--dry-run]`."""
+"""`git memory assemble --provider claude|codex|all [--dry-run]`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from git_memory.contracts.assemble import AssembledFile, AssembleRequest, AssembleResponse
+from git_memory.contracts.assemble import (
+    AssembledFile,
+    AssembleRequest,
+    AssembleResponse,
+    BlockReport,
+    ProviderAssembly,
+)
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
+if TYPE_CHECKING:
+    from git_memory.assemble.render import Provider, Rendered
+    from git_memory.assemble.run import AssembleInputs, AssembleResult
+    from git_memory.repo.binding import Worktree
+
 
 def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
-    """Write approved memory into the agent's context: one generated block in CLAUDE.md
-    (claude) or AGENTS.md (codex) at the worktree root — doctrine, the scene index (hottest
-    first, at most 15) and the skill index — and each skill projected to
-    .claude/skills/<name>/SKILL.md or .codex/skills/<name>/SKILL.md.
+    """Write approved memory into CLAUDE.md (claude), AGENTS.md (codex) or both (all:
+    memory.assembleTargets) as one generated block — approved entries one line each, grouped,
+    then doctrine, scene index and skill index, within memory.assembleBudget bytes; what does
+    not fit is counted — and project skills to .claude/skills/ or .codex/skills/.
 
-    Text outside the block is never touched; files are written only when they change, so
-    running it again changes nothing. A projection edited by someone else is a conflict
-    (nothing is written); a projection of a removed skill is deleted only while it is still
-    exactly what assemble wrote. With --dry-run, prints the diff and writes nothing.
+    Text outside the block is never touched and unchanged files are not rewritten. A
+    projection edited by someone else is a conflict (nothing is written). With --dry-run,
+    prints the diff and writes nothing.
     """
-    from git_memory.assemble.projection import manifest_path
-    from git_memory.assemble.run import AssembleInputs
+    from git_memory.assemble.config import assemble_budget, assemble_targets
+    from git_memory.assemble.freshness import freshness_for
     from git_memory.assemble.run import assemble as run_assemble
+    from git_memory.assemble.snapshot import open_snapshot
 
     worktree = ctx.worktree
+    require_memory_root(worktree)
+    providers: list[Provider] = (
+        assemble_targets(worktree) if request.provider == "all" else [request.provider]
+    )
+    budget = assemble_budget(worktree)
+    inputs = [(_inputs(worktree, provider, budget), provider) for provider in providers]
+    with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
+        results = run_assemble(inputs, snapshot, dry_run=request.dryRun)
+    assemblies = [_assembly(result, budget) for result in results]
+    first = assemblies[0]
+    return AssembleResponse(
+        provider=request.provider,
+        dryRun=request.dryRun,
+        changed=any(item.changed for item in assemblies),
+        target=first.target,
+        skills=first.skills,
+        block=first.block,
+        providers=assemblies,
+        diff="".join(result.diff for result in results),
+        notes=list(dict.fromkeys(note for result in results for note in result.notes)),
+    )
+
+
+def require_memory_root(worktree: Worktree) -> None:
+    """Refuse (`GM_NO_MEMORY_ROOT`) a worktree without a memory root."""
     if not worktree.memory_dir.is_dir():
         from git_memory.errors import GitMemoryError
 
@@ -36,32 +72,50 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
             f"there is no memory root {worktree.memory_root}/ in this worktree to assemble from",
             hint="git memory init (or pull the branch that has the team's memory)",
         )
-    inputs = AssembleInputs(
+
+
+def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInputs:
+    from git_memory.assemble.cache import cache_path
+    from git_memory.assemble.projection import manifest_path
+    from git_memory.assemble.run import AssembleInputs
+
+    key = worktree.binding().worktreeKey
+    return AssembleInputs(
         root=worktree.root,
         memory_root=worktree.memory_root,
-        manifest_path=manifest_path(
-            worktree.state_home, request.provider, worktree.binding().worktreeKey
-        ),
+        budget=budget,
+        manifest_path=manifest_path(worktree.state_home, provider, key),
+        cache_path=cache_path(worktree.state_home, provider, key),
     )
-    result = run_assemble(inputs, request.provider, dry_run=request.dryRun)
-    if not request.dryRun:
-        _resync_approved(ctx)
-    return AssembleResponse(
+
+
+def block_report(rendered: Rendered, budget: int) -> BlockReport:
+    """The JSON report of a rendered block."""
+    doctrine = {None: "none", True: "shown", False: "left-out"}[rendered.doctrine]
+    return BlockReport(
+        bytes=rendered.bytes,
+        tokens=rendered.tokens,
+        budget=budget,
+        shown=rendered.shown,
+        viaScenes=rendered.via_scenes,
+        leftOut=rendered.left_out,
+        heldBack=rendered.held_back,
+        scenes=rendered.scenes[0],
+        scenesLeftOut=rendered.scenes[1],
+        skills=rendered.skills[0],
+        skillsLeftOut=rendered.skills[1],
+        doctrine=doctrine,
+    )
+
+
+def _assembly(result: AssembleResult, budget: int) -> ProviderAssembly:
+    return ProviderAssembly(
         provider=result.provider,
-        dryRun=result.dry_run,
         changed=result.changed,
         target=AssembledFile(path=result.target, action=result.target_action),
         skills=[AssembledFile(path=p.path, action=p.action) for p in result.projections],
-        diff=result.diff,
-        notes=result.notes,
+        block=block_report(result.block, budget),
     )
-
-
-def _resync_approved(ctx: OpContext) -> None:
-    """Bring the approved projection (search and recall) up to date with the worktree."""
-    from git_memory.store.worktree import open_worktree_state
-
-    open_worktree_state(ctx.worktree, sync=True).close()
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> AssembleRequest:
@@ -86,16 +140,29 @@ _VERBS = {
 }
 
 
+def summary_line(block: BlockReport) -> str:
+    """`7 entries shown, 2 through scenes, 120 left out; 6123 of 8000 bytes (~1531 tokens)`."""
+    parts = [f"{len(block.shown)} entries shown"]
+    parts += [f"{len(block.viaScenes)} through scenes"] if block.viaScenes else []
+    parts += [f"{len(block.leftOut)} left out"] if block.leftOut else []
+    parts += [f"{len(block.heldBack)} held back as stale"] if block.heldBack else []
+    size = f"{block.bytes} of {block.budget} bytes (~{block.tokens} tokens)"
+    return f"{', '.join(parts)}; {size}"
+
+
 def render(response: AssembleResponse) -> str:
-    """The diff for --dry-run; otherwise one line per file."""
+    """The diff for --dry-run; otherwise the files touched and what each block holds."""
     if response.dryRun:
         return response.diff.rstrip("\n") or "nothing to change"
-    lines = [f"{response.target.path}: {_VERBS[response.target.action]}"]
-    lines += [
-        f"{item.path}: {_VERBS[item.action]}"
-        for item in response.skills
-        if item.action not in ("unchanged", "forget")
-    ]
+    lines = []
+    for item in response.providers:
+        lines.append(f"{item.target.path}: {_VERBS[item.target.action]}")
+        lines.append(f"  {summary_line(item.block)}")
+        lines += [
+            f"{skill.path}: {_VERBS[skill.action]}"
+            for skill in item.skills
+            if skill.action not in ("unchanged", "forget")
+        ]
     lines += [f"note: {note}" for note in response.notes]
     return "\n".join(lines)
 
@@ -108,10 +175,10 @@ OPERATION = Operation(
     cli_params=[
         click.Option(
             ["--provider"],
-            type=click.Choice(["claude", "codex"]),
+            type=click.Choice(["claude", "codex", "all"]),
             default=None,
-            help="Whose files: claude (CLAUDE.md, .claude/skills) or codex (AGENTS.md, "
-            ".codex/skills). Required.",
+            help="Whose files: claude (CLAUDE.md, .claude/skills), codex (AGENTS.md, "
+            ".codex/skills) or all (memory.assembleTargets, default claude,codex). Required.",
         ),
         click.Option(["--dry-run"], is_flag=True, help="Print the diff; write nothing."),
     ],

@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from git_memory.errors import GitMemoryError
+from git_memory.errors import GitMemoryError, UsageError
 from git_memory.ops.registry import OperationSpec, spec
 
 if TYPE_CHECKING:
@@ -103,18 +103,35 @@ class Operation(Generic[RequestT, ResponseT]):
 
 
 def request_invalid(exc: Exception) -> GitMemoryError:
-    """A pydantic ValidationError as a `GM_REQUEST_INVALID` with the failing fields."""
+    """A pydantic ValidationError as a `GM_REQUEST_INVALID` usage error (exit 2) naming the
+    failing fields in plain words."""
     errors: list[dict[str, Any]] = []
     for item in getattr(exc, "errors", lambda: [])()[:20]:
         location = ".".join(str(part) for part in item.get("loc", ()))
-        errors.append({"field": location, "problem": str(item.get("msg", ""))})
+        errors.append({"field": location, "problem": _plain(item)})
     first = errors[0] if errors else {"field": "", "problem": str(exc)}
-    return GitMemoryError(
+    return UsageError(
         "GM_REQUEST_INVALID",
         f"invalid request: {first['field'] or 'document'}: {first['problem']}",
-        hint="check the request against the JSON Schema in schema/",
+        hint="`git memory schema NAME` prints the expected document; `git memory help COMMAND`"
+        " shows the flags",
         details={"errors": errors},
     )
+
+
+def _plain(item: Mapping[str, Any]) -> str:
+    """One validation problem in words a person reads (pydantic's own for the rest)."""
+    kind = str(item.get("type", ""))
+    pattern = str((item.get("ctx") or {}).get("pattern", ""))
+    if kind == "string_pattern_mismatch" and "{64}" in pattern:
+        return "must be a digest: 64 lowercase hex characters, as the command printed it"
+    if kind == "string_pattern_mismatch":
+        return "does not have the expected form"
+    if kind == "missing":
+        return "is required"
+    if kind == "extra_forbidden":
+        return "is not a field of this request"
+    return str(item.get("msg", ""))
 
 
 def load_operation(name: str) -> Operation[Any, Any]:

@@ -51,6 +51,11 @@ def demo(ctx: OpContext, request: DemoRequest) -> DemoReport:
             f"kept: {box.base} (cd {box.repository} && GIT_MEMORY_HOME="
             f"{box.state_home} git memory status)"
         )
+    else:
+        steps.append(
+            "the demo repository and its state are removed now; run `git memory demo --keep DIR`"
+            " to keep them and look around"
+        )
     return DemoReport(
         kept=str(box.base) if keep else None,
         steps=steps,

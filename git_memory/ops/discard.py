@@ -1,4 +1,4 @@
-"""`git memory discard CANDIDATE_ID --revision N`: drop a quarantined candidate."""
+"""`git memory discard CANDIDATE_ID [--revision N]`: drop a quarantined candidate."""
 
 from __future__ import annotations
 
@@ -9,36 +9,46 @@ import click
 
 from git_memory.contracts.requests import DiscardRequest, DiscardResponse
 from git_memory.errors import GitMemoryError, UsageError
+from git_memory.ids import short
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
 
 def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
-    """Discard one quarantined candidate at the revision you reviewed.
+    """Discard one quarantined candidate (any unique abbreviation of its id).
 
-    The revision is a compare-and-set: if the candidate changed since (GM_REVISION_CONFLICT)
-    nothing happens; review again.
+    The revision is a compare-and-set: if the candidate changed since the revision you
+    reviewed (GM_REVISION_CONFLICT) nothing happens; review again. Without --revision the
+    current revision is discarded.
     """
     from git_memory.extract.workspace import open_workspace
+    from git_memory.ids import resolve
     from git_memory.store.candidates import discard as discard_candidate
-    from git_memory.store.candidates import require_candidate
+    from git_memory.store.candidates import list_candidates, require_candidate
 
     workspace = open_workspace(ctx.worktree, sync=False)
-    current = require_candidate(workspace.db, request.candidateId, workspace.owner)
+    known = [c.candidate_id for c in list_candidates(workspace.db, workspace.owner)]
+    candidate_id = resolve(
+        request.candidateId,
+        known,
+        what="candidate",
+        code="GM_CANDIDATE_NOT_FOUND",
+        listed_by="git memory review",
+    )
+    current = require_candidate(workspace.db, candidate_id, workspace.owner)
     if current.status != "quarantined":
         raise GitMemoryError(
             "GM_CANDIDATE_STATE_INVALID",
             f"candidate {request.candidateId!r} is {current.status}, not quarantined",
         )
-    changed = discard_candidate(
-        workspace.db, request.candidateId, expected_revision=request.revision
-    )
+    revision = current.revision if request.revision is None else request.revision
+    changed = discard_candidate(workspace.db, candidate_id, expected_revision=revision)
     return DiscardResponse(candidateId=changed.candidate_id, revision=changed.revision)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-    if not values.get("candidate_id") or values.get("revision") is None:
-        raise UsageError("GM_USAGE", "give CANDIDATE_ID and --revision N (or --request FILE)")
+    if not values.get("candidate_id"):
+        raise UsageError("GM_USAGE", "give CANDIDATE_ID (or --request FILE)")
     return {"candidateId": values["candidate_id"], "revision": values["revision"]}
 
 
@@ -49,8 +59,12 @@ OPERATION = Operation(
     handler=discard,
     cli_params=[
         click.Argument(["candidate_id"], metavar="CANDIDATE_ID", required=False),
-        click.Option(["--revision"], type=int, help="The revision you reviewed (compare-and-set)."),
+        click.Option(
+            ["--revision"],
+            type=int,
+            help="The revision you reviewed (compare-and-set; default: the current one).",
+        ),
     ],
     from_cli=_from_cli,
-    render_text=lambda r: f"discarded {r.candidateId} (now r{r.revision})",
+    render_text=lambda r: f"discarded {short(r.candidateId)} (now r{r.revision})",
 )

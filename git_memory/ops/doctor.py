@@ -42,7 +42,8 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         worktree = ctx.worktree
     except GitMemoryError as exc:
         worktree = None
-        found.append(checks.Check("worktree", "warn", exc.message, exc.hint))
+        # Most checks are about a worktree: outside one, doctor cannot call the setup healthy.
+        found.append(checks.Check("worktree", "fail", exc.message, exc.hint))
     home = worktree.state_home if worktree is not None else state_home()
     found += [checks.check_state_home(home), _transcripts(checks, worktree)]
     if worktree is not None:

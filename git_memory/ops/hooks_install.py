@@ -26,8 +26,15 @@ def hooks_install(ctx: OpContext, request: HooksRequest) -> HooksResponse:
     directory = hooks.hooks_dir(worktree)
     hooks.check_untracked(worktree, directory, request.force)
     states = [hooks.install_hook(directory, name) for name in hooks.HOOK_NAMES]
-    hooks.register_driver(worktree)
-    return build_response(worktree, directory, states)
+    attributes = hooks.register_driver(worktree)
+    response = build_response(worktree, directory, states)
+    if attributes is None:
+        return response
+    note = (
+        f".gitattributes {attributes}: it routes {worktree.memory_root}/index.json to the merge"
+        " driver; commit it (`git add .gitattributes`) so teammates' merges use it too"
+    )
+    return response.model_copy(update={"notes": [*response.notes, note]})
 
 
 def build_response(worktree: Any, directory: Any, states: list[Any]) -> HooksResponse:
@@ -44,14 +51,33 @@ def build_response(worktree: Any, directory: Any, states: list[Any]) -> HooksRes
 
 
 def render(response: HooksResponse) -> str:
-    """One line per hook and one for the merge driver."""
-    lines = [f"hooks directory: {response.hooksDir}"]
+    """Where git looks for hooks, what each hook is now and what was done, in plain words."""
+    lines = [f"hooks directory git uses: {response.hooksDir}"]
     for hook in response.hooks:
-        legacy = " (chains pre-existing hook as .legacy)" if hook.legacy else ""
-        action = f" [{hook.action}]" if hook.action else ""
-        lines.append(f"  {hook.name}: {hook.state}{legacy}{action}")
-    lines.append(f"  index.json merge driver: {'registered' if response.mergeDriver else 'absent'}")
-    return "\n".join(lines)
+        lines.append(f"  {hook.name}: {_hook_words(hook)}")
+    driver = "registered" if response.mergeDriver else "not registered"
+    lines.append(f"  index.json merge driver: {driver}")
+    return "\n".join(lines + response.notes)
+
+
+def _hook_words(hook: HookState) -> str:
+    chained = "; your earlier hook runs first, kept as " + hook.name + ".legacy"
+    described = {
+        "installed": "git memory's lint hook is installed",
+        "outdated": "an older git memory lint hook (`git memory hooks install` upgrades it)",
+        "foreign": "another tool's hook (git memory's is not installed)",
+        "absent": "no hook",
+    }[hook.state]
+    done = {
+        "installed": "installed git memory's lint hook",
+        "upgraded": "upgraded git memory's lint hook",
+        "chained": "installed git memory's lint hook",
+        "unchanged": "already installed, nothing changed",
+        "removed": "removed git memory's lint hook",
+        "restored legacy hook": "removed git memory's lint hook and put your earlier hook back",
+        "left alone": described + ", left alone",
+    }.get(hook.action, described)
+    return done + (chained if hook.legacy else "")
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> HooksRequest:

@@ -24,7 +24,12 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
     from git_memory.repo.memory_lint import collect_findings
 
     worktree = ctx.worktree
-    results = collect_findings(worktree, staged=request.staged, paths=request.paths)
+    results = collect_findings(
+        worktree,
+        staged=request.staged,
+        paths=request.paths,
+        memory_files_only=request.memoryFilesOnly,
+    )
     return _response(worktree.memory_root, results)
 
 
@@ -42,7 +47,11 @@ def _response(root: str, results: Mapping[str, list[Any]]) -> LintResponse:
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> LintRequest:
     ctx.extras["rendering"] = values.get("output_format", "text")
-    return LintRequest(paths=list(values.get("paths") or ()), staged=bool(values.get("staged")))
+    return LintRequest(
+        paths=list(values.get("paths") or ()),
+        staged=bool(values.get("staged")),
+        memoryFilesOnly=bool(values.get("memory_files_only")),
+    )
 
 
 def render(response: LintResponse) -> str:
@@ -57,12 +66,29 @@ def render(response: LintResponse) -> str:
         return json.dumps(to_sarif(pairs, __version__), indent=2, ensure_ascii=False)
     from git_memory.repo.memory_lint import text_lines
 
-    return "\n".join(text_lines({f.path: f.findings for f in response.files}))
+    lines = text_lines({f.path: f.findings for f in response.files})
+    if response._staged:
+        return "\n".join(lines)  # the pre-commit hook's output, kept as terse as git's own
+    return "\n".join([*lines, summary_line(response)])
+
+
+def summary_line(response: LintResponse) -> str:
+    """One closing line, also when nothing was found (silence reads like a crash)."""
+    findings = [finding for file in response.files for finding in file.findings]
+    blocking = sum(1 for finding in findings if finding.severity == "block")
+    warnings = len(findings) - blocking
+    checked = f"{len(response.files)} file{'' if len(response.files) == 1 else 's'} checked"
+    if blocking:
+        return f"lint: {blocking} blocking finding(s), {warnings} warning(s) ({checked})"
+    if warnings:
+        return f"lint: nothing blocks, {warnings} warning(s) ({checked})"
+    return f"lint: clean ({checked})"
 
 
 def _handler(ctx: OpContext, request: LintRequest) -> LintResponse:
     response = lint(ctx, request)
     response._rendering = str(ctx.extras.get("rendering", "text"))
+    response._staged = request.staged
     return response
 
 
@@ -76,6 +102,12 @@ OPERATION = Operation(
     cli_params=[
         click.Argument(["paths"], nargs=-1, type=click.Path()),
         click.Option(["--staged"], is_flag=True, help="Lint the blobs in the git index."),
+        click.Option(
+            ["--memory-files-only", "memory_files_only"],
+            is_flag=True,
+            help="Pass over PATHs outside the memory root instead of refusing them"
+            " (for the pre-commit framework, which passes every matching file).",
+        ),
         click.Option(
             ["--format", "output_format"],
             type=click.Choice(["text", "json", "sarif"]),

@@ -38,11 +38,16 @@ def prepare(ctx: OpContext, request: PrepareRequest) -> PreparedPlan:
 
 
 def render(response: PreparedPlan) -> str:
-    """The diff, then how to approve."""
+    """The diff, then how to approve (the plan by its short id, approved by its digest)."""
+    from git_memory.ids import short
+
+    plan_id = short(response.planId)
     files = "\n".join(f"  {item.targetPath}" for item in response.perFile)
     return (
-        f"{response.diff}\nplan {response.planId} ({len(response.perFile)} file(s)):\n{files}\n"
-        f"plan digest: {response.planDigest}\napply with: {response.next}"
+        f"{response.diff}\nplan {plan_id} ({len(response.perFile)} file(s)):\n{files}\n"
+        f"plan digest: {response.planDigest}\n"
+        f"apply with: git memory promote --plan {plan_id}   (asks after showing the diff)\n"
+        f"or in a script: git memory promote --plan {plan_id} --approve {response.planDigest}"
     )
 
 

@@ -40,17 +40,18 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     _binding, owner = owner_of(worktree)
     with open_state(worktree.state_home) as db:
         with db.read():
-            record, plan = load_plan(db, request.plan, owner)
+            plan_id = full_plan_id(db, owner, request.plan)
+            record, plan = load_plan(db, plan_id, owner)
         check_owner(worktree, record, plan)
         # Ask the human before any lock or change (an MCP elicitation may re-run this).
         via = approval.decide(ctx, request, record, plan)
         with promotion_lock(worktree.state_home) as acquired:
             if not acquired:
                 raise busy()
-            resume_others(worktree, db, owner, request.plan)
+            resume_others(worktree, db, owner, plan_id)
             if via is not None:
-                approval.approve(db, owner, request.plan, via)
-            result = apply_plan(worktree, db, owner, request.plan)
+                approval.approve(db, owner, plan_id, via)
+            result = apply_plan(worktree, db, owner, plan_id)
     return PromotionResult(
         planId=result.plan_id,
         planDigest=result.plan_digest,
@@ -60,6 +61,22 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
         candidateIds=result.candidate_ids,
         approvedVia=via,
         notes=result.notes,
+    )
+
+
+def full_plan_id(db: Any, owner: Any, typed: str) -> str:
+    """The owner's plan id that `typed` abbreviates (exit 2 when none or several)."""
+    from git_memory.ids import resolve
+    from git_memory.store.journal import PLAN_STATUSES, get_plan, plan_ids
+
+    if get_plan(db, typed) is not None:
+        return typed  # a whole id: loading it checks that it belongs to this worktree
+    return resolve(
+        typed,
+        plan_ids(db, owner, PLAN_STATUSES),
+        what="promotion plan",
+        code="GM_PLAN_NOT_FOUND",
+        listed_by="git memory status",
     )
 
 
@@ -73,10 +90,16 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 def render(response: PromotionResult) -> str:
     """What was written, and that committing is the user's step."""
+    from git_memory.ids import short
+
     verb = "already applied" if response.replayed else "applied"
-    lines = [f"plan {response.planId} {verb}:"]
+    lines = [f"plan {short(response.planId)} {verb}:"]
     lines += [f"  {path}" for path in response.files]
-    lines.append("review with `git diff`, then commit as usual (git memory never commits)")
+    lines.append(
+        "see the new and changed files with `git status` (new files are untracked, so"
+        " `git diff` alone does not show them), then `git add` and commit them as usual;"
+        " git memory never commits"
+    )
     return "\n".join(lines + response.notes)
 
 
@@ -86,7 +109,12 @@ OPERATION = Operation(
     response_model=PromotionResult,
     handler=promote,
     cli_params=[
-        click.Option(["--plan"], metavar="ID", default=None, help="The plan id from prepare."),
+        click.Option(
+            ["--plan"],
+            metavar="ID",
+            default=None,
+            help="The plan id from prepare (any unique abbreviation).",
+        ),
         click.Option(
             ["--approve"],
             metavar="PLAN_DIGEST",

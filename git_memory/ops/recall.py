@@ -127,9 +127,12 @@ def _render(response: AgentRecall) -> str:
         f"{len(response.tasks)} task(s); {response.selection.pendingChunks} pending "
         f"chunk(s) in {response.selection.matchedSessions} session(s)"
     ]
+    from git_memory.ids import abbreviations
+
+    shown = abbreviations(task.taskId for task in response.tasks)
     for task in response.tasks:
         lines.append(
-            f"  {task.taskId}  turns {task.chunk.turnRange.start}-"
+            f"  {shown[task.taskId]}  turns {task.chunk.turnRange.start}-"
             f"{task.chunk.turnRange.end}, {len(task.evidenceCatalog)} evidence items"
         )
     if response.note:

@@ -237,6 +237,12 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "worktree",
         mcp_tool="memory_assemble",
     ),
+    _op(
+        "context",
+        "Print approved memory for an agent's session start, within a byte budget.",
+        "none",
+        mcp_tool="memory_context",
+    ),
     # --- newcomer path: demo, doctor (issue 11) ---
     _op(
         "demo",

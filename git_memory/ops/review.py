@@ -18,26 +18,44 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
     """List quarantined candidates: every statement with its claim support, provenance,
     the two digests `prepare` must echo, and excerpts of the evidence it cites.
 
-    At a terminal (text output) review is interactive: typed facts are confirmed together
-    with one key, each other statement takes one key (confirm / discard / skip / quit), and
-    the confirmed candidates become a promotion plan to approve with `git memory promote`.
-    `--confirm-typed-facts` does the typed-fact step without asking. JSON output never
-    confirms anything.
+    At a terminal (text output) review is interactive and finishes the job: typed facts are
+    confirmed together with one key (or one by one), each other statement takes one key
+    (confirm / discard / skip / quit), every item is shown beside its evidence, and at the end
+    the confirmed candidates become a promotion plan whose diff is shown and, when you say
+    yes, written into the memory root. Candidates already in an open plan are not asked
+    again. `--confirm-typed-facts` does the typed-fact step without asking and prepares the
+    plan. JSON output never confirms anything.
     """
-    from git_memory.extract.review_flow import queue
+    from git_memory.extract.review_flow import held_by_open_plans, queue
     from git_memory.extract.workspace import open_workspace
 
     workspace = open_workspace(ctx.worktree)
     items = queue(workspace, request.kind)
     if ctx.extras.get("confirm_typed_facts") or ctx.interactive:
-        _confirm(ctx, items)
+        held = held_by_open_plans(workspace)
+        _say_held(held)
+        _confirm(ctx, [item for item in items if item["candidateId"] not in held])
         items = queue(workspace, request.kind)
     return Review.model_validate({"kind": request.kind, "items": items})
+
+
+def _say_held(held: dict[str, str]) -> None:
+    from git_memory.ids import short
+
+    for plan_id in sorted(set(held.values())):
+        count = sum(1 for holder in held.values() if holder == plan_id)
+        output.echo(
+            f"{count} confirmed candidate(s) wait in plan {short(plan_id)}; write them with:"
+            f" git memory promote --plan {short(plan_id)}",
+            err=True,
+        )
 
 
 def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
     from git_memory.extract.review_flow import Decisions, interactive, is_typed_fact
 
+    if not items:
+        return
     if ctx.interactive:
         decisions = interactive(items, output.prompt_choice, output.echo)
     else:
@@ -45,16 +63,17 @@ def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
     discard = load_operation("discard")
     for item in decisions.discarded:
         discard.invoke(ctx, {"candidateId": item["candidateId"], "revision": item["revision"]})
-    _prepare_confirmed(ctx, decisions.confirmed)
     output.echo(
         f"confirmed {len(decisions.confirmed)}, discarded {len(decisions.discarded)}, "
         f"skipped {decisions.skipped}",
         err=True,
     )
+    _prepare_confirmed(ctx, decisions.confirmed)
 
 
 def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
     from git_memory.extract.review_flow import prepare_document
+    from git_memory.ids import short
 
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for item in confirmed:
@@ -62,11 +81,25 @@ def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
     prepare = load_operation("prepare")
     for kind, items in sorted(by_kind.items()):
         plan = prepare.invoke(ctx, prepare_document(items, kind))
-        output.echo(
-            f"prepared plan {plan.planId} for {len(items)} {kind} candidate(s); "
-            f"apply it with: {plan.next}",
-            err=True,
-        )
+        later = f"git memory promote --plan {short(plan.planId)}"
+        if not ctx.interactive:
+            output.echo(
+                f"prepared plan {short(plan.planId)} for {len(items)} {kind} candidate(s); "
+                f"apply it with: {plan.next}",
+                err=True,
+            )
+            continue
+        output.echo(plan.diff, err=True)
+        question = f"Write these {len(plan.perFile)} file(s) into the memory root now?"
+        if output.confirm(question, default=True):
+            promoted = load_operation("promote").invoke(
+                ctx, {"plan": plan.planId, "approve": plan.planDigest}
+            )
+            from git_memory.ops.promote import render as render_promoted
+
+            output.echo(render_promoted(promoted), err=True)
+        else:
+            output.echo(f"plan {short(plan.planId)} kept; write it later with: {later}", err=True)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,11 +108,16 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: Review) -> str:
+    from git_memory.ids import abbreviations
+
     if not response.items:
         return "nothing to review"
+    shown = abbreviations(item.candidateId for item in response.items)
     lines = []
     for item in response.items:
-        lines.append(f"{item.candidateId} r{item.revision} [{item.kind}] {item.content.strip()}")
+        lines.append(
+            f"{shown[item.candidateId]} r{item.revision} [{item.kind}] {item.content.strip()}"
+        )
         for statement in item.statements:
             marker = f"[{statement.claimSupport}, {statement.provenanceStrength}]"
             if "\n" in statement.text:  # a proposed file or diff: the marker stays outside it
@@ -87,6 +125,9 @@ def _render(response: Review) -> str:
                 lines += [f"    {line}" for line in statement.text.splitlines()]
             else:
                 lines.append(f"  {statement.statementId}: {statement.text} {marker}")
+            for evidence in statement.evidence:
+                excerpt = f" — {evidence.excerpt}" if evidence.excerpt else ""
+                lines.append(f"      evidence {evidence.display}{excerpt}")
     return "\n".join(lines)
 
 

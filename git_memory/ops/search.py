@@ -48,7 +48,7 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
 
 
 def render(response: SearchResponse) -> str:
-    """One line per result, then the projection it came from."""
+    """One line per result with its file; a note only when the results may be incomplete."""
     lines = [
         f"{result.id}  [{result.type}{'/' + result.scene if result.scene else ''}]  "
         f"{result.summary[:100]}\n    {result.path}"
@@ -56,10 +56,8 @@ def render(response: SearchResponse) -> str:
     ]
     if not lines:
         lines.append("no approved memory matches")
-    note = (
-        " (partial: files changed during sync; run again)" if response.coverage == "partial" else ""
-    )
-    lines.append(f"generation {response.generation}, coverage {response.coverage}{note}")
+    if response.coverage == "partial":
+        lines.append("(memory files changed while they were read: results may be incomplete)")
     return "\n".join(lines)
 
 

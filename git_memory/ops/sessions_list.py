@@ -39,6 +39,7 @@ def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
                 ended=row.ended,
                 turns=row.turns,
                 sealedTurns=row.sealed_turns,
+                firstPrompt=row.first_prompt,
             )
             for row in rows
         ]
@@ -46,17 +47,33 @@ def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
 
 
 def render(response: SessionsList) -> str:
-    """One line per session."""
+    """A header, then one line per session: key, date, provider, turns, first prompt (cut to
+    the terminal width)."""
+    import shutil
+
     if not response.sessions:
         return (
             "no sessions of this worktree in the index (run `git memory sessions sync`; "
             "`--all` lists the sessions of every directory)"
         )
-    return "\n".join(
-        f"{s.sessionKey[:16]}  {s.provider:<11}  {s.started or '-':<24}  "
-        f"{s.turns} turns ({s.sealedTurns} sealed)"
-        for s in response.sessions
-    )
+    width = shutil.get_terminal_size((100, 24)).columns
+    lines = [f"{'SESSION':<16}  {'DATE':<16}  {'PROVIDER':<11}  {'TURNS':<18}  FIRST PROMPT"]
+    for s in response.sessions:
+        turns = f"{s.turns} turn{'' if s.turns == 1 else 's'} ({s.sealedTurns} sealed)"
+        head = f"{s.sessionKey[:16]}  {_date(s.started):<16}  {s.provider:<11}  {turns:<18}  "
+        lines.append(head + _fit(s.firstPrompt or "", max(width - len(head), 10)))
+    return "\n".join(lines)
+
+
+def _date(timestamp: str | None) -> str:
+    return timestamp[:16].replace("T", " ") if timestamp else "-"
+
+
+def _fit(text: str, width: int) -> str:
+    from git_memory.formats.display import visible
+
+    shown = visible(text)
+    return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsListRequest:

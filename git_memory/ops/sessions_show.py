@@ -14,7 +14,7 @@ from git_memory.contracts.sessions import (
     ShownToolCall,
     ShownTurn,
 )
-from git_memory.errors import GitMemoryError
+from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
@@ -28,7 +28,7 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
 
     found = show(ctx.worktree, request.key)
     if found is None:
-        raise GitMemoryError(
+        raise UsageError(
             "GM_SESSION_NOT_FOUND",
             f"no indexed session or turn has the key {request.key[:16]}…",
             hint="run `git memory sessions sync`, then `git memory sessions list --all`",
@@ -68,19 +68,38 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
 
 
 def render(response: SessionShow) -> str:
-    """Turns as readable blocks."""
+    """Turns as readable blocks: prompt, each tool call with its input (shortened), the
+    answer and the evidence; control characters are shown escaped, never obeyed."""
+    from git_memory.formats.display import visible
+
     lines = [f"session {response.sessionKey} ({response.provider})"]
     for turn in response.turns:
         lines.append(
             f"\n## turn {turn.ordinal} {turn.turnKey[:16]} {turn.closure} {turn.started or ''}"
         )
-        lines.append(f"user: {turn.userText}")
+        lines.append(visible(f"user: {turn.userText}"))
         for call in turn.toolCalls:
-            lines.append(f"  tool {call.name} [{call.resultState}]")
+            shown = _shortened(" ".join(_input_text(call.input).split()), TOOL_INPUT_CHARS)
+            lines.append(visible(f"  tool {call.name} [{call.resultState}] {shown}".rstrip()))
         if turn.assistantText:
-            lines.append(f"assistant: {turn.assistantText}")
+            lines.append(visible(f"assistant: {turn.assistantText}"))
         lines += [f"  evidence {e.kind}: {e.value}" for e in turn.evidence if e.kind != "turn"]
     return "\n".join(lines)
+
+
+TOOL_INPUT_CHARS = 160
+
+
+def _input_text(value: Any) -> str:
+    import json
+
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _shortened(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsShowRequest:

@@ -57,30 +57,70 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
 
 
 def render(response: StatusResponse) -> str:
-    """Human rendering of status."""
-    binding = response.binding
-    lines = [
-        f"memory root: {response.memoryRoot}"
-        + ("" if response.memoryRootExists else " (missing; run `git memory init`)"),
-        f"repository: {binding.publicRepositoryIdentity or '(no public origin)'}",
-        f"repository key: {binding.repositoryKey[:16]}…",
-        f"worktree key: {binding.worktreeKey[:16]}…",
-    ]
-    for key, value in response.counts.items():
-        lines.append(f"{key}: {_flat(value)}")
-    lines += response.notes
-    return "\n".join(lines)
-
-
-def _flat(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_flat(v)}" for k, v in value.items() if v not in (None, [], {}))
-    if isinstance(value, list):
-        return "; ".join(
-            " ".join(str(v) for v in item.values()) if isinstance(item, dict) else str(item)
-            for item in value
+    """Human rendering of status: where memory lives, then what waits and the next command."""
+    binding, counts = response.binding, response.counts
+    memory = counts.get("memory", {})
+    approved = memory.get("approved", {}) if isinstance(memory, dict) else {}
+    root = f"memory root: {response.memoryRoot}/"
+    if not response.memoryRootExists:
+        root += " (missing; create it with `git memory init`)"
+    elif "entries" in approved:
+        root += f" ({_count(approved['entries'], 'approved entry', 'approved entries')})"
+    lines = [root, f"repository: {binding.publicRepositoryIdentity or '(no public origin)'}"]
+    lines.append(_sessions_line(counts.get("sessions", {})))
+    waiting = _waiting(counts)
+    if waiting:
+        lines.append("waiting:")
+        lines += [f"  {item}" for item in waiting]
+    else:
+        lines.append(
+            "nothing waits; after new agent sessions: git memory extract --runner builtin"
+            " (or ask your agent to recall what it learned)"
         )
-    return str(value)
+    return "\n".join(lines + response.notes)
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
+def _sessions_line(sessions: Any) -> str:
+    if not isinstance(sessions, dict) or "worktree" not in sessions:
+        return "sessions: unavailable (see below)"
+    if not sessions.get("indexed"):
+        return "sessions: none indexed yet; index them with `git memory sessions sync`"
+    mine = _count(sessions["worktree"], "session", "sessions")
+    return f"sessions: {mine} of this worktree indexed ({sessions['indexed']} in all)"
+
+
+def _waiting(counts: dict[str, Any]) -> list[str]:
+    from git_memory.ids import short
+
+    items: list[str] = []
+    memory = counts.get("memory", {})
+    candidates = memory.get("candidates", {}) if isinstance(memory, dict) else {}
+    tasks = memory.get("tasks", {}) if isinstance(memory, dict) else {}
+    if candidates.get("quarantined"):
+        number = _count(candidates["quarantined"], "candidate waits", "candidates wait")
+        items.append(f"{number} for review: git memory review")
+    if candidates.get("draft"):
+        number = _count(candidates["draft"], "draft waits", "drafts wait")
+        items.append(f"{number} for the agent's duplicate check (memory_stage adjudication)")
+    promotions = counts.get("promotions", {})
+    for plan in promotions.get("openPlans", []) if isinstance(promotions, dict) else []:
+        plan_id = short(plan["planId"])
+        verb = "was interrupted; resume it" if plan["status"] == "applying" else "waits; write it"
+        items.append(f"promotion plan {plan_id} {verb}: git memory promote --plan {plan_id}")
+    if tasks.get("pending"):
+        number = _count(tasks["pending"], "extraction task is", "extraction tasks are")
+        items.append(
+            f"{number} not answered yet: git memory extract --runner builtin"
+            " (or ask your agent to recall)"
+        )
+    consolidation = counts.get("consolidation", {})
+    if isinstance(consolidation, dict) and consolidation.get("pendingRunId"):
+        items.append("a consolidation waits for review: git memory review --kind consolidation")
+    return items
 
 
 OPERATION = Operation(

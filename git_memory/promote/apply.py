@@ -50,7 +50,7 @@ def plan_not_found(plan_id: str) -> GitMemoryError:
     return GitMemoryError(
         "GM_PLAN_NOT_FOUND",
         f"no promotion plan {plan_id!r}",
-        hint="run `git memory prepare` to make a plan; `git memory status` lists open plans",
+        hint="`git memory status` lists open plans; `git memory review` makes one",
     )
 
 
@@ -91,7 +91,7 @@ def verified_plan(record: Any) -> PromotionPlan:
         raise GitMemoryError(
             "GM_PLAN_TAMPERED",
             f"the stored plan {record.plan_id!r} does not match its digest",
-            hint="discard it and run `git memory prepare` again",
+            hint="run `git memory review` again: it prepares a fresh plan",
         )
     return plan
 
@@ -183,7 +183,7 @@ def voided(record: Any) -> GitMemoryError:
     return GitMemoryError(
         "GM_PLAN_VOIDED",
         f"plan {record.plan_id!r} was voided: {record.void_reason or 'no reason recorded'}",
-        hint="run `git memory prepare` again for a fresh plan",
+        hint="run `git memory review` again: it prepares a fresh plan",
     )
 
 
@@ -239,7 +239,7 @@ def plan_drift(path: str, preserved: list[str] | None = None) -> GitMemoryError:
     return GitMemoryError(
         "GM_PLAN_DRIFT",
         f"{path} changed since the plan was prepared; the plan is void",
-        hint="run `git memory prepare` again to plan against the current files",
+        hint="run `git memory review` again to plan against the current files",
         details={"driftedPath": path, "preservedPaths": preserved or []},
     )
 
@@ -263,7 +263,7 @@ def _check_candidates(db: StateDB, record: Any, plan: PromotionPlan, root: Path 
         _rollback_files(root, db, record.plan_id)
     _void(db, record.plan_id, reason)
     raise GitMemoryError(
-        "GM_PLAN_STALE", reason, hint="review the candidates and run `git memory prepare` again"
+        "GM_PLAN_STALE", reason, hint="run `git memory review` again: it prepares a fresh plan"
     )
 
 

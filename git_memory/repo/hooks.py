@@ -170,17 +170,21 @@ def _attributes(worktree: Worktree) -> str:
     return "" if data is None else data.decode("utf-8")
 
 
-def register_driver(worktree: Worktree) -> None:
-    """Write the merge driver into the repository config and `.gitattributes`."""
+def register_driver(worktree: Worktree) -> str | None:
+    """Write the merge driver into the repository config and `.gitattributes`; returns
+    "created" or "changed" when `.gitattributes` was written, None when it already routed
+    index.json to the driver."""
     config = _local_config(worktree)
     config[f"merge.{DRIVER_NAME}.name"] = DRIVER_LABEL
     config[f"merge.{DRIVER_NAME}.driver"] = DRIVER_COMMAND
     current = _attributes(worktree)
     line = attributes_line(worktree)
     if line in current.split("\n"):
-        return
+        return None
+    existed = os.path.lexists(worktree.root / ".gitattributes")
     separator = "" if current == "" or current.endswith("\n") else "\n"
     _write_attributes(worktree, current + separator + line + "\n")
+    return "changed" if existed else "created"
 
 
 def unregister_driver(worktree: Worktree) -> None:

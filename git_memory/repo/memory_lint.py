@@ -16,11 +16,20 @@ from git_memory.repo import memory_tree
 SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
 
 
-def collect_findings(worktree: Any, *, staged: bool, paths: list[str]) -> dict[str, list[Finding]]:
-    """Findings per memory-root-relative path (files without findings included)."""
+def collect_findings(
+    worktree: Any, *, staged: bool, paths: list[str], memory_files_only: bool = False
+) -> dict[str, list[Finding]]:
+    """Findings per memory-root-relative path (files without findings included).
+
+    With `memory_files_only`, PATHs outside the memory root are passed over; when none is
+    left there is nothing to check."""
     from git_memory.lint.rules import SYMLINK_CODE
 
     root = worktree.memory_root
+    if memory_files_only and paths:
+        paths = memory_tree.inside_memory_root(worktree.root, root, paths)
+        if not paths:
+            return {}
     if staged:
         index_path = memory_tree.index_path_from_environment()
         files = memory_tree.staged_files(worktree.repository, root, index_path)

@@ -111,25 +111,33 @@ def memory_prefixes(root: Path, memory_root: str, paths: list[str]) -> list[str]
 
     "" selects the whole root. A path outside the memory root is `GM_PATH_OUTSIDE_MEMORY_ROOT`.
     """
-    from git_memory.errors import GitMemoryError
+    from git_memory.errors import UsageError
 
     prefixes: list[str] = []
-    base = (root / memory_root).as_posix().rstrip("/")
     for given in paths:
-        absolute = Path(os.path.abspath(given))
-        parent = Path(os.path.realpath(absolute.parent)) / absolute.name
-        text = parent.as_posix()
-        if text == base:
-            prefixes.append("")
-        elif text.startswith(base + "/"):
-            prefixes.append(text[len(base) + 1 :])
-        else:
-            raise GitMemoryError(
+        prefix = _memory_prefix(root, memory_root, given)
+        if prefix is None:
+            raise UsageError(
                 "GM_PATH_OUTSIDE_MEMORY_ROOT",
                 f"{given!r} is not inside the memory root {memory_root}/",
                 hint=f"pass files or directories under {memory_root}/",
             )
+        prefixes.append(prefix)
     return prefixes
+
+
+def inside_memory_root(root: Path, memory_root: str, paths: list[str]) -> list[str]:
+    """The PATH arguments that lie inside the memory root."""
+    return [given for given in paths if _memory_prefix(root, memory_root, given) is not None]
+
+
+def _memory_prefix(root: Path, memory_root: str, given: str) -> str | None:
+    base = (root / memory_root).as_posix().rstrip("/")
+    absolute = Path(os.path.abspath(given))
+    text = (Path(os.path.realpath(absolute.parent)) / absolute.name).as_posix()
+    if text == base:
+        return ""
+    return text[len(base) + 1 :] if text.startswith(base + "/") else None
 
 
 def select(files: list[MemoryFile], prefixes: list[str]) -> list[MemoryFile]:

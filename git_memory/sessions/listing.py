@@ -33,6 +33,7 @@ class SessionRow:
     ended: str | None
     turns: int
     sealed_turns: int
+    first_prompt: str | None = None
 
 
 def list_sessions(
@@ -54,10 +55,14 @@ def list_sessions(
             sql += f" WHERE t.cwd IN ({','.join('?' * len(cwds))})"
             params = cwds
         counts: dict[str, list[int]] = {}
+        prompts: dict[str, tuple[int, str]] = {}
         for row in conn.execute(sql, params):
             entry = counts.setdefault(row["session_key"], [0, 0])
             entry[0] += 1
             entry[1] += closure_of(row, now, seal) in (HARD_SEALED, QUIESCENT)
+            first = prompts.get(row["session_key"])
+            if first is None or row["ordinal"] < first[0]:
+                prompts[row["session_key"]] = (row["ordinal"], _first_line(row["text"]))
         sessions = conn.execute("SELECT * FROM sessions ORDER BY started, session_key")
         out = []
         for row in sessions:
@@ -70,12 +75,27 @@ def list_sessions(
             if until and (row["started"] or "") >= until:
                 continue
             turns, sealed = counts.get(row["session_key"], [0, 0])
+            prompt = prompts.get(row["session_key"])
             out.append(
                 SessionRow(
-                    row["session_key"], row["provider"], row["started"], row["ended"], turns, sealed
+                    row["session_key"],
+                    row["provider"],
+                    row["started"],
+                    row["ended"],
+                    turns,
+                    sealed,
+                    prompt[1] if prompt else None,
                 )
             )
     return out
+
+
+def _first_line(text: str) -> str:
+    """The opening line of a turn's text: the user's prompt, as people recognise a session."""
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:200]
+    return ""
 
 
 def show(worktree: Any, key: str) -> tuple[str, str, list[TurnRecord]] | None:

@@ -24,5 +24,8 @@ def test_bench_assemble_quick() -> None:
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert figures["bench"] == "assemble"
-    assert figures["skills"] == 20
-    assert figures["noop_assemble_ms"] > 0
+    assert figures["entries"] == 200
+    assert figures["shown"] + figures["via_scenes"] + figures["left_out"] == 200
+    assert figures["block_bytes"] <= figures["budget"]
+    assert figures["warm_changed"] is True
+    assert figures["noop_ms"] > 0

@@ -1,66 +1,13 @@
-"""The generated block: rendering and the pure splice rules."""
+"""The generated block: the pure splice rules."""
 
 from __future__ import annotations
 
 import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER, splice_block
-from git_memory.assemble.render import NO_DOCTRINE, SceneLine, SkillLine, render_block
 from git_memory.errors import GitMemoryError
 
 BLOCK = f"{BEGIN_MARKER}\n\nnew\n\n{END_MARKER}"
-
-
-def _block(**kwargs: object) -> str:
-    base: dict[str, object] = {
-        "provider": "claude",
-        "memory_root": ".memory",
-        "doctrine": None,
-        "scenes": [],
-        "skills": [],
-    }
-    base.update(kwargs)
-    return render_block(**base)  # type: ignore[arg-type]
-
-
-def test_empty_memory_renders_the_placeholder_only() -> None:
-    assert _block() == f"{BEGIN_MARKER}\n\n## Team memory\n\n{NO_DOCTRINE}\n\n{END_MARKER}"
-
-
-def test_doctrine_is_trimmed_and_sections_appear_only_when_present() -> None:
-    text = _block(
-        doctrine="\n\n- Prefer small commits.\n\n",
-        skills=[SkillLine("release", "Cut a release.")],
-        provider="codex",
-    )
-    assert "\n\n- Prefer small commits.\n\n" in text
-    assert "### Scenes" not in text
-    assert "- .codex/skills/release/SKILL.md — Cut a release.\n" in text
-
-
-def test_scenes_are_ordered_by_heat_then_name_and_capped_at_15() -> None:
-    scenes = [SceneLine(f"s{n:02d}", heat=n % 4 + 1, summary=f"sum {n}") for n in range(17)]
-    text = _block(scenes=scenes)
-    listed = [line for line in text.splitlines() if line.startswith("- .memory/scenes/")]
-    assert len(listed) == 15
-    expected = sorted(scenes, key=lambda s: (-s.heat, s.name))[:15]
-    assert listed == [
-        f"- .memory/scenes/{s.name}.md (heat {s.heat}) — {s.summary}" for s in expected
-    ]
-    assert "- _2 additional scene(s) omitted._" in text
-
-
-def test_exactly_15_scenes_have_no_omitted_line() -> None:
-    text = _block(scenes=[SceneLine(f"s{n}", 1, "x") for n in range(15)])
-    assert "omitted" not in text
-
-
-def test_a_marker_inside_the_doctrine_cannot_break_the_next_splice() -> None:
-    block = _block(doctrine=f"rule one\n{END_MARKER}\n{BEGIN_MARKER}")
-    first = splice_block(b"intro\n", block)
-    again = splice_block(first.data, block)
-    assert again.action == "unchanged"
-    assert again.data.count(END_MARKER.encode()) == 1
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,15 @@ def write_scene(repo: Repo, name: str, summary: str, heat: int) -> Path:
     )
 
 
+def write_entry(repo: Repo, entry_id: str, body: str, **fields: Any) -> Path:
+    from git_memory.formats.entry import Entry, serialize_entry
+
+    values: dict[str, Any] = {"claim_support": "human-confirmed", "occurred": ("2026-01-02",)}
+    values.update(fields)
+    text = serialize_entry(Entry(id=entry_id, body=body + "\n", **values))
+    return repo.write(f".memory/entries/{entry_id}.md", text)
+
+
 def manifests(state: Path) -> list[Path]:
     return sorted((state / "artifacts" / "skill-assembly").glob("*.json"))
 
@@ -284,22 +293,21 @@ def test_crash_before_the_manifest_converges_on_the_next_run(
     assert "tag, then push" in projection.read_text()
 
 
-def test_assemble_resyncs_the_approved_projection(memory: Repo, gm: Any) -> None:
-    from git_memory.repo.binding import discover_worktree
-    from git_memory.store.approved import get_projection
-    from git_memory.store.worktree import open_worktree_state
-
-    def projection() -> object:
-        state = open_worktree_state(discover_worktree(memory.root))
-        try:
-            return get_projection(state.db, state.owner)
-        finally:
-            state.close()
-
-    assert gm(["assemble", "--provider", "claude", "--dry-run"], cwd=memory.root).exit_code == 0
-    assert projection() is None
+def test_entries_edited_on_disk_reach_the_block(memory: Repo, gm: Any) -> None:
+    write_entry(memory, "use-uv", "Always run the tests through `uv run pytest`.")
+    dry = gm(["assemble", "--provider", "claude", "--dry-run"], cwd=memory.root)
+    assert dry.exit_code == 0, dry.stderr
+    assert "+- Always run the tests through `uv run pytest`." in dry.stdout
+    assert not (memory.root / "CLAUDE.md").exists()
     assert gm(["assemble", "--provider", "claude"], cwd=memory.root).exit_code == 0
-    assert projection() is not None
+    write_entry(memory, "use-uv", "Always run the tests through `uv run pytest -q`.")
+    result = gm(["assemble", "--provider", "claude", "--format", "json"], cwd=memory.root)
+    assert result.json()["target"]["action"] == "replaced"
+    assert result.json()["block"]["shown"] == ["use-uv"]
+    assert (
+        "- Always run the tests through `uv run pytest -q`."
+        in (memory.root / "CLAUDE.md").read_text()
+    )
 
 
 def test_a_symlink_inside_the_memory_root_is_refused(memory: Repo, gm: Any, tmp_path: Path) -> None:
@@ -347,7 +355,7 @@ def test_memory_written_by_the_original_tool_assembles(repo: Repo, gm: Any, tmp_
     assert text.startswith("# Agents\n\n" + BEGIN_MARKER)
     assert "THREADSHARE MEMORY" not in text
     assert (
-        "- .threadshare/memory/scenes/team-memory-design.md (heat 1) — "
+        "- .threadshare/memory/scenes/team-memory-design.md (heat 1, 7 entries) — "
         "Threadshare memory pipeline" in text
     )
     source = repo.root / ".threadshare/memory/skills/threadshare-stable-release/SKILL.md"

@@ -135,9 +135,12 @@ def test_malformed_values_from_flags_are_request_errors(gm: Any, repo: Repo) -> 
     result = gm(
         ["promote", "--plan", "plan-x", "--approve", "deadbeef", "--format", "json"], cwd=repo.root
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2, "a malformed digest is a usage error"
     assert result.json()["error"]["code"] == "GM_REQUEST_INVALID"
-    assert "approve" in result.json()["error"]["problem"]
+    assert result.json()["error"]["problem"] == (
+        "invalid request: approve: must be a digest: 64 lowercase hex characters,"
+        " as the command printed it"
+    )
 
 
 def test_missing_repository_path_is_named_as_given(gm: Any, tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ def test_status_in_linked_worktree(gm: Any, repo: Repo, tmp_path: Path) -> None:
 def test_status_text_and_repository_option(gm: Any, repo: Repo, tmp_path: Path) -> None:
     result = gm(["status", "--repository", str(repo.root)], cwd=tmp_path)
     assert result.exit_code == 0, result.stderr
-    assert "memory root: .memory (missing" in result.stdout
+    assert "memory root: .memory/ (missing; create it with `git memory init`)" in result.stdout
 
 
 def test_invalid_memory_root_config(gm: Any, repo: Repo) -> None:

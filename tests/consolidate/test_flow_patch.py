@@ -336,6 +336,19 @@ def test_budget_holds_for_the_stored_nfc_form(repo: Repo, tmp_path: Path) -> Non
     assert cli_json(["review"], repo.root)["items"] == []
 
 
+def _digest_of(root: Path, plan_id: str) -> str:
+    """The stored digest of a plan (what a person reads off the diff screen)."""
+    import os
+    import sqlite3
+
+    db = sqlite3.connect(Path(os.environ["GIT_MEMORY_HOME"]) / "memory-state.sqlite3")
+    (digest,) = db.execute(
+        "SELECT plan_digest FROM promotion_journal WHERE plan_id = ?", (plan_id,)
+    ).fetchone()
+    db.close()
+    return str(digest)
+
+
 def test_terminal_review_confirms_each_operation(
     repo: Repo, tmp_path: Path, monkeypatch: Any
 ) -> None:
@@ -358,18 +371,28 @@ def test_terminal_review_confirms_each_operation(
         return "c"
 
     real_echo = output.echo
+    asked_to_write: list[str] = []
     monkeypatch.setattr(output, "prompt_choice", choose)
+
+    # Keep the plan instead of writing it at the end of the review: applied below by the CLI.
+    def keep_for_later(question: str, default: bool = False) -> bool:
+        asked_to_write.append(question)
+        return False
+
+    monkeypatch.setattr(output, "confirm", keep_for_later)
     monkeypatch.setattr(output, "echo", lambda text="", **_: shown.append(str(text)))
     load_operation("review").invoke(
         OpContext(repository=repo.root, interactive=True), {"kind": "consolidation"}
     )
     assert len(answers) == 2  # one key per operation
     assert any("UPDATE scene release" in line for line in shown)
-    plans = [line for line in shown if line.startswith("prepared plan ")]
+    assert asked_to_write == ["Write these 2 file(s) into the memory root now?"]
+    plans = [line for line in shown if " kept; write it later with: " in line]
     assert len(plans) == 1
-    assert "for 1 consolidation candidate" in plans[0]
-    command = plans[0].split("apply it with: git memory ")[1].split()
+    command = plans[0].split("write it later with: git memory ")[1].split()
     monkeypatch.setattr(output, "echo", real_echo)  # the CLI below prints for real
+    plan_doc = cli_json(["status"], repo.root)["counts"]["promotions"]["openPlans"]
+    command += ["--approve", _digest_of(repo.root, plan_doc[0]["planId"])]
     cli_json(command, repo.root)
     assert (repo.root / ".memory" / "doctrine.md").read_text() == "## Doctrine\n- Check first.\n"
     assert parse_scene(_scene(repo.root, "release").read_text()).heat == 2

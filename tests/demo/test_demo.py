@@ -35,7 +35,15 @@ def test_demo_writes_memory_files_and_the_claude_block(
     assert entries, "the demo promotes entry files"
     text = "\n".join(p.read_text() for p in entries)
     assert "uv run pytest -q" in text, "the passing test command became a typed fact"
-    assert "BEGIN GIT MEMORY" in (repository / "CLAUDE.md").read_text()
+    # the last step prints the block, and the block carries every promoted entry
+    printed = [line[5:] for line in out.splitlines() if line.startswith("   | ")]
+    claude_md = (repository / "CLAUDE.md").read_text()
+    assert printed == claude_md.splitlines()
+    assert out.index("7. assembled CLAUDE.md") > out.index("memory files written")
+    assert (repository / "AGENTS.md").read_text() == claude_md
+    for path in entries:
+        body = path.read_text().split("\n---\n", 1)[1].strip()
+        assert f"- {body}" in printed
     assert str(Path.home()) not in text
     # nothing of the user's (the hermetic home, state, transcripts) was read into or changed
     assert {name: _listing(path) for name, path in hermetic_env.items()} == before

@@ -68,7 +68,7 @@ def test_recall_refuses_an_invalid_request(sample_repo: SampleRepo) -> None:
     bad = run_cli(
         ["recall", "--since", UNTIL, "--until", SINCE, "--format", "json"], cwd=sample_repo.root
     )
-    assert bad.exit_code == 1
+    assert bad.exit_code == 2, "a reversed window is a usage error"
     assert bad.json()["error"]["code"] == "GM_REQUEST_INVALID"
     long = run_cli(
         ["recall", "--since", "2024-01-01T00:00:00.000Z", "--until", UNTIL], cwd=sample_repo.root

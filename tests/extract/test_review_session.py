@@ -58,7 +58,7 @@ def test_typed_facts_take_one_key_and_each_claim_one_key() -> None:
         item("u2", "unverified", ["Never pip install globally.", "Use a venv."]),
         item("u3", "unverified", ["Skip me."]),
     ]
-    ask, asked = scripted(["y", "c", "c", "d", "s"])
+    ask, asked = scripted(["a", "c", "c", "d", "s"])
     said: list[str] = []
     decisions = interactive(items, ask, said.append)
     assert [i["candidateId"] for i in decisions.confirmed] == ["t1", "t2", "u1"]

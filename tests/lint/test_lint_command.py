@@ -9,6 +9,7 @@ from typing import Any
 
 from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.testing.repos import Repo
+from tests.conftest import PROJECT_ROOT
 
 SECRET = "AKIAIOSFODNN7EXAMPLE"
 
@@ -27,7 +28,7 @@ def memory(gm: Any, repo: Repo) -> Path:
 def test_clean_root_passes(gm: Any, repo: Repo) -> None:
     memory(gm, repo)
     result = gm(["lint"], cwd=repo.root)
-    assert (result.exit_code, result.stdout) == (0, "")
+    assert (result.exit_code, result.stdout) == (0, "lint: clean (2 files checked)\n")
 
 
 def test_text_json_and_sarif_outputs(gm: Any, repo: Repo) -> None:
@@ -98,11 +99,11 @@ def test_paths_select_and_are_checked(gm: Any, repo: Repo) -> None:
     root = memory(gm, repo)
     (root / "entries" / "bad.md").write_text(entry("bad", f"{SECRET}\n"))
     only_good = gm(["lint", ".memory/entries/good.md"], cwd=repo.root)
-    assert (only_good.exit_code, only_good.stdout) == (0, "")
+    assert (only_good.exit_code, only_good.stdout) == (0, "lint: clean (1 file checked)\n")
     directory = gm(["lint", "entries"], cwd=root)
     assert directory.exit_code == 1
     outside = gm(["lint", "README.md"], cwd=repo.root)
-    assert outside.exit_code == 1
+    assert outside.exit_code == 2, "a usage error, told apart from blocking findings (1)"
     assert "GM_PATH_OUTSIDE_MEMORY_ROOT" in outside.stderr
     missing = gm(["lint", ".memory/entries/nope.md"], cwd=repo.root)
     assert "GM_PATH_NOT_FOUND" in missing.stderr
@@ -159,7 +160,7 @@ def test_original_tool_root_is_canonical(gm: Any, repo: Repo) -> None:
     # The original tool never updates its placeholder index: only that is reported.
     assert findings == [(".threadshare/memory/index.json", "GM_INDEX_STALE")]
     assert gm(["reindex"], cwd=repo.root).exit_code == 0
-    assert gm(["lint"], cwd=repo.root).stdout == ""
+    assert gm(["lint"], cwd=repo.root).stdout.startswith("lint: clean (")
 
 
 def test_reindex_check_and_missing_root(gm: Any, repo: Repo) -> None:
@@ -184,3 +185,22 @@ def test_lint_never_changes_git_state(gm: Any, repo: Repo) -> None:
     gm(["lint", "--staged"], cwd=repo.root)
     gm(["lint"], cwd=repo.root)
     assert repo.snapshot() == before
+
+
+def test_pre_commit_framework_paths_outside_the_root_are_nothing_to_check(
+    gm: Any, repo: Repo
+) -> None:
+    """The framework passes every file its `files:` pattern matches, e.g. a
+    `.threadshare/memory/` file in a `.memory` repository: nothing to check there."""
+    root = memory(gm, repo)
+    hook = (PROJECT_ROOT / ".pre-commit-hooks.yaml").read_text()
+    hook_entry = next(line for line in hook.splitlines() if line.strip().startswith("entry:"))
+    argv = hook_entry.split(":", 1)[1].split()
+    assert argv[:2] == ["git-memory", "lint"]
+    repo.write(".threadshare/memory/entries/old.md", "not a memory file of this root\n")
+    others = gm([*argv[1:], ".threadshare/memory/entries/old.md", "README.md"], cwd=repo.root)
+    assert (others.exit_code, others.stdout) == (0, "lint: clean (0 files checked)\n")
+    (root / "entries" / "bad.md").write_text(entry("bad", f"{SECRET}\n"))
+    mixed = gm([*argv[1:], "README.md", ".memory/entries/bad.md"], cwd=repo.root)
+    assert mixed.exit_code == 1, "memory files among them are still linted"
+    assert "lint: 1 blocking finding(s)" in mixed.stdout

@@ -205,7 +205,7 @@ def test_bad_input_gives_a_clear_error_and_loses_nothing(
         path = tmp_path / "bad.json"
         path.write_text(json.dumps(document))
         code, refused = _json(["stage", "--request", str(path)], sample_repo.root)
-        assert code == 1
+        assert code == 2, "an invalid request document is a usage error"
         assert refused["error"]["code"].startswith("GM_")
     _, review = _json(["review"], sample_repo.root)
     assert review["items"] == []

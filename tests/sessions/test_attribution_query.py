@@ -133,7 +133,7 @@ def test_select_turns_evidence_and_filters(
 
 def test_show_unknown_key_and_bad_key(gm: Any, repo: Repo) -> None:
     missing = gm(["sessions", "show", "0" * 64], cwd=repo.root)
-    assert missing.exit_code == 1
+    assert missing.exit_code == 2, "an unknown id is a usage error"
     assert "GM_SESSION_NOT_FOUND" in missing.stderr
     bad = gm(["sessions", "show", "nope"], cwd=repo.root)
     assert bad.exit_code == 2

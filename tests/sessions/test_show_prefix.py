@@ -11,7 +11,9 @@ from tests.extract.conftest import build_sample_repo
 def test_show_accepts_the_printed_prefix(tmp_path: Path, hermetic_env: dict[str, Path]) -> None:
     sample = build_sample_repo(tmp_path, hermetic_env)
     listed = run_cli(["sessions", "list"], cwd=sample.root)
-    prefix = listed.stdout.split()[0]
+    header, first = listed.stdout.splitlines()[:2]
+    assert header.split()[:4] == ["SESSION", "DATE", "PROVIDER", "TURNS"]
+    prefix = first.split()[0]
     assert len(prefix) == 16
     shown = run_cli(["sessions", "show", prefix, "--format", "json"], cwd=sample.root)
     assert shown.exit_code == 0, shown.stderr

@@ -59,7 +59,7 @@ def test_entry_edited_on_disk_is_found_after_automatic_resync(repo: Repo, gm: An
     assert gm(["search", "hourly", "--format", "json"], cwd=repo.root).json()["results"] == []
     text = gm(["search", "nightly"], cwd=repo.root)
     assert "cache-rule" in text.stdout
-    assert "generation 2, coverage complete" in text.stdout
+    assert "generation" not in text.stdout, "text shows results, not internal counters"
 
 
 def test_search_results_rank_by_bm25_then_id(repo: Repo, gm: Any) -> None:
@@ -81,7 +81,7 @@ def test_search_results_rank_by_bm25_then_id(repo: Repo, gm: Any) -> None:
 
 def test_bad_queries_are_request_errors(repo: Repo, gm: Any) -> None:
     too_long = gm(["search", "x" * 1025], cwd=repo.root)
-    assert too_long.exit_code == 1
+    assert too_long.exit_code == 2
     assert "GM_REQUEST_INVALID" in too_long.stderr
     missing = gm(["search", "--format", "json"], cwd=repo.root)
     assert missing.exit_code != 0

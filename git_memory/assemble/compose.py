@@ -1,0 +1,133 @@
+"""From a memory snapshot to a rendered block: lint gate, parsing, budget, cache.
+
+Shared by `assemble` (the block written between the markers) and `context` (the same
+rendering printed). When the snapshot's inputs key equals the cached one, the cached rendering
+is returned without linting, parsing or loading a single entry; the key covers every byte the
+rendering is made from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from git_memory.assemble.cache import load_cached, save_cached
+from git_memory.assemble.render import (
+    BlockInput,
+    Provider,
+    Rendered,
+    SceneLine,
+    SkillLine,
+    render_block,
+    render_context,
+)
+from git_memory.assemble.snapshot import MemorySnapshot
+from git_memory.assemble.sources import MemoryFiles
+from git_memory.errors import GitMemoryError
+
+MAX_MATCHING = 50
+Kind = Literal["block", "context"]
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    """What to render: for whom, within which budget, for which query (context only)."""
+
+    kind: Kind
+    provider: Provider
+    memory_root: str
+    budget: int
+    query: str | None = None
+    cache_path: Path | None = None  # None: neither read nor write a cache
+
+
+def lint_sources(files: MemoryFiles) -> None:
+    """Every file that feeds the output must pass the lint gate (format included)."""
+    from git_memory.lint.engine import lint_bytes
+
+    named: list[tuple[str, bytes]] = []
+    if files.doctrine is not None:
+        named.append(("doctrine.md", files.doctrine))
+    named += [(f"scenes/{name}.md", data) for name, data in sorted(files.scenes.items())]
+    named += [(f"skills/{name}/SKILL.md", data) for name, data in sorted(files.skills.items())]
+    problems = []
+    for relpath, data in named:
+        findings = [f for f in lint_bytes(relpath, data) if f.blocks]
+        problems += [
+            {"path": relpath, "line": f.line, "code": f.code, "message": f.message}
+            for f in findings
+        ]
+    if problems:
+        first = problems[0]
+        raise GitMemoryError(
+            "GM_LINT_BLOCKED",
+            f"{len(problems)} blocking finding(s) in memory files, first "
+            f"{first['path']}:{first['line']}: {first['message']} [{first['code']}]",
+            hint="run `git memory lint` and fix the memory files; nothing was written",
+            details={"findings": problems},
+        )
+
+
+def parse_sources(files: MemoryFiles) -> tuple[str | None, list[SceneLine], list[SkillLine]]:
+    """The doctrine text, scene lines and skill lines of the memory files."""
+    from git_memory.formats.doctrine import parse_doctrine
+    from git_memory.formats.scene import parse_scene
+    from git_memory.formats.skill_md import parse_skill
+
+    doctrine = parse_doctrine(files.doctrine.decode()).text if files.doctrine else None
+    if doctrine is not None and not doctrine.strip():
+        doctrine = None
+    scenes = []
+    for name, data in sorted(files.scenes.items()):
+        scene = parse_scene(data.decode())
+        scenes.append(SceneLine(name=name, heat=scene.heat, summary=scene.summary))
+    skills = []
+    for name, data in sorted(files.skills.items()):
+        skill = parse_skill(data.decode())
+        skills.append(SkillLine(name=name, description=skill.description))
+    return doctrine, scenes, skills
+
+
+def block_input(snapshot: MemorySnapshot, settings: RenderSettings) -> BlockInput:
+    """Lint-gate and parse the files, load the fresh entries and (with a query) the matches."""
+    lint_sources(snapshot.files)
+    doctrine, scenes, skills = parse_sources(snapshot.files)
+    entries, held_back = snapshot.fresh()
+    query = (settings.query or "").strip() or None
+    matching = snapshot.matching(query, MAX_MATCHING) if query else []
+    return BlockInput(
+        provider=settings.provider,
+        memory_root=settings.memory_root,
+        budget=settings.budget,
+        doctrine=doctrine,
+        scenes=scenes,
+        skills=skills,
+        entries=entries,
+        held_back=held_back,
+        query=query,
+        matching=matching,
+    )
+
+
+def render(snapshot: MemorySnapshot, settings: RenderSettings, *, save: bool) -> Rendered:
+    """The rendering for `settings`, from the cache when the inputs are unchanged.
+
+    `save` records a fresh rendering in the cache (only from a complete projection).
+    """
+    key = snapshot.inputs_key(
+        kind=settings.kind,
+        provider=settings.provider,
+        memoryRoot=settings.memory_root,
+        budget=settings.budget,
+        query=settings.query,
+    )
+    if settings.cache_path is not None:
+        cached = load_cached(settings.cache_path, key)
+        if cached is not None:
+            return cached
+    inp = block_input(snapshot, settings)
+    rendered = render_block(inp) if settings.kind == "block" else render_context(inp)
+    if save and settings.cache_path is not None and snapshot.coverage == "complete":
+        save_cached(settings.cache_path, key, rendered)
+    return rendered

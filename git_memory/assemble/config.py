@@ -1,0 +1,51 @@
+"""Assembly settings from git config: the byte budget and the targets of `--provider all`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from git_memory.assemble.render import TARGET_FILES, Provider
+from git_memory.contracts.assemble import MAX_BUDGET, MIN_BUDGET
+from git_memory.errors import GitMemoryError
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+
+DEFAULT_BUDGET = 8000
+DEFAULT_TARGETS: tuple[Provider, ...] = ("claude", "codex")
+
+
+def assemble_budget(worktree: Worktree) -> int:
+    """`memory.assembleBudget` in bytes (1000 to 1000000), default 8000."""
+    configured = worktree.config_value("memory.assembleBudget")
+    if configured is None:
+        return DEFAULT_BUDGET
+    try:
+        value = int(configured.strip())
+    except ValueError:
+        value = 0
+    if not MIN_BUDGET <= value <= MAX_BUDGET:
+        raise GitMemoryError(
+            "GM_CONFIG_INVALID",
+            f"memory.assembleBudget must be a number of bytes from {MIN_BUDGET} to "
+            f"{MAX_BUDGET}: {configured!r}",
+            hint=f"git config memory.assembleBudget {DEFAULT_BUDGET}",
+        )
+    return value
+
+
+def assemble_targets(worktree: Worktree) -> list[Provider]:
+    """`memory.assembleTargets`: providers separated by commas or spaces, default both."""
+    configured = worktree.config_value("memory.assembleTargets")
+    if configured is None:
+        return list(DEFAULT_TARGETS)
+    names = [name for name in configured.replace(",", " ").split() if name]
+    unknown = [name for name in names if name not in TARGET_FILES]
+    if unknown or not names:
+        raise GitMemoryError(
+            "GM_CONFIG_INVALID",
+            f"memory.assembleTargets must list providers among "
+            f"{', '.join(TARGET_FILES)}: {configured!r}",
+            hint="git config memory.assembleTargets claude,codex",
+        )
+    return [cast(Provider, name) for name in dict.fromkeys(names)]

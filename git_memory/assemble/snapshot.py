@@ -1,0 +1,99 @@
+"""One read of the approved memory for assembly: files, projection, freshness, entries.
+
+The snapshot syncs the approved projection (stat-only when no entry file changed), reads the
+doctrine, scenes and skills, and asks the freshness check for stale ids. Entry rows are
+loaded only when asked for, so a run whose inputs are unchanged (`inputs_key` equal to the
+cached one) never parses ten thousand entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import git_memory
+from git_memory.assemble.entries import ApprovedEntry, entry_from_row
+from git_memory.assemble.freshness import Freshness, no_stale_entries
+from git_memory.assemble.sources import MemoryFiles, read_memory_files
+from git_memory.contracts.canonical import digest, sha256_hex
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.worktree import WorktreeState
+
+# Bumped whenever the rendering changes, so cached blocks of an older rendering are not reused.
+RENDERING = "git-memory-context-block@1"
+
+
+@dataclass
+class MemorySnapshot:
+    """The approved memory of one worktree as assembly sees it."""
+
+    files: MemoryFiles
+    tree_digest: str
+    coverage: str
+    stale_ids: frozenset[str]
+    state: WorktreeState
+    _entries: list[ApprovedEntry] | None = field(default=None, repr=False)
+
+    def approved(self) -> list[ApprovedEntry]:
+        """Approved entries that nothing supersedes (deprecated ones are not in the rows)."""
+        if self._entries is None:
+            from git_memory.store.approved import list_approved_entries
+
+            rows = list_approved_entries(self.state.db, self.state.owner)
+            entries = [entry_from_row(row) for row in rows]
+            self._entries = [entry for entry in entries if not entry.superseded]
+        return self._entries
+
+    def fresh(self) -> tuple[list[ApprovedEntry], list[str]]:
+        """(entries to render, ids of approved entries held back as stale)."""
+        entries = self.approved()
+        fresh = [entry for entry in entries if entry.id not in self.stale_ids]
+        return fresh, [entry.id for entry in entries if entry.id in self.stale_ids]
+
+    def matching(self, query: str, limit: int) -> list[str]:
+        """Ids of approved entries matching `query`, best BM25 first."""
+        from git_memory.store.recall_queries import search_approved
+
+        rows = search_approved(self.state.db, self.state.owner, query, limit)
+        return [row.id for row in rows]
+
+    def inputs_key(self, **settings: object) -> str:
+        """Digest of everything a rendering depends on, plus the caller's `settings`."""
+        files = self.files
+        return digest(
+            {
+                "rendering": RENDERING,
+                "version": git_memory.__version__,
+                "entries": self.tree_digest,
+                "doctrine": sha256_hex(files.doctrine) if files.doctrine is not None else None,
+                "scenes": {name: sha256_hex(data) for name, data in files.scenes.items()},
+                "skills": {name: sha256_hex(data) for name, data in files.skills.items()},
+                "stale": sorted(self.stale_ids),
+                "settings": settings,
+            }
+        )
+
+
+@contextmanager
+def open_snapshot(
+    worktree: Worktree, freshness: Freshness = no_stale_entries
+) -> Iterator[MemorySnapshot]:
+    """Sync the approved projection and read the memory files; the state closes on exit."""
+    from git_memory.store.worktree import open_worktree_state
+
+    state = open_worktree_state(worktree, sync=True)
+    try:
+        assert state.sync is not None
+        yield MemorySnapshot(
+            files=read_memory_files(worktree.root, worktree.memory_root),
+            tree_digest=state.sync.source_tree_digest,
+            coverage=state.sync.coverage,
+            stale_ids=frozenset(freshness()),
+            state=state,
+        )
+    finally:
+        state.close()
