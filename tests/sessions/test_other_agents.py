@@ -418,3 +418,46 @@ def test_gemini_home_variable_pointing_at_the_gemini_directory_itself(
     monkeypatch.setenv("GEMINI_CLI_HOME", str(hermetic_env["gemini"] / ".gemini"))
     _sync(gm, repo)
     assert len(_sessions(gm, repo, "--all", "--provider", "gemini-cli")) == 12
+
+
+def test_whole_sources_are_reread_when_they_change_and_keep_their_turn_keys(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    project = _gemini_project(hermetic_env["gemini"], repo.root)
+    fixture = next((agents.FIXTURES / "gemini-cli").glob("*c8b2cbd9.jsonl"))
+    chats = project / "chats" / agents.original_name(fixture)
+    shutil.copyfile(fixture, chats)
+    agents.install_opencode(hermetic_env["xdg_data"])
+    _age(hermetic_env["gemini"])
+    _sync(gm, repo)
+    (before,) = _sessions(gm, repo)
+    show = gm(["sessions", "show", before["sessionKey"], "--format", "json"], cwd=repo.root)
+    keys = [turn["turnKey"] for turn in show.json()["turns"]]
+    ts = "2026-04-25T00:00:00.000Z"
+    with open(chats, "a") as handle:  # Gemini CLI appends a new prompt and its answer
+        handle.write(
+            json.dumps({"id": "new-u", "timestamp": ts, "type": "user", "content": "and now?"})
+            + "\n"
+        )
+        handle.write(
+            json.dumps({"id": "new-g", "timestamp": ts, "type": "gemini", "content": "done"}) + "\n"
+        )
+    part_dir = next((hermetic_env["xdg_data"] / "opencode" / "storage" / "part").iterdir())
+    (part_dir / "prt_zzzzzzzzzzzz.json").write_text(json.dumps({"type": "text", "text": "more"}))
+    _age(hermetic_env["gemini"])
+    summary = _sync(gm, repo)
+    assert (summary["reread"], summary["new"]) == (2, 0)
+    (after,) = _sessions(gm, repo)
+    show = gm(["sessions", "show", after["sessionKey"], "--format", "json"], cwd=repo.root)
+    turns = show.json()["turns"]
+    assert [turn["turnKey"] for turn in turns][: len(keys)] == keys
+    assert turns[-1]["userText"] == "and now?"
+    assert _sync(gm, repo)["unchanged"] == summary["filesSeen"] - summary["excluded"]
+
+
+def test_rebuild_gives_the_same_sessions(gm: Any, repo: Repo, installed: dict[str, Path]) -> None:
+    _sync(gm, repo)
+    before = _sessions(gm, repo, "--all")
+    rebuilt = gm(["sessions", "rebuild", "--format", "json"], cwd=repo.root)
+    assert rebuilt.exit_code == 0, rebuilt.stderr
+    assert _sessions(gm, repo, "--all") == before
