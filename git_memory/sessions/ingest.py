@@ -121,7 +121,7 @@ def _resume(
     conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result, offset: int
 ) -> FileOutcome:
     """Append-only growth: parse only the new complete lines, rebuild from the tail turn."""
-    state = json.loads(row["reader_state"])
+    state = _seeded(source, json.loads(row["reader_state"]))
     with _lines(source, offset) as lines:
         events, diagnostics, complete = parse_lines(source.provider, lines, offset, state)
     with index.transaction(conn):
@@ -136,10 +136,7 @@ def _read_whole(
     conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result
 ) -> FileOutcome:
     """A new file, or one that changed other than by appending: index it from scratch."""
-    state = reader_of(source.provider).new_state()
-    seed = provider(source.provider).seed
-    if seed is not None:
-        state.update(seed(source))
+    state = _seeded(source, reader_of(source.provider).new_state())
     with _lines(source) as lines:
         events, diagnostics, complete = parse_lines(source.provider, lines, 0, state)
     checkpoint = Checkpoint(
@@ -149,6 +146,15 @@ def _read_whole(
         state,
     )
     return _store(conn, source, row, checkpoint, events=events, diagnostics=diagnostics)
+
+
+def _seeded(source: SourceFile, state: dict[str, Any]) -> dict[str, Any]:
+    """The reader state with what the provider reads beside the file (each time it is read:
+    a sidecar or the file's time may have changed)."""
+    seed = provider(source.provider).seed
+    if seed is not None:
+        state.update(seed(source))
+    return state
 
 
 def _read_document(

@@ -125,3 +125,24 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     )
     assert extracted.exit_code == 0, extracted.stderr + extracted.stdout
     assert len(extracted.json()["extracted"]) == len(document["tasks"]) > 0
+
+
+def test_cursor_turns_are_dated_and_reach_recall(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    slug = "".join(c if c.isalnum() else "-" for c in str(repo.root).lstrip("/"))
+    agents.install_cursor(hermetic_env["cursor"], slug=slug)
+    _age(hermetic_env["cursor"])
+    day = time.strftime("%Y-%m-%d", time.gmtime(OLD))
+    following = time.strftime("%Y-%m-%d", time.gmtime(OLD + 2 * 86400))
+    recall = gm(
+        ["recall", "--since", day, "--until", following, "--limit", "8", "--format", "json"],
+        cwd=repo.root,
+    )
+    assert recall.exit_code == 0, recall.stderr
+    document = recall.json()
+    # The two sessions of three turns or more pass the default gate; their turns are tasks.
+    selection = document["selection"]
+    assert (selection["matchedSessions"], selection["rejectedSessions"]) == (2, 3)
+    transcript = "\n".join(task["chunk"]["transcript"] for task in document["tasks"])
+    assert "Verify this issue exists and fix it" in transcript

@@ -4,7 +4,8 @@ Layouts (docs/sessions.md): flat `<uuid>.jsonl` and/or `<uuid>.txt`, nested
 `<uuid>/<uuid>.jsonl`, sub-agents in `<uuid>/subagents/` (excluded). When a session exists
 both as JSON lines and as text, the JSON lines are read. Lines are `{role, message:
 {content: [text | tool_use blocks]}}` with no ids, no timestamps and no tool results, so
-Cursor turns carry tool calls without results or exit codes (no typed command facts). The
+Cursor turns carry tool calls without results or exit codes (no typed command facts), and
+are dated by the transcript's modification time at the sync that first reads them. The
 human prompt is the `<user_query>` block; `[REDACTED]` reasoning placeholders are dropped.
 
 No cwd is recorded. The project slug is the workspace path with every non-alphanumeric
@@ -22,7 +23,7 @@ from typing import Any
 
 from git_memory.sessions.discover import SourceFile, under, walk
 from git_memory.sessions.providers import Document, Provider, env_home
-from git_memory.sessions.providers.common import call_pair, is_injected, read_document
+from git_memory.sessions.providers.common import call_pair, is_injected, iso_from_ms, read_document
 from git_memory.sessions.records import ASSISTANT, USER, Event
 
 PROVIDER = "cursor"
@@ -96,13 +97,23 @@ def _search(directory: str, rest: str, found: list[str], budget: list[int]) -> N
 
 
 def seed(source: SourceFile) -> dict[str, Any]:
-    """The workspace the project slug names, when it is unambiguous."""
-    return {"cwd": workspace_of(source.path)}
+    """The workspace the project slug names (when unambiguous), and the time the lines read
+    now are dated with: Cursor records no times, so a turn is dated by the transcript's
+    modification time at the sync that first reads it (it was written no later)."""
+    return {"cwd": workspace_of(source.path), "observed": observed_time(source.path)}
+
+
+def observed_time(path: str) -> str | None:
+    """The file's modification time as an ISO-8601 UTC timestamp."""
+    try:
+        return iso_from_ms(os.stat(path).st_mtime_ns // 1_000_000)
+    except OSError:
+        return None
 
 
 def new_state() -> dict[str, Any]:
     """Reader state of a file read from its start."""
-    return {"cwd": None}
+    return {"cwd": None, "observed": None}
 
 
 def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> list[Event]:
@@ -113,24 +124,24 @@ def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> l
         content = [{"type": "text", "text": content}]
     if not isinstance(content, list):
         return []
-    cwd, role = state.get("cwd"), record.get("role")
+    cwd, role, ts = state.get("cwd"), record.get("role"), state.get("observed")
     texts = [b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)]
     if role == "user":
         prompt = user_text("\n".join(texts))
-        return [Event(USER, offset, None, cwd, text=prompt)] if prompt else []
+        return [Event(USER, offset, ts, cwd, text=prompt)] if prompt else []
     if role != "assistant":
         return []
     events: list[Event] = []
     text = "\n".join(texts).replace("[REDACTED]", "").strip()
     if text:
-        events.append(Event(ASSISTANT, offset, None, cwd, text=text))
+        events.append(Event(ASSISTANT, offset, ts, cwd, text=text))
     for block in content:
         if (
             isinstance(block, dict)
             and block.get("type") == "tool_use"
             and isinstance(block.get("name"), str)
         ):
-            events += call_pair(offset, None, cwd, (None, block["name"], block.get("input")), None)
+            events += call_pair(offset, ts, cwd, (None, block["name"], block.get("input")), None)
     return events
 
 
@@ -158,26 +169,28 @@ def read_text(source: SourceFile) -> Document:
     """A plain-text transcript: `user:` / `assistant:` blocks, `[Tool call] Name` followed by
     indented `key: value` arguments; `[Tool result]` lines carry nothing."""
     data = read_document(source.path).decode("utf-8", "replace")
-    cwd = workspace_of(source.path)
+    cwd, ts = workspace_of(source.path), observed_time(source.path)
     events: list[Event] = []
     offset, role, start = 0, None, 0
     body: list[str] = []
     for line in data.splitlines(keepends=True):
         matched = _ROLE_LINE.match(line.rstrip("\r\n"))
         if matched:
-            events += _block(role, body, start, cwd)
+            events += _block(role, body, start, cwd, ts)
             role, start, body = matched.group(1).lower(), offset, []
         else:
             body.append(line.rstrip("\r\n"))
         offset += len(line.encode("utf-8"))
-    events += _block(role, body, start, cwd)
+    events += _block(role, body, start, cwd, ts)
     return Document(events)
 
 
-def _block(role: str | None, body: list[str], offset: int, cwd: str | None) -> list[Event]:
+def _block(
+    role: str | None, body: list[str], offset: int, cwd: str | None, ts: str | None
+) -> list[Event]:
     if role == "user":
         prompt = user_text("\n".join(body))
-        return [Event(USER, offset, None, cwd, text=prompt)] if prompt else []
+        return [Event(USER, offset, ts, cwd, text=prompt)] if prompt else []
     if role != "assistant":
         return []
     events: list[Event] = []
@@ -188,7 +201,7 @@ def _block(role: str | None, body: list[str], offset: int, cwd: str | None) -> l
         tool = _TOOL_CALL.match(line)
         if tool:
             arguments = {}
-            events += call_pair(offset, None, cwd, (None, tool.group(1), arguments), None)
+            events += call_pair(offset, ts, cwd, (None, tool.group(1), arguments), None)
             rest = line[tool.end() :]
             mode = "patch" if rest.startswith("***") else "arguments"
             if mode == "patch":
@@ -206,7 +219,7 @@ def _block(role: str | None, body: list[str], offset: int, cwd: str | None) -> l
             texts.append(line)
     text = "\n".join(texts).replace("[REDACTED]", "").strip()
     if text:
-        events.insert(0, Event(ASSISTANT, offset, None, cwd, text=text))
+        events.insert(0, Event(ASSISTANT, offset, ts, cwd, text=text))
     return events
 
 
