@@ -4,10 +4,26 @@ provenance in tests/fixtures/PROVENANCE.md) into each agent's own on-disk layout
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
+
+
+OLD = time.time() - 3 * 3600  # older than the default 30 minute sealAfter
+
+
+def age(directory: Path) -> None:
+    """Set every file below `directory` to `OLD`, so its sessions' last turns are sealed."""
+    for path in directory.rglob("*"):
+        os.utime(path, (OLD, OLD), follow_symlinks=False)
+
+
+def cursor_slug(workspace: Path) -> str:
+    """Cursor's project directory name for a workspace path."""
+    return "".join(c if c.isalnum() else "-" for c in str(workspace).lstrip("/"))
 
 
 def original_name(fixture: Path) -> str:

@@ -19,7 +19,6 @@ from git_memory.sessions import index
 from git_memory.testing.repos import Repo
 from tests.sessions import agents
 
-OLD = time.time() - 3 * 3600
 
 # Sessions and turns of each agent's fixtures (tests/fixtures/PROVENANCE.md).
 EXPECTED = {
@@ -49,11 +48,6 @@ def _gemini_project(home: Path, root: Path) -> Path:
     (project / "chats").mkdir(parents=True)
     (project / ".project_root").write_text(str(root))
     return project
-
-
-def _age(directory: Path) -> None:
-    for path in directory.rglob("*"):
-        os.utime(path, (OLD, OLD), follow_symlinks=False)
 
 
 @pytest.fixture
@@ -153,7 +147,7 @@ def test_gemini_hashed_project_directory(
     chats.mkdir(parents=True)
     shutil.copyfile(fixture, chats / agents.original_name(fixture))
     (base / "projects.json").write_text(json.dumps({"projects": {root: "repo"}}))
-    _age(base)
+    agents.age(base)
     _sync(gm, repo)
     (mine,) = _sessions(gm, repo)
     assert (mine["provider"], mine["turns"]) == ("gemini-cli", 4)
@@ -183,7 +177,7 @@ def test_gemini_jsonl_last_copy_wins_set_and_rewind(
     ]
     path = project / "chats" / "session-2026-04-25T02-41-s1.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    _age(project)
+    agents.age(project)
     _sync(gm, repo)
     (session,) = _sessions(gm, repo)
     show = gm(["sessions", "show", session["sessionKey"], "--format", "json"], cwd=repo.root)
@@ -221,7 +215,7 @@ def test_large_document_output_is_read_back_whole(
     }
     path = project / "chats" / "session-2026-04-25T02-41-s1.json"
     path.write_text(json.dumps(conversation, indent=2))
-    _age(project)
+    agents.age(project)
     _sync(gm, repo)
     (session,) = _sessions(gm, repo)
     with index.reader(hermetic_env["state"]) as conn:
@@ -299,7 +293,7 @@ def test_copilot_events_resume_after_append(
     # Without its session.start (no context) the cwd comes from workspace.yaml.
     kept = [line for line in lines if '"session.start"' not in line]
     (session / "events.jsonl").write_text("".join(kept))
-    _age(session)
+    agents.age(session)
     _sync(gm, repo)
     (listed,) = _sessions(gm, repo)
     assert listed["turns"] == 1
@@ -312,7 +306,7 @@ def test_copilot_events_resume_after_append(
     }
     with open(session / "events.jsonl", "a") as handle:
         handle.write(json.dumps(event) + "\n")
-    _age(session)
+    agents.age(session)
     assert _sync(gm, repo)["resumed"] == 1
     (listed,) = _sessions(gm, repo)
     assert listed["turns"] == 2
@@ -321,9 +315,9 @@ def test_copilot_events_resume_after_append(
 def test_cursor_slug_maps_to_this_worktree_only_when_unambiguous(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
-    slug = "".join(c if c.isalnum() else "-" for c in str(repo.root).lstrip("/"))
+    slug = agents.cursor_slug(repo.root)
     agents.install_cursor(hermetic_env["cursor"], slug=slug)
-    _age(hermetic_env["cursor"])
+    agents.age(hermetic_env["cursor"])
     _sync(gm, repo)
     assert len(_sessions(gm, repo)) == 5
 
@@ -334,9 +328,9 @@ def test_cursor_ambiguous_slug_is_not_attributed(
     # Two directories whose names differ only by punctuation make the same slug.
     (repo.root.parent / "my-app").mkdir()
     (repo.root.parent / "my_app").mkdir()
-    slug = "".join(c if c.isalnum() else "-" for c in str(repo.root.parent / "my-app").lstrip("/"))
+    slug = agents.cursor_slug(repo.root.parent / "my-app")
     agents.install_cursor(hermetic_env["cursor"], slug=slug)
-    _age(hermetic_env["cursor"])
+    agents.age(hermetic_env["cursor"])
     _sync(gm, repo)
     rows = _index_rows(hermetic_env["state"], "SELECT count(*) FROM turns WHERE cwd IS NOT NULL")
     assert rows == [(0,)]
@@ -428,7 +422,7 @@ def test_whole_sources_are_reread_when_they_change_and_keep_their_turn_keys(
     chats = project / "chats" / agents.original_name(fixture)
     shutil.copyfile(fixture, chats)
     agents.install_opencode(hermetic_env["xdg_data"])
-    _age(hermetic_env["gemini"])
+    agents.age(hermetic_env["gemini"])
     _sync(gm, repo)
     (before,) = _sessions(gm, repo)
     show = gm(["sessions", "show", before["sessionKey"], "--format", "json"], cwd=repo.root)
@@ -444,7 +438,7 @@ def test_whole_sources_are_reread_when_they_change_and_keep_their_turn_keys(
         )
     part_dir = next((hermetic_env["xdg_data"] / "opencode" / "storage" / "part").iterdir())
     (part_dir / "prt_zzzzzzzzzzzz.json").write_text(json.dumps({"type": "text", "text": "more"}))
-    _age(hermetic_env["gemini"])
+    agents.age(hermetic_env["gemini"])
     summary = _sync(gm, repo)
     assert (summary["reread"], summary["new"]) == (2, 0)
     (after,) = _sessions(gm, repo)

@@ -5,7 +5,6 @@ Code's."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 from git_memory.testing.repos import Repo
 from tests.sessions import agents
 
-OLD = time.time() - 3 * 3600
+OLD = agents.OLD
 
 
 def _install_gemini_session(home: Path, root: Path) -> None:
@@ -34,18 +33,13 @@ def _install_copilot_session(home: Path, root: Path) -> None:
     (session / "events.jsonl").write_text(events.replace(recorded, str(root)))
 
 
-def _age(directory: Path) -> None:
-    for path in directory.rglob("*"):
-        os.utime(path, (OLD, OLD), follow_symlinks=False)
-
-
 def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
     _install_gemini_session(hermetic_env["gemini"], repo.root)
     _install_copilot_session(hermetic_env["copilot"], repo.root)
-    _age(hermetic_env["gemini"])
-    _age(hermetic_env["copilot"])
+    agents.age(hermetic_env["gemini"])
+    agents.age(hermetic_env["copilot"])
     listed = gm(["sessions", "list", "--format", "json"], cwd=repo.root)
     assert listed.exit_code == 0, listed.stderr
     recall = gm(
@@ -130,9 +124,9 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
 def test_cursor_turns_are_dated_and_reach_recall(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
-    slug = "".join(c if c.isalnum() else "-" for c in str(repo.root).lstrip("/"))
+    slug = agents.cursor_slug(repo.root)
     agents.install_cursor(hermetic_env["cursor"], slug=slug)
-    _age(hermetic_env["cursor"])
+    agents.age(hermetic_env["cursor"])
     day = time.strftime("%Y-%m-%d", time.gmtime(OLD))
     following = time.strftime("%Y-%m-%d", time.gmtime(OLD + 2 * 86400))
     recall = gm(
