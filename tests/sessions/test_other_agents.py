@@ -19,7 +19,6 @@ from git_memory.sessions import index
 from git_memory.testing.repos import Repo
 from tests.sessions import agents
 
-
 # Sessions and turns of each agent's fixtures (tests/fixtures/PROVENANCE.md).
 EXPECTED = {
     "gemini-cli": (12, 50),
