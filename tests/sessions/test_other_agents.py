@@ -454,3 +454,17 @@ def test_rebuild_gives_the_same_sessions(gm: Any, repo: Repo, installed: dict[st
     rebuilt = gm(["sessions", "rebuild", "--format", "json"], cwd=repo.root)
     assert rebuilt.exit_code == 0, rebuilt.stderr
     assert _sessions(gm, repo, "--all") == before
+
+
+def test_a_fifo_among_opencode_part_files_is_a_diagnostic(
+    gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    agents.install_opencode(hermetic_env["xdg_data"])
+    (hermetic_env["xdg_data"] / "opencode" / "opencode.db").unlink()
+    part_dir = next((hermetic_env["xdg_data"] / "opencode" / "storage" / "part").iterdir())
+    os.mkfifo(part_dir / "prt_zzzzzzzzzzzz.json")
+    done = gm_proc(["sessions", "sync", "--format", "json"], cwd=repo.root, timeout=60)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["new"] == 1
+    assert [item["code"] for item in summary["examples"]] == ["not-a-regular-file"]

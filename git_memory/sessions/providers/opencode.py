@@ -42,7 +42,7 @@ from git_memory.sessions.records import (
     Event,
     text_of,
 )
-from git_memory.sessions.source_io import is_regular
+from git_memory.sessions.source_io import SourceRefused, is_regular
 
 PROVIDER = "opencode"
 DATABASE = "opencode.db"
@@ -191,16 +191,26 @@ def _read_storage(source: SourceFile) -> Document:
     parts: dict[str, list[dict[str, Any]]] = {}
     for path, name, _ in walk(os.path.join(storage, "message", source.session_id)):
         message_id = name[: -len(".json")]
-        info = _decode(read_document(path), len(messages), diagnostics)
+        info = _decode(_read_part(path, len(messages), diagnostics), len(messages), diagnostics)
         if info is None:
             continue
         messages.append((message_id, info))
+        ordinal = len(messages) - 1
         for part_path, _, _ in walk(os.path.join(storage, "part", message_id)):
-            part = _decode(read_document(part_path), len(messages) - 1, diagnostics)
+            part = _decode(_read_part(part_path, ordinal, diagnostics), ordinal, diagnostics)
             if part is not None:
                 parts.setdefault(message_id, []).append(part)
     events = _events(string(session.get("directory")), messages, parts)
     return Document(events, diagnostics, subagent=bool(session.get("parentID")))
+
+
+def _read_part(path: str, ordinal: int, diagnostics: list[Diagnostic]) -> bytes | None:
+    """One message or part file of the storage tree; a refused one is a diagnostic."""
+    try:
+        return read_document(path)
+    except SourceRefused as refused:
+        diagnostics.append(Diagnostic(refused.code, ordinal, refused.message))
+        return None
 
 
 def _events(
