@@ -1,9 +1,10 @@
-"""Index one transcript file: checkpoint check, read, parse, and one transaction of writes.
+"""Index one transcript source: checkpoint check, read, parse, one transaction of writes.
 
-Checkpoint `{dev, ino, size, mtime_ns, head digest, boundary digest, complete offset}` (SPEC
-§5): identical stat → unchanged; same file grown with the same head and boundary bytes →
-resume after the last complete line; anything else → full re-read. The unterminated last line
-is never parsed: the complete offset stops before it.
+A JSON-lines file's checkpoint is `{dev, ino, size, mtime_ns, head digest, boundary digest,
+complete offset}`: identical stat → unchanged; same file grown with the same head
+and boundary bytes → resume after the last complete line; anything else → full re-read. The
+unterminated last line is never parsed: the complete offset stops before it. A source read
+whole (docs/sessions.md) has only its identity: unchanged, or read again.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def _digest_range(data: bytes) -> str:
 
 @contextmanager
 def _lines(source: SourceFile, offset: int = 0) -> Iterator[ProbedLines]:
-    """The lines of a transcript from `offset` on (a compressed one is inflated first)."""
+    """The lines of a transcript from `offset` on (a compressed one as a bounded stream)."""
     if source.compressed:
         with open_regular(source.path) as handle:
             yield ProbedLines(inflated_lines(handle), PROBE)

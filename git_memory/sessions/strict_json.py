@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-# Reference §F: records up to 8 MiB, nesting up to 64 levels.
+# Records up to 8 MiB, nesting up to 64 levels.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 
