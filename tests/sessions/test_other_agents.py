@@ -336,8 +336,10 @@ def test_cursor_ambiguous_slug_is_not_attributed(
 
 
 def test_memory_sources_turns_agents_off(gm: Any, repo: Repo, installed: dict[str, Path]) -> None:
-    repo.git("config", "memory.sources", "gemini-cli, cursor")
     _sync(gm, repo)
+    repo.git("config", "memory.sources", "gemini-cli, cursor")
+    # The next sync drops what the agents turned off contributed.
+    assert _sync(gm, repo)["removed"] == 16
     listed = _sessions(gm, repo, "--all")
     assert {s["provider"] for s in listed} == {"gemini-cli", "cursor"}
     repo.git("config", "memory.sources", "gemini,nope")
