@@ -1,8 +1,10 @@
 """The only module that starts subprocesses.
 
-Git itself is read through pygit2; subprocesses are for runners (model CLIs), hooks chaining a
-legacy hook, and `git help`. Inherited `GIT_*` variables are scrubbed by default so a hook's
-environment (GIT_INDEX_FILE, GIT_DIR, …) never leaks into a child that was not meant to see it.
+Git itself is read through pygit2, except the staged snapshot the pre-commit hook lints
+(`repo/staged.py` runs read-only `git` commands, cheaper to start than pygit2 is to import);
+subprocesses are also for runners (model CLIs), hooks chaining a legacy hook, and `git help`.
+Inherited `GIT_*` variables are scrubbed by default so a hook's environment (GIT_INDEX_FILE,
+GIT_DIR, …) never leaks into a child that was not meant to see it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pathlib costs the pre-commit hook's start-up, and only annotations use it
+    from pathlib import Path
 
 
 def scrubbed_environment(

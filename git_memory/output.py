@@ -6,7 +6,6 @@ stderr, so `--format json` output can always be piped into a parser.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,6 +39,8 @@ def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
 
 def echo_json(document: Any) -> None:
     """Print one JSON document on stdout, pretty enough for humans, stable for machines."""
+    import json  # not at the top: `git memory -h` and the hook print no JSON
+
     echo(json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False))
 
 

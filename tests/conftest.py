@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from git_memory.testing.repos import Repo, make_repo
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SHARED_FIXTURES = PROJECT_ROOT.parent / "shared" / "fixtures"
+FIXTURES = PROJECT_ROOT / "tests" / "fixtures"  # every file a test reads; see its PROVENANCE.md
 REAL_HOME = Path(os.path.expanduser("~")).resolve()
 AGENT_HOMES = {
     "gemini": "GEMINI_CLI_HOME",

@@ -1,17 +1,2 @@
-function _git_memory_completion;
-    set -l response (env _GIT_MEMORY_COMPLETE=fish_complete COMP_WORDS=(commandline -cp) COMP_CWORD=(commandline -t) git-memory);
-
-    for completion in $response;
-        set -l metadata (string split "," $completion);
-
-        if test $metadata[1] = "dir";
-            __fish_complete_directories $metadata[2];
-        else if test $metadata[1] = "file";
-            __fish_complete_path $metadata[2];
-        else if test $metadata[1] = "plain";
-            echo $metadata[2];
-        end;
-    end;
-end;
-
-complete --no-files --command git-memory --arguments "(_git_memory_completion)";
+# fish completion for git-memory: load the script of the click release git-memory runs with.
+env _GIT_MEMORY_COMPLETE=fish_source git-memory | source

@@ -66,7 +66,9 @@ class AssembleInputs:
 
 
 def _text(data: bytes | None) -> list[str]:
-    return (data or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    from git_memory.formats.controls import escape_controls
+
+    return escape_controls((data or b"").decode("utf-8", "replace")).splitlines(keepends=True)
 
 
 def file_diff(path: str, old: bytes | None, new: bytes | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -58,7 +59,8 @@ def build_command(declaration: OperationSpec) -> click.Command:
             repository=values.get("repository"),
             interactive=fmt == "text"
             and output.is_tty(err=False)
-            and click.get_text_stream("stdin").isatty(),
+            and sys.stdin is not None
+            and sys.stdin.isatty(),
         )
         ctx.extras["output_format"] = fmt
         request_file = values.get("request_file")
@@ -96,7 +98,7 @@ def _built_from_flags(operation: Any, ctx: OpContext, values: Any) -> Any:
     try:
         return operation.from_cli(ctx, values)
     except ValidationError as exc:
-        raise request_invalid(exc) from exc
+        raise request_invalid(exc, operation.request_model) from exc
 
 
 def render(render_text: Any, response: Any, fmt: str) -> None:
@@ -106,4 +108,8 @@ def render(render_text: Any, response: Any, fmt: str) -> None:
         return
     text = render_text(response)
     if text:
-        output.echo(text)
+        from git_memory.formats.controls import escape_controls
+
+        # Text shows transcript and memory content; a control character in it could hide or
+        # rewrite what the terminal displays, so every one is printed as a visible escape.
+        output.echo(escape_controls(text))

@@ -4,6 +4,11 @@ Completion is dynamic: the scripts call `git-memory` back with `_GIT_MEMORY_COMP
 they never go stale about options. Bash also gets `_git_memory`, the hook git's own completion
 calls for `git memory …`. `python -m git_memory.cli.completion` rewrites the files; a test
 fails when they differ from what click generates.
+
+The fish script is a one-line loader instead: the reply format of fish completion changed
+between click releases (8.4 split lines, 8.5 splits on commas), so a script frozen from one
+click release breaks with another. The loader asks the installed `git-memory` for the script of
+the click it runs with.
 """
 
 from __future__ import annotations
@@ -36,9 +41,18 @@ _git_memory() {
 """
 
 
+FISH_LOADER = f"""\
+# fish completion for git-memory: load the script of the click release git-memory runs with.
+env {COMPLETE_VAR}=fish_source {PROG} | source
+"""
+
+
 def render(shell: str) -> str:
     """The completion script for `shell` (bash, zsh or fish)."""
     from click.shell_completion import get_completion_class
+
+    if shell == "fish":
+        return FISH_LOADER
 
     from git_memory.cli.main import cli
 

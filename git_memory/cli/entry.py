@@ -1,7 +1,12 @@
-"""The `git-memory` console script: dispatch the hook's fast path before loading click."""
+"""The `git-memory` console script: dispatch the fast paths before loading click.
+
+`lint --staged` (what the pre-commit hook runs) and `-h` have their own light paths: both run
+often and their start-up is a measured budget (`tests/perf/bench_cli_startup.py`).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -10,8 +15,14 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def main() -> None:
-    """`git memory lint --staged` (what the pre-commit hook runs) skips the command tree;
-    everything else goes through the click CLI."""
+    """`git memory lint --staged` and `git memory -h` skip the command tree; everything else
+    goes through the click CLI."""
+    argv = tuple(sys.argv[1:])
+    if argv in (("-h",), ("--help",), ("help",)) and "_GIT_MEMORY_COMPLETE" not in os.environ:
+        from git_memory.cli.root_help import print_root_help
+
+        print_root_help()
+        sys.exit(0)
     import signal
 
     # A TERM (a CI job cancelled, `timeout`) or HUP ends the command the way Ctrl-C does: a
@@ -19,7 +30,7 @@ def main() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _interrupted)
-    if tuple(sys.argv[1:]) == ("lint", "--staged"):
+    if argv == ("lint", "--staged"):
         from git_memory.cli.lint_staged import run_guarded_fast
 
         sys.exit(run_guarded_fast())

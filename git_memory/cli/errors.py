@@ -18,14 +18,19 @@ from git_memory.errors import (
     GitMemoryError,
 )
 
+COMPLETE_VAR = "_GIT_MEMORY_COMPLETE"
+
 
 def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     """Run `command`, mapping every outcome to an exit status."""
+    # Help reads `git memory …`; a completion script registers for the `git-memory` program
+    # the shell runs (a function name and a command name cannot hold a space).
+    prog_name = "git-memory" if COMPLETE_VAR in os.environ else "git memory"
     try:
         result = command.main(
             args=argv,
-            prog_name="git memory",
-            complete_var="_GIT_MEMORY_COMPLETE",
+            prog_name=prog_name,
+            complete_var=COMPLETE_VAR,
             standalone_mode=False,
         )
     except GitMemoryError as exc:

@@ -1,8 +1,9 @@
 """`git memory lint --staged` as the pre-commit hook runs it, without click or pydantic.
 
-The hook fires on every commit, so its start-up is a budget (SPEC: lazy imports on the CLI
-path): this path imports only pygit2, the formats and the lint engine, and prints the same
-text lines and exit status as the full command.
+The hook fires on every commit, so its start-up is a budget (`tests/perf/bench_cli_startup.py`):
+this path imports neither pygit2, pydantic nor click (git itself lists and reads the staged
+blobs, see `repo/staged.py`), only the formats and the lint engine, and prints the same text
+lines and exit status as the full command.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ FAST_ARGV = ("lint", "--staged")
 
 def run() -> int:
     """Lint the blobs the commit will record; 1 when anything blocks."""
-    from git_memory.repo.binding import discover_worktree
     from git_memory.repo.memory_lint import collect_findings, text_lines
+    from git_memory.repo.staged import discover
 
     try:
-        worktree = discover_worktree()
+        worktree = discover()
         results = collect_findings(worktree, staged=True, paths=[])
     except GitMemoryError as exc:
         output.print_error(exc.code, exc.message, exc.hint)

@@ -12,25 +12,18 @@ from typing import Any
 import click
 
 from git_memory import __version__
-from git_memory.ops.registry import OPERATIONS, OperationSpec
+from git_memory.cli.root_help import (
+    BUILTIN_COMMANDS,
+    DIRECTORY_OPTION_HELP,
+    MAX_CONTENT_WIDTH,
+    ROOT_HELP,
+    children,
+    command_names,
+    group_help,
+    summary,
+)
 
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-# Front-end commands that are not operations (they adapt or document the others).
-BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
-    "help": ("git_memory.cli.help_cmd", "Show help for git memory or one of its commands."),
-    "mcp": ("git_memory.cli.mcp_cmd", "Serve the operations as MCP tools over stdio."),
-}
-
-
-def _children(prefix: tuple[str, ...]) -> dict[str, list[OperationSpec]]:
-    """Operations grouped by the next word after `prefix` in their CLI path."""
-    groups: dict[str, list[OperationSpec]] = {}
-    for declaration in OPERATIONS:
-        path = declaration.cli_path
-        if path[: len(prefix)] == prefix and len(path) > len(prefix):
-            groups.setdefault(path[len(prefix)], []).append(declaration)
-    return groups
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": MAX_CONTENT_WIDTH}
 
 
 class LazyGroup(click.Group):
@@ -41,10 +34,7 @@ class LazyGroup(click.Group):
         self.prefix = prefix
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        names = set(_children(self.prefix))
-        if not self.prefix:
-            names |= set(BUILTIN_COMMANDS)
-        return sorted(names)
+        return command_names(self.prefix)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if not self.prefix and cmd_name in BUILTIN_COMMANDS:
@@ -53,7 +43,7 @@ class LazyGroup(click.Group):
             module = importlib.import_module(BUILTIN_COMMANDS[cmd_name][0])
             command: click.Command = module.command
             return command
-        members = _children(self.prefix).get(cmd_name)
+        members = children(self.prefix).get(cmd_name)
         if not members:
             return None
         path = (*self.prefix, cmd_name)
@@ -65,7 +55,7 @@ class LazyGroup(click.Group):
         return LazyGroup(
             name=cmd_name,
             prefix=path,
-            help=_group_help(path),
+            help=group_help(path),
             context_settings=CONTEXT_SETTINGS,
         )
 
@@ -81,7 +71,7 @@ class LazyGroup(click.Group):
         # Summaries come from the registry so listing commands imports none of them.
         rows: list[tuple[str, str]] = []
         for name in self.list_commands(ctx):
-            rows.append((name, _summary(self.prefix, name)))
+            rows.append((name, summary(self.prefix, name)))
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
@@ -101,34 +91,10 @@ def _unknown_command(name: str, known: list[str], prefix: tuple[str, ...]) -> st
     return message
 
 
-GROUP_HELP: dict[tuple[str, ...], str] = {
-    ("sessions",): "Index and inspect agent transcripts of this worktree.",
-    ("hooks",): "Install, remove or inspect the pre-commit lint hook and index merge driver.",
-}
-
-
-def _group_help(path: tuple[str, ...]) -> str:
-    return GROUP_HELP.get(path, " ".join(path).capitalize() + " commands.")
-
-
-def _summary(prefix: tuple[str, ...], name: str) -> str:
-    if not prefix and name in BUILTIN_COMMANDS:
-        return BUILTIN_COMMANDS[name][1]
-    members = _children(prefix)[name]
-    path = (*prefix, name)
-    for member in members:
-        if member.cli_path == path:
-            return member.summary
-    return _group_help(path)
-
-
 @click.group(
     cls=LazyGroup,
     context_settings=CONTEXT_SETTINGS,
-    help="Team memory mined from AI coding agent transcripts, reviewed and kept in git.\n\n"
-    "Memories live as sanitized Markdown under .memory/ in the worktree; private state "
-    "(transcript index, candidates, plans) lives in the state home. git memory never "
-    "commits, stages, pushes or moves refs.",
+    help=ROOT_HELP,
 )
 @click.version_option(
     __version__, "--version", prog_name="git memory", message="%(prog)s version %(version)s"
@@ -138,7 +104,7 @@ def _summary(prefix: tuple[str, ...], name: str) -> str:
     "directories",
     multiple=True,
     metavar="DIR",
-    help="Run as if git memory was started in DIR (like git -C; may be repeated).",
+    help=DIRECTORY_OPTION_HELP,
 )
 def cli(directories: tuple[str, ...]) -> None:
     """Root group (help text above)."""

@@ -30,7 +30,8 @@ def walk_commands(group: click.Group, ctx: click.Context, prefix: str) -> list[t
         if command is None:
             continue
         path = f"{prefix} {name}".strip()
-        sub_ctx = click.Context(command, info_name=f"git memory {path}", parent=ctx)
+        # click joins the names of the context chain: the root already says `git memory`.
+        sub_ctx = click.Context(command, info_name=name, parent=ctx)
         if isinstance(command, click.Group):
             sections += walk_commands(command, sub_ctx, path)
         else:
@@ -39,16 +40,63 @@ def walk_commands(group: click.Group, ctx: click.Context, prefix: str) -> list[t
 
 
 def root_context() -> click.Context:
-    """A context for rendering help at a fixed width (the output must be deterministic)."""
+    """A context for rendering help at a fixed width (the output must be deterministic).
+
+    The width is what `git memory … --help` prints on an 80-column terminal: click keeps two
+    columns free.
+    """
     from git_memory.cli.main import cli
 
     return click.Context(
         cli,
         info_name="git memory",
-        terminal_width=80,
-        max_content_width=80,
+        terminal_width=78,
+        max_content_width=78,
         help_option_names=["-h", "--help"],
     )
+
+
+ENVIRONMENT = [
+    ".SH ENVIRONMENT",
+    ".TP",
+    ".B GIT_MEMORY_HOME",
+    "The private state home. When unset, \\fBgit config memory.home\\fR is used, then the",
+    "XDG state directory (\\fI~/.local/state/git-memory\\fR on Linux).",
+    ".TP",
+    ".B CLAUDE_CONFIG_DIR",
+    "Where Claude Code keeps its transcripts (\\fIprojects/\\fR below it); default",
+    "\\fI~/.claude\\fR.",
+    ".TP",
+    ".B CODEX_HOME",
+    "Where Codex keeps its transcripts (\\fIsessions/\\fR and \\fIarchived_sessions/\\fR below",
+    "it); default \\fI~/.codex\\fR.",
+]
+
+FILES = [
+    ".SH FILES",
+    ".TP",
+    ".I .memory/",
+    "The memory root in the worktree, the only part meant to be committed (\\fBgit config",
+    "memory.root\\fR moves it; a \\fI.threadshare/memory/\\fR directory is used when",
+    "\\fI.memory/\\fR is absent).",
+    ".TP",
+    ".I $GIT_MEMORY_HOME/secret.json",
+    "The key every identifier is an HMAC under.",
+    ".TP",
+    ".I $GIT_MEMORY_HOME/sessions.sqlite3",
+    "The transcript index; \\fBgit memory sessions rebuild\\fR recreates it.",
+    ".TP",
+    ".I $GIT_MEMORY_HOME/memory-state.sqlite3",
+    "Tasks, candidates, plans and the journal.",
+    ".TP",
+    ".I $GIT_MEMORY_HOME/artifacts/",
+    "Plans, recall and conformance records.",
+    ".TP",
+    ".I $GIT_MEMORY_HOME/logs/",
+    "Tracebacks of unexpected errors.",
+    ".PP",
+    "State directories are created 0700 and files 0600.",
+]
 
 
 def render_manpage() -> str:
@@ -71,6 +119,7 @@ def render_manpage() -> str:
     ]
     for path, text in walk_commands(cli, ctx, ""):
         parts += [f".SS {path}", ".nf", _escape(text), ".fi"]
+    parts += [*ENVIRONMENT, *FILES]
     parts += [".SH SEE ALSO", "git(1), git-config(1), githooks(5)", ""]
     return "\n".join(parts)
 

@@ -25,9 +25,11 @@ def _current(task: Any, path: str) -> str:
 
 
 def _diff(path: str, old: str, new: str) -> str:
+    from git_memory.formats.controls import escape_controls
+
     lines = difflib.unified_diff(
-        old.splitlines(keepends=True),
-        new.splitlines(keepends=True),
+        escape_controls(old).splitlines(keepends=True),
+        escape_controls(new).splitlines(keepends=True),
         fromfile=f"current/{path}" if old else "/dev/null",
         tofile=f"proposed/{path}" if new else "/dev/null",
     )

@@ -1,14 +1,20 @@
-"""Every published contract, for `schema/` generation and the drift test.
+"""Every published contract, for the JSON Schemas shipped in the package and the drift test.
 
 A contract is listed by its module and class so importing the catalog stays cheap; the
-`format` literal of each model names its schema file `schema/<format name>.v1.schema.json`.
+`format` literal of each model names its schema file
+`git_memory/schemas/<format name>.v1.schema.json`, which `git memory schema NAME` prints.
+`python -m git_memory.contracts.catalog` rewrites that directory; a test fails when it is stale.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+from pathlib import Path
 from typing import Any
+
+SCHEMA_DIRECTORY = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_SUFFIX = ".schema.json"
 
 CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.binding", "RepositoryBinding"),
@@ -99,3 +105,32 @@ def schema_document(model: Any) -> str:
     schema["$id"] = f"https://git-team-memory.invalid/schema/{schema_filename(model)}"
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(directory: Path = SCHEMA_DIRECTORY) -> list[str]:
+    """Rewrite the schema files from the models; the names written or removed."""
+    expected = {schema_filename(m): schema_document(m) for m in contract_models()}
+    directory.mkdir(parents=True, exist_ok=True)
+    touched = []
+    for name, text in sorted(expected.items()):
+        path = directory / name
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            touched.append(name)
+    for path in sorted(directory.glob("*" + SCHEMA_SUFFIX)):
+        if path.name not in expected:
+            path.unlink()
+            touched.append(path.name)
+    return touched
+
+
+def main() -> None:
+    """Rewrite git_memory/schemas/ from the contract models."""
+    from git_memory import output
+
+    for name in write_schemas():
+        output.echo(f"wrote {SCHEMA_DIRECTORY.name}/{name}")
+
+
+if __name__ == "__main__":
+    main()

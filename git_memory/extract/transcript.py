@@ -8,6 +8,8 @@ content forge a turn boundary, so such sequences are neutralized first (SPEC §7
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import cache
 
 from git_memory.extract.chunk import Chunk
 
@@ -28,11 +30,52 @@ PREAMBLE = (
 # `<<past-` and `<<end-of-transcript` start a marker; a backslash after the first `<` keeps
 # the text readable while making it impossible to match as a marker.
 _FORGEABLE = re.compile(r"<(?=<\s*(?:past-|end-of-transcript))", re.IGNORECASE)
+# A model reads `＜＜past-user＞＞` or `<\u200b<past-user>>` as the marker it looks like, so
+# markers are looked for in a folded view: NFKC (fullwidth and compatibility forms), dash
+# look-alikes as `-`, and invisible characters dropped.
+_INVISIBLE = frozenset(
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u3164\ufeff"
+    "\uffa0"
+    + "".join(map(chr, [*range(0x200B, 0x2010), *range(0x202A, 0x202F)]))
+    + "".join(map(chr, [*range(0x2060, 0x2070), *range(0xFE00, 0xFE10)]))
+)
+_DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58")
+# Every character whose NFKC form holds a `<`: without one, no marker can be forged.
+_OPENERS = ("<", "\uff1c", "\ufe64")
+
+
+@cache
+def _fold(char: str) -> str:
+    if char in _INVISIBLE:
+        return ""
+    if char in _DASHES:
+        return "-"
+    return unicodedata.normalize("NFKC", char)
+
+
+def _forged_positions(text: str) -> list[int]:
+    """Indexes in `text` of the characters that open a (folded) marker."""
+    folded: list[str] = []
+    origin: list[int] = []
+    for position, char in enumerate(text):
+        piece = _fold(char)
+        folded.append(piece)
+        origin += [position] * len(piece)
+    return [origin[match.start()] for match in _FORGEABLE.finditer("".join(folded))]
 
 
 def neutralize(text: str) -> str:
-    """Make literal transcript markers inside source text inert."""
-    return _FORGEABLE.sub("<\\\\", text)
+    """Make literal transcript markers inside source text inert, look-alikes included."""
+    if text.isascii():
+        return _FORGEABLE.sub("<\\\\", text)
+    if not any(opener in text for opener in _OPENERS):
+        return text
+    pieces = []
+    start = 0
+    for position in _forged_positions(text):
+        pieces += [text[start : position + 1], "\\"]
+        start = position + 1
+    return "".join(pieces) + text[start:]
 
 
 def turn_marker(index: int, evidence_id: str | None) -> str:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from git_memory.formats.controls import HIDDEN
+from git_memory.lint.assigned import Hit, assigned_secrets, http_credentials
 from git_memory.lint.entropy import is_high_entropy
-from git_memory.lint.precision import adjust, elided, public_armor_spans
+from git_memory.lint.markdown import JoinedLine, joined_lines, plain
+from git_memory.lint.precision import adjust, public_armor_spans
 from git_memory.lint.rules import (
     BLOCK,
+    CONTROL_CODE,
     ENTROPY_CODE,
     ENTROPY_THRESHOLD,
     ENTROPY_TOKEN,
@@ -80,8 +84,11 @@ class Finding:
 
 
 def excerpt(token: str) -> str:
-    """A few leading characters and the length; never the whole token (≤ 24 chars)."""
-    shown = token[: min(EXCERPT_PREFIX, len(token) // 3)]
+    """A few leading characters and the length; never the whole token (≤ 24 chars).
+
+    A control character among them is replaced by `?`, so an excerpt cannot drive a terminal.
+    """
+    shown = HIDDEN.sub("?", token[: min(EXCERPT_PREFIX, len(token) // 3)])
     return f"{shown}…[{len(token)} chars]"
 
 
@@ -110,10 +117,31 @@ class RawFinding:
     offset: int
     excerpt: str
     message: str
+    length: int = 0
 
 
 def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
-    """Every secret/privacy rule over `text`; `allowed` exempts entropy and hex runs."""
+    """Every secret/privacy rule over `text`; `allowed` exempts entropy and hex runs.
+
+    Markdown never hides a secret. The context rules read the Markdown-plain text (same
+    offsets); the pattern and token rules read the text as written, which for them is the
+    same: the formatting characters (`*`, `~`, backticks, `#`, `>`) are outside every token
+    class. A line with formatting inside a word (`sk-proj-Ab**Cd**…`) is read again joined,
+    as it renders.
+    """
+    found = _secret_findings(text, allowed)
+    seen = {(item.code, item.offset) for item in found}
+    for line in joined_lines(text):
+        for item in _joined_findings(line):
+            if (item.code, item.offset) not in seen:
+                seen.add((item.code, item.offset))
+                found.append(item)
+    if HIDDEN.search(text):
+        found.extend(_hidden_characters(text))
+    return found
+
+
+def _secret_findings(text: str, allowed: Sequence[Span]) -> list[RawFinding]:
     found: list[RawFinding] = []
     for rule in PATTERN_RULES:
         if _triggered(rule, text):
@@ -122,7 +150,30 @@ def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
         found.extend(_session_ids(text))
     public = [Span(start, end) for start, end in public_armor_spans(text)]
     found.extend(_token_findings(text, [*allowed, *public]))
+    readable = plain(text)
+    found.extend(_hit_findings(text, [*assigned_secrets(readable), *http_credentials(readable)]))
     return found
+
+
+def _joined_findings(line: JoinedLine) -> Iterable[RawFinding]:
+    """Findings that read across deleted formatting, at their offsets in the file."""
+    for item in _secret_findings(line.text, ()):
+        if line.spans_a_joint(item.offset, item.offset + item.length):
+            yield replace(item, offset=line.origin[item.offset])
+
+
+def _hit_findings(text: str, hits: Iterable[Hit]) -> Iterable[RawFinding]:
+    for hit in hits:
+        token = text[hit.start : hit.end]
+        message = LINT_CODES[hit.code][1]
+        yield RawFinding(hit.code, BLOCK, hit.start, excerpt(token), message, len(token))
+
+
+def _hidden_characters(text: str) -> Iterable[RawFinding]:
+    message = LINT_CODES[CONTROL_CODE][1]
+    for match in HIDDEN.finditer(text):
+        shown = f"U+{ord(match.group()):04X}"
+        yield RawFinding(CONTROL_CODE, BLOCK, match.start(), shown, message, 1)
 
 
 def _triggered(rule: PatternRule, text: str) -> bool:
@@ -135,15 +186,22 @@ def _pattern_findings(rule: PatternRule, text: str) -> Iterable[RawFinding]:
     for match in rule.pattern.finditer(text):
         severity = adjust(rule, text, match)
         if severity is not None:
+            token = match.group()
             yield RawFinding(
-                rule.code, severity, match.start(), excerpt(match.group()), rule.message
+                rule.code, severity, match.start(), excerpt(token), rule.message, len(token)
             )
 
 
 def _session_ids(text: str) -> Iterable[RawFinding]:
     for match in SESSION_UUID.finditer(text):
         start, end = match.span()
-        window = text[max(0, start - SESSION_CONTEXT_RADIUS) : end + SESSION_CONTEXT_RADIUS]
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end)
+        window = text[
+            max(line_start, start - SESSION_CONTEXT_RADIUS) : min(
+                len(text) if line_end < 0 else line_end, end + SESSION_CONTEXT_RADIUS
+            )
+        ]
         if SESSION_CONTEXT.search(window):
             yield RawFinding(
                 SESSION_ID_CODE,
@@ -151,6 +209,7 @@ def _session_ids(text: str) -> Iterable[RawFinding]:
                 start,
                 excerpt(match.group()),
                 "agent session id",
+                end - start,
             )
 
 
@@ -163,8 +222,9 @@ def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
             continue
         token = match.group()
         if is_high_entropy(token, ENTROPY_THRESHOLD):
-            severity = WARN if elided(text, start, end) else BLOCK
-            yield RawFinding(ENTROPY_CODE, severity, start, excerpt(token), entropy_message)
+            yield RawFinding(
+                ENTROPY_CODE, BLOCK, start, excerpt(token), entropy_message, len(token)
+            )
         if len(token) < HEX_RUN_MIN:
             continue
         for hex_match in HEX_RUN.finditer(token):
@@ -178,6 +238,7 @@ def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
                 start + hex_match.start(),
                 excerpt(hex_match.group()),
                 hex_message,
+                len(hex_match.group()),
             )
 
 

@@ -2,8 +2,9 @@
 
 Each filter recognises a shape real credentials do not have: placeholder bodies
 (`ghp_xxxx…`), ascending-run fakes for generic key prefixes, Slack tokens without their
-numeric team/user part, empty private-key blocks, and elided examples (`…`, `...`) that show
-only part of a token, which are downgraded to warnings rather than dropped.
+numeric team/user part, and empty private-key blocks. Filters judge the matched text only:
+what surrounds a token (Markdown emphasis, a heading, an ellipsis after it) never lowers a
+finding, so `**sk-proj-…**` blocks like the bare key.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 
 from git_memory.lint.entropy import sequence_share
-from git_memory.lint.rules import BLOCK, WARN, PatternRule, Severity
+from git_memory.lint.rules import PatternRule, Severity
 
 TOKEN_PREFIX = re.compile(r"(?:AKIA|ASIA|gh[oprsu]_|github_pat_|glpat-|npm_|AIza|xox[abps]-|sk-)")
 TOKEN_RULES = frozenset(
@@ -31,17 +32,11 @@ SLACK_BODY = re.compile(r"[0-9]{6,}-[A-Za-z0-9-]{13,}")
 PRIVATE_KEY_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
 KEY_MATERIAL = re.compile(r"[A-Za-z0-9+/=]")
 MIN_KEY_MATERIAL = 64
-ELISIONS = ("...", "…", "##", "**")
 PUBLIC_ARMOR = re.compile(
     r"-----BEGIN (?:PGP PUBLIC KEY BLOCK|PUBLIC KEY|CERTIFICATE|SSH2 PUBLIC KEY)-----"
 )
-
-
-def elided(text: str, start: int, end: int) -> bool:
-    """Whether the token at [start, end) is visibly cut short (`…`, `...`, `###` around it)."""
-    after = text[end : end + 3]
-    before = text[max(0, start - 3) : start]
-    return any(after.startswith(mark) or before.endswith(mark) for mark in ELISIONS)
+ARMOR_BODY = re.compile(r"[A-Za-z0-9+/=]+")
+ARMOR_HEADER = re.compile(r"[A-Za-z-]+: .*")
 
 
 def adjust(rule: PatternRule, text: str, match: re.Match[str]) -> Severity | None:
@@ -54,12 +49,12 @@ def adjust(rule: PatternRule, text: str, match: re.Match[str]) -> Severity | Non
             return None
         if rule.code in SEQUENCE_CHECKED and sequence_share(body) >= 0.5:
             return None
-        if rule.code == "GM_LINT_SLACK_TOKEN" and SLACK_BODY.match(body) is None:
-            return None
+        if rule.code == "GM_LINT_SLACK_TOKEN" and (
+            SLACK_BODY.match(body) is None or token.endswith("-")
+        ):
+            return None  # no numeric ids, or only the ids before the secret (`xoxp-1-2-3-###`)
     if rule.code == "GM_LINT_PRIVATE_KEY_BLOCK" and _empty_key_block(text, match.end()):
         return None
-    if rule.severity == BLOCK and elided(text, match.start(), match.end()):
-        return WARN
     return rule.severity
 
 
@@ -72,11 +67,31 @@ def _empty_key_block(text: str, body_start: int) -> bool:
 
 
 def public_armor_spans(text: str) -> list[tuple[int, int]]:
-    """[start, end) ranges of public key / certificate blocks (public by definition)."""
+    """[start, end) ranges of the body lines of public key / certificate blocks.
+
+    Only lines made of base64 alone are public material; a block ends at its END line or at
+    the first line that is neither body, armor header nor blank, so a BEGIN line without an
+    END exempts nothing after the block (a token written below it is judged as usual).
+    """
     if "-----BEGIN " not in text:
         return []
     spans = []
     for begin in PUBLIC_ARMOR.finditer(text):
-        end = text.find("-----END ", begin.end())
-        spans.append((begin.start(), len(text) if end < 0 else end))
+        spans += _armor_body(text, text.find("\n", begin.end()) + 1)
     return spans
+
+
+def _armor_body(text: str, start: int) -> list[tuple[int, int]]:
+    body = []
+    while 0 < start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].rstrip("\r")
+        if line.startswith("-----END "):
+            break
+        if ARMOR_BODY.fullmatch(line):
+            body.append((start, start + len(line)))
+        elif line and not ARMOR_HEADER.fullmatch(line):
+            break
+        start = end + 1
+    return body

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from git_memory.lint.assigned import ASSIGNED_CODE, HTTP_CODE
+
 Severity = Literal["block", "warn"]
 BLOCK: Severity = "block"
 WARN: Severity = "warn"
@@ -118,14 +120,17 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         "URL_CREDENTIALS",
         BLOCK,
         "credentials in a URL",
-        r"://[^\s/@:]+:[^\s/@]+@",
+        # The reference pattern, widened to passwords holding a `/` (`postgres://u:pa/ss@h`);
+        # a port followed by a path (`host:8080/a/@b`) is not a password.
+        r"://[^\s/@:]+:(?![0-9]*/)[^\s@]+@",
         ("://",),
     ),
     _rule(
         "PROVIDER_SESSION_ID",
         BLOCK,
         "agent transcript location (names a private session)",
-        r"~/\.claude/projects/|\.codex/sessions|\\\.claude\\projects\\|\.codex\\sessions"
+        # `~/.claude/projects/` as the reference has it, and any absolute spelling of it.
+        r"/\.claude/projects/|\.codex/sessions|\\\.claude\\projects\\|\.codex\\sessions"
         r"|AppData\\(?:[^\\\s]+\\)*Claude(?![A-Za-z0-9])",
         (".claude", ".codex", "AppData"),
     ),
@@ -153,7 +158,8 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
     ),
 )
 
-# Session ids are v4 UUIDs; they block only near the words session/agent (48 chars either side).
+# Session ids are v4 UUIDs; they block only near the words session/agent: 48 chars either
+# side on the UUID's own line (a "Sessions" heading does not make every UUID below it one).
 SESSION_UUID = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
 )
@@ -170,6 +176,7 @@ HEX_RUN = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{32,}(?![0-9a-fA-F])")
 HEX_RUN_MIN = 32
 HEX_RUN_CODE = "GM_LINT_POSSIBLE_ENCODED_SECRET"
 
+CONTROL_CODE = "GM_LINT_CONTROL_CHARACTER"
 INDEX_STALE_CODE = "GM_INDEX_STALE"
 SYMLINK_CODE = "GM_LINT_SYMLINK"
 
@@ -178,6 +185,9 @@ LINT_CODES: dict[str, tuple[Severity, str]] = {
     **{rule.code: (rule.severity, rule.message) for rule in PATTERN_RULES},
     ENTROPY_CODE: (BLOCK, "high-entropy token (looks like a secret)"),
     HEX_RUN_CODE: (WARN, "long hex run (a hash, or an encoded secret)"),
+    ASSIGNED_CODE: (BLOCK, "secret assigned to a key, token, secret or password name"),
+    HTTP_CODE: (BLOCK, "HTTP Basic or Bearer credentials"),
+    CONTROL_CODE: (BLOCK, "control or bidi character (can hide or reorder text)"),
     INDEX_STALE_CODE: (WARN, "index.json differs from the memory tree"),
     SYMLINK_CODE: (BLOCK, "symbolic link in the memory root"),
 }

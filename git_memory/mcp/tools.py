@@ -85,7 +85,7 @@ class ToolBinding:
             try:
                 raw = narrow.model_validate(raw).model_dump(mode="json", exclude_unset=True)
             except ValidationError as exc:
-                raise request_invalid(exc) from exc
+                raise request_invalid(exc, self.operation.request_model) from exc
         return self.operation.parse_request(raw)
 
     def run(self, ctx: OpContext, arguments: dict[str, Any] | None) -> dict[str, Any]:

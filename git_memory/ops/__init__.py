@@ -5,15 +5,29 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from git_memory.ops.base import OpContext, Operation, load_operation
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from git_memory.ops.base import OpContext, Operation, load_operation
 
 __all__ = ["OpContext", "Operation", "load_operation", "run"]
 
 
+def __getattr__(name: str) -> Any:
+    # The package is imported for its registry by `git memory -h`, which must stay light:
+    # ops.base (and what it imports) loads on first use.
+    if name in ("OpContext", "Operation", "load_operation"):
+        from git_memory.ops import base
+
+        return getattr(base, name)
+    raise AttributeError(name)
+
+
 def run(name: str, request: Any = None, *, repository: Path | str | None = None) -> Any:
     """Run operation `name` with a request model (or a dict validated into one)."""
+    from git_memory.ops.base import OpContext, load_operation
+
     operation = load_operation(name)
     return operation.invoke(OpContext(repository=repository), request)

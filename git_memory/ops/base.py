@@ -95,16 +95,19 @@ class Operation(Generic[RequestT, ResponseT]):
                 return self.request_model.model_validate_json(raw)
             return self.request_model.model_validate(raw if raw is not None else {})
         except ValidationError as exc:
-            raise request_invalid(exc) from exc
+            raise request_invalid(exc, self.request_model) from exc
 
     def invoke(self, ctx: OpContext, raw_request: Any) -> ResponseT:
         """Validate the request and run the handler."""
         return self.handler(ctx, self.parse_request(raw_request))
 
 
-def request_invalid(exc: Exception) -> GitMemoryError:
+def request_invalid(exc: Exception, model: Any = None) -> GitMemoryError:
     """A pydantic ValidationError as a `GM_REQUEST_INVALID` usage error (exit 2) naming the
-    failing fields in plain words."""
+    failing fields in plain words.
+
+    The hint names the command that prints the request's JSON Schema (`model`'s, when known).
+    """
     errors: list[dict[str, Any]] = []
     for item in getattr(exc, "errors", lambda: [])()[:20]:
         location = ".".join(str(part) for part in item.get("loc", ()))
@@ -113,8 +116,7 @@ def request_invalid(exc: Exception) -> GitMemoryError:
     return UsageError(
         "GM_REQUEST_INVALID",
         f"invalid request: {first['field'] or 'document'}: {first['problem']}",
-        hint="`git memory schema NAME` prints the expected document; `git memory help COMMAND`"
-        " shows the flags",
+        hint=_schema_hint(model),
         details={"errors": errors},
     )
 
@@ -132,6 +134,14 @@ def _plain(item: Mapping[str, Any]) -> str:
     if kind == "extra_forbidden":
         return "is not a field of this request"
     return str(item.get("msg", ""))
+
+
+def _schema_hint(model: Any) -> str:
+    field = getattr(model, "model_fields", {}).get("format")
+    name = getattr(field, "default", None)
+    if isinstance(name, str) and name.startswith("git-memory-"):
+        return f"check the request against its JSON Schema: git memory schema {name}"
+    return "check the request against its JSON Schema (git memory schema lists them)"
 
 
 def load_operation(name: str) -> Operation[Any, Any]:

@@ -9,15 +9,17 @@ no CLI command or the MCP side disagrees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 SideEffect = Literal["none", "private-state", "external-delivery", "worktree"]
 
 
-@dataclass(frozen=True)
-class OperationSpec:
-    """What is known about an operation before its module is imported."""
+class OperationSpec(NamedTuple):
+    """What is known about an operation before its module is imported.
+
+    A named tuple, not a dataclass: `git memory -h` reads this table, and the dataclass
+    machinery (inspect, ast, dis) would be most of its start-up.
+    """
 
     name: str
     module: str
@@ -80,9 +82,9 @@ OPERATIONS: tuple[OperationSpec, ...] = (
     ),
     _op(
         "schema",
-        "Write or check the JSON Schemas generated from the contracts.",
-        "worktree",
-        cli_only="a developer tool for this project's schema/ directory",
+        "Print the JSON Schema of a contract, or list them.",
+        "none",
+        cli_only="MCP tools publish their own input schemas; this prints the documents' schemas",
     ),  # --- memory files, lint, hooks, index (issue 3) ---
     _op(
         "lint",

@@ -57,7 +57,12 @@ def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
     if not items:
         return
     if ctx.interactive:
-        decisions = interactive(items, output.prompt_choice, output.echo)
+        from git_memory.formats.controls import escape_controls
+
+        def say(text: str) -> None:
+            output.echo(escape_controls(text))
+
+        decisions = interactive(items, output.prompt_choice, say)
     else:
         decisions = Decisions(confirmed=[item for item in items if is_typed_fact(item)])
     discard = load_operation("discard")

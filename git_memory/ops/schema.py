@@ -1,75 +1,85 @@
-"""`git memory schema [--check] [--directory DIR]`: generated JSON Schemas of the contracts."""
+"""`git memory schema [NAME]`: the JSON Schemas of the contracts, shipped with the package.
+
+Without NAME it lists every schema by its format name; with NAME it prints that schema.
+`python -m git_memory.contracts.catalog` regenerates the files from the models.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 import click
 
 from git_memory.contracts.base import Model
+from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
 
 class SchemaRequest(Model):
-    """Where the schema files live and whether to only check them."""
+    """Which schema to print; none lists them all."""
 
     format: Literal["git-memory-schema-request@v1"] = "git-memory-schema-request@v1"
-    directory: str = "schema"
-    check: bool = False
+    name: str | None = None
 
 
 class SchemaResponse(Model):
-    """Files that were (or, with --check, would be) written or removed."""
+    """Every schema's format name, and the requested schema's document."""
 
     format: Literal["git-memory-schema@v1"] = "git-memory-schema@v1"
-    directory: str
-    check: bool
-    changed: list[str]
-    stale: list[str]
+    names: list[str]
+    name: str | None = None
+    document: dict[str, Any] | None = None
+
+
+def shipped_schemas() -> dict[str, str]:
+    """Format name (`git-memory-lint@v1`) -> schema file name, for every shipped schema."""
+    from git_memory.contracts.catalog import SCHEMA_DIRECTORY, SCHEMA_SUFFIX
+
+    found = {}
+    for path in sorted(SCHEMA_DIRECTORY.glob("*" + SCHEMA_SUFFIX)):
+        stem = path.name.removesuffix(SCHEMA_SUFFIX)
+        base, _, version = stem.rpartition(".")
+        found[f"{base}@{version}"] = path.name
+    return found
+
+
+def _lookup(given: str, schemas: Mapping[str, str]) -> str:
+    """The format name NAME means: a format name, or it without `git-memory-`/`@v1`."""
+    text = given.strip()
+    candidates = [text, f"{text}@v1", f"git-memory-{text}", f"git-memory-{text}@v1"]
+    for candidate in candidates:
+        if candidate in schemas:
+            return candidate
+    raise GitMemoryError(
+        "GM_SCHEMA_NOT_FOUND",
+        f"no JSON Schema named {given!r}",
+        hint="`git memory schema` lists the names",
+    )
 
 
 def schema(ctx: OpContext, request: SchemaRequest) -> SchemaResponse:
-    """Generate one JSON Schema file per contract; with --check, only report drift.
+    """List the shipped JSON Schemas, or return the one NAME names."""
+    from git_memory.contracts.catalog import SCHEMA_DIRECTORY
 
-    Exits 1 with --check when any file differs from the models or is not a contract's.
-    """
-    from git_memory.contracts.catalog import contract_models, schema_document, schema_filename
-
-    directory = Path(request.directory)
-    expected = {schema_filename(m): schema_document(m) for m in contract_models()}
-    changed = sorted(
-        name
-        for name, text in expected.items()
-        if not (directory / name).is_file() or (directory / name).read_text() != text
-    )
-    present = {p.name for p in directory.glob("*.schema.json")} if directory.is_dir() else set()
-    stale = sorted(present - set(expected))
-    if not request.check:
-        directory.mkdir(parents=True, exist_ok=True)
-        for name in changed:
-            (directory / name).write_text(expected[name], encoding="utf-8")
-        for name in stale:
-            (directory / name).unlink()
-    return SchemaResponse(
-        directory=request.directory, check=request.check, changed=changed, stale=stale
-    )
+    schemas = shipped_schemas()
+    if request.name is None:
+        return SchemaResponse(names=list(schemas))
+    name = _lookup(request.name, schemas)
+    document = json.loads((SCHEMA_DIRECTORY / schemas[name]).read_text(encoding="utf-8"))
+    return SchemaResponse(names=list(schemas), name=name, document=document)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SchemaRequest:
-    return SchemaRequest(directory=values["directory"], check=values["check"])
+    return SchemaRequest(name=values["name"])
 
 
 def _render(response: SchemaResponse) -> str:
-    verb = "differs" if response.check else "written"
-    lines = [f"{response.directory}/{name}: {verb}" for name in response.changed]
-    lines += [
-        f"{response.directory}/{name}: stale" + ("" if response.check else " (removed)")
-        for name in response.stale
-    ]
-    return "\n".join(lines) or f"{response.directory}/ is current"
+    if response.document is None:
+        return "\n".join(response.names)
+    return json.dumps(response.document, indent=2, sort_keys=True, ensure_ascii=False)
 
 
 OPERATION = Operation(
@@ -77,17 +87,8 @@ OPERATION = Operation(
     request_model=SchemaRequest,
     response_model=SchemaResponse,
     handler=schema,
-    cli_params=[
-        click.Option(["--check"], is_flag=True, help="Change nothing; exit 1 on drift."),
-        click.Option(
-            ["--directory"],
-            default="schema",
-            show_default=True,
-            help="Directory of the schema files.",
-        ),
-    ],
+    cli_params=[click.Argument(["name"], required=False, metavar="[NAME]")],
     from_cli=_from_cli,
     render_text=_render,
-    exit_code=lambda response: 1 if response.check and (response.changed or response.stale) else 0,
     accepts_request_file=False,
 )

@@ -69,7 +69,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SearchRequest:
     try:
         return SearchRequest(query=" ".join(values["query"]), limit=values["limit"])
     except ValidationError as exc:
-        raise request_invalid(exc) from exc
+        raise request_invalid(exc, SearchRequest) from exc
 
 
 OPERATION = Operation(

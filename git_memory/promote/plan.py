@@ -112,4 +112,7 @@ def unified_diff(files: Sequence[PlannedFile]) -> str:
 
 
 def _text(data: bytes | None) -> str:
-    return "" if data is None else data.decode("utf-8", errors="replace")
+    """Decoded for a human: control characters escaped, so `\x1b[8m` cannot hide a line."""
+    from git_memory.formats.controls import escape_controls
+
+    return "" if data is None else escape_controls(data.decode("utf-8", errors="replace"))

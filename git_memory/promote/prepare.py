@@ -17,6 +17,7 @@ from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, Pro
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
 from git_memory.promote import tree
+from git_memory.promote.gate import lint_gate
 from git_memory.promote.render import (
     CandidateInput,
     CitedEvidence,
@@ -247,57 +248,8 @@ def _render(worktree: Worktree, inputs: list[CandidateInput]) -> list[RenderedFi
         commit_exists=lambda hex_id: commit_exists(worktree.repository, hex_id),
     )
     files = render_candidates(inputs, view)
-    lint_gate(files, worktree.memory_root)
+    lint_gate(files, worktree)
     return files
-
-
-# Warnings for a hand-written file, but a promotion writes what a machine extracted: the
-# promise is that no absolute home path reaches a committed file, so the gate refuses them.
-PROMOTION_BLOCKS = frozenset({"GM_LINT_ABSOLUTE_PATH"})
-
-
-def _home_path_findings(item: RenderedFile) -> list[dict[str, Any]]:
-    """This machine's home directory anywhere in the bytes (whatever its prefix)."""
-    from pathlib import Path
-
-    home = str(Path.home()).rstrip("/")
-    text = item.content.decode("utf-8", "replace")
-    if len(home) < 2 or home not in text:
-        return []
-    line = text[: text.index(home)].count("\n") + 1
-    return [
-        {
-            "path": item.target_path,
-            "code": "GM_LINT_ABSOLUTE_PATH",
-            "severity": "block",
-            "line": line,
-            "column": 1,
-            "excerpt": "",
-            "message": "this machine's home path",
-        }
-    ]
-
-
-def lint_gate(files: Sequence[RenderedFile], memory_root: str) -> None:
-    """Every planned byte passes lint, or `GM_LINT_BLOCKED` and no plan."""
-    from git_memory.lint.engine import lint_bytes
-
-    blocked: list[dict[str, Any]] = []
-    for item in files:
-        relpath = item.target_path[len(memory_root) + 1 :]
-        for finding in lint_bytes(relpath, item.content):
-            if finding.blocks or finding.code in PROMOTION_BLOCKS:
-                blocked.append({"path": item.target_path, **finding.to_json()})
-        blocked += _home_path_findings(item)
-    if blocked:
-        first = blocked[0]
-        raise GitMemoryError(
-            "GM_LINT_BLOCKED",
-            f"{first['path']}:{first['line']}:{first['column']}: {first['code']} "
-            f"{first['message']}",
-            hint="edit the candidate's statements so no secret or private path remains",
-            details={"findings": blocked},
-        )
 
 
 def _planned(worktree: Worktree, files: Sequence[RenderedFile]) -> list[planning.PlannedFile]:

@@ -73,14 +73,14 @@ def _planned(
     return planned
 
 
-def _lint(planned: Sequence[planning.PlannedFile], memory_root: str) -> None:
-    from git_memory.promote.prepare import lint_gate
+def _lint(planned: Sequence[planning.PlannedFile], worktree: Worktree) -> None:
+    from git_memory.promote.gate import lint_gate
     from git_memory.promote.render import RenderedFile
 
     writes = [p for p in planned if p.operation == "write"]
     lint_gate(
         [RenderedFile(p.target_path, p.content, p.old_content, "") for p in writes],
-        memory_root,
+        worktree,
     )
 
 
@@ -93,7 +93,7 @@ def prepare_memory_plan(worktree: Worktree, db: StateDB, request: PrepareRequest
         confirmed = assessment_rows(db, request.candidates)
     triples = module.plan_files(worktree, db, owner, found)
     planned = _planned(worktree, triples)
-    _lint(planned, worktree.memory_root)
+    _lint(planned, worktree)
     plan = build_plan(binding, request, confirmed, planned)
     store_plan(
         db,

@@ -1,1 +1,2 @@
-"""Everything that touches git, through pygit2 (the only importer of pygit2)."""
+"""Everything that touches git: pygit2 (imported nowhere else), and git itself for the staged
+snapshot the pre-commit hook lints (`staged.py`, through `_proc`)."""

@@ -13,14 +13,12 @@ import pygit2
 
 from git_memory.errors import GitMemoryError
 from git_memory.paths import state_home
+from git_memory.repo.memory_root import resolve_memory_root
 from git_memory.repo.remote import public_identity
 from git_memory.repo.secret import OriginSecret, load_or_create_secret
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
-
-DEFAULT_MEMORY_ROOT = ".memory"
-LEGACY_MEMORY_ROOT = ".threadshare/memory"
 
 
 @dataclass(frozen=True)
@@ -48,15 +46,7 @@ class Worktree:
     @cached_property
     def memory_root(self) -> str:
         """The memory root relative to the worktree root, POSIX style."""
-        configured = self.config_value("memory.root")
-        if configured:
-            return _relative_memory_root(configured)
-        if (
-            not (self.root / DEFAULT_MEMORY_ROOT).exists()
-            and (self.root / LEGACY_MEMORY_ROOT).is_dir()
-        ):
-            return LEGACY_MEMORY_ROOT
-        return DEFAULT_MEMORY_ROOT
+        return resolve_memory_root(self.root, self.config_value("memory.root"))
 
     @property
     def memory_dir(self) -> Path:
@@ -76,7 +66,7 @@ class Worktree:
 
     def binding(self) -> RepositoryBinding:
         """RepositoryBinding@v1 of this worktree."""
-        # Imported here: the pre-commit path discovers the worktree but needs no contract.
+        # Imported here: commands that only read files never load the contract models.
         from git_memory.contracts.binding import DirectoryIdentity, RepositoryBinding
 
         secret = self.secret()
@@ -91,19 +81,6 @@ class Worktree:
             ),
             memoryRoot=self.memory_root,
         )
-
-
-def _relative_memory_root(configured: str) -> str:
-    candidate = Path(configured)
-    # Inside the git directory nothing can be committed and git's own files sit beside it.
-    in_git_dir = bool(candidate.parts) and candidate.parts[0] == ".git"
-    if candidate.is_absolute() or ".." in candidate.parts or not candidate.parts or in_git_dir:
-        raise GitMemoryError(
-            "GM_MEMORY_ROOT_INVALID",
-            f"memory.root must be a relative path inside the worktree: {configured!r}",
-            hint="git config memory.root .memory",
-        )
-    return candidate.as_posix()
 
 
 def discover_worktree(start: Path | str | None = None) -> Worktree:

@@ -21,8 +21,10 @@ def collect_findings(
 ) -> dict[str, list[Finding]]:
     """Findings per memory-root-relative path (files without findings included).
 
-    With `memory_files_only`, PATHs outside the memory root are passed over; when none is
-    left there is nothing to check."""
+    `worktree` needs only `root` and `memory_root`: a `Worktree` or a `StagedWorktree`. With
+    `memory_files_only`, PATHs outside the memory root are passed over; when none is left
+    there is nothing to check.
+    """
     from git_memory.lint.rules import SYMLINK_CODE
 
     root = worktree.memory_root
@@ -31,8 +33,9 @@ def collect_findings(
         if not paths:
             return {}
     if staged:
-        index_path = memory_tree.index_path_from_environment()
-        files = memory_tree.staged_files(worktree.repository, root, index_path)
+        from git_memory.repo.staged import staged_files
+
+        files = staged_files(worktree.root, root, memory_tree.index_path_from_environment())
     else:
         files = memory_tree.worktree_files(worktree.root, root)
         if paths:

@@ -11,12 +11,10 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pygit2
-
-from git_memory.safefs import DIR_FLAGS, open_dir, read_at, split_relative
+if TYPE_CHECKING:  # the pre-commit hook imports this module; pathlib is loaded where used
+    from pathlib import Path
 
 SYMLINK_MODE = 0o120000
 # The index the commit will record: git passes a temporary one to hooks of `commit -a` and
@@ -40,6 +38,10 @@ class MemoryFile:
 def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
     """Every file below the memory root in the worktree, sorted; [] when it does not exist."""
     try:
+        # Imported here: the pre-commit hook reads staged blobs only, and safefs probes libc
+        # when it loads.
+        from git_memory.safefs import open_dir, split_relative
+
         with open_dir(root, split_relative(memory_root)) as fd:
             return sorted(_walk(fd, ""), key=lambda f: f.relpath)
     except FileNotFoundError:
@@ -47,6 +49,8 @@ def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
 
 
 def _walk(dir_fd: int, prefix: str) -> Iterator[MemoryFile]:
+    from git_memory.safefs import DIR_FLAGS, read_at
+
     for entry in sorted(os.scandir(dir_fd), key=lambda e: e.name):
         relpath = prefix + entry.name
         info = entry.stat(follow_symlinks=False)
@@ -72,30 +76,6 @@ def index_path_from_environment(environ: dict[str, str] | None = None) -> str | 
         if value:
             return value
     return None
-
-
-def staged_files(repository: Any, memory_root: str, index_path: str | None) -> list[MemoryFile]:
-    """Every index entry below the memory root: the blobs the commit will contain.
-
-    `index_path` selects a temporary index (`git commit -a`, `git commit <paths>`); None
-    reads the repository's own index.
-    """
-    if index_path:
-        index = pygit2.Index(index_path)
-    else:
-        index = repository.index
-        index.read(False)
-    prefix = memory_root.rstrip("/") + "/"
-    found: list[MemoryFile] = []
-    for entry in index:
-        if not entry.path.startswith(prefix):
-            continue
-        relpath = entry.path[len(prefix) :]
-        if entry.mode == SYMLINK_MODE:
-            found.append(MemoryFile(relpath, None))
-        else:
-            found.append(MemoryFile(relpath, bytes(repository[entry.id].data)))
-    return sorted(found, key=lambda f: f.relpath)
 
 
 def is_tracked_dir(repository: Any, relpath: str) -> bool:
@@ -132,6 +112,8 @@ def inside_memory_root(root: Path, memory_root: str, paths: list[str]) -> list[s
 
 
 def _memory_prefix(root: Path, memory_root: str, given: str) -> str | None:
+    from pathlib import Path
+
     base = (root / memory_root).as_posix().rstrip("/")
     absolute = Path(os.path.abspath(given))
     text = (Path(os.path.realpath(absolute.parent)) / absolute.name).as_posix()

@@ -339,11 +339,9 @@ def test_linked_worktrees_keep_their_own_files_and_manifests(
 def test_memory_written_by_the_original_tool_assembles(repo: Repo, gm: Any, tmp_path: Path) -> None:
     import shutil
 
-    from tests.conftest import SHARED_FIXTURES
+    from tests.conftest import FIXTURES
 
-    shutil.copytree(
-        SHARED_FIXTURES / "original-memory" / ".threadshare", repo.root / ".threadshare"
-    )
+    shutil.copytree(FIXTURES / "original-memory" / ".threadshare", repo.root / ".threadshare")
     repo.write(
         "AGENTS.md",
         "# Agents\n\n<!-- BEGIN THREADSHARE MEMORY (generated; do not edit by hand) -->\nold\n"

@@ -94,7 +94,7 @@ def contract_rows(text: str) -> dict[str, str]:
     """format string -> linked schema file, from the rows of the contracts table."""
     rows: dict[str, str] = {}
     for line in text.splitlines():
-        found = re.match(r"\| `([^`]+)` \| \[[^\]]+\]\(\.\./schema/([^)]+)\) \|", line)
+        found = re.match(r"\| `([^`]+)` \| \[[^\]]+\]\(\.\./git_memory/schemas/([^)]+)\) \|", line)
         if found:
             rows[found.group(1)] = found.group(2)
     return rows

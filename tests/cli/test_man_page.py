@@ -13,7 +13,9 @@ import pytest
 from git_memory.testing.repos import Repo
 
 
-def test_git_help_memory_shows_the_installed_page(repo: Repo) -> None:
+def test_git_help_memory_shows_the_installed_page(repo: Repo, bin_dir: Path) -> None:
+    # git maps `help memory` to the page git-memory only when `git-memory` is on PATH (else it
+    # looks for a guide named gitmemory): bin_dir puts it there, as an installed script is.
     installed = Path(sys.prefix) / "share" / "man" / "man1" / "git-memory.1"
     assert installed.is_file(), "install the package (pip install .) to ship the man page"
     if shutil.which("man") is None:

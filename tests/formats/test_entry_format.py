@@ -8,9 +8,9 @@ import pytest
 
 from git_memory.errors import FormatError
 from git_memory.formats.entry import Commit, Entry, Evidence, parse_entry, serialize_entry
-from tests.conftest import SHARED_FIXTURES
+from tests.conftest import FIXTURES
 
-ORIGINAL = SHARED_FIXTURES / "original-memory" / ".threadshare" / "memory"
+ORIGINAL = FIXTURES / "original-memory" / ".threadshare" / "memory"
 CANONICAL = (
     "---\nid: sample\ntype: work_method\nstatus: approved\npriority: 90\nconfidence: high\n"
     "provenance_strength: direct\nclaim_support: human-confirmed\n"

@@ -13,9 +13,9 @@ from git_memory.formats.normalize import normalize_text
 from git_memory.formats.scene import parse_scene, serialize_scene
 from git_memory.formats.skill_md import parse_skill, serialize_skill
 from git_memory.formats.slug import allocate_entry_id, slugify
-from tests.conftest import SHARED_FIXTURES
+from tests.conftest import FIXTURES
 
-ORIGINAL = SHARED_FIXTURES / "original-memory" / ".threadshare" / "memory"
+ORIGINAL = FIXTURES / "original-memory" / ".threadshare" / "memory"
 SCENE = (
     "-----META-START-----\ncreated: 2026-08-21\nupdated: 2026-08-21\n"
     'summary: "Memory pipeline"\nheat: 1\n-----META-END-----\n## Heading\n- bullet'

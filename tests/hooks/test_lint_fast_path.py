@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from typing import Any
@@ -19,7 +20,7 @@ def _fast(repo: Repo) -> subprocess.CompletedProcess[str]:
         "from git_memory.cli.entry import main\n"
         "try:\n    main()\nexcept SystemExit as exit:\n"
         "    loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('pydantic', 'click', 'mcp'))\n"
+        "('pydantic', 'click', 'mcp', 'pygit2'))\n"
         "    print('LOADED', loaded, file=sys.stderr)\n    raise\n"
     )
     return subprocess.run(
@@ -32,7 +33,9 @@ def _fast(repo: Repo) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_fast_path_matches_the_command_and_loads_no_pydantic(gm: Any, repo: Repo) -> None:
+def test_fast_path_matches_the_command_and_loads_no_pydantic_click_or_pygit2(
+    gm: Any, repo: Repo
+) -> None:
     assert run_cli(["init"], cwd=repo.root).exit_code == 0
     repo.write(
         ".memory/entries/deploy-notes.md",
@@ -71,3 +74,96 @@ def test_fast_path_outside_a_repository(tmp_path: Any) -> None:
     )
     assert result.returncode == 1
     assert "[GM_NOT_A_WORKTREE]" in result.stderr
+
+
+def _git_stop(repo: Repo, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "git_memory", "lint", "--staged", *args],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+    )
+
+
+def test_fast_path_reads_the_configured_root_and_the_temporary_index(gm: Any, repo: Repo) -> None:
+    repo.git("config", "memory.root", "team/memory")
+    assert run_cli(["init"], cwd=repo.root).exit_code == 0
+    repo.write(
+        "team/memory/entries/deploy-notes.md",
+        serialize_entry(Entry(id="deploy-notes", body="Deploy with make.\n")),
+    )
+    assert run_cli(["reindex"], cwd=repo.root).exit_code == 0
+    repo.git("add", "-A")
+    assert _fast(repo).returncode == 0
+    # A temporary index (what `git commit -a` hands the hook) is the one that is read.
+    temporary = repo.root / ".git" / "next-index"
+    (repo.root / ".git" / "index").replace(temporary)
+    repo.git("read-tree", "--empty")
+    leak = serialize_entry(Entry(id="deploy-notes", body=f"token {SECRET}\n"))
+    repo.write("team/memory/entries/deploy-notes.md", leak)
+    env = {**os.environ, "GIT_INDEX_FILE": str(temporary)}
+    subprocess.run(["git", "add", "-A"], cwd=repo.root, env=env, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "git_memory", "lint", "--staged"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(PROJECT_ROOT),
+            "GIT_MEMORY_INDEX_FILE": str(temporary),
+        },
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "team/memory/entries/deploy-notes.md:" in result.stdout
+    assert _git_stop(repo).returncode == 0  # the repository's own index holds nothing
+
+
+def test_fast_path_reports_a_staged_blob_git_cannot_read(gm: Any, repo: Repo) -> None:
+    assert run_cli(["init"], cwd=repo.root).exit_code == 0
+    repo.write(
+        ".memory/entries/deploy-notes.md",
+        serialize_entry(Entry(id="deploy-notes", body="Deploy with make.\n")),
+    )
+    repo.git("add", "-A")
+    oid = repo.git("rev-parse", ":.memory/entries/deploy-notes.md").strip()
+    (repo.root / ".git" / "objects" / oid[:2] / oid[2:]).unlink()
+    result = _git_stop(repo)
+    assert result.returncode == 1
+    assert "[GM_GIT_FAILED]" in result.stderr
+
+
+def test_fast_path_inside_the_git_dir_and_in_a_bare_repository(repo: Repo, tmp_path: Any) -> None:
+    inside = subprocess.run(
+        [sys.executable, "-m", "git_memory", "lint", "--staged"],
+        cwd=repo.root / ".git",
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+    )
+    assert "[GM_INSIDE_GIT_DIR]" in inside.stderr
+    subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "bare")], check=True)
+    bare = subprocess.run(
+        [sys.executable, "-m", "git_memory", "lint", "--staged"],
+        cwd=tmp_path / "bare",
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+    )
+    assert "[GM_BARE_REPOSITORY]" in bare.stderr
+
+
+def test_fast_path_finds_the_legacy_root_and_refuses_a_bad_configured_one(repo: Repo) -> None:
+    leak = serialize_entry(Entry(id="deploy-notes", body=f"token {SECRET}\n"))
+    repo.write(".threadshare/memory/entries/deploy-notes.md", leak)
+    repo.git("add", "-A")
+    result = _git_stop(repo)
+    assert result.returncode == 1
+    assert ".threadshare/memory/entries/deploy-notes.md:" in result.stdout
+    repo.git("config", "memory.root", "../outside")
+    assert "[GM_MEMORY_ROOT_INVALID]" in _git_stop(repo).stderr

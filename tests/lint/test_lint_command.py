@@ -148,11 +148,9 @@ def test_fmt_lists_unparsable_files_and_refuses_symlinks(
 def test_original_tool_root_is_canonical(gm: Any, repo: Repo) -> None:
     import shutil
 
-    from tests.conftest import SHARED_FIXTURES
+    from tests.conftest import FIXTURES
 
-    shutil.copytree(
-        SHARED_FIXTURES / "original-memory" / ".threadshare", repo.root / ".threadshare"
-    )
+    shutil.copytree(FIXTURES / "original-memory" / ".threadshare", repo.root / ".threadshare")
     check = gm(["fmt", "--check"], cwd=repo.root)
     assert (check.exit_code, check.stdout) == (0, "")
     lint = gm(["lint", "--format", "json"], cwd=repo.root).json()

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry
 from git_memory.lint.engine import blocked, lint_bytes, lint_text
-from tests.conftest import SHARED_FIXTURES
+from tests.conftest import FIXTURES
 
-ORIGINAL = SHARED_FIXTURES / "original-memory" / ".threadshare" / "memory"
+ORIGINAL = FIXTURES / "original-memory" / ".threadshare" / "memory"
 COMMIT = "3f786850e387550fdab836ed7e6dc881de23001b"
 RANDOM_SLUG = "a7fk9mq2xvbz8crt4ywpl6nhe3sdgu1ozq5j"
 

@@ -5,7 +5,7 @@ hashes, UUIDs outside session context, CJK) with secrets planted on their own li
 with our engine and with detect-secrets' scanner, and prints one JSON line:
 `mib`, `mib_per_s`, `detect_secrets_mib_per_s`, `speedup_vs_detect_secrets`, the planted-secret
 `recall` of both, and `gitleaks_fp_rate` over the look-alike strings of
-`../shared/fixtures/lint-gitleaks-fps.json`, each embedded in an otherwise valid entry (with
+`tests/fixtures/lint-gitleaks-fps.json`, each embedded in an otherwise valid entry (with
 the list of the ones that block).
 
     python tests/perf/bench_lint.py            # >= 20 MiB corpus
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry  # noqa: E402
 from git_memory.lint.engine import lint_text  # noqa: E402
 
-FPS_FIXTURE = ROOT.parent / "shared" / "fixtures" / "lint-gitleaks-fps.json"
+FPS_FIXTURE = ROOT / "tests" / "fixtures" / "lint-gitleaks-fps.json"
 PROSE = (
     "the release workflow must run the full verification suite before tagging a version and "
     "the engine keeps its state in sqlite with write ahead logging so readers never block "

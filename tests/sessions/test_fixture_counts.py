@@ -1,4 +1,4 @@
-"""Every shared real transcript indexes with the sessions and turns counted by hand.
+"""Every real transcript fixture indexes with the sessions and turns counted by hand.
 
 How the turns were counted (a turn opens at each visible main-line user message):
 - claude-reliability coverage-test-fix: line 2 is the typed prompt; the two "Stop hook

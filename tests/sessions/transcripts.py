@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "transcripts"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
 
 
 def claude_user(
@@ -125,7 +125,7 @@ def codex_path(codex_home: Path, session_id: str) -> Path:
 
 
 def install_fixtures(claude_home: Path, codex_home: Path) -> None:
-    """Copy every shared fixture into the layout its tool uses."""
+    """Copy every real transcript fixture into the layout its tool uses."""
     project = claude_home / "projects" / "-fixtures"
     subagents = project / "ae4a77f8-aedd-4bc1-888f-c94edc91af04" / "subagents"
     for source in sorted((FIXTURES / "claude-code").glob("*.jsonl")):

@@ -1,0 +1,67 @@
+"""The promotion lint gate: every byte a plan would write passes, or there is no plan.
+
+The gate is stricter than the pre-commit lint. A promotion writes what a machine extracted
+from private transcripts, so besides every blocking lint finding it refuses absolute home
+paths (a warning in a hand-written file) and whatever the session index knows is private:
+this machine's session ids, transcript paths and the homes they live under, whatever words
+surround them (`claude --resume <id>` names no "session").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from git_memory.errors import GitMemoryError
+from git_memory.promote.render import RenderedFile
+from git_memory.repo.binding import Worktree
+from git_memory.sessions.private import PrivateMarks, indexed_private_marks
+
+PROMOTION_BLOCKS = frozenset({"GM_LINT_ABSOLUTE_PATH"})
+MARK_CODES = {"session id": "GM_LINT_PROVIDER_SESSION_ID", "path": "GM_LINT_ABSOLUTE_PATH"}
+
+
+def _private_findings(item: RenderedFile, marks: PrivateMarks) -> list[dict[str, Any]]:
+    from git_memory.lint.engine import excerpt
+
+    text = item.content.decode("utf-8", "replace")
+    found = marks.found_in(text)
+    if found is None:
+        return []
+    kind, mark = found
+    offset = text.lower().index(mark)
+    return [
+        {
+            "path": item.target_path,
+            "code": MARK_CODES[kind],
+            "severity": "block",
+            "line": text.count("\n", 0, offset) + 1,
+            "column": offset - text.rfind("\n", 0, offset),
+            "excerpt": excerpt(text[offset : offset + len(mark)]),
+            "message": f"this machine's {kind} (from the session index)",
+        }
+    ]
+
+
+def lint_gate(files: Sequence[RenderedFile], worktree: Worktree) -> None:
+    """Every planned byte passes lint and names nothing private, or `GM_LINT_BLOCKED`."""
+    from git_memory.lint.engine import lint_bytes
+
+    memory_root = worktree.memory_root
+    marks = indexed_private_marks(worktree.state_home)
+    blocked: list[dict[str, Any]] = []
+    for item in files:
+        relpath = item.target_path[len(memory_root) + 1 :]
+        for finding in lint_bytes(relpath, item.content):
+            if finding.blocks or finding.code in PROMOTION_BLOCKS:
+                blocked.append({"path": item.target_path, **finding.to_json()})
+        blocked += _private_findings(item, marks)
+    if blocked:
+        first = blocked[0]
+        raise GitMemoryError(
+            "GM_LINT_BLOCKED",
+            f"{first['path']}:{first['line']}:{first['column']}: {first['code']} "
+            f"{first['message']}",
+            hint="edit the candidate's statements so no secret or private path remains",
+            details={"findings": blocked},
+        )
