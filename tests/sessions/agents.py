@@ -9,8 +9,7 @@ import shutil
 import time
 from pathlib import Path
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
-
+from tests.sessions.transcripts import FIXTURES
 
 OLD = time.time() - 3 * 3600  # older than the default 30 minute sealAfter
 
