@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from git_memory.sessions import claude, strict_json
+from git_memory.sessions import strict_json
 from git_memory.sessions.ingest import parse
+from git_memory.sessions.providers import claude_code as claude
 from git_memory.sessions.strict_json import LineRejected, decode_line
 
 
