@@ -114,7 +114,9 @@ class TimeWindow(Model):
         return self
 
 
-Provider = Literal["claude", "codex"]
+Provider = Literal[
+    "claude", "codex", "gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor"
+]
 ResultEvidence = Literal["provider-completed", "abandoned", "unknown"]
 TerminalState = Literal["pending", "completed", "failed", "cancelled", "unknown"]
 KeyList = Annotated[list[Hex64], Field(max_length=MAX_FILTER_KEYS), AfterValidator(_unique_sorted)]

@@ -32,11 +32,12 @@ def pending_tasks(
     capped: bool = True,
 ) -> tuple[Workspace, Selection, list[PlannedTask]]:
     """Sync the session index, select the window and plan its chunks; the pending ones."""
+    from git_memory.sessions.providers import enabled
     from git_memory.sessions.sync import sync
 
     # Take in what the agents wrote since the last look (lock order: sessions, then memory);
     # an agent calling recall over MCP has no other step that would.
-    sync(worktree.state_home)
+    sync(worktree.state_home, providers=enabled(worktree))
     workspace = open_workspace(worktree)
     moment = time.time() if now is None else now
     selection = select(worktree, request, now=moment, capped=capped)

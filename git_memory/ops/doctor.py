@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -53,7 +53,7 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         found.append(checks.Check("state home", "fail", exc.message, exc.hint))
     if home is not None:
         found.append(checks.check_state_home(home))
-    found.append(checks.check_transcripts())
+    found.append(_transcripts(checks, worktree))
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
         from git_memory.verify.status import doctor_check
@@ -75,6 +75,17 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         healthy=all(c.status != "fail" for c in found),
         checks=[DoctorCheck.model_validate(c.to_json()) for c in found],
     )
+
+
+def _transcripts(checks: Any, worktree: Any) -> Any:
+    """The transcripts check for the agents `memory.sources` turns on."""
+    from git_memory.sessions.providers import enabled
+
+    try:
+        names = enabled(worktree) if worktree is not None else None
+    except GitMemoryError as exc:
+        return checks.Check("transcripts", "fail", exc.message, exc.hint)
+    return checks.check_transcripts(names)
 
 
 MARK = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}

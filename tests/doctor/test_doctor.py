@@ -66,7 +66,6 @@ def test_outside_a_repository_still_reports(tmp_path: Path) -> None:
     assert result.exit_code == 1, "outside a repository the setup is not healthy"
 
 
-
 def test_runner_sandbox_line_says_what_isolation_runners_get(repo: Repo, monkeypatch: Any) -> None:
     checks = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
     assert checks["runner sandbox"]["status"] == "ok"

@@ -1,6 +1,6 @@
 """Codex rollout reader: one JSON object per line → normalized events.
 
-Pure: no I/O. The era is detected per file from its first record (transcript-formats §2.2):
+Pure: no I/O. The era is detected per file from its first record:
 - era B (bare JSONL): a header `{id, timestamp, instructions, git}`, `record_type: state`
   markers and bare response items without timestamps; human prompts are the `message`
   items with role `user` that are not injections; the cwd comes from the first
@@ -16,10 +16,14 @@ event twins). Calls pair with outputs by `call_id`; `task_complete`/`turn_aborte
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from typing import Any
 
-from git_memory.sessions.claude import is_hidden_text
+from git_memory.sessions.discover import SourceFile, under, walk
+from git_memory.sessions.providers import Provider, env_home
+from git_memory.sessions.providers.claude_code import is_hidden_text
 from git_memory.sessions.records import (
     ASSISTANT,
     COMPLETED,
@@ -38,6 +42,7 @@ from git_memory.sessions.records import (
 
 PROVIDER = "codex"
 
+_ROLLOUT_PREFIX = re.compile(r"^rollout-(?:\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-)?")
 _CWD = re.compile(r"<cwd>(.*?)</cwd>", re.DOTALL)
 _SKILL = re.compile(r"^\s*<skill>\s*<name>(.*?)</name>", re.DOTALL)
 _EXIT = re.compile(r"(?:Exit code:|Process exited with code)\s*(-?\d+)")
@@ -267,7 +272,7 @@ def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, s
 
 def _result_state(item: dict[str, Any], output: Any) -> str:
     """failed on an error, a failed status or a non-zero exit code; completed on exit 0 or a
-    success status; unknown otherwise (reference §F)."""
+    success status; unknown otherwise."""
     if item.get("error") or item.get("status") == "failed":
         return FAILED
     code = item.get("exit_code")
@@ -321,7 +326,35 @@ def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
     """The line's type when this reader does not know it (reported once per file)."""
     kind = record.get("type")
     if state["era"] == "C":
-        return None if kind in KNOWN_ENVELOPE_TYPES else str(kind)
+        return None if isinstance(kind, str) and kind in KNOWN_ENVELOPE_TYPES else str(kind)
     if kind is None:
         return None  # the era-B header and `record_type: state` markers
-    return None if kind in KNOWN_BARE_TYPES else str(kind)
+    return None if isinstance(kind, str) and kind in KNOWN_BARE_TYPES else str(kind)
+
+
+def rollouts(directory: str, home: str) -> list[SourceFile]:
+    """`rollout-*.jsonl` and `rollout-*.jsonl.zst` files below `directory`."""
+    out = []
+    for path, name, _ in walk(directory):
+        if name.startswith("rollout-") and (name.endswith(".jsonl") or name.endswith(".jsonl.zst")):
+            stem = name.removesuffix(".zst").removesuffix(".jsonl")
+            session_id = _ROLLOUT_PREFIX.sub("", stem) or stem
+            out.append(SourceFile(path, PROVIDER, session_id, under(path, home)))
+    return out
+
+
+def find(home: str) -> list[SourceFile]:
+    """Rollouts under `<home>/sessions/` and `<home>/archived_sessions/`, plain or zstd."""
+    return rollouts(os.path.join(home, "sessions"), home) + rollouts(
+        os.path.join(home, "archived_sessions"), home
+    )
+
+
+PROVIDER_INFO = Provider(
+    name=PROVIDER,
+    label="Codex",
+    variable="CODEX_HOME",
+    home=env_home("CODEX_HOME", "~/.codex"),
+    find=find,
+    lines=sys.modules[__name__],
+)
