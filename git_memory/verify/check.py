@@ -78,17 +78,16 @@ class Verifier:
             checked += self._path(cited, reasons, notes)
         for commit in entry.evidence.commits:
             checked += self._commit(commit.hash, commit.repo, reasons, notes)
-        body_checked = self._commands(entry.body, reasons, notes)
+        body_checked = self._commands(entry.body, reasons)
         state = _state(checked + body_checked, reasons)
         return Checked(entry.id, "entry", path, state, tuple(reasons), tuple(notes), entry)
 
     def document(self, item_id: str, kind: str, path: str, text: str) -> Checked | None:
         """A scene or skill: checked for the commands it names; None when it names none."""
         reasons: list[Reason] = []
-        notes: list[str] = []
-        if not self._commands(text, reasons, notes):
+        if not self._commands(text, reasons):
             return None
-        return Checked(item_id, kind, path, _state(1, reasons), tuple(reasons), tuple(notes))
+        return Checked(item_id, kind, path, _state(1, reasons), tuple(reasons))
 
     def _path(self, cited: str, reasons: list[Reason], notes: list[str]) -> int:
         if cited.startswith("/") or ".." in cited.split("/"):
@@ -111,15 +110,13 @@ class Verifier:
         if self.facts.shallow:
             notes.append(f"commit {short} not checked: this is a shallow clone")
             return 0
-        why = (
-            "does not exist in this repository"
-            if state == "missing"
-            else ("is not reachable from HEAD")
+        why = {"missing": "does not exist in this repository"}.get(
+            state, "is not reachable from HEAD"
         )
         reasons.append(Reason("commit", hex_id, f"cites commit {short}, which {why}"))
         return 1
 
-    def _commands(self, text: str, reasons: list[Reason], notes: list[str]) -> int:
+    def _commands(self, text: str, reasons: list[Reason]) -> int:
         checked = 0
         for requirement in requirements(text):
             outcome = self.requirement(requirement)
@@ -131,7 +128,8 @@ class Verifier:
         return checked
 
     def requirement(self, need: Requirement) -> str | None:
-        """ "" when `need` holds, the reason when it does not, None when it cannot be told."""
+        """An empty reason when `need` holds, the reason when it does not, None when it
+        cannot be told."""
         from git_memory.verify.needs import check_requirement
 
         return check_requirement(self.manifests, need)
