@@ -24,18 +24,28 @@ if TYPE_CHECKING:
     from git_memory.verify.check import Verifier
     from git_memory.verify.manifests import Manifests
 
-RECORD_FORMAT = "git-memory-freshness-record@1"
+RECORD_FORMAT = "git-memory-freshness-record@2"
 RECORD_DIR = ("artifacts", "freshness")
 
 
 def context_stale_ids(worktree: Worktree) -> frozenset[str]:
-    """What assembly and `git memory context` leave out: stale entry ids, recorded.
+    """What assembly and `git memory context` leave out: stale entry ids, recorded."""
+    return frozenset(context_freshness(worktree)["stale"])
+
+
+def context_counts(worktree: Worktree) -> dict[str, int]:
+    """Memories per freshness state (as `git memory verify` counts them), recorded."""
+    counts: dict[str, int] = context_freshness(worktree)["counts"]
+    return counts
+
+
+def context_freshness(worktree: Worktree) -> dict[str, Any]:
+    """`{"stale": [entry ids], "counts": {state: n}}` for the worktree as it is now.
 
     Syncs the approved projection first (stat-only when no entry file changed); when the
     sync saw files change under it (coverage partial) the answer is checked, not recorded.
     """
     from git_memory.store.worktree import open_worktree_state
-    from git_memory.verify.check import stale_entry_ids
 
     state = open_worktree_state(worktree, sync=True)
     try:
@@ -43,29 +53,37 @@ def context_stale_ids(worktree: Worktree) -> frozenset[str]:
     finally:
         state.close()
     if sync is None or sync.coverage != "complete":
-        return stale_entry_ids(worktree)
-    return recorded_stale_ids(worktree, sync.source_tree_digest)
+        return _checked(worktree, None)[0]
+    return recorded_freshness(worktree, sync.source_tree_digest)
 
 
-def recorded_stale_ids(worktree: Worktree, tree_digest: str) -> frozenset[str]:
-    """Ids of stale approved entries: from the record when nothing it depends on changed,
-    else checked now (and recorded). `tree_digest` is the approved projection's digest of
-    the entry files, current as of this call."""
-    from git_memory.verify.check import Verifier, verify_memory
+def recorded_freshness(worktree: Worktree, tree_digest: str) -> dict[str, Any]:
+    """Stale entry ids and counts: from the record when nothing it depends on changed, else
+    checked now (and recorded). `tree_digest` is the approved projection's digest of the
+    entry files, current as of this call."""
+    from git_memory.verify.check import Verifier
 
     verifier = Verifier.for_worktree(worktree)
     path = _record_path(worktree)
     record = _load(path)
     if record is not None and record["key"] == _key(verifier, tree_digest, record):
-        return frozenset(record["stale"])
-    checked = verify_memory(worktree, verifier=verifier)
-    stale = sorted(c.id for c in checked if c.kind == "entry" and c.state == "stale")
+        return {"stale": record["stale"], "counts": record["counts"]}
+    answer, verifier = _checked(worktree, verifier)
     kinds, texts = verifier.manifests.consulted()
     consulted = {"kinds": kinds, "texts": {p: _digest(t) for p, t in texts.items()}}
-    document = {"format": RECORD_FORMAT, "consulted": consulted, "stale": stale}
+    document = {"format": RECORD_FORMAT, "consulted": consulted, **answer}
     document["key"] = _key(verifier, tree_digest, document)
     _store(path, document)
-    return frozenset(stale)
+    return answer
+
+
+def _checked(worktree: Worktree, verifier: Verifier | None) -> tuple[dict[str, Any], Verifier]:
+    from git_memory.verify.check import Verifier, counts, verify_memory
+
+    verifier = verifier or Verifier.for_worktree(worktree)
+    checked = verify_memory(worktree, verifier=verifier)
+    stale = sorted(c.id for c in checked if c.kind == "entry" and c.state == "stale")
+    return {"stale": stale, "counts": counts(checked)}, verifier
 
 
 def _key(verifier: Verifier, tree_digest: str, record: dict[str, Any]) -> str:
@@ -110,6 +128,8 @@ def _load(path: Path) -> dict[str, Any] | None:
     consulted = document.get("consulted")
     if not (isinstance(consulted, dict) and {"kinds", "texts"} <= set(consulted)):
         return None
+    if not isinstance(document.get("counts"), dict):
+        return None  # a record written before counts were kept
     return document
 
 

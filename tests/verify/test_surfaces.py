@@ -63,3 +63,20 @@ def test_doctor_is_quiet_about_fresh_memory(repo: Repo, gm: Any) -> None:
     report = gm(["doctor", "--format", "json"], cwd=repo.root).json()
     (check,) = [c for c in report["checks"] if c["name"] == "memory freshness"]
     assert check["status"] == "ok"
+
+
+def test_status_reuses_the_recorded_counts(
+    rotted: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = gm(["status", "--format", "json"], cwd=rotted.root).json()["counts"]["freshness"]
+    assert gm(["search", "deploy"], cwd=rotted.root).exit_code == 0  # the projection exists now
+    again = gm(["status", "--format", "json"], cwd=rotted.root).json()["counts"]["freshness"]
+    from git_memory.verify import check
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("checked again although nothing changed")
+
+    monkeypatch.setattr(check, "verify_memory", refuse)
+    recorded = gm(["status", "--format", "json"], cwd=rotted.root).json()["counts"]["freshness"]
+    assert first == again == recorded
+    assert recorded["stale"] == len(STALE)
