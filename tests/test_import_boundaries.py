@@ -19,7 +19,7 @@ CHOKE_POINTS = {
 LAYERS = [
     {"cli", "mcp", "hooks_impl"},
     {"ops"},
-    {"extract", "promote", "consolidate", "skills", "assemble", "runners"},
+    {"extract", "promote", "consolidate", "skills", "assemble", "runners", "verify"},
     {"sessions", "store", "repo"},
     {"formats", "lint", "contracts"},
 ]

@@ -2,9 +2,9 @@
 
 Assembly asks one function for the ids of stale entries (`Freshness`). The answer is part of
 the block's cache key, so it should be cheap: a freshness check that inspects the worktree is
-expected to record its verdicts and answer from that record. Until such a check exists every
-entry counts as fresh (`no_stale_entries`); deprecated and superseded entries are left out
-regardless, by the entry loader.
+expected to record its verdicts and answer from that record, which `verify.recorded` does.
+Deprecated and superseded entries are left out regardless, by the entry loader;
+`no_stale_entries` is the verdict for callers that check nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ def no_stale_entries() -> frozenset[str]:
 
 
 def freshness_for(worktree: Worktree) -> Freshness:
-    """The freshness check assembly and `context` use for `worktree`."""
-    del worktree  # every entry counts as fresh until a check records verdicts for it
-    return no_stale_entries
+    """The freshness check assembly and `context` use for `worktree`: the stale entry ids
+    `git memory verify` would report, answered from a record while nothing they depend on
+    changed (docs/guide-verify.md)."""
+    from git_memory.verify.recorded import context_stale_ids
+
+    return lambda: context_stale_ids(worktree)

@@ -76,6 +76,12 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.requests", "ReviewRequest"),
     ("git_memory.contracts.requests", "DiscardRequest"),
     ("git_memory.contracts.requests", "DiscardResponse"),
+    # --- keeping memory true: verify, list, retire ---
+    ("git_memory.contracts.lifecycle", "VerifyRequest"),
+    ("git_memory.contracts.lifecycle", "VerifyResponse"),
+    ("git_memory.contracts.lifecycle", "ListRequest"),
+    ("git_memory.contracts.lifecycle", "ListResponse"),
+    ("git_memory.contracts.lifecycle", "RetireRequest"),
 )
 
 

@@ -18,7 +18,8 @@ class SearchRequest(Model):
 
 
 class SearchResult(Model):
-    """One approved entry; `score` is the BM25 relevance (higher is better)."""
+    """One approved entry; `score` is the BM25 relevance (higher is better), `freshness`
+    whether what it relies on still holds (a stale entry may no longer be true)."""
 
     id: str
     type: str
@@ -26,6 +27,8 @@ class SearchResult(Model):
     score: float
     summary: str = Field(max_length=240)
     path: str
+    # As `git memory verify` decides it now; a retired entry is `deprecated`.
+    freshness: Literal["fresh", "stale", "unverifiable", "deprecated"]
 
 
 class SearchResponse(Model):

@@ -20,6 +20,11 @@ APP_BEFORE = "import os\n\n\ndef greeting() -> str:\n    return 'hello'\n"
 APP_AFTER = "def greeting() -> str:\n    return 'hello'\n"
 ORIGIN = "https://example.com/acme/sample-app.git"
 README = "# sample-app\n\nA tiny application for the git memory demo.\n"
+# The project files the sample sessions' commands need (`make build`, `uv run pytest`,
+# `docker compose up -d db`), so the memory they teach is fresh when `git memory verify` checks it.
+MAKEFILE = "build:\n\tpython -m compileall src\n\nintegration:\n\tuv run pytest -q\n"
+PYPROJECT = '[project]\nname = "sample-app"\nversion = "0.1.0"\n'
+COMPOSE = "services:\n  db:\n    image: postgres:16\n"
 
 
 def build_repository(box: Sandbox, today: datetime.date) -> str:
@@ -30,7 +35,16 @@ def build_repository(box: Sandbox, today: datetime.date) -> str:
     ids = create_repository(
         box.repository,
         [
-            ("Add the sample app", {"README.md": README, "src/app.py": APP_BEFORE}),
+            (
+                "Add the sample app",
+                {
+                    "README.md": README,
+                    "src/app.py": APP_BEFORE,
+                    "Makefile": MAKEFILE,
+                    "pyproject.toml": PYPROJECT,
+                    "compose.yaml": COMPOSE,
+                },
+            ),
             ("Remove unused import", {"src/app.py": APP_AFTER}),
         ],
         origin=ORIGIN,

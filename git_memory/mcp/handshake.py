@@ -32,7 +32,9 @@ prepare are the human's confirmation. Never prepare or promote on your own.
 5. memory_promote applies the plan: when this client can show forms, the human approves the \
 diff directly; otherwise pass the plan digest only after the human saw the diff and agreed.
 6. memory_assemble refreshes CLAUDE.md / AGENTS.md and the skill projections.
-memory_status and memory_search are read-only and safe at any time. Runner previews \
+memory_status, memory_search and memory_verify are read-only and safe at any time; a search \
+result marked stale relies on a file, commit, target or script that is gone. To retire stale \
+memory, ask the human, then memory_retire and memory_promote (the human approves). Runner previews \
 (memory_extract_preview, memory_consolidate_preview) only create pending plans; sending \
 transcripts to a runner needs an approval in the CLI. git memory never commits, stages or \
 pushes; the human commits .memory/ with git."""

@@ -34,8 +34,8 @@ class DoctorReport(Model):
 def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     """Check the install (version, man page), the state home's permissions, the transcript
     directories, the runners, whether Claude Code and Codex have the MCP server registered,
-    and in a worktree the memory root, lint, index.json, hooks and indexed sessions. Exits 1
-    with a hint for everything that needs action."""
+    and in a worktree the memory root, lint, index.json, hooks, indexed sessions and stale
+    memory. Exits 1 with a hint for everything that needs action."""
     from git_memory.doctor import checks
     from git_memory.paths import state_home
 
@@ -56,10 +56,12 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     found.append(_transcripts(checks, worktree))
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
+        from git_memory.verify.status import doctor_check
 
         found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx)]
         if home is not None:
             found.append(wt.check_sessions(ctx))
+        found.append(doctor_check(ctx))
     from git_memory.doctor import mcp_clients
 
     root = worktree.root if worktree is not None else None

@@ -302,6 +302,26 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "none",
         cli_only="diagnoses the human's install; not part of an agent's flow",
     ),
+    # --- keeping memory true: verify, list, retire ---
+    _op(
+        "verify",
+        "Check approved memory against the worktree: fresh, stale (with reasons), unverifiable.",
+        "none",
+        mcp_tool="memory_verify",
+    ),
+    _op(
+        "list",
+        "List approved memory as a table, with each entry's freshness.",
+        "none",
+        module="git_memory.ops.list_memory",
+        cli_only="a table for people; agents find memory with memory_search",
+    ),
+    _op(
+        "retire",
+        "Prepare a promotion plan that deprecates approved entries, recording why.",
+        "private-state",
+        mcp_tool="memory_retire",
+    ),
 )
 
 

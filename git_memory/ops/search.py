@@ -12,6 +12,8 @@ from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
 SCORE_DIGITS = 6
+# Fresh and unverifiable results are shown plainly; the others carry a warning.
+FRESHNESS_MARKS = {"stale": " (stale: see `git memory verify`)", "deprecated": " (retired)"}
 
 
 def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
@@ -19,10 +21,13 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
 
     The query is split into words (any of them may match); results are ranked by BM25, ties by
     entry id. The approved projection is re-synced first, so entries edited on disk are found.
+    Each result says its freshness (as `git memory verify` checks it): a stale entry relies on
+    a file, commit, target or script that is gone, so it may no longer be true.
     `coverage: partial` means files changed during the sync and some results may be missing.
     """
     from git_memory.store.recall_queries import search_approved
     from git_memory.store.worktree import open_worktree_state
+    from git_memory.verify.check import freshness_by_path
 
     state = open_worktree_state(ctx.worktree, sync=True)
     try:
@@ -30,6 +35,7 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
     finally:
         state.close()
     assert state.sync is not None
+    freshness = freshness_by_path(ctx.worktree, [row.path for row in rows])
     return SearchResponse(
         generation=state.sync.generation,
         coverage=state.sync.coverage,
@@ -41,6 +47,7 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
                 score=round(-row.score, SCORE_DIGITS) + 0.0,
                 summary=row.summary,
                 path=row.path,
+                freshness=freshness[row.path],
             )
             for row in rows
         ],
@@ -50,8 +57,8 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
 def render(response: SearchResponse) -> str:
     """One line per result with its file; a note only when the results may be incomplete."""
     lines = [
-        f"{result.id}  [{result.type}{'/' + result.scene if result.scene else ''}]  "
-        f"{result.summary[:100]}\n    {result.path}"
+        f"{result.id}  [{result.type}{'/' + result.scene if result.scene else ''}]"
+        f"{FRESHNESS_MARKS.get(result.freshness, '')}  {result.summary[:100]}\n    {result.path}"
         for result in response.results
     ]
     if not lines:

@@ -20,6 +20,7 @@ COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
     ("memory", "git_memory.store.status:counts"),
     ("promotions", "git_memory.promote.recover:counts"),
     ("consolidation", "git_memory.consolidate.status:counts"),
+    ("freshness", "git_memory.verify.status:counts"),
 )
 
 
@@ -117,6 +118,10 @@ def _waiting(counts: dict[str, Any]) -> list[str]:
             f"{number} not answered yet: git memory extract --runner builtin"
             " (or ask your agent to recall)"
         )
+    freshness = counts.get("freshness", {})
+    if isinstance(freshness, dict) and freshness.get("stale"):
+        number = _count(freshness["stale"], "approved memory is", "approved memories are")
+        items.append(f"{number} stale, left out of assembled context: git memory verify")
     consolidation = counts.get("consolidation", {})
     if isinstance(consolidation, dict) and consolidation.get("pendingRunId"):
         items.append("a consolidation waits for review: git memory review --kind consolidation")

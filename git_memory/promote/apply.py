@@ -193,6 +193,12 @@ def _kind_hooks(kind: str) -> Any:
     return kind_module(kind)
 
 
+def _without_candidates(kind: str) -> bool:
+    """Whether plans of `kind` carry no candidates (a retirement of approved entries)."""
+    hooks = _kind_hooks(kind)
+    return bool(getattr(hooks, "WITHOUT_CANDIDATES", False))
+
+
 def _kind_precheck(worktree: Worktree, db: StateDB, record: Any) -> None:
     """The kind's own binding check (e.g. a skill's memory context); void on refusal."""
     hooks = _kind_hooks(record.kind)
@@ -276,10 +282,11 @@ def _check_candidates(db: StateDB, record: Any, plan: PromotionPlan, root: Path 
 
     stale = plan.policyVersion != planning.POLICY_VERSION
     with db.read():
-        for cid in plan.candidateIds:
+        # A retirement has no candidates: its files' blob OIDs and its precheck bind it.
+        for cid in [] if _without_candidates(record.kind) else plan.candidateIds:
             found = store.get_candidate(db, cid)
             stale = stale or found is None or found.status != "quarantined"
-        if not stale:
+        if not stale and not _without_candidates(record.kind):
             rows = assessment_rows_for(db, plan.candidateIds)
             stale = planning.assessment_digest(rows) != plan.assessmentDigest
     if not stale:
@@ -361,10 +368,11 @@ def _finalize(
 ) -> None:
     """One transaction: candidates promoted (revision+1, out of FTS), generation+1, applied."""
     with db.write():
-        for cid in plan.candidateIds:
+        kind = journal.require_plan(db, plan_id).kind
+        for cid in [] if _without_candidates(kind) else plan.candidateIds:
             current = store.require_candidate(db, cid, owner)
             store.mark_promoted(db, cid, expected_revision=current.revision)
-        hooks = _kind_hooks(journal.require_plan(db, plan_id).kind)
+        hooks = _kind_hooks(kind)
         if hooks is not None:
             hooks.finalize(db, journal.require_plan(db, plan_id))
         store.bump_candidate_generation(db, owner)

@@ -33,6 +33,7 @@ STORE_KIND = {"skill": "skill", "consolidation": "consolidation-patch"}
 KIND_MODULES = {
     "skill": "git_memory.skills.promotion",
     "consolidation": "git_memory.consolidate.promotion",
+    "retirement": "git_memory.promote.retire",
 }
 
 

@@ -26,7 +26,15 @@ def memory(repo: Repo, gm: Any) -> Repo:
     repo.write(".memory/doctrine.md", "- Run the tests before pushing.\n")
     write_scene(repo, "release-flow", "Cutting releases", 3)
     write_skill(repo, "release", "Cut a release.")
+    write_project_files(repo)
     return repo
+
+
+def write_project_files(repo: Repo) -> None:
+    """What the commands the entries name need, so `git memory verify` finds them fresh."""
+    repo.write("pyproject.toml", '[project]\nname = "app"\n')
+    repo.write("Makefile", "test-integration:\n\tpytest -m integration\n")
+    repo.write("compose.yaml", "services:\n  db:\n    image: postgres\n")
 
 
 def write_skill(repo: Repo, name: str, desc: str, step: str = "tag it") -> Path:

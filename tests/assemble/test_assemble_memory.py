@@ -10,7 +10,12 @@ import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER
 from git_memory.testing.repos import Repo
-from tests.assemble.test_assemble_command import write_entry, write_scene, write_skill
+from tests.assemble.test_assemble_command import (
+    write_entry,
+    write_project_files,
+    write_scene,
+    write_skill,
+)
 
 
 @pytest.fixture
@@ -27,6 +32,7 @@ def memory(repo: Repo, gm: Any) -> Repo:
     )
     write_entry(repo, "no-pip", "Never pip install into the system interpreter.")
     write_entry(repo, "db-trap", "`make test-integration` fails until `docker compose up -d db`.")
+    write_project_files(repo)
     return repo
 
 

@@ -109,4 +109,7 @@ CASES: tuple[Case, ...] = (
         "unknown-candidate",
     ),
     Case("memory_promote", {"plan": "no-such-plan", "approve": "0" * 64}, "unknown-plan"),
+    Case("memory_verify", {}, "no-memory"),
+    Case("memory_verify", {"ids": ["no-such-entry"]}, "unknown-id"),
+    Case("memory_retire", {"ids": ["no-such-entry"], "reason": "gone"}, "unknown-entry"),
 )

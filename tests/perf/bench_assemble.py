@@ -48,6 +48,10 @@ def _build(root: Path, entries: int) -> None:
     from git_memory.testing.repos import make_repo
 
     make_repo(root)
+    # What the entries' commands need, so the freshness check keeps every entry in the block.
+    targets = "".join(f"test-{n}:\n\tpytest t{n}\n" for n in range(entries))
+    (root / "Makefile").write_text(targets + "gen:\n\tpython gen.py\n")
+    (root / "pyproject.toml").write_text('[project]\nname = "bench"\n')
     memory = root / ".memory"
     for sub in ("entries", "scenes", "skills"):
         (memory / sub).mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,7 @@ def test_search_finds_entries_in_either_layout(repo: Repo, gm: Any, memory_root:
         "score": by_id["lease-epochs"]["score"],
         "summary": "A claim bumps the lease epoch; readers ignore it.",
         "path": f"{memory_root}/entries/lease-epochs.md",
+        "freshness": "unverifiable",
     }
     assert by_id["wal-readers"]["path"] == f"{memory_root}/entries/wal-readers.md"
     assert (

@@ -1,0 +1,115 @@
+"""Keeping memory true: `verify`, `list` and `retire` requests and responses."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, field_validator
+
+from git_memory.contracts.base import Model, Priority, unique
+
+Freshness = Literal["fresh", "stale", "unverifiable"]
+MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+EntryType = Literal["work_fact", "work_task", "work_method", "work_artifact"]
+MAX_REASON = 500
+# An entry file's id (formats/entry.py allows 128 characters).
+EntrySlug = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=128)]
+
+
+class VerifyRequest(Model):
+    """Which memories to check: entry ids, `scene:NAME` or `skill:NAME`; none means all."""
+
+    format: Literal["git-memory-verify-request@v1"] = "git-memory-verify-request@v1"
+    ids: Annotated[list[MemoryId], Field(max_length=1000)] = Field(default_factory=list)
+
+
+class VerifyReason(Model):
+    """Something a memory relies on that is gone. `check`: path, commit, make-target,
+    just-recipe, package-script, script-file, manifest or service."""
+
+    check: str
+    subject: str
+    message: str
+
+
+class VerifiedMemory(Model):
+    """One memory's freshness; `notes` say what was seen but does not make it stale (an
+    untracked path, a commit skipped in a shallow clone)."""
+
+    id: str
+    kind: Literal["entry", "scene", "skill"]
+    path: str
+    state: Freshness
+    reasons: list[VerifyReason]
+    notes: list[str] = Field(default_factory=list)
+
+
+class FreshnessCounts(Model):
+    """How many memories are in each state."""
+
+    fresh: int = Field(ge=0)
+    stale: int = Field(ge=0)
+    unverifiable: int = Field(ge=0)
+    total: int = Field(ge=0)
+
+
+class VerifyResponse(Model):
+    """`git-memory-verify@v1`: every checked memory and the counts per state."""
+
+    format: Literal["git-memory-verify@v1"] = "git-memory-verify@v1"
+    entries: list[VerifiedMemory]
+    counts: FreshnessCounts
+
+
+class ListRequest(Model):
+    """`git memory list [--type T] [--stale]`."""
+
+    format: Literal["git-memory-list-request@v1"] = "git-memory-list-request@v1"
+    type: EntryType | None = None
+    stale: bool = False
+
+
+class ListedEntry(Model):
+    """One approved entry as the table shows it."""
+
+    id: str
+    shortId: str
+    type: EntryType
+    priority: Priority
+    claimSupport: str
+    lastOccurred: str | None
+    freshness: Freshness
+    firstLine: str
+    path: str
+    reasons: list[VerifyReason] = Field(default_factory=list)
+
+
+class ListResponse(Model):
+    """`git-memory-list@v1`: approved entries (by priority, then id) and freshness counts."""
+
+    format: Literal["git-memory-list@v1"] = "git-memory-list@v1"
+    entries: list[ListedEntry]
+    counts: FreshnessCounts
+
+
+class RetireRequest(Model):
+    """Retire approved entries: a promotion plan sets `status: deprecated` (and
+    `superseded_by` when `by` is given) and records `reason` in each entry."""
+
+    format: Literal["git-memory-retire-request@v1"] = "git-memory-retire-request@v1"
+    ids: Annotated[list[EntrySlug], Field(min_length=1, max_length=50)]
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=MAX_REASON)]
+    by: EntrySlug | None = None
+
+    @field_validator("ids")
+    @classmethod
+    def _unique_ids(cls, value: list[str]) -> list[str]:
+        return unique(value)
+
+    @field_validator("reason")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        value = value.strip()
+        if not value or any(ch in value for ch in "\r\n"):
+            raise ValueError("the reason is one non-empty line")
+        return value

@@ -1,0 +1,136 @@
+"""`git memory list [--type T] [--stale]`: approved memory as a table, with freshness."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import click
+
+from git_memory.contracts.lifecycle import (
+    FreshnessCounts,
+    ListedEntry,
+    ListRequest,
+    ListResponse,
+    VerifyReason,
+)
+from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.registry import spec
+
+SHORT_ID = 32
+FIRST_LINE = 72
+ENTRY_TYPES = ("work_fact", "work_task", "work_method", "work_artifact")
+
+
+def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
+    """List the approved entries of this worktree, highest priority first: short id, type,
+    priority, claim support, the last day it occurred, freshness (as `git memory verify`
+    decides it) and the first line of its text. --type keeps one entry type; --stale keeps
+    only stale entries. Deprecated entries are not listed. Changes nothing."""
+    from git_memory.verify.check import counts, verify_memory
+
+    checked = [item for item in verify_memory(ctx.worktree) if item.kind == "entry"]
+    shown = [
+        item
+        for item in checked
+        if item.entry is not None
+        and (request.type is None or item.entry.type == request.type)
+        and (not request.stale or item.state == "stale")
+    ]
+    shown.sort(key=lambda item: (-item.entry.priority if item.entry else 0, item.id))
+    short = short_ids([item.id for item in checked])
+    return ListResponse(
+        entries=[_listed(item, short[item.id]) for item in shown],
+        counts=FreshnessCounts(**counts(checked)),
+    )
+
+
+def _listed(item: Any, short_id: str) -> ListedEntry:
+    entry = item.entry
+    return ListedEntry(
+        id=item.id,
+        shortId=short_id,
+        type=entry.type,
+        priority=entry.priority,
+        claimSupport=entry.claim_support,
+        lastOccurred=max(entry.occurred) if entry.occurred else None,
+        freshness=item.state,
+        firstLine=first_line(entry.body),
+        path=item.path,
+        reasons=[VerifyReason(**vars(reason)) for reason in item.reasons],
+    )
+
+
+def first_line(body: str) -> str:
+    """The first non-blank line of `body` without Markdown heading marks, shortened."""
+    for line in body.split("\n"):
+        text = line.strip().lstrip("#").strip()
+        if text:
+            return text if len(text) <= FIRST_LINE else text[: FIRST_LINE - 1] + "…"
+    return ""
+
+
+def short_ids(ids: Sequence[str]) -> dict[str, str]:
+    """Each id, or for a long one its shortest prefix of at least 32 characters that no
+    other id starts with (the table's column); sorted neighbours share the longest prefix."""
+    ordered = sorted(set(ids))
+    found: dict[str, str] = {}
+    for index, entry_id in enumerate(ordered):
+        neighbours = ordered[max(index - 1, 0) : index] + ordered[index + 1 : index + 2]
+        shared = max((_common(entry_id, other) for other in neighbours), default=0)
+        length = max(SHORT_ID, shared + 1)
+        found[entry_id] = entry_id if length >= len(entry_id) else entry_id[:length] + "…"
+    return found
+
+
+def _common(first: str, second: str) -> int:
+    shared = 0
+    for left, right in zip(first, second, strict=False):
+        if left != right:
+            break
+        shared += 1
+    return shared
+
+
+def render(response: ListResponse) -> str:
+    """A fixed-width table, then the counts."""
+    if not response.entries:
+        rows = ["no approved memory matches"]
+    else:
+        width = max(len(e.shortId) for e in response.entries)
+        header = f"{'ID':<{width}}  {'TYPE':<13} PRI {'SUPPORT':<15} {'LAST':<10} {'FRESH':<12}"
+        rows = [header + " FIRST LINE"]
+        for e in response.entries:
+            rows.append(
+                f"{e.shortId:<{width}}  {e.type:<13} {e.priority:>3} {e.claimSupport:<15} "
+                f"{e.lastOccurred or '-':<10} {e.freshness:<12} {e.firstLine}"
+            )
+    counts = response.counts
+    rows.append(
+        f"{counts.total} approved: {counts.fresh} fresh, {counts.stale} stale, "
+        f"{counts.unverifiable} unverifiable"
+    )
+    return "\n".join(rows)
+
+
+def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
+    return {"type": values.get("entry_type"), "stale": bool(values.get("stale"))}
+
+
+OPERATION = Operation(
+    spec=spec("list"),
+    request_model=ListRequest,
+    response_model=ListResponse,
+    handler=list_memory,
+    cli_params=[
+        click.Option(
+            ["--type", "entry_type"],
+            type=click.Choice(ENTRY_TYPES),
+            default=None,
+            help="Only entries of this type.",
+        ),
+        click.Option(["--stale"], is_flag=True, help="Only stale entries."),
+    ],
+    from_cli=_from_cli,
+    render_text=render,
+)

@@ -1,0 +1,294 @@
+"""Check approved memory against the worktree and repository (read-only).
+
+Each approved entry is `fresh` (everything it relies on that can be checked holds), `stale`
+(something it relies on is gone; the reasons say what) or `unverifiable` (it cites nothing
+that can be checked). An entry relies on its evidence paths (present in the worktree; an
+untracked one is noted), its evidence commits (present and reachable from HEAD; skipped in a
+shallow clone) and what the commands it names in inline code need (see `commands`). Scenes
+and skills are checked for the commands they name, and reported only when they name any.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from git_memory.errors import GitMemoryError
+from git_memory.verify.commands import Requirement, requirements
+from git_memory.verify.manifests import Manifests
+
+if TYPE_CHECKING:
+    from git_memory.formats.entry import Entry
+    from git_memory.repo.binding import Worktree
+    from git_memory.repo.evidence import RepositoryFacts
+
+State = Literal["fresh", "stale", "unverifiable"]
+STATES: tuple[State, ...] = ("fresh", "stale", "unverifiable")
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One thing a memory relies on that is gone: `check` names the kind of check."""
+
+    check: str
+    subject: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The freshness of one memory file (`kind`: entry, scene or skill)."""
+
+    id: str
+    kind: str
+    path: str
+    state: State
+    reasons: tuple[Reason, ...] = ()
+    notes: tuple[str, ...] = ()
+    entry: Entry | None = field(default=None, compare=False)
+
+
+@dataclass
+class Verifier:
+    """One verify run: the worktree's manifests and the repository facts, cached."""
+
+    manifests: Manifests
+    facts: RepositoryFacts
+    identity: str | None
+
+    @classmethod
+    def for_worktree(cls, worktree: Worktree) -> Verifier:
+        """A verifier over `worktree` (reads nothing until asked)."""
+        from git_memory.repo.evidence import RepositoryFacts
+        from git_memory.repo.remote import public_identity
+
+        return cls(
+            Manifests(worktree.root),
+            RepositoryFacts(worktree.repository),
+            public_identity(worktree.origin_url()),
+        )
+
+    def entry(self, entry: Entry, path: str) -> Checked:
+        """The freshness of one parsed entry."""
+        reasons: list[Reason] = []
+        notes: list[str] = []
+        checked = 0
+        for cited in entry.evidence.paths:
+            checked += self._path(cited, reasons, notes)
+        for commit in entry.evidence.commits:
+            checked += self._commit(commit.hash, commit.repo, reasons, notes)
+        body_checked = self._commands(entry.body, reasons)
+        state = _state(checked + body_checked, reasons)
+        return Checked(entry.id, "entry", path, state, tuple(reasons), tuple(notes), entry)
+
+    def document(self, item_id: str, kind: str, path: str, text: str) -> Checked | None:
+        """A scene or skill: checked for the commands it names; None when it names none."""
+        reasons: list[Reason] = []
+        if not self._commands(text, reasons):
+            return None
+        return Checked(item_id, kind, path, _state(1, reasons), tuple(reasons))
+
+    def _path(self, cited: str, reasons: list[Reason], notes: list[str]) -> int:
+        if cited.startswith("/") or ".." in cited.split("/"):
+            notes.append(f"path {cited} is outside the worktree; not checked")
+            return 0
+        if self.manifests.kind(cited.rstrip("/")) is None:
+            reasons.append(Reason("path", cited, f"cites {cited}, which is not in the worktree"))
+        elif cited.rstrip("/") not in self.facts.tracked:
+            notes.append(f"{cited} exists but is not tracked by git")
+        return 1
+
+    def _commit(self, hex_id: str, repo: str, reasons: list[Reason], notes: list[str]) -> int:
+        short = hex_id[:12]
+        state = self.facts.commit_state(hex_id)
+        if state == "reachable":
+            return 1
+        if self.identity is not None and repo and repo != self.identity:
+            notes.append(f"commit {short} is from {repo}; not checked here")
+            return 0
+        if self.facts.shallow:
+            notes.append(f"commit {short} not checked: this is a shallow clone")
+            return 0
+        why = {"missing": "does not exist in this repository"}.get(
+            state, "is not reachable from HEAD"
+        )
+        reasons.append(Reason("commit", hex_id, f"cites commit {short}, which {why}"))
+        return 1
+
+    def _commands(self, text: str, reasons: list[Reason]) -> int:
+        checked = 0
+        for requirement in requirements(text):
+            outcome = self.requirement(requirement)
+            if outcome is None:
+                continue
+            checked += 1
+            if outcome:
+                reasons.append(Reason(requirement.kind, requirement.name, outcome))
+        return checked
+
+    def requirement(self, need: Requirement) -> str | None:
+        """An empty reason when `need` holds, the reason when it does not, None when it
+        cannot be told."""
+        from git_memory.verify.needs import check_requirement
+
+        return check_requirement(self.manifests, need)
+
+
+def _state(checked: int, reasons: Sequence[Reason]) -> State:
+    if reasons:
+        return "stale"
+    return "fresh" if checked else "unverifiable"
+
+
+def verify_memory(
+    worktree: Worktree, ids: Sequence[str] = (), verifier: Verifier | None = None
+) -> list[Checked]:
+    """Every approved entry (then scenes and skills naming commands), checked; only the
+    items named by `ids` (entry ids, `scene:NAME`, `skill:NAME`) when given."""
+    verifier = verifier or Verifier.for_worktree(worktree)
+    wanted = set(ids)
+    found: list[Checked] = []
+    for item in memory_items(worktree):
+        if wanted and item[0] not in wanted:
+            continue
+        checked = _check_item(verifier, worktree.memory_root, item)
+        if checked is not None:
+            found.append(checked)
+    return found
+
+
+def _check_item(
+    verifier: Verifier, memory_root: str, item: tuple[str, str, str, object]
+) -> Checked | None:
+    item_id, kind, relpath, parsed = item
+    path = f"{memory_root}/{relpath}"
+    if kind == "entry":
+        from git_memory.formats.entry import Entry
+
+        assert isinstance(parsed, Entry)
+        return verifier.entry(parsed, path)
+    return verifier.document(item_id, kind, path, str(parsed))
+
+
+def memory_items(worktree: Worktree) -> list[tuple[str, str, str, object]]:
+    """(id, kind, memory-root-relative path, parsed entry or document text) of every
+    approved entry, scene and skill that parses; deprecated entries are left out."""
+    from git_memory.repo.memory_tree import worktree_files
+
+    items: list[tuple[str, str, str, object]] = []
+    for memory_file in worktree_files(worktree.root, worktree.memory_root):
+        if memory_file.data is None:
+            continue
+        item = _parsed(memory_file.relpath, memory_file.data)
+        if item is not None:
+            items.append(item)
+    return items
+
+
+def _parsed(relpath: str, data: bytes) -> tuple[str, str, str, object] | None:
+    from git_memory.errors import FormatError
+    from git_memory.formats.entry import parse_entry
+
+    parts = relpath.split("/")
+    try:
+        text = data.decode("utf-8")
+        if len(parts) == 2 and parts[0] == "entries" and parts[1].endswith(".md"):
+            entry = parse_entry(text)
+            return None if entry.status != "approved" else (entry.id, "entry", relpath, entry)
+    except (FormatError, UnicodeDecodeError):
+        return None  # lint reports a file that does not parse
+    if len(parts) == 2 and parts[0] == "scenes" and parts[1].endswith(".md"):
+        return (f"scene:{parts[1][:-3]}", "scene", relpath, text)
+    if len(parts) == 3 and parts[0] == "skills" and parts[2] == "SKILL.md":
+        return (f"skill:{parts[1]}", "skill", relpath, text)
+    return None
+
+
+def check_entries(worktree: Worktree, entries: Iterable[tuple[Entry, str]]) -> list[Checked]:
+    """Freshness of already parsed entries, each with its worktree-relative path."""
+    verifier = Verifier.for_worktree(worktree)
+    return [verifier.entry(entry, path) for entry, path in entries]
+
+
+def freshness_by_path(worktree: Worktree, paths: Iterable[str]) -> dict[str, str]:
+    """The freshness of the entry files at these worktree-relative paths (as search shows
+    them): a state, `deprecated` for a retired entry, `unverifiable` for one that does not
+    read or parse (lint reports it)."""
+    from git_memory.errors import FormatError
+    from git_memory.formats.entry import parse_entry
+    from git_memory.safefs import read_file_nofollow
+
+    verifier = Verifier.for_worktree(worktree)
+    found: dict[str, str] = {}
+    for path in paths:
+        try:
+            data = read_file_nofollow(worktree.root, path)
+            entry = None if data is None else parse_entry(data.decode("utf-8"))
+        except (GitMemoryError, FormatError, UnicodeDecodeError):
+            entry = None
+        if entry is None:
+            found[path] = "unverifiable"
+        elif entry.status != "approved":
+            found[path] = entry.status
+        else:
+            found[path] = verifier.entry(entry, path).state
+    return found
+
+
+def stale_entry_ids(worktree: Worktree, entries: Iterable[Entry] | None = None) -> frozenset[str]:
+    """Ids of the approved entries that are stale: what assembled context leaves out.
+
+    Pass the entries a caller already parsed to skip reading the memory root again.
+    """
+    if entries is None:
+        checked = [c for c in verify_memory(worktree) if c.kind == "entry"]
+    else:
+        root = worktree.memory_root
+        checked = check_entries(worktree, ((e, f"{root}/entries/{e.id}.md") for e in entries))
+    return frozenset(c.id for c in checked if c.state == "stale")
+
+
+SHORT_MARK = "…"
+
+
+def expand_short_ids(worktree: Worktree, ids: Sequence[str]) -> list[str]:
+    """Ids as given, with a short id as `git memory list` shows it (`prefix…`) replaced by
+    the one entry id it starts; `GM_ENTRY_NOT_FOUND` when none or several do."""
+    if not any(given.endswith(SHORT_MARK) for given in ids):
+        return list(ids)
+    from git_memory.store.approved_scan import list_entries
+
+    known = [
+        p.removeprefix("entries/")[:-3] for p in list_entries(worktree.root, worktree.memory_root)
+    ]
+    expanded = []
+    for given in ids:
+        matches = [k for k in known if k.startswith(given[: -len(SHORT_MARK)])]
+        if not given.endswith(SHORT_MARK):
+            expanded.append(given)
+        elif len(matches) == 1:
+            expanded.append(matches[0])
+        else:
+            raise entry_not_found([given])
+    return expanded
+
+
+def entry_not_found(ids: list[str]) -> GitMemoryError:
+    """`GM_ENTRY_NOT_FOUND` for ids that name no approved memory."""
+    return GitMemoryError(
+        "GM_ENTRY_NOT_FOUND",
+        "no approved memory with id " + ", ".join(repr(i) for i in ids),
+        hint="`git memory list` shows the ids; scenes and skills are `scene:NAME`, `skill:NAME`"
+        " (checked only when they name a command)",
+        details={"ids": ids},
+    )
+
+
+def counts(checked: Iterable[Checked]) -> dict[str, int]:
+    """How many items are in each state, and the total."""
+    found: dict[str, int] = dict.fromkeys(STATES, 0)
+    for item in checked:
+        found[item.state] += 1
+    found["total"] = sum(found.values())
+    return found

@@ -1,0 +1,141 @@
+"""Stale entry ids for assembled context, recorded so an unchanged worktree is not re-checked.
+
+Assembly and `git memory context` run often (a session-start hook runs context every time),
+so their freshness answer is recorded in the state home with everything it depends on: the
+approved projection's source tree digest (content digests of every entry file), HEAD, whether
+history is shallow, the origin identity, the kind of every path a check looked at and the
+content digest of every manifest it read. The record answers only while all of these are
+unchanged; checking that costs an lstat per path and one read per manifest, never a parse
+of the entries. `git memory verify` itself always checks from scratch and writes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
+from git_memory.errors import GitMemoryError
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.verify.check import Verifier
+    from git_memory.verify.manifests import Manifests
+
+RECORD_FORMAT = "git-memory-freshness-record@2"
+RECORD_DIR = ("artifacts", "freshness")
+
+
+def context_stale_ids(worktree: Worktree) -> frozenset[str]:
+    """What assembly and `git memory context` leave out: stale entry ids, recorded."""
+    return frozenset(context_freshness(worktree)["stale"])
+
+
+def context_counts(worktree: Worktree) -> dict[str, int]:
+    """Memories per freshness state (as `git memory verify` counts them), recorded."""
+    counts: dict[str, int] = context_freshness(worktree)["counts"]
+    return counts
+
+
+def context_freshness(worktree: Worktree) -> dict[str, Any]:
+    """`{"stale": [entry ids], "counts": {state: n}}` for the worktree as it is now.
+
+    Syncs the approved projection first (stat-only when no entry file changed); when the
+    sync saw files change under it (coverage partial) the answer is checked, not recorded.
+    """
+    from git_memory.store.worktree import open_worktree_state
+
+    state = open_worktree_state(worktree, sync=True)
+    try:
+        sync = state.sync
+    finally:
+        state.close()
+    if sync is None or sync.coverage != "complete":
+        return _checked(worktree, None)[0]
+    return recorded_freshness(worktree, sync.source_tree_digest)
+
+
+def recorded_freshness(worktree: Worktree, tree_digest: str) -> dict[str, Any]:
+    """Stale entry ids and counts: from the record when nothing it depends on changed, else
+    checked now (and recorded). `tree_digest` is the approved projection's digest of the
+    entry files, current as of this call."""
+    from git_memory.verify.check import Verifier
+
+    verifier = Verifier.for_worktree(worktree)
+    path = _record_path(worktree)
+    record = _load(path)
+    if record is not None and record["key"] == _key(verifier, tree_digest, record):
+        return {"stale": record["stale"], "counts": record["counts"]}
+    answer, verifier = _checked(worktree, verifier)
+    kinds, texts = verifier.manifests.consulted()
+    consulted = {"kinds": kinds, "texts": {p: _digest(t) for p, t in texts.items()}}
+    document = {"format": RECORD_FORMAT, "consulted": consulted, **answer}
+    document["key"] = _key(verifier, tree_digest, document)
+    _store(path, document)
+    return answer
+
+
+def _checked(worktree: Worktree, verifier: Verifier | None) -> tuple[dict[str, Any], Verifier]:
+    from git_memory.verify.check import Verifier, counts, verify_memory
+
+    verifier = verifier or Verifier.for_worktree(worktree)
+    checked = verify_memory(worktree, verifier=verifier)
+    stale = sorted(c.id for c in checked if c.kind == "entry" and c.state == "stale")
+    return {"stale": stale, "counts": counts(checked)}, verifier
+
+
+def _key(verifier: Verifier, tree_digest: str, record: dict[str, Any]) -> str:
+    """Digest of what the verdicts depend on, with the recorded paths looked at again now."""
+    consulted = record["consulted"]
+    facts = verifier.facts
+    return digest(
+        {
+            "tree": tree_digest,
+            "head": None if facts.head is None else str(facts.head),
+            "shallow": facts.shallow,
+            "identity": verifier.identity,
+            "kinds": _kinds_now(verifier.manifests, consulted["kinds"]),
+            "texts": {p: _digest(verifier.manifests.text(p)) for p in sorted(consulted["texts"])},
+        }
+    )
+
+
+def _kinds_now(manifests: Manifests, recorded: dict[str, str | None]) -> dict[str, str | None]:
+    return {relpath: manifests.kind(relpath) for relpath in sorted(recorded)}
+
+
+def _digest(text: str | None) -> str | None:
+    return None if text is None else sha256_hex(text.encode("utf-8", "surrogatepass"))
+
+
+def _record_path(worktree: Worktree) -> Path:
+    binding = worktree.binding()
+    name = digest({"worktree": binding.worktreeKey, "memoryRoot": binding.memoryRoot})[:32]
+    return worktree.state_home.joinpath(*RECORD_DIR, f"{name}.json")
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    from git_memory.paths import read_private
+
+    try:
+        document = json.loads(read_private(path))
+    except (OSError, ValueError, GitMemoryError):
+        return None  # absent, unreadable or corrupt: check again
+    if not isinstance(document, dict) or document.get("format") != RECORD_FORMAT:
+        return None
+    consulted = document.get("consulted")
+    if not (isinstance(consulted, dict) and {"kinds", "texts"} <= set(consulted)):
+        return None
+    if not isinstance(document.get("counts"), dict):
+        return None  # a record written before counts were kept
+    return document
+
+
+def _store(path: Path, document: dict[str, Any]) -> None:
+    from git_memory.paths import write_private_atomic
+
+    # A record that cannot be written only means checking again next time.
+    with contextlib.suppress(OSError, ValueError, GitMemoryError):
+        write_private_atomic(path, canonical_json(document))

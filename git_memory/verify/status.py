@@ -1,0 +1,54 @@
+"""Freshness for `git memory status` and `git memory doctor`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def counts(ctx: Any) -> dict[str, int]:
+    """Status contributor: approved memories by freshness (`git memory verify` lists them),
+    from the record assembly keeps while nothing they depend on changed."""
+    from git_memory.verify.check import counts as tally
+    from git_memory.verify.check import verify_memory
+    from git_memory.verify.recorded import context_counts
+
+    worktree = ctx.worktree
+    if not _projected(worktree):
+        return tally(verify_memory(worktree))  # status creates no state: check, record nothing
+    return context_counts(worktree)
+
+
+def _projected(worktree: Any) -> bool:
+    """Whether some command already synced this worktree's approved projection."""
+    from git_memory.paths import MEMORY_STATE_DB
+    from git_memory.store.approved import get_projection
+    from git_memory.store.worktree import open_worktree_state
+
+    if not (worktree.state_home / MEMORY_STATE_DB).exists():
+        return False
+    state = open_worktree_state(worktree)
+    try:
+        return get_projection(state.db, state.owner) is not None
+    finally:
+        state.close()
+
+
+def doctor_check(ctx: Any) -> Any:
+    """Doctor: stale memory is worth knowing (it stays out of assembled context)."""
+    from git_memory.doctor.checks import Check
+    from git_memory.verify.check import counts as tally
+    from git_memory.verify.check import verify_memory
+
+    # Checked afresh: doctor must work when the state home is what is broken.
+    found = tally(verify_memory(ctx.worktree))
+    if found["stale"]:
+        return Check(
+            "memory freshness",
+            "warn",
+            f"{found['stale']} of {found['total']} approved memories are stale and left out of "
+            "assembled context",
+            "git memory verify (then fix the code or the memory, or git memory retire)",
+        )
+    return Check(
+        "memory freshness", "ok", f"{found['fresh']} fresh, {found['unverifiable']} unverifiable"
+    )
