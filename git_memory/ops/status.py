@@ -80,6 +80,12 @@ def render(response: StatusResponse) -> str:
     return "\n".join(lines + response.notes)
 
 
+def _plan_line(plan_id: str, verb: str) -> str:
+    from git_memory.ids import short
+
+    return f"promotion plan {short(plan_id)} {verb}: git memory promote --plan {short(plan_id)}"
+
+
 def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
@@ -94,7 +100,6 @@ def _sessions_line(sessions: Any) -> str:
 
 
 def _waiting(counts: dict[str, Any]) -> list[str]:
-    from git_memory.ids import short
 
     items: list[str] = []
     memory = counts.get("memory", {})
@@ -107,10 +112,12 @@ def _waiting(counts: dict[str, Any]) -> list[str]:
         number = _count(candidates["draft"], "draft waits", "drafts wait")
         items.append(f"{number} for the agent's duplicate check (memory_stage adjudication)")
     promotions = counts.get("promotions", {})
-    for plan in promotions.get("openPlans", []) if isinstance(promotions, dict) else []:
-        plan_id = short(plan["planId"])
-        verb = "was interrupted; resume it" if plan["status"] == "applying" else "waits; write it"
-        items.append(f"promotion plan {plan_id} {verb}: git memory promote --plan {plan_id}")
+    promotions = promotions if isinstance(promotions, dict) else {}
+    for plan in promotions.get("openPlans", []):
+        if plan["status"] != "applying":  # an applying plan is listed as interrupted below
+            items.append(_plan_line(plan["planId"], "waits; write it"))
+    for plan in promotions.get("interrupted", []):
+        items.append(_plan_line(plan["planId"], "was interrupted; resume it"))
     if tasks.get("pending"):
         number = _count(tasks["pending"], "extraction task is", "extraction tasks are")
         items.append(

@@ -3,7 +3,7 @@
 State machine (reference §E): plan `generated → approved → applying → applied | voided`;
 `mutation_phase precheck → mutating → rolling_back → done`; per file `pending → intent →
 applied | rolled_back`. Every file's intent is committed before its bytes are touched, and a
-killed process leaves a journal from which `resume` (the next `status` or `promote`) converges:
+killed process leaves a journal from which `resume` (the next `promote`) converges:
 each file ends with its old or its planned bytes, and the candidates are promoted exactly once.
 """
 
