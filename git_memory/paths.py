@@ -1,8 +1,8 @@
 """The private state home and the one helper for private atomic writes.
 
-State home precedence (SPEC §2): `$GIT_MEMORY_HOME`, then `git config memory.home`, then the XDG
-state directory. Directories are 0700 and files 0600 because the state holds transcript text and
-the origin secret.
+State home precedence (docs/configuration.md): `$GIT_MEMORY_HOME`, then `git config
+memory.home`, then the XDG state directory. Directories are 0700 and files 0600 because the
+state holds transcript text and the origin secret.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Layering (ARCHITECTURE.md): one choke point per side effect, imports point downward."""
+"""Layering: one choke point per side effect, imports point downward."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Turn exceptions into SPEC §8 exit codes: one `error:` line, never a traceback on screen."""
+"""Turn exceptions into exit statuses (docs/troubleshooting.md): one `error:` line, never a
+traceback on screen."""
 
 from __future__ import annotations
 

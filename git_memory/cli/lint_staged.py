@@ -17,8 +17,6 @@ from git_memory.errors import (
     GitMemoryError,
 )
 
-FAST_ARGV = ("lint", "--staged")
-
 
 def run() -> int:
     """Lint the blobs the commit will record; 1 when anything blocks."""

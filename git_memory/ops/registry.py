@@ -38,11 +38,6 @@ class OperationSpec(NamedTuple):
         """`stable` when both front ends offer the same thing, else `one-sided`."""
         return "stable" if self.mcp_tool and not self.one_sided_reason else "one-sided"
 
-    @property
-    def cli_name(self) -> str:
-        """The command as typed after `git memory`."""
-        return " ".join(self.cli_path)
-
 
 def _op(
     name: str,

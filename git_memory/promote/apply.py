@@ -1,7 +1,7 @@
 """Apply an approved PromotionPlan: lock, precheck, journaled CAS writes, rollback, finalize.
 
-State machine (reference §E): plan `generated → approved → applying → applied | voided`;
-`mutation_phase precheck → mutating → rolling_back → done`; per file `pending → intent →
+State machine (docs/guide-review-promote.md): plan `generated → approved → applying → applied |
+voided`; `mutation_phase precheck → mutating → rolling_back → done`; per file `pending → intent →
 applied | rolled_back`. Every file's intent is committed before its bytes are touched, and a
 killed process leaves a journal from which `resume` (the next `promote`) converges:
 each file ends with its old or its planned bytes, and the candidates are promoted exactly once.
@@ -372,7 +372,7 @@ def _post_finalize(
 
 
 def regenerate_index(worktree: Worktree) -> bool:
-    """Rebuild `index.json` from the memory root (SPEC §4.6); True when it changed."""
+    """Rebuild `index.json` from the memory root (docs/formats.md); True when it changed."""
     from git_memory.formats.index_json import build_index
 
     built = build_index(tree.index_sources(worktree.root, worktree.memory_root))

@@ -1,4 +1,4 @@
-"""Who approved a plan, and how (SPEC §7.3, §7.5 item 8).
+"""Who approved a plan, and how.
 
 The approval binds to the exact `planDigest`: given as `--approve`/`approve`, or given by a
 human who saw the diff (terminal prompt, MCP elicitation). It is recorded in the

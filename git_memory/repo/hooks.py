@@ -1,4 +1,4 @@
-"""Hook shims and the index.json merge driver in the repository git really uses (SPEC §4.5).
+"""Hook shims and the index.json merge driver in the repository git really uses (docs/hooks.md).
 
 The hooks directory is what `git rev-parse --git-path hooks` prints: `core.hooksPath` when
 set (relative to the worktree root), else `<common git dir>/hooks`. A foreign hook is never

@@ -1,1 +1,1 @@
-"""The session index: transcript readers, turns, the SQLite index and its sync (SPEC §5)."""
+"""The session index: transcript readers, turns, the SQLite index and its sync."""

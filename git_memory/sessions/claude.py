@@ -1,7 +1,7 @@
 """Claude Code transcript reader: one JSON object per line → normalized events.
 
 Pure: no I/O. The reader keeps a small JSON-serializable `state` so a sync can resume a file
-from its last complete line. Rules (transcript-formats §1, reference §F):
+from its last complete line. Rules:
 - `user` records: visible text opens a turn unless the record is meta, a compaction summary,
   a sidechain (subagent) record, or an injection (tags listed in `HIDDEN_TAGS`, caveats,
   interruption notices). `tool_result` blocks become tool results.

@@ -1,6 +1,6 @@
 """Codex rollout reader: one JSON object per line → normalized events.
 
-Pure: no I/O. The era is detected per file from its first record (transcript-formats §2.2):
+Pure: no I/O. The era is detected per file from its first record:
 - era B (bare JSONL): a header `{id, timestamp, instructions, git}`, `record_type: state`
   markers and bare response items without timestamps; human prompts are the `message`
   items with role `user` that are not injections; the cwd comes from the first
@@ -267,7 +267,7 @@ def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, s
 
 def _result_state(item: dict[str, Any], output: Any) -> str:
     """failed on an error, a failed status or a non-zero exit code; completed on exit 0 or a
-    success status; unknown otherwise (reference §F)."""
+    success status; unknown otherwise."""
     if item.get("error") or item.get("status") == "failed":
         return FAILED
     code = item.get("exit_code")

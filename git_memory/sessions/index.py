@@ -1,4 +1,4 @@
-"""The session index `sessions.sqlite3` (SPEC §5): schema, migrations, connections.
+"""The session index `sessions.sqlite3`: schema, migrations, connections.
 
 Derived data only (it can always be rebuilt from the transcripts). The file lives in the
 private state home (0600), runs in WAL mode, and records applied migrations. The FTS5 table

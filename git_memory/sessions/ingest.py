@@ -1,7 +1,7 @@
 """Index one transcript file: checkpoint check, read, parse, and one transaction of writes.
 
-Checkpoint `{dev, ino, size, mtime_ns, head digest, boundary digest, complete offset}` (SPEC
-§5): identical stat → unchanged; same file grown with the same head and boundary bytes →
+Checkpoint `{dev, ino, size, mtime_ns, head digest, boundary digest, complete offset}`:
+identical stat → unchanged; same file grown with the same head and boundary bytes →
 resume after the last complete line; anything else → full re-read. The unterminated last line
 is never parsed: the complete offset stops before it.
 """

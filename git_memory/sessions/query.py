@@ -1,4 +1,4 @@
-"""Read side of the session index: attribution, closure, turn selection (SPEC §5).
+"""Read side of the session index: attribution, closure, turn selection.
 
 Attribution is computed at query time for the asking worktree: a turn belongs to it when its
 recorded cwd (resolved at sync time) is the worktree root or inside it, unless a nested

@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-# Reference §F: records up to 8 MiB, nesting up to 64 levels.
+# Bounds that keep one hostile record cheap: records up to 8 MiB, nesting up to 64 levels.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 

@@ -1,4 +1,4 @@
-"""Incremental sync of the session index (SPEC §5).
+"""Incremental sync of the session index.
 
 One writer at a time (a filelock next to the index); each file is indexed in its own
 transaction, so a sync killed half-way leaves every file either fully old or fully new, and the

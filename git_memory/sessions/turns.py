@@ -1,7 +1,7 @@
 """Turns from normalized events: boundaries, keys, revision, evidence candidates (pure).
 
-A turn starts at each visible main-line user message and owns everything up to the next one
-(reference §F). `sessionKey = digest(["session", provider, sessionId])`,
+A turn starts at each visible main-line user message and owns everything up to the next one.
+`sessionKey = digest(["session", provider, sessionId])`,
 `turnKey = digest([sessionKey, offset of the opening user record])`, and
 `revision = digest(canonical turn content)`, so a turn that grows gets a new revision.
 Closure is decided at query time (`closure`), because quiescence depends on the clock and

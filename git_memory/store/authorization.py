@@ -151,21 +151,3 @@ def delivery_state(db: StateDB, plan_digest: str) -> Delivery | None:
     return Delivery(
         row["plan_digest"], row["task_id"], row["state"], row["started_at"], row["finished_at"]
     )
-
-
-def mark_interrupted_deliveries(db: StateDB) -> list[str]:
-    """Deliveries left `sending` by a dead process become `indeterminate`; returns their digests.
-
-    Call only while no delivery is in flight in another process (e.g. under the runner lock).
-    """
-    with db.write(boundary="store.delivery"):
-        digests = [
-            str(row[0])
-            for row in db.rows("SELECT plan_digest FROM runner_deliveries WHERE state = 'sending'")
-        ]
-        db.execute(
-            "UPDATE runner_deliveries SET state = 'indeterminate', finished_at = ?"
-            " WHERE state = 'sending'",
-            (_now(),),
-        )
-    return digests

@@ -1,4 +1,4 @@
-"""The CLI skeleton: help, version, exit codes, JSON errors, crash logs (SPEC §8)."""
+"""The CLI skeleton: help, version, exit codes, JSON errors, crash logs."""
 
 from __future__ import annotations
 

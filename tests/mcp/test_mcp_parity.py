@@ -84,7 +84,7 @@ def test_operation_is_on_both_sides_or_says_why(declaration: OperationSpec, repo
     assert hints.destructive_hint is expected_destructive
 
 
-# The tools SPEC §8 names with the hints SPEC and reference §G give them.
+# Every MCP tool with the hints it must advertise.
 READ_ONLY_TOOLS = {"memory_status", "memory_search", "memory_review"}
 DESTRUCTIVE_TOOLS = {"memory_promote"}
 
