@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import AgentRecall
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
@@ -23,8 +24,14 @@ GUIDANCE_RULES = [
 ]
 
 
-def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -> AgentRecall:
-    """Select, chunk and plan; return up to `limit` pending tasks plus the contexts."""
+def pending_tasks(
+    worktree: Any,
+    request: MemoryExtractionRequest,
+    *,
+    now: float | None = None,
+    capped: bool = True,
+) -> tuple[Workspace, Selection, list[PlannedTask]]:
+    """Sync the session index, select the window and plan its chunks; the pending ones."""
     from git_memory.sessions.sync import sync
 
     # Take in what the agents wrote since the last look (lock order: sessions, then memory);
@@ -32,9 +39,14 @@ def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -
     sync(worktree.state_home)
     workspace = open_workspace(worktree)
     moment = time.time() if now is None else now
-    selection = select(worktree, request.request, now=moment)
+    selection = select(worktree, request, now=moment, capped=capped)
     planned = build_tasks(selection, workspace.binding, workspace.database_uuid, int(moment * 1000))
-    pending = [p for p in planned if _plan_pending(workspace, p)]
+    return workspace, selection, [p for p in planned if _plan_pending(workspace, p)]
+
+
+def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -> AgentRecall:
+    """Select, chunk and plan; return up to `limit` pending tasks plus the contexts."""
+    workspace, selection, pending = pending_tasks(worktree, request.request, now=now)
     sources = load_sources(workspace)
     memory_context, skill_context = build_contexts(sources, request.request.query)
     return AgentRecall.model_validate(

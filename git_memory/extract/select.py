@@ -20,7 +20,8 @@ from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
 
 MAX_MATCHING_TURNS = 200
-DEFAULT_MIN_SESSION_TURNS = 3
+DEFAULT_MIN_SESSION_TURNS = 1
+SKIP_ACTIVE = "still active: no turn sealed yet"
 # Request provider names → the session index's provider names.
 PROVIDERS = {"claude": "claude-code", "codex": "codex"}
 PUBLIC_PROVIDER = {value: key for key, value in PROVIDERS.items()}
@@ -49,6 +50,8 @@ class Selection:
     source_binding_digest: str
     sessions: tuple[SessionSelection, ...]
     rejected_sessions: int
+    # Sessions of the window left out, by reason (what `extract` reports).
+    skipped: tuple[tuple[str, int], ...] = ()
 
     @property
     def matched_sessions(self) -> int:
@@ -57,9 +60,17 @@ class Selection:
 
 
 def select(
-    worktree: Any, request: MemoryExtractionRequest, *, now: float | None = None
+    worktree: Any,
+    request: MemoryExtractionRequest,
+    *,
+    now: float | None = None,
+    capped: bool = True,
 ) -> Selection:
-    """Select, gate and digest the turns of `request` for this worktree."""
+    """Select, gate and digest the turns of `request` for this worktree.
+
+    `capped=False` lifts the cap for the in-process builtin runner: nothing it reads leaves
+    the machine or fills a model's context, so a whole window is fine there.
+    """
     from git_memory.sessions.query import select_turns
 
     filters = request.filters
@@ -73,9 +84,15 @@ def select(
         session_keys=(filters.sessionKeys or None) if filters else None,
         result_states=_tool_states(request),
         now=now,
+        closures=("hard-sealed", "quiescent", "open"),
     )
     records = [r for r in records if _capabilities_match(r, request)]
-    if len(records) > MAX_MATCHING_TURNS:
+    # Sessions whose every turn is still open (the agent may still be writing) wait.
+    active = {r.session_key for r in records} - {
+        r.session_key for r in records if r.closure != "open"
+    }
+    records = [r for r in records if r.closure != "open"]
+    if capped and len(records) > MAX_MATCHING_TURNS:
         raise _too_broad(records)
     binding = worktree.binding()
     request_digest = digest(
@@ -86,7 +103,9 @@ def select(
     )
     scrub = path_scrubber(worktree.root)
     turns = [to_source_turn(r, binding.publicRepositoryIdentity, scrub) for r in records]
-    sessions, rejected = _group(turns, _min_session_turns(worktree))
+    minimum = _min_session_turns(worktree)
+    sessions, rejected = _group(turns, minimum)
+    skipped = _skipped(minimum, rejected, len(active))
     kept = [t for s in sessions for t in s.turns]
     result_set = digest(
         {
@@ -102,7 +121,7 @@ def select(
             "deliveryEdgeRevisions": sorted({digest(e.pointer) for t in kept for e in t.edges}),
         }
     )
-    return Selection(request_digest, result_set, source_binding, tuple(sessions), rejected)
+    return Selection(request_digest, result_set, source_binding, tuple(sessions), rejected, skipped)
 
 
 def _tool_states(request: MemoryExtractionRequest) -> list[str] | None:
@@ -143,6 +162,14 @@ def _too_broad(records: list[Any]) -> GitMemoryError:
             "perProvider": dict(sorted(per_provider.items())),
         },
     )
+
+
+def _skipped(minimum: int, short: int, active: int) -> tuple[tuple[str, int], ...]:
+    reasons = (
+        (f"fewer than {minimum} sealed turns (memory.minSessionTurns)", short),
+        (SKIP_ACTIVE, active),
+    )
+    return tuple((reason, count) for reason, count in reasons if count)
 
 
 def _min_session_turns(worktree: Any) -> int:

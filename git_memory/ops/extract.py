@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 import click
 from pydantic import Field
 
-from git_memory.contracts.base import Model
+from git_memory.contracts.base import Hex64, Model
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
@@ -24,9 +25,10 @@ class ExtractRunnerRequest(Model):
     runnerModel: str | None = None
     runnerEndpoint: str | None = None
     request: MemoryExtractionRequest
-    limit: Annotated[int, Field(ge=1, le=8)] = 1
-    approvePlan: str | None = None
-    approveManifest: str | None = None
+    # The builtin runner takes every pending task by default; a model runner one per run.
+    limit: Annotated[int, Field(ge=1)] | None = None
+    approvePlan: Hex64 | None = None
+    approveManifest: Hex64 | None = None
 
 
 class ExtractPreviewRequest(Model):
@@ -37,6 +39,13 @@ class ExtractPreviewRequest(Model):
     runnerModel: str | None = None
     runnerEndpoint: str | None = None
     limit: Annotated[int, Field(ge=1, le=8)] = 1
+
+
+class SkippedSessions(Model):
+    """Sessions of the window an eligibility rule left out, and why."""
+
+    reason: str
+    sessions: int
 
 
 class ExtractRunnerResponse(Model):
@@ -50,6 +59,10 @@ class ExtractRunnerResponse(Model):
     quarantined: list[str]
     plans: list[dict[str, Any]] = Field(default_factory=list)
     manifest: dict[str, Any] | None = None
+    window: dict[str, str] | None = None
+    sessions: int = 0
+    skipped: list[SkippedSessions] = Field(default_factory=list)
+    remaining: int = 0
     next: str
 
 
@@ -57,10 +70,12 @@ def extract(
     ctx: OpContext, request: ExtractRunnerRequest | ExtractPreviewRequest
 ) -> ExtractRunnerResponse:
     """Send the extraction tasks of a selection (then their adjudication) to a restricted,
-    tool-less runner. `--runner builtin` answers in process with no model: typed facts
-    (commands that succeeded, commits and the paths they changed) and quoted user rules; it
-    sends nothing and needs no approval. For model runners nothing is sent before its
-    RunnerExecutionPlan is approved: on a TTY
+    tool-less runner. `--runner builtin` answers in process with no model: commands that
+    work, traps and their fix, and the rules the user stated, each proposed once for the
+    whole window; it sends nothing, needs no approval and takes every pending task of the
+    window in one run (`--limit N` caps it). Without --since/--until it takes everything
+    since this worktree's last extraction (the last 30 days the first time). For model
+    runners nothing is sent before its RunnerExecutionPlan is approved: on a TTY
     you are asked; otherwise pass --approve-plan DIGEST or --approve-manifest DIGEST (exit 1
     with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
     the adjudication is a separate delivery with its own plan. Answers are held to the
@@ -73,23 +88,72 @@ def extract(
     options = RunnerOptions(
         request.runner, request.runnerCommand, request.runnerModel, request.runnerEndpoint
     )
+    builtin = request.runner == "builtin"
     outcome = run_batch(
         ctx.worktree,
         options,
         request.request,
-        limit=request.limit,
+        limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
         approve_plan=request.approvePlan,
         approve_manifest=request.approveManifest,
         ask=_terminal_ask if ctx.interactive else None,
     )
-    waiting = "nothing new to review" if not outcome.quarantined else "git memory review"
+    if builtin and not outcome.left:
+        _remember_window(ctx, request.request)
     return ExtractRunnerResponse(
         runner=request.runner,
         extracted=outcome.extracted,
         adjudicated=outcome.adjudicated,
         quarantined=outcome.quarantined,
-        next=waiting,
+        window=request.request.window.to_json(),
+        sessions=outcome.sessions,
+        skipped=[SkippedSessions(reason=r, sessions=n) for r, n in outcome.skipped],
+        remaining=outcome.left,
+        next=_next(ctx, outcome) if builtin else _next_model(outcome),
     )
+
+
+def _next_model(outcome: Any) -> str:
+    return "nothing new to review" if not outcome.quarantined else "git memory review"
+
+
+def _next(ctx: OpContext, outcome: Any) -> str:
+    """The true next step: review when anything waits, else what happened and why."""
+    waiting = _waiting(ctx)
+    if waiting:
+        return f"git memory review ({waiting} candidate(s) waiting)"
+    if outcome.left:
+        return f"git memory extract --runner builtin ({outcome.left} task(s) left by --limit)"
+    if outcome.extracted:
+        return (
+            f"nothing new to review: {len(outcome.extracted)} chunk(s) read, every memory "
+            "they hold is already approved or proposed"
+        )
+    if outcome.sessions:
+        return "nothing new to review: every session of the window was extracted already"
+    skipped = sum(n for _, n in outcome.skipped)
+    if skipped:
+        return f"nothing to extract: all {skipped} session(s) of the window were skipped"
+    return (
+        "nothing to extract: no session of this worktree in the window "
+        "(widen --since, or check `git memory sessions list`)"
+    )
+
+
+def _waiting(ctx: OpContext) -> int:
+    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.candidates import list_candidates
+
+    workspace = open_workspace(ctx.worktree, sync=False)
+    return len(list_candidates(workspace.db, workspace.owner, statuses=("quarantined",)))
+
+
+def _remember_window(ctx: OpContext, request: MemoryExtractionRequest) -> None:
+    from git_memory.extract import window
+    from git_memory.extract.workspace import open_workspace
+
+    workspace = open_workspace(ctx.worktree, sync=False)
+    window.remember(workspace.db, workspace.owner, window.from_request(request.window))
 
 
 def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerResponse:
@@ -122,16 +186,52 @@ def _terminal_ask(question: str, details: str) -> bool:
     return output.confirm(question)
 
 
+MAX_MODEL_TASKS = 8
+_DIGEST = re.compile(r"^[0-9a-f]{64}$")
+
+
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest:
-    return _request(values, request_from_cli(values))
+    """The request from the flags; the window defaults as `extract.window` describes."""
+    from git_memory.extract import window
+    from git_memory.extract.workspace import open_workspace
+
+    since, until = values.get("since"), values.get("until")
+    last = None
+    if not since:
+        workspace = open_workspace(ctx.worktree, sync=False)
+        last = window.last_until(workspace.db, workspace.owner)
+    resolved = window.resolve_window(since, until, last_until=last, now=window.utc_now())
+    return _request(values, request_from_cli(values, resolved.to_json()))
 
 
 def _from_request_file(ctx: OpContext, document: Any, values: Mapping[str, Any]) -> Any:
     """`--request FILE` holds the MemoryExtractionRequest; runner and approvals are flags.
     A whole ExtractRunnerRequest document is taken as it is."""
     if isinstance(document, dict) and document.get("format") == EXTRACTION_REQUEST_FORMAT:
+        _check_window(document.get("window"))
         return _request(values, document)
+    if isinstance(document, dict) and isinstance(document.get("request"), dict):
+        _check_window(document["request"].get("window"))
     return document
+
+
+def _check_window(window: Any) -> None:
+    """A request file's window, refused in plain words when reversed or too long."""
+    from datetime import UTC, datetime
+
+    from git_memory.extract import window as windows
+
+    if not isinstance(window, dict):
+        return
+    try:
+        after, before = (
+            datetime.fromisoformat(str(window[key]).replace("Z", "+00:00"))
+            for key in ("after", "before")
+        )
+    except (KeyError, ValueError):
+        return  # the schema check says what is wrong with the values themselves
+    aware = [m if m.tzinfo else m.replace(tzinfo=UTC) for m in (after, before)]
+    windows.checked(windows.Window(aware[0], aware[1]))
 
 
 def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRunnerRequest:
@@ -139,6 +239,17 @@ def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRun
 
     if not values.get("runner"):
         raise UsageError("GM_USAGE", "--runner NAME is required", hint="e.g. --runner builtin")
+    for flag, name in (
+        ("--approve-plan", "approve_plan"),
+        ("--approve-manifest", "approve_manifest"),
+    ):
+        value = values.get(name)
+        if value is not None and not _DIGEST.match(value):
+            raise UsageError(
+                "GM_USAGE",
+                f"{flag} takes a digest of 64 lowercase hex characters, not {value[:80]!r}",
+                hint="copy the digest from the plan that extract or extract_preview printed",
+            )
     return ExtractRunnerRequest.model_validate(
         {
             "runner": values["runner"],
@@ -146,7 +257,7 @@ def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRun
             "runnerModel": values.get("runner_model"),
             "runnerEndpoint": values.get("runner_endpoint"),
             "request": selection,
-            "limit": values.get("limit") or 1,
+            "limit": values.get("limit"),
             "approvePlan": values.get("approve_plan"),
             "approveManifest": values.get("approve_manifest"),
         }
@@ -156,6 +267,10 @@ def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRun
 def _render(response: ExtractRunnerResponse) -> str:
     lines = [f"{response.runner}: {len(response.extracted)} extraction task(s), "]
     lines[0] += f"{len(response.adjudicated)} adjudication(s) answered"
+    if response.runner == "builtin" and response.window:
+        lines[0] += f", {response.sessions} session(s) read"
+        lines.append(f"  window {response.window['after']} → {response.window['before']}")
+    lines += [f"  skipped {item.sessions} session(s): {item.reason}" for item in response.skipped]
     lines += [f"  quarantined {candidate}" for candidate in response.quarantined]
     lines.append(f"next: {response.next}")
     return "\n".join(lines)
@@ -178,10 +293,9 @@ OPERATION = Operation(
         *SELECTION_PARAMS,
         click.Option(
             ["--limit"],
-            type=click.IntRange(1, 8),
-            default=1,
-            show_default=True,
-            help="Extraction tasks per run.",
+            type=click.IntRange(min=1),
+            help="Extraction tasks per run (builtin: all pending by default; model runners: 1, "
+            "at most 8).",
         ),
         click.Option(["--approve-plan"], metavar="DIGEST", help="Approve this plan digest."),
         click.Option(

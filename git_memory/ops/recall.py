@@ -32,11 +32,14 @@ def _csv(value: str | None) -> list[str] | None:
     return [item.strip() for item in value.split(",") if item.strip()] if value else None
 
 
-def request_from_cli(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The MemoryExtractionRequest document of the shared selection flags."""
+def request_from_cli(
+    values: Mapping[str, Any], window: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The MemoryExtractionRequest document of the shared selection flags (`window`, when
+    given, stands for --since/--until)."""
     from git_memory.extract.select import capability_key
 
-    if not values.get("since") or not values.get("until"):
+    if window is None and (not values.get("since") or not values.get("until")):
         raise UsageError(
             "GM_USAGE",
             "--since and --until are required (or pass --request)",
@@ -59,7 +62,8 @@ def request_from_cli(values: Mapping[str, Any]) -> dict[str, Any]:
         filters["capabilityTerminalStates"] = _csv(values["result_states"])
     document: dict[str, Any] = {
         "format": "git-memory-extraction-request@v1",
-        "window": {
+        "window": window
+        or {
             "after": utc_timestamp(values["since"], "--since"),
             "before": utc_timestamp(values["until"], "--until"),
         },

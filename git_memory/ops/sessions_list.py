@@ -69,9 +69,9 @@ def _date(timestamp: str | None) -> str:
 
 
 def _fit(text: str, width: int) -> str:
-    from git_memory.formats.display import visible
+    from git_memory.formats.controls import escape_controls
 
-    shown = visible(text)
+    shown = escape_controls(text)  # measured as it will be printed
     return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 

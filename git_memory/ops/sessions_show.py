@@ -69,20 +69,18 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
 
 def render(response: SessionShow) -> str:
     """Turns as readable blocks: prompt, each tool call with its input (shortened), the
-    answer and the evidence; control characters are shown escaped, never obeyed."""
-    from git_memory.formats.display import visible
-
+    answer and the evidence (the CLI prints control characters escaped, never obeyed)."""
     lines = [f"session {response.sessionKey} ({response.provider})"]
     for turn in response.turns:
         lines.append(
             f"\n## turn {turn.ordinal} {turn.turnKey[:16]} {turn.closure} {turn.started or ''}"
         )
-        lines.append(visible(f"user: {turn.userText}"))
+        lines.append(f"user: {turn.userText}")
         for call in turn.toolCalls:
             shown = _shortened(" ".join(_input_text(call.input).split()), TOOL_INPUT_CHARS)
-            lines.append(visible(f"  tool {call.name} [{call.resultState}] {shown}".rstrip()))
+            lines.append(f"  tool {call.name} [{call.resultState}] {shown}".rstrip())
         if turn.assistantText:
-            lines.append(visible(f"assistant: {turn.assistantText}"))
+            lines.append(f"assistant: {turn.assistantText}")
         lines += [f"  evidence {e.kind}: {e.value}" for e in turn.evidence if e.kind != "turn"]
     return "\n".join(lines)
 

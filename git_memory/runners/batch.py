@@ -33,6 +33,11 @@ class BatchOutcome:
     adjudicated: list[str] = field(default_factory=list)
     quarantined: list[str] = field(default_factory=list)
     pending_plans: list[dict[str, Any]] = field(default_factory=list)
+    # The builtin runner reports its whole selection: sessions read, sessions left out by
+    # reason, and the pending tasks a `--limit` left for the next run.
+    sessions: int = 0
+    skipped: list[tuple[str, int]] = field(default_factory=list)
+    left: int = 0
 
 
 def task_stdin(task: dict[str, Any]) -> bytes:
@@ -45,22 +50,22 @@ def run_batch(
     options: RunnerOptions,
     request: MemoryExtractionRequest | None,
     *,
-    limit: int = 1,
+    limit: int | None = 1,
     approve_plan: str | None = None,
     approve_manifest: str | None = None,
     ask: Ask | None = None,
 ) -> BatchOutcome:
-    """Deliver pending adjudications, else the next extraction tasks; stage every answer."""
+    """Deliver pending adjudications, else the next extraction tasks; stage every answer.
+
+    The builtin runner takes every pending task of the window (`limit=None`) or the first
+    `limit` of them."""
     from git_memory.extract.workspace import open_workspace
 
+    if options.name == "builtin":
+        return _run_builtin(worktree, request, limit)
     workspace = open_workspace(worktree)
     outcome = BatchOutcome()
-    if options.name == "builtin":
-        from git_memory.runners.builtin_flow import run_builtin
-
-        if request is not None:
-            run_builtin(workspace, _next_extractions(worktree, request, limit), outcome)
-        return outcome
+    limit = limit or 1
     session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
     approvals = {"approve_plan": approve_plan, "approve_manifest": approve_manifest, "ask": ask}
     adjudications = _pending_adjudications(workspace)
@@ -79,6 +84,24 @@ def run_batch(
         approvals=approvals,
         outcome=outcome,
     )
+    return outcome
+
+
+def _run_builtin(
+    worktree: Any, request: MemoryExtractionRequest | None, limit: int | None
+) -> BatchOutcome:
+    from git_memory.extract.recall_flow import pending_tasks
+    from git_memory.runners.builtin.flow import run_builtin
+
+    outcome = BatchOutcome()
+    if request is None:
+        return outcome
+    workspace, selection, pending = pending_tasks(worktree, request, capped=False)
+    taken = pending if limit is None else pending[:limit]
+    outcome.sessions = selection.matched_sessions
+    outcome.skipped = list(selection.skipped)
+    outcome.left = len(pending) - len(taken)
+    run_builtin(workspace, [p.task.to_json() for p in taken], outcome)
     return outcome
 
 

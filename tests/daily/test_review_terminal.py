@@ -57,7 +57,7 @@ def test_a_whole_review_session_writes_the_files(
     assert terminal.finish() == 0, terminal.screen
     assert decided >= queued, "every item was asked one by one"
     listing = terminal.screen.split("Typed facts: confirm", 1)[0]
-    assert "\n  - The test command `uv run pytest -q` succeeded" in listing
+    assert "\n  - `uv run pytest` runs the tests" in listing
     assert "\n      turn 0 — user: Run the test suite" in listing, "typed facts show evidence"
     assert "applied:" in terminal.screen
     assert "git status" in terminal.screen, "new files are untracked: the aftercare says so"

@@ -34,7 +34,7 @@ def test_demo_writes_memory_files_and_the_claude_block(
     entries = sorted((repository / ".memory" / "entries").glob("*.md"))
     assert entries, "the demo promotes entry files"
     text = "\n".join(p.read_text() for p in entries)
-    assert "uv run pytest -q" in text, "the passing test command became a typed fact"
+    assert "`uv run pytest` runs the tests" in text, "the passing test command became a typed fact"
     # the last step prints the block, and the block carries every promoted entry
     printed = [line[5:] for line in out.splitlines() if line.startswith("   | ")]
     claude_md = (repository / "CLAUDE.md").read_text()

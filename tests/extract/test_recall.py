@@ -52,6 +52,7 @@ def test_recall_limit_and_provider_filter(sample_repo: SampleRepo) -> None:
 
 
 def test_recall_tool_filter(sample_repo: SampleRepo) -> None:
+    sample_repo.repo.git("config", "memory.minSessionTurns", "3")
     edits = sample_repo.recall("--tools", "Edit", "--limit", "8")
     # Only one Claude turn used Edit: its session falls under the three-turn gate.
     assert edits["tasks"] == []

@@ -1,4 +1,5 @@
-"""The builtin extractor: typed facts only through fixed renderers, user rules quoted."""
+"""The builtin extractor: commands, traps and rules from the common turn model, typed facts
+only through the fixed renderers."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import pytest
 
 from git_memory.repo.binding import discover_worktree
 from git_memory.runners import builtin
-from git_memory.sessions.query import EvidenceEdge, TurnRecord, select_turns
+from git_memory.runners.builtin import shell
+from git_memory.runners.builtin.renderers import sanitize_error
+from git_memory.runners.builtin.rules import rule_facts
+from git_memory.runners.builtin.runs import session_runs
+from git_memory.runners.builtin.traps import first_error_line, trap_facts
+from git_memory.runners.builtin.window import memory_keys, plan_window
+from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
 from git_memory.testing.repos import Repo
 from tests.sessions.transcripts import (
@@ -22,10 +29,10 @@ from tests.sessions.transcripts import (
 )
 
 
-def _turn(key: str, *calls: ToolCall, user: str = "", commits: tuple[str, ...] = ()) -> Any:
+def _turn(key: str, *calls: ToolCall, user: str = "", session: str = "s") -> TurnRecord:
     return TurnRecord(
         turn_key=key,
-        session_key="s" * 64,
+        session_key=session * 64,
         provider="claude-code",
         ordinal=0,
         started="2026-01-01T00:00:00.000Z",
@@ -37,135 +44,385 @@ def _turn(key: str, *calls: ToolCall, user: str = "", commits: tuple[str, ...] =
         assistant_text="",
         tool_calls=calls,
         skills=(),
-        evidence=tuple(EvidenceEdge("commit", c, "direct") for c in commits),
+        evidence=(),
     )
 
 
-def _bash(command: Any, state: str = "completed", name: str = "Bash") -> ToolCall:
-    return ToolCall(call_id="c", name=name, input={"command": command}, state=state)
+def _bash(command: Any, output: str = "", state: str = "completed", name: str = "Bash") -> ToolCall:
+    return ToolCall(call_id="c", name=name, input={"command": command}, output=output, state=state)
 
 
-def test_successful_test_command_becomes_a_typed_fact() -> None:
-    records = [
-        _turn("t1", _bash("uv run pytest -q")),
-        _turn("t2", _bash("uv run pytest -q"), _bash("ls -la")),
-        _turn("t3", _bash("uv run pytest -q -x", state="failed")),
-    ]
-    (fact,) = builtin.command_facts(records)
-    assert fact.renderer == "command-exit@1"
-    assert fact.claim_support == "typed-fact"
-    assert fact.text == "The test command `uv run pytest -q` succeeded (exit 0) in this repository."
-    assert fact.turn_keys == ("t1", "t2")
-    assert builtin.verify_typed_fact(fact.renderer, fact.text, fact.parameters)
+def _edit() -> ToolCall:
+    return ToolCall(call_id="e", name="Edit", input={"file_path": "src/app.py"}, state="completed")
+
+
+def _traps(*records: TurnRecord) -> list[builtin.BuiltinFact]:
+    return trap_facts(list(session_runs(records)))
 
 
 @pytest.mark.parametrize(
-    ("command", "kind"),
+    ("command", "kind", "normal"),
     [
-        ("npm run lint", "lint"),
-        ("ruff format .", "format"),
-        ("cargo build --release", "build"),
-        ("make test", "test"),
-        ("mypy git_memory && echo ok", "lint"),
-        ("echo pytest", None),
-        ("cat README.md | grep pytest", None),
+        ("uv run pytest -q", "test", "uv run pytest"),
+        ("uv run pytest tests/test_x.py::test_y -q", "test", "uv run pytest"),
+        ("cd api && python -m pytest -k slow 2>&1 | tail -20", "test", "python -m pytest"),
+        ("npm run test -- src/a.test.ts", "test", "npm test"),
+        ("pnpm run lint", "lint", "pnpm lint"),
+        ("npx eslint src/a.tsx", "lint", "npx eslint ."),
+        ("cargo test parse_header -- --nocapture", "test", "cargo test"),
+        ("cargo nextest run", "test", "cargo nextest run"),
+        (
+            "cargo clippy --all-targets -- -D warnings",
+            "lint",
+            "cargo clippy --all-targets -- -D warnings",
+        ),
+        ("go test -v -run TestParse ./internal/parser/", "test", "go test ./..."),
+        ("docker compose up -d db && make test-integration", "test", "make test-integration"),
+        ("ruff check", "lint", "ruff check ."),
+        ("npx tsc --noEmit", "typecheck", "npx tsc --noEmit"),
+        ("timeout 300 cargo build --release", "build", "cargo build --release"),
+        ("make proto", "generate", "make proto"),
+        ("pnpm dev", "run", "pnpm dev"),
+        ("mypy git_memory && echo ok", "typecheck", "mypy git_memory"),
+        ("uv run --with pytest-cov pytest --cov", "test", "uv run --with pytest-cov pytest --cov"),
+        ("mvn -q test", "test", "mvn test"),
+        ("make -C backend test", "test", "make -C backend test"),
+        ("docker compose run --rm web pytest -q", "test", "docker compose run --rm web pytest"),
+        ("python manage.py test", "test", "python manage.py test"),
+        ("bash scripts/lint.sh", "lint", "bash scripts/lint.sh"),
+        (
+            "pnpm --filter @acme/db exec prisma generate",
+            "generate",
+            "pnpm --filter @acme/db exec prisma generate",
+        ),
+        ("pnpm turbo build", "build", "pnpm turbo build"),
+        ("nx test api", "test", "nx test api"),
     ],
 )
-def test_command_kinds(command: str, kind: str | None) -> None:
+def test_project_commands_and_their_normal_form(command: str, kind: str, normal: str) -> None:
     assert builtin.command_kind(command) == kind
+    assert builtin.normal_command(command) == normal
 
 
-def test_codex_shell_shapes() -> None:
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls -la",
+        "cat README.md | grep pytest",
+        "git status",
+        "git log --oneline -5",
+        "echo pytest",
+        "sed -n 1,80p src/app.py",
+        "pytest --version",
+        "go version",
+        "rg TODO",
+        "make clean",
+        "npm install",
+        "uv run python x.py",
+    ],
+)
+def test_navigation_and_one_off_scripts_are_not_project_commands(command: str) -> None:
+    assert builtin.command_kind(command) is None
+
+
+def test_codex_and_other_shell_shapes() -> None:
     argv = ToolCall(call_id="c", name="shell", input={"command": ["bash", "-lc", "go test ./..."]})
     exec_cmd = ToolCall(call_id="c", name="exec_command", input={"cmd": "pnpm test"})
+    gemini = ToolCall(call_id="c", name="run_shell_command", input={"command": "cargo test"})
     other = ToolCall(call_id="c", name="Read", input={"file_path": "x"})
     assert builtin.command_of(argv) == "go test ./..."
     assert builtin.command_of(exec_cmd) == "pnpm test"
+    assert builtin.command_of(gemini) == "cargo test"
     assert builtin.command_of(other) is None
 
 
-def test_commit_facts_need_an_existing_commit() -> None:
-    real, gone = "a" * 40, "b" * 40
-    records = [_turn("t1", commits=(real, gone)), _turn("t2", commits=(real,))]
-    facts = builtin.commit_facts(
-        records, lambda commit: ["src/app.py", "README.md"] if commit == real else None
-    )
-    (fact,) = facts
-    assert fact.text == f"Commit {real} changed `README.md`, `src/app.py`."
-    assert fact.turn_keys == ("t1", "t2")
-    assert builtin.verify_typed_fact(fact.renderer, fact.text, fact.parameters)
-
-
-def test_user_rules_are_quoted_and_unverified() -> None:
-    records = [
-        _turn("t1", user="Thanks. Always run the tests with uv run pytest -q. Nice work!"),
-        _turn("t2", user="Use ruff instead of flake8\nplease"),
-        _turn("t3", user="never commit AKIAIOSFODNN7EXAMPLE to the repo"),
-        _turn("t4", user="I always forget"),
+def test_one_command_memory_per_window_with_its_session_count() -> None:
+    sessions = [
+        ("a", [_turn("a1", _bash("uv run pytest -q"), _bash("ls -la"), session="a")]),
+        ("b", [_turn("b1", _bash("uv run pytest tests/test_x.py -x"), session="b")]),
+        ("c", [_turn("c1", _bash("uv run pytest", state="failed"), session="c")]),
     ]
-    texts = [(f.text, f.claim_support, f.turn_keys) for f in builtin.user_rules(records)]
-    assert (
-        'The user said: "Always run the tests with uv run pytest -q."',
-        "unverified",
-        ("t1",),
-    ) in texts
-    assert ('The user said: "Use ruff instead of flake8"', "unverified", ("t2",)) in texts
-    assert not any("AKIA" in text for text, _, _ in texts)  # the lint gate dropped it
+    tasks = {"a1": "task-a", "b1": "task-b", "c1": "task-c"}
+    planned = plan_window(sessions, tasks, known=set())
+    (fact,) = [f for facts in planned.values() for f in facts]
+    assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
+    assert planned["task-a"] == [fact]
+    assert fact.turn_keys == ("a1",)
+    assert builtin.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
+    again = plan_window(sessions, tasks, known=memory_keys(fact.content))
+    assert again == {}, "a command approved or proposed before is not proposed again"
+
+
+def test_a_run_only_ever_narrowed_once_is_a_one_off() -> None:
+    narrowed = [("a", [_turn("a1", _bash("uv run pytest tests/test_x.py::test_y"), session="a")])]
+    assert plan_window(narrowed, {"a1": "task-a"}, known=set()) == {}
+    twice = [*narrowed, ("b", [_turn("b1", _bash("uv run pytest -k slow"), session="b")])]
+    planned = plan_window(twice, {"a1": "task-a", "b1": "task-b"}, known=set())
+    (fact,) = planned["task-a"]
+    assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
+
+
+def test_a_corrected_invocation_is_a_trap() -> None:
+    failed = _bash(
+        "pytest -q",
+        "ImportError while loading conftest 'tests/conftest.py'.\n"
+        "E   ModuleNotFoundError: No module named 'app'",
+        state="failed",
+    )
+    (trap,) = _traps(_turn("t1", failed), _turn("t2", _bash("uv run pytest -q", "3 passed")))
+    assert trap.renderer == "command-fix@1"
+    assert trap.content == (
+        "Trap: `pytest` fails with \"ModuleNotFoundError: No module named 'app'\"; "
+        "run `uv run pytest` instead."
+    )
+    assert trap.turn_keys == ("t1", "t2")
+    assert builtin.verify_typed_fact(trap.renderer, trap.statement, trap.parameters)
+
+
+def test_a_prerequisite_step_is_a_trap_chained_or_separate() -> None:
+    failed = _bash("make test-integration", "dial tcp 127.0.0.1:5432: connection refused", "failed")
+    separate = _traps(
+        _turn(
+            "t1",
+            failed,
+            _bash("docker compose up -d db", "Started"),
+            _bash("make test-integration"),
+        )
+    )
+    chained = _traps(_turn("t1", failed, _bash("docker compose up -d db && make test-integration")))
+    for (trap,) in (separate, chained):
+        assert trap.content == (
+            'Trap: `make test-integration` fails with "dial tcp 127.0.0.1:5432: connection '
+            'refused" unless `docker compose up -d db` runs first.'
+        )
+
+
+def test_a_corrected_invocation_after_setup_names_both() -> None:
+    failed = _bash("npm test", "sh: 1: jest: not found", state="failed")
+    setup = _bash("npm install", "added 812 packages")
+    (trap,) = _traps(_turn("t1", failed, setup, _bash("npx jest", "ok")))
+    assert trap.content.endswith("; run `npm install && npx jest` instead.")
+
+
+def test_a_setup_step_that_needed_an_option_is_a_trap() -> None:
+    failed = _bash("npm install", "npm ERR! ERESOLVE unable to resolve dependency tree", "failed")
+    (trap,) = _traps(_turn("t1", failed, _bash("npm install --legacy-peer-deps", "added 8")))
+    assert trap.content == (
+        'Trap: `npm install` fails with "ERESOLVE unable to resolve dependency tree"; '
+        "run `npm install --legacy-peer-deps` instead."
+    )
+    assert builtin.verify_typed_fact(trap.renderer, trap.statement, trap.parameters)
+    typo = _bash("pip install reqests", "ERROR: No matching distribution", "failed")
+    assert _traps(_turn("t1", typo, _bash("pip install requests", "ok"))) == []
+
+
+def test_a_formatter_the_commit_hook_demanded_is_a_trap() -> None:
+    hook = "ruff-format..........................Failed\n- files were modified by this hook"
+    (trap,) = _traps(
+        _turn(
+            "t1",
+            _bash('git commit -m "Fix totals"', hook, "failed"),
+            _bash("uv run ruff format .", "1 file reformatted"),
+            _bash('git commit -m "Fix totals"', "[main 5e1d2c4] Fix totals"),
+        )
+    )
+    assert trap.content == (
+        "Trap: `git commit` is refused by the repository's hook with "
+        '"ruff-format...Failed" until `uv run ruff format .` has run.'
+    )
+
+
+def test_failures_nothing_fixed_or_code_fixed_are_not_traps() -> None:
+    failing = _bash("cargo test", "assertion failed: left == right", "failed")
+    assert _traps(_turn("t1", failing)) == []
+    assert _traps(_turn("t1", failing, _edit(), _bash("cargo test", "ok"))) == []
+    assert _traps(_turn("t1", failing, _bash("ls"), _bash("cargo test", "ok"))) == []
+    lint = _bash("uv run ruff check .", "F401 `os` imported but unused", "failed")
+    assert _traps(_turn("t1", lint, _bash("uv run ruff check --fix .", "1 fixed"))) == []
+
+
+def test_the_error_line_is_the_meaningful_one_sanitized() -> None:
+    output = (
+        'Exit code 1\nTraceback (most recent call last):\n  File "x.py", line 1\n'
+        "\x1b[31mE   ModuleNotFoundError: No module named `app`\x1b[0m\n"
+    )
+    assert first_error_line(output) == "ModuleNotFoundError: No module named 'app'"
+    assert first_error_line("all good\n") == ""
+    long = sanitize_error("error: " + "x" * 300)
+    assert len(long) == 120
+    assert sanitize_error(long) == long
+
+
+def test_a_secret_in_the_fix_drops_the_trap() -> None:
+    failed = _bash("uv run pytest", "KeyError: 'API_TOKEN'", "failed")
+    fixed = _bash("API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 uv run pytest", "ok")
+    assert _traps(_turn("t1", failed, fixed)) == []
+    clean = _bash("APP_ENV=test uv run pytest", "ok")
+    (trap,) = _traps(_turn("t1", failed, clean))
+    assert "run `APP_ENV=test uv run pytest` instead" in trap.content
+
+
+RULES = [
+    (
+        "Right. Always run the tests through `uv run`, not bare `pytest`.",
+        "Always run the tests through `uv run`, not bare `pytest`.",
+    ),
+    ("Use ruff instead of flake8 please", "Use ruff instead of flake8."),
+    ("From now on, run the linter before you commit.", "Run the linter before you commit."),
+    ("Remember: migrations go through alembic.", "Migrations go through alembic."),
+    ("remember to bump the version in pyproject.toml", "Bump the version in pyproject.toml."),
+    ("We use pnpm in this repo, not npm.", "We use pnpm in this repo, not npm."),
+    ("No — we use pnpm here, not npm.", "We use pnpm here, not npm."),
+    ("never push directly to main", "Never push directly to main."),
+    (
+        "Do not edit the generated *.pb.go files by hand.",
+        "Do not edit the generated *.pb.go files by hand.",
+    ),
+    (
+        "Use the gradle wrapper, never a system-wide gradle.",
+        "Use the gradle wrapper, never a system-wide gradle.",
+    ),
+    (
+        "Before pushing, run the full suite with `make check`.",
+        "Before pushing, run the full suite with `make check`.",
+    ),
+    (
+        "Whenever you change the schema, regenerate the client.",
+        "Whenever you change the schema, regenerate the client.",
+    ),
+    ("We squash-merge every pull request.", "We squash-merge every pull request."),
+]
+
+
+@pytest.mark.parametrize(("said", "rule"), RULES)
+def test_stated_rules_read_as_rules_and_keep_the_words(said: str, rule: str) -> None:
+    (fact,) = rule_facts([_turn("t1", user=said)])
+    assert fact.content == rule
+    assert said.endswith(fact.statement) or fact.statement in said
+    assert fact.claim_support == "unverified"
+
+
+NOT_RULES = [
+    "Don't worry about the docs for now.",
+    "Why don't we always use tabs?",
+    "Never mind, let's move on.",
+    "Don't forget to add a test.",
+    "Don't commit yet.",
+    "Don't change the public API in this PR.",
+    "```\nnever_call(x)  # always\n```",
+    "CI failed:\nTraceback (most recent call last):\nValueError: never tag a dirty tree",
+    "    always_retry = True",
+    "I always forget the flags.",
+    "never commit AKIAIOSFODNN7EXAMPLE to the repo",
+    "Nope, we don't do that here.",
+    "Just run it again, don't stop.",
+    "Every time I run it, it fails.",
+    "Before committing, show me the diff.",
+    "Run the tests again.",
+]
+
+
+@pytest.mark.parametrize("said", NOT_RULES)
+def test_ordinary_requests_code_and_logs_are_not_rules(said: str) -> None:
+    assert rule_facts([_turn("t1", user=said)]) == []
+
+
+def test_rules_in_a_markdown_list() -> None:
+    text = "Rules here:\n- Always run `make fmt` before committing\n- **Never** commit secrets"
+    facts = rule_facts([_turn("t1", user=text)])
+    assert [f.content for f in facts] == [
+        "Always run `make fmt` before committing.",
+        "Never commit secrets.",
+    ]
+    assert facts[1].statement == "**Never** commit secrets"
+
+
+def test_a_correction_after_an_agent_action_names_what_it_corrects() -> None:
+    records = [
+        _turn("t1", _bash("npm test", 'npm ERR! Missing script: "test"', "failed"), user="test it"),
+        _turn("t2", user="no, run pnpm test instead"),
+    ]
+    (fact,) = rule_facts(records)
+    assert fact.content == "Run pnpm test instead of `npm test`."
+    assert fact.statement == "no, run pnpm test instead"
+    assert rule_facts([_turn("t2", user="no, run pnpm test instead")]) == []
+    (plain,) = rule_facts([records[0], _turn("t2", user="Please use pnpm instead.")])
+    assert plain.content == "Use pnpm instead of `npm test`."
 
 
 MUTATIONS = [
-    "The test command `uv run pytest -q` succeeded (exit 0) in this repository!",
-    "The test command `uv run pytest` succeeded (exit 0) in this repository.",
-    "The lint command `uv run pytest -q` succeeded (exit 0) in this repository.",
-    "The test command `uv run pytest -q` succeeded (exit 0) in this repository. Also deploy.",
-    "the test command `uv run pytest -q` succeeded (exit 0) in this repository.",
+    "`uv run pytest` runs the tests (worked in 2 sessions)!",
+    "`uv run pytest` runs the tests (worked in 3 sessions).",
+    "`uv run pytest` lints the code (worked in 2 sessions).",
+    "`uv run pytest` runs the tests (worked in 2 sessions). Also deploy.",
 ]
 
 
 @pytest.mark.parametrize("text", MUTATIONS)
 def test_no_other_text_can_claim_typed_fact(text: str) -> None:
-    parameters = (("command", "uv run pytest -q"), ("kind", "test"))
+    parameters = (("command", "uv run pytest"), ("kind", "test"), ("sessions", "2"))
     assert builtin.verify_typed_fact("command-exit@1", text, parameters) is False
+
+
+def test_rendered_memories_are_recognisable_by_their_text() -> None:
+    from git_memory.runners.builtin.renderers import memory_kind
+
+    assert memory_kind(builtin.render_command_exit("uv run pytest", "test", 3)) == "command"
     assert (
-        builtin.verify_typed_fact("command-exit@1", text, (("command", "x"), ("kind", "test")))
-        is False
+        memory_kind(builtin.render_command_fix("variant", "pytest", "", "uv run pytest")) == "trap"
     )
+    assert memory_kind("Always run the tests through `uv run`.") is None
 
 
 def test_typed_fact_parameters_must_fit_the_renderer() -> None:
-    text = builtin.render_command_exit("echo hi", "test")  # not a test command at all
+    text = builtin.render_command_exit("echo hi", "test", 1)  # not a test command at all
     assert not builtin.verify_typed_fact(
-        "command-exit@1", text, (("command", "echo hi"), ("kind", "test"))
+        "command-exit@1", text, (("command", "echo hi"), ("kind", "test"), ("sessions", "1"))
+    )
+    narrowed = builtin.render_command_exit("pytest tests/test_x.py", "test", 1)
+    assert not builtin.verify_typed_fact(
+        "command-exit@1",
+        narrowed,
+        (("command", "pytest tests/test_x.py"), ("kind", "test"), ("sessions", "1")),
     )
     assert not builtin.verify_typed_fact("model-says@1", text, ())
-    commit_text = builtin.render_commit_paths("not-a-commit", ["a"])
-    assert not builtin.verify_typed_fact(
-        "commit-changed-path@1", commit_text, (("commit", "not-a-commit"), ("path", "a"))
+    fix = builtin.render_command_fix("variant", "ls", "", "uv run pytest")
+    values = (("mode", "variant"), ("failing", "ls"), ("error", ""), ("fix", "uv run pytest"))
+    assert not builtin.verify_typed_fact("command-fix@1", fix, values)
+    dirty = builtin.render_command_fix("variant", "pytest", "a `b`", "uv run pytest")
+    values = (
+        ("mode", "variant"),
+        ("failing", "pytest"),
+        ("error", "a `b`"),
+        ("fix", "uv run pytest"),
     )
+    assert not builtin.verify_typed_fact("command-fix@1", dirty, values)
 
 
-def test_a_real_session_where_pytest_passed(
+def test_a_real_claude_session_in_a_subdirectory(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
-    cwd = str(repo.root)
-    call = {
-        "type": "tool_use",
-        "id": "t1",
-        "name": "Bash",
-        "input": {"command": "uv run pytest -q"},
-    }
-    failing = {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "ruff check ."}}
-    records = [claude_user("Run the tests. Always use uv run for Python tools.", cwd)]
-    records += [claude_assistant([call], cwd, "m1"), tool_result("t1", "12 passed", cwd)]
-    records += [claude_assistant([failing], cwd, "m2")]
-    records += [tool_result("t2", "E501 line too long", cwd, is_error=True)]
-    records += [claude_assistant([{"type": "text", "text": "All green."}], cwd, "m3")]
+    cwd = str(repo.root / "web")
+    (repo.root / "web").mkdir()
+    calls = [
+        {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "pnpm test"}},
+        {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "pnpm install"}},
+        {"type": "tool_use", "id": "t3", "name": "Bash", "input": {"command": "pnpm test"}},
+    ]
+    outputs = [("sh: 1: vitest: not found", True), ("Done in 8.2s", False), ("96 passed", False)]
+    records = [claude_user("Run the tests. Always use pnpm, never npm.", cwd)]
+    for number, (call, (output, failed)) in enumerate(zip(calls, outputs, strict=True)):
+        records += [claude_assistant([call], cwd, f"m{number}")]
+        records += [tool_result(call["id"], output, cwd, is_error=failed)]
     path = claude_path(hermetic_env["claude"], "11111111-2222-4333-8444-555555555555")
     write_jsonl(path, records, time.time() - 3 * 3600)
     assert gm(["sessions", "sync"], cwd=repo.root).exit_code == 0
     turns = select_turns(discover_worktree(repo.root))
-    (fact,) = builtin.command_facts(turns)
-    assert fact.text == "The test command `uv run pytest -q` succeeded (exit 0) in this repository."
-    assert fact.turn_keys == (turns[0].turn_key,)
-    (rule,) = builtin.user_rules(turns)
-    assert rule.text == 'The user said: "Always use uv run for Python tools."'
+    runs = list(session_runs(turns))
+    (trap,) = trap_facts(runs)
+    assert trap.content == (
+        'Trap: `pnpm test` fails with "sh: 1: vitest: not found" unless `pnpm install` runs first.'
+    )
+    rules = [f.content for f in rule_facts(turns)]
+    assert rules == ["Always use pnpm, never npm."]
+    assert shell.worked_segments("pnpm install && pnpm test")[0].normal == "pnpm test"

@@ -1,10 +1,11 @@
 """`git memory extract --runner builtin`: the whole batch, in process, with no model.
 
-The builtin runner answers the same ExtractionTasks the agent gets, from the session index:
-typed facts through the fixed renderers (re-verified by the host before they may claim
-`typed-fact`) and quoted user rules (`unverified`). Its adjudication skips exact duplicates of
-pool items or earlier drafts and stores the rest. Nothing is sent anywhere, so no plan or
-approval is needed.
+The builtin runner answers the same ExtractionTasks the agent gets, from the session index.
+It reads every task of the window first, so a memory is proposed once however many sessions
+show it (`window.plan_window`), then stages each task's facts: typed facts through the fixed
+renderers (re-verified here before they may claim `typed-fact`) and stated rules
+(`unverified`). Its adjudication skips exact duplicates of pool items or earlier drafts and
+stores the rest. Nothing is sent anywhere, so no plan or approval is needed.
 """
 
 from __future__ import annotations
@@ -13,79 +14,100 @@ from collections.abc import Callable
 from typing import Any
 
 from git_memory.contracts.adjudication import AdjudicationResult
-from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH, CandidateDraftBatch
-from git_memory.runners import builtin
-from git_memory.runners.builtin import BuiltinFact
+from git_memory.contracts.extraction import CandidateDraftBatch
+from git_memory.runners.builtin import renderers
+from git_memory.runners.builtin.renderers import BuiltinFact
 
 TYPE_OF = {
-    builtin.RENDERER_COMMAND_EXIT: "work_method",
-    builtin.RENDERER_COMMIT_PATHS: "work_fact",
-    builtin.RENDERER_USER_RULE: "work_fact",
+    renderers.RENDERER_COMMAND_EXIT: "work_method",
+    renderers.RENDERER_COMMAND_FIX: "work_method",
+    renderers.RENDERER_USER_RULE: "work_fact",
 }
 
 
-def _records(workspace: Any, record: dict[str, Any]) -> list[Any]:
-    """The chunk's turns as the session index holds them, in chunk order."""
+def _session_turns(workspace: Any, session_keys: list[str]) -> dict[str, Any]:
+    """Every turn of these sessions as the session index holds them, by turn key (one read)."""
     from git_memory.sessions.query import select_turns
 
-    wanted = [turn["turnKey"] for turn in record["turns"]]
-    found = {
+    return {
         r.turn_key: r
         for r in select_turns(
             workspace.worktree,
-            session_keys=[record["sessionKey"]],
+            session_keys=session_keys,
             closures=("hard-sealed", "quiescent", "open"),
         )
     }
-    return [found[key] for key in wanted if key in found]
 
 
-def _facts(workspace: Any, records: list[Any]) -> list[BuiltinFact]:
-    from git_memory.repo.commits import changed_paths
+def _known_keys(workspace: Any) -> set[str]:
+    """Keys of the memory this worktree already has: approved entries and every candidate."""
+    from git_memory.runners.builtin.window import memory_keys
+    from git_memory.store.approved import list_approved_entries
+    from git_memory.store.candidates import list_candidates
 
-    repository = workspace.worktree.repository
-    typed = builtin.command_facts(records) + builtin.commit_facts(
-        records, lambda commit: changed_paths(repository, commit)
-    )
-    return (typed + builtin.user_rules(records))[:MAX_CANDIDATES_PER_BATCH]
+    texts = [row["body_text"] for row in list_approved_entries(workspace.db, workspace.owner)]
+    texts += [
+        str(c.payload.get("content", c.summary))
+        for c in list_candidates(
+            workspace.db,
+            workspace.owner,
+            statuses=("draft", "quarantined", "promoted", "discarded"),
+            kind="entry",
+        )
+    ]
+    return {key for text in texts for key in memory_keys(text.strip())}
+
+
+def plan_facts(
+    workspace: Any, loaded: list[tuple[dict[str, Any], dict[str, Any]]]
+) -> dict[str, list[BuiltinFact]]:
+    """The facts of every task (by task id) of a window, each memory once."""
+    from git_memory.extract.select import path_scrubber
+    from git_memory.runners.builtin.window import plan_window
+
+    found = _session_turns(workspace, sorted({record["sessionKey"] for _, record in loaded}))
+    sessions: dict[str, dict[str, Any]] = {}
+    task_of_turn: dict[str, str] = {}
+    for task, record in loaded:
+        for key in (turn["turnKey"] for turn in record["turns"]):
+            if key in found:
+                sessions.setdefault(record["sessionKey"], {})[key] = found[key]
+                task_of_turn.setdefault(key, task["taskId"])
+    ordered = [
+        (key, sorted(turns.values(), key=lambda t: (t.started or "", t.ordinal)))
+        for key, turns in sessions.items()
+    ]
+    scrub = path_scrubber(workspace.worktree.root)
+    return plan_window(ordered, task_of_turn, _known_keys(workspace), scrub)
 
 
 def _evidence_ids(task: dict[str, Any], record: dict[str, Any], fact: BuiltinFact) -> list[str]:
     by_turn = {e["turnIndex"]: e["evidenceId"] for e in task["chunk"]["turnEvidence"]}
     index_of = {t["turnKey"]: t["turnIndex"] for t in record["turns"]}
-    ids = [by_turn[index_of[key]] for key in fact.turn_keys if key in index_of]
-    values = {value for _, value in fact.parameters}
-    for item in task["evidenceCatalog"]:
-        kind, _, shown = item["display"].partition(" ")
-        if kind in ("commit", "path") and shown.split(" @ ")[0] in values:
-            ids.append(item["evidenceId"])
-    return sorted(set(ids))
+    return sorted({by_turn[index_of[key]] for key in fact.turn_keys if key in index_of})
 
 
 def extraction_answer(
-    workspace: Any, task: dict[str, Any]
+    task: dict[str, Any], record: dict[str, Any], facts: list[BuiltinFact]
 ) -> tuple[CandidateDraftBatch, dict[int, str]]:
     """The draft batch for one task, and the claim support of each candidate (by number)."""
-    from git_memory.extract import artifacts
-
-    record = artifacts.load_recall(workspace.worktree.state_home, task["taskId"])
     candidates, support = [], {}
-    for number, fact in enumerate(_facts(workspace, _records(workspace, record)), start=1):
-        typed = fact.claim_support == "typed-fact" and builtin.verify_typed_fact(
-            fact.renderer, fact.text, fact.parameters
+    for number, fact in enumerate(facts, start=1):
+        typed = fact.claim_support == "typed-fact" and renderers.verify_typed_fact(
+            fact.renderer, fact.statement, fact.parameters
         )
         support[number] = "typed-fact" if typed else "unverified"
         candidates.append(
             {
-                "content": fact.text,
+                "content": fact.content,
                 "type": TYPE_OF[fact.renderer],
                 "priority": 60 if typed else 50,
                 "confidence": "high" if typed else "medium",
-                "scene": dict(fact.parameters).get("kind"),
+                "scene": None,
                 "statements": [
                     {
                         "statementId": "s1",
-                        "text": fact.text,
+                        "text": fact.statement,
                         "evidenceIds": _evidence_ids(task, record, fact),
                     }
                 ],
@@ -139,18 +161,28 @@ def _support_of(support: dict[int, str]) -> Callable[[int, str], str]:
 def run_builtin(workspace: Any, tasks: list[dict[str, Any]], outcome: Any) -> None:
     """Answer, stage and adjudicate `tasks` in process; fills the batch outcome."""
     from git_memory import output
+    from git_memory.extract import artifacts
 
+    home = workspace.worktree.state_home
+    loaded = [(task, artifacts.load_recall(home, task["taskId"])) for task in tasks]
+    planned = plan_facts(workspace, loaded)
     with output.progress("extract via builtin", len(tasks)) as bar:
-        for task in tasks:
-            _answer_one(workspace, task, outcome)
+        for task, record in loaded:
+            _answer_one(workspace, task, record, planned.get(task["taskId"], []), outcome)
             bar.advance()
 
 
-def _answer_one(workspace: Any, task: dict[str, Any], outcome: Any) -> None:
+def _answer_one(
+    workspace: Any,
+    task: dict[str, Any],
+    record: dict[str, Any],
+    facts: list[BuiltinFact],
+    outcome: Any,
+) -> None:
     from git_memory.extract.adjudicate import stage_adjudication
     from git_memory.extract.stage_drafts import stage_drafts
 
-    batch, support = extraction_answer(workspace, task)
+    batch, support = extraction_answer(task, record, facts)
     staged = stage_drafts(workspace, batch, claim_support=_support_of(support))
     outcome.extracted.append(task["taskId"])
     adjudication = staged.get("adjudicationTask")

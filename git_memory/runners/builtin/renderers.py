@@ -1,0 +1,148 @@
+"""The fixed renderers of typed facts, and the host's check that a text is theirs.
+
+A typed fact's text is a function of its parameters, so `verify_typed_fact` re-renders and
+compares: that is how the host refuses `typed-fact` support to any other text. The texts are
+written for a teammate and keep a recognisable shape (docs/guide-runners.md lists them):
+
+- `command-exit@1`: "`uv run pytest` runs the tests (worked in 3 sessions)."
+- `command-fix@1`: "Trap: `pytest` fails with "…"; run `uv run pytest` instead." — every
+  trap starts with `Trap: `.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from git_memory.runners.builtin import shell
+
+RENDERER_COMMAND_EXIT = "command-exit@1"
+RENDERER_COMMAND_FIX = "command-fix@1"
+RENDERER_USER_RULE = "user-rule@1"
+TRAP_PREFIX = "Trap: "
+MAX_ERROR_CHARS = 120
+FIX_MODES = ("variant", "prerequisite", "hook")
+
+_KIND_PHRASES = {
+    "test": "runs the tests",
+    "lint": "lints the code",
+    "format": "formats the code",
+    "typecheck": "type-checks the code",
+    "check": "runs the project checks",
+    "build": "builds the project",
+    "generate": "regenerates the generated code",
+    "run": "starts the application",
+}
+_FORMAT_CHECK = re.compile(r"--check\b|--diff\b|(?<=[a-z])Check\b|:check\b|\bcheck-format\b")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+@dataclass(frozen=True)
+class BuiltinFact:
+    """One extracted memory: its content, the statement that backs it, the turns it rests
+    on, and (for typed facts) the parameters its renderer was given.
+
+    `content` is what a teammate reads; `statement` is the checkable text (the rendered fact
+    itself, or a user's exact words for a rule). `key` identifies the memory across sessions
+    and against approved memory.
+    """
+
+    renderer: str
+    claim_support: Literal["typed-fact", "unverified"]
+    content: str
+    statement: str
+    turn_keys: tuple[str, ...]
+    key: str
+    parameters: tuple[tuple[str, str], ...] = ()
+
+
+def render_command_exit(command: str, kind: str, sessions: int) -> str:
+    """The only text a `command-exit@1` fact can have."""
+    plural = "session" if sessions == 1 else "sessions"
+    phrase = _KIND_PHRASES[kind]
+    if kind == "format" and _FORMAT_CHECK.search(command):
+        phrase = "checks the formatting"
+    return f"`{command}` {phrase} (worked in {sessions} {plural})."
+
+
+def render_command_fix(mode: str, failing: str, error: str, fix: str) -> str:
+    """The only text a `command-fix@1` fact can have."""
+    failure = f' with "{error}"' if error else ""
+    if mode == "variant":
+        return f"{TRAP_PREFIX}`{failing}` fails{failure}; run `{fix}` instead."
+    if mode == "prerequisite":
+        return f"{TRAP_PREFIX}`{failing}` fails{failure} unless `{fix}` runs first."
+    hook = f"{TRAP_PREFIX}`{failing}` is refused by the repository's hook"
+    return f"{hook}{failure} until `{fix}` has run."
+
+
+_COMMAND_EXIT_SHAPE = re.compile(r"^`[^`]+` [a-z -]+ \(worked in \d+ sessions?\)\.$")
+
+
+def memory_kind(text: str) -> Literal["command", "trap"] | None:
+    """What a memory's text is, when a renderer wrote it: `trap` for `command-fix@1` (it
+    starts with `Trap: `), `command` for `command-exit@1`; None otherwise (rules and
+    everything else)."""
+    if text.startswith(TRAP_PREFIX):
+        return "trap"
+    return "command" if _COMMAND_EXIT_SHAPE.match(text.strip()) else None
+
+
+def sanitize_error(line: str) -> str:
+    """An error line fit for a memory: no colour codes or backticks, one line, short.
+
+    Idempotent, so the host can check a fact's error parameter by sanitizing it again.
+    """
+    text = ANSI.sub("", line).replace("`", "'").replace('"', "'")
+    text = re.sub(r"\.{4,}", "...", text)
+    text = " ".join(text.split())
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 1].rstrip() + "…"
+    return text
+
+
+def verify_typed_fact(renderer: str, text: str, parameters: Sequence[tuple[str, str]]) -> bool:
+    """True only when `text` is exactly what the renderer makes of `parameters`."""
+    values = dict(parameters)
+    if len(values) != len(parameters):
+        return False
+    if renderer == RENDERER_COMMAND_EXIT:
+        return _verify_exit(text, values)
+    if renderer == RENDERER_COMMAND_FIX:
+        return _verify_fix(text, values)
+    return False
+
+
+def _verify_exit(text: str, values: dict[str, str]) -> bool:
+    if set(values) != {"command", "kind", "sessions"} or not values["sessions"].isdigit():
+        return False
+    command, kind, sessions = values["command"], values["kind"], int(values["sessions"])
+    if sessions < 1 or shell.normal_command(command) != command:
+        return False
+    if shell.command_kind(command) != kind:
+        return False
+    return text == render_command_exit(command, kind, sessions)
+
+
+def _verify_fix(text: str, values: dict[str, str]) -> bool:
+    if set(values) != {"mode", "failing", "error", "fix"} or values["mode"] not in FIX_MODES:
+        return False
+    mode, failing, error, fix = (values[k] for k in ("mode", "failing", "error", "fix"))
+    if mode == "hook":
+        eligible = shell.is_hooked_git(failing)
+    else:
+        eligible = shell.trap_subject(failing) == failing
+    if not eligible or not fix or "`" in fix or sanitize_error(error) != error:
+        return False
+    if _blocked(error):
+        return False
+    return text == render_command_fix(mode, failing, error, fix)
+
+
+def _blocked(text: str) -> bool:
+    """The secret scan blocks the text (such a text never becomes a memory)."""
+    from git_memory.lint.engine import scan_secrets
+
+    return any(f.severity == "block" for f in scan_secrets(text))

@@ -1,0 +1,231 @@
+"""`user-rule@1`: rules the user stated, phrased as the rule, quoted as the user said it.
+
+Forms: "always …", "never …", "don't …"/"do not …", "use X instead of Y", "prefer X over
+Y", "X, not Y", "from now on …", "remember: …", "we use …", "make sure to always …",
+instructions for every time ("before pushing, run …"), and a correction right after an agent
+action ("no, run … instead"). The candidate reads as the rule
+("Always run the tests through `uv run`."); its statement keeps the user's exact sentence,
+which stays `unverified` until a human confirms it. Questions, everyday phrases ("don't
+worry"), one-off instructions about the task at hand ("don't commit yet"), code and pasted
+logs are not rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from git_memory.runners.builtin import shell
+from git_memory.runners.builtin.renderers import RENDERER_USER_RULE, BuiltinFact
+
+MAX_RULE_CHARS = 300
+MIN_RULE_WORDS = 3
+
+_LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
+_FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[.!?])$|\n+|;\s+")
+_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|good|great|nice|thanks|thank you|also|and|but|btw|fyi|ps|so|just|"
+    r"please|pls|one more thing|important|note|team rule|rule|heads up|for the team|"
+    r"for everyone|for the record|reminder)\b[,:!.\-–—]*\s*)+",
+    re.IGNORECASE,
+)
+_SIGNAL = re.compile(
+    r"^(?:from now on|going forward|in the future|in this repo(?:sitory)?|in this project|"
+    r"remember(?: that)?|keep in mind(?: that)?|as a rule|for this (?:repo|project))"
+    r"\b[,:]?\s*",
+    re.IGNORECASE,
+)
+_RULE_START = re.compile(
+    r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to|you) always|"
+    r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
+    r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
+    r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
+    r"stop (?:using|running|calling|adding|committing)|let'?s (?:always|never)|"
+    r".+\b(?:must|should) (?:always|never)\b(?! have))\b",
+    re.IGNORECASE,
+)
+_CORRECTION = re.compile(
+    r"^(?:no|nope|stop|wrong|not like that|actually|wait)\b[,.!:;\s\-–—]+(?:please\s+)?"
+    r"(?=(?:use|run|call|do|don'?t|do not|never|always|try)\b)",
+    re.IGNORECASE,
+)
+_INSTEAD = re.compile(r"^(?:use|run|call|try)\b.+\binstead\b(?!\s+of)", re.IGNORECASE)
+_STANDING = re.compile(
+    r"(?i)\b(?:before (?:you )?(?:commit|push|merg|open|send|releas|deploy|tag)\w*"
+    r"|whenever|every time|each time|after every|any time you)\b"
+)
+_IMPERATIVE = re.compile(
+    r"(?i)^(?:run|use|call|add|update|regenerate|rebuild|bump|check|format|lint|test|rebase|"
+    r"squash|sign|keep|write|put|restart|clear|reset|make sure)\b"
+)
+# "No — we use pnpm here": the refusal itself is not part of the rule.
+_REFUSAL = re.compile(r"^(?:no|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECASE)
+_NOT_RULES = re.compile(
+    r"^(?:don'?t|do not|never)\s+(?:worry|know|think|bother|mind|see|understand|care|get|"
+    r"remember|have|want|like|feel|hesitate|forget|believe|recall|seem|mean|agree|expect|"
+    r"panic|stress|apologi[sz]e|need|really|even|you|we|i|seen|heard|been|had|thought)\b"
+    r"|^never\s*mind\b|^(?:don'?t|do not|never) do (?:that|this|it)\b",
+    re.IGNORECASE,
+)
+_ONE_OFF = re.compile(
+    r"\b(?:for now|right now|yet|this time|today|tonight|this (?:pr|commit|change|branch|file|"
+    r"function|test|bug|fix|task|one|session|method|class|issue|line|step|run)|that (?:file|"
+    r"function|test|one|change|line)|these (?:files|tests|changes|lines)|until (?:i|we)\b|"
+    r"the (?:above|previous|last) (?:one|change|commit)|anything else|everything else)\b",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(
+    r"^(?:why|what|how|when|where|which|who|can|could|would|should|do you|does|did|is|are|"
+    r"will|shall)\b",
+    re.IGNORECASE,
+)
+_CODE_OR_LOG = re.compile(
+    r"^\s{4,}|^\t|^[>$#|]|^\s*(?:at |File \"|Traceback|\d{4}-\d\d-\d\d[ T]|\[\w+\]|[{}\[\]]|"
+    r"def |class |import |from \S+ import|const |let |var |function |fn |func |return )|"
+    r"[{};]\s*$|=>|\b(?:Error|Exception):|^\s*(?:WARN|WARNING|ERROR|INFO|DEBUG|FATAL)\b|"
+    r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$",
+)
+_FUNCTION_WORDS = frozenset(
+    """the a an this that these those it its here there do does did done doing so again just
+    please me you we us i to of in on at for with be is are was were not don't dont don t
+    never always ever anything something thing things like way then now yet too also any all
+    more less and or but no yes ok okay one ones stuff""".split()  # noqa: SIM905
+)
+_STOP = frozenset(
+    """a an the to of in on for and or with by is are be it this that we our you your i
+    always never do not don't dont please use using instead""".split()  # noqa: SIM905
+)
+
+
+def rule_facts(records: Sequence[Any], scrub: Callable[[str], str] = str) -> list[BuiltinFact]:
+    """The rules one session's user turns state, once each, in order."""
+    from git_memory.lint.engine import scan_secrets
+
+    found: dict[str, BuiltinFact] = {}
+    previous: str | None = None  # the agent's last action: its command, "" for another tool
+    for record in records:
+        for sentence, rule in _rules_of(scrub(record.user_text or ""), previous):
+            if any(f.severity == "block" for f in scan_secrets(sentence + " " + rule)):
+                continue
+            key = rule_key(rule)
+            if key not in found:
+                found[key] = BuiltinFact(
+                    RENDERER_USER_RULE, "unverified", rule, sentence, (record.turn_key,), key
+                )
+        previous = _last_command(record, scrub) if record.tool_calls else None
+    return list(found.values())
+
+
+def rule_key(text: str) -> str:
+    """What identifies a rule across sessions: its content words, order-free."""
+    words = re.findall(r"[a-z0-9_.\-/]+", text.casefold().replace("`", " "))
+    return "rule:" + " ".join(sorted({w.strip(".-") for w in words} - _STOP - {""}))
+
+
+def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
+    text = _FENCE.sub("\n", text)
+    found = []
+    for line in text.splitlines():
+        if _CODE_OR_LOG.search(line):
+            continue
+        for part in _SENTENCE.split(_LIST_ITEM.sub("", line.strip())):
+            sentence = part.strip()
+            if not sentence or len(sentence) > MAX_RULE_CHARS or sentence.endswith("?"):
+                continue
+            found += [(sentence, rule) for rule in _phrase(sentence, previous_command)]
+    return found
+
+
+def _phrase(sentence: str, previous_command: str | None) -> list[str]:
+    """The rules a sentence states, phrased as rules (none for an ordinary sentence)."""
+    body = _LEAD.sub("", _EMPHASIS.sub("", sentence)).strip()
+    correction = _CORRECTION.match(body)
+    if correction and previous_command is not None:
+        body = body[correction.end() :]
+        return [_correction(body, previous_command)] if _acceptable(body) else []
+    if previous_command and _INSTEAD.match(body) and _acceptable(body):
+        return [_correction(body, previous_command)]  # "use pnpm instead", after `npm test`
+    body = _REFUSAL.sub("", body)
+    signal = _SIGNAL.match(body)
+    if signal:
+        body = _LEAD.sub("", body[signal.end() :]).strip()
+        body = re.sub(r"(?i)^to\s+", "", body)
+    parts = re.split(r",?\s+(?:and|but)\s+(?=(?:always|never|don'?t|do not)\b)", body, flags=re.I)
+    rules = []
+    for part in parts:
+        stated = (
+            bool(signal)
+            or bool(_RULE_START.match(part))
+            or _is_x_not_y(part)
+            or _standing_imperative(part)
+        )
+        if stated and _acceptable(part):
+            rules.append(_sentence_case(part))
+    return rules
+
+
+def _standing_imperative(body: str) -> bool:
+    """An instruction for every time, not this once: "Before pushing, run the full suite.",
+    "Run `make fmt` before you commit.", "Whenever you change the schema, regenerate…"."""
+    if not _STANDING.search(body):
+        return False
+    clause = re.sub(
+        r"(?i)^(?:before|after|whenever|every time|each time|any time)[^,]*,\s*", "", body
+    )
+    return bool(_IMPERATIVE.match(clause))
+
+
+def _acceptable(body: str) -> bool:
+    words = body.split()
+    return (
+        len(words) >= MIN_RULE_WORDS
+        and len(_content_words(body)) >= 2
+        and not _NOT_RULES.match(body)
+        and not _ONE_OFF.search(body)
+        and not _QUESTION.match(body)
+    )
+
+
+def _content_words(text: str) -> set[str]:
+    """The words that say something ("Don't do that here" has none: it is not a rule)."""
+    words = set(re.findall(r"[a-z0-9_.\-/*`]+", text.casefold().replace("’", "'")))
+    return words - _FUNCTION_WORDS
+
+
+def _is_x_not_y(body: str) -> bool:
+    """ "X, not Y" / "X, never Y" about tools: an imperative or code on both sides."""
+    match = re.search(r"^(.+?),\s+(?:not|never)\s+(.+)$", body)
+    if not match:
+        return False
+    imperative = re.match(r"(?i)^(use|run|call|prefer|import|install|target|pin|put|keep)\b", body)
+    return bool(imperative) or ("`" in match.group(1) and "`" in match.group(2))
+
+
+def _correction(body: str, previous_command: str) -> str:
+    rule = _sentence_case(body)
+    if previous_command and re.search(r"(?i)\binstead\b(?!\s+of)", rule):
+        rule = re.sub(
+            r"(?i)\binstead\b(?!\s+of)", f"instead of `{previous_command}`", rule, count=1
+        )
+    return rule
+
+
+def _sentence_case(body: str) -> str:
+    body = re.sub(r"(?i)^dont\b", "don't", body.strip().rstrip(",;:"))
+    body = re.sub(r"(?i)[,\s]*(please|thanks|thank you)[.!]*$", "", body).strip()
+    body = body[:1].upper() + body[1:]
+    return body if body.endswith((".", "!")) else body + "."
+
+
+def _last_command(record: Any, scrub: Callable[[str], str]) -> str:
+    """The last project command the agent ran in a turn (what a correction corrects)."""
+    last = ""
+    for call in record.tool_calls:
+        command = shell.command_of(call)
+        if command:
+            main, _ = shell.main_segment(scrub(command))
+            last = main.normal if main else last
+    return last

@@ -1,0 +1,250 @@
+"""`command-fix@1`: a project command that failed, and what made it work in the same session.
+
+Three shapes count, each ending in a later success of the same purpose:
+- *prerequisite*: the same command succeeds after setup steps (`docker compose up -d db`,
+  `npm install`, `uv sync`, a build or code generation), run separately or chained before it,
+  with no file edit in between unless the error names the environment (a refused
+  connection, a missing module): a failure an edit fixed was a bug, not a trap;
+- *variant*: a corrected invocation of the same kind succeeds (`uv run pytest` after `pytest`
+  failed with `ModuleNotFoundError`): another wrapper around the same tool, or any command of
+  the same kind after an invocation error (command not found, unknown option, …), or a setup
+  step that worked once an option was added (`npm install --legacy-peer-deps`);
+- *hook*: `git commit`/`git push` refused by a hook succeeds after a formatter or linter ran.
+A failure nothing fixed is not a memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from git_memory.runners.builtin import shell
+from git_memory.runners.builtin.renderers import (
+    ANSI,
+    RENDERER_COMMAND_FIX,
+    BuiltinFact,
+    render_command_fix,
+    sanitize_error,
+)
+from git_memory.runners.builtin.runs import Run
+
+MAX_FIX_STEPS = 3
+_STRONG = re.compile(
+    r"^(?:[\w.]+\.)?\w*(?:Error|Exception)\b[:(]|^error(?:\[\w+\])?:|^ERROR\b|^npm ERR!|^ERR!"
+    r"|^fatal:|^panic:|^FAIL(?:ED)?\b|^--- FAIL|\.{3,}\s*Failed\b|command not found"
+    r"|No module named|[Cc]onnection refused|Cannot find module|[Mm]issing script"
+    r"|would reformat|[Nn]o such file or directory|not found$"
+)
+_WEAK = re.compile(
+    r"(?i)\b(error|failed|failure|not found|cannot|can't|refused|denied|missing|invalid"
+    r"|unable|does not exist|undefined)\b"
+)
+_NOISE = re.compile(
+    r"^(Traceback \(most recent call last\)|Exit code \d+$"
+    r"|npm ERR! (A complete log|code|errno|syscall|path|To see)\b"
+    r"|at |[-=_*~]{3,}|\s*\^+\s*$|\d+ (passed|failed)|.*Error: Process completed with exit code)"
+)
+_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+)")
+_INVOCATION = re.compile(
+    r"(?i)command not found|\bnot found\b|No module named|ModuleNotFoundError|ImportError"
+    r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
+    r"|unrecognized (arguments?|option)|no such (command|subcommand|option|file)|not recognized"
+    r"|permission denied|not installed|could not (find|locate|resolve|connect)"
+    r"|connection refused|ECONNREFUSED|is not running|cannot connect|did you mean|^usage:"
+    r"|no (rule|target) to make|EADDRINUSE|address already in use|missing go\.sum entry"
+    r"|does not exist|unapplied migration|requires? (python|node|rust|go)\b"
+)
+_HOOK = re.compile(
+    r"(?i)\bhooks?\b|pre-commit|husky|lint-staged|would reformat|files were modified"
+)
+
+
+def first_error_line(output: str) -> str:
+    """The first meaningful error line of a failed command's output ("" when none)."""
+    lines = [_PREFIX.sub("", ANSI.sub("", line).strip()) for line in output.splitlines()]
+    lines = [line for line in lines if line and not _NOISE.match(line)]
+    # An error naming the environment (a missing module, a refused connection) says most
+    # about a trap; then any line that reads as an error.
+    tiers: tuple[tuple[re.Pattern[str], ...], ...] = (
+        (_STRONG, _INVOCATION),
+        (_INVOCATION,),
+        (_STRONG,),
+        (_WEAK,),
+    )
+    for patterns in tiers:
+        found = next((ln for ln in lines if all(p.search(ln) for p in patterns)), None)
+        if found is not None:
+            return sanitize_error(_PREFIX.sub("", found))
+    return ""
+
+
+def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
+    """One fact per (failing command, fix) of one session's runs, first occurrence first."""
+    facts: dict[str, BuiltinFact] = {}
+    for index, run in enumerate(runs):
+        if run.command is None or run.state != "failed":
+            continue
+        fact = _hook_fix(runs, index) if _hooked(run) else _fix(runs, index)
+        if fact is not None and fact.key not in facts:
+            facts[fact.key] = fact
+    return list(facts.values())
+
+
+def _hooked(run: Run) -> bool:
+    return (
+        bool(run.command)
+        and shell.is_hooked_git(run.command or "")
+        and bool(_HOOK.search(run.output))
+    )
+
+
+def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    failed = runs[index]
+    if failed.main is None:
+        return _setup_fix(runs, index)
+    error = first_error_line(failed.output)
+    steps: list[str] = []
+    edited = False
+    for later in runs[index + 1 :]:
+        if later.edit:
+            edited = True
+            continue
+        if later.command is None or later.state != "completed":
+            continue
+        if later.key == failed.key:
+            new = [s.normal for s in later.setups if s not in failed.setups]
+            steps = _unique(steps + new)
+            environmental = bool(_INVOCATION.search(failed.output))
+            if steps and (not edited or environmental):
+                return _fact("prerequisite", failed, later, error, " && ".join(steps))
+            return _with_environment(failed, later, error, edited)
+        if later.main is not None and _variant(failed, later, edited):
+            fix = " && ".join(_unique([*steps, later.key or ""]))
+            return _fact("variant", failed, later, error, fix)
+        if later.main is None or later.main.kind in _step_kinds(failed):
+            steps += [s.normal for s in later.setups]
+            if later.main is not None:
+                steps.append(later.main.normal)
+            elif _is_setup_line(later):
+                steps.append(_setup_line(later))
+    return None
+
+
+def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    """A setup step that failed and worked once options were added to it
+    (`npm install` → `npm install --legacy-peer-deps`)."""
+    failed = runs[index]
+    subject = failed.setups[-1] if failed.setups else None
+    if subject is None:
+        return None
+    for later in runs[index + 1 :]:
+        if later.command is None or later.state != "completed" or not later.setups:
+            continue
+        fixed = later.setups[-1]
+        if fixed.normal == subject.normal:
+            return None
+        added = fixed.words[: len(subject.words)] == subject.words and all(
+            w.startswith("-") or w[:1].isdigit() for w in fixed.words[len(subject.words) :][:1]
+        )
+        if added and len(fixed.words) > len(subject.words):
+            error = first_error_line(failed.output)
+            return _fact("variant", failed, later, error, fixed.normal, failing=subject.normal)
+    return None
+
+
+def _step_kinds(failed: Run) -> tuple[str, ...]:
+    """Project commands that can be a prerequisite: builds and code generation, and the
+    formatter itself before a format check."""
+    kind = failed.main.kind if failed.main else None
+    return ("build", "generate", "format") if kind == "format" else ("build", "generate")
+
+
+def _with_environment(failed: Run, later: Run, error: str, edited: bool) -> BuiltinFact | None:
+    """The same command worked once variables were set on it (`DATABASE_URL=… pytest`)."""
+    if failed.main is None or later.main is None or edited:
+        return None
+    added = [v for v in later.main.env if v not in failed.main.env]
+    if not added:
+        return None
+    return _fact("variant", failed, later, error, " ".join([*added, later.main.normal]))
+
+
+def _variant(failed: Run, later: Run, edited: bool) -> bool:
+    """A corrected invocation: same kind, after an invocation error, or the same tool run
+    another way with no edit in between."""
+    if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
+        return False
+    if _INVOCATION.search(failed.output):
+        return True
+    # The same tool through another wrapper (`pytest` → `uv run pytest`).
+    same_tool = _tool(failed.main) == _tool(later.main)
+    return not edited and same_tool and _prefix(failed.main) != _prefix(later.main)
+
+
+def _prefix(segment: shell.Segment) -> tuple[str, ...]:
+    program = shell.program_words(segment.words)
+    return segment.words[: len(segment.words) - len(program)]
+
+
+def _tool(segment: shell.Segment) -> tuple[str, ...]:
+    program = shell.program_words(segment.words)
+    return tuple(program[:2])
+
+
+def _is_setup_line(run: Run) -> bool:
+    return any(s.setup for s in shell.segments(run.command or ""))
+
+
+def _setup_line(run: Run) -> str:
+    return " && ".join(s.normal for s in shell.segments(run.command or "") if s.setup)
+
+
+def _hook_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    failed = runs[index]
+    verb = "push" if "git push" in (failed.command or "") else "commit"
+    steps: list[str] = []
+    for later in runs[index + 1 :]:
+        if later.command is None or later.state != "completed":
+            continue
+        if later.main is not None and later.main.kind in ("format", "lint", "check"):
+            steps.append(later.main.normal)
+        if shell.is_hooked_git(later.command) and f"git {verb}" in later.command:
+            if not steps:
+                return None
+            error = first_error_line(failed.output)
+            return _fact("hook", failed, later, error, " && ".join(_unique(steps)))
+    return None
+
+
+def _fact(
+    mode: str, failed: Run, fixed: Run, error: str, fix: str, *, failing: str | None = None
+) -> BuiltinFact | None:
+    if failing is None:
+        failing = failed.key or ""
+    if mode == "hook":
+        failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
+    steps = fix.split(" && ")
+    fix = " && ".join(_unique(steps)[-MAX_FIX_STEPS:])
+    if not failing or not fix or "`" in fix or fix == failing or _blocked(fix):
+        return None
+    text = render_command_fix(mode, failing, error, fix)
+    turns = tuple(dict.fromkeys((failed.turn_key, fixed.turn_key)))
+    return BuiltinFact(
+        RENDERER_COMMAND_FIX,
+        "typed-fact",
+        text,
+        text,
+        turns,
+        f"fix:{failing}\0{fix}",
+        (("mode", mode), ("failing", failing), ("error", error), ("fix", fix)),
+    )
+
+
+def _blocked(text: str) -> bool:
+    from git_memory.lint.engine import scan_secrets
+
+    return any(f.severity == "block" for f in scan_secrets(text))
+
+
+def _unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(item for item in items if item))

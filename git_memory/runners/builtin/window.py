@@ -1,0 +1,138 @@
+"""The builtin extraction of a whole window: every memory once, placed in one task.
+
+Facts are found per session (a trap needs its session's order) and then merged across the
+window by their key: a command that worked in four sessions is one memory whose text counts
+the sessions, a rule stated twice is one rule. A command only ever run narrowed to a file
+or a test id, in one session, is a one-off and not proposed. Keys already held by approved
+memory or by an earlier candidate are not proposed again. Each fact is then given to one
+extraction task that holds its turns, because a candidate can only cite the evidence of its
+own task (at most `MAX_CANDIDATES_PER_BATCH` per task; a command that worked in several
+sessions can go to any of them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
+from git_memory.runners.builtin import shell
+from git_memory.runners.builtin.renderers import (
+    RENDERER_COMMAND_EXIT,
+    TRAP_PREFIX,
+    BuiltinFact,
+    render_command_exit,
+)
+from git_memory.runners.builtin.rules import rule_facts, rule_key
+from git_memory.runners.builtin.runs import session_runs
+from git_memory.runners.builtin.traps import trap_facts
+
+_BACKTICKED = re.compile(r"`([^`]+)`")
+
+
+@dataclass
+class _Worked:
+    """A command that succeeded: its kind, the sessions and the turns it succeeded in."""
+
+    kind: str
+    sessions: list[str] = field(default_factory=list)
+    turns: dict[str, list[str]] = field(default_factory=dict)
+    full: bool = False  # it also ran as it is, not only narrowed to a file or test id
+
+    @property
+    def shown(self) -> bool:
+        """Worth a memory: run as it is once, or narrowed runs in several sessions."""
+        return self.full or len(self.sessions) > 1
+
+
+def plan_window(
+    sessions: Sequence[tuple[str, Sequence[Any]]],
+    task_of_turn: Mapping[str, str],
+    known: set[str],
+    scrub: Callable[[str], str] = str,
+) -> dict[str, list[BuiltinFact]]:
+    """The facts each task proposes: `sessions` are (session key, ordered turn records)."""
+    traps: list[BuiltinFact] = []
+    rules: list[BuiltinFact] = []
+    worked: dict[str, _Worked] = {}
+    for session_key, records in sessions:
+        runs = list(session_runs(records, scrub))
+        traps += trap_facts(runs)
+        rules += rule_facts(records, scrub)
+        for run in runs:
+            for segment in run.worked:
+                entry = worked.setdefault(segment.normal, _Worked(segment.kind or ""))
+                entry.full = entry.full or not segment.narrowed
+                if session_key not in entry.sessions:
+                    entry.sessions.append(session_key)
+                entry.turns.setdefault(session_key, []).append(run.turn_key)
+    placed: dict[str, list[BuiltinFact]] = {}
+    seen = set(known)
+    for fact in _fresh(traps, seen) + _fresh(rules, seen):
+        _place(placed, fact, [fact.turn_keys], task_of_turn)
+    for command, entry in worked.items():
+        key = f"command:{command}"
+        if key in seen or not entry.shown:
+            continue
+        seen.add(key)
+        fact = _exit_fact(command, entry, key)
+        options = [tuple(dict.fromkeys(entry.turns[s])) for s in entry.sessions]
+        _place(placed, fact, options, task_of_turn)
+    return placed
+
+
+def _fresh(facts: Iterable[BuiltinFact], seen: set[str]) -> list[BuiltinFact]:
+    fresh = []
+    for fact in facts:
+        if fact.key not in seen:
+            seen.add(fact.key)
+            fresh.append(fact)
+    return fresh
+
+
+def _exit_fact(command: str, entry: _Worked, key: str) -> BuiltinFact:
+    count = len(entry.sessions)
+    text = render_command_exit(command, entry.kind, count)
+    parameters = (("command", command), ("kind", entry.kind), ("sessions", str(count)))
+    return BuiltinFact(RENDERER_COMMAND_EXIT, "typed-fact", text, text, (), key, parameters)
+
+
+def _place(
+    placed: dict[str, list[BuiltinFact]],
+    fact: BuiltinFact,
+    options: Sequence[Sequence[str]],
+    task_of_turn: Mapping[str, str],
+) -> None:
+    """Give the fact to the first task holding its turns that still has room."""
+    for turns in options:
+        task = next((task_of_turn[t] for t in reversed(turns) if t in task_of_turn), None)
+        if task is None or len(placed.get(task, [])) >= MAX_CANDIDATES_PER_BATCH:
+            continue
+        cited = tuple(t for t in turns if task_of_turn.get(t) == task)
+        placed.setdefault(task, []).append(
+            BuiltinFact(
+                fact.renderer,
+                fact.claim_support,
+                fact.content,
+                fact.statement,
+                cited,
+                fact.key,
+                fact.parameters,
+            )
+        )
+        return
+
+
+def memory_keys(text: str) -> set[str]:
+    """The keys an existing memory's text holds, so the same memory is not proposed twice."""
+    keys = {rule_key(text)}
+    commands = _BACKTICKED.findall(text)
+    if text.startswith(TRAP_PREFIX) and len(commands) >= 2:
+        keys.add(f"fix:{commands[0]}\0{commands[-1]}")
+    elif commands and (text.startswith("`") or "succeeded (exit 0)" in text):
+        normal = shell.normal_command(commands[0])
+        if normal:
+            keys.add(f"command:{normal}")
+    return keys
