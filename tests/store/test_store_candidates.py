@@ -106,5 +106,7 @@ def test_evidence_assessments_generation_and_chunks(db: StateDB) -> None:
         db, chunk_ref="k1", owner=OWNER, session_key="s", turn_range="0:2", chunk_digest="d"
     )
     assert again.status == "drafted"  # re-planning keeps the state
+    chunks.set_cursor(db, OWNER, "claude", {"offset": 3})
+    assert chunks.get_cursor(db, OWNER, "claude") == {"offset": 3}
     drafted = db.rows("SELECT chunk_ref FROM chunks WHERE status = 'drafted' ORDER BY chunk_ref")
     assert [row["chunk_ref"] for row in drafted] == ["k1"]
