@@ -246,12 +246,14 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "Run the whole flow on bundled sample sessions in a throw-away repository.",
         "none",
         cli_only="a tour for people; it builds its own sandbox",
+        module="git_memory.demo.operation",  # demo runs operations, so it sits above ops/
     ),
     _op(
         "doctor",
         "Check the install and this worktree's setup, with hints.",
         "none",
         cli_only="diagnoses the human's install; not part of an agent's flow",
+        module="git_memory.doctor.operation",  # doctor loads operations: above ops/
     ),
 )
 

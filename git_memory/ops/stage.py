@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from git_memory.consolidate.stage import stage_patch
 from git_memory.contracts.adjudication import AdjudicationResult
 from git_memory.contracts.extraction import CandidateDraftBatch
 from git_memory.contracts.requests import StageRequest
@@ -12,15 +13,7 @@ from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
-
-# format -> "module:function" taking (workspace, document) and returning an AgentStage
-# document. Consolidation patches and skill candidates register their handlers here.
-STAGE_HANDLERS: dict[str, str] = {
-    "git-memory-candidate-draft-batch@v1": "git_memory.ops.stage:_stage_batch",
-    "git-memory-adjudication-result@v1": "git_memory.ops.stage:_stage_result",
-    "git-memory-consolidation-patch@v1": "git_memory.consolidate.stage:stage_patch",
-    "git-memory-skill-candidate@v1": "git_memory.skills.stage:stage_skill",
-}
+from git_memory.skills.stage import stage_skill
 
 
 def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
@@ -45,17 +38,7 @@ def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
             hint="stage a CandidateDraftBatch or an AdjudicationResult",
         )
     workspace = open_workspace(ctx.worktree)
-    return AgentStage.model_validate(_resolve(target)(workspace, document))
-
-
-def _resolve(target: str) -> Callable[[Any, Any], dict[str, Any]]:
-    import importlib
-
-    module, function = target.split(":")
-    handler: Callable[[Any, Any], dict[str, Any]] = getattr(
-        importlib.import_module(module), function
-    )
-    return handler
+    return AgentStage.model_validate(target(workspace, document))
 
 
 def _stage_batch(workspace: Any, batch: CandidateDraftBatch) -> dict[str, Any]:
@@ -70,6 +53,15 @@ def _stage_result(workspace: Any, result: AdjudicationResult) -> dict[str, Any]:
     from git_memory.extract.stage_response import result_response
 
     return result_response(workspace, stage_adjudication(workspace, result))
+
+
+# format -> handler taking (workspace, document) and returning an AgentStage document.
+STAGE_HANDLERS: dict[str, Callable[[Any, Any], dict[str, Any]]] = {
+    "git-memory-candidate-draft-batch@v1": _stage_batch,
+    "git-memory-adjudication-result@v1": _stage_result,
+    "git-memory-consolidation-patch@v1": stage_patch,
+    "git-memory-skill-candidate@v1": stage_skill,
+}
 
 
 def _render(response: AgentStage) -> str:

@@ -5,32 +5,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from git_memory.consolidate import status as consolidation_status
 from git_memory.contracts.status import EmptyRequest, StatusResponse
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.promote import recover as promotion_status
+from git_memory.sessions import status as sessions_status
+from git_memory.store import status as store_status
 
-# Each subsystem contributes counts under its own key: ("sessions", "module:function"), the
-# function taking the OpContext and returning JSON data. Named by string so status imports a
-# subsystem only when it runs.
-COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
-    # --- add one line per subsystem ---
-    ("sessions", "git_memory.sessions.status:counts"),
-    ("memory", "git_memory.store.status:counts"),
-    ("promotions", "git_memory.promote.recover:counts"),
-    ("consolidation", "git_memory.consolidate.status:counts"),
+# Each subsystem contributes counts under its own key, from a function taking the OpContext
+# and returning JSON data.
+COUNT_CONTRIBUTORS: tuple[tuple[str, Callable[[OpContext], Any]], ...] = (
+    ("sessions", sessions_status.counts),
+    ("memory", store_status.counts),
+    ("promotions", promotion_status.counts),
+    ("consolidation", consolidation_status.counts),
 )
-
-
-def _contributor(target: str) -> Callable[[OpContext], Any]:
-    import importlib
-
-    module_name, function_name = target.split(":")
-    function: Callable[[OpContext], Any] = getattr(
-        importlib.import_module(module_name), function_name
-    )
-    return function
 
 
 def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
@@ -42,7 +34,7 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     notes: list[str] = []
     for key, contributor in COUNT_CONTRIBUTORS:
         try:
-            counts[key] = _contributor(contributor)(ctx)
+            counts[key] = contributor(ctx)
         except GitMemoryError as exc:
             # Status is where a user looks first: one broken part is reported, not fatal.
             counts[key] = {"error": exc.code}

@@ -21,11 +21,13 @@ from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.promote import plan as planning
 from git_memory.promote import tree, writer
+from git_memory.promote.kinds import PromotionKinds
 from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
 from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
+from git_memory.store.journal import PlanRecord
 
 PROMOTION_LOCK = "memory-state.sqlite3-promotion.lock"
 FORWARD = "forward"
@@ -130,8 +132,11 @@ def busy() -> GitMemoryError:
     )
 
 
-def apply_plan(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> Applied:
-    """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock."""
+def apply_plan(
+    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+) -> Applied:
+    """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock;
+    `kinds` checks and finalizes plans of kinds other than entries."""
     record, plan = load_plan(db, plan_id, owner)
     if record.status == "applied":
         return _post_finalize(worktree, db, owner, record, plan, replayed=True)
@@ -142,7 +147,7 @@ def apply_plan(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> A
     resumed = record.status == "applying"
     check_owner(worktree, record, plan)
     if not resumed:
-        _kind_precheck(worktree, db, record)
+        _kind_precheck(worktree, db, record, kinds)
         _precheck(worktree, db, record, plan)
     elif record.mutation_phase == "rolling_back":
         _rollback(worktree, db, plan_id, "resumed rollback after an interruption")
@@ -151,24 +156,17 @@ def apply_plan(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> A
         _check_candidates(db, record, plan, root=worktree.root)
     _mutate(worktree, db, plan_id)
     failpoint("promote.before-finalize")
-    _finalize(worktree, db, owner, plan_id, plan)
+    _finalize(worktree, db, owner, plan_id, plan, kinds=kinds)
     result = _post_finalize(worktree, db, owner, journal.require_plan(db, plan_id), plan)
     result.resumed = resumed
     return result
 
 
-def _kind_hooks(kind: str) -> Any:
-    """The prepare/promote module of a non-entry plan kind (skill, consolidation), or None."""
-    if kind == "entry":
-        return None
-    from git_memory.promote.prepare_memory import kind_module
-
-    return kind_module(kind)
-
-
-def _kind_precheck(worktree: Worktree, db: StateDB, record: Any) -> None:
+def _kind_precheck(
+    worktree: Worktree, db: StateDB, record: PlanRecord, kinds: PromotionKinds
+) -> None:
     """The kind's own binding check (e.g. a skill's memory context); void on refusal."""
-    hooks = _kind_hooks(record.kind)
+    hooks = kinds.get(record.kind)
     if hooks is None:
         return
     try:
@@ -327,14 +325,20 @@ def _rollback_files(root: Path, db: StateDB, plan_id: str) -> list[str]:
 
 
 def _finalize(
-    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, plan: PromotionPlan
+    worktree: Worktree,
+    db: StateDB,
+    owner: Owner,
+    plan_id: str,
+    plan: PromotionPlan,
+    *,
+    kinds: PromotionKinds,
 ) -> None:
     """One transaction: candidates promoted (revision+1, out of FTS), generation+1, applied."""
     with db.write():
         for cid in plan.candidateIds:
             current = store.require_candidate(db, cid, owner)
             store.mark_promoted(db, cid, expected_revision=current.revision)
-        hooks = _kind_hooks(journal.require_plan(db, plan_id).kind)
+        hooks = kinds.get(journal.require_plan(db, plan_id).kind)
         if hooks is not None:
             hooks.finalize(db, journal.require_plan(db, plan_id))
         store.bump_candidate_generation(db, owner)

@@ -13,6 +13,7 @@ from typing import Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.promote.apply import apply_plan
+from git_memory.promote.kinds import PromotionKinds
 from git_memory.repo.binding import Worktree
 from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
@@ -62,12 +63,14 @@ def counts(ctx: Any) -> dict[str, Any]:
     return result
 
 
-def resume_others(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> None:
+def resume_others(
+    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+) -> None:
     """Under the promotion lock: resume interrupted plans other than `plan_id`."""
     with db.read():
         others = [p for p in journal.plan_ids(db, owner, ("applying",)) if p != plan_id]
     for other in others:
         try:
-            apply_plan(worktree, db, owner, other)
+            apply_plan(worktree, db, owner, other, kinds)
         except GitMemoryError:
             continue  # voided during the resume; its status says why
