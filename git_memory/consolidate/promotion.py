@@ -18,7 +18,7 @@ from git_memory.store.db import Owner, StateDB
 
 
 def _workspace(worktree: Any, db: StateDB, owner: Owner) -> Any:
-    from git_memory.extract.workspace import Workspace
+    from git_memory.store.session import Workspace
 
     workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
     workspace.sync_approved()

@@ -141,19 +141,19 @@ def _next(ctx: OpContext, outcome: Any) -> str:
 
 
 def _waiting(ctx: OpContext) -> int:
-    from git_memory.extract.workspace import open_workspace
     from git_memory.store.candidates import list_candidates
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(ctx.worktree, sync=False)
-    return len(list_candidates(workspace.db, workspace.owner, statuses=("quarantined",)))
+    with open_workspace(ctx.worktree, sync=False) as workspace:
+        return len(list_candidates(workspace.db, workspace.owner, statuses=("quarantined",)))
 
 
 def _remember_window(ctx: OpContext, request: MemoryExtractionRequest) -> None:
     from git_memory.extract import window
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(ctx.worktree, sync=False)
-    window.remember(workspace.db, workspace.owner, window.from_request(request.window))
+    with open_workspace(ctx.worktree, sync=False) as workspace:
+        window.remember(workspace.db, workspace.owner, window.from_request(request.window))
 
 
 def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerResponse:
@@ -193,13 +193,13 @@ _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest:
     """The request from the flags; the window defaults as `extract.window` describes."""
     from git_memory.extract import window
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
     since, until = values.get("since"), values.get("until")
     last = None
     if not since:
-        workspace = open_workspace(ctx.worktree, sync=False)
-        last = window.last_until(workspace.db, workspace.owner)
+        with open_workspace(ctx.worktree, sync=False) as workspace:
+            last = window.last_until(workspace.db, workspace.owner)
     resolved = window.resolve_window(since, until, last_until=last, now=window.utc_now())
     return _request(values, request_from_cli(values, resolved.to_json()))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.consolidate.stage import stage_patch
 from git_memory.contracts.adjudication import AdjudicationResult
@@ -11,9 +11,12 @@ from git_memory.contracts.extraction import CandidateDraftBatch
 from git_memory.contracts.requests import StageRequest
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
+from git_memory.extract.skill_stage import stage_skill
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
-from git_memory.skills.stage import stage_skill
+
+if TYPE_CHECKING:
+    from git_memory.store.session import Workspace
 
 
 def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
@@ -27,7 +30,7 @@ def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
     then wait in quarantine for `git memory review`. Identical bytes replay the first outcome;
     different bytes for the same task are refused (GM_SUBMISSION_CONFLICT).
     """
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
     document = request.root
     target = STAGE_HANDLERS.get(document.format)
@@ -37,18 +40,18 @@ def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
             f"staging {document.format!r} is not supported by this version",
             hint="stage a CandidateDraftBatch or an AdjudicationResult",
         )
-    workspace = open_workspace(ctx.worktree)
-    return AgentStage.model_validate(target(workspace, document))
+    with open_workspace(ctx.worktree) as workspace:
+        return AgentStage.model_validate(target(workspace, document))
 
 
-def _stage_batch(workspace: Any, batch: CandidateDraftBatch) -> dict[str, Any]:
+def _stage_batch(workspace: Workspace, batch: CandidateDraftBatch) -> dict[str, Any]:
     from git_memory.extract.stage_drafts import stage_drafts
     from git_memory.extract.stage_response import batch_response
 
     return batch_response(workspace, stage_drafts(workspace, batch))
 
 
-def _stage_result(workspace: Any, result: AdjudicationResult) -> dict[str, Any]:
+def _stage_result(workspace: Workspace, result: AdjudicationResult) -> dict[str, Any]:
     from git_memory.extract.adjudicate import stage_adjudication
     from git_memory.extract.stage_response import result_response
 
@@ -56,7 +59,7 @@ def _stage_result(workspace: Any, result: AdjudicationResult) -> dict[str, Any]:
 
 
 # format -> handler taking (workspace, document) and returning an AgentStage document.
-STAGE_HANDLERS: dict[str, Callable[[Any, Any], dict[str, Any]]] = {
+STAGE_HANDLERS: dict[str, Callable[[Workspace, Any], dict[str, Any]]] = {
     "git-memory-candidate-draft-batch@v1": _stage_batch,
     "git-memory-adjudication-result@v1": _stage_result,
     "git-memory-consolidation-patch@v1": stage_patch,
