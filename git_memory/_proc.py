@@ -11,6 +11,7 @@ into a child that was not meant to see it; a caller that needs some passes its o
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import selectors
 import signal
@@ -91,6 +92,19 @@ class BoundedResult:
     stdout_overflow: bool = False
     stderr_overflow: bool = False
     lingering: bool = False
+    # Requests the runner's egress proxy refused (set by the runner sandbox, not here).
+    egress_refused: int = 0
+
+
+def process_exists(pid: int) -> bool:
+    """Whether a process with this pid exists (signal 0 probes without sending anything)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # it exists under another user (or the number is not a pid at all)
+    return True
 
 
 def _kill_group(pgid: int) -> None:
@@ -110,6 +124,69 @@ def _group_alive(pgid: int) -> bool:
     if not os.path.isdir("/proc"):
         return True
     return any(_running_member(entry, pgid) for entry in os.scandir("/proc"))
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def _set_subreaper(on: bool) -> bool:
+    """Make orphans of our descendants our children (Linux); False where unsupported."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return int(libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _children() -> set[int]:
+    """Pids whose parent is this process (zombies included: they are ours to reap)."""
+    if not os.path.isdir("/proc"):
+        return set()
+    me = os.getpid()
+    found: set[int] = set()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:
+            found.add(int(entry.name))
+    return found
+
+
+def _sweep_adopted(known: set[int]) -> bool:
+    """Kill and reap processes that became our children while a runner ran (a `setsid`
+    escape re-parented to us as subreaper); True when there were any that still ran."""
+    lingering = False
+    for _round in range(20):  # killing one re-parents its own children to us: repeat
+        adopted = _children() - known
+        if not adopted:
+            break
+        for pid in adopted:
+            lingering = lingering or _alive(pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+    return lingering
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in (b"Z", b"X")
 
 
 def _running_member(entry: os.DirEntry[str], pgid: int) -> bool:
@@ -213,10 +290,43 @@ def run_bounded(
 
     Exceeding `timeout` or an output cap SIGKILLs the whole group at once. After the child
     exits, any process still in its group is a lingering child: it is reported and killed.
-    Raises OSError when the program cannot be started.
+    A descendant that left the group (`setsid`) is caught too: while the child runs this
+    process is a child subreaper, so such an orphan becomes our child and is killed and
+    reported the same way. Raises OSError when the program cannot be started.
     """
+    known = _children()
+    subreaper = _set_subreaper(True)
+    try:
+        caps = (stdout_limit, stderr_limit)
+        result = _run_group(
+            argv,
+            input_bytes=input_bytes,
+            env=env,
+            cwd=cwd,
+            timeout=timeout,
+            caps=caps,
+            exit_grace=exit_grace,
+        )
+        if subreaper and _sweep_adopted(known) and not result.lingering:
+            result = dataclasses.replace(result, lingering=True)
+        return result
+    finally:
+        if subreaper:
+            _set_subreaper(False)
+
+
+def _run_group(
+    argv: Sequence[str],
+    *,
+    input_bytes: bytes,
+    env: Mapping[str, str],
+    cwd: Path | str,
+    timeout: float,
+    caps: tuple[int, int],
+    exit_grace: float,
+) -> BoundedResult:
     proc = popen(argv, cwd=cwd, env=env, new_session=True)
-    pump = _Pump(proc, input_bytes, (stdout_limit, stderr_limit))
+    pump = _Pump(proc, input_bytes, caps)
     deadline = time.monotonic() + timeout
     exited_at: float | None = None
     timed_out = False

@@ -4,13 +4,22 @@ The process exits at once with status 86 (`os._exit`: no cleanup, no atexit, no 
 power cut or `kill -9` would. Every name used in the code is listed in `FAILPOINTS` with where
 it sits, so tests can iterate them and a typo is caught. `<name>:raise` raises
 `FailpointError` instead, which stands for an unexpected bug (exit 3 with a crash log).
+`<name>:eperm`, `:enospc`, `:erofs` and `:eio` raise the `OSError` the file system would (a
+permission change, a full disk, a read-only mount) at that point.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 
 FAILPOINT_EXIT_STATUS = 86
+OS_ERRORS = {
+    "eperm": errno.EPERM,
+    "enospc": errno.ENOSPC,
+    "erofs": errno.EROFS,
+    "eio": errno.EIO,
+}
 
 # name -> where it fires. Subsystems add their names here.
 FAILPOINTS: dict[str, str] = {
@@ -20,6 +29,7 @@ FAILPOINTS: dict[str, str] = {
     "extract.plan.after-commit": "extract/recall_flow.py: chunk + task planned, after COMMIT",
     # --- promotion (issue 7): promote/apply.py ---
     "promote.after-intent": "a file's journal intent committed, its bytes not yet touched",
+    "promote.before-write": "every attempt (resumes too) to write one file's planned bytes",
     "promote.after-write": "a file's bytes installed and verified, not yet marked applied",
     "promote.during-rollback": "a file rolled back on disk, not yet marked rolled_back",
     "promote.before-finalize": "every file applied, the finalize transaction not yet begun",
@@ -60,6 +70,8 @@ FAILPOINTS: dict[str, str] = {
     # --- runners (issue 8) ---
     "runner-delivery-begun": "runners/deliver.py: write-ahead record committed, nothing sent yet",
     "runner-delivery-returned": "runners/deliver.py: the runner answered, record not closed",
+    # --- worktree writes ---
+    "safefs.before-rename": "safefs.py: a temp file written and fsynced, not yet renamed",
 }
 
 
@@ -73,6 +85,9 @@ def failpoint(name: str) -> None:
     selected = wanted.split(",")
     if f"{name}:raise" in selected:
         raise FailpointError(f"failpoint {name} fired")
+    for suffix, number in OS_ERRORS.items():
+        if f"{name}:{suffix}" in selected:
+            raise OSError(number, os.strerror(number), f"failpoint {name}")
     if name in selected:
         os._exit(FAILPOINT_EXIT_STATUS)
 

@@ -33,12 +33,25 @@ def state_home(configured: str | None = None) -> Path:
     """
     env = os.environ.get("GIT_MEMORY_HOME")
     if env:
-        return Path(env).expanduser()
+        return _absolute_home(env, "GIT_MEMORY_HOME")
     if configured:
-        return Path(configured).expanduser()
+        return _absolute_home(configured, "memory.home")
     from platformdirs import user_state_dir
 
     return Path(user_state_dir("git-memory", appauthor=False))
+
+
+def _absolute_home(value: str, source: str) -> Path:
+    # A relative home would resolve against whatever directory the command runs in: inside a
+    # checkout that puts transcript text and the origin secret where `git add -A` finds them.
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        raise GitMemoryError(
+            "GM_STATE_HOME_RELATIVE",
+            f"{source} must be an absolute path: {value!r}",
+            hint=f"set {source} to an absolute directory outside every worktree",
+        )
+    return path
 
 
 def ensure_private_dir(path: Path) -> Path:

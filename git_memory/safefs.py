@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
@@ -166,13 +167,62 @@ def rename_noreplace(dir_fd: int, src: str, dst: str) -> None:
     os.unlink(src, dir_fd=dir_fd)
 
 
+TEMP_SUFFIX = ".gm-tmp"
+# Promotion's journal-named artifacts (`git_memory.promote.writer`); recovery removes them.
+PROMOTION_ARTIFACT_PREFIX = ".gm-promote-"
+_TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{12}\.gm-tmp$")
+
+
 def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str:
-    """Write `data` to a fresh temp file beside `name` (O_EXCL|O_NOFOLLOW, fsync)."""
+    """Write `data` to a fresh temp file beside `name` (O_EXCL|O_NOFOLLOW, fsync).
+
+    The name carries our pid, so `remove_stale_temps` can tell a crashed writer's leftover
+    from a temp another live process is about to rename.
+    """
     import secrets
 
-    temp = f".{name}.{os.getpid()}.{secrets.token_hex(6)}.gm-tmp"
+    temp = f".{name}.{os.getpid()}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
     write_exclusive_at(dir_fd, temp, data, mode)
     return temp
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether `name` is one of our temp files (`.<name>.<pid>.<hex>.gm-tmp`)."""
+    return _TEMP_NAME.match(name) is not None
+
+
+def remove_stale_temps(dir_fd: int) -> list[str]:
+    """Remove temps of ours in `dir_fd` whose writer process is gone; their names.
+
+    A writer killed between writing its temp and renaming it leaves one behind; the next
+    command that writes in the directory clears it. Only regular files are removed.
+    """
+    removed: list[str] = []
+    for entry in os.scandir(dir_fd):
+        match = _TEMP_NAME.match(entry.name)
+        if match is None or _writer_running(int(match.group(1))):
+            continue
+        if entry.is_file(follow_symlinks=False) and unlink_file_at(dir_fd, entry.name):
+            removed.append(entry.name)
+    return removed
+
+
+_cleaned: set[tuple[int, int]] = set()
+
+
+def _clean_once(dir_fd: int) -> None:
+    """`remove_stale_temps` once per directory per process (a 1024-file plan writes often)."""
+    info = os.fstat(dir_fd)
+    key = (info.st_dev, info.st_ino)
+    if key not in _cleaned:
+        _cleaned.add(key)
+        remove_stale_temps(dir_fd)
+
+
+def _writer_running(pid: int) -> bool:
+    from git_memory._proc import process_exists
+
+    return pid == os.getpid() or process_exists(pid)
 
 
 def write_exclusive_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
@@ -211,10 +261,15 @@ def _install_at(
 ) -> None:
     """Write a temp file beside `name`, `rename(temp, name)` it there, fsync the directory.
 
-    A failed rename removes the temp, so nothing but `name` (or nothing) is ever left.
+    A failed rename removes the temp, so nothing but `name` (or nothing) is ever left, and the
+    first write of a process into a directory clears temps a killed writer left there.
     """
+    from git_memory.failpoints import failpoint
+
+    _clean_once(dir_fd)
     temp = write_temp_at(dir_fd, name, data, mode)
     try:
+        failpoint("safefs.before-rename")
         rename(temp, name)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

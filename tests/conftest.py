@@ -19,6 +19,13 @@ from git_memory.testing.repos import Repo, make_repo
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures"  # every file a test reads; see its PROVENANCE.md
 REAL_HOME = Path(os.path.expanduser("~")).resolve()
+AGENT_HOMES = {
+    "gemini": "GEMINI_CLI_HOME",
+    "qwen": "QWEN_RUNTIME_DIR",
+    "xdg_data": "XDG_DATA_HOME",
+    "copilot": "COPILOT_HOME",
+    "cursor": "CURSOR_CONFIG_DIR",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -44,6 +51,11 @@ def hermetic_env(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(dirs["xdg"]))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(global_config))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    # The other agents' history homes (docs/sessions.md), each its own temp dir.
+    for name, variable in AGENT_HOMES.items():
+        dirs[name] = base / name
+        dirs[name].mkdir()
+        monkeypatch.setenv(variable, str(dirs[name]))
     yield dirs
     assert Path(os.environ["HOME"]).resolve() != REAL_HOME
 

@@ -1,7 +1,7 @@
 """The `git-memory` console script: dispatch the fast paths before loading click.
 
-`lint --staged` (what the pre-commit hook runs) and `-h` have their own light paths: both run
-often and their start-up is a measured budget (`tests/perf/bench_cli_startup.py`).
+`lint --staged` (what the pre-commit hook runs), `-h` and `mcp` have their own light paths:
+they run often and their start-up is a measured budget (`tests/perf/`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def main() -> None:
-    """`git memory lint --staged` and `git memory -h` skip the command tree; everything else
-    goes through the click CLI."""
+    """`git memory lint --staged` (what the pre-commit hook runs), `git memory -h` and
+    `git memory mcp` (what agent clients spawn) skip the command tree; everything else goes
+    through the click CLI."""
     argv = tuple(sys.argv[1:])
     if argv in (("-h",), ("--help",), ("help",)) and "_GIT_MEMORY_COMPLETE" not in os.environ:
         from git_memory.cli.root_help import print_root_help
@@ -34,6 +35,15 @@ def main() -> None:
         from git_memory.cli.lint_staged import run_guarded_fast
 
         sys.exit(run_guarded_fast())
+    if sys.argv[1:2] == ["mcp"]:
+        # Agent clients wait for the MCP handshake: answer it before the command tree loads.
+        # (Loaded by name: front ends never import each other's code.)
+        import importlib
+
+        server = importlib.import_module("git_memory.mcp.main")
+        status = server.serve_from_argv(tuple(sys.argv[2:]))
+        if status is not None:
+            sys.exit(status)
     from git_memory.cli.main import main as cli_main
 
     cli_main()

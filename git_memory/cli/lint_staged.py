@@ -29,8 +29,7 @@ def run() -> int:
     except GitMemoryError as exc:
         output.print_error(exc.code, exc.message, exc.hint)
         return exc.exit_code
-    root = worktree.memory_root
-    lines = text_lines({f"{root}/{relpath}": found for relpath, found in results.items()})
+    lines = text_lines(results)
     if lines:
         output.echo("\n".join(lines))
     blocked = any(f.severity == "block" for found in results.values() for f in found)

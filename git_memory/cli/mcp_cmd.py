@@ -23,6 +23,6 @@ def command(repository: str | None) -> int:
     """
     # The CLI is the program's entry point and sits above the MCP front end; the server (and
     # the MCP SDK) load only when this command runs, not for `git memory -h`.
-    from git_memory.mcp.server import serve
+    from git_memory.mcp.main import serve
 
     return serve(repository)

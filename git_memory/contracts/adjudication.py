@@ -13,7 +13,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from git_memory.contracts.base import Hex64, Model
+from git_memory.contracts.base import Hex64, Model, schema_of
 from git_memory.contracts.extraction import (
     CandidateType,
     DraftCandidate,
@@ -117,6 +117,11 @@ class AdjudicationContract(Model):
 
     resultSchema: Literal["git-memory-adjudication-result@v1"] = RESULT_FORMAT
     prompts: AdjudicationPrompts
+    # The whole JSON Schema of the document that answers the task: an agent (or runner)
+    # writes a valid document from it without any other reference.
+    documentSchema: dict[str, Any] = Field(
+        default_factory=schema_of("git_memory.contracts.adjudication.AdjudicationResult")
+    )
 
 
 class AdjudicationTask(Model):

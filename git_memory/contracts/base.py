@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from functools import cache
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
@@ -71,3 +72,37 @@ def unique(values: list[Any]) -> list[Any]:
     if len(set(values)) != len(values):
         raise ValueError("items must be unique")
     return values
+
+
+@cache
+def document_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON Schema of a document an agent writes, as the task asking for it carries it.
+
+    Titles are dropped (they only repeat the field names); everything the host validates is
+    kept, so a document that satisfies it is accepted first time.
+    """
+    schema: dict[str, Any] = _without_titles(model.model_json_schema())
+    return schema
+
+
+def _without_titles(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {key: _without_titles(value) for key, value in node.items() if key != "title"}
+    if isinstance(node, list):
+        return [_without_titles(item) for item in node]
+    return node
+
+
+def schema_of(name: str) -> Any:
+    """A `default_factory` for a `documentSchema` field: the schema of contract class `name`.
+
+    Resolved when a task is built, so a contract may name a model defined after it.
+    """
+    import importlib
+
+    module, _, attribute = name.rpartition(".")
+
+    def factory() -> dict[str, Any]:
+        return document_schema(getattr(importlib.import_module(module), attribute))
+
+    return factory

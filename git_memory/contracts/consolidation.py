@@ -6,11 +6,11 @@ to the consolidation flow; this module checks the document's own shape.
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import StringConstraints, field_validator
+from pydantic import Field, StringConstraints, field_validator
 
-from git_memory.contracts.base import Hex64, Model
+from git_memory.contracts.base import Hex64, Model, schema_of
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import (
     CandidateType,
@@ -139,6 +139,11 @@ class ConsolidationContract(Model):
 
     patchSchema: Literal["git-memory-consolidation-patch@v1"] = PATCH_FORMAT
     prompts: ConsolidationPrompts
+    # The whole JSON Schema of the document that answers the task: an agent (or runner)
+    # writes a valid document from it without any other reference.
+    documentSchema: dict[str, Any] = Field(
+        default_factory=schema_of("git_memory.contracts.consolidation.ConsolidationPatch")
+    )
 
 
 class ConsolidationTask(Model):

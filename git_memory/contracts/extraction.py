@@ -28,6 +28,7 @@ from git_memory.contracts.base import (
     Model,
     Timestamp,
     parse_timestamp,
+    schema_of,
 )
 from git_memory.contracts.canonical import MAX_SAFE_INTEGER, digest
 
@@ -113,7 +114,9 @@ class TimeWindow(Model):
         return self
 
 
-Provider = Literal["claude", "codex"]
+Provider = Literal[
+    "claude", "codex", "gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor"
+]
 ResultEvidence = Literal["provider-completed", "abandoned", "unknown"]
 TerminalState = Literal["pending", "completed", "failed", "cancelled", "unknown"]
 KeyList = Annotated[list[Hex64], Field(max_length=MAX_FILTER_KEYS), AfterValidator(_unique_sorted)]
@@ -273,6 +276,11 @@ class ExtractionContract(Model):
 
     draftSchema: Literal["git-memory-candidate-draft-batch@v1"] = DRAFT_BATCH_FORMAT
     prompts: ExtractionPrompts
+    # The whole JSON Schema of the document that answers the task: an agent (or runner)
+    # writes a valid document from it without any other reference.
+    documentSchema: dict[str, Any] = Field(
+        default_factory=schema_of("git_memory.contracts.extraction.CandidateDraftBatch")
+    )
 
 
 class ExtractionTask(Model):

@@ -71,6 +71,8 @@ class MergeIndexResponse(Model):
     scenes: int
     skills: int
     conflicts: list[str]
+    # True when the index was rebuilt from the merged tree's memory files (`git merge`).
+    rebuilt: bool = False
 
 
 class HooksRequest(Model):

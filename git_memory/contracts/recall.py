@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StrictBool, model_validator
 
-from git_memory.contracts.base import Hex64, Model, Slug
+from git_memory.contracts.base import Hex64, Model, Slug, schema_of
 from git_memory.contracts.consolidation import SceneSlug
 from git_memory.contracts.extraction import (
     CandidateType,
@@ -147,6 +147,10 @@ class RecallGuidance(Model):
         "git-memory-candidate-draft-batch@v1"
     )
     skillRequestFormat: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
+    # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's).
+    skillDocumentSchema: dict[str, Any] = Field(
+        default_factory=schema_of("git_memory.contracts.skill.SkillCandidate")
+    )
     rules: list[str]
 
 

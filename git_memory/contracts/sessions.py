@@ -8,12 +8,14 @@ from pydantic import Field
 
 from git_memory.contracts.base import Hex64, Model, Timestamp
 
-Provider = Literal["claude-code", "codex"]
+Provider = Literal[
+    "claude-code", "codex", "gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor"
+]
 Closure = Literal["hard-sealed", "quiescent", "open"]
 
 
 class SessionsSyncRequest(Model):
-    """Extra folders to import besides CLAUDE_CONFIG_DIR and CODEX_HOME."""
+    """Extra folders to import besides the agents' own history directories."""
 
     format: Literal["git-memory-sessions-sync-request@v1"] = "git-memory-sessions-sync-request@v1"
     sources: list[str] = Field(default_factory=list)

@@ -15,6 +15,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+# The other agents' history homes (docs/sessions.md) point at empty sandbox directories.
+OTHER_AGENTS = (
+    "GEMINI_CLI_HOME",
+    "QWEN_RUNTIME_DIR",
+    "XDG_DATA_HOME",
+    "COPILOT_HOME",
+    "CURSOR_CONFIG_DIR",
+)
 REDIRECTED = (
     "GIT_MEMORY_HOME",
     "CLAUDE_CONFIG_DIR",
@@ -22,6 +30,7 @@ REDIRECTED = (
     "GIT_CONFIG_GLOBAL",
     "GIT_CONFIG_NOSYSTEM",
     "XDG_STATE_HOME",
+    *OTHER_AGENTS,
 )
 
 
@@ -63,6 +72,7 @@ def sandbox(keep: Path | None) -> Iterator[Sandbox]:
         GIT_CONFIG_NOSYSTEM="1",
         XDG_STATE_HOME=str(base / "xdg"),
     )
+    os.environ.update({name: str(base / "agents" / name.lower()) for name in OTHER_AGENTS})
     try:
         yield box
     finally:

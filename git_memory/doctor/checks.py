@@ -106,32 +106,58 @@ def _too_open(path: Path) -> bool:
     return bool(mode & 0o077) if not stat.S_ISLNK(info.st_mode) else True
 
 
-def check_transcripts() -> Check:
-    """Which provider transcript directories exist and how many transcripts they hold."""
-    from git_memory.sessions.discover import default_roots, discover
+def check_transcripts(enabled: list[str] | None = None) -> Check:
+    """Which agents' history directories exist and how many sessions each holds.
 
-    looked = ", ".join(f"{provider} in {_shown(root)}" for provider, root in default_roots())
-    roots = [(provider, root) for provider, root in default_roots() if root.is_dir()]
-    files = [f for f in discover(roots) if f.excluded is None] if roots else []
-    if not files:
+    `enabled` are the agents `memory.sources` turns on (default: every registered agent)."""
+    from git_memory.sessions.discover import discover
+    from git_memory.sessions.providers import providers
+
+    table = providers()
+    names = list(table) if enabled is None else enabled
+    homes = [(name, table[name].home()) for name in names]
+    found: list[str] = []
+    total = 0
+    for name, root in homes:
+        if root.is_dir():
+            count = sum(1 for f in discover([(name, root)]) if f.excluded is None)
+            found.append(f"{name}: {count} transcript(s) in {_shown(root)}")
+            total += count
+    off = [name for name in table if name not in names]
+    suffix = f"; off by memory.sources: {', '.join(off)}" if off else ""
+    if not total:
+        looked = ", ".join(f"{name} in {_shown(root)}" for name, root in homes)
+        variables = ", ".join(table[name].variable for name in names)
         return Check(
             "transcripts",
             "warn",
-            f"no agent history found (looked for {looked})",
-            "set CLAUDE_CONFIG_DIR / CODEX_HOME if they live elsewhere",
+            f"no agent history found (looked for {looked}){suffix}",
+            f"set {variables} if they live elsewhere",
         )
-    per = {p: sum(1 for f in files if f.provider == p) for p, _ in roots}
-    detail = ", ".join(
-        f"{provider}: {count} transcript(s) in {_shown(root)}"
-        for (provider, root), count in zip(roots, per.values(), strict=True)
-    )
-    return Check("transcripts", "ok", detail)
+    return Check("transcripts", "ok", ", ".join(found) + suffix)
 
 
 def _shown(path: Path) -> str:
     """A local path for the person at this terminal, home written as `~`."""
     home = Path.home()
     return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else str(path)
+
+
+def check_runner_sandbox() -> Check:
+    """Whether model runners get the OS sandbox here, said plainly when they do not."""
+    from git_memory.runners.sandbox import current_status
+
+    found = current_status()
+    if found.available:
+        return Check("runner sandbox", "ok", f"OS sandbox: {found.reason}")
+    return Check(
+        "runner sandbox",
+        "warn",
+        f"no OS sandbox ({found.reason}): model runners are isolated by their environment "
+        "only and can read your files, other processes' environments and the network",
+        "on Linux, install util-linux `unshare` and allow unprivileged user namespaces; "
+        "or use the builtin runner or the agent in your conversation",
+    )
 
 
 def check_runners(state_home: Path) -> list[Check]:
@@ -168,13 +194,3 @@ def check_runners(state_home: Path) -> list[Check]:
                 )
             )
     return checks
-
-
-def check_mcp() -> Check:
-    """How to register the MCP server with the agents."""
-    return Check(
-        "mcp",
-        "ok",
-        "serve with `git memory mcp`",
-        "claude mcp add git-memory -- git memory mcp; for Codex see contrib/mcp/codex-config.toml",
-    )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -32,8 +33,9 @@ class DoctorReport(Model):
 
 def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     """Check the install (version, man page), the state home's permissions, the transcript
-    directories, the runners, and in a worktree the memory root, lint, index.json, hooks and
-    indexed sessions. Exits 1 with a hint for everything that needs action."""
+    directories, the runners, whether Claude Code and Codex have the MCP server registered,
+    and in a worktree the memory root, lint, index.json, hooks and indexed sessions. Exits 1
+    with a hint for everything that needs action."""
     from git_memory.doctor import checks
     from git_memory.paths import state_home
 
@@ -44,17 +46,44 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         worktree = None
         # Most checks are about a worktree: outside one, doctor cannot call the setup healthy.
         found.append(checks.Check("worktree", "fail", exc.message, exc.hint))
-    home = worktree.state_home if worktree is not None else state_home()
-    found += [checks.check_state_home(home), checks.check_transcripts()]
+    try:
+        home: Path | None = worktree.state_home if worktree is not None else state_home()
+    except GitMemoryError as exc:
+        home = None
+        found.append(checks.Check("state home", "fail", exc.message, exc.hint))
+    if home is not None:
+        found.append(checks.check_state_home(home))
+    found.append(_transcripts(checks, worktree))
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
 
-        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx), wt.check_sessions(ctx)]
-    found += [*checks.check_runners(home), checks.check_mcp()]
+        found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx)]
+        if home is not None:
+            found.append(wt.check_sessions(ctx))
+    from git_memory.doctor import mcp_clients
+
+    root = worktree.root if worktree is not None else None
+    found += [
+        *(checks.check_runners(home) if home is not None else []),
+        mcp_clients.check_claude(root),
+        mcp_clients.check_codex(),
+        checks.check_runner_sandbox(),
+    ]
     return DoctorReport(
         healthy=all(c.status != "fail" for c in found),
         checks=[DoctorCheck.model_validate(c.to_json()) for c in found],
     )
+
+
+def _transcripts(checks: Any, worktree: Any) -> Any:
+    """The transcripts check for the agents `memory.sources` turns on."""
+    from git_memory.sessions.providers import enabled
+
+    try:
+        names = enabled(worktree) if worktree is not None else None
+    except GitMemoryError as exc:
+        return checks.Check("transcripts", "fail", exc.message, exc.hint)
+    return checks.check_transcripts(names)
 
 
 MARK = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}

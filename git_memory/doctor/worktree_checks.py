@@ -43,8 +43,7 @@ def check_hooks(ctx: Any) -> Check:
 
     state = load_operation("hooks-status").invoke(ctx, {})
     pre_commit = next((h for h in state.hooks if h.name == "pre-commit"), None)
-    path = ctx.worktree.config_value("core.hooksPath")
-    where = f" (core.hooksPath = {path})" if path else ""
+    where = f" (git runs hooks from {state.hooksDir})"
     if pre_commit is None or pre_commit.state != "installed" or not state.mergeDriver:
         current = pre_commit.state if pre_commit else "absent"
         return Check(

@@ -33,11 +33,12 @@ def pending_tasks(
 ) -> tuple[Workspace, Selection, list[PlannedTask]]:
     """Sync the session index, select the window and plan its chunks; the pending ones. The
     caller closes the returned workspace (`with workspace:`)."""
+    from git_memory.sessions.providers import enabled
     from git_memory.sessions.sync import sync
 
     # Take in what the agents wrote since the last look (lock order: sessions, then memory);
     # an agent calling recall over MCP has no other step that would.
-    sync(worktree.state_home)
+    sync(worktree.state_home, providers=enabled(worktree))
     workspace = open_workspace(worktree)
     try:
         moment = time.time() if now is None else now
@@ -71,7 +72,7 @@ def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -
 def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
     """Record the chunk and task; True when the task still waits for a stage."""
     from git_memory.store.chunks import upsert_chunk
-    from git_memory.store.tasks import plan_task
+    from git_memory.store.tasks import lease_is_live, plan_task
 
     task = planned.task
     rng = task.chunk.turnRange
@@ -94,6 +95,8 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
         )
     if stored.status in ("submitted", "stale") or chunk.status != "pending":
         return False
+    if lease_is_live(stored):
+        return False  # being staged right now by a live process
     artifacts.save_recall(workspace.worktree.state_home, planned.host_record())
     return True
 

@@ -22,8 +22,13 @@ from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
 MAX_MATCHING_TURNS = 200
 DEFAULT_MIN_SESSION_TURNS = 1
 SKIP_ACTIVE = "still active: no turn sealed yet"
-# Request provider names → the session index's provider names.
-PROVIDERS = {"claude": "claude-code", "codex": "codex"}
+# Request provider names → the session index's provider names (the agents added later use
+# the index's names in requests too).
+PROVIDERS = {
+    "claude": "claude-code",
+    "codex": "codex",
+    **{name: name for name in ("gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor")},
+}
 PUBLIC_PROVIDER = {value: key for key, value in PROVIDERS.items()}
 
 

@@ -62,7 +62,7 @@ class MemoryIndex:
 def parse_index(text: str | bytes) -> MemoryIndex:
     """Parse index.json (ours, or the original tool's placeholder) or `GM_FORMAT_INDEX_INVALID`."""
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:
         raise _index_invalid(f"index.json is not JSON: {exc}") from exc
     if not isinstance(document, dict):
@@ -71,12 +71,40 @@ def parse_index(text: str | bytes) -> MemoryIndex:
     if fmt not in (INDEX_FORMAT, ORIGINAL_INDEX_FORMAT):
         raise _index_invalid(f"unknown index format {fmt!r}")
     sections: dict[str, tuple[dict[str, Any], ...]] = {}
-    for section, _key in INDEX_SECTIONS:
+    for section, key in INDEX_SECTIONS:
         items = document.get(section, [])
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             raise _index_invalid(f"index.json {section!r} must be an array of objects")
+        for number, item in enumerate(items):
+            if not isinstance(item.get(key), str) or not item[key]:
+                raise _index_invalid(f"index.json {section}[{number}] has no string {key!r}")
         sections[section] = tuple(items)
+    try:
+        _refuse_lone_surrogates(document)
+    except RecursionError as exc:
+        raise _index_invalid("index.json is nested too deeply") from exc
     return MemoryIndex(format=str(fmt), **sections)
+
+
+def _refuse_constant(name: str) -> Any:
+    # NaN and ±Infinity are not JSON; Python's parser accepts them unless told otherwise.
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _refuse_lone_surrogates(value: Any) -> None:
+    """A `\\ud83d` escape with no partner decodes to text that cannot be written as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise _index_invalid("index.json holds a lone surrogate escape") from exc
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_lone_surrogates(key)
+            _refuse_lone_surrogates(item)
+    elif isinstance(value, list):
+        for item in value:
+            _refuse_lone_surrogates(item)
 
 
 def _index_invalid(message: str) -> FormatError:

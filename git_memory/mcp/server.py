@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
@@ -23,57 +23,24 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from git_memory import __version__, output
+from git_memory import __version__
 from git_memory.errors import GitMemoryError
 from git_memory.mcp import elicitation
+from git_memory.mcp.handshake import INSTRUCTIONS, SERVER_NAME, Binding, bind
 from git_memory.mcp.tools import ToolBinding, document_text, internal_error, load_tools
+from git_memory.mcp.wire import Activity, Wire
 from git_memory.ops.base import OpContext
 from git_memory.ops.registry import OPERATIONS, OperationSpec
 
-SERVER_NAME = "git-memory"
-
-INSTRUCTIONS = """\
-git memory keeps reviewed, sanitized team memory under .memory/ in this git worktree, mined \
-from past agent sessions. Work in this order:
-1. memory_recall (or memory_synthesize for scenes and doctrine) returns tasks with transcript \
-evidence; write candidates that cite evidence ids.
-2. memory_stage the CandidateDraftBatch; stage the AdjudicationResult it asks for next.
-3. memory_review shows the quarantined candidates, their statements and evidence.
-4. Show the human the statements and ask before memory_prepare: the digests you pass to \
-prepare are the human's confirmation. Never prepare or promote on your own.
-5. memory_promote applies the plan: when this client can show forms, the human approves the \
-diff directly; otherwise pass the plan digest only after the human saw the diff and agreed.
-6. memory_assemble refreshes CLAUDE.md / AGENTS.md and the skill projections.
-memory_status and memory_search are read-only and safe at any time. Runner previews \
-(memory_extract_preview, memory_consolidate_preview) only create pending plans; sending \
-transcripts to a runner needs an approval in the CLI. git memory never commits, stages or \
-pushes; the human commits .memory/ with git."""
-
-
-@dataclass
-class Binding:
-    """The worktree this server is bound to, or why it is bound to none."""
-
-    root: Path | None
-    error: GitMemoryError | None = None
-
-
-def bind(repository: Path | str | None) -> Binding:
-    """Discover the worktree at start; an error is kept and returned by every tool call."""
-    from git_memory.repo.binding import discover_worktree
-
-    try:
-        return Binding(discover_worktree(repository).root)
-    except GitMemoryError as exc:
-        return Binding(None, exc)
-
 
 def error_result(exc: GitMemoryError) -> types.CallToolResult:
-    """A tool error: `{code, problem, next}` as structured content and as text."""
-    document = exc.to_json()
+    """A tool error: `{code, problem, next}` as JSON text, with no structured content.
+
+    The tool's output schema describes its success document; clients built on the TypeScript
+    SDK reject structured content that does not match it, even on an error result.
+    """
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=document_text(document))],
-        structured_content=document,
+        content=[types.TextContent(type="text", text=document_text(exc.to_json()))],
         is_error=True,
     )
 
@@ -107,6 +74,7 @@ class MemoryServer:
     binding: Binding
     tools: dict[str, ToolBinding]
     pending: elicitation.PendingQuestions = field(default_factory=elicitation.PendingQuestions)
+    activity: Activity = field(default_factory=Activity)
     _lock: anyio.Lock | None = None
 
     @classmethod
@@ -118,13 +86,10 @@ class MemoryServer:
 
     def lowlevel(self) -> Server[Any]:
         """The SDK server answering tools/list and tools/call."""
-        instructions = INSTRUCTIONS
-        if self.binding.error is not None:
-            instructions += f"\n\nNot usable here: {self.binding.error}"
         return Server(
             SERVER_NAME,
             version=__version__,
-            instructions=instructions,
+            instructions=INSTRUCTIONS,
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
         )
@@ -134,6 +99,13 @@ class MemoryServer:
     ) -> types.ListToolsResult:
         """Every generated tool, in registry order."""
         return types.ListToolsResult(tools=[_tool(binding) for binding in self.tools.values()])
+
+    def tool_document(self, name: str) -> dict[str, Any]:
+        """One tool as `tools/list` sends it (for the generated catalog)."""
+        document: dict[str, Any] = _tool(self.tools[name]).model_dump(
+            by_alias=True, mode="json", exclude_none=True
+        )
+        return document
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
@@ -161,7 +133,8 @@ class MemoryServer:
         if self._lock is None:
             self._lock = anyio.Lock()
         async with self._lock:
-            outcome = await anyio.to_thread.run_sync(_run, binding, op_ctx, params.arguments)
+            with self.activity:
+                outcome = await anyio.to_thread.run_sync(_run, binding, op_ctx, params.arguments)
         if isinstance(outcome, elicitation.Question):
             return self._input_required(binding.name, digest, outcome)
         if isinstance(outcome, GitMemoryError):
@@ -255,19 +228,12 @@ def _run(
         return internal_error(home)
 
 
-async def _serve(repository: Path | str | None, operations: Iterable[OperationSpec]) -> None:
+async def serve_sdk(memory: MemoryServer, wire: Wire) -> None:
+    """Run the SDK server on the wire's streams until stdin ends."""
     from mcp.server.stdio import stdio_server
 
-    memory = MemoryServer(bind(repository), load_tools(operations, strict=False))
-    if memory.binding.error is not None:
-        error = memory.binding.error
-        output.print_error(error.code, error.message, error.hint)
     server = memory.lowlevel()
-    async with stdio_server() as (read_stream, write_stream):
+    stdin, stdout = wire.hand_over()
+    transport = stdio_server(stdin=cast(Any, stdin), stdout=cast(Any, stdout))
+    async with transport as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
-
-
-def serve(repository: Path | str | None, operations: Iterable[OperationSpec] = OPERATIONS) -> int:
-    """Serve MCP on stdin/stdout until the client closes the connection."""
-    anyio.run(_serve, repository, tuple(operations))
-    return 0

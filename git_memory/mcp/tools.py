@@ -1,10 +1,11 @@
 """MCP tools generated from the operation registry.
 
-Every operation declared with `mcp_tool` becomes one tool: its description is the handler's
-docstring (the CLI's `--help`), its input schema the operation's pydantic request model, its
-output schema the response model, and its result the same JSON document that
-`git memory <command> --format json` prints. Errors are `{code, problem, next}` documents with
-the CLI's `GM_` codes.
+Every operation declared with `mcp_tool` becomes one tool (one per document kind for an
+operation with `mcp_variants`): its description is the first paragraph of the handler's
+docstring (the CLI's `--help`), its input schema the compact form of the operation's pydantic
+request model (see `mcp/shapes.py`), its output schema the response model, and its result the
+same JSON document that `git memory <command> --format json` prints. Errors are
+`{code, problem, next}` documents with the CLI's `GM_` codes.
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.ops.base import OpContext, Operation
-from git_memory.ops.registry import OPERATIONS, OperationSpec, SideEffect
+from git_memory.mcp.shapes import MAX_DEPTH, compact_schema
+from git_memory.ops.base import OpContext, Operation, handler_doc, request_invalid
+from git_memory.ops.registry import OPERATIONS, McpVariant, OperationSpec, SideEffect
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 # Hints derived from what an operation may change; an operation overrides them with
 # `mcp_annotations` (e.g. promote is idempotent: applying an applied plan replays success).
@@ -35,21 +40,45 @@ _ANNOTATIONS: dict[SideEffect, dict[str, bool]] = {
 
 @dataclass(frozen=True)
 class ToolBinding:
-    """One MCP tool and the operation it runs."""
+    """One MCP tool and the operation it runs (`variant`: the one document kind it takes)."""
 
     spec: OperationSpec
     operation: Operation[Any, Any]
+    variant: McpVariant | None = None
 
     @property
     def name(self) -> str:
         """The tool name (`memory_<what>`)."""
+        if self.variant is not None:
+            return self.variant.tool
         assert self.spec.mcp_tool is not None
         return self.spec.mcp_tool
 
+    @property
+    def summary(self) -> str:
+        """One line: what the tool does (its title)."""
+        if self.variant is not None:
+            return self.variant.summary
+        return self.operation.mcp_summary or self.spec.summary
+
+    def request_model(self) -> type[BaseModel]:
+        """The pydantic model the tool arguments are (a document kind, or the request)."""
+        if self.variant is not None:
+            return self.operation.mcp_variant_models[self.variant.document]
+        model: type[BaseModel] = self.operation.mcp_request_model or self.operation.request_model
+        return model
+
     def input_schema(self) -> dict[str, Any]:
-        """The JSON Schema of the tool arguments (the request model)."""
-        model = self.operation.mcp_request_model or self.operation.request_model
-        return object_schema(model.model_json_schema())
+        """The compact JSON Schema of the tool arguments (see `mcp/shapes.py`)."""
+        # A document the agent writes shows its fields one level deep: the task it answers
+        # carries the whole schema (`contract.documentSchema`).
+        depth = 1 if self.variant is not None else MAX_DEPTH
+        schema = compact_schema(self.request_model().model_json_schema(), depth=depth)
+        if self.variant is not None:
+            # The tool names the document kind; its `format` may be left out.
+            schema["properties"].pop("format", None)
+            schema["required"] = [name for name in schema.get("required", []) if name != "format"]
+        return schema
 
     def output_schema(self) -> dict[str, Any]:
         """The JSON Schema of the structured result (the response model)."""
@@ -57,18 +86,18 @@ class ToolBinding:
 
     def annotations(self) -> dict[str, Any]:
         """MCP tool annotations (camelCase wire names)."""
-        summary = self.operation.mcp_summary or self.spec.summary
-        hints: dict[str, Any] = {"title": summary.rstrip(".")}
+        hints: dict[str, Any] = {"title": self.summary.rstrip(".")}
         hints.update(_ANNOTATIONS[self.spec.side_effect])
         hints["openWorldHint"] = self.spec.side_effect == "external-delivery"
         hints.update(self.operation.mcp_annotations or {})
         return hints
 
     def description(self) -> str:
-        """The handler's docstring, as in `git memory <command> --help`."""
-        from git_memory.ops.base import handler_doc
-
-        text = self.operation.mcp_description or handler_doc(self.operation)
+        """What the model reads about the tool: its purpose and what to pass, kept short."""
+        if self.variant is not None:
+            text = f"{self.variant.summary}\n\n{STAGE_NOTE}"
+        else:
+            text = self.operation.mcp_description or first_paragraph(handler_doc(self.operation))
         if self.spec.one_sided_reason:
             text += f"\n\nOver MCP: {self.spec.one_sided_reason}"
         return text
@@ -76,17 +105,31 @@ class ToolBinding:
     def parse(self, arguments: dict[str, Any] | None) -> Any:
         """Validate the arguments into the operation's request (GM_REQUEST_INVALID)."""
         raw = arguments if arguments is not None else {}
+        if self.variant is not None:
+            raw = self._document(raw)
         narrow = self.operation.mcp_request_model
         if narrow is not None:
             from pydantic import ValidationError
-
-            from git_memory.ops.base import request_invalid
 
             try:
                 raw = narrow.model_validate(raw).model_dump(mode="json", exclude_unset=True)
             except ValidationError as exc:
                 raise request_invalid(exc, self.operation.request_model) from exc
         return self.operation.parse_request(raw)
+
+    def _document(self, raw: dict[str, Any]) -> dict[str, Any]:
+        assert self.variant is not None
+        given = raw.get("format", self.variant.document)
+        if given != self.variant.document:
+            other = [v.tool for v in self.spec.mcp_variants if v.document == given]
+            raise GitMemoryError(
+                "GM_REQUEST_INVALID",
+                f"invalid request: format: {self.name} stages {self.variant.document}, "
+                f"not {given!r}",
+                hint=f"call {other[0]}" if other else "leave `format` out",
+                details={"errors": [{"field": "format", "problem": "wrong document kind"}]},
+            )
+        return {**raw, "format": self.variant.document}
 
     def run(self, ctx: OpContext, arguments: dict[str, Any] | None) -> dict[str, Any]:
         """Run the operation; returns the response document (raises GitMemoryError)."""
@@ -96,12 +139,22 @@ class ToolBinding:
         return document
 
 
-def object_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema with `type: object` at the top, as MCP requires of tool schemas.
+# What every staging tool says after its one-line summary.
+STAGE_NOTE = (
+    "Pass the document's fields as the arguments (`format` may be left out). Its full JSON "
+    "Schema comes with what asked for it: `contract.documentSchema` of the task you answer "
+    "(for a skill, `guidance.skillDocumentSchema` of the recall). GM_REQUEST_INVALID lists "
+    "the failing fields; staging the same bytes again replays the first outcome."
+)
 
-    A request that is one of several documents (stage) is a pydantic union whose schema is a
-    bare `oneOf`; every branch is an object, so stating it at the top changes nothing.
-    """
+
+def first_paragraph(text: str) -> str:
+    """The first paragraph of a docstring on one line."""
+    return " ".join(text.strip().split("\n\n")[0].split())
+
+
+def object_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with `type: object` at the top, as MCP requires of output schemas."""
     if schema.get("type") == "object":
         return schema
     return {"type": "object", **schema}
@@ -109,7 +162,7 @@ def object_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 def mcp_specs(operations: Iterable[OperationSpec] = OPERATIONS) -> list[OperationSpec]:
     """The declarations that have an MCP tool, in registry order."""
-    return [declaration for declaration in operations if declaration.mcp_tool]
+    return [declaration for declaration in operations if declaration.mcp_tools]
 
 
 def load_tools(
@@ -123,15 +176,19 @@ def load_tools(
     bindings: dict[str, ToolBinding] = {}
     for declaration in mcp_specs(operations):
         try:
-            binding = ToolBinding(declaration, _load(declaration))
+            operation = _load(declaration)
         except Exception as exc:
             if strict:
                 raise
             from git_memory import output
 
-            output.echo(f"warning: tool {declaration.mcp_tool} left out: {exc!r}", err=True)
+            names = ", ".join(declaration.mcp_tools)
+            output.echo(f"warning: tool {names} left out: {exc!r}", err=True)
             continue
-        bindings[binding.name] = binding
+        variants: tuple[McpVariant | None, ...] = declaration.mcp_variants or (None,)
+        for variant in variants:
+            binding = ToolBinding(declaration, operation, variant)
+            bindings[binding.name] = binding
     return bindings
 
 

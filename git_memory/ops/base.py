@@ -83,6 +83,9 @@ class Operation(Generic[RequestT, ResponseT]):
     # MCP tool annotation hints over the ones derived from `spec.side_effect`, e.g.
     # {"idempotentHint": True}.
     mcp_annotations: Mapping[str, bool] | None = None
+    # The document model of each MCP tool of an operation with `spec.mcp_variants`, by the
+    # variant's document `format`.
+    mcp_variant_models: Mapping[str, type[BaseModel]] = field(default_factory=dict)
 
     def parse_request(self, raw: Any) -> RequestT:
         """Validate a request document (dict, JSON text or model) into the request model."""

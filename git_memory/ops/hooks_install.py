@@ -15,7 +15,8 @@ from git_memory.ops.registry import spec
 def hooks_install(ctx: OpContext, request: HooksRequest) -> HooksResponse:
     """Install the pre-commit hook (runs `git memory lint --staged`) and the merge driver.
 
-    The hook goes into the hooks directory git uses (core.hooksPath honoured); a tracked
+    The hook goes into the hooks directory git itself uses (`git rev-parse --git-path hooks`:
+    core.hooksPath from any config layer, `git -c` included); a tracked
     hooks directory is refused without --force. A hook already there is kept as
     `pre-commit.legacy` and runs first; our own shim is upgraded in place. The index.json
     merge driver is registered in .gitattributes and the repository's git config.
@@ -25,7 +26,8 @@ def hooks_install(ctx: OpContext, request: HooksRequest) -> HooksResponse:
     worktree = ctx.worktree
     directory = hooks.hooks_dir(worktree)
     hooks.check_untracked(worktree, directory, request.force)
-    states = [hooks.install_hook(directory, name) for name in hooks.HOOK_NAMES]
+    with hooks.open_hooks_dir(worktree, directory, create=True) as dir_fd:
+        states = [hooks.install_hook(dir_fd, name) for name in hooks.HOOK_NAMES]
     attributes = hooks.register_driver(worktree)
     response = build_response(worktree, directory, states)
     if attributes is None:

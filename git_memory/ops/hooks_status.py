@@ -9,13 +9,13 @@ from git_memory.ops.registry import spec
 
 
 def hooks_status(ctx: OpContext, request: HooksRequest) -> HooksResponse:
-    """Show the hooks directory git uses, whether each hook is our current shim, an
+    """Show the hooks directory git will run hooks from, whether each hook is our current shim, an
     outdated one, a foreign hook or absent, and whether the merge driver is registered."""
     from git_memory.repo import hooks
 
     worktree = ctx.worktree
     directory = hooks.hooks_dir(worktree)
-    states = [hooks.hook_state(directory, name) for name in hooks.HOOK_NAMES]
+    states = [hooks.directory_state(worktree, directory, name) for name in hooks.HOOK_NAMES]
     return build_response(worktree, directory, states)
 
 

@@ -15,7 +15,11 @@ def hooks_uninstall(ctx: OpContext, request: HooksRequest) -> HooksResponse:
 
     worktree = ctx.worktree
     directory = hooks.hooks_dir(worktree)
-    states = [hooks.uninstall_hook(directory, name) for name in hooks.HOOK_NAMES]
+    try:
+        with hooks.open_hooks_dir(worktree, directory, create=False) as dir_fd:
+            states = [hooks.uninstall_hook(dir_fd, name) for name in hooks.HOOK_NAMES]
+    except FileNotFoundError:
+        states = [hooks.HookInfo(name, "absent", False, "left alone") for name in hooks.HOOK_NAMES]
     hooks.unregister_driver(worktree)
     return build_response(worktree, directory, states)
 

@@ -30,16 +30,16 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
         paths=request.paths,
         memory_files_only=request.memoryFilesOnly,
     )
-    return _response(worktree.memory_root, results)
+    return _response(results)
 
 
-def _response(root: str, results: Mapping[str, list[Any]]) -> LintResponse:
+def _response(results: Mapping[str, list[Any]]) -> LintResponse:
     files = [
         LintFile(
-            path=f"{root}/{relpath}",
+            path=path,
             findings=[LintFinding(**finding.to_json()) for finding in findings],
         )
-        for relpath, findings in sorted(results.items())
+        for path, findings in sorted(results.items())
     ]
     blocked = any(f.severity == "block" for file in files for f in file.findings)
     return LintResponse(files=files, blocked=blocked)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -15,12 +16,14 @@ from git_memory.ops.registry import spec
 
 
 def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexResponse:
-    """Merge index.json three ways and write the result over the current version (%A).
+    """Rebuild index.json for a merge and write it over the current version (%A).
 
     git runs this as the `git-memory-index` merge driver (registered by `git memory hooks
-    install`). Items are merged by id/name so two branches that each promoted entries merge
-    without conflict markers. Exits 1 (leaving git's conflict) when a version is not a valid
-    index.
+    install`). During `git merge` the index is rebuilt from the memory files of the merged
+    tree, as `git memory reindex` would build it after the merge; where git does not say what
+    it merges (cherry-pick, rebase) items are merged three ways by id/name. Either way two
+    branches that each promoted entries merge without conflict markers. Exits 1 (leaving
+    git's conflict) when a version is not a valid index.
     """
     from git_memory.formats.index_json import parse_index
     from git_memory.formats.index_merge import merge_indexes
@@ -33,8 +36,15 @@ def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexRespons
         return MergeIndexResponse(
             merged=False, entries=0, scenes=0, skills=0, conflicts=[f"{exc.code}: {exc.message}"]
         )
+    rebuilt = _rebuilt(request.pathname)
+    if rebuilt is not None:
+        _write(request.current, rebuilt)
+        index = parse_index(rebuilt)
+        counts = {"entries": len(index.entries), "scenes": len(index.scenes)}
+        counts["skills"] = len(index.skills)
+        return MergeIndexResponse(merged=True, conflicts=[], rebuilt=True, **counts)
     result = merge_indexes(*versions)
-    Path(request.current).write_bytes(result.data)
+    _write(request.current, result.data)
     return MergeIndexResponse(
         merged=True,
         entries=result.counts["entries"],
@@ -42,6 +52,26 @@ def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexRespons
         skills=result.counts["skills"],
         conflicts=list(result.conflicts),
     )
+
+
+def _rebuilt(pathname: str) -> bytes | None:
+    """The index of the merged tree's memory files, or None when git did not say what it
+    merges."""
+    from git_memory.formats.index_json import build_index
+    from git_memory.repo.merged_tree import memory_root_of, merged_memory_files
+
+    root = memory_root_of(pathname)
+    files = None if root is None else merged_memory_files(root)
+    return None if files is None else build_index(files).data
+
+
+def _write(path: str, data: bytes) -> None:
+    """Replace git's temporary %A file (no-follow temp file and rename beside it)."""
+    from git_memory.safefs import open_dir, replace_file_at
+
+    target = Path(os.path.abspath(path))
+    with open_dir(Path(os.path.realpath(target.parent)), []) as dir_fd:
+        replace_file_at(dir_fd, target.name, data)
 
 
 def _read(path: str) -> bytes:
@@ -57,7 +87,8 @@ def render(response: MergeIndexResponse) -> str:
     """A one-line summary for git's output."""
     if not response.merged:
         return "git memory merge-index: " + "; ".join(response.conflicts)
-    text = f"index.json merged: {response.entries} entries, {response.scenes} scenes"
+    how = "rebuilt from the merged tree" if response.rebuilt else "merged"
+    text = f"index.json {how}: {response.entries} entries, {response.scenes} scenes"
     if response.conflicts:
         text += "; run `git memory reindex` after resolving " + ", ".join(response.conflicts)
     return text

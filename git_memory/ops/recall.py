@@ -83,7 +83,11 @@ SELECTION_PARAMS: list[click.Parameter] = [
     ),
     click.Option(["--until"], metavar="TIME", help="Window end (exclusive), same forms."),
     click.Option(["--query"], help="Full-text query over visible text and tool names."),
-    click.Option(["--providers"], metavar="LIST", help="Comma list of claude, codex."),
+    click.Option(
+        ["--providers"],
+        metavar="LIST",
+        help="Comma list of claude, codex, gemini-cli, qwen-code, opencode, copilot-cli, cursor.",
+    ),
     click.Option(
         ["--session-keys", "session_keys"],
         metavar="LIST",

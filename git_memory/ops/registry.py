@@ -14,6 +14,18 @@ from typing import Literal, NamedTuple
 SideEffect = Literal["none", "private-state", "external-delivery", "worktree"]
 
 
+class McpVariant(NamedTuple):
+    """One MCP tool of an operation whose request is one of several documents (by `format`).
+
+    Agent clients refuse or empty a tool whose input schema is a union at the top, so such an
+    operation offers one tool per document kind; together they take what the CLI takes.
+    """
+
+    tool: str
+    document: str
+    summary: str
+
+
 class OperationSpec(NamedTuple):
     """What is known about an operation before its module is imported.
 
@@ -32,11 +44,20 @@ class OperationSpec(NamedTuple):
     # Why the MCP tool offers less than the CLI command (e.g. preview only: delivery needs a CLI
     # approval); required when the operation binds a narrower `mcp_request_model`.
     one_sided_reason: str | None = None
+    # Several tools, one per request document kind, instead of `mcp_tool`.
+    mcp_variants: tuple[McpVariant, ...] = ()
+
+    @property
+    def mcp_tools(self) -> tuple[str, ...]:
+        """The names of the MCP tools of this operation (none when it is CLI-only)."""
+        if self.mcp_tool:
+            return (self.mcp_tool,)
+        return tuple(variant.tool for variant in self.mcp_variants)
 
     @property
     def stability(self) -> str:
         """`stable` when both front ends offer the same thing, else `one-sided`."""
-        return "stable" if self.mcp_tool and not self.one_sided_reason else "one-sided"
+        return "stable" if self.mcp_tools and not self.one_sided_reason else "one-sided"
 
 
 def _op(
@@ -49,6 +70,7 @@ def _op(
     cli_only: str | None = None,
     one_sided: str | None = None,
     module: str | None = None,
+    mcp_variants: tuple[McpVariant, ...] = (),
 ) -> OperationSpec:
     return OperationSpec(
         name=name,
@@ -59,6 +81,7 @@ def _op(
         mcp_tool=mcp_tool,
         cli_only_reason=cli_only,
         one_sided_reason=one_sided,
+        mcp_variants=mcp_variants,
     )
 
 
@@ -173,7 +196,28 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "stage",
         "Stage drafted candidates or adjudication decisions the agent wrote.",
         "private-state",
-        mcp_tool="memory_stage",
+        mcp_variants=(
+            McpVariant(
+                "memory_stage_drafts",
+                "git-memory-candidate-draft-batch@v1",
+                "Stage the CandidateDraftBatch answering a recalled extraction task.",
+            ),
+            McpVariant(
+                "memory_stage_adjudication",
+                "git-memory-adjudication-result@v1",
+                "Stage the AdjudicationResult answering the adjudication task of a staged batch.",
+            ),
+            McpVariant(
+                "memory_stage_skill",
+                "git-memory-skill-candidate@v1",
+                "Stage a SkillCandidate (a SKILL.md) drawn from recalled tasks and memory.",
+            ),
+            McpVariant(
+                "memory_stage_patch",
+                "git-memory-consolidation-patch@v1",
+                "Stage the ConsolidationPatch answering a memory_synthesize task.",
+            ),
+        ),
     ),
     _op(
         "review",

@@ -11,6 +11,7 @@ from git_memory.contracts.sessions import SessionsList, SessionsListRequest, Ses
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.timeflags import utc_timestamp
+from git_memory.sessions.providers import NAMES as PROVIDER_NAMES
 
 
 def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
@@ -95,7 +96,7 @@ OPERATION = Operation(
         click.Option(["--until"], default=None, help="Only sessions started before this time."),
         click.Option(
             ["--provider"],
-            type=click.Choice(["claude-code", "codex"]),
+            type=click.Choice(list(PROVIDER_NAMES)),
             default=None,
             help="Only this provider's sessions.",
         ),

@@ -31,21 +31,26 @@ def summary_of(result: Any, *, rebuilt: bool = False) -> SyncSummary:
 
 
 def sessions_sync(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
-    """Index Claude Code and Codex transcripts incrementally into the private session index.
+    """Index coding agents' transcripts incrementally into the private session index.
 
-    Reads CLAUDE_CONFIG_DIR/projects and CODEX_HOME/sessions (plus archived_sessions and any
-    --source folder). Malformed lines become diagnostics; the sync still succeeds.
+    Reads Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI and Cursor history
+    from each agent's own home (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
+    QWEN_RUNTIME_DIR, XDG_DATA_HOME, COPILOT_HOME, CURSOR_CONFIG_DIR), plus any --source
+    folder; `memory.sources` (a comma list) limits the agents. Malformed lines and refused
+    files become diagnostics; the sync still succeeds.
     """
     return run_sync(ctx, request)
 
 
 def run_sync(ctx: OpContext, request: SessionsSyncRequest, *, rebuilt: bool = False) -> SyncSummary:
     """Sync the index from the default transcript folders plus the request's sources."""
+    from git_memory.sessions.providers import enabled
     from git_memory.sessions.sync import sync
 
     result = sync(
         ctx.state_home,
         [Path(source) for source in request.sources],
+        providers=enabled(ctx.worktree),
         show_progress=ctx.extras.get("output_format") == "text",
     )
     return summary_of(result, rebuilt=rebuilt)

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.consolidate.stage import stage_patch
 from git_memory.contracts.adjudication import AdjudicationResult
+from git_memory.contracts.consolidation import ConsolidationPatch
 from git_memory.contracts.extraction import CandidateDraftBatch
 from git_memory.contracts.requests import StageRequest
+from git_memory.contracts.skill import SkillCandidate
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
 from git_memory.extract.skill_stage import stage_skill
@@ -103,4 +105,10 @@ OPERATION = Operation(
     handler=stage,
     from_cli=_from_cli,
     render_text=_render,
+    mcp_variant_models={
+        "git-memory-candidate-draft-batch@v1": CandidateDraftBatch,
+        "git-memory-adjudication-result@v1": AdjudicationResult,
+        "git-memory-skill-candidate@v1": SkillCandidate,
+        "git-memory-consolidation-patch@v1": ConsolidationPatch,
+    },
 )

@@ -10,6 +10,7 @@ each file ends with its old or its planned bytes, and the candidates are promote
 from __future__ import annotations
 
 import contextlib
+import errno
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,11 +133,39 @@ def busy() -> GitMemoryError:
     )
 
 
+def os_failure(exc: OSError, plan_id: str, path: str | None = None) -> GitMemoryError:
+    """`GM_PROMOTE_OS_ERROR`: the file system refused a write; the plan stays resumable."""
+    name = errno.errorcode.get(exc.errno or 0, "OSError")
+    where = f" at {path}" if path else ""
+    return GitMemoryError(
+        "GM_PROMOTE_OS_ERROR",
+        f"the file system refused the promotion{where} ({name}: {exc.strerror or exc}); "
+        f"plan {plan_id!r} is kept and resumes where it stopped",
+        hint="fix the cause (permissions, free space, a read-only mount), then run "
+        "the same `git memory promote` again",
+        details={"errno": name, "planId": plan_id, "path": path or ""},
+    )
+
+
 def apply_plan(
     worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
 ) -> Applied:
     """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock;
-    `kinds` checks and finalizes plans of kinds other than entries."""
+    `kinds` checks and finalizes plans of kinds other than entries.
+
+    An OS error (EPERM, ENOSPC, EROFS…) leaves the journal where it was, so the next `promote`
+    resumes the plan once the cause is fixed; it is reported as
+    `GM_PROMOTE_OS_ERROR`, never as an internal error.
+    """
+    try:
+        return _apply(worktree, db, owner, plan_id, kinds)
+    except OSError as exc:
+        raise os_failure(exc, plan_id) from exc
+
+
+def _apply(
+    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+) -> Applied:
     record, plan = load_plan(db, plan_id, owner)
     if record.status == "applied":
         return _post_finalize(worktree, db, owner, record, plan, replayed=True)
@@ -286,7 +315,10 @@ def _mutate(worktree: Worktree, db: StateDB, plan_id: str) -> None:
             journal.set_file_state(db, plan_id, file.target_path, "intent")
             failpoint("promote.after-intent")
         try:
+            failpoint("promote.before-write")
             writer.conditional_replace(worktree.root, _swap(plan_id, file, FORWARD))
+        except OSError as exc:
+            raise os_failure(exc, plan_id, file.target_path) from exc
         except writer.TargetDrift as drift:
             preserved = _rollback(worktree, db, plan_id, f"drift at {drift.path}")
             raise plan_drift(drift.path, preserved) from None

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from git_memory import safefs
 
-ARTIFACT_PREFIX = ".gm-promote-"
+ARTIFACT_PREFIX = safefs.PROMOTION_ARTIFACT_PREFIX
 
 
 class TargetDrift(Exception):

@@ -40,8 +40,15 @@ class Worktree:
 
     @cached_property
     def state_home(self) -> Path:
-        """The private state home for this invocation (precedence: docs/configuration.md)."""
-        return state_home(self.config_value("memory.home"))
+        """The private state home for this invocation (precedence: docs/configuration.md).
+
+        A home inside a worktree is refused: `git add -A` would commit transcript text and
+        the origin secret.
+        """
+        configured = self.config_value("memory.home")
+        home = state_home(configured)
+        refuse_home_in_worktree(home, self.root, _home_source(configured))
+        return home
 
     @cached_property
     def memory_root(self) -> str:
@@ -81,6 +88,39 @@ class Worktree:
             ),
             memoryRoot=self.memory_root,
         )
+
+
+def _home_source(configured: str | None) -> str:
+    if os.environ.get("GIT_MEMORY_HOME"):
+        return "GIT_MEMORY_HOME"
+    return "memory.home" if configured else "the default state home"
+
+
+def refuse_home_in_worktree(home: Path, root: Path, source: str) -> None:
+    """`GM_STATE_HOME_IN_WORKTREE` when `home` lies inside this or any other worktree."""
+    resolved = Path(os.path.realpath(home))
+    inside = _is_within(resolved, root) or _enclosing_worktree(resolved) is not None
+    if inside:
+        raise GitMemoryError(
+            "GM_STATE_HOME_IN_WORKTREE",
+            f"the state home ({source}) is inside a git worktree",
+            hint="point GIT_MEMORY_HOME or memory.home at a directory outside every checkout",
+        )
+
+
+def _enclosing_worktree(path: Path) -> Path | None:
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is None:
+        return None
+    try:
+        found = pygit2.discover_repository(str(existing))
+        workdir = None if found is None else pygit2.Repository(found).workdir
+    except (pygit2.GitError, OSError):
+        return None  # unreadable: not a worktree we can see, and nothing git would add
+    if workdir is None:
+        return None
+    top = Path(os.path.realpath(workdir))
+    return top if _is_within(path, top) else None
 
 
 def discover_worktree(start: Path | str | None = None) -> Worktree:

@@ -1,9 +1,11 @@
-"""Hook shims and the index.json merge driver in the repository git really uses (docs/hooks.md).
+"""Hook shims and the index.json merge driver in the repository git really uses.
 
-The hooks directory is what `git rev-parse --git-path hooks` prints: `core.hooksPath` when
-set (relative to the worktree root), else `<common git dir>/hooks`. A foreign hook is never
-clobbered: it is renamed `<hook>.legacy` and the shim runs it first. Our shims carry a
-marker line, so install upgrades them and uninstall removes only them.
+The hooks directory is whatever `git rev-parse --git-path hooks` prints, asked of git itself:
+libgit2 does not see `GIT_CONFIG_GLOBAL`, `git -c` or `GIT_CONFIG_COUNT`, and a hook installed
+where git does not look never runs. A foreign hook is never clobbered: it is renamed
+`<hook>.legacy` and the shim runs it first. Our shims carry a marker line, so install upgrades
+them and uninstall removes only them. Every file is written through the no-follow temp file
+and rename of `safefs`: a name planted as a symlink is replaced, never written through.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import contextlib
 import os
 import re
 import shlex
+import stat
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +31,7 @@ MARKER = re.compile(r"^# managed-by: git-memory hook shim v(\d+)$", re.MULTILINE
 DRIVER_NAME = "git-memory-index"
 DRIVER_COMMAND = "git memory merge-index %O %A %B %P"
 DRIVER_LABEL = "git memory index.json merge driver"
+HOOK_MODE = 0o755
 
 
 @dataclass(frozen=True)
@@ -40,22 +45,52 @@ class HookInfo:
 
 
 def hooks_dir(worktree: Worktree) -> Path:
-    """The hooks directory git uses for this worktree."""
-    configured = worktree.config_value("core.hooksPath")
-    if configured:
-        path = Path(os.path.expanduser(configured))
-        return path if path.is_absolute() else worktree.root / path
-    return worktree.common_dir / "hooks"
+    """The hooks directory git uses for this worktree, as git itself resolves it."""
+    from git_memory.repo.gitcli import git_path
+
+    return git_path(worktree.root, "hooks")
 
 
 def shown_hooks_dir(worktree: Worktree, directory: Path) -> str:
     """The hooks dir for output, without the absolute location of the checkout."""
+    home = Path(os.path.realpath(os.path.expanduser("~")))
     for base, label in ((worktree.root, ""), (worktree.common_dir, "$GIT_COMMON_DIR/")):
         try:
             return label + directory.relative_to(base).as_posix()
         except ValueError:
             continue
-    return directory.name
+    try:
+        return "~/" + directory.relative_to(home).as_posix()
+    except ValueError:
+        return directory.as_posix()  # the user's own configuration, outside the checkout
+
+
+@contextlib.contextmanager
+def open_hooks_dir(worktree: Worktree, directory: Path, *, create: bool) -> Iterator[int]:
+    """A directory fd for `directory`: no-follow below the worktree or the git dir."""
+    from git_memory.safefs import open_dir
+
+    # Inside the git directory (reached through a symlinked `.git` or not) it is git's own
+    # ground; below the worktree every component is opened without following links.
+    real = Path(os.path.realpath(directory))
+    for base, path in ((worktree.common_dir, real), (worktree.root, directory)):
+        try:
+            parts = list(path.relative_to(base).parts)
+        except ValueError:
+            continue
+        with open_dir(base, parts, create=create) as fd:
+            yield fd
+        return
+    try:
+        if create:
+            directory.mkdir(parents=True, exist_ok=True)
+        with open_dir(directory, []) as fd:
+            yield fd
+    except (NotADirectoryError, FileExistsError) as exc:
+        raise GitMemoryError(
+            "GM_NOT_A_DIRECTORY",
+            f"the hooks directory {shown_hooks_dir(worktree, directory)!r} is not a directory",
+        ) from exc
 
 
 def template_path(package_dir: Path | None = None) -> Path:
@@ -84,18 +119,40 @@ def render_shim(name: str) -> str:
     )
 
 
-def hook_state(directory: Path, name: str) -> HookInfo:
-    """The state of one hook slot."""
-    path = directory / name
-    legacy = os.path.lexists(directory / f"{name}.legacy")
-    if not os.path.lexists(path):
+def hook_state(dir_fd: int, name: str) -> HookInfo:
+    """The state of one hook slot (read without following symlinks)."""
+    from git_memory.safefs import read_at
+
+    legacy = _lexists(dir_fd, f"{name}.legacy")
+    info = _lstat(dir_fd, name)
+    if info is None:
         return HookInfo(name, "absent", legacy)
-    if path.is_symlink() or not path.is_file():
+    if not stat.S_ISREG(info.st_mode):
         return HookInfo(name, "foreign", legacy)
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = (read_at(dir_fd, name, name) or b"").decode("utf-8", errors="replace")
     if MARKER.search(text) is None:
         return HookInfo(name, "foreign", legacy)
     return HookInfo(name, "installed" if text == render_shim(name) else "outdated", legacy)
+
+
+def directory_state(worktree: Worktree, directory: Path, name: str) -> HookInfo:
+    """`hook_state` of the hooks directory; absent when the directory does not exist."""
+    try:
+        with open_hooks_dir(worktree, directory, create=False) as fd:
+            return hook_state(fd, name)
+    except FileNotFoundError:
+        return HookInfo(name, "absent", False)
+
+
+def _lstat(dir_fd: int, name: str) -> os.stat_result | None:
+    try:
+        return os.lstat(name, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+
+
+def _lexists(dir_fd: int, name: str) -> bool:
+    return _lstat(dir_fd, name) is not None
 
 
 def check_untracked(worktree: Worktree, directory: Path, force: bool) -> None:
@@ -112,10 +169,12 @@ def check_untracked(worktree: Worktree, directory: Path, force: bool) -> None:
         )
 
 
-def install_hook(directory: Path, name: str) -> HookInfo:
+def install_hook(dir_fd: int, name: str) -> HookInfo:
     """Install or upgrade one shim, chaining a foreign hook as `<name>.legacy`."""
-    before = hook_state(directory, name)
-    path = directory / name
+    from git_memory.safefs import remove_stale_temps, replace_file_at
+
+    remove_stale_temps(dir_fd)
+    before = hook_state(dir_fd, name)
     action = {"absent": "installed", "outdated": "upgraded", "installed": "unchanged"}.get(
         before.state, "chained"
     )
@@ -126,24 +185,21 @@ def install_hook(directory: Path, name: str) -> HookInfo:
                 f"{name} is a foreign hook and {name}.legacy already exists",
                 hint="merge or remove one of them, then run git memory hooks install again",
             )
-        os.rename(path, directory / f"{name}.legacy")
+        # Renames the entry itself: a symlink stays a symlink, its target is not touched.
+        os.rename(name, f"{name}.legacy", src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     if before.state != "installed":
-        directory.mkdir(parents=True, exist_ok=True)
-        temp = directory / f".{name}.git-memory.tmp"
-        temp.write_text(render_shim(name), encoding="utf-8")
-        temp.chmod(0o755)
-        os.replace(temp, path)
+        replace_file_at(dir_fd, name, render_shim(name).encode("utf-8"), HOOK_MODE)
     return HookInfo(name, "installed", before.legacy or before.state == "foreign", action)
 
 
-def uninstall_hook(directory: Path, name: str) -> HookInfo:
+def uninstall_hook(dir_fd: int, name: str) -> HookInfo:
     """Remove our shim and put a chained `<name>.legacy` back; a foreign hook is left alone."""
-    before = hook_state(directory, name)
+    before = hook_state(dir_fd, name)
     if before.state in ("absent", "foreign"):
         return HookInfo(name, before.state, before.legacy, "left alone")
-    os.unlink(directory / name)
+    os.unlink(name, dir_fd=dir_fd)
     if before.legacy:
-        os.rename(directory / f"{name}.legacy", directory / name)
+        os.rename(f"{name}.legacy", name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         return HookInfo(name, "foreign", False, "restored legacy hook")
     return HookInfo(name, "absent", False, "removed")
 

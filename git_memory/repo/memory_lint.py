@@ -14,19 +14,20 @@ from git_memory.lint.engine import Finding, lint_bytes
 from git_memory.repo import memory_tree
 
 SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
+# A temp file of an interrupted write, or a promotion artifact: never content to commit.
+LEFTOVER_CODE = "GM_LINT_WRITE_LEFTOVER"
+GITLINK_CODE = "GM_LINT_GITLINK"
 
 
 def collect_findings(
     worktree: Any, *, staged: bool, paths: list[str], memory_files_only: bool = False
 ) -> dict[str, list[Finding]]:
-    """Findings per memory-root-relative path (files without findings included).
+    """Findings per worktree-relative path (files without findings included).
 
     `worktree` needs only `root` and `memory_root`: a `Worktree` or a `StagedWorktree`. With
     `memory_files_only`, PATHs outside the memory root are passed over; when none is left
     there is nothing to check.
     """
-    from git_memory.lint.rules import SYMLINK_CODE
-
     root = worktree.memory_root
     if memory_files_only and paths:
         paths = memory_tree.inside_memory_root(worktree.root, root, paths)
@@ -43,17 +44,41 @@ def collect_findings(
             files = _existing(memory_tree.select(files, prefixes), prefixes, paths)
     results: dict[str, list[Finding]] = {}
     for item in files:
-        if item.data is None:
-            results[item.relpath] = [
-                Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")
-            ]
-        else:
-            results[item.relpath] = lint_bytes(item.relpath, item.data)
-    if not paths and files:
-        stale = _stale_index(files)
+        results[item.worktree_path(root)] = _file_findings(item)
+    own = [item for item in files if not item.root_prefix and item.kind != "leftover"]
+    if not paths and own:
+        stale = _stale_index(own)
         if stale is not None:
-            results.setdefault("index.json", []).append(stale)
+            results.setdefault(f"{root}/index.json", []).append(stale)
     return results
+
+
+def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
+    from git_memory.lint.rules import SYMLINK_CODE
+
+    leftover = _leftover(item.relpath)
+    if leftover is not None:
+        return [leftover]
+    if item.kind == "gitlink":
+        # A submodule is not memory: reported, never read (its commit is not in this repo).
+        return [Finding(GITLINK_CODE, "warn", 1, 1, "", "submodule (gitlink) in the memory root")]
+    if item.data is None:
+        return [Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")]
+    return lint_bytes(item.relpath, item.data)
+
+
+def _leftover(relpath: str) -> Finding | None:
+    if not memory_tree.is_leftover_name(relpath.rsplit("/", 1)[-1]):
+        return None
+    return Finding(
+        LEFTOVER_CODE,
+        "block",
+        1,
+        1,
+        "",
+        "leftover of an interrupted git-memory write: never commit it (the next write "
+        "there, or the promotion's recovery, removes it)",
+    )
 
 
 def _existing(selected: list[Any], prefixes: list[str], paths: list[str]) -> list[Any]:

@@ -26,15 +26,47 @@ def resolve_memory_root(worktree_root: os.PathLike[str] | str, configured: str |
     return DEFAULT_MEMORY_ROOT
 
 
+# Names git gives meaning to: a memory root there is a git directory, or rewrites submodule,
+# attribute or ignore rules of the worktree.
+_GIT_SPECIAL = (".git", ".mailmap")
+# Bidi and zero-width format characters: a root shown to a reviewer must read as it is.
+_INVISIBLE = frozenset("\u061c\u200b\u200c\u200d\u200e\u200f\u2028\u2029\ufeff") | frozenset(
+    chr(code) for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+)
+# Characters that change the meaning of the `.gitattributes` line naming the index.
+_PATTERN_SPECIAL = frozenset(' \t"\\*?[]!#')
+
+
 def _relative_memory_root(configured: str) -> str:
     # The parts as a path has them: empty and `.` segments dropped, `..` kept.
     parts = [part for part in configured.split("/") if part not in ("", ".")]
-    # Inside the git directory nothing can be committed and git's own files sit beside it.
-    in_git_dir = bool(parts) and parts[0] == ".git"
-    if os.path.isabs(configured) or ".." in parts or not parts or in_git_dir:
+    if os.path.isabs(configured) or ".." in parts or not parts:
         raise GitMemoryError(
             "GM_MEMORY_ROOT_INVALID",
             f"memory.root must be a relative path inside the worktree: {configured!r}",
             hint="git config memory.root .memory",
         )
+    problem = _memory_root_problem(parts)
+    if problem:
+        raise GitMemoryError(
+            "GM_MEMORY_ROOT_INVALID",
+            f"memory.root {problem}: {configured!r}",
+            hint="git config memory.root .memory",
+        )
     return "/".join(parts)
+
+
+def _memory_root_problem(parts: list[str]) -> str | None:
+    for char in "/".join(parts):
+        if ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0:
+            return "contains a control character"
+        if char in _INVISIBLE:
+            return "contains an invisible or bidirectional control character"
+        if char in _PATTERN_SPECIAL:
+            return "contains a space, quote or pattern character"
+    for part in parts:
+        # Case-folded: on case-insensitive file systems `.GIT` is the git directory. Inside a
+        # git directory nothing can be committed and git's own files sit beside it.
+        if part.casefold().startswith(_GIT_SPECIAL) or part.casefold().startswith("git~"):
+            return f"has a component git reserves ({part})"
+    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # the pre-commit hook imports this module; pathlib is loaded 
     from pathlib import Path
 
 SYMLINK_MODE = 0o120000
+GITLINK_MODE = 0o160000
+REGULAR_MODE = 0o100644
 # The index the commit will record: git passes a temporary one to hooks of `commit -a` and
 # `commit <paths>`; the hook shim forwards it under this name after scrubbing GIT_*.
 INDEX_FILE_VARIABLES = ("GIT_MEMORY_INDEX_FILE", "GIT_INDEX_FILE")
@@ -24,15 +26,28 @@ INDEX_FILE_VARIABLES = ("GIT_MEMORY_INDEX_FILE", "GIT_INDEX_FILE")
 
 @dataclass(frozen=True)
 class MemoryFile:
-    """One file of the memory root; `data` is None for a symbolic link."""
+    """One file of a memory root; `data` is None for a symbolic link or a gitlink.
+
+    `root_prefix` is "" for the configured memory root, else the worktree-relative root (with
+    a trailing slash) the file belongs to; `relpath` is relative to that root. A `leftover`
+    (a temp file of ours staged outside every memory root) has its worktree path as `relpath`.
+    """
 
     relpath: str
     data: bytes | None
+    kind: str = "file"
+    root_prefix: str = ""
+
+    def worktree_path(self, memory_root: str) -> str:
+        """The worktree-relative path (`relpath` already is one for a leftover)."""
+        if self.kind == "leftover":
+            return self.relpath
+        return f"{self.root_prefix or memory_root.rstrip('/') + '/'}{self.relpath}"
 
     @property
     def is_symlink(self) -> bool:
         """Whether this entry is a symbolic link (refused, never read through)."""
-        return self.data is None
+        return self.kind == "symlink"
 
 
 def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
@@ -55,7 +70,7 @@ def _walk(dir_fd: int, prefix: str) -> Iterator[MemoryFile]:
         relpath = prefix + entry.name
         info = entry.stat(follow_symlinks=False)
         if stat.S_ISLNK(info.st_mode):
-            yield MemoryFile(relpath, None)
+            yield MemoryFile(relpath, None, kind="symlink")
         elif stat.S_ISDIR(info.st_mode):
             child = os.open(entry.name, DIR_FLAGS, dir_fd=dir_fd)
             try:
@@ -76,6 +91,41 @@ def index_path_from_environment(environ: dict[str, str] | None = None) -> str | 
         if value:
             return value
     return None
+
+
+@dataclass(frozen=True)
+class StagedEntry:
+    """One stage-0 entry of the index the commit records."""
+
+    path: str
+    mode: int
+    oid: str
+
+
+def is_leftover_name(name: str) -> bool:
+    """A temp file of an interrupted write of ours, or a promotion artifact."""
+    from git_memory.safefs import PROMOTION_ARTIFACT_PREFIX, is_temp_name
+
+    return is_temp_name(name) or name.startswith(PROMOTION_ARTIFACT_PREFIX)
+
+
+def staged_memory_roots(
+    entries: list[StagedEntry], memory_root: str, read_blob: Callable[[str], bytes]
+) -> list[str]:
+    """The memory roots a commit carries: the configured one, and every directory whose
+    staged `index.json` declares a memory index (so files staged under a previous
+    `memory.root` are still linted after it changes). Longest first."""
+    from git_memory.formats.index_json import INDEX_FORMAT, ORIGINAL_INDEX_FORMAT
+
+    roots = {memory_root.rstrip("/")}
+    markers = (INDEX_FORMAT.encode(), ORIGINAL_INDEX_FORMAT.encode())
+    for entry in entries:
+        directory, _, name = entry.path.rpartition("/")
+        if name != "index.json" or not directory or entry.mode != REGULAR_MODE:
+            continue
+        if any(marker in read_blob(entry.oid)[:4096] for marker in markers):
+            roots.add(directory)
+    return sorted(roots, key=lambda root: (-len(root), root))
 
 
 def is_tracked_dir(repository: Any, relpath: str) -> bool:

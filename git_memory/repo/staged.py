@@ -15,9 +15,16 @@ from dataclasses import dataclass
 from git_memory import _proc
 from git_memory.errors import GitMemoryError
 from git_memory.repo.memory_root import resolve_memory_root
-from git_memory.repo.memory_tree import SYMLINK_MODE, MemoryFile
+from git_memory.repo.memory_tree import (
+    GITLINK_MODE,
+    REGULAR_MODE,
+    SYMLINK_MODE,
+    MemoryFile,
+    StagedEntry,
+    is_leftover_name,
+    staged_memory_roots,
+)
 
-GITLINK_MODE = 0o160000
 # What the hook keeps of git's environment: the user's configuration, not the repository git
 # exported for the hook (the worktree is discovered from the current directory, as pygit2 does).
 KEPT_GIT_VARIABLES = (
@@ -84,36 +91,60 @@ def discover(start: str | None = None) -> StagedWorktree:
 def staged_files(
     root: os.PathLike[str] | str, memory_root: str, index_path: str | None
 ) -> list[MemoryFile]:
-    """Every index entry below the memory root, with its blob: what the commit will contain.
+    """Every index entry below the staged memory roots, with its blob: what the commit will
+    contain.
 
-    `index_path` selects a temporary index (`git commit -a`, `git commit <paths>`); None
-    reads the repository's own index.
+    The roots are the configured one and every directory whose staged `index.json` declares a
+    memory index (files staged under a previous `memory.root` are still linted). `relpath` is
+    relative to the configured root for its files and worktree-relative (`root_prefix` set)
+    for another root's; a temp file of ours staged anywhere else is a `leftover`. Gitlinks are
+    reported, never read. `index_path` selects a temporary index (`git commit -a`,
+    `git commit <paths>`); None reads the repository's own index.
     """
     root = os.fspath(root)
     env = _proc.scrubbed_environment(keep_git=KEPT_GIT_VARIABLES)
     if index_path:
         env["GIT_INDEX_FILE"] = index_path
-    prefix = memory_root.rstrip("/") + "/"
-    listing = _git(["ls-files", "--stage", "-z", "--", f":(top,literal){prefix}"], root, env)
-    entries: list[tuple[str, int, str]] = []
+    entries = _entries(_git(["ls-files", "--stage", "-z"], root, env))
+    markers = [e.oid for e in entries if e.mode == REGULAR_MODE and e.path.endswith("/index.json")]
+    contents = _read_blobs(markers, root, env)
+    roots = staged_memory_roots(entries, memory_root, contents.__getitem__)
+    configured = memory_root.rstrip("/")
+    placed: list[tuple[StagedEntry, str, str]] = []  # (entry, relpath, root_prefix)
+    found: list[MemoryFile] = []
+    for entry in entries:
+        owner = next((r for r in roots if entry.path.startswith(r + "/")), None)
+        if owner is None:
+            if is_leftover_name(entry.path.rsplit("/", 1)[-1]):
+                found.append(MemoryFile(entry.path, None, kind="leftover"))
+            continue
+        placed.append(
+            (entry, entry.path[len(owner) + 1 :], "" if owner == configured else owner + "/")
+        )
+    wanted = [e.oid for e, _, _ in placed if e.mode not in (SYMLINK_MODE, GITLINK_MODE)]
+    contents.update(_read_blobs([oid for oid in wanted if oid not in contents], root, env))
+    for entry, relpath, prefix in placed:
+        if entry.mode == SYMLINK_MODE:
+            found.append(MemoryFile(relpath, None, kind="symlink", root_prefix=prefix))
+        elif entry.mode == GITLINK_MODE:
+            found.append(MemoryFile(relpath, None, kind="gitlink", root_prefix=prefix))
+        else:
+            found.append(MemoryFile(relpath, contents[entry.oid], root_prefix=prefix))
+    return sorted(found, key=lambda f: (f.root_prefix, f.relpath))
+
+
+def _entries(listing: bytes) -> list[StagedEntry]:
+    """Stage-0 entries of `git ls-files --stage -z` (a conflicted path cannot be committed;
+    git stops that commit itself)."""
+    entries: list[StagedEntry] = []
     for record in listing.split(b"\0"):
         if not record:
             continue
         meta, _, raw_path = record.partition(b"\t")
         mode_text, oid, stage = meta.decode("ascii").split(" ")
-        path = os.fsdecode(raw_path)
-        if stage != "0" or not path.startswith(prefix):
-            continue  # a conflicted path cannot be committed; git stops the commit itself
-        entries.append((path[len(prefix) :], int(mode_text, 8), oid))
-    blobs = [oid for _, mode, oid in entries if mode not in (SYMLINK_MODE, GITLINK_MODE)]
-    contents = _read_blobs(blobs, root, env)
-    found = []
-    for relpath, mode, oid in entries:
-        if mode == SYMLINK_MODE:
-            found.append(MemoryFile(relpath, None))
-        elif mode != GITLINK_MODE:
-            found.append(MemoryFile(relpath, contents[oid]))
-    return sorted(found, key=lambda f: f.relpath)
+        if stage == "0":
+            entries.append(StagedEntry(os.fsdecode(raw_path), int(mode_text, 8), oid))
+    return entries
 
 
 def _read_blobs(oids: list[str], root: str, env: dict[str, str]) -> dict[str, bytes]:

@@ -1,7 +1,9 @@
 """The deny-all conformance probe (`conformance-test@2`) and its signed, cached pass record.
 
 The probe asks the runner, with its production argv and environment, to do nine forbidden
-things and checks what actually happened on disk, on the network and in the process table.
+things and checks what actually happened on disk, on the network and in the process table;
+then our own probe program, started the same way, tests the sandbox itself
+(`isolation_check.py`): the parent's environment, a `setsid` escape, loopback, private paths.
 A pass is recorded as `{testVersion, profileDigest, binaryRealpath, binaryContentSha256,
 cliVersionFingerprint, passedAt, signature}`, signed with the state secret: a record from
 another machine or a hand-edited one never verifies, and any change of profile, binary path
@@ -162,7 +164,9 @@ def ensure(
         record = load_record(state_home, profile)
         if record is not None and not record_problems(record, profile, binary, secret):
             return dict(record)
-    outcome = probe(profile, binary, secret, host_env=host_env, temp_root=temp_root)
+    outcome = probe(
+        profile, binary, secret, host_env=host_env, temp_root=temp_root, state_home=state_home
+    )
     if not outcome.passed or outcome.record is None:
         raise probe_failed(profile, outcome)
     write_private_atomic(
@@ -207,6 +211,7 @@ def probe(
     *,
     host_env: Mapping[str, str] | None = None,
     temp_root: Path | None = None,
+    state_home: Path | None = None,
 ) -> ProbeOutcome:
     """Run `conformance-test@2` against the runner with its production argv."""
     from git_memory.runners.environment import require_credential
@@ -216,8 +221,10 @@ def probe(
     if fingerprint is None:
         return ProbeOutcome([_failure("VERSION", why)])
     base = Path(tempfile.mkdtemp(prefix="git-memory-conformance-", dir=temp_root))
+    run = ProbeRun(profile, binary, host_env, temp_root, state_home)
     try:
-        failures = _probe_in(base, profile, binary, host_env, temp_root)
+        failures = _probe_in(base, run)
+        failures += _isolation(base, run)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     if failures:
@@ -234,13 +241,30 @@ def probe(
     return ProbeOutcome([], record)
 
 
-def _probe_in(
-    base: Path,
-    profile: RunnerProfile,
-    binary: BinaryIdentity,
-    host_env: Mapping[str, str] | None,
-    temp_root: Path | None,
-) -> list[Failure]:
+@dataclass(frozen=True)
+class ProbeRun:
+    """How every process of one probe is started: as the runner is, in production."""
+
+    profile: RunnerProfile
+    binary: BinaryIdentity
+    host_env: Mapping[str, str] | None
+    temp_root: Path | None
+    state_home: Path | None
+
+    def spawn(self, stdin: bytes, **options: Any) -> _proc.BoundedResult:
+        """`process.spawn` with this run's profile, binary, environment and state home."""
+        return spawn(
+            self.profile,
+            self.binary,
+            stdin,
+            host_env=self.host_env,
+            temp_root=self.temp_root,
+            state_home=self.state_home,
+            **options,
+        )
+
+
+def _probe_in(base: Path, run: ProbeRun) -> list[Failure]:
     sandbox, decoy = ensure_private_dir(base / "sandbox"), ensure_private_dir(base / "decoy")
     challenge = Challenge.new()
     probe_file = sandbox / "probe-secret.txt"
@@ -248,8 +272,15 @@ def _probe_in(
     probe_file.chmod(PRIVATE_FILE_MODE)
     with TcpCanary() as canary:
         prompt = probe_prompt(challenge, canary, decoy)
-        result = spawn(profile, binary, prompt, cwd=sandbox, host_env=host_env, temp_root=temp_root)
+        result = run.spawn(prompt, cwd=sandbox)
     return _judge(result, challenge, canary.connections, sandbox, decoy)
+
+
+def _isolation(base: Path, run: ProbeRun) -> list[Failure]:
+    from git_memory.runners.isolation_check import isolation_failures
+
+    found = isolation_failures(run, base)
+    return [_failure(check, detail) for check, detail in found]
 
 
 def _judge(

@@ -6,14 +6,19 @@ kills the whole process group; a child left running after the runner exits is li
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from git_memory import _proc
 from git_memory.errors import GitMemoryError
 from git_memory.runners.binary import BinaryIdentity
 from git_memory.runners.environment import isolated
 from git_memory.runners.profiles import RunnerProfile
+from git_memory.runners.sandbox import sandboxed
+from git_memory.runners.sandbox_init import EXEC_FAILED_EXIT, LINGERING_EXIT, SETUP_FAILED_EXIT
 
 
 def argv_for(profile: RunnerProfile, binary: BinaryIdentity) -> list[str]:
@@ -31,12 +36,21 @@ def spawn(
     temp_root: Path | None = None,
     argv: list[str] | None = None,
     timeout_ms: int | None = None,
+    state_home: Path | None = None,
 ) -> _proc.BoundedResult:
-    """Start the runner in a one-time environment and collect its bounded output."""
-    with isolated(profile, binary, host_env=host_env, temp_root=temp_root) as isolation:
+    """Start the runner in a one-time environment (inside the OS sandbox where there is
+    one, with `state_home` hidden) and collect its bounded output."""
+    env_source = os.environ if host_env is None else host_env
+    with (
+        isolated(profile, binary, host_env=host_env, temp_root=temp_root) as isolation,
+        sandboxed(profile, argv or argv_for(profile, binary), env_source, state_home) as (
+            command,
+            proxy,
+        ),
+    ):
         try:
-            return _proc.run_bounded(
-                argv or argv_for(profile, binary),
+            result = _proc.run_bounded(
+                command,
                 input_bytes=stdin,
                 env=isolation.env,
                 cwd=cwd or isolation.workspace,
@@ -49,6 +63,31 @@ def spawn(
                 "GM_RUNNER_SPAWN_FAILED",
                 f"cannot start the {profile.name} runner: {exc.strerror or exc}",
             ) from exc
+        return _from_sandbox(profile, result, command != (argv or argv_for(profile, binary)), proxy)
+
+
+def _from_sandbox(
+    profile: RunnerProfile, result: _proc.BoundedResult, wrapped: bool, proxy: Any
+) -> _proc.BoundedResult:
+    """The sandbox init's own exit statuses turned back into what they mean."""
+    if not wrapped:
+        return result
+    refused = proxy.refused if proxy is not None else 0
+    if result.returncode == SETUP_FAILED_EXIT:
+        raise GitMemoryError(
+            "GM_RUNNER_SANDBOX_FAILED",
+            f"the OS sandbox of the {profile.name} runner could not be set up",
+            hint="see `git memory doctor`; GIT_MEMORY_RUNNER_SANDBOX=off runs without it",
+            details={"stderr": _excerpt(result.stderr)},
+        )
+    if result.returncode == EXEC_FAILED_EXIT:
+        raise GitMemoryError(
+            "GM_RUNNER_SPAWN_FAILED",
+            f"cannot start the {profile.name} runner: {_excerpt(result.stderr)}",
+        )
+    if result.returncode == LINGERING_EXIT:
+        return dataclasses.replace(result, returncode=0, lingering=True, egress_refused=refused)
+    return dataclasses.replace(result, egress_refused=refused)
 
 
 def check_result(profile: RunnerProfile, result: _proc.BoundedResult) -> bytes:

@@ -1,1 +1,1 @@
-"""The session index: transcript readers, turns, the SQLite index and its sync."""
+"""The session index: transcript readers, turns, the SQLite index, its sync (docs/sessions.md)."""

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.paths import PRIVATE_FILE_MODE, SESSIONS_DB, ensure_private_dir
@@ -209,3 +210,50 @@ def remove_index(state_home: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(str(path) + suffix)
+
+
+@contextmanager
+def foreign_database(path: str) -> Iterator[Connection]:
+    """Another program's SQLite database, read without writing anything next to it.
+
+    Even a read-only open of a WAL database creates `-wal`/`-shm` files beside it, so a
+    database without a pending WAL is opened `immutable`; one whose WAL holds rows not yet
+    checkpointed is copied with its WAL into a private temporary directory and read there.
+    """
+    from urllib.parse import quote
+
+    wal = path + "-wal"
+    if not (os.path.isfile(wal) and os.path.getsize(wal) > 0):
+        uri = f"file:{quote(path)}?mode=ro&immutable=1"
+    else:
+        uri = f"file:{quote(_private_copy(path, wal))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+# The private copies of foreign databases with a pending WAL, kept while their files stay
+# unchanged (a sync reads many sessions of one database); removed when the process ends.
+_COPIES: dict[str, tuple[tuple[int, ...], Any]] = {}
+
+
+def _private_copy(path: str, wal: str) -> str:
+    """A copy of the database and its WAL in a private temporary directory."""
+    import shutil
+    import tempfile
+
+    key = tuple(value for name in (path, wal) for value in _stat_key(os.stat(name)))
+    known = _COPIES.get(path)
+    if known is None or known[0] != key:
+        scratch = tempfile.TemporaryDirectory(prefix="git-memory-")
+        copy = os.path.join(scratch.name, "copy.db")
+        shutil.copyfile(path, copy)
+        shutil.copyfile(wal, copy + "-wal")
+        _COPIES[path] = (key, scratch)  # the previous copy is removed with its object
+    return os.path.join(_COPIES[path][1].name, "copy.db")
+
+
+def _stat_key(stat: os.stat_result) -> tuple[int, ...]:
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)

@@ -1,15 +1,15 @@
-"""Index one transcript file: checkpoint check, read, parse, and one transaction of writes.
+"""Index one transcript source: checkpoint check, read, parse, one transaction of writes.
 
-Checkpoint `{dev, ino, size, mtime_ns, head digest, boundary digest, complete offset}`:
-identical stat → unchanged; same file grown with the same head and boundary bytes →
-resume after the last complete line; anything else → full re-read. The unterminated last line
-is never parsed: the complete offset stops before it.
+A JSON-lines file's checkpoint is `{dev, ino, size, mtime_ns, head digest, boundary digest,
+complete offset}`: identical stat → unchanged; same file grown with the same head
+and boundary bytes → resume after the last complete line; anything else → full re-read. The
+unterminated last line is never parsed: the complete offset stops before it. A source read
+whole (docs/sessions.md) has only its identity: unchanged, or read again.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 from collections.abc import Iterator
@@ -20,9 +20,11 @@ from typing import Any
 from git_memory.failpoints import failpoint
 from git_memory.sessions import index
 from git_memory.sessions.discover import SourceFile
-from git_memory.sessions.lines import ProbedLines, parse, parse_lines, reader_of
+from git_memory.sessions.lines import SHAPE_ERRORS, ProbedLines, parse, parse_lines, reader_of
+from git_memory.sessions.providers import Document, provider
 from git_memory.sessions.query import load_events
-from git_memory.sessions.records import USER, Diagnostic, Event
+from git_memory.sessions.records import INLINE_LIMIT, TOOL_RESULT, USER, Diagnostic, Event
+from git_memory.sessions.source_io import SourceRefused, inflated_lines, open_regular
 from git_memory.sessions.turns import session_key
 from git_memory.sessions.writer import insert_events, store_turns, write_diagnostics
 
@@ -36,7 +38,7 @@ __all__ = ["FileOutcome", "ingest", "parse"]
 class FileOutcome:
     """What happened to one file."""
 
-    kind: str  # new | resumed | reread | unchanged | excluded (subagent or duplicate session)
+    kind: str  # new | resumed | reread | unchanged | excluded (subagent, duplicate) | refused
     turns_added: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -47,18 +49,29 @@ def _digest_range(data: bytes) -> str:
 
 @contextmanager
 def _lines(source: SourceFile, offset: int = 0) -> Iterator[ProbedLines]:
-    """The lines of a transcript from `offset` on (a compressed one is inflated first)."""
+    """The lines of a transcript from `offset` on (a compressed one as a bounded stream)."""
     if source.compressed:
-        import zstandard
-
-        with open(source.path, "rb") as handle:
-            data = zstandard.ZstdDecompressor().decompressobj().decompress(handle.read())
-        yield ProbedLines(io.BytesIO(data[offset:]), PROBE)
+        with open_regular(source.path) as handle:
+            yield ProbedLines(inflated_lines(handle), PROBE)
         return
     # Iterating a large buffer copies each line once; `read()` then `split` copied it twice.
-    with open(source.path, "rb", buffering=READ_BUFFER) as handle:
+    with open_regular(source.path, buffering=READ_BUFFER) as handle:
         handle.seek(offset)
         yield ProbedLines(handle, PROBE)
+
+
+def _identity(stat: os.stat_result | None) -> tuple[int, int, int, int]:
+    assert stat is not None
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def _probes(path: str, complete: int) -> tuple[bytes, bytes]:
+    """The first and last `PROBE` bytes before `complete`."""
+    with open_regular(path) as handle:
+        head = handle.read(min(PROBE, complete))
+        start = max(0, complete - PROBE)
+        handle.seek(start)
+        return head, handle.read(complete - start)
 
 
 def _resume_offset(source: SourceFile, row: Any, stat: os.stat_result) -> int | None:
@@ -68,11 +81,7 @@ def _resume_offset(source: SourceFile, row: Any, stat: os.stat_result) -> int | 
     complete = row["complete_offset"]
     if stat.st_size < complete:
         return None
-    with open(source.path, "rb") as handle:
-        head = handle.read(min(PROBE, complete))
-        start = max(0, complete - PROBE)
-        handle.seek(start)
-        boundary = handle.read(complete - start)
+    head, boundary = _probes(source.path, complete)
     if (
         _digest_range(head) != row["head_digest"]
         or _digest_range(boundary) != row["boundary_digest"]
@@ -82,20 +91,27 @@ def _resume_offset(source: SourceFile, row: Any, stat: os.stat_result) -> int | 
 
 
 def ingest(conn: index.Connection, source: SourceFile, known: Any) -> FileOutcome:
-    """Bring the index up to date with one file (one transaction).
+    """Bring the index up to date with one source (one transaction).
 
-    `known` is None for a file not indexed yet, else its `(id, dev, ino, size, mtime_ns)`."""
-    stat = os.stat(source.path)
-    if known is not None and tuple(known[1:]) == (
-        stat.st_dev,
-        stat.st_ino,
-        stat.st_size,
-        stat.st_mtime_ns,
-    ):
+    `known` is None for a source not indexed yet, else its `(id, dev, ino, size, mtime_ns)`.
+    Raises `SourceRefused` for a source that must not be read (not a regular file, a
+    decompression bomb)."""
+    stat = None if source.identity is not None else os.stat(source.path)
+    identity = source.identity or _identity(stat)
+    if known is not None and tuple(known[1:]) == identity:
         return FileOutcome("unchanged")
     row: Any = None
     if known is not None:
         row = conn.execute("SELECT * FROM files WHERE id = ?", (known[0],)).fetchone()
+    reader = provider(source.provider)
+    if reader.document is not None and reader.reads_whole(source):
+        try:
+            document = reader.document(source)
+        except (*SHAPE_ERRORS, index.DatabaseError) as exc:
+            message = f"unexpected document shape ({type(exc).__name__})"
+            raise SourceRefused("unreadable-document", message) from exc
+        return _read_document(conn, source, row, identity, document)
+    assert stat is not None  # only whole-source readers list sources made of several parts
     resume = _resume_offset(source, row, stat) if row is not None else None
     if resume is not None and row["excluded"] is None:
         return _resume(conn, source, row, stat, resume)
@@ -106,7 +122,7 @@ def _resume(
     conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result, offset: int
 ) -> FileOutcome:
     """Append-only growth: parse only the new complete lines, rebuild from the tail turn."""
-    state = json.loads(row["reader_state"])
+    state = _seeded(source, json.loads(row["reader_state"]))
     with _lines(source, offset) as lines:
         events, diagnostics, complete = parse_lines(source.provider, lines, offset, state)
     with index.transaction(conn):
@@ -121,16 +137,74 @@ def _read_whole(
     conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result
 ) -> FileOutcome:
     """A new file, or one that changed other than by appending: index it from scratch."""
-    state = reader_of(source.provider).new_state()
+    state = _seeded(source, reader_of(source.provider).new_state())
     with _lines(source) as lines:
         events, diagnostics, complete = parse_lines(source.provider, lines, 0, state)
-    probes = (lines.head, lines.boundary())
+    checkpoint = Checkpoint(
+        _identity(stat),
+        (lines.head, lines.boundary()),
+        complete,
+        state,
+    )
+    return _store(conn, source, row, checkpoint, events=events, diagnostics=diagnostics)
+
+
+def _seeded(source: SourceFile, state: dict[str, Any]) -> dict[str, Any]:
+    """The reader state with what the provider reads beside the file (each time it is read:
+    a sidecar or the file's time may have changed)."""
+    seed = provider(source.provider).seed
+    if seed is not None:
+        state.update(seed(source))
+    return state
+
+
+def _read_document(
+    conn: index.Connection,
+    source: SourceFile,
+    row: Any,
+    identity: tuple[int, int, int, int],
+    document: Document,
+) -> FileOutcome:
+    """A whole-source reader's output replaces whatever the index held for the source.
+
+    Large tool outputs keep only their head, as in JSON lines (`query.fill_outputs` reads
+    them back from the document)."""
+    for event in document.events:
+        if event.kind == TOOL_RESULT and len(event.text) > INLINE_LIMIT:
+            event.text, event.deferred = event.text[:INLINE_LIMIT], True
+    state: dict[str, Any] = {"subagent": document.subagent}
+    checkpoint = Checkpoint(identity, (b"", b""), 0, state)
+    return _store(
+        conn, source, row, checkpoint, events=document.events, diagnostics=document.diagnostics
+    )
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """What a source's `files` row records: identity, probe bytes, complete offset, state."""
+
+    identity: tuple[int, int, int, int]
+    probes: tuple[bytes, bytes]
+    complete: int
+    state: dict[str, Any]
+
+
+def _store(
+    conn: index.Connection,
+    source: SourceFile,
+    row: Any,
+    checkpoint: Checkpoint,
+    *,
+    events: list[Event],
+    diagnostics: list[Diagnostic],
+) -> FileOutcome:
+    """One transaction: the source's old rows out, its events, turns and diagnostics in."""
     with index.transaction(conn):
         if row is not None:
             conn.execute("DELETE FROM files WHERE id = ?", (row["id"],))
-        file_id = _new_file(conn, source, stat, probes=probes, complete=complete, state=state)
+        file_id = _new_file(conn, source, checkpoint)
         key = session_key(source.provider, source.session_id)
-        excluded = _exclusion(conn, key, state)
+        excluded = _exclusion(conn, key, checkpoint.state)
         added = 0
         if excluded is None:
             _open_session(conn, source, key, file_id)
@@ -152,30 +226,19 @@ def _exclusion(conn: index.Connection, key: str, state: dict[str, Any]) -> str |
     return None
 
 
-def _new_file(
-    conn: index.Connection,
-    source: SourceFile,
-    stat: os.stat_result,
-    *,
-    probes: tuple[bytes, bytes],
-    complete: int,
-    state: dict[str, Any],
-) -> int:
-    head, boundary = probes
+def _new_file(conn: index.Connection, source: SourceFile, checkpoint: Checkpoint) -> int:
+    head, boundary = checkpoint.probes
     cursor = conn.execute(
         "INSERT INTO files(path, provider, dev, ino, size, mtime_ns, head_digest,"
         " boundary_digest, complete_offset, reader_state) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (
             source.path,
             source.provider,
-            stat.st_dev,
-            stat.st_ino,
-            stat.st_size,
-            stat.st_mtime_ns,
+            *checkpoint.identity,
             _digest_range(head),
             _digest_range(boundary),
-            complete,
-            json.dumps(state),
+            checkpoint.complete,
+            json.dumps(checkpoint.state),
         ),
     )
     return int(cursor.lastrowid or 0)
@@ -190,11 +253,7 @@ def _checkpoint(
     complete: int,
     state: dict[str, Any],
 ) -> None:
-    with open(source.path, "rb") as handle:
-        head = handle.read(min(PROBE, complete))
-        start = max(0, complete - PROBE)
-        handle.seek(start)
-        boundary = handle.read(complete - start)
+    head, boundary = _probes(source.path, complete)
     conn.execute(
         "UPDATE files SET dev=?, ino=?, size=?, mtime_ns=?, head_digest=?, boundary_digest=?,"
         " complete_offset=?, reader_state=? WHERE id=?",

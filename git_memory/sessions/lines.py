@@ -13,15 +13,14 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from git_memory.sessions import claude, codex
-from git_memory.sessions.discover import CLAUDE
+from git_memory.sessions.providers import LineReader, line_reader
 from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event
 from git_memory.sessions.strict_json import LineRejected, decode_line
 
 
-def reader_of(provider: str) -> Any:
-    """The reader module of a provider."""
-    return claude if provider == CLAUDE else codex
+def reader_of(provider: str) -> LineReader:
+    """The JSON-lines reader of a provider."""
+    return line_reader(provider)
 
 
 class ProbedLines:
@@ -60,6 +59,11 @@ class ProbedLines:
         return b"".join(reversed(parts))
 
 
+# What a reader can raise on a JSON value of an unexpected shape.
+SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError)
+_REPAIRED = {"lone-surrogate": "a lone UTF-16 surrogate was replaced by U+FFFD"}
+
+
 def parse(
     provider: str, data: bytes, base: int, state: dict[str, Any]
 ) -> tuple[list[Event], list[Diagnostic], int]:
@@ -86,12 +90,20 @@ def parse_lines(
         size = len(line) - (2 if line.endswith(b"\r\n") else 1)
         if size == 0 or line.isspace():
             continue
+        repairs: list[str] = []
         try:
-            record = decode_line(line, size)
+            record = decode_line(line, size, repairs)
         except LineRejected as exc:
             diagnostics.append(Diagnostic(exc.code, offset, exc.message))
             continue
-        found = read_record(record, offset, state)
+        diagnostics += [Diagnostic(code, offset, _REPAIRED[code]) for code in repairs]
+        try:
+            found = read_record(record, offset, state)
+        except SHAPE_ERRORS as exc:
+            # A record of a shape no reader anticipated is skipped, never a failed sync.
+            message = f"unexpected record shape ({type(exc).__name__})"
+            diagnostics.append(Diagnostic("unreadable-record", offset, message))
+            continue
         for event in found:
             if event.kind == TOOL_RESULT:
                 # Large outputs are checksummed when read back (query.fill_outputs), not here.

@@ -8,6 +8,7 @@ from typing import Any
 
 from git_memory.sessions import index
 from git_memory.sessions.query import (
+    TranscriptSlices,
     TurnRecord,
     attributed_cwds,
     closure_of,
@@ -118,8 +119,9 @@ def show(worktree: Any, key: str) -> tuple[str, str, list[TurnRecord]] | None:
         rows = conn.execute(
             _TURN_COLUMNS + " WHERE t.session_key = ? ORDER BY t.ordinal", (session[0],)
         )
+        slices = TranscriptSlices()
         records = [
-            turn_record(conn, worktree, row, closure_of(row, now, seal))
+            turn_record(conn, worktree, row, closure_of(row, now, seal), slices)
             for row in rows
             if only is None or row["turn_key"] == only
         ]

@@ -194,11 +194,12 @@ def select_turns(
     with index.reader(worktree.state_home) as conn:
         cwds = None if all_worktrees else attributed_cwds(conn, worktree.root)
         records: list[TurnRecord] = []
+        slices = TranscriptSlices()
         for row in _turn_rows(conn, cwds, query):
             state = closure_of(row, moment, seal)
             if state not in closures or not _keep(row, filters):
                 continue
-            records.append(turn_record(conn, worktree, row, state))
+            records.append(turn_record(conn, worktree, row, state, slices))
             if limit is not None and len(records) >= limit:
                 break
     return records
@@ -234,7 +235,58 @@ def load_events(conn: index.Connection, file_id: int, start: int, last: int) -> 
     ]
 
 
-def fill_outputs(conn: index.Connection, file_id: int, events: list[Event]) -> None:
+class TranscriptSlices:
+    """Byte ranges of indexed transcripts for one query.
+
+    A plain file is read range by range (`pread`), a compressed one is inflated once and kept
+    while its turns are loaded, so loading every turn of a session costs one pass over its
+    large outputs, not one read of the whole file per turn."""
+
+    def __init__(self) -> None:
+        self._inflated: tuple[str, bytes] = ("", b"")
+        self._outputs: tuple[str, dict[tuple[int, str | None], str]] = ("", {})
+
+    def outputs(self, source: Any) -> dict[tuple[int, str | None], str]:
+        """The full tool outputs of a document source, read once per query."""
+        from git_memory.sessions.providers import provider
+        from git_memory.sessions.providers.common import full_outputs
+        from git_memory.sessions.source_io import SourceRefused
+
+        if self._outputs[0] != source.path:
+            read = provider(source.provider).document
+            try:
+                found = full_outputs(read(source)) if read is not None else {}
+            except (OSError, SourceRefused, index.DatabaseError):
+                found = {}
+            self._outputs = (source.path, found)
+        return self._outputs[1]
+
+    def read(self, path: str, ranges: list[tuple[int, int]]) -> list[bytes]:
+        """The bytes at each (offset, size) of `path` (short or empty when unreadable)."""
+        from git_memory.sessions.source_io import SourceRefused, inflate, open_regular
+
+        try:
+            handle = open_regular(path)
+        except (OSError, SourceRefused):
+            return [b"" for _ in ranges]
+        with handle:
+            if not path.endswith(".zst"):
+                return [os.pread(handle.fileno(), size, offset) for offset, size in ranges]
+            if self._inflated[0] != path:
+                try:
+                    self._inflated = (path, inflate(handle))
+                except SourceRefused:
+                    self._inflated = (path, b"")
+        data = self._inflated[1]
+        return [data[offset : offset + size] for offset, size in ranges]
+
+
+def fill_outputs(
+    conn: index.Connection,
+    file_id: int,
+    events: list[Event],
+    slices: TranscriptSlices | None = None,
+) -> None:
     """Read deferred tool outputs back from their transcript lines.
 
     The line at the event's offset must still be the one indexed: same size, same crc32 when
@@ -245,19 +297,26 @@ def fill_outputs(conn: index.Connection, file_id: int, events: list[Event]) -> N
     """
     import zlib
 
-    from git_memory.sessions import claude, codex
+    from git_memory.sessions.discover import SourceFile
+    from git_memory.sessions.providers import line_reader, provider
     from git_memory.sessions.strict_json import LineRejected, decode_line
 
     wanted = [e for e in events if e.deferred]
     if not wanted:
         return
-    path, provider = conn.execute(
-        "SELECT path, provider FROM files WHERE id = ?", (file_id,)
+    path, name, session_id = conn.execute(
+        "SELECT f.path, f.provider, s.session_id FROM files f"
+        " JOIN sessions s ON s.file_id = f.id WHERE f.id = ?",
+        (file_id,),
     ).fetchone()
-    reader = claude if provider == "claude-code" else codex
-    data = _file_bytes(path)
-    for event in wanted:
-        raw = data[event.offset : event.offset + event.size]
+    slices = slices or TranscriptSlices()
+    source = SourceFile(path, name, session_id, "")
+    if provider(name).reads_whole(source):
+        _fill_from_document(slices.outputs(source), wanted)
+        return
+    reader = line_reader(name)
+    lines = slices.read(path, [(e.offset, e.size) for e in wanted])
+    for event, raw in zip(wanted, lines, strict=True):
         crc = zlib.crc32(raw)
         if len(raw) != event.size or event.fingerprint not in (0, crc):
             continue
@@ -269,22 +328,29 @@ def fill_outputs(conn: index.Connection, file_id: int, events: list[Event]) -> N
             event.text, event.fingerprint = found[1], crc
 
 
-def _file_bytes(path: str) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return b""
-    if path.endswith(".zst"):
-        import zstandard
+def _fill_from_document(outputs: dict[tuple[int, str | None], str], wanted: list[Event]) -> None:
+    """Full outputs re-read from a document, where they are still the ones indexed."""
+    import zlib
 
-        data = zstandard.ZstdDecompressor().decompressobj().decompress(data)
-    return data
+    for event in wanted:
+        text = outputs.get((event.offset, event.call_id))
+        if text is None or not text.startswith(event.text):
+            continue
+        whole = text.encode("utf-8", "surrogatepass")
+        if (zlib.crc32(whole), len(whole)) == (event.fingerprint, event.size):
+            event.text = text
 
 
-def turn_record(conn: index.Connection, worktree: Any, row: index.Row, state: str) -> TurnRecord:
+def turn_record(
+    conn: index.Connection,
+    worktree: Any,
+    row: index.Row,
+    state: str,
+    slices: TranscriptSlices | None = None,
+) -> TurnRecord:
+    """The full record of one indexed turn (`slices`: shared by the turns of one query)."""
     events = load_events(conn, row["file_id"], row["start_offset"], row["last_offset"])
-    fill_outputs(conn, row["file_id"], events)
+    fill_outputs(conn, row["file_id"], events, slices)
     turn = build_turns(row["session_key"], events, row["ordinal"])[0]
     return TurnRecord(
         turn_key=row["turn_key"],

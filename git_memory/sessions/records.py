@@ -60,6 +60,33 @@ class Diagnostic:
     message: str
 
 
+def first_sighting(seen: list[str], key: str, limit: int) -> bool:
+    """Whether `key` is not among the last `limit` keys of `seen` (then it is remembered)."""
+    if key in seen:
+        return False
+    seen.append(key)
+    del seen[:-limit]
+    return True
+
+
+def line_result(
+    position: tuple[int, str | None, str | None], text: str, call_id: str | None, state: str
+) -> Event:
+    """A tool result of a JSON-lines transcript at (offset, timestamp, cwd): a large output
+    keeps only its head here and is read back from its line when a turn is loaded."""
+    offset, ts, cwd = position
+    return Event(
+        TOOL_RESULT,
+        offset,
+        ts,
+        cwd,
+        text=text[:INLINE_LIMIT],
+        call_id=call_id,
+        state=state,
+        deferred=len(text) > INLINE_LIMIT,
+    )
+
+
 def text_of(value: Any) -> str:
     """Best-effort plain text of a tool output (string, list of blocks, or JSON value)."""
     if value is None:

@@ -12,10 +12,11 @@ every line takes the stdlib path.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
-# Bounds that keep one hostile record cheap: records up to 8 MiB, nesting up to 64 levels.
+# Records up to 8 MiB, nesting up to 64 levels.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 
@@ -49,11 +50,15 @@ def fast_path(enabled: bool) -> bool:
     return was
 
 
-def decode_line(raw: bytes, size: int | None = None) -> dict[str, Any]:
+def decode_line(
+    raw: bytes, size: int | None = None, repairs: list[str] | None = None
+) -> dict[str, Any]:
     """Decode one complete line into a JSON object or raise `LineRejected`.
 
     `raw` may still end with its CR/LF (JSON whitespace); `size` is then the record's length
-    without them."""
+    without them. A lone UTF-16 surrogate escape (what JavaScript writes when it cuts an
+    emoji in half) cannot be stored as UTF-8: it is replaced by U+FFFD and
+    `"lone-surrogate"` is added to `repairs`."""
     length = len(raw) if size is None else size
     if length > MAX_RECORD_BYTES:
         raise LineRejected("oversized-json-record", f"record of {length} bytes is too large")
@@ -64,7 +69,31 @@ def decode_line(raw: bytes, size: int | None = None) -> dict[str, Any]:
         return value
     # Not an object, or refused by the fast parser: the exact path names the problem (or
     # accepts what jiter refuses and the standard library takes).
-    return _decode_exact(raw)
+    value = _decode_exact(raw)
+    if b"\\u" in raw and _has_surrogate(value):
+        if repairs is not None:
+            repairs.append("lone-surrogate")
+        repaired: dict[str, Any] = _without_surrogates(value)
+        return repaired
+    return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_surrogate(value: Any) -> bool:
+    return bool(_SURROGATE.search(json.dumps(value, ensure_ascii=False)))
+
+
+def _without_surrogates(value: Any) -> Any:
+    """`value` with every lone surrogate of its keys and strings replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    return value
 
 
 def _fast_decode(raw: bytes) -> Any:

@@ -1,4 +1,4 @@
-"""Incremental sync of the session index.
+"""Incremental sync of the session index (docs/sessions.md).
 
 One writer at a time (a filelock next to the index); each file is indexed in its own
 transaction, so a sync killed half-way leaves every file either fully old or fully new, and the
@@ -8,6 +8,7 @@ next sync continues. Vanished files are removed first (so a rollout that was com
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,10 @@ from git_memory import output
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.sessions import index
-from git_memory.sessions.discover import SourceFile, discover
+from git_memory.sessions.discover import SourceFile, default_roots, discover
 from git_memory.sessions.ingest import FileOutcome, ingest
+from git_memory.sessions.records import Diagnostic
+from git_memory.sessions.source_io import SourceRefused
 from git_memory.sessions.writer import forget_resolved
 
 EXAMPLE_LIMIT = 5
@@ -44,7 +47,8 @@ class SyncResult:
         if outcome.kind == "unchanged":  # the common case of a re-sync
             self.unchanged += 1
             return
-        setattr(self, outcome.kind, getattr(self, outcome.kind) + 1)
+        if outcome.kind != "refused":
+            setattr(self, outcome.kind, getattr(self, outcome.kind) + 1)
         self.turns_added += outcome.turns_added
         self.diagnostics += len(outcome.diagnostics)
         for item in outcome.diagnostics:
@@ -65,7 +69,7 @@ def _check_sources(sources: list[Path]) -> None:
             raise GitMemoryError(
                 "GM_SOURCE_NOT_FOUND",
                 f"--source is not a directory: {folder.name!r}",
-                hint="pass a folder holding Claude Code or Codex transcripts",
+                hint="pass a folder of transcripts or a copy of an agent's history directory",
             )
 
 
@@ -74,10 +78,12 @@ def sync(
     sources: list[Path] | None = None,
     *,
     roots: list[tuple[str, Path]] | None = None,
+    providers: Sequence[str] | None = None,
     show_progress: bool = False,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> SyncResult:
-    """Bring the index up to date with every discovered transcript."""
+    """Bring the index up to date with every discovered transcript (of the `providers`
+    named, default every registered one)."""
     from filelock import FileLock, Timeout
 
     extra = list(sources or [])
@@ -88,6 +94,8 @@ def sync(
     lock = FileLock(str(index.lock_path(state_home)), timeout=lock_timeout, mode=0o600)
     try:
         with lock:
+            if roots is None:
+                roots = default_roots(providers)
             return _sync_locked(state_home, discover(roots, extra), show_progress)
     except Timeout as exc:
         raise GitMemoryError(
@@ -129,6 +137,9 @@ def _one(conn: index.Connection, source: SourceFile, row: Any, result: SyncResul
         outcome = ingest(conn, source, row)
     except FileNotFoundError:
         return  # deleted while we looked; the next sync removes its rows
+    except SourceRefused as refused:
+        # Not indexed, and reported on every sync until it is gone: never a failed sync.
+        outcome = FileOutcome("refused", 0, [Diagnostic(refused.code, 0, refused.message)])
     result.count(source, outcome)
     if outcome.kind != "unchanged":  # no transaction was made for an unchanged file
         failpoint("sessions.sync.after-file")

@@ -1,7 +1,7 @@
 """Turns from normalized events: boundaries, keys, revision, evidence candidates (pure).
 
-A turn starts at each visible main-line user message and owns everything up to the next one.
-`sessionKey = digest(["session", provider, sessionId])`,
+A turn starts at each visible main-line user message and owns everything up to the next
+one. `sessionKey = digest(["session", provider, sessionId])`,
 `turnKey = digest([sessionKey, offset of the opening user record])`, and
 `revision = digest(canonical turn content)`, so a turn that grows gets a new revision.
 Closure is decided at query time (`closure`), because quiescence depends on the clock and
@@ -39,7 +39,8 @@ HARD_SEALED = "hard-sealed"
 QUIESCENT = "quiescent"
 OPEN = "open"
 
-_PATH_KEYS = ("file_path", "path", "notebook_path")
+# Claude Code and Codex, Gemini CLI and Qwen Code (`absolute_path`), OpenCode (`filePath`).
+_PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path", "filePath")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _PATCH_MOVE = re.compile(r"^\*\*\* Move to: (.+)$", re.MULTILINE)
 _HEX40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
@@ -53,6 +54,7 @@ _SHELL_TOOLS = frozenset(
         "terminal",
         "powershell",
         "local_shell",
+        "run_shell_command",
     ]
 )
 _GIT_COMMAND = re.compile(r"\bgit\b[^\n|;&]*\b(?:commit|rev-parse|show|log|rev-list)\b")

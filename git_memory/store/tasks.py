@@ -3,6 +3,9 @@
 - A claim succeeds only on a `pending` task or a `claimed` one whose lease has expired; it bumps
   `lease_epoch` and issues a fresh random claim token. `submitted` and `stale` tasks are never
   claimable again. The claim is one conditional UPDATE, so racing processes cannot both win.
+- A lease also records which process holds it (pid, start time, boot id). A claim whose
+  holding process is gone is free at once: a `stage` killed mid-way does not keep its task
+  leased until the lease runs out, and `recall` offers such a task again.
 - A submission carries the claim token; it is accepted once per task. The same response
   digest later replays the stored outcome (`idempotent=True`); a different digest is refused
   with `GM_SUBMISSION_CONFLICT` and audited in `submission_conflicts`.
@@ -42,6 +45,8 @@ class Task:
     lease_expires_at: int | None
     stale_reason: str | None
     created_at: int
+    # `pid=… start=… boot=…` of the process holding the lease (stored after the holder name).
+    lease_process: str = ""
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,9 @@ class SubmitResult:
 
 
 def _task(row: Row) -> Task:
+    from git_memory.store.lease_holder import split_holder
+
+    holder, process = split_holder(row["lease_holder"])
     return Task(
         task_id=row["task_id"],
         kind=row["kind"],
@@ -73,7 +81,8 @@ def _task(row: Row) -> Task:
         chunk_ref=row["chunk_ref"],
         draft_batch_ref=row["draft_batch_ref"],
         authorization_plan_digest=row["authorization_plan_digest"],
-        lease_holder=row["lease_holder"],
+        lease_holder=holder,
+        lease_process=process,
         lease_epoch=row["lease_epoch"],
         lease_expires_at=row["lease_expires_at"],
         stale_reason=row["stale_reason"],
@@ -145,25 +154,55 @@ def plan_task(
     return created, True
 
 
+def lease_is_live(task: Task, now: int | None = None) -> bool:
+    """Whether `task` is claimed by a lease that has not expired and whose process lives."""
+    from git_memory.store.lease_holder import holder_is_gone
+
+    if task.status != "claimed" or task.lease_expires_at is None:
+        return False
+    if task.lease_expires_at < (now_ms() if now is None else now):
+        return False
+    return not holder_is_gone(task.lease_process)
+
+
 def claim_task(
     db: StateDB, task_id: str, *, holder: str, lease_ms: int, now: int | None = None
 ) -> Claim:
     """Claim a task for `lease_ms` milliseconds (1..86,400,000).
 
+    A claimed task is taken over when its lease expired or its holding process is gone.
     Refused: `GM_TASK_NOT_FOUND`, `GM_TASK_CLAIMED` (another live lease), `GM_TASK_SUBMITTED`,
     `GM_TASK_STALE`.
     """
+    from git_memory.store.lease_holder import holder_is_gone, this_process
+
     if not 1 <= lease_ms <= MAX_LEASE_MS:
         raise GitMemoryError("GM_LEASE_INVALID", f"lease must be 1..{MAX_LEASE_MS} ms")
     stamp = now_ms() if now is None else now
     token = secrets.token_hex(16)
     with db.write(boundary="store.claim"):
+        current = get_task(db, task_id)
+        # A dead holder's lease is taken over by epoch compare-and-swap: two processes that
+        # both saw it dead cannot both win.
+        orphaned = (
+            current is not None
+            and current.status == "claimed"
+            and holder_is_gone(current.lease_process)
+        )
         changed = db.execute(
             "UPDATE tasks SET status = 'claimed', lease_holder = ?, lease_epoch = lease_epoch + 1,"
             " claim_token = ?, lease_expires_at = ?, updated_at = ?"
             " WHERE task_id = ? AND (status = 'pending'"
-            " OR (status = 'claimed' AND lease_expires_at < ?))",
-            (holder, token, stamp + lease_ms, stamp, task_id, stamp),
+            " OR (status = 'claimed' AND (lease_expires_at < ? OR lease_epoch = ?)))",
+            (
+                f"{holder} {this_process()}",
+                token,
+                stamp + lease_ms,
+                stamp,
+                task_id,
+                stamp,
+                current.lease_epoch if orphaned and current is not None else -1,
+            ),
         )
         if changed != 1:
             raise _unclaimable(db, task_id)

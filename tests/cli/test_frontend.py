@@ -84,8 +84,12 @@ def test_unexpected_exception_exits_3_with_log(
     assert "FailpointError" in logs[0].read_text()
 
 
-def test_state_home_that_is_a_file(gm: Any, repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GIT_MEMORY_HOME", str(repo.root / "README.md"))
+def test_state_home_that_is_a_file(
+    gm: Any, repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    plain_file = tmp_path / "plain-file"
+    plain_file.write_text("not a directory\n")
+    monkeypatch.setenv("GIT_MEMORY_HOME", str(plain_file))
     result = gm(["status"], cwd=repo.root)
     assert result.exit_code == 1
     assert "[GM_STATE_HOME_INVALID]" in result.stderr

@@ -64,3 +64,22 @@ def test_outside_a_repository_still_reports(tmp_path: Path) -> None:
     assert checks["worktree"]["status"] == "fail"
     assert "memory root" not in checks
     assert result.exit_code == 1, "outside a repository the setup is not healthy"
+
+
+def test_runner_sandbox_line_says_what_isolation_runners_get(repo: Repo, monkeypatch: Any) -> None:
+    checks = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
+    assert checks["runner sandbox"]["status"] == "ok"
+    assert "namespaces" in checks["runner sandbox"]["detail"]
+    monkeypatch.setenv("GIT_MEMORY_RUNNER_SANDBOX", "off")
+    plain = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
+    assert plain["runner sandbox"]["status"] == "warn"
+    assert "environment only" in plain["runner sandbox"]["detail"]
+
+
+def test_state_home_inside_the_worktree_is_a_doctor_failure(repo: Repo, monkeypatch: Any) -> None:
+    monkeypatch.setenv("GIT_MEMORY_HOME", str(repo.root / ".state"))
+    result = run_cli(["doctor", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 1
+    checks = _checks(result)
+    assert checks["state home"]["status"] == "fail"
+    assert "inside a git worktree" in checks["state home"]["detail"]

@@ -54,12 +54,37 @@ async def stdio(
 
 
 def structured(result: types.CallToolResult) -> Any:
-    """The structured content, checked to equal the JSON text content."""
+    """The result's JSON document: the structured content of a success, checked to equal the
+    text content; an error's `{code, problem, next}` text (errors carry no structured content,
+    which would contradict the tool's output schema)."""
     assert len(result.content) == 1
     block = result.content[0]
     assert isinstance(block, types.TextContent)
-    assert json.loads(block.text) == result.structured_content
-    return result.structured_content
+    document = json.loads(block.text)
+    if result.is_error:
+        assert result.structured_content is None
+        assert {"code", "problem", "next"} <= set(document)
+        return document
+    assert document == result.structured_content
+    return document
+
+
+def check_like_typescript_sdk(tool: types.Tool, result: types.CallToolResult) -> None:
+    """What a TypeScript-SDK client checks of a tool result against the tool's output schema.
+
+    It refuses a success without structured content, and any structured content (even on an
+    error result) that does not validate against the output schema.
+    """
+    import jsonschema
+
+    if tool.output_schema is None:
+        return
+    if result.structured_content is None:
+        assert result.is_error, f"{tool.name}: a success must carry structured content"
+        return
+    validator_class = jsonschema.validators.validator_for(tool.output_schema)
+    errors = list(validator_class(tool.output_schema).iter_errors(result.structured_content))
+    assert not errors, f"{tool.name}: structured content does not match: {errors[0].message}"
 
 
 def answer(

@@ -79,7 +79,11 @@ CASES: tuple[Case, ...] = (
         },
         "reversed-window",
     ),
-    Case("memory_stage", {"format": "git-memory-nothing@v1"}, "unknown-document"),
+    Case(
+        "memory_stage_drafts",
+        {"format": "git-memory-candidate-draft-batch@v1", "taskId": "no-such-task"},
+        "incomplete-batch",
+    ),
     Case("memory_synthesize", {"ifDue": True}, "not-due"),
     Case("memory_synthesize", {"ifDue": True, "full": True}, "both-flags"),
     Case("memory_consolidate_preview", {"runner": "nobody"}, "unknown-runner"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from git_memory.mcp.server import serve
+from git_memory.mcp.main import serve
 from git_memory.ops.registry import OPERATIONS
 from tests.mcp.approval_probe import PREVIEW_SPEC, PROBE_SPEC
 

@@ -1,6 +1,6 @@
 """The whole agent-native flow through the real `git memory mcp`, as an agent would drive it.
 
-recall → stage (drafts) → stage (adjudication) → review → prepare → promote (approved by the
+recall → stage drafts → stage adjudication → review → prepare → promote (approved by the
 human through elicitation) → assemble, on a repository with the bundled sample sessions.
 Git is only read: HEAD, every ref and the index are unchanged at the end.
 """
@@ -14,39 +14,25 @@ import anyio
 import pytest
 from mcp import Client, types
 
+from git_memory.extract.review_flow import prepare_document
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
 from tests.extract.flow import decisions, sample_batch
-from tests.mcp.harness import answer, server_parameters, stdio, structured
+from tests.mcp.harness import (
+    answer,
+    check_like_typescript_sdk,
+    server_parameters,
+    stdio,
+    structured,
+)
 
 
 async def _ok(client: Client, tool: str, arguments: dict[str, Any]) -> Any:
     result = await client.call_tool(tool, arguments)
     document = structured(result)
     assert not result.is_error, (tool, document)
+    listed = {item.name: item for item in (await client.list_tools()).tools}
+    check_like_typescript_sdk(listed[tool], result)
     return document
-
-
-def _prepare_request(review: dict[str, Any]) -> dict[str, Any]:
-    # The digests the human confirmed by reading the review.
-    return {
-        "format": "git-memory-prepare-request@v1",
-        "kind": "entry",
-        "candidates": [
-            {
-                "candidateId": item["candidateId"],
-                "expectedRevision": item["revision"],
-                "statements": [
-                    {
-                        "statementId": s["statementId"],
-                        "statementTextDigest": s["statementTextDigest"],
-                        "citationsDigest": s["citationsDigest"],
-                    }
-                    for s in item["statements"]
-                ],
-            }
-            for item in review["items"]
-        ],
-    }
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
@@ -67,14 +53,17 @@ def test_whole_flow_over_mcp(mode: str, tmp_path: Path, hermetic_env: dict[str, 
         async with stdio(params, tmp_path / "err.log", mode=mode, elicit=elicit) as client:
             recalled = await _ok(client, "memory_recall", recall_request)
             (task,) = recalled["tasks"]
-            staged = await _ok(client, "memory_stage", sample_batch(task))
+            # The task names and carries the schema of the document that answers it.
+            assert task["contract"]["documentSchema"]["properties"]["candidates"]
+            staged = await _ok(client, "memory_stage_drafts", sample_batch(task))
             assert staged["status"] == "adjudication-required"
             adjudication = staged["adjudicationTask"]
-            stored = await _ok(client, "memory_stage", decisions(adjudication))
+            assert adjudication["contract"]["documentSchema"]["properties"]["adjudications"]
+            stored = await _ok(client, "memory_stage_adjudication", decisions(adjudication))
             assert stored["status"] == "staged"
             review = await _ok(client, "memory_review", {})
             assert len(review["items"]) == 2
-            plan = await _ok(client, "memory_prepare", _prepare_request(review))
+            plan = await _ok(client, "memory_prepare", prepare_document(review["items"]))
             promoted = await _ok(client, "memory_promote", {"plan": plan["planId"]})
             assembled = await _ok(client, "memory_assemble", {"provider": "claude"})
             status = await _ok(client, "memory_status", {})

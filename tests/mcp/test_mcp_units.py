@@ -165,20 +165,30 @@ def test_registration_snippets_name_the_real_command_and_tools() -> None:
     codex = tomllib.loads((contrib / "codex-config.toml").read_text())
     entry = codex["mcp_servers"]["git-memory"]
     assert [entry["command"], *entry["args"]] == ["git", "memory", "mcp"]
+    # Codex passes a server only the variables it names.
+    assert "GIT_MEMORY_HOME" in entry["env_vars"]
     claude = json.loads((contrib / "claude-mcp.json").read_text())["mcpServers"]["git-memory"]
     assert [claude["command"], *claude["args"]] == ["git", "memory", "mcp"]
     readme = (contrib / "README.md").read_text()
     assert "claude mcp add git-memory -- git memory mcp" in readme
-    permissions = json.loads((contrib / "claude-settings.json").read_text())["permissions"]
+    settings = json.loads((contrib / "claude-settings.json").read_text())
+    assert settings["enabledMcpjsonServers"] == ["git-memory"]
+    permissions = settings["permissions"]
+    # One rule allows the server's tools; `ask` rules win over it for the ones that change
+    # the worktree or carry the human's confirmation.
+    assert permissions["allow"] == ["mcp__git-memory__*"]
     from git_memory.mcp.tools import load_tools
 
     for name, binding in load_tools().items():
-        allowed = f"mcp__git-memory__{name}" in permissions["allow"]
         asked = f"mcp__git-memory__{name}" in permissions["ask"]
-        assert allowed != asked, f"{name} must be either allowed or asked for"
         assert name in readme
         if binding.annotations()["destructiveHint"]:
             assert asked, f"{name} is destructive: the agent must ask"
+    assert {rule.removeprefix("mcp__git-memory__") for rule in permissions["ask"]} == {
+        "memory_prepare",
+        "memory_promote",
+        "memory_assemble",
+    }
 
 
 def test_the_running_server_leaves_out_an_operation_that_cannot_load(
@@ -220,3 +230,30 @@ def test_an_unexpected_exception_is_gm_internal_with_a_private_log(
     assert log.is_relative_to(hermetic_env["state"])
     assert "a bug in an operation" in log.read_text()
     assert log.stat().st_mode & 0o777 == 0o600
+
+
+def test_the_typescript_sdk_check_refuses_an_error_document_as_structured_content() -> None:
+    # What the MCP Inspector reported: `{code, problem, next}` against the status schema.
+    from mcp import types
+
+    from git_memory.mcp.server import error_result
+    from git_memory.mcp.tools import load_tools
+    from tests.mcp.harness import check_like_typescript_sdk
+
+    binding = load_tools()["memory_status"]
+    tool = types.Tool(
+        name=binding.name,
+        input_schema=binding.input_schema(),
+        output_schema=binding.output_schema(),
+    )
+    error = {"code": "GM_NOT_A_WORKTREE", "problem": "not a git worktree", "next": None}
+    text = [types.TextContent(type="text", text=json.dumps(error))]
+    old = types.CallToolResult(content=text, structured_content=error, is_error=True)
+    with pytest.raises(AssertionError, match="does not match"):
+        check_like_typescript_sdk(tool, old)
+    from git_memory.errors import GitMemoryError
+
+    current = error_result(GitMemoryError("GM_NOT_A_WORKTREE", "not a git worktree"))
+    check_like_typescript_sdk(tool, current)
+    assert current.structured_content is None
+    assert json.loads(current.content[0].text)["code"] == "GM_NOT_A_WORKTREE"

@@ -28,13 +28,14 @@ def test_every_operation_binds_its_declaration(declaration: object) -> None:
     operation = load_operation(declaration.name)
     assert operation.handler.__doc__, "operation docstrings become --help and MCP descriptions"
     assert declaration.side_effect in {"none", "private-state", "external-delivery", "worktree"}
-    assert (declaration.mcp_tool is None) == (declaration.cli_only_reason is not None)
+    assert (not declaration.mcp_tools) == (declaration.cli_only_reason is not None)
+    assert not (declaration.mcp_tool and declaration.mcp_variants), "one tool or variants"
 
 
 def test_names_are_unique() -> None:
     names = [d.name for d in OPERATIONS]
     paths = [d.cli_path for d in OPERATIONS]
-    tools = [d.mcp_tool for d in OPERATIONS if d.mcp_tool]
+    tools = [tool for d in OPERATIONS for tool in d.mcp_tools]
     assert len(set(names)) == len(names)
     assert len(set(paths)) == len(paths)
     assert len(set(tools)) == len(tools)

@@ -1,11 +1,14 @@
 """Benchmark of `sessions sync` against the cost of merely parsing the same JSON lines.
 
-Generates a deterministic corpus of Claude Code and Codex transcripts (a mix of short turns and
-large tool outputs) in a temporary directory, then measures in one process:
-- the ceiling: `json.loads` of every line of every file;
+Generates deterministic corpora (a mix of short turns and large tool outputs) in a temporary
+directory: Claude Code and Codex transcripts, and a mixed corpus of all seven agents' formats
+(`mixed_corpus.py`). Then measures in one process:
+- the ceiling: `json.loads` of every line of every JSON-lines file and of every whole JSON
+  document;
 - a full sync into a fresh index, a no-op re-sync, and the time until one appended turn is
-  found by `select_turns`.
-Prints one JSON line. `--quick` makes a corpus of a few MiB (used by the test suite).
+  found by `select_turns` (Claude Code and Codex corpus);
+- a full sync and a no-op re-sync of the mixed corpus, with its own ceiling (`mixed_*`).
+Prints one JSON line. `--quick` makes corpora of a few MiB (used by the test suite).
 """
 
 from __future__ import annotations
@@ -229,10 +232,15 @@ def generate(root: Path, target_mib: float, seed: int = 4) -> list[Path]:
 
 
 def ceiling(files: list[Path]) -> float:
-    """Seconds to read and `json.loads` every line of every file."""
+    """Seconds to read and `json.loads` every line of every JSON-lines file (and every other
+    JSON file whole)."""
     started = time.perf_counter()
     for path in files:
-        for line in path.read_bytes().split(b"\n"):
+        data = path.read_bytes()
+        if path.suffix != ".jsonl":
+            json.loads(data)
+            continue
+        for line in data.split(b"\n"):
             if line:
                 json.loads(line)
     return time.perf_counter() - started
@@ -248,27 +256,52 @@ def measure(target_mib: float) -> dict[str, Any]:
         files = generate(root, target_mib)
         mib = sum(p.stat().st_size for p in files) / MIB
         roots = [("claude-code", root / "claude"), ("codex", root / "codex")]
-        # The machine may be busy: interleave the two sides and keep the best run of each.
-        ceilings, fulls = [], []
-        for n in range(3):
-            ceilings.append(ceiling(files))
-            fulls.append(_timed_sync(root / f"state{n}", roots, sync))
-        ceiling_s, full_s = min(ceilings), min(fulls)
-        # The first no-op re-sync of each of the three indexes; the best one, like the others.
-        noop_s = min(_timed_sync(root / f"state{n}", roots, sync) for n in range(3))
+        ceiling_s, full_s, noop_s = _best_of_three(files, roots, root, sync)
         state = root / "state0"
         append_ms = _append_visible(files[0], state, roots, select_turns, sync)
+        mixed = _mixed(root / "mixed", target_mib, sync)
     return {
+        **_figures("", mib, len(files), (ceiling_s, full_s, noop_s)),
+        "append_visible_ms": round(append_ms, 1),
+        **mixed,
+    }
+
+
+def _figures(prefix: str, mib: float, files: int, timings: tuple[float, ...]) -> dict[str, Any]:
+    """The reported figures of one corpus (keys prefixed with `prefix`)."""
+    ceiling_s, full_s, noop_s = timings
+    figures = {
         "mib": round(mib, 1),
-        "files": len(files),
+        "files": files,
         "full_sync_s": round(full_s, 3),
         "mib_per_s": round(mib / full_s, 1),
         "ceiling_mib_per_s": round(mib / ceiling_s, 1),
         "ratio_to_ceiling": round(ceiling_s / full_s, 3),
         "noop_resync_s": round(noop_s, 4),
         "noop_ratio": round(noop_s / full_s, 4),
-        "append_visible_ms": round(append_ms, 1),
     }
+    return {prefix + key: value for key, value in figures.items()}
+
+
+def _mixed(root: Path, target_mib: float, sync: Any) -> dict[str, Any]:
+    """Full and no-op sync of the seven-agent corpus against its own parse ceiling."""
+    from tests.perf.mixed_corpus import generate_mixed
+
+    files, roots = generate_mixed(root, target_mib, (_text, _output, generate))
+    mib = sum(p.stat().st_size for p in files) / MIB
+    return _figures("mixed_", mib, len(files), _best_of_three(files, roots, root, sync))
+
+
+def _best_of_three(files: list[Path], roots: Any, root: Path, sync: Any) -> tuple[float, ...]:
+    """(ceiling, full sync, no-op re-sync) seconds, each the best of three runs."""
+    # The machine may be busy: interleave the two sides and keep the best run of each.
+    ceilings, fulls = [], []
+    for n in range(3):
+        ceilings.append(ceiling(files))
+        fulls.append(_timed_sync(root / f"state{n}", roots, sync))
+    # The first no-op re-sync of each of the three indexes; the best one, like the others.
+    noop_s = min(_timed_sync(root / f"state{n}", roots, sync) for n in range(3))
+    return min(ceilings), min(fulls), noop_s
 
 
 def _timed_sync(state: Path, roots: Any, sync: Any) -> float:

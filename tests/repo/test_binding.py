@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,33 @@ def test_blob_oid_matches_git_hash_object(repo: Repo) -> None:
     path = repo.write("f.txt", "hello\n")
     assert blob_oid(path.read_bytes()) == repo.git("hash-object", str(path)).strip()
     assert os.path.exists(path)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "vendor/.git/mem",
+        "vendor/.GIT/mem",
+        ".gitmodules",
+        "docs/.gitattributes",
+        "mem\n* filter=evil",
+        "mem\x1b[8m",
+        "mem\u202eyrt",
+        "mem\u2066x",
+        "my memory",
+        "mem/*",
+    ],
+)
+def test_memory_root_refuses_git_names_and_invisible_text(
+    gm_proc: Any, repo: Repo, bad: str
+) -> None:
+    repo.git("config", "memory.root", bad)
+    with pytest.raises(GitMemoryError) as info:
+        _ = discover_worktree(repo.root).memory_root
+    assert info.value.code == "GM_MEMORY_ROOT_INVALID"
+    # Installing the hooks writes the memory root into `.gitattributes`: a newline there
+    # would inject an attribute line for every file.
+    result = gm_proc(["hooks", "install"], cwd=repo.root)
+    assert result.returncode == 1, result.stderr
+    assert "[GM_MEMORY_ROOT_INVALID]" in result.stderr
+    assert not (repo.root / ".gitattributes").exists()

@@ -52,8 +52,15 @@ def secret(tmp_path: Path) -> OriginSecret:
     ],
 )
 def test_verdicts(
-    fake_runner: FakeRunner, secret: OriginSecret, kind: str, expected: list[str]
+    fake_runner: FakeRunner,
+    secret: OriginSecret,
+    kind: str,
+    expected: list[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The environment layer alone: with the OS sandbox the canary is not even reachable
+    # (tests/runners/test_runner_sandbox.py).
+    monkeypatch.setenv("GIT_MEMORY_RUNNER_SANDBOX", "off")
     assert _codes(fake_runner(kind), secret) == expected
 
 
@@ -180,8 +187,9 @@ def test_missing_record_is_required(
 
 
 def test_failed_probe_stores_nothing(
-    fake_runner: FakeRunner, secret: OriginSecret, tmp_path: Path
+    fake_runner: FakeRunner, secret: OriginSecret, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("GIT_MEMORY_RUNNER_SANDBOX", "off")
     script = fake_runner("network-connecting")
     profile = command_profile(script)
     with pytest.raises(GitMemoryError) as caught:

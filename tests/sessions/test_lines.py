@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from git_memory.sessions import claude
 from git_memory.sessions.lines import ProbedLines, parse_lines
+from git_memory.sessions.providers import claude_code as claude
 
 LINES = st.lists(
     st.sampled_from([b'{"type":"user"}', b"", b"  ", b"x" * 5000, b'{"a":1}\r', b"[" * 3]),

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.repo.binding import discover_worktree
-from git_memory.sessions import claude
 from git_memory.sessions.ingest import parse
+from git_memory.sessions.providers import claude_code as claude
 from git_memory.sessions.query import select_turns
 from git_memory.sessions.records import TOOL_RESULT
 from git_memory.sessions.turns import build_turns, session_key

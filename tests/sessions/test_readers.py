@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from git_memory.sessions import claude, codex
 from git_memory.sessions.ingest import parse
+from git_memory.sessions.providers import claude_code as claude
+from git_memory.sessions.providers import codex
 from git_memory.sessions.records import COMPLETED, FAILED, UNKNOWN
 from git_memory.sessions.turns import build_turns, commit_candidates, observed_paths
 from tests.sessions.transcripts import FIXTURES, claude_assistant, claude_user, tool_result

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from git_memory.sessions import claude, strict_json
+from git_memory.sessions import strict_json
 from git_memory.sessions.ingest import parse
+from git_memory.sessions.providers import claude_code as claude
 from git_memory.sessions.strict_json import LineRejected, decode_line
 
 
@@ -50,15 +51,16 @@ SCALARS = (
     | st.floats(allow_nan=True, allow_infinity=True)
     | st.text(max_size=12)
 )
-# Objects are lists of pairs, so keys may repeat (at any depth).
-NODES = st.recursive(
-    SCALARS,
-    lambda inner: (
-        st.lists(inner, max_size=4).map(lambda items: ("arr", items))
-        | st.lists(st.tuples(KEYS, inner), max_size=4).map(lambda pairs: ("obj", pairs))
-    ),
-    max_leaves=24,
-)
+
+
+def _containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Arrays and objects of `inner`; objects are lists of pairs, so keys may repeat."""
+    arrays = st.lists(inner, max_size=4).map(lambda items: ("arr", items))
+    objects = st.lists(st.tuples(KEYS, inner), max_size=4).map(lambda pairs: ("obj", pairs))
+    return arrays | objects
+
+
+NODES = st.recursive(SCALARS, _containers, max_leaves=24)
 
 
 def _encode(node: Any, ascii_only: bool, spaced: bool) -> str:

@@ -27,6 +27,9 @@ def _worker(path: str, barrier: Barrier, results: Any, rounds: int, me: int) -> 
             results.put((round_no, me, "won", claim.claim_token, claim.lease_epoch))
         except GitMemoryError as exc:
             results.put((round_no, me, exc.code, None, None))
+    # Stay alive until every round is judged: a lease whose holder process has exited is
+    # free to take over, which is not the race measured here.
+    barrier.wait()
     db.close()
 
 
@@ -66,6 +69,7 @@ def test_exactly_one_claimer_wins_every_round(tmp_path: Path, workers: int) -> N
             assert task is not None
             assert task.lease_holder == f"w{winners[0][1]}"
             assert task.lease_epoch == winners[0][4] == (2 if expired else 1)
+        barrier.wait()
     finally:
         for proc in procs:
             proc.join(timeout=30)

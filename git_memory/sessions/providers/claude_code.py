@@ -16,9 +16,13 @@ from its last complete line. Rules:
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import sys
 from typing import Any
 
+from git_memory.sessions.discover import SourceFile, under, walk
+from git_memory.sessions.providers import Provider, env_home
 from git_memory.sessions.records import (
     ASSISTANT,
     COMPLETED,
@@ -26,9 +30,10 @@ from git_memory.sessions.records import (
     INLINE_LIMIT,
     STEER,
     TOOL_CALL,
-    TOOL_RESULT,
     USER,
     Event,
+    first_sighting,
+    line_result,
     text_of,
     timestamp_of,
 )
@@ -160,18 +165,8 @@ def _user(record: dict[str, Any], offset: int, ts: str | None, cwd: str | None) 
             state = FAILED if block.get("is_error") is True else COMPLETED
             call_id = block.get("tool_use_id")
             text = text_of(block.get("content"))
-            events.append(
-                Event(
-                    TOOL_RESULT,
-                    offset,
-                    ts,
-                    cwd,
-                    text=text[:INLINE_LIMIT],
-                    call_id=call_id if isinstance(call_id, str) else None,
-                    state=state,
-                    deferred=len(text) > INLINE_LIMIT,
-                )
-            )
+            call = call_id if isinstance(call_id, str) else None
+            events.append(line_result((offset, ts, cwd), text, call, state))
     if texts:
         events.insert(0, Event(USER, offset, ts, cwd, text="\n\n".join(texts)))
     return events
@@ -233,12 +228,7 @@ def _first_sighting(block: dict[str, Any], message_id: Any, state: dict[str, Any
     if not isinstance(basis, str):
         return True
     key = hashlib.sha1(f"{block.get('type')}\0{basis}".encode()).hexdigest()[:16]
-    seen: list[str] = state["seen"]
-    if key in seen:
-        return False
-    seen.append(key)
-    del seen[:-_SEEN_LIMIT]
-    return True
+    return first_sighting(state["seen"], key, _SEEN_LIMIT)
 
 
 def _attachment(
@@ -282,7 +272,7 @@ KNOWN_TYPES = frozenset(
 def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
     """The record's type when this reader does not know it (reported once per file)."""
     kind = record.get("type")
-    return None if kind in KNOWN_TYPES else str(kind)
+    return None if isinstance(kind, str) and kind in KNOWN_TYPES else str(kind)
 
 
 def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, str] | None:
@@ -296,3 +286,29 @@ def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, s
             text = text_of(block.get("content"))
             return text[:INLINE_LIMIT], text
     return None
+
+
+def find(home: str) -> list[SourceFile]:
+    """`<home>/projects/<slug>/<sessionId>.jsonl`; `agent-*.jsonl` siblings and
+    `<session>/subagents/` files are sub-agent transcripts (listed as excluded)."""
+    out = []
+    for path, name, below in walk(os.path.join(home, "projects")):
+        if not name.endswith(".jsonl") or name == ".jsonl":
+            continue
+        parts = below.split("/") if below else []
+        stem, display = name[: -len(".jsonl")], under(path, home)
+        if len(parts) == 1 and not name.startswith("agent-"):
+            out.append(SourceFile(path, PROVIDER, stem, display))
+        elif len(parts) == 1 or "subagents" in parts:
+            out.append(SourceFile(path, PROVIDER, stem, display, excluded="subagent"))
+    return out
+
+
+PROVIDER_INFO = Provider(
+    name=PROVIDER,
+    label="Claude Code",
+    variable="CLAUDE_CONFIG_DIR",
+    home=env_home("CLAUDE_CONFIG_DIR", "~/.claude"),
+    find=find,
+    lines=sys.modules[__name__],
+)

@@ -16,10 +16,14 @@ event twins). Calls pair with outputs by `call_id`; `task_complete`/`turn_aborte
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from typing import Any
 
-from git_memory.sessions.claude import is_hidden_text
+from git_memory.sessions.discover import SourceFile, under, walk
+from git_memory.sessions.providers import Provider, env_home
+from git_memory.sessions.providers.claude_code import is_hidden_text
 from git_memory.sessions.records import (
     ASSISTANT,
     COMPLETED,
@@ -38,6 +42,7 @@ from git_memory.sessions.records import (
 
 PROVIDER = "codex"
 
+_ROLLOUT_PREFIX = re.compile(r"^rollout-(?:\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-)?")
 _CWD = re.compile(r"<cwd>(.*?)</cwd>", re.DOTALL)
 _SKILL = re.compile(r"^\s*<skill>\s*<name>(.*?)</name>", re.DOTALL)
 _EXIT = re.compile(r"(?:Exit code:|Process exited with code)\s*(-?\d+)")
@@ -321,7 +326,35 @@ def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
     """The line's type when this reader does not know it (reported once per file)."""
     kind = record.get("type")
     if state["era"] == "C":
-        return None if kind in KNOWN_ENVELOPE_TYPES else str(kind)
+        return None if isinstance(kind, str) and kind in KNOWN_ENVELOPE_TYPES else str(kind)
     if kind is None:
         return None  # the era-B header and `record_type: state` markers
-    return None if kind in KNOWN_BARE_TYPES else str(kind)
+    return None if isinstance(kind, str) and kind in KNOWN_BARE_TYPES else str(kind)
+
+
+def rollouts(directory: str, home: str) -> list[SourceFile]:
+    """`rollout-*.jsonl` and `rollout-*.jsonl.zst` files below `directory`."""
+    out = []
+    for path, name, _ in walk(directory):
+        if name.startswith("rollout-") and (name.endswith(".jsonl") or name.endswith(".jsonl.zst")):
+            stem = name.removesuffix(".zst").removesuffix(".jsonl")
+            session_id = _ROLLOUT_PREFIX.sub("", stem) or stem
+            out.append(SourceFile(path, PROVIDER, session_id, under(path, home)))
+    return out
+
+
+def find(home: str) -> list[SourceFile]:
+    """Rollouts under `<home>/sessions/` and `<home>/archived_sessions/`, plain or zstd."""
+    return rollouts(os.path.join(home, "sessions"), home) + rollouts(
+        os.path.join(home, "archived_sessions"), home
+    )
+
+
+PROVIDER_INFO = Provider(
+    name=PROVIDER,
+    label="Codex",
+    variable="CODEX_HOME",
+    home=env_home("CODEX_HOME", "~/.codex"),
+    find=find,
+    lines=sys.modules[__name__],
+)

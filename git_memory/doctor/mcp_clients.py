@@ -1,0 +1,142 @@
+"""Whether Claude Code and Codex have `git memory mcp` registered (read-only).
+
+Claude Code keeps user- and local-scope servers in `~/.claude.json` (under
+`$CLAUDE_CONFIG_DIR` when set) and project-scope servers in `.mcp.json` at the repository
+root, which it starts only once the project is trusted and the server approved. Codex keeps
+them in `$CODEX_HOME/config.toml` (default `~/.codex`) and passes a server only the variables
+it names (`env` or `env_vars`), so a `GIT_MEMORY_HOME` set in the shell is lost unless
+forwarded. See contrib/mcp/README.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from git_memory.doctor.checks import Check
+
+SERVER = "git-memory"
+CLAUDE_HINT = "claude mcp add --scope user git-memory -- git memory mcp (see contrib/mcp/)"
+# A recalled task carries a transcript chunk of up to 40 KiB (about 10k tokens); Codex cuts
+# the middle out of longer tool results (contrib/mcp/codex-config.toml).
+TOOL_OUTPUT_TOKENS = 40_000
+CODEX_HINT = "add [mcp_servers.git-memory] to the Codex config (contrib/mcp/codex-config.toml)"
+
+
+def claude_config_path() -> Path:
+    """Where Claude Code keeps its user configuration (`.claude.json`)."""
+    directory = os.environ.get("CLAUDE_CONFIG_DIR")
+    if directory:
+        return Path(directory).expanduser() / ".claude.json"
+    return Path.home() / ".claude.json"
+
+
+def codex_config_path() -> Path:
+    """Where Codex keeps its configuration (`config.toml`)."""
+    return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex").expanduser() / "config.toml"
+
+
+def check_claude(root: Path | None) -> Check:
+    """Claude Code: user, local or project scope, and whether a project server may start."""
+    config = _read_json(claude_config_path()) or {}
+    if SERVER in _servers(config):
+        return Check("mcp claude", "ok", f"registered in user scope ({claude_config_path()})")
+    project: dict[str, Any] = {}
+    if root is not None:
+        projects = config.get("projects")
+        entry = projects.get(str(root)) if isinstance(projects, dict) else None
+        project = entry if isinstance(entry, dict) else {}
+        if SERVER in _servers(project):
+            return Check("mcp claude", "ok", f"registered in local scope for {root}")
+        shared = _read_json(root / ".mcp.json") or {}
+        if SERVER in _servers(shared):
+            return _project_scope(project, _approvals(root))
+    return Check("mcp claude", "warn", "git-memory is not registered with Claude Code", CLAUDE_HINT)
+
+
+def _approvals(root: Path) -> list[dict[str, Any]]:
+    """The settings files that may approve project servers (user, project, local)."""
+    user = claude_config_path().parent if os.environ.get("CLAUDE_CONFIG_DIR") else None
+    places = [
+        (user or Path.home() / ".claude") / "settings.json",
+        root / ".claude" / "settings.json",
+        root / ".claude" / "settings.local.json",
+    ]
+    return [settings for place in places if (settings := _read_json(place)) is not None]
+
+
+def _project_scope(project: dict[str, Any], settings: list[dict[str, Any]]) -> Check:
+    trusted = project.get("hasTrustDialogAccepted") is True
+    approved = any(
+        SERVER in (source.get("enabledMcpjsonServers") or [])
+        or source.get("enableAllProjectMcpServers") is True
+        for source in [project, *settings]
+    )
+    if trusted and approved:
+        return Check("mcp claude", "ok", "registered in project scope (.mcp.json), approved")
+    return Check(
+        "mcp claude",
+        "warn",
+        "registered in .mcp.json; Claude Code starts it once the project is trusted and "
+        "the server approved",
+        "run `claude` here once and accept the trust and MCP prompts "
+        '(or "enabledMcpjsonServers": ["git-memory"] in .claude/settings.json)',
+    )
+
+
+def check_codex() -> Check:
+    """Codex: the server entry, and whether `GIT_MEMORY_HOME` reaches it."""
+    import tomllib
+
+    path = codex_config_path()
+    try:
+        config = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Check("mcp codex", "warn", "git-memory is not registered with Codex", CODEX_HINT)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return Check("mcp codex", "warn", f"cannot read {path}: {exc}", CODEX_HINT)
+    entry = _servers(config).get(SERVER)
+    if not isinstance(entry, dict):
+        return Check("mcp codex", "warn", "git-memory is not registered with Codex", CODEX_HINT)
+    if os.environ.get("GIT_MEMORY_HOME") and not _forwards_home(entry):
+        return Check(
+            "mcp codex",
+            "warn",
+            f"registered in {path}, but Codex does not pass GIT_MEMORY_HOME to it",
+            'add env_vars = ["GIT_MEMORY_HOME"] to [mcp_servers.git-memory], or use '
+            "`git config --global memory.home PATH` instead of the variable",
+        )
+    limit = config.get("tool_output_token_limit")
+    if not isinstance(limit, int) or limit < TOOL_OUTPUT_TOKENS:
+        return Check(
+            "mcp codex",
+            "warn",
+            f"registered in {path}, but Codex cuts tool results over "
+            f"{limit if isinstance(limit, int) else 'its default'} tokens: recalled tasks "
+            "arrive cut in the middle",
+            f"set tool_output_token_limit = {TOOL_OUTPUT_TOKENS} (top level of the config)",
+        )
+    return Check("mcp codex", "ok", f"registered in {path}")
+
+
+def _forwards_home(entry: dict[str, Any]) -> bool:
+    env = entry.get("env")
+    names = entry.get("env_vars")
+    return (isinstance(env, dict) and "GIT_MEMORY_HOME" in env) or (
+        isinstance(names, list) and "GIT_MEMORY_HOME" in names
+    )
+
+
+def _servers(config: dict[str, Any]) -> dict[str, Any]:
+    servers = config.get("mcpServers", config.get("mcp_servers"))
+    return servers if isinstance(servers, dict) else {}
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return document if isinstance(document, dict) else None

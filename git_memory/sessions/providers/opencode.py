@@ -1,0 +1,277 @@
+"""OpenCode sessions under its data directory (`$XDG_DATA_HOME/opencode`).
+
+Two containers of the same message and part objects (docs/sessions.md):
+- `opencode.db` (2026): the `session`, `message` and `part` tables, read through
+  `index.foreign_database` (an immutable open, or a private copy when a WAL is pending), so
+  nothing is ever written beside the user's database. Only those three tables are queried:
+  never the account or credential tables.
+- `storage/` (2025): `session/<project>/<id>.json`, `message/<session>/<id>.json` and
+  `part/<message>/<id>.json`, one object per file.
+A session spans many rows or files, so it is read whole; its identity for the sync
+checkpoint is the database file plus the rows' count and newest update time (or the count,
+total size and newest mtime of its files). User text parts that are not `synthetic` are the
+prompt; `tool` parts carry the call, its status and, for shell calls, `metadata.exit`. The
+worktree is the session's `directory` (an assistant message's `path.cwd` when present).
+Sessions with a parent are sub-agent sessions and are excluded.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from git_memory.sessions import index
+from git_memory.sessions.discover import SourceFile, walk
+from git_memory.sessions.providers import Document, Provider
+from git_memory.sessions.providers.common import (
+    call_pair,
+    decode_document,
+    is_injected,
+    iso_from_ms,
+    mapping,
+    read_document,
+    state_of,
+    string,
+)
+from git_memory.sessions.records import (
+    ASSISTANT,
+    COMPLETED,
+    FAILED,
+    USER,
+    Diagnostic,
+    Event,
+    text_of,
+)
+from git_memory.sessions.source_io import SourceRefused, is_regular
+
+PROVIDER = "opencode"
+DATABASE = "opencode.db"
+_MS = 1_000_000  # nanoseconds per millisecond
+# Rows and newest update per session, messages and parts alike (parts are joined through
+# their message: not every schema version has `part.session_id`).
+_ROW_TIMES = (
+    "SELECT session_id, count(*), max(time_updated) FROM message GROUP BY session_id"
+    " UNION ALL SELECT m.session_id, count(*), max(p.time_updated)"
+    " FROM part p JOIN message m ON m.id = p.message_id GROUP BY m.session_id"
+)
+
+
+def home() -> Any:
+    """`$XDG_DATA_HOME/opencode`, default `~/.local/share/opencode`."""
+    from pathlib import Path
+
+    base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+    return Path(base) / "opencode"
+
+
+def find(home_dir: str) -> list[SourceFile]:
+    """Sessions of the database, then those of the JSON storage tree."""
+    return _database_sessions(home_dir) + _storage_sessions(home_dir)
+
+
+def _database_sessions(home_dir: str) -> list[SourceFile]:
+    path = os.path.join(home_dir, DATABASE)
+    if not is_regular(path):
+        return []
+    stat = os.stat(path)
+    try:
+        with index.foreign_database(path) as conn:
+            sessions = conn.execute("SELECT id, parent_id, time_updated FROM session").fetchall()
+            counts: dict[str, list[int]] = {}
+            for session_id, count, newest in conn.execute(_ROW_TIMES):
+                entry = counts.setdefault(session_id, [0, 0])
+                entry[0] += int(count)
+                entry[1] = max(entry[1], int(newest or 0))
+    except (index.DatabaseError, OSError):
+        return []
+    out = []
+    for session_id, parent, updated in sessions:
+        count, newest = counts.get(session_id, [0, 0])
+        identity = (stat.st_dev, stat.st_ino, count, max(newest, int(updated or 0)) * _MS)
+        excluded = "subagent" if parent else None
+        out.append(
+            SourceFile(
+                f"{path}#{session_id}",
+                PROVIDER,
+                str(session_id),
+                f"{DATABASE}#{session_id}",
+                excluded,
+                identity,
+            )
+        )
+    return out
+
+
+def _storage_sessions(home_dir: str) -> list[SourceFile]:
+    storage = os.path.join(home_dir, "storage")
+    out = []
+    for path, name, below in walk(os.path.join(storage, "session")):
+        if below.count("/") != 0 or not below or not name.endswith(".json"):
+            continue
+        session_id = name[: -len(".json")]
+        identity = _tree_identity(path, _storage_files(storage, session_id))
+        display = f"storage/session/{below}/{name}"
+        out.append(SourceFile(path, PROVIDER, session_id, display, identity=identity))
+    return out
+
+
+def _storage_files(storage: str, session_id: str) -> list[str]:
+    """The message and part files of one session, in creation order."""
+    files = []
+    for message, _, _ in walk(os.path.join(storage, "message", session_id)):
+        files.append(message)
+        message_id = os.path.basename(message)[: -len(".json")]
+        files += [part for part, _, _ in walk(os.path.join(storage, "part", message_id))]
+    return files
+
+
+def _tree_identity(path: str, files: list[str]) -> tuple[int, int, int, int]:
+    stat = os.stat(path)
+    size, newest = stat.st_size + len(files), stat.st_mtime_ns
+    for name in files:
+        try:
+            other = os.stat(name)
+        except OSError:
+            continue
+        size += other.st_size
+        newest = max(newest, other.st_mtime_ns)
+    return (stat.st_dev, stat.st_ino, size, newest)
+
+
+def read(source: SourceFile) -> Document:
+    """The events of one session (database rows or storage files)."""
+    if "#" in os.path.basename(source.path):
+        return _read_database(source)
+    return _read_storage(source)
+
+
+def _read_database(source: SourceFile) -> Document:
+    path, _, session_id = source.path.rpartition("#")
+    diagnostics: list[Diagnostic] = []
+    with index.foreign_database(path) as conn:
+        row = conn.execute(
+            "SELECT directory, parent_id FROM session WHERE id = ?", (session_id,)
+        ).fetchone()
+        if row is None:
+            return Document()
+        messages = conn.execute(
+            "SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id",
+            (session_id,),
+        ).fetchall()
+        part_rows = conn.execute(
+            "SELECT p.message_id, p.data FROM part p JOIN message m ON m.id = p.message_id"
+            " WHERE m.session_id = ? ORDER BY p.id",
+            (session_id,),
+        ).fetchall()
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for message_id, data in part_rows:
+        decoded = _decode(data, len(parts), diagnostics)
+        if decoded is not None:
+            parts.setdefault(message_id, []).append(decoded)
+    infos = [(mid, _decode(data, n, diagnostics)) for n, (mid, data) in enumerate(messages)]
+    events = _events(string(row[0]), [(m, info) for m, info in infos if info], parts)
+    return Document(events, diagnostics, subagent=bool(row[1]))
+
+
+def _decode(data: Any, offset: int, diagnostics: list[Diagnostic]) -> dict[str, Any] | None:
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if not isinstance(raw, bytes):
+        return None
+    found: list[Diagnostic] = []
+    value = decode_document(raw, found)
+    diagnostics += [Diagnostic(d.code, offset, d.message) for d in found]
+    return value if isinstance(value, dict) else None
+
+
+def _read_storage(source: SourceFile) -> Document:
+    diagnostics: list[Diagnostic] = []
+    session = decode_document(read_document(source.path), diagnostics) or {}
+    storage = os.path.dirname(os.path.dirname(os.path.dirname(source.path)))
+    messages: list[tuple[str, dict[str, Any]]] = []
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for path, name, _ in walk(os.path.join(storage, "message", source.session_id)):
+        message_id = name[: -len(".json")]
+        info = _decode(_read_part(path, len(messages), diagnostics), len(messages), diagnostics)
+        if info is None:
+            continue
+        messages.append((message_id, info))
+        ordinal = len(messages) - 1
+        for part_path, _, _ in walk(os.path.join(storage, "part", message_id)):
+            part = _decode(_read_part(part_path, ordinal, diagnostics), ordinal, diagnostics)
+            if part is not None:
+                parts.setdefault(message_id, []).append(part)
+    events = _events(string(session.get("directory")), messages, parts)
+    return Document(events, diagnostics, subagent=bool(session.get("parentID")))
+
+
+def _read_part(path: str, ordinal: int, diagnostics: list[Diagnostic]) -> bytes | None:
+    """One message or part file of the storage tree; a refused one is a diagnostic."""
+    try:
+        return read_document(path)
+    except SourceRefused as refused:
+        diagnostics.append(Diagnostic(refused.code, ordinal, refused.message))
+        return None
+
+
+def _events(
+    directory: str | None,
+    messages: list[tuple[str, dict[str, Any]]],
+    parts: dict[str, list[dict[str, Any]]],
+) -> list[Event]:
+    events: list[Event] = []
+    for ordinal, (message_id, info) in enumerate(messages):
+        time = mapping(info.get("time"))
+        ts = iso_from_ms(time.get("created"))
+        place = mapping(info.get("path"))
+        cwd = string(place.get("cwd")) or directory
+        role = info.get("role")
+        for_message = parts.get(message_id, [])
+        if role == "user":
+            text = "\n\n".join(_texts(for_message, user=True))
+            if text.strip() and not is_injected(text):
+                events.append(Event(USER, ordinal, ts, cwd, text=text))
+        elif role == "assistant":
+            events += [Event(ASSISTANT, ordinal, ts, cwd, text=t) for t in _texts(for_message)]
+            for part in for_message:
+                if part.get("type") == "tool" and isinstance(part.get("tool"), str):
+                    events += _tool(part, ordinal, ts, cwd)
+    return events
+
+
+def _texts(parts: list[dict[str, Any]], *, user: bool = False) -> list[str]:
+    return [
+        part["text"]
+        for part in parts
+        if part.get("type") == "text"
+        and isinstance(part.get("text"), str)
+        and part["text"].strip()
+        and not (user and (part.get("synthetic") or part.get("ignored")))
+    ]
+
+
+def _tool(part: dict[str, Any], offset: int, ts: str | None, cwd: str | None) -> list[Event]:
+    state = mapping(part.get("state"))
+    status = state.get("status")
+    result = None
+    if status in ("completed", "error"):
+        text = text_of(state.get("output") if status == "completed" else state.get("error"))
+        code = mapping(state.get("metadata")).get("exit")
+        if status == "error" or (isinstance(code, int) and code != 0):
+            result = (text, FAILED)
+        elif isinstance(code, int) or part["tool"] != "bash":
+            result = (text, COMPLETED)
+        else:
+            # A shell call without its exit status: completed only if the output says exit 0.
+            result = (text, state_of(None, text))
+    call = (string(part.get("callID")), part["tool"], state.get("input"))
+    return call_pair(offset, ts, cwd, call, result)
+
+
+PROVIDER_INFO = Provider(
+    name=PROVIDER,
+    label="OpenCode",
+    variable="XDG_DATA_HOME",
+    home=home,
+    find=find,
+    document=read,
+)

@@ -1,0 +1,265 @@
+"""What agent clients need from the server process: small tools, a fast handshake that is the
+SDK's own, and a clean exit on end of input and on signals.
+
+The process is real (`python -m git_memory mcp`, spoken to in raw JSON-RPC lines), so the
+timing and the shutdown are the ones a client sees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from git_memory.mcp.catalog import render_catalog
+from git_memory.mcp.handshake import CATALOG_PATH
+from git_memory.mcp.main import serve_from_argv
+from git_memory.mcp.server import MemoryServer
+from git_memory.testing.repos import Repo
+from tests.conftest import PROJECT_ROOT
+from tests.mcp.harness import connect
+
+BUDGET_BYTES = 16_000
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "tests", "version": "1"},
+    },
+}
+
+
+class Process:
+    """`python -m git_memory mcp` with raw JSON-RPC lines on its stdin and stdout."""
+
+    def __init__(self, cwd: Path, argv: tuple[str, ...] = ("-m", "git_memory", "mcp")) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(PROJECT_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        self.started = time.monotonic()
+        self.popen = subprocess.Popen(
+            [sys.executable, *argv],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.popen.stdin is not None
+        self.popen.stdin.write((json.dumps(message) + "\n").encode())
+        self.popen.stdin.flush()
+
+    def receive(self) -> dict[str, Any]:
+        assert self.popen.stdout is not None
+        line = self.popen.stdout.readline()
+        assert line, "the server closed its output"
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    def call(self, number: int, method: str, params: dict[str, Any] | None = None) -> Any:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": number, "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+        answer = self.receive()
+        assert answer["id"] == number, answer
+        return answer["result"]
+
+    def handshake(self) -> tuple[Any, Any]:
+        self.send(INITIALIZE)
+        initialized = self.receive()["result"]
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return initialized, self.call(1, "tools/list")
+
+    def stop(self, how: str) -> tuple[float, str]:
+        """End it by `eof`, `SIGINT` or `SIGTERM`; seconds until it exited, and its stderr."""
+        started = time.monotonic()
+        assert self.popen.stdin is not None
+        if how == "eof":
+            self.popen.stdin.close()
+        else:
+            self.popen.send_signal(getattr(signal, how))
+        try:
+            self.popen.wait(5)
+        finally:
+            if self.popen.poll() is None:
+                self.popen.kill()
+        assert self.popen.stderr is not None
+        return time.monotonic() - started, self.popen.stderr.read().decode(errors="replace")
+
+
+def _sdk_answers(root: Path) -> tuple[Any, list[dict[str, Any]]]:
+    async def scenario() -> tuple[Any, list[dict[str, Any]]]:
+        async with connect(MemoryServer.create(root).lowlevel()) as client:
+            tools = (await client.list_tools()).tools
+            dumped = [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tools]
+            assert client.server_info is not None
+            initialized = {
+                "capabilities": client.server_capabilities.model_dump(
+                    by_alias=True, mode="json", exclude_none=True
+                ),
+                "serverInfo": client.server_info.model_dump(
+                    by_alias=True, mode="json", exclude_none=True
+                ),
+                "instructions": client.instructions,
+            }
+            return initialized, dumped
+
+    return anyio.run(scenario)
+
+
+def test_catalog_is_current() -> None:
+    shipped = CATALOG_PATH.read_text(encoding="utf-8")
+    assert shipped == render_catalog(), "run: python -m git_memory.mcp.catalog"
+
+
+def test_tool_definitions_fit_the_context_budget_and_every_client(repo: Repo) -> None:
+    _, tools = _sdk_answers(repo.root)
+    visible = [
+        {"name": t["name"], "description": t["description"], "inputSchema": t["inputSchema"]}
+        for t in tools
+    ]
+    size = len(json.dumps(visible, ensure_ascii=False).encode("utf-8"))
+    assert size <= BUDGET_BYTES, f"tools/list shows the model {size} bytes"
+    for tool in visible:
+        schema = tool["inputSchema"]
+        # Claude Code drops a tool with a top-level union; Codex empties references.
+        assert schema["type"] == "object", tool["name"]
+        assert not {"oneOf", "anyOf", "allOf", "$defs"} & set(schema), tool["name"]
+        assert "$ref" not in json.dumps(schema), tool["name"]
+        for name, field in schema["properties"].items():
+            assert "type" in field, (tool["name"], name)
+
+
+# The same server with the registry's operations passed explicitly: no catalog, the SDK
+# answers the handshake itself.
+SDK_ONLY = (
+    "-c",
+    "import sys; from git_memory.mcp.main import serve; "
+    "from git_memory.ops.registry import OPERATIONS; sys.exit(serve(None, OPERATIONS))",
+)
+
+
+def test_early_handshake_is_the_sdk_answer_and_the_sdk_takes_over(repo: Repo) -> None:
+    sdk = Process(repo.root, SDK_ONLY)
+    try:
+        sdk_initialized, sdk_listed = sdk.handshake()
+    finally:
+        sdk.stop("eof")
+    process = Process(repo.root)
+    try:
+        initialized, listed = process.handshake()
+        # After the handover the SDK answers; the replayed initialize left no trace.
+        status = process.call(2, "tools/call", {"name": "memory_status", "arguments": {}})
+        again = process.call(3, "tools/list")
+    finally:
+        process.stop("eof")
+    assert initialized == sdk_initialized
+    assert listed == sdk_listed
+    assert again == sdk_listed
+    assert status["structuredContent"]["format"] == "git-memory-status@v1"
+
+
+def test_a_request_sent_before_end_of_input_is_still_answered(repo: Repo) -> None:
+    process = Process(repo.root)
+    process.handshake()
+    process.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "memory_status", "arguments": {}},
+        }
+    )
+    assert process.popen.stdin is not None
+    process.popen.stdin.close()
+    answer = process.receive()
+    assert answer["id"] == 2
+    assert answer["result"]["structuredContent"]["format"] == "git-memory-status@v1"
+    assert process.popen.wait(10) == 0
+
+
+def test_initialize_answers_within_half_a_second(repo: Repo) -> None:
+    samples = []
+    for _ in range(5):
+        process = Process(repo.root)
+        try:
+            process.send(INITIALIZE)
+            assert process.receive()["id"] == 0
+            samples.append(time.monotonic() - process.started)
+        finally:
+            process.stop("eof")
+    assert statistics.median(samples) < 0.5, samples
+
+
+@pytest.mark.parametrize("how", ["eof", "SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("when", ["loading", "serving"])
+def test_exits_within_a_second_without_traceback(when: str, how: str, repo: Repo) -> None:
+    process = Process(repo.root)
+    process.handshake()
+    if when == "serving":
+        status = process.call(2, "tools/call", {"name": "memory_status", "arguments": {}})
+        assert not status.get("isError")
+    elapsed, stderr = process.stop(how)
+    assert elapsed < 1.0, f"{how} while {when}: exited after {elapsed:.2f} s"
+    assert "Traceback" not in stderr, stderr
+    assert "KeyboardInterrupt" not in stderr, stderr
+
+
+def test_mcp_argv_fast_path_leaves_the_rest_to_the_cli() -> None:
+    # Only the forms it can parse exactly; `--help` and unknown options go to click.
+    assert serve_from_argv(("--help",)) is None
+    assert serve_from_argv(("--repository",)) is None
+    assert serve_from_argv(("-C", "a", "extra")) is None
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_a_signal_during_a_tool_call_still_exits_within_a_second(how: str, repo: Repo) -> None:
+    process = Process(repo.root)
+    process.handshake()
+    window = {"after": "2026-11-01T00:00:00.000Z", "before": "2026-12-01T00:00:00.000Z"}
+    process.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "memory_recall", "arguments": {"request": {"window": window}}},
+        }
+    )
+    time.sleep(0.3)
+    elapsed, stderr = process.stop(how)
+    assert elapsed < 1.0, f"{how} during a call: exited after {elapsed:.2f} s"
+    assert "Traceback" not in stderr, stderr
+
+
+def test_the_handshake_path_imports_nothing_heavy() -> None:
+    # What runs before `initialize` is answered: the console script's entry, the wire and the
+    # catalog. The SDK, pydantic, pygit2 and click load only after.
+    code = (
+        "import sys\n"
+        "import git_memory.cli.entry, git_memory.mcp.main, git_memory.mcp.wire\n"
+        "from git_memory.mcp.handshake import load_catalog\n"
+        "assert load_catalog() is not None\n"
+        "heavy = {'mcp', 'mcp_types', 'pydantic', 'pygit2', 'click', 'anyio'} & set(sys.modules)\n"
+        "print(sorted(heavy))\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(PROJECT_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

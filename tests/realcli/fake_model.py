@@ -1,0 +1,385 @@
+"""A model endpoint on 127.0.0.1 that plays the agent for the real Claude Code and Codex CLIs.
+
+It speaks the two wire formats the clients use (the Anthropic Messages API with server-sent
+events for Claude Code; the OpenAI Responses API for Codex), records every request, and
+answers each turn the way an agent following the server's instructions would: it reads the
+tool results already in the conversation and issues the next `memory_*` tool call (see
+`ScriptedAgent`), then ends with a text answer.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from git_memory.extract.review_flow import prepare_document
+from tests.extract.conftest import SINCE, UNTIL
+from tests.extract.flow import decisions, sample_batch
+
+# (tool name without the client's prefix, the text the client passed back as its result)
+ToolResult = tuple[str, str]
+Call = tuple[str, dict[str, Any]]
+
+
+def result_document(text: str) -> dict[str, Any]:
+    """The JSON document in a tool result (a client may put a header before it)."""
+    start = text.find("{")
+    assert start >= 0, f"no JSON document in tool result: {text[:500]!r}"
+    document, _ = json.JSONDecoder().raw_decode(text[start:])
+    assert isinstance(document, dict)
+    return document
+
+
+@dataclass
+class ScriptedAgent:
+    """recall → stage drafts → stage adjudication → review → prepare → promote, from results."""
+
+    calls: list[Call] = field(default_factory=list)
+    # Every tool result the agent read, in order: (tool, JSON document).
+    seen: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def next_call(self, results: list[ToolResult]) -> Call | None:
+        """The next tool call after `results`, or None when the flow is complete."""
+        if not results:
+            return self._record("memory_recall", _recall_arguments())
+        name, text = results[-1]
+        document = result_document(text)
+        if len(self.seen) < len(results):
+            self.seen.append((name, document))
+        step = getattr(self, f"_after_{name}", None)
+        assert step is not None, f"unexpected tool result from {name}: {text[:500]}"
+        call: Call | None = step(document, results)
+        return None if call is None else self._record(*call)
+
+    def _record(self, name: str, arguments: dict[str, Any]) -> Call:
+        self.calls.append((name, arguments))
+        return name, arguments
+
+    def _after_memory_recall(self, recall: dict[str, Any], _: list[ToolResult]) -> Call:
+        assert recall.get("tasks"), f"recall returned no task: {recall}"
+        task = recall["tasks"][0]
+        batch = sample_batch(task)
+        # The tool names the document kind; the agent leaves `format` out.
+        del batch["format"]
+        return "memory_stage_drafts", batch
+
+    def _after_memory_stage_drafts(self, staged: dict[str, Any], _: list[ToolResult]) -> Call:
+        assert staged.get("status") == "adjudication-required", staged
+        return "memory_stage_adjudication", decisions(staged["adjudicationTask"])
+
+    def _after_memory_stage_adjudication(self, staged: dict[str, Any], _: list[ToolResult]) -> Call:
+        assert staged.get("status") == "staged", staged
+        return "memory_review", {}
+
+    def _after_memory_review(self, review: dict[str, Any], _: list[ToolResult]) -> Call:
+        assert review.get("items"), review
+        # The human confirmed every statement they were shown.
+        request = prepare_document(review["items"])
+        del request["format"]
+        return "memory_prepare", request
+
+    def _after_memory_prepare(self, plan: dict[str, Any], _: list[ToolResult]) -> Call:
+        assert "planId" in plan, plan
+        return "memory_promote", {"plan": plan["planId"]}
+
+    def _after_memory_promote(
+        self, promoted: dict[str, Any], results: list[ToolResult]
+    ) -> Call | None:
+        if promoted.get("code") != "GM_APPROVAL_REQUIRED":
+            return None
+        # The client cannot ask the human: the agent passes the digest the human approved.
+        plan = next(result_document(t) for n, t in reversed(results) if n == "memory_prepare")
+        return "memory_promote", {"plan": plan["planId"], "approve": plan["planDigest"]}
+
+
+def _recall_arguments() -> dict[str, Any]:
+    return {
+        "request": {
+            "window": {"after": SINCE, "before": UNTIL},
+            "filters": {"providers": ["claude"]},
+        }
+    }
+
+
+@dataclass
+class Recorded:
+    """One request the client sent."""
+
+    path: str
+    body: Any
+
+
+class FakeModel:
+    """The threaded HTTP endpoint; `answer(path, body)` is given by the wire format."""
+
+    def __init__(self, answer: Callable[[str, Any], tuple[str, bytes]]) -> None:
+        self.requests: list[Recorded] = []
+        # What went wrong answering a request (a failed expectation of the scripted agent).
+        self.errors: list[str] = []
+        self._answer = answer
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The base URL (`http://127.0.0.1:PORT`)."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def __enter__(self) -> FakeModel:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def dump(self, path: Path) -> None:
+        """Write every request to `path` (JSON lines), to read what a client sent."""
+        with path.open("w", encoding="utf-8") as out:
+            for request in self.requests:
+                out.write(json.dumps({"path": request.path, "body": request.body}) + "\n")
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                self._reply("application/json", b'{"data": [], "models": []}')
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = raw.decode("utf-8", "replace")
+                with model._lock:
+                    model.requests.append(Recorded(self.path, body))
+                    try:
+                        content_type, data = model._answer(self.path, body)
+                    except Exception:
+                        model.errors.append(traceback.format_exc())
+                        self.send_error(500)
+                        return
+                self._reply(content_type, data)
+
+            def _reply(self, content_type: str, data: bytes) -> None:
+                self.send_response(200)
+                self.send_header("content-type", content_type)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        return Handler
+
+
+def sse(events: list[tuple[str, dict[str, Any]]]) -> bytes:
+    """Server-sent events, one `event:`/`data:` pair each."""
+    return "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events).encode()
+
+
+CLAUDE_PREFIX = "mcp__git-memory__"
+CODEX_NAMESPACE = "mcp__git_memory"
+
+
+@dataclass
+class AnthropicAgent:
+    """The Anthropic Messages API as Claude Code calls it, driven by a `ScriptedAgent`."""
+
+    agent: ScriptedAgent = field(default_factory=ScriptedAgent)
+    # The `memory_*` tools of each request that offered them, by name.
+    offered: list[dict[str, dict[str, Any]]] = field(default_factory=list)
+    # How many model requests the client made, and the tool names of each.
+    turns: list[list[str]] = field(default_factory=list)
+
+    def __call__(self, path: str, body: Any) -> tuple[str, bytes]:
+        """Answer one request."""
+        if "count_tokens" in path:
+            return "application/json", b'{"input_tokens": 100}'
+        self.turns.append([str(tool.get("name")) for tool in body.get("tools", [])])
+        tools = {
+            tool["name"].removeprefix(CLAUDE_PREFIX): tool
+            for tool in body.get("tools", [])
+            if str(tool.get("name", "")).startswith(CLAUDE_PREFIX)
+        }
+        call = None
+        if tools:
+            self.offered.append(tools)
+            call = self.agent.next_call(_anthropic_results(body["messages"]))
+        blocks: list[dict[str, Any]]
+        if call is None:
+            blocks = [{"type": "text", "text": "Done."}]
+        else:
+            name, arguments = call
+            use_id = f"toolu_{len(self.agent.calls):02d}"
+            blocks = [
+                {"type": "tool_use", "id": use_id, "name": CLAUDE_PREFIX + name, "input": arguments}
+            ]
+        stop = "end_turn" if call is None else "tool_use"
+        if body.get("stream"):
+            return "text/event-stream", _anthropic_stream(body.get("model"), blocks, stop)
+        message = _anthropic_message(body.get("model"), blocks, stop)
+        return "application/json", json.dumps(message).encode()
+
+
+def _anthropic_results(messages: list[dict[str, Any]]) -> list[ToolResult]:
+    names: dict[str, str] = {}
+    results: list[ToolResult] = []
+    for message in messages:
+        content = message.get("content")
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if block.get("type") == "tool_use":
+                names[block["id"]] = block["name"].removeprefix(CLAUDE_PREFIX)
+            elif block.get("type") == "tool_result":
+                results.append((names.get(block["tool_use_id"], "?"), _text(block.get("content"))))
+    return results
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(_text(item.get("text", item.get("output", ""))) for item in content)
+    return json.dumps(content)
+
+
+def _anthropic_message(model: Any, blocks: list[dict[str, Any]], stop: str) -> dict[str, Any]:
+    return {
+        "id": "msg_fake",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": blocks,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 10},
+    }
+
+
+def _anthropic_stream(model: Any, blocks: list[dict[str, Any]], stop: str) -> bytes:
+    start = _anthropic_message(model, [], stop) | {"stop_reason": None}
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("message_start", {"type": "message_start", "message": start})
+    ]
+    for index, block in enumerate(blocks):
+        if block["type"] == "text":
+            opening = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            opening = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": index, "content_block": opening},
+            ),
+            (
+                "content_block_delta",
+                {"type": "content_block_delta", "index": index, "delta": delta},
+            ),
+            ("content_block_stop", {"type": "content_block_stop", "index": index}),
+        ]
+    events += [
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 10},
+            },
+        ),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    return sse(events)
+
+
+@dataclass
+class ResponsesAgent:
+    """The OpenAI Responses API as Codex calls it, driven by a `ScriptedAgent`."""
+
+    agent: ScriptedAgent = field(default_factory=ScriptedAgent)
+    offered: list[dict[str, dict[str, Any]]] = field(default_factory=list)
+    # How many model requests the client made.
+    turns: int = 0
+
+    def __call__(self, path: str, body: Any) -> tuple[str, bytes]:
+        """Answer one request."""
+        if not path.rstrip("/").endswith("/responses"):
+            return "application/json", b"{}"
+        self.turns += 1
+        tools: dict[str, dict[str, Any]] = {}
+        for tool in body.get("tools", []):
+            if tool.get("type") == "namespace" and tool.get("name") == CODEX_NAMESPACE:
+                tools = {inner["name"]: inner for inner in tool.get("tools", [])}
+        call = None
+        if tools:
+            self.offered.append(tools)
+            call = self.agent.next_call(_responses_results(body.get("input", [])))
+        if call is None:
+            item: dict[str, Any] = {
+                "type": "message",
+                "id": "msg_fake",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": "Done.", "annotations": []}],
+            }
+        else:
+            number = len(self.agent.calls)
+            item = {
+                "type": "function_call",
+                "id": f"fc_{number}",
+                "call_id": f"call_{number}",
+                "namespace": CODEX_NAMESPACE,
+                "name": call[0],
+                "arguments": json.dumps(call[1]),
+                "status": "completed",
+            }
+        usage = {
+            "input_tokens": 10,
+            "input_tokens_details": None,
+            "output_tokens": 10,
+            "output_tokens_details": None,
+            "total_tokens": 20,
+        }
+        events = [
+            ("response.created", {"type": "response.created", "response": {"id": "resp_fake"}}),
+            (
+                "response.output_item.added",
+                {"type": "response.output_item.added", "output_index": 0, "item": item},
+            ),
+            (
+                "response.output_item.done",
+                {"type": "response.output_item.done", "output_index": 0, "item": item},
+            ),
+            (
+                "response.completed",
+                {"type": "response.completed", "response": {"id": "resp_fake", "usage": usage}},
+            ),
+        ]
+        return "text/event-stream", sse(events)
+
+
+def _responses_results(items: list[dict[str, Any]]) -> list[ToolResult]:
+    names: dict[str, str] = {}
+    results: list[ToolResult] = []
+    for item in items:
+        if item.get("type") == "function_call":
+            names[item["call_id"]] = item["name"]
+        elif item.get("type") == "function_call_output":
+            results.append((names.get(item["call_id"], "?"), _text(item.get("output"))))
+    return results

@@ -1,0 +1,122 @@
+"""The agent-native flow through the real Claude Code CLI (`claude -p`) and `git memory mcp`.
+
+Claude Code is registered with the shipped snippet (`contrib/mcp/claude-mcp.json`, allowed by
+the shipped permission rule) and pointed at a scripted model on 127.0.0.1, which reads the
+tool results in the conversation and calls recall → stage drafts → stage adjudication →
+review → prepare → promote.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import PROJECT_ROOT
+from tests.extract.conftest import build_sample_repo
+from tests.realcli.fake_model import AnthropicAgent, FakeModel
+from tests.realcli.flow_checks import check_flow, check_offered_tools
+
+CONTRIB = PROJECT_ROOT / "contrib" / "mcp"
+HERE = Path(__file__).resolve().parent
+TIMEOUT = 90
+
+
+@pytest.mark.realcli("claude")
+def test_claude_code_runs_the_whole_flow(
+    tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path
+) -> None:
+    sample = build_sample_repo(tmp_path, hermetic_env)
+    before = sample.repo.snapshot()
+    settings = json.loads((CONTRIB / "claude-settings.json").read_text())
+    (allowed,) = settings["permissions"]["allow"]
+    elicited = tmp_path / "elicited.jsonl"
+    _install_elicitation_hook(hermetic_env["claude"])
+    agent = AnthropicAgent()
+    with FakeModel(agent) as model:
+        env = _client_env(model.url, hermetic_env)
+        env["GIT_MEMORY_TEST_ELICITED"] = str(elicited)
+        started = time.monotonic()
+        completed = subprocess.run(
+            [
+                "claude",
+                "-p",
+                "Recall what we learned in the past sessions and save it as team memory.",
+                "--mcp-config",
+                str(CONTRIB / "claude-mcp.json"),
+                "--strict-mcp-config",
+                "--allowedTools",
+                allowed,
+                "--debug",
+            ],
+            cwd=sample.root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        elapsed = time.monotonic() - started
+    model.dump(tmp_path / "requests.jsonl")
+    assert not model.errors, model.errors[0]
+    assert completed.returncode == 0, completed.stderr[-3000:] + completed.stdout[-3000:]
+    assert elapsed < TIMEOUT
+    # Every model request offered the tools, the first one too: the server was connected
+    # before Claude Code asked the model (no WaitForMcpServers detour).
+    assert agent.turns
+    assert len(agent.offered) == len(agent.turns)
+    assert not any("WaitForMcpServers" in names for names in agent.turns)
+    check_offered_tools(agent.offered)
+    promoted = check_flow(agent.agent, sample.root, hermetic_env["state"])
+    # `claude -p` declares elicitation and hands the form to the Elicitation hook: the
+    # approval came from the form, which showed the plan and its diff.
+    assert promoted["approvedVia"] == "elicitation"
+    (event,) = [json.loads(line) for line in elicited.read_text().splitlines()]
+    shown = json.dumps(event)
+    assert promoted["planId"] in shown
+    assert all(path in shown for path in promoted["files"])
+    assert sample.repo.snapshot() == before
+    _check_server_lifecycle(hermetic_env["claude"])
+
+
+def _install_elicitation_hook(config_dir: Path) -> None:
+    hook = f"{sys.executable} {HERE / 'elicitation_hook.py'}"
+    settings = {
+        "hooks": {
+            "Elicitation": [
+                {"matcher": "git-memory", "hooks": [{"type": "command", "command": hook}]}
+            ]
+        }
+    }
+    (config_dir / "settings.json").write_text(json.dumps(settings))
+
+
+def _client_env(url: str, hermetic_env: dict[str, Path]) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ANTHROPIC_")}
+    env.update(
+        ANTHROPIC_BASE_URL=url,
+        ANTHROPIC_API_KEY="dummy",
+        CLAUDE_CONFIG_DIR=str(hermetic_env["claude"]),
+        # Nothing but the scripted model on 127.0.0.1: no telemetry, updates or registry.
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        DISABLE_TELEMETRY="1",
+        DISABLE_AUTOUPDATER="1",
+        DISABLE_ERROR_REPORTING="1",
+    )
+    return env
+
+
+def _check_server_lifecycle(config_dir: Path) -> None:
+    """Claude Code's debug log: the server connected and stopped on the first signal."""
+    logs = list((config_dir / "debug").glob("*.txt"))
+    assert logs, "claude wrote no debug log"
+    text = "\n".join(log.read_text(errors="replace") for log in logs)
+    assert 'MCP server "git-memory": Successfully connected' in text
+    assert "SIGINT failed" not in text
+    assert "Traceback" not in text

@@ -1,0 +1,222 @@
+"""The runner's OS sandbox: a setsid escape, the parent's environment, private paths,
+loopback and the network beyond the model endpoint, each tried by a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from git_memory.errors import GitMemoryError
+from git_memory.repo.secret import load_or_create_secret
+from git_memory.runners import conformance, sandbox
+from git_memory.runners.binary import identify
+from git_memory.runners.canary import TcpCanary
+from git_memory.runners.isolation_check import isolation_failures
+from git_memory.runners.process import run_checked, spawn
+from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
+from tests.conftest import PROJECT_ROOT
+from tests.runners.conftest import command_profile
+
+FakeRunner = Callable[[str], Path]
+SANDBOXED = sandbox.status().available
+
+
+def _profile(script: Path, *args: str, endpoint: str | None = None) -> RunnerProfile:
+    command = shlex.join([str(script), *args])
+    return resolve_profile(RunnerOptions("command", command=command, endpoint=endpoint), environ={})
+
+
+def _still_beating(heartbeat: Path) -> bool:
+    time.sleep(0.3)
+    before = heartbeat.stat().st_size if heartbeat.exists() else 0
+    time.sleep(0.4)
+    return (heartbeat.stat().st_size if heartbeat.exists() else 0) > before
+
+
+def test_this_machine_has_the_os_sandbox() -> None:
+    # The rest of this file tests the OS layer; on a machine without it they would prove
+    # nothing, so its absence is a failure here, with the reason doctor shows.
+    assert SANDBOXED, sandbox.status().reason
+
+
+@pytest.mark.parametrize("setting", ["auto", "off"])
+def test_setsid_escape_is_killed_and_reported(
+    fake_runner: FakeRunner, monkeypatch: pytest.MonkeyPatch, setting: str
+) -> None:
+    monkeypatch.setenv(sandbox.SETTING, setting)
+    script = fake_runner("setsid-escaping")
+    with pytest.raises(GitMemoryError) as caught:
+        run_checked(command_profile(script), identify(str(script)), b"probe")
+    assert caught.value.code == "GM_RUNNER_LINGERING"
+    assert not _still_beating(script.with_suffix(".heartbeat"))
+
+
+def _environment_seen_from_a_child_of(env: dict[str, str], script: Path, *args: str) -> Any:
+    """Run the runner from a fresh parent process whose own environment holds `env`."""
+    program = (
+        "import json, sys\n"
+        "from git_memory.runners.binary import identify\n"
+        "from git_memory.runners.process import spawn\n"
+        "from git_memory.runners.profiles import RunnerOptions, resolve_profile\n"
+        "options = RunnerOptions('command', command=sys.argv[1])\n"
+        "profile = resolve_profile(options, environ={})\n"
+        "result = spawn(profile, identify(sys.argv[2]), b'probe')\n"
+        "sys.stdout.write(result.stdout.decode())\n"
+    )
+    full = {**os.environ, **env, "PYTHONPATH": str(PROJECT_ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", program, shlex.join([str(script), *args]), str(script)],
+        env=full,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_parent_environment_and_private_paths_are_out_of_reach(
+    fake_runner: FakeRunner, hermetic_env: dict[str, Path]
+) -> None:
+    ssh = hermetic_env["home"] / ".ssh"
+    ssh.mkdir()
+    (ssh / "id_ed25519").write_text("PRIVATE KEY MATERIAL\n")
+    (hermetic_env["state"] / "secret.json").write_text("{}")
+    script = fake_runner("environ-reading")
+    canary = "PARENT-ONLY-" + os.urandom(8).hex()
+    seen = _environment_seen_from_a_child_of(
+        {"PARENT_SECRET": canary}, script, str(ssh), str(hermetic_env["state"])
+    )
+    assert not any(canary in block for block in seen["environ"])
+    assert seen["private"][str(ssh)] == []
+    assert seen["private"][str(hermetic_env["state"])] == []
+    # The same runner without the OS layer reads both: the attack is real.
+    exposed = _environment_seen_from_a_child_of(
+        {"PARENT_SECRET": canary, sandbox.SETTING: "off"}, script, str(ssh)
+    )
+    assert any(canary in block for block in exposed["environ"])
+    assert exposed["private"][str(ssh)] == ["id_ed25519"]
+
+
+@pytest.fixture
+def model_endpoint() -> Iterator[int]:
+    """A TCP service on 127.0.0.1 standing in for the model endpoint: answers `pong`."""
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.1)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(5)
+                if conn.recv(64):
+                    conn.sendall(b"pong\n")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield int(server.getsockname()[1])
+    stop.set()
+    thread.join(timeout=2)
+    server.close()
+
+
+def test_network_reaches_only_the_model_endpoint(
+    fake_runner: FakeRunner, model_endpoint: int
+) -> None:
+    script = fake_runner("egress-using")
+    allowed = f"127.0.0.1:{model_endpoint}"
+    with TcpCanary() as canary:
+        other = f"127.0.0.1:{canary.port}"
+        profile = _profile(script, allowed, other, endpoint=f"https://{allowed}/v1")
+        result = spawn(profile, identify(str(script)), b"probe")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["proxy"][allowed] == "200 pong"
+    assert report["proxy"][other] == "403"
+    assert report["direct"][allowed].startswith("error")
+    assert report["direct"][other].startswith("error")
+    assert canary.connections == 0
+    assert result.egress_refused == 1
+
+
+def test_conformance_isolation_check_passes_in_the_sandbox(fake_runner: FakeRunner) -> None:
+    script = fake_runner("conformant")
+    profile = command_profile(script)
+    outcome = conformance.probe(
+        profile, identify(str(script)), load_or_create_secret(Path(os.environ["GIT_MEMORY_HOME"]))
+    )
+    assert outcome.failures == []
+
+
+def test_isolation_check_catches_each_attack_without_the_os_layer(
+    fake_runner: FakeRunner,
+    hermetic_env: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The sandbox claims to be there but does not wrap the runner: the probe must notice.
+    ssh = hermetic_env["home"] / ".ssh"
+    ssh.mkdir()
+    (ssh / "config").write_text("Host *\n")
+
+    def no_wrap(profile: Any, argv: list[str], host_env: Any, state_home: Any = None) -> Any:
+        from contextlib import nullcontext
+
+        return nullcontext((argv, None))
+
+    monkeypatch.setattr("git_memory.runners.process.sandboxed", no_wrap)
+    monkeypatch.setattr(
+        "git_memory.runners.sandbox.current_status",
+        lambda host_env=None: sandbox.SandboxStatus(True, "pretend"),
+    )
+    script = fake_runner("conformant")
+    run = conformance.ProbeRun(command_profile(script), identify(str(script)), None, None, None)
+    found = isolation_failures(run, tmp_path)
+    checks = {check for check, _detail in found}
+    assert {"LOOPBACK", "PRIVATE_FILES"} <= checks
+    # Our own environment is readable from /proc only when we are the runner's parent.
+    assert "ENVIRON" in checks
+    # The setsid escape is still caught without namespaces: this process is its subreaper.
+    assert "SETSID" not in checks
+
+
+def test_a_sandbox_that_cannot_be_set_up_is_a_clear_error(
+    fake_runner: FakeRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sandbox, "hidden_paths", lambda *_args: ["relative/path"])
+    script = fake_runner("conformant")
+    with pytest.raises(GitMemoryError) as caught:
+        run_checked(command_profile(script), identify(str(script)), b"probe")
+    assert caught.value.code == "GM_RUNNER_SANDBOX_FAILED"
+    assert "not an absolute path" in caught.value.details["stderr"]
+
+
+def test_the_callers_state_home_is_hidden_too(fake_runner: FakeRunner, tmp_path: Path) -> None:
+    # A state home named by `memory.home` is not in the environment: the caller passes it.
+    configured = tmp_path / "configured-state"
+    configured.mkdir()
+    (configured / "secret.json").write_text("{}")
+    script = fake_runner("environ-reading")
+    profile = _profile(script, str(configured))
+    result = spawn(profile, identify(str(script)), b"probe", state_home=configured)
+    assert json.loads(result.stdout)["private"][str(configured)] == []
+    exposed = spawn(profile, identify(str(script)), b"probe")
+    assert json.loads(exposed.stdout)["private"][str(configured)] == ["secret.json"]

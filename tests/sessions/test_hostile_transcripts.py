@@ -1,0 +1,133 @@
+"""Hostile transcripts: lone surrogates, special files and decompression bombs never fail or
+hang a sync, and never keep the files sorted after them from being indexed."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zstandard
+
+from git_memory.testing.repos import Repo
+from tests.sessions.transcripts import (
+    claude_path,
+    claude_turn,
+    codex_lines,
+    codex_path,
+    write_jsonl,
+)
+
+OLD = time.time() - 3 * 3600
+
+
+def _sync(gm_proc: Any, repo: Repo, timeout: float = 60) -> dict[str, Any]:
+    done = gm_proc(["sessions", "sync", "--format", "json"], cwd=repo.root, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
+
+
+def _listed(gm: Any, repo: Repo) -> list[dict[str, Any]]:
+    result = gm(["sessions", "list", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 0, result.stderr
+    return list(result.json()["sessions"])
+
+
+def _good_after(claude_home: Path, cwd: str) -> Path:
+    """A sound transcript whose name sorts after every hostile one of these tests."""
+    return write_jsonl(
+        claude_path(claude_home, "zz-good", slug="-zz"), claude_turn("hello", "hi", cwd, "m9"), OLD
+    )
+
+
+def test_lone_surrogate_is_a_diagnostic_and_later_files_are_indexed(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd = str(repo.root)
+    bad = claude_path(hermetic_env["claude"], "aa-bad", slug="-aa")
+    bad.parent.mkdir(parents=True)
+    lines = [json.dumps(record) for record in claude_turn("cut \ud83d emoji", "ok", cwd, "m1")]
+    # What JavaScript writes when it cuts an emoji in half: an escaped lone high surrogate.
+    assert "\\ud83d" in lines[0]
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(bad, (OLD, OLD))
+    _good_after(hermetic_env["claude"], cwd)
+    result = _sync(gm_proc, repo)
+    assert result["diagnostics"] == 1
+    assert [item["code"] for item in result["examples"]] == ["lone-surrogate"]
+    assert _sync(gm_proc, repo)["unchanged"] == 2  # and the next run is clean too
+    texts = set()
+    for listed in _listed(gm, repo):
+        show = gm(["sessions", "show", listed["sessionKey"], "--format", "json"], cwd=repo.root)
+        assert show.exit_code == 0, show.stderr
+        texts |= {turn["userText"] for turn in show.json()["turns"]}
+    # The line is kept with the broken half replaced, not dropped.
+    assert texts == {"cut \ufffd emoji", "hello"}
+
+
+def test_fifo_named_jsonl_does_not_hang_sync(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    fifo = claude_path(hermetic_env["claude"], "aa-fifo", slug="-aa")
+    fifo.parent.mkdir(parents=True)
+    os.mkfifo(fifo)
+    _good_after(hermetic_env["claude"], str(repo.root))
+    result = _sync(gm_proc, repo, timeout=30)
+    assert result["diagnostics"] >= 1
+    assert any(item["code"] == "not-a-regular-file" for item in result["examples"])
+    assert len(_listed(gm, repo)) == 1
+
+
+def test_symlink_to_dev_zero_is_refused(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    link = claude_path(hermetic_env["claude"], "aa-zero", slug="-aa")
+    link.parent.mkdir(parents=True)
+    link.symlink_to("/dev/zero")
+    _good_after(hermetic_env["claude"], str(repo.root))
+    result = _sync(gm_proc, repo, timeout=30)
+    assert any(item["code"] == "not-a-regular-file" for item in result["examples"])
+    assert len(_listed(gm, repo)) == 1
+
+
+@pytest.mark.parametrize("size", [1024 * 1024 * 1024])
+def test_zstd_bomb_is_bounded(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path], size: int
+) -> None:
+    cwd = str(repo.root)
+    bomb = codex_path(hermetic_env["codex"], "019c0000-0000-7000-8000-0000000000aa")
+    bomb = bomb.with_name(bomb.name + ".zst")
+    bomb.parent.mkdir(parents=True)
+    header = "".join(json.dumps(r) + "\n" for r in codex_lines(cwd, ["boom"])).encode()
+    # A real bomb: a valid rollout head, then gigabytes of spaces, streamed into the encoder.
+    with open(bomb, "wb") as handle:
+        writer = zstandard.ZstdCompressor(level=3).stream_writer(handle)
+        writer.write(header)
+        chunk = b" " * (16 * 1024 * 1024)
+        for _ in range(size // len(chunk)):
+            writer.write(chunk)
+        writer.write(b"\n")
+        writer.close()
+    assert bomb.stat().st_size < 256 * 1024
+    _good_after(hermetic_env["claude"], cwd)
+    started = time.monotonic()
+    result = _sync(gm_proc, repo, timeout=120)
+    assert time.monotonic() - started < 60
+    assert any(item["code"] == "decompression-limit" for item in result["examples"])
+    assert len(_listed(gm, repo)) == 1
+
+
+def test_records_of_unexpected_shapes_are_diagnostics(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd = str(repo.root)
+    odd = claude_path(hermetic_env["claude"], "aa-odd", slug="-aa")
+    lines = [{"type": []}, {"type": {"nested": 1}}, *claude_turn("still read", "ok", cwd, "m1")]
+    write_jsonl(odd, lines, OLD)
+    _good_after(hermetic_env["claude"], cwd)
+    result = _sync(gm_proc, repo)
+    assert [item["code"] for item in result["examples"]] == ["unknown-record-type"] * 2
+    assert len(_listed(gm, repo)) == 2
