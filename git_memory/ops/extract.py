@@ -80,6 +80,7 @@ def extract(
     with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
     the adjudication is a separate delivery with its own plan. Answers are held to the
     agent-native rules and land quarantined for `git memory review`."""
+    from git_memory import output
     from git_memory.runners.batch import run_batch
     from git_memory.runners.profiles import RunnerOptions
 
@@ -96,7 +97,7 @@ def extract(
         limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
         approve_plan=request.approvePlan,
         approve_manifest=request.approveManifest,
-        ask=_terminal_ask if ctx.interactive else None,
+        ask=output.confirm_after if ctx.interactive else None,
     )
     if builtin and not outcome.left:
         _remember_window(ctx, request.request)
@@ -177,13 +178,6 @@ def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerRes
         if plans
         else "nothing to send",
     )
-
-
-def _terminal_ask(question: str, details: str) -> bool:
-    from git_memory import output
-
-    output.echo(details, err=True)
-    return output.confirm(question)
 
 
 MAX_MODEL_TASKS = 8
