@@ -409,7 +409,5 @@ def _post_finalize(
 
 def regenerate_index(worktree: Worktree) -> bool:
     """Rebuild `index.json` from the memory root (docs/formats.md); True when it changed."""
-    from git_memory.formats.index_json import build_index
-
-    built = build_index(tree.index_sources(worktree.root, worktree.memory_root))
-    return tree.write_index(worktree.root, worktree.memory_root, built.data)
+    data = tree.expected_index(worktree.root, worktree.memory_root)
+    return tree.write_index(worktree.root, worktree.memory_root, data)

@@ -16,6 +16,7 @@ from typing import Any
 
 from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import GitMemoryError
+from git_memory.repo.memory_tree import list_dir
 from git_memory.safefs import open_dir, split_relative
 
 SOURCE_TREE_FORMAT = "git-memory-source-tree@v1"
@@ -40,23 +41,14 @@ def signature(info: os.stat_result) -> Signature:
 
 
 def list_entries(root: Path, memory_root: str) -> dict[str, Signature | None]:
-    """`entries/<name>.md` → stat signature (None when not a regular file)."""
-    parts = [*split_relative(memory_root), ENTRIES_DIR]
-    try:
-        with open_dir(root, parts) as fd:
-            listing: dict[str, Signature | None] = {}
-            for name in os.listdir(fd):
-                if not name.endswith(".md") or name.startswith("."):
-                    continue
-                try:
-                    info = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                except FileNotFoundError:
-                    continue  # vanished between listdir and stat; the re-stat sees it
-                regular = stat.S_ISREG(info.st_mode)
-                listing[f"{ENTRIES_DIR}/{name}"] = signature(info) if regular else None
-            return listing
-    except FileNotFoundError:
-        return {}
+    """`entries/<name>.md` → stat signature (None when not a regular file: a symbolic link
+    is listed, and its scan records the problem)."""
+    listing = list_dir(root, [*split_relative(memory_root), ENTRIES_DIR])
+    return {
+        f"{ENTRIES_DIR}/{item.name}": signature(item.info) if item.is_file else None
+        for item in listing
+        if item.name.endswith(".md")
+    }
 
 
 def scan_one(root: Path, memory_root: str, path: str, listed: Signature | None) -> Scanned:
