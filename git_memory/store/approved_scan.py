@@ -92,7 +92,8 @@ def _entry_row(
 ) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
     """Lint-gate and parse one entry file into its approved row (or a problem)."""
     from git_memory.errors import FormatError
-    from git_memory.formats.entry import parse_entry
+    from git_memory.formats.entry import Entry
+    from git_memory.formats.memory_file import load_memory_file
     from git_memory.lint.engine import lint_bytes
 
     blocking = [f for f in lint_bytes(path, data) if f.blocks]
@@ -100,10 +101,10 @@ def _entry_row(
         first = blocking[0]
         return None, _problem(first.code, f"line {first.line}: {first.message}")
     try:
-        entry = parse_entry(data.decode("utf-8"))
-    except (FormatError, UnicodeDecodeError) as exc:
-        return None, _problem(getattr(exc, "code", "GM_FORMAT_INVALID_UTF8"), str(exc))
-    # lint (above) already refused an id that differs from the file name
+        entry = load_memory_file(path, data)
+    except FormatError as exc:
+        return None, _problem(exc.code, str(exc))
+    assert isinstance(entry, Entry)  # listed as entries/<name>.md
     return _row_of(entry, f"{memory_root}/{path}", content_digest), None
 
 
