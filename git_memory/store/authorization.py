@@ -10,7 +10,6 @@ at-most-once: `sending` is recorded before the send, then `delivered`, `failed` 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -22,19 +21,6 @@ from git_memory.store.db import Owner, StateDB
 SUBJECT_KINDS = ("runner-plan", "runner-manifest", "promotion-plan")
 VIAS = ("interactive", "digest", "manifest", "elicitation", "agent")
 FINAL_DELIVERY_STATES = ("delivered", "indeterminate", "failed")
-
-
-@dataclass(frozen=True)
-class Authorization:
-    """One authorization log row."""
-
-    id: int
-    at: str
-    owner: Owner
-    subject_kind: str
-    subject_digest: str
-    via: str
-    detail: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -82,26 +68,6 @@ def record_authorization(
                 canonical_json(detail).decode(),
             ),
         )
-
-
-def list_authorizations(db: StateDB, owner: Owner) -> list[Authorization]:
-    """The owner's authorizations, oldest first."""
-    rows = db.rows(
-        "SELECT * FROM authorization_log WHERE repository_key = ? AND worktree_key = ? ORDER BY id",
-        (owner.repository_key, owner.worktree_key),
-    )
-    return [
-        Authorization(
-            id=row["id"],
-            at=row["at"],
-            owner=Owner(row["repository_key"], row["worktree_key"]),
-            subject_kind=row["subject_kind"],
-            subject_digest=row["subject_digest"],
-            via=row["via"],
-            detail=json.loads(row["detail"]),
-        )
-        for row in rows
-    ]
 
 
 def begin_delivery(db: StateDB, *, plan_digest: str, task_id: str) -> bool:
