@@ -2,9 +2,10 @@
 
 Git itself is read through pygit2, except the staged snapshot the pre-commit hook lints
 (`repo/staged.py` runs read-only `git` commands, cheaper to start than pygit2 is to import);
-subprocesses are also for runners (model CLIs), hooks chaining a legacy hook, and `git help`.
-Inherited `GIT_*` variables are scrubbed by default so a hook's environment (GIT_INDEX_FILE,
-GIT_DIR, …) never leaks into a child that was not meant to see it.
+subprocesses are also for runners (model CLIs) and `doctor`'s man page probe. Inherited
+`GIT_*` variables are scrubbed by default (a caller that passes no `env` gets
+`scrubbed_environment()`), so a hook's environment (GIT_INDEX_FILE, GIT_DIR, …) never leaks
+into a child that was not meant to see it; a caller that needs some passes its own `env`.
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ def run(
     timeout: float | None = None,
     capture: bool = True,
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run a short-lived command to completion (no shell)."""
+    """Run a short-lived command to completion (no shell); `env` defaults to the scrubbed
+    environment."""
     return subprocess.run(
         list(argv),
         cwd=cwd,
-        env=dict(env) if env is not None else None,
+        env=dict(env) if env is not None else scrubbed_environment(),
         input=input_bytes,
         timeout=timeout,
         capture_output=capture,
@@ -62,11 +64,12 @@ def popen(
     env: Mapping[str, str] | None = None,
     new_session: bool = True,
 ) -> subprocess.Popen[bytes]:
-    """Start a long-running child with pipes, in its own process group by default."""
+    """Start a long-running child with pipes, in its own process group by default; `env`
+    defaults to the scrubbed environment."""
     return subprocess.Popen(
         list(argv),
         cwd=cwd,
-        env=dict(env) if env is not None else None,
+        env=dict(env) if env is not None else scrubbed_environment(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

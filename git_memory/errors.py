@@ -1,7 +1,7 @@
 """The one error type library code raises; front ends print it once.
 
 Every code is a stable string `GM_<WHAT>`; tests and scripts match on it, so a code is never
-renamed once released. `EXIT_*` constants are the exit statuses of SPEC §8.
+renamed once released. `EXIT_*` constants are the exit statuses docs/troubleshooting.md lists.
 """
 
 from __future__ import annotations

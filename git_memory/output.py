@@ -112,3 +112,10 @@ def confirm(question: str, default: bool = False) -> bool:
     import click
 
     return bool(click.confirm(question, default=default, err=True))
+
+
+def confirm_after(question: str, *details: str) -> bool:
+    """Show what is at stake (each detail on stderr), then ask; no unless the human says yes."""
+    for detail in details:
+        echo(detail, err=True)
+    return confirm(question, default=False)

@@ -1,8 +1,8 @@
 """The private state home and the one helper for private atomic writes.
 
-State home precedence (SPEC §2): `$GIT_MEMORY_HOME`, then `git config memory.home`, then the XDG
-state directory. Directories are 0700 and files 0600 because the state holds transcript text and
-the origin secret.
+State home precedence (docs/configuration.md): `$GIT_MEMORY_HOME`, then `git config
+memory.home`, then the XDG state directory. Directories are 0700 and files 0600 because the
+state holds transcript text and the origin secret.
 """
 
 from __future__ import annotations
@@ -115,3 +115,17 @@ def read_private(path: Path) -> bytes:
         raise
     with os.fdopen(fd, "rb") as handle:
         return handle.read()
+
+
+def write_crash_log(text: str, *, home: Path | None = None, label: str = "crash") -> Path | None:
+    """Write a traceback under `<state home>/logs/` (0600) and return its path; None when it
+    cannot be written, because reporting a crash must never raise another error."""
+    import time
+
+    try:
+        logs = ensure_private_dir((home or state_home()) / LOGS_DIR)
+        path = logs / f"{label}-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
+        write_private_atomic(path, text.encode("utf-8", "replace"))
+    except Exception:
+        return None
+    return path

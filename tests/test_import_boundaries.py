@@ -1,8 +1,9 @@
-"""Layering (ARCHITECTURE.md): one choke point per side effect, imports point downward."""
+"""Layering: one choke point per side effect, imports point downward."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -16,32 +17,88 @@ CHOKE_POINTS = {
     "subprocess": ("_proc.py", "testing/"),
 }
 
+# Top to bottom: a package imports only from its own layer or the layers below it.
 LAYERS = [
-    {"cli", "mcp", "hooks_impl"},
+    {"cli"},
+    {"mcp", "demo", "doctor"},
     {"ops"},
     {"extract", "promote", "consolidate", "skills", "assemble", "runners", "verify"},
     {"sessions", "store", "repo"},
     {"formats", "lint", "contracts"},
+    {"errors", "output", "paths", "failpoints", "ids", "safefs", "_proc", "samples", "testing"},
 ]
+# Members of these sets never import each other (front ends and tools beside each other).
+INDEPENDENT = [{"mcp", "demo", "doctor"}]
+# A dotted module path (optionally `:function`) named in a string is a dependency too.
+MODULE_STRING = re.compile(r"^git_memory(\.[A-Za-z_]\w*)+(:\w+)?$")
 
 
 def _modules() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
 
 
+def _registry_declarations(tree: ast.AST) -> set[int]:
+    """The `module=` strings of the operation registry: where each operation lives (an
+    operation that drives other operations lives above ops/), loaded by `load_operation`."""
+    return {
+        id(keyword.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        for keyword in node.keywords
+        if keyword.arg == "module"
+    }
+
+
 def _imports(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return _imports_of(path.read_text(encoding="utf-8"), _relative(path))
+
+
+def _imports_of(source: str, rel: str) -> list[str]:
+    """Every module the file `rel` depends on: imports at any depth (function-level ones
+    included) and module paths named in strings (`import_module("git_memory.x")`,
+    "module:function" tables)."""
+    tree = ast.parse(source)
+    declared = _registry_declarations(tree) if rel == "ops/registry.py" else set()
     names: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.append(node.module)
+            if node.module == "git_memory":
+                names += [f"git_memory.{alias.name}" for alias in node.names]
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and MODULE_STRING.match(node.value)
+            and id(node) not in declared
+        ):
+            names.append(node.value.split(":")[0])
     return names
 
 
 def _relative(path: Path) -> str:
     return path.relative_to(PACKAGE).as_posix()
+
+
+def _package(rel: str) -> str:
+    """The top-level package (or module) of `rel`, a path below git_memory/."""
+    return rel.split("/", 1)[0].removesuffix(".py")
+
+
+def _package_imports() -> dict[str, dict[str, list[str]]]:
+    """package -> imported package -> the `file -> module` lines that make the edge."""
+    edges: dict[str, dict[str, list[str]]] = {}
+    for path in _modules():
+        rel = _relative(path)
+        own = _package(rel)
+        for name in _imports(path):
+            parts = name.split(".")
+            if parts[0] != "git_memory" or len(parts) < 2 or parts[1] == "__version__":
+                continue
+            if parts[1] != own:
+                edges.setdefault(own, {}).setdefault(parts[1], []).append(f"{rel} -> {name}")
+    return edges
 
 
 @pytest.mark.parametrize("module", ["pygit2", "sqlite3", "subprocess"])
@@ -55,30 +112,72 @@ def test_choke_points(module: str) -> None:
     assert offenders == [], f"{module} imported outside its choke point"
 
 
-def _layer_of(rel: str) -> int | None:
-    top = rel.split("/", 1)[0]
+def _layer_of(package: str) -> int | None:
     for number, layer in enumerate(LAYERS):
-        if top in layer:
+        if package in layer:
             return number
     return None
 
 
+def test_every_package_has_a_layer() -> None:
+    packages = {
+        _package(_relative(path))
+        for path in PACKAGE.iterdir()
+        if (path.suffix == ".py" and path.stem not in ("__init__", "__main__"))
+        or (path / "__init__.py").is_file()
+    }
+    assert sorted(package for package in packages if _layer_of(package) is None) == []
+
+
 def test_imports_point_downward() -> None:
     offenders = []
-    for path in _modules():
-        rel = _relative(path)
-        own = _layer_of(rel)
-        if own is None:
-            continue
-        for name in _imports(path):
-            if not name.startswith("git_memory."):
-                continue
-            target = _layer_of(name.removeprefix("git_memory.").replace(".", "/"))
-            if target is not None and target < own:
-                offenders.append(f"{rel} -> {name}")
-            if target == 0 and own == 0 and name.split(".")[1] != rel.split("/")[0]:
-                offenders.append(f"{rel} -> {name} (front ends never import each other)")
+    for own, targets in _package_imports().items():
+        for target, lines in targets.items():
+            own_layer, target_layer = _layer_of(own), _layer_of(target)
+            if own_layer is None or target_layer is None:
+                continue  # the package check above reports it
+            if target_layer < own_layer:
+                offenders += lines
+            if any({own, target} <= group for group in INDEPENDENT):
+                offenders += [f"{line} (these never import each other)" for line in lines]
     assert offenders == []
+
+
+def test_no_cycle_between_packages() -> None:
+    edges = _package_imports()
+    cycles: list[str] = []
+    state: dict[str, str] = {}
+
+    def visit(package: str, trail: list[str]) -> None:
+        state[package] = "open"
+        for target in sorted(edges.get(package, {})):
+            if state.get(target) == "open":
+                loop = [*trail[trail.index(target) :], target]
+                cycles.append(" -> ".join(loop) + f" (e.g. {edges[package][target][0]})")
+            elif target not in state:
+                visit(target, [*trail, target])
+        state[package] = "done"
+
+    for package in sorted(edges):
+        if package not in state:
+            visit(package, [package])
+    assert cycles == []
+
+
+def test_the_checker_sees_string_and_function_level_imports() -> None:
+    source = (
+        "import importlib\n"
+        "def f():\n"
+        "    from git_memory.store import db\n"
+        "    return importlib.import_module('git_memory.skills.stage')\n"
+        "TABLE = {'k': 'git_memory.consolidate.status:counts'}\n"
+    )
+    assert sorted(_imports_of(source, "ops/probe.py")) == [
+        "git_memory.consolidate.status",
+        "git_memory.skills.stage",
+        "git_memory.store",
+        "importlib",
+    ]
 
 
 def test_only_output_writes_to_stdout() -> None:

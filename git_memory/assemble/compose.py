@@ -71,20 +71,20 @@ def lint_sources(files: MemoryFiles) -> None:
 
 def parse_sources(files: MemoryFiles) -> tuple[str | None, list[SceneLine], list[SkillLine]]:
     """The doctrine text, scene lines and skill lines of the memory files."""
-    from git_memory.formats.doctrine import parse_doctrine
-    from git_memory.formats.scene import parse_scene
-    from git_memory.formats.skill_md import parse_skill
+    from git_memory.formats.memory_file import load_doctrine, load_scene, load_skill
 
-    doctrine = parse_doctrine(files.doctrine.decode()).text if files.doctrine else None
+    doctrine = (
+        load_doctrine("doctrine.md", files.doctrine.decode()).text if files.doctrine else None
+    )
     if doctrine is not None and not doctrine.strip():
         doctrine = None
     scenes = []
     for name, data in sorted(files.scenes.items()):
-        scene = parse_scene(data.decode())
+        scene = load_scene(f"scenes/{name}.md", data.decode())
         scenes.append(SceneLine(name=name, heat=scene.heat, summary=scene.summary))
     skills = []
     for name, data in sorted(files.skills.items()):
-        skill = parse_skill(data.decode())
+        skill = load_skill(f"skills/{name}/SKILL.md", data.decode())
         skills.append(SkillLine(name=name, description=skill.description))
     return doctrine, scenes, skills
 

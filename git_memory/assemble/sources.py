@@ -7,13 +7,12 @@ are transient artifacts of an interrupted promotion, never memory.
 from __future__ import annotations
 
 import errno
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from git_memory import safefs
 from git_memory.errors import GitMemoryError
+from git_memory.repo import memory_tree
 
 MAX_SKILL_DIRS = 256
 
@@ -28,20 +27,11 @@ class MemoryFiles:
 
 
 def _listing(root: Path, parts: list[str]) -> tuple[list[str], list[str]]:
-    """(regular files, directories) directly inside `root/parts`, dot-names skipped."""
-    try:
-        with safefs.open_dir(root, parts) as dir_fd:
-            names = sorted(name for name in os.listdir(dir_fd) if not name.startswith("."))
-            kinds = {name: os.lstat(name, dir_fd=dir_fd).st_mode for name in names}
-    except FileNotFoundError:
-        return [], []
-    links = [name for name in names if stat.S_ISLNK(kinds[name])]
-    if links:
-        # Fail closed: a link in the memory root could point anywhere on the machine.
-        raise safefs.symlink_refused("/".join([*parts, links[0]]))
-    files = [name for name in names if stat.S_ISREG(kinds[name])]
-    dirs = [name for name in names if stat.S_ISDIR(kinds[name])]
-    return files, dirs
+    """(regular files, directories) directly inside `root/parts`, dot-names skipped; a
+    symbolic link is refused."""
+    listing = memory_tree.list_dir(root, parts)
+    memory_tree.refuse_links(listing, parts)
+    return [i.name for i in listing if i.is_file], [i.name for i in listing if i.is_dir]
 
 
 def _read(root: Path, relpath: str) -> bytes | None:

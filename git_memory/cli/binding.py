@@ -15,7 +15,7 @@ FORMAT_OPTION_HELP = "Output format: text for people, json for scripts and agent
 
 
 def common_params(with_request: bool) -> list[click.Parameter]:
-    """Options every data command takes (SPEC §8)."""
+    """Options every data command takes."""
     params: list[click.Parameter] = [
         click.Option(
             ["--format", "output_format"],

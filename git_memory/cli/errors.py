@@ -1,11 +1,10 @@
-"""Turn exceptions into SPEC §8 exit codes: one `error:` line, never a traceback on screen."""
+"""Turn exceptions into exit statuses (docs/troubleshooting.md): one `error:` line, never a
+traceback on screen."""
 
 from __future__ import annotations
 
 import os
-import time
 import traceback
-from pathlib import Path
 
 import click
 
@@ -50,6 +49,8 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception:
+        from git_memory.paths import write_crash_log
+
         log = write_crash_log(traceback.format_exc())
         output.echo("error: internal error in git memory (this is a bug) [GM_INTERNAL]", err=True)
         output.echo(f"hint: see log at {log}" if log else "hint: no log could be written", err=True)
@@ -62,16 +63,3 @@ def report_error(exc: GitMemoryError) -> None:
     if output.json_errors_enabled():
         output.echo_json({"format": "git-memory-error@v1", "error": exc.to_json()})
     output.print_error(exc.code, exc.message, exc.hint)
-
-
-def write_crash_log(text: str) -> Path | None:
-    """Write a traceback under `<state home>/logs/` and return its path."""
-    from git_memory.paths import LOGS_DIR, ensure_private_dir, state_home, write_private_atomic
-
-    try:
-        logs = ensure_private_dir(state_home() / LOGS_DIR)
-        path = logs / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
-        write_private_atomic(path, text.encode("utf-8", "replace"))
-    except Exception:
-        return None
-    return path

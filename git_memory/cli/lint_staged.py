@@ -17,8 +17,6 @@ from git_memory.errors import (
     GitMemoryError,
 )
 
-FAST_ARGV = ("lint", "--staged")
-
 
 def run() -> int:
     """Lint the blobs the commit will record; 1 when anything blocks."""
@@ -48,7 +46,7 @@ def run_guarded_fast() -> int:
     except Exception:
         import traceback
 
-        from git_memory.cli.errors import write_crash_log
+        from git_memory.paths import write_crash_log
 
         log = write_crash_log(traceback.format_exc())
         output.echo("error: internal error in git memory (this is a bug) [GM_INTERNAL]", err=True)

@@ -118,7 +118,7 @@ def cli(directories: tuple[str, ...]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: run the CLI and exit with SPEC §8 codes."""
+    """Console-script entry point: run the CLI and exit with the documented exit statuses."""
     from git_memory.cli.errors import run_guarded
 
     sys.exit(run_guarded(cli, argv))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
 
@@ -23,7 +21,8 @@ def command(repository: str | None) -> int:
     The server is bound to the worktree it starts in; its tools are generated from the same
     operations as these commands and return the documents `--format json` prints.
     """
-    # The MCP front end is loaded by name: front ends never import each other's code.
-    server = importlib.import_module("git_memory.mcp.main")
-    status: int = server.serve(repository)
-    return status
+    # The CLI is the program's entry point and sits above the MCP front end; the server (and
+    # the MCP SDK) load only when this command runs, not for `git memory -h`.
+    from git_memory.mcp.main import serve
+
+    return serve(repository)

@@ -10,22 +10,28 @@ baseline of the next incremental consolidation.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from git_memory.consolidate import runs
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import Owner, StateDB
 
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.candidates import Candidate
+    from git_memory.store.journal import PlanRecord
+    from git_memory.store.session import Workspace
 
-def _workspace(worktree: Any, db: StateDB, owner: Owner) -> Any:
-    from git_memory.extract.workspace import Workspace
+
+def _workspace(worktree: Worktree, db: StateDB, owner: Owner) -> Workspace:
+    from git_memory.store.session import Workspace
 
     workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
     workspace.sync_approved()
     return workspace
 
 
-def check_current(worktree: Any, db: StateDB, owner: Owner, candidate: Any) -> None:
+def check_current(worktree: Worktree, db: StateDB, owner: Owner, candidate: Candidate) -> None:
     """Refuse when the approved memory moved since the patch was staged."""
     from git_memory.consolidate import task as tasks
     from git_memory.consolidate.stage import binding_drift
@@ -44,7 +50,7 @@ def check_current(worktree: Any, db: StateDB, owner: Owner, candidate: Any) -> N
 
 
 def plan_files(
-    worktree: Any, db: StateDB, owner: Owner, candidates: list[Any]
+    worktree: Worktree, db: StateDB, owner: Owner, candidates: list[Candidate]
 ) -> list[tuple[str, str, str | None]]:
     """The patch's files: writes, then deletes (relative to the memory root)."""
     if len(candidates) != 1:
@@ -84,7 +90,7 @@ def check_stored_form(path: str, content: str) -> None:
         ) from exc
 
 
-def precheck(worktree: Any, db: StateDB, record: Any) -> None:
+def precheck(worktree: Worktree, db: StateDB, record: PlanRecord) -> None:
     """Before promote touches a file: the memory must still be what the patch was built on."""
     from git_memory.store.candidates import require_candidate
 
@@ -92,7 +98,7 @@ def precheck(worktree: Any, db: StateDB, record: Any) -> None:
         check_current(worktree, db, record.owner, require_candidate(db, candidate_id))
 
 
-def finalize(db: StateDB, record: Any) -> None:
+def finalize(db: StateDB, record: PlanRecord) -> None:
     """Inside the finalize transaction: the run of each promoted patch becomes `applied`."""
     from git_memory.store.candidates import require_candidate
 

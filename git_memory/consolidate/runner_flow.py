@@ -97,35 +97,35 @@ def _fresh_plan(workspace: Any, session: Any, task: ConsolidationTask) -> tuple[
 
 def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResult:
     """Plan (and with approval, run and stage) the consolidation task through a runner."""
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(worktree)
-    mode: tasks.Mode = "full" if request.full else "incremental"
-    built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
-    note = why_none(built, request.ifDue)
-    if note is not None:
-        return ConsolidateResult(status=_status_of(built), entryCount=built.selected, note=note)
-    assert built.task is not None
-    session = _session(worktree, workspace, request)
-    task, stdin, plan = _fresh_plan(workspace, session, built.task)
-    try:
-        approved = session.approve(
-            [plan],
-            approve_plan=getattr(request, "approvePlan", None),
-            approve_manifest=getattr(request, "approveManifest", None),
-            ask=ask,
-        )
-    except GitMemoryError as exc:
-        if exc.code != "GM_APPROVAL_REQUIRED":
-            raise
-        return ConsolidateResult(
-            status="approval-required",
-            taskId=task.taskId,
-            entryCount=built.selected,
-            plans=[plan.to_json()],
-            note=f"approve with --approve-plan {plan.planDigest}",
-        )
-    return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
+    with open_workspace(worktree) as workspace:
+        mode: tasks.Mode = "full" if request.full else "incremental"
+        built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
+        note = why_none(built, request.ifDue)
+        if note is not None:
+            return ConsolidateResult(status=_status_of(built), entryCount=built.selected, note=note)
+        assert built.task is not None
+        session = _session(worktree, workspace, request)
+        task, stdin, plan = _fresh_plan(workspace, session, built.task)
+        try:
+            approved = session.approve(
+                [plan],
+                approve_plan=getattr(request, "approvePlan", None),
+                approve_manifest=getattr(request, "approveManifest", None),
+                ask=ask,
+            )
+        except GitMemoryError as exc:
+            if exc.code != "GM_APPROVAL_REQUIRED":
+                raise
+            return ConsolidateResult(
+                status="approval-required",
+                taskId=task.taskId,
+                entryCount=built.selected,
+                plans=[plan.to_json()],
+                note=f"approve with --approve-plan {plan.planDigest}",
+            )
+        return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
 
 
 def _session(worktree: Any, workspace: Any, request: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Stage a ConsolidationPatch@v1: binding echo, every §H rule, one reviewable statement per op.
+"""Stage a ConsolidationPatch@v1: binding echo, every format rule, one reviewable statement per op.
 
 The patch must echo the task it answers, and the task rebuilt from the current approved
 memory must still be that task (an entry, scene or doctrine changed since `synthesize`:

@@ -17,10 +17,9 @@ RULE = (
 
 def synthesize(worktree: Any, mode: tasks.Mode, *, if_due: bool = False) -> Synthesis:
     """The Synthesis document: a planned task, or a note (not due, nothing new, pending)."""
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(worktree)
-    try:
+    with open_workspace(worktree) as workspace:
         built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
         if built.state.pending_run_id is not None and retire_outdated(workspace, built):
             built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
@@ -30,8 +29,6 @@ def synthesize(worktree: Any, mode: tasks.Mode, *, if_due: bool = False) -> Synt
         assert built.task is not None
         tasks.plan(workspace, built.task)
         return _synthesis(built.task.to_json(), built, None)
-    finally:
-        workspace.db.close()
 
 
 def retire_outdated(workspace: Any, built: tasks.Built) -> bool:

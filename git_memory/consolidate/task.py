@@ -56,7 +56,7 @@ class Built:
 
 def snapshot(workspace: Any) -> Snapshot:
     """Approved entries (projection), scenes and doctrine (files); coverage must be complete."""
-    from git_memory.extract.contexts import load_sources
+    from git_memory.skills.contexts import load_sources
     from git_memory.store.approved import get_projection
 
     projection = get_projection(workspace.db, workspace.owner)

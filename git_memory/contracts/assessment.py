@@ -56,14 +56,6 @@ class EvidenceAssessment(Model):
         """`digest(citations)`: half of the confirmation binding."""
         return citations_digest(self.citations)
 
-    def confirmation_binding(self) -> dict[str, str]:
-        """What a human confirmation (PrepareRequest statement) must echo."""
-        return {
-            "statementId": self.statementId,
-            "statementTextDigest": self.statementTextDigest,
-            "citationsDigest": self.citations_digest(),
-        }
-
 
 def citations_digest(citations: list[Citation]) -> str:
     """`digest` of the sorted citation list, as the confirmation binding records it."""

@@ -1,4 +1,4 @@
-"""Byte-exact canonical JSON and the digests built on it (SPEC §4.3).
+"""Byte-exact canonical JSON and the digests built on it (docs/contracts.md).
 
 Rules: strings (keys included) are NFC-normalized and must be well-formed (no lone
 surrogates); numbers are integers only; object keys are sorted by UTF-16 code units (what a

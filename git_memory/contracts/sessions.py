@@ -1,4 +1,4 @@
-"""Contracts of the session index commands (`git memory sessions …`, SPEC §5)."""
+"""Contracts of the session index commands (`git memory sessions …`)."""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts
 from git_memory.extract.adjudication_task import recall_drafts
 from git_memory.extract.staging import claim_or_replay, stale, submit_or_release
-from git_memory.extract.workspace import Workspace
 from git_memory.store.db import StateDB
+from git_memory.store.session import Workspace
 from git_memory.store.tasks import Task
 
 

@@ -10,8 +10,8 @@ from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate
 from git_memory.extract import artifacts
 from git_memory.extract.prompts import ADJUDICATION_PROMPT_VERSION, prompt_text
 from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
-from git_memory.extract.workspace import Workspace
 from git_memory.store.db import StateDB, now_ms
+from git_memory.store.session import Workspace
 
 RESULT_FORMAT = "git-memory-adjudication-result@v1"
 

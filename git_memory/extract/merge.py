@@ -11,9 +11,9 @@ import dataclasses
 from typing import Any
 
 from git_memory.contracts.adjudication import Adjudication
-from git_memory.extract.workspace import Workspace
 from git_memory.store.candidates import Candidate
 from git_memory.store.db import StateDB
+from git_memory.store.session import Workspace
 
 
 def merge_into_draft(

@@ -9,10 +9,10 @@ from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import AgentRecall
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
-from git_memory.extract.contexts import build_contexts, load_sources
 from git_memory.extract.select import Selection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks
-from git_memory.extract.workspace import Workspace, open_workspace
+from git_memory.skills.contexts import build_contexts, load_sources
+from git_memory.store.session import Workspace, open_workspace
 
 GUIDANCE_RULES = [
     "Show the user the candidates you propose and merge their edits before staging: staged "
@@ -31,7 +31,8 @@ def pending_tasks(
     now: float | None = None,
     capped: bool = True,
 ) -> tuple[Workspace, Selection, list[PlannedTask]]:
-    """Sync the session index, select the window and plan its chunks; the pending ones."""
+    """Sync the session index, select the window and plan its chunks; the pending ones. The
+    caller closes the returned workspace (`with workspace:`)."""
     from git_memory.sessions.providers import enabled
     from git_memory.sessions.sync import sync
 
@@ -39,16 +40,22 @@ def pending_tasks(
     # an agent calling recall over MCP has no other step that would.
     sync(worktree.state_home, providers=enabled(worktree))
     workspace = open_workspace(worktree)
-    moment = time.time() if now is None else now
-    selection = select(worktree, request, now=moment, capped=capped)
-    planned = build_tasks(selection, workspace.binding, workspace.database_uuid, int(moment * 1000))
-    return workspace, selection, [p for p in planned if _plan_pending(workspace, p)]
+    try:
+        moment = time.time() if now is None else now
+        selection = select(worktree, request, now=moment, capped=capped)
+        binding, uuid = workspace.binding, workspace.database_uuid
+        planned = build_tasks(selection, binding, uuid, int(moment * 1000))
+        return workspace, selection, [p for p in planned if _plan_pending(workspace, p)]
+    except BaseException:
+        workspace.db.close()
+        raise
 
 
 def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -> AgentRecall:
     """Select, chunk and plan; return up to `limit` pending tasks plus the contexts."""
     workspace, selection, pending = pending_tasks(worktree, request.request, now=now)
-    sources = load_sources(workspace)
+    with workspace:
+        sources = load_sources(workspace)
     memory_context, skill_context = build_contexts(sources, request.request.query)
     return AgentRecall.model_validate(
         {

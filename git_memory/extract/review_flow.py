@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from git_memory.extract.review_items import review_item
-from git_memory.extract.workspace import Workspace
+from git_memory.store.session import Workspace
 
 STORE_KIND = {"entry": "entry", "skill": "skill", "consolidation": "consolidation-patch"}
 MAX_ITEMS = 200
@@ -30,7 +30,7 @@ def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
         kind=STORE_KIND[kind] if kind else None,
         limit=MAX_ITEMS,
     )
-    from git_memory.skills.stage import check_review
+    from git_memory.extract.skill_stage import check_review
 
     if kind is None:
         # Reviewing everything must not be blocked by one skill whose memory context moved:
@@ -42,7 +42,7 @@ def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
 
 def _skill_current(workspace: Workspace, candidate: Any) -> bool:
     from git_memory.errors import GitMemoryError
-    from git_memory.skills.stage import check_review
+    from git_memory.extract.skill_stage import check_review
 
     try:
         check_review(workspace, [candidate])

@@ -23,8 +23,8 @@ from git_memory.extract.assess import (
 )
 from git_memory.extract.evidence import CatalogItem
 from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
-from git_memory.extract.workspace import Workspace
 from git_memory.store.db import StateDB
+from git_memory.store.session import Workspace
 
 
 def load_catalog(record: dict[str, Any]) -> dict[str, CatalogItem]:

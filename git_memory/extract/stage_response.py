@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from git_memory.extract.review_items import review_item
-from git_memory.extract.workspace import Workspace
+from git_memory.store.session import Workspace
 
 
 def _staged(workspace: Workspace, candidate_ids: list[str]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.extract.workspace import Workspace
+from git_memory.store.session import Workspace
 
 if TYPE_CHECKING:
     from git_memory.store.tasks import Apply, SubmitResult

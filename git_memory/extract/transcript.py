@@ -2,7 +2,7 @@
 
 The markers are the prompt-injection guard: the model is told that everything between them is
 past material addressed to someone else. A literal marker inside transcript text would let
-content forge a turn boundary, so such sequences are neutralized first (SPEC §7.5 item 5).
+content forge a turn boundary, so such sequences are neutralized first.
 """
 
 from __future__ import annotations

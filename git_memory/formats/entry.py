@@ -1,4 +1,4 @@
-"""Entry files `entries/<id>.md`: parse and canonically serialize (SPEC §4.1, reference §C).
+"""Entry files `entries/<id>.md`: parse and canonically serialize (docs/formats.md).
 
 `parse_entry(serialize_entry(e)) == e`, and a canonical text round-trips byte for byte, so
 `serialize_entry(parse_entry(text)) == text` exactly when `text` is canonical (`fmt --check`).

@@ -1,4 +1,4 @@
-"""`index.json`: the generated navigation index (SPEC §4.6).
+"""`index.json`: the generated navigation index (docs/formats.md).
 
 Deterministic: items sorted, one item per line, so two branches that each add an entry merge
 without conflict in most cases (and the merge driver rebuilds it when they do conflict).

@@ -1,4 +1,4 @@
-"""Text normalization before counting code points (SPEC §4.2, reference §H).
+"""Text normalization before counting code points (docs/formats.md).
 
 BOM refused; CRLF → LF; a bare CR refused; trailing spaces and tabs stripped on every line.
 Counts are Unicode code points of the result (an emoji ZWJ sequence counts several).

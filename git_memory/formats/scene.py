@@ -1,4 +1,4 @@
-"""Scene files `scenes/<name>.md`: a META block then Markdown (SPEC §4.2, reference §C/§H)."""
+"""Scene files `scenes/<name>.md`: a META block then Markdown (docs/formats.md)."""
 
 from __future__ import annotations
 

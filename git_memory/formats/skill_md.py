@@ -1,4 +1,4 @@
-"""`skills/<name>/SKILL.md`: provider-neutral skill source (SPEC §4.2, reference §C).
+"""`skills/<name>/SKILL.md`: provider-neutral skill source (docs/formats.md).
 
 Beyond the original writer (which keeps only name and description), the optional keys
 `allowed-tools`, `license` and `metadata` are kept, JSON-encoded, so `fmt` loses nothing.

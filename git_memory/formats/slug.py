@@ -1,4 +1,5 @@
-"""Entry ids and names (SPEC §4.1): slugify with NFKD folding, fallback and collision suffixes."""
+"""Entry ids and names (docs/formats.md): slugify with NFKD folding, fallback and collision
+suffixes."""
 
 from __future__ import annotations
 

@@ -7,12 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from git_memory.errors import FormatError
+from git_memory.formats.memory_file import DOCTRINE_PATH, ENTRY_PATH, SCENE_PATH, SKILL_PATH
 from git_memory.lint.engine import Finding, Span, format_finding
 
-ENTRY_PATH = re.compile(r"entries/([^/]+)\.md")
-SCENE_PATH = re.compile(r"scenes/([^/]+)\.md")
-SKILL_PATH = re.compile(r"skills/([^/]+)/SKILL\.md")
-DOCTRINE_PATH = "doctrine.md"
 INDEX_PATH = "index.json"
 
 Checker = Callable[[str, str], list[Span]]
@@ -44,16 +41,10 @@ def _checker(relpath: str) -> Checker | None:
 
 
 def _entry(relpath: str, text: str) -> list[Span]:
-    from git_memory.formats.entry import entry_frontmatter_span, parse_entry
+    from git_memory.formats.entry import entry_frontmatter_span
+    from git_memory.formats.memory_file import load_entry
 
-    entry = parse_entry(text)
-    stem = ENTRY_PATH.fullmatch(relpath).group(1)  # type: ignore[union-attr]
-    if entry.id != stem:
-        raise FormatError(
-            "GM_FORMAT_ID_MISMATCH",
-            f"id {entry.id!r} does not match the file name {stem!r}.md",
-            line=2,
-        )
+    entry = load_entry(relpath, text)
     _, end = entry_frontmatter_span(text)
     spans: list[Span] = []
     marker = f"\nid: {entry.id}\n"
@@ -70,31 +61,24 @@ def _entry(relpath: str, text: str) -> list[Span]:
 
 
 def _scene(relpath: str, text: str) -> list[Span]:
-    from git_memory.formats.scene import parse_scene
+    from git_memory.formats.memory_file import load_scene
 
-    parse_scene(text)
+    load_scene(relpath, text)
     _check_name(SCENE_PATH, relpath)
     return []
 
 
 def _skill(relpath: str, text: str) -> list[Span]:
-    from git_memory.formats.skill_md import parse_skill
+    from git_memory.formats.memory_file import load_skill
 
-    skill = parse_skill(text)
-    directory = SKILL_PATH.fullmatch(relpath).group(1)  # type: ignore[union-attr]
-    if skill.name != directory:
-        raise FormatError(
-            "GM_FORMAT_SKILL_BINDING_DRIFT",
-            f"skill name {skill.name!r} does not match its directory {directory!r}",
-            line=2,
-        )
+    load_skill(relpath, text)
     return []
 
 
 def _doctrine(relpath: str, text: str) -> list[Span]:
-    from git_memory.formats.doctrine import parse_doctrine
+    from git_memory.formats.memory_file import load_doctrine
 
-    parse_doctrine(text)
+    load_doctrine(relpath, text)
     return []
 
 

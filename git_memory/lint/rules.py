@@ -1,4 +1,4 @@
-"""The lint rule table (SPEC §4.4, reference §B): what blocks a commit and what only warns.
+"""The lint rule table (docs/formats.md): what blocks a commit and what only warns.
 
 Each pattern rule carries `triggers`: literal substrings at least one of which every match
 contains. Text without any trigger skips the regex, which is what keeps the pre-commit hook

@@ -10,10 +10,7 @@ same JSON document that `git memory <command> --format json` prints. Errors are
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
-import time
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,7 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.mcp.shapes import MAX_DEPTH, compact_schema
-from git_memory.ops.base import OpContext, Operation, handler_doc, request_invalid
+from git_memory.ops.base import (
+    OpContext,
+    Operation,
+    handler_doc,
+    load_declared,
+    request_invalid,
+)
 from git_memory.ops.registry import OPERATIONS, McpVariant, OperationSpec, SideEffect
 
 if TYPE_CHECKING:
@@ -176,7 +179,7 @@ def load_tools(
     bindings: dict[str, ToolBinding] = {}
     for declaration in mcp_specs(operations):
         try:
-            operation = _load(declaration)
+            operation = load_declared(declaration)
         except Exception as exc:
             if strict:
                 raise
@@ -192,16 +195,6 @@ def load_tools(
     return bindings
 
 
-def _load(declaration: OperationSpec) -> Operation[Any, Any]:
-    # Same check as `load_operation`, but also for declarations outside the registry (tests
-    # serve operations of their own).
-    module = importlib.import_module(declaration.module)
-    operation: Operation[Any, Any] = module.OPERATION
-    if operation.spec is not declaration:
-        raise RuntimeError(f"{declaration.module}.OPERATION is bound to another declaration")
-    return operation
-
-
 def document_text(document: Any) -> str:
     """The JSON text of a document exactly as `--format json` prints it (without newline)."""
     return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False)
@@ -209,21 +202,11 @@ def document_text(document: Any) -> str:
 
 def internal_error(state_home: Path | None) -> GitMemoryError:
     """A GM_INTERNAL error for an unexpected exception, with the traceback logged privately."""
-    log = _write_crash_log(traceback.format_exc(), state_home)
+    from git_memory.paths import write_crash_log
+
+    log = write_crash_log(traceback.format_exc(), home=state_home, label="crash-mcp")
     return GitMemoryError(
         "GM_INTERNAL",
         "internal error in git memory (this is a bug)",
         hint=f"see log at {log}" if log else "no log could be written",
     )
-
-
-def _write_crash_log(text: str, home: Path | None) -> Path | None:
-    from git_memory.paths import LOGS_DIR, ensure_private_dir, state_home, write_private_atomic
-
-    try:
-        logs = ensure_private_dir((home or state_home()) / LOGS_DIR)
-        path = logs / f"crash-mcp-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
-        write_private_atomic(path, text.encode("utf-8", "replace"))
-    except Exception:
-        return None
-    return path

@@ -149,7 +149,12 @@ def _schema_hint(model: Any) -> str:
 
 def load_operation(name: str) -> Operation[Any, Any]:
     """Import the module of operation `name` and return its bound `OPERATION`."""
-    declaration = spec(name)
+    return load_declared(spec(name))
+
+
+def load_declared(declaration: OperationSpec) -> Operation[Any, Any]:
+    """Import the module a declaration names (also one outside the registry: tests serve
+    operations of their own) and return its `OPERATION`, which must be bound to it."""
     module = importlib.import_module(declaration.module)
     operation: Operation[Any, Any] = module.OPERATION
     if operation.spec is not declaration:

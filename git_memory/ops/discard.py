@@ -21,29 +21,29 @@ def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
     reviewed (GM_REVISION_CONFLICT) nothing happens; review again. Without --revision the
     current revision is discarded.
     """
-    from git_memory.extract.workspace import open_workspace
     from git_memory.ids import resolve
     from git_memory.store.candidates import discard as discard_candidate
     from git_memory.store.candidates import list_candidates, require_candidate
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(ctx.worktree, sync=False)
-    known = [c.candidate_id for c in list_candidates(workspace.db, workspace.owner)]
-    candidate_id = resolve(
-        request.candidateId,
-        known,
-        what="candidate",
-        code="GM_CANDIDATE_NOT_FOUND",
-        listed_by="git memory review",
-    )
-    current = require_candidate(workspace.db, candidate_id, workspace.owner)
-    if current.status != "quarantined":
-        raise GitMemoryError(
-            "GM_CANDIDATE_STATE_INVALID",
-            f"candidate {request.candidateId!r} is {current.status}, not quarantined",
+    with open_workspace(ctx.worktree, sync=False) as workspace:
+        known = [c.candidate_id for c in list_candidates(workspace.db, workspace.owner)]
+        candidate_id = resolve(
+            request.candidateId,
+            known,
+            what="candidate",
+            code="GM_CANDIDATE_NOT_FOUND",
+            listed_by="git memory review",
         )
-    revision = current.revision if request.revision is None else request.revision
-    changed = discard_candidate(workspace.db, candidate_id, expected_revision=revision)
-    return DiscardResponse(candidateId=changed.candidate_id, revision=changed.revision)
+        current = require_candidate(workspace.db, candidate_id, workspace.owner)
+        if current.status != "quarantined":
+            raise GitMemoryError(
+                "GM_CANDIDATE_STATE_INVALID",
+                f"candidate {request.candidateId!r} is {current.status}, not quarantined",
+            )
+        revision = current.revision if request.revision is None else request.revision
+        changed = discard_candidate(workspace.db, candidate_id, expected_revision=revision)
+        return DiscardResponse(candidateId=changed.candidate_id, revision=changed.revision)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:

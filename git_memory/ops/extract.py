@@ -80,6 +80,7 @@ def extract(
     with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
     the adjudication is a separate delivery with its own plan. Answers are held to the
     agent-native rules and land quarantined for `git memory review`."""
+    from git_memory import output
     from git_memory.runners.batch import run_batch
     from git_memory.runners.profiles import RunnerOptions
 
@@ -96,7 +97,7 @@ def extract(
         limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
         approve_plan=request.approvePlan,
         approve_manifest=request.approveManifest,
-        ask=_terminal_ask if ctx.interactive else None,
+        ask=output.confirm_after if ctx.interactive else None,
     )
     if builtin and not outcome.left:
         _remember_window(ctx, request.request)
@@ -141,19 +142,19 @@ def _next(ctx: OpContext, outcome: Any) -> str:
 
 
 def _waiting(ctx: OpContext) -> int:
-    from git_memory.extract.workspace import open_workspace
     from git_memory.store.candidates import list_candidates
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(ctx.worktree, sync=False)
-    return len(list_candidates(workspace.db, workspace.owner, statuses=("quarantined",)))
+    with open_workspace(ctx.worktree, sync=False) as workspace:
+        return len(list_candidates(workspace.db, workspace.owner, statuses=("quarantined",)))
 
 
 def _remember_window(ctx: OpContext, request: MemoryExtractionRequest) -> None:
     from git_memory.extract import window
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(ctx.worktree, sync=False)
-    window.remember(workspace.db, workspace.owner, window.from_request(request.window))
+    with open_workspace(ctx.worktree, sync=False) as workspace:
+        window.remember(workspace.db, workspace.owner, window.from_request(request.window))
 
 
 def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerResponse:
@@ -179,13 +180,6 @@ def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerRes
     )
 
 
-def _terminal_ask(question: str, details: str) -> bool:
-    from git_memory import output
-
-    output.echo(details, err=True)
-    return output.confirm(question)
-
-
 MAX_MODEL_TASKS = 8
 _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
@@ -193,13 +187,13 @@ _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest:
     """The request from the flags; the window defaults as `extract.window` describes."""
     from git_memory.extract import window
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
     since, until = values.get("since"), values.get("until")
     last = None
     if not since:
-        workspace = open_workspace(ctx.worktree, sync=False)
-        last = window.last_until(workspace.db, workspace.owner)
+        with open_workspace(ctx.worktree, sync=False) as workspace:
+            last = window.last_until(workspace.db, workspace.owner)
     resolved = window.resolve_window(since, until, last_until=last, now=window.utc_now())
     return _request(values, request_from_cli(values, resolved.to_json()))
 

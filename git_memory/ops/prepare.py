@@ -5,6 +5,7 @@ from __future__ import annotations
 from git_memory.contracts.promotion import PrepareRequest
 from git_memory.contracts.promotion_ops import PreparedPlan
 from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
 
 
@@ -23,7 +24,7 @@ def prepare(ctx: OpContext, request: PrepareRequest) -> PreparedPlan:
 
     worktree = ctx.worktree
     with open_state(worktree.state_home) as db:
-        plan = prepare_plan(worktree, db, request)
+        plan = prepare_plan(worktree, db, request, PROMOTION_KINDS)
     digest = plan.plan_digest()
     return PreparedPlan(
         planId=plan.planId,

@@ -10,6 +10,7 @@ import click
 from git_memory.contracts.promotion_ops import PromoteRequest, PromotionResult
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
 
 
@@ -48,10 +49,10 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
         with promotion_lock(worktree.state_home) as acquired:
             if not acquired:
                 raise busy()
-            resume_others(worktree, db, owner, plan_id)
+            resume_others(worktree, db, owner, plan_id, PROMOTION_KINDS)
             if via is not None:
                 approval.approve(db, owner, plan_id, via)
-            result = apply_plan(worktree, db, owner, plan_id)
+            result = apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
     return PromotionResult(
         planId=result.plan_id,
         planDigest=result.plan_digest,

@@ -59,11 +59,6 @@ class OperationSpec(NamedTuple):
         """`stable` when both front ends offer the same thing, else `one-sided`."""
         return "stable" if self.mcp_tools and not self.one_sided_reason else "one-sided"
 
-    @property
-    def cli_name(self) -> str:
-        """The command as typed after `git memory`."""
-        return " ".join(self.cli_path)
-
 
 def _op(
     name: str,
@@ -295,12 +290,14 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "Run the whole flow on bundled sample sessions in a throw-away repository.",
         "none",
         cli_only="a tour for people; it builds its own sandbox",
+        module="git_memory.demo.operation",  # demo runs operations, so it sits above ops/
     ),
     _op(
         "doctor",
         "Check the install and this worktree's setup, with hints.",
         "none",
         cli_only="diagnoses the human's install; not part of an agent's flow",
+        module="git_memory.doctor.operation",  # doctor loads operations: above ops/
     ),
     # --- keeping memory true: verify, list, retire ---
     _op(

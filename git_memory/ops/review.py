@@ -27,16 +27,16 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
     plan. JSON output never confirms anything.
     """
     from git_memory.extract.review_flow import held_by_open_plans, queue
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(ctx.worktree)
-    items = queue(workspace, request.kind)
-    if ctx.extras.get("confirm_typed_facts") or ctx.interactive:
-        held = held_by_open_plans(workspace)
-        _say_held(held)
-        _confirm(ctx, [item for item in items if item["candidateId"] not in held])
+    with open_workspace(ctx.worktree) as workspace:
         items = queue(workspace, request.kind)
-    return Review.model_validate({"kind": request.kind, "items": items})
+        if ctx.extras.get("confirm_typed_facts") or ctx.interactive:
+            held = held_by_open_plans(workspace)
+            _say_held(held)
+            _confirm(ctx, [item for item in items if item["candidateId"] not in held])
+            items = queue(workspace, request.kind)
+        return Review.model_validate({"kind": request.kind, "items": items})
 
 
 def _say_held(held: dict[str, str]) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from git_memory.consolidate.stage import stage_patch
 from git_memory.contracts.adjudication import AdjudicationResult
 from git_memory.contracts.consolidation import ConsolidationPatch
 from git_memory.contracts.extraction import CandidateDraftBatch
@@ -12,17 +13,12 @@ from git_memory.contracts.requests import StageRequest
 from git_memory.contracts.skill import SkillCandidate
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
+from git_memory.extract.skill_stage import stage_skill
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
-# format -> "module:function" taking (workspace, document) and returning an AgentStage
-# document. Consolidation patches and skill candidates register their handlers here.
-STAGE_HANDLERS: dict[str, str] = {
-    "git-memory-candidate-draft-batch@v1": "git_memory.ops.stage:_stage_batch",
-    "git-memory-adjudication-result@v1": "git_memory.ops.stage:_stage_result",
-    "git-memory-consolidation-patch@v1": "git_memory.consolidate.stage:stage_patch",
-    "git-memory-skill-candidate@v1": "git_memory.skills.stage:stage_skill",
-}
+if TYPE_CHECKING:
+    from git_memory.store.session import Workspace
 
 
 def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
@@ -36,7 +32,7 @@ def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
     then wait in quarantine for `git memory review`. Identical bytes replay the first outcome;
     different bytes for the same task are refused (GM_SUBMISSION_CONFLICT).
     """
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
     document = request.root
     target = STAGE_HANDLERS.get(document.format)
@@ -46,32 +42,31 @@ def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
             f"staging {document.format!r} is not supported by this version",
             hint="stage a CandidateDraftBatch or an AdjudicationResult",
         )
-    workspace = open_workspace(ctx.worktree)
-    return AgentStage.model_validate(_resolve(target)(workspace, document))
+    with open_workspace(ctx.worktree) as workspace:
+        return AgentStage.model_validate(target(workspace, document))
 
 
-def _resolve(target: str) -> Callable[[Any, Any], dict[str, Any]]:
-    import importlib
-
-    module, function = target.split(":")
-    handler: Callable[[Any, Any], dict[str, Any]] = getattr(
-        importlib.import_module(module), function
-    )
-    return handler
-
-
-def _stage_batch(workspace: Any, batch: CandidateDraftBatch) -> dict[str, Any]:
+def _stage_batch(workspace: Workspace, batch: CandidateDraftBatch) -> dict[str, Any]:
     from git_memory.extract.stage_drafts import stage_drafts
     from git_memory.extract.stage_response import batch_response
 
     return batch_response(workspace, stage_drafts(workspace, batch))
 
 
-def _stage_result(workspace: Any, result: AdjudicationResult) -> dict[str, Any]:
+def _stage_result(workspace: Workspace, result: AdjudicationResult) -> dict[str, Any]:
     from git_memory.extract.adjudicate import stage_adjudication
     from git_memory.extract.stage_response import result_response
 
     return result_response(workspace, stage_adjudication(workspace, result))
+
+
+# format -> handler taking (workspace, document) and returning an AgentStage document.
+STAGE_HANDLERS: dict[str, Callable[[Workspace, Any], dict[str, Any]]] = {
+    "git-memory-candidate-draft-batch@v1": _stage_batch,
+    "git-memory-adjudication-result@v1": _stage_result,
+    "git-memory-consolidation-patch@v1": stage_patch,
+    "git-memory-skill-candidate@v1": stage_skill,
+}
 
 
 def _render(response: AgentStage) -> str:

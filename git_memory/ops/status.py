@@ -5,33 +5,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from git_memory.consolidate import status as consolidation_status
 from git_memory.contracts.status import EmptyRequest, StatusResponse
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.promote import recover as promotion_status
+from git_memory.sessions import status as sessions_status
+from git_memory.store import status as store_status
+from git_memory.verify import status as verify_status
 
-# Each subsystem contributes counts under its own key: ("sessions", "module:function"), the
-# function taking the OpContext and returning JSON data. Named by string so status imports a
-# subsystem only when it runs.
-COUNT_CONTRIBUTORS: tuple[tuple[str, str], ...] = (
-    # --- add one line per subsystem ---
-    ("sessions", "git_memory.sessions.status:counts"),
-    ("memory", "git_memory.store.status:counts"),
-    ("promotions", "git_memory.promote.recover:counts"),
-    ("consolidation", "git_memory.consolidate.status:counts"),
-    ("freshness", "git_memory.verify.status:counts"),
+# Each subsystem contributes counts under its own key, from a function taking the OpContext
+# and returning JSON data.
+COUNT_CONTRIBUTORS: tuple[tuple[str, Callable[[OpContext], Any]], ...] = (
+    ("sessions", sessions_status.counts),
+    ("memory", store_status.counts),
+    ("promotions", promotion_status.counts),
+    ("consolidation", consolidation_status.counts),
+    ("freshness", verify_status.counts),
 )
-
-
-def _contributor(target: str) -> Callable[[OpContext], Any]:
-    import importlib
-
-    module_name, function_name = target.split(":")
-    function: Callable[[OpContext], Any] = getattr(
-        importlib.import_module(module_name), function_name
-    )
-    return function
 
 
 def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
@@ -43,7 +36,7 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     notes: list[str] = []
     for key, contributor in COUNT_CONTRIBUTORS:
         try:
-            counts[key] = _contributor(contributor)(ctx)
+            counts[key] = contributor(ctx)
         except GitMemoryError as exc:
             # Status is where a user looks first: one broken part is reported, not fatal.
             counts[key] = {"error": exc.code}
@@ -81,6 +74,12 @@ def render(response: StatusResponse) -> str:
     return "\n".join(lines + response.notes)
 
 
+def _plan_line(plan_id: str, verb: str) -> str:
+    from git_memory.ids import short
+
+    return f"promotion plan {short(plan_id)} {verb}: git memory promote --plan {short(plan_id)}"
+
+
 def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
@@ -95,7 +94,6 @@ def _sessions_line(sessions: Any) -> str:
 
 
 def _waiting(counts: dict[str, Any]) -> list[str]:
-    from git_memory.ids import short
 
     items: list[str] = []
     memory = counts.get("memory", {})
@@ -108,10 +106,12 @@ def _waiting(counts: dict[str, Any]) -> list[str]:
         number = _count(candidates["draft"], "draft waits", "drafts wait")
         items.append(f"{number} for the agent's duplicate check (memory_stage adjudication)")
     promotions = counts.get("promotions", {})
-    for plan in promotions.get("openPlans", []) if isinstance(promotions, dict) else []:
-        plan_id = short(plan["planId"])
-        verb = "was interrupted; resume it" if plan["status"] == "applying" else "waits; write it"
-        items.append(f"promotion plan {plan_id} {verb}: git memory promote --plan {plan_id}")
+    promotions = promotions if isinstance(promotions, dict) else {}
+    for plan in promotions.get("openPlans", []):
+        if plan["status"] != "applying":  # an applying plan is listed as interrupted below
+            items.append(_plan_line(plan["planId"], "waits; write it"))
+    for plan in promotions.get("interrupted", []):
+        items.append(_plan_line(plan["planId"], "was interrupted; resume it"))
     if tasks.get("pending"):
         number = _count(tasks["pending"], "extraction task is", "extraction tasks are")
         items.append(

@@ -1,9 +1,9 @@
 """Apply an approved PromotionPlan: lock, precheck, journaled CAS writes, rollback, finalize.
 
-State machine (reference §E): plan `generated → approved → applying → applied | voided`;
-`mutation_phase precheck → mutating → rolling_back → done`; per file `pending → intent →
+State machine (docs/guide-review-promote.md): plan `generated → approved → applying → applied |
+voided`; `mutation_phase precheck → mutating → rolling_back → done`; per file `pending → intent →
 applied | rolled_back`. Every file's intent is committed before its bytes are touched, and a
-killed process leaves a journal from which `resume` (the next `status` or `promote`) converges:
+killed process leaves a journal from which `resume` (the next `promote`) converges:
 each file ends with its old or its planned bytes, and the candidates are promoted exactly once.
 """
 
@@ -22,11 +22,13 @@ from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.promote import plan as planning
 from git_memory.promote import tree, writer
+from git_memory.promote.kinds import PromotionKinds
 from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
 from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
+from git_memory.store.journal import PlanRecord
 
 PROMOTION_LOCK = "memory-state.sqlite3-promotion.lock"
 FORWARD = "forward"
@@ -140,25 +142,30 @@ def os_failure(exc: OSError, plan_id: str, path: str | None = None) -> GitMemory
         f"the file system refused the promotion{where} ({name}: {exc.strerror or exc}); "
         f"plan {plan_id!r} is kept and resumes where it stopped",
         hint="fix the cause (permissions, free space, a read-only mount), then run "
-        "`git memory status` or the same `git memory promote` again",
+        "the same `git memory promote` again",
         details={"errno": name, "planId": plan_id, "path": path or ""},
     )
 
 
-def apply_plan(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> Applied:
-    """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock.
+def apply_plan(
+    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+) -> Applied:
+    """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock;
+    `kinds` checks and finalizes plans of kinds other than entries.
 
-    An OS error (EPERM, ENOSPC, EROFS…) leaves the journal where it was, so the next `status`
-    or `promote` resumes the plan once the cause is fixed; it is reported as
+    An OS error (EPERM, ENOSPC, EROFS…) leaves the journal where it was, so the next `promote`
+    resumes the plan once the cause is fixed; it is reported as
     `GM_PROMOTE_OS_ERROR`, never as an internal error.
     """
     try:
-        return _apply(worktree, db, owner, plan_id)
+        return _apply(worktree, db, owner, plan_id, kinds)
     except OSError as exc:
         raise os_failure(exc, plan_id) from exc
 
 
-def _apply(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> Applied:
+def _apply(
+    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+) -> Applied:
     record, plan = load_plan(db, plan_id, owner)
     if record.status == "applied":
         return _post_finalize(worktree, db, owner, record, plan, replayed=True)
@@ -169,7 +176,7 @@ def _apply(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> Appli
     resumed = record.status == "applying"
     check_owner(worktree, record, plan)
     if not resumed:
-        _kind_precheck(worktree, db, record)
+        _kind_precheck(worktree, db, record, kinds)
         _precheck(worktree, db, record, plan)
     elif record.mutation_phase == "rolling_back":
         _rollback(worktree, db, plan_id, "resumed rollback after an interruption")
@@ -178,30 +185,24 @@ def _apply(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> Appli
         _check_candidates(db, record, plan, root=worktree.root)
     _mutate(worktree, db, plan_id)
     failpoint("promote.before-finalize")
-    _finalize(worktree, db, owner, plan_id, plan)
+    _finalize(worktree, db, owner, plan_id, plan, kinds=kinds)
     result = _post_finalize(worktree, db, owner, journal.require_plan(db, plan_id), plan)
     result.resumed = resumed
     return result
 
 
-def _kind_hooks(kind: str) -> Any:
-    """The prepare/promote module of a non-entry plan kind (skill, consolidation), or None."""
-    if kind == "entry":
-        return None
-    from git_memory.promote.prepare_memory import kind_module
-
-    return kind_module(kind)
-
-
 def _without_candidates(kind: str) -> bool:
     """Whether plans of `kind` carry no candidates (a retirement of approved entries)."""
-    hooks = _kind_hooks(kind)
-    return bool(getattr(hooks, "WITHOUT_CANDIDATES", False))
+    from git_memory.promote import retire
+
+    return kind == retire.KIND
 
 
-def _kind_precheck(worktree: Worktree, db: StateDB, record: Any) -> None:
+def _kind_precheck(
+    worktree: Worktree, db: StateDB, record: PlanRecord, kinds: PromotionKinds
+) -> None:
     """The kind's own binding check (e.g. a skill's memory context); void on refusal."""
-    hooks = _kind_hooks(record.kind)
+    hooks = kinds.get(record.kind)
     if hooks is None:
         return
     try:
@@ -364,7 +365,13 @@ def _rollback_files(root: Path, db: StateDB, plan_id: str) -> list[str]:
 
 
 def _finalize(
-    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, plan: PromotionPlan
+    worktree: Worktree,
+    db: StateDB,
+    owner: Owner,
+    plan_id: str,
+    plan: PromotionPlan,
+    *,
+    kinds: PromotionKinds,
 ) -> None:
     """One transaction: candidates promoted (revision+1, out of FTS), generation+1, applied."""
     with db.write():
@@ -372,7 +379,7 @@ def _finalize(
         for cid in [] if _without_candidates(kind) else plan.candidateIds:
             current = store.require_candidate(db, cid, owner)
             store.mark_promoted(db, cid, expected_revision=current.revision)
-        hooks = _kind_hooks(kind)
+        hooks = kinds.get(kind)
         if hooks is not None:
             hooks.finalize(db, journal.require_plan(db, plan_id))
         store.bump_candidate_generation(db, owner)
@@ -410,8 +417,6 @@ def _post_finalize(
 
 
 def regenerate_index(worktree: Worktree) -> bool:
-    """Rebuild `index.json` from the memory root (SPEC §4.6); True when it changed."""
-    from git_memory.formats.index_json import build_index
-
-    built = build_index(tree.index_sources(worktree.root, worktree.memory_root))
-    return tree.write_index(worktree.root, worktree.memory_root, built.data)
+    """Rebuild `index.json` from the memory root (docs/formats.md); True when it changed."""
+    data = tree.expected_index(worktree.root, worktree.memory_root)
+    return tree.write_index(worktree.root, worktree.memory_root, data)

@@ -1,4 +1,4 @@
-"""Who approved a plan, and how (SPEC §7.3, §7.5 item 8).
+"""Who approved a plan, and how.
 
 The approval binds to the exact `planDigest`: given as `--approve`/`approve`, or given by a
 human who saw the diff (terminal prompt, MCP elicitation). It is recorded in the
@@ -20,9 +20,7 @@ from git_memory.store.db import Owner, StateDB
 def _tty_confirm(summary: str, diff: str) -> bool:
     from git_memory import output
 
-    output.echo(diff, err=True)
-    output.echo(summary, err=True)
-    return output.confirm("Apply this promotion plan?", default=False)
+    return output.confirm_after("Apply this promotion plan?", diff, summary)
 
 
 def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:

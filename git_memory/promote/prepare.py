@@ -18,6 +18,7 @@ from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
 from git_memory.promote import tree
 from git_memory.promote.gate import lint_gate
+from git_memory.promote.kinds import PromotionKinds
 from git_memory.promote.render import (
     CandidateInput,
     CitedEvidence,
@@ -40,12 +41,15 @@ def owner_of(worktree: Worktree) -> tuple[Any, Owner]:
     return binding, Owner(binding.repositoryKey, binding.worktreeKey)
 
 
-def prepare_plan(worktree: Worktree, db: StateDB, request: PrepareRequest) -> PromotionPlan:
-    """Build and store a `generated` plan for the confirmed candidates; returns it."""
+def prepare_plan(
+    worktree: Worktree, db: StateDB, request: PrepareRequest, kinds: PromotionKinds
+) -> PromotionPlan:
+    """Build and store a `generated` plan for the confirmed candidates; returns it. Kinds
+    other than entries are rendered by their `kinds` entry."""
     if request.kind != "entry":
         from git_memory.promote.prepare_memory import prepare_memory_plan
 
-        return prepare_memory_plan(worktree, db, request)
+        return prepare_memory_plan(worktree, db, request, kinds)
     binding, owner = owner_of(worktree)
     with db.read():
         inputs = [_checked_input(db, owner, item) for item in request.candidates]

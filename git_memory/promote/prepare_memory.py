@@ -9,13 +9,12 @@ content)` triples.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from typing import Any
 
 from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
+from git_memory.promote.kinds import PromotionKinds
 from git_memory.promote.prepare import (
     assessment_rows,
     bound_file,
@@ -30,16 +29,6 @@ from git_memory.store import candidates as store
 from git_memory.store.db import Owner, StateDB
 
 STORE_KIND = {"skill": "skill", "consolidation": "consolidation-patch"}
-KIND_MODULES = {
-    "skill": "git_memory.skills.promotion",
-    "consolidation": "git_memory.consolidate.promotion",
-    "retirement": "git_memory.promote.retire",
-}
-
-
-def kind_module(kind: str) -> Any:
-    """The module that renders and checks plans of `kind`."""
-    return importlib.import_module(KIND_MODULES[kind])
 
 
 def _checked(db: StateDB, owner: Owner, item: PrepareCandidate, kind: str) -> store.Candidate:
@@ -85,10 +74,12 @@ def _lint(planned: Sequence[planning.PlannedFile], worktree: Worktree) -> None:
     )
 
 
-def prepare_memory_plan(worktree: Worktree, db: StateDB, request: PrepareRequest) -> PromotionPlan:
+def prepare_memory_plan(
+    worktree: Worktree, db: StateDB, request: PrepareRequest, kinds: PromotionKinds
+) -> PromotionPlan:
     """Build and store a `generated` plan of kind skill or consolidation; returns it."""
     binding, owner = owner_of(worktree)
-    module = kind_module(request.kind)
+    module = kinds[request.kind]
     with db.read():
         found = [_checked(db, owner, item, request.kind) for item in request.candidates]
         confirmed = assessment_rows(db, request.candidates)

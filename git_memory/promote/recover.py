@@ -1,9 +1,10 @@
-"""Journal recovery: finish or undo promotions a killed process left behind.
+"""Journal recovery: find and finish promotions a killed process left behind.
 
-`git memory status` (through `counts`) and `git memory promote` call `resume_pending`: every
-`applying` plan of this worktree is resumed (rolled forward file by file; a file that drifted
-meanwhile rolls the plan back and voids it), and an applied plan whose index/projection step
-was cut short is completed. Busy lock → nothing is done now (the holder is doing it).
+`git memory promote` calls `resume_others` under the promotion lock: every other `applying`
+plan of this worktree is resumed (rolled forward file by file; a file that drifted meanwhile
+rolls the plan back and voids it) before its own plan is applied, and applying a plan that is
+itself interrupted resumes it. `git memory status` only reads: `counts` reports each
+interrupted plan with the command that resumes it.
 """
 
 from __future__ import annotations
@@ -11,50 +12,42 @@ from __future__ import annotations
 from typing import Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.promote.apply import apply_plan, promotion_lock
+from git_memory.promote.apply import apply_plan
+from git_memory.promote.kinds import PromotionKinds
 from git_memory.repo.binding import Worktree
 from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 
 
-def resume_pending(worktree: Worktree, db: StateDB, owner: Owner) -> list[dict[str, str]]:
-    """Resume every interrupted plan of the owner; returns `{planId, outcome}` per plan."""
-    with db.read():
-        pending = journal.plan_ids(db, owner, ("applying",))
-        unfinished = [
-            plan_id
-            for plan_id in journal.plan_ids(db, owner, ("applied",))
-            if journal.require_plan(db, plan_id).mutation_phase != "done"
-        ]
-    if not pending and not unfinished:
-        return []
-    outcomes: list[dict[str, str]] = []
-    with promotion_lock(worktree.state_home) as acquired:
-        if not acquired:
-            return [{"planId": plan_id, "outcome": "busy"} for plan_id in pending]
-        for plan_id in [*pending, *unfinished]:
-            try:
-                apply_plan(worktree, db, owner, plan_id)
-                outcomes.append({"planId": plan_id, "outcome": "applied"})
-            except GitMemoryError as exc:
-                outcomes.append({"planId": plan_id, "outcome": f"failed ({exc.code})"})
-    return outcomes
+def interrupted(db: StateDB, owner: Owner) -> list[str]:
+    """Plans of the owner a killed process left behind: `applying`, or `applied` with the
+    index/projection step cut short. Call inside a read transaction."""
+    unfinished = [
+        plan_id
+        for plan_id in journal.plan_ids(db, owner, ("applied",))
+        if journal.require_plan(db, plan_id).mutation_phase != "done"
+    ]
+    return [*journal.plan_ids(db, owner, ("applying",)), *unfinished]
 
 
 def counts(ctx: Any) -> dict[str, Any]:
-    """Status contributor: resume interrupted plans, then count plans and list open ones."""
+    """Status contributor: count plans, list open ones and report interrupted ones (with
+    the command that resumes each) without touching them: status never writes, and creates
+    no state when none exists yet."""
+    from git_memory.paths import MEMORY_STATE_DB
     from git_memory.promote.prepare import owner_of
     from git_memory.store.db import open_state
 
     worktree = ctx.worktree
-    _binding, owner = owner_of(worktree)
-    with open_state(worktree.state_home) as db:
-        resumed = resume_pending(worktree, db, owner)
-        with db.read():
+    by_status: dict[str, int] = dict.fromkeys(journal.PLAN_STATUSES, 0)
+    open_plans: dict[str, list[str]] = {status: [] for status in journal.OPEN_STATUSES}
+    stopped: list[str] = []
+    if (worktree.state_home / MEMORY_STATE_DB).exists():
+        _binding, owner = owner_of(worktree)
+        with open_state(worktree.state_home) as db, db.read():
             by_status = journal.plan_counts(db, owner)
-            open_plans = {
-                status: journal.plan_ids(db, owner, (status,)) for status in journal.OPEN_STATUSES
-            }
+            open_plans = {status: journal.plan_ids(db, owner, (status,)) for status in open_plans}
+            stopped = interrupted(db, owner)
     result: dict[str, Any] = dict(by_status)
     result["applyingPlanIds"] = open_plans["applying"]
     result["openPlans"] = [
@@ -62,17 +55,22 @@ def counts(ctx: Any) -> dict[str, Any]:
         for status, ids in open_plans.items()
         for plan_id in ids
     ]
-    if resumed:
-        result["resumed"] = resumed
+    if stopped:
+        result["interrupted"] = [
+            {"planId": plan_id, "next": f"git memory promote --plan {plan_id}"}
+            for plan_id in stopped
+        ]
     return result
 
 
-def resume_others(worktree: Worktree, db: StateDB, owner: Owner, plan_id: str) -> None:
+def resume_others(
+    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+) -> None:
     """Under the promotion lock: resume interrupted plans other than `plan_id`."""
     with db.read():
         others = [p for p in journal.plan_ids(db, owner, ("applying",)) if p != plan_id]
     for other in others:
         try:
-            apply_plan(worktree, db, owner, other)
+            apply_plan(worktree, db, owner, other, kinds)
         except GitMemoryError:
             continue  # voided during the resume; its status says why

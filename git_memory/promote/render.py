@@ -1,4 +1,4 @@
-"""Render confirmed candidates into sanitized entry files (SPEC §4.1, §7.5 items 1–4).
+"""Render confirmed candidates into sanitized entry files (docs/formats.md).
 
 Pure: the caller gives the candidates with their confirmed statements and a view of the tree
 (existing entry bytes, the repository identity, which commits exist); this module returns the

@@ -24,7 +24,8 @@ from git_memory.promote import plan as planning
 from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
 from git_memory.store import journal
-from git_memory.store.db import StateDB
+from git_memory.store.candidates import Candidate
+from git_memory.store.db import Owner, StateDB
 
 KIND = "retirement"
 # Apply skips the candidate checks and the promoted-candidate bookkeeping for this kind.
@@ -140,3 +141,16 @@ def precheck(worktree: Worktree, db: StateDB, record: Any) -> None:
 def finalize(db: StateDB, record: Any) -> None:
     """Nothing beyond promote's own finalize: a retirement has no candidates."""
     del db, record
+
+
+def plan_files(
+    worktree: Worktree, db: StateDB, owner: Owner, candidates: list[Candidate], /
+) -> list[tuple[str, str, str | None]]:
+    """A retirement is planned from approved entries by `git memory retire`, never from
+    candidates: a prepare request of this kind is refused."""
+    del worktree, db, owner, candidates
+    raise GitMemoryError(
+        "GM_RETIRE_INVALID",
+        "a retirement is not prepared from candidates",
+        hint="git memory retire ID --reason TEXT",
+    )

@@ -1,63 +1,37 @@
-"""Read the memory root no-follow: existing entries (ids, bytes) and the files index.json lists."""
+"""Read the memory root for prepare and write its index: through the one no-follow reader of
+`repo/memory_tree.py`, so promote sees the tree exactly as lint and reindex do."""
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 from git_memory import safefs
+from git_memory.repo import memory_tree
 
 ENTRIES = "entries"
-SCENES = "scenes"
-SKILLS = "skills"
-
-
-def _names(root: Path, parts: list[str], *, want_dirs: bool = False) -> list[str]:
-    """Plain (non-dot) regular files, or directories, in `root/parts`; [] when absent."""
-    try:
-        with safefs.open_dir(root, parts) as fd:
-            found = []
-            for name in sorted(os.listdir(fd)):
-                if name.startswith("."):
-                    continue  # promotion artifacts and editor droppings
-                try:
-                    mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
-                except FileNotFoundError:
-                    continue
-                if stat.S_ISDIR(mode) if want_dirs else stat.S_ISREG(mode):
-                    found.append(name)
-            return found
-    except FileNotFoundError:
-        return []
 
 
 def existing_entries(root: Path, memory_root: str) -> dict[str, bytes]:
-    """entry id → bytes of every `entries/<id>.md` (read no-follow)."""
-    base = safefs.split_relative(memory_root)
+    """entry id → bytes of every `entries/<id>.md` (read no-follow). A symbolic link among
+    them is refused (`GM_SYMLINK_REFUSED`): prepare never plans around a file it cannot see."""
+    parts = [*safefs.split_relative(memory_root), ENTRIES]
+    listing = memory_tree.list_dir(root, parts)
+    memory_tree.refuse_links(listing, parts)
     entries: dict[str, bytes] = {}
-    for name in _names(root, [*base, ENTRIES]):
-        if name.endswith(".md"):
-            data = safefs.read_file_nofollow(root, f"{memory_root}/{ENTRIES}/{name}")
+    for item in listing:
+        if item.is_file and item.name.endswith(".md"):
+            data = safefs.read_file_nofollow(root, f"{memory_root}/{ENTRIES}/{item.name}")
             if data is not None:
-                entries[name[: -len(".md")]] = data
+                entries[item.name[: -len(".md")]] = data
     return entries
 
 
-def index_sources(root: Path, memory_root: str) -> dict[str, str]:
-    """Memory-root-relative path → text of every file `index.json` is built from."""
-    base = safefs.split_relative(memory_root)
-    paths = [f"{ENTRIES}/{n}" for n in _names(root, [*base, ENTRIES]) if n.endswith(".md")]
-    paths += [f"{SCENES}/{n}" for n in _names(root, [*base, SCENES]) if n.endswith(".md")]
-    for skill in _names(root, [*base, SKILLS], want_dirs=True):
-        if "SKILL.md" in _names(root, [*base, SKILLS, skill]):
-            paths.append(f"{SKILLS}/{skill}/SKILL.md")
-    sources: dict[str, str] = {}
-    for relpath in paths:
-        data = safefs.read_file_nofollow(root, f"{memory_root}/{relpath}")
-        if data is not None:
-            sources[relpath] = data.decode("utf-8", errors="replace")
-    return sources
+def expected_index(root: Path, memory_root: str) -> bytes:
+    """The `index.json` bytes the memory root calls for, built exactly as `git memory
+    reindex` builds them (a symbolic link is left out of the index; lint blocks it)."""
+    built, _current = memory_tree.expected_index(memory_tree.worktree_files(root, memory_root))
+    data: bytes = built.data
+    return data
 
 
 def write_index(root: Path, memory_root: str, data: bytes) -> bool:

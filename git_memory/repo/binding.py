@@ -1,4 +1,4 @@
-"""Discover the worktree and compute RepositoryBinding@v1 (SPEC §3), with pygit2 only."""
+"""Discover the worktree and compute RepositoryBinding@v1 (docs/contracts.md), with pygit2 only."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class Worktree:
 
     @cached_property
     def state_home(self) -> Path:
-        """The private state home for this invocation (SPEC §2 precedence).
+        """The private state home for this invocation (precedence: docs/configuration.md).
 
         A home inside a worktree is refused: `git add -A` would commit transcript text and
         the origin secret.

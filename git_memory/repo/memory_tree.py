@@ -1,8 +1,13 @@
 """Read the memory root as files: from the worktree (no-follow) or from the git index.
 
 Both readers return `MemoryFile`s keyed by their path relative to the memory root, so lint,
-fmt and reindex treat the worktree and the staged snapshot the same way. A symbolic link is
-reported (never followed): lint turns it into a blocking finding, fmt refuses it.
+fmt, reindex and promote treat the worktree and the staged snapshot the same way. Every
+directory of the memory root is listed by `list_dir`, the one no-follow listing.
+
+Symbolic links have one policy: they are never followed and never silently left out. The
+listing reports them; each reader then turns them into an error (`refuse_links`, for readers
+that act on the files: assemble, prepare), a recorded problem (the approved projection's
+scan) or a blocking lint finding.
 """
 
 from __future__ import annotations
@@ -50,6 +55,64 @@ class MemoryFile:
         return self.kind == "symlink"
 
 
+@dataclass(frozen=True)
+class Listed:
+    """One name in a memory-root directory and its `lstat` (a link is never followed)."""
+
+    name: str
+    info: os.stat_result
+
+    @property
+    def is_file(self) -> bool:
+        """A regular file."""
+        return stat.S_ISREG(self.info.st_mode)
+
+    @property
+    def is_dir(self) -> bool:
+        """A directory."""
+        return stat.S_ISDIR(self.info.st_mode)
+
+    @property
+    def is_symlink(self) -> bool:
+        """A symbolic link: reported, never followed."""
+        return stat.S_ISLNK(self.info.st_mode)
+
+
+def list_dir(root: Path, parts: list[str]) -> list[Listed]:
+    """The names directly inside `root/parts` (opened no-follow), sorted, with their lstat;
+    dot-names (artifacts of an interrupted write, editor droppings) are left out. [] when the
+    directory does not exist."""
+    from git_memory.safefs import open_dir
+
+    try:
+        with open_dir(root, parts) as dir_fd:
+            return _listed(dir_fd, with_dots=False)
+    except FileNotFoundError:
+        return []
+
+
+def _listed(dir_fd: int, *, with_dots: bool) -> list[Listed]:
+    found = []
+    for name in sorted(os.listdir(dir_fd)):
+        if name.startswith(".") and not with_dots:
+            continue
+        try:
+            found.append(Listed(name, os.stat(name, dir_fd=dir_fd, follow_symlinks=False)))
+        except FileNotFoundError:
+            continue  # vanished between listing and stat
+    return found
+
+
+def refuse_links(listing: list[Listed], parts: list[str]) -> None:
+    """`GM_SYMLINK_REFUSED` for the first symbolic link of a listing: a link in the memory
+    root could point anywhere on the machine, so a reader that acts on the files fails closed."""
+    from git_memory.safefs import symlink_refused
+
+    links = [item.name for item in listing if item.is_symlink]
+    if links:
+        raise symlink_refused("/".join([*parts, links[0]]))
+
+
 def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
     """Every file below the memory root in the worktree, sorted; [] when it does not exist."""
     try:
@@ -66,18 +129,18 @@ def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
 def _walk(dir_fd: int, prefix: str) -> Iterator[MemoryFile]:
     from git_memory.safefs import DIR_FLAGS, read_at
 
-    for entry in sorted(os.scandir(dir_fd), key=lambda e: e.name):
+    # Dot-names included: lint reports a leftover temp file of ours.
+    for entry in _listed(dir_fd, with_dots=True):
         relpath = prefix + entry.name
-        info = entry.stat(follow_symlinks=False)
-        if stat.S_ISLNK(info.st_mode):
+        if entry.is_symlink:
             yield MemoryFile(relpath, None, kind="symlink")
-        elif stat.S_ISDIR(info.st_mode):
+        elif entry.is_dir:
             child = os.open(entry.name, DIR_FLAGS, dir_fd=dir_fd)
             try:
                 yield from _walk(child, relpath + "/")
             finally:
                 os.close(child)
-        elif stat.S_ISREG(info.st_mode):
+        elif entry.is_file:
             data = read_at(dir_fd, entry.name, relpath)
             if data is not None:
                 yield MemoryFile(relpath, data)

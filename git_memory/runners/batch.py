@@ -59,32 +59,37 @@ def run_batch(
 
     The builtin runner takes every pending task of the window (`limit=None`) or the first
     `limit` of them."""
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
     if options.name == "builtin":
         return _run_builtin(worktree, request, limit)
-    workspace = open_workspace(worktree)
-    outcome = BatchOutcome()
-    limit = limit or 1
-    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
-    approvals = {"approve_plan": approve_plan, "approve_manifest": approve_manifest, "ask": ask}
-    adjudications = _pending_adjudications(workspace)
-    if not adjudications and request is not None:
-        extraction = _next_extractions(worktree, request, limit)
-        _deliver(
-            session, workspace, "extraction", tasks=extraction, approvals=approvals, outcome=outcome
-        )
+    with open_workspace(worktree) as workspace:
+        outcome = BatchOutcome()
+        limit = limit or 1
+        session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
+        approvals = {"approve_plan": approve_plan, "approve_manifest": approve_manifest, "ask": ask}
         adjudications = _pending_adjudications(workspace)
-        approvals = {"approve_plan": None, "approve_manifest": None, "ask": ask}
-    _deliver(
-        session,
-        workspace,
-        "adjudication",
-        tasks=adjudications,
-        approvals=approvals,
-        outcome=outcome,
-    )
-    return outcome
+        if not adjudications and request is not None:
+            extraction = _next_extractions(worktree, request, limit)
+            _deliver(
+                session,
+                workspace,
+                "extraction",
+                tasks=extraction,
+                approvals=approvals,
+                outcome=outcome,
+            )
+            adjudications = _pending_adjudications(workspace)
+            approvals = {"approve_plan": None, "approve_manifest": None, "ask": ask}
+        _deliver(
+            session,
+            workspace,
+            "adjudication",
+            tasks=adjudications,
+            approvals=approvals,
+            outcome=outcome,
+        )
+        return outcome
 
 
 def _run_builtin(
@@ -101,7 +106,8 @@ def _run_builtin(
     outcome.sessions = selection.matched_sessions
     outcome.skipped = list(selection.skipped)
     outcome.left = len(pending) - len(taken)
-    run_builtin(workspace, [p.task.to_json() for p in taken], outcome)
+    with workspace:
+        run_builtin(workspace, [p.task.to_json() for p in taken], outcome)
     return outcome
 
 
@@ -190,16 +196,16 @@ def preview_batch(
     The plans carry digests, byte counts and opaque coverage only, never transcript text;
     approving and delivering them stays a CLI step (`--approve-plan` / `--approve-manifest`).
     """
-    from git_memory.extract.workspace import open_workspace
+    from git_memory.store.session import open_workspace
 
-    workspace = open_workspace(worktree)
-    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
-    kind, tasks = "adjudication", _pending_adjudications(workspace)
-    if not tasks:
-        kind, tasks = "extraction", _next_extractions(worktree, request, limit)
-    pending = [
-        session.plan(kind, task["taskId"], task_stdin(task), coverage_of(kind, task))
-        for task in tasks
-    ]
-    manifest = session.manifest(pending) if len(pending) > 1 else None
-    return [plan.to_json() for plan in pending], (manifest.to_json() if manifest else None)
+    with open_workspace(worktree) as workspace:
+        session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
+        kind, tasks = "adjudication", _pending_adjudications(workspace)
+        if not tasks:
+            kind, tasks = "extraction", _next_extractions(worktree, request, limit)
+        pending = [
+            session.plan(kind, task["taskId"], task_stdin(task), coverage_of(kind, task))
+            for task in tasks
+        ]
+        manifest = session.manifest(pending) if len(pending) > 1 else None
+        return [plan.to_json() for plan in pending], (manifest.to_json() if manifest else None)

@@ -8,7 +8,7 @@ strict line decoder shared by both readers is `strict_json`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 # Tool outputs longer than this are not copied into the index: `sessions/query.py` reads them
@@ -58,14 +58,6 @@ class Diagnostic:
     code: str
     offset: int
     message: str
-
-
-@dataclass(slots=True)
-class ReaderOutput:
-    """What a reader produced for a batch of lines."""
-
-    events: list[Event] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def first_sighting(seen: list[str], key: str, limit: int) -> bool:

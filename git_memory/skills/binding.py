@@ -21,8 +21,8 @@ def skill_path(name: str) -> str:
 
 def current_memory_digest(workspace: Any) -> str:
     """The memory context binding digest of the approved memory now."""
-    from git_memory.extract.contexts import load_sources
     from git_memory.skills.context import memory_binding_digest
+    from git_memory.skills.contexts import load_sources
 
     sources = load_sources(workspace)
     return memory_binding_digest(sources.entries, sources.scenes, sources.doctrine)

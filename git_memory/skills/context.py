@@ -1,4 +1,4 @@
-"""The `skillContext` and `memoryContext` of a recall response (pure, reference §H).
+"""The `skillContext` and `memoryContext` of a recall response (pure).
 
 A skill is written memory-first: existing skills, then scenes, doctrine and approved entries,
 and only then the historical turns. Both contexts are bounded (count and bytes) and say when

@@ -7,15 +7,21 @@ CAS of promote guards the target itself).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from git_memory.errors import GitMemoryError
 from git_memory.skills.binding import check_memory_context, check_target, skill_path
 from git_memory.store.db import Owner, StateDB
 
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.candidates import Candidate
+    from git_memory.store.journal import PlanRecord
+    from git_memory.store.session import Workspace
 
-def _workspace(worktree: Any, db: StateDB, owner: Owner) -> Any:
-    from git_memory.extract.workspace import Workspace
+
+def _workspace(worktree: Worktree, db: StateDB, owner: Owner) -> Workspace:
+    from git_memory.store.session import Workspace
 
     workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
     workspace.sync_approved()
@@ -23,7 +29,7 @@ def _workspace(worktree: Any, db: StateDB, owner: Owner) -> Any:
 
 
 def plan_files(
-    worktree: Any, db: StateDB, owner: Owner, candidates: list[Any]
+    worktree: Worktree, db: StateDB, owner: Owner, candidates: list[Candidate]
 ) -> list[tuple[str, str, str | None]]:
     """One write per skill candidate; two candidates for the same skill are refused."""
     from git_memory.contracts.skill import SkillDocument
@@ -47,7 +53,7 @@ def plan_files(
     return [(path, "write", content) for path, content in files.items()]
 
 
-def precheck(worktree: Any, db: StateDB, record: Any) -> None:
+def precheck(worktree: Worktree, db: StateDB, record: PlanRecord) -> None:
     """Before promote writes: each skill's memory context must still be current."""
     from git_memory.store.candidates import require_candidate
 
@@ -59,6 +65,6 @@ def precheck(worktree: Any, db: StateDB, record: Any) -> None:
         )
 
 
-def finalize(db: StateDB, record: Any) -> None:
+def finalize(db: StateDB, record: PlanRecord) -> None:
     """Nothing beyond promote's own finalize for skills."""
     del db, record

@@ -43,30 +43,26 @@ def _text(relpath: str, data: bytes) -> str:
 
 
 def _scene(name: str, data: bytes) -> SceneSource:
-    from git_memory.formats.scene import parse_scene
+    from git_memory.formats.memory_file import load_scene
 
     relpath = f"scenes/{name}.md"
     text = _text(relpath, data)
     try:
-        scene = parse_scene(text)
+        scene = load_scene(relpath, text)
     except FormatError as exc:
         raise _invalid(relpath, exc) from exc
     return SceneSource(name, scene.heat, scene.summary, sha256_hex(data), text)
 
 
 def _skill(name: str, data: bytes) -> SkillSource:
-    from git_memory.formats.skill_md import parse_skill
+    from git_memory.formats.memory_file import load_skill
 
     relpath = f"skills/{name}/SKILL.md"
     text = _text(relpath, data)
     try:
-        skill = parse_skill(text)
+        skill = load_skill(relpath, text)
     except FormatError as exc:
         raise _invalid(relpath, exc) from exc
-    if skill.name != name:
-        raise _invalid(
-            relpath, FormatError("GM_FORMAT_SKILL_BINDING_DRIFT", "name differs from its directory")
-        )
     return SkillSource(name, skill.description, text, sha256_hex(data))
 
 
@@ -75,11 +71,11 @@ def load_memory_sources(root: Path, memory_root: str) -> MemorySources:
     files = read_memory_files(root, memory_root)
     doctrine = None
     if files.doctrine is not None:
-        from git_memory.formats.doctrine import parse_doctrine
+        from git_memory.formats.memory_file import load_doctrine
 
         text = _text("doctrine.md", files.doctrine)
         try:
-            parse_doctrine(text)
+            load_doctrine("doctrine.md", text)
         except FormatError as exc:
             raise _invalid("doctrine.md", exc) from exc
         doctrine = DoctrineSource(sha256_hex(files.doctrine), text)

@@ -16,6 +16,7 @@ from typing import Any
 
 from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import GitMemoryError
+from git_memory.repo.memory_tree import list_dir
 from git_memory.safefs import open_dir, split_relative
 
 SOURCE_TREE_FORMAT = "git-memory-source-tree@v1"
@@ -40,23 +41,14 @@ def signature(info: os.stat_result) -> Signature:
 
 
 def list_entries(root: Path, memory_root: str) -> dict[str, Signature | None]:
-    """`entries/<name>.md` → stat signature (None when not a regular file)."""
-    parts = [*split_relative(memory_root), ENTRIES_DIR]
-    try:
-        with open_dir(root, parts) as fd:
-            listing: dict[str, Signature | None] = {}
-            for name in os.listdir(fd):
-                if not name.endswith(".md") or name.startswith("."):
-                    continue
-                try:
-                    info = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                except FileNotFoundError:
-                    continue  # vanished between listdir and stat; the re-stat sees it
-                regular = stat.S_ISREG(info.st_mode)
-                listing[f"{ENTRIES_DIR}/{name}"] = signature(info) if regular else None
-            return listing
-    except FileNotFoundError:
-        return {}
+    """`entries/<name>.md` → stat signature (None when not a regular file: a symbolic link
+    is listed, and its scan records the problem)."""
+    listing = list_dir(root, [*split_relative(memory_root), ENTRIES_DIR])
+    return {
+        f"{ENTRIES_DIR}/{item.name}": signature(item.info) if item.is_file else None
+        for item in listing
+        if item.name.endswith(".md")
+    }
 
 
 def scan_one(root: Path, memory_root: str, path: str, listed: Signature | None) -> Scanned:
@@ -100,7 +92,8 @@ def _entry_row(
 ) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
     """Lint-gate and parse one entry file into its approved row (or a problem)."""
     from git_memory.errors import FormatError
-    from git_memory.formats.entry import parse_entry
+    from git_memory.formats.entry import Entry
+    from git_memory.formats.memory_file import load_memory_file
     from git_memory.lint.engine import lint_bytes
 
     blocking = [f for f in lint_bytes(path, data) if f.blocks]
@@ -108,10 +101,10 @@ def _entry_row(
         first = blocking[0]
         return None, _problem(first.code, f"line {first.line}: {first.message}")
     try:
-        entry = parse_entry(data.decode("utf-8"))
-    except (FormatError, UnicodeDecodeError) as exc:
-        return None, _problem(getattr(exc, "code", "GM_FORMAT_INVALID_UTF8"), str(exc))
-    # lint (above) already refused an id that differs from the file name
+        entry = load_memory_file(path, data)
+    except FormatError as exc:
+        return None, _problem(exc.code, str(exc))
+    assert isinstance(entry, Entry)  # listed as entries/<name>.md
     return _row_of(entry, f"{memory_root}/{path}", content_digest), None
 
 

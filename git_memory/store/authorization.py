@@ -10,7 +10,6 @@ at-most-once: `sending` is recorded before the send, then `delivered`, `failed` 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -22,19 +21,6 @@ from git_memory.store.db import Owner, StateDB
 SUBJECT_KINDS = ("runner-plan", "runner-manifest", "promotion-plan")
 VIAS = ("interactive", "digest", "manifest", "elicitation", "agent")
 FINAL_DELIVERY_STATES = ("delivered", "indeterminate", "failed")
-
-
-@dataclass(frozen=True)
-class Authorization:
-    """One authorization log row."""
-
-    id: int
-    at: str
-    owner: Owner
-    subject_kind: str
-    subject_digest: str
-    via: str
-    detail: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -84,26 +70,6 @@ def record_authorization(
         )
 
 
-def list_authorizations(db: StateDB, owner: Owner) -> list[Authorization]:
-    """The owner's authorizations, oldest first."""
-    rows = db.rows(
-        "SELECT * FROM authorization_log WHERE repository_key = ? AND worktree_key = ? ORDER BY id",
-        (owner.repository_key, owner.worktree_key),
-    )
-    return [
-        Authorization(
-            id=row["id"],
-            at=row["at"],
-            owner=Owner(row["repository_key"], row["worktree_key"]),
-            subject_kind=row["subject_kind"],
-            subject_digest=row["subject_digest"],
-            via=row["via"],
-            detail=json.loads(row["detail"]),
-        )
-        for row in rows
-    ]
-
-
 def begin_delivery(db: StateDB, *, plan_digest: str, task_id: str) -> bool:
     """Record `sending` before a plan goes to a runner; False when it was begun before.
 
@@ -151,21 +117,3 @@ def delivery_state(db: StateDB, plan_digest: str) -> Delivery | None:
     return Delivery(
         row["plan_digest"], row["task_id"], row["state"], row["started_at"], row["finished_at"]
     )
-
-
-def mark_interrupted_deliveries(db: StateDB) -> list[str]:
-    """Deliveries left `sending` by a dead process become `indeterminate`; returns their digests.
-
-    Call only while no delivery is in flight in another process (e.g. under the runner lock).
-    """
-    with db.write(boundary="store.delivery"):
-        digests = [
-            str(row[0])
-            for row in db.rows("SELECT plan_digest FROM runner_deliveries WHERE state = 'sending'")
-        ]
-        db.execute(
-            "UPDATE runner_deliveries SET state = 'indeterminate', finished_at = ?"
-            " WHERE state = 'sending'",
-            (_now(),),
-        )
-    return digests

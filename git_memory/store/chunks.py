@@ -89,44 +89,6 @@ def set_chunk_status(db: StateDB, chunk_ref: str, status: str) -> bool:
         )
 
 
-def list_chunks(db: StateDB, owner: Owner, status: str | None = None) -> list[Chunk]:
-    """The owner's chunks by ref, optionally in one state."""
-    sql = "SELECT * FROM chunks WHERE repository_key = ? AND worktree_key = ?"
-    params: list[Any] = [owner.repository_key, owner.worktree_key]
-    if status is not None:
-        sql += " AND status = ?"
-        params.append(status)
-    return [_chunk(row) for row in db.rows(sql + " ORDER BY chunk_ref", params)]
-
-
-def get_cursor(db: StateDB, owner: Owner, source: str) -> dict[str, Any] | None:
-    """The extraction cursor of `source` for the owner (batch extraction resumes from it)."""
-    value = db.scalar(
-        "SELECT cursor_json FROM extraction_cursors WHERE repository_key = ? AND worktree_key = ?"
-        " AND source = ?",
-        (owner.repository_key, owner.worktree_key, source),
-    )
-    return None if value is None else dict(json.loads(value))
-
-
-def set_cursor(db: StateDB, owner: Owner, source: str, cursor: dict[str, Any]) -> None:
-    """Store the extraction cursor of `source` for the owner."""
-    with db.write():
-        db.execute(
-            "INSERT INTO extraction_cursors (repository_key, worktree_key, source, cursor_json,"
-            " updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (repository_key, worktree_key,"
-            " source) DO UPDATE SET cursor_json = excluded.cursor_json,"
-            " updated_at = excluded.updated_at",
-            (
-                owner.repository_key,
-                owner.worktree_key,
-                source,
-                canonical_json(cursor).decode(),
-                now_ms(),
-            ),
-        )
-
-
 def bind_repository(db: StateDB, binding: dict[str, Any], root_realpath: str) -> Owner:
     """Record (or refresh) a RepositoryBinding@v1 with the worktree's absolute root path.
 
@@ -158,3 +120,31 @@ def bind_repository(db: StateDB, binding: dict[str, Any], root_realpath: str) ->
             ),
         )
     return owner
+
+
+def get_cursor(db: StateDB, owner: Owner, source: str) -> dict[str, Any] | None:
+    """The extraction cursor of `source` for the owner (batch extraction resumes from it)."""
+    value = db.scalar(
+        "SELECT cursor_json FROM extraction_cursors WHERE repository_key = ? AND worktree_key = ?"
+        " AND source = ?",
+        (owner.repository_key, owner.worktree_key, source),
+    )
+    return None if value is None else dict(json.loads(value))
+
+
+def set_cursor(db: StateDB, owner: Owner, source: str, cursor: dict[str, Any]) -> None:
+    """Store the extraction cursor of `source` for the owner."""
+    with db.write():
+        db.execute(
+            "INSERT INTO extraction_cursors (repository_key, worktree_key, source, cursor_json,"
+            " updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (repository_key, worktree_key,"
+            " source) DO UPDATE SET cursor_json = excluded.cursor_json,"
+            " updated_at = excluded.updated_at",
+            (
+                owner.repository_key,
+                owner.worktree_key,
+                source,
+                canonical_json(cursor).decode(),
+                now_ms(),
+            ),
+        )

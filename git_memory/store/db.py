@@ -116,11 +116,6 @@ class StateDB:
 
     # -- transactions -------------------------------------------------------------------
 
-    @property
-    def in_transaction(self) -> bool:
-        """True inside `write()` or `read()`."""
-        return self._depth > 0
-
     @contextlib.contextmanager
     def write(self, boundary: str | None = None) -> Iterator[StateDB]:
         """A writer transaction: filelock, then `BEGIN IMMEDIATE`; nested calls are savepoints.
@@ -265,15 +260,3 @@ def _unreadable(path: Path, exc: Exception) -> GitMemoryError:
 def open_state(state_home: Path) -> StateDB:
     """Open (creating and migrating as needed) the memory-state DB of a state home."""
     return StateDB(state_db_path(state_home))
-
-
-def is_fts5_available() -> bool:
-    """Whether this Python's SQLite has FTS5 (required)."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        conn.execute("CREATE VIRTUAL TABLE t USING fts5(x)")
-    except sqlite3.OperationalError:
-        return False
-    finally:
-        conn.close()
-    return True

@@ -229,21 +229,6 @@ def _unclaimable(db: StateDB, task_id: str) -> GitMemoryError:
     )
 
 
-def claim_next(db: StateDB, owner: Owner, kind: str, *, holder: str, lease_ms: int) -> Claim | None:
-    """Claim the oldest claimable task of `kind` for `owner`, or None when there is none."""
-    for row in db.rows(
-        "SELECT task_id FROM tasks WHERE repository_key = ? AND worktree_key = ? AND kind = ?"
-        " AND status IN ('pending', 'claimed') ORDER BY created_at, task_id",
-        (owner.repository_key, owner.worktree_key, kind),
-    ):
-        try:
-            return claim_task(db, row["task_id"], holder=holder, lease_ms=lease_ms)
-        except GitMemoryError as exc:
-            if exc.code != "GM_TASK_CLAIMED":
-                continue
-    return None
-
-
 def abandon_task(db: StateDB, task_id: str, claim_token: str) -> None:
     """Give a claim back (the task is pending again); needs the current claim token."""
     with db.write(boundary="store.abandon"):
@@ -389,8 +374,3 @@ def list_tasks(
         sql += " AND status = ?"
         params.append(status)
     return [_task(row) for row in db.rows(sql + " ORDER BY created_at, task_id", params)]
-
-
-def conflict_count(db: StateDB, task_id: str) -> int:
-    """How many refused conflicting submissions were audited for a task."""
-    return int(db.scalar("SELECT count(*) FROM submission_conflicts WHERE task_id = ?", (task_id,)))

@@ -1,4 +1,4 @@
-"""The CLI skeleton: help, version, exit codes, JSON errors, crash logs (SPEC §8)."""
+"""The CLI skeleton: help, version, exit codes, JSON errors, crash logs."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_state_home_that_is_a_file(
 
 
 def test_crash_log_is_written_to_state_home(repo: Repo, hermetic_env: dict[str, Path]) -> None:
-    from git_memory.cli.errors import write_crash_log
+    from git_memory.paths import write_crash_log
 
     log = write_crash_log("Traceback: boom\n")
     assert log is not None

@@ -26,7 +26,7 @@ POINTS = ["promote.after-intent", "promote.after-write", "promote.before-finaliz
 
 
 @pytest.mark.parametrize("point", POINTS)
-def test_merge_plan_crash_then_status_converges(
+def test_merge_plan_crash_then_promote_converges(
     gm_proc: Any, repo: Repo, tmp_path: Path, point: str
 ) -> None:
     ids = write_entries(repo.root, 2)
@@ -45,7 +45,7 @@ def test_merge_plan_crash_then_status_converges(
     # Each file holds its old or its planned bytes, never anything in between.
     assert alpha.read_bytes() == old_alpha or parse_scene(alpha.read_text()).heat == 6
     assert not beta.exists() or beta.read_bytes() == old_beta
-    resumed = gm_proc(["status", "--format", "json"], cwd=repo.root)
+    resumed = gm_proc(args, cwd=repo.root)
     assert resumed.returncode == 0, resumed.stderr
     assert parse_scene(alpha.read_text()).heat == 6
     assert not beta.exists()

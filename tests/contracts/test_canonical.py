@@ -1,4 +1,4 @@
-"""Canonical JSON: golden vectors, error cases and round-trips (SPEC §4.3)."""
+"""Canonical JSON: golden vectors, error cases and round-trips (docs/contracts.md)."""
 
 from __future__ import annotations
 

@@ -127,7 +127,7 @@ def test_filter_lists_are_sorted_and_absent_fields_omitted() -> None:
 
 
 def test_draft_batch_leaves_duplicate_statement_ids_to_the_host() -> None:
-    # The host rejects only the offending candidate (reference §D), so the batch parses.
+    # The host rejects only the offending candidate, so the batch parses.
     batch = EXAMPLES[BATCH]()
     batch["candidates"][0]["statements"] *= 2
     parsed = model_for(BATCH).model_validate(batch)

@@ -1,4 +1,4 @@
-"""memory-chunker@1, transcript markers and the evidence catalog (reference §D)."""
+"""memory-chunker@1, transcript markers and the evidence catalog."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Entry dialect (reference §C): framing, values, fields, canonical form, original files."""
+"""Entry dialect (docs/formats.md): framing, values, fields, canonical form, original files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenes, doctrine, SKILL.md, index.json and slugs (reference §C/§H, SPEC §4.1/§4.6)."""
+"""Scenes, doctrine, SKILL.md, index.json and slugs (docs/formats.md)."""
 
 from __future__ import annotations
 

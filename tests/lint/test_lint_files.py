@@ -1,4 +1,4 @@
-"""Lint by file kind: format errors block, id and evidence spans, skill lint (reference §B)."""
+"""Lint by file kind: format errors block, id and evidence spans, skill lint."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reference §B cases: every positive blocks (or warns), every negative is clean."""
+"""Lint rule cases: every positive blocks (or warns), every negative is clean."""
 
 from __future__ import annotations
 

@@ -108,7 +108,7 @@ def _shows_the_fields(schema: dict[str, Any], model: Any, without: set[str]) -> 
     assert set(schema.get("required", [])) == required
 
 
-# The tools SPEC §8 names with the hints SPEC and reference §G give them.
+# Every MCP tool with the hints it must advertise.
 READ_ONLY_TOOLS = {"memory_status", "memory_search", "memory_review"}
 DESTRUCTIVE_TOOLS = {"memory_promote"}
 

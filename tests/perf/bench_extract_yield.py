@@ -132,11 +132,11 @@ def extract_project(project: str, base: Path, limit: int | None = None) -> list[
     """A repository for `project`, its sessions installed, one builtin extraction; the
     candidates it proposed."""
     from git_memory.extract.window import resolve_window, utc_now
-    from git_memory.extract.workspace import open_workspace
     from git_memory.repo.binding import discover_worktree
     from git_memory.runners.batch import run_batch
     from git_memory.runners.profiles import RunnerOptions
     from git_memory.store.candidates import list_candidates
+    from git_memory.store.session import open_workspace
     from git_memory.testing.repos import make_repo
 
     repo = make_repo(base / project)
@@ -154,9 +154,9 @@ def extract_project(project: str, base: Path, limit: int | None = None) -> list[
     window = resolve_window(None, None, last_until=None, now=utc_now())
     request = _request(window.to_json())
     run_batch(worktree, RunnerOptions("builtin"), request, limit=limit)
-    workspace = open_workspace(worktree, sync=False)
-    found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
-    return [Candidate(project, str(c.payload["content"]), _statement(c.payload)) for c in found]
+    with open_workspace(worktree, sync=False) as workspace:
+        found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
+        return [Candidate(project, str(c.payload["content"]), _statement(c.payload)) for c in found]
 
 
 def _request(window: dict[str, str]) -> Any:

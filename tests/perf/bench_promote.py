@@ -86,6 +86,7 @@ def _seed(root: Path, files: int) -> tuple[Any, list[str]]:
 
 
 def _apply_all(worktree: Any, plan_ids: list[str]) -> None:
+    from git_memory.ops.promotion_kinds import PROMOTION_KINDS
     from git_memory.promote import approval
     from git_memory.promote.apply import apply_plan, promotion_lock
     from git_memory.promote.prepare import owner_of
@@ -97,7 +98,7 @@ def _apply_all(worktree: Any, plan_ids: list[str]) -> None:
             with promotion_lock(worktree.state_home) as acquired:
                 assert acquired
                 approval.approve(db, owner, plan_id, "digest")
-                apply_plan(worktree, db, owner, plan_id)
+                apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
 
 
 def _raw_loop(directory: Path, files: int) -> None:

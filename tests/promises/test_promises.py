@@ -1,4 +1,4 @@
-"""The hard promises of SPEC §1, each tested by name, end to end through the real CLI."""
+"""The hard promises of the README, each tested by name, end to end through the real CLI."""
 
 from __future__ import annotations
 

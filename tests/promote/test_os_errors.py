@@ -1,8 +1,10 @@
 """The file system refusing a promotion's write: a clear error, a resumable plan, and
-`status` and other promotions still working while it is stuck."""
+`status` (which reports it, never resumes it) and other promotions still working while it is
+stuck."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from typing import Any
 
@@ -19,6 +21,12 @@ def _plan_status(repo: Repo, plan_id: str) -> str:
     from tests.promote.test_midway import _status
 
     return _status(repo.root, plan_id)
+
+
+def _assert_interrupted(promotions: dict[str, Any], plan_id: str) -> None:
+    assert promotions["interrupted"] == [
+        {"planId": plan_id, "next": f"git memory promote --plan {plan_id}"}
+    ]
 
 
 def _assert_applied(scenario: Scenario) -> None:
@@ -39,8 +47,11 @@ def test_os_error_is_a_clear_error_and_the_plan_resumes(
     assert error.upper() in refused.stderr
     assert "GM_INTERNAL" not in refused.stderr
     assert _plan_status(repo, scenario.plan_id) == "applying"
-    resumed = _promotions(gm, repo)  # the cause is gone: the next status finishes the plan
-    assert resumed["resumed"] == [{"planId": scenario.plan_id, "outcome": "applied"}]
+    _assert_interrupted(_promotions(gm, repo), scenario.plan_id)
+    # The cause is gone: the next promote finishes the plan.
+    resumed = gm([*scenario.promote_args(), "--format", "json"], cwd=repo.root)
+    assert resumed.exit_code == 0, resumed.stderr
+    assert resumed.json()["resumed"] is True
     assert _plan_status(repo, scenario.plan_id) == "applied"
     _assert_applied(scenario)
 
@@ -53,8 +64,7 @@ def test_status_while_the_cause_persists_reports_it_and_exits_zero(
     assert gm_proc(scenario.promote_args(), cwd=repo.root, env=failing).returncode == 1
     status = gm_proc(["status", "--format", "json"], cwd=repo.root, env=failing)
     assert status.returncode == 0, status.stderr
-    assert "GM_PROMOTE_OS_ERROR" in status.stdout
-    assert scenario.plan_id in status.stdout
+    _assert_interrupted(json.loads(status.stdout)["counts"]["promotions"], scenario.plan_id)
     again = gm_proc(scenario.promote_args(), cwd=repo.root, env=failing)
     assert again.returncode == 1
     assert "[GM_PROMOTE_OS_ERROR]" in again.stderr
@@ -77,7 +87,7 @@ def test_a_stuck_plan_does_not_stop_status_or_other_promotions(gm: Any, repo: Re
 
     promotions = _promotions(gm, repo)
     assert promotions["applyingPlanIds"] == [scenario.plan_id]
-    assert "GM_PROMOTE_OS_ERROR" in str(promotions["resumed"])
+    _assert_interrupted(promotions, scenario.plan_id)
 
     other = seed_candidate(repo.root, "cand-other", "Beta fact about the deploy")
     plan = prepare(repo, prepare_request(other))
@@ -86,5 +96,6 @@ def test_a_stuck_plan_does_not_stop_status_or_other_promotions(gm: Any, repo: Re
     assert candidate_state(repo.root, "cand-other") == ("promoted", 2)
 
     shutil.rmtree(obstacle)
+    assert gm(scenario.promote_args(), cwd=repo.root).exit_code == 0
     assert _promotions(gm, repo)["applyingPlanIds"] == []
     _assert_applied(scenario)

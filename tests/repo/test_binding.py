@@ -1,4 +1,4 @@
-"""RepositoryBinding@v1: keys, linked worktrees, symlinks and refusals (SPEC §3)."""
+"""RepositoryBinding@v1: keys, linked worktrees, symlinks and refusals."""
 
 from __future__ import annotations
 

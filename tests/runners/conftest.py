@@ -87,7 +87,7 @@ class RecordingLedger(StoreLedger):
     @property
     def approvals(self) -> list[tuple[str, str, str, dict[str, Any]]]:
         """(subject_kind, subject_digest, via, detail) per logged approval, oldest first."""
-        from git_memory.store.authorization import list_authorizations
+        from tests.store.authorization_rows import list_authorizations
 
         return [
             (row.subject_kind, row.subject_digest, row.via, row.detail)

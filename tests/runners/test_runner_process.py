@@ -142,3 +142,19 @@ def test_path_lookup_binds_the_realpath(fake_runner: FakeRunner, tmp_path: Path)
     found = identify("claude", {"PATH": str(link_dir)})
     assert found.invoked == link_dir / "claude"
     assert found.realpath == script.resolve()
+
+
+@pytest.mark.parametrize("start", ["run", "popen"])
+def test_inherited_git_variables_are_scrubbed_by_default(
+    monkeypatch: pytest.MonkeyPatch, start: str
+) -> None:
+    monkeypatch.setenv("GIT_INDEX_FILE", "/elsewhere/index")
+    monkeypatch.setenv("GM_PROC_PROBE", "kept")
+    argv = [sys.executable, "-c", "import os; print(sorted(os.environ))"]
+    if start == "run":
+        printed = _proc.run(argv).stdout
+    else:
+        child = _proc.popen(argv)
+        printed, _err = child.communicate()
+    assert b"GM_PROC_PROBE" in printed
+    assert b"GIT_INDEX_FILE" not in printed

@@ -108,4 +108,5 @@ def test_evidence_assessments_generation_and_chunks(db: StateDB) -> None:
     assert again.status == "drafted"  # re-planning keeps the state
     chunks.set_cursor(db, OWNER, "claude", {"offset": 3})
     assert chunks.get_cursor(db, OWNER, "claude") == {"offset": 3}
-    assert [c.chunk_ref for c in chunks.list_chunks(db, OWNER, "drafted")] == ["k1"]
+    drafted = db.rows("SELECT chunk_ref FROM chunks WHERE status = 'drafted' ORDER BY chunk_ref")
+    assert [row["chunk_ref"] for row in drafted] == ["k1"]

@@ -17,6 +17,7 @@ from git_memory.store import journal
 from git_memory.store.consolidation_runs import consolidation_runs, record_consolidation_run
 from git_memory.store.db import Owner, StateDB
 from git_memory.testing.repos import Repo
+from tests.store.authorization_rows import list_authorizations
 
 OWNER = Owner("a" * 64, "b" * 64)
 
@@ -60,7 +61,7 @@ def test_plan_lifecycle_and_file_progress(db: StateDB, repo: Repo) -> None:
     assert journal.plan_ids(db, OWNER, ("approved",)) == ["plan-1"]
     journal.record_authorization(db, OWNER, plan_digest=plan.plan_digest(), via="agent",
                                  detail={"planId": "plan-1"})  # fmt: skip
-    [logged] = auth.list_authorizations(db, OWNER)
+    [logged] = list_authorizations(db, OWNER)
     assert (logged.subject_kind, logged.subject_digest, logged.via) == (
         "promotion-plan", plan.plan_digest(), "agent")  # fmt: skip
 
@@ -86,13 +87,13 @@ def test_authorization_log_uses_the_shared_ddl(db: StateDB, tmp_path: Path) -> N
         detail={},
     )  # fmt: skip
     assert second == first + 1
-    rows = auth.list_authorizations(db, OWNER)
+    rows = list_authorizations(db, OWNER)
     assert [(r.subject_kind, r.via) for r in rows] == [
         ("promotion-plan", "elicitation"),
         ("runner-plan", "digest"),
     ]
     assert rows[0].detail == {"files": 2, "planId": "plan-1"}
-    assert auth.list_authorizations(db, Owner("c" * 64, "d" * 64)) == []
+    assert list_authorizations(db, Owner("c" * 64, "d" * 64)) == []
     with pytest.raises(ValueError, match="channel"):
         auth.record_authorization(
             db, owner=OWNER, subject_kind="runner-plan", subject_digest="r", via="magic", detail={}
@@ -125,7 +126,7 @@ def test_deliveries_are_at_most_once(db: StateDB) -> None:
         auth.finish_delivery(db, "x" * 64, "failed")
     assert caught.value.code == "GM_DELIVERY_STATE_INVALID"
     assert auth.begin_delivery(db, plan_digest="y" * 64, task_id="t2")
-    assert auth.mark_interrupted_deliveries(db) == ["y" * 64]
+    auth.finish_delivery(db, "y" * 64, "indeterminate")
     interrupted = auth.delivery_state(db, "y" * 64)
     assert interrupted is not None
     assert interrupted.state == "indeterminate"

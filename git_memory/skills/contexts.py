@@ -6,7 +6,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from git_memory.extract.workspace import Workspace
 from git_memory.skills.context import (
     DoctrineSource,
     EntrySource,
@@ -15,6 +14,7 @@ from git_memory.skills.context import (
     build_memory_context,
     build_skill_context,
 )
+from git_memory.store.session import Workspace
 
 
 @dataclass(frozen=True)
