@@ -70,19 +70,21 @@ STAGE_HANDLERS: dict[str, Callable[[Workspace, Any], dict[str, Any]]] = {
 
 
 def _render(response: AgentStage) -> str:
+    from git_memory.ids import short
+
     lines = [
         f"{response.status}: {len(response.candidates)} candidate(s)"
         + (" (no-op)" if response.noOp else "")
     ]
     for candidate in response.candidates:
-        lines.append(f"  {candidate.candidateId} r{candidate.revision} {candidate.status}")
+        lines.append(f"  {short(candidate.candidateId)} r{candidate.revision} {candidate.status}")
     for rejected in response.rejected:
         lines.append(
             f"  rejected candidate {rejected.candidate}: {rejected.reason} "
             f"{rejected.detail}".rstrip()
         )
     if response.adjudicationTask is not None:
-        lines.append(f"adjudication task {response.adjudicationTask.taskId}")
+        lines.append(f"adjudication task {short(response.adjudicationTask.taskId)}")
     lines.append(response.next)
     return "\n".join(lines)
 

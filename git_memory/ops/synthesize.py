@@ -37,11 +37,13 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: Synthesis) -> str:
+    from git_memory.ids import short
+
     if response.task is None:
         return response.note or "nothing to consolidate"
     task = response.task
     lines = [
-        f"consolidation task {task.taskId}: {len(task.entries)} entr(y/ies), "
+        f"consolidation task {short(task.taskId)}: {len(task.entries)} entr(y/ies), "
         f"{len(task.scenes)} scene(s), doctrine {'present' if task.doctrine else 'absent'}",
         "use --format json to read the task; stage the ConsolidationPatch with `git memory stage`",
     ]
