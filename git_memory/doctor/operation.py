@@ -56,12 +56,12 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     found.append(_transcripts(checks, worktree))
     if worktree is not None:
         from git_memory.doctor import worktree_checks as wt
-        from git_memory.verify.status import doctor_check
+        from git_memory.doctor.worktree_checks import check_freshness
 
         found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx)]
         if home is not None:
             found.append(wt.check_sessions(ctx))
-        found.append(doctor_check(ctx))
+        found.append(check_freshness(ctx))
     from git_memory.doctor import mcp_clients
 
     root = worktree.root if worktree is not None else None

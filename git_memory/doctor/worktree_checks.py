@@ -86,3 +86,23 @@ def _any_transcripts() -> bool:
 
     roots = [(provider, root) for provider, root in default_roots() if root.is_dir()]
     return any(found.excluded is None for found in discover(roots))
+
+
+def check_freshness(ctx: Any) -> Check:
+    """Doctor: stale memory is worth knowing (it stays out of assembled context)."""
+    from git_memory.verify.check import counts as tally
+    from git_memory.verify.check import verify_memory
+
+    # Checked afresh: doctor must work when the state home is what is broken.
+    found = tally(verify_memory(ctx.worktree))
+    if found["stale"]:
+        return Check(
+            "memory freshness",
+            "warn",
+            f"{found['stale']} of {found['total']} approved memories are stale and left out of "
+            "assembled context",
+            "git memory verify (then fix the code or the memory, or git memory retire)",
+        )
+    return Check(
+        "memory freshness", "ok", f"{found['fresh']} fresh, {found['unverifiable']} unverifiable"
+    )

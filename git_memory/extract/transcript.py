@@ -29,7 +29,7 @@ PREAMBLE = (
 
 # `<<past-` and `<<end-of-transcript` start a marker; a backslash after the first `<` keeps
 # the text readable while making it impossible to match as a marker.
-_FORGEABLE = re.compile(r"<(?=<\s*(?:past-|end-of-transcript))", re.IGNORECASE)
+_FORGEABLE = re.compile(r"<(?=\s*<\s*(?:past-|end-of-transcript))", re.IGNORECASE)
 # A model reads `＜＜past-user＞＞` or `<\u200b<past-user>>` as the marker it looks like, so
 # markers are looked for in a folded view: NFKC (fullwidth and compatibility forms), dash
 # look-alikes as `-`, and invisible characters dropped.

@@ -1,4 +1,4 @@
-"""Freshness for `git memory status` and `git memory doctor`."""
+"""Freshness for `git memory status`."""
 
 from __future__ import annotations
 
@@ -31,24 +31,3 @@ def _projected(worktree: Any) -> bool:
         return get_projection(state.db, state.owner) is not None
     finally:
         state.close()
-
-
-def doctor_check(ctx: Any) -> Any:
-    """Doctor: stale memory is worth knowing (it stays out of assembled context)."""
-    from git_memory.doctor.checks import Check
-    from git_memory.verify.check import counts as tally
-    from git_memory.verify.check import verify_memory
-
-    # Checked afresh: doctor must work when the state home is what is broken.
-    found = tally(verify_memory(ctx.worktree))
-    if found["stale"]:
-        return Check(
-            "memory freshness",
-            "warn",
-            f"{found['stale']} of {found['total']} approved memories are stale and left out of "
-            "assembled context",
-            "git memory verify (then fix the code or the memory, or git memory retire)",
-        )
-    return Check(
-        "memory freshness", "ok", f"{found['fresh']} fresh, {found['unverifiable']} unverifiable"
-    )
