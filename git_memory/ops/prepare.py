@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from git_memory.contracts.promotion import PrepareRequest
+from git_memory.contracts.promotion import PrepareRequest, PromotionPlan
 from git_memory.contracts.promotion_ops import PreparedPlan
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
@@ -25,6 +25,11 @@ def prepare(ctx: OpContext, request: PrepareRequest) -> PreparedPlan:
     worktree = ctx.worktree
     with open_state(worktree.state_home) as db:
         plan = prepare_plan(worktree, db, request, PROMOTION_KINDS)
+    return prepared(plan)
+
+
+def prepared(plan: PromotionPlan) -> PreparedPlan:
+    """The answer for a stored plan: its digest, files, diff and the command that applies it."""
     digest = plan.plan_digest()
     return PreparedPlan(
         planId=plan.planId,

@@ -10,7 +10,7 @@ import click
 from git_memory.contracts.lifecycle import RetireRequest
 from git_memory.contracts.promotion_ops import PreparedPlan
 from git_memory.ops.base import OpContext, Operation
-from git_memory.ops.prepare import render
+from git_memory.ops.prepare import prepared, render
 from git_memory.ops.registry import spec
 
 
@@ -31,17 +31,7 @@ def retire(ctx: OpContext, request: RetireRequest) -> PreparedPlan:
     worktree = ctx.worktree
     with open_state(worktree.state_home) as db:
         plan = plan_retirement(worktree, db, request)
-    digest = plan.plan_digest()
-    return PreparedPlan(
-        planId=plan.planId,
-        planDigest=digest,
-        candidateIds=plan.candidateIds,
-        assessmentDigest=plan.assessmentDigest,
-        policyVersion=plan.policyVersion,
-        perFile=plan.perFile,
-        diff=plan.diff,
-        next=f"git memory promote --plan {plan.planId} --approve {digest}",
-    )
+    return prepared(plan)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
