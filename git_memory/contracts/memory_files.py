@@ -71,7 +71,8 @@ class MergeIndexResponse(Model):
     scenes: int
     skills: int
     conflicts: list[str]
-    # True when the index was rebuilt from the merged tree's memory files (`git merge`).
+    # True when the index was rebuilt from the merged tree's memory files (`git merge`, or a
+    # cherry-pick, revert or rebase whose commit the driver identified).
     rebuilt: bool = False
 
 

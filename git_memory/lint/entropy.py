@@ -6,7 +6,8 @@ blocks. Precision improvements, each a shape a random key essentially never has:
 - `name=value` and `word-word-<value>` prefixes are peeled off and the value judged alone;
 - hex (in any letter case) is judged as lowercase hex, so a 40-hex commit or a UUID passes
   while 64 uniformly spread hex digits (exactly 4.0 bits) still block;
-- fakes built from ascending runs (`abcdef`, `123456`) and placeholder words (`EXAMPLE`);
+- fakes built from ascending or repeated runs (`abcdef`, `123456`, `aaaa1111bbbb`) and
+  placeholder words (`EXAMPLE`);
 - base64 that decodes to readable text (encoded JSON or a host name, not key material).
 """
 
@@ -88,11 +89,24 @@ def sequence_share(token: str) -> float:
     return in_runs / len(token)
 
 
+def repeat_share(token: str) -> float:
+    """Share of characters inside runs of ≥ 3 of the same character (`aaaa1111bbbb`)."""
+    in_runs = sum(
+        length
+        for length in (len(list(group)) for _, group in itertools.groupby(token))
+        if length >= MIN_RUN
+    )
+    return in_runs / len(token)
+
+
 def looks_fake(token: str) -> bool:
-    """Placeholder-shaped: ascending runs dominate, a placeholder word, or ≤ 3 distinct chars."""
+    """Placeholder-shaped: ascending or repeated runs dominate, a placeholder word, or ≤ 3
+    distinct chars. Random key material has either kind of run only by chance (a run of
+    three is 1 in 256 per position for hex), never for half its length."""
     lowered = token.lower()
     return (
         sequence_share(token) >= SEQUENCE_SHARE
+        or repeat_share(token) >= SEQUENCE_SHARE
         or any(word in lowered for word in PLACEHOLDER_WORDS)
         or len(set(token)) <= 3
     )

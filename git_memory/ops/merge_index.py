@@ -20,8 +20,9 @@ def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexRespons
 
     git runs this as the `git-memory-index` merge driver (registered by `git memory hooks
     install`). During `git merge` the index is rebuilt from the memory files of the merged
-    tree, as `git memory reindex` would build it after the merge; where git does not say what
-    it merges (cherry-pick, rebase) items are merged three ways by id/name. Either way two
+    tree, as `git memory reindex` would build it after the merge; a cherry-pick, revert or
+    rebase is rebuilt the same way when the commit it picks can be identified. Where what git
+    merges cannot be known (`am -3`), items are merged three ways by id/name. Either way two
     branches that each promoted entries merge without conflict markers. Exits 1 (leaving
     git's conflict) when a version is not a valid index.
     """
@@ -36,7 +37,7 @@ def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexRespons
         return MergeIndexResponse(
             merged=False, entries=0, scenes=0, skills=0, conflicts=[f"{exc.code}: {exc.message}"]
         )
-    rebuilt = _rebuilt(request.pathname)
+    rebuilt = _rebuilt(request)
     if rebuilt is not None:
         _write(request.current, rebuilt)
         index = parse_index(rebuilt)
@@ -54,14 +55,17 @@ def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexRespons
     )
 
 
-def _rebuilt(pathname: str) -> bytes | None:
-    """The index of the merged tree's memory files, or None when git did not say what it
-    merges."""
+def _rebuilt(request: MergeIndexRequest) -> bytes | None:
+    """The index of the merged tree's memory files, or None when what git merges cannot be
+    known."""
     from git_memory.formats.index_json import build_index
     from git_memory.repo.merged_tree import memory_root_of, merged_memory_files
 
-    root = memory_root_of(pathname)
-    files = None if root is None else merged_memory_files(root)
+    root = memory_root_of(request.pathname)
+    if root is None:
+        return None
+    versions = (_raw(request.ancestor), _raw(request.current), _raw(request.other))
+    files = merged_memory_files(root, request.pathname, versions)
     return None if files is None else build_index(files).data
 
 
@@ -74,11 +78,16 @@ def _write(path: str, data: bytes) -> None:
         replace_file_at(dir_fd, target.name, data)
 
 
-def _read(path: str) -> bytes:
+def _raw(path: str) -> bytes:
+    """One version as git wrote it (empty for a side without the file)."""
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as exc:
         raise GitMemoryError("GM_MERGE_INPUT_UNREADABLE", f"cannot read {path!r}") from exc
+
+
+def _read(path: str) -> bytes:
+    data = _raw(path)
     # An absent side (added on one branch only) reaches the driver as an empty file.
     return data if data.strip() else b'{"format": "git-memory-index@v1"}'
 

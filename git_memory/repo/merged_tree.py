@@ -3,23 +3,38 @@
 The index.json merge driver rebuilds the index from the merged memory files rather than
 merging three generated documents. git tells a merge driver which commit is being merged in
 (`GITHEAD_<oid>` in its environment, set by `git merge`); `git merge-tree --write-tree` then
-computes the same merged tree without touching the index or the worktree. Other commands that
-run merge drivers (cherry-pick, rebase, `am -3`) do not say what they merge: the caller falls
-back to a three-way merge of the index documents there.
+computes the same merged tree without touching the index or the worktree.
+
+A cherry-pick, a revert and a rebase (merge backend) also run merge drivers but say nothing
+of what they merge: no environment, no conflict-marker labels (git 2.39 expands no `%X`/`%Y`)
+and, for a single pick, no state file. They all merge one commit C onto HEAD with C's parent
+as the base (a revert swaps the two), so the three index.json versions git hands the driver
+identify the merge: ours must be HEAD's, and C is a commit whose index.json went from the
+ancestor version to the other one (or back, for a revert). C is looked for first where the
+sequencer names it (`rebase-merge/done`, `sequencer/todo`), then among the most recent commits
+of every ref; the merged tree is the three-way merge of those trees. When nothing matches,
+when different candidates would merge different memory files, when a memory file conflicts,
+or during `git am` (whose trees are built from a patch), the tree cannot be known and the
+caller falls back to a three-way merge of the index documents.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
-from pathlib import PurePosixPath
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
 
 import pygit2
 
+from git_memory.errors import GitMemoryError
 from git_memory.repo.binding import discover_worktree
 from git_memory.repo.gitcli import git_environment
 
 DRIVER_NAME = "git-memory-index"
 MERGE_TREE_TIMEOUT = 120.0
+# How many recent commits (of all refs, newest first) may name the picked commit.
+PICK_SEARCH_LIMIT = 5000
 
 
 def merged_in_commit(environ: dict[str, str] | None = None) -> str | None:
@@ -31,13 +46,23 @@ def merged_in_commit(environ: dict[str, str] | None = None) -> str | None:
     return heads[0]
 
 
-def merged_memory_files(memory_root: str) -> dict[str, str] | None:
-    """{path under `memory_root`: text} of the merged tree, or None when it cannot be known."""
-    from git_memory._proc import run
+def merged_memory_files(
+    memory_root: str, pathname: str, versions: tuple[bytes, bytes, bytes]
+) -> dict[str, str] | None:
+    """{path under `memory_root`: text} of the merged tree, or None when it cannot be known.
 
+    `pathname` is the index.json git merges and `versions` its ancestor, current and other
+    contents as git handed them to the driver (empty for a side without the file).
+    """
     other = merged_in_commit()
     if other is None:
-        return None
+        return _picked_memory_files(memory_root, pathname, versions)
+    return _merge_tree_files(memory_root, other)
+
+
+def _merge_tree_files(memory_root: str, other: str) -> dict[str, str] | None:
+    from git_memory._proc import run
+
     worktree = discover_worktree()
     # Our own driver is replaced by one that keeps "ours": the nested merge must not recurse,
     # and its index.json is not read anyway.
@@ -64,21 +89,161 @@ def merged_memory_files(memory_root: str) -> dict[str, str] | None:
     return dict(_texts(repository, node, ""))
 
 
+def _picked_memory_files(
+    memory_root: str, pathname: str, versions: tuple[bytes, bytes, bytes]
+) -> dict[str, str] | None:
+    try:
+        worktree = discover_worktree()
+    except GitMemoryError:
+        return None  # run by hand outside a worktree: nothing is being picked
+    if (worktree.git_dir / "rebase-apply").exists():
+        return None  # `git am` / `rebase --apply`: the trees git merges come from a patch
+    repository = worktree.repository
+    try:
+        head = repository.head.peel(pygit2.Commit)
+    except (pygit2.GitError, KeyError, ValueError):
+        return None
+    ancestor, current, other = (_version_id(data) for data in versions)
+    if _blob_at(head.tree, pathname) != current:
+        return None  # ours is not HEAD (e.g. `cherry-pick -n` over earlier picks)
+    pair = _picked_trees(repository, worktree.git_dir, memory_root, pathname, (ancestor, other))
+    if pair is None:
+        return None
+    merged = repository.merge_trees(pair[0], head.tree, pair[1])
+    inside = memory_root.rstrip("/") + "/"
+    if merged.conflicts is not None:
+        # index.json itself conflicts here (this merge knows no driver); it is not read.
+        for sides in merged.conflicts:
+            paths = {side.path for side in sides if side is not None} - {pathname}
+            if any(path.startswith(inside) for path in paths):
+                return None  # git reports it; `git memory reindex` after the resolution
+    files = []
+    for item in merged:
+        if item.path.startswith(inside) and item.mode in _FILE_MODES:
+            files += _decoded(item.path[len(inside) :], repository[item.id].peel(pygit2.Blob))
+    return dict(files)
+
+
+def _version_id(data: bytes) -> pygit2.Oid | None:
+    """The blob id of one version git handed the driver; None for an absent side."""
+    return pygit2.hash(data) if data else None
+
+
+def _blob_at(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
+    try:
+        item = tree[path]
+    except KeyError:
+        return None
+    return item.id if item.type_str == "blob" else None
+
+
+def _subtree_at(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
+    try:
+        item = tree[path.rstrip("/")]
+    except KeyError:
+        return None
+    return item.id
+
+
+def _picked_trees(
+    repository: pygit2.Repository,
+    git_dir: Path,
+    memory_root: str,
+    pathname: str,
+    change: tuple[pygit2.Oid | None, pygit2.Oid | None],
+) -> tuple[pygit2.Tree, pygit2.Tree] | None:
+    """(base, other) trees of the one commit whose pick (or revert) changes `pathname` as
+    `change` says; None when no commit does or candidates disagree on the memory files.
+
+    A commit the sequencer names and that matches is the one; otherwise every match among
+    the recent commits must merge the same memory files."""
+    for commit in _sequencer_named(repository, git_dir):
+        found = _pick_of(commit, pathname, change)
+        if found is not None:
+            return found
+    outcomes: dict[tuple[object, object], tuple[pygit2.Tree, pygit2.Tree]] = {}
+    for commit in _recent_commits(repository):
+        found = _pick_of(commit, pathname, change)
+        if found is not None:
+            key = (_subtree_at(found[0], memory_root), _subtree_at(found[1], memory_root))
+            outcomes.setdefault(key, found)
+            if len(outcomes) > 1:
+                return None
+    return next(iter(outcomes.values()), None)
+
+
+def _pick_of(
+    commit: pygit2.Commit, pathname: str, change: tuple[pygit2.Oid | None, pygit2.Oid | None]
+) -> tuple[pygit2.Tree, pygit2.Tree] | None:
+    """(base, other) when picking `commit` (C^ → C) or reverting it (C → C^) changes
+    `pathname` as `change` says."""
+    if len(commit.parents) != 1:
+        return None
+    parent = commit.parents[0]
+    before, after = _blob_at(parent.tree, pathname), _blob_at(commit.tree, pathname)
+    if (before, after) == change:
+        return parent.tree, commit.tree
+    if (after, before) == change:
+        return commit.tree, parent.tree
+    return None
+
+
+def _recent_commits(repository: pygit2.Repository) -> Iterator[pygit2.Commit]:
+    """The most recent commits of every ref: a rebased branch, the source of a cherry-pick,
+    HEAD's own history for a revert."""
+    walker = repository.walk(None, pygit2.enums.SortMode.TIME)
+    for name in repository.references:
+        try:
+            walker.push(repository.references[name].peel(pygit2.Commit).id)
+        except (KeyError, ValueError, pygit2.GitError):
+            continue  # a tag of a tree or blob, a broken ref
+    yield from itertools.islice(walker, PICK_SEARCH_LIMIT)
+
+
+def _sequencer_named(repository: pygit2.Repository, git_dir: Path) -> Iterator[pygit2.Commit]:
+    """The commit the sequencer is applying, if it says."""
+    for name in _sequencer_lines(git_dir):
+        try:
+            yield repository.revparse_single(name).peel(pygit2.Commit)
+        except (KeyError, ValueError, pygit2.GitError):
+            continue
+
+
+def _sequencer_lines(git_dir: Path) -> list[str]:
+    """The commit names of the command being applied: the last command done of a rebase, the
+    next command of a multi-commit cherry-pick or revert (`<command> <commit> <subject>`)."""
+    named = []
+    for relpath, last in (("rebase-merge/done", True), ("sequencer/todo", False)):
+        try:
+            lines = (git_dir / relpath).read_text("utf-8", "replace").splitlines()
+        except OSError:
+            continue
+        commands = [line.split() for line in lines if line.strip() and not line.startswith("#")]
+        if commands:
+            words = commands[-1] if last else commands[0]
+            if len(words) > 1:
+                named.append(words[1])
+    return named
+
+
+_FILE_MODES = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
+
+
+def _decoded(path: str, blob: pygit2.Blob) -> list[tuple[str, str]]:
+    try:
+        return [(path, bytes(blob.data).decode("utf-8"))]
+    except UnicodeDecodeError:
+        return []  # lint reports it; the index skips what cannot be read
+
+
 def _texts(repository: pygit2.Repository, tree: pygit2.Tree, prefix: str) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for item in tree:
         path = prefix + str(item.name)
         if item.type_str == "tree":
             found += _texts(repository, repository[item.id].peel(pygit2.Tree), path + "/")
-        elif item.type_str == "blob" and item.filemode in (
-            pygit2.GIT_FILEMODE_BLOB,
-            pygit2.GIT_FILEMODE_BLOB_EXECUTABLE,
-        ):
-            data = bytes(repository[item.id].peel(pygit2.Blob).data)
-            try:
-                found.append((path, data.decode("utf-8")))
-            except UnicodeDecodeError:
-                continue  # lint reports it; the index skips what cannot be read
+        elif item.type_str == "blob" and item.filemode in _FILE_MODES:
+            found += _decoded(path, repository[item.id].peel(pygit2.Blob))
     return found
 
 

@@ -84,34 +84,107 @@ def test_merge_index_refuses_invalid_versions(gm: Any, tmp_path: Path) -> None:
     assert "GM_MERGE_INPUT_UNREADABLE" in missing.stderr
 
 
-def test_merge_driver_rebuilds_from_the_merged_tree_not_three_documents(
-    gm: Any, repo: Repo, bin_dir: Path
-) -> None:
-    # One branch retires an entry (status line), the other rewords it (body): the entry file
-    # merges cleanly into a retired entry, which the index of the merged tree does not list.
-    # Merging the three index documents would keep the reworded item.
+SHARED = ".memory/entries/shared.md"
+
+
+def change_shared(gm: Any, repo: Repo, old: str, new: str, message: str) -> None:
+    """Edit the shared entry, reindex and commit (as a promotion would)."""
+    repo.write(SHARED, (repo.root / SHARED).read_text().replace(old, new))
+    assert gm(["reindex"], cwd=repo.root).exit_code == 0
+    repo.commit_all(message)
+
+
+def retire_and_reword(gm: Any, repo: Repo) -> None:
+    """Branch `retire` retires the shared entry (status line), branch `reword` (checked out)
+    rewords it (body): the entry file merges cleanly into a retired entry, which the index of
+    the merged tree does not list. Merging the three index documents would keep the
+    reworded item."""
     assert gm(["hooks", "install"], cwd=repo.root).exit_code == 0
     assert gm(["init"], cwd=repo.root).exit_code == 0
-    entry = ".memory/entries/shared.md"
-    repo.write(entry, entry_text("shared", "first line\n\nsecond line\n"))
+    repo.write(SHARED, entry_text("shared", "first line\n\nsecond line\n"))
     assert gm(["reindex"], cwd=repo.root).exit_code == 0
     repo.commit_all("memory base")
     repo.git("checkout", "-q", "-b", "retire")
-    original = (repo.root / entry).read_text()
-    repo.write(entry, original.replace("status: approved", "status: deprecated"))
-    assert gm(["reindex"], cwd=repo.root).exit_code == 0
-    repo.commit_all("retire shared")
+    change_shared(gm, repo, "status: approved", "status: deprecated", "retire shared")
     repo.git("checkout", "-q", "-b", "reword", "main")
-    repo.write(entry, original.replace("first line", "reworded first line"))
-    assert gm(["reindex"], cwd=repo.root).exit_code == 0
-    repo.commit_all("reword shared")
-    merged = repo.git("merge", "--no-edit", "retire", check=False)
-    assert "CONFLICT" not in merged, merged
-    assert "status: deprecated" in (repo.root / entry).read_text()
+    change_shared(gm, repo, "first line", "reworded first line", "reword shared")
+
+
+def assert_rebuilt_without_shared(gm: Any, repo: Repo, output: str) -> None:
+    assert "CONFLICT" not in output, output
+    assert "index.json rebuilt from the merged tree" in output, output
+    assert "status: deprecated" in (repo.root / SHARED).read_text()
     index = parse_index((repo.root / ".memory" / "index.json").read_text())
     assert index.entries == ()
     check = gm(["reindex", "--check"], cwd=repo.root)
     assert check.exit_code == 0, check.stdout
+
+
+def test_merge_driver_rebuilds_from_the_merged_tree_not_three_documents(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    retire_and_reword(gm, repo)
+    merged = repo.git("merge", "--no-edit", "retire", check=False)
+    assert_rebuilt_without_shared(gm, repo, merged)
+
+
+def test_a_cherry_pick_is_rebuilt_from_the_picked_tree(gm: Any, repo: Repo, bin_dir: Path) -> None:
+    retire_and_reword(gm, repo)
+    picked = repo.git("cherry-pick", "retire", check=False)
+    assert_rebuilt_without_shared(gm, repo, picked)
+    assert repo.git("status", "--porcelain").strip() == ""
+
+
+def test_a_cherry_pick_of_a_range_is_rebuilt_from_the_picked_tree(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    retire_and_reword(gm, repo)
+    repo.git("checkout", "-q", "retire")
+    repo.write(".memory/entries/later.md", entry_text("later", "a later note\n"))
+    assert gm(["reindex"], cwd=repo.root).exit_code == 0
+    repo.commit_all("promote later")
+    repo.git("checkout", "-q", "reword")
+    picked = repo.git("cherry-pick", "main..retire", check=False)
+    # The first pick merges index.json (the sequencer names it); the second applies cleanly.
+    assert "index.json rebuilt from the merged tree" in picked, picked
+    assert "status: deprecated" in (repo.root / SHARED).read_text()
+    index = parse_index((repo.root / ".memory" / "index.json").read_text())
+    assert [e["id"] for e in index.entries] == ["later"]
+    assert gm(["reindex", "--check"], cwd=repo.root).exit_code == 0
+
+
+def test_a_rebase_is_rebuilt_from_the_rebased_tree(gm: Any, repo: Repo, bin_dir: Path) -> None:
+    retire_and_reword(gm, repo)
+    repo.git("checkout", "-q", "retire")
+    rebased = repo.git("rebase", "reword", check=False)
+    assert_rebuilt_without_shared(gm, repo, rebased)
+    assert "reworded first line" in (repo.root / SHARED).read_text()
+
+
+def test_a_revert_is_rebuilt_from_the_reverted_tree(gm: Any, repo: Repo, bin_dir: Path) -> None:
+    # Reverting the rewording after the retirement: the entry reads as first written and
+    # stays retired, so the index lists nothing; the three documents would bring it back.
+    retire_and_reword(gm, repo)
+    change_shared(gm, repo, "status: approved", "status: deprecated", "retire reworded")
+    reverted = repo.git("revert", "--no-edit", "HEAD~1", check=False)
+    assert_rebuilt_without_shared(gm, repo, reverted)
+    assert "reworded" not in (repo.root / SHARED).read_text()
+
+
+def test_a_pick_whose_commit_cannot_be_found_falls_back_to_three_documents(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    # `git am -3` merges trees built from a patch: no commit is looked for, the three index
+    # documents are merged (no conflict markers), and `reindex` repairs what they miss.
+    retire_and_reword(gm, repo)
+    patch = repo.git("format-patch", "-1", "-o", str(repo.root.parent / "patches"), "retire")
+    applied = repo.git("am", "-3", patch.strip(), check=False)
+    assert "CONFLICT" not in applied, applied
+    assert "index.json merged: 1 entries" in applied, applied
+    text = (repo.root / ".memory" / "index.json").read_text()
+    assert "<<<<<<<" not in text
+    assert [e["id"] for e in parse_index(text).entries] == ["shared"]
+    assert "status: deprecated" in (repo.root / SHARED).read_text()
 
 
 @pytest.mark.parametrize(
@@ -136,3 +209,43 @@ def test_merge_index_refuses_unwritable_versions(
     assert "GM_FORMAT_INDEX_INVALID" in result.stdout
     assert problem in result.stdout
     assert hostile.read_text() == document
+
+
+def twins(gm: Any, repo: Repo) -> None:
+    """Branches `alpha` and `beta` add the same entry with different bodies: both change
+    index.json the same way, so the index versions cannot tell them apart."""
+    retire_and_reword(gm, repo)
+    for branch in ("alpha", "beta"):
+        repo.git("checkout", "-q", "-b", branch, "main")
+        repo.write(".memory/entries/twin.md", entry_text("twin", f"same summary\n\n{branch}\n"))
+        assert gm(["reindex"], cwd=repo.root).exit_code == 0
+        repo.commit_all(f"promote twin ({branch})")
+    assert repo.git("rev-parse", "alpha:.memory/index.json") == repo.git(
+        "rev-parse", "beta:.memory/index.json"
+    )
+    repo.git("checkout", "-q", "reword")
+
+
+def test_a_pick_two_commits_could_explain_is_not_guessed(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    twins(gm, repo)
+    picked = repo.git("cherry-pick", "alpha", check=False)
+    assert "index.json merged: 2 entries" in picked, picked
+    assert "alpha" in (repo.root / ".memory" / "entries" / "twin.md").read_text()
+    assert gm(["reindex", "--check"], cwd=repo.root).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "command", [("cherry-pick", "main..alpha"), ("rebase", "--onto", "reword", "main", "alpha")]
+)
+def test_the_commit_the_sequencer_names_is_the_one_picked(
+    gm: Any, repo: Repo, bin_dir: Path, command: tuple[str, ...]
+) -> None:
+    # A range pick writes its todo list, a rebase the commands it has done: the commit they
+    # name is the one being merged.
+    twins(gm, repo)
+    picked = repo.git(*command, check=False)
+    assert "index.json rebuilt from the merged tree: 2 entries" in picked, picked
+    assert "alpha" in (repo.root / ".memory" / "entries" / "twin.md").read_text()
+    assert gm(["reindex", "--check"], cwd=repo.root).exit_code == 0

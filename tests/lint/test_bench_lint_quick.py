@@ -6,7 +6,10 @@ import json
 import subprocess
 import sys
 
+from git_memory.formats.controls import HIDDEN
 from tests.conftest import PROJECT_ROOT
+
+CONTROL = "GM_LINT_CONTROL_CHARACTER"
 
 
 def test_bench_lint_quick() -> None:
@@ -27,3 +30,17 @@ def test_bench_lint_quick() -> None:
     assert doc["gitleaks_probes"] == 242
     assert 0 <= doc["gitleaks_fp_rate"] < 0.2
     assert len(doc["gitleaks_blocked"]) == round(doc["gitleaks_fp_rate"] * 242)
+    assert doc["gitleaks_fp_count"] == len(doc["gitleaks_blocked"])
+    # The baseline is measured in the same run, from this checkout's history.
+    before = doc["gitleaks_baseline_fp_count"]
+    assert isinstance(before, int)
+    assert doc["gitleaks_baseline_fp_rate"] == round(before / 242, 4)
+    blocked = {item["index"] for item in doc["gitleaks_blocked"]}
+    newly = {item["index"] for item in doc["gitleaks_newly_blocked"]}
+    gone = {item["index"] for item in doc["gitleaks_no_longer_blocked"]}
+    assert newly <= blocked
+    assert not gone & blocked
+    assert doc["gitleaks_fp_count"] - before == len(newly) - len(gone)
+    control_only = [i for i in doc["gitleaks_blocked"] if i["codes"] == [CONTROL]]
+    assert doc["gitleaks_blocked_by_control_characters_only"] == len(control_only)
+    assert not any(HIDDEN.search(i["text"]) for i in doc["gitleaks_blocked"])

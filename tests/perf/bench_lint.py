@@ -6,7 +6,9 @@ with our engine and with detect-secrets' scanner, and prints one JSON line:
 `mib`, `mib_per_s`, `detect_secrets_mib_per_s`, `speedup_vs_detect_secrets`, the planted-secret
 `recall` of both, and `gitleaks_fp_rate` over the look-alike strings of
 `tests/fixtures/lint-gitleaks-fps.json`, each embedded in an otherwise valid entry (with
-the list of the ones that block).
+the list of the ones that block). The look-alike figure carries its own baseline, measured
+in the same run: the same probe over the lint as it was at `BASELINE_COMMIT` (extracted
+with `git archive`, run in a child interpreter), with the samples blocked now but not then.
 
     python tests/perf/bench_lint.py            # >= 20 MiB corpus
     python tests/perf/bench_lint.py --quick    # small corpus, for the smoke test
@@ -16,21 +18,31 @@ from __future__ import annotations
 
 import argparse
 import base64
+import io
 import json
 import random
 import string
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+if __name__ == "__main__" and "--verdicts-of" in sys.argv:
+    # The baseline probe: import the lint of the extracted tree, not this checkout's.
+    sys.path.insert(0, sys.argv[sys.argv.index("--verdicts-of") + 1])
+sys.path.insert(1 if "--verdicts-of" in sys.argv else 0, str(ROOT))
 
 from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry  # noqa: E402
 from git_memory.lint.engine import lint_text  # noqa: E402
 
 FPS_FIXTURE = ROOT / "tests" / "fixtures" / "lint-gitleaks-fps.json"
+# The lint before Markdown, ellipses and assigned names were hardened (the first parent of
+# that merge): its look-alike figure is the one the hardened lint must be compared with.
+BASELINE_COMMIT = "1ec93a256f0eaebab1a851048556572c16d9e67a"
+CONTROL_CODE = "GM_LINT_CONTROL_CHARACTER"
 PROSE = (
     "the release workflow must run the full verification suite before tagging a version and "
     "the engine keeps its state in sqlite with write ahead logging so readers never block "
@@ -157,20 +169,100 @@ def run_detect_secrets(
     return elapsed, len(found & set(planted)) / max(1, len(planted))
 
 
-def gitleaks_probe() -> tuple[float, int, list[dict]]:
-    """(rate, count, blocked items) of look-alikes that block inside a valid entry."""
+def gitleaks_verdicts() -> list[list[str]]:
+    """The blocking codes of each look-alike, embedded in an otherwise valid entry."""
     items = json.loads(FPS_FIXTURE.read_text(encoding="utf-8"))["items"]
-    blocked = []
+    verdicts = []
     for number, item in enumerate(items):
         body = "Notes from the config review:\n" + item["text"].replace("\r", "") + "\n"
         entry_id = f"probe-{number:03d}"
         text = serialize_entry(Entry(id=entry_id, body=body))
         codes = sorted({f.code for f in lint_text(f"entries/{entry_id}.md", text) if f.blocks})
-        if codes:
-            blocked.append(
-                {"rule_file": item["rule_file"], "codes": codes, "text": item["text"][:48]}
-            )
-    return len(blocked) / len(items), len(items), blocked
+        verdicts.append(codes)
+    return verdicts
+
+
+def baseline_verdicts(directory: Path) -> list[list[str]] | None:
+    """`gitleaks_verdicts` of the lint at BASELINE_COMMIT (None without that history)."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", BASELINE_COMMIT, "git_memory"],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        return None
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        # This repository's own tree; the "data" filter where the interpreter has it.
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(directory, filter="data")
+        else:
+            tar.extractall(directory)
+    child = subprocess.run(
+        [sys.executable, __file__, "--verdicts-of", str(directory)],
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+    )
+    verdicts: list[list[str]] = json.loads(child.stdout)
+    return verdicts
+
+
+def described(items: list[dict], numbers: list[int], verdicts: list[list[str]]) -> list[dict]:
+    """The look-alikes `numbers` with the codes that block them (text cut to 48 chars, its
+    control characters escaped so the JSON line cannot drive a terminal)."""
+    from git_memory.formats.controls import escape_controls  # not in the baseline's tree
+
+    return [
+        {
+            "index": number,
+            "rule_file": items[number]["rule_file"],
+            "codes": verdicts[number],
+            "text": escape_controls(items[number]["text"][:48]),
+        }
+        for number in numbers
+    ]
+
+
+def gitleaks_figures(verdicts: list[list[str]], baseline: list[list[str]] | None) -> dict:
+    """The look-alike keys of the JSON line: rate, counts, baseline and what changed."""
+    items = json.loads(FPS_FIXTURE.read_text(encoding="utf-8"))["items"]
+    probes = len(items)
+    blocked = [number for number, codes in enumerate(verdicts) if codes]
+    blocked_items = described(items, blocked, verdicts)
+    # A look-alike with the exact shape of a provider key (the reference's format rules:
+    # AWS `AKIA…EXAMPLE`, Google `AIza…`) must block by those rules; the rest are ours.
+    by_format = [b for b in blocked_items if set(b["codes"]) & REFERENCE_FORMAT_CODES]
+    # A sample holding control characters blocks for them whatever else it is: that finding
+    # is true of the text, not a secret verdict, so it is counted apart too.
+    control_only = [b for b in blocked_items if b["codes"] == [CONTROL_CODE]]
+    figures: dict[str, object] = {
+        "gitleaks_probes": probes,
+        "gitleaks_fp_rate": round(len(blocked) / probes, 4),
+        "gitleaks_fp_count": len(blocked),
+        "gitleaks_blocked_by_reference_format_rules": len(by_format),
+        "gitleaks_fp_rate_beyond_reference_rules": round(
+            (len(blocked) - len(by_format)) / probes, 4
+        ),
+        "gitleaks_blocked_by_control_characters_only": len(control_only),
+        "gitleaks_fp_rate_secret_rules": round((len(blocked) - len(control_only)) / probes, 4),
+        "gitleaks_baseline_commit": BASELINE_COMMIT[:12],
+        "gitleaks_baseline_fp_count": None,
+        "gitleaks_baseline_fp_rate": None,
+        "gitleaks_newly_blocked": None,
+        "gitleaks_no_longer_blocked": None,
+    }
+    if baseline is not None:
+        before = {number for number, codes in enumerate(baseline) if codes}
+        figures["gitleaks_baseline_fp_count"] = len(before)
+        figures["gitleaks_baseline_fp_rate"] = round(len(before) / probes, 4)
+        figures["gitleaks_newly_blocked"] = described(
+            items, sorted(set(blocked) - before), verdicts
+        )
+        figures["gitleaks_no_longer_blocked"] = described(
+            items, sorted(before - set(blocked)), baseline
+        )
+    figures["gitleaks_blocked"] = blocked_items
+    return figures
 
 
 REFERENCE_FORMAT_CODES = {"GM_LINT_AWS_ACCESS_KEY", "GM_LINT_GOOGLE_API_KEY"}
@@ -180,17 +272,19 @@ def main() -> None:
     """Run both scanners and print one JSON line."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small corpus (smoke test)")
+    parser.add_argument("--verdicts-of", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.verdicts_of:
+        print(json.dumps(gitleaks_verdicts()))
+        return
     target = (96 * 1024) if args.quick else (20 * 1024 * 1024 + 1)
     files, planted = build_corpus(random.Random(20260812), target)
     mib = sum(len(text.encode("utf-8")) for _, text in files) / (1024 * 1024)
     ours_seconds, ours_recall = run_ours(files, planted)
     with tempfile.TemporaryDirectory() as directory:
         ds_seconds, ds_recall = run_detect_secrets(Path(directory), files, planted)
-    rate, probes, blocked = gitleaks_probe()
-    # A look-alike with the exact shape of a provider key (the reference's format rules:
-    # AWS `AKIA…EXAMPLE`, Google `AIza…`) must block by those rules; the rest are ours.
-    by_format = [b for b in blocked if set(b["codes"]) & REFERENCE_FORMAT_CODES]
+    with tempfile.TemporaryDirectory() as directory:
+        baseline = baseline_verdicts(Path(directory))
     print(
         json.dumps(
             {
@@ -203,13 +297,7 @@ def main() -> None:
                 "speedup_vs_detect_secrets": round(ds_seconds / ours_seconds, 2),
                 "recall": round(ours_recall, 4),
                 "detect_secrets_recall": round(ds_recall, 4),
-                "gitleaks_probes": probes,
-                "gitleaks_fp_rate": round(rate, 4),
-                "gitleaks_blocked_by_reference_format_rules": len(by_format),
-                "gitleaks_fp_rate_beyond_reference_rules": round(
-                    (len(blocked) - len(by_format)) / probes, 4
-                ),
-                "gitleaks_blocked": blocked,
+                **gitleaks_figures(gitleaks_verdicts(), baseline),
             },
             ensure_ascii=False,
         )
