@@ -63,7 +63,7 @@ def build_repository(box: Sandbox, today: datetime.date) -> str:
     return ids[-1]
 
 
-def _run(ctx: OpContext, name: str, request: Any) -> Any:
+def _run(ctx: OpContext, name: str, request: object) -> Any:
     return load_operation(name).invoke(ctx, request)
 
 

@@ -122,8 +122,9 @@ class MemoryServer:
             )
         if self.binding.error is not None:
             return error_result(self.binding.error)
-        op_ctx = OpContext(repository=self.binding.root, via="agent")
-        op_ctx.extras.update(output_format="json", front_end="mcp")
+        op_ctx = OpContext(
+            repository=self.binding.root, via="agent", front_end="mcp", output_format="json"
+        )
         digest = _arguments_digest(params.arguments)
         # A one-sided tool (a runner preview) never gets to ask: its approval is the CLI's.
         if _client_elicits(ctx) and binding.spec.one_sided_reason is None:

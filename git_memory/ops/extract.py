@@ -80,7 +80,6 @@ def extract(
     with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
     the adjudication is a separate delivery with its own plan. Answers are held to the
     agent-native rules and land quarantined for `git memory review`."""
-    from git_memory import output
     from git_memory.runners.batch import run_batch
     from git_memory.runners.profiles import RunnerOptions
 
@@ -97,7 +96,7 @@ def extract(
         limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
         approve_plan=request.approvePlan,
         approve_manifest=request.approveManifest,
-        ask=output.confirm_after if ctx.interactive else None,
+        ask=ctx.confirm,
     )
     if builtin and not outcome.left:
         _remember_window(ctx, request.request)

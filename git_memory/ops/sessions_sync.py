@@ -51,7 +51,7 @@ def run_sync(ctx: OpContext, request: SessionsSyncRequest, *, rebuilt: bool = Fa
         ctx.state_home,
         [Path(source) for source in request.sources],
         providers=enabled(ctx.worktree),
-        show_progress=ctx.extras.get("output_format") == "text",
+        show_progress=ctx.output_format == "text",
     )
     return summary_of(result, rebuilt=rebuilt)
 

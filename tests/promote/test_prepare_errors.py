@@ -152,7 +152,8 @@ def test_elicitation_decides(repo: Repo) -> None:
 def test_terminal_prompt(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     scenario = build(repo)
     monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
-    result = _promote(repo, scenario.plan_id, interactive=True)
+    context = OpContext.at_terminal(repo.root)
+    result = load_operation("promote").invoke(context, {"plan": scenario.plan_id})
     assert result.approvedVia == "interactive"
     assert scenario.current() == scenario.planned
 
@@ -180,7 +181,7 @@ def test_unwritable_target_dir_fails_cleanly(repo: Repo, tmp_path: Path) -> None
 
 def test_agent_digest_approval_is_logged_as_agent(repo: Repo) -> None:
     scenario = build(repo)
-    context = OpContext(repository=repo.root, extras={"front_end": "mcp"})
+    context = OpContext(repository=repo.root, front_end="mcp")
     request = {"plan": scenario.plan_id, "approve": scenario.plan_digest}
     result = load_operation("promote").invoke(context, request)
     assert result.approvedVia == "agent"
