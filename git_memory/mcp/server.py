@@ -100,13 +100,6 @@ class MemoryServer:
         """Every generated tool, in registry order."""
         return types.ListToolsResult(tools=[_tool(binding) for binding in self.tools.values()])
 
-    def tool_document(self, name: str) -> dict[str, Any]:
-        """One tool as `tools/list` sends it (for the generated catalog)."""
-        document: dict[str, Any] = _tool(self.tools[name]).model_dump(
-            by_alias=True, mode="json", exclude_none=True
-        )
-        return document
-
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
