@@ -23,6 +23,8 @@ from git_memory.errors import GitMemoryError
 from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
+    from git_memory.consolidate.rules import MaterializedOperation
+    from git_memory.contracts.consolidation import ConsolidationBinding
     from git_memory.store.session import Workspace
 
 LIMITATIONS = ["generated-consolidation-content", "source-approved-memory-only"]
@@ -54,7 +56,9 @@ def _stored_task(workspace: Workspace, patch: ConsolidationPatch) -> Any:
     return stored
 
 
-def current_task(workspace: Workspace, patch_binding: Any, task_id: str) -> tasks.Built:
+def current_task(
+    workspace: Workspace, patch_binding: ConsolidationBinding, task_id: str
+) -> tasks.Built:
     """The task rebuilt from the current state; drift when it is not `task_id` any more."""
     built = tasks.build(
         workspace, patch_binding.replay.mode, now_ms=int(time.time() * 1000), check_pending=False
@@ -90,6 +94,7 @@ def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> dict[str, An
     try:
         if token is not None:
             built = current_task(workspace, patch.binding, patch.taskId)
+            assert built.task is not None  # current_task raises drift otherwise
             validated = validate_patch(patch.operations, context_from_task(built.task))
             _check_stored_forms(validated)
             prepared = (built, validated)
@@ -242,7 +247,7 @@ def _add_evidence(
         add_evidence_refs(db, candidate_id, refs, task_id=task.taskId)
 
 
-def _assessment(task: ConsolidationTask, op: Any) -> Any:
+def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
     from git_memory.store.candidates import Assessment
 
     return Assessment(

@@ -17,11 +17,13 @@ from git_memory.errors import FormatError, GitMemoryError
 from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
 
 if TYPE_CHECKING:
+    from git_memory.contracts.skill import SkillDocument
+    from git_memory.store.candidates import Candidate
     from git_memory.store.db import StateDB
     from git_memory.store.session import Workspace
 
 
-def render_skill(skill: Any) -> str:
+def render_skill(skill: SkillDocument) -> str:
     """The canonical SKILL.md text (NFC) of a SkillDocument, validated by the format."""
     import unicodedata
 
@@ -202,7 +204,7 @@ def _response(workspace: Workspace, outcome: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_review(workspace: Workspace, candidates: list[Any]) -> None:
+def check_review(workspace: Workspace, candidates: list[Candidate]) -> None:
     """At review: every listed skill candidate must still match the memory context."""
     for candidate in candidates:
         if candidate.kind == "skill":

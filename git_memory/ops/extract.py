@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import click
 from pydantic import Field
@@ -14,6 +14,9 @@ from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
 from git_memory.ops.registry import spec
+
+if TYPE_CHECKING:
+    from git_memory.runners.batch import BatchOutcome
 
 
 class ExtractRunnerRequest(Model):
@@ -113,11 +116,11 @@ def extract(
     )
 
 
-def _next_model(outcome: Any) -> str:
+def _next_model(outcome: BatchOutcome) -> str:
     return "nothing new to review" if not outcome.quarantined else "git memory review"
 
 
-def _next(ctx: OpContext, outcome: Any) -> str:
+def _next(ctx: OpContext, outcome: BatchOutcome) -> str:
     """The true next step: review when anything waits, else what happened and why."""
     waiting = _waiting(ctx)
     if waiting:

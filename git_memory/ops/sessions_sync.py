@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,8 +12,11 @@ from git_memory.contracts.sessions import DiagnosticExample, SessionsSyncRequest
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
+if TYPE_CHECKING:
+    from git_memory.sessions.sync import SyncResult
 
-def summary_of(result: Any, *, rebuilt: bool = False) -> SyncSummary:
+
+def summary_of(result: SyncResult, *, rebuilt: bool = False) -> SyncSummary:
     """The contract form of a `sessions.sync.SyncResult`."""
     return SyncSummary(
         filesSeen=result.files_seen,

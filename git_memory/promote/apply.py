@@ -14,7 +14,7 @@ import errno
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.contracts.promotion import PromotionPlan
@@ -29,6 +29,9 @@ from git_memory.store import candidates as store
 from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 from git_memory.store.journal import PlanRecord
+
+if TYPE_CHECKING:
+    from git_memory.store.journal import FileRecord
 
 PROMOTION_LOCK = "memory-state.sqlite3-promotion.lock"
 FORWARD = "forward"
@@ -99,7 +102,7 @@ def verified_plan(record: PlanRecord) -> PromotionPlan:
     return plan
 
 
-def _bound_digest(stored: Any) -> str | None:
+def _bound_digest(stored: FileRecord) -> str | None:
     """The digest a stored file binds: its bytes', or None for a delete."""
     return None if stored.operation == "delete" else sha256_hex(stored.content)
 

@@ -14,6 +14,7 @@ from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
 
 if TYPE_CHECKING:
+    from git_memory.contracts.skill import SkillDocument
     from git_memory.repo.binding import Worktree
     from git_memory.store.session import Workspace
 
@@ -59,7 +60,7 @@ def check_memory_context(
         )
 
 
-def check_target(worktree: Worktree, skill: Any) -> bytes | None:
+def check_target(worktree: Worktree, skill: SkillDocument) -> bytes | None:
     """The current SKILL.md bytes, after checking them against the skill's action."""
     from git_memory import safefs
 

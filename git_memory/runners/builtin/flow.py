@@ -19,6 +19,7 @@ from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.renderers import BuiltinFact
 
 if TYPE_CHECKING:
+    from git_memory.runners.batch import BatchOutcome
     from git_memory.store.session import Workspace
 
 TYPE_OF = {
@@ -161,7 +162,7 @@ def _support_of(support: dict[int, str]) -> Callable[[int, str], str]:
     return claim_support
 
 
-def run_builtin(workspace: Workspace, tasks: list[dict[str, Any]], outcome: Any) -> None:
+def run_builtin(workspace: Workspace, tasks: list[dict[str, Any]], outcome: BatchOutcome) -> None:
     """Answer, stage and adjudicate `tasks` in process; fills the batch outcome."""
     from git_memory import output
     from git_memory.extract import artifacts
@@ -180,7 +181,7 @@ def _answer_one(
     task: dict[str, Any],
     record: dict[str, Any],
     facts: list[BuiltinFact],
-    outcome: Any,
+    outcome: BatchOutcome,
 ) -> None:
     from git_memory.extract.adjudicate import stage_adjudication
     from git_memory.extract.stage_drafts import stage_drafts
