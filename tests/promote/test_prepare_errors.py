@@ -158,6 +158,49 @@ def test_terminal_prompt(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     assert scenario.current() == scenario.planned
 
 
+def _at_a_terminal(args: list[str], cwd: Path, answer: bytes) -> tuple[int, str]:
+    """Run the CLI with stdin, stdout and stderr on a pseudo-terminal; type `answer`."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "git_memory", *args],
+        cwd=cwd,
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+    )
+    os.close(follower)
+    os.write(leader, answer)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    return proc.wait(timeout=120), seen.decode("utf-8", "replace")
+
+
+def test_the_cli_at_a_terminal_asks_after_showing_the_diff(repo: Repo) -> None:
+    scenario = build(repo)
+    declined, shown = _at_a_terminal(["promote", "--plan", scenario.plan_id], repo.root, b"n\n")
+    assert declined == 1
+    assert "GM_APPROVAL_DECLINED" in shown
+    assert shown.index(f"+++ b/{NEW_PATH}") < shown.index("[y/N]")
+    assert not (repo.root / NEW_PATH).exists()
+    agreed, _ = _at_a_terminal(["promote", "--plan", scenario.plan_id], repo.root, b"y\n")
+    assert agreed == 0
+    assert scenario.current() == scenario.planned
+    assert _authorizations(repo) == ["interactive"]
+
+
 def test_plan_goes_stale_when_a_candidate_changes(gm: Any, repo: Repo) -> None:
     scenario = build(repo)
     with open_state(discover_worktree(repo.root).state_home) as db:
