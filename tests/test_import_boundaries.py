@@ -33,8 +33,8 @@ INDEPENDENT = [{"mcp", "demo", "doctor"}]
 MODULE_STRING = re.compile(r"^git_memory(\.[A-Za-z_]\w*)+(:\w+)?$")
 
 
-def _modules() -> list[Path]:
-    return sorted(PACKAGE.rglob("*.py"))
+def _modules(package: Path = PACKAGE) -> list[Path]:
+    return sorted(package.rglob("*.py"))
 
 
 def _registry_declarations(tree: ast.AST) -> set[int]:
@@ -49,8 +49,8 @@ def _registry_declarations(tree: ast.AST) -> set[int]:
     }
 
 
-def _imports(path: Path) -> list[str]:
-    return _imports_of(path.read_text(encoding="utf-8"), _relative(path))
+def _imports(path: Path, package: Path = PACKAGE) -> list[str]:
+    return _imports_of(path.read_text(encoding="utf-8"), _relative(path, package))
 
 
 def _imports_of(source: str, rel: str) -> list[str]:
@@ -77,8 +77,8 @@ def _imports_of(source: str, rel: str) -> list[str]:
     return names
 
 
-def _relative(path: Path) -> str:
-    return path.relative_to(PACKAGE).as_posix()
+def _relative(path: Path, package: Path = PACKAGE) -> str:
+    return path.relative_to(package).as_posix()
 
 
 def _package(rel: str) -> str:
@@ -86,13 +86,14 @@ def _package(rel: str) -> str:
     return rel.split("/", 1)[0].removesuffix(".py")
 
 
-def _package_imports() -> dict[str, dict[str, list[str]]]:
-    """package -> imported package -> the `file -> module` lines that make the edge."""
+def _package_imports(package: Path = PACKAGE) -> dict[str, dict[str, list[str]]]:
+    """package -> imported package -> the `file -> module` lines that make the edge (for the
+    tree `package`, a directory named git_memory)."""
     edges: dict[str, dict[str, list[str]]] = {}
-    for path in _modules():
-        rel = _relative(path)
+    for path in _modules(package):
+        rel = _relative(path, package)
         own = _package(rel)
-        for name in _imports(path):
+        for name in _imports(path, package):
             parts = name.split(".")
             if parts[0] != "git_memory" or len(parts) < 2 or parts[1] == "__version__":
                 continue
@@ -129,9 +130,10 @@ def test_every_package_has_a_layer() -> None:
     assert sorted(package for package in packages if _layer_of(package) is None) == []
 
 
-def test_imports_point_downward() -> None:
+def upward_imports(edges: dict[str, dict[str, list[str]]]) -> list[str]:
+    """The import lines that point up the layers, or between independent packages."""
     offenders = []
-    for own, targets in _package_imports().items():
+    for own, targets in edges.items():
         for target, lines in targets.items():
             own_layer, target_layer = _layer_of(own), _layer_of(target)
             if own_layer is None or target_layer is None:
@@ -140,11 +142,15 @@ def test_imports_point_downward() -> None:
                 offenders += lines
             if any({own, target} <= group for group in INDEPENDENT):
                 offenders += [f"{line} (these never import each other)" for line in lines]
-    assert offenders == []
+    return offenders
 
 
-def test_no_cycle_between_packages() -> None:
-    edges = _package_imports()
+def test_imports_point_downward() -> None:
+    assert upward_imports(_package_imports()) == []
+
+
+def package_cycles(edges: dict[str, dict[str, list[str]]]) -> list[str]:
+    """Each import cycle between packages, as `a -> b -> a (e.g. file -> module)`."""
     cycles: list[str] = []
     state: dict[str, str] = {}
 
@@ -161,7 +167,70 @@ def test_no_cycle_between_packages() -> None:
     for package in sorted(edges):
         if package not in state:
             visit(package, [package])
-    assert cycles == []
+    return cycles
+
+
+def test_no_cycle_between_packages() -> None:
+    assert package_cycles(_package_imports()) == []
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    package = root / "git_memory"
+    for rel, source in files.items():
+        path = package / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+    return package
+
+
+def test_the_checker_reports_a_cycle_made_by_a_string_import(tmp_path: Path) -> None:
+    package = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "skills/__init__.py": "",
+            "skills/stage.py": "from git_memory.extract import workspace\n",
+            "extract/__init__.py": "",
+            "extract/workspace.py": (
+                "import importlib\n"
+                "def load():\n"
+                "    return importlib.import_module('git_memory.skills.stage')\n"
+            ),
+        },
+    )
+    edges = _package_imports(package)
+    assert edges == {
+        "extract": {"skills": ["extract/workspace.py -> git_memory.skills.stage"]},
+        "skills": {"extract": ["skills/stage.py -> git_memory.extract"]},
+    }
+    assert package_cycles(edges) == [
+        "extract -> skills -> extract (e.g. skills/stage.py -> git_memory.extract)"
+    ]
+
+
+def test_the_checker_reports_a_hidden_upward_import(tmp_path: Path) -> None:
+    package = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "store/__init__.py": "",
+            "store/status.py": "TABLE = {'ops': 'git_memory.ops.status:status'}\n",
+            "ops/__init__.py": "",
+            "ops/status.py": "def status() -> None:\n    from git_memory.store import db\n",
+            "doctor/__init__.py": "",
+            "doctor/probe.py": "def probe():\n    from git_memory.mcp import server\n",
+            "mcp/__init__.py": "",
+        },
+    )
+    assert upward_imports(_package_imports(package)) == [
+        "doctor/probe.py -> git_memory.mcp (these never import each other)",
+        "store/status.py -> git_memory.ops.status",
+    ]
+
+
+def test_front_ends_and_tools_sit_above_ops() -> None:
+    above = {package for layer in LAYERS[: LAYERS.index({"ops"})] for package in layer}
+    assert {"cli", "mcp", "demo", "doctor"} <= above
 
 
 def test_the_checker_sees_string_and_function_level_imports() -> None:

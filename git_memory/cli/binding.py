@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from git_memory import output
-from git_memory.ops.base import OpContext, load_operation, read_request_document
+from git_memory.ops.base import OpContext, Operation, load_operation, read_request_document
 from git_memory.ops.registry import OperationSpec
 
 FORMAT_OPTION_HELP = "Output format: text for people, json for scripts and agents."
@@ -55,14 +55,15 @@ def build_command(declaration: OperationSpec) -> click.Command:
         fmt = values.get("output_format", "text")
         if fmt == "json":
             output.enable_json_errors()
-        ctx = OpContext(
-            repository=values.get("repository"),
-            interactive=fmt == "text"
+        repository = values.get("repository")
+        at_terminal = (
+            fmt == "text"
             and output.is_tty(err=False)
             and sys.stdin is not None
-            and sys.stdin.isatty(),
+            and sys.stdin.isatty()
         )
-        ctx.extras["output_format"] = fmt
+        ctx = OpContext.at_terminal(repository) if at_terminal else OpContext(repository=repository)
+        ctx.output_format = fmt
         request_file = values.get("request_file")
         if request_file is not None:
             raw: Any = read_request_document(request_file)
@@ -88,13 +89,14 @@ def build_command(declaration: OperationSpec) -> click.Command:
     )
 
 
-def _built_from_flags(operation: Any, ctx: OpContext, values: Any) -> Any:
+def _built_from_flags(operation: Operation[Any, Any], ctx: OpContext, values: Any) -> Any:
     """The request from the flags; a model that refuses them is a request error, like a
     `--request` document's would be (never an internal error)."""
     from pydantic import ValidationError
 
     from git_memory.ops.base import request_invalid
 
+    assert operation.from_cli is not None  # the caller checked
     try:
         return operation.from_cli(ctx, values)
     except ValidationError as exc:

@@ -4,7 +4,7 @@ and a `--- current` / `+++ proposed` diff of every file it writes or deletes."""
 from __future__ import annotations
 
 import difflib
-from typing import Any
+from typing import TYPE_CHECKING
 
 from git_memory.consolidate.rules import (
     DOCTRINE_NAME,
@@ -14,8 +14,11 @@ from git_memory.consolidate.rules import (
     scene_path,
 )
 
+if TYPE_CHECKING:
+    from git_memory.contracts.consolidation import ConsolidationTask
 
-def _current(task: Any, path: str) -> str:
+
+def _current(task: ConsolidationTask, path: str) -> str:
     if path == "doctrine.md":
         return "" if task.doctrine is None else str(task.doctrine.content)
     for scene in task.scenes:
@@ -40,7 +43,9 @@ def _changes(op: MaterializedOperation, patch: ValidatedPatch) -> list[FileChang
     return [f for f in patch.files if f.operation_id == op.operationId]
 
 
-def operation_text(op: MaterializedOperation, task: Any, patch: ValidatedPatch) -> str:
+def operation_text(
+    op: MaterializedOperation, task: ConsolidationTask, patch: ValidatedPatch
+) -> str:
     """The statement text of one operation (the human confirms exactly this)."""
     lines = [f"{op.op.upper()} {op.target} {op.name}"]
     changes = _changes(op, patch)

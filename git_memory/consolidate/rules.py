@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from git_memory.consolidate import heat as heat_rules
 from git_memory.consolidate.capacity import (
@@ -26,6 +26,9 @@ from git_memory.consolidate.scene_meta import (
     normalize_content,
 )
 from git_memory.errors import GitMemoryError
+
+if TYPE_CHECKING:
+    from git_memory.contracts.consolidation import ConsolidationTask
 
 POLICY_VERSION = "consolidation-policy@1"
 DOCTRINE_NAME = "doctrine"
@@ -324,7 +327,7 @@ def validate_patch(operations: Sequence[PatchOperation], context: PatchContext) 
     )
 
 
-def context_from_task(task: Any) -> PatchContext:
+def context_from_task(task: ConsolidationTask) -> PatchContext:
     """The PatchContext of a ConsolidationTask@v1 (its scenes, doctrine and entries)."""
     return PatchContext(
         scene_heats={scene.name: scene.heat for scene in task.scenes},

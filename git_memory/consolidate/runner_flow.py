@@ -12,7 +12,7 @@ ConsolidationPatch echoing taskId and binding; it is staged like an agent's patc
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.consolidate import task as tasks
 from git_memory.consolidate.synthesis import why_none
@@ -20,6 +20,13 @@ from git_memory.contracts.canonical import canonical_json, sha256_hex
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
 from git_memory.contracts.consolidation_ops import ConsolidateResult
 from git_memory.errors import GitMemoryError
+
+if TYPE_CHECKING:
+    from git_memory.contracts.consolidation_ops import ConsolidatePreviewRequest, ConsolidateRequest
+    from git_memory.contracts.runner import RunnerExecutionPlan
+    from git_memory.repo.binding import Worktree
+    from git_memory.runners.session import Ask, RunnerSession
+    from git_memory.store.session import Workspace
 
 RUNNER_HOLDER = "git-memory-runner"
 MAX_ATTEMPTS = 16
@@ -61,7 +68,9 @@ def _leased(task: ConsolidationTask, created_at: int, attempt: int) -> Consolida
     return ConsolidationTask.model_validate({**task.to_json(), "lease": lease})
 
 
-def _fresh_plan(workspace: Any, session: Any, task: ConsolidationTask) -> tuple[Any, ...]:
+def _fresh_plan(
+    workspace: Workspace, session: RunnerSession, task: ConsolidationTask
+) -> tuple[ConsolidationTask, bytes, RunnerExecutionPlan]:
     """(task, stdin, stored plan) of the first attempt whose plan was never delivered.
 
     A plan digest is delivered at most once; after a failed or refused answer the next
@@ -95,7 +104,9 @@ def _fresh_plan(workspace: Any, session: Any, task: ConsolidationTask) -> tuple[
     )
 
 
-def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResult:
+def consolidate(
+    worktree: Worktree, request: ConsolidateRequest | ConsolidatePreviewRequest, ask: Ask | None
+) -> ConsolidateResult:
     """Plan (and with approval, run and stage) the consolidation task through a runner."""
     from git_memory.store.session import open_workspace
 
@@ -128,7 +139,11 @@ def consolidate(worktree: Any, request: Any, ask: Any | None) -> ConsolidateResu
         return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
 
 
-def _session(worktree: Any, workspace: Any, request: Any) -> Any:
+def _session(
+    worktree: Worktree,
+    workspace: Workspace,
+    request: ConsolidateRequest | ConsolidatePreviewRequest,
+) -> RunnerSession:
     from git_memory.runners.profiles import RunnerOptions
     from git_memory.runners.session import RunnerSession
 
@@ -155,7 +170,13 @@ def _status_of(built: tasks.Built) -> Any:
 
 
 def _run_and_stage(
-    workspace: Any, session: Any, plan: Any, task: ConsolidationTask, stdin: bytes, *, count: int
+    workspace: Workspace,
+    session: RunnerSession,
+    plan: RunnerExecutionPlan,
+    task: ConsolidationTask,
+    stdin: bytes,
+    *,
+    count: int,
 ) -> ConsolidateResult:
     from git_memory.consolidate.stage import stage_patch
     from git_memory.runners.answer import validate_answer

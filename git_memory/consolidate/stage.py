@@ -11,7 +11,7 @@ otherwise one quarantined `consolidation-patch` candidate carries every operatio
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.consolidate import runs
 from git_memory.consolidate import task as tasks
@@ -21,6 +21,11 @@ from git_memory.contracts.canonical import digest
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import StateDB
+
+if TYPE_CHECKING:
+    from git_memory.consolidate.rules import MaterializedOperation
+    from git_memory.contracts.consolidation import ConsolidationBinding
+    from git_memory.store.session import Workspace
 
 LIMITATIONS = ["generated-consolidation-content", "source-approved-memory-only"]
 
@@ -35,7 +40,7 @@ def binding_drift(message: str, **details: Any) -> GitMemoryError:
     )
 
 
-def _stored_task(workspace: Any, patch: ConsolidationPatch) -> Any:
+def _stored_task(workspace: Workspace, patch: ConsolidationPatch) -> Any:
     from git_memory.store.tasks import get_task, not_found
 
     stored = get_task(workspace.db, patch.taskId)
@@ -51,7 +56,9 @@ def _stored_task(workspace: Any, patch: ConsolidationPatch) -> Any:
     return stored
 
 
-def current_task(workspace: Any, patch_binding: Any, task_id: str) -> tasks.Built:
+def current_task(
+    workspace: Workspace, patch_binding: ConsolidationBinding, task_id: str
+) -> tasks.Built:
     """The task rebuilt from the current state; drift when it is not `task_id` any more."""
     built = tasks.build(
         workspace, patch_binding.replay.mode, now_ms=int(time.time() * 1000), check_pending=False
@@ -75,7 +82,7 @@ def current_task(workspace: Any, patch_binding: Any, task_id: str) -> tasks.Buil
     return built
 
 
-def stage_patch(workspace: Any, patch: ConsolidationPatch) -> dict[str, Any]:
+def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> dict[str, Any]:
     """Stage the patch; returns the AgentStage document (identical bytes replay)."""
     from git_memory.extract.staging import claim_or_replay, release
     from git_memory.store.tasks import submit_task
@@ -87,6 +94,7 @@ def stage_patch(workspace: Any, patch: ConsolidationPatch) -> dict[str, Any]:
     try:
         if token is not None:
             built = current_task(workspace, patch.binding, patch.taskId)
+            assert built.task is not None  # current_task raises drift otherwise
             validated = validate_patch(patch.operations, context_from_task(built.task))
             _check_stored_forms(validated)
             prepared = (built, validated)
@@ -112,7 +120,7 @@ def _check_stored_forms(validated: ValidatedPatch) -> None:
 
 
 def _apply(
-    workspace: Any,
+    workspace: Workspace,
     db: StateDB,
     patch: ConsolidationPatch,
     prepared: tuple[tasks.Built, ValidatedPatch] | None,
@@ -185,7 +193,11 @@ def _payload(task: ConsolidationTask, validated: ValidatedPatch, run_id: str) ->
 
 
 def _insert(
-    workspace: Any, db: StateDB, task: ConsolidationTask, validated: ValidatedPatch, run_id: str
+    workspace: Workspace,
+    db: StateDB,
+    task: ConsolidationTask,
+    validated: ValidatedPatch,
+    run_id: str,
 ) -> str:
     from git_memory.store.candidates import insert_candidate, set_assessment
 
@@ -235,7 +247,7 @@ def _add_evidence(
         add_evidence_refs(db, candidate_id, refs, task_id=task.taskId)
 
 
-def _assessment(task: ConsolidationTask, op: Any) -> Any:
+def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
     from git_memory.store.candidates import Assessment
 
     return Assessment(
@@ -250,7 +262,7 @@ def _assessment(task: ConsolidationTask, op: Any) -> Any:
     )
 
 
-def _response(workspace: Any, outcome: dict[str, Any]) -> dict[str, Any]:
+def _response(workspace: Workspace, outcome: dict[str, Any]) -> dict[str, Any]:
     from git_memory.extract.staging import staged_candidates
 
     staged, items = staged_candidates(workspace, outcome["candidateIds"], "consolidation")

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.paths import MEMORY_STATE_DB
 
 RUN_STATES = ("pending_review", "no_op", "applied", "stale")
 
 
-def counts(ctx: Any) -> dict[str, Any]:
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+
+
+def counts(worktree: Worktree) -> dict[str, Any]:
     """`{runs{state: n}, pendingRunId, lastSuccessfulRunId}`; nothing is created when the
     state DB does not exist yet."""
-    worktree = ctx.worktree
     empty: dict[str, Any] = {
         "runs": dict.fromkeys(RUN_STATES, 0),
         "pendingRunId": None,

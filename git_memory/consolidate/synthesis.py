@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.consolidate import task as tasks
 from git_memory.contracts.consolidation import PATCH_FORMAT, Synthesis
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.session import Workspace
 
 RULE = (
     "Echo taskId and binding exactly; cite only entry ids of the task; prefer updates, create "
@@ -15,7 +19,7 @@ RULE = (
 )
 
 
-def synthesize(worktree: Any, mode: tasks.Mode, *, if_due: bool = False) -> Synthesis:
+def synthesize(worktree: Worktree, mode: tasks.Mode, *, if_due: bool = False) -> Synthesis:
     """The Synthesis document: a planned task, or a note (not due, nothing new, pending)."""
     from git_memory.store.session import open_workspace
 
@@ -31,7 +35,7 @@ def synthesize(worktree: Any, mode: tasks.Mode, *, if_due: bool = False) -> Synt
         return _synthesis(built.task.to_json(), built, None)
 
 
-def retire_outdated(workspace: Any, built: tasks.Built) -> bool:
+def retire_outdated(workspace: Workspace, built: tasks.Built) -> bool:
     """Mark the pending run stale when memory moved since its patch was staged (its plan can
     never be prepared then); True when it was retired."""
     from git_memory.consolidate import runs

@@ -9,7 +9,7 @@ against it is checked by rebuilding the task from the current state (any change 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from git_memory.consolidate.prompt import CONSOLIDATION_PROMPT, PROMPT_VERSION
 from git_memory.consolidate.runs import RunState, run_state
@@ -22,6 +22,9 @@ from git_memory.skills.context import (
     entry_set_digest,
     scene_index_digest,
 )
+
+if TYPE_CHECKING:
+    from git_memory.store.session import Workspace
 
 Mode = Literal["incremental", "full"]
 DUE_ENTRY_COUNT = 20
@@ -54,7 +57,7 @@ class Built:
         return [_revision(e) for e in sorted(self.snapshot.entries, key=lambda e: e.entryId)]
 
 
-def snapshot(workspace: Any) -> Snapshot:
+def snapshot(workspace: Workspace) -> Snapshot:
     """Approved entries (projection), scenes and doctrine (files); coverage must be complete."""
     from git_memory.skills.contexts import load_sources
     from git_memory.store.approved import get_projection
@@ -93,7 +96,7 @@ def select_entries(snap: Snapshot, state: RunState, mode: Mode) -> list[EntrySou
     ]
 
 
-def build(workspace: Any, mode: Mode, *, now_ms: int, check_pending: bool = True) -> Built:
+def build(workspace: Workspace, mode: Mode, *, now_ms: int, check_pending: bool = True) -> Built:
     """The task for the current state, or a Built with `task` None when nothing is selected.
 
     With `check_pending`, a run waiting for review blocks a new task (`state.pending_run_id`).
@@ -126,7 +129,7 @@ def build(workspace: Any, mode: Mode, *, now_ms: int, check_pending: bool = True
 
 
 def _binding(
-    workspace: Any, snap: Snapshot, state: RunState, mode: Mode, selected: list[EntrySource]
+    workspace: Workspace, snap: Snapshot, state: RunState, mode: Mode, selected: list[EntrySource]
 ) -> dict[str, Any]:
     from git_memory.contracts.consolidation import CONSOLIDATION_POLICY_VERSION
     from git_memory.store.approved import ANALYZER_VERSION
@@ -180,7 +183,7 @@ def _scene(scene: SceneSource) -> dict[str, Any]:
     }
 
 
-def plan(workspace: Any, task: ConsolidationTask) -> str:
+def plan(workspace: Workspace, task: ConsolidationTask) -> str:
     """Record the task in the store (idempotent: same state, same task); its status."""
     from git_memory.store.tasks import plan_task
 

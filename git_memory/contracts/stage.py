@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool
 
@@ -19,26 +18,10 @@ from git_memory.contracts.extraction import CandidateDraftBatch, Identifier, Non
 from git_memory.contracts.review import CandidateKind, ReviewItem
 from git_memory.contracts.skill import SkillCandidate
 
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
-
 StageDocument = Annotated[
     CandidateDraftBatch | AdjudicationResult | SkillCandidate | ConsolidationPatch,
     Field(discriminator="format"),
 ]
-
-
-@cache
-def _stage_adapter() -> TypeAdapter[Any]:
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(StageDocument)
-
-
-def parse_stage_document(value: Any) -> Model:
-    """Validate a stage document by its `format`; raises pydantic ValidationError."""
-    document: Model = _stage_adapter().validate_python(value)
-    return document
 
 
 class StagedCandidate(Model):

@@ -9,10 +9,13 @@ import datetime
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.demo.environment import Sandbox
 from git_memory.ops.base import OpContext, load_operation
+
+if TYPE_CHECKING:
+    from git_memory.contracts.review import Review
 
 Say = Callable[[str], None]
 
@@ -63,7 +66,7 @@ def build_repository(box: Sandbox, today: datetime.date) -> str:
     return ids[-1]
 
 
-def _run(ctx: OpContext, name: str, request: Any) -> Any:
+def _run(ctx: OpContext, name: str, request: object) -> Any:
     return load_operation(name).invoke(ctx, request)
 
 
@@ -99,7 +102,7 @@ def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
     return _promote_and_assemble(ctx, box, review, say)
 
 
-def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Any, say: Say) -> dict[str, Any]:
+def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Review, say: Say) -> dict[str, Any]:
     from git_memory.extract.review_flow import prepare_document
 
     items = [item.to_json() for item in review.items]

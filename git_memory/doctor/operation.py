@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
@@ -12,6 +12,9 @@ from git_memory.contracts.status import EmptyRequest
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
 
 
 class DoctorCheck(Model):
@@ -77,7 +80,7 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     )
 
 
-def _transcripts(checks: Any, worktree: Any) -> Any:
+def _transcripts(checks: Any, worktree: Worktree | None) -> Any:
     """The transcripts check for the agents `memory.sources` turns on."""
     from git_memory.sessions.providers import enabled
 

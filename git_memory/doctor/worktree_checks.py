@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from git_memory.doctor.checks import Check
 from git_memory.errors import GitMemoryError
 
+if TYPE_CHECKING:
+    from git_memory.ops.base import OpContext
 
-def check_memory_root(ctx: Any) -> list[Check]:
+
+def check_memory_root(ctx: OpContext) -> list[Check]:
     """The memory root exists, lints clean and its index.json is current."""
     from git_memory.ops.base import load_operation
 
@@ -37,7 +40,7 @@ def check_memory_root(ctx: Any) -> list[Check]:
     return checks
 
 
-def check_hooks(ctx: Any) -> Check:
+def check_hooks(ctx: OpContext) -> Check:
     """The pre-commit lint hook and the index merge driver."""
     from git_memory.ops.base import load_operation
 
@@ -56,11 +59,11 @@ def check_hooks(ctx: Any) -> Check:
     return Check("hooks", "ok", f"pre-commit lint hook and index merge driver installed{where}")
 
 
-def check_sessions(ctx: Any) -> Check:
+def check_sessions(ctx: OpContext) -> Check:
     """How many indexed sessions belong to this worktree."""
     from git_memory.sessions.status import counts
 
-    found = counts(ctx)
+    found = counts(ctx.worktree)
     if not found["indexed"]:
         if not _any_transcripts():
             return Check(
@@ -88,7 +91,7 @@ def _any_transcripts() -> bool:
     return any(found.excluded is None for found in discover(roots))
 
 
-def check_freshness(ctx: Any) -> Check:
+def check_freshness(ctx: OpContext) -> Check:
     """Doctor: stale memory is worth knowing (it stays out of assembled context)."""
     from git_memory.verify.check import counts as tally
     from git_memory.verify.check import verify_memory

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import AgentRecall
@@ -13,6 +13,9 @@ from git_memory.extract.select import Selection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks
 from git_memory.skills.contexts import build_contexts, load_sources
 from git_memory.store.session import Workspace, open_workspace
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
 
 GUIDANCE_RULES = [
     "Show the user the candidates you propose and merge their edits before staging: staged "
@@ -25,7 +28,7 @@ GUIDANCE_RULES = [
 
 
 def pending_tasks(
-    worktree: Any,
+    worktree: Worktree,
     request: MemoryExtractionRequest,
     *,
     now: float | None = None,
@@ -51,7 +54,7 @@ def pending_tasks(
         raise
 
 
-def recall(worktree: Any, request: RecallRequest, *, now: float | None = None) -> AgentRecall:
+def recall(worktree: Worktree, request: RecallRequest, *, now: float | None = None) -> AgentRecall:
     """Select, chunk and plan; return up to `limit` pending tasks plus the contexts."""
     workspace, selection, pending = pending_tasks(worktree, request.request, now=now)
     with workspace:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.review_items import review_item
 from git_memory.store.session import Workspace
+
+if TYPE_CHECKING:
+    from git_memory.store.candidates import Candidate
 
 STORE_KIND = {"entry": "entry", "skill": "skill", "consolidation": "consolidation-patch"}
 MAX_ITEMS = 200
@@ -40,7 +43,7 @@ def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
     return [review_item(workspace.db, candidate) for candidate in found]
 
 
-def _skill_current(workspace: Workspace, candidate: Any) -> bool:
+def _skill_current(workspace: Workspace, candidate: Candidate) -> bool:
     from git_memory.errors import GitMemoryError
     from git_memory.extract.skill_stage import check_review
 

@@ -12,12 +12,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.sessions.query import TurnRecord
 
 MAX_MATCHING_TURNS = 200
 DEFAULT_MIN_SESSION_TURNS = 1
@@ -65,7 +69,7 @@ class Selection:
 
 
 def select(
-    worktree: Any,
+    worktree: Worktree,
     request: MemoryExtractionRequest,
     *,
     now: float | None = None,
@@ -134,7 +138,7 @@ def _tool_states(request: MemoryExtractionRequest) -> list[str] | None:
     return [s for s in states if s in ("completed", "failed", "unknown")] if states else None
 
 
-def _capabilities_match(record: Any, request: MemoryExtractionRequest) -> bool:
+def _capabilities_match(record: TurnRecord, request: MemoryExtractionRequest) -> bool:
     filters = request.filters
     if filters is None:
         return True
@@ -177,7 +181,7 @@ def _skipped(minimum: int, short: int, active: int) -> tuple[tuple[str, int], ..
     return tuple((reason, count) for reason, count in reasons if count)
 
 
-def _min_session_turns(worktree: Any) -> int:
+def _min_session_turns(worktree: Worktree) -> int:
     configured = worktree.config_value("memory.minSessionTurns")
     if configured is None:
         return DEFAULT_MIN_SESSION_TURNS
@@ -228,7 +232,7 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
 
 
 def to_source_turn(
-    record: Any, repository: str | None, scrub: Callable[[str], str] = str
+    record: TurnRecord, repository: str | None, scrub: Callable[[str], str] = str
 ) -> SourceTurn:
     """A session-index turn as the chunker sees it: ordered events and evidence edges."""
     events: list[SourceEvent] = []

@@ -8,7 +8,7 @@ straight to quarantine for `git memory review --kind skill`; identical bytes rep
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import ExtractionTask
@@ -16,8 +16,14 @@ from git_memory.contracts.skill import SkillCandidate
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
 
+if TYPE_CHECKING:
+    from git_memory.contracts.skill import SkillDocument
+    from git_memory.store.candidates import Candidate
+    from git_memory.store.db import StateDB
+    from git_memory.store.session import Workspace
 
-def render_skill(skill: Any) -> str:
+
+def render_skill(skill: SkillDocument) -> str:
     """The canonical SKILL.md text (NFC) of a SkillDocument, validated by the format."""
     import unicodedata
 
@@ -70,7 +76,7 @@ def _assess(candidate: SkillCandidate, record: dict[str, Any]) -> list[Any]:
         ) from refusal
 
 
-def stage_skill(workspace: Any, candidate: SkillCandidate) -> dict[str, Any]:
+def stage_skill(workspace: Workspace, candidate: SkillCandidate) -> dict[str, Any]:
     """Check and quarantine one skill candidate; returns the AgentStage document."""
     from git_memory.extract import artifacts
     from git_memory.extract.staging import source_is_current
@@ -98,7 +104,7 @@ def _task_id(candidate: SkillCandidate) -> str:
     return f"skill-{digest(candidate.to_json())}"
 
 
-def _already_staged(workspace: Any, candidate: SkillCandidate) -> bool:
+def _already_staged(workspace: Workspace, candidate: SkillCandidate) -> bool:
     """The same bytes were staged before: replay their outcome without re-checking."""
     from git_memory.store.tasks import get_task
 
@@ -107,7 +113,7 @@ def _already_staged(workspace: Any, candidate: SkillCandidate) -> bool:
 
 
 def _submit(
-    workspace: Any,
+    workspace: Workspace,
     candidate: SkillCandidate,
     record: dict[str, Any],
     document: str,
@@ -144,8 +150,8 @@ def _submit(
 
 
 def _insert(
-    workspace: Any,
-    db: Any,
+    workspace: Workspace,
+    db: StateDB,
     *,
     candidate: SkillCandidate,
     record: dict[str, Any],
@@ -182,7 +188,7 @@ def _insert(
     return {"taskId": candidate.taskId, "candidateIds": [candidate_id]}
 
 
-def _response(workspace: Any, outcome: dict[str, Any]) -> dict[str, Any]:
+def _response(workspace: Workspace, outcome: dict[str, Any]) -> dict[str, Any]:
     from git_memory.extract.staging import staged_candidates
 
     staged, items = staged_candidates(workspace, outcome["candidateIds"], "skill")
@@ -198,7 +204,7 @@ def _response(workspace: Any, outcome: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_review(workspace: Any, candidates: list[Any]) -> None:
+def check_review(workspace: Workspace, candidates: list[Candidate]) -> None:
     """At review: every listed skill candidate must still match the memory context."""
     for candidate in candidates:
         if candidate.kind == "skill":

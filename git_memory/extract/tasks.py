@@ -7,7 +7,7 @@ provenance timestamp are the only time-dependent fields and neither enters `sour
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.base import format_timestamp
 from git_memory.contracts.canonical import digest
@@ -22,6 +22,9 @@ from git_memory.extract.evidence import CatalogItem, build_catalog
 from git_memory.extract.prompts import EXTRACTION_PROMPT_VERSION, prompt_text
 from git_memory.extract.select import Selection, SessionSelection
 from git_memory.extract.transcript import serialize_chunk
+
+if TYPE_CHECKING:
+    from git_memory.contracts.binding import RepositoryBinding
 
 AGENT_HOLDER = "git-memory-agent"
 LEASE_MS = 300_000
@@ -61,7 +64,7 @@ class PlannedTask:
 
 
 def build_tasks(
-    selection: Selection, binding: Any, database_uuid: str, now_ms: int
+    selection: Selection, binding: RepositoryBinding, database_uuid: str, now_ms: int
 ) -> list[PlannedTask]:
     """Every chunk of every selected session as a planned task, in session order."""
     planned: list[PlannedTask] = []
@@ -85,7 +88,7 @@ def _plan(
     session: SessionSelection,
     chunk: Chunk,
     *,
-    binding: Any,
+    binding: RepositoryBinding,
     database_uuid: str,
     now_ms: int,
 ) -> PlannedTask:

@@ -13,9 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import UsageError
+
+if TYPE_CHECKING:
+    from git_memory.store.db import Owner, StateDB
 
 FIRST_WINDOW = timedelta(days=30)
 OVERLAP = timedelta(days=1)
@@ -115,7 +118,7 @@ def _day(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
-def last_until(db: Any, owner: Any) -> str | None:
+def last_until(db: StateDB, owner: Owner) -> str | None:
     """Where this worktree's last extraction window ended (None before the first one)."""
     from git_memory.store.chunks import get_cursor
 
@@ -124,7 +127,7 @@ def last_until(db: Any, owner: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def remember(db: Any, owner: Any, window: Window) -> None:
+def remember(db: StateDB, owner: Owner, window: Window) -> None:
     """Record the end of a finished extraction window (the next default starts there); an
     earlier window extracted later never moves it back, a window ending in the future
     counts as ending now."""

@@ -100,13 +100,6 @@ class MemoryServer:
         """Every generated tool, in registry order."""
         return types.ListToolsResult(tools=[_tool(binding) for binding in self.tools.values()])
 
-    def tool_document(self, name: str) -> dict[str, Any]:
-        """One tool as `tools/list` sends it (for the generated catalog)."""
-        document: dict[str, Any] = _tool(self.tools[name]).model_dump(
-            by_alias=True, mode="json", exclude_none=True
-        )
-        return document
-
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
@@ -122,8 +115,9 @@ class MemoryServer:
             )
         if self.binding.error is not None:
             return error_result(self.binding.error)
-        op_ctx = OpContext(repository=self.binding.root, via="agent")
-        op_ctx.extras.update(output_format="json", front_end="mcp")
+        op_ctx = OpContext(
+            repository=self.binding.root, via="agent", front_end="mcp", output_format="json"
+        )
         digest = _arguments_digest(params.arguments)
         # A one-sided tool (a runner preview) never gets to ask: its approval is the CLI's.
         if _client_elicits(ctx) and binding.spec.one_sided_reason is None:

@@ -25,7 +25,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-def run(name: str, request: Any = None, *, repository: Path | str | None = None) -> Any:
+def run(name: str, request: object = None, *, repository: Path | str | None = None) -> Any:
     """Run operation `name` with a request model (or a dict validated into one)."""
     from git_memory.ops.base import OpContext, load_operation
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from git_memory.errors import GitMemoryError, UsageError
 from git_memory.ops.registry import OperationSpec, spec
@@ -37,7 +37,27 @@ class OpContext:
     # Who approves: "cli", "elicitation" (the MCP client asked the human) or "agent" (the MCP
     # client cannot ask; the agent passes the digest the human saw). Recorded in approval logs.
     via: str = "cli"
-    extras: dict[str, Any] = field(default_factory=dict)
+    # The front end that called: over MCP a digest approval is the agent's, and a terminal is
+    # never asked.
+    front_end: Literal["cli", "mcp"] = "cli"
+    # What the caller prints the response as (`text`, `json`, or lint's `sarif`): progress
+    # lines and renderings follow it.
+    output_format: str = "text"
+    # review's `--confirm-typed-facts`: confirm every typed fact without asking.
+    confirm_typed_facts: bool = False
+
+    @classmethod
+    def at_terminal(cls, repository: Path | str | None = None) -> OpContext:
+        """The context of a command run by a human at a terminal: asks through the one
+        terminal prompt, and records the approvals it gets as `interactive`."""
+        from git_memory import output
+
+        return cls(
+            repository=repository,
+            interactive=True,
+            confirm=output.confirm_after,
+            via="interactive",
+        )
 
     @cached_property
     def worktree(self) -> Worktree:
@@ -100,7 +120,7 @@ class Operation(Generic[RequestT, ResponseT]):
         except ValidationError as exc:
             raise request_invalid(exc, self.request_model) from exc
 
-    def invoke(self, ctx: OpContext, raw_request: Any) -> ResponseT:
+    def invoke(self, ctx: OpContext, raw_request: object) -> ResponseT:
         """Validate the request and run the handler."""
         return self.handler(ctx, self.parse_request(raw_request))
 

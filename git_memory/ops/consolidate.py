@@ -27,11 +27,9 @@ def consolidate(ctx: OpContext, request: ConsolidateRequest) -> ConsolidateResul
     approval the pending plan is returned (over MCP this is a preview only: it never sends).
     `--if-due` runs only when at least 20 approved entries are new or changed.
     """
-    from git_memory import output
     from git_memory.consolidate.runner_flow import consolidate as run
 
-    terminal = ctx.interactive and ctx.extras.get("front_end") != "mcp"
-    return run(ctx.worktree, request, output.confirm_after if terminal else None)
+    return run(ctx.worktree, request, ctx.confirm)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import click
 from pydantic import Field
@@ -14,6 +14,9 @@ from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
 from git_memory.ops.registry import spec
+
+if TYPE_CHECKING:
+    from git_memory.runners.batch import BatchOutcome
 
 
 class ExtractRunnerRequest(Model):
@@ -80,7 +83,6 @@ def extract(
     with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
     the adjudication is a separate delivery with its own plan. Answers are held to the
     agent-native rules and land quarantined for `git memory review`."""
-    from git_memory import output
     from git_memory.runners.batch import run_batch
     from git_memory.runners.profiles import RunnerOptions
 
@@ -97,7 +99,7 @@ def extract(
         limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
         approve_plan=request.approvePlan,
         approve_manifest=request.approveManifest,
-        ask=output.confirm_after if ctx.interactive else None,
+        ask=ctx.confirm,
     )
     if builtin and not outcome.left:
         _remember_window(ctx, request.request)
@@ -114,11 +116,11 @@ def extract(
     )
 
 
-def _next_model(outcome: Any) -> str:
+def _next_model(outcome: BatchOutcome) -> str:
     return "nothing new to review" if not outcome.quarantined else "git memory review"
 
 
-def _next(ctx: OpContext, outcome: Any) -> str:
+def _next(ctx: OpContext, outcome: BatchOutcome) -> str:
     """The true next step: review when anything waits, else what happened and why."""
     waiting = _waiting(ctx)
     if waiting:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from git_memory.contracts.memory_files import HooksRequest, HooksResponse, HookState
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
 
 
 def hooks_install(ctx: OpContext, request: HooksRequest) -> HooksResponse:
@@ -39,7 +42,7 @@ def hooks_install(ctx: OpContext, request: HooksRequest) -> HooksResponse:
     return response.model_copy(update={"notes": [*response.notes, note]})
 
 
-def build_response(worktree: Any, directory: Any, states: list[Any]) -> HooksResponse:
+def build_response(worktree: Worktree, directory: Any, states: list[Any]) -> HooksResponse:
     """The hooks document from repo-level hook states."""
     from git_memory.repo import hooks
 

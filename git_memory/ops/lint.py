@@ -46,7 +46,6 @@ def _response(results: Mapping[str, list[Any]]) -> LintResponse:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> LintRequest:
-    ctx.extras["rendering"] = values.get("output_format", "text")
     return LintRequest(
         paths=list(values.get("paths") or ()),
         staged=bool(values.get("staged")),
@@ -87,7 +86,7 @@ def summary_line(response: LintResponse) -> str:
 
 def _handler(ctx: OpContext, request: LintRequest) -> LintResponse:
     response = lint(ctx, request)
-    response._rendering = str(ctx.extras.get("rendering", "text"))
+    response._rendering = ctx.output_format
     response._staged = request.staged
     return response
 

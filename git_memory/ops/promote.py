@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,6 +12,9 @@ from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
+
+if TYPE_CHECKING:
+    from git_memory.store.db import Owner, StateDB
 
 
 def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
@@ -65,7 +68,7 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     )
 
 
-def full_plan_id(db: Any, owner: Any, typed: str) -> str:
+def full_plan_id(db: StateDB, owner: Owner, typed: str) -> str:
     """The owner's plan id that `typed` abbreviates (exit 2 when none or several)."""
     from git_memory.ids import resolve
     from git_memory.store.journal import PLAN_STATUSES, get_plan, plan_ids

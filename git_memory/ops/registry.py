@@ -54,11 +54,6 @@ class OperationSpec(NamedTuple):
             return (self.mcp_tool,)
         return tuple(variant.tool for variant in self.mcp_variants)
 
-    @property
-    def stability(self) -> str:
-        """`stable` when both front ends offer the same thing, else `one-sided`."""
-        return "stable" if self.mcp_tools and not self.one_sided_reason else "one-sided"
-
 
 def _op(
     name: str,

@@ -31,7 +31,7 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
 
     with open_workspace(ctx.worktree) as workspace:
         items = queue(workspace, request.kind)
-        if ctx.extras.get("confirm_typed_facts") or ctx.interactive:
+        if ctx.confirm_typed_facts or ctx.interactive:
             held = held_by_open_plans(workspace)
             _say_held(held)
             _confirm(ctx, [item for item in items if item["candidateId"] not in held])
@@ -108,7 +108,7 @@ def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-    ctx.extras["confirm_typed_facts"] = values["confirm_typed_facts"]
+    ctx.confirm_typed_facts = bool(values["confirm_typed_facts"])
     return {"kind": values["kind"]}
 
 

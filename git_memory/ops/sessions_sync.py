@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,8 +12,11 @@ from git_memory.contracts.sessions import DiagnosticExample, SessionsSyncRequest
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
+if TYPE_CHECKING:
+    from git_memory.sessions.sync import SyncResult
 
-def summary_of(result: Any, *, rebuilt: bool = False) -> SyncSummary:
+
+def summary_of(result: SyncResult, *, rebuilt: bool = False) -> SyncSummary:
     """The contract form of a `sessions.sync.SyncResult`."""
     return SyncSummary(
         filesSeen=result.files_seen,
@@ -51,7 +54,7 @@ def run_sync(ctx: OpContext, request: SessionsSyncRequest, *, rebuilt: bool = Fa
         ctx.state_home,
         [Path(source) for source in request.sources],
         providers=enabled(ctx.worktree),
-        show_progress=ctx.extras.get("output_format") == "text",
+        show_progress=ctx.output_format == "text",
     )
     return summary_of(result, rebuilt=rebuilt)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.consolidate import status as consolidation_status
 from git_memory.contracts.status import EmptyRequest, StatusResponse
@@ -16,9 +16,12 @@ from git_memory.sessions import status as sessions_status
 from git_memory.store import status as store_status
 from git_memory.verify import status as verify_status
 
-# Each subsystem contributes counts under its own key, from a function taking the OpContext
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+
+# Each subsystem contributes counts under its own key, from a function taking the worktree
 # and returning JSON data.
-COUNT_CONTRIBUTORS: tuple[tuple[str, Callable[[OpContext], Any]], ...] = (
+COUNT_CONTRIBUTORS: tuple[tuple[str, Callable[[Worktree], Any]], ...] = (
     ("sessions", sessions_status.counts),
     ("memory", store_status.counts),
     ("promotions", promotion_status.counts),
@@ -36,7 +39,7 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     notes: list[str] = []
     for key, contributor in COUNT_CONTRIBUTORS:
         try:
-            counts[key] = contributor(ctx)
+            counts[key] = contributor(ctx.worktree)
         except GitMemoryError as exc:
             # Status is where a user looks first: one broken part is reported, not fatal.
             counts[key] = {"error": exc.code}
@@ -84,7 +87,7 @@ def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
-def _sessions_line(sessions: Any) -> str:
+def _sessions_line(sessions: object) -> str:
     if not isinstance(sessions, dict) or "worktree" not in sessions:
         return "sessions: unavailable (see below)"
     if not sessions.get("indexed"):

@@ -14,7 +14,7 @@ import errno
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.contracts.promotion import PromotionPlan
@@ -29,6 +29,9 @@ from git_memory.store import candidates as store
 from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 from git_memory.store.journal import PlanRecord
+
+if TYPE_CHECKING:
+    from git_memory.store.journal import FileRecord
 
 PROMOTION_LOCK = "memory-state.sqlite3-promotion.lock"
 FORWARD = "forward"
@@ -71,7 +74,7 @@ def load_plan(db: StateDB, plan_id: str, owner: Owner) -> tuple[Any, PromotionPl
     return record, verified_plan(record)
 
 
-def verified_plan(record: Any) -> PromotionPlan:
+def verified_plan(record: PlanRecord) -> PromotionPlan:
     """Re-validate the stored plan document and bytes against the stored digest."""
     try:
         plan = PromotionPlan.model_validate(record.plan_json)
@@ -99,7 +102,7 @@ def verified_plan(record: Any) -> PromotionPlan:
     return plan
 
 
-def _bound_digest(stored: Any) -> str | None:
+def _bound_digest(stored: FileRecord) -> str | None:
     """The digest a stored file binds: its bytes', or None for a delete."""
     return None if stored.operation == "delete" else sha256_hex(stored.content)
 
@@ -212,7 +215,7 @@ def _kind_precheck(
         raise
 
 
-def voided(record: Any) -> GitMemoryError:
+def voided(record: PlanRecord) -> GitMemoryError:
     """`GM_PLAN_VOIDED`: a voided plan is never applied or approved."""
     return GitMemoryError(
         "GM_PLAN_VOIDED",
@@ -232,7 +235,7 @@ def _void(db: StateDB, plan_id: str, reason: str) -> None:
     )
 
 
-def check_owner(worktree: Worktree, record: Any, plan: PromotionPlan) -> None:
+def check_owner(worktree: Worktree, record: PlanRecord, plan: PromotionPlan) -> None:
     """The owner re-resolved now (keys and memory root) must be the plan's; never voids, as
     the plan may still be applied where it belongs."""
     if worktree.binding().owner() != plan.owner.owner():
@@ -243,7 +246,7 @@ def check_owner(worktree: Worktree, record: Any, plan: PromotionPlan) -> None:
         )
 
 
-def _precheck(worktree: Worktree, db: StateDB, record: Any, plan: PromotionPlan) -> None:
+def _precheck(worktree: Worktree, db: StateDB, record: PlanRecord, plan: PromotionPlan) -> None:
     """Policy, assessments and every target's blob OID; void on any mismatch."""
     _check_candidates(db, record, plan, root=None)
     old: dict[str, bytes | None] = {}
@@ -278,7 +281,9 @@ def plan_drift(path: str, preserved: list[str] | None = None) -> GitMemoryError:
     )
 
 
-def _check_candidates(db: StateDB, record: Any, plan: PromotionPlan, root: Path | None) -> None:
+def _check_candidates(
+    db: StateDB, record: PlanRecord, plan: PromotionPlan, root: Path | None
+) -> None:
     from git_memory.promote.prepare import assessment_rows_for
 
     stale = plan.policyVersion != planning.POLICY_VERSION
@@ -395,7 +400,7 @@ def _post_finalize(
     worktree: Worktree,
     db: StateDB,
     owner: Owner,
-    record: Any,
+    record: PlanRecord,
     plan: PromotionPlan,
     *,
     replayed: bool = False,

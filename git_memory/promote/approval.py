@@ -7,8 +7,9 @@ authorization log with `via`: `interactive`, `digest`, `elicitation` or `agent`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from git_memory.errors import GitMemoryError
 from git_memory.promote.plan import PlannedFile, unified_diff
@@ -16,14 +17,29 @@ from git_memory.promote.writer import read_target
 from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
 
+if TYPE_CHECKING:
+    from git_memory.contracts.promotion import PromotionPlan
+    from git_memory.contracts.promotion_ops import PromoteRequest
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.journal import PlanRecord
 
-def _tty_confirm(summary: str, diff: str) -> bool:
-    from git_memory import output
 
-    return output.confirm_after("Apply this promotion plan?", diff, summary)
+class ApprovalContext(Protocol):
+    """What approval needs of the operation context (which lives above this package)."""
+
+    @property
+    def front_end(self) -> str: ...
+    @property
+    def via(self) -> str: ...
+    @property
+    def confirm(self) -> Callable[[str, str], bool] | None: ...
+    @property
+    def worktree(self) -> Worktree: ...
 
 
-def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
+def decide(
+    ctx: ApprovalContext, request: PromoteRequest, record: PlanRecord, plan: PromotionPlan
+) -> str | None:
     """The approval channel, or None when the plan needs no new approval (already approved,
     applying or applied); raises when approval is missing, wrong or declined."""
     from git_memory.promote.apply import voided
@@ -38,13 +54,9 @@ def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
         )
     if record.status != "generated":
         return None
-    mcp = ctx.extras.get("front_end") == "mcp"
     if request.approve is not None:
-        return "agent" if mcp else "digest"
-    confirm, via = ctx.confirm, ctx.via
-    if confirm is None and ctx.interactive and not mcp:
-        confirm, via = _tty_confirm, "interactive"
-    if confirm is None:
+        return "agent" if ctx.front_end == "mcp" else "digest"
+    if ctx.confirm is None:
         raise GitMemoryError(
             "GM_APPROVAL_REQUIRED",
             f"plan {record.plan_id!r} needs approval",
@@ -53,12 +65,12 @@ def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
     summary = (
         f"Promote plan {record.plan_id}: {len(plan.perFile)} file(s) into {plan.owner.memoryRoot}/"
     )
-    if not confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
+    if not ctx.confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")
-    return str(via)
+    return ctx.via
 
 
-def fresh_diff(root: Path, record: Any, plan: Any) -> str:
+def fresh_diff(root: Path, record: PlanRecord, plan: PromotionPlan) -> str:
     """The diff recomputed from the stored bytes and the files as they are now, so what the
     human reads is exactly what would be written (the stored diff is not digest-bound)."""
     contents = {f.target_path: f.content for f in record.files}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.base import parse_timestamp
 from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
@@ -33,6 +33,9 @@ from git_memory.repo.blobs import blob_oid, commit_exists
 from git_memory.store import candidates as store
 from git_memory.store import journal
 from git_memory.store.db import Owner, StateDB
+
+if TYPE_CHECKING:
+    from git_memory.contracts.binding import RepositoryBinding
 
 
 def owner_of(worktree: Worktree) -> tuple[Any, Owner]:
@@ -288,7 +291,7 @@ def bound_file(
 
 
 def build_plan(
-    binding: Any,
+    binding: RepositoryBinding,
     request: PrepareRequest,
     confirmed: list[dict[str, Any]],
     planned: Sequence[planning.PlannedFile],

@@ -30,7 +30,7 @@ def interrupted(db: StateDB, owner: Owner) -> list[str]:
     return [*journal.plan_ids(db, owner, ("applying",)), *unfinished]
 
 
-def counts(ctx: Any) -> dict[str, Any]:
+def counts(worktree: Worktree) -> dict[str, Any]:
     """Status contributor: count plans, list open ones and report interrupted ones (with
     the command that resumes each) without touching them: status never writes, and creates
     no state when none exists yet."""
@@ -38,7 +38,6 @@ def counts(ctx: Any) -> dict[str, Any]:
     from git_memory.promote.prepare import owner_of
     from git_memory.store.db import open_state
 
-    worktree = ctx.worktree
     by_status: dict[str, int] = dict.fromkeys(journal.PLAN_STATUSES, 0)
     open_plans: dict[str, list[str]] = {status: [] for status in journal.OPEN_STATUSES}
     stopped: list[str] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.lifecycle import RetireRequest
@@ -26,6 +26,9 @@ from git_memory.repo.binding import Worktree
 from git_memory.store import journal
 from git_memory.store.candidates import Candidate
 from git_memory.store.db import Owner, StateDB
+
+if TYPE_CHECKING:
+    from git_memory.store.journal import PlanRecord
 
 KIND = "retirement"
 # Apply skips the candidate checks and the promoted-candidate bookkeeping for this kind.
@@ -122,7 +125,7 @@ def _basis(request: RetireRequest) -> str:
     return digest({"retire": request.ids, "reason": request.reason, "by": request.by})
 
 
-def precheck(worktree: Worktree, db: StateDB, record: Any) -> None:
+def precheck(worktree: Worktree, db: StateDB, record: PlanRecord) -> None:
     """Before promote writes: the replacement each retired entry names is still approved."""
     del db
     for file in record.files:
@@ -138,7 +141,7 @@ def precheck(worktree: Worktree, db: StateDB, record: Any) -> None:
             )
 
 
-def finalize(db: StateDB, record: Any) -> None:
+def finalize(db: StateDB, record: PlanRecord) -> None:
     """Nothing beyond promote's own finalize: a retirement has no candidates."""
     del db, record
 

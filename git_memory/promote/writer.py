@@ -150,16 +150,6 @@ def _finish(dir_fd: int, swap: Swap) -> None:
         os.fsync(dir_fd)
 
 
-def discard_artifacts(root: Path, swap: Swap) -> None:
-    """Remove what a conditional replace may have left (after the journal has the outcome)."""
-    parts = safefs.split_relative(swap.path)
-    try:
-        with safefs.open_dir(root, parts[:-1]) as dir_fd:
-            _finish(dir_fd, swap)
-    except FileNotFoundError:
-        return
-
-
 def undo_forward(root: Path, swap: Swap) -> None:
     """Settle an interrupted forward swap before rolling it back.
 

@@ -7,11 +7,17 @@ click (its start-up is a measured budget), so this module speaks plain dataclass
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.lint.engine import Finding, lint_bytes
 from git_memory.repo import memory_tree
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from git_memory.repo.binding import Worktree
+    from git_memory.repo.staged import StagedWorktree
 
 SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
 # A temp file of an interrupted write, or a promotion artifact: never content to commit.
@@ -20,7 +26,11 @@ GITLINK_CODE = "GM_LINT_GITLINK"
 
 
 def collect_findings(
-    worktree: Any, *, staged: bool, paths: list[str], memory_files_only: bool = False
+    worktree: Worktree | StagedWorktree,
+    *,
+    staged: bool,
+    paths: list[str],
+    memory_files_only: bool = False,
 ) -> dict[str, list[Finding]]:
     """Findings per worktree-relative path (files without findings included).
 
@@ -30,7 +40,7 @@ def collect_findings(
     """
     root = worktree.memory_root
     if memory_files_only and paths:
-        paths = memory_tree.inside_memory_root(worktree.root, root, paths)
+        paths = memory_tree.inside_memory_root(_path(worktree.root), root, paths)
         if not paths:
             return {}
     if staged:
@@ -38,9 +48,9 @@ def collect_findings(
 
         files = staged_files(worktree.root, root, memory_tree.index_path_from_environment())
     else:
-        files = memory_tree.worktree_files(worktree.root, root)
+        files = memory_tree.worktree_files(_path(worktree.root), root)
         if paths:
-            prefixes = memory_tree.memory_prefixes(worktree.root, root, paths)
+            prefixes = memory_tree.memory_prefixes(_path(worktree.root), root, paths)
             files = _existing(memory_tree.select(files, prefixes), prefixes, paths)
     results: dict[str, list[Finding]] = {}
     for item in files:
@@ -51,6 +61,13 @@ def collect_findings(
         if stale is not None:
             results.setdefault(f"{root}/index.json", []).append(stale)
     return results
+
+
+def _path(root: Path | str) -> Path:
+    """A worktree root as a path (the staged fast path carries it as text, unimported)."""
+    from pathlib import Path
+
+    return Path(root)
 
 
 def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:

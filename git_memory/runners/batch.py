@@ -11,7 +11,7 @@ and an approval given after a preview still matches.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory import output
 from git_memory.contracts.canonical import canonical_json
@@ -21,6 +21,10 @@ from git_memory.runners.answer import validate_answer
 from git_memory.runners.coverage import coverage_of
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.session import Ask, RunnerSession
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.session import Workspace
 
 RUNNER_LEASE = {"holder": "git-memory-runner", "expiresAt": 0}
 
@@ -46,7 +50,7 @@ def task_stdin(task: dict[str, Any]) -> bytes:
 
 
 def run_batch(
-    worktree: Any,
+    worktree: Worktree,
     options: RunnerOptions,
     request: MemoryExtractionRequest | None,
     *,
@@ -93,7 +97,7 @@ def run_batch(
 
 
 def _run_builtin(
-    worktree: Any, request: MemoryExtractionRequest | None, limit: int | None
+    worktree: Worktree, request: MemoryExtractionRequest | None, limit: int | None
 ) -> BatchOutcome:
     from git_memory.extract.recall_flow import pending_tasks
     from git_memory.runners.builtin.flow import run_builtin
@@ -112,7 +116,7 @@ def _run_builtin(
 
 
 def _next_extractions(
-    worktree: Any, request: MemoryExtractionRequest, limit: int
+    worktree: Worktree, request: MemoryExtractionRequest, limit: int
 ) -> list[dict[str, Any]]:
     from git_memory.contracts.requests import RecallRequest
     from git_memory.extract.recall_flow import recall
@@ -121,7 +125,7 @@ def _next_extractions(
     return [task.to_json() for task in recalled.tasks]
 
 
-def _pending_adjudications(workspace: Any) -> list[dict[str, Any]]:
+def _pending_adjudications(workspace: Workspace) -> list[dict[str, Any]]:
     from git_memory.extract import artifacts
     from git_memory.store.tasks import list_tasks
 
@@ -132,7 +136,7 @@ def _pending_adjudications(workspace: Any) -> list[dict[str, Any]]:
 
 def _deliver(
     session: RunnerSession,
-    workspace: Any,
+    workspace: Workspace,
     kind: str,
     *,
     tasks: list[dict[str, Any]],
@@ -156,7 +160,7 @@ def _deliver(
 
 
 def _stage(
-    workspace: Any,
+    workspace: Workspace,
     kind: str,
     task: dict[str, Any],
     *,
@@ -189,7 +193,7 @@ def _stage(
 
 
 def preview_batch(
-    worktree: Any, options: RunnerOptions, request: MemoryExtractionRequest, *, limit: int = 1
+    worktree: Worktree, options: RunnerOptions, request: MemoryExtractionRequest, *, limit: int = 1
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Store the pending plans the next run would need approved, and send nothing.
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from git_memory.runners.profiles import CONFIG_KEYS, RunnerOptions, RunnerProfile, resolve_profile
 
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
 
-def profile_for(worktree: Any, options: RunnerOptions) -> RunnerProfile:
+
+def profile_for(worktree: Worktree, options: RunnerOptions) -> RunnerProfile:
     """Resolve `options` with the worktree's `memory.runner.*` settings."""
     config = {key: worktree.config_value(key) for key in CONFIG_KEYS}
     return resolve_profile(options, config=config)

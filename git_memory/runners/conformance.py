@@ -86,7 +86,7 @@ def sign(record: Mapping[str, str], secret: OriginSecret) -> str:
 
 
 def record_problems(
-    record: Any, profile: RunnerProfile, binary: BinaryIdentity, secret: OriginSecret
+    record: object, profile: RunnerProfile, binary: BinaryIdentity, secret: OriginSecret
 ) -> list[str]:
     """Why `record` does not authorize this profile and binary (empty: it does)."""
     if not isinstance(record, dict) or set(record) != {*RECORD_FIELDS, "signature"}:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from git_memory.sessions import index
 from git_memory.sessions.query import (
@@ -16,6 +16,9 @@ from git_memory.sessions.query import (
     turn_record,
 )
 from git_memory.sessions.turns import HARD_SEALED, QUIESCENT
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
 
 _TURN_COLUMNS = (
     "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns FROM turns t"
@@ -37,7 +40,7 @@ class SessionRow:
 
 
 def list_sessions(
-    worktree: Any,
+    worktree: Worktree,
     *,
     all_worktrees: bool,
     since: str | None,
@@ -98,7 +101,7 @@ def _first_line(text: str) -> str:
     return ""
 
 
-def show(worktree: Any, key: str) -> tuple[str, str, list[TurnRecord]] | None:
+def show(worktree: Worktree, key: str) -> tuple[str, str, list[TurnRecord]] | None:
     """(sessionKey, provider, turns) of a session key, or of the session of a turn key."""
     seal, now = seal_after(worktree), time.time()
     with index.reader(worktree.state_home) as conn:

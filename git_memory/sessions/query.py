@@ -13,12 +13,15 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.sessions import index
 from git_memory.sessions.records import Event
 from git_memory.sessions.turns import HARD_SEALED, QUIESCENT, ToolCall, build_turns, closure
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
 
 DEFAULT_SEAL_AFTER = 30 * 60.0
 _DURATION = re.compile(r"^\s*(\d+)\s*(s|sec|m|min|h|d)?\s*$")
@@ -67,7 +70,7 @@ def parse_duration(text: str) -> float:
     return float(int(match.group(1)) * _UNITS[match.group(2)])
 
 
-def seal_after(worktree: Any) -> float:
+def seal_after(worktree: Worktree) -> float:
     """`memory.sealAfter` of this worktree in seconds (default 30 minutes)."""
     configured = worktree.config_value("memory.sealAfter")
     return parse_duration(configured) if configured else DEFAULT_SEAL_AFTER
@@ -159,7 +162,7 @@ def closure_of(row: index.Row, now: float, seal: float) -> str:
 
 
 def select_turns(
-    worktree: Any,
+    worktree: Worktree,
     *,
     since: str | None = None,
     until: str | None = None,
@@ -343,7 +346,7 @@ def _fill_from_document(outputs: dict[tuple[int, str | None], str], wanted: list
 
 def turn_record(
     conn: index.Connection,
-    worktree: Any,
+    worktree: Worktree,
     row: index.Row,
     state: str,
     slices: TranscriptSlices | None = None,
@@ -370,7 +373,7 @@ def turn_record(
     )
 
 
-def _evidence(conn: index.Connection, worktree: Any, row: index.Row) -> list[EvidenceEdge]:
+def _evidence(conn: index.Connection, worktree: Worktree, row: index.Row) -> list[EvidenceEdge]:
     edges = [EvidenceEdge("turn", row["turn_key"], "direct")]
     root = worktree.root
     for kind, value in conn.execute(
@@ -385,7 +388,7 @@ def _evidence(conn: index.Connection, worktree: Any, row: index.Row) -> list[Evi
     return edges
 
 
-def _commit_exists(worktree: Any, hex_id: str) -> bool:
+def _commit_exists(worktree: Worktree, hex_id: str) -> bool:
     # Imported here: pygit2 is only needed when a turn has a commit candidate.
     from git_memory.repo.blobs import commit_exists
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
 
 
-def counts(ctx: Any) -> dict[str, int]:
+def counts(worktree: Worktree) -> dict[str, int]:
     """Indexed sessions and turns, and the sessions of this worktree."""
     from git_memory.sessions import index
     from git_memory.sessions.listing import list_sessions
 
-    worktree = ctx.worktree
     if not index.index_path(worktree.state_home).exists():
         return {"indexed": 0, "turns": 0, "worktree": 0}
     with index.reader(worktree.state_home) as conn:

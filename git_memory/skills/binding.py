@@ -8,10 +8,15 @@ absent; an update binds the sha256 of the current SKILL.md.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
+
+if TYPE_CHECKING:
+    from git_memory.contracts.skill import SkillDocument
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.session import Workspace
 
 
 def skill_path(name: str) -> str:
@@ -19,7 +24,7 @@ def skill_path(name: str) -> str:
     return f"skills/{name}/SKILL.md"
 
 
-def current_memory_digest(workspace: Any) -> str:
+def current_memory_digest(workspace: Workspace) -> str:
     """The memory context binding digest of the approved memory now."""
     from git_memory.skills.context import memory_binding_digest
     from git_memory.skills.contexts import load_sources
@@ -39,7 +44,9 @@ def drift(message: str, **details: Any) -> GitMemoryError:
     )
 
 
-def check_memory_context(workspace: Any, expected: str, candidate_id: str | None = None) -> None:
+def check_memory_context(
+    workspace: Workspace, expected: str, candidate_id: str | None = None
+) -> None:
     """Refuse when approved memory changed since the recall the skill was written from."""
     current = current_memory_digest(workspace)
     if current != expected:
@@ -53,7 +60,7 @@ def check_memory_context(workspace: Any, expected: str, candidate_id: str | None
         )
 
 
-def check_target(worktree: Any, skill: Any) -> bytes | None:
+def check_target(worktree: Worktree, skill: SkillDocument) -> bytes | None:
     """The current SKILL.md bytes, after checking them against the skill's action."""
     from git_memory import safefs
 

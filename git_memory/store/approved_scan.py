@@ -12,12 +12,15 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.repo.memory_tree import list_dir
 from git_memory.safefs import open_dir, split_relative
+
+if TYPE_CHECKING:
+    from git_memory.formats.entry import Entry
 
 SOURCE_TREE_FORMAT = "git-memory-source-tree@v1"
 ENTRIES_DIR = "entries"
@@ -108,7 +111,7 @@ def _entry_row(
     return _row_of(entry, f"{memory_root}/{path}", content_digest), None
 
 
-def _row_of(entry: Any, worktree_path: str, content_digest: str) -> dict[str, Any]:
+def _row_of(entry: Entry, worktree_path: str, content_digest: str) -> dict[str, Any]:
     frontmatter = {
         "id": entry.id,
         "type": entry.type,

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.paths import MEMORY_STATE_DB
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.db import StateDB
 
 TASK_STATES = ("pending", "claimed", "submitted", "stale")
 CANDIDATE_STATES = ("draft", "quarantined", "promoted", "discarded")
 CHUNK_STATES = ("pending", "drafted", "extracted", "stale")
 
 
-def counts(ctx: Any) -> dict[str, Any]:
+def counts(worktree: Worktree) -> dict[str, Any]:
     """Tasks, candidates and chunks by state; approved entries, generation and coverage.
 
-    Promotions are counted by the promotion subsystem's own contributor.
-
-    `ctx` is the operation context. Nothing is created when the state DB does not exist yet.
+    Promotions are counted by the promotion subsystem's own contributor. Nothing is created
+    when the state DB does not exist yet.
     """
-    worktree = ctx.worktree
     if not (worktree.state_home / MEMORY_STATE_DB).exists():
         return _empty()
     from git_memory.store.worktree import open_worktree_state
@@ -51,7 +53,7 @@ def _empty() -> dict[str, Any]:
 
 
 def _by_state(
-    db: Any, table: str, column: str, states: tuple[str, ...], keys: tuple[str, str]
+    db: StateDB, table: str, column: str, states: tuple[str, ...], keys: tuple[str, str]
 ) -> dict[str, int]:
     found = dict.fromkeys(states, 0)
     for row in db.rows(

@@ -381,9 +381,7 @@ def test_terminal_review_confirms_each_operation(
 
     monkeypatch.setattr(output, "confirm", keep_for_later)
     monkeypatch.setattr(output, "echo", lambda text="", **_: shown.append(str(text)))
-    load_operation("review").invoke(
-        OpContext(repository=repo.root, interactive=True), {"kind": "consolidation"}
-    )
+    load_operation("review").invoke(OpContext.at_terminal(repo.root), {"kind": "consolidation"})
     assert len(answers) == 2  # one key per operation
     assert any("UPDATE scene release" in line for line in shown)
     assert asked_to_write == ["Write these 2 file(s) into the memory root now?"]

@@ -114,7 +114,7 @@ def test_mcp_preview_never_sends(repo: Repo, tmp_path: Path) -> None:
     script = _fake(tmp_path)
     repo.git("config", "memory.runner.command", str(script))
     tool = load_tools()["memory_consolidate_preview"]
-    ctx = OpContext(repository=repo.root, interactive=True, extras={"front_end": "mcp"})
+    ctx = OpContext(repository=repo.root, interactive=True, front_end="mcp")
     preview = tool.run(ctx, {"runner": "command"})
     assert preview["status"] == "approval-required"
     assert preview["authorized"] is False
@@ -143,12 +143,12 @@ def test_terminal_approval_sends_after_the_human_agrees(
 
     monkeypatch.setattr(output, "confirm", answer)
     operation = load_operation("consolidate")
-    ctx = OpContext(repository=repo.root, interactive=True)
+    ctx = OpContext.at_terminal(repo.root)
     request = {"runner": "command", "runnerCommand": str(script)}
     with pytest.raises(GitMemoryError) as declined:
         operation.invoke(ctx, request)
     assert declined.value.code == "GM_APPROVAL_DECLINED"
     assert _spawned(script) == 0
-    done = operation.invoke(OpContext(repository=repo.root, interactive=True), request)
+    done = operation.invoke(OpContext.at_terminal(repo.root), request)
     assert done.status == "staged"
     assert len(asked) == 2

@@ -131,19 +131,19 @@ def test_task_entries_and_scenes_are_kept_sorted() -> None:
     "builder", [draft_batch, adjudication_result, skill_candidate, EXAMPLES[PATCH]]
 )
 def test_stage_document_is_chosen_by_format(builder: Any) -> None:
-    from git_memory.contracts.stage import parse_stage_document
+    from git_memory.contracts.requests import StageRequest
 
     document = builder()
-    parsed = parse_stage_document(document)
+    parsed = StageRequest.model_validate(document).root
     assert parsed.to_json() == model_for(document["format"]).model_validate(document).to_json()
 
 
 def test_unknown_stage_document_is_a_validation_error() -> None:
     from pydantic import ValidationError
 
-    from git_memory.contracts.stage import parse_stage_document
+    from git_memory.contracts.requests import StageRequest
 
     with pytest.raises(ValidationError):
-        parse_stage_document({**draft_batch(), "format": "git-memory-review@v1"})
+        StageRequest.model_validate({**draft_batch(), "format": "git-memory-review@v1"})
     with pytest.raises(ValidationError):
-        parse_stage_document(mutate(draft_batch(), ("candidates", 0, "priority"), 500))
+        StageRequest.model_validate(mutate(draft_batch(), ("candidates", 0, "priority"), 500))

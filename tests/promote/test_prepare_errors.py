@@ -152,9 +152,53 @@ def test_elicitation_decides(repo: Repo) -> None:
 def test_terminal_prompt(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     scenario = build(repo)
     monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
-    result = _promote(repo, scenario.plan_id, interactive=True)
+    context = OpContext.at_terminal(repo.root)
+    result = load_operation("promote").invoke(context, {"plan": scenario.plan_id})
     assert result.approvedVia == "interactive"
     assert scenario.current() == scenario.planned
+
+
+def _at_a_terminal(args: list[str], cwd: Path, answer: bytes) -> tuple[int, str]:
+    """Run the CLI with stdin, stdout and stderr on a pseudo-terminal; type `answer`."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "git_memory", *args],
+        cwd=cwd,
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+    )
+    os.close(follower)
+    os.write(leader, answer)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    return proc.wait(timeout=120), seen.decode("utf-8", "replace")
+
+
+def test_the_cli_at_a_terminal_asks_after_showing_the_diff(repo: Repo) -> None:
+    scenario = build(repo)
+    declined, shown = _at_a_terminal(["promote", "--plan", scenario.plan_id], repo.root, b"n\n")
+    assert declined == 1
+    assert "GM_APPROVAL_DECLINED" in shown
+    assert shown.index(f"+++ b/{NEW_PATH}") < shown.index("[y/N]")
+    assert not (repo.root / NEW_PATH).exists()
+    agreed, _ = _at_a_terminal(["promote", "--plan", scenario.plan_id], repo.root, b"y\n")
+    assert agreed == 0
+    assert scenario.current() == scenario.planned
+    assert _authorizations(repo) == ["interactive"]
 
 
 def test_plan_goes_stale_when_a_candidate_changes(gm: Any, repo: Repo) -> None:
@@ -180,7 +224,7 @@ def test_unwritable_target_dir_fails_cleanly(repo: Repo, tmp_path: Path) -> None
 
 def test_agent_digest_approval_is_logged_as_agent(repo: Repo) -> None:
     scenario = build(repo)
-    context = OpContext(repository=repo.root, extras={"front_end": "mcp"})
+    context = OpContext(repository=repo.root, front_end="mcp")
     request = {"plan": scenario.plan_id, "approve": scenario.plan_digest}
     result = load_operation("promote").invoke(context, request)
     assert result.approvedVia == "agent"

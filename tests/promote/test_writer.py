@@ -15,7 +15,7 @@ from git_memory.promote.writer import (
     TargetDrift,
     artifact_token,
     conditional_replace,
-    discard_artifacts,
+    undo_forward,
 )
 
 PATH = ".memory/entries/a.md"
@@ -142,13 +142,13 @@ def test_symlinked_target_is_refused(tmp_path: Path) -> None:
     assert victim.read_bytes() == b"old\n"
 
 
-def test_discard_artifacts_cleans_leftovers(tmp_path: Path) -> None:
+def test_undo_cleans_leftovers(tmp_path: Path) -> None:
     swap = _swap(None, b"new\n")
     entries = tmp_path / ".memory/entries"
     entries.mkdir(parents=True)
     (entries / swap.staged_name).write_bytes(b"n")
-    discard_artifacts(tmp_path, swap)
-    discard_artifacts(tmp_path / "absent", swap)
+    undo_forward(tmp_path, swap)
+    undo_forward(tmp_path / "absent", swap)
     assert _artifacts(tmp_path) == []
 
 

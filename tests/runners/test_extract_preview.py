@@ -35,8 +35,7 @@ def test_preview_stores_pending_plans_and_sends_nothing(
         }
     )
     sample_repo.repo.git("config", "memory.runner.command", str(runner))
-    ctx = OpContext(repository=sample_repo.root)
-    ctx.extras["front_end"] = "mcp"
+    ctx = OpContext(repository=sample_repo.root, front_end="mcp")
     response = load_operation("extract").handler(ctx, request)  # as the MCP adapter calls it
     assert len(response.plans) == 2
     assert response.manifest is not None

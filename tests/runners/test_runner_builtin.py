@@ -364,16 +364,6 @@ def test_no_other_text_can_claim_typed_fact(text: str) -> None:
     assert builtin.verify_typed_fact("command-exit@1", text, parameters) is False
 
 
-def test_rendered_memories_are_recognisable_by_their_text() -> None:
-    from git_memory.runners.builtin.renderers import memory_kind
-
-    assert memory_kind(builtin.render_command_exit("uv run pytest", "test", 3)) == "command"
-    assert (
-        memory_kind(builtin.render_command_fix("variant", "pytest", "", "uv run pytest")) == "trap"
-    )
-    assert memory_kind("Always run the tests through `uv run`.") is None
-
-
 def test_typed_fact_parameters_must_fit_the_renderer() -> None:
     text = builtin.render_command_exit("echo hi", "test", 1)  # not a test command at all
     assert not builtin.verify_typed_fact(

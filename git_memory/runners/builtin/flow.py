@@ -11,12 +11,16 @@ stores the rest. Nothing is sent anywhere, so no plan or approval is needed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.adjudication import AdjudicationResult
 from git_memory.contracts.extraction import CandidateDraftBatch
 from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.renderers import BuiltinFact
+
+if TYPE_CHECKING:
+    from git_memory.runners.batch import BatchOutcome
+    from git_memory.store.session import Workspace
 
 TYPE_OF = {
     renderers.RENDERER_COMMAND_EXIT: "work_method",
@@ -25,7 +29,7 @@ TYPE_OF = {
 }
 
 
-def _session_turns(workspace: Any, session_keys: list[str]) -> dict[str, Any]:
+def _session_turns(workspace: Workspace, session_keys: list[str]) -> dict[str, Any]:
     """Every turn of these sessions as the session index holds them, by turn key (one read)."""
     from git_memory.sessions.query import select_turns
 
@@ -39,7 +43,7 @@ def _session_turns(workspace: Any, session_keys: list[str]) -> dict[str, Any]:
     }
 
 
-def _known_keys(workspace: Any) -> set[str]:
+def _known_keys(workspace: Workspace) -> set[str]:
     """Keys of the memory this worktree already has: approved entries and every candidate."""
     from git_memory.runners.builtin.window import memory_keys
     from git_memory.store.approved import list_approved_entries
@@ -59,7 +63,7 @@ def _known_keys(workspace: Any) -> set[str]:
 
 
 def plan_facts(
-    workspace: Any, loaded: list[tuple[dict[str, Any], dict[str, Any]]]
+    workspace: Workspace, loaded: list[tuple[dict[str, Any], dict[str, Any]]]
 ) -> dict[str, list[BuiltinFact]]:
     """The facts of every task (by task id) of a window, each memory once."""
     from git_memory.extract.select import path_scrubber
@@ -158,7 +162,7 @@ def _support_of(support: dict[int, str]) -> Callable[[int, str], str]:
     return claim_support
 
 
-def run_builtin(workspace: Any, tasks: list[dict[str, Any]], outcome: Any) -> None:
+def run_builtin(workspace: Workspace, tasks: list[dict[str, Any]], outcome: BatchOutcome) -> None:
     """Answer, stage and adjudicate `tasks` in process; fills the batch outcome."""
     from git_memory import output
     from git_memory.extract import artifacts
@@ -173,11 +177,11 @@ def run_builtin(workspace: Any, tasks: list[dict[str, Any]], outcome: Any) -> No
 
 
 def _answer_one(
-    workspace: Any,
+    workspace: Workspace,
     task: dict[str, Any],
     record: dict[str, Any],
     facts: list[BuiltinFact],
-    outcome: Any,
+    outcome: BatchOutcome,
 ) -> None:
     from git_memory.extract.adjudicate import stage_adjudication
     from git_memory.extract.stage_drafts import stage_drafts

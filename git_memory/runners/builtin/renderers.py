@@ -78,18 +78,6 @@ def render_command_fix(mode: str, failing: str, error: str, fix: str) -> str:
     return f"{hook}{failure} until `{fix}` has run."
 
 
-_COMMAND_EXIT_SHAPE = re.compile(r"^`[^`]+` [a-z -]+ \(worked in \d+ sessions?\)\.$")
-
-
-def memory_kind(text: str) -> Literal["command", "trap"] | None:
-    """What a memory's text is, when a renderer wrote it: `trap` for `command-fix@1` (it
-    starts with `Trap: `), `command` for `command-exit@1`; None otherwise (rules and
-    everything else)."""
-    if text.startswith(TRAP_PREFIX):
-        return "trap"
-    return "command" if _COMMAND_EXIT_SHAPE.match(text.strip()) else None
-
-
 def sanitize_error(line: str) -> str:
     """An error line fit for a memory: no colour codes or backticks, one line, short.
 

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.runners.builtin import shell
 from git_memory.runners.builtin.renderers import RENDERER_USER_RULE, BuiltinFact
+
+if TYPE_CHECKING:
+    from git_memory.sessions.query import TurnRecord
 
 MAX_RULE_CHARS = 300
 MIN_RULE_WORDS = 3
@@ -220,7 +223,7 @@ def _sentence_case(body: str) -> str:
     return body if body.endswith((".", "!")) else body + "."
 
 
-def _last_command(record: Any, scrub: Callable[[str], str]) -> str:
+def _last_command(record: TurnRecord, scrub: Callable[[str], str]) -> str:
     """The last project command the agent ran in a turn (what a correction corrects)."""
     last = ""
     for call in record.tool_calls:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
     from git_memory.sessions.discover import SourceFile
     from git_memory.sessions.records import Diagnostic, Event
 
@@ -166,6 +167,6 @@ def parse_sources(value: str | None) -> list[str]:
     return [name for name in NAMES if name in wanted]
 
 
-def enabled(worktree: Any) -> list[str]:
+def enabled(worktree: Worktree) -> list[str]:
     """The providers `memory.sources` of this worktree turns on."""
     return parse_sources(worktree.config_value("memory.sources"))
