@@ -1,15 +1,24 @@
 """Short ids: abbreviated for people, resolved from any unique abbreviation.
 
 Candidate, plan, task and session ids carry a 32-64 character hex digest
-(`extract-8961e31…-c2`). People see the digest cut to 7 hex characters, longer where two
-ids shown together would otherwise read the same, and may type any unique abbreviation back:
+(`extract-8961e31…-c2`). People see the digest cut to 7 hex characters, longer where another
+id of the same kind would otherwise read the same, and may type any unique abbreviation back:
 a plain prefix of the id (`plan-c89d8`), the id with its digest shortened (`extract-8961e31-c2`)
 or without its leading kind word (`8961e31-c2`). Matching needs at least 4 characters of the
 digest, as git does for object names.
+
+An id without a digest (an entry's slug) is shown whole up to 32 characters; a longer one is
+cut to the shortest prefix of at least 32 characters that no other id starts with, marked with
+`…`, and a prefix typed back with that mark (or `...`) names the one id it starts.
+
+Like git, which abbreviates an object name against every object of the repository, an
+abbreviation is made unique against the whole namespace the resolver searches
+(`abbreviate_within`), not only against the ids printed together.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 
@@ -17,6 +26,9 @@ from git_memory.errors import UsageError
 
 MIN_SHOWN = 7
 MIN_TYPED = 4
+MIN_SHOWN_NAME = 32
+SHORT_MARK = "…"
+_TYPED_MARKS = (SHORT_MARK, "...")
 _DIGEST = re.compile(r"[0-9a-f]{16,}")
 
 
@@ -26,40 +38,74 @@ def _digest_span(identifier: str) -> tuple[int, int] | None:
 
 
 def _cut(identifier: str, length: int) -> str:
+    """`identifier` with its digest cut to `length` characters (a name without a digest: its
+    first `length` characters and the mark)."""
     span = _digest_span(identifier)
-    if span is None or span[1] - span[0] <= length:
+    if span is None:
+        return identifier if len(identifier) <= length else identifier[:length] + SHORT_MARK
+    if span[1] - span[0] <= length:
         return identifier
     return identifier[: span[0] + length] + identifier[span[1] :]
+
+
+def _sort_key(identifier: str) -> str:
+    """What abbreviating cuts: the digest, or the whole name."""
+    span = _digest_span(identifier)
+    return identifier if span is None else identifier[span[0] : span[1]]
+
+
+def _shortest(identifier: str) -> int:
+    return MIN_SHOWN_NAME if _digest_span(identifier) is None else MIN_SHOWN
+
+
+def abbreviate_within(identifiers: Iterable[str], namespace: Iterable[str]) -> dict[str, str]:
+    """Each of `identifiers` mapped to its shortest form (>= 7 digest characters) that names
+    it alone among `namespace`, every id a resolver of this kind searches.
+
+    Only ids whose digest (or name) shares the first shown characters can clash: those sit
+    next to each other in digest order, so each id is checked against that neighbourhood only
+    (one bisection, as git scans sorted neighbours).
+    """
+    shown = set(identifiers)
+    ordered = sorted({(_sort_key(i), i) for i in {*namespace, *shown}})
+    keys = [key for key, _ in ordered]
+    result: dict[str, str] = {}
+    for identifier in shown:
+        key = _sort_key(identifier)
+        head = key[: _shortest(identifier)]
+        start = bisect.bisect_left(keys, head)
+        stop = bisect.bisect_left(keys, head + "\U0010ffff", lo=start)
+        near = [other for _, other in ordered[start:stop] if other != identifier]
+        result[identifier] = _unique_cut(identifier, near)
+    return result
+
+
+def _unique_cut(identifier: str, near: Sequence[str]) -> str:
+    length = _shortest(identifier)
+    while length < len(identifier) and any(
+        matches(_cut(identifier, length), other) for other in near
+    ):
+        length += 1
+    return _cut(identifier, length)
 
 
 def abbreviations(identifiers: Iterable[str]) -> dict[str, str]:
     """Each id mapped to its shortest form (>= 7 digest characters) that no other id of the
     set shares."""
-    unique = sorted(set(identifiers))
-    result: dict[str, str] = {}
-    for identifier in unique:
-        span = _digest_span(identifier)
-        full = span[1] - span[0] if span else 0
-        length = MIN_SHOWN
-        while length < full and any(
-            other != identifier and matches(_cut(identifier, length), other) for other in unique
-        ):
-            length += 1
-        result[identifier] = _cut(identifier, length)
-    return result
-
-
-def short(identifier: str) -> str:
-    """One id abbreviated on its own (7 digest characters)."""
-    return _cut(identifier, MIN_SHOWN)
+    unique = set(identifiers)
+    return abbreviate_within(unique, unique)
 
 
 def matches(typed: str, identifier: str) -> bool:
     """Whether `typed` abbreviates `identifier` (see the module docstring)."""
     if typed == identifier:
         return True
+    if _digest_span(identifier) is None:
+        prefix = _without_mark(typed)
+        return prefix != typed and identifier.startswith(prefix)
+    typed = _without_mark(typed)
     if identifier.startswith(typed):
-        return _digest_chars(typed, identifier) >= MIN_TYPED or _digest_span(identifier) is None
+        return _digest_chars(typed, identifier) >= MIN_TYPED
     words = identifier.split("-")
     typed_words = typed.split("-")
     for skipped in range(len(words) - len(typed_words) + 1):
@@ -68,6 +114,18 @@ def matches(typed: str, identifier: str) -> bool:
         if _words_match(typed_words, words[skipped:]):
             return True
     return False
+
+
+def is_cut(typed: str) -> bool:
+    """Whether `typed` ends with the mark of a cut name (`…`, or `...` typed by hand)."""
+    return typed.endswith(_TYPED_MARKS)
+
+
+def _without_mark(typed: str) -> str:
+    for mark in _TYPED_MARKS:
+        if typed.endswith(mark):
+            return typed[: -len(mark)]
+    return typed
 
 
 def _digest_chars(typed: str, identifier: str) -> int:
@@ -104,12 +162,17 @@ def resolve(typed: str, identifiers: Iterable[str], *, what: str, code: str, lis
         return found[0]
     if not found:
         raise UsageError(code, f"no {what} {typed!r}", hint=f"`{listed_by}` lists them")
+    raise ambiguous(typed, found, what=what)
+
+
+def ambiguous(typed: str, found: Sequence[str], *, what: str) -> UsageError:
+    """`GM_ID_AMBIGUOUS` for `typed`, listing (up to ten of) the ids it matches."""
     shown = abbreviations(found)
     listed = ", ".join(shown[identifier] for identifier in found[:10])
     more = f" and {len(found) - 10} more" if len(found) > 10 else ""
-    raise UsageError(
+    return UsageError(
         "GM_ID_AMBIGUOUS",
         f"{what} {typed!r} is ambiguous: it matches {listed}{more}",
         hint="type more characters of the id",
-        details={"matches": found},
+        details={"matches": list(found)},
     )

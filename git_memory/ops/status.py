@@ -11,6 +11,7 @@ from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 from git_memory.promote import recover as promotion_status
 from git_memory.sessions import status as sessions_status
 from git_memory.store import status as store_status
@@ -50,7 +51,7 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     )
 
 
-def render(response: StatusResponse) -> str:
+def render(response: StatusResponse, ids: ShortIds) -> str:
     """Human rendering of status: where memory lives, then what waits and the next command."""
     binding, counts = response.binding, response.counts
     memory = counts.get("memory", {})
@@ -62,7 +63,7 @@ def render(response: StatusResponse) -> str:
         root += f" ({_count(approved['entries'], 'approved entry', 'approved entries')})"
     lines = [root, f"repository: {binding.publicRepositoryIdentity or '(no public origin)'}"]
     lines.append(_sessions_line(counts.get("sessions", {})))
-    waiting = _waiting(counts)
+    waiting = _waiting(counts, ids)
     if waiting:
         lines.append("waiting:")
         lines += [f"  {item}" for item in waiting]
@@ -74,10 +75,9 @@ def render(response: StatusResponse) -> str:
     return "\n".join(lines + response.notes)
 
 
-def _plan_line(plan_id: str, verb: str) -> str:
-    from git_memory.ids import short
-
-    return f"promotion plan {short(plan_id)} {verb}: git memory promote --plan {short(plan_id)}"
+def _plan_line(plan_id: str, verb: str, ids: ShortIds) -> str:
+    shown = ids.one("plan", plan_id)
+    return f"promotion plan {shown} {verb}: git memory promote --plan {shown}"
 
 
 def _count(number: int, one: str, many: str) -> str:
@@ -93,7 +93,7 @@ def _sessions_line(sessions: Any) -> str:
     return f"sessions: {mine} of this worktree indexed ({sessions['indexed']} in all)"
 
 
-def _waiting(counts: dict[str, Any]) -> list[str]:
+def _waiting(counts: dict[str, Any], ids: ShortIds) -> list[str]:
 
     items: list[str] = []
     memory = counts.get("memory", {})
@@ -109,9 +109,9 @@ def _waiting(counts: dict[str, Any]) -> list[str]:
     promotions = promotions if isinstance(promotions, dict) else {}
     for plan in promotions.get("openPlans", []):
         if plan["status"] != "applying":  # an applying plan is listed as interrupted below
-            items.append(_plan_line(plan["planId"], "waits; write it"))
+            items.append(_plan_line(plan["planId"], "waits; write it", ids))
     for plan in promotions.get("interrupted", []):
-        items.append(_plan_line(plan["planId"], "was interrupted; resume it"))
+        items.append(_plan_line(plan["planId"], "was interrupted; resume it", ids))
     if tasks.get("pending"):
         number = _count(tasks["pending"], "extraction task is", "extraction tasks are")
         items.append(
@@ -133,6 +133,6 @@ OPERATION = Operation(
     request_model=EmptyRequest,
     response_model=StatusResponse,
     handler=status,
-    render_text=render,
+    render_text_with_ids=render,
     accepts_request_file=False,
 )

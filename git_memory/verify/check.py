@@ -249,29 +249,31 @@ def stale_entry_ids(worktree: Worktree, entries: Iterable[Entry] | None = None) 
     return frozenset(c.id for c in checked if c.state == "stale")
 
 
-SHORT_MARK = "…"
-
-
 def expand_short_ids(worktree: Worktree, ids: Sequence[str]) -> list[str]:
     """Ids as given, with a short id as `git memory list` shows it (`prefix…`) replaced by
-    the one entry id it starts; `GM_ENTRY_NOT_FOUND` when none or several do."""
-    if not any(given.endswith(SHORT_MARK) for given in ids):
+    the one entry id it starts: `GM_ENTRY_NOT_FOUND` when none does, `GM_ID_AMBIGUOUS`
+    (listing them) when several do. Other ids (whole ones, `scene:NAME`) pass unchanged."""
+    from git_memory.ids import is_cut, resolve
+
+    if not any(is_cut(given) for given in ids):
         return list(ids)
     from git_memory.store.approved_scan import list_entries
 
     known = [
         p.removeprefix("entries/")[:-3] for p in list_entries(worktree.root, worktree.memory_root)
     ]
-    expanded = []
-    for given in ids:
-        matches = [k for k in known if k.startswith(given[: -len(SHORT_MARK)])]
-        if not given.endswith(SHORT_MARK):
-            expanded.append(given)
-        elif len(matches) == 1:
-            expanded.append(matches[0])
-        else:
-            raise entry_not_found([given])
-    return expanded
+    return [
+        resolve(
+            given,
+            known,
+            what="approved memory",
+            code="GM_ENTRY_NOT_FOUND",
+            listed_by="git memory list",
+        )
+        if is_cut(given)
+        else given
+        for given in ids
+    ]
 
 
 def entry_not_found(ids: list[str]) -> GitMemoryError:
