@@ -54,13 +54,15 @@ def _sort_key(identifier: str) -> str:
     return identifier if span is None else identifier[span[0] : span[1]]
 
 
-def _shortest(identifier: str) -> int:
-    return MIN_SHOWN_NAME if _digest_span(identifier) is None else MIN_SHOWN
+def _shortest(identifier: str, minimum: int) -> int:
+    return MIN_SHOWN_NAME if _digest_span(identifier) is None else minimum
 
 
-def abbreviate_within(identifiers: Iterable[str], namespace: Iterable[str]) -> dict[str, str]:
-    """Each of `identifiers` mapped to its shortest form (>= 7 digest characters) that names
-    it alone among `namespace`, every id a resolver of this kind searches.
+def abbreviate_within(
+    identifiers: Iterable[str], namespace: Iterable[str], *, minimum: int = MIN_SHOWN
+) -> dict[str, str]:
+    """Each of `identifiers` mapped to its shortest form (>= `minimum` digest characters)
+    that names it alone among `namespace`, every id a resolver of this kind searches.
 
     Only ids whose digest (or name) shares the first shown characters can clash: those sit
     next to each other in digest order, so each id is checked against that neighbourhood only
@@ -72,16 +74,16 @@ def abbreviate_within(identifiers: Iterable[str], namespace: Iterable[str]) -> d
     result: dict[str, str] = {}
     for identifier in shown:
         key = _sort_key(identifier)
-        head = key[: _shortest(identifier)]
+        least = _shortest(identifier, minimum)
+        head = key[:least]
         start = bisect.bisect_left(keys, head)
         stop = bisect.bisect_left(keys, head + "\U0010ffff", lo=start)
         near = [other for _, other in ordered[start:stop] if other != identifier]
-        result[identifier] = _unique_cut(identifier, near)
+        result[identifier] = _unique_cut(identifier, near, least)
     return result
 
 
-def _unique_cut(identifier: str, near: Sequence[str]) -> str:
-    length = _shortest(identifier)
+def _unique_cut(identifier: str, near: Sequence[str], length: int) -> str:
     while length < len(identifier) and any(
         matches(_cut(identifier, length), other) for other in near
     ):

@@ -46,9 +46,13 @@ def namespace(db: StateDB, owner: Owner, kind: str) -> list[str]:
     return NAMESPACES[kind](db, owner)
 
 
+# Session and turn keys are shown with 16 hex digits (the width of `sessions list`'s column).
+SHOWN_KEY = 16
+
+
 class ShortIds:
     """Abbreviates ids for a text rendering; reads each kind's namespace once, when first
-    needed."""
+    needed. Kinds: those of `NAMESPACES`, and "session" (session and turn keys)."""
 
     def __init__(self, worktree: Worktree) -> None:
         self._worktree = worktree
@@ -56,15 +60,20 @@ class ShortIds:
 
     def of(self, kind: str, identifiers: Iterable[str]) -> dict[str, str]:
         """Each of `identifiers` (ids of `kind`) mapped to its shortest unique form."""
-        from git_memory.ids import abbreviate_within
+        from git_memory.ids import MIN_SHOWN, abbreviate_within
 
-        return abbreviate_within(identifiers, self._namespace(kind))
+        least = SHOWN_KEY if kind == "session" else MIN_SHOWN
+        return abbreviate_within(identifiers, self._namespace(kind), minimum=least)
 
     def one(self, kind: str, identifier: str) -> str:
         """One id of `kind` abbreviated."""
         return self.of(kind, [identifier])[identifier]
 
     def _namespace(self, kind: str) -> list[str]:
+        if kind == "session" and kind not in self._known:
+            from git_memory.sessions.keys import all_keys
+
+            self._known[kind] = all_keys(self._worktree.state_home)
         if kind not in self._known:
             from git_memory.promote.prepare import owner_of
             from git_memory.store.db import open_state

@@ -39,11 +39,13 @@ def _state(hermetic_env: dict[str, Path]) -> sqlite3.Connection:
     return sqlite3.connect(hermetic_env["state"] / "memory-state.sqlite3")
 
 
-def _add_twin(db: sqlite3.Connection, table: str, key: str, identifier: str, **changes: str) -> str:
+def _add_twin(
+    db: sqlite3.Connection, table: str, key: str, identifier: str, **changes: str | None
+) -> str:
     """Copy the row of `identifier` under its twin id (with `changes`); returns the twin."""
     db.row_factory = sqlite3.Row
     row = dict(db.execute(f"SELECT * FROM {table} WHERE {key} = ?", (identifier,)).fetchone())
-    row.pop("seq", None)
+    row.pop("seq", None)  # a fresh rowid
     row.update({key: _twin_id(identifier), **changes})
     columns = ", ".join(row)
     db.execute(
@@ -51,7 +53,7 @@ def _add_twin(db: sqlite3.Connection, table: str, key: str, identifier: str, **c
         list(row.values()),
     )
     db.commit()
-    return row[key]
+    return str(row[key])
 
 
 def _quarantined(hermetic_env: dict[str, Path]) -> list[str]:
@@ -160,3 +162,44 @@ def test_an_entry_cut_in_a_filtered_list_names_it_alone(repo: Repo) -> None:
     unknown = run_cli(["verify", stem + "zz…"], cwd=repo.root)
     assert unknown.exit_code == 2
     assert "[GM_ENTRY_NOT_FOUND]" in unknown.stderr
+
+
+def test_an_ambiguous_session_key_lists_its_matches(
+    tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    from git_memory.paths import SESSIONS_DB
+
+    sample = build_sample_repo(tmp_path, hermetic_env)
+    with sqlite3.connect(hermetic_env["state"] / SESSIONS_DB) as db:
+        (turn_key,) = db.execute("SELECT turn_key FROM turns ORDER BY 1 LIMIT 1").fetchone()
+        twin = _add_twin(db, "turns", "turn_key", turn_key, id=None)
+    result = run_cli(["sessions", "show", turn_key[:SHARED]], cwd=sample.root)
+    assert result.exit_code == 2
+    assert "[GM_ID_AMBIGUOUS]" in result.stderr
+    assert turn_key[: SHARED + 1] in result.stderr
+    assert twin[: SHARED + 1] in result.stderr
+    one = run_cli(["sessions", "show", turn_key[: SHARED + 1], "--format", "json"], cwd=sample.root)
+    assert one.exit_code == 0, one.stderr
+
+
+def test_sessions_list_cuts_a_key_past_a_turn_key_sharing_its_16_digits(
+    tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    from git_memory.paths import SESSIONS_DB
+
+    sample = build_sample_repo(tmp_path, hermetic_env)
+    with sqlite3.connect(hermetic_env["state"] / SESSIONS_DB) as db:
+        session_key, turn_key = db.execute(
+            "SELECT session_key, turn_key FROM turns ORDER BY 1, 2 LIMIT 1"
+        ).fetchone()
+        rest = "".join("0" if c == "f" else "f" for c in session_key[17:])
+        db.execute(
+            "UPDATE turns SET turn_key = ? WHERE turn_key = ?", (session_key[:17] + rest, turn_key)
+        )
+    listed = run_cli(["sessions", "list", "--all"], cwd=sample.root).stdout.splitlines()
+    assert session_key[:18] in [line.split()[0] for line in listed[1:]], listed
+    shown = run_cli(["sessions", "show", session_key[:18], "--format", "json"], cwd=sample.root)
+    assert shown.json()["sessionKey"] == session_key
+    clash = run_cli(["sessions", "show", session_key[:16]], cwd=sample.root)
+    assert clash.exit_code == 2
+    assert "[GM_ID_AMBIGUOUS]" in clash.stderr
