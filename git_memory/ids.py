@@ -9,7 +9,9 @@ digest, as git does for object names.
 
 An id without a digest (an entry's slug) is shown whole up to 32 characters; a longer one is
 cut to the shortest prefix of at least 32 characters that no other id starts with, marked with
-`…`, and a prefix typed back with that mark (or `...`) names the one id it starts.
+`…`. Typed back, with that mark, with `...` or with none, a prefix of at least 4 characters
+names the one id it starts; a whole id always names itself, even when it starts a longer one
+(`storybook` beside `storybook-2`).
 
 Like git, which abbreviates an object name against every object of the repository, an
 abbreviation is made unique against the whole namespace the resolver searches
@@ -102,10 +104,9 @@ def matches(typed: str, identifier: str) -> bool:
     """Whether `typed` abbreviates `identifier` (see the module docstring)."""
     if typed == identifier:
         return True
-    if _digest_span(identifier) is None:
-        prefix = _without_mark(typed)
-        return prefix != typed and identifier.startswith(prefix)
     typed = _without_mark(typed)
+    if _digest_span(identifier) is None:
+        return len(typed) >= MIN_TYPED and identifier.startswith(typed)
     if identifier.startswith(typed):
         return _digest_chars(typed, identifier) >= MIN_TYPED
     words = identifier.split("-")

@@ -37,6 +37,10 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
             _say_held(held, ShortIds(ctx.worktree))
             _confirm(ctx, [item for item in items if item["candidateId"] not in held])
             items = queue(workspace, request.kind)
+            if ctx.interactive:
+                # What still waits after the session: a plan kept for later holds the rest.
+                held = held_by_open_plans(workspace)
+                items = [item for item in items if item["candidateId"] not in held]
         return Review.model_validate({"kind": request.kind, "items": items})
 
 

@@ -80,6 +80,12 @@ def _plan_line(plan_id: str, verb: str, ids: ShortIds) -> str:
     return f"promotion plan {shown} {verb}: git memory promote --plan {shown}"
 
 
+def _plan_waits(plan: dict[str, Any]) -> str:
+    held = plan.get("candidates", 0)
+    confirmed = f" ({_count(held, 'confirmed candidate', 'confirmed candidates')})" if held else ""
+    return f"{confirmed} waits; write it".lstrip()
+
+
 def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
@@ -99,17 +105,19 @@ def _waiting(counts: dict[str, Any], ids: ShortIds) -> list[str]:
     memory = counts.get("memory", {})
     candidates = memory.get("candidates", {}) if isinstance(memory, dict) else {}
     tasks = memory.get("tasks", {}) if isinstance(memory, dict) else {}
-    if candidates.get("quarantined"):
-        number = _count(candidates["quarantined"], "candidate waits", "candidates wait")
+    promotions = counts.get("promotions", {})
+    promotions = promotions if isinstance(promotions, dict) else {}
+    # Candidates an open plan holds are confirmed already: review does not ask them again.
+    held = sum(plan.get("candidates", 0) for plan in promotions.get("openPlans", []))
+    if candidates.get("quarantined", 0) > held:
+        number = _count(candidates["quarantined"] - held, "candidate waits", "candidates wait")
         items.append(f"{number} for review: git memory review")
     if candidates.get("draft"):
         number = _count(candidates["draft"], "draft waits", "drafts wait")
         items.append(f"{number} for the agent's duplicate check (memory_stage adjudication)")
-    promotions = counts.get("promotions", {})
-    promotions = promotions if isinstance(promotions, dict) else {}
     for plan in promotions.get("openPlans", []):
         if plan["status"] != "applying":  # an applying plan is listed as interrupted below
-            items.append(_plan_line(plan["planId"], "waits; write it", ids))
+            items.append(_plan_line(plan["planId"], _plan_waits(plan), ids))
     for plan in promotions.get("interrupted", []):
         items.append(_plan_line(plan["planId"], "was interrupted; resume it", ids))
     if tasks.get("pending"):

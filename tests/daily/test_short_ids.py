@@ -47,7 +47,10 @@ def test_a_long_name_is_cut_with_a_mark_and_typed_back_with_it() -> None:
     for typed in (stem + "check-the-d…", stem + "check-the-d..."):
         assert resolve(typed, names, what="entry", code="GM_X", listed_by="x") == names[0]
     assert resolve("storybook", names, what="entry", code="GM_X", listed_by="x") == "storybook"
-    assert not matches("story", "storybook"), "a name without the mark is taken whole"
+    assert resolve("make-b", [*names, "make-build"], what="e", code="X", listed_by="x") == (
+        "make-build"
+    ), "a plain unique prefix names its entry too"
+    assert not matches("sto", "storybook"), "at least 4 characters, as for a digest"
     with pytest.raises(UsageError) as several:
         resolve("story…", names, what="entry", code="GM_X", listed_by="x")
     assert several.value.details["matches"] == ["storybook", "storybook-2"]

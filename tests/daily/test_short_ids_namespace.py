@@ -3,6 +3,7 @@ abbreviates against the whole object store: typed back, it resolves."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from pathlib import Path
@@ -119,7 +120,15 @@ def test_a_plan_id_in_status_outlasts_a_voided_twin_and_promotes(
     line = next(line for line in status.splitlines() if "promotion plan" in line)
     shown = line.split()[-1]
     assert _digest_chars(shown) == SHARED + 1, line
-    assert f"promotion plan {shown} waits" in line
+    with _state(hermetic_env) as db:
+        (held,) = db.execute("SELECT candidate_ids_json FROM promotion_journal WHERE plan_id = ?",
+                             (plan_id,)).fetchone()  # fmt: skip
+    held_count = len(json.loads(held))
+    assert f"promotion plan {shown} ({held_count} confirmed candidates) waits" in line
+    waiting = len(_quarantined(hermetic_env)) - held_count
+    assert f"  {waiting} candidates wait for review: git memory review" in status, (
+        "candidates the plan holds are not counted as waiting for review"
+    )
     ambiguous = run_cli(["promote", "--plan", shown[: len("plan-") + 7]], cwd=sample.root)
     assert ambiguous.exit_code == 2
     assert "[GM_ID_AMBIGUOUS]" in ambiguous.stderr
@@ -159,6 +168,11 @@ def test_an_entry_cut_in_a_filtered_list_names_it_alone(repo: Repo) -> None:
     assert f"{stem}dat…, {stem}dae…" in ambiguous.stderr or (
         f"{stem}dae…, {stem}dat…" in ambiguous.stderr
     )
+    plain = run_cli(["verify", stem + "dat", "--format", "json"], cwd=repo.root)
+    assert [e["id"] for e in plain.json()["entries"]] == [stem + "database-container"]
+    several = run_cli(["verify", stem + "da"], cwd=repo.root)
+    assert several.exit_code == 2
+    assert "[GM_ID_AMBIGUOUS]" in several.stderr
     unknown = run_cli(["verify", stem + "zz…"], cwd=repo.root)
     assert unknown.exit_code == 2
     assert "[GM_ENTRY_NOT_FOUND]" in unknown.stderr
