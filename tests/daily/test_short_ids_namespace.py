@@ -173,6 +173,11 @@ def test_an_entry_cut_in_a_filtered_list_names_it_alone(repo: Repo) -> None:
     several = run_cli(["verify", stem + "da"], cwd=repo.root)
     assert several.exit_code == 2
     assert "[GM_ID_AMBIGUOUS]" in several.stderr
+    replaced = run_cli(
+        ["retire", shown, "--by", stem + "dae", "--reason", "x", "--format", "json"], cwd=repo.root
+    )
+    assert replaced.exit_code == 0, replaced.stderr
+    assert f"+superseded_by: {stem}daemon-logs" in replaced.json()["diff"]
     unknown = run_cli(["verify", stem + "zz…"], cwd=repo.root)
     assert unknown.exit_code == 2
     assert "[GM_ENTRY_NOT_FOUND]" in unknown.stderr
