@@ -62,8 +62,11 @@ class ShortIds:
         """Each of `identifiers` (ids of `kind`) mapped to its shortest unique form."""
         from git_memory.ids import MIN_SHOWN, abbreviate_within
 
+        shown = list(identifiers)
+        if not shown:  # nothing to read
+            return {}
         least = SHOWN_KEY if kind == "session" else MIN_SHOWN
-        return abbreviate_within(identifiers, self._namespace(kind), minimum=least)
+        return abbreviate_within(shown, self._namespace(kind), minimum=least)
 
     def one(self, kind: str, identifier: str) -> str:
         """One id of `kind` abbreviated."""

@@ -219,6 +219,8 @@ def test_sessions_list_cuts_a_key_past_a_turn_key_sharing_its_16_digits(
     assert session_key[:18] in [line.split()[0] for line in listed[1:]], listed
     shown = run_cli(["sessions", "show", session_key[:18], "--format", "json"], cwd=sample.root)
     assert shown.json()["sessionKey"] == session_key
+    text = run_cli(["sessions", "show", session_key[:18]], cwd=sample.root).stdout
+    assert f" {session_key[:17] + rest[0]} " in text, "the turn key is cut past the session key"
     clash = run_cli(["sessions", "show", session_key[:16]], cwd=sample.root)
     assert clash.exit_code == 2
     assert "[GM_ID_AMBIGUOUS]" in clash.stderr
