@@ -20,7 +20,6 @@ abbreviation is made unique against the whole namespace the resolver searches
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterable, Sequence
 
@@ -50,14 +49,14 @@ def _cut(identifier: str, length: int) -> str:
     return identifier[: span[0] + length] + identifier[span[1] :]
 
 
-def _sort_key(identifier: str) -> str:
-    """What abbreviating cuts: the digest, or the whole name."""
-    span = _digest_span(identifier)
-    return identifier if span is None else identifier[span[0] : span[1]]
-
-
-def _shortest(identifier: str, minimum: int) -> int:
+def _least(identifier: str, minimum: int) -> int:
     return MIN_SHOWN_NAME if _digest_span(identifier) is None else minimum
+
+
+def _head(identifier: str, least: int) -> str:
+    """The part of `identifier` its shortest form keeps: up to `least` digest characters."""
+    span = _digest_span(identifier)
+    return identifier[: (span[0] if span else 0) + least]
 
 
 def abbreviate_within(
@@ -66,23 +65,24 @@ def abbreviate_within(
     """Each of `identifiers` mapped to its shortest form (>= `minimum` digest characters)
     that names it alone among `namespace`, every id a resolver of this kind searches.
 
-    Only ids whose digest (or name) shares the first shown characters can clash: those sit
-    next to each other in digest order, so each id is checked against that neighbourhood only
-    (one bisection, as git scans sorted neighbours).
+    Ids of one kind share their words around the digest, so only an id that starts with the
+    same words and first shown digest characters can read the same: one pass over the
+    namespace keeps those (a prefix test done by `str.startswith`), and each shown id is
+    lengthened against them alone.
     """
-    shown = set(identifiers)
-    ordered = sorted({(_sort_key(i), i) for i in {*namespace, *shown}})
-    keys = [key for key, _ in ordered]
-    result: dict[str, str] = {}
-    for identifier in shown:
-        key = _sort_key(identifier)
-        least = _shortest(identifier, minimum)
-        head = key[:least]
-        start = bisect.bisect_left(keys, head)
-        stop = bisect.bisect_left(keys, head + "\U0010ffff", lo=start)
-        near = [other for _, other in ordered[start:stop] if other != identifier]
-        result[identifier] = _unique_cut(identifier, near, least)
-    return result
+    heads = {i: _head(i, _least(i, minimum)) for i in set(identifiers)}
+    if not heads:
+        return {}
+    wanted = tuple(set(heads.values()))
+    near = [other for other in namespace if other.startswith(wanted)]
+    return {
+        identifier: _unique_cut(
+            identifier,
+            [other for other in near if other != identifier and other.startswith(head)],
+            _least(identifier, minimum),
+        )
+        for identifier, head in heads.items()
+    }
 
 
 def _unique_cut(identifier: str, near: Sequence[str], length: int) -> str:
