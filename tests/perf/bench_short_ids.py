@@ -48,7 +48,7 @@ def main() -> None:
     print(
         json.dumps(
             {
-                "benchmark": "short_ids",
+                "bench": "short_ids",
                 "namespace": len(namespace),
                 "shown": len(shown),
                 "baseline_shown_only_ms": _median_ms(lambda: abbreviations(shown)),
