@@ -95,7 +95,7 @@ def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
         if not ctx.interactive:
             output.echo(
                 f"prepared plan {plan_id} for {len(items)} {kind} candidate(s); "
-                f"apply it with: {plan.next}",
+                f"apply it with: {later} --approve {plan.planDigest}",
                 err=True,
             )
             continue
