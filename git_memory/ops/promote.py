@@ -26,6 +26,8 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     promoted and regenerates index.json. Git is only read: nothing is staged or committed.
     Applying an applied plan again reports the same success.
     """
+    from git_memory.ids import abbreviate_within
+    from git_memory.ops.short_ids import namespace
     from git_memory.promote import approval
     from git_memory.promote.apply import (
         apply_plan,
@@ -44,9 +46,10 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
         with db.read():
             plan_id = full_plan_id(db, owner, request.plan)
             record, plan = load_plan(db, plan_id, owner)
+            shown = abbreviate_within([plan_id], namespace(db, owner, "plan"))[plan_id]
         check_owner(worktree, record, plan)
         # Ask the human before any lock or change (an MCP elicitation may re-run this).
-        via = approval.decide(ctx, request, record, plan)
+        via = approval.decide(ctx, request, record, plan, shown_id=shown)
         with promotion_lock(worktree.state_home) as acquired:
             if not acquired:
                 raise busy()

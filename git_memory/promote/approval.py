@@ -23,9 +23,12 @@ def _tty_confirm(summary: str, diff: str) -> bool:
     return output.confirm_after("Apply this promotion plan?", diff, summary)
 
 
-def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
+def decide(
+    ctx: Any, request: Any, record: Any, plan: Any, *, shown_id: str | None = None
+) -> str | None:
     """The approval channel, or None when the plan needs no new approval (already approved,
-    applying or applied); raises when approval is missing, wrong or declined."""
+    applying or applied); raises when approval is missing, wrong or declined. The question
+    names the plan `shown_id` (its short id) when given."""
     from git_memory.promote.apply import voided
 
     if record.status == "voided":
@@ -51,7 +54,8 @@ def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
             hint=f"pass --approve {record.plan_digest} after reading the diff",
         )
     summary = (
-        f"Promote plan {record.plan_id}: {len(plan.perFile)} file(s) into {plan.owner.memoryRoot}/"
+        f"Promote plan {shown_id or record.plan_id}: {len(plan.perFile)} file(s) into "
+        f"{plan.owner.memoryRoot}/"
     )
     if not confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")

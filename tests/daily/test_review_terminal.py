@@ -101,6 +101,7 @@ def test_a_kept_plan_is_never_asked_again_nor_overlapped(
     assert f"git memory promote --plan {kept.group(1)}" in shown
     assert "wait for review" not in shown, "the plan holds every quarantined candidate"
     applied = Terminal(["promote", "--plan", kept.group(1)], sample.root)
+    applied.expect(rf"Promote plan {kept.group(1)}: \d+ file\(s\) into \.memory/")
     applied.expect(r"\[y/N\]")
     applied.type("y")
     assert applied.finish() == 0, applied.screen
