@@ -74,7 +74,7 @@ def build_command(declaration: OperationSpec) -> click.Command:
         else:
             raw = None
         response = operation.invoke(ctx, raw)
-        render(operation.render_text, response, fmt)
+        render(_text_renderer(operation, ctx), response, fmt)
         return operation.exit_code(response)
 
     from git_memory.ops.base import handler_doc
@@ -101,6 +101,21 @@ def _built_from_flags(operation: Operation[Any, Any], ctx: OpContext, values: An
         return operation.from_cli(ctx, values)
     except ValidationError as exc:
         raise request_invalid(exc, operation.request_model) from exc
+
+
+def _text_renderer(operation: Any, ctx: OpContext) -> Any:
+    """The operation's text rendering; one that prints ids abbreviates them against this
+    worktree's ids of each kind."""
+    if operation.render_text_with_ids is None:
+        return operation.render_text
+
+    def render_text(response: Any) -> str:
+        from git_memory.ops.short_ids import ShortIds
+
+        text: str = operation.render_text_with_ids(response, ShortIds(ctx.worktree))
+        return text
+
+    return render_text
 
 
 def render(render_text: Any, response: Any, fmt: str) -> None:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import click
     from pydantic import BaseModel
 
+    from git_memory.ops.short_ids import ShortIds
     from git_memory.repo.binding import Worktree
 
 RequestT = TypeVar("RequestT", bound="BaseModel")
@@ -78,7 +79,10 @@ class Operation(Generic[RequestT, ResponseT]):
 
     `cli_params` are extra click parameters; `from_cli` turns their values into a request
     (when `--request` is not given). `render_text` is the human rendering of a response and
-    `exit_code` maps a successful response to an exit status (lint: 1 when blocked).
+    `exit_code` maps a successful response to an exit status (lint: 1 when blocked). A
+    rendering that prints ids is `render_text_with_ids` instead: it is also given a `ShortIds`
+    that abbreviates each id against every id of its kind, so a printed id typed back names it
+    alone.
     """
 
     spec: OperationSpec
@@ -88,6 +92,7 @@ class Operation(Generic[RequestT, ResponseT]):
     cli_params: Sequence[click.Parameter] = ()
     from_cli: Callable[[OpContext, Mapping[str, Any]], RequestT | Mapping[str, Any]] | None = None
     render_text: Callable[[ResponseT], str] | None = None
+    render_text_with_ids: Callable[[ResponseT, ShortIds], str] | None = None
     exit_code: Callable[[ResponseT], int] = lambda _response: 0
     accepts_request_file: bool = True
     # Combines a `--request FILE` document with the other flags (e.g. a bare

@@ -9,9 +9,9 @@ import click
 
 from git_memory.contracts.requests import DiscardRequest, DiscardResponse
 from git_memory.errors import GitMemoryError, UsageError
-from git_memory.ids import short
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 
 
 def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
@@ -22,15 +22,15 @@ def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
     current revision is discarded.
     """
     from git_memory.ids import resolve
+    from git_memory.ops.short_ids import namespace
     from git_memory.store.candidates import discard as discard_candidate
-    from git_memory.store.candidates import list_candidates, require_candidate
+    from git_memory.store.candidates import require_candidate
     from git_memory.store.session import open_workspace
 
     with open_workspace(ctx.worktree, sync=False) as workspace:
-        known = [c.candidate_id for c in list_candidates(workspace.db, workspace.owner)]
         candidate_id = resolve(
             request.candidateId,
-            known,
+            namespace(workspace.db, workspace.owner, "candidate"),
             what="candidate",
             code="GM_CANDIDATE_NOT_FOUND",
             listed_by="git memory review",
@@ -52,6 +52,10 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     return {"candidateId": values["candidate_id"], "revision": values["revision"]}
 
 
+def _render(response: DiscardResponse, ids: ShortIds) -> str:
+    return f"discarded {ids.one('candidate', response.candidateId)} (now r{response.revision})"
+
+
 OPERATION = Operation(
     spec=spec("discard"),
     request_model=DiscardRequest,
@@ -66,5 +70,5 @@ OPERATION = Operation(
         ),
     ],
     from_cli=_from_cli,
-    render_text=lambda r: f"discarded {short(r.candidateId)} (now r{r.revision})",
+    render_text_with_ids=_render,
 )

@@ -14,6 +14,7 @@ from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 
 if TYPE_CHECKING:
     from git_memory.runners.batch import BatchOutcome
@@ -260,14 +261,15 @@ def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRun
     )
 
 
-def _render(response: ExtractRunnerResponse) -> str:
+def _render(response: ExtractRunnerResponse, ids: ShortIds) -> str:
     lines = [f"{response.runner}: {len(response.extracted)} extraction task(s), "]
     lines[0] += f"{len(response.adjudicated)} adjudication(s) answered"
     if response.runner == "builtin" and response.window:
         lines[0] += f", {response.sessions} session(s) read"
         lines.append(f"  window {response.window['after']} → {response.window['before']}")
     lines += [f"  skipped {item.sessions} session(s): {item.reason}" for item in response.skipped]
-    lines += [f"  quarantined {candidate}" for candidate in response.quarantined]
+    shown = ids.of("candidate", response.quarantined)
+    lines += [f"  quarantined {shown[candidate]}" for candidate in response.quarantined]
     lines.append(f"next: {response.next}")
     return "\n".join(lines)
 
@@ -300,7 +302,7 @@ OPERATION = Operation(
     ],
     from_cli=_from_cli,
     from_request_file=_from_request_file,
-    render_text=_render,
+    render_text_with_ids=_render,
     mcp_request_model=ExtractPreviewRequest,
     mcp_summary="Preview the runner plans of an extraction; nothing is sent.",
     mcp_description=(

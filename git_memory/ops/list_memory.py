@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -17,7 +17,6 @@ from git_memory.contracts.lifecycle import (
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
-SHORT_ID = 32
 FIRST_LINE = 72
 ENTRY_TYPES = ("work_fact", "work_task", "work_method", "work_artifact")
 
@@ -27,6 +26,7 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
     priority, claim support, the last day it occurred, freshness (as `git memory verify`
     decides it) and the first line of its text. --type keeps one entry type; --stale keeps
     only stale entries. Deprecated entries are not listed. Changes nothing."""
+    from git_memory.ids import abbreviate_within
     from git_memory.verify.check import counts, verify_memory
 
     checked = [item for item in verify_memory(ctx.worktree) if item.kind == "entry"]
@@ -38,7 +38,8 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
         and (not request.stale or item.state == "stale")
     ]
     shown.sort(key=lambda item: (-item.entry.priority if item.entry else 0, item.id))
-    short = short_ids([item.id for item in checked])
+    every = [item.id for item in checked]  # the ids `verify` and `retire` resolve against
+    short = abbreviate_within((item.id for item in shown), every)
     return ListResponse(
         entries=[_listed(item, short[item.id]) for item in shown],
         counts=FreshnessCounts(**counts(checked)),
@@ -68,28 +69,6 @@ def first_line(body: str) -> str:
         if text:
             return text if len(text) <= FIRST_LINE else text[: FIRST_LINE - 1] + "…"
     return ""
-
-
-def short_ids(ids: Sequence[str]) -> dict[str, str]:
-    """Each id, or for a long one its shortest prefix of at least 32 characters that no
-    other id starts with (the table's column); sorted neighbours share the longest prefix."""
-    ordered = sorted(set(ids))
-    found: dict[str, str] = {}
-    for index, entry_id in enumerate(ordered):
-        neighbours = ordered[max(index - 1, 0) : index] + ordered[index + 1 : index + 2]
-        shared = max((_common(entry_id, other) for other in neighbours), default=0)
-        length = max(SHORT_ID, shared + 1)
-        found[entry_id] = entry_id if length >= len(entry_id) else entry_id[:length] + "…"
-    return found
-
-
-def _common(first: str, second: str) -> int:
-    shared = 0
-    for left, right in zip(first, second, strict=False):
-        if left != right:
-            break
-        shared += 1
-    return shared
 
 
 def render(response: ListResponse) -> str:

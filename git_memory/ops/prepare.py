@@ -7,6 +7,7 @@ from git_memory.contracts.promotion_ops import PreparedPlan
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 
 
 def prepare(ctx: OpContext, request: PrepareRequest) -> PreparedPlan:
@@ -43,11 +44,9 @@ def prepared(plan: PromotionPlan) -> PreparedPlan:
     )
 
 
-def render(response: PreparedPlan) -> str:
+def render(response: PreparedPlan, ids: ShortIds) -> str:
     """The diff, then how to approve (the plan by its short id, approved by its digest)."""
-    from git_memory.ids import short
-
-    plan_id = short(response.planId)
+    plan_id = ids.one("plan", response.planId)
     files = "\n".join(f"  {item.targetPath}" for item in response.perFile)
     return (
         f"{response.diff}\nplan {plan_id} ({len(response.perFile)} file(s)):\n{files}\n"
@@ -62,5 +61,5 @@ OPERATION = Operation(
     request_model=PrepareRequest,
     response_model=PreparedPlan,
     handler=prepare,
-    render_text=render,
+    render_text_with_ids=render,
 )

@@ -12,6 +12,7 @@ from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 
 if TYPE_CHECKING:
     from git_memory.store.db import Owner, StateDB
@@ -28,6 +29,8 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     promoted and regenerates index.json. Git is only read: nothing is staged or committed.
     Applying an applied plan again reports the same success.
     """
+    from git_memory.ids import abbreviate_within
+    from git_memory.ops.short_ids import namespace
     from git_memory.promote import approval
     from git_memory.promote.apply import (
         apply_plan,
@@ -46,9 +49,10 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
         with db.read():
             plan_id = full_plan_id(db, owner, request.plan)
             record, plan = load_plan(db, plan_id, owner)
+            shown = abbreviate_within([plan_id], namespace(db, owner, "plan"))[plan_id]
         check_owner(worktree, record, plan)
         # Ask the human before any lock or change (an MCP elicitation may re-run this).
-        via = approval.decide(ctx, request, record, plan)
+        via = approval.decide(ctx, request, record, plan, shown_id=shown)
         with promotion_lock(worktree.state_home) as acquired:
             if not acquired:
                 raise busy()
@@ -71,13 +75,14 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
 def full_plan_id(db: StateDB, owner: Owner, typed: str) -> str:
     """The owner's plan id that `typed` abbreviates (exit 2 when none or several)."""
     from git_memory.ids import resolve
-    from git_memory.store.journal import PLAN_STATUSES, get_plan, plan_ids
+    from git_memory.ops.short_ids import namespace
+    from git_memory.store.journal import get_plan
 
     if get_plan(db, typed) is not None:
         return typed  # a whole id: loading it checks that it belongs to this worktree
     return resolve(
         typed,
-        plan_ids(db, owner, PLAN_STATUSES),
+        namespace(db, owner, "plan"),
         what="promotion plan",
         code="GM_PLAN_NOT_FOUND",
         listed_by="git memory status",
@@ -92,12 +97,10 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     return {"plan": values["plan"], "approve": values.get("approve")}
 
 
-def render(response: PromotionResult) -> str:
+def render(response: PromotionResult, ids: ShortIds) -> str:
     """What was written, and that committing is the user's step."""
-    from git_memory.ids import short
-
     verb = "already applied" if response.replayed else "applied"
-    lines = [f"plan {short(response.planId)} {verb}:"]
+    lines = [f"plan {ids.one('plan', response.planId)} {verb}:"]
     lines += [f"  {path}" for path in response.files]
     lines.append(
         "see the new and changed files with `git status` (new files are untracked, so"
@@ -127,7 +130,7 @@ OPERATION = Operation(
         ),
     ],
     from_cli=_from_cli,
-    render_text=render,
+    render_text_with_ids=render,
     mcp_annotations={"idempotentHint": True},
     mcp_description=(
         "Apply a promotion plan from memory_prepare to the memory root (no-follow, atomic, "

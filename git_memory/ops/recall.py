@@ -12,6 +12,7 @@ from git_memory.contracts.requests import RecallRequest
 from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 from git_memory.ops.timeflags import utc_timestamp
 
 
@@ -126,14 +127,12 @@ def _from_request_file(ctx: OpContext, document: Any, values: Mapping[str, Any])
     return document
 
 
-def _render(response: AgentRecall) -> str:
+def _render(response: AgentRecall, ids: ShortIds) -> str:
     lines = [
         f"{len(response.tasks)} task(s); {response.selection.pendingChunks} pending "
         f"chunk(s) in {response.selection.matchedSessions} session(s)"
     ]
-    from git_memory.ids import abbreviations
-
-    shown = abbreviations(task.taskId for task in response.tasks)
+    shown = ids.of("task", (task.taskId for task in response.tasks))
     for task in response.tasks:
         lines.append(
             f"  {shown[task.taskId]}  turns {task.chunk.turnRange.start}-"
@@ -162,5 +161,5 @@ OPERATION = Operation(
     ],
     from_cli=_from_cli,
     from_request_file=_from_request_file,
-    render_text=_render,
+    render_text_with_ids=_render,
 )

@@ -38,7 +38,10 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     from git_memory.verify.check import expand_short_ids
 
     ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
-    return {"ids": ids, "reason": values.get("reason") or "", "by": values.get("by")}
+    by = values.get("by")
+    if by:
+        (by,) = expand_short_ids(ctx.worktree, [by])
+    return {"ids": ids, "reason": values.get("reason") or "", "by": by}
 
 
 OPERATION = Operation(
@@ -52,7 +55,7 @@ OPERATION = Operation(
         click.Option(["--by"], metavar="ID", default=None, help="The entry that replaces them."),
     ],
     from_cli=_from_cli,
-    render_text=render,
+    render_text_with_ids=render,
     mcp_description=(
         "Prepare a plan that retires approved entries (status: deprecated, superseded_by when "
         "`by` is given, the reason recorded in the entry). Nothing is written: show the human "

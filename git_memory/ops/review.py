@@ -12,6 +12,7 @@ from git_memory.contracts.requests import ReviewRequest
 from git_memory.contracts.review import Review
 from git_memory.ops.base import OpContext, Operation, load_operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 
 
 def review(ctx: OpContext, request: ReviewRequest) -> Review:
@@ -33,20 +34,23 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
         items = queue(workspace, request.kind)
         if ctx.confirm_typed_facts or ctx.interactive:
             held = held_by_open_plans(workspace)
-            _say_held(held)
+            _say_held(held, ShortIds(ctx.worktree))
             _confirm(ctx, [item for item in items if item["candidateId"] not in held])
             items = queue(workspace, request.kind)
+            if ctx.interactive:
+                # What still waits after the session: a plan kept for later holds the rest.
+                held = held_by_open_plans(workspace)
+                items = [item for item in items if item["candidateId"] not in held]
         return Review.model_validate({"kind": request.kind, "items": items})
 
 
-def _say_held(held: dict[str, str]) -> None:
-    from git_memory.ids import short
-
+def _say_held(held: dict[str, str], ids: ShortIds) -> None:
+    shown = ids.of("plan", held.values())
     for plan_id in sorted(set(held.values())):
         count = sum(1 for holder in held.values() if holder == plan_id)
         output.echo(
-            f"{count} confirmed candidate(s) wait in plan {short(plan_id)}; write them with:"
-            f" git memory promote --plan {short(plan_id)}",
+            f"{count} confirmed candidate(s) wait in plan {shown[plan_id]}; write them with:"
+            f" git memory promote --plan {shown[plan_id]}",
             err=True,
         )
 
@@ -78,19 +82,20 @@ def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
 
 def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
     from git_memory.extract.review_flow import prepare_document
-    from git_memory.ids import short
 
+    ids = ShortIds(ctx.worktree)
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for item in confirmed:
         by_kind.setdefault(item["kind"], []).append(item)
     prepare = load_operation("prepare")
     for kind, items in sorted(by_kind.items()):
         plan = prepare.invoke(ctx, prepare_document(items, kind))
-        later = f"git memory promote --plan {short(plan.planId)}"
+        plan_id = ids.one("plan", plan.planId)
+        later = f"git memory promote --plan {plan_id}"
         if not ctx.interactive:
             output.echo(
-                f"prepared plan {short(plan.planId)} for {len(items)} {kind} candidate(s); "
-                f"apply it with: {plan.next}",
+                f"prepared plan {plan_id} for {len(items)} {kind} candidate(s); "
+                f"apply it with: {later} --approve {plan.planDigest}",
                 err=True,
             )
             continue
@@ -102,9 +107,9 @@ def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
             )
             from git_memory.ops.promote import render as render_promoted
 
-            output.echo(render_promoted(promoted), err=True)
+            output.echo(render_promoted(promoted, ids), err=True)
         else:
-            output.echo(f"plan {short(plan.planId)} kept; write it later with: {later}", err=True)
+            output.echo(f"plan {plan_id} kept; write it later with: {later}", err=True)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -112,12 +117,10 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     return {"kind": values["kind"]}
 
 
-def _render(response: Review) -> str:
-    from git_memory.ids import abbreviations
-
+def _render(response: Review, ids: ShortIds) -> str:
     if not response.items:
         return "nothing to review"
-    shown = abbreviations(item.candidateId for item in response.items)
+    shown = ids.of("candidate", (item.candidateId for item in response.items))
     lines = []
     for item in response.items:
         lines.append(
@@ -155,5 +158,5 @@ OPERATION = Operation(
         ),
     ],
     from_cli=_from_cli,
-    render_text=_render,
+    render_text_with_ids=_render,
 )

@@ -10,6 +10,7 @@ import click
 from git_memory.contracts.sessions import SessionsList, SessionsListRequest, SessionSummary
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 from git_memory.ops.timeflags import utc_timestamp
 from git_memory.sessions.providers import NAMES as PROVIDER_NAMES
 
@@ -46,7 +47,7 @@ def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
     )
 
 
-def render(response: SessionsList) -> str:
+def render(response: SessionsList, ids: ShortIds) -> str:
     """A header, then one line per session: key, date, provider, turns, first prompt (cut to
     the terminal width)."""
     import shutil
@@ -57,10 +58,13 @@ def render(response: SessionsList) -> str:
             "`--all` lists the sessions of every directory)"
         )
     width = shutil.get_terminal_size((100, 24)).columns
-    lines = [f"{'SESSION':<16}  {'DATE':<16}  {'PROVIDER':<11}  {'TURNS':<18}  FIRST PROMPT"]
+    keys = ids.of("session", (s.sessionKey for s in response.sessions))
+    column = max(len(key) for key in keys.values())
+    lines = [f"{'SESSION':<{column}}  {'DATE':<16}  {'PROVIDER':<11}  {'TURNS':<18}  FIRST PROMPT"]
     for s in response.sessions:
         turns = f"{s.turns} turn{'' if s.turns == 1 else 's'} ({s.sealedTurns} sealed)"
-        head = f"{s.sessionKey[:16]}  {_date(s.started):<16}  {s.provider:<11}  {turns:<18}  "
+        key = keys[s.sessionKey]
+        head = f"{key:<{column}}  {_date(s.started):<16}  {s.provider:<11}  {turns:<18}  "
         lines.append(head + _fit(s.firstPrompt or "", max(width - len(head), 10)))
     return "\n".join(lines)
 
@@ -102,5 +106,5 @@ OPERATION = Operation(
         ),
     ],
     from_cli=_from_cli,
-    render_text=render,
+    render_text_with_ids=render,
 )

@@ -17,6 +17,7 @@ from git_memory.contracts.sessions import (
 from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 
 
 def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
@@ -67,14 +68,14 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
     )
 
 
-def render(response: SessionShow) -> str:
+def render(response: SessionShow, ids: ShortIds) -> str:
     """Turns as readable blocks: prompt, each tool call with its input (shortened), the
     answer and the evidence (the CLI prints control characters escaped, never obeyed)."""
     lines = [f"session {response.sessionKey} ({response.provider})"]
+    keys = ids.of("session", (turn.turnKey for turn in response.turns))
     for turn in response.turns:
-        lines.append(
-            f"\n## turn {turn.ordinal} {turn.turnKey[:16]} {turn.closure} {turn.started or ''}"
-        )
+        key = keys[turn.turnKey]
+        lines.append(f"\n## turn {turn.ordinal} {key} {turn.closure} {turn.started or ''}")
         lines.append(f"user: {turn.userText}")
         for call in turn.toolCalls:
             shown = _shortened(" ".join(_input_text(call.input).split()), TOOL_INPUT_CHARS)
@@ -113,5 +114,5 @@ OPERATION = Operation(
     handler=sessions_show,
     cli_params=[click.Argument(["key"], metavar="SESSION_OR_TURN_KEY")],
     from_cli=_from_cli,
-    render_text=render,
+    render_text_with_ids=render,
 )

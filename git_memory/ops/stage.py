@@ -16,6 +16,7 @@ from git_memory.errors import GitMemoryError
 from git_memory.extract.skill_stage import stage_skill
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 
 if TYPE_CHECKING:
     from git_memory.store.session import Workspace
@@ -69,22 +70,21 @@ STAGE_HANDLERS: dict[str, Callable[[Workspace, Any], dict[str, Any]]] = {
 }
 
 
-def _render(response: AgentStage) -> str:
-    from git_memory.ids import short
-
+def _render(response: AgentStage, ids: ShortIds) -> str:
+    shown = ids.of("candidate", (candidate.candidateId for candidate in response.candidates))
     lines = [
         f"{response.status}: {len(response.candidates)} candidate(s)"
         + (" (no-op)" if response.noOp else "")
     ]
     for candidate in response.candidates:
-        lines.append(f"  {short(candidate.candidateId)} r{candidate.revision} {candidate.status}")
+        lines.append(f"  {shown[candidate.candidateId]} r{candidate.revision} {candidate.status}")
     for rejected in response.rejected:
         lines.append(
             f"  rejected candidate {rejected.candidate}: {rejected.reason} "
             f"{rejected.detail}".rstrip()
         )
     if response.adjudicationTask is not None:
-        lines.append(f"adjudication task {short(response.adjudicationTask.taskId)}")
+        lines.append(f"adjudication task {ids.one('task', response.adjudicationTask.taskId)}")
     lines.append(response.next)
     return "\n".join(lines)
 
@@ -106,7 +106,7 @@ OPERATION = Operation(
     response_model=AgentStage,
     handler=stage,
     from_cli=_from_cli,
-    render_text=_render,
+    render_text_with_ids=_render,
     mcp_variant_models={
         "git-memory-candidate-draft-batch@v1": CandidateDraftBatch,
         "git-memory-adjudication-result@v1": AdjudicationResult,

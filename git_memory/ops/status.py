@@ -11,6 +11,7 @@ from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 from git_memory.promote import recover as promotion_status
 from git_memory.sessions import status as sessions_status
 from git_memory.store import status as store_status
@@ -53,7 +54,7 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     )
 
 
-def render(response: StatusResponse) -> str:
+def render(response: StatusResponse, ids: ShortIds) -> str:
     """Human rendering of status: where memory lives, then what waits and the next command."""
     binding, counts = response.binding, response.counts
     memory = counts.get("memory", {})
@@ -65,7 +66,7 @@ def render(response: StatusResponse) -> str:
         root += f" ({_count(approved['entries'], 'approved entry', 'approved entries')})"
     lines = [root, f"repository: {binding.publicRepositoryIdentity or '(no public origin)'}"]
     lines.append(_sessions_line(counts.get("sessions", {})))
-    waiting = _waiting(counts)
+    waiting = _waiting(counts, ids)
     if waiting:
         lines.append("waiting:")
         lines += [f"  {item}" for item in waiting]
@@ -77,10 +78,15 @@ def render(response: StatusResponse) -> str:
     return "\n".join(lines + response.notes)
 
 
-def _plan_line(plan_id: str, verb: str) -> str:
-    from git_memory.ids import short
+def _plan_line(plan_id: str, verb: str, ids: ShortIds) -> str:
+    shown = ids.one("plan", plan_id)
+    return f"promotion plan {shown} {verb}: git memory promote --plan {shown}"
 
-    return f"promotion plan {short(plan_id)} {verb}: git memory promote --plan {short(plan_id)}"
+
+def _plan_waits(plan: dict[str, Any]) -> str:
+    held = plan.get("candidates", 0)
+    confirmed = f" ({_count(held, 'confirmed candidate', 'confirmed candidates')})" if held else ""
+    return f"{confirmed} waits; write it".lstrip()
 
 
 def _count(number: int, one: str, many: str) -> str:
@@ -96,25 +102,27 @@ def _sessions_line(sessions: object) -> str:
     return f"sessions: {mine} of this worktree indexed ({sessions['indexed']} in all)"
 
 
-def _waiting(counts: dict[str, Any]) -> list[str]:
+def _waiting(counts: dict[str, Any], ids: ShortIds) -> list[str]:
 
     items: list[str] = []
     memory = counts.get("memory", {})
     candidates = memory.get("candidates", {}) if isinstance(memory, dict) else {}
     tasks = memory.get("tasks", {}) if isinstance(memory, dict) else {}
-    if candidates.get("quarantined"):
-        number = _count(candidates["quarantined"], "candidate waits", "candidates wait")
+    promotions = counts.get("promotions", {})
+    promotions = promotions if isinstance(promotions, dict) else {}
+    # Candidates an open plan holds are confirmed already: review does not ask them again.
+    held = sum(plan.get("candidates", 0) for plan in promotions.get("openPlans", []))
+    if candidates.get("quarantined", 0) > held:
+        number = _count(candidates["quarantined"] - held, "candidate waits", "candidates wait")
         items.append(f"{number} for review: git memory review")
     if candidates.get("draft"):
         number = _count(candidates["draft"], "draft waits", "drafts wait")
         items.append(f"{number} for the agent's duplicate check (memory_stage adjudication)")
-    promotions = counts.get("promotions", {})
-    promotions = promotions if isinstance(promotions, dict) else {}
     for plan in promotions.get("openPlans", []):
         if plan["status"] != "applying":  # an applying plan is listed as interrupted below
-            items.append(_plan_line(plan["planId"], "waits; write it"))
+            items.append(_plan_line(plan["planId"], _plan_waits(plan), ids))
     for plan in promotions.get("interrupted", []):
-        items.append(_plan_line(plan["planId"], "was interrupted; resume it"))
+        items.append(_plan_line(plan["planId"], "was interrupted; resume it", ids))
     if tasks.get("pending"):
         number = _count(tasks["pending"], "extraction task is", "extraction tasks are")
         items.append(
@@ -136,6 +144,6 @@ OPERATION = Operation(
     request_model=EmptyRequest,
     response_model=StatusResponse,
     handler=status,
-    render_text=render,
+    render_text_with_ids=render,
     accepts_request_file=False,
 )

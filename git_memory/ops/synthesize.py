@@ -12,6 +12,7 @@ from git_memory.contracts.consolidation_ops import SynthesizeRequest
 from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.short_ids import ShortIds
 
 
 def synthesize(ctx: OpContext, request: SynthesizeRequest) -> Synthesis:
@@ -36,14 +37,12 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     return {"ifDue": values["if_due"], "full": values["full"]}
 
 
-def _render(response: Synthesis) -> str:
-    from git_memory.ids import short
-
+def _render(response: Synthesis, ids: ShortIds) -> str:
     if response.task is None:
         return response.note or "nothing to consolidate"
     task = response.task
     lines = [
-        f"consolidation task {short(task.taskId)}: {len(task.entries)} entr(y/ies), "
+        f"consolidation task {ids.one('task', task.taskId)}: {len(task.entries)} entr(y/ies), "
         f"{len(task.scenes)} scene(s), doctrine {'present' if task.doctrine else 'absent'}",
         "use --format json to read the task; stage the ConsolidationPatch with `git memory stage`",
     ]
@@ -66,5 +65,5 @@ OPERATION = Operation(
     handler=synthesize,
     cli_params=REPLAY_PARAMS,
     from_cli=_from_cli,
-    render_text=_render,
+    render_text_with_ids=_render,
 )

@@ -65,7 +65,8 @@ def render(response: VerifyResponse) -> str:
     )
     if counts.stale:
         lines.append("stale memory stays out of assembled context; fix the code or the memory, "
-                     "or retire it: git memory retire ID --reason TEXT")  # fmt: skip
+                     "or retire it: git memory retire ID --reason TEXT (`git memory list --stale`"
+                     " shows the ids)")  # fmt: skip
     return "\n".join(lines)
 
 

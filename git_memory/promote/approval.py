@@ -38,10 +38,16 @@ class ApprovalContext(Protocol):
 
 
 def decide(
-    ctx: ApprovalContext, request: PromoteRequest, record: PlanRecord, plan: PromotionPlan
+    ctx: ApprovalContext,
+    request: PromoteRequest,
+    record: PlanRecord,
+    plan: PromotionPlan,
+    *,
+    shown_id: str | None = None,
 ) -> str | None:
     """The approval channel, or None when the plan needs no new approval (already approved,
-    applying or applied); raises when approval is missing, wrong or declined."""
+    applying or applied); raises when approval is missing, wrong or declined. The question
+    names the plan `shown_id` (its short id) at a terminal."""
     from git_memory.promote.apply import voided
 
     if record.status == "voided":
@@ -63,7 +69,9 @@ def decide(
             hint=f"pass --approve {record.plan_digest} after reading the diff",
         )
     summary = (
-        f"Promote plan {record.plan_id}: {len(plan.perFile)} file(s) into {plan.owner.memoryRoot}/"
+        # An MCP client's human and agent see the whole id, the one the agent's tools carry.
+        f"Promote plan {record.plan_id if ctx.front_end == 'mcp' else shown_id or record.plan_id}: "
+        f"{len(plan.perFile)} file(s) into {plan.owner.memoryRoot}/"
     )
     if not ctx.confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")

@@ -41,16 +41,18 @@ def counts(worktree: Worktree) -> dict[str, Any]:
     by_status: dict[str, int] = dict.fromkeys(journal.PLAN_STATUSES, 0)
     open_plans: dict[str, list[str]] = {status: [] for status in journal.OPEN_STATUSES}
     stopped: list[str] = []
+    held: dict[str, int] = {}
     if (worktree.state_home / MEMORY_STATE_DB).exists():
         _binding, owner = owner_of(worktree)
         with open_state(worktree.state_home) as db, db.read():
             by_status = journal.plan_counts(db, owner)
             open_plans = {status: journal.plan_ids(db, owner, (status,)) for status in open_plans}
             stopped = interrupted(db, owner)
+            held = _held(db, owner, [i for ids in open_plans.values() for i in ids])
     result: dict[str, Any] = dict(by_status)
     result["applyingPlanIds"] = open_plans["applying"]
     result["openPlans"] = [
-        {"planId": plan_id, "status": status}
+        {"planId": plan_id, "status": status, "candidates": held.get(plan_id, 0)}
         for status, ids in open_plans.items()
         for plan_id in ids
     ]
@@ -60,6 +62,18 @@ def counts(worktree: Worktree) -> dict[str, Any]:
             for plan_id in stopped
         ]
     return result
+
+
+def _held(db: StateDB, owner: Owner, plan_ids: list[str]) -> dict[str, int]:
+    """How many quarantined candidates each plan holds: confirmed, so review does not ask
+    them again (a retirement plan holds entries, not candidates)."""
+    from git_memory.store.candidates import list_candidates
+
+    waiting = {c.candidate_id for c in list_candidates(db, owner, statuses=("quarantined",))}
+    return {
+        plan_id: len(waiting.intersection(journal.require_plan(db, plan_id).candidate_ids))
+        for plan_id in plan_ids
+    }
 
 
 def resume_others(

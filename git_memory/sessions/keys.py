@@ -5,15 +5,25 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from git_memory.errors import GitMemoryError, UsageError
+from git_memory.errors import UsageError
 from git_memory.sessions import index
 
 MIN_PREFIX = 8
 _HEX = re.compile(r"^[0-9a-f]+$")
 
 
+def all_keys(state_home: Path) -> list[str]:
+    """Every indexed session and turn key: what `resolve_key` matches a prefix against."""
+    if not index.index_path(state_home).exists():
+        return []
+    with index.reader(state_home) as conn:
+        rows = conn.execute("SELECT session_key FROM sessions UNION ALL SELECT turn_key FROM turns")
+        return [str(row[0]) for row in rows]
+
+
 def resolve_key(state_home: Path, given: str) -> str:
-    """The one sessionKey or turnKey starting with `given` (8 to 64 hex characters)."""
+    """The one sessionKey or turnKey starting with `given` (8 to 64 hex characters); several:
+    `GM_ID_AMBIGUOUS` listing them, none: `GM_SESSION_NOT_FOUND` (both usage errors)."""
     key = given.lower()
     if not _HEX.match(key) or not MIN_PREFIX <= len(key) <= 64:
         raise UsageError(
@@ -34,13 +44,11 @@ def resolve_key(state_home: Path, given: str) -> str:
             )
         }
     if len(found) > 1:
-        raise GitMemoryError(
-            "GM_REQUEST_INVALID",
-            f"{given!r} names {len(found)} keys",
-            hint="give more of the key's digits",
-        )
+        from git_memory.ids import ambiguous
+
+        raise ambiguous(given, sorted(found), what="session or turn key")
     if not found:
-        raise GitMemoryError(
+        raise UsageError(
             "GM_SESSION_NOT_FOUND",
             f"no indexed session or turn key starts with {given!r}",
             hint="git memory sessions list --all",

@@ -184,6 +184,16 @@ def list_candidates(
     return [_candidate(row) for row in db.rows(sql, params)]
 
 
+def candidate_ids(db: StateDB, owner: Owner) -> list[str]:
+    """Every candidate id of the owner, in any state: what a typed abbreviation is matched
+    against."""
+    rows = db.rows(
+        "SELECT candidate_id FROM candidates WHERE repository_key = ? AND worktree_key = ?",
+        (owner.repository_key, owner.worktree_key),
+    )
+    return [str(row[0]) for row in rows]
+
+
 def update_candidate(
     db: StateDB,
     candidate_id: str,

@@ -374,3 +374,12 @@ def list_tasks(
         sql += " AND status = ?"
         params.append(status)
     return [_task(row) for row in db.rows(sql + " ORDER BY created_at, task_id", params)]
+
+
+def task_ids(db: StateDB, owner: Owner) -> list[str]:
+    """Every task id of the owner, of any kind and state."""
+    rows = db.rows(
+        "SELECT task_id FROM tasks WHERE repository_key = ? AND worktree_key = ?",
+        (owner.repository_key, owner.worktree_key),
+    )
+    return [str(row[0]) for row in rows]

@@ -249,28 +249,36 @@ def stale_entry_ids(worktree: Worktree, entries: Iterable[Entry] | None = None) 
     return frozenset(c.id for c in checked if c.state == "stale")
 
 
-SHORT_MARK = "…"
-
-
 def expand_short_ids(worktree: Worktree, ids: Sequence[str]) -> list[str]:
-    """Ids as given, with a short id as `git memory list` shows it (`prefix…`) replaced by
-    the one entry id it starts; `GM_ENTRY_NOT_FOUND` when none or several do."""
-    if not any(given.endswith(SHORT_MARK) for given in ids):
-        return list(ids)
+    """Ids as given, with a short id (as `git memory list` shows it, `prefix…`, or any
+    unique prefix) replaced by the one entry id it starts: `GM_ENTRY_NOT_FOUND` when a marked
+    prefix starts none, `GM_ID_AMBIGUOUS` (listing them) when several. Whole entry ids,
+    `scene:NAME` and `skill:NAME` pass unchanged, and so does an unmarked id that starts no
+    entry (the operation reports it)."""
+    from git_memory.ids import is_cut, matches, resolve
     from git_memory.store.approved_scan import list_entries
 
-    known = [
+    if all(":" in given for given in ids):
+        return list(ids)
+    known = {
         p.removeprefix("entries/")[:-3] for p in list_entries(worktree.root, worktree.memory_root)
-    ]
+    }
     expanded = []
     for given in ids:
-        matches = [k for k in known if k.startswith(given[: -len(SHORT_MARK)])]
-        if not given.endswith(SHORT_MARK):
+        if ":" in given or given in known:
             expanded.append(given)
-        elif len(matches) == 1:
-            expanded.append(matches[0])
+        elif is_cut(given) or any(matches(given, entry_id) for entry_id in known):
+            expanded.append(
+                resolve(
+                    given,
+                    known,
+                    what="approved memory",
+                    code="GM_ENTRY_NOT_FOUND",
+                    listed_by="git memory list",
+                )
+            )
         else:
-            raise entry_not_found([given])
+            expanded.append(given)
     return expanded
 
 

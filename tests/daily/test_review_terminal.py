@@ -85,6 +85,9 @@ def test_a_kept_plan_is_never_asked_again_nor_overlapped(
     assert first.finish() == 0, first.screen
     kept = first.expect(r"plan (plan-[0-9a-f]{7}) kept; write it later with: git memory promote")
     assert list((sample.root / ".memory" / "entries").glob("*.md")) == []
+    after = first.screen[kept.end() :]
+    assert "extract-" not in after, "what the kept plan holds is not listed as waiting"
+    assert "nothing to review" in after
 
     second = Terminal(["review"], sample.root)
     assert second.finish() == 0, second.screen
@@ -96,7 +99,9 @@ def test_a_kept_plan_is_never_asked_again_nor_overlapped(
 
     shown = run_cli(["status"], cwd=sample.root).stdout
     assert f"git memory promote --plan {kept.group(1)}" in shown
+    assert "wait for review" not in shown, "the plan holds every quarantined candidate"
     applied = Terminal(["promote", "--plan", kept.group(1)], sample.root)
+    applied.expect(rf"Promote plan {kept.group(1)}: \d+ file\(s\) into \.memory/")
     applied.expect(r"\[y/N\]")
     applied.type("y")
     assert applied.finish() == 0, applied.screen

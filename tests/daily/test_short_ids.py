@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from git_memory.errors import EXIT_USAGE, UsageError
-from git_memory.ids import abbreviations, matches, resolve, short
+from git_memory.ids import abbreviate_within, abbreviations, matches, resolve
 
 TASK_A = "extract-8961e3185d638738ac20560ca71f09fb243fc3eddb487abee056f84e0e349005"
 TASK_B = "extract-8961e31aaaaaaaaaac20560ca71f09fb243fc3eddb487abee056f84e0e349005"
@@ -24,8 +24,36 @@ def test_seven_digest_characters_unless_two_ids_would_read_the_same() -> None:
         assert (
             resolve(abbreviated, ids, what="id", code="GM_X_NOT_FOUND", listed_by="x") == identifier
         )
-    assert short(PLAN) == "plan-c89d87c"
-    assert short("cache-rule") == "cache-rule", "ids without a digest are shown whole"
+    assert abbreviations(["cache-rule"]) == {"cache-rule": "cache-rule"}, "no digest: whole"
+
+
+def test_cut_against_the_whole_namespace_not_only_the_ids_shown() -> None:
+    twin = PLAN[: len("plan-") + 9] + "0" * 23
+    alone = abbreviations([PLAN])[PLAN]
+    within = abbreviate_within([PLAN], [PLAN, twin, f"{TASK_A}-c1"])[PLAN]
+    assert alone == "plan-c89d87c"
+    assert within == "plan-c89d87c3a3", "one past the nine characters the twin shares"
+    assert resolve(within, [PLAN, twin], what="plan", code="GM_X", listed_by="x") == PLAN
+    with pytest.raises(UsageError) as clash:
+        resolve(alone, [PLAN, twin], what="plan", code="GM_X", listed_by="x")
+    assert clash.value.code == "GM_ID_AMBIGUOUS"
+
+
+def test_a_long_name_is_cut_with_a_mark_and_typed_back_with_it() -> None:
+    stem = "when-the-integration-suite-fails-on-ci-"
+    names = [stem + "check-the-database", stem + "check-the-cache", "storybook", "storybook-2"]
+    shown = abbreviate_within([names[0], "storybook"], names)
+    assert shown == {names[0]: stem + "check-the-d…", "storybook": "storybook"}
+    for typed in (stem + "check-the-d…", stem + "check-the-d..."):
+        assert resolve(typed, names, what="entry", code="GM_X", listed_by="x") == names[0]
+    assert resolve("storybook", names, what="entry", code="GM_X", listed_by="x") == "storybook"
+    assert resolve("make-b", [*names, "make-build"], what="e", code="X", listed_by="x") == (
+        "make-build"
+    ), "a plain unique prefix names its entry too"
+    assert not matches("sto", "storybook"), "at least 4 characters, as for a digest"
+    with pytest.raises(UsageError) as several:
+        resolve("story…", names, what="entry", code="GM_X", listed_by="x")
+    assert several.value.details["matches"] == ["storybook", "storybook-2"]
 
 
 @pytest.mark.parametrize(

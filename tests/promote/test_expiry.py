@@ -22,13 +22,16 @@ def test_status_lists_open_plans(gm: Any, repo: Repo) -> None:
     scenario = build(repo)
     promotions = _promotions(gm, repo)
     assert promotions["generated"] == 1
-    assert promotions["openPlans"] == [{"planId": scenario.plan_id, "status": "generated"}]
+    assert promotions["openPlans"] == [
+        {"planId": scenario.plan_id, "status": "generated", "candidates": 2}
+    ]
     assert promotions["applyingPlanIds"] == []
     text = gm(["status"], cwd=repo.root)
     short_id = scenario.plan_id[: len("plan-") + 7]
-    assert f"promotion plan {short_id} waits; write it: git memory promote --plan {short_id}" in (
-        text.stdout
-    )
+    assert (
+        f"promotion plan {short_id} (2 confirmed candidates) waits; write it:"
+        f" git memory promote --plan {short_id}"
+    ) in text.stdout
     assert gm(scenario.promote_args(), cwd=repo.root).exit_code == 0
     promotions = _promotions(gm, repo)
     assert (promotions["generated"], promotions["applied"], promotions["openPlans"]) == (0, 1, [])

@@ -22,5 +22,5 @@ def test_show_accepts_the_printed_prefix(tmp_path: Path, hermetic_env: dict[str,
     assert short.exit_code == 2
     assert "[GM_REQUEST_INVALID]" in short.stderr
     unknown = run_cli(["sessions", "show", "0" * 16], cwd=sample.root)
-    assert unknown.exit_code == 1
+    assert unknown.exit_code == 2
     assert "[GM_SESSION_NOT_FOUND]" in unknown.stderr

@@ -173,5 +173,5 @@ def test_a_short_id_from_the_table_names_its_entry(repo: Repo, gm: Any) -> None:
     plan = _retire(repo, gm, short, "--reason", "no database any more")
     assert plan["candidateIds"] == [stem + "check-the-database-container"]
     ambiguous = gm(["retire", stem + "check-the-…", "--reason", "x"], cwd=repo.root)
-    assert ambiguous.exit_code == 1
-    assert "GM_ENTRY_NOT_FOUND" in ambiguous.stderr
+    assert ambiguous.exit_code == 2
+    assert "GM_ID_AMBIGUOUS" in ambiguous.stderr

@@ -1,0 +1,87 @@
+"""Ids in text output, abbreviated against every id of their kind in this worktree's state.
+
+A printed abbreviation must name its id alone when typed back, so it is made unique against
+the same namespace the resolver of that kind searches (`namespace`), not only against the ids
+printed beside it (see git_memory/ids.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+    from git_memory.store.db import Owner, StateDB
+
+
+def _candidates(db: StateDB, owner: Owner) -> list[str]:
+    from git_memory.store.candidates import candidate_ids
+
+    return candidate_ids(db, owner)
+
+
+def _plans(db: StateDB, owner: Owner) -> list[str]:
+    from git_memory.store.journal import PLAN_STATUSES, plan_ids
+
+    return plan_ids(db, owner, PLAN_STATUSES)
+
+
+def _tasks(db: StateDB, owner: Owner) -> list[str]:
+    from git_memory.store.tasks import task_ids
+
+    return task_ids(db, owner)
+
+
+# kind -> every id of that kind a typed abbreviation is resolved against (one query each).
+NAMESPACES: dict[str, Callable[[StateDB, Owner], list[str]]] = {
+    "candidate": _candidates,
+    "plan": _plans,
+    "task": _tasks,
+}
+
+
+def namespace(db: StateDB, owner: Owner, kind: str) -> list[str]:
+    """Every id of `kind` ("candidate", "plan", "task") the owner has, in any state."""
+    return NAMESPACES[kind](db, owner)
+
+
+# Session and turn keys are shown with 16 hex digits (the width of `sessions list`'s column).
+SHOWN_KEY = 16
+
+
+class ShortIds:
+    """Abbreviates ids for a text rendering; reads each kind's namespace once, when first
+    needed. Kinds: those of `NAMESPACES`, and "session" (session and turn keys)."""
+
+    def __init__(self, worktree: Worktree) -> None:
+        self._worktree = worktree
+        self._known: dict[str, list[str]] = {}
+
+    def of(self, kind: str, identifiers: Iterable[str]) -> dict[str, str]:
+        """Each of `identifiers` (ids of `kind`) mapped to its shortest unique form."""
+        from git_memory.ids import MIN_SHOWN, abbreviate_within
+
+        shown = list(identifiers)
+        if not shown:  # nothing to read
+            return {}
+        least = SHOWN_KEY if kind == "session" else MIN_SHOWN
+        return abbreviate_within(shown, self._namespace(kind), minimum=least)
+
+    def one(self, kind: str, identifier: str) -> str:
+        """One id of `kind` abbreviated."""
+        return self.of(kind, [identifier])[identifier]
+
+    def _namespace(self, kind: str) -> list[str]:
+        if kind == "session" and kind not in self._known:
+            from git_memory.sessions.keys import all_keys
+
+            self._known[kind] = all_keys(self._worktree.state_home)
+        if kind not in self._known:
+            from git_memory.promote.prepare import owner_of
+            from git_memory.store.db import open_state
+
+            _binding, owner = owner_of(self._worktree)
+            with open_state(self._worktree.state_home) as db:
+                self._known[kind] = namespace(db, owner, kind)
+        return self._known[kind]
