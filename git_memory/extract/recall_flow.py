@@ -75,7 +75,7 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
     from git_memory.store.tasks import lease_is_live, plan_task
 
     task = planned.task
-    rng = task.chunk.turnRange
+    rng = task.chunk.turn_range
     with workspace.db.write(boundary="extract.plan"):
         chunk = upsert_chunk(
             workspace.db,
@@ -83,11 +83,11 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
             owner=workspace.owner,
             session_key=planned.session_key,
             turn_range=f"{rng.start}-{rng.end}",
-            chunk_digest=task.binding.sourceInputDigest,
+            chunk_digest=task.binding.source_input_digest,
         )
         stored, _ = plan_task(
             workspace.db,
-            task_id=task.taskId,
+            task_id=task.task_id,
             kind="extraction",
             owner=workspace.owner,
             binding=task.binding.to_json(),

@@ -86,7 +86,7 @@ def select(
         until=request.window.before,
         query=request.query,
         providers=providers or None,
-        session_keys=(filters.sessionKeys or None) if filters else None,
+        session_keys=(filters.session_keys or None) if filters else None,
         result_states=_tool_states(request),
         now=now,
         closures=("hard-sealed", "quiescent", "open"),
@@ -103,11 +103,11 @@ def select(
     request_digest = digest(
         {
             "request": request.to_json(),
-            "scope": {"repositoryKey": binding.repositoryKey, "worktreeKey": binding.worktreeKey},
+            "scope": {"repositoryKey": binding.repository_key, "worktreeKey": binding.worktree_key},
         }
     )
     scrub = path_scrubber(worktree.root)
-    turns = [to_source_turn(r, binding.publicRepositoryIdentity, scrub) for r in records]
+    turns = [to_source_turn(r, binding.public_repository_identity, scrub) for r in records]
     minimum = _min_session_turns(worktree)
     sessions, rejected = _group(turns, minimum)
     skipped = _skipped(minimum, rejected, len(active))
@@ -130,7 +130,7 @@ def select(
 
 
 def _tool_states(request: MemoryExtractionRequest) -> list[str] | None:
-    states = request.filters.capabilityTerminalStates if request.filters else None
+    states = request.filters.capability_terminal_states if request.filters else None
     return [s for s in states if s in ("completed", "failed", "unknown")] if states else None
 
 
@@ -138,17 +138,17 @@ def _capabilities_match(record: Any, request: MemoryExtractionRequest) -> bool:
     filters = request.filters
     if filters is None:
         return True
-    if filters.toolCapabilityKeys:
+    if filters.tool_capability_keys:
         keys = {capability_key("tool", call.name) for call in record.tool_calls}
-        if not keys & set(filters.toolCapabilityKeys):
+        if not keys & set(filters.tool_capability_keys):
             return False
-    if filters.skillCapabilityKeys:
+    if filters.skill_capability_keys:
         keys = {capability_key("skill", name) for name in record.skills}
-        if not keys & set(filters.skillCapabilityKeys):
+        if not keys & set(filters.skill_capability_keys):
             return False
-    if filters.resultEvidence:
+    if filters.result_evidence:
         evidence = "provider-completed" if record.closure == "hard-sealed" else "unknown"
-        if evidence not in filters.resultEvidence:
+        if evidence not in filters.result_evidence:
             return False
     return True
 

@@ -97,7 +97,7 @@ def _plan(
         "lease": {"holder": AGENT_HOLDER, "expiresAt": now_ms + LEASE_MS},
         "binding": {
             "databaseUuid": database_uuid,
-            "owner": {"repositoryKey": binding.repositoryKey, "worktreeKey": binding.worktreeKey},
+            "owner": {"repositoryKey": binding.repository_key, "worktreeKey": binding.worktree_key},
             "sourceInputDigest": _ZERO,
             "selection": {
                 "requestDigest": selection.request_digest,
@@ -120,8 +120,8 @@ def _plan(
             },
         },
         "session": {
-            "project": binding.publicRepositoryIdentity,
-            "repositoryKey": binding.repositoryKey,
+            "project": binding.public_repository_identity,
+            "repositoryKey": binding.repository_key,
             "timeWindow": _time_window(turns),
         },
         "evidenceCatalog": [item.public() for item in catalog],

@@ -29,7 +29,7 @@ def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
     with open_workspace(ctx.worktree, sync=False) as workspace:
         known = [c.candidate_id for c in list_candidates(workspace.db, workspace.owner)]
         candidate_id = resolve(
-            request.candidateId,
+            request.candidate_id,
             known,
             what="candidate",
             code="GM_CANDIDATE_NOT_FOUND",
@@ -39,11 +39,11 @@ def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
         if current.status != "quarantined":
             raise GitMemoryError(
                 "GM_CANDIDATE_STATE_INVALID",
-                f"candidate {request.candidateId!r} is {current.status}, not quarantined",
+                f"candidate {request.candidate_id!r} is {current.status}, not quarantined",
             )
         revision = current.revision if request.revision is None else request.revision
         changed = discard_candidate(workspace.db, candidate_id, expected_revision=revision)
-        return DiscardResponse(candidateId=changed.candidate_id, revision=changed.revision)
+        return DiscardResponse(candidate_id=changed.candidate_id, revision=changed.revision)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -66,5 +66,5 @@ OPERATION = Operation(
         ),
     ],
     from_cli=_from_cli,
-    render_text=lambda r: f"discarded {short(r.candidateId)} (now r{r.revision})",
+    render_text=lambda r: f"discarded {short(r.candidate_id)} (now r{r.revision})",
 )

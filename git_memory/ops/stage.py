@@ -74,17 +74,17 @@ def _render(response: AgentStage) -> str:
 
     lines = [
         f"{response.status}: {len(response.candidates)} candidate(s)"
-        + (" (no-op)" if response.noOp else "")
+        + (" (no-op)" if response.no_op else "")
     ]
     for candidate in response.candidates:
-        lines.append(f"  {short(candidate.candidateId)} r{candidate.revision} {candidate.status}")
+        lines.append(f"  {short(candidate.candidate_id)} r{candidate.revision} {candidate.status}")
     for rejected in response.rejected:
         lines.append(
             f"  rejected candidate {rejected.candidate}: {rejected.reason} "
             f"{rejected.detail}".rstrip()
         )
-    if response.adjudicationTask is not None:
-        lines.append(f"adjudication task {short(response.adjudicationTask.taskId)}")
+    if response.adjudication_task is not None:
+        lines.append(f"adjudication task {short(response.adjudication_task.task_id)}")
     lines.append(response.next)
     return "\n".join(lines)
 

@@ -50,9 +50,7 @@ def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
             f"plan {record.plan_id!r} needs approval",
             hint=f"pass --approve {record.plan_digest} after reading the diff",
         )
-    summary = (
-        f"Promote plan {record.plan_id}: {len(plan.perFile)} file(s) into {plan.owner.memoryRoot}/"
-    )
+    summary = f"Promote plan {record.plan_id}: {len(plan.per_file)} file(s) into {plan.owner.memory_root}/"
     if not confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")
     return str(via)
@@ -64,13 +62,13 @@ def fresh_diff(root: Path, record: Any, plan: Any) -> str:
     contents = {f.target_path: f.content for f in record.files}
     files = [
         PlannedFile(
-            item.targetPath,
-            item.targetBlobHash,
-            contents[item.targetPath],
-            read_target(root, item.targetPath),
+            item.target_path,
+            item.target_blob_hash,
+            contents[item.target_path],
+            read_target(root, item.target_path),
             operation=item.operation,
         )
-        for item in plan.perFile
+        for item in plan.per_file
     ]
     return unified_diff(files)
 

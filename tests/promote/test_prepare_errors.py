@@ -144,7 +144,7 @@ def test_elicitation_decides(repo: Repo) -> None:
     assert f"+++ b/{NEW_PATH}" in shown[0]
     assert not (repo.root / NEW_PATH).exists()
     result = _promote(repo, scenario.plan_id, confirm=lambda s, d: True, via="elicitation")
-    assert result.approvedVia == "elicitation"
+    assert result.approved_via == "elicitation"
     assert _authorizations(repo) == ["elicitation"]
     assert scenario.current() == scenario.planned
 
@@ -153,7 +153,7 @@ def test_terminal_prompt(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     scenario = build(repo)
     monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
     result = _promote(repo, scenario.plan_id, interactive=True)
-    assert result.approvedVia == "interactive"
+    assert result.approved_via == "interactive"
     assert scenario.current() == scenario.planned
 
 
@@ -183,5 +183,5 @@ def test_agent_digest_approval_is_logged_as_agent(repo: Repo) -> None:
     context = OpContext(repository=repo.root, extras={"front_end": "mcp"})
     request = {"plan": scenario.plan_id, "approve": scenario.plan_digest}
     result = load_operation("promote").invoke(context, request)
-    assert result.approvedVia == "agent"
+    assert result.approved_via == "agent"
     assert _authorizations(repo) == ["agent"]
