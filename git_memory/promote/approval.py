@@ -50,7 +50,10 @@ def decide(ctx: Any, request: Any, record: Any, plan: Any) -> str | None:
             f"plan {record.plan_id!r} needs approval",
             hint=f"pass --approve {record.plan_digest} after reading the diff",
         )
-    summary = f"Promote plan {record.plan_id}: {len(plan.per_file)} file(s) into {plan.owner.memory_root}/"
+    summary = (
+        f"Promote plan {record.plan_id}: {len(plan.per_file)} file(s) "
+        f"into {plan.owner.memory_root}/"
+    )
     if not confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")
     return str(via)

@@ -1,7 +1,7 @@
 """The runner API a flow uses: plan → approve → run → validate, in one place.
 
     session = RunnerSession.open(worktree, RunnerOptions("codex", model="gpt-5"), db, owner)
-    plan = session.plan("extraction", task.taskId, stdin_bytes)            # pending, stored
+    plan = session.plan("extraction", task.task_id, stdin_bytes)           # pending, stored
     approved = session.approve([plan], approve_plan=digest)                # or manifest / ask
     stdout = session.run(approved[0], stdin_bytes)                         # probe if needed
     batch = validate_answer(stdout, CandidateDraftBatch, task_id=..., binding=...)

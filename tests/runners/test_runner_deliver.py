@@ -148,7 +148,7 @@ stdin = sys.argv[4].encode()
 profile = resolve_profile(RunnerOptions("command", command=script), environ={})
 ledger = RecordingLedger(open_state(ledger_home), Owner("a" * 64, "b" * 64))
 plan = plans.build_plan(profile, task_kind="extraction", task_id="extract-1", stdin=stdin)
-approved = plans.approve_plan(plan, plan.planDigest, ledger)
+approved = plans.approve_plan(plan, plan.plan_digest, ledger)
 deliver(Delivery(home, load_or_create_secret(home), profile, ledger), approved, stdin)
 """
 
