@@ -18,7 +18,7 @@ from git_memory.consolidate import task as tasks
 from git_memory.consolidate.review_text import operation_text, patch_summary
 from git_memory.consolidate.rules import ValidatedPatch, context_from_task, validate_patch
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
+from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask, EntryRevision
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import StateDB
 
@@ -149,11 +149,9 @@ def _apply(
 def _citations(task: ConsolidationTask, entry_ids: tuple[str, ...]) -> list[dict[str, Any]]:
     by_id = {e.entry_id: e for e in task.entries}
     return [
-        {
-            "entryId": eid,
-            "revision": by_id[eid].revision,
-            "contentDigest": by_id[eid].content_digest,
-        }
+        EntryRevision(
+            entry_id=eid, revision=by_id[eid].revision, content_digest=by_id[eid].content_digest
+        ).to_json()
         for eid in sorted(entry_ids)
     ]
 
