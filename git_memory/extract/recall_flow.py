@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
-from git_memory.contracts.recall import AgentRecall
+from git_memory.contracts.recall import AgentRecall, RecallSelection
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.select import Selection, select
@@ -102,13 +102,13 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
 
 
 def _selection_document(selection: Selection, pending: int) -> dict[str, Any]:
-    return {
-        "requestDigest": selection.request_digest,
-        "resultSetDigest": selection.result_set_digest,
-        "matchedSessions": selection.matched_sessions,
-        "rejectedSessions": selection.rejected_sessions,
-        "pendingChunks": pending,
-    }
+    return RecallSelection(
+        request_digest=selection.request_digest,
+        result_set_digest=selection.result_set_digest,
+        matched_sessions=selection.matched_sessions,
+        rejected_sessions=selection.rejected_sessions,
+        pending_chunks=pending,
+    ).to_json()
 
 
 def _note(selection: Selection, pending: list[PlannedTask], limit: int) -> str | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.contracts.extraction import Selection as SelectionDigests
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
 
@@ -62,6 +63,14 @@ class Selection:
     def matched_sessions(self) -> int:
         """Sessions that passed the minimum-turns gate."""
         return len(self.sessions)
+
+    def digests(self) -> SelectionDigests:
+        """The `selection` object a task's binding carries: the three digests only."""
+        return SelectionDigests(
+            request_digest=self.request_digest,
+            result_set_digest=self.result_set_digest,
+            source_binding_digest=self.source_binding_digest,
+        )
 
 
 def select(

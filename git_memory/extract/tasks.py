@@ -99,11 +99,7 @@ def _plan(
             "databaseUuid": database_uuid,
             "owner": {"repositoryKey": binding.repository_key, "worktreeKey": binding.worktree_key},
             "sourceInputDigest": _ZERO,
-            "selection": {
-                "requestDigest": selection.request_digest,
-                "resultSetDigest": selection.result_set_digest,
-                "sourceBindingDigest": selection.source_binding_digest,
-            },
+            "selection": selection.digests().to_json(),
             "turnRevisions": sorted({t.revision for t in turns}),
             "payloadDigests": chunk.payload_digests(),
             "deliveryEdgeRevisions": sorted({digest(e.pointer) for t in turns for e in t.edges}),
