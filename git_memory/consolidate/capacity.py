@@ -43,7 +43,7 @@ def final_scene_count(operations: Sequence[PatchOperation], current: Mapping[str
         if operation.op == "delete":
             names.discard(operation.name)
         elif operation.op == "merge":
-            names -= set(operation.mergeSources)
+            names -= set(operation.merge_sources)
             names.add(operation.name)
         else:
             names.add(operation.name)

@@ -41,7 +41,7 @@ def check_current(worktree: Worktree, db: StateDB, owner: Owner, candidate: Cand
     built = tasks.build(
         _workspace(worktree, db, owner), mode, now_ms=int(time.time() * 1000), check_pending=False
     )
-    if built.task is None or built.task.taskId != payload["taskId"]:
+    if built.task is None or built.task.task_id != payload["taskId"]:
         raise binding_drift(
             f"approved memory changed since consolidation {candidate.candidate_id!r} was staged",
             reason="memory-changed",

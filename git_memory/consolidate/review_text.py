@@ -40,7 +40,7 @@ def _diff(path: str, old: str, new: str) -> str:
 
 
 def _changes(op: MaterializedOperation, patch: ValidatedPatch) -> list[FileChange]:
-    return [f for f in patch.files if f.operation_id == op.operationId]
+    return [f for f in patch.files if f.operation_id == op.operation_id]
 
 
 def operation_text(
@@ -51,10 +51,10 @@ def operation_text(
     changes = _changes(op, patch)
     for change in changes:
         lines.append(f"{'delete' if change.kind == 'delete' else 'path'}: {change.path}")
-    if op.mergeSources:
-        lines.append("sources: " + ", ".join(op.mergeSources))
-    if op.basedOnEntryIds:
-        lines.append("entries: " + ", ".join(op.basedOnEntryIds))
+    if op.merge_sources:
+        lines.append("sources: " + ", ".join(op.merge_sources))
+    if op.based_on_entry_ids:
+        lines.append("entries: " + ", ".join(op.based_on_entry_ids))
     if op.heat is not None:
         lines.append(f"heat: {op.heat} (computed by git memory)")
     lines.append(f"rationale: {op.rationale}")

@@ -41,7 +41,7 @@ class PatchOperation(Protocol):
     """What the rules read of one operation (the ConsolidationPatch@v1 operation model)."""
 
     @property
-    def operationId(self) -> str: ...
+    def operation_id(self) -> str: ...
     @property
     def op(self) -> str: ...
     @property
@@ -49,11 +49,11 @@ class PatchOperation(Protocol):
     @property
     def name(self) -> str: ...
     @property
-    def newContent(self) -> str | None: ...
+    def new_content(self) -> str | None: ...
     @property
-    def basedOnEntryIds(self) -> Sequence[str]: ...
+    def based_on_entry_ids(self) -> Sequence[str]: ...
     @property
-    def mergeSources(self) -> Sequence[str]: ...
+    def merge_sources(self) -> Sequence[str]: ...
     @property
     def rationale(self) -> str: ...
 
@@ -81,26 +81,26 @@ class FileChange:
 class MaterializedOperation:
     """An operation as the host will apply it: normalized content with host heat."""
 
-    operationId: str
+    operation_id: str
     op: str
     target: str
     name: str
-    newContent: str | None
-    basedOnEntryIds: tuple[str, ...]
-    mergeSources: tuple[str, ...]
+    new_content: str | None
+    based_on_entry_ids: tuple[str, ...]
+    merge_sources: tuple[str, ...]
     rationale: str
     heat: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The operation document (what `statementTextDigest` is computed over)."""
         return {
-            "operationId": self.operationId,
+            "operationId": self.operation_id,
             "op": self.op,
             "target": self.target,
             "name": self.name,
-            "newContent": self.newContent,
-            "basedOnEntryIds": list(self.basedOnEntryIds),
-            "mergeSources": list(self.mergeSources),
+            "newContent": self.new_content,
+            "basedOnEntryIds": list(self.based_on_entry_ids),
+            "mergeSources": list(self.merge_sources),
             "rationale": self.rationale,
         }
 
@@ -140,7 +140,7 @@ def target_path(operation: PatchOperation) -> str:
 
 
 def _check_shape(operation: PatchOperation, context: PatchContext) -> None:
-    oid = operation.operationId
+    oid = operation.operation_id
     if operation.op not in ("create", "update", "merge", "delete"):
         raise patch_error("op", f"unknown op {operation.op!r}", oid)
     if operation.target not in ("scene", DOCTRINE_NAME):
@@ -151,7 +151,7 @@ def _check_shape(operation: PatchOperation, context: PatchContext) -> None:
         raise patch_error("rationale-required", "every operation needs a rationale", oid)
     _check_content_presence(operation)
     _check_entry_refs(operation, context)
-    if operation.mergeSources and operation.op != "merge":
+    if operation.merge_sources and operation.op != "merge":
         raise patch_error("merge-sources-misplaced", "only a merge may carry mergeSources", oid)
     if operation.target == DOCTRINE_NAME:
         _check_doctrine(operation, context)
@@ -160,20 +160,20 @@ def _check_shape(operation: PatchOperation, context: PatchContext) -> None:
 
 
 def _check_content_presence(operation: PatchOperation) -> None:
-    oid = operation.operationId
+    oid = operation.operation_id
     if operation.op == "delete":
-        if operation.newContent is not None:
+        if operation.new_content is not None:
             raise patch_error("delete-content", "a delete must have newContent null", oid)
         return
-    if operation.newContent is None or not operation.newContent.strip():
+    if operation.new_content is None or not operation.new_content.strip():
         raise patch_error("content-required", f"a {operation.op} needs newContent", oid)
-    if not operation.basedOnEntryIds:
+    if not operation.based_on_entry_ids:
         raise patch_error("entries-required", f"a {operation.op} must cite basedOnEntryIds", oid)
 
 
 def _check_entry_refs(operation: PatchOperation, context: PatchContext) -> None:
-    oid = operation.operationId
-    refs = list(operation.basedOnEntryIds)
+    oid = operation.operation_id
+    refs = list(operation.based_on_entry_ids)
     if len(set(refs)) != len(refs):
         raise patch_error("entry-ref-duplicate", "basedOnEntryIds repeats an entry", oid)
     unknown = sorted(set(refs) - context.entry_ids)
@@ -184,7 +184,7 @@ def _check_entry_refs(operation: PatchOperation, context: PatchContext) -> None:
 
 
 def _check_doctrine(operation: PatchOperation, context: PatchContext) -> None:
-    oid = operation.operationId
+    oid = operation.operation_id
     if operation.name != DOCTRINE_NAME:
         raise patch_error("doctrine-name", "doctrine operations are named 'doctrine'", oid)
     if operation.op == "merge":
@@ -196,7 +196,7 @@ def _check_doctrine(operation: PatchOperation, context: PatchContext) -> None:
 
 
 def _check_scene_preconditions(operation: PatchOperation, context: PatchContext) -> None:
-    oid, name = operation.operationId, operation.name
+    oid, name = operation.operation_id, operation.name
     exists = name in context.scene_heats
     if operation.op == "create" and exists:
         raise patch_error("target-exists", f"scene {name!r} exists; update it instead", oid)
@@ -207,7 +207,7 @@ def _check_scene_preconditions(operation: PatchOperation, context: PatchContext)
 
 
 def _check_merge(operation: PatchOperation, context: PatchContext) -> None:
-    oid, sources = operation.operationId, list(operation.mergeSources)
+    oid, sources = operation.operation_id, list(operation.merge_sources)
     if len(sources) < 2 or len(set(sources)) != len(sources):
         raise patch_error("merge-sources", "a merge needs at least 2 distinct sources", oid)
     missing = sorted(set(sources) - set(context.scene_heats))
@@ -220,7 +220,7 @@ def _check_merge(operation: PatchOperation, context: PatchContext) -> None:
 
 
 def _check_cross_operation(operations: Sequence[PatchOperation]) -> None:
-    ids = [operation.operationId for operation in operations]
+    ids = [operation.operation_id for operation in operations]
     if len(set(ids)) != len(ids):
         raise patch_error("operation-id-duplicate", "operation ids must be unique")
     if sum(operation.target == DOCTRINE_NAME for operation in operations) > 1:
@@ -239,19 +239,19 @@ def _check_merge_sources_exclusive(operations: Sequence[PatchOperation], written
     for operation in operations:
         if operation.op != "merge":
             continue
-        for source in operation.mergeSources:
+        for source in operation.merge_sources:
             if source in fed:
                 raise patch_error(
                     "merge-source-reused",
                     f"scene {source!r} feeds more than one merge",
-                    operation.operationId,
+                    operation.operation_id,
                 )
             fed.add(source)
             if source != operation.name and scene_path(source) in written:
                 raise patch_error(
                     "merge-source-written",
                     f"merge source {source!r} is also written by another operation",
-                    operation.operationId,
+                    operation.operation_id,
                 )
 
 
@@ -265,29 +265,29 @@ def _heat_of(operation: PatchOperation, context: PatchContext) -> int | None:
         return heat_rules.create_heat()
     if operation.op == "update":
         return heat_rules.update_heat(context.scene_heats[operation.name], operation.name)
-    heats = [context.scene_heats[source] for source in operation.mergeSources]
+    heats = [context.scene_heats[source] for source in operation.merge_sources]
     return heat_rules.merge_heat(heats, operation.name)
 
 
 def _materialize(operation: PatchOperation, context: PatchContext) -> MaterializedOperation:
-    oid = operation.operationId
+    oid = operation.operation_id
     heat = _heat_of(operation, context)
     content: str | None = None
-    if operation.newContent is not None:
-        normalized = normalize_content(operation.newContent, oid)
+    if operation.new_content is not None:
+        normalized = normalize_content(operation.new_content, oid)
         if operation.target == DOCTRINE_NAME:
             content = materialize_doctrine(normalized, oid)
         else:
             assert heat is not None
             content = materialize_scene(normalized, heat, oid)
     return MaterializedOperation(
-        operationId=oid,
+        operation_id=oid,
         op=operation.op,
         target=operation.target,
         name=operation.name,
-        newContent=content,
-        basedOnEntryIds=tuple(operation.basedOnEntryIds),
-        mergeSources=tuple(operation.mergeSources),
+        new_content=content,
+        based_on_entry_ids=tuple(operation.based_on_entry_ids),
+        merge_sources=tuple(operation.merge_sources),
         rationale=operation.rationale,
         heat=heat,
     )
@@ -299,12 +299,12 @@ def _file_changes(operations: Sequence[MaterializedOperation]) -> list[FileChang
     for operation in operations:
         path = DOCTRINE_PATH if operation.target == DOCTRINE_NAME else scene_path(operation.name)
         if operation.op == "delete":
-            deletes.append(FileChange(path, "delete", operation.operationId))
+            deletes.append(FileChange(path, "delete", operation.operation_id))
             continue
-        writes.append(FileChange(path, "write", operation.operationId, operation.newContent))
-        for source in operation.mergeSources:
+        writes.append(FileChange(path, "write", operation.operation_id, operation.new_content))
+        for source in operation.merge_sources:
             if source != operation.name:
-                deletes.append(FileChange(scene_path(source), "delete", operation.operationId))
+                deletes.append(FileChange(scene_path(source), "delete", operation.operation_id))
     return sorted(writes, key=lambda c: c.path) + sorted(deletes, key=lambda c: c.path)
 
 
@@ -332,5 +332,5 @@ def context_from_task(task: ConsolidationTask) -> PatchContext:
     return PatchContext(
         scene_heats={scene.name: scene.heat for scene in task.scenes},
         doctrine_present=task.doctrine is not None,
-        entry_ids=frozenset(entry.entryId for entry in task.entries),
+        entry_ids=frozenset(entry.entry_id for entry in task.entries),
     )

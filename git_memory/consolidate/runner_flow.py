@@ -36,10 +36,10 @@ def _item(kind: str, source_id: str, revision: int | None, digest: str, text: st
     from git_memory.contracts.runner import InputCoverage
 
     return InputCoverage(
-        sourceKind=kind,
-        opaqueSourceId=source_id,
+        source_kind=kind,
+        opaque_source_id=source_id,
         revision=revision,
-        contentDigest=digest,
+        content_digest=digest,
         bytes=len(text.encode()),
         truncated=False,
     )
@@ -48,16 +48,18 @@ def _item(kind: str, source_id: str, revision: int | None, digest: str, text: st
 def _coverage(task: ConsolidationTask) -> list[Any]:
     """What the plan says is sent: entries, scenes, doctrine and the prompt, by digest."""
     items = [
-        _item("approved-entry", e.entryId, e.revision, e.contentDigest, e.body)
+        _item("approved-entry", e.entry_id, e.revision, e.content_digest, e.body)
         for e in task.entries
     ]
-    items += [_item("scene", s.name, s.heat, s.contentDigest, s.content) for s in task.scenes]
+    items += [_item("scene", s.name, s.heat, s.content_digest, s.content) for s in task.scenes]
     if task.doctrine is not None:
         doctrine = task.doctrine
-        items.append(_item("doctrine", "doctrine", None, doctrine.contentDigest, doctrine.content))
+        items.append(_item("doctrine", "doctrine", None, doctrine.content_digest, doctrine.content))
     prompts = task.contract.prompts
     prompt_digest = sha256_hex(prompts.consolidation.encode())
-    items.append(_item("prompt", prompts.promptVersion, None, prompt_digest, prompts.consolidation))
+    items.append(
+        _item("prompt", prompts.prompt_version, None, prompt_digest, prompts.consolidation)
+    )
     return items
 
 
@@ -81,7 +83,7 @@ def _fresh_plan(
     from git_memory.store.tasks import get_task
 
     tasks.plan(workspace, task)
-    stored = get_task(workspace.db, task.taskId)
+    stored = get_task(workspace.db, task.task_id)
     assert stored is not None
     for attempt in range(MAX_ATTEMPTS):
         leased = _leased(task, stored.created_at, attempt)
@@ -90,16 +92,16 @@ def _fresh_plan(
         digest = build_plan(
             session.profile,
             task_kind="consolidation",
-            task_id=task.taskId,
+            task_id=task.task_id,
             stdin=stdin,
             coverage=coverage,
-        ).planDigest
+        ).plan_digest
         if delivery_state(workspace.db, str(digest)) is None:
-            plan = session.plan("consolidation", task.taskId, stdin, coverage=coverage)
+            plan = session.plan("consolidation", task.task_id, stdin, coverage=coverage)
             return leased, stdin, plan
     raise GitMemoryError(
         "GM_RUNNER_ALREADY_DELIVERED",
-        f"task {task.taskId} was sent {MAX_ATTEMPTS} times without a usable answer",
+        f"task {task.task_id} was sent {MAX_ATTEMPTS} times without a usable answer",
         hint="answer it in the conversation with `git memory synthesize` instead",
     )
 
@@ -113,17 +115,19 @@ def consolidate(
     with open_workspace(worktree) as workspace:
         mode: tasks.Mode = "full" if request.full else "incremental"
         built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
-        note = why_none(built, request.ifDue)
+        note = why_none(built, request.if_due)
         if note is not None:
-            return ConsolidateResult(status=_status_of(built), entryCount=built.selected, note=note)
+            return ConsolidateResult(
+                status=_status_of(built), entry_count=built.selected, note=note
+            )
         assert built.task is not None
         session = _session(worktree, workspace, request)
         task, stdin, plan = _fresh_plan(workspace, session, built.task)
         try:
             approved = session.approve(
                 [plan],
-                approve_plan=getattr(request, "approvePlan", None),
-                approve_manifest=getattr(request, "approveManifest", None),
+                approve_plan=getattr(request, "approve_plan", None),
+                approve_manifest=getattr(request, "approve_manifest", None),
                 ask=ask,
             )
         except GitMemoryError as exc:
@@ -131,10 +135,10 @@ def consolidate(
                 raise
             return ConsolidateResult(
                 status="approval-required",
-                taskId=task.taskId,
-                entryCount=built.selected,
+                task_id=task.task_id,
+                entry_count=built.selected,
                 plans=[plan.to_json()],
-                note=f"approve with --approve-plan {plan.planDigest}",
+                note=f"approve with --approve-plan {plan.plan_digest}",
             )
         return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
 
@@ -149,7 +153,7 @@ def _session(
 
     options = RunnerOptions(
         request.runner,
-        command=getattr(request, "runnerCommand", None),
+        command=getattr(request, "runner_command", None),
         model=request.model,
         endpoint=request.endpoint,
     )
@@ -183,13 +187,13 @@ def _run_and_stage(
 
     stdout = session.run(plan, stdin)
     patch = validate_answer(
-        stdout, ConsolidationPatch, task_id=task.taskId, binding=task.binding.to_json()
+        stdout, ConsolidationPatch, task_id=task.task_id, binding=task.binding.to_json()
     )
     staged = stage_patch(workspace, patch)
     return ConsolidateResult(
         status="staged",
-        taskId=task.taskId,
-        entryCount=count,
+        task_id=task.task_id,
+        entry_count=count,
         plans=[plan.to_json()],
         authorized=True,
         stage=staged,

@@ -18,7 +18,7 @@ from git_memory.consolidate import task as tasks
 from git_memory.consolidate.review_text import operation_text, patch_summary
 from git_memory.consolidate.rules import ValidatedPatch, context_from_task, validate_patch
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
+from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask, EntryRevision
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import StateDB
 
@@ -43,14 +43,14 @@ def binding_drift(message: str, **details: Any) -> GitMemoryError:
 def _stored_task(workspace: Workspace, patch: ConsolidationPatch) -> Any:
     from git_memory.store.tasks import get_task, not_found
 
-    stored = get_task(workspace.db, patch.taskId)
+    stored = get_task(workspace.db, patch.task_id)
     if stored is None or stored.owner != workspace.owner or stored.kind != "consolidation":
-        raise not_found(patch.taskId)
+        raise not_found(patch.task_id)
     if patch.binding.to_json() != stored.binding or (
-        patch.binding.expected_task_id() != patch.taskId
+        patch.binding.expected_task_id() != patch.task_id
     ):
         raise binding_drift(
-            f"the patch's binding differs from task {patch.taskId!r}",
+            f"the patch's binding differs from task {patch.task_id!r}",
             reason="binding-echo",
         )
     return stored
@@ -63,7 +63,7 @@ def current_task(
     built = tasks.build(
         workspace, patch_binding.replay.mode, now_ms=int(time.time() * 1000), check_pending=False
     )
-    if built.task is None or built.task.taskId != task_id:
+    if built.task is None or built.task.task_id != task_id:
         from git_memory.store.tasks import mark_stale
 
         mark_stale(workspace.db, task_id, "approved memory changed since synthesize")
@@ -89,24 +89,24 @@ def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> dict[str, An
 
     _stored_task(workspace, patch)
     response_digest = digest(patch.to_json())
-    token = claim_or_replay(workspace, patch.taskId, response_digest)
+    token = claim_or_replay(workspace, patch.task_id, response_digest)
     prepared: tuple[tasks.Built, ValidatedPatch] | None = None
     try:
         if token is not None:
-            built = current_task(workspace, patch.binding, patch.taskId)
+            built = current_task(workspace, patch.binding, patch.task_id)
             assert built.task is not None  # current_task raises drift otherwise
             validated = validate_patch(patch.operations, context_from_task(built.task))
             _check_stored_forms(validated)
             prepared = (built, validated)
         result = submit_task(
             workspace.db,
-            task_id=patch.taskId,
+            task_id=patch.task_id,
             claim_token=token or "",
             response_digest=response_digest,
             apply=lambda db, _stored: _apply(workspace, db, patch, prepared),
         )
     except GitMemoryError:
-        release(workspace, patch.taskId, token)
+        release(workspace, patch.task_id, token)
         raise
     return _response(workspace, result.outcome)
 
@@ -131,13 +131,13 @@ def _apply(
     built, validated = prepared
     assert built.task is not None
     task, baseline = built.task, built.baseline()
-    run_id = runs.run_id_of(patch.taskId)
+    run_id = runs.run_id_of(patch.task_id)
     candidate_id = None if validated.no_op else _insert(workspace, db, task, validated, run_id)
     record_consolidation_run(
         db,
         run_id=run_id,
         owner=workspace.owner,
-        task_id=patch.taskId,
+        task_id=patch.task_id,
         entry_count=len(task.entries),
         patch={
             "baseline": baseline,
@@ -147,7 +147,7 @@ def _apply(
         state="no_op" if validated.no_op else "pending_review",
     )
     return {
-        "taskId": patch.taskId,
+        "taskId": patch.task_id,
         "runId": run_id,
         "noOp": validated.no_op,
         "candidateIds": [] if candidate_id is None else [candidate_id],
@@ -155,13 +155,11 @@ def _apply(
 
 
 def _citations(task: ConsolidationTask, entry_ids: tuple[str, ...]) -> list[dict[str, Any]]:
-    by_id = {e.entryId: e for e in task.entries}
+    by_id = {e.entry_id: e for e in task.entries}
     return [
-        {
-            "entryId": eid,
-            "revision": by_id[eid].revision,
-            "contentDigest": by_id[eid].contentDigest,
-        }
+        EntryRevision(
+            entry_id=eid, revision=by_id[eid].revision, content_digest=by_id[eid].content_digest
+        ).to_json()
         for eid in sorted(entry_ids)
     ]
 
@@ -171,7 +169,7 @@ def _payload(task: ConsolidationTask, validated: ValidatedPatch, run_id: str) ->
     confirms) and the exact files the plan will write or delete."""
     statements = [
         {
-            "statementId": op.operationId,
+            "statementId": op.operation_id,
             "text": operation_text(op, task, validated),
             "operation": {**op.to_json(), "heat": op.heat},
         }
@@ -180,7 +178,7 @@ def _payload(task: ConsolidationTask, validated: ValidatedPatch, run_id: str) ->
     return {
         "candidateKind": "consolidation-patch",
         "runId": run_id,
-        "taskId": task.taskId,
+        "taskId": task.task_id,
         "binding": task.binding.to_json(),
         "content": patch_summary(validated),
         "type": None,
@@ -201,7 +199,7 @@ def _insert(
 ) -> str:
     from git_memory.store.candidates import insert_candidate, set_assessment
 
-    candidate_id = runs.candidate_id_of(task.taskId)
+    candidate_id = runs.candidate_id_of(task.task_id)
     payload = _payload(task, validated, run_id)
     insert_candidate(
         db,
@@ -210,11 +208,11 @@ def _insert(
         kind="consolidation-patch",
         payload=payload,
         content=str(payload["content"]),
-        task_id=task.taskId,
+        task_id=task.task_id,
         status="quarantined",
     )
     for op in validated.operations:
-        _add_evidence(db, candidate_id, task, op.operationId, op.basedOnEntryIds)
+        _add_evidence(db, candidate_id, task, op.operation_id, op.based_on_entry_ids)
         set_assessment(db, candidate_id, _assessment(task, op))
     return candidate_id
 
@@ -224,12 +222,12 @@ def _add_evidence(
 ) -> None:
     from git_memory.store.candidates import EvidenceRef, add_evidence_refs
 
-    by_id = {e.entryId: e for e in task.entries}
+    by_id = {e.entry_id: e for e in task.entries}
     refs = [
         EvidenceRef(
             statement_id=op_id,
             evidence_id=eid,
-            pointer_digest=by_id[eid].contentDigest,
+            pointer_digest=by_id[eid].content_digest,
             revision=str(by_id[eid].revision),
             relation="based-on",
             strength="contextual",
@@ -244,15 +242,15 @@ def _add_evidence(
         for eid in sorted(entry_ids)
     ]
     if refs:
-        add_evidence_refs(db, candidate_id, refs, task_id=task.taskId)
+        add_evidence_refs(db, candidate_id, refs, task_id=task.task_id)
 
 
 def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
     from git_memory.store.candidates import Assessment
 
     return Assessment(
-        statement_id=op.operationId,
-        citations_digest=digest(_citations(task, op.basedOnEntryIds)),
+        statement_id=op.operation_id,
+        citations_digest=digest(_citations(task, op.based_on_entry_ids)),
         provenance_strength="contextual",
         limitations=list(LIMITATIONS),
         claim_support="unverified",

@@ -49,7 +49,7 @@ def retire_outdated(workspace: Workspace, built: tasks.Built) -> bool:
         return False
     mode = candidate.payload["binding"]["replay"]["mode"]
     current = tasks.build(workspace, mode, now_ms=0, check_pending=False)
-    if current.task is not None and current.task.taskId == run["taskId"]:
+    if current.task is not None and current.task.task_id == run["taskId"]:
         return False
     runs.set_state(workspace.db, workspace.owner, run, "stale")
     return True

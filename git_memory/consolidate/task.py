@@ -54,7 +54,7 @@ class Built:
 
     def baseline(self) -> list[dict[str, Any]]:
         """Revisions of every approved entry now: the next incremental run compares to it."""
-        return [_revision(e) for e in sorted(self.snapshot.entries, key=lambda e: e.entryId)]
+        return [_revision(e) for e in sorted(self.snapshot.entries, key=lambda e: e.entry_id)]
 
 
 def snapshot(workspace: Workspace) -> Snapshot:
@@ -81,9 +81,9 @@ def snapshot(workspace: Workspace) -> Snapshot:
 
 def _revision(entry: EntrySource) -> dict[str, Any]:
     return {
-        "entryId": entry.entryId,
+        "entryId": entry.entry_id,
         "revision": entry.revision,
-        "contentDigest": entry.contentDigest,
+        "contentDigest": entry.content_digest,
     }
 
 
@@ -92,7 +92,7 @@ def select_entries(snap: Snapshot, state: RunState, mode: Mode) -> list[EntrySou
     if mode == "full":
         return list(snap.entries)
     return [
-        e for e in snap.entries if state.baseline.get(e.entryId) != (e.revision, e.contentDigest)
+        e for e in snap.entries if state.baseline.get(e.entry_id) != (e.revision, e.content_digest)
     ]
 
 
@@ -118,7 +118,7 @@ def build(workspace: Workspace, mode: Mode, *, now_ms: int, check_pending: bool 
             "scenes": [_scene(s) for s in snap.scenes],
             "doctrine": None
             if snap.doctrine is None
-            else {"contentDigest": snap.doctrine.contentDigest, "content": snap.doctrine.document},
+            else {"contentDigest": snap.doctrine.content_digest, "content": snap.doctrine.document},
             "policy": {"dueEntryCount": DUE_ENTRY_COUNT},
             "contract": {
                 "prompts": {"promptVersion": PROMPT_VERSION, "consolidation": CONSOLIDATION_PROMPT}
@@ -149,13 +149,13 @@ def _binding(
             "sourceTreeDigest": snap.source_tree_digest,
         },
         "entrySetDigest": entry_set_digest(selected),
-        "entryRevisions": [_revision(e) for e in sorted(selected, key=lambda e: e.entryId)],
+        "entryRevisions": [_revision(e) for e in sorted(selected, key=lambda e: e.entry_id)],
         "sceneIndexDigest": scene_index_digest(snap.scenes),
         "sceneRevisions": [
-            {"name": s.name, "contentDigest": s.contentDigest, "heat": s.heat}
+            {"name": s.name, "contentDigest": s.content_digest, "heat": s.heat}
             for s in sorted(snap.scenes, key=lambda s: s.name)
         ],
-        "doctrineDigest": None if snap.doctrine is None else snap.doctrine.contentDigest,
+        "doctrineDigest": None if snap.doctrine is None else snap.doctrine.content_digest,
         "replay": {"mode": mode, "afterSuccessfulRunId": state.last_successful_id},
         "promptVersion": PROMPT_VERSION,
         "schemaVersion": "git-memory-consolidation-task@v1",
@@ -177,7 +177,7 @@ def _entry(entry: EntrySource) -> dict[str, Any]:
 def _scene(scene: SceneSource) -> dict[str, Any]:
     return {
         "name": scene.name,
-        "contentDigest": scene.contentDigest,
+        "contentDigest": scene.content_digest,
         "heat": scene.heat,
         "content": scene.document,
     }
@@ -190,7 +190,7 @@ def plan(workspace: Workspace, task: ConsolidationTask) -> str:
     with workspace.db.write(boundary="consolidate.plan"):
         stored, _ = plan_task(
             workspace.db,
-            task_id=task.taskId,
+            task_id=task.task_id,
             kind="consolidation",
             owner=workspace.owner,
             binding=task.binding.to_json(),

@@ -13,7 +13,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from git_memory.contracts.base import Hex64, Model, schema_of
+from git_memory.contracts.base import Hex64, Model, schema_of, wire_name
 from git_memory.contracts.extraction import (
     CandidateType,
     DraftCandidate,
@@ -40,13 +40,13 @@ class Projection(Model):
     """A projection's generation and analyzer version at recall time."""
 
     generation: NonNegativeInt
-    analyzerVersion: NonEmpty
+    analyzer_version: NonEmpty
 
 
 class PoolItemRevision(Model):
     """The revision of one pool item the decisions were made against."""
 
-    sourceKind: PoolSourceKind
+    source_kind: PoolSourceKind
     id: Identifier
     revision: NonNegativeInt
 
@@ -54,53 +54,53 @@ class PoolItemRevision(Model):
 class AdjudicationBinding(Model):
     """Echoed verbatim by AdjudicationResult; any drift makes the task stale."""
 
-    databaseUuid: NonEmpty
-    memoryStateUuid: NonEmpty
+    database_uuid: NonEmpty
+    memory_state_uuid: NonEmpty
     owner: OwnerKeys
-    draftBatchDigest: Hex64
-    approvedProjection: Projection
-    candidateProjection: Projection
-    recallAlgorithmVersion: NonEmpty
-    recallQueryDigest: Hex64
-    resultSetDigest: Hex64
-    poolItemRevisions: list[PoolItemRevision]
-    promptVersion: NonEmpty
-    schemaVersion: NonEmpty
+    draft_batch_digest: Hex64
+    approved_projection: Projection
+    candidate_projection: Projection
+    recall_algorithm_version: NonEmpty
+    recall_query_digest: Hex64
+    result_set_digest: Hex64
+    pool_item_revisions: list[PoolItemRevision]
+    prompt_version: NonEmpty
+    schema_version: NonEmpty
 
 
 class TaskDraft(DraftCandidate):
     """A draft of the batch, with the candidate id decisions refer to (`draftRef`)."""
 
-    candidateId: Identifier
+    candidate_id: Identifier
 
     @field_validator("statements")
     @classmethod
     def _unique_statements(cls, value: list[Any]) -> list[Any]:
-        return unique_by(value, lambda item: item.statementId, "statementId")
+        return unique_by(value, lambda item: item.statement_id, "statementId")
 
 
 class RecallHit(Model):
     """One ranked recall hit (rank starts at 1)."""
 
     rank: PositiveInt
-    sourceKind: PoolSourceKind
+    source_kind: PoolSourceKind
     id: Identifier
 
 
 class RecallSet(Model):
     """The fused recall list of one draft."""
 
-    draftRef: Identifier
+    draft_ref: Identifier
     ordered: list[RecallHit]
 
 
 class PoolItem(Model):
     """An existing approved entry or candidate the drafts are compared with."""
 
-    sourceKind: PoolSourceKind
+    source_kind: PoolSourceKind
     id: Identifier
     revision: NonNegativeInt
-    contentDigest: Hex64
+    content_digest: Hex64
     state: NonEmpty
     summary: str
 
@@ -108,18 +108,18 @@ class PoolItem(Model):
 class AdjudicationPrompts(Model):
     """The versioned adjudication prompt, embedded in the task."""
 
-    promptVersion: NonEmpty
+    prompt_version: NonEmpty
     adjudication: NonEmpty
 
 
 class AdjudicationContract(Model):
     """The output contract of an adjudication task."""
 
-    resultSchema: Literal["git-memory-adjudication-result@v1"] = RESULT_FORMAT
+    result_schema: Literal["git-memory-adjudication-result@v1"] = RESULT_FORMAT
     prompts: AdjudicationPrompts
     # The whole JSON Schema of the document that answers the task: an agent (or runner)
     # writes a valid document from it without any other reference.
-    documentSchema: dict[str, Any] = Field(
+    document_schema: dict[str, Any] = Field(
         default_factory=schema_of("git_memory.contracts.adjudication.AdjudicationResult")
     )
 
@@ -128,23 +128,23 @@ class AdjudicationTask(Model):
     """Drafts (1..64), their recall sets and the deduplicated pool."""
 
     format: Literal["git-memory-adjudication-task@v1"] = "git-memory-adjudication-task@v1"
-    taskId: Identifier
+    task_id: Identifier
     lease: Lease
     binding: AdjudicationBinding
     drafts: Annotated[list[TaskDraft], Field(min_length=1, max_length=MAX_DRAFTS)]
-    recallSets: list[RecallSet]
+    recall_sets: list[RecallSet]
     pool: list[PoolItem]
     contract: AdjudicationContract
 
     @field_validator("drafts")
     @classmethod
     def _unique_drafts(cls, value: list[TaskDraft]) -> list[TaskDraft]:
-        return unique_by(value, lambda item: item.candidateId, "candidateId")
+        return unique_by(value, lambda item: item.candidate_id, "candidateId")
 
     @field_validator("pool")
     @classmethod
     def _unique_pool(cls, value: list[PoolItem]) -> list[PoolItem]:
-        return unique_by(value, lambda item: (item.sourceKind, item.id), "pool item")
+        return unique_by(value, lambda item: (item.source_kind, item.id), "pool item")
 
 
 class MergedFields(Model):
@@ -160,7 +160,8 @@ class MergedFields(Model):
     @model_serializer(mode="wrap")
     def _only_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        return {key: value for key, value in data.items() if key in self.model_fields_set}
+        given = {wire_name(name) for name in self.model_fields_set}
+        return {key: value for key, value in data.items() if key in given}
 
     @model_validator(mode="after")
     def _null_only_for_scene(self) -> MergedFields:
@@ -174,25 +175,25 @@ class Adjudication(Model):
     """One decision; the structural rules of each action are checked here, membership of
     targets in the batch or pool by the host."""
 
-    draftRef: Identifier
+    draft_ref: Identifier
     action: Action
-    targetIds: list[Identifier]
-    mergedFields: MergedFields | None
+    target_ids: list[Identifier]
+    merged_fields: MergedFields | None
 
     @model_validator(mode="after")
     def _action_shape(self) -> Adjudication:
-        unique_by(self.targetIds, lambda item: item, "targetId")
-        if self.draftRef in self.targetIds:
-            raise ValueError(f"{self.draftRef}: a draft cannot target itself")
-        count, fields = len(self.targetIds), self.mergedFields is not None
+        unique_by(self.target_ids, lambda item: item, "targetId")
+        if self.draft_ref in self.target_ids:
+            raise ValueError(f"{self.draft_ref}: a draft cannot target itself")
+        count, fields = len(self.target_ids), self.merged_fields is not None
         if self.action == "store" and (count or fields):
-            raise ValueError(f"{self.draftRef}: store takes no targets and null mergedFields")
+            raise ValueError(f"{self.draft_ref}: store takes no targets and null mergedFields")
         if self.action == "skip" and (count < 1 or fields):
-            raise ValueError(f"{self.draftRef}: skip needs >= 1 target and null mergedFields")
+            raise ValueError(f"{self.draft_ref}: skip needs >= 1 target and null mergedFields")
         if self.action == "update" and (count != 1 or not fields):
-            raise ValueError(f"{self.draftRef}: update needs exactly 1 target and mergedFields")
+            raise ValueError(f"{self.draft_ref}: update needs exactly 1 target and mergedFields")
         if self.action == "merge" and (count < 1 or not fields):
-            raise ValueError(f"{self.draftRef}: merge needs >= 1 target and mergedFields")
+            raise ValueError(f"{self.draft_ref}: merge needs >= 1 target and mergedFields")
         return self
 
 
@@ -200,11 +201,11 @@ class AdjudicationResult(Model):
     """The decisions for an AdjudicationTask: echoed taskId and binding, one per draft."""
 
     format: Literal["git-memory-adjudication-result@v1"] = RESULT_FORMAT
-    taskId: Identifier
+    task_id: Identifier
     binding: AdjudicationBinding
     adjudications: Annotated[list[Adjudication], Field(max_length=MAX_DRAFTS)]
 
     @field_validator("adjudications")
     @classmethod
     def _one_decision_per_draft(cls, value: list[Adjudication]) -> list[Adjudication]:
-        return unique_by(value, lambda item: item.draftRef, "draftRef")
+        return unique_by(value, lambda item: item.draft_ref, "draftRef")

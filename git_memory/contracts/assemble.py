@@ -18,7 +18,7 @@ class AssembleRequest(Model):
 
     format: Literal["git-memory-assemble-request@v1"] = "git-memory-assemble-request@v1"
     provider: Literal["claude", "codex", "all"]
-    dryRun: bool = False
+    dry_run: bool = False
 
 
 class AssembledFile(Model):
@@ -39,13 +39,13 @@ class BlockReport(Model):
     tokens: int = Field(description="Estimated tokens (bytes / 4, rounded up).")
     budget: int
     shown: list[str]
-    viaScenes: list[str]
-    leftOut: list[str]
-    heldBack: list[str]
+    via_scenes: list[str]
+    left_out: list[str]
+    held_back: list[str]
     scenes: int = Field(description="Scene lines shown.")
-    scenesLeftOut: int
+    scenes_left_out: int
     skills: int = Field(description="Skill lines shown.")
-    skillsLeftOut: int
+    skills_left_out: int
     doctrine: Literal["shown", "left-out", "none"]
 
 
@@ -65,7 +65,7 @@ class AssembleResponse(Model):
 
     format: Literal["git-memory-assemble@v1"] = "git-memory-assemble@v1"
     provider: Literal["claude", "codex", "all"]
-    dryRun: bool
+    dry_run: bool
     changed: bool
     target: AssembledFile
     skills: list[AssembledFile]

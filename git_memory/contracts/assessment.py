@@ -23,29 +23,29 @@ def statement_text_digest(text: str) -> str:
 class Citation(Model):
     """One cited catalog item, bound by its pointer digest."""
 
-    evidenceId: EvidenceId
-    pointerDigest: Hex64
+    evidence_id: EvidenceId
+    pointer_digest: Hex64
 
 
 class EvidenceAssessment(Model):
     """Citations are unique and kept sorted so `citationsDigest` is order-independent."""
 
     format: Literal["git-memory-evidence-assessment@v1"] = "git-memory-evidence-assessment@v1"
-    candidateId: Identifier
-    statementId: Identifier
+    candidate_id: Identifier
+    statement_id: Identifier
     citations: list[Citation]
-    provenanceStrength: ProvenanceStrength
+    provenance_strength: ProvenanceStrength
     limitations: list[NonEmpty]
-    claimSupport: ClaimSupport
-    assessedBy: AssessedBy
-    statementTextDigest: Hex64
+    claim_support: ClaimSupport
+    assessed_by: AssessedBy
+    statement_text_digest: Hex64
     revision: NonNegativeInt
 
     @field_validator("citations")
     @classmethod
     def _sorted_unique_citations(cls, value: list[Citation]) -> list[Citation]:
-        unique_by(value, lambda item: (item.evidenceId, item.pointerDigest), "citation")
-        return sorted(value, key=lambda item: (item.evidenceId, item.pointerDigest))
+        unique_by(value, lambda item: (item.evidence_id, item.pointer_digest), "citation")
+        return sorted(value, key=lambda item: (item.evidence_id, item.pointer_digest))
 
     @field_validator("limitations")
     @classmethod
@@ -59,5 +59,5 @@ class EvidenceAssessment(Model):
 
 def citations_digest(citations: list[Citation]) -> str:
     """`digest` of the sorted citation list, as the confirmation binding records it."""
-    ordered = sorted(citations, key=lambda item: (item.evidenceId, item.pointerDigest))
+    ordered = sorted(citations, key=lambda item: (item.evidence_id, item.pointer_digest))
     return digest([item.to_json() for item in ordered])

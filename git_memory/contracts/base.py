@@ -53,10 +53,31 @@ def contract_format(name: str) -> str:
     return f"{FORMAT_PREFIX}{name}@v1"
 
 
-class Model(BaseModel):
-    """Strict, immutable base for every contract and every nested object in one."""
+def wire_name(field_name: str) -> str:
+    """The camelCase JSON name of a snake_case field: `task_id` -> `taskId`.
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=False)
+    Written out rather than taken from pydantic, whose `to_camel` changed between the
+    versions this package supports; a name without underscores is returned unchanged.
+    """
+    head, *rest = field_name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+class Model(BaseModel):
+    """Strict, immutable base for every contract and every nested object in one.
+
+    Fields are snake_case in Python and camelCase on the wire (docs/contracts.md): each
+    field's alias is its `wire_name`, documents are read by alias (Python code may also pass
+    field names) and written by alias, and validation errors name the wire field.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        populate_by_name=True,
+        strict=False,
+        alias_generator=wire_name,
+    )
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document of this model (aliases, no `None` dropping)."""

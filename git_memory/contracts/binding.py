@@ -20,17 +20,17 @@ class RepositoryBinding(Model):
     """Keys are HMACs under the private origin secret; no absolute path ever appears here."""
 
     format: Literal["git-memory-repository-binding@v1"] = BINDING_FORMAT  # type: ignore[assignment]
-    repositoryKey: Hex64
-    worktreeKey: Hex64
-    publicRepositoryIdentity: str | None
-    rootRealpathDigest: Hex64
-    commonDirectoryIdentity: DirectoryIdentity
-    memoryRoot: str
+    repository_key: Hex64
+    worktree_key: Hex64
+    public_repository_identity: str | None
+    root_realpath_digest: Hex64
+    common_directory_identity: DirectoryIdentity
+    memory_root: str
 
     def owner(self) -> dict[str, str]:
         """The owner triple that plans and tasks are scoped by."""
         return {
-            "repositoryKey": self.repositoryKey,
-            "worktreeKey": self.worktreeKey,
-            "memoryRoot": self.memoryRoot,
+            "repositoryKey": self.repository_key,
+            "worktreeKey": self.worktree_key,
+            "memoryRoot": self.memory_root,
         }

@@ -38,24 +38,24 @@ class ApprovedProjectionState(Model):
     """The approved projection a consolidation was computed from (coverage must be complete)."""
 
     generation: NonNegativeInt
-    analyzerVersion: NonEmpty
+    analyzer_version: NonEmpty
     coverage: Literal["complete"] = "complete"
-    sourceTreeDigest: Hex64
+    source_tree_digest: Hex64
 
 
 class EntryRevision(Model):
     """An approved entry as the task saw it."""
 
-    entryId: Identifier
+    entry_id: Identifier
     revision: PositiveInt
-    contentDigest: Hex64
+    content_digest: Hex64
 
 
 class SceneRevision(Model):
     """A scene as the task saw it."""
 
     name: SceneSlug
-    contentDigest: Hex64
+    content_digest: Hex64
     heat: PositiveInt
 
 
@@ -63,25 +63,25 @@ class Replay(Model):
     """Incremental (since the last successful run) or full replay."""
 
     mode: Literal["incremental", "full"]
-    afterSuccessfulRunId: Identifier | None
+    after_successful_run_id: Identifier | None
 
 
 class ConsolidationBinding(Model):
     """Echoed verbatim by ConsolidationPatch; `taskId = "consolidate-" + digest(binding)`."""
 
-    databaseUuid: NonEmpty
-    memoryStateUuid: NonEmpty
+    database_uuid: NonEmpty
+    memory_state_uuid: NonEmpty
     owner: OwnerKeys
-    approvedProjection: ApprovedProjectionState
-    entrySetDigest: Hex64
-    entryRevisions: list[EntryRevision]
-    sceneIndexDigest: Hex64
-    sceneRevisions: list[SceneRevision]
-    doctrineDigest: Hex64 | None
+    approved_projection: ApprovedProjectionState
+    entry_set_digest: Hex64
+    entry_revisions: list[EntryRevision]
+    scene_index_digest: Hex64
+    scene_revisions: list[SceneRevision]
+    doctrine_digest: Hex64 | None
     replay: Replay
-    promptVersion: NonEmpty
-    schemaVersion: Literal["git-memory-consolidation-task@v1"] = TASK_FORMAT
-    policyVersion: NonEmpty
+    prompt_version: NonEmpty
+    schema_version: Literal["git-memory-consolidation-task@v1"] = TASK_FORMAT
+    policy_version: NonEmpty
 
     def expected_task_id(self) -> str:
         """`consolidate-<digest(binding)>`."""
@@ -91,9 +91,9 @@ class ConsolidationBinding(Model):
 class ConsolidationEntry(Model):
     """An approved entry handed to the model."""
 
-    entryId: Identifier
+    entry_id: Identifier
     revision: PositiveInt
-    contentDigest: Hex64
+    content_digest: Hex64
     type: CandidateType
     scene: SceneName | None
     priority: Priority
@@ -105,7 +105,7 @@ class ConsolidationScene(Model):
     """A current scene document."""
 
     name: SceneSlug
-    contentDigest: Hex64
+    content_digest: Hex64
     heat: PositiveInt
     content: NonEmpty
 
@@ -113,35 +113,35 @@ class ConsolidationScene(Model):
 class ConsolidationDoctrine(Model):
     """The current doctrine document."""
 
-    contentDigest: Hex64
+    content_digest: Hex64
     content: NonEmpty
 
 
 class ConsolidationPolicy(Model):
     """Scene capacity thresholds and the heat algorithm."""
 
-    maxScenes: Literal[15] = 15
-    mergePreferredAt: Literal[12] = 12
-    createForbiddenAt: Literal[14] = 14
-    dueEntryCount: PositiveInt = 20
-    heatAlgorithm: Literal["scene-heat@1"] = "scene-heat@1"
+    max_scenes: Literal[15] = 15
+    merge_preferred_at: Literal[12] = 12
+    create_forbidden_at: Literal[14] = 14
+    due_entry_count: PositiveInt = 20
+    heat_algorithm: Literal["scene-heat@1"] = "scene-heat@1"
 
 
 class ConsolidationPrompts(Model):
     """The versioned consolidation prompt, embedded in the task."""
 
-    promptVersion: NonEmpty
+    prompt_version: NonEmpty
     consolidation: NonEmpty
 
 
 class ConsolidationContract(Model):
     """The output contract of a consolidation task."""
 
-    patchSchema: Literal["git-memory-consolidation-patch@v1"] = PATCH_FORMAT
+    patch_schema: Literal["git-memory-consolidation-patch@v1"] = PATCH_FORMAT
     prompts: ConsolidationPrompts
     # The whole JSON Schema of the document that answers the task: an agent (or runner)
     # writes a valid document from it without any other reference.
-    documentSchema: dict[str, Any] = Field(
+    document_schema: dict[str, Any] = Field(
         default_factory=schema_of("git_memory.contracts.consolidation.ConsolidationPatch")
     )
 
@@ -150,7 +150,7 @@ class ConsolidationTask(Model):
     """Approved entries (sorted by id), scenes (sorted by name) and doctrine to consolidate."""
 
     format: Literal["git-memory-consolidation-task@v1"] = TASK_FORMAT
-    taskId: Identifier
+    task_id: Identifier
     lease: Lease
     binding: ConsolidationBinding
     entries: list[ConsolidationEntry]
@@ -162,8 +162,8 @@ class ConsolidationTask(Model):
     @field_validator("entries")
     @classmethod
     def _entries_sorted(cls, value: list[ConsolidationEntry]) -> list[ConsolidationEntry]:
-        unique_by(value, lambda item: item.entryId, "entryId")
-        return sorted(value, key=lambda item: item.entryId)
+        unique_by(value, lambda item: item.entry_id, "entryId")
+        return sorted(value, key=lambda item: item.entry_id)
 
     @field_validator("scenes")
     @classmethod
@@ -175,16 +175,16 @@ class ConsolidationTask(Model):
 class PatchOperation(Model):
     """One scene or doctrine change; paths are derived from `target` and `name` only."""
 
-    operationId: Identifier
+    operation_id: Identifier
     op: Literal["create", "update", "merge", "delete"]
     target: Literal["scene", "doctrine"]
     name: SceneSlug
-    newContent: str | None
-    basedOnEntryIds: list[Identifier]
-    mergeSources: list[SceneSlug]
+    new_content: str | None
+    based_on_entry_ids: list[Identifier]
+    merge_sources: list[SceneSlug]
     rationale: NonEmpty
 
-    @field_validator("basedOnEntryIds", "mergeSources")
+    @field_validator("based_on_entry_ids", "merge_sources")
     @classmethod
     def _unique_refs(cls, value: list[str]) -> list[str]:
         return unique_by(value, lambda item: item, "reference")
@@ -194,19 +194,19 @@ class ConsolidationPatch(Model):
     """The model's answer to a ConsolidationTask; an empty operation list is a no-op."""
 
     format: Literal["git-memory-consolidation-patch@v1"] = PATCH_FORMAT
-    taskId: Identifier
+    task_id: Identifier
     binding: ConsolidationBinding
     operations: list[PatchOperation]
 
     @field_validator("operations")
     @classmethod
     def _unique_operations(cls, value: list[PatchOperation]) -> list[PatchOperation]:
-        return unique_by(value, lambda item: item.operationId, "operationId")
+        return unique_by(value, lambda item: item.operation_id, "operationId")
 
 
 def entry_set_digest(entries: list[EntryRevision]) -> str:
     """`digest` of the `{entryId, revision, contentDigest}` items sorted by entryId."""
-    ordered = sorted(entries, key=lambda item: item.entryId)
+    ordered = sorted(entries, key=lambda item: item.entry_id)
     return digest([item.to_json() for item in ordered])
 
 
@@ -219,8 +219,8 @@ def scene_index_digest(scenes: list[SceneRevision]) -> str:
 class SynthesisGuidance(Model):
     """What the agent should do with a synthesis response."""
 
-    nextAction: NonEmpty
-    requestFormat: NonEmpty
+    next_action: NonEmpty
+    request_format: NonEmpty
     rule: NonEmpty
 
 
@@ -229,8 +229,8 @@ class Synthesis(Model):
 
     format: Literal["git-memory-synthesis@v1"] = "git-memory-synthesis@v1"
     task: ConsolidationTask | None
-    entryCount: NonNegativeInt
-    dueAt: PositiveInt | None = None
-    pendingRunId: Identifier | None = None
+    entry_count: NonNegativeInt
+    due_at: PositiveInt | None = None
+    pending_run_id: Identifier | None = None
     guidance: SynthesisGuidance
     note: str | None = None

@@ -17,12 +17,12 @@ ModelName = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 class _ReplayFlags(Model):
     """`ifDue` and `full` exclude each other."""
 
-    ifDue: bool = False
+    if_due: bool = False
     full: bool = False
 
     @model_validator(mode="after")
     def _not_both(self) -> Any:
-        if self.ifDue and self.full:
+        if self.if_due and self.full:
             raise ValueError("ifDue and full exclude each other")
         return self
 
@@ -46,15 +46,15 @@ class ConsolidateRequest(_ReplayFlags):
 
     format: Literal["git-memory-consolidate-request@v1"] = "git-memory-consolidate-request@v1"
     runner: RunnerName
-    runnerCommand: Annotated[str, StringConstraints(min_length=1, max_length=4096)] | None = None
+    runner_command: Annotated[str, StringConstraints(min_length=1, max_length=4096)] | None = None
     model: ModelName | None = None
     endpoint: Endpoint | None = None
-    approvePlan: Hex64 | None = None
-    approveManifest: Hex64 | None = None
+    approve_plan: Hex64 | None = None
+    approve_manifest: Hex64 | None = None
 
     @model_validator(mode="after")
     def _one_approval(self) -> ConsolidateRequest:
-        if self.approvePlan and self.approveManifest:
+        if self.approve_plan and self.approve_manifest:
             raise ValueError("approvePlan and approveManifest exclude each other")
         return self
 
@@ -64,8 +64,8 @@ class ConsolidateResult(Model):
 
     format: Literal["git-memory-consolidate-result@v1"] = "git-memory-consolidate-result@v1"
     status: Literal["not-due", "nothing-new", "pending-run", "approval-required", "staged"]
-    taskId: Identifier | None = None
-    entryCount: NonNegativeInt = 0
+    task_id: Identifier | None = None
+    entry_count: NonNegativeInt = 0
     plans: list[dict[str, Any]] = Field(default_factory=list)
     manifest: dict[str, Any] | None = None
     authorized: bool = False

@@ -87,15 +87,15 @@ class OmitsNone(Model):
 class OwnerKeys(Model):
     """The repository and worktree keys that scope private state."""
 
-    repositoryKey: Hex64
-    worktreeKey: Hex64
+    repository_key: Hex64
+    worktree_key: Hex64
 
 
 class Lease(Model):
     """Who holds a claimed task and until when (milliseconds since the epoch)."""
 
     holder: NonEmpty
-    expiresAt: NonNegativeInt
+    expires_at: NonNegativeInt
 
 
 class TimeWindow(Model):
@@ -128,20 +128,20 @@ class ExtractionFilters(OmitsNone):
     providers: Annotated[list[Provider], AfterValidator(_unique_sorted)] | SkipJsonSchema[None] = (
         None
     )
-    sessionKeys: KeyList | SkipJsonSchema[None] = None
-    toolCapabilityKeys: KeyList | SkipJsonSchema[None] = None
-    skillCapabilityKeys: KeyList | SkipJsonSchema[None] = None
-    resultEvidence: (
+    session_keys: KeyList | SkipJsonSchema[None] = None
+    tool_capability_keys: KeyList | SkipJsonSchema[None] = None
+    skill_capability_keys: KeyList | SkipJsonSchema[None] = None
+    result_evidence: (
         Annotated[list[ResultEvidence], AfterValidator(_unique_sorted)] | SkipJsonSchema[None]
     ) = None
-    capabilityTerminalStates: (
+    capability_terminal_states: (
         Annotated[list[TerminalState], AfterValidator(_unique_sorted)] | SkipJsonSchema[None]
     ) = None
 
     @model_validator(mode="after")
     def _terminal_states_need_capability(self) -> ExtractionFilters:
-        if self.capabilityTerminalStates and not (
-            self.toolCapabilityKeys or self.skillCapabilityKeys
+        if self.capability_terminal_states and not (
+            self.tool_capability_keys or self.skill_capability_keys
         ):
             raise ValueError(
                 "capabilityTerminalStates requires toolCapabilityKeys or skillCapabilityKeys"
@@ -163,31 +163,31 @@ class MemoryExtractionRequest(OmitsNone):
 class Selection(Model):
     """Digests of the selection a task came from (request, result set, source binding)."""
 
-    requestDigest: Hex64
-    resultSetDigest: Hex64
-    sourceBindingDigest: Hex64
+    request_digest: Hex64
+    result_set_digest: Hex64
+    source_binding_digest: Hex64
 
 
 class Provenance(Model):
     """When the source snapshot was evaluated; provenance only, never part of CAS."""
 
-    snapshotSeq: DecimalString
-    evaluatedAt: UtcTimestamp
+    snapshot_seq: DecimalString
+    evaluated_at: UtcTimestamp
 
 
 class ExtractionBinding(Model):
     """Echoed verbatim by CandidateDraftBatch and SkillCandidate."""
 
-    databaseUuid: NonEmpty
+    database_uuid: NonEmpty
     owner: OwnerKeys
-    sourceInputDigest: Hex64
+    source_input_digest: Hex64
     selection: Selection
-    turnRevisions: list[Hex64]
-    payloadDigests: list[Hex64]
-    deliveryEdgeRevisions: list[Hex64]
-    promptVersion: NonEmpty
-    schemaVersion: NonEmpty
-    chunkerVersion: NonEmpty
+    turn_revisions: list[Hex64]
+    payload_digests: list[Hex64]
+    delivery_edge_revisions: list[Hex64]
+    prompt_version: NonEmpty
+    schema_version: NonEmpty
+    chunker_version: NonEmpty
     provenance: Provenance
 
 
@@ -202,16 +202,16 @@ class TaskSession(Model):
     """The session a chunk comes from, by public project id and repository key only."""
 
     project: NonEmpty | None
-    repositoryKey: Hex64
-    timeWindow: SessionWindow | None
+    repository_key: Hex64
+    time_window: SessionWindow | None
 
 
 class EvidenceItem(Model):
     """One opaque catalog entry; strength and relation stay host-side."""
 
-    evidenceId: EvidenceId
+    evidence_id: EvidenceId
     kind: Literal["commit", "turn", "path"]
-    pointerDigest: Hex64
+    pointer_digest: Hex64
     display: NonEmpty
 
 
@@ -231,7 +231,7 @@ class TurnRange(Model):
 class CoverageItem(Model):
     """What a chunk holds of one turn or tool payload, and whether it was cut."""
 
-    sourceKind: Literal["turn", "tool-payload"]
+    source_kind: Literal["turn", "tool-payload"]
     ref: NonEmpty
     completeness: Literal["full", "truncated"]
     bytes: NonNegativeInt
@@ -240,45 +240,45 @@ class CoverageItem(Model):
 class TurnEvidence(Model):
     """Maps a chunk turn to its catalog evidence id."""
 
-    turnIndex: NonNegativeInt
-    evidenceId: EvidenceId
+    turn_index: NonNegativeInt
+    evidence_id: EvidenceId
 
 
 class Chunk(Model):
     """Whole consecutive turns, their coverage and the serialized transcript."""
 
-    turnRange: TurnRange
+    turn_range: TurnRange
     coverage: list[CoverageItem]
-    turnEvidence: list[TurnEvidence] = Field(default_factory=list)
+    turn_evidence: list[TurnEvidence] = Field(default_factory=list)
     transcript: str
 
-    @field_validator("turnEvidence")
+    @field_validator("turn_evidence")
     @classmethod
     def _one_id_per_turn(cls, value: list[TurnEvidence]) -> list[TurnEvidence]:
-        return unique_by(value, lambda item: item.turnIndex, "turnIndex")
+        return unique_by(value, lambda item: item.turn_index, "turnIndex")
 
 
 class TaskContext(Model):
     """Extra context for the model; the scene summary is null today."""
 
-    sceneIndexSummary: NonEmpty | None = None
+    scene_index_summary: NonEmpty | None = None
 
 
 class ExtractionPrompts(Model):
     """The versioned extraction prompt, embedded in the task."""
 
-    promptVersion: NonEmpty
+    prompt_version: NonEmpty
     extraction: NonEmpty
 
 
 class ExtractionContract(Model):
     """The output contract of an extraction task."""
 
-    draftSchema: Literal["git-memory-candidate-draft-batch@v1"] = DRAFT_BATCH_FORMAT
+    draft_schema: Literal["git-memory-candidate-draft-batch@v1"] = DRAFT_BATCH_FORMAT
     prompts: ExtractionPrompts
     # The whole JSON Schema of the document that answers the task: an agent (or runner)
     # writes a valid document from it without any other reference.
-    documentSchema: dict[str, Any] = Field(
+    document_schema: dict[str, Any] = Field(
         default_factory=schema_of("git_memory.contracts.extraction.CandidateDraftBatch")
     )
 
@@ -287,19 +287,19 @@ class ExtractionTask(Model):
     """One chunk of one session, ready for a model; `taskId = "extract-" + sourceInputDigest`."""
 
     format: Literal["git-memory-extraction-task@v1"] = "git-memory-extraction-task@v1"
-    taskId: Identifier
+    task_id: Identifier
     lease: Lease
     binding: ExtractionBinding
     session: TaskSession
-    evidenceCatalog: list[EvidenceItem]
+    evidence_catalog: list[EvidenceItem]
     chunk: Chunk
     context: TaskContext
     contract: ExtractionContract
 
-    @field_validator("evidenceCatalog")
+    @field_validator("evidence_catalog")
     @classmethod
     def _unique_evidence(cls, value: list[EvidenceItem]) -> list[EvidenceItem]:
-        return unique_by(value, lambda item: item.evidenceId, "evidenceId")
+        return unique_by(value, lambda item: item.evidence_id, "evidenceId")
 
     def compute_source_input_digest(self) -> str:
         """Digest of the task's inputs; excludes taskId, lease and provenance."""
@@ -307,16 +307,16 @@ class ExtractionTask(Model):
         return digest(
             {
                 "chunk": self.chunk.to_json(),
-                "evidenceCatalog": [item.to_json() for item in self.evidenceCatalog],
+                "evidenceCatalog": [item.to_json() for item in self.evidence_catalog],
                 "session": self.session.to_json(),
                 "context": self.context.to_json(),
                 "selection": binding.selection.to_json(),
-                "turnRevisions": binding.turnRevisions,
-                "payloadDigests": binding.payloadDigests,
-                "deliveryEdgeRevisions": binding.deliveryEdgeRevisions,
-                "promptVersion": binding.promptVersion,
-                "schemaVersion": binding.schemaVersion,
-                "chunkerVersion": binding.chunkerVersion,
+                "turnRevisions": binding.turn_revisions,
+                "payloadDigests": binding.payload_digests,
+                "deliveryEdgeRevisions": binding.delivery_edge_revisions,
+                "promptVersion": binding.prompt_version,
+                "schemaVersion": binding.schema_version,
+                "chunkerVersion": binding.chunker_version,
             }
         )
 
@@ -324,9 +324,9 @@ class ExtractionTask(Model):
 class DraftStatement(Model):
     """One claim of a draft, citing catalog evidence ids."""
 
-    statementId: Identifier
+    statement_id: Identifier
     text: NonEmpty
-    evidenceIds: list[EvidenceId]
+    evidence_ids: list[EvidenceId]
 
 
 class DraftCandidate(Model):
@@ -345,7 +345,7 @@ class CandidateDraftBatch(Model):
     """A model's answer to an ExtractionTask: echoed taskId and binding, at most 8 drafts."""
 
     format: Literal["git-memory-candidate-draft-batch@v1"] = DRAFT_BATCH_FORMAT
-    taskId: Identifier
+    task_id: Identifier
     binding: ExtractionBinding
     candidates: Annotated[list[DraftCandidate], Field(max_length=MAX_CANDIDATES_PER_BATCH)]
 

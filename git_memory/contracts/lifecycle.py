@@ -73,13 +73,13 @@ class ListedEntry(Model):
     """One approved entry as the table shows it."""
 
     id: str
-    shortId: str
+    short_id: str
     type: EntryType
     priority: Priority
-    claimSupport: str
-    lastOccurred: str | None
+    claim_support: str
+    last_occurred: str | None
     freshness: Freshness
-    firstLine: str
+    first_line: str
     path: str
     reasons: list[VerifyReason] = Field(default_factory=list)
 

@@ -22,7 +22,7 @@ class LintRequest(Model):
     format: Literal["git-memory-lint-request@v1"] = "git-memory-lint-request@v1"
     paths: list[str] = Field(default_factory=list)
     staged: bool = False
-    memoryFilesOnly: bool = False
+    memory_files_only: bool = False
 
 
 class LintFinding(Model):

@@ -96,7 +96,7 @@ class HooksResponse(Model):
     """The hooks directory git uses, each hook's state, and the merge driver registration."""
 
     format: Literal["git-memory-hooks@v1"] = "git-memory-hooks@v1"
-    hooksDir: str
+    hooks_dir: str
     hooks: list[HookState]
-    mergeDriver: bool
+    merge_driver: bool
     notes: list[str] = Field(default_factory=list)

@@ -23,22 +23,22 @@ POLICY_VERSION: Final = "sanitize@1"
 class ConfirmedStatement(Model):
     """A statement exactly as review showed it (both digests)."""
 
-    statementId: Identifier
-    statementTextDigest: Hex64
-    citationsDigest: Hex64
+    statement_id: Identifier
+    statement_text_digest: Hex64
+    citations_digest: Hex64
 
 
 class PrepareCandidate(Model):
     """A candidate at its expected revision with its complete current statement set."""
 
-    candidateId: Identifier
-    expectedRevision: PositiveInt
+    candidate_id: Identifier
+    expected_revision: PositiveInt
     statements: Annotated[list[ConfirmedStatement], Field(min_length=1)]
 
     @field_validator("statements")
     @classmethod
     def _unique_statements(cls, value: list[ConfirmedStatement]) -> list[ConfirmedStatement]:
-        return unique_by(value, lambda item: item.statementId, "statementId")
+        return unique_by(value, lambda item: item.statement_id, "statementId")
 
 
 class PrepareRequest(Model):
@@ -53,7 +53,7 @@ class PrepareRequest(Model):
     @field_validator("candidates")
     @classmethod
     def _unique_candidates(cls, value: list[PrepareCandidate]) -> list[PrepareCandidate]:
-        return unique_by(value, lambda item: item.candidateId, "candidateId")
+        return unique_by(value, lambda item: item.candidate_id, "candidateId")
 
 
 def check_relative_path(path: str) -> str:
@@ -74,25 +74,25 @@ class PlanFile(Model):
     """One target: a write needs the sanitized content digest; a delete needs a null digest
     and the blob OID of the file it removes."""
 
-    targetPath: str
-    targetBlobHash: Hex40 | None
-    sanitizedContentDigest: Hex64 | None
+    target_path: str
+    target_blob_hash: Hex40 | None
+    sanitized_content_digest: Hex64 | None
     operation: Literal["write", "delete"] = "write"
 
-    @field_validator("targetPath")
+    @field_validator("target_path")
     @classmethod
     def _normalized(cls, value: str) -> str:
         return check_relative_path(value)
 
     @model_validator(mode="after")
     def _operation_shape(self) -> PlanFile:
-        if self.operation == "write" and self.sanitizedContentDigest is None:
-            raise ValueError(f"{self.targetPath}: a write needs sanitizedContentDigest")
+        if self.operation == "write" and self.sanitized_content_digest is None:
+            raise ValueError(f"{self.target_path}: a write needs sanitizedContentDigest")
         if self.operation == "delete" and (
-            self.sanitizedContentDigest is not None or self.targetBlobHash is None
+            self.sanitized_content_digest is not None or self.target_blob_hash is None
         ):
             raise ValueError(
-                f"{self.targetPath}: a delete needs a null sanitizedContentDigest "
+                f"{self.target_path}: a delete needs a null sanitizedContentDigest "
                 "and a targetBlobHash"
             )
         return self
@@ -102,26 +102,26 @@ class PromotionPlan(Model):
     """Exact files bound to their current blob OIDs; approval binds to `plan_digest()`."""
 
     format: Literal["git-memory-promotion-plan@v1"] = "git-memory-promotion-plan@v1"
-    planId: Identifier
+    plan_id: Identifier
     owner: RepositoryBinding
-    candidateIds: Annotated[list[Identifier], Field(min_length=1)]
-    assessmentDigest: Hex64
-    perFile: Annotated[list[PlanFile], Field(min_length=1, max_length=MAX_PLAN_FILES)]
-    policyVersion: Literal["sanitize@1"] = POLICY_VERSION
+    candidate_ids: Annotated[list[Identifier], Field(min_length=1)]
+    assessment_digest: Hex64
+    per_file: Annotated[list[PlanFile], Field(min_length=1, max_length=MAX_PLAN_FILES)]
+    policy_version: Literal["sanitize@1"] = POLICY_VERSION
     diff: str
 
-    @field_validator("candidateIds")
+    @field_validator("candidate_ids")
     @classmethod
     def _unique_candidates(cls, value: list[str]) -> list[str]:
         return unique_by(value, lambda item: item, "candidateId")
 
     @model_validator(mode="after")
     def _targets_under_memory_root(self) -> PromotionPlan:
-        unique_by(self.perFile, lambda item: item.targetPath, "targetPath")
-        prefix = self.owner.memoryRoot.rstrip("/") + "/"
-        for item in self.perFile:
-            if not item.targetPath.startswith(prefix):
-                raise ValueError(f"{item.targetPath}: not under the memory root {prefix}")
+        unique_by(self.per_file, lambda item: item.target_path, "targetPath")
+        prefix = self.owner.memory_root.rstrip("/") + "/"
+        for item in self.per_file:
+            if not item.target_path.startswith(prefix):
+                raise ValueError(f"{item.target_path}: not under the memory root {prefix}")
         return self
 
     def plan_digest(self) -> str:
@@ -129,11 +129,11 @@ class PromotionPlan(Model):
         return digest(
             {
                 "format": self.format,
-                "planId": self.planId,
+                "planId": self.plan_id,
                 "owner": self.owner.owner(),
-                "candidateIds": self.candidateIds,
-                "policyVersion": self.policyVersion,
-                "assessmentDigest": self.assessmentDigest,
-                "perFile": [item.to_json() for item in self.perFile],
+                "candidateIds": self.candidate_ids,
+                "policyVersion": self.policy_version,
+                "assessmentDigest": self.assessment_digest,
+                "perFile": [item.to_json() for item in self.per_file],
             }
         )

@@ -15,13 +15,13 @@ class PreparedPlan(Model):
     """The plan `prepare` stored (status `generated`): approve it by `planDigest`."""
 
     format: Literal["git-memory-prepared-plan@v1"] = "git-memory-prepared-plan@v1"
-    planId: Identifier
-    planDigest: Hex64
+    plan_id: Identifier
+    plan_digest: Hex64
     status: Literal["generated"] = "generated"
-    candidateIds: list[Identifier]
-    assessmentDigest: Hex64
-    policyVersion: str
-    perFile: list[PlanFile]
+    candidate_ids: list[Identifier]
+    assessment_digest: Hex64
+    policy_version: str
+    per_file: list[PlanFile]
     diff: str
     next: str
 
@@ -38,12 +38,12 @@ class PromotionResult(Model):
     """An applied plan. `replayed`: it had already been applied (nothing was written)."""
 
     format: Literal["git-memory-promotion-result@v1"] = "git-memory-promotion-result@v1"
-    planId: Identifier
-    planDigest: Hex64
+    plan_id: Identifier
+    plan_digest: Hex64
     status: Literal["applied"] = "applied"
     replayed: bool
     resumed: bool
     files: list[str]
-    candidateIds: list[Identifier]
-    approvedVia: str | None = None
+    candidate_ids: list[Identifier]
+    approved_via: str | None = None
     notes: list[str] = Field(default_factory=list)

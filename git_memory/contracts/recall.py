@@ -36,7 +36,7 @@ class SceneContextItem(Model):
     name: SceneSlug
     heat: PositiveInt
     summary: str
-    contentDigest: Hex64
+    content_digest: Hex64
     document: str
 
 
@@ -45,7 +45,7 @@ class DoctrineContextItem(Model):
 
     kind: Literal["doctrine"] = "doctrine"
     name: Literal["doctrine"] = "doctrine"
-    contentDigest: Hex64
+    content_digest: Hex64
     document: str
 
 
@@ -53,9 +53,9 @@ class EntryContextItem(Model):
     """An approved entry in the memory context."""
 
     kind: Literal["approved-entry"] = "approved-entry"
-    entryId: Identifier
+    entry_id: Identifier
     revision: PositiveInt
-    contentDigest: Hex64
+    content_digest: Hex64
     type: CandidateType
     scene: SceneName | None
     priority: Priority
@@ -72,10 +72,10 @@ MemoryContextItem = Annotated[
 class MemoryContextBinding(Model):
     """What the memory context was built from; `bindingDigest = digest(binding)`."""
 
-    policyVersion: Literal["skill-memory-first@1"] = MEMORY_POLICY_VERSION
-    entrySetDigest: Hex64
-    sceneIndexDigest: Hex64
-    doctrineDigest: Hex64 | None
+    policy_version: Literal["skill-memory-first@1"] = MEMORY_POLICY_VERSION
+    entry_set_digest: Hex64
+    scene_index_digest: Hex64
+    doctrine_digest: Hex64 | None
 
 
 def _check_counts(returned: int, total: int, items: int, size: int) -> None:
@@ -95,10 +95,10 @@ class MemoryContext(Model):
     strategy: Literal["memory-first"] = "memory-first"
     priority: list[str] = Field(default_factory=lambda: list(MEMORY_PRIORITY))
     binding: MemoryContextBinding
-    bindingDigest: Hex64
+    binding_digest: Hex64
     total: NonNegativeInt
     returned: NonNegativeInt
-    returnedBytes: NonNegativeInt
+    returned_bytes: NonNegativeInt
     truncated: StrictBool
     selection: ContextSelection
     items: Annotated[list[MemoryContextItem], Field(max_length=MAX_MEMORY_ITEMS)]
@@ -107,9 +107,9 @@ class MemoryContext(Model):
     def _consistent(self) -> MemoryContext:
         if self.priority != MEMORY_PRIORITY:
             raise ValueError(f"priority must be {MEMORY_PRIORITY}")
-        if self.bindingDigest != self.binding.digest():
+        if self.binding_digest != self.binding.digest():
             raise ValueError("bindingDigest must equal digest(binding)")
-        _check_counts(self.returned, self.total, len(self.items), self.returnedBytes)
+        _check_counts(self.returned, self.total, len(self.items), self.returned_bytes)
         return self
 
 
@@ -118,7 +118,7 @@ class SkillContextItem(Model):
 
     name: Slug
     description: str
-    contentDigest: Hex64
+    content_digest: Hex64
     document: str
 
 
@@ -127,7 +127,7 @@ class SkillContext(Model):
 
     total: NonNegativeInt
     returned: NonNegativeInt
-    returnedBytes: NonNegativeInt
+    returned_bytes: NonNegativeInt
     truncated: StrictBool
     selection: ContextSelection
     items: Annotated[list[SkillContextItem], Field(max_length=MAX_SKILL_ITEMS)]
@@ -135,20 +135,20 @@ class SkillContext(Model):
     @model_validator(mode="after")
     def _consistent(self) -> SkillContext:
         unique_by(self.items, lambda item: item.name, "skill name")
-        _check_counts(self.returned, self.total, len(self.items), self.returnedBytes)
+        _check_counts(self.returned, self.total, len(self.items), self.returned_bytes)
         return self
 
 
 class RecallGuidance(Model):
     """What the agent does next and with which document formats."""
 
-    nextAction: Literal["stage"] = "stage"
-    requestFormat: Literal["git-memory-candidate-draft-batch@v1"] = (
+    next_action: Literal["stage"] = "stage"
+    request_format: Literal["git-memory-candidate-draft-batch@v1"] = (
         "git-memory-candidate-draft-batch@v1"
     )
-    skillRequestFormat: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
+    skill_request_format: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
     # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's).
-    skillDocumentSchema: dict[str, Any] = Field(
+    skill_document_schema: dict[str, Any] = Field(
         default_factory=schema_of("git_memory.contracts.skill.SkillCandidate")
     )
     rules: list[str]
@@ -157,11 +157,11 @@ class RecallGuidance(Model):
 class RecallSelection(Model):
     """How the selection went: its digests and session/chunk counts."""
 
-    requestDigest: Hex64
-    resultSetDigest: Hex64
-    matchedSessions: NonNegativeInt
-    rejectedSessions: NonNegativeInt
-    pendingChunks: NonNegativeInt
+    request_digest: Hex64
+    result_set_digest: Hex64
+    matched_sessions: NonNegativeInt
+    rejected_sessions: NonNegativeInt
+    pending_chunks: NonNegativeInt
 
 
 class AgentRecall(Model):
@@ -170,7 +170,7 @@ class AgentRecall(Model):
     format: Literal["git-memory-agent-recall@v1"] = "git-memory-agent-recall@v1"
     selection: RecallSelection
     tasks: Annotated[list[ExtractionTask], Field(max_length=MAX_RECALL_TASKS)]
-    memoryContext: MemoryContext
-    skillContext: SkillContext
+    memory_context: MemoryContext
+    skill_context: SkillContext
     guidance: RecallGuidance
     note: str | None = None

@@ -37,7 +37,7 @@ class DiscardRequest(Model):
     (the current revision when none is given)."""
 
     format: Literal["git-memory-discard-request@v1"] = "git-memory-discard-request@v1"
-    candidateId: Identifier
+    candidate_id: Identifier
     revision: PositiveInt | None = None
 
 
@@ -45,7 +45,7 @@ class DiscardResponse(Model):
     """The discarded candidate and its new revision."""
 
     format: Literal["git-memory-discard@v1"] = "git-memory-discard@v1"
-    candidateId: Identifier
+    candidate_id: Identifier
     revision: PositiveInt
     status: Literal["discarded"] = "discarded"
 

@@ -24,7 +24,7 @@ class ReviewEvidence(Model):
     """A cited item: a catalog evidence id (or, for consolidation, an entry id) with its
     display text and an excerpt of at most 480 characters."""
 
-    evidenceId: Identifier
+    evidence_id: Identifier
     display: NonEmpty
     excerpt: Annotated[str, StringConstraints(max_length=MAX_EXCERPT_CHARS)]
 
@@ -32,20 +32,20 @@ class ReviewEvidence(Model):
 class ReviewStatement(Model):
     """One statement; the two digests are what `prepare` must echo to confirm it."""
 
-    statementId: Identifier
+    statement_id: Identifier
     text: NonEmpty
-    claimSupport: ClaimSupport
-    provenanceStrength: ProvenanceStrength
+    claim_support: ClaimSupport
+    provenance_strength: ProvenanceStrength
     limitations: list[str]
-    statementTextDigest: Hex64
-    citationsDigest: Hex64
+    statement_text_digest: Hex64
+    citations_digest: Hex64
     evidence: list[ReviewEvidence]
 
 
 class ReviewItem(Model):
     """A quarantined candidate at its current revision."""
 
-    candidateId: Identifier
+    candidate_id: Identifier
     revision: PositiveInt
     kind: CandidateKind
     type: CandidateType | None
@@ -55,7 +55,7 @@ class ReviewItem(Model):
     @field_validator("statements")
     @classmethod
     def _unique_statements(cls, value: list[ReviewStatement]) -> list[ReviewStatement]:
-        return unique_by(value, lambda item: item.statementId, "statementId")
+        return unique_by(value, lambda item: item.statement_id, "statementId")
 
 
 class Review(Model):
@@ -68,4 +68,4 @@ class Review(Model):
     @field_validator("items")
     @classmethod
     def _unique_items(cls, value: list[ReviewItem]) -> list[ReviewItem]:
-        return unique_by(value, lambda item: item.candidateId, "candidateId")
+        return unique_by(value, lambda item: item.candidate_id, "candidateId")

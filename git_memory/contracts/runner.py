@@ -26,9 +26,9 @@ Authorization = Literal["pending", "approved"]
 class ConformanceSummary(Model):
     """The conformance result a profile was last seen with (the signed record lives apart)."""
 
-    testVersion: NonEmpty
-    passedAt: NonEmpty
-    cliVersionFingerprint: NonEmpty
+    test_version: NonEmpty
+    passed_at: NonEmpty
+    cli_version_fingerprint: NonEmpty
 
 
 class RunnerProfile(Model):
@@ -40,13 +40,13 @@ class RunnerProfile(Model):
     format: Literal["git-memory-runner-profile@v1"] = "git-memory-runner-profile@v1"
     adapter: Literal["claude-cli", "codex-cli", "command", "builtin"]
     version: NonEmpty
-    argvTemplate: list[str]
-    toolPolicy: Literal["none"] = "none"
+    argv_template: list[str]
+    tool_policy: Literal["none"] = "none"
     network: Literal["model-only"] = "model-only"
     ephemeral: Literal["required"] = "required"
-    timeoutMs: Annotated[int, Field(ge=1, le=TIMEOUT_MS)] = TIMEOUT_MS
-    maxOutputBytes: Annotated[int, Field(ge=1, le=MAX_OUTPUT_BYTES)] = MAX_OUTPUT_BYTES
-    maxStderrBytes: Annotated[int, Field(ge=1, le=MAX_STDERR_BYTES)] = MAX_STDERR_BYTES
+    timeout_ms: Annotated[int, Field(ge=1, le=TIMEOUT_MS)] = TIMEOUT_MS
+    max_output_bytes: Annotated[int, Field(ge=1, le=MAX_OUTPUT_BYTES)] = MAX_OUTPUT_BYTES
+    max_stderr_bytes: Annotated[int, Field(ge=1, le=MAX_STDERR_BYTES)] = MAX_STDERR_BYTES
     conformance: ConformanceSummary | None = None
 
     def profile_digest(self) -> str:
@@ -71,10 +71,10 @@ InputSourceKind = Literal[
 class InputCoverage(Model):
     """One input that goes to the runner, by opaque id and digest only."""
 
-    sourceKind: InputSourceKind
-    opaqueSourceId: NonEmpty
+    source_kind: InputSourceKind
+    opaque_source_id: NonEmpty
     revision: NonNegativeInt | None
-    contentDigest: Hex64
+    content_digest: Hex64
     bytes: NonNegativeInt
     truncated: StrictBool
 
@@ -90,19 +90,19 @@ class RunnerExecutionPlan(Model):
     """Exactly what one delivery sends where; approval binds to `planDigest`."""
 
     format: Literal["git-memory-runner-execution-plan@v1"] = "git-memory-runner-execution-plan@v1"
-    planDigest: Hex64 | None
-    taskKind: TaskKind
-    taskId: Identifier
-    runnerInputDigest: Hex64
-    inputCoverageDigest: Hex64
-    inputCoverage: list[InputCoverage]
-    runnerProfile: Hex64
+    plan_digest: Hex64 | None
+    task_kind: TaskKind
+    task_id: Identifier
+    runner_input_digest: Hex64
+    input_coverage_digest: Hex64
+    input_coverage: list[InputCoverage]
+    runner_profile: Hex64
     provider: NonEmpty
     model: NonEmpty
     endpoint: NonEmpty
-    bytesToSend: NonNegativeInt
-    localSessionPersistence: Literal["none"] = "none"
-    providerRetention: Literal["unknown", "no-retention", "provider-policy"] = "unknown"
+    bytes_to_send: NonNegativeInt
+    local_session_persistence: Literal["none"] = "none"
+    provider_retention: Literal["unknown", "no-retention", "provider-policy"] = "unknown"
     authorization: Authorization = "pending"
 
     def compute_plan_digest(self) -> str:
@@ -111,41 +111,41 @@ class RunnerExecutionPlan(Model):
 
     def compute_input_coverage_digest(self) -> str:
         """`digest(inputCoverage)`."""
-        return digest([item.to_json() for item in self.inputCoverage])
+        return digest([item.to_json() for item in self.input_coverage])
 
     def with_plan_digest(self) -> RunnerExecutionPlan:
         """A copy whose `planDigest` is filled in."""
-        return self.model_copy(update={"planDigest": self.compute_plan_digest()})
+        return self.model_copy(update={"plan_digest": self.compute_plan_digest()})
 
 
 class ManifestPlan(Model):
     """One plan covered by a manifest."""
 
-    planDigest: Hex64
-    taskKind: TaskKind
-    taskId: Identifier
-    bytesToSend: NonNegativeInt
+    plan_digest: Hex64
+    task_kind: TaskKind
+    task_id: Identifier
+    bytes_to_send: NonNegativeInt
 
 
 class AuthorizationManifest(Model):
     """Several plans (1..8) approved by one digest; `totalBytes` is their sum."""
 
     format: Literal["git-memory-authorization-manifest@v1"] = "git-memory-authorization-manifest@v1"
-    manifestDigest: Hex64 | None
+    manifest_digest: Hex64 | None
     plans: Annotated[list[ManifestPlan], Field(min_length=1, max_length=MAX_MANIFEST_PLANS)]
-    totalBytes: NonNegativeInt
+    total_bytes: NonNegativeInt
     authorization: Authorization = "pending"
 
     @field_validator("plans")
     @classmethod
     def _unique_plans(cls, value: list[ManifestPlan]) -> list[ManifestPlan]:
-        return unique_by(value, lambda item: item.planDigest, "planDigest")
+        return unique_by(value, lambda item: item.plan_digest, "planDigest")
 
     @model_validator(mode="after")
     def _total_is_sum(self) -> AuthorizationManifest:
-        total = sum(plan.bytesToSend for plan in self.plans)
-        if self.totalBytes != total:
-            raise ValueError(f"totalBytes {self.totalBytes} != sum of plan bytes {total}")
+        total = sum(plan.bytes_to_send for plan in self.plans)
+        if self.total_bytes != total:
+            raise ValueError(f"totalBytes {self.total_bytes} != sum of plan bytes {total}")
         return self
 
     def compute_manifest_digest(self) -> str:
@@ -154,4 +154,4 @@ class AuthorizationManifest(Model):
 
     def with_manifest_digest(self) -> AuthorizationManifest:
         """A copy whose `manifestDigest` is filled in."""
-        return self.model_copy(update={"manifestDigest": self.compute_manifest_digest()})
+        return self.model_copy(update={"manifest_digest": self.compute_manifest_digest()})

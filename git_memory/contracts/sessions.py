@@ -34,14 +34,14 @@ class SyncSummary(Model):
     """Counts of one sync (or rebuild) and the first diagnostics."""
 
     format: Literal["git-memory-sessions-sync@v1"] = "git-memory-sessions-sync@v1"
-    filesSeen: int
+    files_seen: int
     new: int
     resumed: int
     reread: int
     unchanged: int
     removed: int
     excluded: int
-    turnsAdded: int
+    turns_added: int
     diagnostics: int
     examples: list[DiagnosticExample]
     rebuilt: bool = False
@@ -61,13 +61,13 @@ class SessionSummary(Model):
     """One session: no session id and no path (privacy); the opening line of its first
     prompt (at most 200 characters) so people recognise it."""
 
-    sessionKey: Hex64
+    session_key: Hex64
     provider: Provider
     started: Timestamp | None
     ended: Timestamp | None
     turns: int
-    sealedTurns: int
-    firstPrompt: str | None = None
+    sealed_turns: int
+    first_prompt: str | None = None
 
 
 class SessionsList(Model):
@@ -88,8 +88,8 @@ class ShownToolCall(Model):
     """A tool call with its paired result."""
 
     name: str
-    callId: str | None
-    resultState: Literal["completed", "failed", "unknown"]
+    call_id: str | None
+    result_state: Literal["completed", "failed", "unknown"]
     input: Any = None
     output: str | None = None
 
@@ -105,15 +105,15 @@ class ShownEdge(Model):
 class ShownTurn(Model):
     """A normalized turn, for people debugging the index."""
 
-    turnKey: Hex64
+    turn_key: Hex64
     ordinal: int
     started: Timestamp | None
     ended: Timestamp | None
     closure: Closure
     revision: Hex64
-    userText: str
-    assistantText: str
-    toolCalls: list[ShownToolCall]
+    user_text: str
+    assistant_text: str
+    tool_calls: list[ShownToolCall]
     skills: list[str]
     evidence: list[ShownEdge]
 
@@ -122,6 +122,6 @@ class SessionShow(Model):
     """`git memory sessions show KEY`."""
 
     format: Literal["git-memory-session-show@v1"] = "git-memory-session-show@v1"
-    sessionKey: Hex64
+    session_key: Hex64
     provider: Provider
     turns: list[ShownTurn]

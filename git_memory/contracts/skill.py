@@ -23,13 +23,13 @@ class SkillDocument(Model):
     description: SkillDescription
     body: SkillBody
     action: Literal["create", "update"]
-    expectedContentDigest: Hex64 | None
+    expected_content_digest: Hex64 | None
 
     @model_validator(mode="after")
     def _digest_matches_action(self) -> SkillDocument:
-        if self.action == "create" and self.expectedContentDigest is not None:
+        if self.action == "create" and self.expected_content_digest is not None:
             raise ValueError("create needs expectedContentDigest null")
-        if self.action == "update" and self.expectedContentDigest is None:
+        if self.action == "update" and self.expected_content_digest is None:
             raise ValueError("update needs expectedContentDigest (sha256 of the current file)")
         return self
 
@@ -37,11 +37,11 @@ class SkillDocument(Model):
 class SkillStatement(Model):
     """A claim of the skill, citing at least one evidence id of the recall source."""
 
-    statementId: Identifier
+    statement_id: Identifier
     text: NonEmpty
-    evidenceIds: Annotated[list[EvidenceId], Field(min_length=1)]
+    evidence_ids: Annotated[list[EvidenceId], Field(min_length=1)]
 
-    @field_validator("evidenceIds")
+    @field_validator("evidence_ids")
     @classmethod
     def _unique_ids(cls, value: list[str]) -> list[str]:
         return unique_by(value, lambda item: item, "evidenceId")
@@ -51,9 +51,9 @@ class SkillCandidate(Model):
     """Echoes the recall task's taskId and binding and the memory context's bindingDigest."""
 
     format: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
-    taskId: Identifier
+    task_id: Identifier
     binding: ExtractionBinding
-    memoryContextDigest: Hex64
+    memory_context_digest: Hex64
     skill: SkillDocument
     statements: Annotated[
         list[SkillStatement], Field(min_length=1, max_length=MAX_SKILL_STATEMENTS)
@@ -62,4 +62,4 @@ class SkillCandidate(Model):
     @field_validator("statements")
     @classmethod
     def _unique_statements(cls, value: list[SkillStatement]) -> list[SkillStatement]:
-        return unique_by(value, lambda item: item.statementId, "statementId")
+        return unique_by(value, lambda item: item.statement_id, "statementId")

@@ -27,7 +27,7 @@ StageDocument = Annotated[
 class StagedCandidate(Model):
     """A candidate the stage created or changed."""
 
-    candidateId: Identifier
+    candidate_id: Identifier
     revision: PositiveInt
     kind: CandidateKind
     status: Literal["draft", "quarantined", "promoted", "discarded"]
@@ -36,10 +36,10 @@ class StagedCandidate(Model):
 class RecallComparison(Model):
     """The dual recall the adjudication task was built from."""
 
-    recallAlgorithmVersion: NonEmpty
-    recallSets: list[RecallSet]
+    recall_algorithm_version: NonEmpty
+    recall_sets: list[RecallSet]
     pool: list[PoolItem]
-    resultSetDigest: Hex64
+    result_set_digest: Hex64
 
 
 class RejectedCandidate(Model):
@@ -55,14 +55,14 @@ class AgentStage(Model):
 
     format: Literal["git-memory-agent-stage@v1"] = "git-memory-agent-stage@v1"
     action: Literal["stage"] = "stage"
-    taskId: Identifier
-    adjudicationTaskId: Identifier | None = None
+    task_id: Identifier
+    adjudication_task_id: Identifier | None = None
     status: Literal["adjudication-required", "staged"]
-    noOp: StrictBool
+    no_op: StrictBool
     candidates: list[StagedCandidate]
-    reviewItems: list[ReviewItem]
-    adjudicationTask: AdjudicationTask | None = None
-    recallComparison: RecallComparison | None = None
+    review_items: list[ReviewItem]
+    adjudication_task: AdjudicationTask | None = None
+    recall_comparison: RecallComparison | None = None
     next: NonEmpty
     skill: StrictBool = False
     rejected: list[RejectedCandidate] = Field(default_factory=list)

@@ -18,7 +18,7 @@ class InitResponse(Model):
     """What `git memory init` created (paths relative to the worktree root)."""
 
     format: Literal["git-memory-init@v1"] = "git-memory-init@v1"
-    memoryRoot: str
+    memory_root: str
     created: list[str]
 
 
@@ -27,7 +27,7 @@ class StatusResponse(Model):
 
     format: Literal["git-memory-status@v1"] = "git-memory-status@v1"
     binding: RepositoryBinding
-    memoryRoot: str
-    memoryRootExists: bool
+    memory_root: str
+    memory_root_exists: bool
     counts: dict[str, Any] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)

@@ -28,7 +28,7 @@ class DemoReport(Model):
     kept: str | None
     steps: list[str]
     files: list[str] = Field(default_factory=list)
-    claudeMd: str
+    claude_md: str
 
 
 def demo(ctx: OpContext, request: DemoRequest) -> DemoReport:
@@ -60,7 +60,7 @@ def demo(ctx: OpContext, request: DemoRequest) -> DemoReport:
         kept=str(box.base) if keep else None,
         steps=steps,
         files=result["files"],
-        claudeMd=result["claudeMd"],
+        claude_md=result["claudeMd"],
     )
 
 

@@ -78,7 +78,7 @@ def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
     ctx = OpContext(repository=box.repository)
     _run(ctx, "init", {})
     synced = _run(ctx, "sessions-sync", {})
-    say(f"2. indexed the transcripts: {synced.filesSeen} files, {synced.turnsAdded} turns")
+    say(f"2. indexed the transcripts: {synced.files_seen} files, {synced.turns_added} turns")
     window = {
         "after": f"{today - datetime.timedelta(days=7)}T00:00:00.000Z",
         "before": f"{today + datetime.timedelta(days=1)}T00:00:00.000Z",
@@ -98,7 +98,7 @@ def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
     )
     review = _run(ctx, "review", {})
     for item in review.items:
-        say(f"   - [{item.statements[0].claimSupport}] {item.content.strip()}")
+        say(f"   - [{item.statements[0].claim_support}] {item.content.strip()}")
     return _promote_and_assemble(ctx, box, review, say)
 
 
@@ -109,10 +109,10 @@ def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Review, say: Say
     say("4. review: the demo confirms every statement (a real review asks you for each one)")
     plan = _run(ctx, "prepare", prepare_document(items))
     say(
-        f"5. prepared plan {plan.planId} ({len(plan.perFile)} file(s)); plan digest "
-        f"{plan.planDigest[:16]}…"
+        f"5. prepared plan {plan.plan_id} ({len(plan.per_file)} file(s)); plan digest "
+        f"{plan.plan_digest[:16]}…"
     )
-    promoted = _run(ctx, "promote", {"plan": plan.planId, "approve": plan.planDigest})
+    promoted = _run(ctx, "promote", {"plan": plan.plan_id, "approve": plan.plan_digest})
     say(
         "6. promoted: the demo approves the plan by its digest (a real run shows you the diff "
         "and asks)"
@@ -136,7 +136,7 @@ def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Review, say: Say
     for line in claude_md.splitlines():
         say(f"   | {line}")
     return {
-        "plan": plan.planId,
+        "plan": plan.plan_id,
         "promoted": promoted.to_json(),
         "files": files,
         "assembled": assembled.to_json(),

@@ -46,14 +46,14 @@ def check_hooks(ctx: OpContext) -> Check:
 
     state = load_operation("hooks-status").invoke(ctx, {})
     pre_commit = next((h for h in state.hooks if h.name == "pre-commit"), None)
-    where = f" (git runs hooks from {state.hooksDir})"
-    if pre_commit is None or pre_commit.state != "installed" or not state.mergeDriver:
+    where = f" (git runs hooks from {state.hooks_dir})"
+    if pre_commit is None or pre_commit.state != "installed" or not state.merge_driver:
         current = pre_commit.state if pre_commit else "absent"
         return Check(
             "hooks",
             "fail",
             f"pre-commit hook {current}, merge driver "
-            f"{'registered' if state.mergeDriver else 'missing'}{where}",
+            f"{'registered' if state.merge_driver else 'missing'}{where}",
             "git memory hooks install",
         )
     return Check("hooks", "ok", f"pre-commit lint hook and index merge driver installed{where}")

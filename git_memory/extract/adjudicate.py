@@ -43,27 +43,27 @@ def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> dict
     """Submit the decisions; returns the stored outcome (replayed on identical bytes)."""
     from git_memory.store.tasks import get_task, mark_stale
 
-    task = artifacts.load_adjudication(workspace.worktree.state_home, result.taskId)
-    stored = get_task(workspace.db, result.taskId)
+    task = artifacts.load_adjudication(workspace.worktree.state_home, result.task_id)
+    stored = get_task(workspace.db, result.task_id)
     if stored is None or result.binding.to_json() != stored.binding:
         raise GitMemoryError(
             "GM_BINDING_DRIFT",
-            f"the result's binding differs from task {result.taskId!r}",
+            f"the result's binding differs from task {result.task_id!r}",
             hint="echo the adjudication task's `binding` exactly",
         )
     response_digest = digest(result.to_json())
-    token = claim_or_replay(workspace, result.taskId, response_digest)
+    token = claim_or_replay(workspace, result.task_id, response_digest)
     try:
         outcome = submit_or_release(
             workspace,
-            result.taskId,
+            result.task_id,
             token,
             response_digest,
             lambda db, row: _apply(workspace, db, row, task, result),
         )
     except _Stale as exc:
-        mark_stale(workspace.db, result.taskId, exc.reason)
-        raise stale(result.taskId, exc.reason, exc.details) from None
+        mark_stale(workspace.db, result.task_id, exc.reason)
+        raise stale(result.task_id, exc.reason, exc.details) from None
     return {**outcome.outcome, "idempotent": outcome.idempotent}
 
 
@@ -87,7 +87,7 @@ def _apply(
         record = artifacts.load_recall(workspace.worktree.state_home, extraction)
         set_chunk_status(db, record["chunkRef"], "extracted")
     bump_candidate_generation(db, workspace.owner)
-    return {"taskId": result.taskId, "extractionTaskId": extraction, "decisions": outcome}
+    return {"taskId": result.task_id, "extractionTaskId": extraction, "decisions": outcome}
 
 
 def _what_changed(task: dict[str, Any], again: Any) -> dict[str, Any]:
@@ -104,21 +104,21 @@ def _what_changed(task: dict[str, Any], again: Any) -> dict[str, Any]:
 def _validated(
     adjudications: list[Adjudication], drafts: dict[str, Any], pool: dict[str, Any]
 ) -> list[Adjudication]:
-    decided = [a.draftRef for a in adjudications]
+    decided = [a.draft_ref for a in adjudications]
     if sorted(decided) != sorted(drafts):
         raise invalid(
             "every draft must be decided exactly once",
             missing=sorted(set(drafts) - set(decided)),
             unknown=sorted(set(decided) - set(drafts)),
         )
-    skipped = {a.draftRef for a in adjudications if a.action == "skip"}
+    skipped = {a.draft_ref for a in adjudications if a.action == "skip"}
     for decision in adjudications:
-        for target in decision.targetIds:
+        for target in decision.target_ids:
             problem = _target_problem(decision.action, target, drafts, pool, skipped)
             if problem:
                 raise invalid(
                     f"{decision.action} target {target!r} {problem}",
-                    draftRef=decision.draftRef,
+                    draftRef=decision.draft_ref,
                     target=target,
                 )
     return adjudications
@@ -142,7 +142,7 @@ def _decide(
 ) -> dict[str, Any]:
     from git_memory.store.candidates import discard, quarantine, require_candidate
 
-    draft = require_candidate(db, decision.draftRef, workspace.owner)
+    draft = require_candidate(db, decision.draft_ref, workspace.owner)
     if decision.action == "store":
         changed = quarantine(db, draft.candidate_id, expected_revision=draft.revision)
     elif decision.action == "skip":
@@ -156,7 +156,7 @@ def _decide(
         "action": decision.action,
         "status": changed.status,
         "revision": changed.revision,
-        "targetIds": list(decision.targetIds),
+        "targetIds": list(decision.target_ids),
     }
 
 

@@ -95,7 +95,7 @@ def build_adjudication_task(
         kind="adjudication",
         owner=workspace.owner,
         binding=binding,
-        draft_batch_ref=batch.taskId,
+        draft_batch_ref=batch.task_id,
     )
     artifacts.save_adjudication(workspace.worktree.state_home, document)
     return document

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from git_memory.contracts.canonical import digest, sha256_hex
 from git_memory.extract.evidence import CatalogItem
@@ -50,19 +49,6 @@ class Assessment:
     def citation_documents(self) -> list[dict[str, str]]:
         """Citations as `{evidenceId, pointerDigest}` documents."""
         return [{"evidenceId": e, "pointerDigest": p} for e, p in self.citations]
-
-    def to_json(self) -> dict[str, Any]:
-        """The stored/assessment document."""
-        return {
-            "statementId": self.statement_id,
-            "citations": self.citation_documents(),
-            "provenanceStrength": self.provenance_strength,
-            "limitations": list(self.limitations),
-            "claimSupport": self.claim_support,
-            "assessedBy": self.assessed_by,
-            "statementTextDigest": self.statement_text_digest,
-            "citationsDigest": self.citations_digest,
-        }
 
 
 class CandidateRejected(Exception):

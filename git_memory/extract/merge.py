@@ -29,13 +29,13 @@ def merge_into_draft(
     payload = dict(draft.payload)
     statements = list(payload.get("statements", []))
     approved: list[str] = []
-    for target_id in decision.targetIds:
+    for target_id in decision.target_ids:
         target = pool[target_id]
         if target["sourceKind"] == "approved":
             approved.append(target_id)
             continue
         statements += _absorb(workspace, db, draft, target, {s["statementId"] for s in statements})
-    fields = decision.mergedFields.to_json() if decision.mergedFields else {}
+    fields = decision.merged_fields.to_json() if decision.merged_fields else {}
     payload.update({key: value for key, value in fields.items() if key != "occurred"})
     if "occurred" in fields:
         payload["occurred"] = sorted(set(payload.get("occurred", [])) | set(fields["occurred"]))

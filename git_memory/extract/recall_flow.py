@@ -6,7 +6,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
-from git_memory.contracts.recall import AgentRecall
+from git_memory.contracts.recall import AgentRecall, RecallSelection
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.select import Selection, select
@@ -78,7 +78,7 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
     from git_memory.store.tasks import lease_is_live, plan_task
 
     task = planned.task
-    rng = task.chunk.turnRange
+    rng = task.chunk.turn_range
     with workspace.db.write(boundary="extract.plan"):
         chunk = upsert_chunk(
             workspace.db,
@@ -86,11 +86,11 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
             owner=workspace.owner,
             session_key=planned.session_key,
             turn_range=f"{rng.start}-{rng.end}",
-            chunk_digest=task.binding.sourceInputDigest,
+            chunk_digest=task.binding.source_input_digest,
         )
         stored, _ = plan_task(
             workspace.db,
-            task_id=task.taskId,
+            task_id=task.task_id,
             kind="extraction",
             owner=workspace.owner,
             binding=task.binding.to_json(),
@@ -105,13 +105,13 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
 
 
 def _selection_document(selection: Selection, pending: int) -> dict[str, Any]:
-    return {
-        "requestDigest": selection.request_digest,
-        "resultSetDigest": selection.result_set_digest,
-        "matchedSessions": selection.matched_sessions,
-        "rejectedSessions": selection.rejected_sessions,
-        "pendingChunks": pending,
-    }
+    return RecallSelection(
+        request_digest=selection.request_digest,
+        result_set_digest=selection.result_set_digest,
+        matched_sessions=selection.matched_sessions,
+        rejected_sessions=selection.rejected_sessions,
+        pending_chunks=pending,
+    ).to_json()
 
 
 def _note(selection: Selection, pending: list[PlannedTask], limit: int) -> str | None:

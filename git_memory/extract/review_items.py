@@ -12,40 +12,42 @@ KIND_OF = {"entry": "entry", "skill": "skill", "consolidation-patch": "consolida
 
 def review_item(db: StateDB, candidate: Candidate) -> dict[str, Any]:
     """The ReviewItem document of one candidate at its current revision."""
+    from git_memory.contracts.review import ReviewEvidence, ReviewItem, ReviewStatement
+
     payload = candidate.payload
-    by_statement: dict[str, list[dict[str, str]]] = {}
+    by_statement: dict[str, list[ReviewEvidence]] = {}
     for ref in evidence_refs(db, candidate.candidate_id):
         detail = ref.detail or {}
         by_statement.setdefault(ref.statement_id, []).append(
-            {
-                "evidenceId": ref.evidence_id,
-                "display": str(detail.get("display") or ref.evidence_id),
-                "excerpt": str(detail.get("excerpt", ""))[:480],
-            }
+            ReviewEvidence(
+                evidence_id=ref.evidence_id,
+                display=str(detail.get("display") or ref.evidence_id),
+                excerpt=str(detail.get("excerpt", ""))[:480],
+            )
         )
     assessed = {a.statement_id: a for a in assessments(db, candidate.candidate_id)}
     statements = []
     for statement in payload.get("statements", []):
         assessment = assessed[statement["statementId"]]
         statements.append(
-            {
-                "statementId": statement["statementId"],
-                "text": statement["text"],
-                "claimSupport": assessment.claim_support,
-                "provenanceStrength": assessment.provenance_strength,
-                "limitations": list(assessment.limitations),
-                "statementTextDigest": assessment.statement_text_digest,
-                "citationsDigest": assessment.citations_digest,
-                "evidence": sorted(
-                    by_statement.get(statement["statementId"], []), key=lambda e: e["evidenceId"]
+            ReviewStatement(
+                statement_id=statement["statementId"],
+                text=statement["text"],
+                claim_support=assessment.claim_support,
+                provenance_strength=assessment.provenance_strength,
+                limitations=list(assessment.limitations),
+                statement_text_digest=assessment.statement_text_digest,
+                citations_digest=assessment.citations_digest,
+                evidence=sorted(
+                    by_statement.get(statement["statementId"], []), key=lambda e: e.evidence_id
                 ),
-            }
+            )
         )
-    return {
-        "candidateId": candidate.candidate_id,
-        "revision": candidate.revision,
-        "kind": KIND_OF.get(candidate.kind, "entry"),
-        "type": payload.get("type"),
-        "content": str(payload.get("content", "")),
-        "statements": statements,
-    }
+    return ReviewItem(
+        candidate_id=candidate.candidate_id,
+        revision=candidate.revision,
+        kind=KIND_OF.get(candidate.kind, "entry"),
+        type=payload.get("type"),
+        content=str(payload.get("content", "")),
+        statements=statements,
+    ).to_json()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.contracts.extraction import Selection as SelectionDigests
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
 
@@ -67,6 +68,14 @@ class Selection:
         """Sessions that passed the minimum-turns gate."""
         return len(self.sessions)
 
+    def digests(self) -> SelectionDigests:
+        """The `selection` object a task's binding carries: the three digests only."""
+        return SelectionDigests(
+            request_digest=self.request_digest,
+            result_set_digest=self.result_set_digest,
+            source_binding_digest=self.source_binding_digest,
+        )
+
 
 def select(
     worktree: Worktree,
@@ -90,7 +99,7 @@ def select(
         until=request.window.before,
         query=request.query,
         providers=providers or None,
-        session_keys=(filters.sessionKeys or None) if filters else None,
+        session_keys=(filters.session_keys or None) if filters else None,
         result_states=_tool_states(request),
         now=now,
         closures=("hard-sealed", "quiescent", "open"),
@@ -107,11 +116,11 @@ def select(
     request_digest = digest(
         {
             "request": request.to_json(),
-            "scope": {"repositoryKey": binding.repositoryKey, "worktreeKey": binding.worktreeKey},
+            "scope": {"repositoryKey": binding.repository_key, "worktreeKey": binding.worktree_key},
         }
     )
     scrub = path_scrubber(worktree.root)
-    turns = [to_source_turn(r, binding.publicRepositoryIdentity, scrub) for r in records]
+    turns = [to_source_turn(r, binding.public_repository_identity, scrub) for r in records]
     minimum = _min_session_turns(worktree)
     sessions, rejected = _group(turns, minimum)
     skipped = _skipped(minimum, rejected, len(active))
@@ -134,7 +143,7 @@ def select(
 
 
 def _tool_states(request: MemoryExtractionRequest) -> list[str] | None:
-    states = request.filters.capabilityTerminalStates if request.filters else None
+    states = request.filters.capability_terminal_states if request.filters else None
     return [s for s in states if s in ("completed", "failed", "unknown")] if states else None
 
 
@@ -142,17 +151,17 @@ def _capabilities_match(record: TurnRecord, request: MemoryExtractionRequest) ->
     filters = request.filters
     if filters is None:
         return True
-    if filters.toolCapabilityKeys:
+    if filters.tool_capability_keys:
         keys = {capability_key("tool", call.name) for call in record.tool_calls}
-        if not keys & set(filters.toolCapabilityKeys):
+        if not keys & set(filters.tool_capability_keys):
             return False
-    if filters.skillCapabilityKeys:
+    if filters.skill_capability_keys:
         keys = {capability_key("skill", name) for name in record.skills}
-        if not keys & set(filters.skillCapabilityKeys):
+        if not keys & set(filters.skill_capability_keys):
             return False
-    if filters.resultEvidence:
+    if filters.result_evidence:
         evidence = "provider-completed" if record.closure == "hard-sealed" else "unknown"
-        if evidence not in filters.resultEvidence:
+        if evidence not in filters.result_evidence:
             return False
     return True
 

@@ -63,7 +63,7 @@ def _assess(candidate: SkillCandidate, record: dict[str, Any]) -> list[Any]:
     from git_memory.extract.stage_drafts import load_catalog
 
     statements = [
-        DraftStatement(s.statementId, s.text, tuple(s.evidenceIds)) for s in candidate.statements
+        DraftStatement(s.statement_id, s.text, tuple(s.evidence_ids)) for s in candidate.statements
     ]
     try:
         return assess_statements(statements, load_catalog(record))
@@ -81,17 +81,17 @@ def stage_skill(workspace: Workspace, candidate: SkillCandidate) -> dict[str, An
     from git_memory.extract import artifacts
     from git_memory.extract.staging import source_is_current
 
-    record = artifacts.load_recall(workspace.worktree.state_home, candidate.taskId)
+    record = artifacts.load_recall(workspace.worktree.state_home, candidate.task_id)
     task = ExtractionTask.model_validate(record["task"])
     if candidate.binding != task.binding:
         raise drift(
-            f"the skill's binding differs from task {candidate.taskId!r}",
+            f"the skill's binding differs from task {candidate.task_id!r}",
             reason="binding-echo",
         )
     if _already_staged(workspace, candidate):
         return _response(workspace, _submit(workspace, candidate, record, "", []))
-    source_is_current(workspace, candidate.taskId, record["turns"])
-    check_memory_context(workspace, candidate.memoryContextDigest)
+    source_is_current(workspace, candidate.task_id, record["turns"])
+    check_memory_context(workspace, candidate.memory_context_digest)
     check_target(workspace.worktree, candidate.skill)
     document = render_skill(candidate.skill)
     lint_skill(candidate.skill.name, document)
@@ -125,8 +125,8 @@ def _submit(
     response_digest = digest(candidate.to_json())
     task_id = _task_id(candidate)
     binding = {
-        "extractionTaskId": candidate.taskId,
-        "memoryContextDigest": candidate.memoryContextDigest,
+        "extractionTaskId": candidate.task_id,
+        "memoryContextDigest": candidate.memory_context_digest,
         "name": candidate.skill.name,
         "responseDigest": response_digest,
     }
@@ -164,8 +164,8 @@ def _insert(
     candidate_id = f"skill-{candidate.skill.name}-{digest(candidate.to_json())[:12]}"
     payload = {
         "candidateKind": "skill",
-        "taskId": candidate.taskId,
-        "memoryContextDigest": candidate.memoryContextDigest,
+        "taskId": candidate.task_id,
+        "memoryContextDigest": candidate.memory_context_digest,
         "skill": candidate.skill.to_json(),
         "targetPath": skill_path(candidate.skill.name),
         "content": document,
@@ -179,13 +179,13 @@ def _insert(
         kind="skill",
         payload=payload,
         content=f"{candidate.skill.name}: {candidate.skill.description}",
-        task_id=candidate.taskId,
+        task_id=candidate.task_id,
         status="quarantined",
     )
-    add_evidence_refs(db, candidate_id, evidence_refs_for(record, found), task_id=candidate.taskId)
+    add_evidence_refs(db, candidate_id, evidence_refs_for(record, found), task_id=candidate.task_id)
     for assessment in found:
         set_assessment(db, candidate_id, to_store_assessment(assessment))
-    return {"taskId": candidate.taskId, "candidateIds": [candidate_id]}
+    return {"taskId": candidate.task_id, "candidateIds": [candidate_id]}
 
 
 def _response(workspace: Workspace, outcome: dict[str, Any]) -> dict[str, Any]:

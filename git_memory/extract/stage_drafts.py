@@ -51,21 +51,21 @@ def stage_drafts(
     workspace: Workspace, batch: CandidateDraftBatch, *, claim_support: SupportOf | None = None
 ) -> dict[str, Any]:
     """Submit a draft batch; returns the stored outcome (replayed on identical bytes)."""
-    record = artifacts.load_recall(workspace.worktree.state_home, batch.taskId)
+    record = artifacts.load_recall(workspace.worktree.state_home, batch.task_id)
     task = ExtractionTask.model_validate(record["task"])
     if batch.binding != task.binding:
         raise GitMemoryError(
             "GM_BINDING_DRIFT",
-            f"the batch's binding differs from task {batch.taskId!r}",
+            f"the batch's binding differs from task {batch.task_id!r}",
             hint="echo the task's `binding` exactly as recall returned it",
         )
     response_digest = digest(batch.to_json())
-    token = claim_or_replay(workspace, batch.taskId, response_digest)
+    token = claim_or_replay(workspace, batch.task_id, response_digest)
     if token is not None:
-        source_is_current(workspace, batch.taskId, record["turns"])
+        source_is_current(workspace, batch.task_id, record["turns"])
     result = submit_or_release(
         workspace,
-        batch.taskId,
+        batch.task_id,
         token,
         response_digest,
         lambda db, stored: _apply(workspace, db, batch, record, claim_support),
@@ -95,13 +95,13 @@ def _apply(
             details={"rejected": rejected},
         )
     candidate_ids = [
-        _insert(workspace, db, batch.taskId, record, number=n, draft=draft, found=found)
+        _insert(workspace, db, batch.task_id, record, number=n, draft=draft, found=found)
         for n, draft, found in kept
     ]
     set_chunk_status(db, record["chunkRef"], "drafted" if kept else "extracted")
     bump_candidate_generation(db, workspace.owner)
     outcome: dict[str, Any] = {
-        "taskId": batch.taskId,
+        "taskId": batch.task_id,
         "candidateIds": candidate_ids,
         "rejected": rejected,
         "noOp": not kept,
@@ -120,7 +120,7 @@ def _assess_all(
     kept, rejected = [], []
     for number, draft in enumerate(candidates, start=1):
         statements = [
-            DraftStatement(s.statementId, s.text, tuple(s.evidenceIds)) for s in draft.statements
+            DraftStatement(s.statement_id, s.text, tuple(s.evidence_ids)) for s in draft.statements
         ]
         try:
             support = None if claim_support is None else _support_for(claim_support, number)

@@ -100,13 +100,9 @@ def _plan(
         "lease": {"holder": AGENT_HOLDER, "expiresAt": now_ms + LEASE_MS},
         "binding": {
             "databaseUuid": database_uuid,
-            "owner": {"repositoryKey": binding.repositoryKey, "worktreeKey": binding.worktreeKey},
+            "owner": {"repositoryKey": binding.repository_key, "worktreeKey": binding.worktree_key},
             "sourceInputDigest": _ZERO,
-            "selection": {
-                "requestDigest": selection.request_digest,
-                "resultSetDigest": selection.result_set_digest,
-                "sourceBindingDigest": selection.source_binding_digest,
-            },
+            "selection": selection.digests().to_json(),
             "turnRevisions": sorted({t.revision for t in turns}),
             "payloadDigests": chunk.payload_digests(),
             "deliveryEdgeRevisions": sorted({digest(e.pointer) for t in turns for e in t.edges}),
@@ -123,8 +119,8 @@ def _plan(
             },
         },
         "session": {
-            "project": binding.publicRepositoryIdentity,
-            "repositoryKey": binding.repositoryKey,
+            "project": binding.public_repository_identity,
+            "repositoryKey": binding.repository_key,
             "timeWindow": _time_window(turns),
         },
         "evidenceCatalog": [item.public() for item in catalog],

@@ -115,7 +115,9 @@ class ToolBinding:
             from pydantic import ValidationError
 
             try:
-                raw = narrow.model_validate(raw).model_dump(mode="json", exclude_unset=True)
+                raw = narrow.model_validate(raw).model_dump(
+                    mode="json", by_alias=True, exclude_unset=True
+                )
             except ValidationError as exc:
                 raise request_invalid(exc, self.operation.request_model) from exc
         return self.operation.parse_request(raw)

@@ -46,12 +46,12 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
     budget = assemble_budget(worktree)
     inputs = [(_inputs(worktree, provider, budget), provider) for provider in providers]
     with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
-        results = run_assemble(inputs, snapshot, dry_run=request.dryRun)
+        results = run_assemble(inputs, snapshot, dry_run=request.dry_run)
     assemblies = [_assembly(result, budget) for result in results]
     first = assemblies[0]
     return AssembleResponse(
         provider=request.provider,
-        dryRun=request.dryRun,
+        dry_run=request.dry_run,
         changed=any(item.changed for item in assemblies),
         target=first.target,
         skills=first.skills,
@@ -79,7 +79,7 @@ def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInpu
     from git_memory.assemble.projection import manifest_path
     from git_memory.assemble.run import AssembleInputs
 
-    key = worktree.binding().worktreeKey
+    key = worktree.binding().worktree_key
     return AssembleInputs(
         root=worktree.root,
         memory_root=worktree.memory_root,
@@ -97,13 +97,13 @@ def block_report(rendered: Rendered, budget: int) -> BlockReport:
         tokens=rendered.tokens,
         budget=budget,
         shown=rendered.shown,
-        viaScenes=rendered.via_scenes,
-        leftOut=rendered.left_out,
-        heldBack=rendered.held_back,
+        via_scenes=rendered.via_scenes,
+        left_out=rendered.left_out,
+        held_back=rendered.held_back,
         scenes=rendered.scenes[0],
-        scenesLeftOut=rendered.scenes[1],
+        scenes_left_out=rendered.scenes[1],
         skills=rendered.skills[0],
-        skillsLeftOut=rendered.skills[1],
+        skills_left_out=rendered.skills[1],
         doctrine=doctrine,
     )
 
@@ -125,7 +125,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> AssembleRequest:
         raise UsageError(
             "GM_USAGE", "--provider is required", hint="git memory assemble --provider claude"
         )
-    return AssembleRequest(provider=values["provider"], dryRun=values["dry_run"])
+    return AssembleRequest(provider=values["provider"], dry_run=values["dry_run"])
 
 
 _VERBS = {
@@ -143,16 +143,16 @@ _VERBS = {
 def summary_line(block: BlockReport) -> str:
     """`7 entries shown, 2 through scenes, 120 left out; 6123 of 8000 bytes (~1531 tokens)`."""
     parts = [f"{len(block.shown)} entries shown"]
-    parts += [f"{len(block.viaScenes)} through scenes"] if block.viaScenes else []
-    parts += [f"{len(block.leftOut)} left out"] if block.leftOut else []
-    parts += [f"{len(block.heldBack)} held back as stale"] if block.heldBack else []
+    parts += [f"{len(block.via_scenes)} through scenes"] if block.via_scenes else []
+    parts += [f"{len(block.left_out)} left out"] if block.left_out else []
+    parts += [f"{len(block.held_back)} held back as stale"] if block.held_back else []
     size = f"{block.bytes} of {block.budget} bytes (~{block.tokens} tokens)"
     return f"{', '.join(parts)}; {size}"
 
 
 def render(response: AssembleResponse) -> str:
     """The diff for --dry-run; otherwise the files touched and what each block holds."""
-    if response.dryRun:
+    if response.dry_run:
         return response.diff.rstrip("\n") or "nothing to change"
     lines = []
     for item in response.providers:

@@ -34,7 +34,7 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     require_memory_root(worktree)
     budget = request.budget or assemble_budget(worktree)
     query = (request.query or "").strip() or None
-    key = worktree.binding().worktreeKey
+    key = worktree.binding().worktree_key
     cached = None if query else cache_path(worktree.state_home, f"context-{request.provider}", key)
     settings = RenderSettings(
         "context", request.provider, worktree.memory_root, budget, query, cached

@@ -29,7 +29,7 @@ def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
 
     with open_workspace(ctx.worktree, sync=False) as workspace:
         candidate_id = resolve(
-            request.candidateId,
+            request.candidate_id,
             namespace(workspace.db, workspace.owner, "candidate"),
             what="candidate",
             code="GM_CANDIDATE_NOT_FOUND",
@@ -39,11 +39,11 @@ def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
         if current.status != "quarantined":
             raise GitMemoryError(
                 "GM_CANDIDATE_STATE_INVALID",
-                f"candidate {request.candidateId!r} is {current.status}, not quarantined",
+                f"candidate {request.candidate_id!r} is {current.status}, not quarantined",
             )
         revision = current.revision if request.revision is None else request.revision
         changed = discard_candidate(workspace.db, candidate_id, expected_revision=revision)
-        return DiscardResponse(candidateId=changed.candidate_id, revision=changed.revision)
+        return DiscardResponse(candidate_id=changed.candidate_id, revision=changed.revision)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -53,7 +53,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: DiscardResponse, ids: ShortIds) -> str:
-    return f"discarded {ids.one('candidate', response.candidateId)} (now r{response.revision})"
+    return f"discarded {ids.one('candidate', response.candidate_id)} (now r{response.revision})"
 
 
 OPERATION = Operation(

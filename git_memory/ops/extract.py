@@ -25,14 +25,14 @@ class ExtractRunnerRequest(Model):
 
     format: Literal["git-memory-extract-runner-request@v1"] = "git-memory-extract-runner-request@v1"
     runner: Literal["builtin", "claude", "codex", "command"]
-    runnerCommand: str | None = None
-    runnerModel: str | None = None
-    runnerEndpoint: str | None = None
+    runner_command: str | None = None
+    runner_model: str | None = None
+    runner_endpoint: str | None = None
     request: MemoryExtractionRequest
     # The builtin runner takes every pending task by default; a model runner one per run.
     limit: Annotated[int, Field(ge=1)] | None = None
-    approvePlan: Hex64 | None = None
-    approveManifest: Hex64 | None = None
+    approve_plan: Hex64 | None = None
+    approve_manifest: Hex64 | None = None
 
 
 class ExtractPreviewRequest(Model):
@@ -40,8 +40,8 @@ class ExtractPreviewRequest(Model):
 
     runner: Literal["claude", "codex", "command"]
     request: MemoryExtractionRequest
-    runnerModel: str | None = None
-    runnerEndpoint: str | None = None
+    runner_model: str | None = None
+    runner_endpoint: str | None = None
     limit: Annotated[int, Field(ge=1, le=8)] = 1
 
 
@@ -90,7 +90,7 @@ def extract(
     if isinstance(request, ExtractPreviewRequest):
         return _preview(ctx, request)
     options = RunnerOptions(
-        request.runner, request.runnerCommand, request.runnerModel, request.runnerEndpoint
+        request.runner, request.runner_command, request.runner_model, request.runner_endpoint
     )
     builtin = request.runner == "builtin"
     outcome = run_batch(
@@ -98,8 +98,8 @@ def extract(
         options,
         request.request,
         limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
-        approve_plan=request.approvePlan,
-        approve_manifest=request.approveManifest,
+        approve_plan=request.approve_plan,
+        approve_manifest=request.approve_manifest,
         ask=ctx.confirm,
     )
     if builtin and not outcome.left:
@@ -164,7 +164,7 @@ def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerRes
     from git_memory.runners.batch import preview_batch
     from git_memory.runners.profiles import RunnerOptions
 
-    options = RunnerOptions(request.runner, None, request.runnerModel, request.runnerEndpoint)
+    options = RunnerOptions(request.runner, None, request.runner_model, request.runner_endpoint)
     plans, manifest = preview_batch(ctx.worktree, options, request.request, limit=request.limit)
     digest = (manifest or {}).get("manifestDigest") or (plans[0]["planDigest"] if plans else "")
     flag = "--approve-manifest" if manifest else "--approve-plan"

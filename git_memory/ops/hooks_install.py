@@ -47,20 +47,20 @@ def build_response(worktree: Worktree, directory: Any, states: list[Any]) -> Hoo
     from git_memory.repo import hooks
 
     return HooksResponse(
-        hooksDir=hooks.shown_hooks_dir(worktree, directory),
+        hooks_dir=hooks.shown_hooks_dir(worktree, directory),
         hooks=[
             HookState(name=s.name, state=s.state, legacy=s.legacy, action=s.action) for s in states
         ],
-        mergeDriver=hooks.driver_registered(worktree),
+        merge_driver=hooks.driver_registered(worktree),
     )
 
 
 def render(response: HooksResponse) -> str:
     """Where git looks for hooks, what each hook is now and what was done, in plain words."""
-    lines = [f"hooks directory git uses: {response.hooksDir}"]
+    lines = [f"hooks directory git uses: {response.hooks_dir}"]
     for hook in response.hooks:
         lines.append(f"  {hook.name}: {_hook_words(hook)}")
-    driver = "registered" if response.mergeDriver else "not registered"
+    driver = "registered" if response.merge_driver else "not registered"
     lines.append(f"  index.json merge driver: {driver}")
     return "\n".join(lines + response.notes)
 

@@ -32,14 +32,14 @@ def init(ctx: OpContext, request: EmptyRequest) -> InitResponse:
             created.append(f"{worktree.memory_root}/index.json")
         except FileExistsError:
             pass
-    return InitResponse(memoryRoot=worktree.memory_root, created=created)
+    return InitResponse(memory_root=worktree.memory_root, created=created)
 
 
 def render(response: InitResponse) -> str:
     """Human summary of what init did."""
     if not response.created:
-        return f"memory root {response.memoryRoot}/ is already initialized"
-    lines = [f"initialized memory root {response.memoryRoot}/"]
+        return f"memory root {response.memory_root}/ is already initialized"
+    lines = [f"initialized memory root {response.memory_root}/"]
     lines += [f"  created {path}" for path in response.created]
     return "\n".join(lines)
 

@@ -28,7 +28,7 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
         worktree,
         staged=request.staged,
         paths=request.paths,
-        memory_files_only=request.memoryFilesOnly,
+        memory_files_only=request.memory_files_only,
     )
     return _response(results)
 
@@ -49,7 +49,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> LintRequest:
     return LintRequest(
         paths=list(values.get("paths") or ()),
         staged=bool(values.get("staged")),
-        memoryFilesOnly=bool(values.get("memory_files_only")),
+        memory_files_only=bool(values.get("memory_files_only")),
     )
 
 

@@ -50,13 +50,13 @@ def _listed(item: Any, short_id: str) -> ListedEntry:
     entry = item.entry
     return ListedEntry(
         id=item.id,
-        shortId=short_id,
+        short_id=short_id,
         type=entry.type,
         priority=entry.priority,
-        claimSupport=entry.claim_support,
-        lastOccurred=max(entry.occurred) if entry.occurred else None,
+        claim_support=entry.claim_support,
+        last_occurred=max(entry.occurred) if entry.occurred else None,
         freshness=item.state,
-        firstLine=first_line(entry.body),
+        first_line=first_line(entry.body),
         path=item.path,
         reasons=[VerifyReason(**vars(reason)) for reason in item.reasons],
     )
@@ -76,13 +76,13 @@ def render(response: ListResponse) -> str:
     if not response.entries:
         rows = ["no approved memory matches"]
     else:
-        width = max(len(e.shortId) for e in response.entries)
+        width = max(len(e.short_id) for e in response.entries)
         header = f"{'ID':<{width}}  {'TYPE':<13} PRI {'SUPPORT':<15} {'LAST':<10} {'FRESH':<12}"
         rows = [header + " FIRST LINE"]
         for e in response.entries:
             rows.append(
-                f"{e.shortId:<{width}}  {e.type:<13} {e.priority:>3} {e.claimSupport:<15} "
-                f"{e.lastOccurred or '-':<10} {e.freshness:<12} {e.firstLine}"
+                f"{e.short_id:<{width}}  {e.type:<13} {e.priority:>3} {e.claim_support:<15} "
+                f"{e.last_occurred or '-':<10} {e.freshness:<12} {e.first_line}"
             )
     counts = response.counts
     rows.append(

@@ -33,26 +33,26 @@ def prepared(plan: PromotionPlan) -> PreparedPlan:
     """The answer for a stored plan: its digest, files, diff and the command that applies it."""
     digest = plan.plan_digest()
     return PreparedPlan(
-        planId=plan.planId,
-        planDigest=digest,
-        candidateIds=plan.candidateIds,
-        assessmentDigest=plan.assessmentDigest,
-        policyVersion=plan.policyVersion,
-        perFile=plan.perFile,
+        plan_id=plan.plan_id,
+        plan_digest=digest,
+        candidate_ids=plan.candidate_ids,
+        assessment_digest=plan.assessment_digest,
+        policy_version=plan.policy_version,
+        per_file=plan.per_file,
         diff=plan.diff,
-        next=f"git memory promote --plan {plan.planId} --approve {digest}",
+        next=f"git memory promote --plan {plan.plan_id} --approve {digest}",
     )
 
 
 def render(response: PreparedPlan, ids: ShortIds) -> str:
     """The diff, then how to approve (the plan by its short id, approved by its digest)."""
-    plan_id = ids.one("plan", response.planId)
-    files = "\n".join(f"  {item.targetPath}" for item in response.perFile)
+    plan_id = ids.one("plan", response.plan_id)
+    files = "\n".join(f"  {item.target_path}" for item in response.per_file)
     return (
-        f"{response.diff}\nplan {plan_id} ({len(response.perFile)} file(s)):\n{files}\n"
-        f"plan digest: {response.planDigest}\n"
+        f"{response.diff}\nplan {plan_id} ({len(response.per_file)} file(s)):\n{files}\n"
+        f"plan digest: {response.plan_digest}\n"
         f"apply with: git memory promote --plan {plan_id}   (asks after showing the diff)\n"
-        f"or in a script: git memory promote --plan {plan_id} --approve {response.planDigest}"
+        f"or in a script: git memory promote --plan {plan_id} --approve {response.plan_digest}"
     )
 
 

@@ -61,13 +61,13 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
                 approval.approve(db, owner, plan_id, via)
             result = apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
     return PromotionResult(
-        planId=result.plan_id,
-        planDigest=result.plan_digest,
+        plan_id=result.plan_id,
+        plan_digest=result.plan_digest,
         replayed=result.replayed,
         resumed=result.resumed,
         files=result.files,
-        candidateIds=result.candidate_ids,
-        approvedVia=via,
+        candidate_ids=result.candidate_ids,
+        approved_via=via,
         notes=result.notes,
     )
 
@@ -100,7 +100,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 def render(response: PromotionResult, ids: ShortIds) -> str:
     """What was written, and that committing is the user's step."""
     verb = "already applied" if response.replayed else "applied"
-    lines = [f"plan {ids.one('plan', response.planId)} {verb}:"]
+    lines = [f"plan {ids.one('plan', response.plan_id)} {verb}:"]
     lines += [f"  {path}" for path in response.files]
     lines.append(
         "see the new and changed files with `git status` (new files are untracked, so"

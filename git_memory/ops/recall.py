@@ -129,14 +129,14 @@ def _from_request_file(ctx: OpContext, document: Any, values: Mapping[str, Any])
 
 def _render(response: AgentRecall, ids: ShortIds) -> str:
     lines = [
-        f"{len(response.tasks)} task(s); {response.selection.pendingChunks} pending "
-        f"chunk(s) in {response.selection.matchedSessions} session(s)"
+        f"{len(response.tasks)} task(s); {response.selection.pending_chunks} pending "
+        f"chunk(s) in {response.selection.matched_sessions} session(s)"
     ]
-    shown = ids.of("task", (task.taskId for task in response.tasks))
+    shown = ids.of("task", (task.task_id for task in response.tasks))
     for task in response.tasks:
         lines.append(
-            f"  {shown[task.taskId]}  turns {task.chunk.turnRange.start}-"
-            f"{task.chunk.turnRange.end}, {len(task.evidenceCatalog)} evidence items"
+            f"  {shown[task.task_id]}  turns {task.chunk.turn_range.start}-"
+            f"{task.chunk.turn_range.end}, {len(task.evidence_catalog)} evidence items"
         )
     if response.note:
         lines.append(response.note)

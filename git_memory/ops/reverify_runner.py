@@ -19,9 +19,9 @@ class ReverifyRunnerRequest(Model):
         "git-memory-reverify-runner-request@v1"
     )
     runner: Literal["claude", "codex", "command", "builtin"]
-    runnerCommand: str | None = None
-    runnerModel: str | None = None
-    runnerEndpoint: str | None = None
+    runner_command: str | None = None
+    runner_model: str | None = None
+    runner_endpoint: str | None = None
 
 
 class ConformanceFailure(Model):
@@ -36,12 +36,12 @@ class ReverifyRunnerResponse(Model):
 
     format: Literal["git-memory-runner-conformance@v1"] = "git-memory-runner-conformance@v1"
     runner: str
-    profileDigest: str
-    testVersion: str
+    profile_digest: str
+    test_version: str
     passed: bool
     failures: list[ConformanceFailure]
-    passedAt: str | None
-    cliVersionFingerprint: str | None
+    passed_at: str | None
+    cli_version_fingerprint: str | None
 
 
 def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyRunnerResponse:
@@ -54,7 +54,7 @@ def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyR
     from git_memory.runners.profiles import RunnerOptions
 
     options = RunnerOptions(
-        request.runner, request.runnerCommand, request.runnerModel, request.runnerEndpoint
+        request.runner, request.runner_command, request.runner_model, request.runner_endpoint
     )
     profile = profile_for(ctx.worktree, options)
     failures: list[ConformanceFailure] = []
@@ -69,12 +69,12 @@ def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyR
         failures = [ConformanceFailure(**item) for item in exc.details["failures"]]
     return ReverifyRunnerResponse(
         runner=profile.name,
-        profileDigest=profile.digest,
-        testVersion=conformance.TEST_VERSION,
+        profile_digest=profile.digest,
+        test_version=conformance.TEST_VERSION,
         passed=not failures,
         failures=failures,
-        passedAt=record.get("passedAt"),
-        cliVersionFingerprint=record.get("cliVersionFingerprint"),
+        passed_at=record.get("passedAt"),
+        cli_version_fingerprint=record.get("cliVersionFingerprint"),
     )
 
 
@@ -85,16 +85,16 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ReverifyRunnerReques
         raise UsageError("GM_USAGE", "--runner NAME is required", hint="e.g. --runner claude")
     return ReverifyRunnerRequest(
         runner=values["runner"],
-        runnerCommand=values.get("runner_command"),
-        runnerModel=values.get("runner_model"),
-        runnerEndpoint=values.get("runner_endpoint"),
+        runner_command=values.get("runner_command"),
+        runner_model=values.get("runner_model"),
+        runner_endpoint=values.get("runner_endpoint"),
     )
 
 
 def _render(response: ReverifyRunnerResponse) -> str:
     if response.passed:
-        return f"{response.runner}: conformance passed ({response.testVersion})"
-    lines = [f"{response.runner}: conformance FAILED ({response.testVersion})"]
+        return f"{response.runner}: conformance passed ({response.test_version})"
+    lines = [f"{response.runner}: conformance FAILED ({response.test_version})"]
     lines += [f"  {failure.code}: {failure.detail}" for failure in response.failures]
     return "\n".join(lines)
 

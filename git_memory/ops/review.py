@@ -90,20 +90,20 @@ def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
     prepare = load_operation("prepare")
     for kind, items in sorted(by_kind.items()):
         plan = prepare.invoke(ctx, prepare_document(items, kind))
-        plan_id = ids.one("plan", plan.planId)
+        plan_id = ids.one("plan", plan.plan_id)
         later = f"git memory promote --plan {plan_id}"
         if not ctx.interactive:
             output.echo(
                 f"prepared plan {plan_id} for {len(items)} {kind} candidate(s); "
-                f"apply it with: {later} --approve {plan.planDigest}",
+                f"apply it with: {later} --approve {plan.plan_digest}",
                 err=True,
             )
             continue
         output.echo(plan.diff, err=True)
-        question = f"Write these {len(plan.perFile)} file(s) into the memory root now?"
+        question = f"Write these {len(plan.per_file)} file(s) into the memory root now?"
         if output.confirm(question, default=True):
             promoted = load_operation("promote").invoke(
-                ctx, {"plan": plan.planId, "approve": plan.planDigest}
+                ctx, {"plan": plan.plan_id, "approve": plan.plan_digest}
             )
             from git_memory.ops.promote import render as render_promoted
 
@@ -120,19 +120,19 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 def _render(response: Review, ids: ShortIds) -> str:
     if not response.items:
         return "nothing to review"
-    shown = ids.of("candidate", (item.candidateId for item in response.items))
+    shown = ids.of("candidate", (item.candidate_id for item in response.items))
     lines = []
     for item in response.items:
         lines.append(
-            f"{shown[item.candidateId]} r{item.revision} [{item.kind}] {item.content.strip()}"
+            f"{shown[item.candidate_id]} r{item.revision} [{item.kind}] {item.content.strip()}"
         )
         for statement in item.statements:
-            marker = f"[{statement.claimSupport}, {statement.provenanceStrength}]"
+            marker = f"[{statement.claim_support}, {statement.provenance_strength}]"
             if "\n" in statement.text:  # a proposed file or diff: the marker stays outside it
-                lines.append(f"  {statement.statementId} {marker}:")
+                lines.append(f"  {statement.statement_id} {marker}:")
                 lines += [f"    {line}" for line in statement.text.splitlines()]
             else:
-                lines.append(f"  {statement.statementId}: {statement.text} {marker}")
+                lines.append(f"  {statement.statement_id}: {statement.text} {marker}")
             for evidence in statement.evidence:
                 excerpt = f" — {evidence.excerpt}" if evidence.excerpt else ""
                 lines.append(f"      evidence {evidence.display}{excerpt}")

@@ -34,13 +34,13 @@ def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
     return SessionsList(
         sessions=[
             SessionSummary(
-                sessionKey=row.session_key,
+                session_key=row.session_key,
                 provider=row.provider,
                 started=row.started,
                 ended=row.ended,
                 turns=row.turns,
-                sealedTurns=row.sealed_turns,
-                firstPrompt=row.first_prompt,
+                sealed_turns=row.sealed_turns,
+                first_prompt=row.first_prompt,
             )
             for row in rows
         ]
@@ -58,14 +58,14 @@ def render(response: SessionsList, ids: ShortIds) -> str:
             "`--all` lists the sessions of every directory)"
         )
     width = shutil.get_terminal_size((100, 24)).columns
-    keys = ids.of("session", (s.sessionKey for s in response.sessions))
+    keys = ids.of("session", (s.session_key for s in response.sessions))
     column = max(len(key) for key in keys.values())
     lines = [f"{'SESSION':<{column}}  {'DATE':<16}  {'PROVIDER':<11}  {'TURNS':<18}  FIRST PROMPT"]
     for s in response.sessions:
-        turns = f"{s.turns} turn{'' if s.turns == 1 else 's'} ({s.sealedTurns} sealed)"
-        key = keys[s.sessionKey]
+        turns = f"{s.turns} turn{'' if s.turns == 1 else 's'} ({s.sealed_turns} sealed)"
+        key = keys[s.session_key]
         head = f"{key:<{column}}  {_date(s.started):<16}  {s.provider:<11}  {turns:<18}  "
-        lines.append(head + _fit(s.firstPrompt or "", max(width - len(head), 10)))
+        lines.append(head + _fit(s.first_prompt or "", max(width - len(head), 10)))
     return "\n".join(lines)
 
 

@@ -36,23 +36,23 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
         )
     session_key, provider, records = found
     return SessionShow(
-        sessionKey=session_key,
+        session_key=session_key,
         provider=provider,
         turns=[
             ShownTurn(
-                turnKey=r.turn_key,
+                turn_key=r.turn_key,
                 ordinal=r.ordinal,
                 started=r.started,
                 ended=r.ended,
                 closure=r.closure,
                 revision=r.revision,
-                userText=r.user_text,
-                assistantText=r.assistant_text,
-                toolCalls=[
+                user_text=r.user_text,
+                assistant_text=r.assistant_text,
+                tool_calls=[
                     ShownToolCall(
                         name=c.name,
-                        callId=c.call_id,
-                        resultState=c.state,
+                        call_id=c.call_id,
+                        result_state=c.state,
                         input=c.input,
                         output=c.output,
                     )
@@ -71,17 +71,17 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
 def render(response: SessionShow, ids: ShortIds) -> str:
     """Turns as readable blocks: prompt, each tool call with its input (shortened), the
     answer and the evidence (the CLI prints control characters escaped, never obeyed)."""
-    lines = [f"session {response.sessionKey} ({response.provider})"]
-    keys = ids.of("session", (turn.turnKey for turn in response.turns))
+    lines = [f"session {response.session_key} ({response.provider})"]
+    keys = ids.of("session", (turn.turn_key for turn in response.turns))
     for turn in response.turns:
-        key = keys[turn.turnKey]
+        key = keys[turn.turn_key]
         lines.append(f"\n## turn {turn.ordinal} {key} {turn.closure} {turn.started or ''}")
-        lines.append(f"user: {turn.userText}")
-        for call in turn.toolCalls:
+        lines.append(f"user: {turn.user_text}")
+        for call in turn.tool_calls:
             shown = _shortened(" ".join(_input_text(call.input).split()), TOOL_INPUT_CHARS)
-            lines.append(f"  tool {call.name} [{call.resultState}] {shown}".rstrip())
-        if turn.assistantText:
-            lines.append(f"assistant: {turn.assistantText}")
+            lines.append(f"  tool {call.name} [{call.result_state}] {shown}".rstrip())
+        if turn.assistant_text:
+            lines.append(f"assistant: {turn.assistant_text}")
         lines += [f"  evidence {e.kind}: {e.value}" for e in turn.evidence if e.kind != "turn"]
     return "\n".join(lines)
 

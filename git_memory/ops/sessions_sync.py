@@ -19,14 +19,14 @@ if TYPE_CHECKING:
 def summary_of(result: SyncResult, *, rebuilt: bool = False) -> SyncSummary:
     """The contract form of a `sessions.sync.SyncResult`."""
     return SyncSummary(
-        filesSeen=result.files_seen,
+        files_seen=result.files_seen,
         new=result.new,
         resumed=result.resumed,
         reread=result.reread,
         unchanged=result.unchanged,
         removed=result.removed,
         excluded=result.excluded,
-        turnsAdded=result.turns_added,
+        turns_added=result.turns_added,
         diagnostics=result.diagnostics,
         examples=[DiagnosticExample(**example) for example in result.examples],
         rebuilt=rebuilt,
@@ -63,10 +63,10 @@ def render(response: SyncSummary) -> str:
     """Human summary of a sync."""
     verb = "rebuilt" if response.rebuilt else "synced"
     lines = [
-        f"{verb}: {response.filesSeen} files seen, {response.new} new, {response.resumed} resumed,"
+        f"{verb}: {response.files_seen} files seen, {response.new} new, {response.resumed} resumed,"
         f" {response.reread} re-read, {response.unchanged} unchanged, {response.removed} removed,"
         f" {response.excluded} excluded (subagents, duplicates)",
-        f"turns added: {response.turnsAdded}",
+        f"turns added: {response.turns_added}",
     ]
     if response.diagnostics:
         lines.append(f"diagnostics: {response.diagnostics}")

@@ -71,20 +71,20 @@ STAGE_HANDLERS: dict[str, Callable[[Workspace, Any], dict[str, Any]]] = {
 
 
 def _render(response: AgentStage, ids: ShortIds) -> str:
-    shown = ids.of("candidate", (candidate.candidateId for candidate in response.candidates))
+    shown = ids.of("candidate", (candidate.candidate_id for candidate in response.candidates))
     lines = [
         f"{response.status}: {len(response.candidates)} candidate(s)"
-        + (" (no-op)" if response.noOp else "")
+        + (" (no-op)" if response.no_op else "")
     ]
     for candidate in response.candidates:
-        lines.append(f"  {shown[candidate.candidateId]} r{candidate.revision} {candidate.status}")
+        lines.append(f"  {shown[candidate.candidate_id]} r{candidate.revision} {candidate.status}")
     for rejected in response.rejected:
         lines.append(
             f"  rejected candidate {rejected.candidate}: {rejected.reason} "
             f"{rejected.detail}".rstrip()
         )
-    if response.adjudicationTask is not None:
-        lines.append(f"adjudication task {ids.one('task', response.adjudicationTask.taskId)}")
+    if response.adjudication_task is not None:
+        lines.append(f"adjudication task {ids.one('task', response.adjudication_task.task_id)}")
     lines.append(response.next)
     return "\n".join(lines)
 

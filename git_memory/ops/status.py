@@ -47,8 +47,8 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
             notes.append(f"{key}: {exc.message} [{exc.code}]")
     return StatusResponse(
         binding=worktree.binding(),
-        memoryRoot=worktree.memory_root,
-        memoryRootExists=worktree.memory_dir.is_dir(),
+        memory_root=worktree.memory_root,
+        memory_root_exists=worktree.memory_dir.is_dir(),
         counts=counts,
         notes=notes,
     )
@@ -59,12 +59,12 @@ def render(response: StatusResponse, ids: ShortIds) -> str:
     binding, counts = response.binding, response.counts
     memory = counts.get("memory", {})
     approved = memory.get("approved", {}) if isinstance(memory, dict) else {}
-    root = f"memory root: {response.memoryRoot}/"
-    if not response.memoryRootExists:
+    root = f"memory root: {response.memory_root}/"
+    if not response.memory_root_exists:
         root += " (missing; create it with `git memory init`)"
     elif "entries" in approved:
         root += f" ({_count(approved['entries'], 'approved entry', 'approved entries')})"
-    lines = [root, f"repository: {binding.publicRepositoryIdentity or '(no public origin)'}"]
+    lines = [root, f"repository: {binding.public_repository_identity or '(no public origin)'}"]
     lines.append(_sessions_line(counts.get("sessions", {})))
     waiting = _waiting(counts, ids)
     if waiting:

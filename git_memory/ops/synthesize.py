@@ -28,7 +28,7 @@ def synthesize(ctx: OpContext, request: SynthesizeRequest) -> Synthesis:
     """
     from git_memory.consolidate.synthesis import synthesize as run
 
-    return run(ctx.worktree, "full" if request.full else "incremental", if_due=request.ifDue)
+    return run(ctx.worktree, "full" if request.full else "incremental", if_due=request.if_due)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def _render(response: Synthesis, ids: ShortIds) -> str:
         return response.note or "nothing to consolidate"
     task = response.task
     lines = [
-        f"consolidation task {ids.one('task', task.taskId)}: {len(task.entries)} entr(y/ies), "
+        f"consolidation task {ids.one('task', task.task_id)}: {len(task.entries)} entr(y/ies), "
         f"{len(task.scenes)} scene(s), doctrine {'present' if task.doctrine else 'absent'}",
         "use --format json to read the task; stage the ConsolidationPatch with `git memory stage`",
     ]

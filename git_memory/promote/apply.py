@@ -78,19 +78,19 @@ def verified_plan(record: PlanRecord) -> PromotionPlan:
     """Re-validate the stored plan document and bytes against the stored digest."""
     try:
         plan = PromotionPlan.model_validate(record.plan_json)
-        ok = plan.plan_digest() == record.plan_digest and plan.planId == record.plan_id
+        ok = plan.plan_digest() == record.plan_digest and plan.plan_id == record.plan_id
         by_path = {f.target_path: f for f in record.files}
-        for item in plan.perFile:
-            planning.check_target_path(item.targetPath, plan.owner.memoryRoot)
-            stored = by_path.get(item.targetPath)
+        for item in plan.per_file:
+            planning.check_target_path(item.target_path, plan.owner.memory_root)
+            stored = by_path.get(item.target_path)
             ok = (
                 ok
                 and stored is not None
                 and stored.operation == item.operation
-                and _bound_digest(stored) == item.sanitizedContentDigest
-                and stored.target_blob_hash == item.targetBlobHash
+                and _bound_digest(stored) == item.sanitized_content_digest
+                and stored.target_blob_hash == item.target_blob_hash
             )
-        ok = ok and len(by_path) == len(plan.perFile)
+        ok = ok and len(by_path) == len(plan.per_file)
     except (ValueError, GitMemoryError):
         ok = False
     if not ok:
@@ -250,16 +250,16 @@ def _precheck(worktree: Worktree, db: StateDB, record: PlanRecord, plan: Promoti
     """Policy, assessments and every target's blob OID; void on any mismatch."""
     _check_candidates(db, record, plan, root=None)
     old: dict[str, bytes | None] = {}
-    for item in plan.perFile:
+    for item in plan.per_file:
         try:
-            current = writer.read_target(worktree.root, item.targetPath)
+            current = writer.read_target(worktree.root, item.target_path)
         except GitMemoryError as exc:
-            _void(db, record.plan_id, f"{exc.code} at {item.targetPath}")
+            _void(db, record.plan_id, f"{exc.code} at {item.target_path}")
             raise
-        if (None if current is None else blob_oid(current)) != item.targetBlobHash:
-            _void(db, record.plan_id, f"drift at {item.targetPath}")
-            raise plan_drift(item.targetPath)
-        old[item.targetPath] = current
+        if (None if current is None else blob_oid(current)) != item.target_blob_hash:
+            _void(db, record.plan_id, f"drift at {item.target_path}")
+            raise plan_drift(item.target_path)
+        old[item.target_path] = current
     with db.write():
         for path, content in old.items():
             journal.set_rollback(
@@ -286,15 +286,15 @@ def _check_candidates(
 ) -> None:
     from git_memory.promote.prepare import assessment_rows_for
 
-    stale = plan.policyVersion != planning.POLICY_VERSION
+    stale = plan.policy_version != planning.POLICY_VERSION
     with db.read():
         # A retirement has no candidates: its files' blob OIDs and its precheck bind it.
-        for cid in [] if _without_candidates(record.kind) else plan.candidateIds:
+        for cid in [] if _without_candidates(record.kind) else plan.candidate_ids:
             found = store.get_candidate(db, cid)
             stale = stale or found is None or found.status != "quarantined"
         if not stale and not _without_candidates(record.kind):
-            rows = assessment_rows_for(db, plan.candidateIds)
-            stale = planning.assessment_digest(rows) != plan.assessmentDigest
+            rows = assessment_rows_for(db, plan.candidate_ids)
+            stale = planning.assessment_digest(rows) != plan.assessment_digest
     if not stale:
         return
     reason = "candidates, assessments or policy changed since the plan was prepared"
@@ -381,7 +381,7 @@ def _finalize(
     """One transaction: candidates promoted (revision+1, out of FTS), generation+1, applied."""
     with db.write():
         kind = journal.require_plan(db, plan_id).kind
-        for cid in [] if _without_candidates(kind) else plan.candidateIds:
+        for cid in [] if _without_candidates(kind) else plan.candidate_ids:
             current = store.require_candidate(db, cid, owner)
             store.mark_promoted(db, cid, expected_revision=current.revision)
         hooks = kinds.get(kind)
@@ -413,10 +413,10 @@ def _post_finalize(
         sync_approved(db, owner, worktree.root, worktree.memory_root)
         journal.set_phase(db, record.plan_id, "done")
     return Applied(
-        plan_id=plan.planId,
+        plan_id=plan.plan_id,
         plan_digest=record.plan_digest,
-        files=[item.targetPath for item in plan.perFile],
-        candidate_ids=list(plan.candidateIds),
+        files=[item.target_path for item in plan.per_file],
+        candidate_ids=list(plan.candidate_ids),
         replayed=replayed,
     )
 

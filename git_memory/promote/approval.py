@@ -71,7 +71,7 @@ def decide(
     summary = (
         # An MCP client's human and agent see the whole id, the one the agent's tools carry.
         f"Promote plan {record.plan_id if ctx.front_end == 'mcp' else shown_id or record.plan_id}: "
-        f"{len(plan.perFile)} file(s) into {plan.owner.memoryRoot}/"
+        f"{len(plan.per_file)} file(s) into {plan.owner.memory_root}/"
     )
     if not ctx.confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")
@@ -84,13 +84,13 @@ def fresh_diff(root: Path, record: PlanRecord, plan: PromotionPlan) -> str:
     contents = {f.target_path: f.content for f in record.files}
     files = [
         PlannedFile(
-            item.targetPath,
-            item.targetBlobHash,
-            contents[item.targetPath],
-            read_target(root, item.targetPath),
+            item.target_path,
+            item.target_blob_hash,
+            contents[item.target_path],
+            read_target(root, item.target_path),
             operation=item.operation,
         )
-        for item in plan.perFile
+        for item in plan.per_file
     ]
     return unified_diff(files)
 

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 def owner_of(worktree: Worktree) -> tuple[Any, Owner]:
     """The worktree's binding and its store owner."""
     binding = worktree.binding()
-    return binding, Owner(binding.repositoryKey, binding.worktreeKey)
+    return binding, Owner(binding.repository_key, binding.worktree_key)
 
 
 def prepare_plan(
@@ -88,7 +88,7 @@ def store_plan(
         for item in request.candidates:
             recheck(item)
         if planning.assessment_digest(assessment_rows(db, request.candidates)) != (
-            plan.assessmentDigest
+            plan.assessment_digest
         ):
             raise confirmation_drift("the assessments changed while the plan was built")
         _record_confirmation(db, request.candidates)
@@ -106,14 +106,14 @@ def confirmation_drift(message: str, **details: Any) -> GitMemoryError:
 
 
 def _checked_input(db: StateDB, owner: Owner, item: PrepareCandidate) -> CandidateInput:
-    candidate = store.require_candidate(db, item.candidateId, owner)
+    candidate = store.require_candidate(db, item.candidate_id, owner)
     if candidate.status != "quarantined" or candidate.kind != "entry":
         raise GitMemoryError(
             "GM_CANDIDATE_STATE_INVALID",
-            f"candidate {item.candidateId!r} is {candidate.status}, not a quarantined entry",
+            f"candidate {item.candidate_id!r} is {candidate.status}, not a quarantined entry",
         )
     current = confirmed_assessments(db, candidate, item)
-    refs = store.evidence_refs(db, item.candidateId)
+    refs = store.evidence_refs(db, item.candidate_id)
     payload = candidate.payload
     statements = tuple(
         ConfirmedStatement(
@@ -126,7 +126,7 @@ def _checked_input(db: StateDB, owner: Owner, item: PrepareCandidate) -> Candida
         for sid, a in sorted(current.items())
     )
     return CandidateInput(
-        candidate_id=item.candidateId,
+        candidate_id=item.candidate_id,
         content=str(payload.get("content", "")),
         statements=statements,
         type=str(payload.get("type", "work_fact")),
@@ -143,37 +143,37 @@ def confirmed_assessments(
 ) -> dict[str, store.Assessment]:
     """The candidate's assessments by statement, once its revision and every statement's
     digests match what the human confirmed (`GM_REVISION_CONFLICT`, `GM_CONFIRMATION_DRIFT`)."""
-    if candidate.revision != item.expectedRevision:
+    if candidate.revision != item.expected_revision:
         raise GitMemoryError(
             "GM_REVISION_CONFLICT",
-            f"candidate {item.candidateId!r} is at revision {candidate.revision}, "
-            f"not {item.expectedRevision}",
+            f"candidate {item.candidate_id!r} is at revision {candidate.revision}, "
+            f"not {item.expected_revision}",
             hint="run `git memory review` again",
-            details={"candidateId": item.candidateId, "currentRevision": candidate.revision},
+            details={"candidateId": item.candidate_id, "currentRevision": candidate.revision},
         )
-    current = {a.statement_id: a for a in store.assessments(db, item.candidateId)}
+    current = {a.statement_id: a for a in store.assessments(db, item.candidate_id)}
     _check_statements(item, current)
     return current
 
 
 def _check_statements(item: PrepareCandidate, current: Mapping[str, Any]) -> None:
-    asked = {s.statementId: s for s in item.statements}
+    asked = {s.statement_id: s for s in item.statements}
     if set(asked) != set(current):
         raise confirmation_drift(
-            f"candidate {item.candidateId!r}: the confirmed statements are not its current set",
-            candidateId=item.candidateId,
+            f"candidate {item.candidate_id!r}: the confirmed statements are not its current set",
+            candidateId=item.candidate_id,
             missing=sorted(set(current) - set(asked)),
             unknown=sorted(set(asked) - set(current)),
         )
     for sid, statement in asked.items():
         stored = current[sid]
         if stored.claim_support == "drifted" or (
-            statement.statementTextDigest != stored.statement_text_digest
-            or statement.citationsDigest != stored.citations_digest
+            statement.statement_text_digest != stored.statement_text_digest
+            or statement.citations_digest != stored.citations_digest
         ):
             raise confirmation_drift(
-                f"candidate {item.candidateId!r} statement {sid!r} changed since review",
-                candidateId=item.candidateId,
+                f"candidate {item.candidate_id!r} statement {sid!r} changed since review",
+                candidateId=item.candidate_id,
                 statementId=sid,
             )
 
@@ -202,7 +202,7 @@ def _cited(detail: dict[str, Any]) -> CitedEvidence:
 
 def assessment_rows(db: StateDB, items: Sequence[PrepareCandidate]) -> list[dict[str, Any]]:
     """The confirmed assessment documents a plan binds (support as after confirmation)."""
-    return assessment_rows_for(db, [item.candidateId for item in items])
+    return assessment_rows_for(db, [item.candidate_id for item in items])
 
 
 def assessment_rows_for(db: StateDB, candidate_ids: Sequence[str]) -> list[dict[str, Any]]:
@@ -228,12 +228,12 @@ def assessment_rows_for(db: StateDB, candidate_ids: Sequence[str]) -> list[dict[
 
 def _record_confirmation(db: StateDB, items: Sequence[PrepareCandidate]) -> None:
     for item in items:
-        candidate = store.require_candidate(db, item.candidateId)
-        for a in store.assessments(db, item.candidateId):
+        candidate = store.require_candidate(db, item.candidate_id)
+        for a in store.assessments(db, item.candidate_id):
             if a.claim_support == "unverified":
                 store.set_assessment(
                     db,
-                    item.candidateId,
+                    item.candidate_id,
                     store.Assessment(
                         statement_id=a.statement_id,
                         citations_digest=a.citations_digest,
@@ -251,7 +251,7 @@ def _render(worktree: Worktree, inputs: list[CandidateInput]) -> list[RenderedFi
     view = TreeView(
         memory_root=worktree.memory_root,
         existing=tree.existing_entries(worktree.root, worktree.memory_root),
-        repository_identity=worktree.binding().publicRepositoryIdentity,
+        repository_identity=worktree.binding().public_repository_identity,
         commit_exists=lambda hex_id: commit_exists(worktree.repository, hex_id),
     )
     files = render_candidates(inputs, view)
@@ -298,10 +298,10 @@ def build_plan(
 ) -> PromotionPlan:
     """A fresh plan binding the confirmed assessments and the planned files."""
     return PromotionPlan(
-        planId=f"plan-{uuid.uuid4().hex}",
+        plan_id=f"plan-{uuid.uuid4().hex}",
         owner=binding,
-        candidateIds=[item.candidateId for item in request.candidates],
-        assessmentDigest=planning.assessment_digest(confirmed),
-        perFile=[item.per_file() for item in planned],
+        candidate_ids=[item.candidate_id for item in request.candidates],
+        assessment_digest=planning.assessment_digest(confirmed),
+        per_file=[item.per_file() for item in planned],
         diff=planning.unified_diff(planned),
     )

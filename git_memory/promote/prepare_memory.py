@@ -32,17 +32,17 @@ STORE_KIND = {"skill": "skill", "consolidation": "consolidation-patch"}
 
 
 def _checked(db: StateDB, owner: Owner, item: PrepareCandidate, kind: str) -> store.Candidate:
-    candidate = store.require_candidate(db, item.candidateId, owner)
+    candidate = store.require_candidate(db, item.candidate_id, owner)
     if candidate.kind != STORE_KIND[kind]:
         raise GitMemoryError(
             "GM_PREPARE_KIND_UNSUPPORTED",
-            f"candidate {item.candidateId!r} is a {candidate.kind} candidate, not {kind}",
+            f"candidate {item.candidate_id!r} is a {candidate.kind} candidate, not {kind}",
             hint=f"prepare it with the kind `git memory review` shows for it, not {kind}",
         )
     if candidate.status != "quarantined":
         raise GitMemoryError(
             "GM_CANDIDATE_STATE_INVALID",
-            f"candidate {item.candidateId!r} is {candidate.status}, not quarantined",
+            f"candidate {item.candidate_id!r} is {candidate.status}, not quarantined",
         )
     confirmed_assessments(db, candidate, item)
     return candidate

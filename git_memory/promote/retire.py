@@ -105,11 +105,11 @@ def plan_retirement(worktree: Worktree, db: StateDB, request: RetireRequest) -> 
     )
     binding, owner = owner_of(worktree)
     plan = PromotionPlan(
-        planId=f"plan-{uuid.uuid4().hex}",
+        plan_id=f"plan-{uuid.uuid4().hex}",
         owner=binding,
-        candidateIds=list(request.ids),
-        assessmentDigest=_basis(request),
-        perFile=[item.per_file() for item in planned],
+        candidate_ids=list(request.ids),
+        assessment_digest=_basis(request),
+        per_file=[item.per_file() for item in planned],
         diff=planning.unified_diff(planned),
     )
     with db.write():

@@ -79,14 +79,14 @@ class Worktree:
         secret = self.secret()
         stat = os.stat(self.common_dir)
         return RepositoryBinding(
-            repositoryKey=secret.hmac_hex("memory-repository", str(self.common_dir)),
-            worktreeKey=secret.hmac_hex("memory-worktree", str(self.root)),
-            publicRepositoryIdentity=public_identity(self.origin_url()),
-            rootRealpathDigest=hashlib.sha256(str(self.root).encode()).hexdigest(),
-            commonDirectoryIdentity=DirectoryIdentity(
+            repository_key=secret.hmac_hex("memory-repository", str(self.common_dir)),
+            worktree_key=secret.hmac_hex("memory-worktree", str(self.root)),
+            public_repository_identity=public_identity(self.origin_url()),
+            root_realpath_digest=hashlib.sha256(str(self.root).encode()).hexdigest(),
+            common_directory_identity=DirectoryIdentity(
                 device=str(stat.st_dev), inode=str(stat.st_ino)
             ),
-            memoryRoot=self.memory_root,
+            memory_root=self.memory_root,
         )
 
 

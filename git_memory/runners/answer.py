@@ -53,7 +53,7 @@ def validate_answer(stdout: bytes, model: type[ModelT], *, task_id: str, binding
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": str(exc)}
         where = ".".join(str(part) for part in first.get("loc", ()))
         raise _invalid(f"{where or 'document'}: {first.get('msg')}") from exc
-    if getattr(answer, "taskId", None) != task_id:
+    if getattr(answer, "task_id", None) != task_id:
         raise _invalid("the answer names another task", expected=task_id)
     echoed = answer.model_dump(mode="json", by_alias=True).get("binding")
     if canonical_json(echoed) != canonical_json(binding):

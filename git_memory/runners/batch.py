@@ -154,8 +154,8 @@ def _deliver(
     approved = session.approve(plans, **approvals)
     with output.progress(f"{kind} via {session.profile.name}", len(approved)) as bar:
         for plan in approved:
-            answer = session.run(plan, stdin[plan.taskId])
-            _stage(workspace, kind, by_id[plan.taskId], answer=answer, plan=plan, outcome=outcome)
+            answer = session.run(plan, stdin[plan.task_id])
+            _stage(workspace, kind, by_id[plan.task_id], answer=answer, plan=plan, outcome=outcome)
             bar.advance()
 
 
@@ -178,7 +178,7 @@ def _stage(
             answer, CandidateDraftBatch, task_id=task["taskId"], binding=task["binding"]
         )
         stage_drafts(workspace, batch)
-        outcome.extracted.append(plan.taskId)
+        outcome.extracted.append(plan.task_id)
         return
     from git_memory.extract.adjudicate import stage_adjudication
 
@@ -186,7 +186,7 @@ def _stage(
         answer, AdjudicationResult, task_id=task["taskId"], binding=task["binding"]
     )
     staged = stage_adjudication(workspace, result)
-    outcome.adjudicated.append(plan.taskId)
+    outcome.adjudicated.append(plan.task_id)
     outcome.quarantined += [
         d["candidateId"] for d in staged.get("decisions", []) if d.get("status") == "quarantined"
     ]

@@ -16,10 +16,10 @@ def _item(
     kind: str, source: str, data: bytes, *, revision: int | None = None, truncated: bool = False
 ) -> InputCoverage:
     return InputCoverage(
-        sourceKind=kind,
-        opaqueSourceId=source,
+        source_kind=kind,
+        opaque_source_id=source,
         revision=revision,
-        contentDigest=sha256_hex(data),
+        content_digest=sha256_hex(data),
         bytes=len(data),
         truncated=truncated,
     )

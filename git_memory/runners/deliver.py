@@ -42,7 +42,7 @@ def check_gates(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> 
     require_model_runner(profile)
     profile.contract()  # the profile passes its schema
     check_pre_spawn(plan, profile, stdin)
-    assert plan.planDigest is not None
+    assert plan.plan_digest is not None
     _check_not_delivered(delivery.ledger, plan)
     assert profile.binary is not None
     binary = identify(profile.binary, delivery.host_env)
@@ -51,8 +51,8 @@ def check_gates(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> 
 
 
 def _check_not_delivered(ledger: Ledger, plan: RunnerExecutionPlan) -> None:
-    assert plan.planDigest is not None
-    _refuse_resend(plan, ledger.delivery_state(plan.planDigest))
+    assert plan.plan_digest is not None
+    _refuse_resend(plan, ledger.delivery_state(plan.plan_digest))
 
 
 def _refuse_resend(plan: RunnerExecutionPlan, state: str | None) -> None:
@@ -61,24 +61,24 @@ def _refuse_resend(plan: RunnerExecutionPlan, state: str | None) -> None:
     if state in ("sending", "indeterminate"):
         raise GitMemoryError(
             "GM_RUNNER_DELIVERY_INDETERMINATE",
-            f"an earlier delivery of task {plan.taskId} was interrupted after it started",
+            f"an earlier delivery of task {plan.task_id} was interrupted after it started",
             hint="the runner may have received it; it is not sent again. Plan the work anew",
-            details={"planDigest": plan.planDigest},
+            details={"planDigest": plan.plan_digest},
         )
     raise GitMemoryError(
         "GM_RUNNER_ALREADY_DELIVERED",
-        f"task {plan.taskId} was already sent under this plan ({state})",
+        f"task {plan.task_id} was already sent under this plan ({state})",
         hint="a plan is delivered at most once; plan the task anew to retry",
-        details={"planDigest": plan.planDigest, "state": state},
+        details={"planDigest": plan.plan_digest, "state": state},
     )
 
 
 def deliver(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> bytes:
     """Send `stdin` under the approved `plan` and return the runner's stdout."""
     binary = check_gates(delivery, plan, stdin)
-    assert plan.planDigest is not None
-    if not delivery.ledger.begin_delivery(plan.planDigest, plan.taskId):
-        _refuse_resend(plan, delivery.ledger.delivery_state(plan.planDigest) or "sending")
+    assert plan.plan_digest is not None
+    if not delivery.ledger.begin_delivery(plan.plan_digest, plan.task_id):
+        _refuse_resend(plan, delivery.ledger.delivery_state(plan.plan_digest) or "sending")
     failpoint("runner-delivery-begun")
     try:
         result = spawn(
@@ -92,7 +92,7 @@ def deliver(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> byte
         failpoint("runner-delivery-returned")
         stdout = check_result(delivery.profile, result)
     except GitMemoryError:
-        delivery.ledger.finish_delivery(plan.planDigest, "failed")
+        delivery.ledger.finish_delivery(plan.plan_digest, "failed")
         raise
-    delivery.ledger.finish_delivery(plan.planDigest, "delivered")
+    delivery.ledger.finish_delivery(plan.plan_digest, "delivered")
     return stdout

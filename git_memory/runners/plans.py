@@ -70,44 +70,44 @@ def build_manifest(plans: Sequence[RunnerExecutionPlan]) -> AuthorizationManifes
         )
     entries = [
         ManifestPlan(
-            planDigest=_digest_of(plan),
-            taskKind=plan.taskKind,
-            taskId=plan.taskId,
-            bytesToSend=plan.bytesToSend,
+            plan_digest=_digest_of(plan),
+            task_kind=plan.task_kind,
+            task_id=plan.task_id,
+            bytes_to_send=plan.bytes_to_send,
         )
         for plan in plans
     ]
     manifest = AuthorizationManifest(
-        manifestDigest=None, plans=entries, totalBytes=sum(p.bytesToSend for p in plans)
+        manifest_digest=None, plans=entries, total_bytes=sum(p.bytes_to_send for p in plans)
     )
     return manifest.with_manifest_digest()
 
 
 def _digest_of(plan: RunnerExecutionPlan) -> str:
     verify_plan(plan)
-    assert plan.planDigest is not None
-    return plan.planDigest
+    assert plan.plan_digest is not None
+    return plan.plan_digest
 
 
 def verify_plan(plan: RunnerExecutionPlan) -> None:
     """The plan's digests recompute (`GM_RUNNER_PLAN_TAMPERED` otherwise)."""
     if (
-        plan.planDigest != plan.compute_plan_digest()
-        or plan.inputCoverageDigest != plan.compute_input_coverage_digest()
+        plan.plan_digest != plan.compute_plan_digest()
+        or plan.input_coverage_digest != plan.compute_input_coverage_digest()
     ):
         raise GitMemoryError(
             "GM_RUNNER_PLAN_TAMPERED",
-            f"the plan for task {plan.taskId} does not match its digest",
+            f"the plan for task {plan.task_id} does not match its digest",
             hint="plan again; nothing was sent",
         )
 
 
 def _verify_manifest(manifest: AuthorizationManifest) -> str:
-    if manifest.manifestDigest != manifest.compute_manifest_digest():
+    if manifest.manifest_digest != manifest.compute_manifest_digest():
         raise GitMemoryError(
             "GM_RUNNER_MANIFEST_MISMATCH", "the manifest does not match its digest"
         )
-    return manifest.manifestDigest
+    return manifest.manifest_digest
 
 
 def approve_plan(
@@ -115,14 +115,14 @@ def approve_plan(
 ) -> RunnerExecutionPlan:
     """Approve `plan` when `approved_digest` is exactly its digest; log the approval."""
     verify_plan(plan)
-    if approved_digest != plan.planDigest:
+    if approved_digest != plan.plan_digest:
         raise GitMemoryError(
             "GM_RUNNER_APPROVAL_MISMATCH",
-            f"the approved digest does not match the plan for task {plan.taskId}",
+            f"the approved digest does not match the plan for task {plan.task_id}",
             hint="approve the planDigest shown by the preview; the input may have changed",
-            details={"approved": approved_digest, "planDigest": plan.planDigest},
+            details={"approved": approved_digest, "planDigest": plan.plan_digest},
         )
-    ledger.authorize("runner-plan", plan.planDigest, via, _plan_detail(plan))
+    ledger.authorize("runner-plan", plan.plan_digest, via, _plan_detail(plan))
     return plan.model_copy(update={"authorization": "approved"})
 
 
@@ -138,7 +138,7 @@ def approve_manifest(
             hint="approve the manifestDigest shown by the preview; the inputs may have changed",
             details={"approved": approved_digest, "manifestDigest": digest},
         )
-    detail = {"plans": len(manifest.plans), "totalBytes": manifest.totalBytes}
+    detail = {"plans": len(manifest.plans), "totalBytes": manifest.total_bytes}
     ledger.authorize("runner-manifest", digest, "manifest", detail)
     return manifest.model_copy(update={"authorization": "approved"})
 
@@ -151,22 +151,22 @@ def approve_from_manifest(
     manifest_digest = _verify_manifest(manifest)
     if manifest.authorization != "approved":
         raise GitMemoryError("GM_RUNNER_MANIFEST_MISMATCH", "the manifest is not approved")
-    entry = next((p for p in manifest.plans if p.planDigest == plan.planDigest), None)
+    entry = next((p for p in manifest.plans if p.plan_digest == plan.plan_digest), None)
     if entry is None:
         raise GitMemoryError(
             "GM_RUNNER_PLAN_NOT_IN_MANIFEST",
-            f"the approved manifest does not list the plan for task {plan.taskId}",
+            f"the approved manifest does not list the plan for task {plan.task_id}",
             hint="this task's input changed since the preview; approve its new plan",
         )
-    listed = (entry.taskKind, entry.taskId, entry.bytesToSend)
-    if listed != (plan.taskKind, plan.taskId, plan.bytesToSend):
+    listed = (entry.task_kind, entry.task_id, entry.bytes_to_send)
+    if listed != (plan.task_kind, plan.task_id, plan.bytes_to_send):
         raise GitMemoryError(
             "GM_RUNNER_MANIFEST_MISMATCH",
-            f"the manifest describes task {entry.taskId} differently from its plan",
+            f"the manifest describes task {entry.task_id} differently from its plan",
         )
-    assert plan.planDigest is not None
+    assert plan.plan_digest is not None
     detail = {**_plan_detail(plan), "manifestDigest": manifest_digest}
-    ledger.authorize("runner-plan", plan.planDigest, "manifest", detail)
+    ledger.authorize("runner-plan", plan.plan_digest, "manifest", detail)
     return plan.model_copy(update={"authorization": "approved"})
 
 
@@ -179,13 +179,13 @@ def approve_interactively(
     for plan in plans:
         verify_plan(plan)
     summary = describe(plans)
-    question = f"Send {sum(p.bytesToSend for p in plans)} bytes in {len(plans)} task(s)?"
+    question = f"Send {sum(p.bytes_to_send for p in plans)} bytes in {len(plans)} task(s)?"
     if not ask(question, summary):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "delivery was not approved; nothing was sent")
     approved = []
     for plan in plans:
-        assert plan.planDigest is not None
-        ledger.authorize("runner-plan", plan.planDigest, "interactive", _plan_detail(plan))
+        assert plan.plan_digest is not None
+        ledger.authorize("runner-plan", plan.plan_digest, "interactive", _plan_detail(plan))
         approved.append(plan.model_copy(update={"authorization": "approved"}))
     return approved
 
@@ -195,22 +195,22 @@ def describe(plans: Sequence[RunnerExecutionPlan]) -> str:
     lines = []
     for plan in plans:
         lines.append(
-            f"{plan.taskKind} {plan.taskId}: {plan.bytesToSend} bytes to {plan.provider} "
-            f"({plan.model} @ {plan.endpoint}), retention {plan.providerRetention}, "
-            f"plan {plan.planDigest}"
+            f"{plan.task_kind} {plan.task_id}: {plan.bytes_to_send} bytes to {plan.provider} "
+            f"({plan.model} @ {plan.endpoint}), retention {plan.provider_retention}, "
+            f"plan {plan.plan_digest}"
         )
     return "\n".join(lines)
 
 
 def _plan_detail(plan: RunnerExecutionPlan) -> dict[str, Any]:
     return {
-        "taskKind": plan.taskKind,
-        "taskId": plan.taskId,
-        "bytesToSend": plan.bytesToSend,
+        "taskKind": plan.task_kind,
+        "taskId": plan.task_id,
+        "bytesToSend": plan.bytes_to_send,
         "provider": plan.provider,
         "model": plan.model,
         "endpoint": plan.endpoint,
-        "runnerProfile": plan.runnerProfile,
+        "runnerProfile": plan.runner_profile,
     }
 
 
@@ -219,22 +219,22 @@ def check_pre_spawn(plan: RunnerExecutionPlan, profile: RunnerProfile, stdin: by
     if plan.authorization != "approved":
         raise GitMemoryError(
             "GM_RUNNER_PLAN_NOT_APPROVED",
-            f"the plan for task {plan.taskId} is not approved; nothing was sent",
+            f"the plan for task {plan.task_id} is not approved; nothing was sent",
             hint="approve it with --approve-plan <planDigest> or --approve-manifest <digest>",
         )
     verify_plan(plan)
-    if plan.runnerProfile != profile.digest:
+    if plan.runner_profile != profile.digest:
         raise GitMemoryError(
             "GM_RUNNER_PROFILE_MISMATCH",
-            f"the plan for task {plan.taskId} was made for another runner profile",
+            f"the plan for task {plan.task_id} was made for another runner profile",
             hint="plan again with the runner you mean to use",
         )
-    if hashlib.sha256(stdin).hexdigest() != plan.runnerInputDigest or len(stdin) != (
-        plan.bytesToSend
+    if hashlib.sha256(stdin).hexdigest() != plan.runner_input_digest or len(stdin) != (
+        plan.bytes_to_send
     ):
         raise GitMemoryError(
             "GM_RUNNER_INPUT_MISMATCH",
-            f"the input of task {plan.taskId} is not what the plan approved; nothing was sent",
+            f"the input of task {plan.task_id} is not what the plan approved; nothing was sent",
             hint="plan again and approve the new digest",
         )
 

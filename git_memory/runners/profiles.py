@@ -144,10 +144,10 @@ class RunnerProfile:
         return Contract(
             adapter=self.adapter,
             version=version,
-            argvTemplate=argv,
-            timeoutMs=self.timeout_ms,
-            maxOutputBytes=self.max_output_bytes,
-            maxStderrBytes=self.max_stderr_bytes,
+            argv_template=argv,
+            timeout_ms=self.timeout_ms,
+            max_output_bytes=self.max_output_bytes,
+            max_stderr_bytes=self.max_stderr_bytes,
         )
 
     @property

@@ -1,7 +1,7 @@
 """The runner API a flow uses: plan → approve → run → validate, in one place.
 
     session = RunnerSession.open(worktree, RunnerOptions("codex", model="gpt-5"), db, owner)
-    plan = session.plan("extraction", task.taskId, stdin_bytes)            # pending, stored
+    plan = session.plan("extraction", task.task_id, stdin_bytes)           # pending, stored
     approved = session.approve([plan], approve_plan=digest)                # or manifest / ask
     stdout = session.run(approved[0], stdin_bytes)                         # probe if needed
     batch = validate_answer(stdout, CandidateDraftBatch, task_id=..., binding=...)
@@ -108,13 +108,13 @@ class RunnerSession:
     def _approve_one(
         self, pending: Sequence[RunnerExecutionPlan], digest: str
     ) -> list[RunnerExecutionPlan]:
-        match = [plan for plan in pending if plan.planDigest == digest]
+        match = [plan for plan in pending if plan.plan_digest == digest]
         if not match:
             raise GitMemoryError(
                 "GM_RUNNER_APPROVAL_MISMATCH",
                 "no pending plan has the approved digest; the input may have changed",
                 hint="run the command without approval to see the current plans",
-                details={"approved": digest, "pending": [p.planDigest for p in pending]},
+                details={"approved": digest, "pending": [p.plan_digest for p in pending]},
             )
         return [plans.approve_plan(match[0], digest, self.ledger)]
 
@@ -129,11 +129,11 @@ class RunnerSession:
                 hint="run the command without approval to see the current manifest",
             )
         manifest = plans.approve_manifest(stored, digest, self.ledger)
-        listed = {entry.planDigest for entry in manifest.plans}
+        listed = {entry.plan_digest for entry in manifest.plans}
         return [
             plans.approve_from_manifest(plan, manifest, self.ledger)
             for plan in pending
-            if plan.planDigest in listed
+            if plan.plan_digest in listed
         ]
 
     def run(self, plan: RunnerExecutionPlan, stdin: bytes) -> bytes:
@@ -155,9 +155,9 @@ def approval_required(
     hint: str | None
     if manifest is not None:
         details["manifest"] = manifest.to_json()
-        hint = f"approve all with --approve-manifest {manifest.manifestDigest}"
+        hint = f"approve all with --approve-manifest {manifest.manifest_digest}"
     else:
-        hint = f"approve with --approve-plan {pending[0].planDigest}" if pending else None
+        hint = f"approve with --approve-plan {pending[0].plan_digest}" if pending else None
     return GitMemoryError(
         "GM_APPROVAL_REQUIRED",
         f"{len(pending)} runner plan(s) need approval before anything is sent:\n"

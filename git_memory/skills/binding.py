@@ -81,7 +81,7 @@ def check_target(worktree: Worktree, skill: SkillDocument) -> bytes | None:
             details={"path": path},
         )
     # Here an existing file means an update: it must be the bytes the update was written on.
-    if current is not None and sha256_hex(current) != skill.expectedContentDigest:
+    if current is not None and sha256_hex(current) != skill.expected_content_digest:
         raise drift(
             f"{path} changed since the update was written",
             reason="skill-content",

@@ -38,7 +38,7 @@ class SkillSource:
     name: str
     description: str
     document: str
-    contentDigest: str  # sha256 of the file bytes
+    content_digest: str  # sha256 of the file bytes
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class SceneSource:
     name: str
     heat: int
     summary: str
-    contentDigest: str
+    content_digest: str
     document: str
 
 
@@ -56,7 +56,7 @@ class SceneSource:
 class DoctrineSource:
     """The approved doctrine."""
 
-    contentDigest: str
+    content_digest: str
     document: str
 
 
@@ -64,9 +64,9 @@ class DoctrineSource:
 class EntrySource:
     """An approved entry."""
 
-    entryId: str
+    entry_id: str
     revision: int
-    contentDigest: str
+    content_digest: str
     type: str
     scene: str | None
     priority: int
@@ -81,7 +81,7 @@ class ContextWindow:
 
     total: int
     returned: int
-    returnedBytes: int
+    returned_bytes: int
     truncated: bool
     selection: Selection
     items: list[dict[str, Any]] = field(default_factory=list)
@@ -91,7 +91,7 @@ class ContextWindow:
         return {
             "total": self.total,
             "returned": self.returned,
-            "returnedBytes": self.returnedBytes,
+            "returnedBytes": self.returned_bytes,
             "truncated": self.truncated,
             "selection": self.selection,
             "items": list(self.items),
@@ -138,7 +138,7 @@ def _skill_item(skill: SkillSource) -> dict[str, Any]:
     return {
         "name": skill.name,
         "description": skill.description,
-        "contentDigest": skill.contentDigest,
+        "contentDigest": skill.content_digest,
         "document": skill.document,
     }
 
@@ -169,8 +169,8 @@ def build_skill_context(skills: Sequence[SkillSource], query: str | None) -> Con
 def entry_set_digest(entries: Sequence[EntrySource]) -> str:
     """`digest(sorted [{entryId, revision, contentDigest}])`."""
     rows = [
-        {"entryId": e.entryId, "revision": e.revision, "contentDigest": e.contentDigest}
-        for e in sorted(entries, key=lambda e: e.entryId)
+        {"entryId": e.entry_id, "revision": e.revision, "contentDigest": e.content_digest}
+        for e in sorted(entries, key=lambda e: e.entry_id)
     ]
     return digest(rows)
 
@@ -178,7 +178,7 @@ def entry_set_digest(entries: Sequence[EntrySource]) -> str:
 def scene_index_digest(scenes: Sequence[SceneSource]) -> str:
     """`digest(sorted [{name, contentDigest, heat}])`."""
     rows = [
-        {"name": s.name, "contentDigest": s.contentDigest, "heat": s.heat}
+        {"name": s.name, "contentDigest": s.content_digest, "heat": s.heat}
         for s in sorted(scenes, key=lambda s: s.name)
     ]
     return digest(rows)
@@ -194,7 +194,7 @@ def memory_binding(
         "policyVersion": MEMORY_POLICY_VERSION,
         "entrySetDigest": entry_set_digest(entries),
         "sceneIndexDigest": scene_index_digest(scenes),
-        "doctrineDigest": doctrine.contentDigest if doctrine is not None else None,
+        "doctrineDigest": doctrine.content_digest if doctrine is not None else None,
     }
 
 
@@ -218,7 +218,7 @@ def scene_score(scene: SceneSource, terms: Sequence[str]) -> int:
 
 def entry_score(entry: EntrySource, terms: Sequence[str]) -> int:
     """Id equal 16, id contains 8, scene contains 4, body 1 — per term."""
-    entry_id, scene, body = fold(entry.entryId), fold(entry.scene or ""), fold(entry.body)
+    entry_id, scene, body = fold(entry.entry_id), fold(entry.scene or ""), fold(entry.body)
     return sum(
         _name_score(entry_id, t) + (4 if scene and t in scene else 0) + (1 if t in body else 0)
         for t in terms
@@ -231,7 +231,7 @@ def _scene_item(scene: SceneSource) -> dict[str, Any]:
         "name": scene.name,
         "heat": scene.heat,
         "summary": scene.summary,
-        "contentDigest": scene.contentDigest,
+        "contentDigest": scene.content_digest,
         "document": scene.document,
     }
 
@@ -240,7 +240,7 @@ def _doctrine_item(doctrine: DoctrineSource) -> dict[str, Any]:
     return {
         "kind": "doctrine",
         "name": "doctrine",
-        "contentDigest": doctrine.contentDigest,
+        "contentDigest": doctrine.content_digest,
         "document": doctrine.document,
     }
 
@@ -248,9 +248,9 @@ def _doctrine_item(doctrine: DoctrineSource) -> dict[str, Any]:
 def _entry_item(entry: EntrySource) -> dict[str, Any]:
     return {
         "kind": "approved-entry",
-        "entryId": entry.entryId,
+        "entryId": entry.entry_id,
         "revision": entry.revision,
-        "contentDigest": entry.contentDigest,
+        "contentDigest": entry.content_digest,
         "type": entry.type,
         "scene": entry.scene,
         "priority": entry.priority,
@@ -270,7 +270,7 @@ def _ranked_items(
         return (-scene_score(scene, terms), -scene.heat, scene.name)
 
     def entry_key(entry: EntrySource) -> tuple[int, int, str]:
-        return (-entry_score(entry, terms), -entry.priority, entry.entryId)
+        return (-entry_score(entry, terms), -entry.priority, entry.entry_id)
 
     items = [_scene_item(scene) for scene in sorted(scenes, key=scene_key)]
     if doctrine is not None:
@@ -287,7 +287,7 @@ class MemoryContext:
     window: ContextWindow
 
     @property
-    def bindingDigest(self) -> str:
+    def binding_digest(self) -> str:
         """`digest(binding)`."""
         return digest(self.binding)
 
@@ -298,7 +298,7 @@ class MemoryContext:
             "strategy": "memory-first",
             "priority": list(MEMORY_PRIORITY),
             "binding": dict(self.binding),
-            "bindingDigest": self.bindingDigest,
+            "bindingDigest": self.binding_digest,
             **self.window.to_json(),
         }
 
@@ -328,7 +328,7 @@ def build_memory_context(
     window = ContextWindow(
         total=len(items),
         returned=len(chosen),
-        returnedBytes=used,
+        returned_bytes=used,
         truncated=len(chosen) < len(items),
         selection="query-ranked" if terms else "all",
         items=chosen,

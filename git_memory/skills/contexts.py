@@ -45,9 +45,9 @@ def _approved_entries(workspace: Workspace) -> list[EntrySource]:
         front: dict[str, Any] = json.loads(row["frontmatter_json"])
         entries.append(
             EntrySource(
-                entryId=row["entry_id"],
+                entry_id=row["entry_id"],
                 revision=int(row["revision"]),
-                contentDigest=row["content_digest"],
+                content_digest=row["content_digest"],
                 type=row["type"],
                 scene=row["scene"] or None,
                 priority=int(row["priority"] or 0),

@@ -67,15 +67,15 @@ def create_plan(
             " policy_version, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                plan.planId,
+                plan.plan_id,
                 owner.repository_key,
                 owner.worktree_key,
                 kind,
                 canonical_json(plan.to_json()).decode(),
                 plan.plan_digest(),
-                json.dumps(plan.candidateIds),
-                plan.assessmentDigest,
-                plan.policyVersion,
+                json.dumps(plan.candidate_ids),
+                plan.assessment_digest,
+                plan.policy_version,
                 stamp,
                 stamp,
             ),
@@ -85,14 +85,14 @@ def create_plan(
             " sanitized_content, sanitized_digest) VALUES (?, ?, ?, ?, ?, ?)",
             [
                 (
-                    plan.planId,
-                    item.targetPath,
+                    plan.plan_id,
+                    item.target_path,
                     item.operation,
-                    item.targetBlobHash,
-                    contents[item.targetPath],
-                    sha256_hex(contents[item.targetPath]),
+                    item.target_blob_hash,
+                    contents[item.target_path],
+                    sha256_hex(contents[item.target_path]),
                 )
-                for item in plan.perFile
+                for item in plan.per_file
             ],
         )
 

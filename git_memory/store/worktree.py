@@ -36,11 +36,11 @@ def open_worktree_state(worktree: Worktree, *, sync: bool = False) -> WorktreeSt
     binding = worktree.binding()
     db = open_state(worktree.state_home)
     try:
-        owner = Owner(binding.repositoryKey, binding.worktreeKey)
+        owner = Owner(binding.repository_key, binding.worktree_key)
         known = db.scalar(
             "SELECT root_realpath FROM repository_bindings"
             " WHERE repository_key = ? AND worktree_key = ? AND memory_root = ?",
-            (owner.repository_key, owner.worktree_key, binding.memoryRoot),
+            (owner.repository_key, owner.worktree_key, binding.memory_root),
         )
         if known != str(worktree.root):
             bind_repository(db, binding.to_json(), str(worktree.root))

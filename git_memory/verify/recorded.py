@@ -112,7 +112,7 @@ def _digest(text: str | None) -> str | None:
 
 def _record_path(worktree: Worktree) -> Path:
     binding = worktree.binding()
-    name = digest({"worktree": binding.worktreeKey, "memoryRoot": binding.memoryRoot})[:32]
+    name = digest({"worktree": binding.worktree_key, "memoryRoot": binding.memory_root})[:32]
     return worktree.state_home.joinpath(*RECORD_DIR, f"{name}.json")
 
 

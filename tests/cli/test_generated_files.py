@@ -100,7 +100,7 @@ def test_schema_files_are_current() -> None:
     present = {p.name for p in directory.glob("*.schema.json")}
     assert present == set(expected), "run: python -m git_memory.contracts.catalog"
     for name, text in expected.items():
-        assert (directory / name).read_text(encoding="utf-8") == text, f"{name} drifted"
+        assert (directory / name).read_bytes() == text.encode("utf-8"), f"{name} drifted"
 
 
 def test_every_contract_has_a_format_literal() -> None:

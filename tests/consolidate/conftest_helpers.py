@@ -40,13 +40,13 @@ def op(**fields: Any) -> PatchOperation:
 class RawOp:
     """An operation the contract model would refuse (the rules must refuse it too)."""
 
-    operationId: str = "op-1"
+    operation_id: str = "op-1"
     op: str = "update"
     target: str = "scene"
     name: str = "alpha"
-    newContent: str | None = field(default_factory=scene_text)
-    basedOnEntryIds: Sequence[str] = ("e1",)
-    mergeSources: Sequence[str] = ()
+    new_content: str | None = field(default_factory=scene_text)
+    based_on_entry_ids: Sequence[str] = ("e1",)
+    merge_sources: Sequence[str] = ()
     rationale: str = "because"
 
 

@@ -30,18 +30,18 @@ def test_task_binds_entries_scenes_and_doctrine(repo: Repo) -> None:
     before = repo.snapshot()
     synthesis = _task(repo.root)
     task = ConsolidationTask.model_validate(synthesis["task"])
-    assert [e.entryId for e in task.entries] == sorted(ids)
+    assert [e.entry_id for e in task.entries] == sorted(ids)
     assert [(s.name, s.heat) for s in task.scenes] == [("release", 4)]
     assert task.doctrine is not None
     assert "Review before merge" in task.doctrine.content
-    assert task.taskId == task.binding.expected_task_id()
+    assert task.task_id == task.binding.expected_task_id()
     assert task.binding.replay.mode == "incremental"
-    assert task.binding.replay.afterSuccessfulRunId is None
-    assert task.binding.doctrineDigest == task.doctrine.contentDigest
-    assert (task.policy.maxScenes, task.policy.mergePreferredAt) == (15, 12)
+    assert task.binding.replay.after_successful_run_id is None
+    assert task.binding.doctrine_digest == task.doctrine.content_digest
+    assert (task.policy.max_scenes, task.policy.merge_preferred_at) == (15, 12)
     assert synthesis["entryCount"] == 3
     assert synthesis["guidance"]["nextAction"] == "stage"
-    assert _task(repo.root)["task"]["taskId"] == task.taskId  # same state, same task
+    assert _task(repo.root)["task"]["taskId"] == task.task_id  # same state, same task
     assert repo.snapshot() == before
 
 
@@ -83,12 +83,12 @@ def test_incremental_after_a_successful_run_and_full(repo: Repo, tmp_path: Path)
     write_entry(repo.root, "rule-2", "Always run the release check twice.")
     write_entry(repo.root, "rule-9", "Never tag on Fridays.")
     later = ConsolidationTask.model_validate(_task(repo.root)["task"])
-    assert [e.entryId for e in later.entries] == ["rule-2", "rule-9"]
-    assert later.binding.replay.afterSuccessfulRunId == "run-" + task["taskId"]
+    assert [e.entry_id for e in later.entries] == ["rule-2", "rule-9"]
+    assert later.binding.replay.after_successful_run_id == "run-" + task["taskId"]
     full = ConsolidationTask.model_validate(_task(repo.root, "--full")["task"])
     assert full.binding.replay.mode == "full"
-    assert [e.entryId for e in full.entries] == sorted([*ids, "rule-9"])
-    assert full.taskId != later.taskId
+    assert [e.entry_id for e in full.entries] == sorted([*ids, "rule-9"])
+    assert full.task_id != later.task_id
 
 
 def test_a_pending_run_blocks_a_new_task(repo: Repo, tmp_path: Path) -> None:

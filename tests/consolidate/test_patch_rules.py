@@ -23,8 +23,8 @@ def test_update_gets_host_heat_and_canonical_meta() -> None:
     patch = validate([op(newContent=scene_text(heat=99) + "  \r\n")])
     [materialized] = patch.operations
     assert materialized.heat == 3
-    assert materialized.newContent == scene_text(heat=3) + "\n"
-    assert "heat: 99" not in materialized.newContent
+    assert materialized.new_content == scene_text(heat=3) + "\n"
+    assert "heat: 99" not in materialized.new_content
     assert [(f.path, f.kind) for f in patch.files] == [("scenes/alpha.md", "write")]
     assert patch.scene_count_after == 3
     assert not patch.no_op
@@ -86,7 +86,7 @@ def test_empty_patch_is_a_no_op() -> None:
 
 def test_doctrine_is_normalized() -> None:
     patch = validate([op(target="doctrine", name="doctrine", newContent="- One \r\n- Two\t\n")])
-    assert patch.operations[0].newContent == "- One\n- Two\n"
+    assert patch.operations[0].new_content == "- One\n- Two\n"
     assert patch.operations[0].heat is None
 
 
@@ -137,7 +137,7 @@ def test_doctrine_is_normalized() -> None:
         ([op(newContent=None)], "content-required"),
         ([op(newContent=" \n ")], "content-required"),
         ([op(basedOnEntryIds=[])], "entries-required"),
-        ([RawOp(basedOnEntryIds=("e1", "e1"))], "entry-ref-duplicate"),
+        ([RawOp(based_on_entry_ids=("e1", "e1"))], "entry-ref-duplicate"),
         ([op(basedOnEntryIds=["e1", "e9"])], "entry-ref-unknown"),
         ([op(mergeSources=["alpha", "beta"])], "merge-sources-misplaced"),
         ([op(op="merge", mergeSources=["alpha"])], "merge-sources"),
@@ -170,7 +170,7 @@ def test_doctrine_preconditions_when_absent() -> None:
     doctrine = {"target": "doctrine", "name": "doctrine", "newContent": "- x"}
     assert _rule([op(**doctrine)], absent) == "target-missing"
     assert _rule([op(op="delete", **{**doctrine, "newContent": None})], absent) == "target-missing"
-    assert validate([op(op="create", **doctrine)], absent).operations[0].newContent == "- x"
+    assert validate([op(op="create", **doctrine)], absent).operations[0].new_content == "- x"
 
 
 def test_format_code_is_reported() -> None:
@@ -199,4 +199,4 @@ def test_meta_is_re_emitted_in_canonical_form() -> None:
         "-----META-START-----\nheat: 4\nsummary: Release flow\nupdated: 2026-01-03\n"
         "created: 2026-01-02\n-----META-END-----\n## Release\n- tag it"
     )
-    assert validate([op(newContent=content)]).operations[0].newContent == scene_text(heat=3)
+    assert validate([op(newContent=content)]).operations[0].new_content == scene_text(heat=3)

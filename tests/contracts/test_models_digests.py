@@ -67,7 +67,7 @@ def test_runner_plan_digest_excludes_digest_and_authorization() -> None:
     assert plan.compute_plan_digest() == expected
     approved = parsed(RUNNER, {**raw, "authorization": "approved", "planDigest": expected})
     assert approved.compute_plan_digest() == expected
-    assert plan.with_plan_digest().planDigest == expected
+    assert plan.with_plan_digest().plan_digest == expected
     assert parsed(RUNNER, {**raw, "bytesToSend": 12346}).compute_plan_digest() != expected
     assert plan.compute_input_coverage_digest() == sha(raw["inputCoverage"])
 
@@ -77,7 +77,7 @@ def test_manifest_digest_excludes_digest_and_authorization() -> None:
     expected = sha({k: v for k, v in raw.items() if k not in ("manifestDigest", "authorization")})
     manifest = parsed(MANIFEST)
     assert manifest.compute_manifest_digest() == expected
-    assert manifest.with_manifest_digest().manifestDigest == expected
+    assert manifest.with_manifest_digest().manifest_digest == expected
     approved = parsed(MANIFEST, {**raw, "authorization": "approved", "manifestDigest": expected})
     assert approved.compute_manifest_digest() == expected
 
@@ -107,7 +107,7 @@ def test_citations_and_statement_text_digests() -> None:
     assert parsed(ASSESS, reordered).citations_digest() == expected
     text = "Release tests run with `uv run pytest -q` — ok."
     assert statement_text_digest(text) == hashlib.sha256(text.encode("utf-8")).hexdigest()
-    assert (assessment.statementId, assessment.statementTextDigest) == (
+    assert (assessment.statement_id, assessment.statement_text_digest) == (
         "s1",
         raw["statementTextDigest"],
     )
@@ -176,5 +176,5 @@ def test_memory_context_binding_digest() -> None:
     raw = EXAMPLES["git-memory-agent-recall@v1"]()
     recall = parsed("git-memory-agent-recall@v1")
     expected = sha(raw["memoryContext"]["binding"])
-    assert recall.memoryContext.binding.digest() == expected
-    assert recall.memoryContext.bindingDigest == expected
+    assert recall.memory_context.binding.digest() == expected
+    assert recall.memory_context.binding_digest == expected

@@ -143,7 +143,7 @@ def test_citations_are_kept_sorted() -> None:
     document = EXAMPLES[ASSESS]()
     document["citations"].reverse()
     parsed = model_for(ASSESS).model_validate(document)
-    assert [c.evidenceId for c in parsed.citations] == sorted(
+    assert [c.evidence_id for c in parsed.citations] == sorted(
         c["evidenceId"] for c in document["citations"]
     )
 

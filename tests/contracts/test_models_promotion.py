@@ -94,8 +94,8 @@ def test_plan_limits(path: tuple[Any, ...], value: Any, why: str) -> None:
 def test_1024_files_are_accepted() -> None:
     files = [write(f".memory/entries/e{i}.md") for i in range(1024)]
     plan = model_for(PLAN).model_validate(mutate(EXAMPLES[PLAN](), ("perFile",), files))
-    assert len(plan.perFile) == 1024
-    assert plan.perFile[0].operation == "write"
+    assert len(plan.per_file) == 1024
+    assert plan.per_file[0].operation == "write"
 
 
 def test_operation_defaults_to_write() -> None:

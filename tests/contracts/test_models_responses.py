@@ -124,7 +124,7 @@ def test_task_entries_and_scenes_are_kept_sorted() -> None:
     second = {**document["entries"][0], "entryId": "a-first"}
     document["entries"].append(second)
     task = model_for(CTASK).model_validate(document)
-    assert [e.entryId for e in task.entries] == ["a-first", "release-tests"]
+    assert [e.entry_id for e in task.entries] == ["a-first", "release-tests"]
 
 
 @pytest.mark.parametrize(

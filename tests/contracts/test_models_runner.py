@@ -74,12 +74,12 @@ def test_profile_defaults_are_the_restricted_limits() -> None:
     ):
         del document[key]
     profile = model_for(PROFILE).model_validate(document)
-    assert (profile.toolPolicy, profile.network, profile.ephemeral) == (
+    assert (profile.tool_policy, profile.network, profile.ephemeral) == (
         "none",
         "model-only",
         "required",
     )
-    assert (profile.timeoutMs, profile.maxOutputBytes, profile.maxStderrBytes) == (
+    assert (profile.timeout_ms, profile.max_output_bytes, profile.max_stderr_bytes) == (
         300000,
         4 * 1024 * 1024,
         64 * 1024,
@@ -89,4 +89,4 @@ def test_profile_defaults_are_the_restricted_limits() -> None:
 
 def test_tighter_limits_are_accepted() -> None:
     document = {**EXAMPLES[PROFILE](), "timeoutMs": 500, "maxOutputBytes": 65536}
-    assert model_for(PROFILE).model_validate(document).timeoutMs == 500
+    assert model_for(PROFILE).model_validate(document).timeout_ms == 500

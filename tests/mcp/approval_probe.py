@@ -42,7 +42,7 @@ class ProbeResponse(Model):
     format: Literal["git-memory-probe@v1"] = "git-memory-probe@v1"
     change: str
     via: str
-    approvalDigest: str
+    approval_digest: str
 
 
 def change_digest(change: str) -> str:
@@ -70,7 +70,7 @@ def probe(ctx: OpContext, request: ProbeRequest) -> ProbeResponse:
     with log.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({"change": request.change, "via": via}) + "\n")
     return ProbeResponse(
-        change=request.change, via=via, approvalDigest=change_digest(request.change)
+        change=request.change, via=via, approval_digest=change_digest(request.change)
     )
 
 

@@ -72,7 +72,7 @@ def _patch(task: Any, ids: list[str]) -> dict[str, Any]:
     }
     return {
         "format": "git-memory-consolidation-patch@v1",
-        "taskId": task.taskId,
+        "taskId": task.task_id,
         "binding": task.binding.to_json(),
         "operations": [operation],
     }
@@ -99,7 +99,7 @@ def measure(entries: int) -> dict[str, Any]:
         def promote() -> Any:
             items = op("review", {"kind": "consolidation"}).to_json()["items"]
             plan = op("prepare", prepare_document(items, "consolidation"))
-            return op("promote", {"plan": plan.planId, "approve": plan.planDigest})
+            return op("promote", {"plan": plan.plan_id, "approve": plan.plan_digest})
 
         promote_ms, result = _timed(promote)
         if result.status != "applied":

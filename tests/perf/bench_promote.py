@@ -72,16 +72,16 @@ def _seed(root: Path, files: int) -> tuple[Any, list[str]]:
                 for n in numbers
             ]
             plan = PromotionPlan(
-                planId=f"plan-bench-{start:05d}",
+                plan_id=f"plan-bench-{start:05d}",
                 owner=binding,
-                candidateIds=cids,
-                assessmentDigest=assessment_digest(assessment_rows_for(db, cids)),
-                perFile=[p.per_file() for p in planned],
+                candidate_ids=cids,
+                assessment_digest=assessment_digest(assessment_rows_for(db, cids)),
+                per_file=[p.per_file() for p in planned],
                 diff="",
             )
             contents = {p.target_path: p.content for p in planned}
             journal.create_plan(db, plan=plan, owner=owner, contents=contents)
-            plan_ids.append(plan.planId)
+            plan_ids.append(plan.plan_id)
     return worktree, plan_ids
 
 

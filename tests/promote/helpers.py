@@ -27,7 +27,7 @@ class Statement:
 def owner_of(root: Path) -> Owner:
     """The store owner of the worktree at `root`."""
     binding = discover_worktree(root).binding()
-    return Owner(binding.repositoryKey, binding.worktreeKey)
+    return Owner(binding.repository_key, binding.worktree_key)
 
 
 def seed_candidate(

@@ -60,9 +60,9 @@ def build(repo: Repo) -> Scenario:
         targetEntryIds=["old-entry"],
     )
     plan = prepare(repo, prepare_request(first, second))
-    planned = {item.targetPath: b"" for item in plan.perFile}
-    scenario = Scenario(repo, plan.planId, plan.planDigest, planned, {})
-    scenario.planned = _planned_bytes(repo.root, plan.planId)
+    planned = {item.target_path: b"" for item in plan.per_file}
+    scenario = Scenario(repo, plan.plan_id, plan.plan_digest, planned, {})
+    scenario.planned = _planned_bytes(repo.root, plan.plan_id)
     scenario.old = {NEW_PATH: None, OLD_PATH: OLD_BYTES}
     assert set(scenario.planned) == {NEW_PATH, OLD_PATH}
     return scenario

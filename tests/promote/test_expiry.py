@@ -51,13 +51,15 @@ def test_prepare_after_the_files_changed_gives_a_fresh_plan(gm: Any, repo: Repo)
     first = _item(repo, "cand-new")
     second = _item(repo, "cand-upd")
     fresh = prepare(repo, prepare_request(first, second))
-    assert fresh.planId != scenario.plan_id
-    by_path = {f.targetPath: f for f in fresh.perFile}
+    assert fresh.plan_id != scenario.plan_id
+    by_path = {f.target_path: f for f in fresh.per_file}
     assert ".memory/entries/alpha-fact-about-the-build-2.md" in by_path
-    assert by_path[OLD_PATH].targetBlobHash is not None
+    assert by_path[OLD_PATH].target_blob_hash is not None
     assert "-The old text" not in fresh.diff
     assert "-Changed meanwhile" in fresh.diff
-    applied = gm(["promote", "--plan", fresh.planId, "--approve", fresh.planDigest], cwd=repo.root)
+    applied = gm(
+        ["promote", "--plan", fresh.plan_id, "--approve", fresh.plan_digest], cwd=repo.root
+    )
     assert applied.exit_code == 0, applied.stderr
     assert (repo.root / NEW_PATH).read_text() == "someone else's entry\n"
     assert _promotions(gm, repo)["voided"] == 1
@@ -90,10 +92,10 @@ def _item(repo: Repo, candidate_id: str) -> dict[str, Any]:
 def test_a_voided_plan_cannot_be_approved(gm: Any, repo: Repo) -> None:
     item = seed_candidate(repo.root, "c1", "Fact one")
     plan = prepare(repo, prepare_request(item))
-    target = repo.root / plan.perFile[0].targetPath
+    target = repo.root / plan.per_file[0].target_path
     target.parent.mkdir(parents=True)
     target.write_text("taken\n")
-    args = ["promote", "--plan", plan.planId, "--approve", plan.planDigest]
+    args = ["promote", "--plan", plan.plan_id, "--approve", plan.plan_digest]
     assert "GM_PLAN_DRIFT" in gm(args, cwd=repo.root).stderr
     target.unlink()
     again = gm(args, cwd=repo.root)

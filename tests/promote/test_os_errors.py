@@ -91,7 +91,7 @@ def test_a_stuck_plan_does_not_stop_status_or_other_promotions(gm: Any, repo: Re
 
     other = seed_candidate(repo.root, "cand-other", "Beta fact about the deploy")
     plan = prepare(repo, prepare_request(other))
-    applied = gm(["promote", "--plan", plan.planId, "--approve", plan.planDigest], cwd=repo.root)
+    applied = gm(["promote", "--plan", plan.plan_id, "--approve", plan.plan_digest], cwd=repo.root)
     assert applied.exit_code == 0, applied.stderr
     assert candidate_state(repo.root, "cand-other") == ("promoted", 2)
 

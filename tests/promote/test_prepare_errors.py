@@ -144,7 +144,7 @@ def test_elicitation_decides(repo: Repo) -> None:
     assert f"+++ b/{NEW_PATH}" in shown[0]
     assert not (repo.root / NEW_PATH).exists()
     result = _promote(repo, scenario.plan_id, confirm=lambda s, d: True, via="elicitation")
-    assert result.approvedVia == "elicitation"
+    assert result.approved_via == "elicitation"
     assert _authorizations(repo) == ["elicitation"]
     assert scenario.current() == scenario.planned
 
@@ -154,7 +154,7 @@ def test_terminal_prompt(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
     context = OpContext.at_terminal(repo.root)
     result = load_operation("promote").invoke(context, {"plan": scenario.plan_id})
-    assert result.approvedVia == "interactive"
+    assert result.approved_via == "interactive"
     assert scenario.current() == scenario.planned
 
 
@@ -227,5 +227,5 @@ def test_agent_digest_approval_is_logged_as_agent(repo: Repo) -> None:
     context = OpContext(repository=repo.root, front_end="mcp")
     request = {"plan": scenario.plan_id, "approve": scenario.plan_digest}
     result = load_operation("promote").invoke(context, request)
-    assert result.approvedVia == "agent"
+    assert result.approved_via == "agent"
     assert _authorizations(repo) == ["agent"]

@@ -21,16 +21,16 @@ def test_binding_has_no_absolute_path(repo: Repo) -> None:
     text = json.dumps(binding.to_json())
     assert str(repo.root) not in text
     assert str(Path.home()) not in text
-    assert binding.memoryRoot == ".memory"
-    assert binding.commonDirectoryIdentity.device.isdigit()
+    assert binding.memory_root == ".memory"
+    assert binding.common_directory_identity.device.isdigit()
 
 
 def test_linked_worktree_shares_repository_key(repo: Repo, tmp_path: Path) -> None:
     linked = repo.add_worktree(tmp_path / "linked", "feature")
     main_binding = discover_worktree(repo.root).binding()
     linked_binding = discover_worktree(linked.root).binding()
-    assert main_binding.repositoryKey == linked_binding.repositoryKey
-    assert main_binding.worktreeKey != linked_binding.worktreeKey
+    assert main_binding.repository_key == linked_binding.repository_key
+    assert main_binding.worktree_key != linked_binding.worktree_key
 
 
 def test_subdirectory_and_symlink_resolve_to_the_same_worktree(repo: Repo, tmp_path: Path) -> None:
@@ -48,8 +48,8 @@ def test_keys_depend_on_the_private_secret(
     first = discover_worktree(repo.root).binding()
     monkeypatch.setenv("GIT_MEMORY_HOME", str(tmp_path / "other-home"))
     second = discover_worktree(repo.root).binding()
-    assert first.repositoryKey != second.repositoryKey
-    assert first.rootRealpathDigest == second.rootRealpathDigest
+    assert first.repository_key != second.repository_key
+    assert first.root_realpath_digest == second.root_realpath_digest
 
 
 def test_secret_file_is_private(repo: Repo, hermetic_env: dict[str, Path]) -> None:
@@ -129,7 +129,7 @@ def test_public_identity(url: str, identity: str | None) -> None:
 
 def test_origin_identity_in_binding(repo: Repo) -> None:
     repo.git("remote", "add", "origin", "https://u:p@example.com/team/app.git")
-    assert discover_worktree(repo.root).binding().publicRepositoryIdentity == (
+    assert discover_worktree(repo.root).binding().public_repository_identity == (
         "example.com/team/app"
     )
 

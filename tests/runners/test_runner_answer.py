@@ -77,14 +77,14 @@ def test_extraction_answer_is_accepted(fake_runner: FakeRunner) -> None:
     batch = validate_answer(
         _answer(fake_runner, TASK), CandidateDraftBatch, task_id="extract-1", binding=BINDING
     )
-    assert batch.candidates[0].statements[0].evidenceIds == ["ev-0-0123456789ab"]
+    assert batch.candidates[0].statements[0].evidence_ids == ["ev-0-0123456789ab"]
 
 
 def test_one_code_fence_is_tolerated(fake_runner: FakeRunner) -> None:
     fenced = _answer(fake_runner, TASK, "fenced")
     assert fenced.startswith(b"```json\n")
     batch = validate_answer(fenced, CandidateDraftBatch, task_id="extract-1", binding=BINDING)
-    assert batch.taskId == "extract-1"
+    assert batch.task_id == "extract-1"
 
 
 @pytest.mark.parametrize("mode", ["malformed", "prose", "wrong-binding", "wrong-task"])
@@ -119,7 +119,7 @@ def test_adjudication_answer(fake_runner: FakeRunner) -> None:
     result = validate_answer(
         out, AdjudicationResult, task_id="extract-1-adj", binding=ADJUDICATION_BINDING
     )
-    actions = [(a.draftRef, a.action, a.targetIds) for a in result.adjudications]
+    actions = [(a.draft_ref, a.action, a.target_ids) for a in result.adjudications]
     assert actions == [("c1", "store", []), ("c2", "skip", ["c1"])]
 
 

@@ -36,7 +36,7 @@ def _setup(
 
 
 def _approve(plan: RunnerExecutionPlan, ledger: RecordingLedger) -> RunnerExecutionPlan:
-    return plans.approve_plan(plan, plan.planDigest or "", ledger)
+    return plans.approve_plan(plan, plan.plan_digest or "", ledger)
 
 
 def _refused(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes = STDIN) -> str:
@@ -53,7 +53,7 @@ def test_approved_delivery_runs_once(
     approved = _approve(plan, ledger)
     out = json.loads(deliver(delivery, approved, STDIN))
     assert out["receivedBytes"] == len(STDIN)
-    assert ledger.delivery_state(plan.planDigest or "") == "delivered"
+    assert ledger.delivery_state(plan.plan_digest or "") == "delivered"
     spawned = spawn_count(script)
     assert _refused(delivery, approved) == "GM_RUNNER_ALREADY_DELIVERED"
     assert spawn_count(script) == spawned
@@ -89,7 +89,7 @@ def test_no_record_or_forged_record_spawns_nothing(
     conformance.record_path(delivery.state_home, profile).write_text(json.dumps(forged))
     assert _refused(delivery, approved) == "GM_RUNNER_CONFORMANCE_INVALID"
     assert spawn_count(script) == 0
-    assert ledger.delivery_state(plan.planDigest or "") is None
+    assert ledger.delivery_state(plan.plan_digest or "") is None
 
 
 def test_changed_binary_after_probe_spawns_nothing(
@@ -123,7 +123,7 @@ def test_failed_delivery_is_not_resent(
     (script.with_suffix(".mode")).write_text("exit-1\n")
     approved = _approve(plan, ledger)
     assert _refused(delivery, approved) == "GM_RUNNER_EXIT"
-    assert ledger.delivery_state(plan.planDigest or "") == "failed"
+    assert ledger.delivery_state(plan.plan_digest or "") == "failed"
     assert _refused(delivery, approved) == "GM_RUNNER_ALREADY_DELIVERED"
 
 
@@ -148,7 +148,7 @@ stdin = sys.argv[4].encode()
 profile = resolve_profile(RunnerOptions("command", command=script), environ={})
 ledger = RecordingLedger(open_state(ledger_home), Owner("a" * 64, "b" * 64))
 plan = plans.build_plan(profile, task_kind="extraction", task_id="extract-1", stdin=stdin)
-approved = plans.approve_plan(plan, plan.planDigest, ledger)
+approved = plans.approve_plan(plan, plan.plan_digest, ledger)
 deliver(Delivery(home, load_or_create_secret(home), profile, ledger), approved, stdin)
 """
 
@@ -178,7 +178,7 @@ def test_crash_after_write_ahead_is_indeterminate(
     assert crashed.returncode == FAILPOINT_EXIT_STATUS, crashed.stderr
     sent = spawn_count(script) - probed
     assert sent == (0 if point == "runner-delivery-begun" else 1)
-    assert ledger.delivery_state(plan.planDigest or "") == "sending"
+    assert ledger.delivery_state(plan.plan_digest or "") == "sending"
     again = _approve(plan, ledger)  # even a fresh approval of the same plan
     assert _refused(delivery, again) == "GM_RUNNER_DELIVERY_INDETERMINATE"
     assert spawn_count(script) - probed == sent

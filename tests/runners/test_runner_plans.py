@@ -34,32 +34,32 @@ def _code(call: Callable[..., object], *args: object) -> str:
 
 def test_plan_discloses_the_exact_delivery() -> None:
     plan = plans.build_plan(PROFILE, task_kind="extraction", task_id="extract-1", stdin=b"abc")
-    assert plan.runnerInputDigest == hashlib.sha256(b"abc").hexdigest()
-    assert plan.bytesToSend == 3
+    assert plan.runner_input_digest == hashlib.sha256(b"abc").hexdigest()
+    assert plan.bytes_to_send == 3
     assert (plan.provider, plan.model, plan.endpoint) == (
         "openai",
         "gpt-test",
         "https://api.openai.com/v1",
     )
-    assert plan.runnerProfile == PROFILE.digest
+    assert plan.runner_profile == PROFILE.digest
     assert plan.authorization == "pending"
-    assert plan.localSessionPersistence == "none"
-    assert plan.providerRetention == "unknown"
-    assert plan.planDigest == plan.compute_plan_digest()
+    assert plan.local_session_persistence == "none"
+    assert plan.provider_retention == "unknown"
+    assert plan.plan_digest == plan.compute_plan_digest()
 
 
 def test_same_size_different_content_changes_the_digest() -> None:
     first, second = _plan(stdin=b"payload-A"), _plan(stdin=b"payload-B")
-    assert first.bytesToSend == second.bytesToSend
-    assert first.planDigest != second.planDigest
+    assert first.bytes_to_send == second.bytes_to_send
+    assert first.plan_digest != second.plan_digest
 
 
 def test_coverage_is_bound() -> None:
     item = InputCoverage(
-        sourceKind="draft",
-        opaqueSourceId="cand-1",
+        source_kind="draft",
+        opaque_source_id="cand-1",
         revision=1,
-        contentDigest="a" * 64,
+        content_digest="a" * 64,
         bytes=10,
         truncated=False,
     )
@@ -67,36 +67,36 @@ def test_coverage_is_bound() -> None:
         PROFILE, task_kind="adjudication", task_id="a-1", stdin=b"x", coverage=[item]
     )
     bare = plans.build_plan(PROFILE, task_kind="adjudication", task_id="a-1", stdin=b"x")
-    assert covered.planDigest != bare.planDigest
-    assert covered.inputCoverageDigest == covered.compute_input_coverage_digest()
+    assert covered.plan_digest != bare.plan_digest
+    assert covered.input_coverage_digest == covered.compute_input_coverage_digest()
 
 
 def test_approve_by_exact_digest_only(ledger: RecordingLedger) -> None:
     plan = _plan()
     assert _code(plans.approve_plan, plan, "0" * 64, ledger) == "GM_RUNNER_APPROVAL_MISMATCH"
     assert ledger.approvals == []
-    approved = plans.approve_plan(plan, plan.planDigest or "", ledger)
+    approved = plans.approve_plan(plan, plan.plan_digest or "", ledger)
     assert approved.authorization == "approved"
-    assert ledger.approvals[0][:3] == ("runner-plan", plan.planDigest, "digest")
+    assert ledger.approvals[0][:3] == ("runner-plan", plan.plan_digest, "digest")
 
 
 def test_tampered_plan_is_refused(ledger: RecordingLedger) -> None:
     plan = _plan()
-    lying = plan.model_copy(update={"bytesToSend": 1})
-    assert _code(plans.approve_plan, lying, plan.planDigest, ledger) == ("GM_RUNNER_PLAN_TAMPERED")
+    lying = plan.model_copy(update={"bytes_to_send": 1})
+    assert _code(plans.approve_plan, lying, plan.plan_digest, ledger) == ("GM_RUNNER_PLAN_TAMPERED")
 
 
 def test_manifest_approval_covers_listed_plans_only(ledger: RecordingLedger) -> None:
     first, second = _plan("extract-1", b"one"), _plan("extract-2", b"two")
     manifest = plans.build_manifest([first, second])
-    assert manifest.totalBytes == 6
+    assert manifest.total_bytes == 6
     assert _code(plans.approve_from_manifest, first, manifest, ledger) == (
         "GM_RUNNER_MANIFEST_MISMATCH"  # not approved yet
     )
     assert _code(plans.approve_manifest, manifest, "f" * 64, ledger) == (
         "GM_RUNNER_APPROVAL_MISMATCH"
     )
-    approved = plans.approve_manifest(manifest, manifest.manifestDigest or "", ledger)
+    approved = plans.approve_manifest(manifest, manifest.manifest_digest or "", ledger)
     ok = plans.approve_from_manifest(first, approved, ledger)
     assert ok.authorization == "approved"
     changed = _plan("extract-2", b"TWO")  # one task's input changed after the preview
@@ -113,16 +113,16 @@ def test_manifest_approval_covers_listed_plans_only(ledger: RecordingLedger) -> 
 def test_manifest_with_lying_entries_is_refused(ledger: RecordingLedger) -> None:
     plan = _plan("extract-1", b"one")
     honest = plans.build_manifest([plan])
-    entry = honest.plans[0].model_copy(update={"taskId": "extract-9"})
+    entry = honest.plans[0].model_copy(update={"task_id": "extract-9"})
     lying = AuthorizationManifest(
-        manifestDigest=None, plans=[entry], totalBytes=honest.totalBytes
+        manifest_digest=None, plans=[entry], total_bytes=honest.total_bytes
     ).with_manifest_digest()
-    approved = plans.approve_manifest(lying, lying.manifestDigest or "", ledger)
+    approved = plans.approve_manifest(lying, lying.manifest_digest or "", ledger)
     assert _code(plans.approve_from_manifest, plan, approved, ledger) == (
         "GM_RUNNER_MANIFEST_MISMATCH"
     )
-    forged = approved.model_copy(update={"totalBytes": approved.totalBytes})
-    forged = forged.model_copy(update={"manifestDigest": "e" * 64})
+    forged = approved.model_copy(update={"total_bytes": approved.total_bytes})
+    forged = forged.model_copy(update={"manifest_digest": "e" * 64})
     assert _code(plans.approve_from_manifest, plan, forged, ledger) == (
         "GM_RUNNER_MANIFEST_MISMATCH"
     )
@@ -159,7 +159,7 @@ def test_pre_spawn_gates(ledger: RecordingLedger) -> None:
     assert _code(plans.check_pre_spawn, plan, PROFILE, b"payload-A") == (
         "GM_RUNNER_PLAN_NOT_APPROVED"
     )
-    approved = plans.approve_plan(plan, plan.planDigest or "", ledger)
+    approved = plans.approve_plan(plan, plan.plan_digest or "", ledger)
     plans.check_pre_spawn(approved, PROFILE, b"payload-A")
     assert _code(plans.check_pre_spawn, approved, PROFILE, b"payload-B") == (
         "GM_RUNNER_INPUT_MISMATCH"
@@ -181,7 +181,7 @@ def test_plans_and_manifests_are_stored_privately(tmp_path: Path) -> None:
     plans.store_manifest(tmp_path, manifest)
     approved = manifest.model_copy(update={"authorization": "approved"})
     plans.store_manifest(tmp_path, approved)
-    loaded = plans.load_manifest(tmp_path, manifest.manifestDigest or "")
+    loaded = plans.load_manifest(tmp_path, manifest.manifest_digest or "")
     assert loaded is not None
     assert loaded.authorization == "pending"  # approval never comes from a file
     assert plans.load_manifest(tmp_path, "../../etc") is None

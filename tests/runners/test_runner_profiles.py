@@ -36,8 +36,8 @@ def test_claude_argv_is_exact() -> None:
         "api.anthropic.com",
     )
     contract = ProfileContract.model_validate(profile.contract().to_json())
-    assert contract.toolPolicy == "none"
-    assert (contract.timeoutMs, contract.maxOutputBytes, contract.maxStderrBytes) == (
+    assert contract.tool_policy == "none"
+    assert (contract.timeout_ms, contract.max_output_bytes, contract.max_stderr_bytes) == (
         300_000,
         4 * 1024 * 1024,
         64 * 1024,

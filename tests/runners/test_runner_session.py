@@ -25,7 +25,7 @@ def session_for(repo: Repo) -> Iterator[Callable[[Path], RunnerSession]]:
     worktree = discover_worktree(repo.root)
     db = open_state(worktree.state_home)
     binding = worktree.binding()
-    owner = Owner(binding.repositoryKey, binding.worktreeKey)
+    owner = Owner(binding.repository_key, binding.worktree_key)
 
     def make(script: Path) -> RunnerSession:
         return RunnerSession.open(
@@ -49,9 +49,9 @@ def test_approval_required_lists_pending_plans(
     one = session.plan("extraction", "extract-1", b"first")
     error = _code(lambda: session.approve([one]))
     assert error.code == "GM_APPROVAL_REQUIRED"
-    assert error.details["plans"][0]["planDigest"] == one.planDigest
+    assert error.details["plans"][0]["planDigest"] == one.plan_digest
     assert "manifest" not in error.details
-    assert f"--approve-plan {one.planDigest}" in (error.hint or "")
+    assert f"--approve-plan {one.plan_digest}" in (error.hint or "")
     two = session.plan("extraction", "extract-2", b"second")
     error = _code(lambda: session.approve([one, two]))
     manifest = error.details["manifest"]
@@ -71,7 +71,7 @@ def test_manifest_approval_in_a_later_run(
     again = [later.plan("extraction", "extract-1", b"input 1")]
     again.append(later.plan("extraction", "extract-2", b"input 2, changed"))
     approved = later.approve(again, approve_manifest=digest)
-    assert [plan.taskId for plan in approved] == ["extract-1"]
+    assert [plan.task_id for plan in approved] == ["extract-1"]
     vias = [row.via for row in list_authorizations(later.ledger.db, later.ledger.owner)]
     assert vias == ["manifest", "manifest"]
     assert _code(lambda: later.approve(again, approve_manifest="0" * 64)).code == (
@@ -93,7 +93,7 @@ def test_run_probes_once_then_delivers(
     plan = session.plan("extraction", "extract-1", stdin)
     assert _code(lambda: session.run(plan, stdin)).code == "GM_RUNNER_PLAN_NOT_APPROVED"
     assert spawn_count(script) == 0  # no probe for an unapproved plan
-    (approved,) = session.approve([plan], approve_plan=plan.planDigest)
+    (approved,) = session.approve([plan], approve_plan=plan.plan_digest)
     assert json.loads(session.run(approved, stdin))["receivedBytes"] == len(stdin)
     assert spawn_count(script) == 3  # --version, probe, delivery
     other = session.plan("extraction", "extract-2", b"next")
@@ -108,9 +108,9 @@ def test_refusing_runner_never_receives_the_task(
     script = fake_runner("file-reading")
     session = session_for(script)
     plan = session.plan("extraction", "extract-1", b"secret transcript")
-    (approved,) = session.approve([plan], approve_plan=plan.planDigest)
+    (approved,) = session.approve([plan], approve_plan=plan.plan_digest)
     assert _code(lambda: session.run(approved, b"secret transcript")).code == (
         "GM_RUNNER_CONFORMANCE_FAILED"
     )
     assert spawn_count(script) == 2  # --version and the probe; the task never went out
-    assert session.ledger.delivery_state(plan.planDigest or "") is None
+    assert session.ledger.delivery_state(plan.plan_digest or "") is None

@@ -34,11 +34,11 @@ def test_sources_carry_file_digests(memory: Repo) -> None:
     [scene] = sources.scenes
     assert skill.name == "release"
     assert skill.description == "Does release."
-    assert skill.contentDigest == hashlib.sha256(SKILL.format(name="release").encode()).hexdigest()
+    assert skill.content_digest == hashlib.sha256(SKILL.format(name="release").encode()).hexdigest()
     assert (scene.name, scene.heat, scene.summary) == ("release-flow", 4, "Releases")
     assert scene.document == SCENE
     assert sources.doctrine is not None
-    assert sources.doctrine.contentDigest == hashlib.sha256(b"- Small commits.\n").hexdigest()
+    assert sources.doctrine.content_digest == hashlib.sha256(b"- Small commits.\n").hexdigest()
     skills = build_skill_context(sources.skills, None).to_json()
     assert skills["items"][0]["document"] == SKILL.format(name="release")
     memory_context = build_memory_context(sources.scenes, sources.doctrine, [], None).to_json()

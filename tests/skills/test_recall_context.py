@@ -65,7 +65,7 @@ def test_all_skills_fit_unranked_by_name() -> None:
     assert window.selection == "all"
     assert not window.truncated
     assert [i["name"] for i in window.items] == ["a", "b"]
-    assert window.returnedBytes == sum(item_bytes(i) for i in window.items)
+    assert window.returned_bytes == sum(item_bytes(i) for i in window.items)
     assert window.to_json()["total"] == 2
 
 
@@ -87,7 +87,7 @@ def test_skill_filling_stops_at_the_first_misfit() -> None:
     window = build_skill_context(skills, None)
     assert window.truncated
     assert [i["name"] for i in window.items] == ["a"]
-    assert window.returnedBytes <= CONTEXT_MAX_BYTES
+    assert window.returned_bytes <= CONTEXT_MAX_BYTES
 
 
 def test_memory_context_order() -> None:
@@ -161,8 +161,8 @@ def test_binding_is_exactly_the_reference_formula() -> None:
         ),
         "sceneIndexDigest": _plain_digest(
             [
-                {"name": "s1", "contentDigest": scenes[1].contentDigest, "heat": 1},
-                {"name": "s2", "contentDigest": scenes[0].contentDigest, "heat": 3},
+                {"name": "s1", "contentDigest": scenes[1].content_digest, "heat": 1},
+                {"name": "s2", "contentDigest": scenes[0].content_digest, "heat": 3},
             ]
         ),
         "doctrineDigest": "b" * 64,
@@ -180,11 +180,11 @@ def test_binding_covers_all_memory_not_only_returned_items() -> None:
     assert full.binding == memory_binding(entries, [], None)
     assert full.binding["doctrineDigest"] is None
     changed = [*entries[:-1], entry("e44", revision=2)]
-    assert build_memory_context([], None, changed, None).bindingDigest != full.bindingDigest
+    assert build_memory_context([], None, changed, None).binding_digest != full.binding_digest
     hotter = build_memory_context([scene("s", 2)], None, entries, None)
     assert (
-        hotter.bindingDigest
-        != build_memory_context([scene("s", 1)], None, entries, None).bindingDigest
+        hotter.binding_digest
+        != build_memory_context([scene("s", 1)], None, entries, None).binding_digest
     )
 
 

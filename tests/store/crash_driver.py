@@ -117,14 +117,14 @@ def _plan_promotion(directory: Path) -> None:
     from git_memory.contracts.promotion import PromotionPlan
 
     binding = RepositoryBinding(
-        repositoryKey=OWNER.repository_key, worktreeKey=OWNER.worktree_key,
-        publicRepositoryIdentity=None, rootRealpathDigest="0" * 64,
-        commonDirectoryIdentity={"device": "1", "inode": "2"}, memoryRoot=".memory",
+        repository_key=OWNER.repository_key, worktree_key=OWNER.worktree_key,
+        public_repository_identity=None, root_realpath_digest="0" * 64,
+        common_directory_identity={"device": "1", "inode": "2"}, memory_root=".memory",
     )  # fmt: skip
     paths = [f".memory/entries/{n}.md" for n in ("a", "b")]
     plan = PromotionPlan(
-        planId="p1", owner=binding, candidateIds=["c1"], assessmentDigest="5" * 64,
-        perFile=[{"targetPath": p, "targetBlobHash": None, "sanitizedContentDigest": "d" * 64}
+        plan_id="p1", owner=binding, candidate_ids=["c1"], assessment_digest="5" * 64,
+        per_file=[{"targetPath": p, "targetBlobHash": None, "sanitizedContentDigest": "d" * 64}
                  for p in paths],
         diff="",
     )  # fmt: skip

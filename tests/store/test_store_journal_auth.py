@@ -30,8 +30,8 @@ def db(tmp_path: Path) -> StateDB:
 def _plan(repo: Repo) -> PromotionPlan:
     binding = discover_worktree(repo.root).binding()
     return PromotionPlan(
-        planId="plan-1", owner=binding, candidateIds=["c1"], assessmentDigest="5" * 64,
-        perFile=[{"targetPath": ".memory/entries/a.md", "targetBlobHash": None,
+        plan_id="plan-1", owner=binding, candidate_ids=["c1"], assessment_digest="5" * 64,
+        per_file=[{"targetPath": ".memory/entries/a.md", "targetBlobHash": None,
                   "sanitizedContentDigest": sha256_hex(b"new bytes\n")},
                  {"targetPath": ".memory/entries/b.md", "targetBlobHash": "1" * 40,
                   "sanitizedContentDigest": sha256_hex(b"other\n")}],
