@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.config import ExtraValues
 
 from git_memory.contracts.canonical import digest
 
@@ -63,18 +64,69 @@ def wire_name(field_name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-class Model(BaseModel):
+class WireNames(BaseModel):
+    """Documents are read by their wire names only, so a snake_case key in a document is an
+    unknown field, as the schemas say (docs/contracts.md); Python code builds models by field
+    name."""
+
+    @classmethod
+    def model_validate(
+        cls,
+        obj: Any,
+        *,
+        strict: bool | None = None,
+        extra: ExtraValues | None = None,
+        from_attributes: bool | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """Read a document by its wire names (unless the caller asks otherwise)."""
+        return super().model_validate(
+            obj,
+            strict=strict,
+            extra=extra,
+            from_attributes=from_attributes,
+            context=context,
+            by_alias=True if by_alias is None else by_alias,
+            by_name=False if by_name is None else by_name,
+        )
+
+    @classmethod
+    def model_validate_json(
+        cls,
+        json_data: str | bytes | bytearray,
+        *,
+        strict: bool | None = None,
+        extra: ExtraValues | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """Read a JSON document by its wire names (unless the caller asks otherwise)."""
+        return super().model_validate_json(
+            json_data,
+            strict=strict,
+            extra=extra,
+            context=context,
+            by_alias=True if by_alias is None else by_alias,
+            by_name=False if by_name is None else by_name,
+        )
+
+
+class Model(WireNames):
     """Strict, immutable base for every contract and every nested object in one.
 
     Fields are snake_case in Python and camelCase on the wire (docs/contracts.md): each
-    field's alias is its `wire_name`, documents are read by alias (Python code may also pass
-    field names) and written by alias, and validation errors name the wire field.
+    field's alias is its `wire_name`, documents are read by alias only (`WireNames`; Python code
+    passes field names) and written by alias, and validation errors name the wire field.
     """
 
     model_config = ConfigDict(
         extra="forbid",
         frozen=True,
-        populate_by_name=True,
+        validate_by_name=True,
+        validate_by_alias=True,
         strict=False,
         alias_generator=wire_name,
     )

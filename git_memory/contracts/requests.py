@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, RootModel
 
-from git_memory.contracts.base import Model
+from git_memory.contracts.base import Model, WireNames
 from git_memory.contracts.extraction import Identifier, MemoryExtractionRequest, PositiveInt
 from git_memory.contracts.stage import StageDocument
 
@@ -50,7 +50,7 @@ class DiscardResponse(Model):
     status: Literal["discarded"] = "discarded"
 
 
-class StageRequest(RootModel[StageDocument]):
+class StageRequest(RootModel[StageDocument], WireNames):
     """`git memory stage`: one document, chosen by its `format` — a CandidateDraftBatch, an
     AdjudicationResult, a SkillCandidate or a ConsolidationPatch."""
 

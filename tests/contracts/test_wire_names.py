@@ -17,6 +17,9 @@ import pytest
 from git_memory.contracts.base import Model, wire_name
 from git_memory.contracts.canonical import canonical_json
 from git_memory.contracts.catalog import contract_models, format_of, schema_filename
+from git_memory.errors import GitMemoryError
+from git_memory.testing.repos import Repo
+from tests.conftest import run_cli
 from tests.contracts.model_examples import EXAMPLES, hx, model_for
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -140,3 +143,48 @@ def test_every_dump_in_the_package_writes_wire_names() -> None:
         hit for path in sorted(PACKAGE.rglob("*.py")) for hit in _dump_calls_without_alias(path)
     ]
     assert offenders == []
+
+
+def test_a_document_spelled_with_python_names_is_refused() -> None:
+    from pydantic import ValidationError
+
+    from git_memory.contracts.extraction import OwnerKeys
+
+    snake = {"repository_key": hx("1"), "worktree_key": hx("2")}
+    with pytest.raises(ValidationError) as caught:
+        OwnerKeys.model_validate(snake)
+    assert {error["type"] for error in caught.value.errors()} == {"missing", "extra_forbidden"}
+    with pytest.raises(ValidationError):
+        OwnerKeys.model_validate_json(json.dumps(snake))
+    assert OwnerKeys(**snake) == OwnerKeys.model_validate(
+        {"repositoryKey": hx("1"), "worktreeKey": hx("2")}
+    )
+
+
+def test_a_staged_document_with_a_python_name_inside_is_refused() -> None:
+    import copy
+
+    from git_memory.contracts.requests import StageRequest
+    from git_memory.ops.base import load_operation
+
+    document = EXAMPLES["git-memory-candidate-draft-batch@v1"]()
+    assert StageRequest.model_validate(document).to_json() == document
+    nested = copy.deepcopy(document)
+    statement = nested["candidates"][0]["statements"][0]
+    statement["statement_id"] = statement.pop("statementId")
+    top = {("task_id" if key == "taskId" else key): value for key, value in document.items()}
+    for renamed in (nested, top):
+        with pytest.raises(GitMemoryError) as caught:
+            load_operation("stage").parse_request(json.dumps(renamed))
+        assert caught.value.code == "GM_REQUEST_INVALID"
+        with pytest.raises(GitMemoryError):
+            load_operation("stage").parse_request(renamed)
+
+
+def test_the_cli_refuses_a_request_file_with_python_names(repo: Repo, tmp_path: Path) -> None:
+    request = tmp_path / "discard.json"
+    request.write_text(json.dumps({"candidate_id": "extract-0123456789abcdef-c1"}))
+    result = run_cli(["discard", "--request", str(request)], cwd=repo.root)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "GM_REQUEST_INVALID" in result.stderr
+    assert "candidateId" in result.stderr
