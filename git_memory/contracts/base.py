@@ -77,7 +77,7 @@ class WireNames(BaseModel):
         strict: bool | None = None,
         extra: ExtraValues | None = None,
         from_attributes: bool | None = None,
-        context: Any | None = None,
+        context: object | None = None,
         by_alias: bool | None = None,
         by_name: bool | None = None,
     ) -> Self:
@@ -99,7 +99,7 @@ class WireNames(BaseModel):
         *,
         strict: bool | None = None,
         extra: ExtraValues | None = None,
-        context: Any | None = None,
+        context: object | None = None,
         by_alias: bool | None = None,
         by_name: bool | None = None,
     ) -> Self:
