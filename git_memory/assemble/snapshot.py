@@ -21,7 +21,7 @@ from git_memory.contracts.canonical import digest, sha256_hex
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
-    from git_memory.store.worktree import WorktreeState
+    from git_memory.store.session import Workspace
 
 # Bumped whenever the rendering changes, so cached blocks of an older rendering are not reused.
 RENDERING = "git-memory-context-block@1"
@@ -35,7 +35,7 @@ class MemorySnapshot:
     tree_digest: str
     coverage: str
     stale_ids: frozenset[str]
-    state: WorktreeState
+    state: Workspace
     _entries: list[ApprovedEntry] | None = field(default=None, repr=False)
 
     def approved(self) -> list[ApprovedEntry]:
@@ -83,9 +83,9 @@ def open_snapshot(
     worktree: Worktree, freshness: Freshness = no_stale_entries
 ) -> Iterator[MemorySnapshot]:
     """Sync the approved projection and read the memory files; the state closes on exit."""
-    from git_memory.store.worktree import open_worktree_state
+    from git_memory.store.session import open_workspace
 
-    state = open_worktree_state(worktree, sync=True)
+    state = open_workspace(worktree, sync=True)
     try:
         assert state.sync is not None
         yield MemorySnapshot(

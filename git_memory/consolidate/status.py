@@ -24,9 +24,9 @@ def counts(worktree: Worktree) -> dict[str, Any]:
     if not (worktree.state_home / MEMORY_STATE_DB).exists():
         return empty
     from git_memory.store.consolidation_runs import consolidation_runs
-    from git_memory.store.worktree import open_worktree_state
+    from git_memory.store.session import open_workspace
 
-    state = open_worktree_state(worktree, sync=False)
+    state = open_workspace(worktree, sync=False)
     try:
         for run in consolidation_runs(state.db, state.owner):
             empty["runs"][run["state"]] += 1

@@ -26,10 +26,10 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
     `coverage: partial` means files changed during the sync and some results may be missing.
     """
     from git_memory.store.recall_queries import search_approved
-    from git_memory.store.worktree import open_worktree_state
+    from git_memory.store.session import open_workspace
     from git_memory.verify.check import freshness_by_path
 
-    state = open_worktree_state(ctx.worktree, sync=True)
+    state = open_workspace(ctx.worktree, sync=True)
     try:
         rows = search_approved(state.db, state.owner, request.query, request.limit)
     finally:

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.approved import SyncResult, sync_approved
+from git_memory.store.chunks import bind_repository
+from git_memory.store.db import Owner, StateDB, open_state
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
     from git_memory.repo.binding import Worktree
-    from git_memory.store.approved import SyncResult
 
 
 @dataclass
@@ -30,11 +31,17 @@ class Workspace:
     binding: RepositoryBinding
     db: StateDB
     owner: Owner
+    # The approved projection's sync, when opening did one.
+    sync: SyncResult | None = None
 
     def __enter__(self) -> Workspace:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the state DB."""
         self.db.close()
 
     @property
@@ -45,15 +52,30 @@ class Workspace:
 
     def sync_approved(self) -> SyncResult:
         """Re-sync the approved projection from the worktree's entry files."""
-        from git_memory.store.approved import sync_approved
-
         return sync_approved(self.db, self.owner, self.worktree.root, self.worktree.memory_root)
 
 
 def open_workspace(worktree: Worktree, *, sync: bool = True) -> Workspace:
-    """Open the state DB for `worktree`, bind it and (by default) sync approved memory; use
-    the result in a `with` block so the DB is closed."""
-    from git_memory.store.worktree import open_worktree_state
+    """Open `memory-state.sqlite3` for `worktree`, record its binding and (by default) sync
+    approved memory; use the result in a `with` block so the DB is closed.
 
-    state = open_worktree_state(worktree, sync=sync)
-    return Workspace(worktree=worktree, binding=state.binding, db=state.db, owner=state.owner)
+    Every read of approved memory syncs first; the sync is stat-only when nothing changed.
+    """
+    binding = worktree.binding()
+    db = open_state(worktree.state_home)
+    try:
+        owner = Owner(binding.repository_key, binding.worktree_key)
+        known = db.scalar(
+            "SELECT root_realpath FROM repository_bindings"
+            " WHERE repository_key = ? AND worktree_key = ? AND memory_root = ?",
+            (owner.repository_key, owner.worktree_key, binding.memory_root),
+        )
+        if known != str(worktree.root):
+            bind_repository(db, binding.to_json(), str(worktree.root))
+        workspace = Workspace(worktree=worktree, binding=binding, db=db, owner=owner)
+        if sync:
+            workspace.sync = sync_approved(db, owner, worktree.root, worktree.memory_root)
+    except BaseException:
+        db.close()
+        raise
+    return workspace

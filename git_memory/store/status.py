@@ -9,6 +9,7 @@ from git_memory.paths import MEMORY_STATE_DB
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
     from git_memory.store.db import StateDB
+    from git_memory.store.session import Workspace
 
 TASK_STATES = ("pending", "claimed", "submitted", "stale")
 CANDIDATE_STATES = ("draft", "quarantined", "promoted", "discarded")
@@ -23,9 +24,9 @@ def counts(worktree: Worktree) -> dict[str, Any]:
     """
     if not (worktree.state_home / MEMORY_STATE_DB).exists():
         return _empty()
-    from git_memory.store.worktree import open_worktree_state
+    from git_memory.store.session import open_workspace
 
-    state = open_worktree_state(worktree, sync=True)
+    state = open_workspace(worktree, sync=True)
     try:
         db, owner = state.db, state.owner
         with db.read():
@@ -65,8 +66,9 @@ def _by_state(
     return found
 
 
-def _approved(state: Any) -> dict[str, Any]:
+def _approved(state: Workspace) -> dict[str, Any]:
     sync = state.sync
+    assert sync is not None  # opened with sync=True
     entries = state.db.scalar(
         "SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
         (state.owner.repository_key, state.owner.worktree_key),

@@ -45,9 +45,9 @@ def context_freshness(worktree: Worktree) -> dict[str, Any]:
     Syncs the approved projection first (stat-only when no entry file changed); when the
     sync saw files change under it (coverage partial) the answer is checked, not recorded.
     """
-    from git_memory.store.worktree import open_worktree_state
+    from git_memory.store.session import open_workspace
 
-    state = open_worktree_state(worktree, sync=True)
+    state = open_workspace(worktree, sync=True)
     try:
         sync = state.sync
     finally:

@@ -24,11 +24,11 @@ def _projected(worktree: Worktree) -> bool:
     """Whether some command already synced this worktree's approved projection."""
     from git_memory.paths import MEMORY_STATE_DB
     from git_memory.store.approved import get_projection
-    from git_memory.store.worktree import open_worktree_state
+    from git_memory.store.session import open_workspace
 
     if not (worktree.state_home / MEMORY_STATE_DB).exists():
         return False
-    state = open_worktree_state(worktree)
+    state = open_workspace(worktree, sync=False)
     try:
         return get_projection(state.db, state.owner) is not None
     finally:
