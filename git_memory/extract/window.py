@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from git_memory.errors import UsageError
 
 if TYPE_CHECKING:
-    from git_memory.store.db import Owner, StateDB
+    from git_memory.contracts.extraction import OwnerKeys
+    from git_memory.store.db import StateDB
 
 FIRST_WINDOW = timedelta(days=30)
 OVERLAP = timedelta(days=1)
@@ -118,7 +119,7 @@ def _day(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
-def last_until(db: StateDB, owner: Owner) -> str | None:
+def last_until(db: StateDB, owner: OwnerKeys) -> str | None:
     """Where this worktree's last extraction window ended (None before the first one)."""
     from git_memory.store.chunks import get_cursor
 
@@ -127,7 +128,7 @@ def last_until(db: StateDB, owner: Owner) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def remember(db: StateDB, owner: Owner, window: Window) -> None:
+def remember(db: StateDB, owner: OwnerKeys, window: Window) -> None:
     """Record the end of a finished extraction window (the next default starts there); an
     earlier window extracted later never moves it back, a window ending in the future
     counts as ending now."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
+    from git_memory.contracts.extraction import OwnerKeys
     from git_memory.repo.binding import Worktree
     from git_memory.store.approved import SyncResult
 
@@ -29,7 +30,7 @@ class Workspace:
     worktree: Worktree
     binding: RepositoryBinding
     db: StateDB
-    owner: Owner
+    owner: OwnerKeys
 
     def __enter__(self) -> Workspace:
         return self
