@@ -196,6 +196,6 @@ def _run_and_stage(
         entry_count=count,
         plans=[plan.to_json()],
         authorized=True,
-        stage=staged,
-        note=staged["next"],
+        stage=staged.to_json(),
+        note=staged.next,
     )
