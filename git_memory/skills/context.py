@@ -84,9 +84,13 @@ class ContextWindow:
     selection: Selection
     items: list[dict[str, Any]] = field(default_factory=list)
 
+    def skill_context(self) -> recall.SkillContext:
+        """The `skillContext` of a recall response (for a window of skills)."""
+        return recall.SkillContext(**asdict(self))
+
     def to_json(self) -> dict[str, Any]:
         """The `skillContext` document of a recall response (for a window of skills)."""
-        return recall.SkillContext(**asdict(self)).to_json()
+        return self.skill_context().to_json()
 
 
 def fold(text: str) -> str:
@@ -281,11 +285,15 @@ class MemoryContext:
         """`digest(binding)`."""
         return digest(self.binding)
 
-    def to_json(self) -> dict[str, Any]:
-        """The `memoryContext` document of a recall response."""
+    def memory_context(self) -> recall.MemoryContext:
+        """The `memoryContext` of a recall response."""
         return recall.MemoryContext(
             binding=self.binding, binding_digest=self.binding_digest, **asdict(self.window)
-        ).to_json()
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The `memoryContext` document of a recall response."""
+        return self.memory_context().to_json()
 
 
 def build_memory_context(
