@@ -13,8 +13,9 @@ import time
 from typing import TYPE_CHECKING
 
 from git_memory.consolidate import runs
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from git_memory.store.session import Workspace
 
 
-def _workspace(worktree: Worktree, db: StateDB, owner: Owner) -> Workspace:
+def _workspace(worktree: Worktree, db: StateDB, owner: OwnerKeys) -> Workspace:
     from git_memory.store.session import Workspace
 
     workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
@@ -31,7 +32,7 @@ def _workspace(worktree: Worktree, db: StateDB, owner: Owner) -> Workspace:
     return workspace
 
 
-def check_current(worktree: Worktree, db: StateDB, owner: Owner, candidate: Candidate) -> None:
+def check_current(worktree: Worktree, db: StateDB, owner: OwnerKeys, candidate: Candidate) -> None:
     """Refuse when the approved memory moved since the patch was staged."""
     from git_memory.consolidate import task as tasks
     from git_memory.consolidate.stage import binding_drift
@@ -50,7 +51,7 @@ def check_current(worktree: Worktree, db: StateDB, owner: Owner, candidate: Cand
 
 
 def plan_files(
-    worktree: Worktree, db: StateDB, owner: Owner, candidates: list[Candidate]
+    worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate]
 ) -> list[tuple[str, str, str | None]]:
     """The patch's files: writes, then deletes (relative to the memory root)."""
     if len(candidates) != 1:

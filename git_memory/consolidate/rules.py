@@ -25,6 +25,7 @@ from git_memory.consolidate.scene_meta import (
     materialize_scene,
     normalize_content,
 )
+from git_memory.contracts.consolidation import PatchOperation as PatchDocument
 from git_memory.errors import GitMemoryError
 
 if TYPE_CHECKING:
@@ -93,16 +94,16 @@ class MaterializedOperation:
 
     def to_json(self) -> dict[str, Any]:
         """The operation document (what `statementTextDigest` is computed over)."""
-        return {
-            "operationId": self.operation_id,
-            "op": self.op,
-            "target": self.target,
-            "name": self.name,
-            "newContent": self.new_content,
-            "basedOnEntryIds": list(self.based_on_entry_ids),
-            "mergeSources": list(self.merge_sources),
-            "rationale": self.rationale,
-        }
+        return PatchDocument(
+            operation_id=self.operation_id,
+            op=self.op,
+            target=self.target,
+            name=self.name,
+            new_content=self.new_content,
+            based_on_entry_ids=list(self.based_on_entry_ids),
+            merge_sources=list(self.merge_sources),
+            rationale=self.rationale,
+        ).to_json()
 
 
 @dataclass(frozen=True)

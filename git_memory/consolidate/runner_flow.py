@@ -19,6 +19,7 @@ from git_memory.consolidate.synthesis import why_none
 from git_memory.contracts.canonical import canonical_json, sha256_hex
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
 from git_memory.contracts.consolidation_ops import ConsolidateResult
+from git_memory.contracts.extraction import Lease
 from git_memory.errors import GitMemoryError
 
 if TYPE_CHECKING:
@@ -66,8 +67,8 @@ def _coverage(task: ConsolidationTask) -> list[Any]:
 def _leased(task: ConsolidationTask, created_at: int, attempt: int) -> ConsolidationTask:
     # Attempt n leases the (n+1)-th window after the task was planned: deterministic bytes
     # for the same attempt, new bytes (a new plan to approve) after a spent delivery.
-    lease = {"holder": RUNNER_HOLDER, "expiresAt": created_at + (attempt + 1) * tasks.LEASE_MS}
-    return ConsolidationTask.model_validate({**task.to_json(), "lease": lease})
+    lease = Lease(holder=RUNNER_HOLDER, expires_at=created_at + (attempt + 1) * tasks.LEASE_MS)
+    return task.model_copy(update={"lease": lease})
 
 
 def _fresh_plan(
@@ -196,6 +197,6 @@ def _run_and_stage(
         entry_count=count,
         plans=[plan.to_json()],
         authorized=True,
-        stage=staged,
-        note=staged["next"],
+        stage=staged.to_json(),
+        note=staged.next,
     )

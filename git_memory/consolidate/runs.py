@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from git_memory.store.db import Owner, StateDB
+from git_memory.contracts.extraction import OwnerKeys
+from git_memory.store.db import StateDB
 
 SUCCESSFUL = ("applied", "no_op")
 
@@ -40,7 +41,7 @@ def _baseline(run: dict[str, Any]) -> dict[str, tuple[int, str]]:
     return {row["entryId"]: (int(row["revision"]), str(row["contentDigest"])) for row in rows}
 
 
-def run_state(db: StateDB, owner: Owner) -> RunState:
+def run_state(db: StateDB, owner: OwnerKeys) -> RunState:
     """Current run state; pending runs whose candidate is gone are marked stale first."""
     from git_memory.store.consolidation_runs import consolidation_runs
 
@@ -66,7 +67,7 @@ def _candidate_alive(db: StateDB, run: dict[str, Any]) -> bool:
     return found is not None and found.status in ("draft", "quarantined")
 
 
-def set_state(db: StateDB, owner: Owner, run: dict[str, Any], state: str) -> None:
+def set_state(db: StateDB, owner: OwnerKeys, run: dict[str, Any], state: str) -> None:
     """Move a run to `state`, keeping its record."""
     from git_memory.store.consolidation_runs import record_consolidation_run
 
@@ -81,7 +82,7 @@ def set_state(db: StateDB, owner: Owner, run: dict[str, Any], state: str) -> Non
     )
 
 
-def find_run(db: StateDB, owner: Owner, run_id: str) -> dict[str, Any] | None:
+def find_run(db: StateDB, owner: OwnerKeys, run_id: str) -> dict[str, Any] | None:
     """The run `run_id` of this owner, or None."""
     from git_memory.store.consolidation_runs import consolidation_runs
 

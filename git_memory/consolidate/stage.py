@@ -19,6 +19,7 @@ from git_memory.consolidate.review_text import operation_text, patch_summary
 from git_memory.consolidate.rules import ValidatedPatch, context_from_task, validate_patch
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask, EntryRevision
+from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import StateDB
 
@@ -82,7 +83,7 @@ def current_task(
     return built
 
 
-def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> dict[str, Any]:
+def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> AgentStage:
     """Stage the patch; returns the AgentStage document (identical bytes replay)."""
     from git_memory.extract.staging import claim_or_replay, release
     from git_memory.store.tasks import submit_task
@@ -260,18 +261,18 @@ def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
     )
 
 
-def _response(workspace: Workspace, outcome: dict[str, Any]) -> dict[str, Any]:
+def _response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
     from git_memory.extract.staging import staged_candidates
 
     staged, items = staged_candidates(workspace, outcome["candidateIds"], "consolidation")
-    return {
-        "taskId": outcome["taskId"],
-        "status": "staged",
-        "noOp": outcome["noOp"],
-        "candidates": staged,
-        "reviewItems": items,
-        "next": f"recorded no-op consolidation run {outcome['runId']}"
+    return AgentStage(
+        task_id=outcome["taskId"],
+        status="staged",
+        no_op=outcome["noOp"],
+        candidates=staged,
+        review_items=items,
+        next=f"recorded no-op consolidation run {outcome['runId']}"
         if outcome["noOp"]
         else "ask the human to review every operation: `git memory review --kind "
         "consolidation`, then prepare and promote",
-    }
+    )

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from git_memory.consolidate import task as tasks
-from git_memory.contracts.consolidation import PATCH_FORMAT, Synthesis
+from git_memory.contracts.consolidation import (
+    PATCH_FORMAT,
+    ConsolidationTask,
+    Synthesis,
+    SynthesisGuidance,
+)
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -32,7 +37,7 @@ def synthesize(worktree: Worktree, mode: tasks.Mode, *, if_due: bool = False) ->
             return _synthesis(None, built, note)
         assert built.task is not None
         tasks.plan(workspace, built.task)
-        return _synthesis(built.task.to_json(), built, None)
+        return _synthesis(built.task, built, None)
 
 
 def retire_outdated(workspace: Workspace, built: tasks.Built) -> bool:
@@ -72,18 +77,16 @@ def why_none(built: tasks.Built, if_due: bool) -> str | None:
     return None
 
 
-def _synthesis(task: dict[str, Any] | None, built: tasks.Built, note: str | None) -> Synthesis:
-    return Synthesis.model_validate(
-        {
-            "task": task,
-            "entryCount": built.selected,
-            "dueAt": tasks.DUE_ENTRY_COUNT,
-            "pendingRunId": built.state.pending_run_id,
-            "guidance": {
-                "nextAction": "stage" if task is not None else "none",
-                "requestFormat": PATCH_FORMAT,
-                "rule": RULE,
-            },
-            "note": note,
-        }
+def _synthesis(task: ConsolidationTask | None, built: tasks.Built, note: str | None) -> Synthesis:
+    return Synthesis(
+        task=task,
+        entry_count=built.selected,
+        due_at=tasks.DUE_ENTRY_COUNT,
+        pending_run_id=built.state.pending_run_id,
+        guidance=SynthesisGuidance(
+            next_action="stage" if task is not None else "none",
+            request_format=PATCH_FORMAT,
+            rule=RULE,
+        ),
+        note=note,
     )

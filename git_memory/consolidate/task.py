@@ -13,7 +13,22 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from git_memory.consolidate.prompt import CONSOLIDATION_PROMPT, PROMPT_VERSION
 from git_memory.consolidate.runs import RunState, run_state
-from git_memory.contracts.consolidation import ConsolidationTask
+from git_memory.contracts.consolidation import (
+    CONSOLIDATION_POLICY_VERSION,
+    ApprovedProjectionState,
+    ConsolidationBinding,
+    ConsolidationContract,
+    ConsolidationDoctrine,
+    ConsolidationEntry,
+    ConsolidationPolicy,
+    ConsolidationPrompts,
+    ConsolidationScene,
+    ConsolidationTask,
+    EntryRevision,
+    Replay,
+    SceneRevision,
+)
+from git_memory.contracts.extraction import Lease
 from git_memory.errors import GitMemoryError
 from git_memory.skills.context import (
     DoctrineSource,
@@ -54,7 +69,8 @@ class Built:
 
     def baseline(self) -> list[dict[str, Any]]:
         """Revisions of every approved entry now: the next incremental run compares to it."""
-        return [_revision(e) for e in sorted(self.snapshot.entries, key=lambda e: e.entry_id)]
+        entries = sorted(self.snapshot.entries, key=lambda e: e.entry_id)
+        return [_revision(e).to_json() for e in entries]
 
 
 def snapshot(workspace: Workspace) -> Snapshot:
@@ -79,12 +95,10 @@ def snapshot(workspace: Workspace) -> Snapshot:
     )
 
 
-def _revision(entry: EntrySource) -> dict[str, Any]:
-    return {
-        "entryId": entry.entry_id,
-        "revision": entry.revision,
-        "contentDigest": entry.content_digest,
-    }
+def _revision(entry: EntrySource) -> EntryRevision:
+    return EntryRevision(
+        entry_id=entry.entry_id, revision=entry.revision, content_digest=entry.content_digest
+    )
 
 
 def select_entries(snap: Snapshot, state: RunState, mode: Mode) -> list[EntrySource]:
@@ -106,81 +120,79 @@ def build(workspace: Workspace, mode: Mode, *, now_ms: int, check_pending: bool 
     selected = select_entries(snap, state, mode)
     if not selected or (check_pending and state.pending_run_id):
         return Built(None, len(selected), state, snap)
-    from git_memory.contracts.consolidation import ConsolidationBinding
-
-    binding = ConsolidationBinding.model_validate(_binding(workspace, snap, state, mode, selected))
-    task = ConsolidationTask.model_validate(
-        {
-            "taskId": binding.expected_task_id(),
-            "lease": {"holder": AGENT_HOLDER, "expiresAt": now_ms + LEASE_MS},
-            "binding": binding.to_json(),
-            "entries": [_entry(e) for e in selected],
-            "scenes": [_scene(s) for s in snap.scenes],
-            "doctrine": None
-            if snap.doctrine is None
-            else {"contentDigest": snap.doctrine.content_digest, "content": snap.doctrine.document},
-            "policy": {"dueEntryCount": DUE_ENTRY_COUNT},
-            "contract": {
-                "prompts": {"promptVersion": PROMPT_VERSION, "consolidation": CONSOLIDATION_PROMPT}
-            },
-        }
+    binding = _binding(workspace, snap, state, mode, selected)
+    task = ConsolidationTask(
+        task_id=binding.expected_task_id(),
+        lease=Lease(holder=AGENT_HOLDER, expires_at=now_ms + LEASE_MS),
+        binding=binding,
+        entries=[_entry(e) for e in selected],
+        scenes=[_scene(s) for s in snap.scenes],
+        doctrine=None
+        if snap.doctrine is None
+        else ConsolidationDoctrine(
+            content_digest=snap.doctrine.content_digest, content=snap.doctrine.document
+        ),
+        policy=ConsolidationPolicy(due_entry_count=DUE_ENTRY_COUNT),
+        contract=ConsolidationContract(
+            prompts=ConsolidationPrompts(
+                prompt_version=PROMPT_VERSION, consolidation=CONSOLIDATION_PROMPT
+            )
+        ),
     )
     return Built(task, len(selected), state, snap)
 
 
 def _binding(
     workspace: Workspace, snap: Snapshot, state: RunState, mode: Mode, selected: list[EntrySource]
-) -> dict[str, Any]:
-    from git_memory.contracts.consolidation import CONSOLIDATION_POLICY_VERSION
+) -> ConsolidationBinding:
     from git_memory.store.approved import ANALYZER_VERSION
 
     uuid = workspace.database_uuid
-    return {
-        "databaseUuid": uuid,
-        "memoryStateUuid": uuid,
-        "owner": {
-            "repositoryKey": workspace.owner.repository_key,
-            "worktreeKey": workspace.owner.worktree_key,
-        },
-        "approvedProjection": {
-            "generation": snap.generation,
-            "analyzerVersion": ANALYZER_VERSION,
-            "coverage": "complete",
-            "sourceTreeDigest": snap.source_tree_digest,
-        },
-        "entrySetDigest": entry_set_digest(selected),
-        "entryRevisions": [_revision(e) for e in sorted(selected, key=lambda e: e.entry_id)],
-        "sceneIndexDigest": scene_index_digest(snap.scenes),
-        "sceneRevisions": [
-            {"name": s.name, "contentDigest": s.content_digest, "heat": s.heat}
+    return ConsolidationBinding(
+        database_uuid=uuid,
+        memory_state_uuid=uuid,
+        owner=workspace.owner,
+        approved_projection=ApprovedProjectionState(
+            generation=snap.generation,
+            analyzer_version=ANALYZER_VERSION,
+            coverage="complete",
+            source_tree_digest=snap.source_tree_digest,
+        ),
+        entry_set_digest=entry_set_digest(selected),
+        entry_revisions=[_revision(e) for e in sorted(selected, key=lambda e: e.entry_id)],
+        scene_index_digest=scene_index_digest(snap.scenes),
+        scene_revisions=[
+            SceneRevision(name=s.name, content_digest=s.content_digest, heat=s.heat)
             for s in sorted(snap.scenes, key=lambda s: s.name)
         ],
-        "doctrineDigest": None if snap.doctrine is None else snap.doctrine.content_digest,
-        "replay": {"mode": mode, "afterSuccessfulRunId": state.last_successful_id},
-        "promptVersion": PROMPT_VERSION,
-        "schemaVersion": "git-memory-consolidation-task@v1",
-        "policyVersion": CONSOLIDATION_POLICY_VERSION,
-    }
+        doctrine_digest=None if snap.doctrine is None else snap.doctrine.content_digest,
+        replay=Replay(mode=mode, after_successful_run_id=state.last_successful_id),
+        prompt_version=PROMPT_VERSION,
+        schema_version="git-memory-consolidation-task@v1",
+        policy_version=CONSOLIDATION_POLICY_VERSION,
+    )
 
 
-def _entry(entry: EntrySource) -> dict[str, Any]:
-    return {
-        **_revision(entry),
-        "type": entry.type,
-        "scene": entry.scene,
-        "priority": entry.priority,
-        "confidence": entry.confidence,
-        "body": entry.body if entry.body.strip() else "(no body)",
-    }
+def _entry(entry: EntrySource) -> ConsolidationEntry:
+    return ConsolidationEntry(
+        entry_id=entry.entry_id,
+        revision=entry.revision,
+        content_digest=entry.content_digest,
+        type=entry.type,
+        scene=entry.scene,
+        priority=entry.priority,
+        confidence=entry.confidence,
+        body=entry.body if entry.body.strip() else "(no body)",
+    )
 
 
-def _scene(scene: SceneSource) -> dict[str, Any]:
-    return {
-        "name": scene.name,
-        "contentDigest": scene.content_digest,
-        "heat": scene.heat,
-        "content": scene.document,
-    }
+def _scene(scene: SceneSource) -> ConsolidationScene:
+    return ConsolidationScene(
+        name=scene.name,
+        content_digest=scene.content_digest,
+        heat=scene.heat,
+        content=scene.document,
+    )
 
 
 def plan(workspace: Workspace, task: ConsolidationTask) -> str:

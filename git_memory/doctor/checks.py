@@ -1,4 +1,4 @@
-"""Individual doctor checks. Each returns a Check; none changes anything."""
+"""Individual doctor checks. Each returns a DoctorCheck; none changes anything."""
 
 from __future__ import annotations
 
@@ -6,60 +6,59 @@ import os
 import shutil
 import stat
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-Status = Literal["ok", "warn", "fail"]
+from git_memory.contracts.base import Model
 
 
-@dataclass(frozen=True)
-class Check:
-    """One line of the report: `fail` needs action, `warn` is worth knowing."""
+class DoctorCheck(Model):
+    """One check: `fail` needs action, `warn` is worth knowing."""
 
     name: str
-    status: Status
+    status: Literal["ok", "warn", "fail"]
     detail: str
     hint: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The check as a JSON object."""
-        return {"name": self.name, "status": self.status, "detail": self.detail, "hint": self.hint}
 
-
-def check_version() -> Check:
+def check_version() -> DoctorCheck:
     """The installed version and interpreter."""
     from git_memory import __version__
 
-    return Check(
-        "version",
-        "ok",
-        f"git memory {__version__} on Python {sys.version_info.major}.{sys.version_info.minor}",
+    return DoctorCheck(
+        name="version",
+        status="ok",
+        detail=f"git memory {__version__} on Python "
+        f"{sys.version_info.major}.{sys.version_info.minor}",
     )
 
 
-def check_man_page() -> Check:
+def check_man_page() -> DoctorCheck:
     """`git memory --help` becomes `git help memory`, which needs the man page on MANPATH."""
     from git_memory import _proc
 
     installed = Path(sys.prefix) / "share" / "man" / "man1" / "git-memory.1"
     if not installed.is_file():
-        return Check(
-            "man page",
-            "fail",
-            "git-memory.1 is not installed",
-            "reinstall the package: python3 -m pip install .",
+        return DoctorCheck(
+            name="man page",
+            status="fail",
+            detail="git-memory.1 is not installed",
+            hint="reinstall the package: python3 -m pip install .",
         )
     if shutil.which("man") is None:
-        return Check("man page", "warn", "man(1) is not installed; use `git memory -h`")
+        return DoctorCheck(
+            name="man page", status="warn", detail="man(1) is not installed; use `git memory -h`"
+        )
     found = _proc.run(["man", "-w", "git-memory"], env=_user_environment(), timeout=10)
     if found.returncode == 0:
-        return Check("man page", "ok", "`git help memory` finds the man page")
-    return Check(
-        "man page",
-        "warn",
-        "`git help memory` cannot find the installed page",
-        f'export MANPATH="{installed.parent.parent}:$MANPATH"',
+        return DoctorCheck(
+            name="man page", status="ok", detail="`git help memory` finds the man page"
+        )
+    return DoctorCheck(
+        name="man page",
+        status="warn",
+        detail="`git help memory` cannot find the installed page",
+        hint=f'export MANPATH="{installed.parent.parent}:$MANPATH"',
     )
 
 
@@ -78,26 +77,26 @@ def _user_environment() -> dict[str, str]:
     return env
 
 
-def check_state_home(home: Path) -> Check:
+def check_state_home(home: Path) -> DoctorCheck:
     """The state home exists as a private directory with private files."""
     if not home.exists():
-        return Check("state home", "ok", f"{home} (created on first use)")
+        return DoctorCheck(name="state home", status="ok", detail=f"{home} (created on first use)")
     if home.is_symlink() or not home.is_dir():
-        return Check(
-            "state home",
-            "fail",
-            f"{home} is not a plain directory",
-            "point GIT_MEMORY_HOME (or git config memory.home) at a directory",
+        return DoctorCheck(
+            name="state home",
+            status="fail",
+            detail=f"{home} is not a plain directory",
+            hint="point GIT_MEMORY_HOME (or git config memory.home) at a directory",
         )
     loose = [p.name for p in [home, *home.iterdir()] if _too_open(p)]
     if loose:
-        return Check(
-            "state home",
-            "fail",
-            f"{home}: not private: {', '.join(sorted(loose))}",
-            f"chmod 700 {home} and chmod 600 the files in it",
+        return DoctorCheck(
+            name="state home",
+            status="fail",
+            detail=f"{home}: not private: {', '.join(sorted(loose))}",
+            hint=f"chmod 700 {home} and chmod 600 the files in it",
         )
-    return Check("state home", "ok", f"{home} (private)")
+    return DoctorCheck(name="state home", status="ok", detail=f"{home} (private)")
 
 
 def _too_open(path: Path) -> bool:
@@ -106,7 +105,7 @@ def _too_open(path: Path) -> bool:
     return bool(mode & 0o077) if not stat.S_ISLNK(info.st_mode) else True
 
 
-def check_transcripts(enabled: list[str] | None = None) -> Check:
+def check_transcripts(enabled: list[str] | None = None) -> DoctorCheck:
     """Which agents' history directories exist and how many sessions each holds.
 
     `enabled` are the agents `memory.sources` turns on (default: every registered agent)."""
@@ -128,13 +127,13 @@ def check_transcripts(enabled: list[str] | None = None) -> Check:
     if not total:
         looked = ", ".join(f"{name} in {_shown(root)}" for name, root in homes)
         variables = ", ".join(table[name].variable for name in names)
-        return Check(
-            "transcripts",
-            "warn",
-            f"no agent history found (looked for {looked}){suffix}",
-            f"set {variables} if they live elsewhere",
+        return DoctorCheck(
+            name="transcripts",
+            status="warn",
+            detail=f"no agent history found (looked for {looked}){suffix}",
+            hint=f"set {variables} if they live elsewhere",
         )
-    return Check("transcripts", "ok", ", ".join(found) + suffix)
+    return DoctorCheck(name="transcripts", status="ok", detail=", ".join(found) + suffix)
 
 
 def _shown(path: Path) -> str:
@@ -143,34 +142,34 @@ def _shown(path: Path) -> str:
     return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else str(path)
 
 
-def check_runner_sandbox() -> Check:
+def check_runner_sandbox() -> DoctorCheck:
     """Whether model runners get the OS sandbox here, said plainly when they do not."""
     from git_memory.runners.sandbox import current_status
 
     found = current_status()
     if found.available:
-        return Check("runner sandbox", "ok", f"OS sandbox: {found.reason}")
-    return Check(
-        "runner sandbox",
-        "warn",
-        f"no OS sandbox ({found.reason}): model runners are isolated by their environment "
+        return DoctorCheck(name="runner sandbox", status="ok", detail=f"OS sandbox: {found.reason}")
+    return DoctorCheck(
+        name="runner sandbox",
+        status="warn",
+        detail=f"no OS sandbox ({found.reason}): model runners are isolated by their environment "
         "only and can read your files, other processes' environments and the network",
-        "on Linux, install util-linux `unshare` and allow unprivileged user namespaces; "
+        hint="on Linux, install util-linux `unshare` and allow unprivileged user namespaces; "
         "or use the builtin runner or the agent in your conversation",
     )
 
 
-def check_runners(state_home: Path) -> list[Check]:
+def check_runners(state_home: Path) -> list[DoctorCheck]:
     """Model CLIs on PATH and whether each has a valid conformance record."""
     checks = []
     for name in ("claude", "codex"):
         binary = shutil.which(os.environ.get(f"GIT_MEMORY_{name.upper()}_BIN", name))
         if binary is None:
             checks.append(
-                Check(
-                    f"runner {name}",
-                    "warn",
-                    "not on PATH (optional: the agent "
+                DoctorCheck(
+                    name=f"runner {name}",
+                    status="warn",
+                    detail="not on PATH (optional: the agent "
                     "in your conversation and the builtin runner need no CLI)",
                 )
             )
@@ -178,19 +177,19 @@ def check_runners(state_home: Path) -> list[Check]:
         record = state_home / "artifacts" / "conformance" / f"{name}.json"
         if record.is_file():
             checks.append(
-                Check(
-                    f"runner {name}",
-                    "ok",
-                    f"{binary}; conformance record cached (re-checked before every run)",
+                DoctorCheck(
+                    name=f"runner {name}",
+                    status="ok",
+                    detail=f"{binary}; conformance record cached (re-checked before every run)",
                 )
             )
         else:
             checks.append(
-                Check(
-                    f"runner {name}",
-                    "warn",
-                    f"{binary}; not verified yet",
-                    f"git memory reverify-runner --runner {name}",
+                DoctorCheck(
+                    name=f"runner {name}",
+                    status="warn",
+                    detail=f"{binary}; not verified yet",
+                    hint=f"git memory reverify-runner --runner {name}",
                 )
             )
     return checks

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from git_memory.doctor.checks import Check
+from git_memory.doctor.checks import DoctorCheck
 
 SERVER = "git-memory"
 CLAUDE_HINT = "claude mcp add --scope user git-memory -- git memory mcp (see contrib/mcp/)"
@@ -38,22 +38,33 @@ def codex_config_path() -> Path:
     return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex").expanduser() / "config.toml"
 
 
-def check_claude(root: Path | None) -> Check:
+def check_claude(root: Path | None) -> DoctorCheck:
     """Claude Code: user, local or project scope, and whether a project server may start."""
     config = _read_json(claude_config_path()) or {}
     if SERVER in _servers(config):
-        return Check("mcp claude", "ok", f"registered in user scope ({claude_config_path()})")
+        return DoctorCheck(
+            name="mcp claude",
+            status="ok",
+            detail=f"registered in user scope ({claude_config_path()})",
+        )
     project: dict[str, Any] = {}
     if root is not None:
         projects = config.get("projects")
         entry = projects.get(str(root)) if isinstance(projects, dict) else None
         project = entry if isinstance(entry, dict) else {}
         if SERVER in _servers(project):
-            return Check("mcp claude", "ok", f"registered in local scope for {root}")
+            return DoctorCheck(
+                name="mcp claude", status="ok", detail=f"registered in local scope for {root}"
+            )
         shared = _read_json(root / ".mcp.json") or {}
         if SERVER in _servers(shared):
             return _project_scope(project, _approvals(root))
-    return Check("mcp claude", "warn", "git-memory is not registered with Claude Code", CLAUDE_HINT)
+    return DoctorCheck(
+        name="mcp claude",
+        status="warn",
+        detail="git-memory is not registered with Claude Code",
+        hint=CLAUDE_HINT,
+    )
 
 
 def _approvals(root: Path) -> list[dict[str, Any]]:
@@ -67,7 +78,7 @@ def _approvals(root: Path) -> list[dict[str, Any]]:
     return [settings for place in places if (settings := _read_json(place)) is not None]
 
 
-def _project_scope(project: dict[str, Any], settings: list[dict[str, Any]]) -> Check:
+def _project_scope(project: dict[str, Any], settings: list[dict[str, Any]]) -> DoctorCheck:
     trusted = project.get("hasTrustDialogAccepted") is True
     approved = any(
         SERVER in (source.get("enabledMcpjsonServers") or [])
@@ -75,18 +86,22 @@ def _project_scope(project: dict[str, Any], settings: list[dict[str, Any]]) -> C
         for source in [project, *settings]
     )
     if trusted and approved:
-        return Check("mcp claude", "ok", "registered in project scope (.mcp.json), approved")
-    return Check(
-        "mcp claude",
-        "warn",
-        "registered in .mcp.json; Claude Code starts it once the project is trusted and "
+        return DoctorCheck(
+            name="mcp claude",
+            status="ok",
+            detail="registered in project scope (.mcp.json), approved",
+        )
+    return DoctorCheck(
+        name="mcp claude",
+        status="warn",
+        detail="registered in .mcp.json; Claude Code starts it once the project is trusted and "
         "the server approved",
-        "run `claude` here once and accept the trust and MCP prompts "
+        hint="run `claude` here once and accept the trust and MCP prompts "
         '(or "enabledMcpjsonServers": ["git-memory"] in .claude/settings.json)',
     )
 
 
-def check_codex() -> Check:
+def check_codex() -> DoctorCheck:
     """Codex: the server entry, and whether `GIT_MEMORY_HOME` reaches it."""
     import tomllib
 
@@ -94,31 +109,43 @@ def check_codex() -> Check:
     try:
         config = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return Check("mcp codex", "warn", "git-memory is not registered with Codex", CODEX_HINT)
+        return DoctorCheck(
+            name="mcp codex",
+            status="warn",
+            detail="git-memory is not registered with Codex",
+            hint=CODEX_HINT,
+        )
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return Check("mcp codex", "warn", f"cannot read {path}: {exc}", CODEX_HINT)
+        return DoctorCheck(
+            name="mcp codex", status="warn", detail=f"cannot read {path}: {exc}", hint=CODEX_HINT
+        )
     entry = _servers(config).get(SERVER)
     if not isinstance(entry, dict):
-        return Check("mcp codex", "warn", "git-memory is not registered with Codex", CODEX_HINT)
+        return DoctorCheck(
+            name="mcp codex",
+            status="warn",
+            detail="git-memory is not registered with Codex",
+            hint=CODEX_HINT,
+        )
     if os.environ.get("GIT_MEMORY_HOME") and not _forwards_home(entry):
-        return Check(
-            "mcp codex",
-            "warn",
-            f"registered in {path}, but Codex does not pass GIT_MEMORY_HOME to it",
-            'add env_vars = ["GIT_MEMORY_HOME"] to [mcp_servers.git-memory], or use '
+        return DoctorCheck(
+            name="mcp codex",
+            status="warn",
+            detail=f"registered in {path}, but Codex does not pass GIT_MEMORY_HOME to it",
+            hint='add env_vars = ["GIT_MEMORY_HOME"] to [mcp_servers.git-memory], or use '
             "`git config --global memory.home PATH` instead of the variable",
         )
     limit = config.get("tool_output_token_limit")
     if not isinstance(limit, int) or limit < TOOL_OUTPUT_TOKENS:
-        return Check(
-            "mcp codex",
-            "warn",
-            f"registered in {path}, but Codex cuts tool results over "
+        return DoctorCheck(
+            name="mcp codex",
+            status="warn",
+            detail=f"registered in {path}, but Codex cuts tool results over "
             f"{limit if isinstance(limit, int) else 'its default'} tokens: recalled tasks "
             "arrive cut in the middle",
-            f"set tool_output_token_limit = {TOOL_OUTPUT_TOKENS} (top level of the config)",
+            hint=f"set tool_output_token_limit = {TOOL_OUTPUT_TOKENS} (top level of the config)",
         )
-    return Check("mcp codex", "ok", f"registered in {path}")
+    return DoctorCheck(name="mcp codex", status="ok", detail=f"registered in {path}")
 
 
 def _forwards_home(entry: dict[str, Any]) -> bool:

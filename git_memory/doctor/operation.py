@@ -9,21 +9,13 @@ from pydantic import Field
 
 from git_memory.contracts.base import Model
 from git_memory.contracts.status import EmptyRequest
+from git_memory.doctor.checks import DoctorCheck
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
-
-
-class DoctorCheck(Model):
-    """One check: `fail` needs action, `warn` is worth knowing."""
-
-    name: str
-    status: Literal["ok", "warn", "fail"]
-    detail: str
-    hint: str | None = None
 
 
 class DoctorReport(Model):
@@ -48,12 +40,16 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     except GitMemoryError as exc:
         worktree = None
         # Most checks are about a worktree: outside one, doctor cannot call the setup healthy.
-        found.append(checks.Check("worktree", "fail", exc.message, exc.hint))
+        found.append(
+            checks.DoctorCheck(name="worktree", status="fail", detail=exc.message, hint=exc.hint)
+        )
     try:
         home: Path | None = worktree.state_home if worktree is not None else state_home()
     except GitMemoryError as exc:
         home = None
-        found.append(checks.Check("state home", "fail", exc.message, exc.hint))
+        found.append(
+            checks.DoctorCheck(name="state home", status="fail", detail=exc.message, hint=exc.hint)
+        )
     if home is not None:
         found.append(checks.check_state_home(home))
     found.append(_transcripts(checks, worktree))
@@ -76,7 +72,7 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     ]
     return DoctorReport(
         healthy=all(c.status != "fail" for c in found),
-        checks=[DoctorCheck.model_validate(c.to_json()) for c in found],
+        checks=found,
     )
 
 
@@ -87,7 +83,9 @@ def _transcripts(checks: Any, worktree: Worktree | None) -> Any:
     try:
         names = enabled(worktree) if worktree is not None else None
     except GitMemoryError as exc:
-        return checks.Check("transcripts", "fail", exc.message, exc.hint)
+        return checks.DoctorCheck(
+            name="transcripts", status="fail", detail=exc.message, hint=exc.hint
+        )
     return checks.check_transcripts(names)
 
 

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from git_memory.contracts.adjudication import AdjudicationTask
-from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate
+from git_memory.contracts.adjudication import (
+    AdjudicationBinding,
+    AdjudicationContract,
+    AdjudicationPrompts,
+    AdjudicationTask,
+    PoolItem,
+    PoolItemRevision,
+    Projection,
+    RecallSet,
+    TaskDraft,
+)
+from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate, Lease
 from git_memory.extract import artifacts
 from git_memory.extract.prompts import ADJUDICATION_PROMPT_VERSION, prompt_text
 from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
@@ -42,59 +51,51 @@ def build_adjudication_task(
 
     found = recall_drafts(db, workspace, [(cid, d.content) for cid, d in drafts])
     uuid = workspace.database_uuid
-    binding = {
-        "databaseUuid": uuid,
-        "memoryStateUuid": uuid,
-        "owner": {
-            "repositoryKey": workspace.owner.repository_key,
-            "worktreeKey": workspace.owner.worktree_key,
-        },
-        "draftBatchDigest": batch.draft_batch_digest(),
-        "approvedProjection": {
-            "generation": found.approved_generation,
-            "analyzerVersion": found.analyzers["approved"],
-        },
-        "candidateProjection": {
-            "generation": found.candidate_generation,
-            "analyzerVersion": found.analyzers["candidate"],
-        },
-        "recallAlgorithmVersion": "recall-rrf@1",
-        "recallQueryDigest": found.recall_query_digest,
-        "resultSetDigest": found.result_set_digest,
-        "poolItemRevisions": sorted(
+    binding = AdjudicationBinding(
+        database_uuid=uuid,
+        memory_state_uuid=uuid,
+        owner=workspace.owner,
+        draft_batch_digest=batch.draft_batch_digest(),
+        approved_projection=Projection(
+            generation=found.approved_generation, analyzer_version=found.analyzers["approved"]
+        ),
+        candidate_projection=Projection(
+            generation=found.candidate_generation, analyzer_version=found.analyzers["candidate"]
+        ),
+        recall_algorithm_version="recall-rrf@1",
+        recall_query_digest=found.recall_query_digest,
+        result_set_digest=found.result_set_digest,
+        pool_item_revisions=sorted(
             (
-                {"sourceKind": p["sourceKind"], "id": p["id"], "revision": p["revision"]}
+                PoolItemRevision(source_kind=p["sourceKind"], id=p["id"], revision=p["revision"])
                 for p in found.pool
             ),
-            key=lambda p: (p["sourceKind"], p["id"]),
+            key=lambda p: (p.source_kind, p.id),
         ),
-        "promptVersion": ADJUDICATION_PROMPT_VERSION,
-        "schemaVersion": RESULT_FORMAT,
-    }
-    task_id = f"adjudicate-agent-{digest(binding)}"
-    document = AdjudicationTask.model_validate(
-        {
-            "taskId": task_id,
-            "lease": {"holder": AGENT_HOLDER, "expiresAt": now_ms() + LEASE_MS},
-            "binding": binding,
-            "drafts": [{**draft.to_json(), "candidateId": cid} for cid, draft in drafts],
-            "recallSets": found.recall_sets,
-            "pool": found.pool,
-            "contract": {
-                "resultSchema": RESULT_FORMAT,
-                "prompts": {
-                    "promptVersion": ADJUDICATION_PROMPT_VERSION,
-                    "adjudication": prompt_text(ADJUDICATION_PROMPT_VERSION),
-                },
-            },
-        }
+        prompt_version=ADJUDICATION_PROMPT_VERSION,
+        schema_version=RESULT_FORMAT,
+    )
+    task_id = f"adjudicate-agent-{binding.digest()}"
+    document = AdjudicationTask(
+        task_id=task_id,
+        lease=Lease(holder=AGENT_HOLDER, expires_at=now_ms() + LEASE_MS),
+        binding=binding,
+        drafts=[TaskDraft(**dict(draft), candidate_id=cid) for cid, draft in drafts],
+        recall_sets=[RecallSet.model_validate(item) for item in found.recall_sets],
+        pool=[PoolItem.model_validate(item) for item in found.pool],
+        contract=AdjudicationContract(
+            prompts=AdjudicationPrompts(
+                prompt_version=ADJUDICATION_PROMPT_VERSION,
+                adjudication=prompt_text(ADJUDICATION_PROMPT_VERSION),
+            )
+        ),
     ).to_json()
     plan_task(
         db,
         task_id=task_id,
         kind="adjudication",
         owner=workspace.owner,
-        binding=binding,
+        binding=binding.to_json(),
         draft_batch_ref=batch.task_id,
     )
     artifacts.save_adjudication(workspace.worktree.state_home, document)

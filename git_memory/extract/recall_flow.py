@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
-from git_memory.contracts.recall import AgentRecall, RecallSelection
+from git_memory.contracts.recall import AgentRecall, RecallGuidance, RecallSelection
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.select import Selection, select
@@ -60,15 +60,13 @@ def recall(worktree: Worktree, request: RecallRequest, *, now: float | None = No
     with workspace:
         sources = load_sources(workspace)
     memory_context, skill_context = build_contexts(sources, request.request.query)
-    return AgentRecall.model_validate(
-        {
-            "selection": _selection_document(selection, len(pending)),
-            "tasks": [p.task.to_json() for p in pending[: request.limit]],
-            "memoryContext": memory_context,
-            "skillContext": skill_context,
-            "guidance": {"rules": GUIDANCE_RULES},
-            "note": _note(selection, pending, request.limit),
-        }
+    return AgentRecall(
+        selection=_selection(selection, len(pending)),
+        tasks=[p.task for p in pending[: request.limit]],
+        memory_context=memory_context,
+        skill_context=skill_context,
+        guidance=RecallGuidance(rules=GUIDANCE_RULES),
+        note=_note(selection, pending, request.limit),
     )
 
 
@@ -104,14 +102,14 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
     return True
 
 
-def _selection_document(selection: Selection, pending: int) -> dict[str, Any]:
+def _selection(selection: Selection, pending: int) -> RecallSelection:
     return RecallSelection(
         request_digest=selection.request_digest,
         result_set_digest=selection.result_set_digest,
         matched_sessions=selection.matched_sessions,
         rejected_sessions=selection.rejected_sessions,
         pending_chunks=pending,
-    ).to_json()
+    )
 
 
 def _note(selection: Selection, pending: list[PlannedTask], limit: int) -> str | None:

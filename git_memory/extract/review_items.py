@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.store.candidates import Candidate, assessments, evidence_refs
 from git_memory.store.db import StateDB
+
+if TYPE_CHECKING:
+    from git_memory.contracts.review import ReviewItem
 
 KIND_OF = {"entry": "entry", "skill": "skill", "consolidation-patch": "consolidation"}
 
 
 def review_item(db: StateDB, candidate: Candidate) -> dict[str, Any]:
     """The ReviewItem document of one candidate at its current revision."""
+    return review_model(db, candidate).to_json()
+
+
+def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
+    """The ReviewItem of one candidate at its current revision."""
     from git_memory.contracts.review import ReviewEvidence, ReviewItem, ReviewStatement
 
     payload = candidate.payload
@@ -50,4 +58,4 @@ def review_item(db: StateDB, candidate: Candidate) -> dict[str, Any]:
         type=payload.get("type"),
         content=str(payload.get("content", "")),
         statements=statements,
-    ).to_json()
+    )

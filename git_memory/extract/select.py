@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.contracts.extraction import MemoryExtractionRequest, OwnerKeys
 from git_memory.contracts.extraction import Selection as SelectionDigests
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
@@ -116,7 +116,9 @@ def select(
     request_digest = digest(
         {
             "request": request.to_json(),
-            "scope": {"repositoryKey": binding.repository_key, "worktreeKey": binding.worktree_key},
+            "scope": OwnerKeys(
+                repository_key=binding.repository_key, worktree_key=binding.worktree_key
+            ).to_json(),
         }
     )
     scrub = path_scrubber(worktree.root)

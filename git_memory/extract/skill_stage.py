@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import ExtractionTask
 from git_memory.contracts.skill import SkillCandidate
+from git_memory.contracts.stage import AgentStage
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
 
@@ -76,7 +77,7 @@ def _assess(candidate: SkillCandidate, record: dict[str, Any]) -> list[Any]:
         ) from refusal
 
 
-def stage_skill(workspace: Workspace, candidate: SkillCandidate) -> dict[str, Any]:
+def stage_skill(workspace: Workspace, candidate: SkillCandidate) -> AgentStage:
     """Check and quarantine one skill candidate; returns the AgentStage document."""
     from git_memory.extract import artifacts
     from git_memory.extract.staging import source_is_current
@@ -188,20 +189,20 @@ def _insert(
     return {"taskId": candidate.task_id, "candidateIds": [candidate_id]}
 
 
-def _response(workspace: Workspace, outcome: dict[str, Any]) -> dict[str, Any]:
+def _response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
     from git_memory.extract.staging import staged_candidates
 
     staged, items = staged_candidates(workspace, outcome["candidateIds"], "skill")
-    return {
-        "taskId": outcome["taskId"],
-        "status": "staged",
-        "noOp": False,
-        "candidates": staged,
-        "reviewItems": items,
-        "skill": True,
-        "next": "ask the human to review the skill: `git memory review --kind skill`, then "
+    return AgentStage(
+        task_id=outcome["taskId"],
+        status="staged",
+        no_op=False,
+        candidates=staged,
+        review_items=items,
+        skill=True,
+        next="ask the human to review the skill: `git memory review --kind skill`, then "
         "prepare and promote",
-    }
+    )
 
 
 def check_review(workspace: Workspace, candidates: list[Candidate]) -> None:

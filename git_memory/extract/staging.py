@@ -8,6 +8,8 @@ from git_memory.errors import GitMemoryError
 from git_memory.store.session import Workspace
 
 if TYPE_CHECKING:
+    from git_memory.contracts.review import CandidateKind, ReviewItem
+    from git_memory.contracts.stage import StagedCandidate
     from git_memory.store.tasks import Apply, SubmitResult
 
 AGENT_HOLDER = "git-memory-agent"
@@ -97,23 +99,24 @@ def source_is_current(workspace: Workspace, task_id: str, turns: list[dict[str, 
 
 
 def staged_candidates(
-    workspace: Workspace, candidate_ids: list[str], kind: str
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    workspace: Workspace, candidate_ids: list[str], kind: CandidateKind
+) -> tuple[list[StagedCandidate], list[ReviewItem]]:
     """An AgentStage's `candidates` (as stored now) and the review items of those quarantined."""
-    from git_memory.extract.review_items import review_item
+    from git_memory.contracts.stage import StagedCandidate
+    from git_memory.extract.review_items import review_model
     from git_memory.store.candidates import require_candidate
 
     staged, items = [], []
     for candidate_id in candidate_ids:
         found = require_candidate(workspace.db, candidate_id)
         staged.append(
-            {
-                "candidateId": found.candidate_id,
-                "revision": found.revision,
-                "kind": kind,
-                "status": found.status,
-            }
+            StagedCandidate(
+                candidate_id=found.candidate_id,
+                revision=found.revision,
+                kind=kind,
+                status=found.status,
+            )
         )
         if found.status == "quarantined":
-            items.append(review_item(workspace.db, found))
+            items.append(review_model(workspace.db, found))
     return staged, items

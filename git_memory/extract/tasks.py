@@ -15,8 +15,22 @@ from git_memory.contracts.extraction import (
     CHUNKER_VERSION,
     DRAFT_BATCH_FORMAT,
     PROMPT_VERSION,
+    CoverageItem,
+    EvidenceItem,
+    ExtractionBinding,
+    ExtractionContract,
+    ExtractionPrompts,
     ExtractionTask,
+    Lease,
+    OwnerKeys,
+    Provenance,
+    SessionWindow,
+    TaskContext,
+    TaskSession,
+    TurnEvidence,
+    TurnRange,
 )
+from git_memory.contracts.extraction import Chunk as TaskChunk
 from git_memory.extract.chunk import Chunk, chunk_turns
 from git_memory.extract.evidence import CatalogItem, build_catalog
 from git_memory.extract.prompts import EXTRACTION_PROMPT_VERSION, prompt_text
@@ -94,58 +108,60 @@ def _plan(
 ) -> PlannedTask:
     catalog, turn_map = build_catalog(chunk)
     turns = [ct.turn for ct in chunk.turns]
-    document = {
-        "format": "git-memory-extraction-task@v1",
-        "taskId": "extract-pending",
-        "lease": {"holder": AGENT_HOLDER, "expiresAt": now_ms + LEASE_MS},
-        "binding": {
-            "databaseUuid": database_uuid,
-            "owner": {"repositoryKey": binding.repository_key, "worktreeKey": binding.worktree_key},
-            "sourceInputDigest": _ZERO,
-            "selection": selection.digests().to_json(),
-            "turnRevisions": sorted({t.revision for t in turns}),
-            "payloadDigests": chunk.payload_digests(),
-            "deliveryEdgeRevisions": sorted({digest(e.pointer) for t in turns for e in t.edges}),
-            "promptVersion": PROMPT_VERSION,
-            "schemaVersion": DRAFT_BATCH_FORMAT,
-            "chunkerVersion": CHUNKER_VERSION,
+    task = ExtractionTask(
+        task_id="extract-pending",
+        lease=Lease(holder=AGENT_HOLDER, expires_at=now_ms + LEASE_MS),
+        binding=ExtractionBinding(
+            database_uuid=database_uuid,
+            owner=OwnerKeys(
+                repository_key=binding.repository_key, worktree_key=binding.worktree_key
+            ),
+            source_input_digest=_ZERO,
+            selection=selection.digests(),
+            turn_revisions=sorted({t.revision for t in turns}),
+            payload_digests=chunk.payload_digests(),
+            delivery_edge_revisions=sorted({digest(e.pointer) for t in turns for e in t.edges}),
+            prompt_version=PROMPT_VERSION,
+            schema_version=DRAFT_BATCH_FORMAT,
+            chunker_version=CHUNKER_VERSION,
             # The snapshot is the selected turns themselves, so its time is the newest of
             # them: deterministic, which keeps re-planning the same task idempotent.
-            "provenance": {
-                "snapshotSeq": str(len(turns)),
-                "evaluatedAt": max(
+            provenance=Provenance(
+                snapshot_seq=str(len(turns)),
+                evaluated_at=max(
                     (t.observed_at for t in turns if t.observed_at), default=format_timestamp_ms(0)
                 ),
-            },
-        },
-        "session": {
-            "project": binding.public_repository_identity,
-            "repositoryKey": binding.repository_key,
-            "timeWindow": _time_window(turns),
-        },
-        "evidenceCatalog": [item.public() for item in catalog],
-        "chunk": {
-            "turnRange": chunk.turn_range,
-            "coverage": chunk.coverage(),
-            "turnEvidence": [
-                {"turnIndex": i, "evidenceId": e} for i, e in sorted(turn_map.items())
+            ),
+        ),
+        session=TaskSession(
+            project=binding.public_repository_identity,
+            repository_key=binding.repository_key,
+            time_window=_time_window(turns),
+        ),
+        evidence_catalog=[EvidenceItem.model_validate(item.public()) for item in catalog],
+        chunk=TaskChunk(
+            turn_range=TurnRange.model_validate(chunk.turn_range),
+            coverage=[CoverageItem.model_validate(item) for item in chunk.coverage()],
+            turn_evidence=[
+                TurnEvidence(turn_index=i, evidence_id=e) for i, e in sorted(turn_map.items())
             ],
-            "transcript": serialize_chunk(chunk, turn_map),
-        },
-        "context": {"sceneIndexSummary": None},
-        "contract": {
-            "draftSchema": DRAFT_BATCH_FORMAT,
-            "prompts": {
-                "promptVersion": EXTRACTION_PROMPT_VERSION,
-                "extraction": prompt_text(EXTRACTION_PROMPT_VERSION),
-            },
-        },
-    }
-    draft = ExtractionTask.model_validate(document)
-    source_digest = draft.compute_source_input_digest()
-    document["taskId"] = f"extract-{source_digest}"
-    document["binding"]["sourceInputDigest"] = source_digest  # type: ignore[index]
-    task = ExtractionTask.model_validate(document)
+            transcript=serialize_chunk(chunk, turn_map),
+        ),
+        context=TaskContext(scene_index_summary=None),
+        contract=ExtractionContract(
+            prompts=ExtractionPrompts(
+                prompt_version=EXTRACTION_PROMPT_VERSION,
+                extraction=prompt_text(EXTRACTION_PROMPT_VERSION),
+            )
+        ),
+    )
+    source_digest = task.compute_source_input_digest()
+    task = task.model_copy(
+        update={
+            "task_id": f"extract-{source_digest}",
+            "binding": task.binding.model_copy(update={"source_input_digest": source_digest}),
+        }
+    )
     rng = chunk.turn_range
     chunk_ref = f"{session.session_key}:{rng['start']}:{rng['end']}:{source_digest}"
     return PlannedTask(
@@ -164,9 +180,9 @@ def format_timestamp_ms(ms: int) -> str:
     return format_timestamp(datetime.fromtimestamp(ms / 1000, tz=UTC))
 
 
-def _time_window(turns: list[Any]) -> dict[str, str] | None:
+def _time_window(turns: list[Any]) -> SessionWindow | None:
     stamps = sorted(t.observed_at for t in turns if t.observed_at)
-    return {"start": stamps[0], "end": stamps[-1]} if stamps else None
+    return SessionWindow(start=stamps[0], end=stamps[-1]) if stamps else None
 
 
 def _turn_record(index: int, turn: Any) -> dict[str, Any]:

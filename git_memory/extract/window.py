@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from git_memory.errors import UsageError
 
 if TYPE_CHECKING:
-    from git_memory.store.db import Owner, StateDB
+    from git_memory.contracts.extraction import OwnerKeys
+    from git_memory.store.db import StateDB
 
 FIRST_WINDOW = timedelta(days=30)
 OVERLAP = timedelta(days=1)
@@ -36,11 +37,13 @@ class Window:
     after: datetime
     before: datetime
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> dict[str, Any]:
         """The `window` object of a MemoryExtractionRequest."""
         from git_memory.contracts.base import format_timestamp
+        from git_memory.contracts.extraction import TimeWindow
 
-        return {"after": format_timestamp(self.after), "before": format_timestamp(self.before)}
+        after, before = format_timestamp(self.after), format_timestamp(self.before)
+        return TimeWindow(after=after, before=before).to_json()
 
 
 def utc_now() -> datetime:
@@ -118,7 +121,7 @@ def _day(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
-def last_until(db: StateDB, owner: Owner) -> str | None:
+def last_until(db: StateDB, owner: OwnerKeys) -> str | None:
     """Where this worktree's last extraction window ended (None before the first one)."""
     from git_memory.store.chunks import get_cursor
 
@@ -127,13 +130,14 @@ def last_until(db: StateDB, owner: Owner) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def remember(db: StateDB, owner: Owner, window: Window) -> None:
+def remember(db: StateDB, owner: OwnerKeys, window: Window) -> None:
     """Record the end of a finished extraction window (the next default starts there); an
     earlier window extracted later never moves it back, a window ending in the future
     counts as ending now."""
+    from git_memory.contracts.base import format_timestamp
     from git_memory.store.chunks import set_cursor
 
-    until = Window(window.after, min(window.before, utc_now())).to_json()["before"]
+    until = format_timestamp(min(window.before, utc_now()))
     previous = last_until(db, owner)
     if previous is None or previous < until:
         set_cursor(db, owner, CURSOR_SOURCE, {"until": until})

@@ -15,7 +15,8 @@ from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
 
 if TYPE_CHECKING:
-    from git_memory.store.db import Owner, StateDB
+    from git_memory.contracts.extraction import OwnerKeys
+    from git_memory.store.db import StateDB
 
 
 def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
@@ -72,7 +73,7 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     )
 
 
-def full_plan_id(db: StateDB, owner: Owner, typed: str) -> str:
+def full_plan_id(db: StateDB, owner: OwnerKeys, typed: str) -> str:
     """The owner's plan id that `typed` abbreviates (exit 2 when none or several)."""
     from git_memory.ids import resolve
     from git_memory.ops.short_ids import namespace

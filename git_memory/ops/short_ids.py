@@ -11,37 +11,38 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from git_memory.contracts.extraction import OwnerKeys
     from git_memory.repo.binding import Worktree
-    from git_memory.store.db import Owner, StateDB
+    from git_memory.store.db import StateDB
 
 
-def _candidates(db: StateDB, owner: Owner) -> list[str]:
+def _candidates(db: StateDB, owner: OwnerKeys) -> list[str]:
     from git_memory.store.candidates import candidate_ids
 
     return candidate_ids(db, owner)
 
 
-def _plans(db: StateDB, owner: Owner) -> list[str]:
+def _plans(db: StateDB, owner: OwnerKeys) -> list[str]:
     from git_memory.store.journal import PLAN_STATUSES, plan_ids
 
     return plan_ids(db, owner, PLAN_STATUSES)
 
 
-def _tasks(db: StateDB, owner: Owner) -> list[str]:
+def _tasks(db: StateDB, owner: OwnerKeys) -> list[str]:
     from git_memory.store.tasks import task_ids
 
     return task_ids(db, owner)
 
 
 # kind -> every id of that kind a typed abbreviation is resolved against (one query each).
-NAMESPACES: dict[str, Callable[[StateDB, Owner], list[str]]] = {
+NAMESPACES: dict[str, Callable[[StateDB, OwnerKeys], list[str]]] = {
     "candidate": _candidates,
     "plan": _plans,
     "task": _tasks,
 }
 
 
-def namespace(db: StateDB, owner: Owner, kind: str) -> list[str]:
+def namespace(db: StateDB, owner: OwnerKeys, kind: str) -> list[str]:
     """Every id of `kind` ("candidate", "plan", "task") the owner has, in any state."""
     return NAMESPACES[kind](db, owner)
 

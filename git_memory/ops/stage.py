@@ -44,25 +44,25 @@ def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
             hint="stage a CandidateDraftBatch or an AdjudicationResult",
         )
     with open_workspace(ctx.worktree) as workspace:
-        return AgentStage.model_validate(target(workspace, document))
+        return target(workspace, document)
 
 
-def _stage_batch(workspace: Workspace, batch: CandidateDraftBatch) -> dict[str, Any]:
+def _stage_batch(workspace: Workspace, batch: CandidateDraftBatch) -> AgentStage:
     from git_memory.extract.stage_drafts import stage_drafts
     from git_memory.extract.stage_response import batch_response
 
     return batch_response(workspace, stage_drafts(workspace, batch))
 
 
-def _stage_result(workspace: Workspace, result: AdjudicationResult) -> dict[str, Any]:
+def _stage_result(workspace: Workspace, result: AdjudicationResult) -> AgentStage:
     from git_memory.extract.adjudicate import stage_adjudication
     from git_memory.extract.stage_response import result_response
 
     return result_response(workspace, stage_adjudication(workspace, result))
 
 
-# format -> handler taking (workspace, document) and returning an AgentStage document.
-STAGE_HANDLERS: dict[str, Callable[[Workspace, Any], dict[str, Any]]] = {
+# format -> handler taking (workspace, document) and returning its AgentStage.
+STAGE_HANDLERS: dict[str, Callable[[Workspace, Any], AgentStage]] = {
     "git-memory-candidate-draft-batch@v1": _stage_batch,
     "git-memory-adjudication-result@v1": _stage_result,
     "git-memory-consolidation-patch@v1": stage_patch,

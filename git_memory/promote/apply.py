@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import sha256_hex
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
@@ -27,7 +28,7 @@ from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
 from git_memory.store import journal
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 from git_memory.store.journal import PlanRecord
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def plan_not_found(plan_id: str) -> GitMemoryError:
     )
 
 
-def load_plan(db: StateDB, plan_id: str, owner: Owner) -> tuple[Any, PromotionPlan]:
+def load_plan(db: StateDB, plan_id: str, owner: OwnerKeys) -> tuple[Any, PromotionPlan]:
     """The stored plan, verified: owned by this worktree and untampered."""
     record = journal.get_plan(db, plan_id)
     if record is None:
@@ -151,7 +152,7 @@ def os_failure(exc: OSError, plan_id: str, path: str | None = None) -> GitMemory
 
 
 def apply_plan(
-    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+    worktree: Worktree, db: StateDB, owner: OwnerKeys, plan_id: str, kinds: PromotionKinds
 ) -> Applied:
     """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock;
     `kinds` checks and finalizes plans of kinds other than entries.
@@ -167,7 +168,7 @@ def apply_plan(
 
 
 def _apply(
-    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+    worktree: Worktree, db: StateDB, owner: OwnerKeys, plan_id: str, kinds: PromotionKinds
 ) -> Applied:
     record, plan = load_plan(db, plan_id, owner)
     if record.status == "applied":
@@ -372,7 +373,7 @@ def _rollback_files(root: Path, db: StateDB, plan_id: str) -> list[str]:
 def _finalize(
     worktree: Worktree,
     db: StateDB,
-    owner: Owner,
+    owner: OwnerKeys,
     plan_id: str,
     plan: PromotionPlan,
     *,
@@ -399,7 +400,7 @@ def _finalize(
 def _post_finalize(
     worktree: Worktree,
     db: StateDB,
-    owner: Owner,
+    owner: OwnerKeys,
     record: PlanRecord,
     plan: PromotionPlan,
     *,

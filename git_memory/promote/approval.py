@@ -11,11 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.promote.plan import PlannedFile, unified_diff
 from git_memory.promote.writer import read_target
 from git_memory.store import journal
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
     from git_memory.contracts.promotion import PromotionPlan
@@ -95,7 +96,7 @@ def fresh_diff(root: Path, record: PlanRecord, plan: PromotionPlan) -> str:
     return unified_diff(files)
 
 
-def approve(db: StateDB, owner: Owner, plan_id: str, via: str) -> None:
+def approve(db: StateDB, owner: OwnerKeys, plan_id: str, via: str) -> None:
     """generated → approved, with the authorization log entry, in one transaction."""
     with db.write():
         record = journal.require_plan(db, plan_id)

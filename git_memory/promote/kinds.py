@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from git_memory.contracts.extraction import OwnerKeys
     from git_memory.repo.binding import Worktree
     from git_memory.store.candidates import Candidate
-    from git_memory.store.db import Owner, StateDB
+    from git_memory.store.db import StateDB
     from git_memory.store.journal import PlanRecord
 
 
@@ -22,7 +23,7 @@ class PromotionKind(Protocol):
     """The hooks of one plan kind; a module with these three functions implements it."""
 
     def plan_files(
-        self, worktree: Worktree, db: StateDB, owner: Owner, candidates: list[Candidate], /
+        self, worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate], /
     ) -> list[tuple[str, str, str | None]]:
         """`(path relative to the memory root, "write" | "delete", content)` per file;
         refuses (a GitMemoryError) when the candidates no longer bind to the memory."""

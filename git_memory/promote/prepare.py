@@ -13,6 +13,7 @@ from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.base import parse_timestamp
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
@@ -32,16 +33,18 @@ from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid, commit_exists
 from git_memory.store import candidates as store
 from git_memory.store import journal
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
 
 
-def owner_of(worktree: Worktree) -> tuple[Any, Owner]:
+def owner_of(worktree: Worktree) -> tuple[Any, OwnerKeys]:
     """The worktree's binding and its store owner."""
     binding = worktree.binding()
-    return binding, Owner(binding.repository_key, binding.worktree_key)
+    return binding, OwnerKeys(
+        repository_key=binding.repository_key, worktree_key=binding.worktree_key
+    )
 
 
 def prepare_plan(
@@ -72,7 +75,7 @@ def prepare_plan(
 
 def store_plan(
     db: StateDB,
-    owner: Owner,
+    owner: OwnerKeys,
     request: PrepareRequest,
     plan: PromotionPlan,
     *,
@@ -105,7 +108,7 @@ def confirmation_drift(message: str, **details: Any) -> GitMemoryError:
     )
 
 
-def _checked_input(db: StateDB, owner: Owner, item: PrepareCandidate) -> CandidateInput:
+def _checked_input(db: StateDB, owner: OwnerKeys, item: PrepareCandidate) -> CandidateInput:
     candidate = store.require_candidate(db, item.candidate_id, owner)
     if candidate.status != "quarantined" or candidate.kind != "entry":
         raise GitMemoryError(

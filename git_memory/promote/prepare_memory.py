@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
@@ -26,12 +27,12 @@ from git_memory.promote.prepare import (
 from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
 from git_memory.store import candidates as store
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
 STORE_KIND = {"skill": "skill", "consolidation": "consolidation-patch"}
 
 
-def _checked(db: StateDB, owner: Owner, item: PrepareCandidate, kind: str) -> store.Candidate:
+def _checked(db: StateDB, owner: OwnerKeys, item: PrepareCandidate, kind: str) -> store.Candidate:
     candidate = store.require_candidate(db, item.candidate_id, owner)
     if candidate.kind != STORE_KIND[kind]:
         raise GitMemoryError(

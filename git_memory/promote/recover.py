@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.promote.apply import apply_plan
 from git_memory.promote.kinds import PromotionKinds
 from git_memory.repo.binding import Worktree
 from git_memory.store import journal
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
 
-def interrupted(db: StateDB, owner: Owner) -> list[str]:
+def interrupted(db: StateDB, owner: OwnerKeys) -> list[str]:
     """Plans of the owner a killed process left behind: `applying`, or `applied` with the
     index/projection step cut short. Call inside a read transaction."""
     unfinished = [
@@ -64,7 +65,7 @@ def counts(worktree: Worktree) -> dict[str, Any]:
     return result
 
 
-def _held(db: StateDB, owner: Owner, plan_ids: list[str]) -> dict[str, int]:
+def _held(db: StateDB, owner: OwnerKeys, plan_ids: list[str]) -> dict[str, int]:
     """How many quarantined candidates each plan holds: confirmed, so review does not ask
     them again (a retirement plan holds entries, not candidates)."""
     from git_memory.store.candidates import list_candidates
@@ -77,7 +78,7 @@ def _held(db: StateDB, owner: Owner, plan_ids: list[str]) -> dict[str, int]:
 
 
 def resume_others(
-    worktree: Worktree, db: StateDB, owner: Owner, plan_id: str, kinds: PromotionKinds
+    worktree: Worktree, db: StateDB, owner: OwnerKeys, plan_id: str, kinds: PromotionKinds
 ) -> None:
     """Under the promotion lock: resume interrupted plans other than `plan_id`."""
     with db.read():

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.lifecycle import RetireRequest
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import FormatError, GitMemoryError
@@ -25,7 +26,7 @@ from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
 from git_memory.store import journal
 from git_memory.store.candidates import Candidate
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
     from git_memory.store.journal import PlanRecord
@@ -147,7 +148,7 @@ def finalize(db: StateDB, record: PlanRecord) -> None:
 
 
 def plan_files(
-    worktree: Worktree, db: StateDB, owner: Owner, candidates: list[Candidate], /
+    worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate], /
 ) -> list[tuple[str, str, str | None]]:
     """A retirement is planned from approved entries by `git memory retire`, never from
     candidates: a prepare request of this kind is refused."""

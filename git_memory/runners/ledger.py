@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
-    from git_memory.store.db import Owner, StateDB
+    from git_memory.contracts.extraction import OwnerKeys
+    from git_memory.store.db import StateDB
 
 Via = Literal["interactive", "digest", "manifest"]
 # `sending` is written before the first byte goes out; a crash leaves it behind, which makes
@@ -41,7 +42,7 @@ class Ledger(Protocol):
 class StoreLedger:
     """A `Ledger` over the memory-state DB of the store subsystem."""
 
-    def __init__(self, db: StateDB, owner: Owner) -> None:
+    def __init__(self, db: StateDB, owner: OwnerKeys) -> None:
         self.db = db
         self.owner = owner
 

@@ -40,22 +40,19 @@ def build_plan(
     """A pending plan for sending `stdin` to `profile`'s runner (nothing is sent here)."""
     from git_memory.contracts.canonical import digest
 
-    items = [item.to_json() for item in coverage]
-    plan = RunnerExecutionPlan.model_validate(
-        {
-            "planDigest": None,
-            "taskKind": task_kind,
-            "taskId": task_id,
-            "runnerInputDigest": hashlib.sha256(stdin).hexdigest(),
-            "inputCoverageDigest": digest(items),
-            "inputCoverage": items,
-            "runnerProfile": profile.digest,
-            "provider": profile.provider,
-            "model": profile.model,
-            "endpoint": profile.endpoint,
-            "bytesToSend": len(stdin),
-            "providerRetention": retention,
-        }
+    plan = RunnerExecutionPlan(
+        plan_digest=None,
+        task_kind=task_kind,
+        task_id=task_id,
+        runner_input_digest=hashlib.sha256(stdin).hexdigest(),
+        input_coverage_digest=digest([item.to_json() for item in coverage]),
+        input_coverage=list(coverage),
+        runner_profile=profile.digest,
+        provider=profile.provider,
+        model=profile.model,
+        endpoint=profile.endpoint,
+        bytes_to_send=len(stdin),
+        provider_retention=retention,
     )
     return plan.with_plan_digest()
 

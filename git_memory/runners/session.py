@@ -28,9 +28,10 @@ from git_memory.runners.ledger import StoreLedger
 from git_memory.runners.profiles import RunnerOptions, RunnerProfile
 
 if TYPE_CHECKING:
+    from git_memory.contracts.extraction import OwnerKeys
     from git_memory.repo.binding import Worktree
     from git_memory.repo.secret import OriginSecret
-    from git_memory.store.db import Owner, StateDB
+    from git_memory.store.db import StateDB
 
 Ask = Callable[[str, str], bool]
 
@@ -47,7 +48,7 @@ class RunnerSession:
 
     @classmethod
     def open(
-        cls, worktree: Worktree, options: RunnerOptions, db: StateDB, owner: Owner
+        cls, worktree: Worktree, options: RunnerOptions, db: StateDB, owner: OwnerKeys
     ) -> RunnerSession:
         """Resolve the profile from flags and `memory.runner.*` config."""
         from git_memory.runners.config import profile_for

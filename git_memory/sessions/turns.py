@@ -73,16 +73,6 @@ class ToolCall:
     fingerprint: int = 0
     size: int = 0
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form (inputs kept as recorded)."""
-        return {
-            "callId": self.call_id,
-            "name": self.name,
-            "input": self.input,
-            "output": self.output,
-            "resultState": self.state,
-        }
-
 
 @dataclass(slots=True)
 class Turn:

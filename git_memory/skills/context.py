@@ -13,22 +13,20 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
+from git_memory.contracts import recall
 from git_memory.contracts.canonical import canonical_json, digest
 
-SKILL_CONTEXT_MAX_ITEMS = 20
-MEMORY_CONTEXT_MAX_ITEMS = 40
-CONTEXT_MAX_BYTES = 128 * 1024
-MEMORY_POLICY_VERSION = "skill-memory-first@1"
-MEMORY_CONTEXT_FORMAT = "git-memory-skill-context@v1"
-MEMORY_PRIORITY = ("existing-skill", "scene", "doctrine", "approved-entry", "historical-turn")
+SKILL_CONTEXT_MAX_ITEMS = recall.MAX_SKILL_ITEMS
+MEMORY_CONTEXT_MAX_ITEMS = recall.MAX_MEMORY_ITEMS
+CONTEXT_MAX_BYTES = recall.MAX_CONTEXT_BYTES
 
 # Letters and digits (`[^\W_]`), then letters, digits or hyphens: 2..64 characters.
 _TERM = re.compile(r"[^\W_](?:[^\W_]|-){1,63}")
 
-Selection = Literal["all", "query-ranked"]
+Selection = recall.ContextSelection
 
 
 @dataclass(frozen=True)
@@ -86,16 +84,13 @@ class ContextWindow:
     selection: Selection
     items: list[dict[str, Any]] = field(default_factory=list)
 
+    def skill_context(self) -> recall.SkillContext:
+        """The `skillContext` of a recall response (for a window of skills)."""
+        return recall.SkillContext(**asdict(self))
+
     def to_json(self) -> dict[str, Any]:
-        """`{total, returned, returnedBytes, truncated, selection, items}`."""
-        return {
-            "total": self.total,
-            "returned": self.returned,
-            "returnedBytes": self.returned_bytes,
-            "truncated": self.truncated,
-            "selection": self.selection,
-            "items": list(self.items),
-        }
+        """The `skillContext` document of a recall response (for a window of skills)."""
+        return self.skill_context().to_json()
 
 
 def fold(text: str) -> str:
@@ -190,12 +185,11 @@ def memory_binding(
     doctrine: DoctrineSource | None,
 ) -> dict[str, Any]:
     """The approved memory a skill is written against (all of it, not only what is returned)."""
-    return {
-        "policyVersion": MEMORY_POLICY_VERSION,
-        "entrySetDigest": entry_set_digest(entries),
-        "sceneIndexDigest": scene_index_digest(scenes),
-        "doctrineDigest": doctrine.content_digest if doctrine is not None else None,
-    }
+    return recall.MemoryContextBinding(
+        entry_set_digest=entry_set_digest(entries),
+        scene_index_digest=scene_index_digest(scenes),
+        doctrine_digest=doctrine.content_digest if doctrine is not None else None,
+    ).to_json()
 
 
 def memory_binding_digest(
@@ -291,16 +285,15 @@ class MemoryContext:
         """`digest(binding)`."""
         return digest(self.binding)
 
+    def memory_context(self) -> recall.MemoryContext:
+        """The `memoryContext` of a recall response."""
+        return recall.MemoryContext(
+            binding=self.binding, binding_digest=self.binding_digest, **asdict(self.window)
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The `memoryContext` document of a recall response."""
-        return {
-            "format": MEMORY_CONTEXT_FORMAT,
-            "strategy": "memory-first",
-            "priority": list(MEMORY_PRIORITY),
-            "binding": dict(self.binding),
-            "bindingDigest": self.binding_digest,
-            **self.window.to_json(),
-        }
+        return self.memory_context().to_json()
 
 
 def build_memory_context(

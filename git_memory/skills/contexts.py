@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from git_memory.contracts import recall
 from git_memory.skills.context import (
     DoctrineSource,
     EntrySource,
@@ -61,8 +62,8 @@ def _approved_entries(workspace: Workspace) -> list[EntrySource]:
 
 def build_contexts(
     sources: MemorySources, query: str | None
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(memoryContext, skillContext) documents for a recall response."""
+) -> tuple[recall.MemoryContext, recall.SkillContext]:
+    """(memoryContext, skillContext) of a recall response."""
     memory = build_memory_context(sources.scenes, sources.doctrine, sources.entries, query)
     skills = build_skill_context(sources.skills, query)
-    return memory.to_json(), skills.to_json()
+    return memory.memory_context(), skills.skill_context()

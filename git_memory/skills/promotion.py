@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.skills.binding import check_memory_context, check_target, skill_path
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from git_memory.store.session import Workspace
 
 
-def _workspace(worktree: Worktree, db: StateDB, owner: Owner) -> Workspace:
+def _workspace(worktree: Worktree, db: StateDB, owner: OwnerKeys) -> Workspace:
     from git_memory.store.session import Workspace
 
     workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
@@ -29,7 +30,7 @@ def _workspace(worktree: Worktree, db: StateDB, owner: Owner) -> Workspace:
 
 
 def plan_files(
-    worktree: Worktree, db: StateDB, owner: Owner, candidates: list[Candidate]
+    worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate]
 ) -> list[tuple[str, str, str | None]]:
     """One write per skill candidate; two candidates for the same skill are refused."""
     from git_memory.contracts.skill import SkillDocument

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
@@ -31,7 +31,10 @@ from git_memory.store.approved_scan import (
     scan_one,
     source_tree_digest,
 )
-from git_memory.store.db import Owner, Row, StateDB, now_ms
+from git_memory.store.db import Row, StateDB, now_ms
+
+if TYPE_CHECKING:
+    from git_memory.contracts.extraction import OwnerKeys
 
 ANALYZER_VERSION = "memory-approved@1"
 RECALL_ALGORITHM = "recall-rrf@1"
@@ -64,7 +67,7 @@ class SyncResult:
     skipped: list[dict[str, str]] = field(default_factory=list)
 
 
-def get_projection(db: StateDB, owner: Owner) -> Projection | None:
+def get_projection(db: StateDB, owner: OwnerKeys) -> Projection | None:
     """The owner's approved projection, or None before the first sync."""
     row = db.one(
         "SELECT * FROM approved_projection WHERE repository_key = ? AND worktree_key = ?",
@@ -81,7 +84,7 @@ def get_projection(db: StateDB, owner: Owner) -> Projection | None:
     )
 
 
-def _stored_sources(db: StateDB, owner: Owner) -> dict[str, tuple[Signature, str | None]]:
+def _stored_sources(db: StateDB, owner: OwnerKeys) -> dict[str, tuple[Signature, str | None]]:
     rows = db.rows(
         "SELECT path, device, inode, size, mtime_ns, ctime_ns, content_digest"
         " FROM approved_sources WHERE repository_key = ? AND worktree_key = ?",
@@ -92,7 +95,7 @@ def _stored_sources(db: StateDB, owner: Owner) -> dict[str, tuple[Signature, str
 
 def sync_approved(
     db: StateDB,
-    owner: Owner,
+    owner: OwnerKeys,
     root: Path,
     memory_root: str,
     *,
@@ -134,7 +137,7 @@ def sync_approved(
 
 def _unchanged_by_stat(
     db: StateDB,
-    owner: Owner,
+    owner: OwnerKeys,
     current: Projection,
     root: Path,
     listing: dict[str, Signature | None],
@@ -176,7 +179,7 @@ def _unchanged_by_stat(
     return True
 
 
-def _mark_partial(db: StateDB, owner: Owner, memory_root: str, attempts: int) -> SyncResult:
+def _mark_partial(db: StateDB, owner: OwnerKeys, memory_root: str, attempts: int) -> SyncResult:
     """Record that the last scan drifted: coverage partial, generation and rows unchanged."""
     with db.write(boundary="store.sync-approved-partial"):
         current = get_projection(db, owner)
@@ -202,7 +205,7 @@ def _mark_partial(db: StateDB, owner: Owner, memory_root: str, attempts: int) ->
 
 
 def _commit(
-    db: StateDB, owner: Owner, memory_root: str, scanned: list[Scanned], scan_start: int
+    db: StateDB, owner: OwnerKeys, memory_root: str, scanned: list[Scanned], scan_start: int
 ) -> SyncResult:
     """Replace rows + FTS and bump the generation, unless the tree digest is unchanged."""
     tree = source_tree_digest([(item.path, item.content_digest) for item in scanned])
@@ -241,7 +244,7 @@ _ROW_COLUMNS = (
 )  # fmt: skip
 
 
-def _insert_rows(db: StateDB, owner: Owner, rows: list[dict[str, Any]]) -> None:
+def _insert_rows(db: StateDB, owner: OwnerKeys, rows: list[dict[str, Any]]) -> None:
     columns = ", ".join(_ROW_COLUMNS)
     marks = ", ".join("?" for _ in range(len(_ROW_COLUMNS) + 2))
     db.executemany(
@@ -253,7 +256,7 @@ def _insert_rows(db: StateDB, owner: Owner, rows: list[dict[str, Any]]) -> None:
     )
 
 
-def _replace_sources(db: StateDB, owner: Owner, scanned: list[Scanned]) -> None:
+def _replace_sources(db: StateDB, owner: OwnerKeys, scanned: list[Scanned]) -> None:
     db.execute(
         "DELETE FROM approved_sources WHERE repository_key = ? AND worktree_key = ?",
         (owner.repository_key, owner.worktree_key),
@@ -272,7 +275,7 @@ def _replace_sources(db: StateDB, owner: Owner, scanned: list[Scanned]) -> None:
 
 def _upsert_projection(
     db: StateDB,
-    owner: Owner,
+    owner: OwnerKeys,
     *,
     generation: int,
     tree: str,
@@ -304,7 +307,7 @@ def _upsert_projection(
     )
 
 
-def list_approved_entries(db: StateDB, owner: Owner) -> list[Row]:
+def list_approved_entries(db: StateDB, owner: OwnerKeys) -> list[Row]:
     """The owner's approved (not deprecated) entry rows, by entry id."""
     return db.rows(
         "SELECT entry_id, revision, content_digest, type, scene, priority, frontmatter_json,"

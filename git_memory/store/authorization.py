@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import canonical_json
 from git_memory.errors import GitMemoryError
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
+
+if TYPE_CHECKING:
+    from git_memory.contracts.extraction import OwnerKeys
 
 SUBJECT_KINDS = ("runner-plan", "runner-manifest", "promotion-plan")
 VIAS = ("interactive", "digest", "manifest", "elicitation", "agent")
@@ -43,7 +46,7 @@ def _now() -> str:
 def record_authorization(
     db: StateDB,
     *,
-    owner: Owner,
+    owner: OwnerKeys,
     subject_kind: str,
     subject_digest: str,
     via: str,

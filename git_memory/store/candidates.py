@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.canonical import canonical_json, digest
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
-from git_memory.store.db import Owner, Row, StateDB, now_ms
+from git_memory.store.db import Row, StateDB, now_ms
 
 SEARCH_TEXT_CHARS = 1024
 SUMMARY_CHARS = 240
@@ -28,7 +29,7 @@ class Candidate:
     """One candidate row (the payload is the full, unsanitized document: private)."""
 
     candidate_id: str
-    owner: Owner
+    owner: OwnerKeys
     kind: str
     revision: int
     content_digest: str
@@ -76,7 +77,7 @@ class Assessment:
 def _candidate(row: Row) -> Candidate:
     return Candidate(
         candidate_id=row["candidate_id"],
-        owner=Owner(row["repository_key"], row["worktree_key"]),
+        owner=OwnerKeys(repository_key=row["repository_key"], worktree_key=row["worktree_key"]),
         kind=row["kind"],
         revision=row["revision"],
         content_digest=row["content_digest"],
@@ -100,7 +101,7 @@ def insert_candidate(
     db: StateDB,
     *,
     candidate_id: str,
-    owner: Owner,
+    owner: OwnerKeys,
     kind: str,
     payload: dict[str, Any],
     content: str,
@@ -151,7 +152,7 @@ def get_candidate(db: StateDB, candidate_id: str) -> Candidate | None:
     return None if row is None else _candidate(row)
 
 
-def require_candidate(db: StateDB, candidate_id: str, owner: Owner | None = None) -> Candidate:
+def require_candidate(db: StateDB, candidate_id: str, owner: OwnerKeys | None = None) -> Candidate:
     """The candidate; `GM_CANDIDATE_NOT_FOUND` when absent or owned by another worktree."""
     found = get_candidate(db, candidate_id)
     if found is None or (owner is not None and found.owner != owner):
@@ -161,7 +162,7 @@ def require_candidate(db: StateDB, candidate_id: str, owner: Owner | None = None
 
 def list_candidates(
     db: StateDB,
-    owner: Owner,
+    owner: OwnerKeys,
     *,
     statuses: tuple[str, ...] = STATUSES,
     kind: str | None = None,
@@ -184,7 +185,7 @@ def list_candidates(
     return [_candidate(row) for row in db.rows(sql, params)]
 
 
-def candidate_ids(db: StateDB, owner: Owner) -> list[str]:
+def candidate_ids(db: StateDB, owner: OwnerKeys) -> list[str]:
     """Every candidate id of the owner, in any state: what a typed abbreviation is matched
     against."""
     rows = db.rows(
@@ -365,7 +366,7 @@ def assessments(db: StateDB, candidate_id: str) -> list[Assessment]:
     ]
 
 
-def candidate_generation(db: StateDB, owner: Owner) -> int:
+def candidate_generation(db: StateDB, owner: OwnerKeys) -> int:
     """The owner's candidate projection generation (0 before any change)."""
     value = db.scalar(
         "SELECT generation FROM candidate_projection WHERE repository_key = ? AND worktree_key = ?",
@@ -374,7 +375,7 @@ def candidate_generation(db: StateDB, owner: Owner) -> int:
     return int(value or 0)
 
 
-def bump_candidate_generation(db: StateDB, owner: Owner) -> int:
+def bump_candidate_generation(db: StateDB, owner: OwnerKeys) -> int:
     """generation + 1 for the owner's candidate projection; returns the new generation."""
     with db.write():
         db.execute(

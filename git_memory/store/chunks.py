@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.canonical import canonical_json
-from git_memory.store.db import Owner, Row, StateDB, now_ms
+from git_memory.contracts.extraction import OwnerKeys
+from git_memory.store.db import Row, StateDB, now_ms
 
 CHUNK_STATUSES = ("pending", "drafted", "extracted", "stale")
 
@@ -17,7 +18,7 @@ class Chunk:
     """One chunk row."""
 
     chunk_ref: str
-    owner: Owner
+    owner: OwnerKeys
     session_key: str
     turn_range: str
     chunk_digest: str
@@ -28,7 +29,7 @@ class Chunk:
 def _chunk(row: Row) -> Chunk:
     return Chunk(
         chunk_ref=row["chunk_ref"],
-        owner=Owner(row["repository_key"], row["worktree_key"]),
+        owner=OwnerKeys(repository_key=row["repository_key"], worktree_key=row["worktree_key"]),
         session_key=row["session_key"],
         turn_range=row["turn_range"],
         chunk_digest=row["chunk_digest"],
@@ -41,7 +42,7 @@ def upsert_chunk(
     db: StateDB,
     *,
     chunk_ref: str,
-    owner: Owner,
+    owner: OwnerKeys,
     session_key: str,
     turn_range: str,
     chunk_digest: str,
@@ -89,12 +90,12 @@ def set_chunk_status(db: StateDB, chunk_ref: str, status: str) -> bool:
         )
 
 
-def bind_repository(db: StateDB, binding: dict[str, Any], root_realpath: str) -> Owner:
+def bind_repository(db: StateDB, binding: dict[str, Any], root_realpath: str) -> OwnerKeys:
     """Record (or refresh) a RepositoryBinding@v1 with the worktree's absolute root path.
 
     The absolute path lives only here, in the private DB, never in contracts or files.
     """
-    owner = Owner(binding["repositoryKey"], binding["worktreeKey"])
+    owner = OwnerKeys(repository_key=binding["repositoryKey"], worktree_key=binding["worktreeKey"])
     identity = binding["commonDirectoryIdentity"]
     with db.write():
         db.execute(
@@ -122,7 +123,7 @@ def bind_repository(db: StateDB, binding: dict[str, Any], root_realpath: str) ->
     return owner
 
 
-def get_cursor(db: StateDB, owner: Owner, source: str) -> dict[str, Any] | None:
+def get_cursor(db: StateDB, owner: OwnerKeys, source: str) -> dict[str, Any] | None:
     """The extraction cursor of `source` for the owner (batch extraction resumes from it)."""
     value = db.scalar(
         "SELECT cursor_json FROM extraction_cursors WHERE repository_key = ? AND worktree_key = ?"
@@ -132,7 +133,7 @@ def get_cursor(db: StateDB, owner: Owner, source: str) -> dict[str, Any] | None:
     return None if value is None else dict(json.loads(value))
 
 
-def set_cursor(db: StateDB, owner: Owner, source: str, cursor: dict[str, Any]) -> None:
+def set_cursor(db: StateDB, owner: OwnerKeys, source: str, cursor: dict[str, Any]) -> None:
     """Store the extraction cursor of `source` for the owner."""
     with db.write():
         db.execute(

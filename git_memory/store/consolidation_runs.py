@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import canonical_json
-from git_memory.store.db import Owner, StateDB, now_ms
+from git_memory.store.db import StateDB, now_ms
+
+if TYPE_CHECKING:
+    from git_memory.contracts.extraction import OwnerKeys
 
 
 def record_consolidation_run(
-    db: StateDB, *, run_id: str, owner: Owner, task_id: str | None, entry_count: int,
+    db: StateDB, *, run_id: str, owner: OwnerKeys, task_id: str | None, entry_count: int,
     patch: dict[str, Any], state: str = "pending_review",
 ) -> None:  # fmt: skip
     """Insert or replace a consolidation run."""
@@ -27,7 +30,7 @@ def record_consolidation_run(
         )  # fmt: skip
 
 
-def consolidation_runs(db: StateDB, owner: Owner) -> list[dict[str, Any]]:
+def consolidation_runs(db: StateDB, owner: OwnerKeys) -> list[dict[str, Any]]:
     """The owner's consolidation runs, oldest first."""
     rows = db.rows(
         "SELECT run_id, task_id, state, entry_count, patch_json, updated_at"

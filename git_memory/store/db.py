@@ -15,7 +15,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,18 +26,6 @@ Row = sqlite3.Row
 LOCK_SUFFIX = ".lock"
 BUSY_TIMEOUT_MS = 30_000
 WRITER_LOCK_TIMEOUT_S = 60.0
-
-
-@dataclass(frozen=True)
-class Owner:
-    """The owner scope of memory state: a repository key and a worktree key (hex64 each)."""
-
-    repository_key: str
-    worktree_key: str
-
-    def to_json(self) -> dict[str, str]:
-        """`{repositoryKey, worktreeKey}` as contracts and digests spell it."""
-        return {"repositoryKey": self.repository_key, "worktreeKey": self.worktree_key}
 
 
 def now_ms() -> int:

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.canonical import canonical_json, sha256_hex
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PromotionPlan
-from git_memory.store.db import Owner, Row, StateDB, now_ms
+from git_memory.store.db import Row, StateDB, now_ms
 
 PLAN_STATUSES = ("generated", "approved", "applying", "applied", "voided")
 OPEN_STATUSES = ("generated", "approved", "applying")
@@ -39,7 +40,7 @@ class PlanRecord:
     """A stored plan: the canonical document, its digest, status and files (in plan order)."""
 
     plan_id: str
-    owner: Owner
+    owner: OwnerKeys
     kind: str
     plan_json: dict[str, Any]
     plan_digest: str
@@ -54,7 +55,7 @@ def create_plan(
     db: StateDB,
     *,
     plan: PromotionPlan,
-    owner: Owner,
+    owner: OwnerKeys,
     contents: Mapping[str, bytes],
     kind: str = "entry",
 ) -> None:
@@ -128,7 +129,7 @@ def get_plan(db: StateDB, plan_id: str) -> PlanRecord | None:
     files += [rows[path] for path in sorted(rows) if path not in order]
     return PlanRecord(
         plan_id=row["plan_id"],
-        owner=Owner(row["repository_key"], row["worktree_key"]),
+        owner=OwnerKeys(repository_key=row["repository_key"], worktree_key=row["worktree_key"]),
         kind=row["kind"],
         plan_json=plan_json,
         plan_digest=row["plan_digest"],
@@ -148,7 +149,7 @@ def require_plan(db: StateDB, plan_id: str) -> PlanRecord:
     return record
 
 
-def plan_ids(db: StateDB, owner: Owner, statuses: tuple[str, ...] = OPEN_STATUSES) -> list[str]:
+def plan_ids(db: StateDB, owner: OwnerKeys, statuses: tuple[str, ...] = OPEN_STATUSES) -> list[str]:
     """The owner's plan ids in these states, oldest first."""
     marks = ",".join("?" for _ in statuses)
     rows = db.rows(
@@ -159,7 +160,7 @@ def plan_ids(db: StateDB, owner: Owner, statuses: tuple[str, ...] = OPEN_STATUSE
     return [str(r[0]) for r in rows]
 
 
-def plan_counts(db: StateDB, owner: Owner) -> dict[str, int]:
+def plan_counts(db: StateDB, owner: OwnerKeys) -> dict[str, int]:
     """Plans of the owner by status (every status present, zero included)."""
     counts = dict.fromkeys(PLAN_STATUSES, 0)
     for row in db.rows(
@@ -240,7 +241,7 @@ def clear_rollback(db: StateDB, plan_id: str) -> None:
 
 
 def record_authorization(
-    db: StateDB, owner: Owner, *, plan_digest: str, via: str, detail: Mapping[str, Any]
+    db: StateDB, owner: OwnerKeys, *, plan_digest: str, via: str, detail: Mapping[str, Any]
 ) -> None:
     """Append an approval of a promotion plan to the authorization log."""
     from git_memory.store.authorization import record_authorization as record

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import digest
 from git_memory.errors import GitMemoryError
 from git_memory.store import recall_queries as queries
 from git_memory.store.approved import get_projection
 from git_memory.store.candidates import candidate_generation, search_text_of
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 from git_memory.store.recall_queries import Hit
+
+if TYPE_CHECKING:
+    from git_memory.contracts.extraction import OwnerKeys
 
 ALGORITHM = "recall-rrf@1"
 DEFAULT_K = 5
@@ -77,7 +80,7 @@ def rank_draft(lists: Sequence[Sequence[Hit]], k: int) -> list[Ranked]:
     return [Ranked(i, kind, ident) for i, ((kind, ident), _) in enumerate(ordered[:k], start=1)]
 
 
-def recall_query_digest(owner: Owner, drafts: Sequence[Draft], k: int) -> str:
+def recall_query_digest(owner: OwnerKeys, drafts: Sequence[Draft], k: int) -> str:
     """sha256 of canonical `{algorithm, k, owner, drafts[{draftRef, candidateId, queryText}]}`."""
     return digest(
         {
@@ -112,7 +115,7 @@ def _check(drafts: Sequence[Draft], k: int) -> None:
 
 def recall(
     db: StateDB,
-    owner: Owner,
+    owner: OwnerKeys,
     drafts: Sequence[Draft],
     *,
     k: int = DEFAULT_K,
@@ -147,7 +150,7 @@ def recall(
 
 
 def _rank_all(
-    db: StateDB, owner: Owner, drafts: Sequence[Draft], k: int
+    db: StateDB, owner: OwnerKeys, drafts: Sequence[Draft], k: int
 ) -> tuple[list[dict[str, Any]], dict[tuple[str, str], dict[str, Any]], list[dict[str, Any]]]:
     sets: list[dict[str, Any]] = []
     pool: dict[tuple[str, str], dict[str, Any]] = {}

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
+
+if TYPE_CHECKING:
+    from git_memory.contracts.extraction import OwnerKeys
 
 MAX_QUERY_TOKENS = 32
 _SPLIT = re.compile(r"[^\w]|_", re.UNICODE)
@@ -86,21 +90,21 @@ SEARCH = (
 )
 
 
-def approved_hits(db: StateDB, owner: Owner, match: str, limit: int) -> list[Hit]:
+def approved_hits(db: StateDB, owner: OwnerKeys, match: str, limit: int) -> list[Hit]:
     """The owner's approved entries for `match`, best BM25 first."""
     rows = db.rows(APPROVED_HITS, (match, owner.repository_key, owner.worktree_key, limit))
     return [Hit("approved", r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
 
 def candidate_hits(
-    db: StateDB, owner: Owner, match: str, limit: int, exclude_id: str | None
+    db: StateDB, owner: OwnerKeys, match: str, limit: int, exclude_id: str | None
 ) -> list[Hit]:
     """The owner's visible entry candidates (draft, quarantined) for `match`, minus one id."""
     params = (match, owner.repository_key, owner.worktree_key, exclude_id or "", limit)
     return [Hit("candidate", r[0], r[1], r[2], r[3], r[4]) for r in db.rows(CANDIDATE_HITS, params)]
 
 
-def search_approved(db: StateDB, owner: Owner, query: str, limit: int) -> list[SearchRow]:
+def search_approved(db: StateDB, owner: OwnerKeys, query: str, limit: int) -> list[SearchRow]:
     """Approved entries for a free-text query, by BM25 then id (no token → nothing)."""
     match = match_expression(query)
     if match is None:

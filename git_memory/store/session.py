@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.store.approved import SyncResult, sync_approved
 from git_memory.store.chunks import bind_repository
-from git_memory.store.db import Owner, StateDB, open_state
+from git_memory.store.db import StateDB, open_state
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
@@ -30,7 +31,7 @@ class Workspace:
     worktree: Worktree
     binding: RepositoryBinding
     db: StateDB
-    owner: Owner
+    owner: OwnerKeys
     # The approved projection's sync, when opening did one.
     sync: SyncResult | None = None
 
@@ -64,7 +65,7 @@ def open_workspace(worktree: Worktree, *, sync: bool = True) -> Workspace:
     binding = worktree.binding()
     db = open_state(worktree.state_home)
     try:
-        owner = Owner(binding.repository_key, binding.worktree_key)
+        owner = OwnerKeys(repository_key=binding.repository_key, worktree_key=binding.worktree_key)
         known = db.scalar(
             "SELECT root_realpath FROM repository_bindings"
             " WHERE repository_key = ? AND worktree_key = ? AND memory_root = ?",

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.canonical import canonical_json
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
-from git_memory.store.db import Owner, Row, StateDB, now_ms
+from git_memory.store.db import Row, StateDB, now_ms
 
 MAX_LEASE_MS = 86_400_000
 TASK_KINDS = ("extraction", "adjudication", "consolidation", "skill", "synthesis")
@@ -34,7 +35,7 @@ class Task:
 
     task_id: str
     kind: str
-    owner: Owner
+    owner: OwnerKeys
     status: str
     binding: dict[str, Any]
     chunk_ref: str | None
@@ -75,7 +76,7 @@ def _task(row: Row) -> Task:
     return Task(
         task_id=row["task_id"],
         kind=row["kind"],
-        owner=Owner(row["repository_key"], row["worktree_key"]),
+        owner=OwnerKeys(repository_key=row["repository_key"], worktree_key=row["worktree_key"]),
         status=row["status"],
         binding=json.loads(row["binding_json"]),
         chunk_ref=row["chunk_ref"],
@@ -106,7 +107,7 @@ def plan_task(
     *,
     task_id: str,
     kind: str,
-    owner: Owner,
+    owner: OwnerKeys,
     binding: dict[str, Any],
     chunk_ref: str | None = None,
     draft_batch_ref: str | None = None,
@@ -362,7 +363,7 @@ def _accept(
 
 
 def list_tasks(
-    db: StateDB, owner: Owner, *, kind: str | None = None, status: str | None = None
+    db: StateDB, owner: OwnerKeys, *, kind: str | None = None, status: str | None = None
 ) -> list[Task]:
     """The owner's tasks, oldest first, optionally filtered."""
     sql = "SELECT * FROM tasks WHERE repository_key = ? AND worktree_key = ?"
@@ -376,7 +377,7 @@ def list_tasks(
     return [_task(row) for row in db.rows(sql + " ORDER BY created_at, task_id", params)]
 
 
-def task_ids(db: StateDB, owner: Owner) -> list[str]:
+def task_ids(db: StateDB, owner: OwnerKeys) -> list[str]:
     """Every task id of the owner, of any kind and state."""
     rows = db.rows(
         "SELECT task_id FROM tasks WHERE repository_key = ? AND worktree_key = ?",

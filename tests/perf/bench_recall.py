@@ -133,10 +133,11 @@ def _drafts(db: Any, corpus: Corpus, count: int, candidates: int) -> list[Any]:
 
 def run(approved: int, candidates: int, drafts_count: int) -> dict[str, Any]:
     """Build the pool, time everything, return the measurements."""
+    from git_memory.contracts.extraction import OwnerKeys
     from git_memory.store.approved import sync_approved
-    from git_memory.store.db import Owner, StateDB
+    from git_memory.store.db import StateDB
 
-    owner = Owner("a" * 64, "b" * 64)
+    owner = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
     corpus = Corpus(SEED)
     with tempfile.TemporaryDirectory(prefix="gm-bench-recall-") as temp:
         root = Path(temp) / "wt"

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.contracts.canonical import digest, sha256_hex
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.repo.binding import discover_worktree
 from git_memory.store import candidates as store
-from git_memory.store.db import Owner, open_state
+from git_memory.store.db import open_state
 
 
 @dataclass
@@ -24,10 +25,10 @@ class Statement:
     evidence: list[dict[str, Any]] = field(default_factory=list)
 
 
-def owner_of(root: Path) -> Owner:
+def owner_of(root: Path) -> OwnerKeys:
     """The store owner of the worktree at `root`."""
     binding = discover_worktree(root).binding()
-    return Owner(binding.repository_key, binding.worktree_key)
+    return OwnerKeys(repository_key=binding.repository_key, worktree_key=binding.worktree_key)
 
 
 def seed_candidate(

@@ -98,10 +98,11 @@ class RecordingLedger(StoreLedger):
 @pytest.fixture
 def ledger(tmp_path: Path) -> Iterator[RecordingLedger]:
     """A ledger over a real memory-state DB in a temporary state home."""
-    from git_memory.store.db import Owner, open_state
+    from git_memory.contracts.extraction import OwnerKeys
+    from git_memory.store.db import open_state
 
     db = open_state(tmp_path / "ledger-state")
     try:
-        yield RecordingLedger(db, Owner("a" * 64, "b" * 64))
+        yield RecordingLedger(db, OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64))
     finally:
         db.close()

@@ -136,17 +136,19 @@ def test_builtin_is_never_delivered(tmp_path: Path, ledger: RecordingLedger) -> 
 CRASHING_DELIVERY = """
 import sys
 from pathlib import Path
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.repo.secret import load_or_create_secret
 from git_memory.runners import plans
 from git_memory.runners.deliver import Delivery, deliver
 from git_memory.runners.profiles import RunnerOptions, resolve_profile
-from git_memory.store.db import Owner, open_state
+from git_memory.store.db import open_state
 from tests.runners.conftest import RecordingLedger
 
 home, ledger_home, script = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 stdin = sys.argv[4].encode()
 profile = resolve_profile(RunnerOptions("command", command=script), environ={})
-ledger = RecordingLedger(open_state(ledger_home), Owner("a" * 64, "b" * 64))
+owner = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
+ledger = RecordingLedger(open_state(ledger_home), owner)
 plan = plans.build_plan(profile, task_kind="extraction", task_id="extract-1", stdin=stdin)
 approved = plans.approve_plan(plan, plan.plan_digest, ledger)
 deliver(Delivery(home, load_or_create_secret(home), profile, ledger), approved, stdin)

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.repo.binding import discover_worktree
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.session import RunnerSession
-from git_memory.store.db import Owner, open_state
+from git_memory.store.db import open_state
 from git_memory.testing.repos import Repo
 from tests.runners.conftest import spawn_count
 from tests.store.authorization_rows import list_authorizations
@@ -25,7 +26,7 @@ def session_for(repo: Repo) -> Iterator[Callable[[Path], RunnerSession]]:
     worktree = discover_worktree(repo.root)
     db = open_state(worktree.state_home)
     binding = worktree.binding()
-    owner = Owner(binding.repository_key, binding.worktree_key)
+    owner = OwnerKeys(repository_key=binding.repository_key, worktree_key=binding.worktree_key)
 
     def make(script: Path) -> RunnerSession:
         return RunnerSession.open(

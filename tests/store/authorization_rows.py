@@ -6,7 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from git_memory.store.db import Owner, StateDB
+from git_memory.contracts.extraction import OwnerKeys
+from git_memory.store.db import StateDB
 
 
 @dataclass(frozen=True)
@@ -15,14 +16,14 @@ class Authorization:
 
     id: int
     at: str
-    owner: Owner
+    owner: OwnerKeys
     subject_kind: str
     subject_digest: str
     via: str
     detail: dict[str, Any]
 
 
-def list_authorizations(db: StateDB, owner: Owner) -> list[Authorization]:
+def list_authorizations(db: StateDB, owner: OwnerKeys) -> list[Authorization]:
     """The owner's authorizations, oldest first."""
     rows = db.rows(
         "SELECT * FROM authorization_log WHERE repository_key = ? AND worktree_key = ? ORDER BY id",
@@ -32,7 +33,7 @@ def list_authorizations(db: StateDB, owner: Owner) -> list[Authorization]:
         Authorization(
             id=row["id"],
             at=row["at"],
-            owner=Owner(row["repository_key"], row["worktree_key"]),
+            owner=OwnerKeys(repository_key=row["repository_key"], worktree_key=row["worktree_key"]),
             subject_kind=row["subject_kind"],
             subject_digest=row["subject_digest"],
             via=row["via"],

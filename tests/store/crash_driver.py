@@ -14,15 +14,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.store import authorization, journal, tasks
 from git_memory.store import candidates as cands
 from git_memory.store.approved import sync_approved
 from git_memory.store.chunks import get_chunk, set_chunk_status, upsert_chunk
 from git_memory.store.consolidation_runs import record_consolidation_run
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
-OWNER = Owner("a" * 64, "b" * 64)
+OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 ROOT = ".memory"
 
 

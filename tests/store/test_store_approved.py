@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.store.approved import get_projection, sync_approved
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 from git_memory.store.recall_queries import search_approved
 
-OWNER = Owner("a" * 64, "b" * 64)
+OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 ROOT = ".memory"
 
 
@@ -154,7 +155,7 @@ def test_one_drift_is_retried_to_a_complete_scan(db: StateDB, tree: Path) -> Non
 def test_owners_are_isolated_and_missing_root_is_empty(
     db: StateDB, tree: Path, tmp_path: Path
 ) -> None:
-    other = Owner("c" * 64, "d" * 64)
+    other = OwnerKeys(repository_key="c" * 64, worktree_key="d" * 64)
     sync_approved(db, OWNER, tree, ROOT)
     empty = sync_approved(db, other, tmp_path / "nothing-here", ROOT)
     assert (empty.entries, empty.coverage) == (0, "complete")

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.store import candidates as cands
 from git_memory.store import chunks
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
-OWNER = Owner("a" * 64, "b" * 64)
+OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 
 
 @pytest.fixture

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.store import tasks
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 
-OWNER = Owner("a" * 64, "b" * 64)
+OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 ROUNDS = 20
 
 

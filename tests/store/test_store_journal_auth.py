@@ -9,17 +9,18 @@ from pathlib import Path
 import pytest
 
 from git_memory.contracts.canonical import sha256_hex
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.repo.binding import discover_worktree
 from git_memory.store import authorization as auth
 from git_memory.store import journal
 from git_memory.store.consolidation_runs import consolidation_runs, record_consolidation_run
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 from git_memory.testing.repos import Repo
 from tests.store.authorization_rows import list_authorizations
 
-OWNER = Owner("a" * 64, "b" * 64)
+OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 
 
 @pytest.fixture
@@ -93,7 +94,7 @@ def test_authorization_log_uses_the_shared_ddl(db: StateDB, tmp_path: Path) -> N
         ("runner-plan", "digest"),
     ]
     assert rows[0].detail == {"files": 2, "planId": "plan-1"}
-    assert list_authorizations(db, Owner("c" * 64, "d" * 64)) == []
+    assert list_authorizations(db, OwnerKeys(repository_key="c" * 64, worktree_key="d" * 64)) == []
     with pytest.raises(ValueError, match="channel"):
         auth.record_authorization(
             db, owner=OWNER, subject_kind="runner-plan", subject_digest="r", via="magic", detail={}

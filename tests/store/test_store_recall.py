@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.store import candidates as cands
 from git_memory.store.approved import sync_approved
-from git_memory.store.db import Owner, StateDB
+from git_memory.store.db import StateDB
 from git_memory.store.recall import Draft, rank_draft, recall
 from git_memory.store.recall_queries import Hit, match_expression, query_tokens
 from tests.store.test_store_approved import write_entry
 
-OWNER = Owner("a" * 64, "b" * 64)
-OTHER = Owner("c" * 64, "d" * 64)
+OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
+OTHER = OwnerKeys(repository_key="c" * 64, worktree_key="d" * 64)
 
 
 def _hit(kind: str, ident: str) -> Hit:

@@ -13,8 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from git_memory.contracts.adjudication import AdjudicationResult
-from git_memory.contracts.extraction import CandidateDraftBatch
+from git_memory.contracts.adjudication import (
+    Adjudication,
+    AdjudicationBinding,
+    AdjudicationResult,
+)
+from git_memory.contracts.extraction import (
+    CandidateDraftBatch,
+    DraftCandidate,
+    DraftStatement,
+    ExtractionBinding,
+)
 from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.renderers import BuiltinFact
 
@@ -102,23 +111,25 @@ def extraction_answer(
         )
         support[number] = "typed-fact" if typed else "unverified"
         candidates.append(
-            {
-                "content": fact.content,
-                "type": TYPE_OF[fact.renderer],
-                "priority": 60 if typed else 50,
-                "confidence": "high" if typed else "medium",
-                "scene": None,
-                "statements": [
-                    {
-                        "statementId": "s1",
-                        "text": fact.statement,
-                        "evidenceIds": _evidence_ids(task, record, fact),
-                    }
+            DraftCandidate(
+                content=fact.content,
+                type=TYPE_OF[fact.renderer],
+                priority=60 if typed else 50,
+                confidence="high" if typed else "medium",
+                scene=None,
+                statements=[
+                    DraftStatement(
+                        statement_id="s1",
+                        text=fact.statement,
+                        evidence_ids=_evidence_ids(task, record, fact),
+                    )
                 ],
-            }
+            )
         )
-    batch = CandidateDraftBatch.model_validate(
-        {"taskId": task["taskId"], "binding": task["binding"], "candidates": candidates}
+    batch = CandidateDraftBatch(
+        task_id=task["taskId"],
+        binding=ExtractionBinding.model_validate(task["binding"]),
+        candidates=candidates,
     )
     return batch, support
 
@@ -143,15 +154,17 @@ def adjudication_answer(task: dict[str, Any]) -> AdjudicationResult:
         target = pool.get(text) or kept.get(text)
         if target:
             decisions.append(
-                {"draftRef": ref, "action": "skip", "targetIds": [target], "mergedFields": None}
+                Adjudication(draft_ref=ref, action="skip", target_ids=[target], merged_fields=None)
             )
         else:
             kept[text] = ref
             decisions.append(
-                {"draftRef": ref, "action": "store", "targetIds": [], "mergedFields": None}
+                Adjudication(draft_ref=ref, action="store", target_ids=[], merged_fields=None)
             )
-    return AdjudicationResult.model_validate(
-        {"taskId": task["taskId"], "binding": task["binding"], "adjudications": decisions}
+    return AdjudicationResult(
+        task_id=task["taskId"],
+        binding=AdjudicationBinding.model_validate(task["binding"]),
+        adjudications=decisions,
     )
 
 
