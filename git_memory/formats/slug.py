@@ -10,6 +10,9 @@ from collections.abc import Collection
 MAX_SLUG = 60
 NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 NON_ALNUM = re.compile(r"[^a-z0-9]+")
+# A parenthetical remark closing a statement, with the sentence's end: "… (worked in 3
+# sessions)." An id names the statement, not the remark, which may not stay true.
+CLOSING_REMARK = re.compile(r"\s*\([^()]*\)\s*[.!;:]?\s*$")
 # A hex run of 12+ characters with a digit in it, standing alone between dashes.
 LONG_HEX = re.compile(r"(?<![0-9a-z])(?=[0-9a-f]*[0-9])[0-9a-f]{12,}(?![0-9a-z])")
 
@@ -34,12 +37,13 @@ def fallback_id(content_digest: str) -> str:
 
 
 def allocate_entry_id(text: str, existing_ids: Collection[str], content_digest: str) -> str:
-    """A new entry's id that names no existing entry: the slug, else `-2`, `-3`, ….
+    """A new entry's id that names no existing entry: the slug of its text (without a closing
+    parenthetical remark), else `-2`, `-3`, ….
 
     `existing_ids` are the ids already taken (files in the tree plus ids planned in the same
     promotion). The result stays within 60 characters: the base is cut to make room.
     """
-    base = slugify(text) or fallback_id(content_digest)
+    base = slugify(CLOSING_REMARK.sub("", text)) or slugify(text) or fallback_id(content_digest)
     if base not in existing_ids:
         return base
     number = 2

@@ -131,6 +131,17 @@ def test_allocate_entry_id_suffixes_and_fallback() -> None:
     assert long_id == "b" * 58 + "-2"
 
 
+def test_an_entry_id_names_the_statement_not_its_closing_remark() -> None:
+    digest = "ab12cd34" + "0" * 56
+    text = "`uv run pytest` runs the tests (worked in 3 sessions)."
+    assert allocate_entry_id(text, set(), digest) == "uv-run-pytest-runs-the-tests"
+    assert allocate_entry_id("Use uv (not pip)", set(), digest) == "use-uv"
+    # A remark inside the sentence stays; a text that is only a remark keeps its words.
+    assert allocate_entry_id("Run (once) the seed", set(), digest) == "run-once-the-seed"
+    assert allocate_entry_id("(see the runbook)", set(), digest) == "see-the-runbook"
+    assert allocate_entry_id("(稳定发布)", set(), digest) == "entry-ab12cd34"
+
+
 def test_index_build_is_sorted_and_parses() -> None:
     files = {
         p.relative_to(ORIGINAL).as_posix(): p.read_text(encoding="utf-8")
