@@ -10,6 +10,8 @@ from collections.abc import Collection
 MAX_SLUG = 60
 NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 NON_ALNUM = re.compile(r"[^a-z0-9]+")
+# An apostrophe inside a word ("don't", "team’s") joins it rather than splitting it.
+APOSTROPHE = re.compile(r"(?<=[a-z0-9])['\u2019](?=[a-z0-9])")
 # A parenthetical remark closing a statement, with the sentence's end: "… (worked in 3
 # sessions)." An id names the statement, not the remark, which may not stay true.
 CLOSING_REMARK = re.compile(r"\s*\([^()]*\)\s*[.!;:]?\s*$")
@@ -18,13 +20,14 @@ LONG_HEX = re.compile(r"(?<![0-9a-z])(?=[0-9a-f]*[0-9])[0-9a-f]{12,}(?![0-9a-z])
 
 
 def slugify(text: str) -> str:
-    """Lowercase, fold accents (NFKD, marks dropped), non-alphanumerics → `-`, ≤ 60 chars.
+    """Lowercase, fold accents (NFKD, marks dropped), drop apostrophes inside words,
+    non-alphanumerics → `-`, ≤ 60 chars.
 
     Returns "" when nothing alphanumeric remains (CJK-only text, punctuation).
     """
     folded = unicodedata.normalize("NFKD", text.lower())
     ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    slug = NON_ALNUM.sub("-", ascii_only.lower()).strip("-")
+    slug = NON_ALNUM.sub("-", APOSTROPHE.sub("", ascii_only.lower())).strip("-")
     # A commit hash in the text would fill the id with 40 random-looking characters: keep
     # git's 7-character abbreviation, which names the commit as well in a slug.
     slug = LONG_HEX.sub(lambda match: match.group(0)[:7], slug)

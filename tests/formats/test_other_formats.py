@@ -115,6 +115,8 @@ def test_slugify_folds_and_cuts() -> None:
     assert slugify("Café Déjà-vu!") == "cafe-deja-vu"
     assert slugify("a" * 59 + " next") == "a" * 59
     assert slugify("稳定发布") == ""
+    assert slugify("Don't run the team’s seed") == "dont-run-the-teams-seed"
+    assert slugify("say 'hello' twice") == "say-hello-twice"
     cjk = (ORIGINAL / "entries").glob("0-7-x*.md")
     assert next(cjk).stem == slugify(
         "0.7.x 稳定发布只包含 macOS/Linux 四个 Insights Engine 目标；"
