@@ -213,6 +213,40 @@ def _session_ids(text: str) -> Iterable[RawFinding]:
             )
 
 
+# Lowercases ASCII only, so offsets in the lowered text are offsets in the file (str.lower
+# can lengthen some non-ASCII characters).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+INDEXED_SESSION_ID_MESSAGE = "this machine's session id (from the session index)"
+
+
+def ascii_lower(text: str) -> str:
+    """`text` with A-Z lowercased and every other character kept at its offset."""
+    return text.translate(_ASCII_LOWER)
+
+
+def indexed_id_findings(text: str, ids: Iterable[str]) -> list[Finding]:
+    """Every occurrence in `text` of one of this machine's indexed session ids (lowercased),
+    whatever the words around it."""
+    lowered = ascii_lower(text)
+    raw: list[RawFinding] = []
+    for session_id in ids:
+        start = lowered.find(session_id)
+        while start >= 0:
+            token = text[start : start + len(session_id)]
+            raw.append(
+                RawFinding(
+                    SESSION_ID_CODE,
+                    BLOCK,
+                    start,
+                    excerpt(token),
+                    INDEXED_SESSION_ID_MESSAGE,
+                    len(token),
+                )
+            )
+            start = lowered.find(session_id, start + 1)
+    return resolve(text, raw)
+
+
 def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
     entropy_message = LINT_CODES[ENTROPY_CODE][1]
     hex_message = LINT_CODES[HEX_RUN_CODE][1]
