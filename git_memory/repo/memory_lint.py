@@ -7,7 +7,7 @@ click (its start-up is a measured budget), so this module speaks plain dataclass
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
@@ -31,11 +31,14 @@ def collect_findings(
     *,
     staged: bool,
     paths: list[str],
+    indexed_ids: Callable[[str], frozenset[str]],
     memory_files_only: bool = False,
 ) -> dict[str, list[Finding]]:
     """Findings per worktree-relative path (files without findings included).
 
-    `worktree` needs only `root` and `memory_root`: a `Worktree` or a `StagedWorktree`. With
+    `worktree` needs `root`, `memory_root` and `state_home`: a `Worktree` or a
+    `StagedWorktree`. `indexed_ids` maps the state home to this machine's indexed session ids
+    (`sessions.private.indexed_session_ids`; the session layer sits above this one). With
     `memory_files_only`, PATHs outside the memory root are passed over; when none is left
     there is nothing to check.
     """
@@ -56,7 +59,7 @@ def collect_findings(
     results: dict[str, list[Finding]] = {}
     for item in files:
         results[item.worktree_path(root)] = _file_findings(item)
-    _add_indexed_session_ids(worktree, files, results)
+    _add_indexed_session_ids(worktree, files, results, indexed_ids)
     own = [item for item in files if not item.root_prefix and item.kind != "leftover"]
     if not paths and own:
         stale = _stale_index(own)
@@ -69,6 +72,7 @@ def _add_indexed_session_ids(
     worktree: Worktree | StagedWorktree,
     files: list[memory_tree.MemoryFile],
     results: dict[str, list[Finding]],
+    indexed_ids: Callable[[str], frozenset[str]],
 ) -> None:
     """Block this machine's indexed session ids, whatever the words around them.
 
@@ -82,9 +86,7 @@ def _add_indexed_session_ids(
     }
     if not texts:
         return
-    from git_memory.sessions.private import indexed_session_ids
-
-    ids = indexed_session_ids(os.fspath(worktree.state_home))
+    ids = indexed_ids(os.fspath(worktree.state_home))
     # One pass per id over all files together; only the ids present are located per file.
     everything = ascii_lower("\0".join(texts.values()))
     present = sorted(session_id for session_id in ids if session_id in everything)

@@ -4,7 +4,8 @@ the home directories the transcripts live under.
 The lint recognises such text by its shape and the words around it; the promotion gate and
 the lint of memory files also know the real values, so an id (and, for the gate, a path) is
 refused whatever surrounds it. The pre-commit hook reads the index here too, so this module
-uses only the standard library's sqlite3 (no schema migration, nothing written).
+opens the index as it is (no schema migration, nothing written) and loads neither pydantic
+nor pygit2.
 """
 
 from __future__ import annotations
@@ -66,18 +67,13 @@ def _indexed_rows(state_home: str) -> tuple[list[str], list[str]]:
     path = os.path.join(state_home, SESSIONS_DB)
     if not os.path.isfile(path):
         return [], []
-    import sqlite3
+    from git_memory.sessions import index
 
-    # `mode=rw` never creates a missing file; URI metacharacters in the path are escaped.
-    escaped = path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
     try:
-        conn = sqlite3.connect(f"file:{escaped}?mode=rw", uri=True, timeout=30.0)
-        try:
+        with index.existing_reader(path) as conn:
             ids = [str(row[0]) for row in conn.execute("SELECT session_id FROM sessions")]
             transcripts = [str(row[0]) for row in conn.execute("SELECT path FROM files")]
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as exc:
+    except index.DatabaseError as exc:
         raise GitMemoryError(
             "GM_SESSIONS_INDEX_UNREADABLE",
             f"the session index cannot be read ({exc})",
