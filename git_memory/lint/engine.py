@@ -18,6 +18,7 @@ from git_memory.lint.entropy import is_high_entropy
 from git_memory.lint.markdown import JoinedLine, joined_lines, plain
 from git_memory.lint.precision import adjust, public_armor_spans
 from git_memory.lint.rules import (
+    ANY_UUID,
     BLOCK,
     CONTROL_CODE,
     ENTROPY_CODE,
@@ -222,6 +223,16 @@ INDEXED_SESSION_ID_MESSAGE = "this machine's session id (from the session index)
 def ascii_lower(text: str) -> str:
     """`text` with A-Z lowercased and every other character kept at its offset."""
     return text.translate(_ASCII_LOWER)
+
+
+def present_ids(text: str, ids: frozenset[str]) -> list[str]:
+    """The lowercased `ids` that occur in `text` (any case), sorted."""
+    found = {ascii_lower(match.group()) for match in ANY_UUID.finditer(text)} & ids
+    others = [i for i in ids if not ANY_UUID.fullmatch(i)]
+    if others:
+        lowered = ascii_lower(text)
+        found.update(i for i in others if i in lowered)
+    return sorted(found)
 
 
 def indexed_id_findings(text: str, ids: Iterable[str]) -> list[Finding]:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import Finding, ascii_lower, indexed_id_findings, lint_bytes
+from git_memory.lint.engine import Finding, indexed_id_findings, lint_bytes, present_ids
 from git_memory.repo import memory_tree
 
 if TYPE_CHECKING:
@@ -87,9 +87,8 @@ def _add_indexed_session_ids(
     if not texts:
         return
     ids = indexed_ids(os.fspath(worktree.state_home))
-    # One pass per id over all files together; only the ids present are located per file.
-    everything = ascii_lower("\0".join(texts.values()))
-    present = sorted(session_id for session_id in ids if session_id in everything)
+    # One search over all files together; only the ids present are located per file.
+    present = present_ids("\0".join(texts.values()), ids)
     for path, text in texts.items() if present else ():
         found = results[path]
         seen = {(f.code, f.offset) for f in found}
