@@ -39,8 +39,7 @@ def state_home(configured: str | None = None) -> Path:
 
 
 def state_home_text(configured: str | None = None) -> str:
-    """`state_home` as text, for the pre-commit hook (pathlib's import is part of its budget
-    when `GIT_MEMORY_HOME` or `memory.home` names the home)."""
+    """`state_home` as text: the pre-commit hook resolves it without importing pathlib."""
     env = os.environ.get("GIT_MEMORY_HOME")
     if env:
         return _absolute_home(env, "GIT_MEMORY_HOME")

@@ -98,7 +98,10 @@ def discover(start: str | None = None) -> StagedWorktree:
 
 
 def _memory_settings(root: str, env: dict[str, str]) -> dict[str, str]:
-    """`memory.root` and `memory.home` as git resolves them (the last value wins), in one call."""
+    """`memory.root` and `memory.home` as git resolves them (the last value wins), in one call.
+
+    `-z` keeps each value exactly as configured, as the full command's config lookup does.
+    """
     configured = _proc.run(
         ["git", "config", "-z", "--get-regexp", r"^memory\.(root|home)$"], cwd=root, env=env
     )
@@ -106,7 +109,7 @@ def _memory_settings(root: str, env: dict[str, str]) -> dict[str, str]:
     for record in configured.stdout.decode("utf-8", "surrogateescape").split("\0"):
         key, _, value = record.partition("\n")
         if key:
-            settings[key] = value.strip()
+            settings[key] = value
     return settings
 
 
