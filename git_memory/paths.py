@@ -10,10 +10,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from git_memory.errors import GitMemoryError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
@@ -31,6 +33,13 @@ def state_home(configured: str | None = None) -> Path:
     `configured` is the value of `git config memory.home`, looked up by the caller (only
     `repo/` reads git config).
     """
+    from pathlib import Path
+
+    return Path(state_home_text(configured))
+
+
+def state_home_text(configured: str | None = None) -> str:
+    """`state_home` as text: the pre-commit hook resolves it without importing pathlib."""
     env = os.environ.get("GIT_MEMORY_HOME")
     if env:
         return _absolute_home(env, "GIT_MEMORY_HOME")
@@ -38,14 +47,14 @@ def state_home(configured: str | None = None) -> Path:
         return _absolute_home(configured, "memory.home")
     from platformdirs import user_state_dir
 
-    return Path(user_state_dir("git-memory", appauthor=False))
+    return user_state_dir("git-memory", appauthor=False)
 
 
-def _absolute_home(value: str, source: str) -> Path:
+def _absolute_home(value: str, source: str) -> str:
     # A relative home would resolve against whatever directory the command runs in: inside a
     # checkout that puts transcript text and the origin secret where `git add -A` finds them.
-    path = Path(value).expanduser()
-    if not path.is_absolute():
+    path = os.path.expanduser(value)
+    if not os.path.isabs(path):
         raise GitMemoryError(
             "GM_STATE_HOME_RELATIVE",
             f"{source} must be an absolute path: {value!r}",
@@ -78,6 +87,8 @@ def write_private_atomic(path: Path, data: bytes) -> None:
 
     A crash leaves either the old file or the new one, never a torn file.
     """
+    import secrets
+
     directory = ensure_private_dir(path.parent)
     tmp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, PRIVATE_FILE_MODE)

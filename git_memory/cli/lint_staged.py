@@ -22,10 +22,11 @@ def run() -> int:
     """Lint the blobs the commit will record; 1 when anything blocks."""
     from git_memory.repo.memory_lint import collect_findings, text_lines
     from git_memory.repo.staged import discover
+    from git_memory.sessions.private import indexed_session_ids
 
     try:
         worktree = discover()
-        results = collect_findings(worktree, staged=True, paths=[])
+        results = collect_findings(worktree, staged=True, paths=[], indexed_ids=indexed_session_ids)
     except GitMemoryError as exc:
         output.print_error(exc.code, exc.message, exc.hint)
         return exc.exit_code

@@ -18,6 +18,7 @@ from git_memory.lint.entropy import is_high_entropy
 from git_memory.lint.markdown import JoinedLine, joined_lines, plain
 from git_memory.lint.precision import adjust, public_armor_spans
 from git_memory.lint.rules import (
+    ANY_UUID,
     BLOCK,
     CONTROL_CODE,
     ENTROPY_CODE,
@@ -211,6 +212,50 @@ def _session_ids(text: str) -> Iterable[RawFinding]:
                 "agent session id",
                 end - start,
             )
+
+
+# Lowercases ASCII only, so offsets in the lowered text are offsets in the file (str.lower
+# can lengthen some non-ASCII characters).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+INDEXED_SESSION_ID_MESSAGE = "this machine's session id (from the session index)"
+
+
+def ascii_lower(text: str) -> str:
+    """`text` with A-Z lowercased and every other character kept at its offset."""
+    return text.translate(_ASCII_LOWER)
+
+
+def present_ids(text: str, ids: frozenset[str]) -> list[str]:
+    """The lowercased `ids` that occur in `text` (any case), sorted."""
+    found = {ascii_lower(match.group()) for match in ANY_UUID.finditer(text)} & ids
+    others = [i for i in ids if not ANY_UUID.fullmatch(i)]
+    if others:
+        lowered = ascii_lower(text)
+        found.update(i for i in others if i in lowered)
+    return sorted(found)
+
+
+def indexed_id_findings(text: str, ids: Iterable[str]) -> list[Finding]:
+    """Every occurrence in `text` of one of this machine's indexed session ids (lowercased),
+    whatever the words around it."""
+    lowered = ascii_lower(text)
+    raw: list[RawFinding] = []
+    for session_id in ids:
+        start = lowered.find(session_id)
+        while start >= 0:
+            token = text[start : start + len(session_id)]
+            raw.append(
+                RawFinding(
+                    SESSION_ID_CODE,
+                    BLOCK,
+                    start,
+                    excerpt(token),
+                    INDEXED_SESSION_ID_MESSAGE,
+                    len(token),
+                )
+            )
+            start = lowered.find(session_id, start + 1)
+    return resolve(text, raw)
 
 
 def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:

@@ -163,6 +163,11 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
 SESSION_UUID = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
 )
+# Any UUID: most indexed session ids have this shape, and finding the candidates
+# once is cheaper than searching the text for each of thousands of known ids.
+ANY_UUID = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE
+)
 SESSION_UUID_PREFILTER = re.compile(r"-4[0-9a-fA-F]{3}-[89abAB]")
 SESSION_CONTEXT = re.compile(r"session|agent", re.IGNORECASE)
 SESSION_CONTEXT_RADIUS = 48

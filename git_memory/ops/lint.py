@@ -22,12 +22,14 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
     emails, ip:port and a stale index.json. Exits 1 when anything blocks.
     """
     from git_memory.repo.memory_lint import collect_findings
+    from git_memory.sessions.private import indexed_session_ids
 
     worktree = ctx.worktree
     results = collect_findings(
         worktree,
         staged=request.staged,
         paths=request.paths,
+        indexed_ids=indexed_session_ids,
         memory_files_only=request.memory_files_only,
     )
     return _response(results)

@@ -6,11 +6,12 @@ click (its start-up is a measured budget), so this module speaks plain dataclass
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import Finding, lint_bytes
+from git_memory.lint.engine import Finding, indexed_id_findings, lint_bytes, present_ids
 from git_memory.repo import memory_tree
 
 if TYPE_CHECKING:
@@ -30,11 +31,14 @@ def collect_findings(
     *,
     staged: bool,
     paths: list[str],
+    indexed_ids: Callable[[str], frozenset[str]],
     memory_files_only: bool = False,
 ) -> dict[str, list[Finding]]:
     """Findings per worktree-relative path (files without findings included).
 
-    `worktree` needs only `root` and `memory_root`: a `Worktree` or a `StagedWorktree`. With
+    `worktree` needs `root`, `memory_root` and `state_home`: a `Worktree` or a
+    `StagedWorktree`. `indexed_ids` maps the state home to this machine's indexed session ids
+    (`sessions.private.indexed_session_ids`; the session layer sits above this one). With
     `memory_files_only`, PATHs outside the memory root are passed over; when none is left
     there is nothing to check.
     """
@@ -55,12 +59,42 @@ def collect_findings(
     results: dict[str, list[Finding]] = {}
     for item in files:
         results[item.worktree_path(root)] = _file_findings(item)
+    _add_indexed_session_ids(worktree, files, results, indexed_ids)
     own = [item for item in files if not item.root_prefix and item.kind != "leftover"]
     if not paths and own:
         stale = _stale_index(own)
         if stale is not None:
             results.setdefault(f"{root}/index.json", []).append(stale)
     return results
+
+
+def _add_indexed_session_ids(
+    worktree: Worktree | StagedWorktree,
+    files: list[memory_tree.MemoryFile],
+    results: dict[str, list[Finding]],
+    indexed_ids: Callable[[str], frozenset[str]],
+) -> None:
+    """Block this machine's indexed session ids, whatever the words around them.
+
+    The index is opened only when there is file content to check, so a commit without memory
+    files does not pay for it; no index (or no state home yet) means nothing to add.
+    """
+    texts = {
+        item.worktree_path(worktree.memory_root): item.data.decode("utf-8", "replace")
+        for item in files
+        if item.data is not None
+    }
+    if not texts:
+        return
+    ids = indexed_ids(os.fspath(worktree.state_home))
+    # One search over all files together; only the ids present are located per file.
+    present = present_ids("\0".join(texts.values()), ids)
+    for path, text in texts.items() if present else ():
+        found = results[path]
+        seen = {(f.code, f.offset) for f in found}
+        extra = [f for f in indexed_id_findings(text, present) if (f.code, f.offset) not in seen]
+        if extra:
+            results[path] = sorted([*found, *extra], key=lambda f: (f.line, f.column, f.code))
 
 
 def _path(root: Path | str) -> Path:

@@ -37,13 +37,22 @@ KEPT_GIT_VARIABLES = (
 
 @dataclass(frozen=True)
 class StagedWorktree:
-    """A worktree as the staged lint needs it: its root and its memory root.
+    """A worktree as the staged lint needs it: its root, its memory root and the configured
+    `memory.home` (None when unset).
 
     Paths are strings here: pathlib's import would cost the hook's start-up.
     """
 
     root: str
     memory_root: str
+    home_setting: str | None = None
+
+    @property
+    def state_home(self) -> str:
+        """The private state home, resolved and validated as every command does (not created)."""
+        from git_memory.paths import state_home_text
+
+        return state_home_text(self.home_setting)
 
 
 def _git(args: list[str], cwd: str, env: dict[str, str], input_bytes: bytes | None = None) -> bytes:
@@ -83,9 +92,25 @@ def discover(start: str | None = None) -> StagedWorktree:
             hint="run this inside a git repository, or pass --repository PATH",
         )
     root = os.path.realpath(answers[2])
-    configured = _proc.run(["git", "config", "--get", "memory.root"], cwd=root, env=env)
-    value = configured.stdout.decode("utf-8", "surrogateescape").strip()
-    return StagedWorktree(root, resolve_memory_root(root, value or None))
+    settings = _memory_settings(root, env)
+    memory_root = resolve_memory_root(root, settings.get("memory.root") or None)
+    return StagedWorktree(root, memory_root, settings.get("memory.home") or None)
+
+
+def _memory_settings(root: str, env: dict[str, str]) -> dict[str, str]:
+    """`memory.root` and `memory.home` as git resolves them (the last value wins), in one call.
+
+    `-z` keeps each value exactly as configured, as the full command's config lookup does.
+    """
+    configured = _proc.run(
+        ["git", "config", "-z", "--get-regexp", r"^memory\.(root|home)$"], cwd=root, env=env
+    )
+    settings: dict[str, str] = {}
+    for record in configured.stdout.decode("utf-8", "surrogateescape").split("\0"):
+        key, _, value = record.partition("\n")
+        if key:
+            settings[key] = value
+    return settings
 
 
 def staged_files(

@@ -14,11 +14,13 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.paths import PRIVATE_FILE_MODE, SESSIONS_DB, ensure_private_dir
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 Connection = sqlite3.Connection
 Row = sqlite3.Row
@@ -118,7 +120,7 @@ def connect(state_home: Path) -> Connection:
     conn.execute("PRAGMA synchronous = NORMAL")
     _migrate(conn)
     for suffix in ("-wal", "-shm"):
-        sidecar = Path(str(path) + suffix)
+        sidecar = path.with_name(path.name + suffix)
         if sidecar.exists() and sidecar.stat().st_mode & 0o777 != PRIVATE_FILE_MODE:
             os.chmod(sidecar, PRIVATE_FILE_MODE)
     return conn
@@ -198,6 +200,19 @@ def transaction(conn: Connection) -> Iterator[Connection]:
 def reader(state_home: Path) -> Iterator[Connection]:
     """A connection for queries, closed afterwards."""
     conn = connect(state_home)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+@contextmanager
+def existing_reader(path: str) -> Iterator[Connection]:
+    """A connection to the index file at `path` that creates, migrates and writes nothing
+    (the pre-commit hook reads through it; pathlib is not needed)."""
+    # `mode=rw` never creates a missing file; URI metacharacters in the path are escaped.
+    escaped = path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    conn = sqlite3.connect(f"file:{escaped}?mode=rw", uri=True, timeout=30.0)
     try:
         yield conn
     finally:

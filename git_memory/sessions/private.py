@@ -1,17 +1,24 @@
 """What the session index knows is private to this machine: session ids, transcript paths and
 the home directories the transcripts live under.
 
-The lint recognises such text by its shape and the words around it; the promotion gate also
-knows the real values, so an id or path is refused whatever surrounds it.
+The lint recognises such text by its shape and the words around it; the promotion gate and
+the lint of memory files also know the real values, so an id (and, for the gate, a path) is
+refused whatever surrounds it. The pre-commit hook reads the index here too, so this module
+opens the index as it is (no schema migration, nothing written) and loads neither pydantic
+nor pygit2.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from git_memory.errors import GitMemoryError
-from git_memory.sessions import index
+from git_memory.paths import SESSIONS_DB
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Shorter strings would match ordinary prose; real session ids are far longer, and the
 # shortest home worth refusing is `/root`.
@@ -38,6 +45,8 @@ class PrivateMarks:
 
 def _home_of(transcript: str) -> str | None:
     """The directory holding the first hidden directory of the path (`/home/u/.claude/…`)."""
+    from pathlib import PurePosixPath
+
     parts = PurePosixPath(transcript).parts
     for position, part in enumerate(parts):
         if part.startswith(".") and position > 1:
@@ -49,28 +58,48 @@ def _marks(values: set[str], shortest: int) -> frozenset[str]:
     return frozenset(value.lower() for value in values if len(value) >= shortest)
 
 
+def _indexed_rows(state_home: str) -> tuple[list[str], list[str]]:
+    """(session ids, transcript paths) of the index in `state_home`; empty without an index.
+
+    Fails closed: an index that exists but cannot be read means the caller cannot know what
+    is private.
+    """
+    path = os.path.join(state_home, SESSIONS_DB)
+    if not os.path.isfile(path):
+        return [], []
+    from git_memory.sessions import index
+
+    try:
+        with index.existing_reader(path) as conn:
+            ids = [str(row[0]) for row in conn.execute("SELECT session_id FROM sessions")]
+            transcripts = [str(row[0]) for row in conn.execute("SELECT path FROM files")]
+    except index.DatabaseError as exc:
+        raise GitMemoryError(
+            "GM_SESSIONS_INDEX_UNREADABLE",
+            f"the session index cannot be read ({exc})",
+            hint="run `git memory sessions rebuild`, then try again",
+        ) from exc
+    return ids, transcripts
+
+
+def indexed_session_ids(state_home: str) -> frozenset[str]:
+    """The lowercased session ids of every indexed session (none without an index)."""
+    ids, _ = _indexed_rows(state_home)
+    return _marks(set(ids), MIN_ID)
+
+
 def indexed_private_marks(state_home: Path) -> PrivateMarks:
     """The private strings of every indexed session, and this user's home directory."""
+    from pathlib import Path, PurePosixPath
+
     paths = {str(Path.home()).rstrip("/")}
-    ids: set[str] = set()
-    if index.index_path(state_home).is_file():
-        try:
-            with index.reader(state_home) as conn:
-                ids = {str(row[0]) for row in conn.execute("SELECT session_id FROM sessions")}
-                transcripts = [str(row[0]) for row in conn.execute("SELECT path FROM files")]
-        except index.DatabaseError as exc:
-            # Fail closed: without the index the gate cannot know what is private.
-            raise GitMemoryError(
-                "GM_SESSIONS_INDEX_UNREADABLE",
-                f"the session index cannot be read ({exc})",
-                hint="run `git memory sessions rebuild`, then prepare again",
-            ) from exc
-        for path in transcripts:
-            folder = PurePosixPath(path).parent
-            paths |= {path, str(folder)}
-            if folder.name.startswith("-"):
-                paths.add(folder.name)  # Claude Code's project folder spells out the cwd
-            home = _home_of(path)
-            if home is not None:
-                paths.add(home)
-    return PrivateMarks(_marks(ids, MIN_ID), _marks(paths, MIN_PATH))
+    ids, transcripts = _indexed_rows(str(state_home))
+    for path in transcripts:
+        folder = PurePosixPath(path).parent
+        paths |= {path, str(folder)}
+        if folder.name.startswith("-"):
+            paths.add(folder.name)  # Claude Code's project folder spells out the cwd
+        home = _home_of(path)
+        if home is not None:
+            paths.add(home)
+    return PrivateMarks(_marks(set(ids), MIN_ID), _marks(paths, MIN_PATH))
