@@ -179,3 +179,24 @@ def resolve_cli_command(path: tuple[str, ...]) -> Any:
             return None
         ctx = click.Context(command, info_name=word, parent=ctx)
     return command
+
+
+def run_quick_bench(
+    script: str, *, timeout: float = 120, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Run `tests/perf/SCRIPT --quick` as its own process; the JSON line it printed.
+
+    Each benchmark keeps running in the suite this way, so none can rot unnoticed.
+    """
+    result = subprocess.run(
+        [sys.executable, str(PROJECT_ROOT / "tests" / "perf" / script), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=env if env is not None else {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+    )
+    assert result.returncode == 0, result.stderr
+    (line,) = result.stdout.splitlines()
+    figures: dict[str, Any] = json.loads(line)
+    return figures

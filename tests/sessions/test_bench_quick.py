@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import PROJECT_ROOT, run_quick_bench
 
 
 def test_bench_sessions_sync_quick() -> None:
-    script = PROJECT_ROOT / "tests" / "perf" / "bench_sessions_sync.py"
-    result = subprocess.run(
-        [sys.executable, str(script), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+    measured = run_quick_bench(
+        "bench_sessions_sync.py", env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"}
     )
-    assert result.returncode == 0, result.stderr
-    (line,) = result.stdout.splitlines()
-    measured = json.loads(line)
     assert measured["mib"] >= 2
     for key in ("mib_per_s", "ceiling_mib_per_s", "ratio_to_ceiling", "noop_ratio"):
         assert measured[key] > 0

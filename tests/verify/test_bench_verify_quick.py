@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import run_quick_bench
 
 
 def test_bench_verify_quick() -> None:
-    script = PROJECT_ROOT / "tests" / "perf" / "bench_verify.py"
-    result = subprocess.run(
-        [sys.executable, str(script), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
-    )
-    assert result.returncode == 0, result.stderr
-    figures = json.loads(result.stdout)
+    figures = run_quick_bench("bench_verify.py")
     assert figures["bench"] == "verify"
     assert figures["states"] == {"fresh": 200, "stale": 0, "unverifiable": 0, "total": 200}
     assert figures["manifest_reads"] == ["Makefile", "package.json"]  # once each
