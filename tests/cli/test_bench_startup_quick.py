@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import run_quick_bench
 
 
 def test_startup_bench_quick_mode(bin_dir: object) -> None:
-    script = PROJECT_ROOT / "tests" / "perf" / "bench_cli_startup.py"
-    result = subprocess.run(
-        [sys.executable, str(script), "--quick"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    figures = run_quick_bench("bench_cli_startup.py", timeout=300)
     assert set(figures) == {"runs", "help_ms", "hook_ms", "python_ms", "help_ratio", "hook_ratio"}
     assert figures["runs"] == 3
     assert figures["help_ms"] > 0

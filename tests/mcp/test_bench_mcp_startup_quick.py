@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import run_quick_bench
 
 
 def test_mcp_startup_bench_quick_mode(bin_dir: object) -> None:
-    script = PROJECT_ROOT / "tests" / "perf" / "bench_mcp_startup.py"
-    result = subprocess.run(
-        [sys.executable, str(script), "--quick"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    figures = run_quick_bench("bench_mcp_startup.py", timeout=300)
     assert set(figures) == {
         "runs",
         "initialize_ms",
