@@ -33,6 +33,11 @@ def _install_copilot_session(home: Path, root: Path) -> None:
     (session / "events.jsonl").write_text(events.replace(recorded, str(root)))
 
 
+def _windowed(*command: str, since: str, until: str) -> list[str]:
+    """`COMMAND … --since SINCE --until UNTIL --limit 8 --format json`."""
+    return [*command, "--since", since, "--until", until, "--limit", "8", "--format", "json"]
+
+
 def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     gm: Any, repo: Repo, hermetic_env: dict[str, Path]
 ) -> None:
@@ -43,17 +48,7 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     listed = gm(["sessions", "list", "--format", "json"], cwd=repo.root)
     assert listed.exit_code == 0, listed.stderr
     recall = gm(
-        [
-            "recall",
-            "--since",
-            "2026-04-20",
-            "--until",
-            "2026-05-10",
-            "--limit",
-            "8",
-            "--format",
-            "json",
-        ],
+        _windowed("recall", since="2026-04-20", until="2026-05-10"),
         cwd=repo.root,
     )
     assert recall.exit_code == 0, recall.stderr + recall.stdout
@@ -65,35 +60,13 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     assert str(repo.root) not in json.dumps(document), "absolute paths never leave the host"
     for name, expected in (("gemini-cli", len(document["tasks"])), ("codex", 0)):
         narrowed = gm(
-            [
-                "recall",
-                "--since",
-                "2026-04-20",
-                "--until",
-                "2026-05-10",
-                "--limit",
-                "8",
-                "--providers",
-                name,
-                "--format",
-                "json",
-            ],
+            _windowed("recall", "--providers", name, since="2026-04-20", until="2026-05-10"),
             cwd=repo.root,
         )
         assert narrowed.exit_code == 0, narrowed.stderr
         assert len(narrowed.json()["tasks"]) == expected
     copilot = gm(
-        [
-            "recall",
-            "--since",
-            "2026-06-01",
-            "--until",
-            "2026-06-30",
-            "--limit",
-            "8",
-            "--format",
-            "json",
-        ],
+        _windowed("recall", since="2026-06-01", until="2026-06-30"),
         cwd=repo.root,
     )
     assert copilot.exit_code == 0, copilot.stderr
@@ -101,19 +74,7 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
     sessions = gm(["sessions", "list", "--format", "json"], cwd=repo.root).json()["sessions"]
     assert {s["provider"] for s in sessions} == {"gemini-cli", "copilot-cli"}
     extracted = gm(
-        [
-            "extract",
-            "--runner",
-            "builtin",
-            "--since",
-            "2026-04-20",
-            "--until",
-            "2026-05-10",
-            "--limit",
-            "8",
-            "--format",
-            "json",
-        ],
+        _windowed("extract", "--runner", "builtin", since="2026-04-20", until="2026-05-10"),
         cwd=repo.root,
     )
     assert extracted.exit_code == 0, extracted.stderr + extracted.stdout
