@@ -73,8 +73,8 @@ def _approved(state: Workspace) -> dict[str, Any]:
     # `list`, `verify` and the assembled block leave it out, and so does this count.
     by_status = dict.fromkeys(("approved", "deprecated"), 0)
     for row in state.db.rows(
-        "SELECT status, count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?"
-        " GROUP BY status",
+        "SELECT status, count(*) FROM approved_entries"
+        " WHERE repository_key = ? AND worktree_key = ? GROUP BY status",
         (state.owner.repository_key, state.owner.worktree_key),
     ):
         by_status[row[0]] = row[1]
