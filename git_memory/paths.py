@@ -140,3 +140,16 @@ def write_crash_log(text: str, *, home: Path | None = None, label: str = "crash"
     except Exception:
         return None
     return path
+
+
+def packaged_file(folder: str, relative: str, package: Path | None = None) -> Path | None:
+    """A file shipped beside the package: `git_memory/_<folder>/<relative>` in an installed
+    wheel, `<checkout>/<folder>/<relative>` in an editable install; None when neither."""
+    # pathlib is not imported at module level: the pre-commit hook imports this module.
+    from pathlib import Path
+
+    package = package or Path(__file__).resolve().parent
+    for candidate in (package / f"_{folder}" / relative, package.parent / folder / relative):
+        if candidate.is_file():
+            return candidate
+    return None

@@ -44,6 +44,10 @@ class PromotionResult(Model):
     replayed: bool
     resumed: bool
     files: list[str]
+    # The files of `files` that did not exist before the plan (untracked until added), and
+    # the generated index's path when applying changed it (written beside the plan's files).
+    created: list[str] = Field(default_factory=list)
+    regenerated_index: str | None = None
     candidate_ids: list[Identifier]
     approved_via: str | None = None
     notes: list[str] = Field(default_factory=list)

@@ -20,6 +20,8 @@ class InitResponse(Model):
     format: Literal["git-memory-init@v1"] = "git-memory-init@v1"
     memory_root: str
     created: list[str]
+    # The commands that come next for this clone, in order (hooks first when missing).
+    next: list[str] = Field(default_factory=list)
 
 
 class StatusResponse(Model):

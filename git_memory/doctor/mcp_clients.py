@@ -5,7 +5,8 @@ Claude Code keeps user- and local-scope servers in `~/.claude.json` (under
 root, which it starts only once the project is trusted and the server approved. Codex keeps
 them in `$CODEX_HOME/config.toml` (default `~/.codex`) and passes a server only the variables
 it names (`env` or `env_vars`), so a `GIT_MEMORY_HOME` set in the shell is lost unless
-forwarded. See contrib/mcp/README.md.
+forwarded. The registration snippets ship with the package (`packaged_file`), and the hints
+name where they are installed.
 """
 
 from __future__ import annotations
@@ -16,13 +17,32 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.doctor.checks import DoctorCheck
+from git_memory.paths import packaged_file
 
 SERVER = "git-memory"
-CLAUDE_HINT = "claude mcp add --scope user git-memory -- git memory mcp (see contrib/mcp/)"
 # A recalled task carries a transcript chunk of up to 40 KiB (about 10k tokens); Codex cuts
 # the middle out of longer tool results (contrib/mcp/codex-config.toml).
 TOOL_OUTPUT_TOKENS = 40_000
-CODEX_HINT = "add [mcp_servers.git-memory] to the Codex config (contrib/mcp/codex-config.toml)"
+
+
+def shipped(relative: str) -> str:
+    """Where a shipped contrib file is on this machine, for a hint (its name alone when the
+    install lacks it)."""
+    found = packaged_file("contrib", relative)
+    return str(found) if found is not None else f"contrib/{relative} in the git-team-memory sources"
+
+
+def claude_hint() -> str:
+    """How to register the server with Claude Code."""
+    return (
+        "claude mcp add --scope user git-memory -- git memory mcp"
+        f" (permissions and project scope: {shipped('mcp/README.md')})"
+    )
+
+
+def codex_hint() -> str:
+    """How to register the server with Codex."""
+    return f"merge {shipped('mcp/codex-config.toml')} into {codex_config_path()}"
 
 
 def claude_config_path() -> Path:
@@ -63,7 +83,7 @@ def check_claude(root: Path | None) -> DoctorCheck:
         name="mcp claude",
         status="warn",
         detail="git-memory is not registered with Claude Code",
-        hint=CLAUDE_HINT,
+        hint=claude_hint(),
     )
 
 
@@ -113,11 +133,11 @@ def check_codex() -> DoctorCheck:
             name="mcp codex",
             status="warn",
             detail="git-memory is not registered with Codex",
-            hint=CODEX_HINT,
+            hint=codex_hint(),
         )
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return DoctorCheck(
-            name="mcp codex", status="warn", detail=f"cannot read {path}: {exc}", hint=CODEX_HINT
+            name="mcp codex", status="warn", detail=f"cannot read {path}: {exc}", hint=codex_hint()
         )
     entry = _servers(config).get(SERVER)
     if not isinstance(entry, dict):
@@ -125,7 +145,7 @@ def check_codex() -> DoctorCheck:
             name="mcp codex",
             status="warn",
             detail="git-memory is not registered with Codex",
-            hint=CODEX_HINT,
+            hint=codex_hint(),
         )
     if os.environ.get("GIT_MEMORY_HOME") and not _forwards_home(entry):
         return DoctorCheck(

@@ -4,8 +4,10 @@
 `yesterday`, `today`, `now`). Without `--until` the window ends now; without any window,
 extraction takes everything since this worktree's last extraction (with a day of overlap, so
 sessions still running then are finished; staged chunks are never extracted twice), or the
-last 30 days the first time. A window over 366 days or one that ends before it starts is a
-usage error, said in plain words.
+last 30 days the first time. A window that ends before it starts is a usage error, said in
+plain words; a window over 366 days (one extraction request's limit) is split into parts of
+at most 366 days, oldest first, and a relative form reaching back further than any clock
+(`--since 1000000000d`) starts at the Unix epoch.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 FIRST_WINDOW = timedelta(days=30)
 OVERLAP = timedelta(days=1)
 MAX_WINDOW = timedelta(days=366)
+# No agent transcript is older than this; a relative form reaching further back starts here.
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 CURSOR_SOURCE = "extract-window"
 _RELATIVE = re.compile(r"^(\d+)\s*(m|min|h|d|w|y)$", re.IGNORECASE)
 _UNITS = {"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365 * 86400}
@@ -73,6 +77,8 @@ def parse_moment(value: str, option: str, now: datetime) -> datetime:
     relative = _RELATIVE.match(text)
     if relative:
         seconds = _UNITS[relative.group(2).casefold()] * int(relative.group(1))
+        if seconds >= (now - EPOCH).total_seconds():
+            return EPOCH
         return now - timedelta(seconds=seconds)
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
@@ -100,21 +106,27 @@ def resolve_window(
 
 
 def checked(window: Window) -> Window:
-    """Refuse a reversed window or one longer than 366 days, in plain words."""
+    """Refuse a reversed window, in plain words."""
     if window.after >= window.before:
         raise UsageError(
             "GM_REQUEST_INVALID",
             f"the window ends before it starts ({_day(window.after)} → {_day(window.before)})",
             hint="--since must be earlier than --until",
         )
-    if window.before - window.after > MAX_WINDOW:
-        days = (window.before - window.after).days
-        raise UsageError(
-            "GM_REQUEST_INVALID",
-            f"the window spans {days} days; at most 366 can be extracted at once",
-            hint="narrow --since/--until and run extract once per part",
-        )
     return window
+
+
+def split(window: Window, *, not_before: datetime | None = None) -> list[Window]:
+    """`window` as consecutive parts of at most 366 days, oldest first; parts that end
+    before `not_before` (the oldest session there is) hold nothing and are left out."""
+    parts: list[Window] = []
+    after = window.after
+    while after < window.before:
+        before = min(after + MAX_WINDOW, window.before)
+        if not_before is None or before > not_before:
+            parts.append(Window(after, before))
+        after = before
+    return parts or [Window(max(window.after, window.before - MAX_WINDOW), window.before)]
 
 
 def _day(moment: datetime) -> str:

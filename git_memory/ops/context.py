@@ -21,7 +21,9 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     """Print approved memory as an agent should see it at a session start: the block assemble
     writes (entries grouped, doctrine, scenes, skills), without marker lines, within
     memory.assembleBudget or --budget bytes. With a QUERY, matching entries come first.
-    Writes no worktree file (contrib/claude-code/ has the SessionStart hook).
+    Writes no worktree file (the SessionStart hook that runs it is
+    contrib/claude-code/session-start-settings.json, installed with the package as
+    git_memory/_contrib/claude-code/).
     """
     from git_memory.assemble.cache import cache_path
     from git_memory.assemble.compose import RenderSettings, render

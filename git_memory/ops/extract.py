@@ -10,7 +10,8 @@ import click
 from pydantic import Field
 
 from git_memory.contracts.base import Hex64, Model
-from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.contracts.extraction import MemoryExtractionRequest, TimeWindow
+from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
 from git_memory.ops.registry import spec
@@ -29,6 +30,9 @@ class ExtractRunnerRequest(Model):
     runner_model: str | None = None
     runner_endpoint: str | None = None
     request: MemoryExtractionRequest
+    # A window longer than one request allows (366 days) is split: `request.window` is the
+    # oldest part and these follow it, oldest first; one run goes through them in order.
+    later_windows: list[TimeWindow] = Field(default_factory=list)
     # The builtin runner takes every pending task by default; a model runner one per run.
     limit: Annotated[int, Field(ge=1)] | None = None
     approve_plan: Hex64 | None = None
@@ -78,13 +82,16 @@ def extract(
     work, traps and their fix, and the rules the user stated, each proposed once for the
     whole window; it sends nothing, needs no approval and takes every pending task of the
     window in one run (`--limit N` caps it). Without --since/--until it takes everything
-    since this worktree's last extraction (the last 30 days the first time). For model
+    since this worktree's last extraction (the last 30 days the first time); --since takes
+    a date, an ISO time or a relative form (7d, 2w, 12h, yesterday), and a window longer
+    than 366 days is extracted as consecutive parts in one run, with progress. For model
     runners nothing is sent before its RunnerExecutionPlan is approved: on a TTY
     you are asked; otherwise pass --approve-plan DIGEST or --approve-manifest DIGEST (exit 1
     with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
     the adjudication is a separate delivery with its own plan. Answers are held to the
     agent-native rules and land quarantined for `git memory review`."""
-    from git_memory.runners.batch import run_batch
+    from git_memory import output
+    from git_memory.runners.batch import BatchOutcome, run_batch
     from git_memory.runners.profiles import RunnerOptions
 
     if isinstance(request, ExtractPreviewRequest):
@@ -93,23 +100,35 @@ def extract(
         request.runner, request.runner_command, request.runner_model, request.runner_endpoint
     )
     builtin = request.runner == "builtin"
-    outcome = run_batch(
-        ctx.worktree,
-        options,
-        request.request,
-        limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
-        approve_plan=request.approve_plan,
-        approve_manifest=request.approve_manifest,
-        ask=ctx.confirm,
-    )
-    if builtin and not outcome.left:
-        _remember_window(ctx, request.request)
+    parts = [request.request.window, *request.later_windows]
+    outcome = BatchOutcome()
+    with output.progress("extracting windows", len(parts) if len(parts) > 1 else 0) as shown:
+        for part in parts:
+            selection = request.request.model_copy(update={"window": part})
+            found = run_batch(
+                ctx.worktree,
+                options,
+                selection,
+                limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
+                approve_plan=request.approve_plan,
+                approve_manifest=request.approve_manifest,
+                ask=ctx.confirm,
+            )
+            outcome.add(found)
+            shown.advance()
+            if builtin and found.left:
+                break  # --limit is spent: the next run starts here
+            if builtin:
+                _remember_window(ctx, selection)
+            elif found.extracted or found.adjudicated or found.quarantined:
+                break  # a model runner delivers one approved part per run
+    span = {"after": parts[0].after, "before": parts[-1].before}
     return ExtractRunnerResponse(
         runner=request.runner,
         extracted=outcome.extracted,
         adjudicated=outcome.adjudicated,
         quarantined=outcome.quarantined,
-        window=request.request.window.to_json(),
+        window=span,
         sessions=outcome.sessions,
         skipped=[SkippedSessions(reason=r, sessions=n) for r, n in outcome.skipped],
         remaining=outcome.left,
@@ -188,7 +207,8 @@ _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest:
-    """The request from the flags; the window defaults as `extract.window` describes."""
+    """The request from the flags; the window defaults as `extract.window` describes, and
+    one longer than a request allows is split into parts (none before the oldest session)."""
     from git_memory.extract import window
     from git_memory.store.session import open_workspace
 
@@ -198,7 +218,27 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest
         with open_workspace(ctx.worktree, sync=False) as workspace:
             last = window.last_until(workspace.db, workspace.owner)
     resolved = window.resolve_window(since, until, last_until=last, now=window.utc_now())
-    return _request(values, request_from_cli(values, resolved.to_json()))
+    parts = window.split(resolved, not_before=_oldest_session(ctx, resolved))
+    request = _request(values, request_from_cli(values, parts[0].to_json()))
+    later = [TimeWindow.model_validate(part.to_json()) for part in parts[1:]]
+    return request.model_copy(update={"later_windows": later})
+
+
+def _oldest_session(ctx: OpContext, resolved: Any) -> Any:
+    """When this worktree's oldest indexed session started, for a window longer than one
+    part (the parts before it hold nothing); None otherwise."""
+    from git_memory.extract import window
+    from git_memory.sessions.listing import oldest_start
+
+    if resolved.before - resolved.after <= window.MAX_WINDOW:
+        return None
+    oldest = oldest_start(ctx.worktree)
+    try:
+        return (
+            window.parse_moment(oldest, "the oldest session", resolved.before) if oldest else None
+        )
+    except GitMemoryError:
+        return None  # an unreadable start time only costs the parts before it
 
 
 def _from_request_file(ctx: OpContext, document: Any, values: Mapping[str, Any]) -> Any:

@@ -9,6 +9,11 @@ from git_memory.ops.registry import spec
 from git_memory.safefs import create_file_at, open_dir, split_relative
 
 MEMORY_SUBDIRS = ("entries", "scenes", "skills")
+NEXT_STEP_WHY = {
+    "git memory hooks install": "pre-commit lint and index.json merge driver, once per clone",
+    "git memory sessions sync": "index your agents' transcripts of this worktree",
+    "git memory extract --runner builtin": "propose memories from them, then: git memory review",
+}
 
 
 def init(ctx: OpContext, request: EmptyRequest) -> InitResponse:
@@ -32,15 +37,35 @@ def init(ctx: OpContext, request: EmptyRequest) -> InitResponse:
             created.append(f"{worktree.memory_root}/index.json")
         except FileExistsError:
             pass
-    return InitResponse(memory_root=worktree.memory_root, created=created)
+    return InitResponse(memory_root=worktree.memory_root, created=created, next=_next_steps(ctx))
+
+
+def _next_steps(ctx: OpContext) -> list[str]:
+    """What a new clone does next: the hooks once (when not installed yet), then index the
+    agents' transcripts and extract from them."""
+    from git_memory.repo import hooks
+
+    worktree = ctx.worktree
+    directory = hooks.hooks_dir(worktree)
+    installed = all(
+        hooks.directory_state(worktree, directory, name).state == "installed"
+        for name in hooks.HOOK_NAMES
+    ) and hooks.driver_registered(worktree)
+    steps = [] if installed else ["git memory hooks install"]
+    return [*steps, "git memory sessions sync", "git memory extract --runner builtin"]
 
 
 def render(response: InitResponse) -> str:
-    """Human summary of what init did."""
+    """Human summary of what init did, and what to run next."""
     if not response.created:
-        return f"memory root {response.memory_root}/ is already initialized"
-    lines = [f"initialized memory root {response.memory_root}/"]
-    lines += [f"  created {path}" for path in response.created]
+        lines = [f"memory root {response.memory_root}/ is already initialized"]
+    else:
+        lines = [f"initialized memory root {response.memory_root}/"]
+        lines += [f"  created {path}" for path in response.created]
+    if response.next:
+        lines.append("next:")
+        width = max(len(step) for step in response.next)
+        lines += [f"  {step:<{width}}  # {NEXT_STEP_WHY.get(step, '')}" for step in response.next]
     return "\n".join(lines)
 
 

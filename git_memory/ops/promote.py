@@ -67,6 +67,8 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
         replayed=result.replayed,
         resumed=result.resumed,
         files=result.files,
+        created=result.created,
+        regenerated_index=result.regenerated_index,
         candidate_ids=result.candidate_ids,
         approved_via=via,
         notes=result.notes,
@@ -102,12 +104,18 @@ def render(response: PromotionResult, ids: ShortIds) -> str:
     """What was written, and that committing is the user's step."""
     verb = "already applied" if response.replayed else "applied"
     lines = [f"plan {ids.one('plan', response.plan_id)} {verb}:"]
-    lines += [f"  {path}" for path in response.files]
-    lines.append(
-        "see the new and changed files with `git status` (new files are untracked, so"
-        " `git diff` alone does not show them), then `git add` and commit them as usual;"
-        " git memory never commits"
-    )
+    new = set(response.created)
+    lines += [f"  {path} ({'new' if path in new else 'changed'})" for path in response.files]
+    if response.regenerated_index:
+        lines.append(f"  {response.regenerated_index} (regenerated)")
+    if new:
+        see = (
+            "see them with `git status` (new files are untracked, so `git diff` alone does"
+            " not show them)"
+        )
+    else:
+        see = "see the changes with `git diff`"
+    lines.append(f"{see}, then `git add` and commit them as usual; git memory never commits")
     return "\n".join(lines + response.notes)
 
 

@@ -80,7 +80,8 @@ SELECTION_PARAMS: list[click.Parameter] = [
     click.Option(
         ["--since"],
         metavar="TIME",
-        help="Window start (inclusive): a date (2026-11-01, UTC) or an ISO timestamp.",
+        help="Window start (inclusive): a date (2026-11-01, UTC), an ISO timestamp or a "
+        "relative form (7d, 2w, 12h, yesterday).",
     ),
     click.Option(["--until"], metavar="TIME", help="Window end (exclusive), same forms."),
     click.Option(["--query"], help="Full-text query over visible text and tool names."),

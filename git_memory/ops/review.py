@@ -100,7 +100,10 @@ def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
             )
             continue
         output.echo(plan.diff, err=True)
-        question = f"Write these {len(plan.per_file)} file(s) into the memory root now?"
+        question = (
+            f"Write these {len(plan.per_file)} file(s) into {ctx.worktree.memory_root}/ now"
+            f" (and regenerate {ctx.worktree.memory_root}/index.json)?"
+        )
         if output.confirm(question, default=True):
             promoted = load_operation("promote").invoke(
                 ctx, {"plan": plan.plan_id, "approve": plan.plan_digest}

@@ -96,7 +96,11 @@ OPERATION = Operation(
     handler=sessions_list,
     cli_params=[
         click.Option(["--all", "all_sessions"], is_flag=True, help="Every indexed session."),
-        click.Option(["--since"], default=None, help="Only sessions active at or after this time."),
+        click.Option(
+            ["--since"],
+            default=None,
+            help="Only sessions active at or after this time (2026-11-01, an ISO time, 7d).",
+        ),
         click.Option(["--until"], default=None, help="Only sessions started before this time."),
         click.Option(
             ["--provider"],

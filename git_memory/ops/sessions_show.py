@@ -23,7 +23,9 @@ from git_memory.ops.short_ids import ShortIds
 def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
     """Show the normalized turns of a session (or one turn) from the session index.
 
-    For people debugging the index: prints transcript text, tool inputs and outputs.
+    The key is a session or turn key, or any unique prefix of 4 or more of its hex digits
+    (`sessions list` prints 7, more where they would not be unique). For people debugging
+    the index: prints transcript text, tool inputs and outputs.
     """
     from git_memory.sessions.listing import show
 

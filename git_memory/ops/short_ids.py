@@ -47,10 +47,6 @@ def namespace(db: StateDB, owner: OwnerKeys, kind: str) -> list[str]:
     return NAMESPACES[kind](db, owner)
 
 
-# Session and turn keys are shown with 16 hex digits (the width of `sessions list`'s column).
-SHOWN_KEY = 16
-
-
 class ShortIds:
     """Abbreviates ids for a text rendering; reads each kind's namespace once, when first
     needed. Kinds: those of `NAMESPACES`, and "session" (session and turn keys)."""
@@ -66,8 +62,9 @@ class ShortIds:
         shown = list(identifiers)
         if not shown:  # nothing to read
             return {}
-        least = SHOWN_KEY if kind == "session" else MIN_SHOWN
-        return abbreviate_within(shown, self._namespace(kind), minimum=least)
+        # Session and turn keys too: 7 hex digits, more only where another key would read
+        # the same (as git abbreviates object names).
+        return abbreviate_within(shown, self._namespace(kind), minimum=MIN_SHOWN)
 
     def one(self, kind: str, identifier: str) -> str:
         """One id of `kind` abbreviated."""

@@ -63,7 +63,7 @@ def render(response: StatusResponse, ids: ShortIds) -> str:
     if not response.memory_root_exists:
         root += " (missing; create it with `git memory init`)"
     elif "entries" in approved:
-        root += f" ({_count(approved['entries'], 'approved entry', 'approved entries')})"
+        root += f" ({_approved_line(approved)})"
     lines = [root, f"repository: {binding.public_repository_identity or '(no public origin)'}"]
     lines.append(_sessions_line(counts.get("sessions", {})))
     waiting = _waiting(counts, ids)
@@ -87,6 +87,12 @@ def _plan_waits(plan: dict[str, Any]) -> str:
     held = plan.get("candidates", 0)
     confirmed = f" ({_count(held, 'confirmed candidate', 'confirmed candidates')})" if held else ""
     return f"{confirmed} waits; write it".lstrip()
+
+
+def _approved_line(approved: dict[str, Any]) -> str:
+    line = _count(approved["entries"], "approved entry", "approved entries")
+    retired = approved.get("retired", 0)
+    return f"{line}, {retired} retired" if retired else line
 
 
 def _count(number: int, one: str, many: str) -> str:

@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-from git_memory.errors import UsageError
+from git_memory.contracts.base import format_timestamp
+from git_memory.extract.window import parse_moment, utc_now
 
 
 def utc_timestamp(value: str | None, option: str) -> str | None:
-    """`2026-11-01`, `2026-11-01T09:30`, `…Z` or `…+02:00` as `YYYY-MM-DDTHH:MM:SS.mmmZ`;
-    a date or a time without an offset is UTC."""
-    from git_memory.contracts.base import format_timestamp
-
+    """`2026-11-01`, `2026-11-01T09:30`, `…Z`, `…+02:00` or a relative form (`7d`, `2w`,
+    `12h`, `yesterday`, `today`, `now`) as `YYYY-MM-DDTHH:MM:SS.mmmZ`; a date or a time
+    without an offset is UTC. Every command's time flags take the forms `extract` takes."""
     if value is None:
         return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError as exc:
-        raise UsageError(
-            "GM_REQUEST_INVALID",
-            f"{option} is not an ISO date or time: {value!r}",
-            hint="e.g. 2026-11-01 or 2026-11-01T09:30:00Z",
-        ) from exc
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return format_timestamp(moment)
+    return format_timestamp(parse_moment(value, option, utc_now()))

@@ -53,11 +53,12 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
 
 
 def render(response: VerifyResponse) -> str:
-    """One line per stale memory with its reasons, then the counts."""
+    """One line per stale or unverifiable memory with its reasons, then the counts."""
     lines = []
     for item in response.entries:
-        if item.state == "stale":
-            lines.append(f"{item.path}: stale: " + "; ".join(r.message for r in item.reasons))
+        if item.state != "fresh":
+            why = "; ".join(r.message for r in item.reasons)
+            lines.append(f"{item.path}: {item.state}: {why}")
     counts = response.counts
     lines.append(
         f"{counts.total} checked: {counts.fresh} fresh, {counts.stale} stale, "

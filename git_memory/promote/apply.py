@@ -50,6 +50,8 @@ class Applied:
     replayed: bool = False
     resumed: bool = False
     notes: list[str] = field(default_factory=list)
+    created: list[str] = field(default_factory=list)
+    regenerated_index: str | None = None
 
 
 def plan_not_found(plan_id: str) -> GitMemoryError:
@@ -407,8 +409,10 @@ def _post_finalize(
     replayed: bool = False,
 ) -> Applied:
     """Regenerate index.json and re-sync the approved projection (idempotent)."""
+    regenerated = None
     if record.mutation_phase != "done" or replayed:
-        regenerate_index(worktree)
+        if regenerate_index(worktree):
+            regenerated = f"{worktree.memory_root}/index.json"
         from git_memory.store.approved import sync_approved
 
         sync_approved(db, owner, worktree.root, worktree.memory_root)
@@ -419,6 +423,12 @@ def _post_finalize(
         files=[item.target_path for item in plan.per_file],
         candidate_ids=list(plan.candidate_ids),
         replayed=replayed,
+        created=[
+            item.target_path
+            for item in plan.per_file
+            if item.target_blob_hash is None and item.operation != "delete"
+        ],
+        regenerated_index=regenerated,
     )
 
 

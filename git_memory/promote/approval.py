@@ -73,6 +73,7 @@ def decide(
         # An MCP client's human and agent see the whole id, the one the agent's tools carry.
         f"Promote plan {record.plan_id if ctx.front_end == 'mcp' else shown_id or record.plan_id}: "
         f"{len(plan.per_file)} file(s) into {plan.owner.memory_root}/"
+        f" (and regenerate {plan.owner.memory_root}/index.json)"
     )
     if not ctx.confirm(summary, fresh_diff(ctx.worktree.root, record, plan)):
         raise GitMemoryError("GM_APPROVAL_DECLINED", "the promotion plan was not approved")

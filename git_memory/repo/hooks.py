@@ -23,6 +23,7 @@ from pathlib import Path
 import pygit2
 
 from git_memory.errors import GitMemoryError
+from git_memory.paths import packaged_file
 from git_memory.repo.binding import Worktree
 from git_memory.repo.memory_tree import is_tracked_dir
 
@@ -95,10 +96,9 @@ def open_hooks_dir(worktree: Worktree, directory: Path, *, create: bool) -> Iter
 
 def template_path(package_dir: Path | None = None) -> Path:
     """The shim template: `git_memory/_hooks/` in a wheel, `<checkout>/hooks/` when editable."""
-    package = package_dir or Path(__file__).resolve().parent.parent
-    for candidate in (package / "_hooks" / "pre-commit", package.parent / "hooks" / "pre-commit"):
-        if candidate.is_file():
-            return candidate
+    found = packaged_file("hooks", "pre-commit", package_dir)
+    if found is not None:
+        return found
     raise GitMemoryError(
         "GM_HOOK_TEMPLATE_MISSING",
         "the hook shim template is not installed with git-memory",

@@ -43,6 +43,19 @@ class BatchOutcome:
     skipped: list[tuple[str, int]] = field(default_factory=list)
     left: int = 0
 
+    def add(self, other: BatchOutcome) -> None:
+        """Count `other` (a later window's run) into this outcome."""
+        self.extracted += other.extracted
+        self.adjudicated += other.adjudicated
+        self.quarantined += other.quarantined
+        self.pending_plans += other.pending_plans
+        self.sessions += other.sessions
+        reasons = dict(self.skipped)
+        for reason, count in other.skipped:
+            reasons[reason] = reasons.get(reason, 0) + count
+        self.skipped = list(reasons.items())
+        self.left = other.left
+
 
 def task_stdin(task: dict[str, Any]) -> bytes:
     """The exact bytes a runner receives for `task` (lease fixed: it means nothing there)."""

@@ -6,9 +6,11 @@ import re
 from pathlib import Path
 
 from git_memory.errors import UsageError
+from git_memory.ids import MIN_TYPED
 from git_memory.sessions import index
 
-MIN_PREFIX = 8
+# Any unique prefix of 4 or more hex digits, as git takes an abbreviated object name.
+MIN_PREFIX = MIN_TYPED
 _HEX = re.compile(r"^[0-9a-f]+$")
 
 
@@ -22,7 +24,7 @@ def all_keys(state_home: Path) -> list[str]:
 
 
 def resolve_key(state_home: Path, given: str) -> str:
-    """The one sessionKey or turnKey starting with `given` (8 to 64 hex characters); several:
+    """The one sessionKey or turnKey starting with `given` (4 to 64 hex characters); several:
     `GM_ID_AMBIGUOUS` listing them, none: `GM_SESSION_NOT_FOUND` (both usage errors)."""
     key = given.lower()
     if not _HEX.match(key) or not MIN_PREFIX <= len(key) <= 64:

@@ -93,6 +93,21 @@ def list_sessions(
     return out
 
 
+def oldest_start(worktree: Worktree) -> str | None:
+    """When the oldest indexed session with turns in `worktree` started (None: none)."""
+    with index.reader(worktree.state_home) as conn:
+        cwds = attributed_cwds(conn, worktree.root)
+        if not cwds:
+            return None
+        marks = ",".join("?" * len(cwds))
+        row = conn.execute(
+            "SELECT min(s.started) FROM sessions s WHERE s.session_key IN"
+            f" (SELECT t.session_key FROM turns t WHERE t.cwd IN ({marks}))",
+            cwds,
+        ).fetchone()
+    return row[0] if row and isinstance(row[0], str) else None
+
+
 def _first_line(text: str) -> str:
     """The opening line of a turn's text: the user's prompt, as people recognise a session."""
     for line in text.splitlines():

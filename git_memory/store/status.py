@@ -49,7 +49,7 @@ def _empty() -> dict[str, Any]:
         "chunks": dict.fromkeys(CHUNK_STATES, 0),
         # No command has read this worktree's memory yet: nothing is indexed, by design
         # (status creates no state), which is not the same as a scan that drifted.
-        "approved": {"entries": 0, "generation": 0, "coverage": "unsynced"},
+        "approved": {"entries": 0, "retired": 0, "generation": 0, "coverage": "unsynced"},
     }
 
 
@@ -69,8 +69,18 @@ def _by_state(
 def _approved(state: Workspace) -> dict[str, Any]:
     sync = state.sync
     assert sync is not None  # opened with sync=True
-    entries = state.db.scalar(
-        "SELECT count(*) FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
+    # A retired entry keeps its file (`status: deprecated`) but is no longer approved memory:
+    # `list`, `verify` and the assembled block leave it out, and so does this count.
+    by_status = dict.fromkeys(("approved", "deprecated"), 0)
+    for row in state.db.rows(
+        "SELECT status, count(*) FROM approved_entries"
+        " WHERE repository_key = ? AND worktree_key = ? GROUP BY status",
         (state.owner.repository_key, state.owner.worktree_key),
-    )
-    return {"entries": entries, "generation": sync.generation, "coverage": sync.coverage}
+    ):
+        by_status[row[0]] = row[1]
+    return {
+        "entries": by_status["approved"],
+        "retired": by_status["deprecated"],
+        "generation": sync.generation,
+        "coverage": sync.coverage,
+    }

@@ -80,6 +80,8 @@ class Verifier:
             checked += self._commit(commit.hash, commit.repo, reasons, notes)
         body_checked = self._commands(entry.body, reasons)
         state = _state(checked + body_checked, reasons)
+        if state == "unverifiable":
+            reasons.append(_nothing_to_check(notes))
         return Checked(entry.id, "entry", path, state, tuple(reasons), tuple(notes), entry)
 
     def document(self, item_id: str, kind: str, path: str, text: str) -> Checked | None:
@@ -133,6 +135,19 @@ class Verifier:
         from git_memory.verify.needs import check_requirement
 
         return check_requirement(self.manifests, need)
+
+
+def _nothing_to_check(notes: Sequence[str]) -> Reason:
+    """Why an entry is unverifiable: what it cites could not be checked here, or it cites
+    nothing a check can hold it to."""
+    if notes:
+        return Reason("unverifiable", "", "; ".join(notes))
+    return Reason(
+        "unverifiable",
+        "",
+        "cites no file, commit or project command (make target, package script, script "
+        "file, manifest) that can be checked",
+    )
 
 
 def _state(checked: int, reasons: Sequence[Reason]) -> State:

@@ -79,3 +79,20 @@ def test_status_reports_a_symlinked_memory_root_instead_of_failing(
     document = result.json()
     assert document["counts"]["memory"] == {"error": "GM_SYMLINK_REFUSED"}
     assert any("GM_SYMLINK_REFUSED" in note for note in document["notes"])
+
+
+def test_init_ends_with_the_next_steps_for_this_clone(gm: Any, repo: Repo) -> None:
+    first = gm(["init"], cwd=repo.root)
+    assert first.exit_code == 0, first.stderr
+    steps = [
+        line.split("#")[0].strip() for line in first.stdout.split("next:\n", 1)[1].splitlines()
+    ]
+    assert steps == [
+        "git memory hooks install",
+        "git memory sessions sync",
+        "git memory extract --runner builtin",
+    ]
+    assert gm(["hooks", "install"], cwd=repo.root).exit_code == 0
+    again = gm(["init", "--format", "json"], cwd=repo.root).json()
+    assert again["created"] == []
+    assert again["next"] == ["git memory sessions sync", "git memory extract --runner builtin"]

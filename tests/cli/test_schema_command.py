@@ -68,3 +68,6 @@ def test_the_wheel_ships_the_schemas(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for model in contract_models():
         assert f"git_memory/schemas/{schema_filename(model)}" in names
+    # The files `doctor` and the docs point a pip-installed user at ship with it.
+    for shipped in ("mcp/README.md", "mcp/codex-config.toml", "claude-code/README.md"):
+        assert f"git_memory/_contrib/{shipped}" in names

@@ -384,7 +384,9 @@ def test_terminal_review_confirms_each_operation(
     load_operation("review").invoke(OpContext.at_terminal(repo.root), {"kind": "consolidation"})
     assert len(answers) == 2  # one key per operation
     assert any("UPDATE scene release" in line for line in shown)
-    assert asked_to_write == ["Write these 2 file(s) into the memory root now?"]
+    assert asked_to_write == [
+        "Write these 2 file(s) into .memory/ now (and regenerate .memory/index.json)?"
+    ]
     plans = [line for line in shown if " kept; write it later with: " in line]
     assert len(plans) == 1
     command = plans[0].split("write it later with: git memory ")[1].split()

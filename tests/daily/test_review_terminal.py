@@ -12,7 +12,7 @@ from tests.extract.conftest import SINCE, UNTIL, SampleRepo, build_sample_repo
 
 CLAIM = r"\(c\)onfirm, \(d\)iscard, \(s\)kip, \(q\)uit\?"
 TYPED = r"Typed facts: confirm \(a\)ll, decide \(o\)ne by one, or \(s\)kip them\?"
-WRITE = r"Write these (\d+) file\(s\) into the memory root now\?"
+WRITE = r"Write these (\d+) file\(s\) into \.memory/ now \(and regenerate \.memory/index\.json\)\?"
 
 
 def _queued(tmp_path: Path, hermetic_env: dict[str, Path]) -> SampleRepo:
@@ -61,6 +61,8 @@ def test_a_whole_review_session_writes_the_files(
     assert "\n      turn 0 — user: Run the test suite" in listing, "typed facts show evidence"
     assert "applied:" in terminal.screen
     assert "git status" in terminal.screen, "new files are untracked: the aftercare says so"
+    assert ".memory/index.json (regenerated)" in terminal.screen, "every written file is named"
+    assert terminal.screen.count(".md (new)") == queued - 1
     statuses = _statuses(hermetic_env)
     assert statuses.get("discarded") == 1
     assert statuses.get("promoted") == queued - 1

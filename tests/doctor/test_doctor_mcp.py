@@ -29,6 +29,22 @@ def test_nothing_registered_says_how(repo: Repo, hermetic_env: dict[str, Path]) 
     assert "claude mcp add --scope user git-memory" in checks["mcp claude"]["hint"]
     assert checks["mcp codex"]["status"] == "warn"
     assert "codex-config.toml" in checks["mcp codex"]["hint"]
+    # Each hint names a file that is there on this machine, not a path in the sources.
+    shipped = checks["mcp codex"]["hint"].split("merge ", 1)[1].split(" into ", 1)[0]
+    assert Path(shipped).is_file()
+    readme = checks["mcp claude"]["hint"].rsplit(": ", 1)[1].rstrip(")")
+    assert Path(readme).is_file()
+
+
+def test_an_installed_wheel_layout_finds_the_shipped_contrib_files(tmp_path: Path) -> None:
+    from git_memory.paths import packaged_file
+
+    package = tmp_path / "site-packages" / "git_memory"
+    (package / "_contrib" / "mcp").mkdir(parents=True)
+    (package / "_contrib" / "mcp" / "codex-config.toml").write_text("# snippet\n")
+    found = packaged_file("contrib", "mcp/codex-config.toml", package)
+    assert found == package / "_contrib" / "mcp" / "codex-config.toml"
+    assert packaged_file("contrib", "mcp/missing.toml", package) is None
 
 
 def test_user_scope_and_codex_snippets_register(repo: Repo, hermetic_env: dict[str, Path]) -> None:

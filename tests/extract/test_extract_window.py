@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from git_memory.errors import EXIT_USAGE, UsageError
-from git_memory.extract.window import FIRST_WINDOW, OVERLAP, parse_moment, resolve_window
+from git_memory.extract.window import (
+    EPOCH,
+    FIRST_WINDOW,
+    MAX_WINDOW,
+    OVERLAP,
+    parse_moment,
+    resolve_window,
+    split,
+)
 from tests.conftest import run_cli
 from tests.extract.conftest import SINCE, UNTIL, SampleRepo, build_sample_repo
 
@@ -50,9 +59,7 @@ def test_defaults_until_now_and_since_the_last_extraction() -> None:
     ("since", "until", "words"),
     [
         ("2026-12-01", "2026-11-01", "the window ends before it starts"),
-        ("2024-01-01", "2026-11-01", "the window spans 1035 days; at most 366"),
         ("last tuesday", None, "--since is not a date, a time or a relative form like 7d"),
-        ("2y", None, "the window spans 730 days; at most 366"),
     ],
 )
 def test_bad_windows_are_usage_errors_in_plain_words(
@@ -67,7 +74,6 @@ def test_bad_windows_are_usage_errors_in_plain_words(
 def test_the_cli_refuses_bad_windows_and_digests_with_exit_2(sample_repo: SampleRepo) -> None:
     cases = [
         (["--since", UNTIL, "--until", SINCE], "the window ends before it starts"),
-        (["--since", "2024-01-01", "--until", UNTIL], "at most 366 can be extracted at once"),
         (["--approve-plan", "abc123"], "--approve-plan takes a digest of 64 lowercase hex"),
         (["--approve-manifest", "Z" * 64], "--approve-manifest takes a digest"),
     ]
@@ -108,3 +114,46 @@ def test_no_window_takes_everything_since_the_last_extraction(sample_repo: Sampl
         cwd=sample_repo.root,
     )
     assert relative.exit_code == 0, relative.stderr
+
+
+def test_a_window_longer_than_a_year_is_split_into_parts_oldest_first() -> None:
+    whole = resolve_window("2020-01-01", None, last_until=None, now=NOW)
+    parts = split(whole)
+    assert parts[0].after == datetime(2020, 1, 1, tzinfo=UTC)
+    assert parts[-1].before == NOW
+    assert all(a.before == b.after for a, b in itertools.pairwise(parts))
+    assert all(part.before - part.after <= MAX_WINDOW for part in parts)
+    oldest = datetime(2026, 11, 2, tzinfo=UTC)
+    assert [part.before > oldest for part in split(whole, not_before=oldest)] == [True]
+
+
+def test_a_relative_form_older_than_any_clock_starts_at_the_epoch() -> None:
+    assert parse_moment("1000000000d", "--since", NOW) == EPOCH
+    assert parse_moment("99999999999999999999y", "--since", NOW) == EPOCH
+
+
+@pytest.mark.parametrize("since", ["2020-01-01", "1000000000d"])
+def test_extract_since_an_old_date_takes_everything_in_one_run(
+    sample_repo: SampleRepo, since: str
+) -> None:
+    result = run_cli(
+        ["extract", "--runner", "builtin", "--since", since, "--format", "json"],
+        cwd=sample_repo.root,
+    )
+    assert result.exit_code == 0, result.stderr
+    document = result.json()
+    assert document["window"]["after"] < SINCE
+    assert document["sessions"] == 2
+    assert document["quarantined"]
+    # The next run without a window starts where this one ended: nothing is extracted twice.
+    again = run_cli(["extract", "--runner", "builtin", "--format", "json"], cwd=sample_repo.root)
+    assert again.exit_code == 0, again.stderr
+    assert again.json()["quarantined"] == []
+
+
+def test_every_command_takes_the_relative_time_forms(sample_repo: SampleRepo) -> None:
+    listed = run_cli(["sessions", "list", "--since", "3650d"], cwd=sample_repo.root)
+    assert listed.exit_code == 0, listed.stderr
+    assert len(listed.stdout.strip().splitlines()) >= 2
+    help_text = run_cli(["help", "extract"], cwd=sample_repo.root).stdout
+    assert "7d" in help_text

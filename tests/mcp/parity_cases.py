@@ -44,7 +44,7 @@ CASES: tuple[Case, ...] = (
     Case("memory_sessions_sync", {"sources": ["/nonexistent/transcripts"]}, "missing-source"),
     Case("memory_sessions_list", {}, "empty"),
     Case("memory_sessions_list", {"all": True, "provider": "codex"}, "filtered"),
-    Case("memory_sessions_list", {"since": "yesterday"}, "bad-time"),
+    Case("memory_sessions_list", {"since": "last tuesday"}, "bad-time"),
     Case("memory_assemble", {"provider": "claude", "dryRun": True}, "dry-run"),
     Case("memory_assemble", {"provider": "codex", "dryRun": True}, "dry-run-codex"),
     Case("memory_assemble", {"provider": "nobody"}, "bad-provider"),

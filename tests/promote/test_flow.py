@@ -79,3 +79,34 @@ def test_prepare_then_promote(gm: Any, repo: Repo, tmp_path: Path) -> None:
     assert status.exit_code == 0, status.stderr
     assert status.json()["counts"]["promotions"]["applied"] == 1
     assert repo.snapshot() == before
+
+
+def test_promote_names_every_file_it_wrote_and_which_are_new(gm: Any, repo: Repo) -> None:
+    from tests.promote.scenario import NEW_PATH, OLD_PATH, build
+
+    scenario = build(repo)
+    applied = gm(scenario.promote_args(), cwd=repo.root)
+    assert applied.exit_code == 0, applied.stderr
+    lines = applied.stdout.splitlines()
+    assert f"  {NEW_PATH} (new)" in lines
+    assert f"  {OLD_PATH} (changed)" in lines
+    assert "  .memory/index.json (regenerated)" in lines
+    assert "new files are untracked" in applied.stdout
+
+
+def test_promote_of_changed_files_only_does_not_speak_of_new_ones(
+    gm: Any, repo: Repo, tmp_path: Path
+) -> None:
+    from tests.promote.scenario import OLD_BYTES, OLD_PATH
+
+    repo.write(OLD_PATH, OLD_BYTES.decode())
+    update = seed_candidate(
+        repo.root, "cand-upd", "The new text", action="update", targetEntryIds=["old-entry"]
+    )
+    plan = _prepare(gm, repo, prepare_request(update), tmp_path).json()
+    applied = gm(["promote", "--plan", plan["planId"], "--approve", plan["planDigest"]],
+                 cwd=repo.root)  # fmt: skip
+    assert applied.exit_code == 0, applied.stderr
+    assert f"  {OLD_PATH} (changed)" in applied.stdout.splitlines()
+    assert "untracked" not in applied.stdout
+    assert "see the changes with `git diff`" in applied.stdout

@@ -59,20 +59,14 @@ stream_max_retries = 0
 
 """
 
-# Codex asks before a destructive tool, which a scripted session cannot answer under
-# approval_policy "never": the person running it approves memory_promote in advance. The
-# promotion itself is still approved (or not) in the server's own form.
-HUMAN_APPROVED = """
-[mcp_servers.git-memory.tools.memory_promote]
-approval_mode = "approve"
-"""
-
 
 def _configure(codex_home: Path, url: str) -> None:
     snippet = (CONTRIB / "codex-config.toml").read_text()
     top, table = snippet.split("[mcp_servers.git-memory]")
     config = top + PROVIDER.format(url=url) + "[mcp_servers.git-memory]" + table
-    (codex_home / "config.toml").write_text(config + HUMAN_APPROVED)
+    # The shipped snippet as it is: its per-tool table lets `codex exec` (approval_policy
+    # "never") call memory_promote; the promotion is still approved in the server's form.
+    (codex_home / "config.toml").write_text(config)
 
 
 @pytest.mark.realcli("codex")

@@ -70,7 +70,7 @@ def test_list_filters_and_privacy(gm: Any, repo: Repo, hermetic_env: dict[str, P
     assert len(_keys(gm, repo.root, "--since", "2026-03-01")) == 1
     assert _keys(gm, repo.root, "--since", "2026-03-02T00:00:00Z") == set()
     assert _keys(gm, repo.root, "--until", "2026-03-01") == set()
-    bad = gm(["sessions", "list", "--since", "yesterday"], cwd=repo.root)
+    bad = gm(["sessions", "list", "--since", "last tuesday"], cwd=repo.root)
     assert bad.exit_code == 2
     assert "GM_REQUEST_INVALID" in bad.stderr
 

@@ -175,3 +175,15 @@ def test_a_short_id_from_the_table_names_its_entry(repo: Repo, gm: Any) -> None:
     ambiguous = gm(["retire", stem + "check-the-…", "--reason", "x"], cwd=repo.root)
     assert ambiguous.exit_code == 2
     assert "GM_ID_AMBIGUOUS" in ambiguous.stderr
+
+
+def test_status_counts_what_list_lists_after_a_retirement(rotted: Repo, gm: Any) -> None:
+    plan = _retire(rotted, gm, "storybook", "--reason", "gone")
+    assert gm(["promote", "--plan", plan["planId"], "--approve", plan["planDigest"]],
+              cwd=rotted.root).exit_code == 0  # fmt: skip
+    listed = gm(["list", "--format", "json"], cwd=rotted.root).json()
+    status = gm(["status", "--format", "json"], cwd=rotted.root).json()
+    assert status["counts"]["memory"]["approved"]["entries"] == len(listed["entries"]) == 8
+    assert status["counts"]["memory"]["approved"]["retired"] == 1
+    shown = gm(["status"], cwd=rotted.root).stdout
+    assert "(8 approved entries, 1 retired)" in shown

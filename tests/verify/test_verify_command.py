@@ -40,7 +40,13 @@ def test_verify_names_exactly_the_stale_entries_with_reasons(rotted: Repo, gm: A
         }
     ]
     assert reasons["storybook"][0]["check"] == "package-script"
-    assert all(not item["reasons"] for item in report["entries"] if item["state"] != "stale")
+    assert all(not item["reasons"] for item in report["entries"] if item["state"] == "fresh")
+    # An unverifiable entry says why: nothing it cites can be checked.
+    assert [r["check"] for r in reasons["team-prefers-small-prs"]] == ["unverifiable"]
+    assert (
+        "cites no file, commit or project command"
+        in reasons["team-prefers-small-prs"][0]["message"]
+    )
     assert rotted.snapshot() == before  # read-only: HEAD, refs and index untouched
 
 
@@ -53,6 +59,12 @@ def test_text_output_is_one_line_per_stale_entry_then_counts(rotted: Repo, gm: A
         f".memory/entries/{i}.md" for i in STALE
     )
     assert "9 checked: 4 fresh, 4 stale, 1 unverifiable" in lines
+    unverifiable = [line for line in lines if ": unverifiable: " in line]
+    assert unverifiable == [
+        ".memory/entries/team-prefers-small-prs.md: unverifiable: cites no file, commit or"
+        " project command (make target, package script, script file, manifest) that can be"
+        " checked"
+    ]
 
 
 def test_all_fresh_exits_zero_and_ids_narrow_the_check(rotted: Repo, gm: Any) -> None:
