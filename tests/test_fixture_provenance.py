@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"
+REAL_SESSIONS = FIXTURES / "real-sessions"
 
 
 def _records() -> list[tuple[str, str]]:
@@ -27,6 +28,34 @@ def test_fixture_is_present_unchanged_and_documented(relative: str, digest: str)
     path = FIXTURES / relative
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
     assert f"`{relative}`" in (FIXTURES / "PROVENANCE.md").read_text()
+
+
+def _real_sessions() -> list[tuple[str, int, str]]:
+    """(path under real-sessions, bytes, sha256) of every labelled real session."""
+    records = json.loads((REAL_SESSIONS / "PROVENANCE.json").read_text())
+    return [(r["file"], r["bytes"], r["sha256"]) for r in records]
+
+
+@pytest.mark.parametrize(("relative", "size", "digest"), _real_sessions())
+def test_real_session_is_present_unchanged_and_documented(
+    relative: str, size: int, digest: str
+) -> None:
+    data = (REAL_SESSIONS / relative).read_bytes()
+    assert (len(data), hashlib.sha256(data).hexdigest()) == (size, digest)
+    assert f"`real-sessions/{relative}`" in (REAL_SESSIONS / "PROVENANCE.md").read_text()
+
+
+def test_real_sessions_folder_holds_only_recorded_files() -> None:
+    recorded = {relative for relative, _, _ in _real_sessions()}
+    recorded |= {"PROVENANCE.json", "PROVENANCE.md", "labels.json"}
+    present = {str(p.relative_to(REAL_SESSIONS)) for p in REAL_SESSIONS.rglob("*") if p.is_file()}
+    assert present == recorded
+
+
+def test_real_sessions_are_new_to_the_tests() -> None:
+    """The labelled corpus shares no file with the transcripts the other tests read."""
+    used = {digest for _, digest in _records()}
+    assert not used & {digest for _, _, digest in _real_sessions()}
 
 
 def test_every_agent_has_fixtures() -> None:

@@ -20,57 +20,25 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "extract-yield"
-_BACKTICKED = re.compile(r"`([^`]+)`")
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
 
+from tests.perf.extract_labels import Candidate, extract, hermetic, matches  # noqa: E402
 
-@dataclass(frozen=True)
-class Candidate:
-    """A proposed memory as review shows it."""
-
-    project: str
-    content: str
-    statement: str
-
-    @property
-    def kind(self) -> str:
-        if self.content.startswith("Trap: "):
-            return "trap"
-        if self.content.startswith("`") and "(worked in " in self.content:
-            return "command"
-        return "rule"
-
-    @property
-    def commands(self) -> list[str]:
-        return [" ".join(c.split()) for c in _BACKTICKED.findall(self.content)]
+FIXTURE = PROJECT_ROOT / "tests" / "fixtures" / "extract-yield"
 
 
 def labels() -> dict[str, Any]:
     """The labelled list of the fixture."""
     document: dict[str, Any] = json.loads((FIXTURE / "labels.json").read_text())
     return document
-
-
-def matches(label: dict[str, Any], candidate: Candidate) -> bool:
-    """Whether a candidate is the memory a label describes."""
-    if label["kind"] != candidate.kind:
-        return False
-    text = candidate.content.casefold()
-    if label["kind"] == "command":
-        return candidate.commands[:1] == [" ".join(label["command"].split())]
-    if label["kind"] == "trap":
-        failing = candidate.commands[:1] == [label["failing"]]
-        return failing and all(word.casefold() in text for word in label["fix"])
-    return all(word.casefold() in text for word in label["keywords"])
 
 
 def score(candidates: list[Candidate], document: dict[str, Any]) -> dict[str, Any]:
@@ -131,12 +99,6 @@ def install(project: str, root: Path, claude_home: Path, codex_home: Path, home:
 def extract_project(project: str, base: Path, limit: int | None = None) -> list[Candidate]:
     """A repository for `project`, its sessions installed, one builtin extraction; the
     candidates it proposed."""
-    from git_memory.extract.window import resolve_window, utc_now
-    from git_memory.repo.binding import discover_worktree
-    from git_memory.runners.batch import run_batch
-    from git_memory.runners.profiles import RunnerOptions
-    from git_memory.store.candidates import list_candidates
-    from git_memory.store.session import open_workspace
     from git_memory.testing.repos import make_repo
 
     repo = make_repo(base / project)
@@ -150,26 +112,7 @@ def extract_project(project: str, base: Path, limit: int | None = None) -> list[
         Path(os.environ["CODEX_HOME"]),
         home,
     )
-    worktree = discover_worktree(repo.root)
-    window = resolve_window(None, None, last_until=None, now=utc_now())
-    request = _request(window.to_json())
-    run_batch(worktree, RunnerOptions("builtin"), request, limit=limit)
-    with open_workspace(worktree, sync=False) as workspace:
-        found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
-        return [Candidate(project, str(c.payload["content"]), _statement(c.payload)) for c in found]
-
-
-def _request(window: dict[str, str]) -> Any:
-    from git_memory.contracts.extraction import MemoryExtractionRequest
-
-    return MemoryExtractionRequest.model_validate(
-        {"format": "git-memory-extraction-request@v1", "window": window}
-    )
-
-
-def _statement(payload: dict[str, Any]) -> str:
-    statements = payload.get("statements") or [{}]
-    return str(statements[0].get("text", ""))
+    return extract(project, repo.root, limit=limit)
 
 
 def measure(
@@ -185,27 +128,6 @@ def measure(
     return {**score(candidates, document), "items": [c.content for c in candidates]}
 
 
-def _hermetic(base: Path) -> None:
-    """Point every home, config and transcript directory at `base` (never the real ones)."""
-    for key in list(os.environ):
-        if key.startswith("GIT_"):
-            del os.environ[key]
-    dirs = {name: base / name for name in ("home", "state", "claude", "codex", "xdg")}
-    for path in dirs.values():
-        path.mkdir(parents=True, exist_ok=True)
-    os.environ.update(
-        {
-            "HOME": str(dirs["home"]),
-            "GIT_MEMORY_HOME": str(dirs["state"]),
-            "CLAUDE_CONFIG_DIR": str(dirs["claude"]),
-            "CODEX_HOME": str(dirs["codex"]),
-            "XDG_STATE_HOME": str(dirs["xdg"]),
-            "XDG_CONFIG_HOME": str(dirs["xdg"]),
-            "GIT_CONFIG_GLOBAL": str(dirs["home"] / ".gitconfig"),
-        }
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--projects", help="comma list of fixture projects")
@@ -214,11 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     projects = args.projects.split(",") if args.projects else None
     with tempfile.TemporaryDirectory(prefix="bench-extract-yield-") as tmp:
         base = Path(tmp)
-        _hermetic(base / "env")
+        hermetic(base / "env")
         started = time.perf_counter()
         result = measure(base, projects)
         seconds = time.perf_counter() - started
-        _hermetic(base / "env-baseline")
+        hermetic(base / "env-baseline")
         baseline = measure(base, projects, limit=1)
     if args.show:
         for item in ("items", "missed", "imprecise"):
@@ -233,5 +155,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     raise SystemExit(main())

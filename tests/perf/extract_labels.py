@@ -1,0 +1,129 @@
+"""What the extraction benchmarks share: a hermetic environment, one builtin extraction of a
+repository's sessions, and the matching of the candidates it proposed to labelled memories.
+
+A label names a memory by robust keys, not by wording:
+- `command`: the candidate's first backticked command (spaces normalized) is `command` or one
+  of `aliases`;
+- `trap`: a `Trap:` candidate whose failing command is `failing` (a string or a list of
+  alternatives) and whose text holds every `fix` word;
+- `rule` (and `fact`, which review shows among the stated rules): the text holds every keyword.
+Words match case-insensitively.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_BACKTICKED = re.compile(r"`([^`]+)`")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A proposed memory as review shows it."""
+
+    project: str
+    content: str
+    statement: str
+
+    @property
+    def kind(self) -> str:
+        if self.content.startswith("Trap: "):
+            return "trap"
+        if self.content.startswith("`") and "(worked in " in self.content:
+            return "command"
+        return "rule"
+
+    @property
+    def commands(self) -> list[str]:
+        return [normalized(c) for c in _BACKTICKED.findall(self.content)]
+
+
+def normalized(command: str) -> str:
+    """A command with its runs of white space made single spaces."""
+    return " ".join(command.split())
+
+
+def _alternatives(value: str | Iterable[str]) -> set[str]:
+    return {normalized(value)} if isinstance(value, str) else {normalized(v) for v in value}
+
+
+def matches(label: dict[str, Any], candidate: Candidate) -> bool:
+    """Whether a candidate is the memory a label describes."""
+    kind = "rule" if label["kind"] == "fact" else label["kind"]
+    if kind != candidate.kind:
+        return False
+    text = candidate.content.casefold()
+    first = candidate.commands[:1]
+    if kind == "command":
+        return bool(first) and first[0] in _alternatives(
+            [label["command"], *label.get("aliases", [])]
+        )
+    if kind == "trap":
+        failing = bool(first) and first[0] in _alternatives(label["failing"])
+        return failing and all(word.casefold() in text for word in label["fix"])
+    return all(word.casefold() in text for word in label["keywords"])
+
+
+def hermetic(base: Path) -> dict[str, Path]:
+    """Point every home, config and transcript directory at `base` (never the real ones)."""
+    for key in list(os.environ):
+        if key.startswith("GIT_"):
+            del os.environ[key]
+    names = ("home", "state", "claude", "codex", "gemini", "qwen", "xdg")
+    dirs = {name: base / name for name in names}
+    for path in dirs.values():
+        path.mkdir(parents=True, exist_ok=True)
+    os.environ.update(
+        {
+            "HOME": str(dirs["home"]),
+            "GIT_MEMORY_HOME": str(dirs["state"]),
+            "CLAUDE_CONFIG_DIR": str(dirs["claude"]),
+            "CODEX_HOME": str(dirs["codex"]),
+            "GEMINI_CLI_HOME": str(dirs["gemini"]),
+            "QWEN_RUNTIME_DIR": str(dirs["qwen"]),
+            "XDG_STATE_HOME": str(dirs["xdg"]),
+            "XDG_CONFIG_HOME": str(dirs["xdg"]),
+            "GIT_CONFIG_GLOBAL": str(dirs["home"] / ".gitconfig"),
+        }
+    )
+    return dirs
+
+
+def extract(
+    project: str,
+    root: Path,
+    *,
+    since: str | None = None,
+    until: str | None = None,
+    limit: int | None = None,
+) -> list[Candidate]:
+    """One builtin extraction for the worktree at `root` over the window `since`..`until` (the
+    default window when neither is given), every pending task or the first `limit`; the
+    candidates it proposed."""
+    from git_memory.contracts.extraction import MemoryExtractionRequest
+    from git_memory.extract.window import resolve_window, utc_now
+    from git_memory.repo.binding import discover_worktree
+    from git_memory.runners.batch import run_batch
+    from git_memory.runners.profiles import RunnerOptions
+    from git_memory.store.candidates import list_candidates
+    from git_memory.store.session import open_workspace
+
+    worktree = discover_worktree(root)
+    window = resolve_window(since, until, last_until=None, now=utc_now())
+    request = MemoryExtractionRequest.model_validate(
+        {"format": "git-memory-extraction-request@v1", "window": window.to_json()}
+    )
+    run_batch(worktree, RunnerOptions("builtin"), request, limit=limit)
+    with open_workspace(worktree, sync=False) as workspace:
+        found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
+        return [Candidate(project, str(c.payload["content"]), _statement(c.payload)) for c in found]
+
+
+def _statement(payload: dict[str, Any]) -> str:
+    statements = payload.get("statements") or [{}]
+    return str(statements[0].get("text", ""))
