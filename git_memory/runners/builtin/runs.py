@@ -1,4 +1,10 @@
-"""A session's tool calls in order, as the command facts read them (common turn model only)."""
+"""A session's tool calls in order, as the command facts read them (common turn model only).
+
+Each shell call becomes a `Run` holding its command line as the shell reads it and the
+observed outcome of each of its steps (`observed`): a run counts as worked or failed only
+where the transcript shows it, so a status a pipe hid, a background launch or the agent's
+timeout leaves it unknown.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +12,48 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.shell import Segment
+from git_memory.runners.builtin import observed, shell
+from git_memory.runners.builtin.observed import Outcome
+from git_memory.runners.builtin.shell import Segment, Step
+from git_memory.sessions.turns import call_paths
+
+_STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}
+# Inputs that send a shell call to the background (Claude Code, Gemini CLI and Qwen Code,
+# Copilot CLI).
+_BACKGROUND = (("run_in_background", True), ("is_background", True), ("mode", "async"))
 
 
 @dataclass(frozen=True)
 class Run:
-    """One tool call of a session: a shell command (parsed) or a file edit."""
+    """One tool call of a session: a shell command (parsed, with the observed outcome of each
+    step) or a file edit."""
 
     turn_key: str
     command: str | None
-    state: str
+    outcome: Outcome
     output: str
     main: Segment | None
     setups: tuple[Segment, ...] = field(default=())
     edit: bool = False
+    steps: tuple[Step, ...] = field(default=())
+    outcomes: tuple[Outcome, ...] = field(default=())
+    # The files an edit wrote, as the call named them.
+    paths: tuple[str, ...] = field(default=())
+
+    @property
+    def state(self) -> str:
+        """The run's observed outcome as a result state: `completed` only when it was seen to
+        work, `failed` only when seen to fail, else `unknown`."""
+        return _STATE_OF[self.outcome]
 
     @property
     def worked(self) -> list[Segment]:
-        """The project segments this run showed to work (none unless it completed)."""
-        if self.state != "completed" or self.command is None:
-            return []
-        return shell.worked_segments(self.command)
+        """The project segments this run was seen to run successfully."""
+        return [
+            step.segment
+            for step, outcome in zip(self.steps, self.outcomes, strict=True)
+            if outcome is Outcome.WORKED and step.segment.kind is not None
+        ]
 
     @property
     def key(self) -> str | None:
@@ -42,9 +68,39 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
             command = shell.command_of(call)
             if command is None:
                 if shell.is_edit(call):
-                    yield Run(record.turn_key, None, call.state, "", None, edit=True)
+                    outcome = observed.of_state(call.state)
+                    paths = tuple(scrub(p) for p in call_paths(call))
+                    yield Run(record.turn_key, None, outcome, "", None, edit=True, paths=paths)
                 continue
-            command = scrub(command)
-            main, setups = shell.main_segment(command)
-            output = scrub(call.output or "")
-            yield Run(record.turn_key, command, call.state, output, main, tuple(setups))
+            yield _run(record.turn_key, call, scrub(command), scrub(call.output or ""))
+
+
+def _run(turn_key: str, call: Any, command: str, output: str) -> Run:
+    line = shell.parse(command)
+    status = observed.of_state(call.state)
+    if _backgrounded(call.input):
+        status = Outcome.UNKNOWN
+    elif status is Outcome.UNKNOWN and str(call.name).lower() == "exec" and len(line.steps) == 1:
+        status = observed.exit_field(output)  # a code-mode cell that printed the exec result
+    outcomes = observed.segment_outcomes(line.steps, status, output, pipefail=line.pipefail)
+    found = [step.segment for step in line.steps]
+    index = shell.main_index(found)
+    if index is None:
+        setups = [s for s in found if s.setup]
+        subject = max((i for i, s in enumerate(found) if s.setup), default=len(found) - 1)
+    else:
+        setups, subject = [s for s in found[:index] if s.setup], index
+    return Run(
+        turn_key,
+        command,
+        outcomes[subject] if outcomes else Outcome.UNKNOWN,
+        output,
+        found[index] if index is not None else None,
+        tuple(setups),
+        steps=line.steps,
+        outcomes=tuple(outcomes),
+    )
+
+
+def _backgrounded(payload: Any) -> bool:
+    return isinstance(payload, dict) and any(payload.get(k) == v for k, v in _BACKGROUND)
