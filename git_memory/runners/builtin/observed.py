@@ -39,7 +39,7 @@ class Outcome(StrEnum):
 # Copilot CLI, OpenCode; shapes in docs/transcript-formats or the fixtures' provenance).
 _NOT_AWAITED = re.compile(
     r"(?im)^Command timed out after\b|\bCommand running in background with ID\b"
-    r"|\bmoved to the background\b|\bwas manually backgrounded\b"
+    r"|\bmoved to (?:the )?background\b|\bwas manually backgrounded\b"
     r"|^Process running with session ID \d+|^Script running with cell ID\b"
     r"|^Background PIDs: \d|\bwaiting for command\b.*\btimed out\b"
     r"|<bash_metadata>[^<]{0,500}?\b(?:timeout|timed out|terminated|aborted)\b"
@@ -61,7 +61,10 @@ _FAILURES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
 _PASSED: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "test",
-        re.compile(r"(?m)^=+ (?:\d+ (?:passed|skipped|xfailed|deselected)(?:, )?)+ in [\d.]+s"),
+        re.compile(
+            r"(?m)^(?:=+ )?(?:\d+ (?:passed|skipped|xfailed|xpassed|deselected|warnings?)"
+            r"(?:, )?)+ in [\d.]+s\b"
+        ),
     ),
     ("test", re.compile(r"(?m)^\s*Tests:?\s+(?:\d+ (?:passed|skipped|todo)(?:, )?)+,? \d+ total")),
     ("test", re.compile(r"(?m)^\s*Tests?\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)")),

@@ -52,7 +52,7 @@ class Run:
         return [
             step.segment
             for step, outcome in zip(self.steps, self.outcomes, strict=True)
-            if outcome is Outcome.WORKED and step.segment.kind is not None
+            if outcome is Outcome.WORKED and step.segment.kind is not None and not step.elsewhere
         ]
 
     @property
@@ -78,11 +78,12 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
 def _run(turn_key: str, call: Any, command: str, output: str) -> Run:
     line = shell.parse(command)
     status = observed.of_state(call.state)
-    if _backgrounded(call.input):
-        status = Outcome.UNKNOWN
-    elif status is Outcome.UNKNOWN and str(call.name).lower() == "exec" and len(line.steps) == 1:
+    if status is Outcome.UNKNOWN and _one_code_mode_command(call.input):
         status = observed.exit_field(output)  # a code-mode cell that printed the exec result
-    outcomes = observed.segment_outcomes(line.steps, status, output, pipefail=line.pipefail)
+    if _backgrounded(call.input):  # whatever it printed so far is not its result
+        outcomes = [Outcome.UNKNOWN] * len(line.steps)
+    else:
+        outcomes = observed.segment_outcomes(line.steps, status, output, pipefail=line.pipefail)
     found = [step.segment for step in line.steps]
     index = shell.main_index(found)
     if index is None:
@@ -100,6 +101,11 @@ def _run(turn_key: str, call: Any, command: str, output: str) -> Run:
         steps=line.steps,
         outcomes=tuple(outcomes),
     )
+
+
+def _one_code_mode_command(payload: Any) -> bool:
+    """A Codex code-mode cell running one command: an `exit_code` it prints is that one's."""
+    return isinstance(payload, str) and len(shell.code_mode_commands(payload)) == 1
 
 
 def _backgrounded(payload: Any) -> bool:

@@ -121,7 +121,7 @@ def code_mode_commands(source: str) -> list[str]:
     (JavaScript); a command built at run time is not known and left out."""
     found: list[str] = []
     for call in _CODE_MODE_CALL.finditer(source):
-        key = _CMD_KEY.search(source, call.end())
+        key = _CMD_KEY.search(source, call.end() - 1)
         if key is None or source.find("}", call.end(), key.start()) != -1:
             continue
         literal = _js_string(source, key.end() - 1)
@@ -167,6 +167,9 @@ class Step:
     joiner: str
     # Its output went into a pipe: the pipeline's exit status is the last filter's.
     piped: bool = False
+    # It runs after a `cd` out of the repository (an absolute path is left once paths inside
+    # the worktree are made relative): not one of the project's commands.
+    elsewhere: bool = False
 
 
 @dataclass(frozen=True)
@@ -187,22 +190,31 @@ def parse(command: str) -> Line:
     """The steps of a command line: split on newlines, `;`, `&&`, `||` and `&` outside
     quotes, heredoc bodies and comments left out, pipeline filters and redirections dropped."""
     steps: list[Step] = []
-    pipefail = False
-    errexit = False
+    pipefail = errexit = elsewhere = False
     for raw, separator, piped in _split(command):
         words = _unwrapped(raw)
         if not words:
             continue
+        if words[0] in ("cd", "pushd") and len(words) > 1:
+            elsewhere = outside(words[-1])
         if words[0] == "set":
             options = " ".join(words[1:])
             pipefail = pipefail or "pipefail" in options
             errexit = errexit or bool(re.search(r"(?:^| )-\w*e", options))
         # Under `set -e` a failure stops the script: a newline or `;` joins as `&&` does.
         joiner = "&&" if errexit and separator in (";", "\n") else separator
-        steps.append(Step(_segment(words), joiner, piped))
+        steps.append(Step(_segment(words), joiner, piped, elsewhere))
     if steps and steps[-1].joiner != "&":
-        steps[-1] = Step(steps[-1].segment, "", steps[-1].piped)
+        last = steps[-1]
+        steps[-1] = Step(last.segment, "", last.piped, last.elsewhere)
     return Line(tuple(steps), pipefail)
+
+
+def outside(path: str) -> bool:
+    """A path of this machine rather than of the repository: absolute (POSIX or Windows) or
+    under the home directory."""
+    # A Windows drive path (`C:\\Users\\…`) loses its backslashes when read as POSIX words.
+    return path.startswith(("/", "~", "$HOME")) or bool(re.match(r"[A-Za-z]:", path))
 
 
 _KEYWORDS = frozenset(["if", "then", "else", "elif", "do", "while", "until", "!", "{"])
@@ -379,7 +391,7 @@ def _kind(program: Sequence[str]) -> str | None:
 def project_script(path: str) -> bool:
     """A script file of the repository run by its path: in a tools folder, or a shell script
     (an absolute or home path is this machine's, not the project's)."""
-    if path.startswith(("/", "~", "$")) or ".." in path.split("/"):
+    if outside(path) or path.startswith("$") or ".." in path.split("/"):
         return False
     relative = path.removeprefix("./")
     if relative.startswith(vocabulary.SCRIPT_DIRS) and "/" in relative:
@@ -471,8 +483,8 @@ def _normal_words(words: Sequence[str], program: Sequence[str], kind: str) -> li
     head, rest = list(program[:1]), [w for w in program[1:] if not _machine_specific(w)]
     if head and head[0] in vocabulary.SCRIPT_RUNNERS:
         return prefix + head + _script_args(head[0], rest)
-    if kind == "script":
-        return prefix + head + [w for w in rest if not vocabulary.COSMETIC.match(w)]
+    if kind == "script":  # its options stay, what it is run on does not
+        return prefix + head + [w for w in rest if w.startswith("-")]
     kept: list[str] = []
     dropped = False
     skip = False
@@ -501,7 +513,7 @@ def _normal_words(words: Sequence[str], program: Sequence[str], kind: str) -> li
 def _machine_specific(word: str) -> bool:
     """Arguments that belong to one machine or one moment, never to the project's command:
     a toolchain pin (`+1.96.0`, `+nightly`), an absolute or home path, a shell variable."""
-    return bool(_TOOLCHAIN_PIN.match(word)) or word.startswith(("/", "~", "$"))
+    return bool(_TOOLCHAIN_PIN.match(word)) or outside(word) or word.startswith("$")
 
 
 _TOOLCHAIN_PIN = re.compile(r"\+[\w.-]+$")
