@@ -323,3 +323,53 @@ def test_a_script_the_session_wrote_is_a_one_off() -> None:
     assert [f.content for f in planned["task"]] == [
         "`bash scripts/lint.sh` lints the code (worked in 1 session)."
     ]
+
+
+def test_a_codex_command_still_running_takes_the_outcome_it_ended_with() -> None:
+    def call(call_id: str, name: str, payload: Any, output: str, state: str) -> ToolCall:
+        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state=state)
+
+    running = (
+        "Chunk ID: 9f8e\nWall time: 10.0 seconds\nProcess running with session ID {}\nOutput:\n"
+    )
+    cell = "Script running with cell ID {}\nWall time 10.0 seconds\nOutput:\n"
+    calls = (
+        call("a", "exec_command", {"cmd": "npm test"}, running.format(5) + "✔ adds", "unknown"),
+        call("b", "exec_command", {"cmd": "make test"}, running.format(6), "unknown"),
+        call(
+            "c",
+            "write_stdin",
+            {"session_id": 5, "chars": ""},
+            "Process exited with code 1\nOutput:\n✖ subtracts",
+            "failed",
+        ),
+        call(
+            "d",
+            "write_stdin",
+            {"session_id": 6, "chars": ""},
+            "Process exited with code 0\nOutput:\nok",
+            "completed",
+        ),
+        call(
+            "e",
+            "exec",
+            'text((await tools.exec_command({cmd: "pytest -q"})).output);',
+            cell.format(7),
+            "unknown",
+        ),
+        call(
+            "f",
+            "wait",
+            {"cell_id": "7", "yield_time_ms": 10000},
+            "Script completed\nWall time 2.0 seconds\nOutput:\n\n12 passed in 1.90s\n",
+            "unknown",
+        ),
+        call("g", "exec_command", {"cmd": "cargo test"}, running.format(8), "unknown"),
+    )
+    runs = list(session_runs([_turn("t", *calls)]))
+    assert [(r.command, r.outcome) for r in runs] == [
+        ("npm test", Outcome.FAILED),
+        ("make test", Outcome.WORKED),
+        ("pytest -q", Outcome.WORKED),
+        ("cargo test", Outcome.UNKNOWN),
+    ]

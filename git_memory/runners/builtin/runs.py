@@ -8,6 +8,7 @@ timeout leaves it unknown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 from git_memory.runners.builtin import observed, shell
 from git_memory.runners.builtin.observed import Outcome
 from git_memory.runners.builtin.shell import Segment, Step
-from git_memory.sessions.turns import call_paths
+from git_memory.sessions.turns import ToolCall, call_paths
 
 _STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}
 # Inputs that send a shell call to the background (Claude Code, Gemini CLI and Qwen Code,
@@ -62,17 +63,64 @@ class Run:
 
 
 def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> Iterator[Run]:
-    """Every shell call and edit of the records, in order; paths scrubbed from commands."""
+    """Every shell call and edit of the records, in order; paths scrubbed from commands.
+
+    A Codex command still running when its call returned ("Process running with session ID
+    5", "Script running with cell ID 7") is read again with what its later `write_stdin` or
+    `wait` call brought back, so its outcome is the one it ended with."""
+    found: list[Run] = []
+    running: dict[str, tuple[int, ToolCall]] = {}
     for record in records:
         for call in record.tool_calls:
+            resumed = _resumes(call, running)
+            if resumed is not None:
+                index, first = resumed
+                found[index] = _continued(found[index], first, call, scrub)
+                handle = _handle(call.output or "")
+                if handle is not None:
+                    running[handle] = (index, first)
+                continue
             command = shell.command_of(call)
             if command is None:
                 if shell.is_edit(call):
                     outcome = observed.of_state(call.state)
                     paths = tuple(scrub(p) for p in call_paths(call))
-                    yield Run(record.turn_key, None, outcome, "", None, edit=True, paths=paths)
+                    found.append(
+                        Run(record.turn_key, None, outcome, "", None, edit=True, paths=paths)
+                    )
                 continue
-            yield _run(record.turn_key, call, scrub(command), scrub(call.output or ""))
+            handle = _handle(call.output or "")
+            if handle is not None:
+                running[handle] = (len(found), call)
+            found.append(_run(record.turn_key, call, scrub(command), scrub(call.output or "")))
+    yield from found
+
+
+_RUNNING = re.compile(r"(?m)^(?:Process running with session ID|Script running with cell ID) (\w+)")
+
+
+def _handle(output: str) -> str | None:
+    """The session or cell id of a command still running when its call returned."""
+    found = _RUNNING.search(output)
+    return found.group(1) if found else None
+
+
+def _resumes(
+    call: ToolCall, running: dict[str, tuple[int, ToolCall]]
+) -> tuple[int, ToolCall] | None:
+    """The running command a `write_stdin` (by `session_id`) or `wait` (by `cell_id`) call
+    reads on, taken off the running ones."""
+    if call.name not in ("write_stdin", "wait") or not isinstance(call.input, dict):
+        return None
+    handle = call.input.get("session_id", call.input.get("cell_id"))
+    return running.pop(str(handle), None) if handle is not None else None
+
+
+def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str], str]) -> Run:
+    """The run read again with its later output and the state that output ended in."""
+    output = _RUNNING.sub("", run.output) + "\n" + scrub(later.output or "")
+    call = ToolCall(first.call_id, first.name, first.input, output, later.state)
+    return _run(run.turn_key, call, run.command or "", output)
 
 
 def _run(turn_key: str, call: Any, command: str, output: str) -> Run:
