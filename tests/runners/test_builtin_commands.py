@@ -373,3 +373,49 @@ def test_a_codex_command_still_running_takes_the_outcome_it_ended_with() -> None
         ("pytest -q", Outcome.WORKED),
         ("cargo test", Outcome.UNKNOWN),
     ]
+
+
+def test_a_claude_background_shell_takes_the_outcome_its_output_call_shows() -> None:
+    def call(call_id: str, name: str, payload: Any, output: str) -> ToolCall:
+        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state="completed")
+
+    launched = "Command running in background with ID: {}"
+    calls = (
+        call(
+            "a",
+            "Bash",
+            {"command": "make test", "run_in_background": True},
+            launched.format("bash_1"),
+        ),
+        call(
+            "b",
+            "Bash",
+            {"command": "npm run e2e", "run_in_background": True},
+            launched.format("bash_2"),
+        ),
+        call(
+            "c",
+            "BashOutput",
+            {"bash_id": "bash_1"},
+            "<status>running</status>\n\n<stdout>\nok  \tshop/cart\n</stdout>",
+        ),
+        call(
+            "d",
+            "BashOutput",
+            {"bash_id": "bash_1"},
+            "<status>completed</status>\n\n<exit_code>0</exit_code>\n\n"
+            "<stdout>\nok  \tshop/orders\n</stdout>",
+        ),
+        call(
+            "e",
+            "TaskOutput",
+            {"task_id": "bash_2", "block": True},
+            "<status>failed</status>\n\n<exit_code>1</exit_code>\n\n"
+            "<output>\n1 failed, 9 passed\n</output>",
+        ),
+    )
+    runs = list(session_runs([_turn("t", *calls)]))
+    assert [(r.command, r.outcome) for r in runs] == [
+        ("make test", Outcome.WORKED),
+        ("npm run e2e", Outcome.FAILED),
+    ]

@@ -76,9 +76,8 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
             if resumed is not None:
                 index, first = resumed
                 found[index] = _continued(found[index], first, call, scrub)
-                handle = _handle(call.output or "")
-                if handle is not None:
-                    running[handle] = (index, first)
+                if _still_running(call):
+                    running[str(call.input[_HANDLES[call.name.lower()]])] = resumed
                 continue
             command = shell.command_of(call)
             if command is None:
@@ -96,30 +95,56 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
     yield from found
 
 
-_RUNNING = re.compile(r"(?m)^(?:Process running with session ID|Script running with cell ID) (\w+)")
+_RUNNING = re.compile(
+    r"(?m)^(?:Process running with session ID|Script running with cell ID) (\w+)"
+    r"|Command running in background with ID: ([\w-]+)"
+)
+# Claude Code's `BashOutput` / `TaskOutput` on a background shell that has ended.
+_ENDED = re.compile(r"<status>(?:completed|failed)</status>\s*<exit_code>(-?\d+)</exit_code>")
+# The inputs that name what a continuation call reads on.
+_HANDLES = {
+    "write_stdin": "session_id",
+    "wait": "cell_id",
+    "bashoutput": "bash_id",
+    "taskoutput": "task_id",
+}
 
 
 def _handle(output: str) -> str | None:
     """The session or cell id of a command still running when its call returned."""
     found = _RUNNING.search(output)
-    return found.group(1) if found else None
+    return (found.group(1) or found.group(2)) if found else None
 
 
 def _resumes(
     call: ToolCall, running: dict[str, tuple[int, ToolCall]]
 ) -> tuple[int, ToolCall] | None:
-    """The running command a `write_stdin` (by `session_id`) or `wait` (by `cell_id`) call
-    reads on, taken off the running ones."""
-    if call.name not in ("write_stdin", "wait") or not isinstance(call.input, dict):
+    """The running command a `write_stdin` (by `session_id`), `wait` (by `cell_id`),
+    `BashOutput` or `TaskOutput` call reads on, taken off the running ones."""
+    key = _HANDLES.get(call.name.lower())
+    if key is None or not isinstance(call.input, dict) or call.input.get(key) is None:
         return None
-    handle = call.input.get("session_id", call.input.get("cell_id"))
-    return running.pop(str(handle), None) if handle is not None else None
+    return running.pop(str(call.input[key]), None)
+
+
+def _still_running(call: ToolCall) -> bool:
+    """A continuation call that returned before the command ended."""
+    if call.name.lower() in ("bashoutput", "taskoutput"):
+        return _ENDED.search(call.output or "") is None
+    return _handle(call.output or "") is not None
 
 
 def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str], str]) -> Run:
     """The run read again with its later output and the state that output ended in."""
     output = _RUNNING.sub("", run.output) + "\n" + scrub(later.output or "")
-    call = ToolCall(first.call_id, first.name, first.input, output, later.state)
+    state, payload = later.state, first.input
+    if later.name.lower() in ("bashoutput", "taskoutput"):
+        ended = _ENDED.search(later.output or "")
+        if ended is None:
+            return run  # still running: nothing more is known
+        state = "completed" if int(ended.group(1)) == 0 else "failed"
+        payload = {k: v for k, v in payload.items() if k != "run_in_background"}
+    call = ToolCall(first.call_id, first.name, payload, output, state)
     return _run(run.turn_key, call, run.command or "", output)
 
 
