@@ -215,6 +215,12 @@ def test_every_agents_shell_call_shape(name: str, payload: Any, command: str | N
     assert shell.command_of(ToolCall(call_id="c", name=name, input=payload)) == command
 
 
+def test_a_codex_code_mode_patch_is_an_edit() -> None:
+    patch = 'await tools.apply_patch("*** Begin Patch\\n*** Update File: a.py\\n*** End Patch");'
+    assert shell.is_edit(ToolCall(call_id="p", name="exec", input=patch))
+    assert not shell.is_edit(ToolCall(call_id="x", name="exec", input="text(1);"))
+
+
 def test_codex_code_mode_cells_give_their_commands_and_observed_results() -> None:
     runs = _runs("codex", COMMANDS / "codex.code-mode.jsonl", root="/home/dev/shop")
     assert [r.command for r in runs] == [
@@ -284,6 +290,7 @@ def test_a_background_input_flag_makes_any_result_unknown() -> None:
         ("go build ./cmd/entire/cli/settings/", "build", "go build ./...", True),
         ("pytest tests/test_x.py::test_y", "test", "pytest", True),
         ("/opt/venv/bin/pytest /tmp/scratch", "test", "pytest", True),
+        ("mypy --config-file=/home/me/mypy.ini src", "typecheck", "mypy src", False),
         ("poetry run pytest -q", "test", "poetry run pytest", False),
         ("just lint", "lint", "just lint", False),
         ("task test", "test", "task test", False),

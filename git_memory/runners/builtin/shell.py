@@ -153,8 +153,12 @@ def _js_string(source: str, start: int) -> str | None:
 
 
 def is_edit(call: Any) -> bool:
-    """The call changed files through an editing tool."""
-    return str(getattr(call, "name", "")).lower() in EDIT_TOOLS
+    """The call changed files through an editing tool (a Codex code-mode cell may patch)."""
+    name = str(getattr(call, "name", "")).lower()
+    payload = getattr(call, "input", None)
+    if name == "exec" and isinstance(payload, str):
+        return "tools.apply_patch(" in payload
+    return name in EDIT_TOOLS
 
 
 @dataclass(frozen=True)
@@ -321,7 +325,7 @@ def _segment(words: list[str]) -> Segment:
         w not in normal_words
         and w not in ("--", "run")
         and not vocabulary.COSMETIC.match(w)
-        and not _TOOLCHAIN_PIN.match(w)
+        and not (_TOOLCHAIN_PIN.match(w) or (w.startswith("-") and _machine_specific(w)))
         for w in words
     )
     return Segment(tuple(words), kind, setup, " ".join(normal_words), tuple(env), narrowed)
@@ -513,7 +517,8 @@ def _normal_words(words: Sequence[str], program: Sequence[str], kind: str) -> li
 def _machine_specific(word: str) -> bool:
     """Arguments that belong to one machine or one moment, never to the project's command:
     a toolchain pin (`+1.96.0`, `+nightly`), an absolute or home path, a shell variable."""
-    return bool(_TOOLCHAIN_PIN.match(word)) or outside(word) or word.startswith("$")
+    value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+    return bool(_TOOLCHAIN_PIN.match(word)) or outside(value) or value.startswith("$")
 
 
 _TOOLCHAIN_PIN = re.compile(r"\+[\w.-]+$")
