@@ -112,6 +112,17 @@ def test_a_real_gemini_background_build_is_unknown_the_awaited_one_worked() -> N
         ("npm test", "[Request interrupted by user]", "failed", Outcome.UNKNOWN),
         ("uv sync && pytest", "Exit code 1", "failed", Outcome.UNKNOWN),
         ("cd api && pytest", "Exit code 1", "failed", Outcome.FAILED),
+        ('npm test; echo "EXIT=$?"', "Tests: 4 passed\nEXIT=0", "completed", Outcome.WORKED),
+        ('npm test; echo "EXIT=$?"', "EXIT=1", "completed", Outcome.FAILED),
+        ("npm test 2>&1 | tail -5; echo $?", "0", "completed", Outcome.UNKNOWN),
+        ("npm test && echo PASS || echo FAIL", "FAIL", "completed", Outcome.FAILED),
+        ("npm test && echo PASS || echo FAIL", "PASS", "completed", Outcome.WORKED),
+        (
+            'pytest; echo "exit $?"',
+            "2 failed, 3 passed in 0.1s\nexit 0",
+            "completed",
+            Outcome.FAILED,
+        ),
     ],
 )
 def test_outcome_of_the_main_command(

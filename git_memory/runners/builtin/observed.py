@@ -9,6 +9,8 @@ its own, is in the transcript (issue 26):
   its last command's (`pytest | tail -20` exits as `tail` does) unless `set -o pipefail`;
 - a failure is attributed to a segment only when it is the one segment of the last list that
   could fail, or the output names its kind (a test summary under a test runner);
+- a status the line printed itself (`cmd; echo "exit: $?"`, `cmd && echo OK || echo FAIL`)
+  is the status of the command before it;
 - output that reports failures ("1058 passed, 79 errors", "1 file would be reformatted",
   `FAILED`, `error[E0425]`) is a failure of the command that printed it whatever the exit
   status, and a final summary line ("== 12 passed in 0.4s ==", "Success: no issues found")
@@ -129,6 +131,7 @@ def segment_outcomes(
             result[culprit] = _own(steps[culprit], Outcome.FAILED, pipefail)
             for index in _succeeded_before(steps, culprit, start):
                 result[index] = _own(steps[index], Outcome.WORKED, pipefail)
+    _read_echoes(steps, result, output, pipefail)
     _read_output(steps, result, output)
     return result
 
@@ -205,3 +208,41 @@ def _blamed(steps: Sequence[Step], project: list[int], failures: set[str | None]
         return project[0]
     named = [i for i in project if steps[i].segment.kind in failures]
     return named[0] if len(named) == 1 else None
+
+
+_ECHO = frozenset(["echo", "printf"])
+
+
+def _read_echoes(steps: Sequence[Step], result: list[Outcome], output: str, pipefail: bool) -> None:
+    """A status the line printed itself: `cmd; echo "exit: $?"`, or `cmd && echo OK || echo
+    FAIL` (the two words differ and exactly one of them is a line of the output)."""
+    lines = {line.strip() for line in output.splitlines()}
+    for index in range(1, len(steps)):
+        words = steps[index].segment.words
+        before = steps[index - 1]
+        if words[:1] and words[0] in _ECHO and before.joiner in (";", "\n"):
+            code = _echoed_code(" ".join(w for w in words[1:] if w != "-e"), output)
+            if code is not None:
+                outcome = Outcome.WORKED if code == 0 else Outcome.FAILED
+                result[index - 1] = _own(before, outcome, pipefail)
+        if index + 1 < len(steps) and before.joiner == "&&" and steps[index].joiner == "||":
+            passed, failed = _echoed(words), _echoed(steps[index + 1].segment.words)
+            if passed and failed and passed != failed and (passed in lines) != (failed in lines):
+                outcome = Outcome.WORKED if passed in lines else Outcome.FAILED
+                result[index - 1] = _own(before, outcome, pipefail)
+
+
+def _echoed_code(template: str, output: str) -> int | None:
+    if template.count("$?") != 1:
+        return None
+    pattern = re.escape(template.strip()).replace(re.escape("$?"), r"(\d+)")
+    found = re.findall(rf"(?m)^\s*{pattern}\s*$", output)
+    return int(found[-1]) if len(found) == 1 else None
+
+
+def _echoed(words: Sequence[str]) -> str | None:
+    """The literal line an `echo` prints (None for anything with a variable)."""
+    if not words or words[0] != "echo" or any("$" in w for w in words):
+        return None
+    text = " ".join(w for w in words[1:] if w not in ("-e", "-n")).strip()
+    return text or None
