@@ -111,6 +111,8 @@ def test_a_real_gemini_background_build_is_unknown_the_awaited_one_worked() -> N
         ("make test &", "", "completed", Outcome.UNKNOWN),
         ("npm test", "[Request interrupted by user]", "failed", Outcome.UNKNOWN),
         ("uv sync && pytest", "Exit code 1", "failed", Outcome.UNKNOWN),
+        ("uv sync && pytest", "2 failed, 9 passed in 0.3s", "failed", Outcome.FAILED),
+        ("npm ci && npm test", "npm ERR! code ERESOLVE", "failed", Outcome.UNKNOWN),
         ("cd api && pytest", "Exit code 1", "failed", Outcome.FAILED),
         ('npm test; echo "EXIT=$?"', "Tests: 4 passed\nEXIT=0", "completed", Outcome.WORKED),
         ('npm test; echo "EXIT=$?"', "EXIT=1", "completed", Outcome.FAILED),

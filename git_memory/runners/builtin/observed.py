@@ -49,8 +49,10 @@ _NOT_AWAITED = re.compile(
     r"|^Command aborted\b|\binterrupted by user\b"
 )
 # Output reporting failures, of any kind of project command, or of one kind.
+# A count of failures, as test runners, linters and type checkers report them.
+_COUNTED = re.compile(r"(?<![\w.-])[1-9]\d* (?:failed|errors?)\b(?! (?:to|while|when))")
 _FAILURES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
-    (None, re.compile(r"(?<![\w.-])[1-9]\d* (?:failed|errors?)\b(?! (?:to|while|when))")),
+    (None, _COUNTED),
     (None, re.compile(r"(?m)^error\[E\d+\]|^error: could not compile\b|^npm ERR! |ERR_PNPM_")),
     (
         None,
@@ -179,8 +181,11 @@ def _culprit(steps: Sequence[Step], start: int, output: str) -> int | None:
     ]
     if len(candidates) == 1:
         return candidates[0]
-    kinds = printed_failures(output) | printed_passes(output)
+    failures = printed_failures(output)
+    kinds = {kind for kind in failures if kind} | printed_passes(output)
     named = [i for i in candidates if steps[i].segment.kind in kinds]
+    if len(named) != 1 and _COUNTED.search(output):  # counted failures: the project command
+        named = [i for i in candidates if steps[i].segment.kind is not None]
     return named[0] if len(named) == 1 else None
 
 
@@ -190,7 +195,7 @@ def _read_output(steps: Sequence[Step], result: list[Outcome], output: str) -> N
     project = [i for i, s in enumerate(steps) if s.segment.kind is not None and s.joiner != "&"]
     failures = printed_failures(output)
     if failures:
-        blamed = _blamed(steps, project, failures)
+        blamed = _blamed(steps, project, failures, output)
         for index in project:
             if index == blamed:
                 result[index] = Outcome.FAILED
@@ -203,11 +208,22 @@ def _read_output(steps: Sequence[Step], result: list[Outcome], output: str) -> N
             result[same[0]] = Outcome.WORKED
 
 
-def _blamed(steps: Sequence[Step], project: list[int], failures: set[str | None]) -> int | None:
-    if len(project) == 1:
-        return project[0]
+def _blamed(
+    steps: Sequence[Step], project: list[int], failures: set[str | None], output: str
+) -> int | None:
+    """The project step a failure report belongs to: the one of the report's kind, else the
+    only project step when nothing else could have printed it (or it counts failures)."""
     named = [i for i in project if steps[i].segment.kind in failures]
-    return named[0] if len(named) == 1 else None
+    if len(named) == 1:
+        return named[0]
+    others = [
+        i
+        for i, step in enumerate(steps)
+        if i not in project and step.segment.words and step.segment.words[0] not in _QUIET
+    ]
+    if len(project) == 1 and (not others or _COUNTED.search(output)):
+        return project[0]
+    return None
 
 
 _ECHO = frozenset(["echo", "printf"])
