@@ -38,7 +38,7 @@ class Outcome(StrEnum):
 
 # The agent did not wait for the command to end: background launches, its own timeouts,
 # interruptions (Claude Code, Codex `exec_command` / code mode, Gemini CLI and Qwen Code,
-# Copilot CLI, OpenCode; shapes in docs/transcript-formats or the fixtures' provenance).
+# Copilot CLI, OpenCode; shapes in tests/fixtures/PROVENANCE.md and the fixtures).
 _NOT_AWAITED = re.compile(
     r"(?im)^Command timed out after\b|\bCommand running in background with ID\b"
     r"|\bmoved to (?:the )?background\b|\bwas manually backgrounded\b"
@@ -48,9 +48,9 @@ _NOT_AWAITED = re.compile(
     r"|^\[Request interrupted by user|\[Operation Cancelled\]|^Command was cancelled\b"
     r"|^Command aborted\b|\binterrupted by user\b"
 )
-# Output reporting failures, of any kind of project command, or of one kind.
 # A count of failures, as test runners, linters and type checkers report them.
 _COUNTED = re.compile(r"(?<![\w.-])[1-9]\d* (?:failed|errors?)\b(?! (?:to|while|when))")
+# Output reporting failures, of any kind of project command (None), or of one kind.
 _FAILURES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
     (None, _COUNTED),
     (None, re.compile(r"(?m)^error\[E\d+\]|^error: could not compile\b|^npm ERR! |ERR_PNPM_")),
@@ -58,7 +58,7 @@ _FAILURES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
         None,
         re.compile(r"(?m)^make(?:\[\d+\])?: \*\*\* .*Error \d+|^error Command failed with exit"),
     ),
-    ("format", re.compile(r"\bwould (?:be )?reformat|Code style issues found|^Would reformat")),
+    ("format", re.compile(r"(?i)\bwould (?:be )?reformat|Code style issues found")),
     ("test", re.compile(r"(?m)^FAILED\b|^--- FAIL\b|^FAIL\s|\btest result: FAILED\b")),
 )
 # Final summary lines that show a run of that kind passed.
