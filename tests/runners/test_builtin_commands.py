@@ -221,6 +221,7 @@ def test_command_lines_split_as_a_shell_splits_them(command: str, normals: list[
         ("run_terminal_cmd", {"command": "npm run lint", "is_background": False}, "npm run lint"),
         ("exec", 'text((await tools.exec_command({cmd: "make lint"})).output);', "make lint"),
         ("exec", "await tools.exec_command({cmd, workdir});", None),
+        ("Bash", {"command": "ls tools.d && make test"}, "ls tools.d && make test"),
         ("exec", "const x = await tools.view_image({path: 'a.png'});", None),
     ],
 )

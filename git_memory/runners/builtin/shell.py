@@ -93,7 +93,8 @@ def command_of(call: Any) -> str | None:
 
     Lines are kept apart (a newline separates commands as `;` does); Codex code mode's
     JavaScript cells give the commands of their `tools.exec_command({cmd: …})` calls."""
-    if str(getattr(call, "name", "")).lower() not in SHELL_TOOLS:
+    name = str(getattr(call, "name", "")).lower()
+    if name not in SHELL_TOOLS:
         return None
     payload = getattr(call, "input", None)
     if isinstance(payload, dict):
@@ -103,7 +104,7 @@ def command_of(call: Any) -> str | None:
             payload = payload[2]
         else:
             payload = shlex.join(payload)
-    if isinstance(payload, str) and "tools." in payload:
+    if name == "exec" and isinstance(payload, str) and "tools." in payload:
         cells = code_mode_commands(payload)
         payload = "\n".join(cells) if cells else None
     if not isinstance(payload, str) or not payload.strip():
