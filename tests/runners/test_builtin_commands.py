@@ -319,7 +319,15 @@ def test_project_scripts_and_task_runners(
 
 
 @pytest.mark.parametrize(
-    "command", ["python x.py", "bash /tmp/x.sh", "./configure", "uv run python debug.py"]
+    "command",
+    [
+        "python x.py",
+        "bash /tmp/x.sh",
+        "./configure",
+        "uv run python debug.py",
+        "~/.claude/hooks/tmux-waiting.sh mark",
+        "/home/marco/tools/test.sh",
+    ],
 )
 def test_one_off_and_machine_scripts_are_not_project_commands(command: str) -> None:
     assert shell.command_kind(command) is None

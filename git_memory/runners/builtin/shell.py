@@ -316,7 +316,7 @@ def _segment(words: list[str]) -> Segment:
             words = _skip_options(words[1:], frozenset(["-s", "--signal", "-k"]))[1:]
         else:
             break
-    if words and words[0].startswith(("/", "~/")):
+    if words and outside(words[0]) and "/bin/" in words[0]:
         words[0] = words[0].rsplit("/", 1)[-1]  # `/opt/venv/bin/pytest` is `pytest`
     program = program_words(words)
     kind = _kind(program)
