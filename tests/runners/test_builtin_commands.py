@@ -7,6 +7,7 @@ reproduced in the agents' record shapes (`tests/fixtures/commands/`, see PROVENA
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from git_memory.runners.builtin.runs import Run, session_runs
 from git_memory.runners.builtin.window import plan_window
 from git_memory.sessions.discover import SourceFile
 from git_memory.sessions.ingest import parse
-from git_memory.sessions.providers import gemini_cli, line_reader
+from git_memory.sessions.providers import gemini_cli, line_reader, opencode
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall, build_turns
 from tests.conftest import FIXTURES
@@ -331,6 +332,26 @@ def test_project_scripts_and_task_runners(
 )
 def test_one_off_and_machine_scripts_are_not_project_commands(command: str) -> None:
     assert shell.command_kind(command) is None
+
+
+def test_a_real_opencode_project_script_that_failed_is_not_proposed(tmp_path: Path) -> None:
+    database = _real("opencode", "suhd550-dev__stunning-memory__opencode.db")
+    shutil.copyfile(database, tmp_path / "opencode.db")
+    (source,) = [s for s in opencode.find(str(tmp_path)) if not s.excluded]
+    turns = build_turns("k" * 64, opencode.read(source).events)
+    records = [_turn(t.turn_key, *t.tools, user=t.user_text) for t in turns]
+    scrub = path_scrubber(Path("/workspace"))
+    scripts = [
+        run
+        for run in session_runs(records, scrub)
+        if run.main is not None and run.main.kind == "script"
+    ]
+    assert [(r.command, r.key, r.outcome) for r in scripts] == [
+        ("bash sync-sessions.sh", "bash sync-sessions.sh", Outcome.FAILED)
+    ]
+    tasks = {r.turn_key: "t" for r in records}
+    planned = plan_window([("s", records)], tasks, known=set(), scrub=scrub)
+    assert not [f for facts in planned.values() for f in facts if "sync-sessions" in f.content]
 
 
 def test_a_script_the_session_wrote_is_a_one_off() -> None:
