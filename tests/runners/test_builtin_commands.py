@@ -103,6 +103,13 @@ def test_a_real_gemini_background_build_is_unknown_the_awaited_one_worked() -> N
     ("command", "output", "state", "expected"),
     [
         ("pytest -q", "3 passed, 1 failed in 0.2s", "completed", Outcome.FAILED),
+        (
+            "npx jest",
+            "  ✓ reports 2 errors (5 ms)\nTests: 3 passed, 3 total",
+            "completed",
+            Outcome.WORKED,
+        ),
+        ("cargo test", "test parse::returns_1_error ... ok", "completed", Outcome.WORKED),
         ("cargo build", "error[E0425]: cannot find value `x`", "completed", Outcome.FAILED),
         ("go test ./...", "--- FAIL: TestParse (0.00s)\nFAIL", "completed", Outcome.FAILED),
         ("pytest | tee log.txt", "== 12 passed in 0.40s ==", "completed", Outcome.WORKED),

@@ -48,18 +48,42 @@ _NOT_AWAITED = re.compile(
     r"|^\[Request interrupted by user|\[Operation Cancelled\]|^Command was cancelled\b"
     r"|^Command aborted\b|\binterrupted by user\b"
 )
-# A count of failures, as test runners, linters and type checkers report them.
+_AWAIT_HINTS = (
+    "timed out",
+    "background",
+    "running with",
+    "bash_metadata",
+    "interrupted",
+    "cancelled",
+    "aborted",
+)
+# A count of failures, as test runners, linters and type checkers report them; not on the
+# line of a test that passed (`✓ reports 2 errors`, `test_x PASSED`).
 _COUNTED = re.compile(r"(?<![\w.-])[1-9]\d* (?:failed|errors?)\b(?! (?:to|while|when))")
-# Output reporting failures, of any kind of project command (None), or of one kind.
-_FAILURES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
-    (None, _COUNTED),
-    (None, re.compile(r"(?m)^error\[E\d+\]|^error: could not compile\b|^npm ERR! |ERR_PNPM_")),
+_PASSING_LINE = re.compile(r"^\s*(?:[✓✔√]|ok\b|PASS\b)|\b(?:PASSED|ok)\s*$")
+# Output reporting failures, of any kind of project command (None), or of one kind, with
+# the words (lower case) one of which must be in the output for the pattern to be tried.
+_FAILURES: tuple[tuple[str | None, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         None,
+        ("error[", "error: could not", "npm err!", "err_pnpm_"),
+        re.compile(r"(?m)^error\[E\d+\]|^error: could not compile\b|^npm ERR! |ERR_PNPM_"),
+    ),
+    (
+        None,
+        ("***", "error command failed"),
         re.compile(r"(?m)^make(?:\[\d+\])?: \*\*\* .*Error \d+|^error Command failed with exit"),
     ),
-    ("format", re.compile(r"(?i)\bwould (?:be )?reformat|Code style issues found")),
-    ("test", re.compile(r"(?m)^FAILED\b|^--- FAIL\b|^FAIL\s|\btest result: FAILED\b")),
+    (
+        "format",
+        ("reformat", "code style"),
+        re.compile(r"(?i)\bwould (?:be )?reformat|Code style issues found"),
+    ),
+    (
+        "test",
+        ("fail",),
+        re.compile(r"(?m)^FAILED\b|^--- FAIL\b|^FAIL\s|\btest result: FAILED\b"),
+    ),
 )
 # Final summary lines that show a run of that kind passed.
 _PASSED: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -93,7 +117,8 @@ def of_state(state: str) -> Outcome:
 
 def awaited(output: str) -> bool:
     """False when the agent stopped waiting: background, its timeout, an interruption."""
-    return not _NOT_AWAITED.search(output)
+    lower = output.lower()
+    return not (any(hint in lower for hint in _AWAIT_HINTS) and _NOT_AWAITED.search(output))
 
 
 def exit_field(output: str) -> Outcome:
@@ -106,7 +131,22 @@ def exit_field(output: str) -> Outcome:
 
 def printed_failures(output: str) -> set[str | None]:
     """The kinds whose failures the output reports (None: a failure of any kind)."""
-    return {kind for kind, pattern in _FAILURES if pattern.search(output)}
+    lower = output.lower()
+    found = {
+        kind
+        for kind, hints, pattern in _FAILURES
+        if any(hint in lower for hint in hints) and pattern.search(output)
+    }
+    return found | {None} if counts_failures(output) else found
+
+
+def counts_failures(output: str) -> bool:
+    """The output counts failures ("79 errors", "2 failed") outside a passing test's line."""
+    return any(
+        _COUNTED.search(line) and not _PASSING_LINE.search(line)
+        for line in output.splitlines()
+        if "failed" in line or "error" in line
+    )
 
 
 def printed_passes(output: str) -> set[str]:
@@ -184,7 +224,7 @@ def _culprit(steps: Sequence[Step], start: int, output: str) -> int | None:
     failures = printed_failures(output)
     kinds = {kind for kind in failures if kind} | printed_passes(output)
     named = [i for i in candidates if steps[i].segment.kind in kinds]
-    if len(named) != 1 and _COUNTED.search(output):  # counted failures: the project command
+    if len(named) != 1 and counts_failures(output):  # counted failures: the project command
         named = [i for i in candidates if steps[i].segment.kind is not None]
     return named[0] if len(named) == 1 else None
 
@@ -221,7 +261,7 @@ def _blamed(
         for i, step in enumerate(steps)
         if i not in project and step.segment.words and step.segment.words[0] not in _QUIET
     ]
-    if len(project) == 1 and (not others or _COUNTED.search(output)):
+    if len(project) == 1 and (not others or counts_failures(output)):
         return project[0]
     return None
 
