@@ -55,6 +55,8 @@ _SHELL_TOOLS = frozenset(
         "powershell",
         "local_shell",
         "run_shell_command",
+        "run_terminal_cmd",
+        "run_in_terminal",
     ]
 )
 _GIT_COMMAND = re.compile(r"\bgit\b[^\n|;&]*\b(?:commit|rev-parse|show|log|rev-list)\b")
@@ -226,7 +228,7 @@ def observed_paths(turn: Turn) -> list[str]:
     """Absolute, normalized paths the turn's tools read or edited."""
     found: list[str] = []
     for call in turn.tools:
-        for raw in _paths_of(call):
+        for raw in call_paths(call):
             base = turn.cwd or "/"
             path = os.path.normpath(os.path.join(base, raw))
             if path not in found:
@@ -234,7 +236,8 @@ def observed_paths(turn: Turn) -> list[str]:
     return found
 
 
-def _paths_of(call: ToolCall) -> list[str]:
+def call_paths(call: ToolCall) -> list[str]:
+    """The paths a tool call names as it recorded them (file keys, patch headers)."""
     raw: list[str] = []
     value = call.input
     if isinstance(value, dict):

@@ -1,33 +1,60 @@
-"""A session's tool calls in order, as the command facts read them (common turn model only)."""
+"""A session's tool calls in order, as the command facts read them (common turn model only).
+
+Each shell call becomes a `Run` holding its command line as the shell reads it and the
+observed outcome of each of its steps (`observed`): a run counts as worked or failed only
+where the transcript shows it, so a status a pipe hid, a background launch or the agent's
+timeout leaves it unknown.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.shell import Segment
+from git_memory.runners.builtin import observed, shell
+from git_memory.runners.builtin.observed import Outcome
+from git_memory.runners.builtin.shell import Segment, Step
+from git_memory.sessions.turns import ToolCall, call_paths
+
+_STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}
+# Inputs that send a shell call to the background (Claude Code, Gemini CLI and Qwen Code,
+# Copilot CLI).
+_BACKGROUND = (("run_in_background", True), ("is_background", True), ("mode", "async"))
 
 
 @dataclass(frozen=True)
 class Run:
-    """One tool call of a session: a shell command (parsed) or a file edit."""
+    """One tool call of a session: a shell command (parsed, with the observed outcome of each
+    step) or a file edit."""
 
     turn_key: str
     command: str | None
-    state: str
+    outcome: Outcome
     output: str
     main: Segment | None
     setups: tuple[Segment, ...] = field(default=())
     edit: bool = False
+    steps: tuple[Step, ...] = field(default=())
+    outcomes: tuple[Outcome, ...] = field(default=())
+    # The files an edit wrote, as the call named them.
+    paths: tuple[str, ...] = field(default=())
+
+    @property
+    def state(self) -> str:
+        """The run's observed outcome as a result state: `completed` only when it was seen to
+        work, `failed` only when seen to fail, else `unknown`."""
+        return _STATE_OF[self.outcome]
 
     @property
     def worked(self) -> list[Segment]:
-        """The project segments this run showed to work (none unless it completed)."""
-        if self.state != "completed" or self.command is None:
-            return []
-        return shell.worked_segments(self.command)
+        """The project segments this run was seen to run successfully."""
+        return [
+            step.segment
+            for step, outcome in zip(self.steps, self.outcomes, strict=True)
+            if outcome is Outcome.WORKED and step.segment.kind is not None and not step.elsewhere
+        ]
 
     @property
     def key(self) -> str | None:
@@ -36,15 +63,123 @@ class Run:
 
 
 def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> Iterator[Run]:
-    """Every shell call and edit of the records, in order; paths scrubbed from commands."""
+    """Every shell call and edit of the records, in order; paths scrubbed from commands.
+
+    A Codex command still running when its call returned ("Process running with session ID
+    5", "Script running with cell ID 7") is read again with what its later `write_stdin` or
+    `wait` call brought back, so its outcome is the one it ended with."""
+    found: list[Run] = []
+    running: dict[str, tuple[int, ToolCall]] = {}
     for record in records:
         for call in record.tool_calls:
+            resumed = _resumes(call, running)
+            if resumed is not None:
+                index, first = resumed
+                found[index] = _continued(found[index], first, call, scrub)
+                if _still_running(call):
+                    running[str(call.input[_HANDLES[call.name.lower()]])] = resumed
+                continue
             command = shell.command_of(call)
             if command is None:
                 if shell.is_edit(call):
-                    yield Run(record.turn_key, None, call.state, "", None, edit=True)
+                    outcome = observed.of_state(call.state)
+                    paths = tuple(scrub(p) for p in call_paths(call))
+                    found.append(
+                        Run(record.turn_key, None, outcome, "", None, edit=True, paths=paths)
+                    )
                 continue
-            command = scrub(command)
-            main, setups = shell.main_segment(command)
-            output = scrub(call.output or "")
-            yield Run(record.turn_key, command, call.state, output, main, tuple(setups))
+            handle = _handle(call.output or "")
+            if handle is not None:
+                running[handle] = (len(found), call)
+            found.append(_run(record.turn_key, call, scrub(command), scrub(call.output or "")))
+    yield from found
+
+
+_RUNNING = re.compile(
+    r"(?m)^(?:Process running with session ID|Script running with cell ID) (\w+)"
+    r"|Command running in background with ID: ([\w-]+)"
+)
+# Claude Code's `BashOutput` / `TaskOutput` on a background shell that has ended.
+_ENDED = re.compile(r"<status>(?:completed|failed)</status>\s*<exit_code>(-?\d+)</exit_code>")
+# The inputs that name what a continuation call reads on.
+_HANDLES = {
+    "write_stdin": "session_id",
+    "wait": "cell_id",
+    "bashoutput": "bash_id",
+    "taskoutput": "task_id",
+}
+
+
+def _handle(output: str) -> str | None:
+    """The session or cell id of a command still running when its call returned."""
+    found = _RUNNING.search(output)
+    return (found.group(1) or found.group(2)) if found else None
+
+
+def _resumes(
+    call: ToolCall, running: dict[str, tuple[int, ToolCall]]
+) -> tuple[int, ToolCall] | None:
+    """The running command a `write_stdin` (by `session_id`), `wait` (by `cell_id`),
+    `BashOutput` or `TaskOutput` call reads on, taken off the running ones."""
+    key = _HANDLES.get(call.name.lower())
+    if key is None or not isinstance(call.input, dict) or call.input.get(key) is None:
+        return None
+    return running.pop(str(call.input[key]), None)
+
+
+def _still_running(call: ToolCall) -> bool:
+    """A continuation call that returned before the command ended."""
+    if call.name.lower() in ("bashoutput", "taskoutput"):
+        return _ENDED.search(call.output or "") is None
+    return _handle(call.output or "") is not None
+
+
+def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str], str]) -> Run:
+    """The run read again with its later output and the state that output ended in."""
+    output = _RUNNING.sub("", run.output) + "\n" + scrub(later.output or "")
+    state, payload = later.state, first.input
+    if later.name.lower() in ("bashoutput", "taskoutput"):
+        ended = _ENDED.search(later.output or "")
+        if ended is None:
+            return run  # still running: nothing more is known
+        state = "completed" if int(ended.group(1)) == 0 else "failed"
+        payload = {k: v for k, v in payload.items() if k != "run_in_background"}
+    call = ToolCall(first.call_id, first.name, payload, output, state)
+    return _run(run.turn_key, call, run.command or "", output)
+
+
+def _run(turn_key: str, call: Any, command: str, output: str) -> Run:
+    line = shell.parse(command)
+    status = observed.of_state(call.state)
+    if status is Outcome.UNKNOWN and _one_code_mode_command(call.input):
+        status = observed.exit_field(output)  # a code-mode cell that printed the exec result
+    if _backgrounded(call.input):  # whatever it printed so far is not its result
+        outcomes = [Outcome.UNKNOWN] * len(line.steps)
+    else:
+        outcomes = observed.segment_outcomes(line.steps, status, output, pipefail=line.pipefail)
+    found = [step.segment for step in line.steps]
+    index = shell.main_index(found)
+    if index is None:
+        setups = [s for s in found if s.setup]
+        subject = max((i for i, s in enumerate(found) if s.setup), default=len(found) - 1)
+    else:
+        setups, subject = [s for s in found[:index] if s.setup], index
+    return Run(
+        turn_key,
+        command,
+        outcomes[subject] if outcomes else Outcome.UNKNOWN,
+        output,
+        found[index] if index is not None else None,
+        tuple(setups),
+        steps=line.steps,
+        outcomes=tuple(outcomes),
+    )
+
+
+def _one_code_mode_command(payload: Any) -> bool:
+    """A Codex code-mode cell running one command: an `exit_code` it prints is that one's."""
+    return isinstance(payload, str) and len(shell.code_mode_commands(payload)) == 1
+
+
+def _backgrounded(payload: Any) -> bool:
+    return isinstance(payload, dict) and any(payload.get(k) == v for k, v in _BACKGROUND)

@@ -21,6 +21,8 @@ WRAPPERS: tuple[tuple[str, ...], ...] = (
     ("python3", "-m"),
     ("npx",),
     ("bunx",),
+    ("mise", "exec"),
+    ("mise", "x"),
 )
 # Options of a wrapper that take a value (`uv run --with pytest-cov pytest`).
 WRAPPER_OPTIONS = frozenset(
@@ -90,10 +92,18 @@ SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("typecheck", frozenset(["typecheck", "types", "tsc", "mypy", "pyright", "typing"])),
     ("format", frozenset(["format", "fmt", "prettier", "black", "formatting", "spotless"])),
     ("lint", frozenset(["lint", "eslint", "clippy", "vet", "stylelint", "ruff", "linter"])),
-    ("test", frozenset(["test", "tests", "spec", "specs", "e2e", "integration", "unit", "t"])),
+    (
+        "test",
+        frozenset(
+            ["test", "tests", "spec", "specs", "e2e", "integration", "unit", "t", "runtests"]
+        ),
+    ),
     ("generate", frozenset(["generate", "gen", "codegen", "proto", "protos", "openapi"])),
     ("build", frozenset(["build", "compile", "dist", "bundle"])),
-    ("check", frozenset(["check", "ci", "verify", "validate", "precommit", "pre-commit"])),
+    (
+        "check",
+        frozenset(["check", "ci", "verify", "validate", "precommit", "pre-commit", "preflight"]),
+    ),
     ("run", frozenset(["dev", "start", "serve", "server", "run", "watch"])),
 )
 SCRIPT_RUNNERS = frozenset(
@@ -179,6 +189,14 @@ SUBCOMMANDS: dict[tuple[str, str], str] = {
     ("cargo", "check"): "typecheck",
     ("cargo", "build"): "build",
     ("cargo", "run"): "run",
+    ("cargo", "deny"): "check",
+    ("cargo", "audit"): "check",
+    ("cargo", "hack"): "check",
+    ("cargo", "machete"): "lint",
+    ("cargo", "udeps"): "lint",
+    ("cargo", "doc"): "build",
+    ("cargo", "llvm-cov"): "test",
+    ("cargo", "insta"): "test",
     ("go", "test"): "test",
     ("go", "vet"): "lint",
     ("go", "fmt"): "format",
@@ -286,4 +304,12 @@ NARROWING_VALUE = frozenset(
         "-n",
     ]
 )
+# Interpreters that run a script file of the repository (`python scripts/x.py`, `node x.js`).
+INTERPRETERS = frozenset(
+    ["bash", "sh", "zsh", "python", "python3", "node", "php", "ruby", "perl", "tsx", "ts-node"]
+)
+SCRIPT_FILE = re.compile(r"\.(sh|bash|py|js|mjs|cjs|ts|php|rb|pl)$")
+# Folders whose scripts are the project's own tools; a script elsewhere must be a shell
+# script run by path (`./preflight.sh`) to count (a `python x.py` at the top is a one-off).
+SCRIPT_DIRS = ("scripts/", "script/", "bin/", "tools/", "tests/", "test/", "ci/", "dev/", "hack/")
 DEFAULT_TARGET = {"ruff": ".", "black": ".", "isort": ".", "prettier": ".", "eslint": "."}

@@ -61,8 +61,12 @@ def plan_window(
         runs = list(session_runs(records, scrub))
         traps += trap_facts(runs)
         rules += rule_facts(records, scrub)
+        written: set[str] = set()
         for run in runs:
+            written.update(p.removeprefix("./") for p in run.paths)
             for segment in run.worked:
+                if _written_here(segment, written):
+                    continue
                 entry = worked.setdefault(segment.normal, _Worked(segment.kind or ""))
                 entry.full = entry.full or not segment.narrowed
                 if session_key not in entry.sessions:
@@ -81,6 +85,12 @@ def plan_window(
         options = [tuple(dict.fromkeys(entry.turns[s])) for s in entry.sessions]
         _place(placed, fact, options, task_of_turn)
     return placed
+
+
+def _written_here(segment: shell.Segment, written: set[str]) -> bool:
+    """A script the session itself wrote before running it is a one-off, not the project's."""
+    path = shell.script_path(segment)
+    return path is not None and any(w == path or w.endswith("/" + path) for w in written)
 
 
 def _fresh(facts: Iterable[BuiltinFact], seen: set[str]) -> list[BuiltinFact]:

@@ -1,0 +1,478 @@
+"""Commands as the builtin extractor reads them (issue 26 items 1-3): an outcome only where the
+transcript shows it, command lines split as a shell splits them, every agent's shell-call
+shape, and the project's own scripts and task runners.
+
+The transcripts are real ones (`tests/fixtures/transcripts/`) and the issue's reported runs
+reproduced in the agents' record shapes (`tests/fixtures/commands/`, see PROVENANCE.md)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from git_memory.extract.select import path_scrubber
+from git_memory.runners.builtin import shell
+from git_memory.runners.builtin.observed import Outcome
+from git_memory.runners.builtin.runs import Run, session_runs
+from git_memory.runners.builtin.window import plan_window
+from git_memory.sessions.discover import SourceFile
+from git_memory.sessions.ingest import parse
+from git_memory.sessions.providers import gemini_cli, line_reader, opencode
+from git_memory.sessions.query import TurnRecord
+from git_memory.sessions.turns import ToolCall, build_turns
+from tests.conftest import FIXTURES
+from tests.runners.test_runner_builtin import _turn
+
+TRANSCRIPTS = FIXTURES / "transcripts"
+COMMANDS = FIXTURES / "commands"
+
+
+def _real(agent: str, name: str) -> Path:
+    return TRANSCRIPTS / agent / name
+
+
+def _records(provider: str, path: Path) -> list[TurnRecord]:
+    if provider == "gemini-cli":
+        events = gemini_cli.read(SourceFile(str(path), provider, "s", path.name)).events
+    else:
+        reader = line_reader(provider)
+        events, _diagnostics, _ = parse(provider, path.read_bytes(), 0, reader.new_state())
+    turns = build_turns("k" * 64, events)
+    return [_turn(t.turn_key, *t.tools, user=t.user_text) for t in turns]
+
+
+def _runs(provider: str, path: Path, root: str | None = None) -> list[Run]:
+    scrub = path_scrubber(Path(root)) if root else str
+    return [r for r in session_runs(_records(provider, path), scrub) if r.command is not None]
+
+
+def _by_command(runs: list[Run]) -> dict[str, Run]:
+    return {run.command or "": run for run in runs}
+
+
+def _outcomes(run: Run) -> list[tuple[str, Outcome]]:
+    return [(s.segment.normal, o) for s, o in zip(run.steps, run.outcomes, strict=True)]
+
+
+def _proposed(provider: str, path: Path, root: str | None = None) -> list[str]:
+    records = _records(provider, path)
+    scrub = path_scrubber(Path(root)) if root else str
+    tasks = {r.turn_key: "task" for r in records}
+    planned = plan_window([("s", records)], tasks, known=set(), scrub=scrub)
+    return [f.content for facts in planned.values() for f in facts if f.content.startswith("`")]
+
+
+# 1. A result counts only when it was observed.
+
+
+def test_issue_runs_hidden_by_a_pipe_a_timeout_or_the_background_never_worked() -> None:
+    runs = _by_command(_runs("claude-code", COMMANDS / "claude-code.issue-26-runs.jsonl"))
+    piped = runs["python -m pytest tests/ 2>&1 | tail -20"]
+    assert piped.outcome is Outcome.FAILED, "1058 passed, 79 errors is a failure"
+    assert piped.worked == []
+    formatting = runs["uv run ruff format --check src tests | tail -5"]
+    assert formatting.outcome is Outcome.FAILED, "1 file would be reformatted is a failure"
+    assert runs["make test"].outcome is Outcome.UNKNOWN, "the agent's timeout is no failure"
+    assert runs["npm run e2e"].outcome is Outcome.UNKNOWN, "a background launch is unknown"
+    proposed = " ".join(_proposed("claude-code", COMMANDS / "claude-code.issue-26-runs.jsonl"))
+    for never in ("pytest", "ruff format", "`make test`", "e2e"):
+        assert never not in proposed
+
+
+def test_a_real_pipe_into_head_hides_the_status() -> None:
+    (run,) = _runs("claude-code", TRANSCRIPTS / "claude-code" / "marot__spotter__short.jsonl")
+    assert run.command == "mix phx.server 2>&1 | head -80"
+    assert run.steps[0].piped
+    assert run.outcome is Outcome.UNKNOWN
+    assert run.worked == []
+
+
+def test_a_real_gemini_background_build_is_unknown_the_awaited_one_worked() -> None:
+    path = _real("gemini-cli", "AnthonyontheHub__TP-Tutor__session-2026-04-25T02-41-ab395b98.jsonl")
+    builds = [r for r in _runs("gemini-cli", path) if r.command == "npm run build"]
+    assert [r.outcome for r in builds] == [Outcome.WORKED, Outcome.UNKNOWN]
+    assert "moved to background" in builds[1].output
+    lint = next(r for r in _runs("gemini-cli", path) if r.command == "npm run lint")
+    assert lint.outcome is Outcome.FAILED
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "state", "expected"),
+    [
+        ("pytest -q", "3 passed, 1 failed in 0.2s", "completed", Outcome.FAILED),
+        (
+            "npx jest",
+            "  ✓ reports 2 errors (5 ms)\nTests: 3 passed, 3 total",
+            "completed",
+            Outcome.WORKED,
+        ),
+        ("cargo test", "test parse::returns_1_error ... ok", "completed", Outcome.WORKED),
+        ("cargo build", "error[E0425]: cannot find value `x`", "completed", Outcome.FAILED),
+        ("go test ./...", "--- FAIL: TestParse (0.00s)\nFAIL", "completed", Outcome.FAILED),
+        ("pytest | tee log.txt", "== 12 passed in 0.40s ==", "completed", Outcome.WORKED),
+        ("pytest | tee log.txt", "collected 12 items", "completed", Outcome.UNKNOWN),
+        ("set -o pipefail\npytest | tee log.txt", "", "completed", Outcome.WORKED),
+        ("pytest || true", "", "completed", Outcome.UNKNOWN),
+        ("make test &", "", "completed", Outcome.UNKNOWN),
+        ("npm test", "[Request interrupted by user]", "failed", Outcome.UNKNOWN),
+        ("uv sync && pytest", "Exit code 1", "failed", Outcome.UNKNOWN),
+        ("uv sync && pytest", "2 failed, 9 passed in 0.3s", "failed", Outcome.FAILED),
+        ("npm ci && npm test", "npm ERR! code ERESOLVE", "failed", Outcome.UNKNOWN),
+        ("cd api && pytest", "Exit code 1", "failed", Outcome.FAILED),
+        ('npm test; echo "EXIT=$?"', "Tests: 4 passed\nEXIT=0", "completed", Outcome.WORKED),
+        ('npm test; echo "EXIT=$?"', "EXIT=1", "completed", Outcome.FAILED),
+        ("npm test 2>&1 | tail -5; echo $?", "0", "completed", Outcome.UNKNOWN),
+        ("npm test && echo PASS || echo FAIL", "FAIL", "completed", Outcome.FAILED),
+        ("npm test && echo PASS || echo FAIL", "PASS", "completed", Outcome.WORKED),
+        (
+            'pytest; echo "exit $?"',
+            "2 failed, 3 passed in 0.1s\nexit 0",
+            "completed",
+            Outcome.FAILED,
+        ),
+    ],
+)
+def test_outcome_of_the_main_command(
+    command: str, output: str, state: str, expected: Outcome
+) -> None:
+    call = ToolCall(
+        call_id="c", name="Bash", input={"command": command}, output=output, state=state
+    )
+    (run,) = session_runs([_turn("t", call)])
+    assert run.outcome is expected
+
+
+# 2. Commands as a shell reads them.
+
+
+def test_issue_lines_give_every_segment_its_own_outcome() -> None:
+    path = COMMANDS / "claude-code.issue-26-runs.jsonl"
+    runs = _by_command(_runs("claude-code", path, root="/home/dev/shop"))
+    assert _outcomes(runs["cd .\nyarn typecheck"]) == [
+        ("cd .", Outcome.UNKNOWN),
+        ("yarn typecheck", Outcome.WORKED),
+    ]
+    assert _outcomes(runs["npm run format; make lint && make types"]) == [
+        ("npm run format", Outcome.UNKNOWN),
+        ("make lint", Outcome.WORKED),
+        ("make types", Outcome.WORKED),
+    ]
+    assert [s.normal for s in runs["make generate-check && make check"].worked] == [
+        "make generate-check",
+        "make check",
+    ]
+    proposed = _proposed("claude-code", path, root="/home/dev/shop")
+    assert proposed == [
+        "`yarn typecheck` type-checks the code (worked in 1 session).",
+        "`make lint` lints the code (worked in 1 session).",
+        "`make types` type-checks the code (worked in 1 session).",
+        "`make generate-check` regenerates the generated code (worked in 1 session).",
+        "`make check` runs the project checks (worked in 1 session).",
+    ]
+
+
+def test_a_real_heredoc_commit_message_is_not_read_as_commands() -> None:
+    path = _real(
+        "claude-code", "DRMacIver__claude-reliability__coverage-test-fix__transcript.jsonl"
+    )
+    commits = [r for r in _runs("claude-code", path) if "git commit" in (r.command or "")]
+    assert len(commits) == 2
+    for run in commits:
+        assert [s.segment.words[:2] for s in run.steps] == [("git", "add"), ("git", "commit")]
+
+
+def test_a_real_script_run_after_a_cd_out_of_the_repository_is_not_the_projects() -> None:
+    path = _real(
+        "qwen-code", "haidonglethqb__CloudSchool__6676775b-e7b1-41b0-a6de-5f00e4adf771.jsonl"
+    )
+    searches = [r for r in _runs("qwen-code", path) if "scripts/search.py" in (r.command or "")]
+    assert searches
+    assert all(r.outcome is Outcome.WORKED for r in searches)
+    assert all(r.steps[-1].elsewhere and r.worked == [] for r in searches)
+    assert not [c for c in _proposed("qwen-code", path) if "search.py" in c]
+
+
+@pytest.mark.parametrize(
+    ("command", "normals"),
+    [
+        ("cat <<'EOF' > x.py\nimport os; os.system('pytest')\nEOF\nnpm test", ["cat", "npm test"]),
+        ("# run it\nnpm test  # the suite\nnpm run lint", ["npm test", "npm run lint"]),
+        ("FOO=1 env BAR=2 uv run pytest -q", ["uv run pytest"]),
+        ('git commit -m "a; make test" && npm test', ["git commit -m a; make test", "npm test"]),
+        ("(cd web && pnpm test) || true", ["cd web", "pnpm test", "true"]),
+        ("for f in a b; do pytest $f; done", ["for f in a b", "pytest"]),
+        ("make lint \\\n  && make test", ["make lint", "make test"]),
+        ("export ROOT=$(pwd) && make test", ["export ROOT=$", "make test"]),
+    ],
+)
+def test_command_lines_split_as_a_shell_splits_them(command: str, normals: list[str]) -> None:
+    assert [s.normal for s in shell.segments(command)] == normals
+
+
+# Every agent's shell-call shape.
+
+
+@pytest.mark.parametrize(
+    ("name", "payload", "command"),
+    [
+        ("Bash", {"command": "cd /w\nyarn typecheck"}, "cd /w\nyarn typecheck"),
+        ("shell", {"command": ["bash", "-lc", "go test ./..."]}, "go test ./..."),
+        ("exec_command", {"cmd": "pnpm test", "yield_time_ms": 1000}, "pnpm test"),
+        ("local_shell", {"type": "exec", "command": ["pytest", "-q"]}, "pytest -q"),
+        ("run_shell_command", {"command": "cargo test", "is_background": False}, "cargo test"),
+        ("bash", {"command": "npm test", "mode": "sync"}, "npm test"),
+        ("powershell", {"command": "dotnet test"}, "dotnet test"),
+        ("Shell", {"command": "make check", "description": "checks"}, "make check"),
+        ("run_terminal_cmd", {"command": "npm run lint", "is_background": False}, "npm run lint"),
+        ("exec", 'text((await tools.exec_command({cmd: "make lint"})).output);', "make lint"),
+        ("exec", "await tools.exec_command({cmd, workdir});", None),
+        ("Bash", {"command": "ls tools.d && make test"}, "ls tools.d && make test"),
+        ("exec", "const x = await tools.view_image({path: 'a.png'});", None),
+    ],
+)
+def test_every_agents_shell_call_shape(name: str, payload: Any, command: str | None) -> None:
+    assert shell.command_of(ToolCall(call_id="c", name=name, input=payload)) == command
+
+
+def test_a_codex_code_mode_patch_is_an_edit() -> None:
+    patch = 'await tools.apply_patch("*** Begin Patch\\n*** Update File: a.py\\n*** End Patch");'
+    assert shell.is_edit(ToolCall(call_id="p", name="exec", input=patch))
+    assert not shell.is_edit(ToolCall(call_id="x", name="exec", input="text(1);"))
+
+
+def test_codex_code_mode_cells_give_their_commands_and_observed_results() -> None:
+    runs = _runs("codex", COMMANDS / "codex.code-mode.jsonl", root="/home/dev/shop")
+    assert [r.command for r in runs] == [
+        "cd .\nyarn typecheck",
+        "python -m pytest -q tests/",
+        "bash scripts/preflight.sh && ./submit.sh --send",
+        "make test",
+        "cargo +1.96.0 test\nmise x cargo:cargo-deny -- cargo deny check",
+    ]
+    typecheck, tests, scripts, background, toolchains = runs
+    assert typecheck.outcome is Outcome.WORKED, "the cell printed the exec result: exit 0"
+    assert tests.outcome is Outcome.WORKED, "the pytest summary line is its result"
+    assert scripts.outcome is Outcome.UNKNOWN, "a cell that prints only output hides the exit"
+    assert background.outcome is Outcome.UNKNOWN, "still running in its cell"
+    assert [s.segment.normal for s in toolchains.steps] == [
+        "cargo test",
+        "mise x cargo:cargo-deny -- cargo deny check",
+    ]
+    proposed = _proposed("codex", COMMANDS / "codex.code-mode.jsonl", root="/home/dev/shop")
+    assert proposed == [
+        "`yarn typecheck` type-checks the code (worked in 1 session).",
+        "`python -m pytest tests/` runs the tests (worked in 1 session).",
+    ]
+
+
+def test_a_background_input_flag_makes_any_result_unknown() -> None:
+    calls = [
+        ToolCall(
+            call_id="a", name="Bash", input={"command": "npm test", "run_in_background": True}
+        ),
+        ToolCall(
+            call_id="b",
+            name="run_shell_command",
+            input={"command": "npm test", "is_background": True},
+        ),
+        ToolCall(call_id="c", name="bash", input={"command": "npm test", "mode": "async"}),
+    ]
+    for call in calls:
+        call.state, call.output = "completed", "Tests: 3 passed, 3 total"
+    runs = list(session_runs([_turn("t", *calls)]))
+    assert [r.outcome for r in runs] == [Outcome.UNKNOWN] * 3
+
+
+# 3. The project's own scripts and task runners.
+
+
+@pytest.mark.parametrize(
+    ("command", "kind", "normal", "narrowed"),
+    [
+        ("bash preflight.sh", "check", "bash preflight.sh", False),
+        ("./submit.sh --send", "script", "./submit.sh --send", False),
+        ("python3 scripts/verify_spec.py", "check", "python3 scripts/verify_spec.py", False),
+        ("php scripts/migrate.php", "script", "php scripts/migrate.php", False),
+        ("ruby script/seed.rb", "script", "ruby script/seed.rb", False),
+        ("node scripts/build.js", "build", "node scripts/build.js", False),
+        ("python3 tests/runtests.py admin_views", "test", "python3 tests/runtests.py", True),
+        ("cargo deny check", "check", "cargo deny check", False),
+        (
+            "mise x cargo:cargo-deny -- cargo deny check",
+            "check",
+            "mise x cargo:cargo-deny -- cargo deny check",
+            False,
+        ),
+        ("cargo +1.96.0 clippy", "lint", "cargo clippy", False),
+        ("npm test -- src/cart.test.ts", "test", "npm test", False),
+        ("yarn vitest run src/cart.test.ts", "test", "yarn vitest run", True),
+        ("go build ./cmd/entire/cli/settings/", "build", "go build ./...", True),
+        ("pytest tests/test_x.py::test_y", "test", "pytest", True),
+        ("/opt/venv/bin/pytest /tmp/scratch", "test", "pytest", True),
+        ("mypy --config-file=/home/me/mypy.ini src", "typecheck", "mypy src", False),
+        ("poetry run pytest -q", "test", "poetry run pytest", False),
+        ("just lint", "lint", "just lint", False),
+        ("task test", "test", "task test", False),
+        ("bun run typecheck", "typecheck", "bun run typecheck", False),
+    ],
+)
+def test_project_scripts_and_task_runners(
+    command: str, kind: str, normal: str, narrowed: bool
+) -> None:
+    (segment,) = shell.segments(command)
+    assert (segment.kind, segment.normal, segment.narrowed) == (kind, normal, narrowed)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python x.py",
+        "bash /tmp/x.sh",
+        "./configure",
+        "uv run python debug.py",
+        "~/.claude/hooks/tmux-waiting.sh mark",
+        "/home/marco/tools/test.sh",
+    ],
+)
+def test_one_off_and_machine_scripts_are_not_project_commands(command: str) -> None:
+    assert shell.command_kind(command) is None
+
+
+def test_a_real_opencode_project_script_that_failed_is_not_proposed(tmp_path: Path) -> None:
+    database = _real("opencode", "suhd550-dev__stunning-memory__opencode.db")
+    shutil.copyfile(database, tmp_path / "opencode.db")
+    (source,) = [s for s in opencode.find(str(tmp_path)) if not s.excluded]
+    turns = build_turns("k" * 64, opencode.read(source).events)
+    records = [_turn(t.turn_key, *t.tools, user=t.user_text) for t in turns]
+    scrub = path_scrubber(Path("/workspace"))
+    scripts = [
+        run
+        for run in session_runs(records, scrub)
+        if run.main is not None and run.main.kind == "script"
+    ]
+    assert [(r.command, r.key, r.outcome) for r in scripts] == [
+        ("bash sync-sessions.sh", "bash sync-sessions.sh", Outcome.FAILED)
+    ]
+    tasks = {r.turn_key: "t" for r in records}
+    planned = plan_window([("s", records)], tasks, known=set(), scrub=scrub)
+    assert not [f for facts in planned.values() for f in facts if "sync-sessions" in f.content]
+
+
+def test_a_script_the_session_wrote_is_a_one_off() -> None:
+    write = ToolCall(
+        call_id="w",
+        name="Write",
+        input={"file_path": "scripts/check_fix.py", "content": "print(1)"},
+        state="completed",
+    )
+    run = ToolCall(
+        call_id="r",
+        name="Bash",
+        input={"command": "python scripts/check_fix.py && bash scripts/lint.sh"},
+        output="ok",
+        state="completed",
+    )
+    records = [_turn("t1", write, run)]
+    planned = plan_window([("s", records)], {"t1": "task"}, known=set())
+    assert [f.content for f in planned["task"]] == [
+        "`bash scripts/lint.sh` lints the code (worked in 1 session)."
+    ]
+
+
+def test_a_codex_command_still_running_takes_the_outcome_it_ended_with() -> None:
+    def call(call_id: str, name: str, payload: Any, output: str, state: str) -> ToolCall:
+        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state=state)
+
+    running = (
+        "Chunk ID: 9f8e\nWall time: 10.0 seconds\nProcess running with session ID {}\nOutput:\n"
+    )
+    cell = "Script running with cell ID {}\nWall time 10.0 seconds\nOutput:\n"
+    calls = (
+        call("a", "exec_command", {"cmd": "npm test"}, running.format(5) + "✔ adds", "unknown"),
+        call("b", "exec_command", {"cmd": "make test"}, running.format(6), "unknown"),
+        call(
+            "c",
+            "write_stdin",
+            {"session_id": 5, "chars": ""},
+            "Process exited with code 1\nOutput:\n✖ subtracts",
+            "failed",
+        ),
+        call(
+            "d",
+            "write_stdin",
+            {"session_id": 6, "chars": ""},
+            "Process exited with code 0\nOutput:\nok",
+            "completed",
+        ),
+        call(
+            "e",
+            "exec",
+            'text((await tools.exec_command({cmd: "pytest -q"})).output);',
+            cell.format(7),
+            "unknown",
+        ),
+        call(
+            "f",
+            "wait",
+            {"cell_id": "7", "yield_time_ms": 10000},
+            "Script completed\nWall time 2.0 seconds\nOutput:\n\n12 passed in 1.90s\n",
+            "unknown",
+        ),
+        call("g", "exec_command", {"cmd": "cargo test"}, running.format(8), "unknown"),
+    )
+    runs = list(session_runs([_turn("t", *calls)]))
+    assert [(r.command, r.outcome) for r in runs] == [
+        ("npm test", Outcome.FAILED),
+        ("make test", Outcome.WORKED),
+        ("pytest -q", Outcome.WORKED),
+        ("cargo test", Outcome.UNKNOWN),
+    ]
+
+
+def test_a_claude_background_shell_takes_the_outcome_its_output_call_shows() -> None:
+    def call(call_id: str, name: str, payload: Any, output: str) -> ToolCall:
+        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state="completed")
+
+    launched = "Command running in background with ID: {}"
+    calls = (
+        call(
+            "a",
+            "Bash",
+            {"command": "make test", "run_in_background": True},
+            launched.format("bash_1"),
+        ),
+        call(
+            "b",
+            "Bash",
+            {"command": "npm run e2e", "run_in_background": True},
+            launched.format("bash_2"),
+        ),
+        call(
+            "c",
+            "BashOutput",
+            {"bash_id": "bash_1"},
+            "<status>running</status>\n\n<stdout>\nok  \tshop/cart\n</stdout>",
+        ),
+        call(
+            "d",
+            "BashOutput",
+            {"bash_id": "bash_1"},
+            "<status>completed</status>\n\n<exit_code>0</exit_code>\n\n"
+            "<stdout>\nok  \tshop/orders\n</stdout>",
+        ),
+        call(
+            "e",
+            "TaskOutput",
+            {"task_id": "bash_2", "block": True},
+            "<status>failed</status>\n\n<exit_code>1</exit_code>\n\n"
+            "<output>\n1 failed, 9 passed\n</output>",
+        ),
+    )
+    runs = list(session_runs([_turn("t", *calls)]))
+    assert [(r.command, r.outcome) for r in runs] == [
+        ("make test", Outcome.WORKED),
+        ("npm run e2e", Outcome.FAILED),
+    ]
