@@ -54,6 +54,8 @@ MAX_WINDOW = timedelta(days=366)
 MAX_QUERY_CHARS = 8192
 MAX_FILTER_KEYS = 64
 MAX_CANDIDATES_PER_BATCH = 8
+MAX_QUOTES = 8
+MAX_QUOTE_CHARS = 480
 PROMPT_VERSION = "memory-prompts@2"
 CHUNKER_VERSION = "memory-chunker@1"
 DRAFT_BATCH_FORMAT: Final = "git-memory-candidate-draft-batch@v1"
@@ -321,12 +323,24 @@ class ExtractionTask(Model):
         )
 
 
-class DraftStatement(Model):
-    """One claim of a draft, citing catalog evidence ids."""
+class DraftQuote(Model):
+    """Words of a cited turn that back a statement, copied exactly from the transcript: the
+    person's sentence, the command as run, its result line. The host finds them in the turn
+    and records where they came from (typed by a person, a pasted document, a program's
+    prompt, the agent's own words, a tool's output); words it cannot find are dropped."""
+
+    evidence_id: EvidenceId
+    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_QUOTE_CHARS)]
+
+
+class DraftStatement(OmitsNone):
+    """One claim of a draft, citing catalog evidence ids, optionally with the words that
+    back it (`quotes`)."""
 
     statement_id: Identifier
     text: NonEmpty
     evidence_ids: list[EvidenceId]
+    quotes: Annotated[list[DraftQuote], Field(max_length=MAX_QUOTES)] | SkipJsonSchema[None] = None
 
 
 class DraftCandidate(Model):

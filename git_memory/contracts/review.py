@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from git_memory.contracts.assessment import ClaimSupport, ProvenanceStrength
 from git_memory.contracts.base import Hex64, Model
@@ -12,25 +13,46 @@ from git_memory.contracts.extraction import (
     CandidateType,
     Identifier,
     NonEmpty,
+    OmitsNone,
     PositiveInt,
+    UtcTimestamp,
     unique_by,
 )
 
 MAX_EXCERPT_CHARS = 480
+ORIGINS = ("person", "document", "program", "agent", "tool")
+# Where quoted words came from: typed by a person, a pasted document, a prompt a program
+# wrote, the agent's own words, a tool's output (git_memory/sessions/origin.py decides).
+Origin = Literal["person", "document", "program", "agent", "tool"]
 CandidateKind = Literal["entry", "skill", "consolidation"]
 
 
-class ReviewEvidence(Model):
+class ReviewQuote(OmitsNone):
+    """Words of the cited turn that back the statement, where they came from, and when the
+    turn started (`at`, when known)."""
+
+    origin: Origin
+    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_EXCERPT_CHARS)]
+    at: UtcTimestamp | SkipJsonSchema[None] = None
+
+
+class ReviewEvidence(OmitsNone):
     """A cited item: a catalog evidence id (or, for consolidation, an entry id) with its
-    display text and an excerpt of at most 480 characters."""
+    display text, an excerpt of at most 480 characters and, when the extractor quoted them,
+    the words of the item that back the statement with their origin."""
 
     evidence_id: Identifier
     display: NonEmpty
     excerpt: Annotated[str, StringConstraints(max_length=MAX_EXCERPT_CHARS)]
+    quotes: list[ReviewQuote] | SkipJsonSchema[None] = None
 
 
-class ReviewStatement(Model):
-    """One statement; the two digests are what `prepare` must echo to confirm it."""
+class ReviewStatement(OmitsNone):
+    """One statement; the two digests are what `prepare` must echo to confirm it.
+
+    `origins` lists where the quoted words backing it came from (absent when nothing was
+    quoted); a statement that no person's words back is decided on its own, never in bulk.
+    """
 
     statement_id: Identifier
     text: NonEmpty
@@ -40,6 +62,7 @@ class ReviewStatement(Model):
     statement_text_digest: Hex64
     citations_digest: Hex64
     evidence: list[ReviewEvidence]
+    origins: Annotated[list[Origin], Field(max_length=len(ORIGINS))] | SkipJsonSchema[None] = None
 
 
 class ReviewItem(Model):

@@ -104,6 +104,8 @@ LOCAL_COMMANDS = frozenset(
     ]
 )
 _SEEN_LIMIT = 64
+# `entrypoint` values of sessions driven by a program (the Agent SDKs), not a person.
+PROGRAM_ENTRYPOINTS = ("sdk",)
 
 
 def is_hidden_text(text: str) -> bool:
@@ -124,6 +126,9 @@ def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> l
         state["sessionId"] = record["sessionId"]
     if isinstance(record.get("version"), str) and state.get("version") is None:
         state["version"] = record["version"]
+    entrypoint = record.get("entrypoint")
+    if isinstance(entrypoint, str) and entrypoint.startswith(PROGRAM_ENTRYPOINTS):
+        state["program"] = True  # prompts written by a program through the SDK, not typed
     if record.get("isSidechain") is True:
         return []
     cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None

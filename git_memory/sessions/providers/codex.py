@@ -47,6 +47,7 @@ _CWD = re.compile(r"<cwd>(.*?)</cwd>", re.DOTALL)
 _SKILL = re.compile(r"^\s*<skill>\s*<name>(.*?)</name>", re.DOTALL)
 _EXIT = re.compile(r"(?:Exit code:|Process exited with code)\s*(-?\d+)")
 _IDE_REQUEST = "## My request for Codex:"
+PROGRAM_SOURCES = ("exec", "mcp")
 _CALL_ITEMS = ("function_call", "custom_tool_call", "local_shell_call", "web_search_call")
 _OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
 
@@ -97,6 +98,11 @@ def _session_meta(payload: dict[str, Any], state: dict[str, Any]) -> None:
     if isinstance(payload.get("cwd"), str):
         state["cwd"] = payload["cwd"]
     source = payload.get("source")
+    # `codex exec` (and the SDKs built on it) and MCP callers send prompts a program wrote.
+    originator = payload.get("originator")
+    state["program"] = source in PROGRAM_SOURCES or (
+        isinstance(originator, str) and "sdk" in originator.casefold()
+    )
     state["subagent"] = payload.get("thread_source") == "subagent" or (
         isinstance(source, dict) and "subagent" in source
     )
