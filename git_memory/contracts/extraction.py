@@ -325,11 +325,14 @@ class ExtractionTask(Model):
 
 class DraftQuote(Model):
     """Words of a cited turn that back a statement, copied exactly from the transcript: the
-    person's sentence, the command as run, its result line. The host finds them in the turn
-    and records where they came from (typed by a person, a pasted document, a program's
-    prompt, the agent's own words, a tool's output); words it cannot find are dropped."""
+    person's sentence, the command as run, its result line. `part` says where in the turn
+    they are (the user's message, the assistant's text, a tool call or its output); the host
+    looks for them there and records their origin (typed by a person, a pasted document, a
+    program's prompt, the agent's own words, a tool's output); words it cannot find there
+    are dropped."""
 
     evidence_id: EvidenceId
+    part: Literal["user", "assistant", "tool"]
     text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_QUOTE_CHARS)]
 
 

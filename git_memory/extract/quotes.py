@@ -1,11 +1,12 @@
 """The words a draft quotes, found in the turns it cites, with where they came from.
 
 An extractor may back a statement with quotes (`DraftQuote`): the person's sentence, the
-command as run, its result line. The host does not take the extractor's word for where they
-came from: it looks for each quote in the cited turn (whitespace-insensitive, paths scrubbed
-as the task showed them) and records its origin: the user text is typed by a person, a pasted
-document or a program's prompt (`sessions.origin.typed_origin`), the assistant text is the
-agent's own words, tool inputs and outputs are a tool's. A quote found nowhere is dropped.
+command as run, its result line, each with the part of the turn it is from. The host does not
+take the extractor's word for it: it looks for each quote in that part of the cited turn
+(whitespace-insensitive, paths scrubbed as the task showed them) and records its origin: the
+user's message is typed by a person, a pasted document or a program's prompt
+(`sessions.origin.typed_origin`), the assistant text is the agent's own words, tool inputs
+and outputs are a tool's. A quote not found there is dropped.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def locate_quotes(
                 held = found.get(turn["turnKey"]) if turn else None
                 if turn is None or held is None:
                     continue
-                origin = origin_of(held, quote.text, held.session_key in programs, scrub)
+                program = held.session_key in programs
+                origin = origin_of(held, quote.part, quote.text, program, scrub)
                 if origin is None:
                     continue
                 shown = {"origin": origin, "text": quote.text}
@@ -90,21 +92,22 @@ def read_turns(workspace: Workspace, session_keys: list[str]) -> TurnSource:
     )
 
 
-def origin_of(turn: Any, text: str, program: bool, scrub: Callable[[str], str]) -> str | None:
-    """Where `text` occurs in the turn record: person/document/program, agent or tool."""
+def origin_of(
+    turn: Any, part: str, text: str, program: bool, scrub: Callable[[str], str]
+) -> str | None:
+    """The origin of `text` when it occurs in that `part` of the turn record (user message:
+    person, document or program; assistant text: agent; tool calls and outputs: tool)."""
     wanted = _flat(text)
     if not wanted:
         return None
-    user = scrub(turn.user_text or "")
-    if wanted in _flat(user):
-        return typed_origin(user, program)
-    if wanted in _flat(scrub(turn.assistant_text or "")):
-        return "agent"
+    if part == "user":
+        user = scrub(turn.user_text or "")
+        return typed_origin(user, program) if wanted in _flat(user) else None
+    if part == "assistant":
+        return "agent" if wanted in _flat(scrub(turn.assistant_text or "")) else None
     for call in turn.tool_calls:
-        pieces = [*_strings(call.input), call.output or ""]
+        pieces = [*_strings(call.input), _joined(call.input), call.output or ""]
         if any(wanted in _flat(scrub(piece)) for piece in pieces):
-            return "tool"
-        if isinstance(call.input, dict | list) and wanted in _flat(scrub(_joined(call.input))):
             return "tool"
     return None
 

@@ -62,10 +62,13 @@ def _known_keys(workspace: Workspace) -> set[str]:
 
 
 def plan_facts(
-    workspace: Workspace, loaded: list[tuple[dict[str, Any], dict[str, Any]]]
+    workspace: Workspace,
+    loaded: list[tuple[dict[str, Any], dict[str, Any]]],
+    tally: dict[str, int] | None = None,
 ) -> tuple[dict[str, list[BuiltinFact]], TurnSource]:
     """The facts of every task (by task id) of a window, each memory once, and the turns
-    they were read from (staging finds the facts' quotes in them)."""
+    they were read from (staging finds the facts' quotes in them); `tally` receives the
+    facts each session showed."""
     from git_memory.extract.quotes import read_turns
     from git_memory.extract.select import path_scrubber
     from git_memory.runners.builtin.window import plan_window
@@ -85,7 +88,10 @@ def plan_facts(
     ]
     scrub = path_scrubber(workspace.worktree.root)
     known = _known_keys(workspace)
-    return plan_window(ordered, task_of_turn, known, scrub, source.programs), source
+    planned = plan_window(
+        ordered, task_of_turn, known, scrub, programs=source.programs, tally=tally
+    )
+    return planned, source
 
 
 def _evidence_of(task: dict[str, Any], record: dict[str, Any]) -> dict[str, str]:
@@ -103,7 +109,7 @@ def _quotes(task: dict[str, Any], record: dict[str, Any], fact: BuiltinFact) -> 
     """The words backing a fact, each at the evidence id of its turn (at most MAX_QUOTES)."""
     evidence = _evidence_of(task, record)
     found = [
-        DraftQuote(evidence_id=evidence[q.turn_key], text=q.text[:MAX_QUOTE_CHARS])
+        DraftQuote(evidence_id=evidence[q.turn_key], part=q.part, text=q.text[:MAX_QUOTE_CHARS])
         for q in fact.quotes
         if q.turn_key in evidence and q.text.strip()
     ]
@@ -193,12 +199,48 @@ def run_builtin(workspace: Workspace, tasks: list[dict[str, Any]], outcome: Batc
 
     home = workspace.worktree.state_home
     loaded = [(task, artifacts.load_recall(home, task["taskId"])) for task in tasks]
-    planned, source = plan_facts(workspace, loaded)
+    tally: dict[str, int] = {}
+    planned, source = plan_facts(workspace, loaded, tally)
     with output.progress("extract via builtin", len(tasks)) as bar:
         for task, record in loaded:
             facts = planned.get(task["taskId"], [])
             _answer_one(workspace, task, record, facts, outcome, source=source)
             bar.advance()
+    outcome.session_notes += _barren(loaded, outcome, tally, source)
+
+
+def _barren(
+    loaded: list[tuple[dict[str, Any], dict[str, Any]]],
+    outcome: BatchOutcome,
+    tally: dict[str, int],
+    source: TurnSource,
+) -> list[tuple[str, str]]:
+    """Why each session read in this run added no candidate."""
+    tasks: dict[str, list[str]] = {}
+    for task, record in loaded:
+        tasks.setdefault(record["sessionKey"], []).append(task["taskId"])
+    notes = []
+    for session, ids in tasks.items():
+        if any(c.startswith(f"{t}-c") for t in ids for c in outcome.quarantined):
+            continue
+        if tally.get(session):
+            notes.append((session, NOTHING_NEW))
+        elif session in source.programs:
+            notes.append((session, NOTHING_FROM_PROGRAM))
+        else:
+            notes.append((session, NOTHING_FOUND))
+    return notes
+
+
+NOTHING_NEW = "read; nothing new: what it shows is already approved or proposed"
+NOTHING_FOUND = (
+    "read; nothing to keep: no command with an observed result, no failure it fixed, "
+    "no rule a person typed"
+)
+NOTHING_FROM_PROGRAM = (
+    "read; nothing to keep: a program wrote its prompts (no rules taken from them) and it "
+    "shows no command with an observed result"
+)
 
 
 def _answer_one(

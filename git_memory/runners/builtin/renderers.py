@@ -52,6 +52,7 @@ class Quote:
 
     turn_key: str
     text: str
+    part: Literal["user", "assistant", "tool"] = "tool"
 
 
 @dataclass(frozen=True)

@@ -141,7 +141,7 @@ def rule_facts(
                     sentence,
                     (record.turn_key,),
                     key,
-                    quotes=(Quote(record.turn_key, sentence),),
+                    quotes=(Quote(record.turn_key, sentence, "user"),),
                 )
         previous = _last_command(record, scrub) if record.tool_calls else None
     return list(found.values())

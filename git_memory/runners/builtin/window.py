@@ -24,6 +24,7 @@ from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
 from git_memory.runners.builtin import shell
 from git_memory.runners.builtin.renderers import (
     RENDERER_COMMAND_EXIT,
+    RENDERER_USER_RULE,
     TRAP_PREFIX,
     BuiltinFact,
     Quote,
@@ -60,17 +61,24 @@ def plan_window(
     task_of_turn: Mapping[str, str],
     known: set[str],
     scrub: Callable[[str], str] = str,
+    *,
     programs: Collection[str] = (),
+    tally: dict[str, int] | None = None,
 ) -> dict[str, list[BuiltinFact]]:
     """The facts each task proposes: `sessions` are (session key, ordered turn records);
-    `programs` are the sessions a program drove (no rules come from their prompts)."""
+    `programs` are the sessions a program drove (no rules come from their prompts).
+    `tally`, when given, receives how many facts each session showed before what is
+    already known was left out."""
     traps: list[BuiltinFact] = []
     rules: list[BuiltinFact] = []
     worked: dict[str, _Worked] = {}
     for session_key, records in sessions:
         runs = list(session_runs(records, scrub))
-        traps += trap_facts(runs)
-        rules += rule_facts(records, scrub, program=session_key in programs)
+        found = trap_facts(runs) + rule_facts(records, scrub, program=session_key in programs)
+        traps += [f for f in found if f.renderer != RENDERER_USER_RULE]
+        rules += [f for f in found if f.renderer == RENDERER_USER_RULE]
+        if tally is not None:
+            tally[session_key] = len(found) + sum(1 for run in runs if run.worked)
         for run in runs:
             for segment in run.worked:
                 entry = worked.setdefault(segment.normal, _Worked(segment.kind or ""))
@@ -125,7 +133,7 @@ def forbidden_commands(rules: Iterable[str]) -> set[str]:
     for rule in rules:
         for pattern in _FORBIDDING:
             for match in pattern.finditer(rule):
-                named = match.group(1).strip("`").strip()
+                named = match.group(1).strip("`").strip().rstrip(".,;:!")
                 if named:
                     found.add(shell.normal_command(named) or named)
     return found
