@@ -86,6 +86,14 @@ class OmitsNone(Model):
         return {key: value for key, value in data.items() if value is not None}
 
 
+def is_absent(value: object) -> bool:
+    """`Field(exclude_if=is_absent)`: an optional field left out of the document when unset.
+
+    Unlike `OmitsNone`, the model keeps its own JSON Schema in serialization mode (the MCP
+    tools' output schemas)."""
+    return value is None
+
+
 class OwnerKeys(Model):
     """The repository and worktree keys that scope private state."""
 
@@ -336,14 +344,16 @@ class DraftQuote(Model):
     text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_QUOTE_CHARS)]
 
 
-class DraftStatement(OmitsNone):
+class DraftStatement(Model):
     """One claim of a draft, citing catalog evidence ids, optionally with the words that
     back it (`quotes`)."""
 
     statement_id: Identifier
     text: NonEmpty
     evidence_ids: list[EvidenceId]
-    quotes: Annotated[list[DraftQuote], Field(max_length=MAX_QUOTES)] | SkipJsonSchema[None] = None
+    quotes: Annotated[list[DraftQuote], Field(max_length=MAX_QUOTES)] | SkipJsonSchema[None] = (
+        Field(default=None, exclude_if=is_absent)
+    )
 
 
 class DraftCandidate(Model):

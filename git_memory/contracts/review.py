@@ -13,9 +13,9 @@ from git_memory.contracts.extraction import (
     CandidateType,
     Identifier,
     NonEmpty,
-    OmitsNone,
     PositiveInt,
     UtcTimestamp,
+    is_absent,
     unique_by,
 )
 
@@ -27,16 +27,16 @@ Origin = Literal["person", "document", "program", "agent", "tool"]
 CandidateKind = Literal["entry", "skill", "consolidation"]
 
 
-class ReviewQuote(OmitsNone):
+class ReviewQuote(Model):
     """Words of the cited turn that back the statement, where they came from, and when the
     turn started (`at`, when known)."""
 
     origin: Origin
     text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_EXCERPT_CHARS)]
-    at: UtcTimestamp | SkipJsonSchema[None] = None
+    at: UtcTimestamp | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
 
-class ReviewEvidence(OmitsNone):
+class ReviewEvidence(Model):
     """A cited item: a catalog evidence id (or, for consolidation, an entry id) with its
     display text, an excerpt of at most 480 characters and, when the extractor quoted them,
     the words of the item that back the statement with their origin."""
@@ -44,10 +44,10 @@ class ReviewEvidence(OmitsNone):
     evidence_id: Identifier
     display: NonEmpty
     excerpt: Annotated[str, StringConstraints(max_length=MAX_EXCERPT_CHARS)]
-    quotes: list[ReviewQuote] | SkipJsonSchema[None] = None
+    quotes: list[ReviewQuote] | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
 
-class ReviewStatement(OmitsNone):
+class ReviewStatement(Model):
     """One statement; the two digests are what `prepare` must echo to confirm it.
 
     `origins` lists where the quoted words backing it came from (absent when nothing was
@@ -62,7 +62,9 @@ class ReviewStatement(OmitsNone):
     statement_text_digest: Hex64
     citations_digest: Hex64
     evidence: list[ReviewEvidence]
-    origins: Annotated[list[Origin], Field(max_length=len(ORIGINS))] | SkipJsonSchema[None] = None
+    origins: Annotated[list[Origin], Field(max_length=len(ORIGINS))] | SkipJsonSchema[None] = Field(
+        default=None, exclude_if=is_absent
+    )
 
 
 class ReviewItem(Model):
