@@ -567,3 +567,14 @@ def test_a_forbidden_command_is_not_proposed_as_working() -> None:
     contents = [fact.content for fact in planned["a"]]
     assert "`cargo nextest run` runs the tests (worked in 1 session)." in contents
     assert not any(c.startswith(("`cargo test`", "`npm test`")) for c in contents)
+
+
+def test_a_trap_whose_fix_a_rule_forbids_is_not_proposed() -> None:
+    failed = _bash("pnpm test", "sh: 1: vitest: not found", "failed")
+    records = [
+        _turn("t1", failed, _bash("npm install", "added 3 packages"), _bash("pnpm test", "ok")),
+        _turn("t2", user="Always use pnpm, never npm."),
+    ]
+    assert len(_traps(*records)) == 1, "the trap exists on its own"
+    planned = plan_window([("s", records)], {"t1": "a", "t2": "a"}, known=set())
+    assert not any(f.content.startswith("Trap: ") for f in planned["a"])

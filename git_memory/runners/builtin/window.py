@@ -89,9 +89,11 @@ def plan_window(
                 _observe(entry, session_key, run)
     placed: dict[str, list[BuiltinFact]] = {}
     seen = set(known)
+    forbidden = forbidden_commands(fact.content for fact in rules)
+    # A trap whose fix a stated rule forbids would hand a teammate the forbidden command.
+    traps = [t for t in traps if not _forbidden(dict(t.parameters).get("fix", ""), forbidden)]
     for fact in _fresh(traps, seen) + _fresh(rules, seen):
         _place(placed, fact, [fact.turn_keys], task_of_turn)
-    forbidden = forbidden_commands(fact.content for fact in rules)
     for command, entry in worked.items():
         key = f"command:{command}"
         if key in seen or not entry.shown or _forbidden(command, forbidden):
@@ -141,7 +143,8 @@ def forbidden_commands(rules: Iterable[str]) -> set[str]:
 
 def _forbidden(command: str, forbidden: set[str]) -> bool:
     """Whether a rule forbids this command: named as it is, or its program by itself."""
-    return command in forbidden or command.split(maxsplit=1)[0] in forbidden
+    steps = [step.strip() for step in command.split("&&") if step.strip()]
+    return any(step in forbidden or step.split(maxsplit=1)[0] in forbidden for step in steps)
 
 
 def _fresh(facts: Iterable[BuiltinFact], seen: set[str]) -> list[BuiltinFact]:
