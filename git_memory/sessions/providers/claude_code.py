@@ -11,6 +11,8 @@ from its last complete line. Rules:
   `/x args`, except built-in local commands that never reach the model.
 - `attachment` `queued_command` prompts are human steering text inside the current turn.
 - Everything else (summary, progress, file-history-snapshot, system, unknown types) is skipped.
+- An Agent SDK `entrypoint` (`sdk-ts`, `sdk-py`, …) marks the session as driven by a program
+  (`state["program"]`): its prompts are not what a person typed.
 """
 
 from __future__ import annotations

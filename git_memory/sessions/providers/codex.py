@@ -11,6 +11,8 @@ Pure: no I/O. The era is detected per file from its first record:
   and the duplicated `response_item` user copies are ignored, so each prompt counts once.
 Assistant text comes from `response_item` assistant messages only (never the `agent_message`
 event twins). Calls pair with outputs by `call_id`; `task_complete`/`turn_aborted` end a turn.
+A `session_meta` whose `source` is `exec` or `mcp`, or whose originator is an SDK, marks the
+session as driven by a program (`state["program"]`): its prompts are not what a person typed.
 """
 
 from __future__ import annotations
