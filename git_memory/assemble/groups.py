@@ -50,7 +50,9 @@ _FAILURE = (
 _RULE_START = (
     r"^(?:the user said:|always\b|never\b|don'?t\b|do not\b|must\b|prefer\b|avoid\b"
     r"|from now on\b|remember\b|we (?:use|always|never|prefer)\b|use\b.+\binstead of\b"
-    r"|use\b[^,]+,\s*not\b)"
+    r"|use\b[^,]+,\s*not\b"
+    # conventions: "commits must carry the `X` trailer", "schema changes go through …"
+    r"|[^.;:]{1,80}?\b(?:must|mustn'?t|should (?:always|never)|go(?:es)? through)\b)"
 )
 _COMMAND_PHRASE = (
     # `command-exit@1`, first and current phrasing

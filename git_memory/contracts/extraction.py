@@ -54,6 +54,8 @@ MAX_WINDOW = timedelta(days=366)
 MAX_QUERY_CHARS = 8192
 MAX_FILTER_KEYS = 64
 MAX_CANDIDATES_PER_BATCH = 8
+MAX_QUOTES = 8
+MAX_QUOTE_CHARS = 480
 PROMPT_VERSION = "memory-prompts@2"
 CHUNKER_VERSION = "memory-chunker@1"
 DRAFT_BATCH_FORMAT: Final = "git-memory-candidate-draft-batch@v1"
@@ -82,6 +84,14 @@ class OmitsNone(Model):
     def _drop_none(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
         return {key: value for key, value in data.items() if value is not None}
+
+
+def is_absent(value: object) -> bool:
+    """`Field(exclude_if=is_absent)`: an optional field left out of the document when unset.
+
+    Unlike `OmitsNone`, the model keeps its own JSON Schema in serialization mode (the MCP
+    tools' output schemas)."""
+    return value is None
 
 
 class OwnerKeys(Model):
@@ -321,12 +331,29 @@ class ExtractionTask(Model):
         )
 
 
+class DraftQuote(Model):
+    """Words of a cited turn that back a statement, copied exactly from the transcript: the
+    person's sentence, the command as run, its result line. `part` says where in the turn
+    they are (the user's message, the assistant's text, a tool call or its output); the host
+    looks for them there and records their origin (typed by a person, a pasted document, a
+    program's prompt, the agent's own words, a tool's output); words it cannot find there
+    are dropped."""
+
+    evidence_id: EvidenceId
+    part: Literal["user", "assistant", "tool"]
+    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_QUOTE_CHARS)]
+
+
 class DraftStatement(Model):
-    """One claim of a draft, citing catalog evidence ids."""
+    """One claim of a draft, citing catalog evidence ids, optionally with the words that
+    back it (`quotes`)."""
 
     statement_id: Identifier
     text: NonEmpty
     evidence_ids: list[EvidenceId]
+    quotes: Annotated[list[DraftQuote], Field(max_length=MAX_QUOTES)] | SkipJsonSchema[None] = (
+        Field(default=None, exclude_if=is_absent)
+    )
 
 
 class DraftCandidate(Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from git_memory.contracts.assessment import ClaimSupport, ProvenanceStrength
 from git_memory.contracts.base import Hex64, Model
@@ -13,24 +14,45 @@ from git_memory.contracts.extraction import (
     Identifier,
     NonEmpty,
     PositiveInt,
+    UtcTimestamp,
+    is_absent,
     unique_by,
 )
 
 MAX_EXCERPT_CHARS = 480
+ORIGINS = ("person", "document", "program", "agent", "tool")
+# Where quoted words came from: typed by a person, a pasted document, a prompt a program
+# wrote, the agent's own words, a tool's output (git_memory/sessions/origin.py decides).
+Origin = Literal["person", "document", "program", "agent", "tool"]
 CandidateKind = Literal["entry", "skill", "consolidation"]
+
+
+class ReviewQuote(Model):
+    """Words of the cited turn that back the statement, where they came from, and when the
+    turn started (`at`, when known)."""
+
+    origin: Origin
+    text: Annotated[str, StringConstraints(min_length=1, max_length=MAX_EXCERPT_CHARS)]
+    at: UtcTimestamp | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
 
 class ReviewEvidence(Model):
     """A cited item: a catalog evidence id (or, for consolidation, an entry id) with its
-    display text and an excerpt of at most 480 characters."""
+    display text, an excerpt of at most 480 characters and, when the extractor quoted them,
+    the words of the item that back the statement with their origin."""
 
     evidence_id: Identifier
     display: NonEmpty
     excerpt: Annotated[str, StringConstraints(max_length=MAX_EXCERPT_CHARS)]
+    quotes: list[ReviewQuote] | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
 
 class ReviewStatement(Model):
-    """One statement; the two digests are what `prepare` must echo to confirm it."""
+    """One statement; the two digests are what `prepare` must echo to confirm it.
+
+    `origins` lists where the quoted words backing it came from (absent when nothing was
+    quoted); a statement that no person's words back is decided on its own, never in bulk.
+    """
 
     statement_id: Identifier
     text: NonEmpty
@@ -40,6 +62,9 @@ class ReviewStatement(Model):
     statement_text_digest: Hex64
     citations_digest: Hex64
     evidence: list[ReviewEvidence]
+    origins: Annotated[list[Origin], Field(max_length=len(ORIGINS))] | SkipJsonSchema[None] = Field(
+        default=None, exclude_if=is_absent
+    )
 
 
 class ReviewItem(Model):

@@ -1,9 +1,12 @@
 """The review queue, and the fast interactive review a human does at a terminal.
 
 Review friction is what kills memory features: typed facts (checked by the host) are shown
-together and confirmed with one key; each unverified statement is shown beside its evidence
-and takes one key. Confirming builds the PrepareRequest — its digests are the confirmation —
-so the session ends with a promotion plan ready to approve.
+together, each with the command as run and its observed result line, and confirmed with one
+key; each other statement is shown beside its evidence and the quoted words that back it
+(typed by a person, a pasted document, a program's prompt, the agent's own words, a tool's
+output, with the turn's date) and takes one key; one that no person's words back says so.
+Confirming builds the PrepareRequest — its digests are the confirmation — so the session
+ends with a promotion plan ready to approve.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.review_items import review_item
+from git_memory.sessions.origin import ORIGIN_WORDS
 from git_memory.store.session import Workspace
 
 if TYPE_CHECKING:
@@ -59,6 +63,35 @@ def is_typed_fact(item: dict[str, Any]) -> bool:
     return bool(item["statements"]) and all(
         s["claimSupport"] == "typed-fact" for s in item["statements"]
     )
+
+
+def bulk_confirmable(item: dict[str, Any]) -> bool:
+    """A typed fact whose every statement shows the observed run it rests on (the command as
+    run, from the tool call): only these may be confirmed together. Everything else, and a
+    statement only the agent's words back, is decided on its own."""
+    return is_typed_fact(item) and all(
+        "tool" in (s.get("origins") or []) for s in item["statements"]
+    )
+
+
+def support_warning(statement: dict[str, Any]) -> str:
+    """A warning when no person's words back an unverified statement ("" otherwise)."""
+    origins = statement.get("origins")
+    if statement["claimSupport"] == "typed-fact" or (origins and "person" in origins):
+        return ""
+    if not origins:
+        return "no quoted words back this statement"
+    named = ", ".join(ORIGIN_WORDS[o] for o in origins)
+    return f"no person stated this: only {named}"
+
+
+def quote_lines(evidence: dict[str, Any], indent: str) -> list[str]:
+    """The quoted words of one evidence item, each with its origin and date."""
+    lines = []
+    for quote in evidence.get("quotes") or []:
+        when = f", {quote['at'][:10]}" if quote.get("at") else ""
+        lines.append(f"{indent}[{ORIGIN_WORDS[quote['origin']]}{when}] {quote['text']}")
+    return lines
 
 
 def prepare_document(items: list[dict[str, Any]], kind: str = "entry") -> dict[str, Any]:
@@ -113,10 +146,10 @@ def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
     """Typed facts in one batch (or one by one on request), then each other candidate
     statement by statement; every item is shown beside its evidence."""
     decisions = Decisions()
-    typed = [item for item in items if is_typed_fact(item)]
-    rest = [item for item in items if not is_typed_fact(item)]
+    typed = [item for item in items if bulk_confirmable(item)]
+    rest = [item for item in items if not bulk_confirmable(item)]
     if typed:
-        say(f"{len(typed)} typed fact(s), checked by git memory against this repository:")
+        say(f"{len(typed)} typed fact(s), each shown with the run it was observed in:")
         for item in typed:
             say(f"  - {item['content'].strip()}")
             _say_evidence(item, say, "      ")
@@ -148,17 +181,26 @@ def _say_evidence(item: dict[str, Any], say: Say, indent: str) -> None:
             if evidence["evidenceId"] in seen:
                 continue
             seen.add(evidence["evidenceId"])
-            excerpt = f" — {evidence['excerpt']}" if evidence["excerpt"] else ""
-            say(f"{indent}{evidence['display']}{excerpt}")
+            for line in quote_lines(evidence, indent) or [_evidence_line(evidence, indent)]:
+                say(line)
+
+
+def _evidence_line(evidence: dict[str, Any], indent: str) -> str:
+    excerpt = f" — {evidence['excerpt']}" if evidence["excerpt"] else ""
+    return f"{indent}{evidence['display']}{excerpt}"
 
 
 def _one_item(item: dict[str, Any], position: int, total: int, ask: Ask, say: Say) -> str:
     say(f"\n[{position}/{total}] {item['type'] or item['kind']}: {item['content'].strip()}")
     for statement in item["statements"]:
         say(f"  claim: {statement['text']}  ({statement['provenanceStrength']})")
+        warning = support_warning(statement)
+        if warning:
+            say(f"  ! {warning}")
         for evidence in statement["evidence"]:
-            excerpt = f" — {evidence['excerpt']}" if evidence["excerpt"] else ""
-            say(f"    {evidence['display']}{excerpt}")
+            say(_evidence_line(evidence, "    "))
+            for line in quote_lines(evidence, "      "):
+                say(line)
         answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")
         if answer != "c":
             return answer

@@ -20,7 +20,13 @@ def review_item(db: StateDB, candidate: Candidate) -> dict[str, Any]:
 
 def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
     """The ReviewItem of one candidate at its current revision."""
-    from git_memory.contracts.review import ReviewEvidence, ReviewItem, ReviewStatement
+    from git_memory.contracts.review import (
+        ORIGINS,
+        ReviewEvidence,
+        ReviewItem,
+        ReviewQuote,
+        ReviewStatement,
+    )
 
     payload = candidate.payload
     by_statement: dict[str, list[ReviewEvidence]] = {}
@@ -31,12 +37,19 @@ def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
                 evidence_id=ref.evidence_id,
                 display=str(detail.get("display") or ref.evidence_id),
                 excerpt=str(detail.get("excerpt", ""))[:480],
+                quotes=[ReviewQuote.model_validate(q) for q in detail["quotes"]]
+                if detail.get("quotes")
+                else None,
             )
         )
     assessed = {a.statement_id: a for a in assessments(db, candidate.candidate_id)}
     statements = []
     for statement in payload.get("statements", []):
         assessment = assessed[statement["statementId"]]
+        evidence = sorted(
+            by_statement.get(statement["statementId"], []), key=lambda e: e.evidence_id
+        )
+        origins = {q.origin for e in evidence for q in e.quotes or []}
         statements.append(
             ReviewStatement(
                 statement_id=statement["statementId"],
@@ -46,9 +59,8 @@ def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
                 limitations=list(assessment.limitations),
                 statement_text_digest=assessment.statement_text_digest,
                 citations_digest=assessment.citations_digest,
-                evidence=sorted(
-                    by_statement.get(statement["statementId"], []), key=lambda e: e.evidence_id
-                ),
+                evidence=evidence,
+                origins=[o for o in ORIGINS if o in origins] or None,
             )
         )
     return ReviewItem(

@@ -62,6 +62,8 @@ class Selection:
     rejected_sessions: int
     # Sessions of the window left out, by reason (what `extract` reports).
     skipped: tuple[tuple[str, int], ...] = ()
+    # The same, one (session key, reason) per session left out.
+    skipped_sessions: tuple[tuple[str, str], ...] = ()
 
     @property
     def matched_sessions(self) -> int:
@@ -141,7 +143,14 @@ def select(
             "deliveryEdgeRevisions": sorted({digest(e.pointer) for t in kept for e in t.edges}),
         }
     )
-    return Selection(request_digest, result_set, source_binding, tuple(sessions), rejected, skipped)
+    kept_keys = {s.session_key for s in sessions}
+    short = sorted({t.session_key for t in turns} - kept_keys)
+    each = tuple((key, skipped[0][0]) for key in short if rejected) + tuple(
+        (key, SKIP_ACTIVE) for key in sorted(active)
+    )
+    return Selection(
+        request_digest, result_set, source_binding, tuple(sessions), rejected, skipped, each
+    )
 
 
 def _tool_states(request: MemoryExtractionRequest) -> list[str] | None:

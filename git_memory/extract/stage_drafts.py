@@ -22,6 +22,7 @@ from git_memory.extract.assess import (
     assess_statements,
 )
 from git_memory.extract.evidence import CatalogItem
+from git_memory.extract.quotes import Located, TurnSource, locate_quotes
 from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
 from git_memory.store.db import StateDB
 from git_memory.store.session import Workspace
@@ -48,9 +49,14 @@ SupportOf = Callable[[int, str], str]
 
 
 def stage_drafts(
-    workspace: Workspace, batch: CandidateDraftBatch, *, claim_support: SupportOf | None = None
+    workspace: Workspace,
+    batch: CandidateDraftBatch,
+    *,
+    claim_support: SupportOf | None = None,
+    turns: TurnSource | None = None,
 ) -> dict[str, Any]:
-    """Submit a draft batch; returns the stored outcome (replayed on identical bytes)."""
+    """Submit a draft batch; returns the stored outcome (replayed on identical bytes).
+    `turns`: the cited sessions' turns when the caller already read them."""
     record = artifacts.load_recall(workspace.worktree.state_home, batch.task_id)
     task = ExtractionTask.model_validate(record["task"])
     if batch.binding != task.binding:
@@ -68,7 +74,7 @@ def stage_drafts(
         batch.task_id,
         token,
         response_digest,
-        lambda db, stored: _apply(workspace, db, batch, record, claim_support),
+        lambda db, stored: _apply(workspace, db, batch, record, claim_support, turns=turns),
     )
     return {**result.outcome, "idempotent": result.idempotent}
 
@@ -79,6 +85,8 @@ def _apply(
     batch: CandidateDraftBatch,
     record: dict[str, Any],
     claim_support: SupportOf | None,
+    *,
+    turns: TurnSource | None = None,
 ) -> dict[str, Any]:
     from git_memory.extract.adjudication_task import build_adjudication_task
     from git_memory.store.candidates import bump_candidate_generation
@@ -94,9 +102,12 @@ def _apply(
             hint="cite only evidenceIds of the task's evidenceCatalog; stage again",
             details={"rejected": rejected},
         )
+    quoted = locate_quotes(workspace, record, catalog, [draft for _, draft, _ in kept], turns)
     candidate_ids = [
-        _insert(workspace, db, batch.task_id, record, number=n, draft=draft, found=found)
-        for n, draft, found in kept
+        _insert(
+            workspace, db, batch.task_id, record, number=n, draft=draft, found=found, quotes=quotes
+        )
+        for (n, draft, found), quotes in zip(kept, quoted, strict=True)
     ]
     set_chunk_status(db, record["chunkRef"], "drafted" if kept else "extracted")
     bump_candidate_generation(db, workspace.owner)
@@ -150,6 +161,7 @@ def _insert(
     number: int,
     draft: DraftCandidate,
     found: list[Assessment],
+    quotes: Located,
 ) -> str:
     from git_memory.store.candidates import add_evidence_refs, insert_candidate, set_assessment
 
@@ -165,7 +177,7 @@ def _insert(
         chunk_ref=record["chunkRef"],
         task_id=task_id,
     )
-    refs = evidence_refs_for(record, found)
+    refs = evidence_refs_for(record, found, quotes)
     add_evidence_refs(db, candidate_id, refs, task_id=task_id)
     for assessment in found:
         set_assessment(db, candidate_id, to_store_assessment(assessment))
@@ -188,9 +200,12 @@ def to_store_assessment(assessment: Assessment, revision: int = 1) -> Any:
     )
 
 
-def evidence_refs_for(record: dict[str, Any], found: list[Assessment]) -> list[Any]:
+def evidence_refs_for(
+    record: dict[str, Any], found: list[Assessment], quotes: Located | None = None
+) -> list[Any]:
     """EvidenceRef rows of assessed statements; `detail` is the public pointer (+ display,
-    excerpt and, for turns, the turn's start time that becomes an `occurred` date)."""
+    excerpt and, for turns, the turn's start time that becomes an `occurred` date, and the
+    quoted words found in the turn with their origin)."""
     from git_memory.extract.evidence import display
     from git_memory.store.candidates import EvidenceRef
 
@@ -204,6 +219,9 @@ def evidence_refs_for(record: dict[str, Any], found: list[Assessment]) -> list[A
             turn = turns.get(item.pointer.get("turnIndex", -1)) if item.kind == "turn" else None
             if turn is not None:
                 detail.update(started=turn["started"], excerpt=turn["excerpt"])
+            shown = (quotes or {}).get(assessment.statement_id, {}).get(evidence_id)
+            if shown:
+                detail["quotes"] = shown
             refs.append(
                 EvidenceRef(
                     statement_id=assessment.statement_id,

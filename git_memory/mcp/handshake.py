@@ -26,9 +26,13 @@ evidence; each task's contract carries the JSON Schema of the document that answ
 2. memory_stage_drafts the CandidateDraftBatch (citing evidence ids of the task), then \
 memory_stage_adjudication the AdjudicationResult it asks for (memory_stage_skill and \
 memory_stage_patch stage skills and consolidation patches).
-3. memory_review shows the quarantined candidates, their statements and evidence.
+3. memory_review shows the quarantined candidates, their statements and evidence, and where \
+the quoted words behind each statement came from (`origins`: person, document, program, agent, \
+tool).
 4. Show the human the statements and ask before memory_prepare: the digests you pass to \
-prepare are the human's confirmation. Never prepare or promote on your own.
+prepare are the human's confirmation. Never prepare or promote on your own. Ask about a \
+statement that no person's words back (no `person` in its origins) on its own, saying it rests \
+on your words or a tool's output; never confirm it together with others.
 5. memory_promote applies the plan: when this client can show forms, the human approves the \
 diff directly; otherwise pass the plan digest only after the human saw the diff and agreed.
 6. memory_assemble refreshes CLAUDE.md / AGENTS.md and the skill projections.

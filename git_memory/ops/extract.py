@@ -56,6 +56,21 @@ class SkippedSessions(Model):
     sessions: int
 
 
+class AddedCandidate(Model):
+    """A candidate this run left waiting for review, with the text a reviewer reads."""
+
+    candidate_id: str
+    content: str
+
+
+class SessionNote(Model):
+    """One session of the window and why it added nothing: left out, or read with nothing
+    new or nothing to keep."""
+
+    session_key: str
+    note: str
+
+
 class ExtractRunnerResponse(Model):
     """The tasks this run answered and the candidates now waiting for review; a preview
     lists the pending plans (digests and byte counts, no transcript) instead."""
@@ -72,6 +87,8 @@ class ExtractRunnerResponse(Model):
     skipped: list[SkippedSessions] = Field(default_factory=list)
     remaining: int = 0
     next: str
+    added: list[AddedCandidate] = Field(default_factory=list)
+    session_notes: list[SessionNote] = Field(default_factory=list)
 
 
 def extract(
@@ -89,7 +106,11 @@ def extract(
     you are asked; otherwise pass --approve-plan DIGEST or --approve-manifest DIGEST (exit 1
     with GM_APPROVAL_REQUIRED lists the pending plans). Re-run the same command to continue:
     the adjudication is a separate delivery with its own plan. Answers are held to the
-    agent-native rules and land quarantined for `git memory review`."""
+    agent-native rules and land quarantined for `git memory review`. The text output lists
+    each candidate added with its text and, per session of the window that added nothing,
+    why: left out (too few sealed turns, still active), or read with nothing new (already
+    approved or proposed) or nothing to keep (no command with an observed result, no fixed
+    failure, no rule a person typed; a session a program drove gives no rules)."""
     from git_memory import output
     from git_memory.runners.batch import BatchOutcome, run_batch
     from git_memory.runners.profiles import RunnerOptions
@@ -133,7 +154,26 @@ def extract(
         skipped=[SkippedSessions(reason=r, sessions=n) for r, n in outcome.skipped],
         remaining=outcome.left,
         next=_next(ctx, outcome) if builtin else _next_model(outcome),
+        added=_added(ctx, outcome.quarantined),
+        session_notes=[SessionNote(session_key=k, note=n) for k, n in outcome.session_notes],
     )
+
+
+def _added(ctx: OpContext, candidate_ids: list[str]) -> list[AddedCandidate]:
+    """The text of each candidate this run quarantined, in the run's order."""
+    from git_memory.store.candidates import list_candidates
+    from git_memory.store.session import open_workspace
+
+    if not candidate_ids:
+        return []
+    with open_workspace(ctx.worktree, sync=False) as workspace:
+        found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
+    content = {c.candidate_id: str(c.payload.get("content", c.summary)) for c in found}
+    return [
+        AddedCandidate(candidate_id=cid, content=content[cid].strip())
+        for cid in candidate_ids
+        if cid in content
+    ]
 
 
 def _next_model(outcome: BatchOutcome) -> str:
@@ -309,7 +349,13 @@ def _render(response: ExtractRunnerResponse, ids: ShortIds) -> str:
         lines.append(f"  window {response.window['after']} → {response.window['before']}")
     lines += [f"  skipped {item.sessions} session(s): {item.reason}" for item in response.skipped]
     shown = ids.of("candidate", response.quarantined)
-    lines += [f"  quarantined {shown[candidate]}" for candidate in response.quarantined]
+    texts = {item.candidate_id: item.content for item in response.added}
+    for candidate in response.quarantined:
+        text = texts.get(candidate)
+        lines.append(
+            f"  added {shown[candidate]}: {text}" if text else f"  added {shown[candidate]}"
+        )
+    lines += [f"  session {n.session_key[:12]}: {n.note}" for n in response.session_notes]
     lines.append(f"next: {response.next}")
     return "\n".join(lines)
 

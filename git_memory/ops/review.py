@@ -17,7 +17,11 @@ from git_memory.ops.short_ids import ShortIds
 
 def review(ctx: OpContext, request: ReviewRequest) -> Review:
     """List quarantined candidates: every statement with its claim support, provenance,
-    the two digests `prepare` must echo, and excerpts of the evidence it cites.
+    the two digests `prepare` must echo, and excerpts of the evidence it cites with the
+    quoted words that back it: under a command fact the command as run and its observed result
+    line, under a rule the person's words with the turn's date, each marked with where it came
+    from (typed by a person, a pasted document, a program's prompt, the agent's own words, a
+    tool's output). A statement no person's words back says so.
 
     At a terminal (text output) review is interactive and finishes the job: typed facts are
     confirmed together with one key (or one by one), each other statement takes one key
@@ -25,7 +29,8 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
     the confirmed candidates become a promotion plan whose diff is shown and, when you say
     yes, written into the memory root. Candidates already in an open plan are not asked
     again. `--confirm-typed-facts` does the typed-fact step without asking and prepares the
-    plan. JSON output never confirms anything.
+    plan. Only typed facts that show their observed run are confirmed together; everything
+    else is decided one by one. JSON output never confirms anything.
     """
     from git_memory.extract.review_flow import held_by_open_plans, queue
     from git_memory.store.session import open_workspace
@@ -56,7 +61,7 @@ def _say_held(held: dict[str, str], ids: ShortIds) -> None:
 
 
 def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
-    from git_memory.extract.review_flow import Decisions, interactive, is_typed_fact
+    from git_memory.extract.review_flow import Decisions, bulk_confirmable, interactive
 
     if not items:
         return
@@ -68,7 +73,7 @@ def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
 
         decisions = interactive(items, output.prompt_choice, say)
     else:
-        decisions = Decisions(confirmed=[item for item in items if is_typed_fact(item)])
+        decisions = Decisions(confirmed=[item for item in items if bulk_confirmable(item)])
     discard = load_operation("discard")
     for item in decisions.discarded:
         discard.invoke(ctx, {"candidateId": item["candidateId"], "revision": item["revision"]})
@@ -121,6 +126,8 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: Review, ids: ShortIds) -> str:
+    from git_memory.extract.review_flow import quote_lines, support_warning
+
     if not response.items:
         return "nothing to review"
     shown = ids.of("candidate", (item.candidate_id for item in response.items))
@@ -136,9 +143,14 @@ def _render(response: Review, ids: ShortIds) -> str:
                 lines += [f"    {line}" for line in statement.text.splitlines()]
             else:
                 lines.append(f"  {statement.statement_id}: {statement.text} {marker}")
-            for evidence in statement.evidence:
-                excerpt = f" — {evidence.excerpt}" if evidence.excerpt else ""
-                lines.append(f"      evidence {evidence.display}{excerpt}")
+            document = statement.to_json()
+            warning = support_warning(document)
+            if warning:
+                lines.append(f"      ! {warning}")
+            for evidence in document["evidence"]:
+                excerpt = f" — {evidence['excerpt']}" if evidence["excerpt"] else ""
+                lines.append(f"      evidence {evidence['display']}{excerpt}")
+                lines += quote_lines(evidence, "        ")
     return "\n".join(lines)
 
 

@@ -42,6 +42,8 @@ class BatchOutcome:
     sessions: int = 0
     skipped: list[tuple[str, int]] = field(default_factory=list)
     left: int = 0
+    # Per session (session key, why): left out of the window, or read and yielding nothing.
+    session_notes: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, other: BatchOutcome) -> None:
         """Count `other` (a later window's run) into this outcome."""
@@ -55,6 +57,7 @@ class BatchOutcome:
             reasons[reason] = reasons.get(reason, 0) + count
         self.skipped = list(reasons.items())
         self.left = other.left
+        self.session_notes += other.session_notes
 
 
 def task_stdin(task: dict[str, Any]) -> bytes:
@@ -122,6 +125,7 @@ def _run_builtin(
     taken = pending if limit is None else pending[:limit]
     outcome.sessions = selection.matched_sessions
     outcome.skipped = list(selection.skipped)
+    outcome.session_notes = list(selection.skipped_sessions)
     outcome.left = len(pending) - len(taken)
     with workspace:
         run_builtin(workspace, [p.task.to_json() for p in taken], outcome)

@@ -8,6 +8,7 @@ distinct cwds are checked against the filesystem, so a query stays fast on a lar
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -206,6 +207,22 @@ def select_turns(
             if limit is not None and len(records) >= limit:
                 break
     return records
+
+
+def program_sessions(worktree: Worktree, session_keys: list[str]) -> set[str]:
+    """The sessions among `session_keys` whose prompts a program wrote (their reader marked
+    them: a Codex `exec`/`mcp` source, an Agent SDK entry point), not a person."""
+    found: set[str] = set()
+    with index.reader(worktree.state_home) as conn:
+        for key in session_keys:
+            row = conn.execute(
+                "SELECT f.reader_state FROM sessions s JOIN files f ON f.id = s.file_id"
+                " WHERE s.session_key = ?",
+                (key,),
+            ).fetchone()
+            if row is not None and json.loads(row["reader_state"]).get("program") is True:
+                found.add(key)
+    return found
 
 
 def load_events(conn: index.Connection, file_id: int, start: int, last: int) -> list[Event]:

@@ -58,7 +58,10 @@ def test_a_whole_review_session_writes_the_files(
     assert decided >= queued, "every item was asked one by one"
     listing = terminal.screen.split("Typed facts: confirm", 1)[0]
     assert "\n  - `uv run pytest` runs the tests" in listing
-    assert "\n      turn 0 — user: Run the test suite" in listing, "typed facts show evidence"
+    # Typed facts show the command as run and its observed result, not a summary of the turn.
+    assert "] uv run pytest -q\n" in listing, "typed facts show the run"
+    assert "] 12 passed in 0.41s\n" in listing, "typed facts show the observed result"
+    assert "[a tool call and its output, " in listing
     assert "applied:" in terminal.screen
     assert "git status" in terminal.screen, "new files are untracked: the aftercare says so"
     assert ".memory/index.json (regenerated)" in terminal.screen, "every written file is named"

@@ -5,10 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from git_memory.extract.review_flow import interactive, is_typed_fact, prepare_document
+from git_memory.extract.review_flow import (
+    bulk_confirmable,
+    interactive,
+    is_typed_fact,
+    prepare_document,
+    quote_lines,
+    support_warning,
+)
 
 
-def item(cid: str, support: str, texts: list[str]) -> dict[str, Any]:
+def item(
+    cid: str, support: str, texts: list[str], origins: list[str] | None = None
+) -> dict[str, Any]:
+    """A review item; a typed fact shows its observed run (a tool's quote) unless told."""
+    if origins is None:
+        origins = ["tool"] if support == "typed-fact" else ["person"]
     return {
         "candidateId": cid,
         "revision": 2,
@@ -24,6 +36,7 @@ def item(cid: str, support: str, texts: list[str]) -> dict[str, Any]:
                 "limitations": [],
                 "statementTextDigest": "a" * 64,
                 "citationsDigest": "b" * 64,
+                "origins": origins,
                 "evidence": [
                     {
                         "evidenceId": "ev-1-0123456789ab",
@@ -89,4 +102,36 @@ def test_prepare_document_echoes_both_digests() -> None:
                 {"statementId": "s1", "statementTextDigest": "a" * 64, "citationsDigest": "b" * 64}
             ],
         }
+    ]
+
+
+def test_only_typed_facts_showing_their_observed_run_are_confirmed_together() -> None:
+    observed = item("t1", "typed-fact", ["`make test` runs the tests (worked in 1 session)."])
+    unobserved = item("t2", "typed-fact", ["`make lint` lints the code."], origins=[])
+    agent_only = item("u1", "unverified", ["The project uses tabs."], origins=["agent", "tool"])
+    assert bulk_confirmable(observed)
+    assert not bulk_confirmable(unobserved)
+    assert not bulk_confirmable(agent_only)
+    ask, asked = scripted(["a", "s", "s"])
+    said: list[str] = []
+    decisions = interactive([observed, unobserved, agent_only], ask, said.append)
+    assert [i["candidateId"] for i in decisions.confirmed] == ["t1"]
+    assert len(asked) == 3, "the unobserved fact and the agent's claim are asked one by one"
+    assert support_warning(agent_only["statements"][0]) == (
+        "no person stated this: only written by the agent, a tool call and its output"
+    )
+    assert any("! no person stated this" in line for line in said)
+    assert support_warning(item("u2", "unverified", ["x"])["statements"][0]) == ""
+
+
+def test_each_quote_shows_its_origin_and_date() -> None:
+    evidence = {
+        "quotes": [
+            {"origin": "person", "text": "Never push to main.", "at": "2026-02-03T10:00:00.000Z"},
+            {"origin": "tool", "text": "uv run pytest -q"},
+        ]
+    }
+    assert quote_lines(evidence, "  ") == [
+        "  [typed by a person, 2026-02-03] Never push to main.",
+        "  [a tool call and its output] uv run pytest -q",
     ]

@@ -9,14 +9,16 @@ from typing import Any
 
 import pytest
 
+from git_memory.assemble.groups import group_of
 from git_memory.repo.binding import discover_worktree
 from git_memory.runners import builtin
 from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.renderers import sanitize_error
+from git_memory.runners.builtin.renderers import sanitize_error, weakens_safety
 from git_memory.runners.builtin.rules import rule_facts
 from git_memory.runners.builtin.runs import session_runs
 from git_memory.runners.builtin.traps import first_error_line, trap_facts
 from git_memory.runners.builtin.window import memory_keys, plan_window
+from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
 from git_memory.testing.repos import Repo
@@ -249,7 +251,7 @@ def test_the_error_line_is_the_meaningful_one_sanitized() -> None:
     assert first_error_line(output) == "ModuleNotFoundError: No module named 'app'"
     assert first_error_line("all good\n") == ""
     long = sanitize_error("error: " + "x" * 300)
-    assert len(long) == 120
+    assert long == "error…"  # never cut inside a word
     assert sanitize_error(long) == long
 
 
@@ -416,3 +418,163 @@ def test_a_real_claude_session_in_a_subdirectory(
     rules = [f.content for f in rule_facts(turns)]
     assert rules == ["Always use pnpm, never npm."]
     assert shell.worked_segments("pnpm install && pnpm test")[0].normal == "pnpm test"
+
+
+@pytest.mark.parametrize(
+    "fix",
+    [
+        "pip3 install -r requirements.txt --break-system-packages",
+        "git commit --no-verify -m wip",
+        "git commit -n -m wip",
+        "sudo chown -R me .",
+        "chmod 777 scripts/run.sh",
+        "chmod -R a+rwx .",
+        "pytest --deselect tests/test_api.py::test_upload",
+        "pytest -k 'not slow'",
+        "SKIP=mypy git commit -m wip",
+        "rm -rf tests/integration",
+        "rm -rf src",
+        "git push --force origin main",
+        "git push -f",
+        "npx eslint --no-eslintrc src",
+        "cargo clippy -- -A clippy::all",
+        "pip install --trusted-host pypi.example.com -r requirements.txt",
+    ],
+)
+def test_a_fix_that_weakens_a_safeguard_is_never_proposed(fix: str) -> None:
+    assert weakens_safety(fix)
+    text = builtin.render_command_fix("prerequisite", "pytest", "", fix)
+    values = (("mode", "prerequisite"), ("failing", "pytest"), ("error", ""), ("fix", fix))
+    assert not builtin.verify_typed_fact("command-fix@1", text, values)
+
+
+@pytest.mark.parametrize(
+    "fix",
+    [
+        "rm -rf node_modules && pnpm install",
+        "rm -rf ./target",
+        "rm -rf .venv __pycache__",
+        "chmod +x scripts/run.sh",
+        "npm install --legacy-peer-deps",
+        "uv run pytest",
+        "git push -u origin feature",
+    ],
+)
+def test_ordinary_fixes_are_not_taken_for_weakened_safeguards(fix: str) -> None:
+    assert not weakens_safety(fix)
+
+
+def test_a_trap_fixed_only_by_breaking_system_packages_is_dropped() -> None:
+    failed = _bash(
+        "pip3 install -r requirements.txt", "error: externally-managed-environment", "failed"
+    )
+    forced = _bash(
+        "pip3 install -r requirements.txt --break-system-packages", "Successfully installed"
+    )
+    assert _traps(_turn("t1", failed, forced)) == []
+    venv = _bash("uv pip install -r requirements.txt", "Installed 3 packages")
+    assert _traps(_turn("t1", failed, forced, venv)) == []
+
+
+def test_the_failure_quoted_is_not_the_sandboxs_network_noise() -> None:
+    output = (
+        "warning: spurious network error (2 tries remaining): Could not resolve host: "
+        "index.crates.io\nerror: failed to download from `https://index.crates.io/config.json`\n"
+        "error: rustc 1.93 is not supported by the following package:\n"
+    )
+    assert first_error_line(output) == (
+        "error: rustc 1.93 is not supported by the following package:"
+    )
+    offline = "error: failed to download from `https://index.crates.io/config.json`\n"
+    assert first_error_line(offline).startswith("error: failed to download")
+
+
+def test_an_error_line_is_cut_at_a_word() -> None:
+    line = "error: " + " ".join(f"word{n}" for n in range(40))
+    cut = sanitize_error(line)
+    assert cut.endswith("…")
+    assert len(cut) <= 120
+    assert line.startswith(cut.removesuffix("…") + " ")
+    assert sanitize_error(cut) == cut
+    path = "error: cannot open " + "/very/long/path" * 12
+    shown = sanitize_error(path)
+    assert path.startswith(shown.removesuffix("…").rstrip("/"))
+    assert shown.removesuffix("…").endswith("/")
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Implement the following plan:\n\n1. Always run `make check`.", "document"),
+        ("A previous agent produced the plan below.\n- Never edit gen/ by hand.", "document"),
+        ("Fix this:\n```\nnever_call()\n```", "document"),
+        ("## Audit report\nAlways pin versions.", "document"),
+        ("Always pin versions. " * 80, "document"),
+        ("<uploaded_files>\n/repo\n</uploaded_files>\nAlways run the tests.", "document"),
+        ("Always pin versions in requirements.txt.", "person"),
+    ],
+)
+def test_pasted_documents_are_not_what_a_person_typed(said: str, expected: str) -> None:
+    assert typed_origin(said) == expected
+    assert typed_origin(said, program=True) == "program"
+    if expected == "document":
+        assert rule_facts([_turn("t1", user=said)]) == []
+
+
+def test_a_wrapped_sentence_is_read_whole() -> None:
+    said = "Like there should always be a commit\nafter each step so I can go back."
+    assert rule_facts([_turn("t1", user=said)]) == []
+    wrapped = "Never edit the generated client by hand;\nregenerate it with `make client`."
+    (fact,) = rule_facts([_turn("t1", user=wrapped)])
+    assert fact.content == (
+        "Never edit the generated client by hand; regenerate it with `make client`."
+    )
+
+
+def test_remember_note_and_fyi_mark_what_to_keep() -> None:
+    said = [
+        (
+            "Note that releases are cut from the release branch.",
+            "Releases are cut from the release branch.",
+        ),
+        ("FYI the staging database is shared with QA.", "The staging database is shared with QA."),
+        ("Remember to bump the changelog", "Bump the changelog."),
+        (
+            "Schema changes must go through an alembic migration.",
+            "Schema changes must go through an alembic migration.",
+        ),
+    ]
+    for text, content in said:
+        (fact,) = rule_facts([_turn("t1", user=text)])
+        assert fact.content == content
+    assert group_of("work_fact", "The staging database is shared with QA.") == "facts"
+    assert group_of("work_fact", "Schema changes must go through an alembic migration.") == "rules"
+
+
+def test_a_rule_never_comes_from_a_program_driven_session() -> None:
+    said = _turn("t1", user="Always use pnpm, never npm.")
+    assert rule_facts([said], program=True) == []
+    assert [f.content for f in rule_facts([said])] == ["Always use pnpm, never npm."]
+
+
+def test_a_forbidden_command_is_not_proposed_as_working() -> None:
+    records = [
+        _turn("t1", user="Use `cargo nextest run` instead of `cargo test` from now on."),
+        _turn("t2", _bash("cargo test", "test result: ok. 3 passed"), _bash("npm test", "ok")),
+        _turn("t3", _bash("cargo nextest run", "3 passed"), user="Always pnpm, never npm."),
+    ]
+    planned = plan_window([("s", records)], {"t1": "a", "t2": "a", "t3": "a"}, known=set())
+    contents = [fact.content for fact in planned["a"]]
+    assert "`cargo nextest run` runs the tests (worked in 1 session)." in contents
+    assert not any(c.startswith(("`cargo test`", "`npm test`")) for c in contents)
+
+
+def test_a_trap_whose_fix_a_rule_forbids_is_not_proposed() -> None:
+    failed = _bash("pnpm test", "sh: 1: vitest: not found", "failed")
+    records = [
+        _turn("t1", failed, _bash("npm install", "added 3 packages"), _bash("pnpm test", "ok")),
+        _turn("t2", user="Always use pnpm, never npm."),
+    ]
+    assert len(_traps(*records)) == 1, "the trap exists on its own"
+    planned = plan_window([("s", records)], {"t1": "a", "t2": "a"}, known=set())
+    assert not any(f.content.startswith("Trap: ") for f in planned["a"])

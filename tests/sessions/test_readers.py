@@ -232,3 +232,28 @@ def test_oversized_line_is_rejected(tmp_path: Path) -> None:
     big = b'{"type":"user","x":"' + b"a" * (8 * 1024 * 1024) + b'"}\n'
     _, diagnostics, _ = parse("claude-code", big, 0, claude.new_state())
     assert [d.code for d in diagnostics] == ["oversized-json-record"]
+
+
+def _program(provider: str, records: list[dict[str, object]]) -> bool:
+    data = b"".join(json.dumps(r).encode() + b"\n" for r in records)
+    state = (claude if provider == "claude-code" else codex).new_state()
+    parse(provider, data, 0, state)
+    return bool(state.get("program"))
+
+
+def test_sessions_a_program_drove_are_marked_by_their_own_markers() -> None:
+    """Codex `session_meta.source` exec/mcp or an SDK originator, Claude Code's SDK
+    `entrypoint`: the prompts are a program's (issue 26); the reader state records it."""
+
+    def meta(**payload: object) -> dict[str, object]:
+        fields = {"id": "019c0000-0000-7000-8000-000000000009", "cwd": "/w", **payload}
+        return {"timestamp": "2026-03-02T09:00:00.000Z", "type": "session_meta", "payload": fields}
+
+    assert _program("codex", [meta(source="exec", originator="codex_exec")])
+    assert _program("codex", [meta(source="mcp", originator="codex_mcp")])
+    assert _program("codex", [meta(source="cli", originator="codex_sdk_ts")])
+    assert not _program("codex", [meta(source="cli", originator="codex_cli_rs")])
+    assert not _program("codex", [meta(source="vscode", originator="codex_vscode")])
+    assert _program("claude-code", [claude_user("fix it", "/w", entrypoint="sdk-py")])
+    assert _program("claude-code", [claude_user("fix it", "/w", entrypoint="sdk-ts")])
+    assert not _program("claude-code", [claude_user("fix it", "/w", entrypoint="cli")])

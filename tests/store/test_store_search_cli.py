@@ -99,5 +99,10 @@ def test_status_counts_memory_state(repo: Repo, gm: Any) -> None:
     repo.write(".memory/entries/one.md", _entry("one", "first entry\n"))
     assert gm(["search", "first"], cwd=repo.root).exit_code == 0
     counts = gm(["status", "--format", "json"], cwd=repo.root).json()["counts"]["memory"]
-    assert counts["approved"] == {"entries": 1, "retired": 0, "generation": 1, "coverage": "complete"}
+    assert counts["approved"] == {
+        "entries": 1,
+        "retired": 0,
+        "generation": 1,
+        "coverage": "complete",
+    }
     assert counts["candidates"]["draft"] == 0

@@ -19,8 +19,11 @@ from git_memory.contracts.adjudication import (
     AdjudicationResult,
 )
 from git_memory.contracts.extraction import (
+    MAX_QUOTE_CHARS,
+    MAX_QUOTES,
     CandidateDraftBatch,
     DraftCandidate,
+    DraftQuote,
     DraftStatement,
     ExtractionBinding,
 )
@@ -28,6 +31,7 @@ from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.renderers import BuiltinFact
 
 if TYPE_CHECKING:
+    from git_memory.extract.quotes import TurnSource
     from git_memory.runners.batch import BatchOutcome
     from git_memory.store.session import Workspace
 
@@ -36,20 +40,6 @@ TYPE_OF = {
     renderers.RENDERER_COMMAND_FIX: "work_method",
     renderers.RENDERER_USER_RULE: "work_fact",
 }
-
-
-def _session_turns(workspace: Workspace, session_keys: list[str]) -> dict[str, Any]:
-    """Every turn of these sessions as the session index holds them, by turn key (one read)."""
-    from git_memory.sessions.query import select_turns
-
-    return {
-        r.turn_key: r
-        for r in select_turns(
-            workspace.worktree,
-            session_keys=session_keys,
-            closures=("hard-sealed", "quiescent", "open"),
-        )
-    }
 
 
 def _known_keys(workspace: Workspace) -> set[str]:
@@ -72,13 +62,19 @@ def _known_keys(workspace: Workspace) -> set[str]:
 
 
 def plan_facts(
-    workspace: Workspace, loaded: list[tuple[dict[str, Any], dict[str, Any]]]
-) -> dict[str, list[BuiltinFact]]:
-    """The facts of every task (by task id) of a window, each memory once."""
+    workspace: Workspace,
+    loaded: list[tuple[dict[str, Any], dict[str, Any]]],
+    tally: dict[str, int] | None = None,
+) -> tuple[dict[str, list[BuiltinFact]], TurnSource]:
+    """The facts of every task (by task id) of a window, each memory once, and the turns
+    they were read from (staging finds the facts' quotes in them); `tally` receives the
+    facts each session showed."""
+    from git_memory.extract.quotes import read_turns
     from git_memory.extract.select import path_scrubber
     from git_memory.runners.builtin.window import plan_window
 
-    found = _session_turns(workspace, sorted({record["sessionKey"] for _, record in loaded}))
+    source = read_turns(workspace, sorted({record["sessionKey"] for _, record in loaded}))
+    found = source.turns
     sessions: dict[str, dict[str, Any]] = {}
     task_of_turn: dict[str, str] = {}
     for task, record in loaded:
@@ -91,13 +87,33 @@ def plan_facts(
         for key, turns in sessions.items()
     ]
     scrub = path_scrubber(workspace.worktree.root)
-    return plan_window(ordered, task_of_turn, _known_keys(workspace), scrub)
+    known = _known_keys(workspace)
+    planned = plan_window(
+        ordered, task_of_turn, known, scrub, programs=source.programs, tally=tally
+    )
+    return planned, source
+
+
+def _evidence_of(task: dict[str, Any], record: dict[str, Any]) -> dict[str, str]:
+    """Turn key → the evidence id of that turn in the task's chunk."""
+    by_turn = {e["turnIndex"]: e["evidenceId"] for e in task["chunk"]["turnEvidence"]}
+    return {t["turnKey"]: by_turn[t["turnIndex"]] for t in record["turns"]}
 
 
 def _evidence_ids(task: dict[str, Any], record: dict[str, Any], fact: BuiltinFact) -> list[str]:
-    by_turn = {e["turnIndex"]: e["evidenceId"] for e in task["chunk"]["turnEvidence"]}
-    index_of = {t["turnKey"]: t["turnIndex"] for t in record["turns"]}
-    return sorted({by_turn[index_of[key]] for key in fact.turn_keys if key in index_of})
+    evidence = _evidence_of(task, record)
+    return sorted({evidence[key] for key in fact.turn_keys if key in evidence})
+
+
+def _quotes(task: dict[str, Any], record: dict[str, Any], fact: BuiltinFact) -> list[DraftQuote]:
+    """The words backing a fact, each at the evidence id of its turn (at most MAX_QUOTES)."""
+    evidence = _evidence_of(task, record)
+    found = [
+        DraftQuote(evidence_id=evidence[q.turn_key], part=q.part, text=q.text[:MAX_QUOTE_CHARS])
+        for q in fact.quotes
+        if q.turn_key in evidence and q.text.strip()
+    ]
+    return found[:MAX_QUOTES]
 
 
 def extraction_answer(
@@ -122,6 +138,7 @@ def extraction_answer(
                         statement_id="s1",
                         text=fact.statement,
                         evidence_ids=_evidence_ids(task, record, fact),
+                        quotes=_quotes(task, record, fact) or None,
                     )
                 ],
             )
@@ -182,11 +199,48 @@ def run_builtin(workspace: Workspace, tasks: list[dict[str, Any]], outcome: Batc
 
     home = workspace.worktree.state_home
     loaded = [(task, artifacts.load_recall(home, task["taskId"])) for task in tasks]
-    planned = plan_facts(workspace, loaded)
+    tally: dict[str, int] = {}
+    planned, source = plan_facts(workspace, loaded, tally)
     with output.progress("extract via builtin", len(tasks)) as bar:
         for task, record in loaded:
-            _answer_one(workspace, task, record, planned.get(task["taskId"], []), outcome)
+            facts = planned.get(task["taskId"], [])
+            _answer_one(workspace, task, record, facts, outcome, source=source)
             bar.advance()
+    outcome.session_notes += _barren(loaded, outcome, tally, source)
+
+
+def _barren(
+    loaded: list[tuple[dict[str, Any], dict[str, Any]]],
+    outcome: BatchOutcome,
+    tally: dict[str, int],
+    source: TurnSource,
+) -> list[tuple[str, str]]:
+    """Why each session read in this run added no candidate."""
+    tasks: dict[str, list[str]] = {}
+    for task, record in loaded:
+        tasks.setdefault(record["sessionKey"], []).append(task["taskId"])
+    notes = []
+    for session, ids in tasks.items():
+        if any(c.startswith(f"{t}-c") for t in ids for c in outcome.quarantined):
+            continue
+        if tally.get(session):
+            notes.append((session, NOTHING_NEW))
+        elif session in source.programs:
+            notes.append((session, NOTHING_FROM_PROGRAM))
+        else:
+            notes.append((session, NOTHING_FOUND))
+    return notes
+
+
+NOTHING_NEW = "read; nothing new: what it shows is already approved or proposed"
+NOTHING_FOUND = (
+    "read; nothing to keep: no command with an observed result, no failure it fixed, "
+    "no rule a person typed"
+)
+NOTHING_FROM_PROGRAM = (
+    "read; nothing to keep: a program wrote its prompts (no rules taken from them) and it "
+    "shows no command with an observed result"
+)
 
 
 def _answer_one(
@@ -195,12 +249,14 @@ def _answer_one(
     record: dict[str, Any],
     facts: list[BuiltinFact],
     outcome: BatchOutcome,
+    *,
+    source: TurnSource,
 ) -> None:
     from git_memory.extract.adjudicate import stage_adjudication
     from git_memory.extract.stage_drafts import stage_drafts
 
     batch, support = extraction_answer(task, record, facts)
-    staged = stage_drafts(workspace, batch, claim_support=_support_of(support))
+    staged = stage_drafts(workspace, batch, claim_support=_support_of(support), turns=source)
     outcome.extracted.append(task["taskId"])
     adjudication = staged.get("adjudicationTask")
     if adjudication is None:

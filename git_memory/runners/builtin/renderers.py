@@ -38,6 +38,22 @@ _KIND_PHRASES = {
 }
 _FORMAT_CHECK = re.compile(r"--check\b|--diff\b|(?<=[a-z])Check\b|:check\b|\bcheck-format\b")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+MAX_RESULT_CHARS = 240
+_RESULT = re.compile(
+    r"(?i)\b(?:passed|failed|errors?|ok|success(?:ful)?|succeeded|finished|done|built|"
+    r"compiled|no issues|all checks|clean|warnings?|exit(?:ed)? (?:code|with)|tests? run)\b"
+    r"|✓|✔|\bPASS\b|\bFAIL\b"
+)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """Words of one turn that back a fact, exactly as the transcript holds them: the person's
+    sentence for a rule, the command as run and its observed result line for a command."""
+
+    turn_key: str
+    text: str
+    part: Literal["user", "assistant", "tool"] = "tool"
 
 
 @dataclass(frozen=True)
@@ -57,6 +73,7 @@ class BuiltinFact:
     turn_keys: tuple[str, ...]
     key: str
     parameters: tuple[tuple[str, str], ...] = ()
+    quotes: tuple[Quote, ...] = ()
 
 
 def render_command_exit(command: str, kind: str, sessions: int) -> str:
@@ -88,8 +105,59 @@ def sanitize_error(line: str) -> str:
     text = re.sub(r"\.{4,}", "...", text)
     text = " ".join(text.split())
     if len(text) > MAX_ERROR_CHARS:
-        text = text[: MAX_ERROR_CHARS - 1].rstrip() + "…"
+        cut = text[:MAX_ERROR_CHARS]  # one more character: a cut on a space keeps the word
+        end = cut.rfind(" ")
+        if end < MAX_ERROR_CHARS // 2:  # one long token (a path, a URL): end at a separator
+            end = max(cut.rfind(c) + 1 for c in "/\\:.,;=)]}") or end
+        text = cut[: max(end, 0)].rstrip(" ,;:-–—(") + "…"
     return text
+
+
+def weakens_safety(command: str) -> bool:
+    """Whether a command works by turning a safeguard off (`--break-system-packages`,
+    `--no-verify`, `sudo`, `chmod 777`, skipped or deleted tests, `rm -rf` outside build
+    directories, `git push --force`, disabled lint rules or TLS checks): never a fix to
+    hand a teammate."""
+    if _UNSAFE.search(command):
+        return True
+    for match in _REMOVAL.finditer(command):
+        targets = [w for w in match.group(1).split() if not w.startswith("-")]
+        if not targets or any(not _BUILD_DIR.match(w.strip("'\"")) for w in targets):
+            return True
+    return False
+
+
+_UNSAFE = re.compile(
+    r"--break-system-packages|--no-verify\b|\bgit\s+commit\b[^;&|]*\s-n\b|(?:^|[\s;&|(])sudo\s"
+    r"|\bchmod\s+(?:-\w+\s+)*(?:0?777|a\+rwx|o\+w)\b"
+    r"|\bgit\s+push\b[^;&|]*\s(?:--force(?:-with-lease)?|-f)\b"
+    r"|\s--(?:skip|deselect|ignore(?:-glob)?|exclude|no-tests|passWithNoTests"
+    r"|testPathIgnorePatterns)\b|\s-k\s+['\"]?not\s|\bSKIP(?:_\w+)?="
+    r"|\.skip\(|mark\.skip|\brm\s+(?:-\w+\s+)*\S*tests?\b"
+    r"|eslint-disable|\bnoqa\b|type:\s*ignore|--no-lint\b|--disable(?:-\w+)?\b|--no-eslintrc"
+    r"|\s-A\s+clippy::|--cap-lints|--allow-dirty\b|--insecure\b|--trusted-host\b"
+    r"|--no-check-certificate|GIT_SSL_NO_VERIFY|NODE_TLS_REJECT_UNAUTHORIZED=0",
+    re.IGNORECASE,
+)
+_REMOVAL = re.compile(r"\brm\s+((?:-\w*[rR]\w*\s+|-\w+\s+)*-\w*[rR]\w*(?:\s+[^;&|]+)?)")
+# What a clean rebuild may delete: build outputs, caches, installed dependencies.
+_BUILD_DIR = re.compile(
+    r"^(?:\./)?(?:[\w.-]+/)*(?:node_modules|target|dist|build|out|\.next|\.nuxt|\.turbo"
+    r"|\.venv|venv|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.cache|coverage"
+    r"|\.gradle|\.tox|\.parcel-cache|\.svelte-kit|\.angular|bin|obj|pkg|_build|deps|\.eggs"
+    r"|[\w.-]+\.egg-info)/?$|^-"
+)
+
+
+def result_line(output: str) -> str:
+    """The line of a command's output that shows its result: the last one naming passes,
+    failures or completion, else the last non-empty line ("" without output)."""
+    lines = [ANSI.sub("", line).strip() for line in output.splitlines()]
+    lines = [line for line in lines if line]
+    for line in reversed(lines):
+        if _RESULT.search(line):
+            return line[:MAX_RESULT_CHARS]
+    return lines[-1][:MAX_RESULT_CHARS] if lines else ""
 
 
 def verify_typed_fact(renderer: str, text: str, parameters: Sequence[tuple[str, str]]) -> bool:
@@ -124,6 +192,8 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
     else:
         eligible = shell.trap_subject(failing) == failing
     if not eligible or not fix or "`" in fix or sanitize_error(error) != error:
+        return False
+    if weakens_safety(fix):
         return False
     if _blocked(error):
         return False

@@ -8,6 +8,14 @@ action ("no, run … instead"). The candidate reads as the rule
 which stays `unverified` until a human confirms it. Questions, everyday phrases ("don't
 worry"), one-off instructions about the task at hand ("don't commit yet"), code and pasted
 logs are not rules.
+
+Only text a person typed counts (`sessions.origin.typed_origin`): a session a program drove,
+a pasted plan, report or benchmark task, any long prompt with headings or code fences give no
+rules. A statement is kept whole, continuations after `;` or "—" included; a wrapped line is
+joined to its sentence first, so no rule starts mid-sentence. "Remember …", "note that …",
+"FYI …" mark a statement the person wants kept; conventions ("commits must carry the `X`
+trailer", "schema changes go through an alembic migration") read as rules, and what is only
+described ("FYI the staging database is shared") stays a fact.
 """
 
 from __future__ import annotations
@@ -17,7 +25,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.renderers import RENDERER_USER_RULE, BuiltinFact
+from git_memory.runners.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
+from git_memory.sessions.origin import typed_origin
 
 if TYPE_CHECKING:
     from git_memory.sessions.query import TurnRecord
@@ -28,16 +37,17 @@ MIN_RULE_WORDS = 3
 _LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[.!?])$|\n+|;\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[.!?])$|\n+")
 _LEAD = re.compile(
-    r"^(?:(?:ok(?:ay)?|good|great|nice|thanks|thank you|also|and|but|btw|fyi|ps|so|just|"
-    r"please|pls|one more thing|important|note|team rule|rule|heads up|for the team|"
-    r"for everyone|for the record|reminder)\b[,:!.\-–—]*\s*)+",
+    r"^(?:(?:ok(?:ay)?|good|great|nice|thanks|thank you|also|and|btw|ps|so|just|"
+    r"please|pls|one more thing|important|note(?! that)|team rule|rule|for the team|"
+    r"for everyone|reminder)\b[,:!.\-–—]*\s*)+",
     re.IGNORECASE,
 )
 _SIGNAL = re.compile(
     r"^(?:from now on|going forward|in the future|in this repo(?:sitory)?|in this project|"
-    r"remember(?: that)?|keep in mind(?: that)?|as a rule|for this (?:repo|project))"
+    r"remember(?: that)?|keep in mind(?: that)?|as a rule|for this (?:repo|project)|"
+    r"note that|note(?=\s*:)|fyi|just so you know|heads up|for the record)"
     r"\b[,:]?\s*",
     re.IGNORECASE,
 )
@@ -47,7 +57,11 @@ _RULE_START = re.compile(
     r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
     r"stop (?:using|running|calling|adding|committing)|let'?s (?:always|never)|"
-    r".+\b(?:must|should) (?:always|never)\b(?! have))\b",
+    r"(?!(?:like|so|and|but|or|because|if|when|which|that|this|it|there|i|you|maybe|well|"
+    r"basically|honestly|anyway|then)\b)"
+    r"(?:the |all |every |each |any |our )?[\w`.*/@:-]+(?: [\w`.*/@:-]+){0,4} "
+    r"(?:must(?: always| never| not)?|should (?:always|never)|mustn'?t|go(?:es)? through)"
+    r"\b(?! have))\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
@@ -103,20 +117,31 @@ _STOP = frozenset(
 )
 
 
-def rule_facts(records: Sequence[Any], scrub: Callable[[str], str] = str) -> list[BuiltinFact]:
-    """The rules one session's user turns state, once each, in order."""
+def rule_facts(
+    records: Sequence[Any], scrub: Callable[[str], str] = str, *, program: bool = False
+) -> list[BuiltinFact]:
+    """The rules one session's user turns state, once each, in order; none from the turns
+    a person did not type (`program`: a program drove the whole session)."""
     from git_memory.lint.engine import scan_secrets
 
     found: dict[str, BuiltinFact] = {}
     previous: str | None = None  # the agent's last action: its command, "" for another tool
     for record in records:
-        for sentence, rule in _rules_of(scrub(record.user_text or ""), previous):
+        text = scrub(record.user_text or "")
+        typed = typed_origin(text, program) == "person"
+        for sentence, rule in _rules_of(text, previous) if typed else []:
             if any(f.severity == "block" for f in scan_secrets(sentence + " " + rule)):
                 continue
             key = rule_key(rule)
             if key not in found:
                 found[key] = BuiltinFact(
-                    RENDERER_USER_RULE, "unverified", rule, sentence, (record.turn_key,), key
+                    RENDERER_USER_RULE,
+                    "unverified",
+                    rule,
+                    sentence,
+                    (record.turn_key,),
+                    key,
+                    quotes=(Quote(record.turn_key, sentence, "user"),),
                 )
         previous = _last_command(record, scrub) if record.tool_calls else None
     return list(found.values())
@@ -131,7 +156,7 @@ def rule_key(text: str) -> str:
 def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
     text = _FENCE.sub("\n", text)
     found = []
-    for line in text.splitlines():
+    for line in _unwrapped(text):
         if _CODE_OR_LOG.search(line):
             continue
         for part in _SENTENCE.split(_LIST_ITEM.sub("", line.strip())):
@@ -140,6 +165,26 @@ def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
                 continue
             found += [(sentence, rule) for rule in _phrase(sentence, previous_command)]
     return found
+
+
+def _unwrapped(text: str) -> list[str]:
+    """The text's lines with wrapped sentences joined: a line that starts in lower case (not
+    a list item) continues the line before when that one did not end its sentence."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        joins = (
+            lines
+            and stripped[:1].islower()
+            and lines[-1].strip()
+            and not lines[-1].rstrip().endswith((".", "!", "?", ":"))
+            and not _LIST_ITEM.match(stripped)
+        )
+        if joins:
+            lines[-1] = f"{lines[-1].rstrip()} {stripped}"
+        else:
+            lines.append(line)
+    return lines
 
 
 def _phrase(sentence: str, previous_command: str | None) -> list[str]:
@@ -156,7 +201,9 @@ def _phrase(sentence: str, previous_command: str | None) -> list[str]:
     if signal:
         body = _LEAD.sub("", body[signal.end() :]).strip()
         body = re.sub(r"(?i)^to\s+", "", body)
-    parts = re.split(r",?\s+(?:and|but)\s+(?=(?:always|never|don'?t|do not)\b)", body, flags=re.I)
+    # Two rules in one sentence ("Always X, and never Y") are two memories; "X but don't Y"
+    # is one statement whose second half only qualifies the first.
+    parts = re.split(r",?\s+and\s+(?=(?:always|never)\b)", body, flags=re.I)
     rules = []
     for part in parts:
         stated = (

@@ -10,7 +10,9 @@ Three shapes count, each ending in a later success of the same purpose:
   the same kind after an invocation error (command not found, unknown option, …), or a setup
   step that worked once an option was added (`npm install --legacy-peer-deps`);
 - *hook*: `git commit`/`git push` refused by a hook succeeds after a formatter or linter ran.
-A failure nothing fixed is not a memory.
+A failure nothing fixed is not a memory, and neither is one "fixed" by turning a safeguard
+off (`renderers.weakens_safety`). The error quoted is the failure's own line, not the noise
+of a sandboxed or offline machine printed beside it.
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ from git_memory.runners.builtin.renderers import (
     ANSI,
     RENDERER_COMMAND_FIX,
     BuiltinFact,
+    Quote,
     render_command_fix,
+    result_line,
     sanitize_error,
+    weakens_safety,
 )
 from git_memory.runners.builtin.runs import Run
 
@@ -54,6 +59,14 @@ _INVOCATION = re.compile(
     r"|no (rule|target) to make|EADDRINUSE|address already in use|missing go\.sum entry"
     r"|does not exist|unapplied migration|requires? (python|node|rust|go)\b"
 )
+# A sandbox or offline machine refusing the network or a path: not what a teammate meets.
+_ENVIRONMENT = re.compile(
+    r"(?i)could not resolve host|temporary failure in name resolution|name or service not known"
+    r"|network is unreachable|spurious network error|failed to (?:download|fetch|query)\b"
+    r"|error sending request|\bdns error|\bgetaddrinfo\b|(?-i:\b(?:ENOTFOUND|EAI_AGAIN"
+    r"|ENETUNREACH)\b)|operation not permitted|read-only file system|\bsandbox"
+    r"|network (?:access|request)|os error (?:1|13|30|101)\b"
+)
 _HOOK = re.compile(
     r"(?i)\bhooks?\b|pre-commit|husky|lint-staged|would reformat|files were modified"
 )
@@ -61,8 +74,24 @@ _HOOK = re.compile(
 
 def first_error_line(output: str) -> str:
     """The first meaningful error line of a failed command's output ("" when none)."""
+    raw = error_source_line(output)
+    return sanitize_error(_PREFIX.sub("", raw)) if raw else ""
+
+
+def error_source_line(output: str) -> str:
+    """The output line `first_error_line` quotes, as the output holds it (colour removed).
+
+    Noise of the machine the session ran on (a sandbox's network or permission refusal)
+    counts only when nothing else reads as an error: a build that printed "rustc 1.93 is
+    not supported" after a failed download failed because of the version.
+    """
     lines = [_PREFIX.sub("", ANSI.sub("", line).strip()) for line in output.splitlines()]
     lines = [line for line in lines if line and not _NOISE.match(line)]
+    real = [line for line in lines if not _ENVIRONMENT.search(line)]
+    return _first_error(real) or _first_error(lines)
+
+
+def _first_error(lines: list[str]) -> str:
     # An error naming the environment (a missing module, a refused connection) says most
     # about a trap; then any line that reads as an error.
     tiers: tuple[tuple[re.Pattern[str], ...], ...] = (
@@ -74,7 +103,7 @@ def first_error_line(output: str) -> str:
     for patterns in tiers:
         found = next((ln for ln in lines if all(p.search(ln) for p in patterns)), None)
         if found is not None:
-            return sanitize_error(_PREFIX.sub("", found))
+            return found
     return ""
 
 
@@ -227,6 +256,8 @@ def _fact(
     fix = " && ".join(_unique(steps)[-MAX_FIX_STEPS:])
     if not failing or not fix or "`" in fix or fix == failing or _blocked(fix):
         return None
+    if weakens_safety(fix) or weakens_safety(fixed.command or ""):
+        return None  # a fix that turns a safeguard off is not one to hand on
     text = render_command_fix(mode, failing, error, fix)
     turns = tuple(dict.fromkeys((failed.turn_key, fixed.turn_key)))
     return BuiltinFact(
@@ -237,7 +268,20 @@ def _fact(
         turns,
         f"fix:{failing}\0{fix}",
         (("mode", mode), ("failing", failing), ("error", error), ("fix", fix)),
+        _quotes(failed, fixed),
     )
+
+
+def _quotes(failed: Run, fixed: Run) -> tuple[Quote, ...]:
+    """The failing command as run with the line that shows its failure, and the run that
+    worked with its result line."""
+    lines = (
+        (failed.turn_key, failed.command or ""),
+        (failed.turn_key, error_source_line(failed.output)),
+        (fixed.turn_key, fixed.command or ""),
+        (fixed.turn_key, result_line(fixed.output)),
+    )
+    return tuple(Quote(turn, text) for turn, text in lines if text)
 
 
 def _blocked(text: str) -> bool:

@@ -7,13 +7,16 @@ or a test id, in one session, is a one-off and not proposed. Keys already held b
 memory or by an earlier candidate are not proposed again. Each fact is then given to one
 extraction task that holds its turns, because a candidate can only cite the evidence of its
 own task (at most `MAX_CANDIDATES_PER_BATCH` per task; a command that worked in several
-sessions can go to any of them).
+sessions can go to any of them). A command a stated rule forbids ("use `cargo nextest run`
+instead of `cargo test`", "always pnpm, never npm") is not proposed as working. Each fact
+carries the words that back it: the command as run and its observed result line, the
+person's sentence for a rule.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,12 +24,15 @@ from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
 from git_memory.runners.builtin import shell
 from git_memory.runners.builtin.renderers import (
     RENDERER_COMMAND_EXIT,
+    RENDERER_USER_RULE,
     TRAP_PREFIX,
     BuiltinFact,
+    Quote,
     render_command_exit,
+    result_line,
 )
 from git_memory.runners.builtin.rules import rule_facts, rule_key
-from git_memory.runners.builtin.runs import session_runs
+from git_memory.runners.builtin.runs import Run, session_runs
 from git_memory.runners.builtin.traps import trap_facts
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
@@ -40,6 +46,9 @@ class _Worked:
     sessions: list[str] = field(default_factory=list)
     turns: dict[str, list[str]] = field(default_factory=dict)
     full: bool = False  # it also ran as it is, not only narrowed to a file or test id
+    # Per session: the command line as run and its observed result line (the first run).
+    runs: dict[str, Quote] = field(default_factory=dict)
+    results: dict[str, Quote] = field(default_factory=dict)
 
     @property
     def shown(self) -> bool:
@@ -52,15 +61,24 @@ def plan_window(
     task_of_turn: Mapping[str, str],
     known: set[str],
     scrub: Callable[[str], str] = str,
+    *,
+    programs: Collection[str] = (),
+    tally: dict[str, int] | None = None,
 ) -> dict[str, list[BuiltinFact]]:
-    """The facts each task proposes: `sessions` are (session key, ordered turn records)."""
+    """The facts each task proposes: `sessions` are (session key, ordered turn records);
+    `programs` are the sessions a program drove (no rules come from their prompts).
+    `tally`, when given, receives how many facts each session showed before what is
+    already known was left out."""
     traps: list[BuiltinFact] = []
     rules: list[BuiltinFact] = []
     worked: dict[str, _Worked] = {}
     for session_key, records in sessions:
         runs = list(session_runs(records, scrub))
-        traps += trap_facts(runs)
-        rules += rule_facts(records, scrub)
+        found = trap_facts(runs) + rule_facts(records, scrub, program=session_key in programs)
+        traps += [f for f in found if f.renderer != RENDERER_USER_RULE]
+        rules += [f for f in found if f.renderer == RENDERER_USER_RULE]
+        if tally is not None:
+            tally[session_key] = len(found) + sum(1 for run in runs if run.worked)
         written: set[str] = set()
         for run in runs:
             written.update(p.removeprefix("./") for p in run.paths)
@@ -72,13 +90,17 @@ def plan_window(
                 if session_key not in entry.sessions:
                     entry.sessions.append(session_key)
                 entry.turns.setdefault(session_key, []).append(run.turn_key)
+                _observe(entry, session_key, run)
     placed: dict[str, list[BuiltinFact]] = {}
     seen = set(known)
+    forbidden = forbidden_commands(fact.content for fact in rules)
+    # A trap whose fix a stated rule forbids would hand a teammate the forbidden command.
+    traps = [t for t in traps if not _forbidden(dict(t.parameters).get("fix", ""), forbidden)]
     for fact in _fresh(traps, seen) + _fresh(rules, seen):
         _place(placed, fact, [fact.turn_keys], task_of_turn)
     for command, entry in worked.items():
         key = f"command:{command}"
-        if key in seen or not entry.shown:
+        if key in seen or not entry.shown or _forbidden(command, forbidden):
             continue
         seen.add(key)
         fact = _exit_fact(command, entry, key)
@@ -91,6 +113,48 @@ def _written_here(segment: shell.Segment, written: set[str]) -> bool:
     """A script the session itself wrote before running it is a one-off, not the project's."""
     path = shell.script_path(segment)
     return path is not None and any(w == path or w.endswith("/" + path) for w in written)
+
+
+def _observe(entry: _Worked, session_key: str, run: Run) -> None:
+    """Keep the first run of a session as it was typed and the line that shows its result."""
+    if session_key in entry.runs or not run.command:
+        return
+    entry.runs[session_key] = Quote(run.turn_key, run.command)
+    line = result_line(run.output)
+    if line:
+        entry.results[session_key] = Quote(run.turn_key, line)
+
+
+_NAMED = r"(`[^`]+`|[\w./:@-]+(?: [\w./:@-]+){0,3}?)"
+_FORBIDDING = (
+    re.compile(
+        rf"(?i)\binstead of\s+{_NAMED}"
+        r"(?=[,.;!]|\s+(?:from|in|for|when|because|since|as)\b|$)"
+    ),
+    re.compile(
+        r"(?i)(?:^|,\s*)(?:never|not|don'?t use|do not use|never use|never run|don'?t run)"
+        r"\s+(?:bare\s+|plain\s+)?(`[^`]+`|[\w./:@-]+)(?=[,.;!]|$)"
+    ),
+)
+
+
+def forbidden_commands(rules: Iterable[str]) -> set[str]:
+    """The commands (or bare tools) that stated rules forbid: what follows "instead of",
+    "never", ", not"."""
+    found: set[str] = set()
+    for rule in rules:
+        for pattern in _FORBIDDING:
+            for match in pattern.finditer(rule):
+                named = match.group(1).strip("`").strip().rstrip(".,;:!")
+                if named:
+                    found.add(shell.normal_command(named) or named)
+    return found
+
+
+def _forbidden(command: str, forbidden: set[str]) -> bool:
+    """Whether a rule forbids this command: named as it is, or its program by itself."""
+    steps = [step.strip() for step in command.split("&&") if step.strip()]
+    return any(step in forbidden or step.split(maxsplit=1)[0] in forbidden for step in steps)
 
 
 def _fresh(facts: Iterable[BuiltinFact], seen: set[str]) -> list[BuiltinFact]:
@@ -106,7 +170,13 @@ def _exit_fact(command: str, entry: _Worked, key: str) -> BuiltinFact:
     count = len(entry.sessions)
     text = render_command_exit(command, entry.kind, count)
     parameters = (("command", command), ("kind", entry.kind), ("sessions", str(count)))
-    return BuiltinFact(RENDERER_COMMAND_EXIT, "typed-fact", text, text, (), key, parameters)
+    quotes = tuple(
+        quote
+        for session in entry.sessions
+        for quote in (entry.runs.get(session), entry.results.get(session))
+        if quote is not None
+    )
+    return BuiltinFact(RENDERER_COMMAND_EXIT, "typed-fact", text, text, (), key, parameters, quotes)
 
 
 def _place(
@@ -121,6 +191,7 @@ def _place(
         if task is None or len(placed.get(task, [])) >= MAX_CANDIDATES_PER_BATCH:
             continue
         cited = tuple(t for t in turns if task_of_turn.get(t) == task)
+        quotes = tuple(q for q in fact.quotes if q.turn_key in cited)
         placed.setdefault(task, []).append(
             BuiltinFact(
                 fact.renderer,
@@ -130,6 +201,7 @@ def _place(
                 cited,
                 fact.key,
                 fact.parameters,
+                quotes,
             )
         )
         return

@@ -11,6 +11,8 @@ from its last complete line. Rules:
   `/x args`, except built-in local commands that never reach the model.
 - `attachment` `queued_command` prompts are human steering text inside the current turn.
 - Everything else (summary, progress, file-history-snapshot, system, unknown types) is skipped.
+- An Agent SDK `entrypoint` (`sdk-ts`, `sdk-py`, …) marks the session as driven by a program
+  (`state["program"]`): its prompts are not what a person typed.
 """
 
 from __future__ import annotations
@@ -104,6 +106,8 @@ LOCAL_COMMANDS = frozenset(
     ]
 )
 _SEEN_LIMIT = 64
+# `entrypoint` values of sessions driven by a program (the Agent SDKs), not a person.
+PROGRAM_ENTRYPOINTS = ("sdk",)
 
 
 def is_hidden_text(text: str) -> bool:
@@ -124,6 +128,9 @@ def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> l
         state["sessionId"] = record["sessionId"]
     if isinstance(record.get("version"), str) and state.get("version") is None:
         state["version"] = record["version"]
+    entrypoint = record.get("entrypoint")
+    if isinstance(entrypoint, str) and entrypoint.startswith(PROGRAM_ENTRYPOINTS):
+        state["program"] = True  # prompts written by a program through the SDK, not typed
     if record.get("isSidechain") is True:
         return []
     cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None

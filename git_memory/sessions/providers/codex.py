@@ -11,6 +11,8 @@ Pure: no I/O. The era is detected per file from its first record:
   and the duplicated `response_item` user copies are ignored, so each prompt counts once.
 Assistant text comes from `response_item` assistant messages only (never the `agent_message`
 event twins). Calls pair with outputs by `call_id`; `task_complete`/`turn_aborted` end a turn.
+A `session_meta` whose `source` is `exec` or `mcp`, or whose originator is an SDK, marks the
+session as driven by a program (`state["program"]`): its prompts are not what a person typed.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ _CWD = re.compile(r"<cwd>(.*?)</cwd>", re.DOTALL)
 _SKILL = re.compile(r"^\s*<skill>\s*<name>(.*?)</name>", re.DOTALL)
 _EXIT = re.compile(r"(?:Exit code:|Process exited with code)\s*(-?\d+)")
 _IDE_REQUEST = "## My request for Codex:"
+PROGRAM_SOURCES = ("exec", "mcp")
 _CALL_ITEMS = ("function_call", "custom_tool_call", "local_shell_call", "web_search_call")
 _OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output")
 
@@ -97,6 +100,11 @@ def _session_meta(payload: dict[str, Any], state: dict[str, Any]) -> None:
     if isinstance(payload.get("cwd"), str):
         state["cwd"] = payload["cwd"]
     source = payload.get("source")
+    # `codex exec` (and the SDKs built on it) and MCP callers send prompts a program wrote.
+    originator = payload.get("originator")
+    state["program"] = source in PROGRAM_SOURCES or (
+        isinstance(originator, str) and "sdk" in originator.casefold()
+    )
     state["subagent"] = payload.get("thread_source") == "subagent" or (
         isinstance(source, dict) and "subagent" in source
     )

@@ -1,0 +1,132 @@
+"""The words a draft quotes, found in the turns it cites, with where they came from.
+
+An extractor may back a statement with quotes (`DraftQuote`): the person's sentence, the
+command as run, its result line, each with the part of the turn it is from. The host does not
+take the extractor's word for it: it looks for each quote in that part of the cited turn
+(whitespace-insensitive, paths scrubbed as the task showed them) and records its origin: the
+user's message is typed by a person, a pasted document or a program's prompt
+(`sessions.origin.typed_origin`), the assistant text is the agent's own words, tool inputs
+and outputs are a tool's. A quote not found there is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from git_memory.contracts.extraction import DraftCandidate
+from git_memory.extract.evidence import CatalogItem
+from git_memory.sessions.origin import typed_origin
+from git_memory.store.session import Workspace
+
+# statement id -> evidence id -> [{origin, text, at}]
+Located = dict[str, dict[str, list[dict[str, Any]]]]
+
+
+@dataclass(frozen=True)
+class TurnSource:
+    """Turn records already read (by turn key) and the sessions a program drove, so an
+    in-process extractor that read them does not make the host read them again."""
+
+    turns: Mapping[str, Any]
+    programs: Collection[str]
+
+
+def locate_quotes(
+    workspace: Workspace,
+    record: dict[str, Any],
+    catalog: dict[str, CatalogItem],
+    drafts: list[DraftCandidate],
+    source: TurnSource | None = None,
+) -> list[Located]:
+    """Per draft (in order), the quotes found in their cited turns, with origin and time."""
+    if not any(s.quotes for draft in drafts for s in draft.statements):
+        return [{} for _ in drafts]
+    from git_memory.extract.select import path_scrubber
+
+    turns = {t["turnIndex"]: t for t in record["turns"]}
+    if source is None:
+        source = read_turns(workspace, sorted({t["sessionKey"] for t in record["turns"]}))
+    found, programs = source.turns, source.programs
+    scrub = path_scrubber(workspace.worktree.root)
+    located: list[Located] = []
+    for draft in drafts:
+        by_statement: Located = {}
+        for statement in draft.statements:
+            for quote in statement.quotes or []:
+                item = catalog.get(quote.evidence_id)
+                if (
+                    item is None
+                    or item.kind != "turn"
+                    or quote.evidence_id not in (statement.evidence_ids)
+                ):
+                    continue
+                turn = turns.get(int(item.pointer["turnIndex"]))
+                held = found.get(turn["turnKey"]) if turn else None
+                if turn is None or held is None:
+                    continue
+                program = held.session_key in programs
+                origin = origin_of(held, quote.part, quote.text, program, scrub)
+                if origin is None:
+                    continue
+                shown = {"origin": origin, "text": quote.text}
+                if turn.get("started"):
+                    shown["at"] = turn["started"]
+                by_statement.setdefault(statement.statement_id, {}).setdefault(
+                    quote.evidence_id, []
+                ).append(shown)
+        located.append(by_statement)
+    return located
+
+
+def read_turns(workspace: Workspace, session_keys: list[str]) -> TurnSource:
+    """Every turn of these sessions from the session index (one read), and which of them a
+    program drove."""
+    from git_memory.sessions.query import program_sessions, select_turns
+
+    closures = ("hard-sealed", "quiescent", "open")
+    found = select_turns(workspace.worktree, session_keys=session_keys, closures=closures)
+    return TurnSource(
+        {r.turn_key: r for r in found}, program_sessions(workspace.worktree, session_keys)
+    )
+
+
+def origin_of(
+    turn: Any, part: str, text: str, program: bool, scrub: Callable[[str], str]
+) -> str | None:
+    """The origin of `text` when it occurs in that `part` of the turn record (user message:
+    person, document or program; assistant text: agent; tool calls and outputs: tool)."""
+    wanted = _flat(text)
+    if not wanted:
+        return None
+    if part == "user":
+        user = scrub(turn.user_text or "")
+        return typed_origin(user, program) if wanted in _flat(user) else None
+    if part == "assistant":
+        return "agent" if wanted in _flat(scrub(turn.assistant_text or "")) else None
+    for call in turn.tool_calls:
+        pieces = [*_strings(call.input), _joined(call.input), call.output or ""]
+        if any(wanted in _flat(scrub(piece)) for piece in pieces):
+            return "tool"
+    return None
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _joined(value: Any) -> str:
+    """An argv-style input (`["bash", "-lc", "…"]`) as one line."""
+    return " ".join(_strings(value))
