@@ -12,10 +12,11 @@ import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from git_memory.formats.controls import HIDDEN
+from git_memory.formats.controls import HIDDEN, INVISIBLE
 from git_memory.lint.assigned import Hit, assigned_secrets, http_credentials
-from git_memory.lint.entropy import is_high_entropy
-from git_memory.lint.markdown import JoinedLine, joined_lines, plain
+from git_memory.lint.entropy import is_high_entropy, looks_fake
+from git_memory.lint.markdown import plain
+from git_memory.lint.normalize import encoded_text, normalized
 from git_memory.lint.precision import adjust, public_armor_spans
 from git_memory.lint.rules import (
     ANY_UUID,
@@ -27,6 +28,9 @@ from git_memory.lint.rules import (
     HEX_RUN,
     HEX_RUN_CODE,
     HEX_RUN_MIN,
+    HEX_TOKEN_CODE,
+    HEX_TOKEN_LENGTHS,
+    INVISIBLE_CODE,
     LINT_CODES,
     PATTERN_RULES,
     SESSION_CONTEXT,
@@ -121,28 +125,40 @@ class RawFinding:
     length: int = 0
 
 
-def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
+# Base64 inside base64 is decoded once more; deeper nesting is not text anyone reads.
+MAX_DECODING_DEPTH = 2
+
+
+def scan_secrets(text: str, allowed: Sequence[Span] = (), depth: int = 0) -> list[RawFinding]:
     """Every secret/privacy rule over `text`; `allowed` exempts entropy and hex runs.
 
-    Markdown never hides a secret. The context rules read the Markdown-plain text (same
-    offsets); the pattern and token rules read the text as written, which for them is the
-    same: the formatting characters (`*`, `~`, backticks, `#`, `>`) are outside every token
-    class. A line with formatting inside a word (`sk-proj-Ab**Cd**…`) is read again joined,
-    as it renders.
+    Nothing that is not seen hides a secret. The context rules read the Markdown-plain text
+    (same offsets); the pattern and token rules read the text as written, which for them is
+    the same: the formatting characters (`*`, `~`, backticks, `#`, `>`) are outside every
+    token class. Then every rule reads the text again as rendered and decoded
+    (`lint.normalize`: invisible characters, HTML comments and tags, intraword Markdown
+    deleted; entities, escapes and percent-encoding decoded), keeping what reads across
+    something undone, at its offset in the file. Base64 or hex of readable text is decoded
+    and linted too, each finding at the encoded token.
     """
-    found = _secret_findings(text, allowed)
-    seen = {(item.code, item.offset) for item in found}
-    for line in joined_lines(text):
-        for item in _joined_findings(line):
-            if (item.code, item.offset) not in seen:
-                seen.add((item.code, item.offset))
-                found.append(item)
+    found = _secret_findings(text, allowed, depth)
+    view = normalized(text)
+    if view is not None:
+        seen = {(item.code, item.offset) for item in found}
+        for item in _secret_findings(view.text, (), depth):
+            if view.touches(item.offset, item.offset + item.length):
+                offset = view.origin[item.offset]
+                if (item.code, offset) not in seen:
+                    seen.add((item.code, offset))
+                    found.append(replace(item, offset=offset))
     if HIDDEN.search(text):
         found.extend(_hidden_characters(text))
+    if not text.isascii():
+        found.extend(_invisible_characters(text))
     return found
 
 
-def _secret_findings(text: str, allowed: Sequence[Span]) -> list[RawFinding]:
+def _secret_findings(text: str, allowed: Sequence[Span], depth: int) -> list[RawFinding]:
     found: list[RawFinding] = []
     for rule in PATTERN_RULES:
         if _triggered(rule, text):
@@ -153,14 +169,28 @@ def _secret_findings(text: str, allowed: Sequence[Span]) -> list[RawFinding]:
     found.extend(_token_findings(text, [*allowed, *public]))
     readable = plain(text)
     found.extend(_hit_findings(text, [*assigned_secrets(readable), *http_credentials(readable)]))
+    if depth < MAX_DECODING_DEPTH:
+        found.extend(_encoded_findings(text, depth))
     return found
 
 
-def _joined_findings(line: JoinedLine) -> Iterable[RawFinding]:
-    """Findings that read across deleted formatting, at their offsets in the file."""
-    for item in _secret_findings(line.text, ()):
-        if line.spans_a_joint(item.offset, item.offset + item.length):
-            yield replace(item, offset=line.origin[item.offset])
+def _encoded_findings(text: str, depth: int) -> Iterable[RawFinding]:
+    """What blocks inside base64 or hex of readable text, reported at the encoded token."""
+    for match in ENTROPY_TOKEN.finditer(text):
+        decoded = encoded_text(match.group())
+        if decoded is None:
+            continue
+        token = match.group()
+        for item in scan_secrets(decoded, (), depth + 1):
+            if item.severity == BLOCK:
+                yield RawFinding(
+                    item.code,
+                    BLOCK,
+                    match.start(),
+                    excerpt(token),
+                    f"{item.message} (encoded)",
+                    len(token),
+                )
 
 
 def _hit_findings(text: str, hits: Iterable[Hit]) -> Iterable[RawFinding]:
@@ -175,6 +205,15 @@ def _hidden_characters(text: str) -> Iterable[RawFinding]:
     for match in HIDDEN.finditer(text):
         shown = f"U+{ord(match.group()):04X}"
         yield RawFinding(CONTROL_CODE, BLOCK, match.start(), shown, message, 1)
+
+
+def _invisible_characters(text: str) -> Iterable[RawFinding]:
+    """One finding per run of invisible characters, named by the first (`U+200B…[3 chars]`)."""
+    message = LINT_CODES[INVISIBLE_CODE][1]
+    for match in INVISIBLE.finditer(text):
+        run = match.group()
+        shown = f"U+{ord(run[0]):04X}" + (f"…[{len(run)} chars]" if len(run) > 1 else "")
+        yield RawFinding(INVISIBLE_CODE, BLOCK, match.start(), shown, message, len(run))
 
 
 def _triggered(rule: PatternRule, text: str) -> bool:
@@ -260,7 +299,6 @@ def indexed_id_findings(text: str, ids: Iterable[str]) -> list[Finding]:
 
 def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
     entropy_message = LINT_CODES[ENTROPY_CODE][1]
-    hex_message = LINT_CODES[HEX_RUN_CODE][1]
     for match in ENTROPY_TOKEN.finditer(text):
         start, end = match.span()
         if any(span.covers(start, end) for span in allowed):
@@ -273,18 +311,15 @@ def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
         if len(token) < HEX_RUN_MIN:
             continue
         for hex_match in HEX_RUN.finditer(token):
-            if any(
-                span.covers(start + hex_match.start(), start + hex_match.end()) for span in allowed
-            ):
+            hex_start, hex_end = start + hex_match.start(), start + hex_match.end()
+            if any(span.covers(hex_start, hex_end) for span in allowed):
                 continue
-            yield RawFinding(
-                HEX_RUN_CODE,
-                WARN,
-                start + hex_match.start(),
-                excerpt(hex_match.group()),
-                hex_message,
-                len(hex_match.group()),
-            )
+            run = hex_match.group()
+            if len(run) in HEX_TOKEN_LENGTHS and not looks_fake(run):
+                code, severity = HEX_TOKEN_CODE, BLOCK
+            else:
+                code, severity = HEX_RUN_CODE, WARN
+            yield RawFinding(code, severity, hex_start, excerpt(run), LINT_CODES[code][1], len(run))
 
 
 def resolve(text: str, raw: Iterable[RawFinding]) -> list[Finding]:
