@@ -51,3 +51,19 @@ def escape_controls(text: str) -> str:
     """`text` with every control, bidi and invisible character written as a visible escape
     (`\\x1b`, `\\u200b`, `\\U000e0041`)."""
     return _SHOWN_ESCAPED.sub(_escaped, text)
+
+
+def _json_escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def escape_json_controls(json_text: str) -> str:
+    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with every control, bidi and
+    invisible character written as a JSON `\\uXXXX` escape: the same document for a parser,
+    and nothing hidden from a person reading it. Outside strings JSON text is ASCII, so every
+    such character stands inside a string, where the escape is valid."""
+    return _SHOWN_ESCAPED.sub(_json_escaped, json_text)

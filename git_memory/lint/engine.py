@@ -297,6 +297,37 @@ def indexed_id_findings(text: str, ids: Iterable[str]) -> list[Finding]:
     return resolve(text, raw)
 
 
+HOME_MESSAGE = "this machine's home directory"
+_PATH_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def home_findings(text: str, home: str) -> list[Finding]:
+    """Every mention of `home` (this machine's real `$HOME`, wherever it is) as an absolute
+    home path: the pattern rule knows `/home/…`, `/Users/…` and `/root`, not `/srv/alice`."""
+    home = home.rstrip("/\\")
+    if len(home) < 2 or home not in text:
+        return []
+    code = "GM_LINT_ABSOLUTE_PATH"
+    raw: list[RawFinding] = []
+    start = text.find(home)
+    while start >= 0:
+        end = start + len(home)
+        if _name_ends(text, end):
+            token = text[start:end]
+            raw.append(RawFinding(code, WARN, start, excerpt(token), HOME_MESSAGE, len(token)))
+        start = text.find(home, start + 1)
+    return resolve(text, raw)
+
+
+def _name_ends(text: str, end: int) -> bool:
+    """Whether a path name ends at `end` (`/srv/alice` in `/srv/alice/x` or `/srv/alice.`,
+    not in `/srv/alicex` or `/srv/alice.bak`)."""
+    following = text[end : end + 2]
+    if following[:1] == ".":
+        following = following[1:]
+    return not following or following[0] not in _PATH_NAME_CHARS
+
+
 def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
     entropy_message = LINT_CODES[ENTROPY_CODE][1]
     for match in ENTROPY_TOKEN.finditer(text):

@@ -153,7 +153,7 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         "agent transcript location (names a private session)",
         # `~/.claude/projects/` as the reference has it, and any absolute spelling of it; the
         # transcript homes of the other agents the session index reads
-        # (docs/other-agents.md), in either slash; and the session ids those agents put in
+        # (docs/sessions.md), in either slash; and the session ids those agents put in
         # file names: Gemini's `session-<date>T<time>-<8 hex>`, OpenCode's `ses_…`, Copilot's
         # legacy `session_<uuid>`.
         r"/\.claude/projects/|\.codex/sessions|\\\.claude\\projects\\|\.codex\\sessions"
