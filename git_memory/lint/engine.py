@@ -9,10 +9,11 @@ decides which format the text must follow.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from git_memory.formats.controls import HIDDEN, INVISIBLE
+from git_memory.formats.controls import HIDDEN, INVISIBLE, has_invisible
 from git_memory.lint.assigned import Hit, assigned_secrets, http_credentials
 from git_memory.lint.entropy import is_high_entropy, looks_fake
 from git_memory.lint.markdown import plain
@@ -153,7 +154,7 @@ def scan_secrets(text: str, allowed: Sequence[Span] = (), depth: int = 0) -> lis
                     found.append(replace(item, offset=offset))
     if HIDDEN.search(text):
         found.extend(_hidden_characters(text))
-    if not text.isascii():
+    if has_invisible(text):
         found.extend(_invisible_characters(text))
     return found
 
@@ -207,11 +208,27 @@ def _hidden_characters(text: str) -> Iterable[RawFinding]:
         yield RawFinding(CONTROL_CODE, BLOCK, match.start(), shown, message, 1)
 
 
+ZWJ = "\u200d"
+# Emoji (and the modifiers and selector that may follow one): a zero-width joiner between two
+# draws one emoji (👨‍👩‍👧) and hides nothing.
+_EMOJI = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\U0001f3fb-\U0001f3ff]?")
+
+
+def _emoji_joint(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 2) : start]
+    return (
+        bool(_EMOJI.fullmatch(before[-1:]) or _EMOJI.fullmatch(before))
+        and _EMOJI.match(text, end) is not None
+    )
+
+
 def _invisible_characters(text: str) -> Iterable[RawFinding]:
     """One finding per run of invisible characters, named by the first (`U+200B…[3 chars]`)."""
     message = LINT_CODES[INVISIBLE_CODE][1]
     for match in INVISIBLE.finditer(text):
         run = match.group()
+        if run == ZWJ and _emoji_joint(text, match.start(), match.end()):
+            continue
         shown = f"U+{ord(run[0]):04X}" + (f"…[{len(run)} chars]" if len(run) > 1 else "")
         yield RawFinding(INVISIBLE_CODE, BLOCK, match.start(), shown, message, len(run))
 

@@ -20,14 +20,14 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from git_memory.formats.controls import INVISIBLE
+from git_memory.formats.controls import INVISIBLE, has_invisible
 from git_memory.lint.entropy import PRINTABLE_SHARE, base64_decodings, printable_share
 from git_memory.lint.markdown import INTRAWORD
 
 ROUNDS = 3
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?")
 _CODE_POINT = re.compile(r"\\(?:u\{([0-9a-fA-F]{1,6})\}|U([0-9a-fA-F]{8})|u([0-9a-fA-F]{4}))")
-_BYTE_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2})+|(?:%[0-9a-fA-F]{2})+")
+_BYTE_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2})+|(?:%[0-9a-fA-F]{2})+|(?:\\[0-3][0-7]{2})+")
 # A start or end tag: `<span>`, `</span>`, `<b class="x">`, `<wbr/>`. `<https://…>` (an
 # autolink) and `a < b > c` are not tags. `[^<>]*` stops at the next `<`, where the next try
 # starts, so the scan stays linear.
@@ -114,12 +114,16 @@ def _code_points(text: str) -> Iterator[Edit]:
 
 
 def _byte_runs(text: str) -> Iterator[Edit]:
-    """`\\x67\\x68` and `%67%68` runs: UTF-8 when they are, else one character per byte."""
-    if "\\x" not in text and "%" not in text:
+    """`\\x67\\x68`, `%67%68` and `\\147\\150` runs: UTF-8 when they are, else one
+    character per byte."""
+    if "\\" not in text and "%" not in text:
         return
     for match in _BYTE_RUN.finditer(text):
         run = match.group()
-        data = bytes.fromhex(run.replace("\\x", "").replace("%", ""))
+        if run[0] == "\\" and run[1] != "x":  # octal
+            data = bytes(int(run[i + 1 : i + 4], 8) for i in range(0, len(run), 4))
+        else:
+            data = bytes.fromhex(run.replace("\\x", "").replace("%", ""))
         try:
             decoded = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -152,11 +156,21 @@ def _tags(text: str) -> Iterator[Edit]:
         yield match.start(), match.end(), ""
 
 
+# Variation selectors U+FE00–FE0F draw nothing after a letter; they belong after an emoji,
+# so they are not findings, but a key split by them reads joined.
+_VARIATION = re.compile(r"[\ufe00-\ufe0f]+")
+_VARIATION_SELECTORS = frozenset(chr(c) for c in range(0xFE00, 0xFE10))
+
+
 def _invisible(text: str) -> Iterator[Edit]:
     if text.isascii():
         return
-    for match in INVISIBLE.finditer(text):
-        yield match.start(), match.end(), ""
+    patterns = [INVISIBLE] if has_invisible(text) else []
+    if not _VARIATION_SELECTORS.isdisjoint(text):
+        patterns.append(_VARIATION)
+    spans = [m.span() for p in patterns for m in p.finditer(text)]
+    for start, end in sorted(spans):
+        yield start, end, ""
 
 
 def _intraword(text: str) -> Iterator[Edit]:

@@ -158,9 +158,10 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         # legacy `session_<uuid>`.
         r"/\.claude/projects/|\.codex/sessions|\\\.claude\\projects\\|\.codex\\sessions"
         r"|AppData\\(?:[^\\\s]+\\)*Claude(?![A-Za-z0-9])"
-        r"|\.gemini[/\\]tmp[/\\]|\.qwen[/\\](?:projects|tmp|todos|debug)[/\\]"
-        r"|\.copilot[/\\](?:history-)?session-(?:state|store)|\.cursor[/\\](?:projects|chats)[/\\]"
-        r"|agent-transcripts[/\\]|opencode[/\\](?:storage[/\\]|opencode\.db)"
+        r"|\.gemini[/\\]tmp(?![A-Za-z0-9_-])|\.qwen[/\\](?:projects|tmp|todos|debug)(?![A-Za-z0-9_-])"
+        r"|\.copilot[/\\](?:history-)?session-(?:state|store)"
+        r"|\.cursor[/\\](?:projects|chats)(?![A-Za-z0-9_-])|agent-transcripts(?![A-Za-z0-9_-])"
+        r"|opencode[/\\](?:storage|opencode\.db)(?![A-Za-z0-9_-])"
         r"|session-[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}-[0-9]{2}-[0-9a-fA-F]{8}(?![0-9A-Za-z])"
         r"|(?<![A-Za-z0-9])ses_[0-9a-f]{12}[0-9A-Za-z]{14}(?![0-9A-Za-z])"
         r"|session_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",

@@ -61,6 +61,10 @@ HIDDEN_KEYS: dict[str, tuple[str, str]] = {
     "unicode-escapes": ("".join(f"\\u{ord(c):04x}" for c in KEY), GITHUB),
     "byte-escapes": ("".join(f"\\x{ord(c):02x}" for c in KEY), GITHUB),
     "percent-encoded": ("".join(f"%{ord(c):02X}" for c in KEY), GITHUB),
+    "double-percent-encoded": ("".join(f"%25{ord(c):02X}" for c in KEY), GITHUB),
+    "octal-escapes": ("".join(f"\\{ord(c):03o}" for c in KEY), GITHUB),
+    "variation-selectors": (split(KEY, "\ufe0f"), GITHUB),
+    "escaped-zero-width-space": (split(KEY, "\\u200b"), GITHUB),
     "base64": (base64.b64encode(KEY.encode()).decode(), GITHUB),
     "base64-of-a-sentence": (base64.b64encode(f"deploy with {KEY}".encode()).decode(), GITHUB),
 }
@@ -97,6 +101,8 @@ TRANSCRIPTS: dict[str, tuple[str, str]] = {
     "gemini-session-file": ("see session-2025-09-18T02-45-3b44bc68.json", SESSION),
     "qwen": ("logs in ~/.qwen/projects/-srv-app/chats/ for the run", SESSION),
     "copilot": ("logs in ~/.copilot/session-state/ for the run", SESSION),
+    "gemini-windows": ("logs in C:\\Users\\al\\.gemini\\tmp\\8f3a\\chats", SESSION),
+    "opencode-id": ("resume ses_" + "0a1b2c3d4e5f" + "Zx9Yw8Vu7Ts6Rq", SESSION),
     "cursor": ("logs in ~/.cursor/projects/srv-app/agent-transcripts/ for the run", SESSION),
     "opencode": ("logs in ~/.local/share/opencode/storage/session/ for the run", SESSION),
 }

@@ -124,3 +124,16 @@ def test_an_index_summary_names_an_evidence_commit_by_its_short_form() -> None:
     assert HEX40 not in text
     assert f"Fixed in {HEX40[:7]}." in text
     assert [f for f in lint_text("index.json", text) if f.blocks] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tom &amp; Jerry use <b>bold</b> and <!-- a note --> at 100% or 50 %.",
+        "Escape a quote as \\u0022 and a tab as \\x09 in JSON and C.",
+        "The family emoji 👨\u200d👩\u200d👧 and 👍🏽 are fine; so is ❤\ufe0f.",
+        "Generics like Map<String, List<Item>> and a <https://example.com> link.",
+    ],
+)
+def test_ordinary_html_escapes_and_emoji_add_no_finding(text: str) -> None:
+    assert lint_text("entries/note.md", _entry(text + "\n")) == []
