@@ -183,7 +183,8 @@ def _encoded_findings(text: str, depth: int) -> Iterable[RawFinding]:
             continue
         token = match.group()
         for item in scan_secrets(decoded, (), depth + 1):
-            if item.severity == BLOCK:
+            # A control byte in decoded text hides nothing on screen: only secrets count.
+            if item.severity == BLOCK and item.code not in (CONTROL_CODE, INVISIBLE_CODE):
                 yield RawFinding(
                     item.code,
                     BLOCK,

@@ -77,3 +77,12 @@ def test_they_never_reach_context_or_claude_md(repo: Repo, gm: Any) -> None:
     gm(["assemble", "--provider", "claude"], cwd=repo.root)
     written = repo.root / "CLAUDE.md"
     assert not written.exists() or not INVISIBLE.search(written.read_text(encoding="utf-8"))
+
+
+def test_the_approval_question_shows_them_escaped() -> None:
+    from git_memory.mcp.elicitation import Question
+
+    message = Question(f"Promote 1 entry: {TAGS}", HOSTILE).message()
+    assert not INVISIBLE.search(message)
+    assert SHOWN_TAGS in message
+    assert ESCAPED in message
