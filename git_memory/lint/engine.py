@@ -412,6 +412,11 @@ def lint_bytes(relpath: str, data: bytes) -> list[Finding]:
     return lint_text(relpath, text)
 
 
+def passes_lint(text: str) -> bool:
+    """Whether no secret rule blocks `text` (what `index.json` may copy from a file)."""
+    return not any(item.severity == BLOCK for item in scan_secrets(text))
+
+
 def blocked(findings: Iterable[Finding]) -> bool:
     """Whether any finding blocks."""
     return any(f.blocks for f in findings)

@@ -14,7 +14,7 @@ from git_memory.formats.index_json import build_index, render_index
 from git_memory.lint.engine import home_findings, lint_text
 from git_memory.ops import run
 from git_memory.testing.repos import Repo
-from tests.lint.attacks import BLOCKING, HEX40, HOMES, KEY, RANDOM
+from tests.lint.attacks import BLOCKING, HEX40, HOMES, KEY, RANDOM, TAGS
 from tests.promote.helpers import prepare_request, seed_candidate
 
 
@@ -137,3 +137,22 @@ def test_an_index_summary_names_an_evidence_commit_by_its_short_form() -> None:
 )
 def test_ordinary_html_escapes_and_emoji_add_no_finding(text: str) -> None:
     assert lint_text("entries/note.md", _entry(text + "\n")) == []
+
+
+def test_the_index_copies_no_blocked_summary_from_a_file_committed_past_the_hook(
+    repo: Repo, gm: Any
+) -> None:
+    bodies = {
+        "note": f"Deploy with token {RANDOM} first.",
+        "hidden": f"Run the tests first.{TAGS}",
+        "fine": "Run the tests first.",
+    }
+    for entry_id, body in bodies.items():
+        text = serialize_entry(Entry(id=entry_id, body=body + "\n"))
+        repo.write(f".memory/entries/{entry_id}.md", text)
+    assert gm(["reindex"], cwd=repo.root).exit_code in (0, 1)
+    index = (repo.root / ".memory" / "index.json").read_text(encoding="utf-8")
+    assert RANDOM not in index
+    assert TAGS[0] not in index
+    assert '"summary": "Run the tests first."' in index
+    assert [f for f in lint_text("index.json", index) if f.blocks] == []
