@@ -167,32 +167,22 @@ def _secret_findings(text: str, allowed: Sequence[Span], depth: int) -> list[Raw
     if SESSION_UUID_PREFILTER.search(text):
         found.extend(_session_ids(text))
     public = [Span(start, end) for start, end in public_armor_spans(text)]
-    found.extend(_token_findings(text, [*allowed, *public]))
+    found.extend(_token_findings(text, [*allowed, *public], depth))
     readable = plain(text)
     found.extend(_hit_findings(text, [*assigned_secrets(readable), *http_credentials(readable)]))
-    if depth < MAX_DECODING_DEPTH:
-        found.extend(_encoded_findings(text, depth))
     return found
 
 
-def _encoded_findings(text: str, depth: int) -> Iterable[RawFinding]:
-    """What blocks inside base64 or hex of readable text, reported at the encoded token."""
-    for match in ENTROPY_TOKEN.finditer(text):
-        decoded = encoded_text(match.group())
-        if decoded is None:
-            continue
-        token = match.group()
-        for item in scan_secrets(decoded, (), depth + 1):
-            # A control byte in decoded text hides nothing on screen: only secrets count.
-            if item.severity == BLOCK and item.code not in (CONTROL_CODE, INVISIBLE_CODE):
-                yield RawFinding(
-                    item.code,
-                    BLOCK,
-                    match.start(),
-                    excerpt(token),
-                    f"{item.message} (encoded)",
-                    len(token),
-                )
+def _encoded_findings(token: str, start: int, depth: int) -> Iterable[RawFinding]:
+    """What blocks inside `token` when it is base64 or hex of readable text, at the token."""
+    decoded = encoded_text(token)
+    if decoded is None:
+        return
+    for item in scan_secrets(decoded, (), depth + 1):
+        # A control byte in decoded text hides nothing on screen: only secrets count.
+        if item.severity == BLOCK and item.code not in (CONTROL_CODE, INVISIBLE_CODE):
+            message = f"{item.message} (encoded)"
+            yield RawFinding(item.code, BLOCK, start, excerpt(token), message, len(token))
 
 
 def _hit_findings(text: str, hits: Iterable[Hit]) -> Iterable[RawFinding]:
@@ -346,13 +336,15 @@ def _name_ends(text: str, end: int) -> bool:
     return not following or following[0] not in _PATH_NAME_CHARS
 
 
-def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
+def _token_findings(text: str, allowed: Sequence[Span], depth: int) -> Iterable[RawFinding]:
     entropy_message = LINT_CODES[ENTROPY_CODE][1]
     for match in ENTROPY_TOKEN.finditer(text):
         start, end = match.span()
+        token = match.group()
+        if depth < MAX_DECODING_DEPTH:
+            yield from _encoded_findings(token, start, depth)
         if any(span.covers(start, end) for span in allowed):
             continue
-        token = match.group()
         if is_high_entropy(token, ENTROPY_THRESHOLD):
             yield RawFinding(
                 ENTROPY_CODE, BLOCK, start, excerpt(token), entropy_message, len(token)

@@ -200,6 +200,17 @@ def _readable(raw: bytes) -> str | None:
     return raw.decode("ascii", "replace") if printable_share(raw) >= PRINTABLE_SHARE else None
 
 
+# Base64 of an ASCII byte starts a 4-character group with a sextet below 32 (`A`-`Z`, `a`-`f`),
+# so at the right alignment nearly every 4th character is one of those: an identifier or a
+# random key rarely is, and is not decoded at all.
+_ASCII_LEAD = str.maketrans("", "", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef")
+
+
+def _may_encode_ascii(token: str) -> bool:
+    leads = [token[shift::4] for shift in range(4)]
+    return any(len(lead.translate(_ASCII_LEAD)) <= len(lead) // 10 for lead in leads if lead)
+
+
 def encoded_text(token: str) -> str | None:
     """The readable text `token` encodes in base64 (standard or URL-safe, at any of the four
     alignments, after a `name=` prefix) or hex; None when it encodes none."""
@@ -207,6 +218,8 @@ def encoded_text(token: str) -> str | None:
         return _readable(bytes.fromhex(token))
     if "=" in token.rstrip("="):
         token = token[token.rstrip("=").rindex("=") + 1 :]
+    if not _may_encode_ascii(token):
+        return None
     for raw in base64_decodings(token, MIN_ENCODED):
         text = _readable(raw)
         if text is not None:
