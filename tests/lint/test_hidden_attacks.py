@@ -156,3 +156,22 @@ def test_the_index_copies_no_blocked_summary_from_a_file_committed_past_the_hook
     assert TAGS[0] not in index
     assert '"summary": "Run the tests first."' in index
     assert [f for f in lint_text("index.json", index) if f.blocks] == []
+
+
+def test_a_promotion_writes_an_index_without_the_text_of_a_file_committed_past_the_hook(
+    repo: Repo, gm: Any
+) -> None:
+    leaked = serialize_entry(Entry(id="leaked", body=f"Deploy with token {RANDOM} first.\n"))
+    repo.write(".memory/entries/leaked.md", leaked)
+    repo.git("add", "-A")
+    repo.git("commit", "-qm", "a memory file committed without the hook")
+    item = seed_candidate(repo.root, "c1", "Run make check before pushing")
+    plan = run("prepare", prepare_request(item), repository=repo.root).to_json()
+    applied = gm(
+        ["promote", "--plan", plan["planId"], "--approve", plan["planDigest"]], cwd=repo.root
+    )
+    assert applied.exit_code == 0, applied.stderr
+    index = (repo.root / ".memory" / "index.json").read_text(encoding="utf-8")
+    assert '"id": "leaked"' in index
+    assert RANDOM not in index
+    assert '"summary": "Run make check before pushing"' in index
