@@ -159,14 +159,13 @@ def _tags(text: str) -> Iterator[Edit]:
 # Variation selectors U+FE00–FE0F draw nothing after a letter; they belong after an emoji,
 # so they are not findings, but a key split by them reads joined.
 _VARIATION = re.compile(r"[\ufe00-\ufe0f]+")
-_VARIATION_SELECTORS = frozenset(chr(c) for c in range(0xFE00, 0xFE10))
 
 
 def _invisible(text: str) -> Iterator[Edit]:
     if text.isascii():
         return
     patterns = [INVISIBLE] if has_invisible(text) else []
-    if not _VARIATION_SELECTORS.isdisjoint(text):
+    if _VARIATION.search(text) is not None:
         patterns.append(_VARIATION)
     spans = [m.span() for p in patterns for m in p.finditer(text)]
     for start, end in sorted(spans):
