@@ -7,7 +7,7 @@ stderr, so `--format json` output can always be piped into a parser.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
@@ -37,11 +37,16 @@ def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
     stream.flush()
 
 
-def echo_json(document: Any) -> None:
-    """Print one JSON document on stdout, pretty enough for humans, stable for machines."""
+def echo_json(document: Any, escape: Callable[[str], str] | None = None) -> None:
+    """Print one JSON document on stdout, pretty enough for humans, stable for machines.
+
+    `escape` rewrites the JSON text before it is printed (the CLI passes
+    `formats.controls.escape_json_controls`, so no control or invisible character is shown raw).
+    """
     import json  # not at the top: `git memory -h` and the hook print no JSON
 
-    echo(json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False))
+    text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False)
+    echo(escape(text) if escape is not None else text)
 
 
 def print_error(code: str, message: str, hint: str | None) -> None:

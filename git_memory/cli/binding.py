@@ -121,7 +121,9 @@ def _text_renderer(operation: Any, ctx: OpContext) -> Any:
 def render(render_text: Any, response: Any, fmt: str) -> None:
     """Print a response as JSON or through the operation's text renderer."""
     if fmt == "json" or render_text is None:
-        output.echo_json(response.to_json())
+        from git_memory.formats.controls import escape_json_controls
+
+        output.echo_json(response.to_json(), escape_json_controls)
         return
     text = render_text(response)
     if text:

@@ -61,5 +61,8 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
 def report_error(exc: GitMemoryError) -> None:
     """Print a GitMemoryError once (and as JSON on stdout when JSON output was asked for)."""
     if output.json_errors_enabled():
-        output.echo_json({"format": "git-memory-error@v1", "error": exc.to_json()})
+        from git_memory.formats.controls import escape_json_controls
+
+        error = {"format": "git-memory-error@v1", "error": exc.to_json()}
+        output.echo_json(error, escape_json_controls)
     output.print_error(exc.code, exc.message, exc.hint)

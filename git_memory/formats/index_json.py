@@ -7,7 +7,7 @@ without conflict in most cases (and the merge driver rebuilds it when they do co
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,11 +128,14 @@ class IndexBuild:
     skipped: list[str] = field(default_factory=list)
 
 
-def build_index(files: Mapping[str, str]) -> IndexBuild:
+def build_index(
+    files: Mapping[str, str], text_allowed: Callable[[str], bool] = lambda _text: True
+) -> IndexBuild:
     """Regenerate index.json from the memory files (relpath under the memory root → text).
 
     Only approved entries are listed; unparsable files are skipped and named in `skipped`
-    (lint reports them). Deterministic: the same tree always gives the same bytes.
+    (lint reports them); a summary or description `text_allowed` refuses is left empty
+    (`lint.engine.passes_lint`). Deterministic: the same tree always gives the same bytes.
     """
     from git_memory.errors import GitMemoryError
 
@@ -147,8 +150,19 @@ def build_index(files: Mapping[str, str]) -> IndexBuild:
             skipped.append(relpath)
             continue
         if item is not None:
+            _drop_blocked_text(item[1], text_allowed)
             {"entries": entries, "scenes": scenes, "skills": skills}[item[0]].append(item[1])
     return IndexBuild(render_index(entries, scenes, skills), skipped)
+
+
+def _drop_blocked_text(item: dict[str, Any], text_allowed: Callable[[str], bool]) -> None:
+    """Empty a summary or description `text_allowed` refuses (the lint's verdict): the index
+    is written by every promotion, from files that may have been committed past the hook, and
+    copies no secret or hidden character out of them (the file itself still blocks in lint)."""
+    for key in ("summary", "description"):
+        value = item.get(key)
+        if isinstance(value, str) and value and not text_allowed(value):
+            item[key] = ""
 
 
 def _index_item(relpath: str, text: str) -> tuple[str, dict[str, Any]] | None:
@@ -159,12 +173,18 @@ def _index_item(relpath: str, text: str) -> tuple[str, dict[str, Any]] | None:
         entry = parse_entry(text)
         if entry.status != "approved" or entry.id != parts[1][:-3]:
             return None
+        summary = summarize(entry.body)
+        # A commit the entry declares as evidence is allowed in the entry, where the lint
+        # knows it is evidence; the index names it by git's short form, so no bare 40-hex
+        # token stands in index.json (the lint blocks those there as anywhere).
+        for commit in entry.evidence.commits:
+            summary = summary.replace(commit.hash, commit.hash[:7])
         return "entries", {
             "id": entry.id,
             "type": entry.type,
             "scene": entry.scene,
             "priority": entry.priority,
-            "summary": summarize(entry.body),
+            "summary": summary,
         }
     if len(parts) == 2 and parts[0] == "scenes" and parts[1].endswith(".md"):
         from git_memory.formats.scene import parse_scene

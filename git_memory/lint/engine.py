@@ -9,13 +9,15 @@ decides which format the text must follow.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from git_memory.formats.controls import HIDDEN
+from git_memory.formats.controls import HIDDEN, INVISIBLE, has_invisible
 from git_memory.lint.assigned import Hit, assigned_secrets, http_credentials
-from git_memory.lint.entropy import is_high_entropy
-from git_memory.lint.markdown import JoinedLine, joined_lines, plain
+from git_memory.lint.entropy import is_high_entropy, looks_fake
+from git_memory.lint.markdown import plain
+from git_memory.lint.normalize import encoded_text, normalized
 from git_memory.lint.precision import adjust, public_armor_spans
 from git_memory.lint.rules import (
     ANY_UUID,
@@ -27,6 +29,9 @@ from git_memory.lint.rules import (
     HEX_RUN,
     HEX_RUN_CODE,
     HEX_RUN_MIN,
+    HEX_TOKEN_CODE,
+    HEX_TOKEN_LENGTHS,
+    INVISIBLE_CODE,
     LINT_CODES,
     PATTERN_RULES,
     SESSION_CONTEXT,
@@ -121,28 +126,40 @@ class RawFinding:
     length: int = 0
 
 
-def scan_secrets(text: str, allowed: Sequence[Span] = ()) -> list[RawFinding]:
+# Base64 inside base64 is decoded once more; deeper nesting is not text anyone reads.
+MAX_DECODING_DEPTH = 2
+
+
+def scan_secrets(text: str, allowed: Sequence[Span] = (), depth: int = 0) -> list[RawFinding]:
     """Every secret/privacy rule over `text`; `allowed` exempts entropy and hex runs.
 
-    Markdown never hides a secret. The context rules read the Markdown-plain text (same
-    offsets); the pattern and token rules read the text as written, which for them is the
-    same: the formatting characters (`*`, `~`, backticks, `#`, `>`) are outside every token
-    class. A line with formatting inside a word (`sk-proj-Ab**Cd**…`) is read again joined,
-    as it renders.
+    Nothing that is not seen hides a secret. The context rules read the Markdown-plain text
+    (same offsets); the pattern and token rules read the text as written, which for them is
+    the same: the formatting characters (`*`, `~`, backticks, `#`, `>`) are outside every
+    token class. Then every rule reads the text again as rendered and decoded
+    (`lint.normalize`: invisible characters, HTML comments and tags, intraword Markdown
+    deleted; entities, escapes and percent-encoding decoded), keeping what reads across
+    something undone, at its offset in the file. Base64 or hex of readable text is decoded
+    and linted too, each finding at the encoded token.
     """
-    found = _secret_findings(text, allowed)
-    seen = {(item.code, item.offset) for item in found}
-    for line in joined_lines(text):
-        for item in _joined_findings(line):
-            if (item.code, item.offset) not in seen:
-                seen.add((item.code, item.offset))
-                found.append(item)
+    found = _secret_findings(text, allowed, depth)
+    view = normalized(text)
+    if view is not None:
+        seen = {(item.code, item.offset) for item in found}
+        for item in _secret_findings(view.text, (), depth):
+            if view.touches(item.offset, item.offset + item.length):
+                offset = view.origin[item.offset]
+                if (item.code, offset) not in seen:
+                    seen.add((item.code, offset))
+                    found.append(replace(item, offset=offset))
     if HIDDEN.search(text):
         found.extend(_hidden_characters(text))
+    if has_invisible(text):
+        found.extend(_invisible_characters(text))
     return found
 
 
-def _secret_findings(text: str, allowed: Sequence[Span]) -> list[RawFinding]:
+def _secret_findings(text: str, allowed: Sequence[Span], depth: int) -> list[RawFinding]:
     found: list[RawFinding] = []
     for rule in PATTERN_RULES:
         if _triggered(rule, text):
@@ -150,17 +167,22 @@ def _secret_findings(text: str, allowed: Sequence[Span]) -> list[RawFinding]:
     if SESSION_UUID_PREFILTER.search(text):
         found.extend(_session_ids(text))
     public = [Span(start, end) for start, end in public_armor_spans(text)]
-    found.extend(_token_findings(text, [*allowed, *public]))
+    found.extend(_token_findings(text, [*allowed, *public], depth))
     readable = plain(text)
     found.extend(_hit_findings(text, [*assigned_secrets(readable), *http_credentials(readable)]))
     return found
 
 
-def _joined_findings(line: JoinedLine) -> Iterable[RawFinding]:
-    """Findings that read across deleted formatting, at their offsets in the file."""
-    for item in _secret_findings(line.text, ()):
-        if line.spans_a_joint(item.offset, item.offset + item.length):
-            yield replace(item, offset=line.origin[item.offset])
+def _encoded_findings(token: str, start: int, depth: int) -> Iterable[RawFinding]:
+    """What blocks inside `token` when it is base64 or hex of readable text, at the token."""
+    decoded = encoded_text(token)
+    if decoded is None:
+        return
+    for item in scan_secrets(decoded, (), depth + 1):
+        # A control byte in decoded text hides nothing on screen: only secrets count.
+        if item.severity == BLOCK and item.code not in (CONTROL_CODE, INVISIBLE_CODE):
+            message = f"{item.message} (encoded)"
+            yield RawFinding(item.code, BLOCK, start, excerpt(token), message, len(token))
 
 
 def _hit_findings(text: str, hits: Iterable[Hit]) -> Iterable[RawFinding]:
@@ -175,6 +197,31 @@ def _hidden_characters(text: str) -> Iterable[RawFinding]:
     for match in HIDDEN.finditer(text):
         shown = f"U+{ord(match.group()):04X}"
         yield RawFinding(CONTROL_CODE, BLOCK, match.start(), shown, message, 1)
+
+
+ZWJ = "\u200d"
+# Emoji (and the modifiers and selector that may follow one): a zero-width joiner between two
+# draws one emoji (👨‍👩‍👧) and hides nothing.
+_EMOJI = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\U0001f3fb-\U0001f3ff]?")
+
+
+def _emoji_joint(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 2) : start]
+    return (
+        bool(_EMOJI.fullmatch(before[-1:]) or _EMOJI.fullmatch(before))
+        and _EMOJI.match(text, end) is not None
+    )
+
+
+def _invisible_characters(text: str) -> Iterable[RawFinding]:
+    """One finding per run of invisible characters, named by the first (`U+200B…[3 chars]`)."""
+    message = LINT_CODES[INVISIBLE_CODE][1]
+    for match in INVISIBLE.finditer(text):
+        run = match.group()
+        if run == ZWJ and _emoji_joint(text, match.start(), match.end()):
+            continue
+        shown = f"U+{ord(run[0]):04X}" + (f"…[{len(run)} chars]" if len(run) > 1 else "")
+        yield RawFinding(INVISIBLE_CODE, BLOCK, match.start(), shown, message, len(run))
 
 
 def _triggered(rule: PatternRule, text: str) -> bool:
@@ -258,14 +305,46 @@ def indexed_id_findings(text: str, ids: Iterable[str]) -> list[Finding]:
     return resolve(text, raw)
 
 
-def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
+HOME_MESSAGE = "this machine's home directory"
+_PATH_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def home_findings(text: str, home: str) -> list[Finding]:
+    """Every mention of `home` (this machine's real `$HOME`, wherever it is) as an absolute
+    home path: the pattern rule knows `/home/…`, `/Users/…` and `/root`, not `/srv/alice`."""
+    home = home.rstrip("/\\")
+    if len(home) < 2 or home not in text:
+        return []
+    code = "GM_LINT_ABSOLUTE_PATH"
+    raw: list[RawFinding] = []
+    start = text.find(home)
+    while start >= 0:
+        end = start + len(home)
+        if _name_ends(text, end):
+            token = text[start:end]
+            raw.append(RawFinding(code, WARN, start, excerpt(token), HOME_MESSAGE, len(token)))
+        start = text.find(home, start + 1)
+    return resolve(text, raw)
+
+
+def _name_ends(text: str, end: int) -> bool:
+    """Whether a path name ends at `end` (`/srv/alice` in `/srv/alice/x` or `/srv/alice.`,
+    not in `/srv/alicex` or `/srv/alice.bak`)."""
+    following = text[end : end + 2]
+    if following[:1] == ".":
+        following = following[1:]
+    return not following or following[0] not in _PATH_NAME_CHARS
+
+
+def _token_findings(text: str, allowed: Sequence[Span], depth: int) -> Iterable[RawFinding]:
     entropy_message = LINT_CODES[ENTROPY_CODE][1]
-    hex_message = LINT_CODES[HEX_RUN_CODE][1]
     for match in ENTROPY_TOKEN.finditer(text):
         start, end = match.span()
+        token = match.group()
+        if depth < MAX_DECODING_DEPTH:
+            yield from _encoded_findings(token, start, depth)
         if any(span.covers(start, end) for span in allowed):
             continue
-        token = match.group()
         if is_high_entropy(token, ENTROPY_THRESHOLD):
             yield RawFinding(
                 ENTROPY_CODE, BLOCK, start, excerpt(token), entropy_message, len(token)
@@ -273,18 +352,15 @@ def _token_findings(text: str, allowed: Sequence[Span]) -> Iterable[RawFinding]:
         if len(token) < HEX_RUN_MIN:
             continue
         for hex_match in HEX_RUN.finditer(token):
-            if any(
-                span.covers(start + hex_match.start(), start + hex_match.end()) for span in allowed
-            ):
+            hex_start, hex_end = start + hex_match.start(), start + hex_match.end()
+            if any(span.covers(hex_start, hex_end) for span in allowed):
                 continue
-            yield RawFinding(
-                HEX_RUN_CODE,
-                WARN,
-                start + hex_match.start(),
-                excerpt(hex_match.group()),
-                hex_message,
-                len(hex_match.group()),
-            )
+            run = hex_match.group()
+            if len(run) in HEX_TOKEN_LENGTHS and not looks_fake(run):
+                code, severity = HEX_TOKEN_CODE, BLOCK
+            else:
+                code, severity = HEX_RUN_CODE, WARN
+            yield RawFinding(code, severity, hex_start, excerpt(run), LINT_CODES[code][1], len(run))
 
 
 def resolve(text: str, raw: Iterable[RawFinding]) -> list[Finding]:
@@ -326,6 +402,11 @@ def lint_bytes(relpath: str, data: bytes) -> list[Finding]:
         line = data.count(b"\n", 0, exc.start) + 1
         return [format_finding("GM_FORMAT_INVALID_UTF8", "file is not valid UTF-8", line, 1)]
     return lint_text(relpath, text)
+
+
+def passes_lint(text: str) -> bool:
+    """Whether no secret rule blocks `text` (what `index.json` may copy from a file)."""
+    return not any(item.severity == BLOCK for item in scan_secrets(text))
 
 
 def blocked(findings: Iterable[Finding]) -> bool:

@@ -19,6 +19,7 @@ import itertools
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 PART = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]|[0-9]+")
 VOWELS = frozenset("aeiouyAEIOUY")
@@ -112,22 +113,34 @@ def looks_fake(token: str) -> bool:
     )
 
 
-def decodes_to_text(token: str) -> bool:
-    """Whether `token` is base64 of mostly printable ASCII (encoded text, not random bytes)."""
+def base64_decodings(token: str, min_chars: int) -> Iterator[bytes]:
+    """The bytes `token` decodes to as base64 (standard or URL-safe), at each of the four
+    alignments that leave at least `min_chars` characters and decode."""
     core = token.rstrip("=").replace("-", "+").replace("_", "/")
     for shift in range(4):
         chunk = core[shift:]
         chunk = chunk[: len(chunk) - len(chunk) % 4]
-        if len(chunk) < MIN_TEXT_CHARS:
-            return False
+        if len(chunk) < min_chars:
+            return
         try:
-            raw = base64.b64decode(chunk, validate=True)
+            yield base64.b64decode(chunk, validate=True)
         except (binascii.Error, ValueError):
             continue
-        printable = sum(32 <= b < 127 for b in raw)
-        if printable >= PRINTABLE_SHARE * len(raw):
-            return True
-    return False
+
+
+_PRINTABLE = bytes([9, 10, 13, *range(32, 127)])
+
+
+def printable_share(raw: bytes) -> float:
+    """Share of printable ASCII bytes in `raw` (tab and line ends count as printable)."""
+    return (len(raw) - len(raw.translate(None, _PRINTABLE))) / max(1, len(raw))
+
+
+def decodes_to_text(token: str) -> bool:
+    """Whether `token` is base64 of mostly printable ASCII (encoded text, not random bytes)."""
+    return any(
+        printable_share(raw) >= PRINTABLE_SHARE for raw in base64_decodings(token, MIN_TEXT_CHARS)
+    )
 
 
 def _peelable(part: str, leading: bool) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from git_memory.errors import FormatError
 from git_memory.formats.memory_file import DOCTRINE_PATH, ENTRY_PATH, SCENE_PATH, SKILL_PATH
@@ -83,38 +82,24 @@ def _doctrine(relpath: str, text: str) -> list[Span]:
 
 
 def _index(relpath: str, text: str) -> list[Span]:
-    """The index repeats every entry id and scene/skill name: those are allowed, as they are
-    in the files themselves (a slug can look random enough to trip the entropy rule)."""
+    """Every summary, name and description of the index is linted like the entry text it
+    repeats. Only an entry's id where the index states it (`"id": "<id>"`) is allowed, as
+    the `id:` line is in the entry (an older slug can hold a full commit hash)."""
+    from git_memory.formats.entry import is_slug
     from git_memory.formats.index_json import parse_index
 
     index = parse_index(text)
-    spans = _summary_spans(text, [item.get("summary") for item in index.entries])
-    names = [item.get("id") for item in index.entries]
-    names += [item.get("name") for item in (*index.scenes, *index.skills)]
-    for name in names:
-        if not isinstance(name, str) or not name:
-            continue
-        quoted = f'"{name}"'
-        found = text.find(quoted)
-        while found >= 0:
-            spans.append(Span(found + 1, found + 1 + len(name)))
-            found = text.find(quoted, found + 1)
-    return spans
-
-
-def _summary_spans(text: str, summaries: list[Any]) -> list[Span]:
-    """A summary repeats its entry's body, which is linted in the entry file: hashes and
-    random-looking ids there are judged once, in the entry (token rules still run here)."""
-    import json
-
     spans: list[Span] = []
-    for summary in summaries:
-        if not isinstance(summary, str) or not summary:
+    for item in index.entries:
+        entry_id = item.get("id")
+        if not isinstance(entry_id, str) or not is_slug(entry_id):
             continue
-        encoded = json.dumps(summary, ensure_ascii=False)[1:-1]
-        found = text.find(encoded)
-        if found >= 0:
-            spans.append(Span(found, found + len(encoded)))
+        stated = f'"id": "{entry_id}"'
+        found = text.find(stated)
+        while found >= 0:
+            start = found + len(stated) - len(entry_id) - 1
+            spans.append(Span(start, start + len(entry_id)))
+            found = text.find(stated, found + 1)
     return spans
 
 

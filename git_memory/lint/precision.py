@@ -32,11 +32,14 @@ SLACK_BODY = re.compile(r"[0-9]{6,}-[A-Za-z0-9-]{13,}")
 PRIVATE_KEY_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
 KEY_MATERIAL = re.compile(r"[A-Za-z0-9+/=]")
 MIN_KEY_MATERIAL = 64
+# PEM and OpenPGP armor (five dashes), and RFC 4716's `---- BEGIN SSH2 PUBLIC KEY ----`.
 PUBLIC_ARMOR = re.compile(
-    r"-----BEGIN (?:PGP PUBLIC KEY BLOCK|PUBLIC KEY|CERTIFICATE|SSH2 PUBLIC KEY)-----"
+    r"(-----|---- )BEGIN (PGP PUBLIC KEY BLOCK|PUBLIC KEY|CERTIFICATE|SSH2 PUBLIC KEY)"
+    r"(?:-----| ----)[ \t]*\r?\n"
 )
 ARMOR_BODY = re.compile(r"[A-Za-z0-9+/=]+")
 ARMOR_HEADER = re.compile(r"[A-Za-z-]+: .*")
+PGP_CHECKSUM = re.compile(r"=[A-Za-z0-9+/]{4}")
 
 
 def adjust(rule: PatternRule, text: str, match: re.Match[str]) -> Severity | None:
@@ -67,31 +70,40 @@ def _empty_key_block(text: str, body_start: int) -> bool:
 
 
 def public_armor_spans(text: str) -> list[tuple[int, int]]:
-    """[start, end) ranges of the body lines of public key / certificate blocks.
+    """[start, end) ranges of the body lines of complete public key / certificate blocks.
 
-    Only lines made of base64 alone are public material; a block ends at its END line or at
-    the first line that is neither body, armor header nor blank, so a BEGIN line without an
-    END exempts nothing after the block (a token written below it is judged as usual).
+    A block is exempt only whole: its BEGIN line, then base64 lines (armor headers and blank
+    lines between), then the matching END line, and a body that decodes to what the label
+    says (`lint.armor`). A BEGIN line alone, a line of anything else inside, or a private key
+    relabelled as a certificate exempts nothing: the entropy rule judges those lines.
     """
-    if "-----BEGIN " not in text:
+    if "BEGIN " not in text:
         return []
-    spans = []
+    spans: list[tuple[int, int]] = []
     for begin in PUBLIC_ARMOR.finditer(text):
-        spans += _armor_body(text, text.find("\n", begin.end()) + 1)
+        dashes, label = begin.groups()
+        end_line = f"{dashes}END {label}{dashes[::-1]}"
+        spans += _armor_body(text, begin.end(), label, end_line)
     return spans
 
 
-def _armor_body(text: str, start: int) -> list[tuple[int, int]]:
-    body = []
-    while 0 < start < len(text):
+def _armor_body(text: str, start: int, label: str, end_line: str) -> list[tuple[int, int]]:
+    from git_memory.lint.armor import is_public_material
+
+    body: list[tuple[int, int]] = []
+    material: list[str] = []
+    while start < len(text):
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         line = text[start:end].rstrip("\r")
-        if line.startswith("-----END "):
-            break
-        if ARMOR_BODY.fullmatch(line):
+        if line.rstrip() == end_line:
+            return body if is_public_material(label, "".join(material)) else []
+        if label == "PGP PUBLIC KEY BLOCK" and PGP_CHECKSUM.fullmatch(line):
             body.append((start, start + len(line)))
+        elif ARMOR_BODY.fullmatch(line):
+            body.append((start, start + len(line)))
+            material.append(line)
         elif line and not ARMOR_HEADER.fullmatch(line):
-            break
+            return []
         start = end + 1
-    return body
+    return []

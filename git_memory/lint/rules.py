@@ -126,20 +126,60 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         ("://",),
     ),
     _rule(
+        "TWILIO_API_KEY",
+        BLOCK,
+        "Twilio API key",
+        NOT_ALNUM_BEFORE + r"SK[0-9a-fA-F]{32}(?![0-9A-Za-z])",
+        ("SK",),
+        prefilter=r"SK[0-9a-fA-F]{32}",
+    ),
+    _rule(
+        "MAILGUN_API_KEY",
+        BLOCK,
+        "Mailgun API key",
+        NOT_ALNUM_BEFORE + r"key-[0-9a-fA-F]{32}(?![0-9A-Za-z])",
+        ("key-",),
+    ),
+    _rule(
+        "DIGITALOCEAN_TOKEN",
+        BLOCK,
+        "DigitalOcean token",
+        NOT_ALNUM_BEFORE + r"do[opr]_v1_[0-9a-fA-F]{64}(?![0-9A-Za-z])",
+        ("dop_v1_", "doo_v1_", "dor_v1_"),
+    ),
+    _rule(
         "PROVIDER_SESSION_ID",
         BLOCK,
         "agent transcript location (names a private session)",
-        # `~/.claude/projects/` as the reference has it, and any absolute spelling of it.
+        # `~/.claude/projects/` as the reference has it, and any absolute spelling of it; the
+        # transcript homes of the other agents the session index reads
+        # (docs/sessions.md), in either slash; and the session ids those agents put in
+        # file names: Gemini's `session-<date>T<time>-<8 hex>`, OpenCode's `ses_…`, Copilot's
+        # legacy `session_<uuid>`.
         r"/\.claude/projects/|\.codex/sessions|\\\.claude\\projects\\|\.codex\\sessions"
-        r"|AppData\\(?:[^\\\s]+\\)*Claude(?![A-Za-z0-9])",
-        (".claude", ".codex", "AppData"),
+        r"|AppData\\(?:[^\\\s]+\\)*Claude(?![A-Za-z0-9])"
+        r"|\.gemini[/\\]tmp(?![A-Za-z0-9_-])|\.qwen[/\\](?:projects|tmp|todos|debug)(?![A-Za-z0-9_-])"
+        r"|\.copilot[/\\](?:history-)?session-(?:state|store)"
+        r"|\.cursor[/\\](?:projects|chats)(?![A-Za-z0-9_-])|agent-transcripts(?![A-Za-z0-9_-])"
+        r"|opencode[/\\](?:storage|opencode\.db)(?![A-Za-z0-9_-])"
+        r"|session-[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}-[0-9]{2}-[0-9a-fA-F]{8}(?![0-9A-Za-z])"
+        r"|(?<![A-Za-z0-9])ses_[0-9a-f]{12}[0-9A-Za-z]{14}(?![0-9A-Za-z])"
+        r"|session_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+        (
+            *(".claude", ".codex", "AppData", ".gemini", ".qwen", ".copilot", ".cursor"),
+            *("agent-transcripts", "opencode", "session-", "ses_", "session_"),
+        ),
     ),
     _rule(
         "ABSOLUTE_PATH",
         WARN,
         "absolute home path",
-        r"/(?:Users|home)/[^\s\"'`)\]]+",
-        ("/Users/", "/home/"),
+        # `/Users/…` and `/home/…` as the reference has them, root's home and a Windows
+        # profile; the real `$HOME`, whatever it is, is added by the callers that know it.
+        r"/(?:Users|home)/[^\s\"'`)\]]+"
+        r"|(?<![A-Za-z0-9_.~/-])/root(?![A-Za-z0-9_.-])[^\s\"'`)\]]*"
+        r"|(?<![A-Za-z])[A-Za-z]:\\Users\\[^\s\\\"'`)\]]+",
+        ("/Users/", "/home/", "/root", "\\Users\\"),
     ),
     _rule(
         "EMAIL",
@@ -180,6 +220,11 @@ ENTROPY_CODE = "GM_LINT_HIGH_ENTROPY"
 HEX_RUN = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{32,}(?![0-9a-fA-F])")
 HEX_RUN_MIN = 32
 HEX_RUN_CODE = "GM_LINT_POSSIBLE_ENCODED_SECRET"
+# A bare 40- or 64-hex token is a key as often as a hash (a SHA-1 commit, a SHA-256 sum): it
+# blocks unless it is the entry's id or a commit the entry declares as evidence.
+HEX_TOKEN_LENGTHS = frozenset({40, 64})
+HEX_TOKEN_CODE = "GM_LINT_HEX_TOKEN"
+INVISIBLE_CODE = "GM_LINT_INVISIBLE_CHARACTER"
 
 CONTROL_CODE = "GM_LINT_CONTROL_CHARACTER"
 INDEX_STALE_CODE = "GM_INDEX_STALE"
@@ -190,9 +235,11 @@ LINT_CODES: dict[str, tuple[Severity, str]] = {
     **{rule.code: (rule.severity, rule.message) for rule in PATTERN_RULES},
     ENTROPY_CODE: (BLOCK, "high-entropy token (looks like a secret)"),
     HEX_RUN_CODE: (WARN, "long hex run (a hash, or an encoded secret)"),
+    HEX_TOKEN_CODE: (BLOCK, "bare 40- or 64-hex token (a key, or a hash not declared as evidence)"),
     ASSIGNED_CODE: (BLOCK, "secret assigned to a key, token, secret or password name"),
     HTTP_CODE: (BLOCK, "HTTP Basic or Bearer credentials"),
     CONTROL_CODE: (BLOCK, "control or bidi character (can hide or reorder text)"),
+    INVISIBLE_CODE: (BLOCK, "invisible character (zero-width, soft hyphen, tag): hides text"),
     INDEX_STALE_CODE: (WARN, "index.json differs from the memory tree"),
     SYMLINK_CODE: (BLOCK, "symbolic link in the memory root"),
 }

@@ -62,7 +62,10 @@ class Question:
             shown = diff[:MAX_MESSAGE_CHARS]
             diff = f"{shown}\n… diff cut at {MAX_MESSAGE_CHARS} of {len(self.diff)} characters;"
             diff += " reject unless you have read it whole (memory_review shows it)"
-        return f"{self.summary}\n\n{diff}" if diff else self.summary
+        from git_memory.formats.controls import escape_controls
+
+        # What the human approves shows every control and invisible character as an escape.
+        return escape_controls(f"{self.summary}\n\n{diff}" if diff else self.summary)
 
     def digest(self) -> str:
         """A digest of the question, binding an answer to exactly what was shown."""

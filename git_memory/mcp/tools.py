@@ -198,8 +198,11 @@ def load_tools(
 
 
 def document_text(document: Any) -> str:
-    """The JSON text of a document exactly as `--format json` prints it (without newline)."""
-    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False)
+    """The JSON text of a document exactly as `--format json` prints it (without newline):
+    control and invisible characters as `\\uXXXX` escapes, so a review shows them."""
+    from git_memory.formats.controls import escape_json_controls
+
+    return escape_json_controls(json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False))
 
 
 def internal_error(state_home: Path | None) -> GitMemoryError:

@@ -24,6 +24,14 @@ RequestT = TypeVar("RequestT", bound="BaseModel")
 ResponseT = TypeVar("ResponseT", bound="BaseModel")
 
 
+def _confirm_at_terminal(summary: str, diff: str) -> bool:
+    """Ask at the terminal, every control and invisible character shown as an escape."""
+    from git_memory import output
+    from git_memory.formats.controls import escape_controls
+
+    return output.confirm_after(escape_controls(summary), escape_controls(diff))
+
+
 @dataclass
 class OpContext:
     """Per-invocation context: where to run and how the caller can talk to a human."""
@@ -51,12 +59,10 @@ class OpContext:
     def at_terminal(cls, repository: Path | str | None = None) -> OpContext:
         """The context of a command run by a human at a terminal: asks through the one
         terminal prompt, and records the approvals it gets as `interactive`."""
-        from git_memory import output
-
         return cls(
             repository=repository,
             interactive=True,
-            confirm=output.confirm_after,
+            confirm=_confirm_at_terminal,
             via="interactive",
         )
 

@@ -17,9 +17,12 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
 
     Default target is the whole memory root; PATHs narrow it; --staged lints the blobs in
     the git index (what the commit will contain), not the working tree. Block rules: API and
-    cloud tokens, private keys, JWTs, URL credentials, agent session paths and ids,
-    high-entropy tokens, and any format error. Warn rules: long hex runs, home paths,
-    emails, ip:port and a stale index.json. Exits 1 when anything blocks.
+    cloud tokens (hex-bodied ones too), private keys, JWTs, URL credentials, every agent's
+    session paths and ids, high-entropy tokens, bare 40/64-hex tokens other than the entry's
+    evidence, control and invisible characters, and any format error; keys hidden by
+    invisible characters, HTML, entities, escapes or base64 are read as decoded. Warn rules:
+    long hex runs, home paths (this machine's $HOME too), emails, ip:port and a stale
+    index.json. Exits 1 when anything blocks.
     """
     from git_memory.repo.memory_lint import collect_findings
     from git_memory.sessions.private import indexed_session_ids

@@ -59,6 +59,7 @@ def _rebuilt(request: MergeIndexRequest) -> bytes | None:
     """The index of the merged tree's memory files, or None when what git merges cannot be
     known."""
     from git_memory.formats.index_json import build_index
+    from git_memory.lint.engine import passes_lint
     from git_memory.repo.merged_tree import memory_root_of, merged_memory_files
 
     root = memory_root_of(request.pathname)
@@ -66,7 +67,7 @@ def _rebuilt(request: MergeIndexRequest) -> bytes | None:
         return None
     versions = (_raw(request.ancestor), _raw(request.current), _raw(request.other))
     files = merged_memory_files(root, request.pathname, versions)
-    return None if files is None else build_index(files).data
+    return None if files is None else build_index(files, passes_lint).data
 
 
 def _write(path: str, data: bytes) -> None:

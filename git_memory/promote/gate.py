@@ -4,11 +4,14 @@ The gate is stricter than the pre-commit lint. A promotion writes what a machine
 from private transcripts, so besides every blocking lint finding it refuses absolute home
 paths (a warning in a hand-written file) and whatever the session index knows is private:
 this machine's session ids, transcript paths and the homes they live under, whatever words
-surround them (`claude --resume <id>` names no "session").
+surround them (`claude --resume <id>` names no "session"), and this machine's home directory
+wherever it is. Every promoted byte is linted, so an invisible character
+(`GM_LINT_INVISIBLE_CHARACTER`) never reaches a memory file, CLAUDE.md or `context`.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,14 +48,16 @@ def _private_findings(item: RenderedFile, marks: PrivateMarks) -> list[dict[str,
 
 def lint_gate(files: Sequence[RenderedFile], worktree: Worktree) -> None:
     """Every planned byte passes lint and names nothing private, or `GM_LINT_BLOCKED`."""
-    from git_memory.lint.engine import lint_bytes
+    from git_memory.lint.engine import home_findings, lint_bytes
 
     memory_root = worktree.memory_root
     marks = indexed_private_marks(worktree.state_home)
+    home = os.path.expanduser("~")
     blocked: list[dict[str, Any]] = []
     for item in files:
         relpath = item.target_path[len(memory_root) + 1 :]
-        for finding in lint_bytes(relpath, item.content):
+        text = item.content.decode("utf-8", "replace")
+        for finding in [*lint_bytes(relpath, item.content), *home_findings(text, home)]:
             if finding.blocks or finding.code in PROMOTION_BLOCKS:
                 blocked.append({"path": item.target_path, **finding.to_json()})
         blocked += _private_findings(item, marks)

@@ -11,7 +11,13 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import Finding, indexed_id_findings, lint_bytes, present_ids
+from git_memory.lint.engine import (
+    Finding,
+    home_findings,
+    indexed_id_findings,
+    lint_bytes,
+    present_ids,
+)
 from git_memory.repo import memory_tree
 
 if TYPE_CHECKING:
@@ -60,6 +66,7 @@ def collect_findings(
     for item in files:
         results[item.worktree_path(root)] = _file_findings(item)
     _add_indexed_session_ids(worktree, files, results, indexed_ids)
+    _add_home(files, root, results)
     own = [item for item in files if not item.root_prefix and item.kind != "leftover"]
     if not paths and own:
         stale = _stale_index(own)
@@ -90,11 +97,27 @@ def _add_indexed_session_ids(
     # One search over all files together; only the ids present are located per file.
     present = present_ids("\0".join(texts.values()), ids)
     for path, text in texts.items() if present else ():
-        found = results[path]
-        seen = {(f.code, f.offset) for f in found}
-        extra = [f for f in indexed_id_findings(text, present) if (f.code, f.offset) not in seen]
-        if extra:
-            results[path] = sorted([*found, *extra], key=lambda f: (f.line, f.column, f.code))
+        _merge(results, path, indexed_id_findings(text, present))
+
+
+def _add_home(
+    files: list[memory_tree.MemoryFile], root: str, results: dict[str, list[Finding]]
+) -> None:
+    """This machine's home directory, wherever it is, as an absolute home path."""
+    home = os.path.expanduser("~")
+    for item in files:
+        if item.data is not None:
+            text = item.data.decode("utf-8", "replace")
+            _merge(results, item.worktree_path(root), home_findings(text, home))
+
+
+def _merge(results: dict[str, list[Finding]], path: str, extra: list[Finding]) -> None:
+    """Add the findings of `extra` not already reported at the same place with the same code."""
+    found = results[path]
+    seen = {(f.code, f.offset) for f in found}
+    extra = [f for f in extra if (f.code, f.offset) not in seen]
+    if extra:
+        results[path] = sorted([*found, *extra], key=lambda f: (f.line, f.column, f.code))
 
 
 def _path(root: Path | str) -> Path:

@@ -249,6 +249,7 @@ def select(files: list[MemoryFile], prefixes: list[str]) -> list[MemoryFile]:
 def expected_index(files: list[MemoryFile]) -> tuple[Any, bytes | None]:
     """(the index.json the tree's files call for, the index.json bytes there now or None)."""
     from git_memory.formats.index_json import build_index
+    from git_memory.lint.engine import passes_lint
 
     texts: dict[str, str] = {}
     current: bytes | None = None
@@ -260,4 +261,4 @@ def expected_index(files: list[MemoryFile]) -> tuple[Any, bytes | None]:
                 texts[item.relpath] = item.data.decode("utf-8")
             except UnicodeDecodeError:
                 continue  # lint reports it; the index skips what cannot be read
-    return build_index(texts), current
+    return build_index(texts, passes_lint), current

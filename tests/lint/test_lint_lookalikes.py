@@ -88,4 +88,4 @@ def test_control_characters_are_their_own_finding_not_a_secret() -> None:
     cleaned = "".join(ch for ch in binary_looking if ch.isprintable())
     assert blocking(cleaned) == set()
     secret = f"vendor_token = {HEX64}"
-    assert blocking(f"{secret}\x1b[8m") == {CONTROL, "GM_LINT_ASSIGNED_SECRET"}
+    assert blocking(f"{secret}\x1b[8m") == {CONTROL, "GM_LINT_ASSIGNED_SECRET", "GM_LINT_HEX_TOKEN"}

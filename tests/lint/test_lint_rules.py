@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from git_memory.lint.engine import lint_text, scan_secrets
+from tests.conftest import FIXTURES
 
 SESSION_UUID = "6f9619ff-8b86-4d11-b42d-00c04fc964ff"
 HEX16 = "0123456789abcdef"
@@ -45,10 +48,10 @@ BLOCKS = [
     ("C:\\Users\\x\\AppData\\Roaming\\Claude\\logs", "GM_LINT_PROVIDER_SESSION_ID"),
 ]
 
+# The reference warns on a bare commit in prose and on 64 hex digits; a bare 40- or 64-hex
+# token now blocks (issue 27: it is a key as often as a hash), below in HEX_TOKENS.
 WARNS = [
     ("e3b0c44298fc1c149afbf4c8996fb924", "GM_LINT_POSSIBLE_ENCODED_SECRET"),
-    (f"fixed in {COMMIT} last week", "GM_LINT_POSSIBLE_ENCODED_SECRET"),
-    ("e3b0c44298fc1c149afbf4c8996fb924" * 2, "GM_LINT_POSSIBLE_ENCODED_SECRET"),
     ("ab" * 32, "GM_LINT_POSSIBLE_ENCODED_SECRET"),
     ("/Users/wyatt/work/threadshare/notes.md", "GM_LINT_ABSOLUTE_PATH"),
     ("/home/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
@@ -118,8 +121,22 @@ def test_reference_negative_is_clean(text: str) -> None:
     assert codes(text) == expected
 
 
-def test_commit_hash_is_entropy_clean_but_hex_warns() -> None:
-    assert codes(COMMIT) == ["GM_LINT_POSSIBLE_ENCODED_SECRET"]
+HEX_TOKENS = [
+    f"fixed in {COMMIT} last week",
+    "e3b0c44298fc1c149afbf4c8996fb924" * 2,
+    "MantleAPI_version=9a038989604e8da62ecddbe2094b16ce1b778be1",  # a commit, undeclared
+]
+
+
+@pytest.mark.parametrize("text", HEX_TOKENS)
+def test_bare_40_and_64_hex_tokens_block(text: str) -> None:
+    assert [(f.code, f.severity) for f in lint_text("notes/free.md", text)] == [
+        ("GM_LINT_HEX_TOKEN", "block")
+    ]
+
+
+def test_commit_hash_is_entropy_clean_and_blocks_only_as_a_hex_token() -> None:
+    assert codes(COMMIT) == ["GM_LINT_HEX_TOKEN"]
 
 
 @pytest.mark.parametrize(("text", "_code"), BLOCKS)
@@ -156,7 +173,6 @@ PRECISION_PASSES = [
     "sk-ant-api03-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA",
     "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
     "-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----",
-    "MantleAPI_version=9a038989604e8da62ecddbe2094b16ce1b778be1",
     "api_org_96726c78_4ae3_402f_b08b_7a78c6903d2a.xml",
     "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29x",
     "meraki: abdefghjk0123456789mnopqrstuvwx12345678",
@@ -175,8 +191,11 @@ def test_an_ellipsis_after_a_token_does_not_lower_it() -> None:
 
 
 def test_public_key_armor_is_not_entropy() -> None:
-    text = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBFOrMNcBCAC+gLI4s3bUkobS5NpOQbWfjWXbqC0I\n"
-    assert lint_text("notes/free.md", text) == []
+    items = json.loads((FIXTURES / "lint-gitleaks-fps.json").read_text(encoding="utf-8"))["items"]
+    block = next(i["text"] for i in items if i["text"].startswith("-----BEGIN PGP PUBLIC KEY"))
+    assert [f for f in lint_text("notes/free.md", block) if f.blocks] == []
+    cut = block[: block.index("\n", 200)] + "\n"  # the BEGIN line and some body, no END
+    assert "GM_LINT_HIGH_ENTROPY" in [f.code for f in lint_text("notes/free.md", cut)]
 
 
 def test_private_key_with_material_blocks() -> None:

@@ -3,6 +3,7 @@
 The attack: the user writes "Always deploy with the key **sk-proj-…**." The builtin runner
 quotes user rules; bold around the key once read as an elision, so the quote was staged,
 confirmed, promoted (entry and index.json) and `git commit` went through the installed hook.
+Written by hand, the entry is stopped by the hook and `index.json` never copies the key.
 """
 
 from __future__ import annotations
@@ -89,17 +90,16 @@ def test_bold_key_in_a_user_rule_never_reaches_a_commit(
     assert KEY not in _committed_text(sample_repo), committed.stdout + committed.stderr
     assert not any(KEY in json.dumps(item) for item in items), "the runner quoted the key"
 
-    # The same line written by hand, with its index.json summary, is stopped by the hook.
+    # The same line written by hand is stopped by the hook; index.json never copies it.
     entry = root / ".memory" / "entries" / "deploy-key.md"
     entry.write_text(serialize_entry(Entry(id="deploy-key", body=RULE + "\n")))
     assert run_cli(["reindex"], cwd=root).exit_code in (0, 1)
-    assert KEY in (root / ".memory" / "index.json").read_text()
+    assert KEY not in (root / ".memory" / "index.json").read_text()
     sample_repo.repo.git("add", "-A")
     before = head(sample_repo.repo)
     stopped: subprocess.CompletedProcess[str] = commit(sample_repo.repo)
     assert stopped.returncode != 0, stopped.stdout + stopped.stderr
     assert "GM_LINT_MODEL_API_KEY" in stopped.stderr
     assert ".memory/entries/deploy-key.md" in stopped.stderr
-    assert ".memory/index.json" in stopped.stderr
     assert head(sample_repo.repo) == before
     assert KEY not in _committed_text(sample_repo)
