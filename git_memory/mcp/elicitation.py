@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from git_memory.errors import GitMemoryError
+from git_memory.promote.approval import form_failed
 
 if TYPE_CHECKING:
     from git_memory.promote.approval import FormAnswer, FormFn
@@ -127,11 +127,7 @@ def confirm_by(form: FormFn) -> ConfirmFn:
     def confirm(summary: str, diff: str) -> bool:
         answer = form(summary, diff)
         if answer == "failed":
-            raise GitMemoryError(
-                "GM_MCP_ELICITATION_FAILED",
-                "the client could not ask the human",
-                hint="show the human the diff yourself and pass the digest they approved",
-            )
+            raise form_failed()
         return answer == "approved"
 
     return confirm

@@ -65,14 +65,16 @@ class Approval:
 
     def note(self) -> str | None:
         """What the agent is told when its digest applied the plan after a form."""
-        why = _UNANSWERED.get(self.form or "") if self.via == "agent" else None
-        return f"{why}: the digest you passed approved the plan" if why else None
+        if self.via != "agent" or self.form not in ("cancelled", "failed"):
+            return None  # no form was shown, or the human approved in it
+        return f"{_NO_ANSWER[self.form]}: the digest you passed approved the plan"
 
 
-# Why no human answered a form the client was asked to show.
-_UNANSWERED = {
+# Why no human answered over MCP, by `form`.
+_NO_ANSWER = {
     "cancelled": "the approval form was cancelled without a decision",
     "failed": "the client could not show the approval form",
+    UNSUPPORTED: "this client cannot show approval forms",
 }
 
 
@@ -135,24 +137,28 @@ def _after_form(
     if request.approve is not None:
         return Approval("agent", answer)
     if answer == "failed":
-        raise GitMemoryError(
-            "GM_MCP_ELICITATION_FAILED",
-            "the client could not ask the human",
-            hint="show the human the diff yourself and pass the digest they approved",
-            details={"form": answer},
-        )
+        raise form_failed()
     raise _required(record, answer)
+
+
+def form_failed() -> GitMemoryError:
+    """`GM_MCP_ELICITATION_FAILED`: the client declared forms but could not show this one."""
+    return GitMemoryError(
+        "GM_MCP_ELICITATION_FAILED",
+        "the client could not ask the human",
+        hint="show the human the diff yourself and pass the digest they approved",
+        details={"form": "failed"},
+    )
 
 
 def _required(record: PlanRecord, form: str | None) -> GitMemoryError:
     """`GM_APPROVAL_REQUIRED`; over MCP `details.form` says why no human answered."""
-    if form == "cancelled":
+    hint = f"pass --approve {record.plan_digest} after reading the diff"
+    if form is not None:
         hint = (
-            "the form was dismissed without a decision: show the human the diff, and only if"
-            f" they approve, call again with approve = {record.plan_digest}"
+            f"{_NO_ANSWER[form]}: show the human the diff, and only if they approve, call"
+            f" again with approve = {record.plan_digest}"
         )
-    else:
-        hint = f"pass --approve {record.plan_digest} after reading the diff"
     return GitMemoryError(
         "GM_APPROVAL_REQUIRED",
         f"plan {record.plan_id!r} needs approval",
