@@ -120,21 +120,26 @@ def test_a_declined_form_voids_the_plan_for_every_later_approval(
     assert "prepare" in first["next"]
     assert retry["code"] == "GM_PLAN_DECLINED"  # and nobody was asked again
 
-    async def another_server(client: Any) -> Any:
-        return structured(await client.call_tool(*_promote(plan, plan["planDigest"])))
-
-    assert _session(repo, tmp_path, another_server, elicit=None)["code"] == "GM_PLAN_DECLINED"
     cli = gm(["promote", "--plan", plan["planId"], "--approve", plan["planDigest"]], cwd=repo.root)
     assert cli.exit_code == 1
     assert "GM_PLAN_DECLINED" in cli.stderr
     assert subject.unchanged()
     assert authorizations(repo.root) == []
 
-    # A new prepare makes a fresh plan, which the human may approve.
-    fresh = _prepare_then_promote(subject, None)
-    again, (promoted,) = _session(repo, tmp_path, fresh, elicit=answer("approve", []))
+    # Another server process refuses the digest too (without asking), and a new prepare
+    # makes a fresh plan, which the human may approve.
+    async def another_server(client: Any) -> tuple[Any, dict[str, Any], Any]:
+        old = structured(await client.call_tool(*_promote(plan, plan["planDigest"])))
+        again = await _prepared(client, subject)
+        return old, again, structured(await client.call_tool(*_promote(again)))
+
+    asked: list[types.ElicitRequestParams] = []
+    old, again, promoted = _session(repo, tmp_path, another_server, elicit=answer("approve", asked))
+    assert old["code"] == "GM_PLAN_DECLINED"
     assert again["planId"] != plan["planId"]
     assert promoted["approvedVia"] == "elicitation"
+    assert len(asked) == 1
+    assert again["planId"] in asked[0].message
     assert not subject.unchanged()
     assert authorizations(repo.root) == [
         ("elicitation", {"planId": again["planId"], "form": "approved"})
