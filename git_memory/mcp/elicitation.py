@@ -1,14 +1,16 @@
 """Asking the human through the MCP client (elicitation) on behalf of an operation.
 
-An operation calls `ctx.confirm(summary, diff)` before it changes anything. Over MCP that
-question becomes an elicitation form of one enum field (plus an optional note), which every
-client that renders forms can show. Two protocol eras carry it differently:
+An operation calls `ctx.form(summary, diff)` (the human's answer: approved, declined,
+cancelled or failed) or `ctx.confirm(summary, diff)` (yes only on approval) before it changes
+anything. Over MCP that question becomes an elicitation form of one enum field (plus an
+optional note), which every client that renders forms can show. Two protocol eras carry it
+differently:
 
 - handshake era (<= 2025-11-25): the server sends `elicitation/create` in the middle of the
-  tool call; the handler thread blocks until the human answers (`blocking_confirm`);
+  tool call; the handler thread blocks until the human answers (`blocking_form`);
 - 2026-07-28: a tool call cannot send requests to the client; it answers `input_required`
   with the form, and the client retries the same call with the answer. The handler is run
-  again from the start; its question is answered from the retry (`RoundConfirm`).
+  again from the start; its question is answered from the retry (`RoundForm`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ import json
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from git_memory.promote.approval import form_failed
+
+if TYPE_CHECKING:
+    from git_memory.promote.approval import FormAnswer, FormFn
 
 APPROVE = "approve"
 REJECT = "reject"
@@ -85,28 +92,57 @@ class ElicitationPending(BaseException):
         self.question = question
 
 
-def approved(action: str, content: Mapping[str, Any] | None) -> bool:
-    """Whether an elicitation answer approves: accepted with decision `approve`."""
-    return action == "accept" and content is not None and content.get("decision") == APPROVE
+class FormFailed(Exception):
+    """The client declared forms but could not show this one (no UI, timeout, refusal)."""
 
 
-def blocking_confirm(ask: Callable[[str, dict[str, Any]], tuple[str, Any]]) -> ConfirmFn:
-    """A `confirm` for a worker thread: `ask(message, schema)` blocks for the human's answer."""
+def answer_of(action: str, content: Mapping[str, Any] | None) -> FormAnswer:
+    """The human's answer: the form accepted with `approve` approves, accepted with `reject`
+    or declined is an explicit no, anything else (cancel, no decision) is no answer."""
+    if action == "decline":
+        return "declined"
+    if action != "accept" or content is None:
+        return "cancelled"
+    decision = content.get("decision")
+    if decision == APPROVE:
+        return "approved"
+    return "declined" if decision == REJECT else "cancelled"
+
+
+def blocking_form(ask: Callable[[str, dict[str, Any]], tuple[str, Any]]) -> FormFn:
+    """A `form` for a worker thread: `ask(message, schema)` blocks for the human's answer
+    (or raises `FormFailed`)."""
+
+    def form(summary: str, diff: str) -> FormAnswer:
+        try:
+            action, content = ask(Question(summary, diff).message(), APPROVAL_SCHEMA)
+        except FormFailed:
+            return "failed"
+        return answer_of(action, content)
+
+    return form
+
+
+def confirm_by(form: FormFn) -> ConfirmFn:
+    """A yes/no `confirm` over a form: only an approval is yes; a form the client could not
+    show is `GM_MCP_ELICITATION_FAILED`, so the agent knows to ask the human itself."""
 
     def confirm(summary: str, diff: str) -> bool:
-        action, content = ask(Question(summary, diff).message(), APPROVAL_SCHEMA)
-        return approved(action, content)
+        answer = form(summary, diff)
+        if answer == "failed":
+            raise form_failed()
+        return answer == "approved"
 
     return confirm
 
 
 @dataclass
-class RoundConfirm:
-    """A `confirm` answered from an earlier round; a new question ends the round."""
+class RoundForm:
+    """A `form` answered from an earlier round; a new question ends the round."""
 
-    answers: dict[str, bool] = field(default_factory=dict)
+    answers: dict[str, FormAnswer] = field(default_factory=dict)
 
-    def __call__(self, summary: str, diff: str) -> bool:
+    def __call__(self, summary: str, diff: str) -> FormAnswer:
         question = Question(summary, diff)
         answer = self.answers.get(question.digest())
         if answer is None:

@@ -34,7 +34,9 @@ prepare are the human's confirmation. Never prepare or promote on your own. Ask 
 statement that no person's words back (no `person` in its origins) on its own, saying it rests \
 on your words or a tool's output; never confirm it together with others.
 5. memory_promote applies the plan: when this client can show forms, the human approves the \
-diff directly; otherwise pass the plan digest only after the human saw the diff and agreed.
+diff directly, and a decline is final (the plan is void: GM_PLAN_DECLINED). Only when the form \
+was cancelled or the client has none, pass the plan digest, and only after the human saw the \
+diff and agreed.
 6. memory_assemble refreshes CLAUDE.md / AGENTS.md and the skill projections.
 memory_status, memory_search and memory_verify are read-only and safe at any time; a search \
 result marked stale relies on a file, commit, target or script that is gone. To retire stale \

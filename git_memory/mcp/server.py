@@ -2,8 +2,9 @@
 
 Operations are synchronous; each tool call runs in a worker thread, one at a time, with an
 `OpContext` bound to the worktree the server started in. When the client can show forms
-(elicitation), `ctx.confirm` asks the human and `ctx.via` is `elicitation`; otherwise
-`ctx.via` is `agent` and operations that need approval require the digest the agent passes.
+(elicitation), `ctx.form` and `ctx.confirm` ask the human and `ctx.via` is `elicitation`;
+otherwise `ctx.via` is `agent` and operations that need approval require the digest the agent
+passes (promotion: see `promote/approval.py` for a declined or cancelled form).
 """
 
 from __future__ import annotations
@@ -144,9 +145,10 @@ class MemoryServer:
     ) -> GitMemoryError | None:
         op_ctx.via = "elicitation"
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            op_ctx.confirm = elicitation.blocking_confirm(_asker(ctx))
+            op_ctx.form = elicitation.blocking_form(_asker(ctx))
+            op_ctx.confirm = elicitation.confirm_by(op_ctx.form)
             return None
-        round_confirm = elicitation.RoundConfirm()
+        round_form = elicitation.RoundForm()
         if params.request_state is not None:
             question = self.pending.answer(params.request_state, params.name, digest)
             if question is None:
@@ -158,8 +160,9 @@ class MemoryServer:
             answer = (params.input_responses or {}).get(elicitation.INPUT_KEY)
             if not isinstance(answer, types.ElicitResult):
                 answer = types.ElicitResult(action="cancel")
-            round_confirm.answers[question] = elicitation.approved(answer.action, answer.content)
-        op_ctx.confirm = round_confirm
+            round_form.answers[question] = elicitation.answer_of(answer.action, answer.content)
+        op_ctx.form = round_form
+        op_ctx.confirm = elicitation.confirm_by(round_form)
         return None
 
     def _input_required(
@@ -195,11 +198,7 @@ def _asker(ctx: ServerRequestContext[Any, Any]) -> Any:
             result = anyio.from_thread.run(ctx.session.elicit_form, message, schema, ctx.request_id)
         except MCPError as exc:
             # The client declared elicitation but could not ask (no UI, timeout, refusal).
-            raise GitMemoryError(
-                "GM_MCP_ELICITATION_FAILED",
-                f"the client could not ask the human: {exc}",
-                hint="show the human the diff yourself and pass the digest they approved",
-            ) from exc
+            raise elicitation.FormFailed(str(exc)) from exc
         return result.action, result.content
 
     return ask

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from git_memory.ops.short_ids import ShortIds
+    from git_memory.promote.approval import FormFn
     from git_memory.repo.binding import Worktree
 
 RequestT = TypeVar("RequestT", bound="BaseModel")
@@ -43,6 +44,10 @@ class OpContext:
     # operation calls it before it changes anything: over MCP it may be answered on a later
     # round of the same tool call, which runs the handler again from the start.
     confirm: Callable[[str, str], bool] | None = None
+    # Set over MCP when the client shows forms: `form(summary, diff)` returns the human's
+    # answer itself (approved, declined, cancelled, failed); promotion asks through it first,
+    # because a decline voids the plan while a cancel leaves the agent's digest.
+    form: FormFn | None = None
     # Who approves: "cli", "elicitation" (the MCP client asked the human) or "agent" (the MCP
     # client cannot ask; the agent passes the digest the human saw). Recorded in approval logs.
     via: str = "cli"

@@ -23,7 +23,9 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     """Apply a promotion plan to the memory root of this worktree.
 
     Approval: on a terminal without --approve the diff is shown and you are asked; otherwise
-    the exact planDigest is the approval (a different digest: GM_APPROVAL_MISMATCH). The apply
+    the exact planDigest is the approval (a different digest: GM_APPROVAL_MISMATCH). A plan the
+    human declined in an MCP approval form is void: no approval of it is accepted
+    (GM_PLAN_DECLINED); prepare a new one. The apply
     holds an exclusive lock, re-checks the owner, the candidates and every target's blob OID
     (a changed target voids the plan: GM_PLAN_DRIFT; a symlink: GM_SYMLINK_REFUSED), writes
     each file no-follow and atomically after journaling its intent, then marks the candidates
@@ -53,14 +55,15 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
             shown = abbreviate_within([plan_id], namespace(db, owner, "plan"))[plan_id]
         check_owner(worktree, record, plan)
         # Ask the human before any lock or change (an MCP elicitation may re-run this).
-        via = approval.decide(ctx, request, record, plan, shown_id=shown)
+        approved = approval.decide(ctx, db, request, record, plan, shown_id=shown)
         with promotion_lock(worktree.state_home) as acquired:
             if not acquired:
                 raise busy()
             resume_others(worktree, db, owner, plan_id, PROMOTION_KINDS)
-            if via is not None:
-                approval.approve(db, owner, plan_id, via)
+            if approved is not None:
+                approval.approve(db, owner, plan_id, approved)
             result = apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
+    note = approved.note() if approved is not None else None
     return PromotionResult(
         plan_id=result.plan_id,
         plan_digest=result.plan_digest,
@@ -70,8 +73,8 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
         created=result.created,
         regenerated_index=result.regenerated_index,
         candidate_ids=result.candidate_ids,
-        approved_via=via,
-        notes=result.notes,
+        approved_via=approved.via if approved is not None else None,
+        notes=[*result.notes, note] if note else result.notes,
     )
 
 
@@ -144,9 +147,12 @@ OPERATION = Operation(
     mcp_description=(
         "Apply a promotion plan from memory_prepare to the memory root (no-follow, atomic, "
         "bound to the exact file contents by blob OID). When this client can show forms "
-        "(elicitation), the human is asked here with the plan's summary and diff, and only "
-        "their approval applies it. Otherwise pass `approve` = the planDigest, and only after "
-        "you showed the human the diff and they said yes. Nothing is committed: the human "
-        "commits the files through their normal git flow."
+        "(elicitation), the human is asked here with the plan's summary and diff, first, even "
+        "when you pass `approve`: their approval applies it, and their decline voids the plan "
+        "for good (GM_PLAN_DECLINED: prepare anew only if they ask). Only when the form was "
+        "cancelled or the client has no forms (the error's details.form says which) pass "
+        "`approve` = the planDigest, and only after you showed the human the diff and they "
+        "said yes. Nothing is committed: the human commits the files through their normal "
+        "git flow."
     ),
 )

@@ -19,6 +19,7 @@ from git_memory.store.db import Row, StateDB, now_ms
 
 PLAN_STATUSES = ("generated", "approved", "applying", "applied", "voided")
 OPEN_STATUSES = ("generated", "approved", "applying")
+DECLINED_REASON = "the human declined it in the approval form"
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,41 @@ def transition(
             (status, phase, void_reason, now_ms(), plan_id, *expected),
         )
     return changed == 1
+
+
+def decline(db: StateDB, record: PlanRecord, *, via: str) -> bool:
+    """Void a plan the human declined and remember the decline, in one transaction.
+
+    False when the plan was no longer generated or approved (another path moved it on)."""
+    with db.write(boundary="store.journal"):
+        if not transition(
+            db,
+            record.plan_id,
+            expected=("generated", "approved"),
+            status="voided",
+            phase="done",
+            void_reason=DECLINED_REASON,
+        ):
+            return False
+        db.execute(
+            "INSERT INTO plan_declines (plan_id, repository_key, worktree_key, plan_digest,"
+            " via, declined_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                record.plan_id,
+                record.owner.repository_key,
+                record.owner.worktree_key,
+                record.plan_digest,
+                via,
+                now_ms(),
+            ),
+        )
+    return True
+
+
+def declined_at(db: StateDB, plan_id: str) -> int | None:
+    """When the human declined the plan (ms since the epoch), or None when they did not."""
+    value = db.scalar("SELECT declined_at FROM plan_declines WHERE plan_id = ?", (plan_id,))
+    return None if value is None else int(value)
 
 
 def set_phase(db: StateDB, plan_id: str, phase: str) -> None:

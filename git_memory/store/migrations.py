@@ -218,12 +218,23 @@ CREATE INDEX authorization_log_owner ON authorization_log (repository_key, workt
 CREATE TABLE runner_deliveries (plan_digest TEXT PRIMARY KEY, task_id TEXT NOT NULL, state TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT);
 """  # noqa: E501 - the two tables' DDL is shared verbatim with other subsystems
 
+# A plan the human declined in the approval form: it is voided with this row, and no path
+# (an agent's digest, `promote --approve`, another server) may approve it afterwards.
+PLAN_DECLINES = """
+CREATE TABLE plan_declines (
+  plan_id TEXT PRIMARY KEY REFERENCES promotion_journal (plan_id) ON DELETE CASCADE,
+  repository_key TEXT NOT NULL, worktree_key TEXT NOT NULL,
+  plan_digest TEXT NOT NULL, via TEXT NOT NULL, declined_at INTEGER NOT NULL
+);
+"""
+
 # (name, DDL) in order. Never edit a released one; append.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001-core-tasks-candidates", CORE),
     ("0002-approved-projection", APPROVED),
     ("0003-promotion-journal-runs-conformance", JOURNAL),
     ("0004-authorization-log-deliveries", AUTHORIZATION),
+    ("0005-plan-declines", PLAN_DECLINES),
 )
 
 _BOOKKEEPING = """

@@ -93,7 +93,8 @@ def answer(
     """An elicitation callback that records each request and answers like a human would.
 
     `decision` is `approve`/`reject` (accept the form with that choice), None (decline the
-    form), or a list of those, one per question in order.
+    form), `cancel` (dismiss it without a decision), or a list of those, one per question in
+    order.
     """
     script = list(decision) if isinstance(decision, list) else None
 
@@ -102,6 +103,8 @@ def answer(
         choice = script.pop(0) if script is not None else decision
         if choice is None:
             return types.ElicitResult(action="decline")
+        if choice == "cancel":
+            return types.ElicitResult(action="cancel")
         return types.ElicitResult(action="accept", content={"decision": choice})
 
     return callback

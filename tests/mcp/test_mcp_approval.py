@@ -1,7 +1,9 @@
 """Human approval over MCP: elicitation when the client can ask, the agent's digest otherwise.
 
-Uses the test-only probe operation (tests/mcp/approval_probe.py), which follows the same
-`ctx.confirm` / `ctx.via` contract as promote, served by a real stdio server.
+Uses the test-only probe operation (tests/mcp/approval_probe.py), which follows the yes/no
+`ctx.confirm` / `ctx.via` contract of every operation that asks, served by a real stdio server.
+Promotion asks through `ctx.form` first, where a declined form is final: see
+tests/mcp/test_mcp_human_no.py.
 """
 
 from __future__ import annotations

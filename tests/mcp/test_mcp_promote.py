@@ -13,19 +13,21 @@ import anyio
 import pytest
 from mcp import types
 
-from git_memory.repo.binding import discover_worktree
-from git_memory.store.db import open_state
 from git_memory.testing.repos import Repo
 from tests.mcp.harness import Elicit, answer, server_parameters, stdio, structured
-from tests.promote.helpers import candidate_state, prepare_request, seed_candidate
+from tests.promote.helpers import (
+    authorizations,
+    candidate_state,
+    prepare_request,
+    seed_candidate,
+)
 
 MODES = ["legacy", "2026-07-28"]
 TARGET = ".memory/entries/run-tests-with-uv-run-pytest.md"
 
 
 def _authorizations(root: Path) -> list[str]:
-    with open_state(discover_worktree(root).state_home) as db:
-        return [row[0] for row in db.rows("SELECT via FROM authorization_log ORDER BY id")]
+    return [via for via, _detail in authorizations(root)]
 
 
 def _flow(
@@ -74,7 +76,8 @@ def test_declined_promotion_writes_nothing(mode: str, repo: Repo, tmp_path: Path
     (repo.root / ".memory" / "entries").mkdir(parents=True)
     _plan, promoted = _flow(repo, tmp_path, mode=mode, elicit=answer("reject", []))
     assert promoted.is_error
-    assert structured(promoted)["code"] == "GM_APPROVAL_DECLINED"
+    # Rejecting in the form is the human's no: the plan is void (tests/mcp/test_mcp_human_no.py).
+    assert structured(promoted)["code"] == "GM_PLAN_DECLINED"
     assert not (repo.root / TARGET).exists()
     assert _authorizations(repo.root) == []
     assert candidate_state(repo.root, "cand-uv")[0] == "quarantined"

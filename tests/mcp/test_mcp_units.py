@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from git_memory.errors import GitMemoryError
 from git_memory.mcp import elicitation
 from git_memory.mcp.tools import ToolBinding
 from git_memory.ops.base import Operation
@@ -31,12 +32,26 @@ def test_question_shows_summary_and_diff_and_cuts_huge_diffs() -> None:
     assert small.digest() != elicitation.Question("Promote 1 file?", "+other\n").digest()
 
 
-def test_only_an_accepted_approve_approves() -> None:
-    assert elicitation.approved("accept", {"decision": "approve"})
-    assert not elicitation.approved("accept", {"decision": "reject"})
-    assert not elicitation.approved("accept", None)
-    assert not elicitation.approved("decline", {"decision": "approve"})
-    assert not elicitation.approved("cancel", None)
+def test_only_an_accepted_approve_approves_and_only_a_no_declines() -> None:
+    assert elicitation.answer_of("accept", {"decision": "approve"}) == "approved"
+    assert elicitation.answer_of("accept", {"decision": "reject"}) == "declined"
+    assert elicitation.answer_of("decline", {"decision": "approve"}) == "declined"
+    assert elicitation.answer_of("decline", None) == "declined"
+    # No decision is no answer: the agent's digest path stays open.
+    assert elicitation.answer_of("accept", None) == "cancelled"
+    assert elicitation.answer_of("accept", {"decision": "maybe"}) == "cancelled"
+    assert elicitation.answer_of("cancel", None) == "cancelled"
+
+
+def test_a_form_the_client_cannot_show_fails_clearly_for_a_yes_no_question() -> None:
+    def refuse(message: str, schema: dict[str, Any]) -> tuple[str, Any]:
+        raise elicitation.FormFailed("no form UI here")
+
+    form = elicitation.blocking_form(refuse)
+    assert form("s", "d") == "failed"
+    with pytest.raises(GitMemoryError) as failed:
+        elicitation.confirm_by(form)("s", "d")
+    assert failed.value.code == "GM_MCP_ELICITATION_FAILED"
 
 
 def test_pending_tokens_are_single_use_and_bound_to_the_call() -> None:
@@ -53,12 +68,13 @@ def test_pending_tokens_are_single_use_and_bound_to_the_call() -> None:
     assert pending.answer(tokens[-1], "memory_promote", "39") == question.digest()
 
 
-def test_round_confirm_answers_only_the_question_asked() -> None:
+def test_round_form_answers_only_the_question_asked() -> None:
     question = elicitation.Question("s", "d")
-    confirm = elicitation.RoundConfirm({question.digest(): True})
-    assert confirm("s", "d") is True
+    form = elicitation.RoundForm({question.digest(): "declined"})
+    assert form("s", "d") == "declined"
+    assert elicitation.confirm_by(form)("s", "d") is False
     with pytest.raises(elicitation.ElicitationPending) as pending:
-        confirm("s", "changed diff")
+        form("s", "changed diff")
     assert pending.value.question.diff == "changed diff"
 
 

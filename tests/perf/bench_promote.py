@@ -97,7 +97,7 @@ def _apply_all(worktree: Any, plan_ids: list[str]) -> None:
         for plan_id in plan_ids:
             with promotion_lock(worktree.state_home) as acquired:
                 assert acquired
-                approval.approve(db, owner, plan_id, "digest")
+                approval.approve(db, owner, plan_id, approval.Approval("digest"))
                 apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
 
 

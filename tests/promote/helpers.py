@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,3 +118,10 @@ def candidate_state(root: Path, candidate_id: str) -> tuple[str, int]:
         found = store.get_candidate(db, candidate_id)
     assert found is not None
     return found.status, found.revision
+
+
+def authorizations(root: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The authorization log of the worktree at `root`: (via, detail) in order."""
+    with open_state(discover_worktree(root).state_home) as db:
+        rows = db.rows("SELECT via, detail FROM authorization_log ORDER BY id")
+    return [(row[0], json.loads(row[1])) for row in rows]

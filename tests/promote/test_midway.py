@@ -22,7 +22,7 @@ def _mutate_after_precheck(scenario: Scenario, meddle: Callable[[], object]) -> 
     worktree = discover_worktree(scenario.root)
     _binding, owner = owner_of(worktree)
     with open_state(worktree.state_home) as db:
-        approval.approve(db, owner, scenario.plan_id, "digest")
+        approval.approve(db, owner, scenario.plan_id, approval.Approval("digest"))
         record, plan = apply.load_plan(db, scenario.plan_id, owner)
         apply._precheck(worktree, db, record, plan)
         meddle()

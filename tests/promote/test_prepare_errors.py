@@ -229,3 +229,23 @@ def test_agent_digest_approval_is_logged_as_agent(repo: Repo) -> None:
     result = load_operation("promote").invoke(context, request)
     assert result.approved_via == "agent"
     assert _authorizations(repo) == ["agent"]
+
+
+def test_a_decline_after_another_path_applied_the_plan_leaves_it_applied(
+    gm: Any, repo: Repo
+) -> None:
+    scenario = build(repo)
+
+    def late_decline(summary: str, diff: str) -> str:
+        # While the form is open, the plan is applied at a terminal by its digest.
+        assert gm(scenario.promote_args(), cwd=repo.root).exit_code == 0
+        return "declined"
+
+    with pytest.raises(GitMemoryError) as caught:
+        _promote(repo, scenario.plan_id, form=late_decline, via="elicitation", front_end="mcp")
+    assert caught.value.code == "GM_APPROVAL_DECLINED"
+    assert "applied meanwhile" in caught.value.message
+    assert scenario.current() == scenario.planned
+    # No decline was stored for an applied plan: promoting it again replays the success.
+    assert gm(scenario.promote_args(), cwd=repo.root).exit_code == 0
+    assert _authorizations(repo) == ["digest"]

@@ -43,6 +43,9 @@ class ScriptedAgent:
     calls: list[Call] = field(default_factory=list)
     # Every tool result the agent read, in order: (tool, JSON document).
     seen: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # The refusals of memory_promote after which the agent calls it again with the digest;
+    # an agent that ignores the human's no retries after GM_PLAN_DECLINED too.
+    retry_with_digest: tuple[str, ...] = ("GM_APPROVAL_REQUIRED",)
 
     def next_call(self, results: list[ToolResult]) -> Call | None:
         """The next tool call after `results`, or None when the flow is complete."""
@@ -91,9 +94,10 @@ class ScriptedAgent:
     def _after_memory_promote(
         self, promoted: dict[str, Any], results: list[ToolResult]
     ) -> Call | None:
-        if promoted.get("code") != "GM_APPROVAL_REQUIRED":
+        if promoted.get("code") not in self.retry_with_digest or "approve" in self.calls[-1][1]:
             return None
-        # The client cannot ask the human: the agent passes the digest the human approved.
+        # The client did not get the human's answer: the agent passes the digest prepare
+        # returned (once), as it is told to after the human agreed.
         plan = next(result_document(t) for n, t in reversed(results) if n == "memory_prepare")
         return "memory_promote", {"plan": plan["planId"], "approve": plan["planDigest"]}
 

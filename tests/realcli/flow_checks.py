@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.mcp.handshake import load_catalog
+from tests.promote.helpers import authorizations
 from tests.realcli.fake_model import ScriptedAgent
 
 FLOW = [
@@ -63,13 +64,19 @@ def check_flow(agent: ScriptedAgent, root: Path, state: Path) -> dict[str, Any]:
     for path in promoted["files"]:
         text = (root / path).read_text(encoding="utf-8")
         assert text.startswith("---"), path
+    form = "approved"
     if promoted["approvedVia"] == "agent":
-        # The client could not show a form: the agent passed the digest from prepare.
+        # No human answered the form (cancelled, or none): the agent passed the digest.
         assert names == [*FLOW, "memory_promote"], names
         assert agent.calls[-1][1]["approve"] == promoted["planDigest"]
+        form = agent.seen[-2][1]["details"]["form"]
+        assert form in {"cancelled", "unsupported"}, form
     else:
         assert promoted["approvedVia"] == "elicitation", promoted
         assert names == FLOW, names
+    # The authorization log says which path approved, and what became of the form.
+    detail = {"planId": promoted["planId"], "form": form}
+    assert authorizations(root) == [(promoted["approvedVia"], detail)]
     # The server used the state home the client was started with.
     assert any(state.rglob("*.sqlite*")) or any(state.rglob("*.db")), list(state.iterdir())
     return promoted

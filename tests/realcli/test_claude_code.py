@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,16 +32,58 @@ TIMEOUT = 90
 def test_claude_code_runs_the_whole_flow(
     tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path
 ) -> None:
+    elicited = tmp_path / "elicited.jsonl"
+    _agent, promoted = _claude_flow(tmp_path, hermetic_env, elicited)
+    # `claude -p` declares elicitation and hands the form to the Elicitation hook: the
+    # approval came from the form, which showed the plan and its diff.
+    assert promoted["approvedVia"] == "elicitation"
+    (event,) = [json.loads(line) for line in elicited.read_text().splitlines()]
+    shown = json.dumps(event)
+    assert promoted["planId"] in shown
+    assert all(path in shown for path in promoted["files"])
+    _check_server_lifecycle(hermetic_env["claude"])
+
+
+@pytest.mark.realcli("claude")
+def test_claude_print_mode_cancels_the_form_then_the_agents_digest_applies(
+    tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path
+) -> None:
+    # No Elicitation hook: `claude -p` has no one to show the form to and answers `cancel`,
+    # which is no decision: the agent is told so and retries with the plan's digest.
+    agent, promoted = _claude_flow(tmp_path, hermetic_env, None)
+    refused = agent.agent.seen[-2][1]
+    assert refused["code"] == "GM_APPROVAL_REQUIRED", refused
+    assert refused["details"] == {"form": "cancelled"}, refused
+    assert promoted["approvedVia"] == "agent"
+    assert any("cancelled" in note for note in promoted["notes"]), promoted
+
+
+def _claude_flow(
+    tmp_path: Path, hermetic_env: dict[str, Path], elicited: Path | None
+) -> tuple[AnthropicAgent, dict[str, Any]]:
+    """The whole flow through `claude -p` in a sample repository (forms go to the recording
+    Elicitation hook when `elicited` is given); returns the model's side and the promotion."""
     sample = build_sample_repo(tmp_path, hermetic_env)
     before = sample.repo.snapshot()
+    if elicited is not None:
+        _install_elicitation_hook(hermetic_env["claude"])
+    agent = _run_claude(tmp_path, hermetic_env, sample.root, elicited)
+    promoted = check_flow(agent.agent, sample.root, hermetic_env["state"])
+    assert sample.repo.snapshot() == before
+    return agent, promoted
+
+
+def _run_claude(
+    tmp_path: Path, hermetic_env: dict[str, Path], root: Path, elicited: Path | None
+) -> AnthropicAgent:
+    """`claude -p` in `root` against the scripted model; returns the model's side."""
     settings = json.loads((CONTRIB / "claude-settings.json").read_text())
     (allowed,) = settings["permissions"]["allow"]
-    elicited = tmp_path / "elicited.jsonl"
-    _install_elicitation_hook(hermetic_env["claude"])
     agent = AnthropicAgent()
     with FakeModel(agent) as model:
         env = _client_env(model.url, hermetic_env)
-        env["GIT_MEMORY_TEST_ELICITED"] = str(elicited)
+        if elicited is not None:
+            env["GIT_MEMORY_TEST_ELICITED"] = str(elicited)
         started = time.monotonic()
         completed = subprocess.run(
             [
@@ -54,7 +97,7 @@ def test_claude_code_runs_the_whole_flow(
                 allowed,
                 "--debug",
             ],
-            cwd=sample.root,
+            cwd=root,
             env=env,
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -73,16 +116,7 @@ def test_claude_code_runs_the_whole_flow(
     assert len(agent.offered) == len(agent.turns)
     assert not any("WaitForMcpServers" in names for names in agent.turns)
     check_offered_tools(agent.offered)
-    promoted = check_flow(agent.agent, sample.root, hermetic_env["state"])
-    # `claude -p` declares elicitation and hands the form to the Elicitation hook: the
-    # approval came from the form, which showed the plan and its diff.
-    assert promoted["approvedVia"] == "elicitation"
-    (event,) = [json.loads(line) for line in elicited.read_text().splitlines()]
-    shown = json.dumps(event)
-    assert promoted["planId"] in shown
-    assert all(path in shown for path in promoted["files"])
-    assert sample.repo.snapshot() == before
-    _check_server_lifecycle(hermetic_env["claude"])
+    return agent
 
 
 def _install_elicitation_hook(config_dir: Path) -> None:

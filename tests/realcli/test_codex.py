@@ -6,7 +6,8 @@ on 127.0.0.1 speaking the Responses API; the scripted model calls recall → sta
 stage adjudication → review → prepare → promote.
 
 Two front ends: `codex exec` declares MCP elicitation but declines every form (it has no one
-to show it to), so there the promotion is refused and nothing is written; through
+to show it to, and answers `decline`, not `cancel`), so there the plan is void: the promotion
+is refused, the agent's digest afterwards too, and nothing is written; through
 `codex app-server` (what the IDE extension and the desktop app drive) the form reaches the
 client, the human approves it, and the entries are written.
 """
@@ -24,8 +25,9 @@ import pytest
 
 from tests.conftest import PROJECT_ROOT
 from tests.extract.conftest import build_sample_repo
+from tests.promote.helpers import authorizations
 from tests.realcli.codex_app_server import AppServer
-from tests.realcli.fake_model import FakeModel, ResponsesAgent
+from tests.realcli.fake_model import FakeModel, ResponsesAgent, ScriptedAgent
 from tests.realcli.flow_checks import FLOW, check_flow, check_offered_tools
 
 CONTRIB = PROJECT_ROOT / "contrib" / "mcp"
@@ -70,12 +72,14 @@ def _configure(codex_home: Path, url: str) -> None:
 
 
 @pytest.mark.realcli("codex")
-def test_codex_exec_runs_the_flow_and_its_declined_form_writes_nothing(
+def test_codex_exec_declines_the_form_and_the_agents_digest_is_refused(
     tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path
 ) -> None:
     sample = build_sample_repo(tmp_path, hermetic_env)
     before = sample.repo.snapshot()
-    agent = ResponsesAgent()
+    # An agent that ignores the human's no: after the refusal it promotes with the digest.
+    retrying = ScriptedAgent(retry_with_digest=("GM_APPROVAL_REQUIRED", "GM_PLAN_DECLINED"))
+    agent = ResponsesAgent(retrying)
     with FakeModel(agent) as model:
         _configure(hermetic_env["codex"], model.url)
         env = dict(os.environ, SCRIPTED_MODEL_API_KEY="dummy")
@@ -101,12 +105,17 @@ def test_codex_exec_runs_the_flow_and_its_declined_form_writes_nothing(
     assert len(agent.offered) == agent.turns, output
     check_offered_tools(agent.offered)
     names = [name for name, _ in agent.agent.calls]
-    assert names == FLOW, names
-    for name, document in agent.agent.seen[:-1]:
+    assert names == [*FLOW, "memory_promote"], names
+    for name, document in agent.agent.seen[:-2]:
         assert "code" not in document, (name, document)
-    refused = agent.agent.seen[-1]
-    assert refused[0] == "memory_promote"
-    assert refused[1]["code"] == "GM_APPROVAL_DECLINED", refused
+    # `codex exec` answers the form with `decline`: the plan is void, and the digest the
+    # agent passes next is refused as well.
+    (_, declined), (_, retried) = agent.agent.seen[-2:]
+    assert declined["code"] == "GM_PLAN_DECLINED", declined
+    assert declined["details"] == {"form": "declined"}, declined
+    assert retried["code"] == "GM_PLAN_DECLINED", retried
+    assert agent.agent.calls[-1][1]["approve"]
+    assert authorizations(sample.root) == []
     assert not (sample.root / ".memory" / "entries").exists()
     assert "Traceback" not in completed.stderr
     assert sample.repo.snapshot() == before

@@ -45,6 +45,7 @@ def test_new_db_is_private_wal_and_fully_migrated(tmp_path: Path) -> None:
         "approved_fts", "approved_projection", "approved_sources", "evidence_refs",
         "assessments", "promotion_journal", "promotion_files", "consolidation_runs",
         "runner_conformance", "authorization_log", "runner_deliveries", "extraction_cursors",
+        "plan_declines",
     }  # fmt: skip
     assert expected <= _tables(path)
 
