@@ -173,3 +173,19 @@ def _report(stdout: bytes) -> dict[str, Any] | None:
     except (ValueError, IndexError):
         return None
     return report if isinstance(report, dict) else None
+
+
+def probe_sandbox(base: Path, host_env: Any = None) -> IsolationResult:
+    """`check_isolation` with this Python as the runner (no model involved): what any runner
+    started here would meet."""
+    from git_memory.runners.binary import identify
+    from git_memory.runners.process import spawn
+    from git_memory.runners.profiles import RunnerOptions, resolve_profile
+
+    profile = resolve_profile(RunnerOptions("command", command=sys.executable), environ={})
+    binary = identify(sys.executable, host_env)
+
+    def run(stdin: bytes, **options: Any) -> _proc.BoundedResult:
+        return spawn(profile, binary, stdin, host_env=host_env, **options)
+
+    return check_isolation(run, base, host_env)

@@ -160,13 +160,44 @@ def test_network_reaches_only_the_model_endpoint(
     assert result.egress_refused == 1
 
 
+def _probe(script: Path) -> conformance.ProbeOutcome:
+    secret = load_or_create_secret(Path(os.environ["GIT_MEMORY_HOME"]))
+    return conformance.probe(command_profile(script), identify(str(script)), secret)
+
+
 def test_conformance_isolation_check_passes_in_the_sandbox(fake_runner: FakeRunner) -> None:
-    script = fake_runner("conformant")
-    profile = command_profile(script)
-    outcome = conformance.probe(
-        profile, identify(str(script)), load_or_create_secret(Path(os.environ["GIT_MEMORY_HOME"]))
-    )
+    outcome = _probe(fake_runner("conformant"))
     assert outcome.failures == []
+    # Each attempt of the isolation probe is reported with what contained it.
+    attempts = {line.split(":", 1)[0] for line in outcome.contained}
+    assert {
+        "connect out over TCP",
+        "connect to a host unix socket",
+        "connect to an abstract unix socket",
+        "unmount the hiding mounts",
+        "mount a file system",
+        "append to ~/.bashrc (a decoy)",
+        "write .git/hooks/post-checkout (a decoy)",
+    } <= attempts
+    assert any(line.startswith("read of ") for line in outcome.contained)
+    assert outcome.layers == dict.fromkeys(sandbox.LAYERS, "held")
+
+
+def test_conformance_sees_a_runner_that_connects_out_from_the_sandbox(
+    fake_runner: FakeRunner,
+) -> None:
+    # The network namespace keeps the connection from the host canary; the sandbox counts
+    # the attempt on the canary's port and the probe fails on it.
+    outcome = _probe(fake_runner("network-connecting"))
+    assert [failure.code for failure in outcome.failures] == ["GM_RUNNER_CONFORMANCE_NETWORK"]
+    assert "contained by the sandbox" in outcome.failures[0].detail
+
+
+def test_conformance_in_the_sandbox_contains_the_write_outside(fake_runner: FakeRunner) -> None:
+    # Reading the probe file and writing in its own directory are the model's doing and
+    # fail the probe; the write into the sibling directory never lands.
+    codes = [failure.code for failure in _probe(fake_runner("file-reading")).failures]
+    assert codes == ["GM_RUNNER_CONFORMANCE_CANARY", "GM_RUNNER_CONFORMANCE_SIDE_EFFECT"]
 
 
 def test_isolation_check_catches_each_attack_without_the_os_layer(
