@@ -34,7 +34,6 @@ import ctypes.util
 import fcntl
 import json
 import os
-import platform
 import signal
 import socket
 import stat
@@ -172,7 +171,11 @@ class Options:
 
 
 def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    # glibc's name first: `find_library` runs `ldconfig` in a subprocess (slow start-up).
+    try:
+        return ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:
+        return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
 
 
 def _check(result: int, what: str) -> None:
@@ -410,7 +413,7 @@ def _reap_and_sweep() -> bool:
 
 def _seccomp_program() -> tuple[list[tuple[int, int, int, int]], str]:
     """The filter's instructions, or [] and why there is none for this machine."""
-    machine = platform.machine()
+    machine = os.uname().machine
     if machine not in SYSCALLS:
         return [], f"{NOT_AVAILABLE} (no syscall table for {machine})"
     arch, numbers = SYSCALLS[machine]
