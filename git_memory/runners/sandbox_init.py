@@ -23,7 +23,9 @@ git_memory imported: it runs inside fresh user, pid, mount and network namespace
    isolation layer that held and each contained attempt it counted.
 
 Usage: sandbox_init.py [--hide P]... [--keep P]... [--write P]... [--watch PORT]...
-       [--egress SOCKET] [--report FILE] [--cwd DIR] [--uid N] [--gid N] -- PROGRAM ARGS...
+       [--egress SOCKET] [--report SOCKET] [--cwd DIR] [--uid N] [--gid N] [--seccomp off]
+       -- PROGRAM ARGS...
+(`--seccomp off` leaves the filter out, so that each other layer can be shown to hold alone.)
 """
 
 from __future__ import annotations
@@ -159,7 +161,7 @@ class Options:
                 self.lists[flag].append(value)
             elif flag == "--watch":
                 self.watch.append(int(value))
-            elif flag in ("--egress", "--report", "--cwd", "--uid", "--gid"):
+            elif flag in ("--egress", "--report", "--cwd", "--uid", "--gid", "--seccomp"):
                 self.single[flag] = value
             else:
                 _fail(f"unknown option {flag}")
@@ -466,7 +468,7 @@ def _write(path: str, text: str) -> None:
         handle.write(text)
 
 
-def _unprivileged(libc: ctypes.CDLL, uid: int, gid: int) -> dict[str, str]:
+def _unprivileged(libc: ctypes.CDLL, uid: int, gid: int, seccomp_on: bool) -> dict[str, str]:
     """In the runner's process before exec: nested namespaces, no capabilities, no new
     privileges, seccomp. Returns the layers as this process sees them."""
     _check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "cannot create the nested namespace")
@@ -482,7 +484,7 @@ def _unprivileged(libc: ctypes.CDLL, uid: int, gid: int) -> dict[str, str]:
     header = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
     empty = (_CapData * 2)()
     _check(libc.capset(ctypes.byref(header), empty), "cannot clear the capabilities")
-    seccomp = _install_seccomp(libc)
+    seccomp = _install_seccomp(libc) if seccomp_on else f"{NOT_AVAILABLE} (--seccomp off)"
     status = _proc_status()
     caps = all(int(status.get(key, "1"), 16) == 0 for key in ("CapEff", "CapPrm", "CapBnd"))
     return {
@@ -521,7 +523,7 @@ def _start_runner(
     if runner == 0:
         os.close(reading)
         try:
-            layers = _unprivileged(libc, uid, gid)
+            layers = _unprivileged(libc, uid, gid, options.single.get("--seccomp") != "off")
         except OSError as exc:
             sys.stderr.write(f"git-memory sandbox: cannot drop privileges: {exc.strerror}\n")
             os._exit(SETUP_FAILED_EXIT)

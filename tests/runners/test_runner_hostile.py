@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from git_memory.runners import sandbox
 from git_memory.runners.binary import identify
 from git_memory.runners.canary import TcpCanary, UnixCanary
 from git_memory.runners.process import spawn
+from git_memory.runners.sandbox import ReportSocket, private_dir
 from git_memory.testing.repos import make_repo
 from tests.runners.conftest import command_profile, spawn_count
 
@@ -152,3 +154,49 @@ def test_hidden_paths_cover_every_agent_history_dotfiles_and_the_git_dir(
     assert os.path.realpath(world["home"] / ".ssh") in hidden
     assert os.path.realpath(world["repo"] / ".git") in hidden
     assert os.path.realpath(world["state"]) in hidden
+
+
+@needs_sandbox
+def test_without_seccomp_the_locked_mounts_and_dropped_capabilities_still_hold(
+    fake_runner: FakeRunner, world: dict[str, Path]
+) -> None:
+    # The filter left out: unmounting as the unprivileged runner, and again as root of a
+    # user namespace of its own, meets mounts locked by the nested namespace.
+    script = fake_runner("hostile")
+    with private_dir() as short, UnixCanary(str(short / "host.sock")) as unix, TcpCanary() as tcp:
+        given = {
+            "hidden": [str(world["home"] / ".ssh" / "id_ed25519"), str(world["state"])],
+            "unixSocket": str(short / "host.sock"),
+            "tcpPort": tcp.port,
+            "hook": str(world["repo"] / ".git" / "hooks" / "post-checkout"),
+            "bashrc": str(world["home"] / ".bashrc"),
+            "hostMountNamespace": os.readlink("/proc/self/ns/mnt"),
+        }
+        argv = [str(script), json.dumps(given)]
+        reports = ReportSocket(short)
+        command = sandbox.wrap(
+            argv,
+            sandbox.hidden_paths(os.environ),
+            None,
+            keep=sandbox.keep_paths(argv, ""),
+            write=[str(script.parent)],
+            report=reports.path,
+            cwd="/",
+            seccomp=False,
+        )
+        done = subprocess.run(command, input=b"go", capture_output=True, check=False, timeout=60)
+        report = reports.read()
+        reports.close()
+    assert done.returncode == 0, done.stderr
+    attempts = json.loads(done.stdout)["attempts"]
+    assert attempts["unmount the hiding mounts"] == "refused (Operation not permitted)"
+    # Its own user namespace is allowed without the filter; the mounts stay locked in it.
+    assert attempts["unmount from a new user namespace"].startswith("refused (Invalid")
+    assert KEY not in done.stdout.decode()
+    assert not (world["repo"] / ".git" / "hooks" / "post-checkout").exists()
+    assert unix.connections == 0
+    assert tcp.connections == 0
+    assert report is not None
+    layers = sandbox.layers_of(report)
+    assert layers["seccomp"] == "not available (--seccomp off)"
+    assert {name for name, state in layers.items() if state != "held"} == {"seccomp"}
