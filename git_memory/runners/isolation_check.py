@@ -28,7 +28,7 @@ from git_memory.runners.canary import TcpCanary, UnixCanary
 if TYPE_CHECKING:
     from git_memory import _proc
 
-SETTLE_SECONDS = 0.3
+SETTLE_SECONDS = 0.15
 DECOY_TEXT = "# decoy: must stay unchanged\n"
 Spawn = Callable[..., "_proc.BoundedResult"]
 

@@ -353,23 +353,28 @@ def _listen(port: int) -> socket.socket:
     return listener
 
 
-def _start_forwarder(egress: str) -> int:
-    listener = _listen(0)
-    threading.Thread(target=_serve, args=(listener, egress), daemon=True).start()
-    port: int = listener.getsockname()[1]
-    return port
-
-
 class Watch:
     """Loopback listeners on the ports of the host's canaries: each connection the runner
     makes to one is an attempt to connect out, counted here and contained (the namespace
-    has no route to the host)."""
+    has no route to the host). With `egress`, also the proxy forwarder's listener.
 
-    def __init__(self, ports: list[int]) -> None:
+    The sockets listen from the start; their threads start only after the runner is forked
+    (`serve`), so that the fork happens in a single-threaded process."""
+
+    def __init__(self, ports: list[int], egress: str | None) -> None:
         self.counts = dict.fromkeys(ports, 0)
         self.lock = threading.Lock()
-        for port in ports:
-            threading.Thread(target=self._count, args=(_listen(port), port), daemon=True).start()
+        self.listeners = [(_listen(port), port) for port in ports]
+        self.egress = egress
+        self.forwarder = _listen(0) if egress else None
+        self.proxy_port: int = self.forwarder.getsockname()[1] if self.forwarder else 0
+
+    def serve(self) -> None:
+        """Start accepting (after the fork)."""
+        for listener, port in self.listeners:
+            threading.Thread(target=self._count, args=(listener, port), daemon=True).start()
+        if self.forwarder is not None and self.egress:
+            threading.Thread(target=_serve, args=(self.forwarder, self.egress), daemon=True).start()
 
     def _count(self, listener: socket.socket, port: int) -> None:
         while True:
@@ -582,13 +587,14 @@ def main(argv: list[str]) -> int:
             _loopback_up()
         except OSError as exc:
             _fail(f"cannot bring loopback up: {exc.strerror}")
+    watch = Watch(options.watch, egress)
     if egress:
-        proxy = f"http://127.0.0.1:{_start_forwarder(egress)}"
+        proxy = f"http://127.0.0.1:{watch.proxy_port}"
         env.update(dict.fromkeys(PROXY_VARIABLES, proxy))
         env.pop("NO_PROXY", None)
         env.pop("no_proxy", None)
-    watch = Watch(options.watch)
     runner, inner = _start_runner(libc, options, env)
+    watch.serve()
     status = _wait_for(runner)
     lingering = _reap_and_sweep()
     if report is not None:
