@@ -51,7 +51,8 @@ class ReverifyRunnerResponse(Model):
 def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyRunnerResponse:
     """Run the deny-all conformance probe (conformance-test@2) against a runner with its
     production argv and environment, replacing the cached record. Exits 1 when any check
-    fails, naming each as GM_RUNNER_CONFORMANCE_<CHECK>; such a runner cannot be used."""
+    fails, naming each as GM_RUNNER_CONFORMANCE_<CHECK>; such a runner cannot be used.
+    Names each isolation layer of the OS sandbox that held and each attempt it contained."""
     from git_memory.runners import conformance
     from git_memory.runners.config import profile_for
     from git_memory.runners.profiles import RunnerOptions
