@@ -121,17 +121,20 @@ def check_isolation(
     if report is None:
         failures.append(("ISOLATION", "the isolation probe did not report"))
         return IsolationResult(failures, [], layers)
-    judged = _judge(report, reached, list(decoys.values()), result.sandbox_report or {}, tcp.port)
+    judged = judge(report, reached, list(decoys.values()), result.sandbox_report or {}, tcp.port)
     return IsolationResult(failures + judged[0], judged[1], layers)
 
 
-def _judge(
+def judge(
     report: dict[str, Any],
     reached: dict[str, int],
     decoys: list[Path],
     sandbox_report: dict[str, Any],
     port: int,
 ) -> tuple[list[tuple[str, str]], list[str]]:
+    """(failures, contained attempts) from the probe's report, the connections each host
+    canary saw (`reached`), the decoys and the sandbox init's report (`port`: the TCP
+    canary's, watched inside)."""
     failures: list[tuple[str, str]] = []
     if _own_environ_digest() in report.get("environ", []):
         failures.append(("ENVIRON", "the parent's environment was readable"))

@@ -263,3 +263,23 @@ def test_the_callers_state_home_is_hidden_too(fake_runner: FakeRunner) -> None:
         assert json.loads(exposed.stdout)["private"][str(configured)] == ["secret.json"]
     finally:
         shutil.rmtree(outside, ignore_errors=True)
+
+
+def test_a_mount_the_probe_could_make_or_undo_fails_the_check(tmp_path: Path) -> None:
+    # Judged from what the probe reports: a sandbox whose mounts can be changed from inside
+    # does not hold, whatever else it contained.
+    from git_memory.runners.isolation_check import judge
+
+    report = {
+        "environ": [],
+        "readable": [],
+        "readableAfterUnmount": [],
+        "attempts": {
+            "unmount the hiding mounts": "succeeded (3 mount(s) undone)",
+            "mount a file system": "refused (Operation not permitted)",
+        },
+    }
+    reached = {"TCP": 0, "unix": 0, "abstract": 0}
+    failures, contained = judge(report, reached, [tmp_path / "absent"], {}, 1)
+    assert failures == [("MOUNT", "unmount the hiding mounts: succeeded (3 mount(s) undone)")]
+    assert "mount a file system: refused (Operation not permitted)" in contained
