@@ -20,6 +20,7 @@ from git_memory.runners.binary import identify
 from git_memory.runners.canary import TcpCanary, UnixCanary
 from git_memory.runners.process import spawn
 from git_memory.runners.sandbox import ReportSocket, private_dir
+from git_memory.sessions.discover import default_roots
 from git_memory.testing.repos import make_repo
 from tests.runners.conftest import command_profile, spawn_count
 
@@ -146,8 +147,6 @@ def test_hidden_paths_cover_every_agent_history_dotfiles_and_the_git_dir(
     world: dict[str, Path],
 ) -> None:
     hidden = sandbox.hidden_paths(os.environ)
-    from git_memory.sessions.discover import default_roots
-
     for _name, root in default_roots():
         assert os.path.realpath(root) in hidden
     assert os.path.realpath(world["home"] / ".bashrc") in hidden

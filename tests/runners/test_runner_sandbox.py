@@ -24,7 +24,7 @@ from git_memory.repo.secret import load_or_create_secret
 from git_memory.runners import conformance, sandbox
 from git_memory.runners.binary import identify
 from git_memory.runners.canary import TcpCanary
-from git_memory.runners.isolation_check import check_isolation
+from git_memory.runners.isolation_check import check_isolation, judge
 from git_memory.runners.process import run_checked, spawn
 from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
 from tests.conftest import PROJECT_ROOT
@@ -268,8 +268,6 @@ def test_the_callers_state_home_is_hidden_too(fake_runner: FakeRunner) -> None:
 def test_a_mount_the_probe_could_make_or_undo_fails_the_check(tmp_path: Path) -> None:
     # Judged from what the probe reports: a sandbox whose mounts can be changed from inside
     # does not hold, whatever else it contained.
-    from git_memory.runners.isolation_check import judge
-
     report = {
         "environ": [],
         "readable": [],
