@@ -169,13 +169,22 @@ def hidden_paths(host_env: Mapping[str, str], own_state_home: Path | None = None
     with contextlib.suppress(GitMemoryError):
         found.append(str(state_home()))
     found += [str(root) for _name, root in default_roots()]
-    home = host_env.get("HOME")
-    if home:
-        found += [str(Path(home) / name) for name in HIDDEN_IN_HOME]
-        found += _dotfiles(Path(home))
+    for home in dict.fromkeys([host_env.get("HOME"), _account_home()]):
+        if home:
+            found += [str(Path(home) / name) for name in HIDDEN_IN_HOME]
+            found += _dotfiles(Path(home))
     found += _git_dirs(Path.cwd())
     found += HIDDEN_SYSTEM
     return [os.path.realpath(path) for path in dict.fromkeys(found)]
+
+
+def _account_home() -> str | None:
+    """The home directory of our user account, which `HOME` may not name (sudo, tests)."""
+    with contextlib.suppress(KeyError, ImportError):
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_dir
+    return None
 
 
 def _dotfiles(home: Path) -> list[str]:
