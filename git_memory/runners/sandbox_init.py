@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import errno
 import fcntl
 import json
 import os
@@ -47,6 +48,16 @@ LINGERING_EXIT = 249
 SETUP_FAILED_EXIT = 248
 EXEC_FAILED_EXIT = 247
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC = 1, 2, 4, 8, 4096, 16384
+MS_REMOUNT, MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 32, 1024, 2048, 1 << 21
+# statvfs flag → the mount flag to repeat on a remount (a locked one may not be dropped).
+LOCKED_FLAGS = (
+    (os.ST_NOSUID, MS_NOSUID),
+    (os.ST_NODEV, MS_NODEV),
+    (os.ST_NOEXEC, MS_NOEXEC),
+    (os.ST_NOATIME, MS_NOATIME),
+    (os.ST_NODIRATIME, MS_NODIRATIME),
+    (os.ST_RELATIME, MS_RELATIME),
+)
 HARDENED = MS_NOSUID | MS_NODEV | MS_NOEXEC
 AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY, MOUNT_SETATTR = -100, 0x8000, 1, 442
 CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
@@ -204,7 +215,30 @@ def _readonly(libc: ctypes.CDLL, path: str, readonly: bool, recursive: bool) -> 
     result = libc.syscall(
         MOUNT_SETATTR, AT_FDCWD, path.encode(), flags, ctypes.byref(attr), ctypes.sizeof(attr)
     )
+    if result != 0 and ctypes.get_errno() == errno.ENOSYS:  # before Linux 5.12
+        remount_each(libc, path, readonly, recursive)
+        return
     _check(result, f"cannot make {path} {'read-only' if readonly else 'writable'}")
+
+
+def _mount_points_below(path: str) -> list[str]:
+    with open("/proc/self/mountinfo", encoding="utf-8") as info:
+        points = [line.split()[4].replace("\\040", " ") for line in info]
+    return sorted({p for p in points if p == path or _below(p, path) or path == "/"})
+
+
+def remount_each(libc: ctypes.CDLL, path: str, readonly: bool, recursive: bool) -> None:
+    """`_readonly` without `mount_setattr`: a bind remount of each mount, keeping the flags
+    a mount from a more privileged namespace is locked with (nosuid, nodev, noexec, atime)."""
+    for point in _mount_points_below(path) if recursive else [path]:
+        try:
+            found = os.statvfs(point).f_flag
+        except OSError:
+            continue  # below a covered path: out of sight already
+        flags = MS_BIND | MS_REMOUNT | (MS_RDONLY if readonly else 0)
+        for kept, flag in LOCKED_FLAGS:
+            flags |= flag if found & kept else 0
+        _check(libc.mount(None, point.encode(), None, flags, None), f"cannot remount {point}")
 
 
 def _same(fd: int, path: str) -> bool:

@@ -4,10 +4,12 @@ was (no hook written, `~/.bashrc` unchanged, no connection reaching a host socke
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -199,3 +201,30 @@ def test_without_seccomp_the_locked_mounts_and_dropped_capabilities_still_hold(
     layers = sandbox.layers_of(report)
     assert layers["seccomp"] == "not available (--seccomp off)"
     assert {name for name, state in layers.items() if state != "held"} == {"seccomp"}
+
+
+@needs_sandbox
+def test_without_mount_setattr_each_mount_is_remounted_read_only(tmp_path: Path) -> None:
+    # Kernels before 5.12 have no mount_setattr: the init remounts each mount instead,
+    # keeping the flags a mount copied from the host is locked with.
+    program = (
+        "import sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "import sandbox_init\n"
+        "sandbox_init.remount_each(sandbox_init._libc(), '/', True, True)\n"
+        "try:\n"
+        "    open(sys.argv[2], 'w').close()\n"
+        "    print('written')\n"
+        "except OSError as exc:\n"
+        "    print(exc.errno)\n"
+    )
+    init_dir = str(Path(sandbox.__file__).resolve().parent)
+    target = tmp_path / "written.txt"
+    unshare = shutil.which("unshare") or "unshare"
+    argv = [unshare, "--user", "--map-root-user", "--mount", sys.executable, "-I", "-c", program]
+    done = subprocess.run(
+        [*argv, init_dir, str(target)], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(errno.EROFS)
+    assert not target.exists()
