@@ -19,7 +19,7 @@ import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pathlib costs the pre-commit hook's start-up, and only annotations use it
     from pathlib import Path
@@ -94,6 +94,8 @@ class BoundedResult:
     lingering: bool = False
     # Requests the runner's egress proxy refused (set by the runner sandbox, not here).
     egress_refused: int = 0
+    # The runner sandbox's report: layers that held, attempts it contained (set there too).
+    sandbox_report: dict[str, Any] | None = None
 
 
 def process_exists(pid: int) -> bool:

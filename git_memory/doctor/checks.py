@@ -143,19 +143,45 @@ def _shown(path: Path) -> str:
 
 
 def check_runner_sandbox() -> DoctorCheck:
-    """Whether model runners get the OS sandbox here, said plainly when they do not."""
-    from git_memory.runners.sandbox import current_status
+    """Whether model runners get the OS sandbox here, said plainly when they do not; when
+    they do, our isolation probe is run in it as a runner would be, and each layer that
+    held and each attempt it contained is named (as `reverify-runner` does)."""
+    import tempfile
+
+    from git_memory.runners.isolation_check import probe_sandbox
+    from git_memory.runners.sandbox import current_status, describe_layers
 
     found = current_status()
-    if found.available:
-        return DoctorCheck(name="runner sandbox", status="ok", detail=f"OS sandbox: {found.reason}")
+    if not found.available:
+        return DoctorCheck(
+            name="runner sandbox",
+            status="warn",
+            detail=f"no OS sandbox ({found.reason}): model runners are isolated by their "
+            "environment only and can read your files, other processes' environments and "
+            "the network",
+            hint="on Linux, install util-linux `unshare` and allow unprivileged user "
+            "namespaces; or use the builtin runner or the agent in your conversation",
+        )
+    with tempfile.TemporaryDirectory(prefix="git-memory-doctor-") as base:
+        result = probe_sandbox(Path(base))
+    missing = [name for name, state in result.layers.items() if state != "held"]
+    let_through = [f"{check}: {detail}" for check, detail in result.failures]
+    detail = (
+        f"OS sandbox ({found.reason}); layers: {describe_layers(result.layers)}; "
+        f"contained: {'; '.join(result.contained) or 'nothing was tried'}"
+    )
+    if let_through:
+        return DoctorCheck(
+            name="runner sandbox",
+            status="fail",
+            detail=f"{detail}; NOT contained: {'; '.join(let_through)}",
+            hint="model runners are not isolated here; use the builtin runner",
+        )
     return DoctorCheck(
         name="runner sandbox",
-        status="warn",
-        detail=f"no OS sandbox ({found.reason}): model runners are isolated by their environment "
-        "only and can read your files, other processes' environments and the network",
-        hint="on Linux, install util-linux `unshare` and allow unprivileged user namespaces; "
-        "or use the builtin runner or the agent in your conversation",
+        status="warn" if missing else "ok",
+        detail=detail,
+        hint=f"not available here: {', '.join(missing)}" if missing else None,
     )
 
 

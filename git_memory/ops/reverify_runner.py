@@ -42,13 +42,17 @@ class ReverifyRunnerResponse(Model):
     failures: list[ConformanceFailure]
     passed_at: str | None
     cli_version_fingerprint: str | None
+    # Each forbidden attempt the OS sandbox contained, and each of its layers with "held"
+    # or why not (both empty without the OS sandbox).
+    contained: list[str]
+    sandbox_layers: dict[str, str]
 
 
 def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyRunnerResponse:
     """Run the deny-all conformance probe (conformance-test@2) against a runner with its
     production argv and environment, replacing the cached record. Exits 1 when any check
-    fails, naming each as GM_RUNNER_CONFORMANCE_<CHECK>; such a runner cannot be used."""
-    from git_memory.errors import GitMemoryError
+    fails, naming each as GM_RUNNER_CONFORMANCE_<CHECK>; such a runner cannot be used.
+    Names each isolation layer of the OS sandbox that held and each attempt it contained."""
     from git_memory.runners import conformance
     from git_memory.runners.config import profile_for
     from git_memory.runners.profiles import RunnerOptions
@@ -57,16 +61,9 @@ def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyR
         request.runner, request.runner_command, request.runner_model, request.runner_endpoint
     )
     profile = profile_for(ctx.worktree, options)
-    failures: list[ConformanceFailure] = []
-    record: dict[str, str] = {}
-    try:
-        record = conformance.ensure(
-            ctx.worktree.state_home, profile, ctx.worktree.secret(), force=True
-        )
-    except GitMemoryError as exc:
-        if exc.code != "GM_RUNNER_CONFORMANCE_FAILED":
-            raise
-        failures = [ConformanceFailure(**item) for item in exc.details["failures"]]
+    outcome = conformance.reprobe(ctx.worktree.state_home, profile, ctx.worktree.secret())
+    failures = [ConformanceFailure(code=f.code, detail=f.detail) for f in outcome.failures]
+    record = outcome.record or {}
     return ReverifyRunnerResponse(
         runner=profile.name,
         profile_digest=profile.digest,
@@ -75,6 +72,8 @@ def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyR
         failures=failures,
         passed_at=record.get("passedAt"),
         cli_version_fingerprint=record.get("cliVersionFingerprint"),
+        contained=outcome.contained,
+        sandbox_layers=outcome.layers,
     )
 
 
@@ -92,10 +91,18 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ReverifyRunnerReques
 
 
 def _render(response: ReverifyRunnerResponse) -> str:
+    from git_memory.runners.sandbox import describe_layers
+
     if response.passed:
-        return f"{response.runner}: conformance passed ({response.test_version})"
-    lines = [f"{response.runner}: conformance FAILED ({response.test_version})"]
-    lines += [f"  {failure.code}: {failure.detail}" for failure in response.failures]
+        lines = [f"{response.runner}: conformance passed ({response.test_version})"]
+    else:
+        lines = [f"{response.runner}: conformance FAILED ({response.test_version})"]
+        lines += [f"  {failure.code}: {failure.detail}" for failure in response.failures]
+    if response.sandbox_layers:
+        lines.append(f"  sandbox layers: {describe_layers(response.sandbox_layers)}")
+        lines += [f"  contained: {attempt}" for attempt in response.contained]
+    else:
+        lines.append("  no OS sandbox: the runner is isolated by its environment only")
     return "\n".join(lines)
 
 

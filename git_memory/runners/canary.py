@@ -1,4 +1,5 @@
-"""The localhost TCP canary of the conformance probe: counts every connection attempt."""
+"""The canaries of the conformance probe: listeners that count every connection reaching
+them (a TCP port on 127.0.0.1, a unix socket file, an abstract unix socket)."""
 
 from __future__ import annotations
 
@@ -6,23 +7,26 @@ import contextlib
 import secrets
 import socket
 import threading
+from typing import Self
 
 
 class TcpCanary:
     """A listener on 127.0.0.1:<ephemeral> that accepts, counts and drops connections."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, family: int = socket.AF_INET, address: tuple[str, int] | str = ("127.0.0.1", 0)
+    ) -> None:
         self.token = "NETWORK-CANARY-" + secrets.token_hex(16)
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._socket.bind(("127.0.0.1", 0))
+        self._socket = socket.socket(family, socket.SOCK_STREAM)
+        self._socket.bind(address)
         self._socket.listen(16)
         self._socket.settimeout(0.05)
-        self.port: int = self._socket.getsockname()[1]
+        self.port: int = self._socket.getsockname()[1] if family == socket.AF_INET else 0
         self.connections = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
 
-    def __enter__(self) -> TcpCanary:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
@@ -55,3 +59,12 @@ class TcpCanary:
                 return
             self.connections += 1
             conn.close()
+
+
+class UnixCanary(TcpCanary):
+    """The same on a unix socket: a file `path`, or the abstract name `@<abstract>` when
+    `path` is None (abstract sockets belong to the network namespace, not the file system)."""
+
+    def __init__(self, path: str | None = None) -> None:
+        self.abstract = "git-memory-canary-" + secrets.token_hex(8)
+        super().__init__(socket.AF_UNIX, path if path is not None else "\0" + self.abstract)

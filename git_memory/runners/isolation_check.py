@@ -2,10 +2,13 @@
 
 A model may refuse every forbidden action of the prompt probe whatever its sandbox would
 allow; this part tests the sandbox itself. `isolation_probe.py` is started exactly as the
-runner is (same environment, same OS sandbox) and really tries to read the parent's
-environment, to connect to a loopback canary, to list private paths and to leave a `setsid`
-child behind. On Linux the escape must be caught (killed); where the OS sandbox is
-available the rest must fail too.
+runner is (same environment, same OS sandbox, same `process.spawn`) and really tries to read
+the parent's environment and private paths, to connect out (TCP to a loopback canary, a host
+unix socket, an abstract unix socket), to undo the hiding mounts and mount its own, to write
+outside its workspace (decoys of `~/.bashrc` and `.git/hooks/post-checkout` made here) and to
+leave a `setsid` child behind. On Linux the escape must be caught (killed); where the OS
+sandbox is available every other attempt must be contained too, and each one is reported
+with what contained it, together with the isolation layers that held.
 """
 
 from __future__ import annotations
@@ -15,15 +18,29 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from git_memory.runners.canary import TcpCanary
+from git_memory.runners.canary import TcpCanary, UnixCanary
 
 if TYPE_CHECKING:
-    from git_memory.runners.conformance import ProbeRun
+    from git_memory import _proc
 
-SETTLE_SECONDS = 0.3
+SETTLE_SECONDS = 0.15
+DECOY_TEXT = "# decoy: must stay unchanged\n"
+Spawn = Callable[..., "_proc.BoundedResult"]
+
+
+@dataclass(frozen=True)
+class IsolationResult:
+    """What the sandbox let through (`failures`: (check, detail)), each attempt it contained
+    (`contained`: "attempt: how"), and its layers (`sandbox.LAYERS` → "held" or why not)."""
+
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    contained: list[str] = field(default_factory=list)
+    layers: dict[str, str] = field(default_factory=dict)
 
 
 def _own_environ_digest() -> str | None:
@@ -44,35 +61,113 @@ def _growing(heartbeat: Path) -> bool:
     return size() > before
 
 
-def isolation_failures(run: ProbeRun, base: Path) -> list[tuple[str, str]]:
-    """(check, detail) of every isolation the sandbox did not hold; [] off Linux."""
-    from git_memory.runners.sandbox import current_status, hidden_paths
+def _decoys(base: Path) -> dict[str, Path]:
+    """Stand-ins for `~/.bashrc` and a repository's post-checkout hook, outside the
+    workspace (the real ones are never written to, even by a probe)."""
+    home, hooks = base / "decoy-home", base / "decoy-repo" / ".git" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    home.mkdir(exist_ok=True)
+    (home / ".bashrc").write_text(DECOY_TEXT)
+    return {
+        "append to ~/.bashrc (a decoy)": home / ".bashrc",
+        "write .git/hooks/post-checkout (a decoy)": hooks / "post-checkout",
+    }
+
+
+def check_isolation(
+    spawn: Spawn,
+    base: Path,
+    host_env: Any = None,
+    state_home: Path | None = None,
+) -> IsolationResult:
+    """Run the isolation probe through `spawn` (`process.spawn` bound to a runner) and
+    judge it; off Linux there is nothing to check."""
+    from git_memory.runners.sandbox import current_status, hidden_paths, layers_of, private_dir
 
     if not sys.platform.startswith("linux"):
-        return []
-    env = run.host_env if run.host_env is not None else os.environ
+        return IsolationResult()
+    env = os.environ if host_env is None else host_env
     sandboxed = current_status(env).available
-    private = [p for p in hidden_paths(env, run.state_home) if Path(p).exists()]
-    heartbeat = base / "heartbeat"
+    private = [p for p in hidden_paths(env, state_home) if Path(p).exists()]
+    heartbeat = base / "heartbeat-dir" / "heartbeat"
+    heartbeat.parent.mkdir()
+    decoys = _decoys(base)
     script = Path(__file__).resolve().with_name("isolation_probe.py")
-    with TcpCanary() as canary:
-        argv = [sys.executable, "-I", str(script), str(canary.port), str(heartbeat), *private]
-        result = run.spawn(b"", argv=argv)
+    with (
+        private_dir() as short,
+        TcpCanary() as tcp,
+        UnixCanary(str(short / "c.sock")) as unix,
+        UnixCanary() as abstract,
+    ):
+        given = {
+            "canaryPort": tcp.port,
+            "heartbeat": str(heartbeat),
+            "private": private,
+            "unixSocket": str(short / "c.sock"),
+            "abstractSocket": abstract.abstract,
+            "outside": {label: str(path) for label, path in decoys.items()},
+            "hostMountNamespace": os.readlink("/proc/self/ns/mnt"),
+        }
+        argv = [sys.executable, "-I", str(script), json.dumps(given)]
+        result = spawn(b"", argv=argv, watch=[tcp.port], write=[heartbeat.parent])
+    reached = {"TCP": tcp.connections, "unix": unix.connections, "abstract": abstract.connections}
     failures: list[tuple[str, str]] = []
     if _growing(heartbeat):
         failures.append(("SETSID", "a setsid child outlived the run"))
     if not sandboxed:
-        return failures
+        return IsolationResult(failures)
     report = _report(result.stdout)
+    layers = layers_of(result.sandbox_report)
     if report is None:
-        return [*failures, ("ISOLATION", "the isolation probe did not report")]
+        failures.append(("ISOLATION", "the isolation probe did not report"))
+        return IsolationResult(failures, [], layers)
+    judged = judge(report, reached, list(decoys.values()), result.sandbox_report or {}, tcp.port)
+    return IsolationResult(failures + judged[0], judged[1], layers)
+
+
+def judge(
+    report: dict[str, Any],
+    reached: dict[str, int],
+    decoys: list[Path],
+    sandbox_report: dict[str, Any],
+    port: int,
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """(failures, contained attempts) from the probe's report, the connections each host
+    canary saw (`reached`), the decoys and the sandbox init's report (`port`: the TCP
+    canary's, watched inside)."""
+    failures: list[tuple[str, str]] = []
     if _own_environ_digest() in report.get("environ", []):
         failures.append(("ENVIRON", "the parent's environment was readable"))
-    if report.get("loopback") or canary.connections:
+    if reached["TCP"]:
         failures.append(("LOOPBACK", "a loopback connection reached the host"))
-    if report.get("readable"):
-        failures.append(("PRIVATE_FILES", "private paths were readable"))
-    return failures
+    if reached["unix"] or reached["abstract"]:
+        failures.append(("UNIX_SOCKET", "a host unix socket accepted a connection"))
+    # A hidden directory holding a program the runner needs (its interpreter, say) shows
+    # the way down to what was put back read-only, and nothing else.
+    kept = [str(path) for path in sandbox_report.get("kept", [])]
+    readable = {*report.get("readable", []), *report.get("readableAfterUnmount", [])}
+    exposed = sorted(p for p in readable if not any(k.startswith(p + "/") for k in kept))
+    if exposed:
+        failures.append(("PRIVATE_FILES", "private paths were readable: " + ", ".join(exposed)))
+    changed = [str(p) for p in decoys if p.exists() and p.read_text() != DECOY_TEXT]
+    if changed:
+        failures.append(("WRITE_OUTSIDE", "written outside the workspace: " + ", ".join(changed)))
+    attempts: dict[str, str] = report.get("attempts", {})
+    mounted = [name for name in attempts if "mount" in name and attempts[name].startswith("succ")]
+    if mounted:
+        failures.append(("MOUNT", "; ".join(f"{name}: {attempts[name]}" for name in mounted)))
+    contained = [
+        f"{name}: {outcome}"
+        for name, outcome in attempts.items()
+        if not outcome.startswith("succeeded")
+    ]
+    counted = sandbox_report.get("contained", {}).get(f"tcp:{port}", 0)
+    if counted and not reached["TCP"]:
+        contained.insert(0, f"connect out over TCP: contained ({counted} attempt(s) counted)")
+    if not exposed:
+        hidden = report.get("private", 0)
+        contained.append(f"read of {hidden} hidden path(s), before and after unmounting: empty")
+    return failures, contained
 
 
 def _report(stdout: bytes) -> dict[str, Any] | None:
@@ -81,3 +176,19 @@ def _report(stdout: bytes) -> dict[str, Any] | None:
     except (ValueError, IndexError):
         return None
     return report if isinstance(report, dict) else None
+
+
+def probe_sandbox(base: Path, host_env: Any = None) -> IsolationResult:
+    """`check_isolation` with this Python as the runner (no model involved): what any runner
+    started here would meet."""
+    from git_memory.runners.binary import identify
+    from git_memory.runners.process import spawn
+    from git_memory.runners.profiles import RunnerOptions, resolve_profile
+
+    profile = resolve_profile(RunnerOptions("command", command=sys.executable), environ={})
+    binary = identify(sys.executable, host_env)
+
+    def run(stdin: bytes, **options: Any) -> _proc.BoundedResult:
+        return spawn(profile, binary, stdin, host_env=host_env, **options)
+
+    return check_isolation(run, base, host_env)

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from git_memory import _proc
 from git_memory.errors import GitMemoryError
 from git_memory.runners.binary import BinaryIdentity
 from git_memory.runners.environment import isolated
 from git_memory.runners.profiles import RunnerProfile
-from git_memory.runners.sandbox import sandboxed
+from git_memory.runners.sandbox import Boxed, sandboxed
 from git_memory.runners.sandbox_init import EXEC_FAILED_EXIT, LINGERING_EXIT, SETUP_FAILED_EXIT
 
 
@@ -37,42 +36,55 @@ def spawn(
     argv: list[str] | None = None,
     timeout_ms: int | None = None,
     state_home: Path | None = None,
+    watch: Sequence[int] = (),
+    write: Sequence[Path] = (),
 ) -> _proc.BoundedResult:
     """Start the runner in a one-time environment (inside the OS sandbox where there is
-    one, with `state_home` hidden) and collect its bounded output."""
+    one, with `state_home` hidden) and collect its bounded output.
+
+    In the sandbox the runner may write only its one-time tree, `cwd` when one is given and
+    `write`; a connection to a loopback port of `watch` is counted in the sandbox report."""
     env_source = os.environ if host_env is None else host_env
-    with (
-        isolated(profile, binary, host_env=host_env, temp_root=temp_root) as isolation,
-        sandboxed(profile, argv or argv_for(profile, binary), env_source, state_home) as (
-            command,
-            proxy,
-        ),
-    ):
-        try:
-            result = _proc.run_bounded(
-                command,
-                input_bytes=stdin,
-                env=isolation.env,
-                cwd=cwd or isolation.workspace,
-                timeout=(timeout_ms or profile.timeout_ms) / 1000,
-                stdout_limit=profile.max_output_bytes,
-                stderr_limit=profile.max_stderr_bytes,
-            )
-        except OSError as exc:
-            raise GitMemoryError(
-                "GM_RUNNER_SPAWN_FAILED",
-                f"cannot start the {profile.name} runner: {exc.strerror or exc}",
-            ) from exc
-        return _from_sandbox(profile, result, command != (argv or argv_for(profile, binary)), proxy)
+    program = argv or argv_for(profile, binary)
+    with isolated(profile, binary, host_env=host_env, temp_root=temp_root) as isolation:
+        workdir = cwd or isolation.workspace
+        writable = [isolation.root, *([cwd] if cwd is not None else []), *write]
+        with sandboxed(
+            profile,
+            program,
+            env_source,
+            state_home,
+            runner_env=isolation.env,
+            write=writable,
+            watch=watch,
+            cwd=workdir,
+        ) as boxed:
+            try:
+                result = _proc.run_bounded(
+                    boxed.command,
+                    input_bytes=stdin,
+                    env=isolation.env,
+                    cwd=workdir,
+                    timeout=(timeout_ms or profile.timeout_ms) / 1000,
+                    stdout_limit=profile.max_output_bytes,
+                    stderr_limit=profile.max_stderr_bytes,
+                )
+            except OSError as exc:
+                raise GitMemoryError(
+                    "GM_RUNNER_SPAWN_FAILED",
+                    f"cannot start the {profile.name} runner: {exc.strerror or exc}",
+                ) from exc
+            return _from_sandbox(profile, result, boxed, program)
 
 
 def _from_sandbox(
-    profile: RunnerProfile, result: _proc.BoundedResult, wrapped: bool, proxy: Any
+    profile: RunnerProfile, result: _proc.BoundedResult, boxed: Boxed, program: list[str]
 ) -> _proc.BoundedResult:
     """The sandbox init's own exit statuses turned back into what they mean."""
-    if not wrapped:
+    if boxed.command == program:
         return result
-    refused = proxy.refused if proxy is not None else 0
+    refused = boxed.proxy.refused if boxed.proxy is not None else 0
+    report = boxed.report()
     if result.returncode == SETUP_FAILED_EXIT:
         raise GitMemoryError(
             "GM_RUNNER_SANDBOX_FAILED",
@@ -86,8 +98,10 @@ def _from_sandbox(
             f"cannot start the {profile.name} runner: {_excerpt(result.stderr)}",
         )
     if result.returncode == LINGERING_EXIT:
-        return dataclasses.replace(result, returncode=0, lingering=True, egress_refused=refused)
-    return dataclasses.replace(result, egress_refused=refused)
+        return dataclasses.replace(
+            result, returncode=0, lingering=True, egress_refused=refused, sandbox_report=report
+        )
+    return dataclasses.replace(result, egress_refused=refused, sandbox_report=report)
 
 
 def check_result(profile: RunnerProfile, result: _proc.BoundedResult) -> bytes:

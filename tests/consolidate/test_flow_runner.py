@@ -9,11 +9,18 @@ from pathlib import Path
 import pytest
 
 from git_memory.formats.scene import parse_scene
+from git_memory.runners.sandbox import WRITABLE_SETTING
 from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT, run_cli
 from tests.consolidate.flow_support import cli_json, error_code, prepare_and_promote, write_entries
 
 FAKES = PROJECT_ROOT / "tests" / "fixtures" / "runners"
+
+
+@pytest.fixture(autouse=True)
+def _fake_may_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake runner's spawn marker is the one thing it may write in the OS sandbox."""
+    monkeypatch.setenv(WRITABLE_SETTING, str(tmp_path / "fake"))
 
 
 def _fake(tmp_path: Path, *modes: str) -> Path:

@@ -69,7 +69,13 @@ def test_outside_a_repository_still_reports(tmp_path: Path) -> None:
 def test_runner_sandbox_line_says_what_isolation_runners_get(repo: Repo, monkeypatch: Any) -> None:
     checks = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
     assert checks["runner sandbox"]["status"] == "ok"
-    assert "namespaces" in checks["runner sandbox"]["detail"]
+    detail = checks["runner sandbox"]["detail"]
+    assert "namespaces" in detail
+    # The layers as the isolation probe met them inside, and what it contained.
+    for layer in ("user ns", "nested user ns", "caps dropped", "no-new-privs", "seccomp"):
+        assert f"{layer} held" in detail
+    assert "unmount the hiding mounts: refused" in detail
+    assert "connect to a host unix socket: refused" in detail
     monkeypatch.setenv("GIT_MEMORY_RUNNER_SANDBOX", "off")
     plain = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
     assert plain["runner sandbox"]["status"] == "warn"

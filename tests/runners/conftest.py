@@ -19,6 +19,7 @@ import pytest
 
 from git_memory.runners.ledger import StoreLedger
 from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
+from git_memory.runners.sandbox import WRITABLE_SETTING
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runners"
 # Read at import: the hermetic fixture strips every GIT_* variable before a test body runs.
@@ -48,9 +49,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture
-def fake_runner(tmp_path: Path) -> Callable[[str], Path]:
-    """`fake_runner("conformant")` → an executable copy of that fake runner in tmp."""
+def fake_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], Path]:
+    """`fake_runner("conformant")` → an executable copy of that fake runner in tmp.
+
+    Its directory is the one host directory the runner may write in the OS sandbox (its
+    spawn marker, heartbeat), named by `GIT_MEMORY_RUNNER_WRITABLE`."""
     directory = tmp_path / "fake-runners"
+    monkeypatch.setenv(WRITABLE_SETTING, str(directory))
 
     def make(kind: str) -> Path:
         directory.mkdir(exist_ok=True)

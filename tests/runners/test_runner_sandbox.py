@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +24,7 @@ from git_memory.repo.secret import load_or_create_secret
 from git_memory.runners import conformance, sandbox
 from git_memory.runners.binary import identify
 from git_memory.runners.canary import TcpCanary
-from git_memory.runners.isolation_check import isolation_failures
+from git_memory.runners.isolation_check import check_isolation, judge
 from git_memory.runners.process import run_checked, spawn
 from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
 from tests.conftest import PROJECT_ROOT
@@ -100,8 +102,9 @@ def test_parent_environment_and_private_paths_are_out_of_reach(
         {"PARENT_SECRET": canary}, script, str(ssh), str(hermetic_env["state"])
     )
     assert not any(canary in block for block in seen["environ"])
-    assert seen["private"][str(ssh)] == []
-    assert seen["private"][str(hermetic_env["state"])] == []
+    # Below /tmp, which the sandbox replaces whole: absent (an empty mount elsewhere).
+    assert seen["private"][str(ssh)] in ([], "error 2")
+    assert seen["private"][str(hermetic_env["state"])] in ([], "error 2")
     # The same runner without the OS layer reads both: the attack is real.
     exposed = _environment_seen_from_a_child_of(
         {"PARENT_SECRET": canary, sandbox.SETTING: "off"}, script, str(ssh)
@@ -157,13 +160,44 @@ def test_network_reaches_only_the_model_endpoint(
     assert result.egress_refused == 1
 
 
+def _probe(script: Path) -> conformance.ProbeOutcome:
+    secret = load_or_create_secret(Path(os.environ["GIT_MEMORY_HOME"]))
+    return conformance.probe(command_profile(script), identify(str(script)), secret)
+
+
 def test_conformance_isolation_check_passes_in_the_sandbox(fake_runner: FakeRunner) -> None:
-    script = fake_runner("conformant")
-    profile = command_profile(script)
-    outcome = conformance.probe(
-        profile, identify(str(script)), load_or_create_secret(Path(os.environ["GIT_MEMORY_HOME"]))
-    )
+    outcome = _probe(fake_runner("conformant"))
     assert outcome.failures == []
+    # Each attempt of the isolation probe is reported with what contained it.
+    attempts = {line.split(":", 1)[0] for line in outcome.contained}
+    assert {
+        "connect out over TCP",
+        "connect to a host unix socket",
+        "connect to an abstract unix socket",
+        "unmount the hiding mounts",
+        "mount a file system",
+        "append to ~/.bashrc (a decoy)",
+        "write .git/hooks/post-checkout (a decoy)",
+    } <= attempts
+    assert any(line.startswith("read of ") for line in outcome.contained)
+    assert outcome.layers == dict.fromkeys(sandbox.LAYERS, "held")
+
+
+def test_conformance_sees_a_runner_that_connects_out_from_the_sandbox(
+    fake_runner: FakeRunner,
+) -> None:
+    # The network namespace keeps the connection from the host canary; the sandbox counts
+    # the attempt on the canary's port and the probe fails on it.
+    outcome = _probe(fake_runner("network-connecting"))
+    assert [failure.code for failure in outcome.failures] == ["GM_RUNNER_CONFORMANCE_NETWORK"]
+    assert "contained by the sandbox" in outcome.failures[0].detail
+
+
+def test_conformance_in_the_sandbox_contains_the_write_outside(fake_runner: FakeRunner) -> None:
+    # Reading the probe file and writing in its own directory are the model's doing and
+    # fail the probe; the write into the sibling directory never lands.
+    codes = [failure.code for failure in _probe(fake_runner("file-reading")).failures]
+    assert codes == ["GM_RUNNER_CONFORMANCE_CANARY", "GM_RUNNER_CONFORMANCE_SIDE_EFFECT"]
 
 
 def test_isolation_check_catches_each_attack_without_the_os_layer(
@@ -177,10 +211,10 @@ def test_isolation_check_catches_each_attack_without_the_os_layer(
     ssh.mkdir()
     (ssh / "config").write_text("Host *\n")
 
-    def no_wrap(profile: Any, argv: list[str], host_env: Any, state_home: Any = None) -> Any:
+    def no_wrap(_profile: Any, argv: list[str], *_args: Any, **_options: Any) -> Any:
         from contextlib import nullcontext
 
-        return nullcontext((argv, None))
+        return nullcontext(sandbox.Boxed(argv))
 
     monkeypatch.setattr("git_memory.runners.process.sandboxed", no_wrap)
     monkeypatch.setattr(
@@ -189,13 +223,17 @@ def test_isolation_check_catches_each_attack_without_the_os_layer(
     )
     script = fake_runner("conformant")
     run = conformance.ProbeRun(command_profile(script), identify(str(script)), None, None, None)
-    found = isolation_failures(run, tmp_path)
-    checks = {check for check, _detail in found}
-    assert {"LOOPBACK", "PRIVATE_FILES"} <= checks
+    found = check_isolation(run.spawn, tmp_path)
+    checks = {check for check, _detail in found.failures}
+    assert {"LOOPBACK", "PRIVATE_FILES", "UNIX_SOCKET", "WRITE_OUTSIDE"} <= checks
     # Our own environment is readable from /proc only when we are the runner's parent.
     assert "ENVIRON" in checks
     # The setsid escape is still caught without namespaces: this process is its subreaper.
     assert "SETSID" not in checks
+    # Mounts are never tried in the host's own mount namespace.
+    assert "MOUNT" not in checks
+    # No layer is claimed: the run sent no report.
+    assert set(found.layers.values()) == {"not available"}
 
 
 def test_a_sandbox_that_cannot_be_set_up_is_a_clear_error(
@@ -209,14 +247,37 @@ def test_a_sandbox_that_cannot_be_set_up_is_a_clear_error(
     assert "not an absolute path" in caught.value.details["stderr"]
 
 
-def test_the_callers_state_home_is_hidden_too(fake_runner: FakeRunner, tmp_path: Path) -> None:
+def test_the_callers_state_home_is_hidden_too(fake_runner: FakeRunner) -> None:
     # A state home named by `memory.home` is not in the environment: the caller passes it.
-    configured = tmp_path / "configured-state"
-    configured.mkdir()
-    (configured / "secret.json").write_text("{}")
-    script = fake_runner("environ-reading")
-    profile = _profile(script, str(configured))
-    result = spawn(profile, identify(str(script)), b"probe", state_home=configured)
-    assert json.loads(result.stdout)["private"][str(configured)] == []
-    exposed = spawn(profile, identify(str(script)), b"probe")
-    assert json.loads(exposed.stdout)["private"][str(configured)] == ["secret.json"]
+    # Outside /tmp (which the sandbox replaces whole), so only its hiding mount hides it.
+    outside = Path(tempfile.mkdtemp(prefix="gm-state-", dir="/var/tmp"))
+    try:
+        configured = outside / "configured-state"
+        configured.mkdir()
+        (configured / "secret.json").write_text("{}")
+        script = fake_runner("environ-reading")
+        profile = _profile(script, str(configured))
+        result = spawn(profile, identify(str(script)), b"probe", state_home=configured)
+        assert json.loads(result.stdout)["private"][str(configured)] == []
+        exposed = spawn(profile, identify(str(script)), b"probe")
+        assert json.loads(exposed.stdout)["private"][str(configured)] == ["secret.json"]
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
+
+
+def test_a_mount_the_probe_could_make_or_undo_fails_the_check(tmp_path: Path) -> None:
+    # Judged from what the probe reports: a sandbox whose mounts can be changed from inside
+    # does not hold, whatever else it contained.
+    report = {
+        "environ": [],
+        "readable": [],
+        "readableAfterUnmount": [],
+        "attempts": {
+            "unmount the hiding mounts": "succeeded (3 mount(s) undone)",
+            "mount a file system": "refused (Operation not permitted)",
+        },
+    }
+    reached = {"TCP": 0, "unix": 0, "abstract": 0}
+    failures, contained = judge(report, reached, [tmp_path / "absent"], {}, 1)
+    assert failures == [("MOUNT", "unmount the hiding mounts: succeeded (3 mount(s) undone)")]
+    assert "mount a file system: refused (Operation not permitted)" in contained
