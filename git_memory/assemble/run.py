@@ -17,7 +17,13 @@ from git_memory import safefs
 from git_memory.assemble import projection as proj
 from git_memory.assemble.block import Splice, SpliceAction, splice_block
 from git_memory.assemble.compose import RenderSettings, render
-from git_memory.assemble.render import SKILL_DIRS, TARGET_FILES, Provider, Rendered
+from git_memory.assemble.render import (
+    NEW_FILE_HEADERS,
+    SKILL_DIRS,
+    TARGET_FILES,
+    Provider,
+    Rendered,
+)
 from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.failpoints import failpoint
 
@@ -84,10 +90,11 @@ def file_diff(path: str, old: bytes | None, new: bytes | None) -> str:
     )
 
 
-def _write_target(root: Path, name: str, data: bytes) -> None:
-    with safefs.open_dir(root, []) as root_fd:
+def _write_target(root: Path, relpath: str, data: bytes) -> None:
+    parts = safefs.split_relative(relpath)
+    with safefs.open_dir(root, parts[:-1], create=True) as dir_fd:
         # Keeps the file's mode; a new file gets 0644.
-        safefs.replace_file_at(root_fd, name, data)
+        safefs.replace_file_at(dir_fd, parts[-1], data)
 
 
 def _projection_diffs(
@@ -118,8 +125,8 @@ class AssemblyPlan:
 
     @property
     def skill_dir(self) -> str:
-        """`.claude/skills` or `.codex/skills`."""
-        return SKILL_DIRS[self.provider]
+        """`.claude/skills`, `.codex/skills`, or "" for an agent without a skill directory."""
+        return SKILL_DIRS.get(self.provider, "")
 
     def diff(self) -> str:
         """Unified diffs of every file the plan changes."""
@@ -145,14 +152,18 @@ def plan_assembly(
     target = TARGET_FILES[provider]
     current = safefs.read_file_nofollow(inputs.root, target)
     manifest = proj.load_manifest(inputs.manifest_path)
-    skills = snapshot.files.skills
+    skill_dir = SKILL_DIRS.get(provider)
+    skills = snapshot.files.skills if skill_dir else {}
+    if not skill_dir:
+        # No skill directory: nothing is projected, and nothing was.
+        skill_dir, manifest = "", proj.Manifest(inputs.manifest_path)
     names = sorted(set(skills) | set(manifest.files))
-    skill_dir = SKILL_DIRS[provider]
     projected = {name: proj.read_projection(inputs.root, skill_dir, name) for name in names}
     projection = proj.plan_projection(skills, projected, manifest.files)
     if projection.conflicts:
         raise proj.conflict_error(skill_dir, projection.conflicts)
-    splice = splice_block(current, rendered.text)
+    header = NEW_FILE_HEADERS.get(provider, "").encode()
+    splice = splice_block(header if current is None else current, rendered.text)
     return AssemblyPlan(
         provider, target, current, splice, manifest, projected, projection, rendered
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
@@ -10,6 +10,9 @@ from git_memory.contracts.base import Model
 
 MIN_BUDGET = 1000
 MAX_BUDGET = 1_000_000
+# The agents whose own instruction files assemble writes (docs/guide-context.md lists them).
+Agent = Literal["claude", "codex", "opencode", "gemini", "qwen", "copilot", "cursor"]
+AGENTS: tuple[Agent, ...] = get_args(Agent)
 
 
 class AssembleRequest(Model):
@@ -17,7 +20,7 @@ class AssembleRequest(Model):
     `memory.assembleTargets`)."""
 
     format: Literal["git-memory-assemble-request@v1"] = "git-memory-assemble-request@v1"
-    provider: Literal["claude", "codex", "all"]
+    provider: Agent | Literal["all"]
     dry_run: bool = False
 
 
@@ -50,13 +53,15 @@ class BlockReport(Model):
 
 
 class ProviderAssembly(Model):
-    """One provider's context file, skill projections and block."""
+    """One provider's context file, skill projections and block (`sharedWith`: the other
+    providers of `memory.assembleTargets` that read the same file, written once)."""
 
-    provider: Literal["claude", "codex"]
+    provider: Agent
     changed: bool
     target: AssembledFile
     skills: list[AssembledFile]
     block: BlockReport
+    shared_with: list[Agent] = Field(default_factory=list)
 
 
 class AssembleResponse(Model):
@@ -64,7 +69,7 @@ class AssembleResponse(Model):
     and `block` describe the first provider assembled; `providers` lists every one."""
 
     format: Literal["git-memory-assemble@v1"] = "git-memory-assemble@v1"
-    provider: Literal["claude", "codex", "all"]
+    provider: Agent | Literal["all"]
     dry_run: bool
     changed: bool
     target: AssembledFile
@@ -86,7 +91,7 @@ class ContextRequest(Model):
         le=MAX_BUDGET,
         description="Bytes; default `memory.assembleBudget` (8000).",
     )
-    provider: Literal["claude", "codex"] = "claude"
+    provider: Agent = "claude"
 
 
 class ContextResponse(Model):

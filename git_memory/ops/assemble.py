@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from git_memory.contracts.assemble import (
+    AGENTS,
     AssembledFile,
     AssembleRequest,
     AssembleResponse,
@@ -24,10 +25,12 @@ if TYPE_CHECKING:
 
 
 def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
-    """Write approved memory into CLAUDE.md (claude), AGENTS.md (codex) or both (all:
-    memory.assembleTargets) as one generated block — approved entries one line each, grouped,
-    then doctrine, scene index and skill index, within memory.assembleBudget bytes; what does
-    not fit is counted — and project skills to .claude/skills/ or .codex/skills/.
+    """Write approved memory into each agent's own instruction file (CLAUDE.md, AGENTS.md,
+    GEMINI.md, QWEN.md, .github/copilot-instructions.md, .cursor/rules/git-memory.mdc; all:
+    memory.assembleTargets, a file two agents share written once) as one generated block —
+    approved entries one line each, grouped, then doctrine, scene index and skill index,
+    within memory.assembleBudget bytes; what does not fit is counted — and project skills to
+    .claude/skills/ or .codex/skills/.
 
     Text outside the block is never touched and unchanged files are not rewritten. A
     projection edited by someone else is a conflict (nothing is written). With --dry-run,
@@ -43,11 +46,12 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
     providers: list[Provider] = (
         assemble_targets(worktree) if request.provider == "all" else [request.provider]
     )
+    sharing = readers_by_file(providers)
     budget = assemble_budget(worktree)
-    inputs = [(_inputs(worktree, provider, budget), provider) for provider in providers]
+    inputs = [(_inputs(worktree, first, budget), first) for first in sharing]
     with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
         results = run_assemble(inputs, snapshot, dry_run=request.dry_run)
-    assemblies = [_assembly(result, budget) for result in results]
+    assemblies = [_assembly(result, budget, sharing[result.provider]) for result in results]
     first = assemblies[0]
     return AssembleResponse(
         provider=request.provider,
@@ -60,6 +64,21 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
         diff="".join(result.diff for result in results),
         notes=list(dict.fromkeys(note for result in results for note in result.notes)),
     )
+
+
+def readers_by_file(providers: list[Provider]) -> dict[Provider, list[Provider]]:
+    """The first provider of each target file → the other providers reading that file, so a
+    file two agents share (AGENTS.md: Codex and OpenCode) is written once."""
+    from git_memory.assemble.render import TARGET_FILES
+
+    first: dict[str, Provider] = {}
+    sharing: dict[Provider, list[Provider]] = {}
+    for provider in providers:
+        owner = first.setdefault(TARGET_FILES[provider], provider)
+        sharing.setdefault(owner, [])
+        if owner != provider:
+            sharing[owner].append(provider)
+    return sharing
 
 
 def require_memory_root(worktree: Worktree) -> None:
@@ -108,9 +127,10 @@ def block_report(rendered: Rendered, budget: int) -> BlockReport:
     )
 
 
-def _assembly(result: AssembleResult, budget: int) -> ProviderAssembly:
+def _assembly(result: AssembleResult, budget: int, shared: list[Provider]) -> ProviderAssembly:
     return ProviderAssembly(
         provider=result.provider,
+        shared_with=shared,
         changed=result.changed,
         target=AssembledFile(path=result.target, action=result.target_action),
         skills=[AssembledFile(path=p.path, action=p.action) for p in result.projections],
@@ -156,7 +176,10 @@ def render(response: AssembleResponse) -> str:
         return response.diff.rstrip("\n") or "nothing to change"
     lines = []
     for item in response.providers:
-        lines.append(f"{item.target.path}: {_VERBS[item.target.action]}")
+        readers = f" (read by {', '.join([item.provider, *item.shared_with])})"
+        lines.append(
+            f"{item.target.path}: {_VERBS[item.target.action]}{readers if item.shared_with else ''}"
+        )
         lines.append(f"  {summary_line(item.block)}")
         lines += [
             f"{skill.path}: {_VERBS[skill.action]}"
@@ -175,10 +198,13 @@ OPERATION = Operation(
     cli_params=[
         click.Option(
             ["--provider"],
-            type=click.Choice(["claude", "codex", "all"]),
+            type=click.Choice([*AGENTS, "all"]),
             default=None,
             help="Whose files: claude (CLAUDE.md, .claude/skills), codex (AGENTS.md, "
-            ".codex/skills) or all (memory.assembleTargets, default claude,codex). Required.",
+            ".codex/skills), opencode (AGENTS.md), gemini (GEMINI.md), qwen (QWEN.md), "
+            "copilot (.github/copilot-instructions.md), cursor (.cursor/rules/git-memory.mdc) "
+            "or all (memory.assembleTargets; default claude, codex and the agents of this "
+            "repository's indexed sessions). Required.",
         ),
         click.Option(["--dry-run"], is_flag=True, help="Print the diff; write nothing."),
     ],

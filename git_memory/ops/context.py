@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from git_memory.contracts.assemble import (
+    AGENTS,
     MAX_BUDGET,
     MIN_BUDGET,
     ContextRequest,
@@ -74,10 +75,11 @@ OPERATION = Operation(
         ),
         click.Option(
             ["--provider"],
-            type=click.Choice(["claude", "codex"]),
+            type=click.Choice(AGENTS),
             default="claude",
             show_default=True,
-            help="Whose skill directory the skill index points to.",
+            help="Whose skill directory the skill index points to (the memory root's "
+            "skills for an agent without one).",
         ),
     ],
     from_cli=_from_cli,
