@@ -4,14 +4,19 @@ default targets taken from the indexed sessions, and no-follow writes below the 
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER
 from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_skill
 from tests.assemble.test_assemble_memory import block_of, memory
+from tests.conftest import PROJECT_ROOT
 from tests.sessions import agents
 from tests.sessions.test_other_agents_flow import _install_gemini_session
 
@@ -103,3 +108,49 @@ def test_default_targets_add_the_agents_of_the_indexed_sessions(
     report = _assemble_all(memory, gm)
     assert [p["provider"] for p in report["providers"]] == ["claude", "codex", "gemini"]
     assert (memory.root / "GEMINI.md").is_file()
+
+
+@pytest.mark.usefixtures("bin_dir")
+@pytest.mark.parametrize(
+    ("agent", "variable"), [("gemini-cli", "GEMINI_PROJECT_DIR"), ("qwen-code", "QWEN_PROJECT_DIR")]
+)
+def test_the_session_start_snippets_print_the_hook_json_the_agent_reads(
+    memory: Repo, gm: Any, tmp_path: Path, agent: str, variable: str
+) -> None:
+    settings = json.loads(
+        (PROJECT_ROOT / "contrib" / agent / "session-start-settings.json").read_text()
+    )
+    [group] = settings["hooks"]["SessionStart"]
+    [hook] = group["hooks"]
+    assert hook["type"] == "command"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # Both agents run the command with a shell, the project root in their variable and the event
+    # as JSON on stdin; standard output must be one JSON document.
+    event = {"hook_event_name": "SessionStart", "source": "startup", "cwd": str(elsewhere)}
+
+    def run(root: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["/bin/sh", "-c", hook["command"]],
+            cwd=elsewhere,
+            env={**os.environ, variable: str(root)},
+            input=json.dumps(event),
+            capture_output=True,
+            text=True,
+            timeout=hook["timeout"] / 1000,
+            check=False,
+        )
+
+    result = run(memory.root)
+    assert result.returncode == 0, result.stderr
+    output = json.loads(result.stdout)
+    assert output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert (
+        output["hookSpecificOutput"]["additionalContext"] == gm(["context"], cwd=memory.root).stdout
+    )
+    no_memory = tmp_path / "plain"
+    no_memory.mkdir()
+    subprocess.run(["git", "init", "-q", str(no_memory)], check=True)
+    failed = run(no_memory)
+    assert failed.returncode == 1
+    assert failed.stdout == ""
