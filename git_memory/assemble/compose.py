@@ -40,6 +40,7 @@ class RenderSettings:
     budget: int
     query: str | None = None
     cache_path: Path | None = None  # None: neither read nor write a cache
+    scope: str | None = None  # a scoped block's directory; None: the root block
 
 
 def lint_sources(files: MemoryFiles) -> None:
@@ -94,6 +95,13 @@ def block_input(snapshot: MemorySnapshot, settings: RenderSettings) -> BlockInpu
     lint_sources(snapshot.files)
     doctrine, scenes, skills = parse_sources(snapshot.files)
     entries, held_back = snapshot.fresh()
+    # A scoped block holds only the entries of its directory; the root block the rest, and it
+    # counts every stale entry held back (`git memory verify` lists them all).
+    entries = [entry for entry in entries if entry.scope == settings.scope]
+    if settings.scope is not None:
+        scope_of = {entry.id: entry.scope for entry in snapshot.approved()}
+        held_back = [i for i in held_back if scope_of.get(i) == settings.scope]
+        doctrine, scenes, skills = None, [], []
     query = (settings.query or "").strip() or None
     matching = snapshot.matching(query, MAX_MATCHING) if query else []
     return BlockInput(
@@ -107,6 +115,7 @@ def block_input(snapshot: MemorySnapshot, settings: RenderSettings) -> BlockInpu
         held_back=held_back,
         query=query,
         matching=matching,
+        scope=settings.scope,
     )
 
 
@@ -121,6 +130,7 @@ def render(snapshot: MemorySnapshot, settings: RenderSettings, *, save: bool) ->
         memoryRoot=settings.memory_root,
         budget=settings.budget,
         query=settings.query,
+        scope=settings.scope,
     )
     if settings.cache_path is not None:
         cached = load_cached(settings.cache_path, key)

@@ -77,6 +77,13 @@ class BlockInput:
     held_back: Sequence[str] = ()  # ids of approved entries left out as stale
     query: str | None = None
     matching: Sequence[str] = ()  # ids of entries matching `query`, best first
+    scope: str | None = None  # the directory of a scoped block; None: the root block
+    left_out_known: int = 0  # entries left out because the repository's own files say it
+
+    @property
+    def heading(self) -> str:
+        """`## Team memory`, or `## Team memory for web/` for a scoped block."""
+        return HEADING if self.scope is None else f"{HEADING} for {self.scope}/"
 
 
 @dataclass(frozen=True)
@@ -287,9 +294,9 @@ def _render(inp: BlockInput, frame: list[str], tail: list[str]) -> Rendered:
 
 def render_block(inp: BlockInput) -> Rendered:
     """The block from its BEGIN line to its END line (no final newline), within the budget."""
-    return _render(inp, [BEGIN_MARKER, "", HEADING, ""], [END_MARKER])
+    return _render(inp, [BEGIN_MARKER, "", inp.heading, ""], [END_MARKER])
 
 
 def render_context(inp: BlockInput) -> Rendered:
     """The same rendering without the marker lines, for printing (`git memory context`)."""
-    return _render(inp, [HEADING, ""], [])
+    return _render(inp, [inp.heading, ""], [])

@@ -24,6 +24,13 @@ from git_memory.assemble.render import (
     Provider,
     Rendered,
 )
+from git_memory.assemble.scoped import (
+    ScopedPlan,
+    load_record,
+    plan_scoped,
+    save_record,
+    write_worktree_file,
+)
 from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.failpoints import failpoint
 
@@ -49,13 +56,16 @@ class AssembleResult:
     dry_run: bool
     block: Rendered
     notes: list[str] = field(default_factory=list)
+    scoped: list[ScopedPlan] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         """Whether any worktree file is (or would be) written or removed."""
         touched = ("create", "update", "remove")
-        return self.target_action != "unchanged" or any(
-            p.action in touched for p in self.projections
+        return (
+            self.target_action != "unchanged"
+            or any(p.action in touched for p in self.projections)
+            or any(s.action != "unchanged" for s in self.scoped)
         )
 
 
@@ -69,6 +79,7 @@ class AssembleInputs:
     budget: int
     manifest_path: Path
     cache_path: Path | None = None
+    scoped_record: Path | None = None  # None: no scoped blocks are written
 
 
 def _text(data: bytes | None) -> list[str]:
@@ -88,13 +99,6 @@ def file_diff(path: str, old: bytes | None, new: bytes | None) -> str:
     return "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
     )
-
-
-def _write_target(root: Path, relpath: str, data: bytes) -> None:
-    parts = safefs.split_relative(relpath)
-    with safefs.open_dir(root, parts[:-1], create=True) as dir_fd:
-        # Keeps the file's mode; a new file gets 0644.
-        safefs.replace_file_at(dir_fd, parts[-1], data)
 
 
 def _projection_diffs(
@@ -122,6 +126,7 @@ class AssemblyPlan:
     projected: dict[str, bytes | None]
     projection: proj.ProjectionPlan
     rendered: Rendered
+    scoped: list[ScopedPlan] = field(default_factory=list)
 
     @property
     def skill_dir(self) -> str:
@@ -134,6 +139,9 @@ class AssemblyPlan:
         if self.splice.action != "unchanged":
             diffs.append(file_diff(self.target, self.current, self.splice.data))
         diffs += _projection_diffs(self.skill_dir, self.projection.changes, self.projected)
+        diffs += [
+            file_diff(s.path, s.current, s.data) for s in self.scoped if s.action != "unchanged"
+        ]
         return "".join(diffs)
 
 
@@ -164,8 +172,12 @@ def plan_assembly(
         raise proj.conflict_error(skill_dir, projection.conflicts)
     header = NEW_FILE_HEADERS.get(provider, "").encode()
     splice = splice_block(header if current is None else current, rendered.text)
+    scoped = []
+    if inputs.scoped_record is not None:
+        recorded = load_record(inputs.scoped_record)
+        scoped = plan_scoped(inputs.root, provider, snapshot, settings, recorded, save=save)
     return AssemblyPlan(
-        provider, target, current, splice, manifest, projected, projection, rendered
+        provider, target, current, splice, manifest, projected, projection, rendered, scoped
     )
 
 
@@ -184,6 +196,7 @@ def _result(plan: AssemblyPlan, dry_run: bool, notes: list[str]) -> AssembleResu
         dry_run=dry_run,
         block=plan.rendered,
         notes=notes,
+        scoped=plan.scoped,
     )
 
 
@@ -216,7 +229,12 @@ def assemble(
 
 def _apply(inputs: AssembleInputs, plan: AssemblyPlan) -> None:
     if plan.splice.action != "unchanged":
-        _write_target(inputs.root, plan.target, plan.splice.data)
+        write_worktree_file(inputs.root, plan.target, plan.splice.data)
+    for scoped in plan.scoped:
+        if scoped.action != "unchanged":
+            write_worktree_file(inputs.root, scoped.path, scoped.data)
+    if inputs.scoped_record is not None and plan.scoped:
+        save_record(inputs.scoped_record, plan.scoped)
     for step in plan.projection.changes:
         proj.apply_step(inputs.root, plan.skill_dir, step)
     # A crash here leaves projections without their records: the next run finds them equal

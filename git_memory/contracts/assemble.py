@@ -20,7 +20,7 @@ class AssembleRequest(Model):
     `memory.assembleTargets`)."""
 
     format: Literal["git-memory-assemble-request@v1"] = "git-memory-assemble-request@v1"
-    provider: Agent | Literal["all"]
+    provider: Literal[Agent, "all"]
     dry_run: bool = False
 
 
@@ -52,6 +52,18 @@ class BlockReport(Model):
     doctrine: Literal["shown", "left-out", "none"]
 
 
+class ScopedBlock(Model):
+    """A block of the entries that apply below one directory (`scope`), in the agent's file
+    for that directory; `remove`/`update`: a directory without entries any more lost its block
+    (the file removed, or kept for the text around the block)."""
+
+    path: str
+    scope: str
+    action: Literal["appended", "replaced", "unchanged", "remove", "update"]
+    shown: list[str]
+    bytes: int
+
+
 class ProviderAssembly(Model):
     """One provider's context file, skill projections and block (`sharedWith`: the other
     providers of `memory.assembleTargets` that read the same file, written once)."""
@@ -62,6 +74,7 @@ class ProviderAssembly(Model):
     skills: list[AssembledFile]
     block: BlockReport
     shared_with: list[Agent] = Field(default_factory=list)
+    scoped: list[ScopedBlock] = Field(default_factory=list)
 
 
 class AssembleResponse(Model):
@@ -69,7 +82,7 @@ class AssembleResponse(Model):
     and `block` describe the first provider assembled; `providers` lists every one."""
 
     format: Literal["git-memory-assemble@v1"] = "git-memory-assemble@v1"
-    provider: Agent | Literal["all"]
+    provider: Literal[Agent, "all"]
     dry_run: bool
     changed: bool
     target: AssembledFile
@@ -92,6 +105,14 @@ class ContextRequest(Model):
         description="Bytes; default `memory.assembleBudget` (8000).",
     )
     provider: Agent = "claude"
+    # Left out of the document when unset, so a request without it keeps its v1 bytes.
+    path: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        max_length=4096,
+        description="Worktree-relative path the agent works at: the blocks of the directories "
+        "containing it follow the root block.",
+    )
 
 
 class ContextResponse(Model):
@@ -102,3 +123,6 @@ class ContextResponse(Model):
     text: str
     block: BlockReport
     notes: list[str] = Field(default_factory=list)
+    scopes: list[ScopedBlock] = Field(
+        default_factory=list, description="The scoped blocks printed after the root block."
+    )

@@ -14,6 +14,7 @@ from git_memory.contracts.assemble import (
     AssembleResponse,
     BlockReport,
     ProviderAssembly,
+    ScopedBlock,
 )
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
@@ -97,6 +98,7 @@ def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInpu
     from git_memory.assemble.cache import cache_path
     from git_memory.assemble.projection import manifest_path
     from git_memory.assemble.run import AssembleInputs
+    from git_memory.assemble.scoped import record_path
 
     key = worktree.binding().worktree_key
     return AssembleInputs(
@@ -105,6 +107,7 @@ def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInpu
         budget=budget,
         manifest_path=manifest_path(worktree.state_home, provider, key),
         cache_path=cache_path(worktree.state_home, provider, key),
+        scoped_record=record_path(worktree.state_home, provider, key),
     )
 
 
@@ -131,6 +134,16 @@ def _assembly(result: AssembleResult, budget: int, shared: list[Provider]) -> Pr
     return ProviderAssembly(
         provider=result.provider,
         shared_with=shared,
+        scoped=[
+            ScopedBlock(
+                path=s.path,
+                scope=s.scope,
+                action=s.action,
+                shown=s.rendered.shown if s.rendered else [],
+                bytes=s.rendered.bytes if s.rendered else 0,
+            )
+            for s in result.scoped
+        ],
         changed=result.changed,
         target=AssembledFile(path=result.target, action=result.target_action),
         skills=[AssembledFile(path=p.path, action=p.action) for p in result.projections],
@@ -181,6 +194,12 @@ def render(response: AssembleResponse) -> str:
             f"{item.target.path}: {_VERBS[item.target.action]}{readers if item.shared_with else ''}"
         )
         lines.append(f"  {summary_line(item.block)}")
+        for scoped in item.scoped:
+            if scoped.action in ("remove", "update"):
+                lines.append(f"{scoped.path}: block removed (no entries apply there any more)")
+            else:
+                count = f"{len(scoped.shown)} entries for {scoped.scope}/"
+                lines.append(f"{scoped.path}: {_VERBS[scoped.action]} ({count})")
         lines += [
             f"{skill.path}: {_VERBS[skill.action]}"
             for skill in item.skills
