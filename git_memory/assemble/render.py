@@ -78,7 +78,7 @@ class BlockInput:
     query: str | None = None
     matching: Sequence[str] = ()  # ids of entries matching `query`, best first
     scope: str | None = None  # the directory of a scoped block; None: the root block
-    left_out_known: int = 0  # entries left out because the repository's own files say it
+    known: Sequence[str] = ()  # ids left out: the repository's own files already say them
 
     @property
     def heading(self) -> str:
@@ -98,6 +98,7 @@ class Rendered:
     scenes: tuple[int, int]  # (shown, left out)
     skills: tuple[int, int]
     doctrine: bool | None  # None: there is no doctrine
+    known: list[str] = field(default_factory=list)  # left out: already said elsewhere
 
     @property
     def bytes(self) -> int:
@@ -190,6 +191,12 @@ def _footer(inp: BlockInput, entries: int, scenes: int, skills: int, doctrine: b
         lines.append(
             f"_Not shown here (budget {inp.budget} bytes): {', '.join(parts)}; "
             f"all of it is in `{where}`._"
+        )
+    if inp.known:
+        said = len(inp.known)
+        lines.append(
+            f"_{_count(said, 'entry is', 'entries are')} left out: this file or the README "
+            "already says it._"
         )
     if inp.held_back:
         stale = len(inp.held_back)
@@ -289,6 +296,7 @@ def _render(inp: BlockInput, frame: list[str], tail: list[str]) -> Rendered:
         scenes=(len(filled.scenes), scenes_out),
         skills=(filled.skills, skills_out),
         doctrine=filled.doctrine,
+        known=sorted(inp.known),
     )
 
 

@@ -17,6 +17,7 @@ from git_memory import safefs
 from git_memory.assemble import projection as proj
 from git_memory.assemble.block import Splice, SpliceAction, splice_block
 from git_memory.assemble.compose import RenderSettings, render
+from git_memory.assemble.known import known_text
 from git_memory.assemble.render import (
     NEW_FILE_HEADERS,
     SKILL_DIRS,
@@ -153,11 +154,16 @@ def plan_assembly(
     Raises `GM_ASSEMBLY_CONFLICT` when a projection was edited by someone else. `save` records
     a fresh rendering in the cache.
     """
+    target = TARGET_FILES[provider]
     settings = RenderSettings(
-        "block", provider, inputs.memory_root, inputs.budget, cache_path=inputs.cache_path
+        "block",
+        provider,
+        inputs.memory_root,
+        inputs.budget,
+        cache_path=inputs.cache_path,
+        known=known_text(inputs.root, target, NEW_FILE_HEADERS.get(provider, "")),
     )
     rendered = render(snapshot, settings, save=save)
-    target = TARGET_FILES[provider]
     current = safefs.read_file_nofollow(inputs.root, target)
     manifest = proj.load_manifest(inputs.manifest_path)
     skill_dir = SKILL_DIRS.get(provider)

@@ -94,7 +94,7 @@ def plan_scoped(
         cached = settings.cache_path
         if cached is not None:
             cached = cached.with_name(f"{cached.stem}.{scope.replace('/', '-')}.json")
-        scoped = replace(settings, scope=scope, cache_path=cached)
+        scoped = replace(settings, scope=scope, cache_path=cached, known="")
         rendered = render(snapshot, scoped, save=save)
         current = safefs.read_file_nofollow(root, target.path)
         base = target.header.encode() if current is None else current

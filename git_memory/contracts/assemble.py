@@ -50,6 +50,11 @@ class BlockReport(Model):
     skills: int = Field(description="Skill lines shown.")
     skills_left_out: int
     doctrine: Literal["shown", "left-out", "none"]
+    known: list[str] = Field(
+        default_factory=list,
+        description="Entries left out because the agent's own file or the README already "
+        "says them (root block only).",
+    )
 
 
 class ScopedBlock(Model):

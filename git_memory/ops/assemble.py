@@ -127,6 +127,7 @@ def block_report(rendered: Rendered, budget: int) -> BlockReport:
         skills=rendered.skills[0],
         skills_left_out=rendered.skills[1],
         doctrine=doctrine,
+        known=rendered.known,
     )
 
 
@@ -179,6 +180,7 @@ def summary_line(block: BlockReport) -> str:
     parts += [f"{len(block.via_scenes)} through scenes"] if block.via_scenes else []
     parts += [f"{len(block.left_out)} left out"] if block.left_out else []
     parts += [f"{len(block.held_back)} held back as stale"] if block.held_back else []
+    parts += [f"{len(block.known)} already said in this repository"] if block.known else []
     size = f"{block.bytes} of {block.budget} bytes (~{block.tokens} tokens)"
     return f"{', '.join(parts)}; {size}"
 

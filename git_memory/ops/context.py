@@ -38,6 +38,8 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     from git_memory.assemble.compose import RenderSettings, render
     from git_memory.assemble.config import assemble_budget
     from git_memory.assemble.freshness import freshness_for
+    from git_memory.assemble.known import known_text
+    from git_memory.assemble.render import NEW_FILE_HEADERS, TARGET_FILES
     from git_memory.assemble.snapshot import open_snapshot
     from git_memory.ops.assemble import block_report, require_memory_root
 
@@ -47,8 +49,10 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     query = (request.query or "").strip() or None
     key = worktree.binding().worktree_key
     cached = None if query else cache_path(worktree.state_home, f"context-{request.provider}", key)
+    header = NEW_FILE_HEADERS.get(request.provider, "")
+    known = known_text(worktree.root, TARGET_FILES[request.provider], header)
     settings = RenderSettings(
-        "context", request.provider, worktree.memory_root, budget, query, cached
+        "context", request.provider, worktree.memory_root, budget, query, cached, known=known
     )
     where = None if request.path is None else worktree_relative(worktree.root, request.path)
     with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
@@ -97,7 +101,7 @@ def _scoped(
     out = []
     for scope in snapshot.scopes():
         if contains(scope, where):
-            narrowed = replace(settings, scope=scope, cache_path=None, query=None)
+            narrowed = replace(settings, scope=scope, cache_path=None, query=None, known="")
             out.append((scope, render(snapshot, narrowed, save=False)))
     return out
 
