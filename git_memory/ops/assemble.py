@@ -63,8 +63,24 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
         block=first.block,
         providers=assemblies,
         diff="".join(result.diff for result in results),
-        notes=list(dict.fromkeys(note for result in results for note in result.notes)),
+        notes=list(dict.fromkeys(note for result in results for note in result.notes))
+        + _claude_note(worktree, providers),
     )
+
+
+def _claude_note(worktree: Worktree, providers: list[Provider]) -> list[str]:
+    """Claude Code (from 2.1.277) reads AGENTS.md only when there is no CLAUDE.md."""
+    from git_memory import safefs
+
+    writes_agents = any(p in ("codex", "opencode") for p in providers)
+    if "claude" in providers or not writes_agents:
+        return []
+    if safefs.read_file_nofollow(worktree.root, "CLAUDE.md") is None:
+        return []
+    return [
+        "Claude Code reads AGENTS.md only when there is no CLAUDE.md; add claude to "
+        "memory.assembleTargets (or run --provider claude) so it gets the memory too"
+    ]
 
 
 def readers_by_file(providers: list[Provider]) -> dict[Provider, list[Provider]]:

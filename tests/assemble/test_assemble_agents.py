@@ -154,3 +154,18 @@ def test_the_session_start_snippets_print_the_hook_json_the_agent_reads(
     failed = run(no_memory)
     assert failed.returncode == 1
     assert failed.stdout == ""
+
+
+def test_agents_md_alone_beside_a_claude_md_gets_a_note(memory: Repo, gm: Any) -> None:
+    memory.git("config", "memory.assembleTargets", "codex")
+    assert "note:" not in gm(["assemble", "--provider", "all"], cwd=memory.root).stdout
+    memory.write("CLAUDE.md", "# Ours\n")
+    result = gm(["assemble", "--provider", "all"], cwd=memory.root)
+    assert "note: Claude Code reads AGENTS.md only when there is no CLAUDE.md" in result.stdout
+    both = gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root)
+    assert both.json()["notes"]
+    memory.git("config", "memory.assembleTargets", "claude,codex")
+    assert (
+        gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root).json()["notes"]
+        == []
+    )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,16 @@ def test_the_scope_of_an_entry(
     scope: str, paths: tuple[str, ...], body: str, expected: str | None
 ) -> None:
     assert entry_scope(scope, paths, body) == expected
+
+
+def test_a_symlinked_scope_directory_is_refused_and_nothing_is_written(
+    memory: Repo, gm: Any, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(outside, memory.root / "db")
+    result = gm(["assemble", "--provider", "all"], cwd=memory.root)
+    assert result.exit_code == 1
+    assert "[GM_SYMLINK_REFUSED]" in result.stderr
+    assert list(outside.iterdir()) == []
+    assert not (memory.root / "CLAUDE.md").exists()
