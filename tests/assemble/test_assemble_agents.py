@@ -85,17 +85,22 @@ def test_the_block_in_another_agents_file_keeps_the_users_text(memory: Repo, gm:
     assert _assemble_all(memory, gm)["changed"] is False
 
 
-def test_a_symlinked_agent_directory_is_refused_and_nothing_is_written(
-    memory: Repo, gm: Any, tmp_path: Path
-) -> None:
+def refused_through_symlink(repo: Repo, gm: Any, tmp_path: Path, link: str) -> None:
+    """`link` made a symlink to an empty directory outside: assemble refuses, writes nothing."""
     outside = tmp_path / "outside"
     outside.mkdir()
-    os.symlink(outside, memory.root / ".github")
-    memory.git("config", "memory.assembleTargets", "copilot")
-    result = gm(["assemble", "--provider", "all"], cwd=memory.root)
+    os.symlink(outside, repo.root / link)
+    result = gm(["assemble", "--provider", "all"], cwd=repo.root)
     assert result.exit_code == 1
     assert "[GM_SYMLINK_REFUSED]" in result.stderr
     assert list(outside.iterdir()) == []
+
+
+def test_a_symlinked_agent_directory_is_refused_and_nothing_is_written(
+    memory: Repo, gm: Any, tmp_path: Path
+) -> None:
+    memory.git("config", "memory.assembleTargets", "copilot")
+    refused_through_symlink(memory, gm, tmp_path, ".github")
 
 
 def test_default_targets_add_the_agents_of_the_indexed_sessions(

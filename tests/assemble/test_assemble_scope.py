@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from git_memory.assemble.scope import entry_scope
 from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.formats.entry import Evidence
 from git_memory.testing.repos import Repo
+from tests.assemble.test_assemble_agents import refused_through_symlink
 from tests.assemble.test_assemble_command import write_entry, write_project_files
 from tests.assemble.test_assemble_memory import block_of
 
@@ -185,11 +185,5 @@ def test_the_scope_of_an_entry(
 def test_a_symlinked_scope_directory_is_refused_and_nothing_is_written(
     memory: Repo, gm: Any, tmp_path: Path
 ) -> None:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    os.symlink(outside, memory.root / "db")
-    result = gm(["assemble", "--provider", "all"], cwd=memory.root)
-    assert result.exit_code == 1
-    assert "[GM_SYMLINK_REFUSED]" in result.stderr
-    assert list(outside.iterdir()) == []
+    refused_through_symlink(memory, gm, tmp_path, "db")
     assert not (memory.root / "CLAUDE.md").exists()
