@@ -6,7 +6,7 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
-from git_memory.contracts.base import Model
+from git_memory.contracts.base import Model, added_optional
 
 MIN_BUDGET = 1000
 MAX_BUDGET = 1_000_000
@@ -110,13 +110,10 @@ class ContextRequest(Model):
         description="Bytes; default `memory.assembleBudget` (8000).",
     )
     provider: Agent = "claude"
-    # Left out of the document when unset, so a request without it keeps its v1 bytes.
-    path: str | None = Field(
-        default=None,
-        exclude_if=lambda value: value is None,
-        max_length=4096,
-        description="Worktree-relative path the agent works at: the blocks of the directories "
-        "containing it follow the root block.",
+    path: str | None = added_optional(
+        4096,
+        "Worktree-relative path the agent works at: the blocks of the directories containing "
+        "it follow the root block.",
     )
 
 

@@ -157,10 +157,15 @@ def _invalid(item: Field, why: str) -> FormatError:
     return FormatError("GM_FORMAT_INVALID_FIELD", f"{item.key}: {why}", line=item.line)
 
 
+def is_scope(value: object) -> bool:
+    """Whether `value` is a valid `scope`: `repo` or `path:<dir>` (`path:.`: everywhere)."""
+    return isinstance(value, str) and (value in SCOPES or PATH_SCOPE.fullmatch(value) is not None)
+
+
 def _scope(item: Field) -> str:
     value = item.value
-    if isinstance(value, str) and (value in SCOPES or PATH_SCOPE.fullmatch(value)):
-        return value
+    if is_scope(value):
+        return str(value)
     raise _invalid(item, "must be repo or path:<dir> (a worktree-relative directory)")
 
 
