@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, field_validator
 
 from git_memory.contracts.assessment import ClaimSupport, ProvenanceStrength
-from git_memory.contracts.base import Hex64, Model
+from git_memory.contracts.base import Hex64, Model, added_optional
 from git_memory.contracts.extraction import (
     CandidateType,
     Identifier,
@@ -51,6 +51,12 @@ class ReviewItem(Model):
     type: CandidateType | None
     content: str
     statements: list[ReviewStatement]
+    scope: str | None = added_optional(
+        1024,
+        "Where the entry would apply: `path:<dir>` when the manifests it cites and the "
+        "directories its commands run in lie below one directory; absent: everywhere. The "
+        "prepare request's `scope` widens or narrows it.",
+    )
 
     @field_validator("statements")
     @classmethod

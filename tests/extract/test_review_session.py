@@ -90,3 +90,16 @@ def test_prepare_document_echoes_both_digests() -> None:
             ],
         }
     ]
+
+
+def test_a_scoped_entry_shows_where_it_applies_and_can_be_widened() -> None:
+    web = {**item("w1", "unverified", ["Run `cd web && npm test`."]), "scope": "path:web"}
+    api = {**item("a1", "unverified", ["Run `cd api && make test`."]), "scope": "path:api"}
+    said: list[str] = []
+    ask, asked = scripted(["c", "w", "c", "k"])
+    decisions = interactive([web, api], ask, said.append)
+    assert [i["candidateId"] for i in decisions.confirmed] == ["w1", "a1"]
+    assert "  applies below web/ (its agents read it only when working there)" in said
+    assert asked[1] == "  keep it for web/ (k), or (w)iden it to the whole repository?"
+    document = prepare_document(decisions.confirmed)
+    assert [c.get("scope") for c in document["candidates"]] == ["path:.", None]

@@ -72,3 +72,17 @@ def test_an_update_keeps_the_scope_of_the_entry_it_rewrites_unless_one_is_given(
         )
         (written,) = render_candidates([update], tree)
         assert parse_entry(written.content.decode()).scope == expected
+
+
+def test_review_shows_the_scope_an_entry_would_get(gm: Any, repo: Repo) -> None:
+    evidence = [{"kind": "path", "path": "web/package.json"}, {"kind": "path", "path": "web/a.ts"}]
+    seed_candidate(
+        repo.root, "cand-web", "The web bundle", [Statement("s1", "x", evidence=evidence)]
+    )
+    seed_candidate(
+        repo.root, "cand-all", "Everything", [Statement("s1", "y", evidence=evidence[1:])]
+    )
+    review = gm(["review", "--format", "json"], cwd=repo.root)
+    assert review.exit_code == 0, review.stderr
+    scopes = {i["candidateId"]: i.get("scope") for i in review.json()["items"]}
+    assert scopes == {"cand-web": "path:web", "cand-all": None}
