@@ -97,3 +97,19 @@ def splice_block(existing: bytes | None, block: str) -> Splice:
         raise markers_error("the END marker comes before the BEGIN marker")
     data = current[:begin_start] + encoded + current[end_stop:]
     return Splice(data, "unchanged" if data == current else "replaced")
+
+
+def remove_block(existing: bytes) -> bytes:
+    """`existing` without the block and the blank line an append put before it.
+
+    No markers: unchanged. Markers that cannot be trusted are refused as by `splice_block`.
+    """
+    begins, ends = _marker_lines(existing)
+    if not begins and not ends:
+        return existing
+    if len(begins) != 1 or len(ends) != 1 or ends[0][0] < begins[0][0]:
+        raise markers_error("the markers are not one BEGIN line followed by one END line")
+    before, after = existing[: begins[0][0]], existing[ends[0][1] :].removeprefix(b"\n")
+    if not after:
+        before = before.rstrip(b"\n") + b"\n" if before.strip() else b""
+    return before + after

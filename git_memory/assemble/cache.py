@@ -53,6 +53,7 @@ def _rendered(document: Any) -> Rendered:
         scenes=_pair(document["scenes"]),
         skills=_pair(document["skills"]),
         doctrine=doctrine,
+        known=_ids(document.get("known", [])),
     )
 
 
@@ -81,5 +82,6 @@ def save_cached(path: Path, key: str, rendered: Rendered) -> None:
         "scenes": list(rendered.scenes),
         "skills": list(rendered.skills),
         "doctrine": rendered.doctrine,
+        "known": rendered.known,
     }
     write_private_atomic(path, json.dumps(document).encode("utf-8"))

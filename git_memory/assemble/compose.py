@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from git_memory.assemble.cache import load_cached, save_cached
+from git_memory.assemble.known import split_known
 from git_memory.assemble.render import (
     BlockInput,
     Provider,
@@ -24,6 +25,7 @@ from git_memory.assemble.render import (
 )
 from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.assemble.sources import MemoryFiles
+from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
 
 MAX_MATCHING = 50
@@ -40,6 +42,8 @@ class RenderSettings:
     budget: int
     query: str | None = None
     cache_path: Path | None = None  # None: neither read nor write a cache
+    scope: str | None = None  # a scoped block's directory; None: the root block
+    known: str = ""  # what the agent reads anyway (`known.known_text`); root block only
 
 
 def lint_sources(files: MemoryFiles) -> None:
@@ -90,10 +94,25 @@ def parse_sources(files: MemoryFiles) -> tuple[str | None, list[SceneLine], list
 
 
 def block_input(snapshot: MemorySnapshot, settings: RenderSettings) -> BlockInput:
-    """Lint-gate and parse the files, load the fresh entries and (with a query) the matches."""
-    lint_sources(snapshot.files)
-    doctrine, scenes, skills = parse_sources(snapshot.files)
+    """Lint-gate and parse the files, load the fresh entries and (with a query) the matches.
+
+    A scoped block holds only the entries of its directory (no doctrine, scenes or skills, so
+    those files are neither linted nor parsed for it); the root block the rest, and it counts
+    every stale entry held back (`git memory verify` lists them all)."""
+    doctrine: str | None = None
+    scenes: list[SceneLine] = []
+    skills: list[SkillLine] = []
+    if settings.scope is None:
+        lint_sources(snapshot.files)
+        doctrine, scenes, skills = parse_sources(snapshot.files)
     entries, held_back = snapshot.fresh()
+    entries = [entry for entry in entries if entry.scope == settings.scope]
+    known: list[str] = []
+    if settings.scope is None:
+        entries, known = split_known(entries, settings.known)
+    else:
+        scope_of = {entry.id: entry.scope for entry in snapshot.approved()}
+        held_back = [i for i in held_back if scope_of.get(i) == settings.scope]
     query = (settings.query or "").strip() or None
     matching = snapshot.matching(query, MAX_MATCHING) if query else []
     return BlockInput(
@@ -107,6 +126,8 @@ def block_input(snapshot: MemorySnapshot, settings: RenderSettings) -> BlockInpu
         held_back=held_back,
         query=query,
         matching=matching,
+        scope=settings.scope,
+        known=known,
     )
 
 
@@ -121,6 +142,8 @@ def render(snapshot: MemorySnapshot, settings: RenderSettings, *, save: bool) ->
         memoryRoot=settings.memory_root,
         budget=settings.budget,
         query=settings.query,
+        scope=settings.scope,
+        known=sha256_hex(settings.known.encode("utf-8")) if settings.known else None,
     )
     if settings.cache_path is not None:
         cached = load_cached(settings.cache_path, key)

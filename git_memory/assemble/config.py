@@ -13,6 +13,16 @@ if TYPE_CHECKING:
 
 DEFAULT_BUDGET = 8000
 DEFAULT_TARGETS: tuple[Provider, ...] = ("claude", "codex")
+# The session index's name of each agent → the assemble target that agent reads.
+INDEXED_AGENTS: dict[str, Provider] = {
+    "claude-code": "claude",
+    "codex": "codex",
+    "opencode": "opencode",
+    "gemini-cli": "gemini",
+    "qwen-code": "qwen",
+    "copilot-cli": "copilot",
+    "cursor": "cursor",
+}
 
 
 def assemble_budget(worktree: Worktree) -> int:
@@ -35,10 +45,16 @@ def assemble_budget(worktree: Worktree) -> int:
 
 
 def assemble_targets(worktree: Worktree) -> list[Provider]:
-    """`memory.assembleTargets`: providers separated by commas or spaces, default both."""
+    """`memory.assembleTargets`: providers separated by commas or spaces; by default claude,
+    codex and every agent this worktree's indexed sessions come from."""
     configured = worktree.config_value("memory.assembleTargets")
     if configured is None:
-        return list(DEFAULT_TARGETS)
+        from git_memory.sessions.agents import worktree_agents
+
+        seen = [
+            INDEXED_AGENTS[name] for name in worktree_agents(worktree) if name in INDEXED_AGENTS
+        ]
+        return list(dict.fromkeys([*DEFAULT_TARGETS, *sorted(seen)]))
     names = [name for name in configured.replace(",", " ").split() if name]
     unknown = [name for name in names if name not in TARGET_FILES]
     if unknown or not names:
@@ -46,6 +62,6 @@ def assemble_targets(worktree: Worktree) -> list[Provider]:
             "GM_CONFIG_INVALID",
             f"memory.assembleTargets must list providers among "
             f"{', '.join(TARGET_FILES)}: {configured!r}",
-            hint="git config memory.assembleTargets claude,codex",
+            hint="git config memory.assembleTargets claude,codex,gemini",
         )
     return [cast(Provider, name) for name in dict.fromkeys(names)]

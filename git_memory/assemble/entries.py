@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.assemble.groups import group_of
+from git_memory.assemble.scope import entry_scope
 
 MAX_LINE_CHARS = 320
 ELLIPSIS = "…"
@@ -37,6 +38,7 @@ class ApprovedEntry:
     superseded: bool
     text: str  # one line
     group: str
+    scope: str | None = None  # the directory it applies below; None: everywhere
 
     @property
     def rank(self) -> tuple[int, int, str, str]:
@@ -60,6 +62,11 @@ def entry_from_row(row: Any) -> ApprovedEntry:
         superseded=front.get("superseded_by") is not None,
         text=text,
         group=group_of(row["type"], text),
+        scope=entry_scope(
+            str(front.get("scope", "repo")),
+            (front.get("evidence") or {}).get("paths", []),
+            row["body_text"],
+        ),
     )
 
 

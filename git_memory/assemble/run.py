@@ -17,7 +17,21 @@ from git_memory import safefs
 from git_memory.assemble import projection as proj
 from git_memory.assemble.block import Splice, SpliceAction, splice_block
 from git_memory.assemble.compose import RenderSettings, render
-from git_memory.assemble.render import SKILL_DIRS, TARGET_FILES, Provider, Rendered
+from git_memory.assemble.known import known_text
+from git_memory.assemble.render import (
+    NEW_FILE_HEADERS,
+    SKILL_DIRS,
+    TARGET_FILES,
+    Provider,
+    Rendered,
+)
+from git_memory.assemble.scoped import (
+    ScopedPlan,
+    load_record,
+    plan_scoped,
+    save_record,
+    write_worktree_file,
+)
 from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.failpoints import failpoint
 
@@ -43,13 +57,16 @@ class AssembleResult:
     dry_run: bool
     block: Rendered
     notes: list[str] = field(default_factory=list)
+    scoped: list[ScopedPlan] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         """Whether any worktree file is (or would be) written or removed."""
         touched = ("create", "update", "remove")
-        return self.target_action != "unchanged" or any(
-            p.action in touched for p in self.projections
+        return (
+            self.target_action != "unchanged"
+            or any(p.action in touched for p in self.projections)
+            or any(s.action != "unchanged" for s in self.scoped)
         )
 
 
@@ -63,6 +80,7 @@ class AssembleInputs:
     budget: int
     manifest_path: Path
     cache_path: Path | None = None
+    scoped_record: Path | None = None  # None: no scoped blocks are written
 
 
 def _text(data: bytes | None) -> list[str]:
@@ -82,12 +100,6 @@ def file_diff(path: str, old: bytes | None, new: bytes | None) -> str:
     return "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
     )
-
-
-def _write_target(root: Path, name: str, data: bytes) -> None:
-    with safefs.open_dir(root, []) as root_fd:
-        # Keeps the file's mode; a new file gets 0644.
-        safefs.replace_file_at(root_fd, name, data)
 
 
 def _projection_diffs(
@@ -115,11 +127,12 @@ class AssemblyPlan:
     projected: dict[str, bytes | None]
     projection: proj.ProjectionPlan
     rendered: Rendered
+    scoped: list[ScopedPlan] = field(default_factory=list)
 
     @property
     def skill_dir(self) -> str:
-        """`.claude/skills` or `.codex/skills`."""
-        return SKILL_DIRS[self.provider]
+        """`.claude/skills`, `.codex/skills`, or "" for an agent without a skill directory."""
+        return SKILL_DIRS.get(self.provider, "")
 
     def diff(self) -> str:
         """Unified diffs of every file the plan changes."""
@@ -127,6 +140,9 @@ class AssemblyPlan:
         if self.splice.action != "unchanged":
             diffs.append(file_diff(self.target, self.current, self.splice.data))
         diffs += _projection_diffs(self.skill_dir, self.projection.changes, self.projected)
+        diffs += [
+            file_diff(s.path, s.current, s.data) for s in self.scoped if s.action != "unchanged"
+        ]
         return "".join(diffs)
 
 
@@ -138,23 +154,36 @@ def plan_assembly(
     Raises `GM_ASSEMBLY_CONFLICT` when a projection was edited by someone else. `save` records
     a fresh rendering in the cache.
     """
+    target = TARGET_FILES[provider]
     settings = RenderSettings(
-        "block", provider, inputs.memory_root, inputs.budget, cache_path=inputs.cache_path
+        "block",
+        provider,
+        inputs.memory_root,
+        inputs.budget,
+        cache_path=inputs.cache_path,
+        known=known_text(inputs.root, target, NEW_FILE_HEADERS.get(provider, "")),
     )
     rendered = render(snapshot, settings, save=save)
-    target = TARGET_FILES[provider]
     current = safefs.read_file_nofollow(inputs.root, target)
     manifest = proj.load_manifest(inputs.manifest_path)
-    skills = snapshot.files.skills
+    skill_dir = SKILL_DIRS.get(provider)
+    skills = snapshot.files.skills if skill_dir else {}
+    if not skill_dir:
+        # No skill directory: nothing is projected, and nothing was.
+        skill_dir, manifest = "", proj.Manifest(inputs.manifest_path)
     names = sorted(set(skills) | set(manifest.files))
-    skill_dir = SKILL_DIRS[provider]
     projected = {name: proj.read_projection(inputs.root, skill_dir, name) for name in names}
     projection = proj.plan_projection(skills, projected, manifest.files)
     if projection.conflicts:
         raise proj.conflict_error(skill_dir, projection.conflicts)
-    splice = splice_block(current, rendered.text)
+    header = NEW_FILE_HEADERS.get(provider, "").encode()
+    splice = splice_block(header if current is None else current, rendered.text)
+    scoped = []
+    if inputs.scoped_record is not None:
+        recorded = load_record(inputs.scoped_record)
+        scoped = plan_scoped(inputs.root, provider, snapshot, settings, recorded, save=save)
     return AssemblyPlan(
-        provider, target, current, splice, manifest, projected, projection, rendered
+        provider, target, current, splice, manifest, projected, projection, rendered, scoped
     )
 
 
@@ -173,6 +202,7 @@ def _result(plan: AssemblyPlan, dry_run: bool, notes: list[str]) -> AssembleResu
         dry_run=dry_run,
         block=plan.rendered,
         notes=notes,
+        scoped=plan.scoped,
     )
 
 
@@ -205,7 +235,12 @@ def assemble(
 
 def _apply(inputs: AssembleInputs, plan: AssemblyPlan) -> None:
     if plan.splice.action != "unchanged":
-        _write_target(inputs.root, plan.target, plan.splice.data)
+        write_worktree_file(inputs.root, plan.target, plan.splice.data)
+    for scoped in plan.scoped:
+        if scoped.action != "unchanged":
+            write_worktree_file(inputs.root, scoped.path, scoped.data)
+    if inputs.scoped_record is not None and plan.scoped:
+        save_record(inputs.scoped_record, plan.scoped)
     for step in plan.projection.changes:
         proj.apply_step(inputs.root, plan.skill_dir, step)
     # A crash here leaves projections without their records: the next run finds them equal

@@ -8,23 +8,28 @@ cached one) never parses ten thousand entries.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import git_memory
+from git_memory.assemble.cache import cache_path
 from git_memory.assemble.entries import ApprovedEntry, entry_from_row
 from git_memory.assemble.freshness import Freshness, no_stale_entries
 from git_memory.assemble.sources import MemoryFiles, read_memory_files
 from git_memory.contracts.canonical import digest, sha256_hex
+from git_memory.errors import GitMemoryError
+from git_memory.paths import read_private, write_private_atomic
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
     from git_memory.store.session import Workspace
 
 # Bumped whenever the rendering changes, so cached blocks of an older rendering are not reused.
-RENDERING = "git-memory-context-block@1"
+RENDERING = "git-memory-context-block@2"
 
 
 @dataclass
@@ -36,6 +41,7 @@ class MemorySnapshot:
     coverage: str
     stale_ids: frozenset[str]
     state: Workspace
+    scopes_path: Path | None = None  # where the scope list of the last inputs is kept
     _entries: list[ApprovedEntry] | None = field(default=None, repr=False)
 
     def approved(self) -> list[ApprovedEntry]:
@@ -53,6 +59,25 @@ class MemorySnapshot:
         entries = self.approved()
         fresh = [entry for entry in entries if entry.id not in self.stale_ids]
         return fresh, [entry.id for entry in entries if entry.id in self.stale_ids]
+
+    def scopes(self) -> list[str]:
+        """The directories that fresh approved entries are scoped to, sorted.
+
+        Kept privately with the inputs key, so an unchanged run loads no entry for it.
+        """
+        key = self.inputs_key(kind="scopes")
+        if self.scopes_path is not None:
+            try:
+                document = json.loads(read_private(self.scopes_path))
+                if document["key"] == key and all(isinstance(s, str) for s in document["scopes"]):
+                    return list(document["scopes"])
+            except (OSError, ValueError, KeyError, TypeError, GitMemoryError):
+                pass
+        scopes = sorted({e.scope for e in self.fresh()[0] if e.scope is not None})
+        if self.scopes_path is not None and self.coverage == "complete":
+            document = {"key": key, "scopes": scopes}
+            write_private_atomic(self.scopes_path, json.dumps(document).encode("utf-8"))
+        return scopes
 
     def matching(self, query: str, limit: int) -> list[str]:
         """Ids of approved entries matching `query`, best BM25 first."""
@@ -88,7 +113,9 @@ def open_snapshot(
     state = open_workspace(worktree, sync=True)
     try:
         assert state.sync is not None
+        key = worktree.binding().worktree_key
         yield MemorySnapshot(
+            scopes_path=cache_path(worktree.state_home, "scopes", key),
             files=read_memory_files(worktree.root, worktree.memory_root),
             tree_digest=state.sync.source_tree_digest,
             coverage=state.sync.coverage,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
-from git_memory.contracts.base import Model
+from git_memory.contracts.base import Model, added_optional
 
 MIN_BUDGET = 1000
 MAX_BUDGET = 1_000_000
+# The agents whose own instruction files assemble writes (docs/guide-context.md lists them).
+Agent = Literal["claude", "codex", "opencode", "gemini", "qwen", "copilot", "cursor"]
+AGENTS: tuple[Agent, ...] = get_args(Agent)
 
 
 class AssembleRequest(Model):
@@ -17,7 +20,7 @@ class AssembleRequest(Model):
     `memory.assembleTargets`)."""
 
     format: Literal["git-memory-assemble-request@v1"] = "git-memory-assemble-request@v1"
-    provider: Literal["claude", "codex", "all"]
+    provider: Literal[Agent, "all"]
     dry_run: bool = False
 
 
@@ -47,16 +50,36 @@ class BlockReport(Model):
     skills: int = Field(description="Skill lines shown.")
     skills_left_out: int
     doctrine: Literal["shown", "left-out", "none"]
+    known: list[str] = Field(
+        default_factory=list,
+        description="Entries left out because the agent's own file or the README already "
+        "says them (root block only).",
+    )
+
+
+class ScopedBlock(Model):
+    """A block of the entries that apply below one directory (`scope`), in the agent's file
+    for that directory; `remove`/`update`: a directory without entries any more lost its block
+    (the file removed, or kept for the text around the block)."""
+
+    path: str
+    scope: str
+    action: Literal["appended", "replaced", "unchanged", "remove", "update"]
+    shown: list[str]
+    bytes: int
 
 
 class ProviderAssembly(Model):
-    """One provider's context file, skill projections and block."""
+    """One provider's context file, skill projections and block (`sharedWith`: the other
+    providers of `memory.assembleTargets` that read the same file, written once)."""
 
-    provider: Literal["claude", "codex"]
+    provider: Agent
     changed: bool
     target: AssembledFile
     skills: list[AssembledFile]
     block: BlockReport
+    shared_with: list[Agent] = Field(default_factory=list)
+    scoped: list[ScopedBlock] = Field(default_factory=list)
 
 
 class AssembleResponse(Model):
@@ -64,7 +87,7 @@ class AssembleResponse(Model):
     and `block` describe the first provider assembled; `providers` lists every one."""
 
     format: Literal["git-memory-assemble@v1"] = "git-memory-assemble@v1"
-    provider: Literal["claude", "codex", "all"]
+    provider: Literal[Agent, "all"]
     dry_run: bool
     changed: bool
     target: AssembledFile
@@ -86,7 +109,12 @@ class ContextRequest(Model):
         le=MAX_BUDGET,
         description="Bytes; default `memory.assembleBudget` (8000).",
     )
-    provider: Literal["claude", "codex"] = "claude"
+    provider: Agent = "claude"
+    path: str | None = added_optional(
+        4096,
+        "Worktree-relative path the agent works at: the blocks of the directories containing "
+        "it follow the root block.",
+    )
 
 
 class ContextResponse(Model):
@@ -97,3 +125,6 @@ class ContextResponse(Model):
     text: str
     block: BlockReport
     notes: list[str] = Field(default_factory=list)
+    scopes: list[ScopedBlock] = Field(
+        default_factory=list, description="The scoped blocks printed after the root block."
+    )

@@ -179,3 +179,14 @@ def schema_of(name: str) -> Any:
         return document_schema(getattr(importlib.import_module(module), attribute))
 
     return factory
+
+
+def added_optional(max_length: int, description: str) -> Any:
+    """A string field added to a v1 contract: None by default and then left out of the
+    document, so a document without it keeps its v1 bytes."""
+    return Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        max_length=max_length,
+        description=description,
+    )

@@ -7,10 +7,11 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from git_memory.contracts.base import Hex40, Hex64, Model
+from git_memory.contracts.base import Hex40, Hex64, Model, added_optional
 from git_memory.contracts.binding import RepositoryBinding
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import Identifier, PositiveInt, unique_by
+from git_memory.formats.entry import is_scope
 
 MAX_PREPARE_CANDIDATES = 50
 # The original engine stopped at 128 files; a team adopting memory in bulk (or re-homing a
@@ -34,11 +35,23 @@ class PrepareCandidate(Model):
     candidate_id: Identifier
     expected_revision: PositiveInt
     statements: Annotated[list[ConfirmedStatement], Field(min_length=1)]
+    scope: str | None = added_optional(
+        1024,
+        "The entry's `scope` as the reviewer set it: `repo` (its evidence decides), "
+        "`path:<dir>` (it applies below that directory) or `path:.` (it applies everywhere).",
+    )
 
     @field_validator("statements")
     @classmethod
     def _unique_statements(cls, value: list[ConfirmedStatement]) -> list[ConfirmedStatement]:
         return unique_by(value, lambda item: item.statement_id, "statementId")
+
+    @field_validator("scope")
+    @classmethod
+    def _scope(cls, value: str | None) -> str | None:
+        if value is not None and not is_scope(value):
+            raise ValueError("scope must be repo or path:<dir> (a worktree-relative directory)")
+        return value
 
 
 class PrepareRequest(Model):

@@ -8,7 +8,7 @@ from pydantic import Field, StringConstraints, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from git_memory.contracts.assessment import ClaimSupport, ProvenanceStrength
-from git_memory.contracts.base import Hex64, Model
+from git_memory.contracts.base import Hex64, Model, added_optional
 from git_memory.contracts.extraction import (
     CandidateType,
     Identifier,
@@ -76,6 +76,12 @@ class ReviewItem(Model):
     type: CandidateType | None
     content: str
     statements: list[ReviewStatement]
+    scope: str | None = added_optional(
+        1024,
+        "Where the entry would apply: `path:<dir>` when the manifests it cites and the "
+        "directories its commands run in lie below one directory; absent: everywhere. The "
+        "prepare request's `scope` widens or narrows it.",
+    )
 
     @field_validator("statements")
     @classmethod

@@ -111,6 +111,7 @@ def prepare_document(items: list[dict[str, Any]], kind: str = "entry") -> dict[s
                     }
                     for s in item["statements"]
                 ],
+                **({"scope": item[WIDENED]} if WIDENED in item else {}),
             }
             for item in items
         ],
@@ -127,6 +128,8 @@ class Decisions:
 
 
 Ask = Callable[[str, str, str], str]
+# The item key the terminal review sets when the human widens a scoped entry.
+WIDENED = "scopeChosen"
 Say = Callable[[str], None]
 
 
@@ -204,4 +207,11 @@ def _one_item(item: dict[str, Any], position: int, total: int, ask: Ask, say: Sa
         answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")
         if answer != "c":
             return answer
+    scope = item.get("scope")
+    if scope:
+        where = scope.removeprefix("path:") + "/"
+        say(f"  applies below {where} (its agents read it only when working there)")
+        question = f"  keep it for {where} (k), or (w)iden it to the whole repository?"
+        if ask(question, "kw", "k") == "w":
+            item[WIDENED] = "path:."
     return "c"

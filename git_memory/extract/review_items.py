@@ -63,11 +63,27 @@ def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
                 origins=[o for o in ORIGINS if o in origins] or None,
             )
         )
+    kind = KIND_OF.get(candidate.kind, "entry")
+    content = str(payload.get("content", ""))
     return ReviewItem(
         candidate_id=candidate.candidate_id,
         revision=candidate.revision,
-        kind=KIND_OF.get(candidate.kind, "entry"),
+        kind=kind,
         type=payload.get("type"),
-        content=str(payload.get("content", "")),
+        content=content,
         statements=statements,
+        scope=_scope(db, candidate.candidate_id, content) if kind == "entry" else None,
     )
+
+
+def _scope(db: StateDB, candidate_id: str, content: str) -> str | None:
+    """`path:<dir>` when the entry would apply below one directory (assemble/scope.py)."""
+    from git_memory.assemble.scope import entry_scope
+
+    paths = [
+        str(ref.detail["path"])
+        for ref in evidence_refs(db, candidate_id)
+        if ref.detail and ref.detail.get("kind") == "path" and ref.detail.get("path")
+    ]
+    directory = entry_scope("repo", paths, content)
+    return None if directory is None else f"path:{directory}"

@@ -42,6 +42,10 @@ CONFIDENCES = ("high", "medium", "low")
 PROVENANCE_STRENGTHS = ("direct", "observed", "candidate", "contextual", "unknown")
 CLAIM_SUPPORTS = ("typed-fact", "human-confirmed", "mixed")
 SCOPES = ("repo",)
+# `path:<dir>`: the entry applies below one worktree directory; `path:.` the whole worktree,
+# whatever its evidence (docs/formats.md, "scope").
+_SEGMENT = r"[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*"
+PATH_SCOPE = re.compile(rf"path:(\.|{_SEGMENT}(?:/{_SEGMENT})*)")
 
 ENTRY_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_ID_LENGTH = 128
@@ -153,6 +157,18 @@ def _invalid(item: Field, why: str) -> FormatError:
     return FormatError("GM_FORMAT_INVALID_FIELD", f"{item.key}: {why}", line=item.line)
 
 
+def is_scope(value: object) -> bool:
+    """Whether `value` is a valid `scope`: `repo` or `path:<dir>` (`path:.`: everywhere)."""
+    return isinstance(value, str) and (value in SCOPES or PATH_SCOPE.fullmatch(value) is not None)
+
+
+def _scope(item: Field) -> str:
+    value = item.value
+    if is_scope(value):
+        return str(value)
+    raise _invalid(item, "must be repo or path:<dir> (a worktree-relative directory)")
+
+
 def _choice(item: Field, allowed: tuple[str, ...]) -> str:
     if not isinstance(item.value, str) or item.value not in allowed:
         raise _invalid(item, "must be one of " + ", ".join(allowed))
@@ -188,8 +204,9 @@ def _validate(item: Field) -> Any:
         "confidence": CONFIDENCES,
         "provenance_strength": PROVENANCE_STRENGTHS,
         "claim_support": CLAIM_SUPPORTS,
-        "scope": SCOPES,
     }
+    if key == "scope":
+        return _scope(item)
     if key in choices:
         return _choice(item, choices[key])
     return _VALIDATORS[key](item)

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from git_memory.contracts.assemble import (
+    AGENTS,
     AssembledFile,
     AssembleRequest,
     AssembleResponse,
     BlockReport,
     ProviderAssembly,
+    ScopedBlock,
 )
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
@@ -24,10 +26,12 @@ if TYPE_CHECKING:
 
 
 def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
-    """Write approved memory into CLAUDE.md (claude), AGENTS.md (codex) or both (all:
-    memory.assembleTargets) as one generated block — approved entries one line each, grouped,
-    then doctrine, scene index and skill index, within memory.assembleBudget bytes; what does
-    not fit is counted — and project skills to .claude/skills/ or .codex/skills/.
+    """Write approved memory into each agent's own instruction file (CLAUDE.md, AGENTS.md,
+    GEMINI.md, QWEN.md, .github/copilot-instructions.md, .cursor/rules/git-memory.mdc; all:
+    memory.assembleTargets, a file two agents share written once) as one generated block —
+    approved entries one line each, grouped, then doctrine, scene index and skill index,
+    within memory.assembleBudget bytes; what does not fit is counted — and project skills to
+    .claude/skills/ or .codex/skills/.
 
     Text outside the block is never touched and unchanged files are not rewritten. A
     projection edited by someone else is a conflict (nothing is written). With --dry-run,
@@ -43,11 +47,12 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
     providers: list[Provider] = (
         assemble_targets(worktree) if request.provider == "all" else [request.provider]
     )
+    sharing = readers_by_file(providers)
     budget = assemble_budget(worktree)
-    inputs = [(_inputs(worktree, provider, budget), provider) for provider in providers]
+    inputs = [(_inputs(worktree, first, budget), first) for first in sharing]
     with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
         results = run_assemble(inputs, snapshot, dry_run=request.dry_run)
-    assemblies = [_assembly(result, budget) for result in results]
+    assemblies = [_assembly(result, budget, sharing[result.provider]) for result in results]
     first = assemblies[0]
     return AssembleResponse(
         provider=request.provider,
@@ -58,8 +63,39 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
         block=first.block,
         providers=assemblies,
         diff="".join(result.diff for result in results),
-        notes=list(dict.fromkeys(note for result in results for note in result.notes)),
+        notes=list(dict.fromkeys(note for result in results for note in result.notes))
+        + _claude_note(worktree, providers),
     )
+
+
+def _claude_note(worktree: Worktree, providers: list[Provider]) -> list[str]:
+    """Claude Code (from 2.1.277) reads AGENTS.md only when there is no CLAUDE.md."""
+    from git_memory import safefs
+
+    writes_agents = any(p in ("codex", "opencode") for p in providers)
+    if "claude" in providers or not writes_agents:
+        return []
+    if safefs.read_file_nofollow(worktree.root, "CLAUDE.md") is None:
+        return []
+    return [
+        "Claude Code reads AGENTS.md only when there is no CLAUDE.md; add claude to "
+        "memory.assembleTargets (or run --provider claude) so it gets the memory too"
+    ]
+
+
+def readers_by_file(providers: list[Provider]) -> dict[Provider, list[Provider]]:
+    """The first provider of each target file → the other providers reading that file, so a
+    file two agents share (AGENTS.md: Codex and OpenCode) is written once."""
+    from git_memory.assemble.render import TARGET_FILES
+
+    first: dict[str, Provider] = {}
+    sharing: dict[Provider, list[Provider]] = {}
+    for provider in providers:
+        owner = first.setdefault(TARGET_FILES[provider], provider)
+        sharing.setdefault(owner, [])
+        if owner != provider:
+            sharing[owner].append(provider)
+    return sharing
 
 
 def require_memory_root(worktree: Worktree) -> None:
@@ -78,6 +114,7 @@ def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInpu
     from git_memory.assemble.cache import cache_path
     from git_memory.assemble.projection import manifest_path
     from git_memory.assemble.run import AssembleInputs
+    from git_memory.assemble.scoped import record_path
 
     key = worktree.binding().worktree_key
     return AssembleInputs(
@@ -86,6 +123,7 @@ def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInpu
         budget=budget,
         manifest_path=manifest_path(worktree.state_home, provider, key),
         cache_path=cache_path(worktree.state_home, provider, key),
+        scoped_record=record_path(worktree.state_home, provider, key),
     )
 
 
@@ -105,12 +143,24 @@ def block_report(rendered: Rendered, budget: int) -> BlockReport:
         skills=rendered.skills[0],
         skills_left_out=rendered.skills[1],
         doctrine=doctrine,
+        known=rendered.known,
     )
 
 
-def _assembly(result: AssembleResult, budget: int) -> ProviderAssembly:
+def _assembly(result: AssembleResult, budget: int, shared: list[Provider]) -> ProviderAssembly:
     return ProviderAssembly(
         provider=result.provider,
+        shared_with=shared,
+        scoped=[
+            ScopedBlock(
+                path=s.path,
+                scope=s.scope,
+                action=s.action,
+                shown=s.rendered.shown if s.rendered else [],
+                bytes=s.rendered.bytes if s.rendered else 0,
+            )
+            for s in result.scoped
+        ],
         changed=result.changed,
         target=AssembledFile(path=result.target, action=result.target_action),
         skills=[AssembledFile(path=p.path, action=p.action) for p in result.projections],
@@ -146,6 +196,7 @@ def summary_line(block: BlockReport) -> str:
     parts += [f"{len(block.via_scenes)} through scenes"] if block.via_scenes else []
     parts += [f"{len(block.left_out)} left out"] if block.left_out else []
     parts += [f"{len(block.held_back)} held back as stale"] if block.held_back else []
+    parts += [f"{len(block.known)} already said in this repository"] if block.known else []
     size = f"{block.bytes} of {block.budget} bytes (~{block.tokens} tokens)"
     return f"{', '.join(parts)}; {size}"
 
@@ -156,8 +207,17 @@ def render(response: AssembleResponse) -> str:
         return response.diff.rstrip("\n") or "nothing to change"
     lines = []
     for item in response.providers:
-        lines.append(f"{item.target.path}: {_VERBS[item.target.action]}")
+        readers = f" (read by {', '.join([item.provider, *item.shared_with])})"
+        lines.append(
+            f"{item.target.path}: {_VERBS[item.target.action]}{readers if item.shared_with else ''}"
+        )
         lines.append(f"  {summary_line(item.block)}")
+        for scoped in item.scoped:
+            if scoped.action in ("remove", "update"):
+                lines.append(f"{scoped.path}: block removed (no entries apply there any more)")
+            else:
+                count = f"{len(scoped.shown)} entries for {scoped.scope}/"
+                lines.append(f"{scoped.path}: {_VERBS[scoped.action]} ({count})")
         lines += [
             f"{skill.path}: {_VERBS[skill.action]}"
             for skill in item.skills
@@ -175,10 +235,13 @@ OPERATION = Operation(
     cli_params=[
         click.Option(
             ["--provider"],
-            type=click.Choice(["claude", "codex", "all"]),
+            type=click.Choice([*AGENTS, "all"]),
             default=None,
             help="Whose files: claude (CLAUDE.md, .claude/skills), codex (AGENTS.md, "
-            ".codex/skills) or all (memory.assembleTargets, default claude,codex). Required.",
+            ".codex/skills), opencode (AGENTS.md), gemini (GEMINI.md), qwen (QWEN.md), "
+            "copilot (.github/copilot-instructions.md), cursor (.cursor/rules/git-memory.mdc) "
+            "or all (memory.assembleTargets; default claude, codex and the agents of this "
+            "repository's indexed sessions). Required.",
         ),
         click.Option(["--dry-run"], is_flag=True, help="Print the diff; write nothing."),
     ],

@@ -2,25 +2,36 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from git_memory.contracts.assemble import (
+    AGENTS,
     MAX_BUDGET,
     MIN_BUDGET,
     ContextRequest,
     ContextResponse,
+    ScopedBlock,
 )
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+
+if TYPE_CHECKING:
+    from git_memory.assemble.compose import RenderSettings
+    from git_memory.assemble.render import Rendered
+    from git_memory.assemble.snapshot import MemorySnapshot
 
 
 def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     """Print approved memory as an agent should see it at a session start: the block assemble
     writes (entries grouped, doctrine, scenes, skills), without marker lines, within
-    memory.assembleBudget or --budget bytes. With a QUERY, matching entries come first.
+    memory.assembleBudget or --budget bytes. With a QUERY, matching entries come first. With
+    --path P, the blocks of the directories containing P follow (entries scoped to them).
     Writes no worktree file (the SessionStart hook that runs it is
     contrib/claude-code/session-start-settings.json, installed with the package as
     git_memory/_contrib/claude-code/).
@@ -29,6 +40,8 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     from git_memory.assemble.compose import RenderSettings, render
     from git_memory.assemble.config import assemble_budget
     from git_memory.assemble.freshness import freshness_for
+    from git_memory.assemble.known import known_text
+    from git_memory.assemble.render import NEW_FILE_HEADERS, TARGET_FILES
     from git_memory.assemble.snapshot import open_snapshot
     from git_memory.ops.assemble import block_report, require_memory_root
 
@@ -38,21 +51,68 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     query = (request.query or "").strip() or None
     key = worktree.binding().worktree_key
     cached = None if query else cache_path(worktree.state_home, f"context-{request.provider}", key)
+    header = NEW_FILE_HEADERS.get(request.provider, "")
+    known = known_text(worktree.root, TARGET_FILES[request.provider], header)
     settings = RenderSettings(
-        "context", request.provider, worktree.memory_root, budget, query, cached
+        "context", request.provider, worktree.memory_root, budget, query, cached, known=known
     )
+    where = None if request.path is None else worktree_relative(worktree.root, request.path)
     with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
         rendered = render(snapshot, settings, save=True)
+        scoped = [] if where is None else _scoped(snapshot, settings, where)
         complete = snapshot.coverage == "complete"
     notes = [] if complete else ["entry files changed while they were read; run again"]
+    text = "\n\n".join([rendered.text, *(item.text for _, item in scoped)])
     return ContextResponse(
-        query=query, text=rendered.text, block=block_report(rendered, budget), notes=notes
+        query=query,
+        text=text,
+        block=block_report(rendered, budget),
+        notes=notes,
+        scopes=[
+            ScopedBlock(
+                path=scope, scope=scope, action="unchanged", shown=item.shown, bytes=item.bytes
+            )
+            for scope, item in scoped
+        ],
     )
+
+
+def worktree_relative(root: Path, path: str) -> str:
+    """`path` (absolute, or relative to the worktree root) as a worktree-relative POSIX path;
+    a path outside the worktree is a usage error."""
+    from git_memory.errors import UsageError
+
+    absolute = os.path.normpath(os.path.join(root, path))
+    relative = os.path.relpath(absolute, root).replace(os.sep, "/")
+    if relative == ".." or relative.startswith("../"):
+        raise UsageError(
+            "GM_USAGE",
+            f"--path {path!r} is outside this worktree",
+            hint="give a path inside the worktree, relative to its root",
+        )
+    return "" if relative == "." else relative
+
+
+def _scoped(
+    snapshot: MemorySnapshot, settings: RenderSettings, where: str
+) -> list[tuple[str, Rendered]]:
+    """The context blocks of the directories that contain `where`, outermost first."""
+    from git_memory.assemble.compose import render
+    from git_memory.assemble.scope import contains
+
+    out = []
+    for scope in snapshot.scopes():
+        if contains(scope, where):
+            narrowed = replace(settings, scope=scope, cache_path=None, query=None, known="")
+            out.append((scope, render(snapshot, narrowed, save=False)))
+    return out
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ContextRequest:
     query = " ".join(values["query"]) or None
-    return ContextRequest(query=query, budget=values["budget"], provider=values["provider"])
+    return ContextRequest(
+        query=query, budget=values["budget"], provider=values["provider"], path=values["path"]
+    )
 
 
 def render_text(response: ContextResponse) -> str:
@@ -76,10 +136,18 @@ OPERATION = Operation(
         ),
         click.Option(
             ["--provider"],
-            type=click.Choice(["claude", "codex"]),
+            type=click.Choice(AGENTS),
             default="claude",
             show_default=True,
-            help="Whose skill directory the skill index points to.",
+            help="Whose skill directory the skill index points to (the memory root's "
+            "skills for an agent without one).",
+        ),
+        click.Option(
+            ["--path"],
+            default=None,
+            metavar="P",
+            help="Also print the memory scoped to the directories containing P (relative to "
+            "the worktree root, or absolute): what an agent working at P should see.",
         ),
     ],
     from_cli=_from_cli,

@@ -138,6 +138,7 @@ def _checked_input(db: StateDB, owner: OwnerKeys, item: PrepareCandidate) -> Can
         scene=payload.get("scene"),
         action=str(payload.get("action", "store")),
         target_ids=tuple(payload.get("targetEntryIds", ())),
+        scope=item.scope,
     )
 
 

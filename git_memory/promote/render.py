@@ -55,6 +55,7 @@ class CandidateInput:
     scene: str | None = None
     action: str = "store"  # store | update | merge
     target_ids: tuple[str, ...] = ()
+    scope: str | None = None  # set by the reviewer; None: `repo`, or what an updated entry had
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,7 @@ def _fresh_entry(entry_id: str, candidate: CandidateInput, tree: TreeView) -> En
         provenance_strength=weakest(s.provenance_strength for s in statements),
         claim_support=shared_support(s.claim_support for s in statements),
         limitations=tuple(sorted({lim for s in statements for lim in s.limitations})),
+        scope=candidate.scope or "repo",
         scene=candidate.scene,
         occurred=_occurred(statements),
         evidence=public_evidence(statements, tree),
@@ -175,6 +177,7 @@ def _merged_entry(targets: list[Entry], candidate: CandidateInput, tree: TreeVie
     commits = {(c.repo, c.hash): c for e in every for c in e.evidence.commits}
     return replace(
         fresh,
+        scope=candidate.scope or targets[0].scope,
         provenance_strength=weakest(e.provenance_strength for e in every),
         claim_support=shared_support(e.claim_support for e in every),
         limitations=tuple(sorted({lim for e in every for lim in e.limitations})),

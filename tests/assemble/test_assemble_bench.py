@@ -25,7 +25,13 @@ def test_bench_assemble_quick() -> None:
     figures = json.loads(result.stdout)
     assert figures["bench"] == "assemble"
     assert figures["entries"] == 200
-    assert figures["shown"] + figures["via_scenes"] + figures["left_out"] == 200
+    # Half the entries are scoped: the root block holds the other half.
+    assert figures["shown"] + figures["via_scenes"] + figures["left_out"] == 100
+    assert figures["scoped_files"] == 20
+    assert figures["scoped_shown"] == 100
+    assert figures["bytes_per_kept_entry"] == round(
+        figures["block_bytes"] / (figures["shown"] + figures["via_scenes"]), 1
+    )
     assert figures["block_bytes"] <= figures["budget"]
     assert figures["warm_changed"] is True
     assert figures["noop_ms"] > 0

@@ -69,7 +69,7 @@ def test_assemble_targets_config_picks_the_providers(memory: Repo, gm: Any) -> N
     assert gm(["assemble", "--provider", "all"], cwd=memory.root).exit_code == 0
     assert (memory.root / "AGENTS.md").is_file()
     assert not (memory.root / "CLAUDE.md").exists()
-    memory.git("config", "memory.assembleTargets", "claude,cursor")
+    memory.git("config", "memory.assembleTargets", "claude,vscode")
     bad = gm(["assemble", "--provider", "all"], cwd=memory.root)
     assert bad.exit_code == 1
     assert "[GM_CONFIG_INVALID]" in bad.stderr

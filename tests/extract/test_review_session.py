@@ -135,3 +135,16 @@ def test_each_quote_shows_its_origin_and_date() -> None:
         "  [typed by a person, 2026-02-03] Never push to main.",
         "  [a tool call and its output] uv run pytest -q",
     ]
+
+
+def test_a_scoped_entry_shows_where_it_applies_and_can_be_widened() -> None:
+    web = {**item("w1", "unverified", ["Run `cd web && npm test`."]), "scope": "path:web"}
+    api = {**item("a1", "unverified", ["Run `cd api && make test`."]), "scope": "path:api"}
+    said: list[str] = []
+    ask, asked = scripted(["c", "w", "c", "k"])
+    decisions = interactive([web, api], ask, said.append)
+    assert [i["candidateId"] for i in decisions.confirmed] == ["w1", "a1"]
+    assert "  applies below web/ (its agents read it only when working there)" in said
+    assert asked[1] == "  keep it for web/ (k), or (w)iden it to the whole repository?"
+    document = prepare_document(decisions.confirmed)
+    assert [c.get("scope") for c in document["candidates"]] == ["path:.", None]

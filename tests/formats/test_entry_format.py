@@ -76,6 +76,13 @@ def test_strings_are_quoted_only_when_needed() -> None:
         assert parse_entry(serialize_entry(again)) == again
 
 
+@pytest.mark.parametrize("scope", ["path:web", "path:services/api", "path:pkg_1/v2.0", "path:."])
+def test_a_path_scope_names_a_worktree_directory(scope: str) -> None:
+    entry = parse_entry(fm(scope=scope))
+    assert entry.scope == scope
+    assert parse_entry(serialize_entry(entry)) == entry
+
+
 def test_empty_frontmatter_is_missing_fields() -> None:
     assert error("---\n---\n").code == "GM_FORMAT_MISSING_FIELD"
 
@@ -92,6 +99,12 @@ def test_empty_frontmatter_is_missing_fields() -> None:
         ("---\na: " + "b" * 8200 + "\n---\n", "GM_FORMAT_LINE_TOO_LONG"),
         (fm(evidence="[" * 17 + "]" * 17), "GM_FORMAT_JSON_TOO_DEEP"),
         (fm(scope="repo extra:"), "GM_FORMAT_INVALID_FIELD"),
+        (fm(scope="path:../outside"), "GM_FORMAT_INVALID_FIELD"),
+        (fm(scope="path:/etc"), "GM_FORMAT_INVALID_FIELD"),
+        (fm(scope="path:web/"), "GM_FORMAT_INVALID_FIELD"),
+        (fm(scope="path:web/../.."), "GM_FORMAT_INVALID_FIELD"),
+        (fm(scope="path:"), "GM_FORMAT_INVALID_FIELD"),
+        (fm(scope="path:./web"), "GM_FORMAT_INVALID_FIELD"),
         (CANONICAL.replace("scope: repo", "scope:repo"), "GM_FORMAT_INVALID_LINE"),
         (CANONICAL.replace("scope: repo", "scope:  "), "GM_FORMAT_INVALID_LINE"),
         (

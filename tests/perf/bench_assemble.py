@@ -9,6 +9,9 @@ then measures in one process:
 - `warm_ms`: an assemble after one entry changed (projection warm, block rendered again);
 - `context_noop_ms`: `git memory context` twice, the second timed (what a session-start
   hook costs).
+Half the entries are scoped to one of `PACKAGES` directories (`scope: path:pkg-N`): they go to
+the scoped files, not the root block; `bytes_per_kept_entry` is the root block's bytes over the
+entries it keeps.
 Prints one JSON line. `--quick` makes 200 entries (used by the test suite).
 """
 
@@ -41,6 +44,7 @@ TEXTS = (
 )
 SKILLS = 20
 SCENES = 15
+PACKAGES = 20
 
 
 def _build(root: Path, entries: int) -> None:
@@ -73,6 +77,7 @@ def _build(root: Path, entries: int) -> None:
             claim_support=("typed-fact", "human-confirmed")[n % 2],
             scene=f"scene-{n % 40}" if n % 3 == 0 else None,  # a third in scenes, some missing
             occurred=(f"2026-{n % 12 + 1:02d}-{n % 28 + 1:02d}",),
+            scope=f"path:pkg-{n // 2 % PACKAGES}" if n % 2 else "repo",
             body=text.format(n=n) + "\n",
         )
         (memory / "entries" / f"{entry.id}.md").write_text(serialize_entry(entry))
@@ -117,6 +122,8 @@ def measure(entries: int) -> dict[str, Any]:
         context.invoke(OpContext(repository=root), {})
         context_noop_ms, _ = _timed(lambda: context.invoke(OpContext(repository=root), {}))
     block = first.block
+    scoped = first.providers[0].scoped
+    kept = len(block.shown) + len(block.via_scenes)
     return {
         "bench": "assemble",
         "entries": entries,
@@ -129,6 +136,10 @@ def measure(entries: int) -> dict[str, Any]:
         "shown": len(block.shown),
         "via_scenes": len(block.via_scenes),
         "left_out": len(block.left_out),
+        "scoped_files": len(scoped),
+        "scoped_shown": sum(len(item.shown) for item in scoped),
+        "scoped_max_bytes": max((item.bytes for item in scoped), default=0),
+        "bytes_per_kept_entry": round(block.bytes / kept, 1) if kept else None,
         "baseline_read_ms": round(baseline_ms, 2),
         "assemble_ms": round(assemble_ms, 2),
         "noop_ms": round(noop_ms, 2),
@@ -138,6 +149,7 @@ def measure(entries: int) -> dict[str, Any]:
         "noop_over_first": round(noop_ms / assemble_ms, 4),
         "noop_over_warm": round(noop_ms / warm_ms, 4),
         "goal_block_within_budget": block.bytes <= block.budget,
+        "goal_root_block_under_8000": block.bytes <= 8000,
         "goal_noop_under_5pct": noop_ms < 0.05 * assemble_ms,
     }
 

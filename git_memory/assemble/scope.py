@@ -1,0 +1,67 @@
+"""Where an approved entry applies: the whole repository or one subtree (pure).
+
+An entry applies below one directory when its frontmatter says so (`scope: path:<dir>`,
+docs/formats.md; `path:.` is the whole worktree), or when the projects it needs lie there: the
+directories its commands run in (`cd web && npm test` needs `web/package.json`) and the project
+manifests its evidence cites (`web/package.json`). The scope is the deepest directory holding
+all of them, provided every other path the evidence cites lies below it too. An entry that
+needs no project below the root, or cites anything outside that directory, applies everywhere
+(None). Only the entry's own text decides, so the same entry file always has the same scope.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Sequence
+
+from git_memory.verify.commands import requirements
+
+PATH_PREFIX = "path:"
+# Files that make their directory a project of its own.
+MANIFESTS = frozenset(
+    {"package.json", "pyproject.toml", "setup.py", "Cargo.toml", "go.mod", "Makefile",
+     "GNUmakefile", "makefile", "justfile", "Justfile", "compose.yaml", "compose.yml",
+     "docker-compose.yaml", "docker-compose.yml", "pom.xml", "build.gradle",
+     "build.gradle.kts", "Gemfile", "composer.json", "deno.json", "mix.exs", "CMakeLists.txt"}
+)  # fmt: skip
+
+
+def _anchors(paths: Iterable[str], body: str) -> list[str]:
+    """The project directories an entry needs: cited manifests and where its commands run."""
+    anchors = [posixpath.dirname(p) for p in paths if posixpath.basename(p) in MANIFESTS]
+    for need in requirements(body):
+        anchors.append(need.directory)
+        if need.file:
+            anchors.append(posixpath.dirname(posixpath.join(need.directory, need.file)))
+    return anchors
+
+
+def common_directory(places: Sequence[str]) -> str:
+    """The deepest directory holding every one of `places` ("" when that is the root)."""
+    split = [[part for part in place.split("/") if part not in ("", ".")] for place in places]
+    if not split or any(".." in parts for parts in split):
+        return ""
+    common: list[str] = []
+    for parts in zip(*split, strict=False):
+        if len(set(parts)) != 1:
+            break
+        common.append(parts[0])
+    return "/".join(common)
+
+
+def entry_scope(scope: str, paths: Sequence[str], body: str) -> str | None:
+    """The directory an entry applies below, or None when it applies everywhere."""
+    if scope.startswith(PATH_PREFIX):
+        directory = scope.removeprefix(PATH_PREFIX)
+        return None if directory == "." else directory
+    cited = [path.strip("/") for path in paths]
+    anchors = _anchors(cited, body)
+    found = common_directory(anchors) if anchors else ""
+    if not found or not all(contains(found, path) for path in cited):
+        return None
+    return found
+
+
+def contains(scope: str, path: str) -> bool:
+    """Whether the worktree-relative `path` lies at or below the directory `scope`."""
+    return path == scope or path.startswith(scope + "/")
