@@ -14,7 +14,9 @@ from git_memory.contracts.assemble import (
     ContextResponse,
 )
 from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.recorded_answers import answer_before, record_answer_after
 from git_memory.ops.registry import spec
+from git_memory.verify.recorded import consulted_paths
 
 
 def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
@@ -39,10 +41,16 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     settings = RenderSettings(
         "context", request.provider, worktree.memory_root, budget, query, cached
     )
+    # The default form (what a session-start hook runs) is recorded for the console script's
+    # fast path: keyed on what this answer reads, taken before anything is read.
+    name = f"context-{request.provider}"
+    before = None if query or request.budget else answer_before(worktree, name)
     with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
         rendered = render(snapshot, settings, save=True)
         complete = snapshot.coverage == "complete"
     notes = [] if complete else ["entry files changed while they were read; run again"]
+    if complete:
+        record_answer_after(worktree, before, rendered.text, consulted_paths(worktree))
     return ContextResponse(
         query=query, text=rendered.text, block=block_report(rendered, budget), notes=notes
     )
