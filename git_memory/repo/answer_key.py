@@ -35,6 +35,8 @@ REFUSED_ENVIRONMENT = (
     "GIT_NAMESPACE",
     "GIT_CONFIG_PARAMETERS",
     "GIT_CONFIG_COUNT",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
 )
 RACY_NS = 3_000_000_000
 
@@ -102,12 +104,10 @@ def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
     environment picks the repository or git does not answer (the full path decides)."""
     if any(name in os.environ for name in REFUSED_ENVIRONMENT):
         return None
-    where = _git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], cwd)
-    lines = where.decode("utf-8", "surrogateescape").split("\n") if where else []
-    if len(lines) < 3:
+    found = discover_git_dir(os.path.realpath(cwd))
+    if found is None:
         return None
-    root, git_dir = os.path.realpath(lines[0]), lines[1]
-    common_dir = os.path.realpath(os.path.join(cwd, lines[2]))  # relative to cwd, as git prints
+    root, git_dir, common_dir = found
     listing = _git(["config", "--list", "-z"], root)
     if listing is None:
         return None
@@ -131,6 +131,32 @@ def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
     text = json.dumps(facts, sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
     return WorktreeKey(root, memory_root, config.get("memory.home") or None, digest, files)
+
+
+def discover_git_dir(start: str) -> tuple[str, str, str] | None:
+    """(worktree root, git dir, common git dir) of the worktree containing `start`, found as
+    git finds them (a `.git` directory, or a `.git` file naming one), without starting git:
+    one stat per level. The key only has to find the record the full command made; any
+    disagreement with git makes it miss, never answer for another repository."""
+    directory = start
+    while True:
+        dot_git = os.path.join(directory, ".git")
+        if os.path.isdir(dot_git):
+            git_dir = dot_git
+            break
+        if os.path.isfile(dot_git):
+            text = _read(dot_git) or ""
+            if not text.startswith("gitdir: "):
+                return None
+            git_dir = os.path.join(directory, text[len("gitdir: ") :].strip())
+            break
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+    common = _read(os.path.join(git_dir, "commondir"))
+    common_dir = os.path.join(git_dir, common.strip()) if common else git_dir
+    return directory, os.path.realpath(git_dir), os.path.realpath(common_dir)
 
 
 def _git(args: list[str], cwd: str) -> bytes | None:

@@ -183,3 +183,15 @@ def test_list_answers_are_recorded_per_form(answered: Repo, gm: Any) -> None:
     (answered.root / "src" / "app.py").unlink()  # a path the check looked at
     assert cached_answer(str(answered.root), "list") is None
     assert "stale" in recorded_after_runs(answered, gm, ["list", "--stale"], "list-stale")
+
+
+def test_linked_worktree_is_keyed_on_its_own_head(answered: Repo, gm: Any, tmp_path: Path) -> None:
+    linked = Repo(tmp_path / "linked")
+    answered.git("worktree", "add", "-q", "-b", "side", str(linked.root))
+    printed = fresh_answer(linked, gm)
+    assert cached_answer(str(linked.root), "context-claude") == printed.rstrip("\n")
+    assert cached_answer(str(answered.root), "context-claude") is not None
+    linked.write("notes.txt", "x\n")
+    linked.commit_all("on the side branch")
+    assert cached_answer(str(linked.root), "context-claude") is None
+    assert cached_answer(str(answered.root), "context-claude") is not None
