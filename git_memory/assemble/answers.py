@@ -1,13 +1,14 @@
 """The last answer of `git memory context`, `status` and `list`, kept so a session starts at once.
 
 `<state home>/artifacts/context-answers/<digest>.json` (private, written atomically) holds
-the text a command printed and the key it was made under (`repo/answer_key.py`): the memory
-files' stat signatures, configuration, HEAD and environment, plus the paths the freshness
-check looked at and the state databases the command read (`state_files`, for `status`) with
-their signatures, and the content digest of every file changed just before the answer was
-recorded. The console script's fast path (`cli/entry.py`) prints the text when all of them
-are unchanged, before click, pydantic or pygit2 load; anything else, including a record it
-cannot read, runs the command in full, which records the answer again.
+the text a command printed (control characters escaped, as printed) and the key it was made
+under (`repo/answer_key.py`): the memory files' stat signatures, configuration, HEAD and
+environment. Beside the key: the paths the freshness check looked at and the state databases
+the command read (`state_files`, for `status`) with their signatures, and the content digest
+of every file changed just before the answer was recorded. The console script's fast path
+(`cli/entry.py`) prints the text when all of them are unchanged, before click, pydantic or
+pygit2 load; anything else, including a record it cannot read, runs the command in full,
+which records the answer again.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from git_memory.repo.answer_key import (
 if TYPE_CHECKING:
     from pathlib import Path
 
-ANSWER_FORMAT = "git-memory-context-answer@1"
+ANSWER_FORMAT = "git-memory-context-answer@2"
 ANSWERS_DIR = ("artifacts", "context-answers")
 
 

@@ -36,13 +36,6 @@ def main() -> None:
 
         print_root_help()
         sys.exit(0)
-    import signal
-
-    # A TERM (a CI job cancelled, `timeout`) or HUP ends the command the way Ctrl-C does: a
-    # runner's process group is killed and its one-time directories are removed, never left.
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _interrupted)
     if argv in RECORDED_FORMS and "_GIT_MEMORY_COMPLETE" not in os.environ:
         # A session-start hook runs `context` every time: print the recorded answer while
         # nothing it was made from changed (assemble/answers.py), before the command tree loads.
@@ -51,11 +44,17 @@ def main() -> None:
         text = cached_answer(os.getcwd(), RECORDED_FORMS[argv])
         if text is not None:
             from git_memory import output
-            from git_memory.formats.controls import escape_controls
 
             if text:
-                output.echo(escape_controls(text))
+                output.echo(text)  # recorded as the CLI printed it, controls escaped
             sys.exit(0)
+    import signal
+
+    # A TERM (a CI job cancelled, `timeout`) or HUP ends the command the way Ctrl-C does: a
+    # runner's process group is killed and its one-time directories are removed, never left.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupted)
     if argv == ("lint", "--staged"):
         from git_memory.cli.lint_staged import run_guarded_fast
 

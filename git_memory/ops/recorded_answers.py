@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
+from git_memory.formats.controls import escape_controls
 
 if TYPE_CHECKING:
     from git_memory.repo.answer_key import WorktreeKey
@@ -60,6 +61,9 @@ def record_answer_after(
         return
     if state_signatures(worktree.state_home, before.state_files) != before.state:
         return
+    # Recorded as printed (control characters escaped, as the CLI prints every text), so the
+    # fast path writes it out without loading the escaping.
+    text = escape_controls(text)
     with contextlib.suppress(OSError, GitMemoryError):  # unrecorded: the next run answers
         record_answer(
             worktree.state_home, before.key, before.name, text, watched, state=before.state
