@@ -38,6 +38,7 @@ REFUSED_ENVIRONMENT = (
     "GIT_CEILING_DIRECTORIES",
     "GIT_DISCOVERY_ACROSS_FILESYSTEM",
 )
+KEPT_GIT_VARIABLES = ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM")
 RACY_NS = 3_000_000_000
 
 Signature = list[object] | None
@@ -118,7 +119,9 @@ def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
         "version": git_memory.__version__,
         "settings": list(settings),
         "environment": sorted(
-            (name, value) for name, value in os.environ.items() if name.startswith("GIT_MEMORY_")
+            (name, value)
+            for name, value in os.environ.items()
+            if name.startswith("GIT_MEMORY_") or name in KEPT_GIT_VARIABLES
         ),
         "root": root,
         "gitDir": git_dir,
@@ -160,8 +163,11 @@ def discover_git_dir(start: str) -> tuple[str, str, str] | None:
 
 
 def _git(args: list[str], cwd: str) -> bytes | None:
+    # The configuration files the full command sees: `GIT_CONFIG_GLOBAL` and its kin stay
+    # (their values are part of the key through `environment`).
+    env = _proc.scrubbed_environment(keep_git=KEPT_GIT_VARIABLES)
     try:
-        result = _proc.run(["git", *args], cwd=cwd)
+        result = _proc.run(["git", *args], cwd=cwd, env=env)
     except OSError:
         return None
     return result.stdout if result.returncode == 0 else None

@@ -130,12 +130,10 @@ def test_console_script_prints_the_record_without_the_command_tree(answered: Rep
         "    loaded = [m for m in ('click', 'pydantic', 'pygit2') if m in sys.modules]\n"
         "    print('LOADED', loaded, done.code, file=sys.stderr)\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or "MEMORY" in k}
-    env["GIT_CONFIG_GLOBAL"] = os.environ["GIT_CONFIG_GLOBAL"]
     result = subprocess.run(
         [sys.executable, "-c", program],
         cwd=answered.root,
-        env=env,
+        env=dict(os.environ),  # the hermetic environment the answer was recorded in
         capture_output=True,
         text=True,
         check=False,
@@ -195,3 +193,14 @@ def test_linked_worktree_is_keyed_on_its_own_head(answered: Repo, gm: Any, tmp_p
     linked.commit_all("on the side branch")
     assert cached_answer(str(linked.root), "context-claude") is None
     assert cached_answer(str(answered.root), "context-claude") is not None
+
+
+def test_global_configuration_file_is_part_of_the_key(
+    answered: Repo, gm: Any, hermetic_env: dict[str, Path]
+) -> None:
+    # The user's configuration as GIT_CONFIG_GLOBAL names it, not the one git would find alone.
+    global_config = hermetic_env["home"] / ".gitconfig"
+    with global_config.open("a") as handle:
+        handle.write("[memory]\n\tassembleBudget = 1000\n")
+    assert cached_answer(str(answered.root), "context-claude") is None
+    assert len(fresh_answer(answered, gm).encode()) <= 1001

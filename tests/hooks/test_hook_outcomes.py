@@ -43,6 +43,13 @@ def test_commit_without_memory_files_starts_no_python(gm: Any, repo: Repo, tmp_p
     plain = commit(repo, env={"PATH": "/usr/bin:/bin"})
     assert plain.returncode == 0, plain.stderr
     assert not started.exists()
+    # A configured root (dotted, nested) is decided in shell too.
+    repo.git("config", "memory.root", ".team/memory")
+    repo.write("src/app.py", "print('hello')\n")
+    repo.git("add", "src/app.py")
+    assert commit(repo, env={"PATH": "/usr/bin:/bin"}).returncode == 0
+    assert not started.exists()
+    repo.git("config", "--unset", "memory.root")
 
     repo.write(".memory/entries/leak.md", entry_text("leak", f"token {SECRET}\n"))
     repo.git("add", ".memory/entries/leak.md")
