@@ -55,7 +55,8 @@ class Projection:
 
 @dataclass
 class SyncResult:
-    """What a sync did. `changed`: rows replaced and generation bumped."""
+    """What a sync did. `changed`: rows replaced and generation bumped; `read`: entry files
+    read (a file unchanged since the last complete scan keeps its row unread)."""
 
     generation: int
     coverage: str
@@ -65,6 +66,7 @@ class SyncResult:
     entries: int = 0
     attempts: int = 1
     skipped: list[dict[str, str]] = field(default_factory=list)
+    read: int = 0
 
 
 def get_projection(db: StateDB, owner: OwnerKeys) -> Projection | None:
@@ -114,11 +116,17 @@ def sync_approved(
         return SyncResult(
             current.generation, current.coverage, current.source_tree_digest, fast_path=True
         )
+    # Files whose signature is the one recorded (and not racy) keep their stored row: one
+    # changed entry re-reads one file.
+    reusable = _reusable(db, owner, current, memory_root)
     attempts = 0
     while True:
         attempts += 1
         scan_start = time.time_ns()
-        scanned = [scan_one(root, memory_root, path, sig) for path, sig in sorted(listing.items())]
+        scanned = [
+            _reused_or_scanned(reusable, root, memory_root, path, sig)
+            for path, sig in sorted(listing.items())
+        ]
         if on_scanned is not None:
             on_scanned()
         relisted = list_entries(root, memory_root)
@@ -132,7 +140,40 @@ def sync_approved(
             return _mark_partial(db, owner, memory_root, attempts)
     result = _commit(db, owner, memory_root, scanned, scan_start)
     result.attempts = attempts
+    result.read = sum(1 for item in scanned if reusable.get(item.path) is not item)
     return result
+
+
+def _reusable(
+    db: StateDB, owner: OwnerKeys, current: Projection | None, memory_root: str
+) -> dict[str, Scanned]:
+    """The last complete scan's items that can stand for a file whose signature is unchanged:
+    rows of entry files last changed before that scan's racy window (a file with a problem
+    has no row and is read again)."""
+    if current is None or current.coverage != "complete" or current.memory_root != memory_root:
+        return {}
+    racy_after = current.scanned_at_ns - RACY_NS
+    columns = ", ".join(_ROW_COLUMNS)
+    stored_rows = db.rows(
+        f"SELECT {columns} FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
+        (owner.repository_key, owner.worktree_key),
+    )
+    by_path = {row[1]: dict(zip(_ROW_COLUMNS, row, strict=True)) for row in stored_rows}
+    reusable: dict[str, Scanned] = {}
+    for path, (sig, content_digest) in _stored_sources(db, owner).items():
+        row = by_path.get(f"{memory_root}/{path}")
+        if row is not None and sig[3] < racy_after and row["content_digest"] == content_digest:
+            reusable[path] = Scanned(path, sig, content_digest, row, None)
+    return reusable
+
+
+def _reused_or_scanned(
+    reusable: dict[str, Scanned], root: Path, memory_root: str, path: str, sig: Signature | None
+) -> Scanned:
+    known = reusable.get(path)
+    if known is not None and sig is not None and known.signature == sig:
+        return known
+    return scan_one(root, memory_root, path, sig)
 
 
 def _unchanged_by_stat(
