@@ -138,9 +138,10 @@ def sync_approved(
         listing = relisted
         if attempts > retries:
             return _mark_partial(db, owner, memory_root, attempts)
-    result = _commit(db, owner, memory_root, scanned, scan_start)
+    kept = {item.path for item in scanned if reusable.get(item.path) is item}
+    result = _commit(db, owner, memory_root, scanned, scan_start, kept=kept)
     result.attempts = attempts
-    result.read = sum(1 for item in scanned if reusable.get(item.path) is not item)
+    result.read = len(scanned) - len(kept)
     return result
 
 
@@ -246,9 +247,18 @@ def _mark_partial(db: StateDB, owner: OwnerKeys, memory_root: str, attempts: int
 
 
 def _commit(
-    db: StateDB, owner: OwnerKeys, memory_root: str, scanned: list[Scanned], scan_start: int
+    db: StateDB,
+    owner: OwnerKeys,
+    memory_root: str,
+    scanned: list[Scanned],
+    scan_start: int,
+    *,
+    kept: set[str] | frozenset[str] = frozenset(),
 ) -> SyncResult:
-    """Replace rows + FTS and bump the generation, unless the tree digest is unchanged."""
+    """Replace rows + FTS and bump the generation, unless the tree digest is unchanged.
+
+    `kept` are paths whose stored row stands unread (`_reusable`): only the other rows are
+    deleted and inserted, so one changed entry rewrites one row."""
     tree = source_tree_digest([(item.path, item.content_digest) for item in scanned])
     rows = [item.row for item in scanned if item.row is not None]
     skipped = [{"path": item.path, **item.problem} for item in scanned if item.problem]
@@ -258,12 +268,10 @@ def _commit(
         same = same and current is not None and current.memory_root == memory_root
         generation = (current.generation if current else 0) + (0 if same else 1)
         if not same:
-            db.execute(
-                "DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
-                (owner.repository_key, owner.worktree_key),
-            )
+            kept_rows = {f"{memory_root}/{path}" for path in kept}
+            _delete_rows_except(db, owner, kept_rows)
             failpoint("store.sync-approved.after-delete")
-            _insert_rows(db, owner, rows)
+            _insert_rows(db, owner, [row for row in rows if row["path"] not in kept_rows])
         _replace_sources(db, owner, scanned)
         _upsert_projection(
             db,
@@ -283,6 +291,24 @@ _ROW_COLUMNS = (
     "entry_id", "path", "type", "scene", "status", "priority", "revision", "content_digest",
     "frontmatter_json", "body_text", "summary", "searchable_text",
 )  # fmt: skip
+
+
+def _delete_rows_except(db: StateDB, owner: OwnerKeys, kept_rows: set[str]) -> None:
+    """Delete the owner's rows but those at the worktree paths `kept_rows`."""
+    keys = (owner.repository_key, owner.worktree_key)
+    if not kept_rows:
+        db.execute(
+            "DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?", keys
+        )
+        return
+    stored = db.rows(
+        "SELECT seq, path FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
+        keys,
+    )
+    db.executemany(
+        "DELETE FROM approved_entries WHERE seq = ?",  # the primary key: one lookup a row
+        ((row[0],) for row in stored if row[1] not in kept_rows),
+    )
 
 
 def _insert_rows(db: StateDB, owner: OwnerKeys, rows: list[dict[str, Any]]) -> None:
