@@ -24,6 +24,7 @@ OS_ERRORS = {
 # name -> where it fires. Subsystems add their names here.
 FAILPOINTS: dict[str, str] = {
     "status.start": "ops/status.py: before anything is read (used with :raise)",
+    "lint.staged.start": "cli/lint_staged.py: the hook's lint, before git is asked (:raise)",
     # --- extraction (issue 6) ---
     "extract.plan.before-commit": "extract/recall_flow.py: chunk + task planned, before COMMIT",
     "extract.plan.after-commit": "extract/recall_flow.py: chunk + task planned, after COMMIT",

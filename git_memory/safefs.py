@@ -11,12 +11,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
 from git_memory.errors import GitMemoryError
+from git_memory.tempnames import TEMP_NAME, TEMP_SUFFIX
 
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 NEW_DIR_MODE = 0o755
@@ -167,12 +167,6 @@ def rename_noreplace(dir_fd: int, src: str, dst: str) -> None:
     os.unlink(src, dir_fd=dir_fd)
 
 
-TEMP_SUFFIX = ".gm-tmp"
-# Promotion's journal-named artifacts (`git_memory.promote.writer`); recovery removes them.
-PROMOTION_ARTIFACT_PREFIX = ".gm-promote-"
-_TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{12}\.gm-tmp$")
-
-
 def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str:
     """Write `data` to a fresh temp file beside `name` (O_EXCL|O_NOFOLLOW, fsync).
 
@@ -186,11 +180,6 @@ def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str
     return temp
 
 
-def is_temp_name(name: str) -> bool:
-    """Whether `name` is one of our temp files (`.<name>.<pid>.<hex>.gm-tmp`)."""
-    return _TEMP_NAME.match(name) is not None
-
-
 def remove_stale_temps(dir_fd: int) -> list[str]:
     """Remove temps of ours in `dir_fd` whose writer process is gone; their names.
 
@@ -199,7 +188,7 @@ def remove_stale_temps(dir_fd: int) -> list[str]:
     """
     removed: list[str] = []
     for entry in os.scandir(dir_fd):
-        match = _TEMP_NAME.match(entry.name)
+        match = TEMP_NAME.match(entry.name)
         if match is None or _writer_running(int(match.group(1))):
             continue
         if entry.is_file(follow_symlinks=False) and unlink_file_at(dir_fd, entry.name):

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -184,17 +185,20 @@ def resolve_cli_command(path: tuple[str, ...]) -> Any:
 def run_quick_bench(
     script: str, *, timeout: float = 120, env: dict[str, str] | None = None
 ) -> dict[str, Any]:
-    """Run `tests/perf/SCRIPT --quick` as its own process; the JSON line it printed.
+    """Run `tests/perf/SCRIPT --quick` as its own process, as a plain file; its JSON line.
 
     Each benchmark keeps running in the suite this way, so none can rot unnoticed.
     """
+    # As a person runs it: a plain file, from elsewhere, with no PYTHONPATH pointing here.
+    plain = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     result = subprocess.run(
         [sys.executable, str(PROJECT_ROOT / "tests" / "perf" / script), "--quick"],
         capture_output=True,
         text=True,
         timeout=timeout,
         check=False,
-        env=env if env is not None else {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)},
+        cwd=tempfile.gettempdir(),
+        env=env if env is not None else plain,
     )
     assert result.returncode == 0, result.stderr
     (line,) = result.stdout.splitlines()

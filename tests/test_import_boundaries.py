@@ -25,7 +25,18 @@ LAYERS = [
     {"extract", "promote", "consolidate", "skills", "assemble", "runners", "verify"},
     {"sessions", "store", "repo"},
     {"formats", "lint", "contracts"},
-    {"errors", "output", "paths", "failpoints", "ids", "safefs", "_proc", "samples", "testing"},
+    {
+        "errors",
+        "output",
+        "paths",
+        "failpoints",
+        "ids",
+        "safefs",
+        "tempnames",
+        "_proc",
+        "samples",
+        "testing",
+    },
 ]
 # Members of these sets never import each other (front ends and tools beside each other).
 INDEPENDENT = [{"mcp", "demo", "doctor"}]

@@ -1,6 +1,7 @@
 """The `git-memory` console script: dispatch the fast paths before loading click.
 
-`lint --staged` (what the pre-commit hook runs), `-h` and `mcp` have their own light paths:
+`lint --staged` (what the pre-commit hook runs), `-h`, `mcp` and the recorded answers of
+`context` (what session-start hooks run), `status` and `list` have their own light paths:
 they run often and their start-up is a measured budget (`tests/perf/`).
 """
 
@@ -8,6 +9,17 @@ from __future__ import annotations
 
 import os
 import sys
+
+# The forms whose last answer is recorded (ops/recorded_answers.py), by the name it is kept
+# under: `context` as the Claude Code and Codex session-start hooks run it, `status`, `list`.
+RECORDED_FORMS = {
+    ("context",): "context-claude",
+    ("context", "--provider", "claude"): "context-claude",
+    ("context", "--provider", "codex"): "context-codex",
+    ("status",): "status",
+    ("list",): "list",
+    ("list", "--stale"): "list-stale",
+}
 
 
 def _interrupted(signum: int, frame: object) -> None:
@@ -24,6 +36,18 @@ def main() -> None:
 
         print_root_help()
         sys.exit(0)
+    if argv in RECORDED_FORMS and "_GIT_MEMORY_COMPLETE" not in os.environ:
+        # A session-start hook runs `context` every time: print the recorded answer while
+        # nothing it was made from changed (assemble/answers.py), before the command tree loads.
+        from git_memory.assemble.answers import cached_answer
+
+        text = cached_answer(os.getcwd(), RECORDED_FORMS[argv])
+        if text is not None:
+            from git_memory import output
+
+            if text:
+                output.echo(text)  # recorded as the CLI printed it, controls escaped
+            sys.exit(0)
     import signal
 
     # A TERM (a CI job cancelled, `timeout`) or HUP ends the command the way Ctrl-C does: a

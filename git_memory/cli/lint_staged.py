@@ -20,10 +20,12 @@ from git_memory.errors import (
 
 def run() -> int:
     """Lint the blobs the commit will record; 1 when anything blocks."""
+    from git_memory.failpoints import failpoint
     from git_memory.repo.memory_lint import collect_findings, text_lines
     from git_memory.repo.staged import discover
     from git_memory.sessions.private import indexed_session_ids
 
+    failpoint("lint.staged.start")
     try:
         worktree = discover()
         results = collect_findings(worktree, staged=True, paths=[], indexed_ids=indexed_session_ids)

@@ -19,7 +19,9 @@ from git_memory.contracts.assemble import (
     ScopedBlock,
 )
 from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.recorded_answers import answer_before, record_answer_after
 from git_memory.ops.registry import spec
+from git_memory.verify.recorded import consulted_paths
 
 if TYPE_CHECKING:
     from git_memory.assemble.compose import RenderSettings
@@ -40,7 +42,7 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     from git_memory.assemble.compose import RenderSettings, render
     from git_memory.assemble.config import assemble_budget
     from git_memory.assemble.freshness import freshness_for
-    from git_memory.assemble.known import known_text
+    from git_memory.assemble.known import README, known_text
     from git_memory.assemble.render import NEW_FILE_HEADERS, TARGET_FILES
     from git_memory.assemble.snapshot import open_snapshot
     from git_memory.ops.assemble import block_report, require_memory_root
@@ -57,12 +59,22 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
         "context", request.provider, worktree.memory_root, budget, query, cached, known=known
     )
     where = None if request.path is None else worktree_relative(worktree.root, request.path)
+    # The default form (what a session-start hook runs) is recorded for the console script's
+    # fast path: keyed on what this answer reads, taken before anything is read.
+    name = f"context-{request.provider}"
+    default_form = not (query or request.budget or where is not None)
+    before = answer_before(worktree, name) if default_form else None
     with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
         rendered = render(snapshot, settings, save=True)
         scoped = [] if where is None else _scoped(snapshot, settings, where)
         complete = snapshot.coverage == "complete"
     notes = [] if complete else ["entry files changed while they were read; run again"]
     text = "\n\n".join([rendered.text, *(item.text for _, item in scoped)])
+    watched = consulted_paths(worktree)
+    if complete and watched is not None:
+        # What the block leaves out depends on the agent's own file and the README too.
+        watched = sorted({*watched, TARGET_FILES[request.provider], README})
+        record_answer_after(worktree, before, rendered.text, watched)
     return ContextResponse(
         query=query,
         text=text,

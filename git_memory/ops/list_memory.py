@@ -15,6 +15,7 @@ from git_memory.contracts.lifecycle import (
     VerifyReason,
 )
 from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.recorded_answers import answer_before, record_answer_after
 from git_memory.ops.registry import spec
 
 FIRST_LINE = 72
@@ -27,9 +28,14 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
     decides it) and the first line of its text. --type keeps one entry type; --stale keeps
     only stale entries. Deprecated entries are not listed. Changes nothing."""
     from git_memory.ids import abbreviate_within
-    from git_memory.verify.check import counts, verify_memory
+    from git_memory.verify.check import Verifier, counts, verify_memory
 
-    checked = [item for item in verify_memory(ctx.worktree) if item.kind == "entry"]
+    name = _recorded_name(request)
+    before = answer_before(ctx.worktree, name) if name else None
+    verifier = Verifier.for_worktree(ctx.worktree)
+    checked = [
+        item for item in verify_memory(ctx.worktree, verifier=verifier) if item.kind == "entry"
+    ]
     shown = [
         item
         for item in checked
@@ -40,10 +46,20 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
     shown.sort(key=lambda item: (-item.entry.priority if item.entry else 0, item.id))
     every = [item.id for item in checked]  # the ids `verify` and `retire` resolve against
     short = abbreviate_within((item.id for item in shown), every)
-    return ListResponse(
+    response = ListResponse(
         entries=[_listed(item, short[item.id]) for item in shown],
         counts=FreshnessCounts(**counts(checked)),
     )
+    kinds, texts = verifier.manifests.consulted()
+    record_answer_after(ctx.worktree, before, render(response), sorted({*kinds, *texts}))
+    return response
+
+
+def _recorded_name(request: ListRequest) -> str | None:
+    """The name the console script's fast path knows this form by (cli/entry.py)."""
+    if request.type is not None:
+        return None
+    return "list-stale" if request.stale else "list"
 
 
 def _listed(item: Any, short_id: str) -> ListedEntry:

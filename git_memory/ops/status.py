@@ -5,17 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from git_memory.assemble.answers import STATUS_STATE_FILES
 from git_memory.consolidate import status as consolidation_status
 from git_memory.contracts.status import EmptyRequest, StatusResponse
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.recorded_answers import answer_before, record_answer_after
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
 from git_memory.promote import recover as promotion_status
 from git_memory.sessions import status as sessions_status
 from git_memory.store import status as store_status
 from git_memory.verify import status as verify_status
+from git_memory.verify.recorded import consulted_paths
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -36,6 +39,7 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     candidates, approved memory and promotions of this worktree."""
     failpoint("status.start")
     worktree = ctx.worktree
+    before = answer_before(worktree, "status", STATUS_STATE_FILES)
     counts: dict[str, Any] = {}
     notes: list[str] = []
     for key, contributor in COUNT_CONTRIBUTORS:
@@ -45,13 +49,17 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
             # Status is where a user looks first: one broken part is reported, not fatal.
             counts[key] = {"error": exc.code}
             notes.append(f"{key}: {exc.message} [{exc.code}]")
-    return StatusResponse(
+    response = StatusResponse(
         binding=worktree.binding(),
         memory_root=worktree.memory_root,
         memory_root_exists=worktree.memory_dir.is_dir(),
         counts=counts,
         notes=notes,
     )
+    if not notes:  # a part that failed may work next time: not recorded
+        text = render(response, ShortIds(worktree))
+        record_answer_after(worktree, before, text, consulted_paths(worktree))
+    return response
 
 
 def render(response: StatusResponse, ids: ShortIds) -> str:

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from git_memory import safefs
+from git_memory.tempnames import PROMOTION_ARTIFACT_PREFIX
 
-ARTIFACT_PREFIX = safefs.PROMOTION_ARTIFACT_PREFIX
+ARTIFACT_PREFIX = PROMOTION_ARTIFACT_PREFIX
 
 
 class TargetDrift(Exception):

@@ -107,15 +107,10 @@ def template_path(package_dir: Path | None = None) -> Path:
 
 
 def render_shim(name: str) -> str:
-    """The shim text for hook `name`, falling back to this interpreter when not on PATH."""
-    import git_memory
-
+    """The shim text for hook `name`: this interpreter first, then `git-memory` on PATH."""
     text = template_path().read_text(encoding="utf-8")
-    package = Path(git_memory.__file__).resolve().parent
-    return (
-        text.replace("hook_name=pre-commit", f"hook_name={name}")
-        .replace("@PYTHON@", shlex.quote(sys.executable))
-        .replace("@PACKAGE@", shlex.quote(str(package)))
+    return text.replace("hook_name=pre-commit", f"hook_name={name}").replace(
+        "@PYTHON@", shlex.quote(sys.executable)
     )
 
 

@@ -167,7 +167,7 @@ class StagedEntry:
 
 def is_leftover_name(name: str) -> bool:
     """A temp file of an interrupted write of ours, or a promotion artifact."""
-    from git_memory.safefs import PROMOTION_ARTIFACT_PREFIX, is_temp_name
+    from git_memory.tempnames import PROMOTION_ARTIFACT_PREFIX, is_temp_name
 
     return is_temp_name(name) or name.startswith(PROMOTION_ARTIFACT_PREFIX)
 

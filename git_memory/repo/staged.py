@@ -131,10 +131,22 @@ def staged_files(
     if index_path:
         env["GIT_INDEX_FILE"] = index_path
     entries = _entries(_git(["ls-files", "--stage", "-z"], root, env))
-    markers = [e.oid for e in entries if e.mode == REGULAR_MODE and e.path.endswith("/index.json")]
-    contents = _read_blobs(markers, root, env)
-    roots = staged_memory_roots(entries, memory_root, contents.__getitem__)
     configured = memory_root.rstrip("/")
+    # One `git cat-file --batch` for everything: the blobs below the configured root and below
+    # every directory with a staged index.json (a root candidate, its index.json included).
+    candidates = {configured} | {
+        e.path[: -len("/index.json")]
+        for e in entries
+        if e.mode == REGULAR_MODE and e.path.endswith("/index.json")
+    }
+    readable = [
+        e.oid
+        for e in entries
+        if e.mode not in (SYMLINK_MODE, GITLINK_MODE)
+        and any(e.path.startswith(c + "/") for c in candidates)
+    ]
+    contents = _read_blobs(readable, root, env)
+    roots = staged_memory_roots(entries, memory_root, contents.__getitem__)
     placed: list[tuple[StagedEntry, str, str]] = []  # (entry, relpath, root_prefix)
     found: list[MemoryFile] = []
     for entry in entries:

@@ -55,7 +55,8 @@ class Projection:
 
 @dataclass
 class SyncResult:
-    """What a sync did. `changed`: rows replaced and generation bumped."""
+    """What a sync did. `changed`: rows replaced and generation bumped; `read`: entry files
+    read (a file unchanged since the last complete scan keeps its row unread)."""
 
     generation: int
     coverage: str
@@ -65,6 +66,7 @@ class SyncResult:
     entries: int = 0
     attempts: int = 1
     skipped: list[dict[str, str]] = field(default_factory=list)
+    read: int = 0
 
 
 def get_projection(db: StateDB, owner: OwnerKeys) -> Projection | None:
@@ -114,11 +116,17 @@ def sync_approved(
         return SyncResult(
             current.generation, current.coverage, current.source_tree_digest, fast_path=True
         )
+    # Files whose signature is the one recorded (and not racy) keep their stored row: one
+    # changed entry re-reads one file.
+    reusable = _reusable(db, owner, current, memory_root)
     attempts = 0
     while True:
         attempts += 1
         scan_start = time.time_ns()
-        scanned = [scan_one(root, memory_root, path, sig) for path, sig in sorted(listing.items())]
+        scanned = [
+            _reused_or_scanned(reusable, root, memory_root, path, sig)
+            for path, sig in sorted(listing.items())
+        ]
         if on_scanned is not None:
             on_scanned()
         relisted = list_entries(root, memory_root)
@@ -130,9 +138,43 @@ def sync_approved(
         listing = relisted
         if attempts > retries:
             return _mark_partial(db, owner, memory_root, attempts)
-    result = _commit(db, owner, memory_root, scanned, scan_start)
+    kept = {item.path for item in scanned if reusable.get(item.path) is item}
+    result = _commit(db, owner, memory_root, scanned, scan_start, kept=kept)
     result.attempts = attempts
+    result.read = len(scanned) - len(kept)
     return result
+
+
+def _reusable(
+    db: StateDB, owner: OwnerKeys, current: Projection | None, memory_root: str
+) -> dict[str, Scanned]:
+    """The last complete scan's items that can stand for a file whose signature is unchanged:
+    rows of entry files last changed before that scan's racy window (a file with a problem
+    has no row and is read again)."""
+    if current is None or current.coverage != "complete" or current.memory_root != memory_root:
+        return {}
+    racy_after = current.scanned_at_ns - RACY_NS
+    columns = ", ".join(_ROW_COLUMNS)
+    stored_rows = db.rows(
+        f"SELECT {columns} FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
+        (owner.repository_key, owner.worktree_key),
+    )
+    by_path = {row[1]: dict(zip(_ROW_COLUMNS, row, strict=True)) for row in stored_rows}
+    reusable: dict[str, Scanned] = {}
+    for path, (sig, content_digest) in _stored_sources(db, owner).items():
+        row = by_path.get(f"{memory_root}/{path}")
+        if row is not None and sig[3] < racy_after and row["content_digest"] == content_digest:
+            reusable[path] = Scanned(path, sig, content_digest, row, None)
+    return reusable
+
+
+def _reused_or_scanned(
+    reusable: dict[str, Scanned], root: Path, memory_root: str, path: str, sig: Signature | None
+) -> Scanned:
+    known = reusable.get(path)
+    if known is not None and sig is not None and known.signature == sig:
+        return known
+    return scan_one(root, memory_root, path, sig)
 
 
 def _unchanged_by_stat(
@@ -205,9 +247,18 @@ def _mark_partial(db: StateDB, owner: OwnerKeys, memory_root: str, attempts: int
 
 
 def _commit(
-    db: StateDB, owner: OwnerKeys, memory_root: str, scanned: list[Scanned], scan_start: int
+    db: StateDB,
+    owner: OwnerKeys,
+    memory_root: str,
+    scanned: list[Scanned],
+    scan_start: int,
+    *,
+    kept: set[str] | frozenset[str] = frozenset(),
 ) -> SyncResult:
-    """Replace rows + FTS and bump the generation, unless the tree digest is unchanged."""
+    """Replace rows + FTS and bump the generation, unless the tree digest is unchanged.
+
+    `kept` are paths whose stored row stands unread (`_reusable`): only the other rows are
+    deleted and inserted, so one changed entry rewrites one row."""
     tree = source_tree_digest([(item.path, item.content_digest) for item in scanned])
     rows = [item.row for item in scanned if item.row is not None]
     skipped = [{"path": item.path, **item.problem} for item in scanned if item.problem]
@@ -217,12 +268,10 @@ def _commit(
         same = same and current is not None and current.memory_root == memory_root
         generation = (current.generation if current else 0) + (0 if same else 1)
         if not same:
-            db.execute(
-                "DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
-                (owner.repository_key, owner.worktree_key),
-            )
+            kept_rows = {f"{memory_root}/{path}" for path in kept}
+            _delete_rows_except(db, owner, kept_rows)
             failpoint("store.sync-approved.after-delete")
-            _insert_rows(db, owner, rows)
+            _insert_rows(db, owner, [row for row in rows if row["path"] not in kept_rows])
         _replace_sources(db, owner, scanned)
         _upsert_projection(
             db,
@@ -242,6 +291,24 @@ _ROW_COLUMNS = (
     "entry_id", "path", "type", "scene", "status", "priority", "revision", "content_digest",
     "frontmatter_json", "body_text", "summary", "searchable_text",
 )  # fmt: skip
+
+
+def _delete_rows_except(db: StateDB, owner: OwnerKeys, kept_rows: set[str]) -> None:
+    """Delete the owner's rows but those at the worktree paths `kept_rows`."""
+    keys = (owner.repository_key, owner.worktree_key)
+    if not kept_rows:
+        db.execute(
+            "DELETE FROM approved_entries WHERE repository_key = ? AND worktree_key = ?", keys
+        )
+        return
+    stored = db.rows(
+        "SELECT seq, path FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
+        keys,
+    )
+    db.executemany(
+        "DELETE FROM approved_entries WHERE seq = ?",  # the primary key: one lookup a row
+        ((row[0],) for row in stored if row[1] not in kept_rows),
+    )
 
 
 def _insert_rows(db: StateDB, owner: OwnerKeys, rows: list[dict[str, Any]]) -> None:

@@ -77,6 +77,16 @@ def recorded_freshness(worktree: Worktree, tree_digest: str) -> dict[str, Any]:
     return answer
 
 
+def consulted_paths(worktree: Worktree) -> list[str] | None:
+    """The worktree paths the recorded verdicts looked at (kinds and manifests), or None when
+    no usable record exists."""
+    record = _load(_record_path(worktree))
+    if record is None:
+        return None
+    consulted = record["consulted"]
+    return sorted(set(consulted["kinds"]) | set(consulted["texts"]))
+
+
 def _checked(worktree: Worktree, verifier: Verifier | None) -> tuple[dict[str, Any], Verifier]:
     from git_memory.verify.check import Verifier, counts, verify_memory
 

@@ -35,3 +35,6 @@ def test_bench_assemble_quick() -> None:
     assert figures["block_bytes"] <= figures["budget"]
     assert figures["warm_changed"] is True
     assert figures["noop_ms"] > 0
+    assert figures["one_edit_ms"] == figures["warm_ms"]
+    assert figures["first_ms"] == figures["assemble_ms"]
+    assert abs(figures["one_edit_over_first"] - figures["warm_ms"] / figures["assemble_ms"]) < 1e-3

@@ -5,6 +5,7 @@ git sends a pre-commit hook's stdout to stderr, so findings are looked for there
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -113,11 +114,14 @@ def test_missing_tool_fails_closed_with_install_hint(gm: Any, repo: Repo) -> Non
     install(gm, repo)
     shim = hooks_dir(repo) / "pre-commit"
     shim.write_text(shim.read_text().replace(sys.executable, "/nonexistent/python"))
-    repo.write("notes.txt", "x\n")
-    repo.git("add", "notes.txt")
+    repo.write(".memory/entries/note.md", entry_text("note", "clean\n"))
+    repo.git("add", ".memory/entries/note.md")
     result = commit(repo, env={"PATH": "/usr/bin:/bin"})
     assert result.returncode != 0
     assert "pip install git-team-memory" in result.stderr
+    assert "/nonexistent/python" in result.stderr
+    assert "git memory hooks install" in result.stderr
+    assert "blocking findings" not in result.stderr
     assert "--no-verify" in result.stderr
 
 
@@ -161,9 +165,12 @@ def test_shim_passes_only_config_and_index_to_the_tool(gm: Any, repo: Repo, tmp_
 
     install(gm, repo)
     shim = hooks_dir(repo) / "pre-commit"
-    # As if git-memory were uninstalled from the interpreter that installed the hook: the
-    # shim falls back to the `git-memory` on PATH.
-    shim.write_text(shim.read_text().replace("package=", "package=/nonexistent", 1))
+    # As if the interpreter that installed the hook were gone: the shim falls back to the
+    # `git-memory` on PATH. A memory file is staged in the index git names, so the lint runs.
+    shim.write_text(shim.read_text().replace(sys.executable, "/nonexistent/python"))
+    repo.write(".memory/entries/note.md", entry_text("note", "clean\n"))
+    repo.git("add", ".memory/entries/note.md")
+    shutil.copyfile(repo.root / ".git" / "index", repo.root / ".git" / "index.lock")
     fake_bin = tmp_path / "fake-bin"
     fake_bin.mkdir()
     dump = tmp_path / "tool-env"

@@ -23,6 +23,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+# Run as a plain file (`python tests/perf/bench_sessions_sync.py`), the checkout is not on the
+# module path; the mixed corpus lives in `tests.perf`.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+
 MIB = 1024 * 1024
 WORDS = [
     "index",

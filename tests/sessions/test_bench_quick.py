@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from tests.conftest import PROJECT_ROOT, run_quick_bench
+from tests.conftest import run_quick_bench
 
 
 def test_bench_sessions_sync_quick() -> None:
-    measured = run_quick_bench(
-        "bench_sessions_sync.py", env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"}
-    )
+    measured = run_quick_bench("bench_sessions_sync.py", env={"PATH": "/usr/bin:/bin"})
     assert measured["mib"] >= 2
     for key in ("mib_per_s", "ceiling_mib_per_s", "ratio_to_ceiling", "noop_ratio"):
         assert measured[key] > 0

@@ -161,3 +161,31 @@ def test_owners_are_isolated_and_missing_root_is_empty(
     assert (empty.entries, empty.coverage) == (0, "complete")
     assert [row.id for row in search_approved(db, other, "WAL", 10)] == []
     assert _ids(db, "WAL") == ["sqlite-wal-mode"]
+
+
+def test_one_changed_entry_rereads_one_file(db: StateDB, tree: Path) -> None:
+    write_entry(tree, "third-entry", "A third note to keep.\n")
+    first = sync_approved(db, OWNER, tree, ROOT)
+    assert (first.entries, first.read) == (3, 3)
+    # old enough files are trusted by stat alone: simulate age by moving the scan time on
+    db.execute("UPDATE approved_projection SET scanned_at_ns = scanned_at_ns + 10000000000")
+    write_entry(tree, "pytest-home", "Tests point HOME at a scratch dir instead.\n")
+    edited = sync_approved(db, OWNER, tree, ROOT)
+    assert (edited.changed, edited.entries, edited.read) == (True, 3, 1)
+    assert _ids(db, "scratch") == ["pytest-home"]
+    assert _ids(db, "WAL readers") == ["sqlite-wal-mode"]
+    db.execute("UPDATE approved_projection SET scanned_at_ns = scanned_at_ns + 10000000000")
+    (tree / ROOT / "entries" / "third-entry.md").unlink()
+    write_entry(tree, "fourth-entry", "A fourth note arrives.\n")
+    moved = sync_approved(db, OWNER, tree, ROOT)
+    assert (moved.changed, moved.entries, moved.read) == (True, 3, 1)
+    assert _ids(db, "third") == []
+    assert _ids(db, "fourth") == ["fourth-entry"]
+
+
+def test_recently_changed_entries_are_read_again(db: StateDB, tree: Path) -> None:
+    # Within the racy window of the last scan a file's signature proves nothing: it is read.
+    first = sync_approved(db, OWNER, tree, ROOT)
+    write_entry(tree, "third-entry", "A third note to keep.\n")
+    again = sync_approved(db, OWNER, tree, ROOT)
+    assert (first.read, again.entries, again.read) == (2, 3, 3)

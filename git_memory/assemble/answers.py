@@ -1,0 +1,154 @@
+"""The last answer of `git memory context`, `status` and `list`, kept so a session starts at once.
+
+`<state home>/artifacts/context-answers/<digest>.json` (private, written atomically) holds
+the text a command printed (control characters escaped, as printed) and the key it was made
+under (`repo/answer_key.py`): the memory files' stat signatures, configuration, HEAD and
+environment. Beside the key: the paths the freshness check looked at and the state databases
+the command read (`state_files`, for `status`) with their signatures, and the content digest
+of every file changed just before the answer was recorded. The console script's fast path
+(`cli/entry.py`) prints the text when all of them are unchanged, before click, pydantic or
+pygit2 load; anything else, including a record it cannot read, runs the command in full,
+which records the answer again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import TYPE_CHECKING, Any
+
+from git_memory.repo.answer_key import (
+    WorktreeKey,
+    content_digest,
+    is_racy,
+    path_signatures,
+    worktree_key,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+ANSWER_FORMAT = "git-memory-context-answer@2"
+ANSWERS_DIR = ("artifacts", "context-answers")
+
+
+# The state databases `status` counts from (sessions index, memory state), with their WAL.
+STATUS_STATE_FILES = (
+    "sessions.sqlite3",
+    "sessions.sqlite3-wal",
+    "memory-state.sqlite3",
+    "memory-state.sqlite3-wal",
+)
+
+
+def answer_settings(name: str) -> tuple[object, ...]:
+    """The settings an answer is recorded for: `name` is the command's form, e.g.
+    `context-claude` (no query, no --budget), `status`, `list-stale`."""
+    return ("answer", name)
+
+
+def answer_path(state_home: str, root: str, name: str) -> str:
+    """Where the answer `name` for worktree `root` is kept."""
+    digest = hashlib.sha256(f"{root}\0{name}".encode("utf-8", "surrogateescape")).hexdigest()
+    return os.path.join(state_home, *ANSWERS_DIR, f"{digest[:32]}.json")
+
+
+def cached_answer(cwd: str, name: str) -> str | None:
+    """The recorded text of answer `name` for the worktree containing `cwd`, when nothing it
+    depends on changed; None otherwise (including any error: the full command decides)."""
+    try:
+        key = worktree_key(cwd, answer_settings(name))
+        if key is None:
+            return None
+        from git_memory.paths import state_home_text
+
+        home = state_home_text(key.home_setting)
+        document = _load(answer_path(home, key.root, name))
+        return None if document is None else _still_valid(document, key, home)
+    except Exception:
+        return None
+
+
+def _load(path: str) -> dict[str, Any] | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        document = json.loads(handle.read())
+    return document if isinstance(document, dict) else None
+
+
+def _still_valid(document: dict[str, Any], key: WorktreeKey, home: str) -> str | None:
+    if document.get("format") != ANSWER_FORMAT or document.get("key") != key.digest:
+        return None
+    state: dict[str, Any] = document["stateFiles"]
+    if path_signatures(home, sorted(state)) != state:
+        return None
+    memory_dir = os.path.join(key.root, key.memory_root)
+    for relpath, digest in document["racyFiles"].items():
+        if content_digest(os.path.join(memory_dir, relpath)) != digest:
+            return None
+    watched: dict[str, Any] = document["watched"]
+    if path_signatures(key.root, sorted(watched)) != watched:
+        return None
+    for relpath, digest in document["racyWatched"].items():
+        if content_digest(os.path.join(key.root, relpath)) != digest:
+            return None
+    text = document["text"]
+    if not isinstance(text, str) or _text_digest(text) != document["textDigest"]:
+        return None
+    return text
+
+
+def state_signatures(state_home: Path, names: tuple[str, ...]) -> dict[str, Any]:
+    """Signatures of the state files `names` (taken before a command reads them)."""
+    return path_signatures(str(state_home), list(names))
+
+
+def record_answer(
+    state_home: Path,
+    key: WorktreeKey,
+    name: str,
+    text: str,
+    watched: list[str],
+    *,
+    state: dict[str, Any] | None = None,
+) -> None:
+    """Keep `text` as the answer `name` made under `key` (computed before the answer was
+    made); `watched` are the worktree paths the freshness check looked at, `state` the
+    signatures of the state files read (`state_signatures`, taken before)."""
+    import time
+
+    from git_memory.paths import write_private_atomic
+
+    now = time.time_ns()
+    memory_dir = os.path.join(key.root, key.memory_root)
+    signatures = path_signatures(key.root, sorted(watched))
+    document = {
+        "format": ANSWER_FORMAT,
+        "key": key.digest,
+        "racyFiles": _racy(memory_dir, key.files, now),
+        "watched": signatures,
+        "racyWatched": _racy(key.root, signatures, now),
+        "stateFiles": state or {},
+        "textDigest": _text_digest(text),
+        "text": text,
+    }
+    path = answer_path(str(state_home), key.root, name)
+    from pathlib import Path
+
+    write_private_atomic(Path(path), json.dumps(document).encode("utf-8"))
+
+
+def _racy(base: str, signatures: dict[str, Any], now: int) -> dict[str, str | None]:
+    return {
+        relpath: content_digest(os.path.join(base, relpath))
+        for relpath, signature in signatures.items()
+        if is_racy(signature, now)
+    }
+
+
+def _text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
