@@ -97,6 +97,9 @@ def sync(
             if roots is None:
                 roots = default_roots(providers)
             return _sync_locked(state_home, discover(roots, extra), show_progress)
+    except index.DatabaseError as exc:
+        # Foreign databases are read behind `SourceRefused`: this one is the index.
+        raise index.index_unreadable(exc) from exc
     except Timeout as exc:
         raise GitMemoryError(
             "GM_SESSIONS_LOCKED",
