@@ -24,12 +24,20 @@ from git_memory.sessions.lines import SHAPE_ERRORS, ProbedLines, parse, parse_li
 from git_memory.sessions.providers import Document, provider
 from git_memory.sessions.query import load_events
 from git_memory.sessions.records import INLINE_LIMIT, TOOL_RESULT, USER, Diagnostic, Event
-from git_memory.sessions.source_io import SourceRefused, inflated_lines, open_regular
+from git_memory.sessions.source_io import (
+    SourceRefused,
+    capped_lines,
+    inflated_lines,
+    open_regular,
+)
+from git_memory.sessions.strict_json import MAX_RECORD_BYTES
 from git_memory.sessions.turns import session_key
 from git_memory.sessions.writer import insert_events, store_turns, write_diagnostics
 
 PROBE = 4096
 READ_BUFFER = 1 << 20
+# The longest line kept: a record at its size limit with its CR/LF.
+LINE_CAP = MAX_RECORD_BYTES + 2
 
 __all__ = ["FileOutcome", "ingest", "parse"]
 
@@ -54,10 +62,11 @@ def _lines(source: SourceFile, offset: int = 0) -> Iterator[ProbedLines]:
         with open_regular(source.path) as handle:
             yield ProbedLines(inflated_lines(handle), PROBE)
         return
-    # Iterating a large buffer copies each line once; `read()` then `split` copied it twice.
+    # Reading through a large buffer copies each line once; no line is held past the cap
+    # (a file without newlines is never read whole).
     with open_regular(source.path, buffering=READ_BUFFER) as handle:
         handle.seek(offset)
-        yield ProbedLines(handle, PROBE)
+        yield ProbedLines(capped_lines(handle, LINE_CAP, PROBE), PROBE)
 
 
 def _identity(stat: os.stat_result | None) -> tuple[int, int, int, int]:

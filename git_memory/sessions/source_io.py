@@ -73,6 +73,36 @@ def _kind(mode: int) -> str:
     return "a directory" if stat.S_ISDIR(mode) else "a special file"
 
 
+class Skipped:
+    """A complete line longer than the cap, read past without being kept: its length and
+    its first and last `probe` bytes (what a file's checkpoint digests may cover)."""
+
+    __slots__ = ("length", "prefix", "suffix")
+
+    def __init__(self, length: int, prefix: bytes, suffix: bytes) -> None:
+        self.length = length
+        self.prefix = prefix
+        self.suffix = suffix
+
+
+def capped_lines(handle: BinaryIO, cap: int, probe: int = 4096) -> Iterator[bytes | Skipped]:
+    """The lines of `handle` (each with its newline; the unterminated tail last), never
+    holding more than `cap` bytes of one line: a longer complete line is read through to its
+    newline in chunks and passed on as `Skipped`; a longer unterminated tail ends the lines
+    (it is not complete, so nothing would read it)."""
+    while line := handle.readline(cap + 1):
+        if len(line) <= cap or line.endswith(b"\n"):
+            yield line
+            continue
+        length, prefix, suffix = len(line), line[:probe], line[-probe:]
+        while chunk := handle.readline(CHUNK):
+            length += len(chunk)
+            suffix = (suffix + chunk)[-probe:]
+            if chunk.endswith(b"\n"):
+                yield Skipped(length, prefix, suffix)
+                break
+
+
 def inflate_cap(compressed_size: int) -> int:
     """How many bytes a compressed transcript of this size may inflate to."""
     return min(MAX_INFLATED, max(MIN_INFLATE_CAP, MAX_RATIO * compressed_size))
