@@ -42,7 +42,10 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
         rendered = render(snapshot, settings, save=True)
         complete = snapshot.coverage == "complete"
-    notes = [] if complete else ["entry files changed while they were read; run again"]
+        skipped = list(snapshot.files.skipped)
+    notes = (
+        skipped if complete else [*skipped, "entry files changed while they were read; run again"]
+    )
     return ContextResponse(
         query=query, text=rendered.text, block=block_report(rendered, budget), notes=notes
     )
