@@ -23,6 +23,9 @@ MIN_INFLATE_CAP = 64 * 1024 * 1024
 MAX_INFLATED = 1024 * 1024 * 1024
 # A line this long in a compressed rollout ends its reading (records are at most 8 MiB).
 MAX_INFLATED_LINE = 16 * 1024 * 1024
+# ...and more lines than this end it too (a few KiB of zstd inflate to millions of empty
+# lines, each costing the parser a step; real rollouts hold far fewer records).
+MAX_INFLATED_LINES = 1_000_000
 CHUNK = 1 << 20
 
 
@@ -116,7 +119,7 @@ def inflated_lines(handle: BinaryIO) -> Iterator[bytes]:
     cap = inflate_cap(os.fstat(handle.fileno()).st_size)
     reader = zstandard.ZstdDecompressor().stream_reader(handle, read_across_frames=True)
     pending = bytearray()
-    total = 0
+    total = lines = 0
     while True:
         chunk = reader.read(CHUNK)
         if not chunk:
@@ -127,6 +130,11 @@ def inflated_lines(handle: BinaryIO) -> Iterator[bytes]:
                 "decompression-limit", f"inflates beyond {cap} bytes (a decompression bomb?)"
             )
         pending += chunk
+        lines += chunk.count(b"\n")
+        if lines > MAX_INFLATED_LINES:
+            raise SourceRefused(
+                "decompression-limit", f"inflates to more than {MAX_INFLATED_LINES} lines"
+            )
         start = 0
         while (end := pending.find(b"\n", start)) >= 0:
             yield bytes(pending[start : end + 1])

@@ -187,3 +187,36 @@ def test_an_oversized_line_is_skipped_to_its_newline_and_later_lines_are_read(
     assert [turn["userText"] for turn in show.json()["turns"]] == ["after the long line"]
     # The checkpoint holds: the next sync sees the file unchanged.
     assert _sync(gm_proc, repo)["unchanged"] == 1
+
+
+def test_a_small_zstd_of_newlines_is_refused_fast_and_the_refusal_is_remembered(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd = str(repo.root)
+    bomb = codex_path(hermetic_env["codex"], "019c0000-0000-7000-8000-0000000000bb")
+    bomb = bomb.with_name(bomb.name + ".zst")
+    bomb.parent.mkdir(parents=True)
+    with open(bomb, "wb") as handle:
+        writer = zstandard.ZstdCompressor(level=19).stream_writer(handle)
+        for _ in range(64):
+            writer.write(b"\n" * (1024 * 1024))
+        writer.close()
+    assert bomb.stat().st_size < 8 * 1024
+    os.utime(bomb, (OLD, OLD))
+    _good_after(hermetic_env["claude"], cwd)
+    started = time.monotonic()
+    first = _sync(gm_proc, repo)
+    assert time.monotonic() - started < 30
+    assert [item["code"] for item in first["examples"]] == ["decompression-limit"]
+    # The next sync refuses the unchanged file with the same diagnostic, without inflating
+    # it: a sync that does not read it costs what an empty one costs.
+    started = time.monotonic()
+    again = _sync(gm_proc, repo)
+    remembered = time.monotonic() - started
+    assert again["examples"] == first["examples"]
+    bomb.unlink()
+    started = time.monotonic()
+    _sync(gm_proc, repo)
+    empty = time.monotonic() - started
+    assert remembered < empty + 1.5
+    assert len(_listed(gm, repo)) == 1
