@@ -10,12 +10,12 @@ forwarded. See contrib/mcp/README.md.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from git_memory.doctor.checks import DoctorCheck
+from git_memory.formats import bounded_json
 
 SERVER = "git-memory"
 CLAUDE_HINT = "claude mcp add --scope user git-memory -- git memory mcp (see contrib/mcp/)"
@@ -163,7 +163,9 @@ def _servers(config: dict[str, Any]) -> dict[str, Any]:
 
 def _read_json(path: Path) -> dict[str, Any] | None:
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        # Depth-capped only in effect: Claude Code keeps its history in its config file.
+        text = path.read_text(encoding="utf-8")
+        document = bounded_json.loads(text, max_bytes=1 << 30, max_depth=256)
     except (OSError, ValueError):
         return None
     return document if isinstance(document, dict) else None

@@ -91,3 +91,22 @@ def test_reindex_refuses_a_special_index_json_without_opening_it(
     result = gm(["reindex", *(["--check"] if check else []), "--format", "json"], cwd=repo.root)
     expected = "GM_SYMLINK_REFUSED" if kind == "symlink" else "GM_NOT_A_FILE"
     assert _error(result)["code"] == expected
+
+
+def test_private_state_files_nested_100000_deep_are_never_an_internal_error(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    """The caches and records of the state home (assemble, context, verify) replaced by
+    documents nested 100,000 deep: each is taken as unreadable, and the commands go on."""
+    assert gm(["init"], cwd=repo.root).exit_code == 0
+    repo.write(".memory/skills/release/SKILL.md", '---\nname: "release"\ndescription: "x"\n---\n')
+    commands = [["context"], ["verify"], ["assemble", "--provider", "claude"], ["status"]]
+    for command in commands:
+        assert gm(command, cwd=repo.root).exit_code in (0, 1)
+    states = [p for p in (hermetic_env["state"] / "artifacts").rglob("*.json") if p.is_file()]
+    assert states, "the commands above keep state files"
+    for path in states:
+        path.write_text("[" * DEEP)
+    for command in commands:
+        result = gm(command, cwd=repo.root)
+        assert result.exit_code in (0, 1), (command, result.stderr)

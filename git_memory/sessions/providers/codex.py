@@ -15,12 +15,12 @@ event twins). Calls pair with outputs by `call_id`; `task_complete`/`turn_aborte
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
 from typing import Any
 
+from git_memory.formats import bounded_json
 from git_memory.sessions.discover import SourceFile, under, walk
 from git_memory.sessions.providers import Provider, env_home
 from git_memory.sessions.providers.claude_code import is_hidden_text
@@ -228,7 +228,7 @@ def _call(item: dict[str, Any], offset: int, ts: str | None, cwd: str | None) ->
 def _json_or_text(value: Any) -> Any:
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            return bounded_json.loads(value)
         except ValueError:
             return value
     return value
