@@ -78,3 +78,20 @@ def test_size_cap_and_plain_syntax_errors() -> None:
         loads("[" + "1," * 100 + "1]", max_bytes=100)
     with pytest.raises(json.JSONDecodeError):
         loads("[1, 2}")
+
+
+def test_index_json_and_transcript_lines_nested_100000_deep_are_refused_before_parsing() -> None:
+    from git_memory.errors import FormatError
+    from git_memory.formats.index_json import parse_index
+    from git_memory.sessions import strict_json
+
+    deep = b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with pytest.raises(FormatError, match="nested deeper"):
+        parse_index(deep)
+    was = strict_json.fast_path(False)
+    try:
+        with pytest.raises(strict_json.LineRejected) as refused:
+            strict_json.decode_line(deep)
+    finally:
+        strict_json.fast_path(was)
+    assert refused.value.code == "too-deep-json-record"
