@@ -496,3 +496,17 @@ def test_gemini_hashed_root_is_found_in_linear_time_beside_a_huge_path(
     assert time.monotonic() - started < 10
     (mine,) = _sessions(gm, repo)
     assert (mine["provider"], mine["turns"]) == ("gemini-cli", 4)
+
+
+def test_a_gemini_projects_json_nested_100000_deep_is_ignored(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    project = _gemini_project(hermetic_env["gemini"], repo.root)
+    deep = "[" * 100_000 + "]" * 100_000
+    (project.parent.parent / "projects.json").write_text('{"projects": ' + deep + "}")
+    fixture = next((agents.FIXTURES / "gemini-cli").glob("*15eaa698.json"))
+    shutil.copyfile(fixture, project / "chats" / agents.original_name(fixture))
+    agents.age(hermetic_env["gemini"])
+    _sync(gm, repo)
+    (mine,) = _sessions(gm, repo)
+    assert mine["provider"] == "gemini-cli"

@@ -20,12 +20,12 @@ The worktree is not recorded as a path: it comes from the project directory's
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from git_memory.formats import bounded_json
 from git_memory.sessions.discover import SourceFile, under, walk
 from git_memory.sessions.providers import Document, Provider, env_home
 from git_memory.sessions.providers.common import (
@@ -297,7 +297,7 @@ def _projects(home: str) -> dict[str, str]:
     """`projects.json`: absolute project root → short directory name."""
     text = _read_small(os.path.join(home, "projects.json"))
     try:
-        projects = json.loads(text or "{}").get("projects")
+        projects = bounded_json.loads(text or "{}").get("projects")
     except (ValueError, AttributeError):
         return {}
     if not isinstance(projects, dict):
