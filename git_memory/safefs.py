@@ -92,8 +92,9 @@ def read_file_nofollow(root: Path, relpath: str) -> bytes | None:
         return None
 
 
-def read_at(dir_fd: int, name: str, shown: str) -> bytes | None:
-    """Read regular file `name` in `dir_fd` without following a symlink; None when absent."""
+def read_at(dir_fd: int, name: str, shown: str, max_bytes: int | None = None) -> bytes | None:
+    """Read regular file `name` in `dir_fd` without following a symlink; None when absent.
+    A file larger than `max_bytes` is refused (`GM_FILE_TOO_LARGE`) before it is read."""
     try:
         # O_NONBLOCK: a FIFO planted at `name` must not hang the open (no effect on files).
         flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
@@ -105,11 +106,18 @@ def read_at(dir_fd: int, name: str, shown: str) -> bytes | None:
             raise symlink_refused(shown) from exc
         raise
     # fstat before fdopen: a directory opens fine O_RDONLY but cannot be wrapped for reading.
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         raise GitMemoryError("GM_NOT_A_FILE", f"{shown!r} is not a regular file")
     with os.fdopen(fd, "rb") as handle:
-        return handle.read()
+        if max_bytes is None:
+            return handle.read()
+        # The size is checked before reading and again after (the file may grow meanwhile).
+        data = b"" if info.st_size > max_bytes else handle.read(max_bytes + 1)
+    if info.st_size > max_bytes or len(data) > max_bytes:
+        raise GitMemoryError("GM_FILE_TOO_LARGE", f"{shown!r} is larger than {max_bytes} bytes")
+    return data
 
 
 def _renameat2_noreplace() -> object | None:

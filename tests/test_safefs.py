@@ -32,3 +32,13 @@ def test_create_never_replaces_and_reads_refuse_links(tmp_path: Path) -> None:
         safefs.read_file_nofollow(tmp_path, "dirlink/b/f.md")
     assert info.value.code == "GM_SYMLINK_REFUSED"
     assert safefs.read_file_nofollow(tmp_path, "a/b/missing.md") is None
+
+
+def test_a_read_with_a_size_cap_refuses_a_larger_file_before_reading_it(tmp_path: Path) -> None:
+    (tmp_path / "big").write_bytes(b"x" * 101)
+    (tmp_path / "small").write_bytes(b"x" * 100)
+    with safefs.open_dir(tmp_path, []) as fd:
+        assert safefs.read_at(fd, "small", "small", max_bytes=100) == b"x" * 100
+        with pytest.raises(GitMemoryError) as refused:
+            safefs.read_at(fd, "big", "big", max_bytes=100)
+    assert refused.value.code == "GM_FILE_TOO_LARGE"

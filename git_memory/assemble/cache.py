@@ -15,6 +15,7 @@ from typing import Any
 from git_memory.assemble.render import Rendered
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
+from git_memory.formats import bounded_json
 from git_memory.paths import ARTIFACTS_DIR, read_private, write_private_atomic
 
 CACHE_FORMAT = "git-memory-context-cache@v1"
@@ -60,7 +61,7 @@ def _rendered(document: Any) -> Rendered:
 def load_cached(path: Path, key: str) -> Rendered | None:
     """The rendering recorded for `key`, or None."""
     try:
-        document = json.loads(read_private(path))
+        document = bounded_json.loads(read_private(path))
         if document.get("format") != CACHE_FORMAT or document.get("key") != key:
             return None
         return _rendered(document)

@@ -21,6 +21,7 @@ from typing import Literal
 from git_memory import safefs
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
+from git_memory.formats import bounded_json
 from git_memory.paths import ARTIFACTS_DIR, read_private, write_private_atomic
 
 ProjectionAction = Literal["create", "update", "unchanged", "remove", "kept-edited", "forget"]
@@ -124,7 +125,7 @@ def load_manifest(path: Path) -> Manifest:
     is overwritten and nothing is pruned.
     """
     try:
-        document = json.loads(read_private(path))
+        document = bounded_json.loads(read_private(path))
     except FileNotFoundError:
         return Manifest(path)
     except (OSError, ValueError) as exc:

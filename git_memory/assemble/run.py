@@ -224,7 +224,7 @@ def assemble(
     if not dry_run:
         for item, plan in plans:
             _apply(item, plan)
-    notes = []
+    notes = list(snapshot.files.skipped)
     if snapshot.coverage != "complete":
         notes.append(
             "entry files changed while they were read; some entries may be missing "

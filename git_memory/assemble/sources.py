@@ -12,6 +12,7 @@ from pathlib import Path
 
 from git_memory import safefs
 from git_memory.errors import GitMemoryError
+from git_memory.formats.slug import is_name
 from git_memory.repo import memory_tree
 
 MAX_SKILL_DIRS = 256
@@ -19,11 +20,13 @@ MAX_SKILL_DIRS = 256
 
 @dataclass(frozen=True)
 class MemoryFiles:
-    """Bytes of the approved memory files, keyed by scene / skill name."""
+    """Bytes of the approved memory files, keyed by scene / skill name; `skipped` says which
+    skill folders were left out and why."""
 
     doctrine: bytes | None
     scenes: dict[str, bytes]
     skills: dict[str, bytes]
+    skipped: tuple[str, ...] = ()
 
 
 def _listing(root: Path, parts: list[str]) -> tuple[list[str], list[str]]:
@@ -55,8 +58,10 @@ def read_scenes(root: Path, memory_root: str) -> dict[str, bytes]:
     return scenes
 
 
-def read_skills(root: Path, memory_root: str) -> dict[str, bytes]:
-    """`skills/<name>/SKILL.md` by name; more than 256 skill directories is refused."""
+def read_skills(root: Path, memory_root: str, skipped: list[str] | None = None) -> dict[str, bytes]:
+    """`skills/<name>/SKILL.md` by name; more than 256 skill directories is refused. A folder
+    whose name is not a skill name is left out (noted in `skipped`): one bad folder must not
+    turn off the team's whole block."""
     _, dirs = _listing(root, [*safefs.split_relative(memory_root), "skills"])
     if len(dirs) > MAX_SKILL_DIRS:
         raise GitMemoryError(
@@ -67,6 +72,14 @@ def read_skills(root: Path, memory_root: str) -> dict[str, bytes]:
         )
     skills: dict[str, bytes] = {}
     for name in dirs:
+        if not is_name(name):
+            if skipped is not None:
+                shown = name.encode("unicode_escape").decode("ascii")[:80]
+                skipped.append(
+                    f"skipped skills/{shown}/: not a skill name (lowercase letters, digits and"
+                    " hyphens, at most 64)"
+                )
+            continue
         data = _read(root, f"{memory_root}/skills/{name}/SKILL.md")
         if data is not None:
             skills[name] = data
@@ -75,8 +88,10 @@ def read_skills(root: Path, memory_root: str) -> dict[str, bytes]:
 
 def read_memory_files(root: Path, memory_root: str) -> MemoryFiles:
     """Doctrine, scenes and skills of the memory root (absent pieces are empty)."""
+    skipped: list[str] = []
     return MemoryFiles(
         doctrine=_read(root, f"{memory_root}/doctrine.md"),
         scenes=read_scenes(root, memory_root),
-        skills=read_skills(root, memory_root),
+        skills=read_skills(root, memory_root, skipped),
+        skipped=tuple(skipped),
     )

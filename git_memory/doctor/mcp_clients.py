@@ -11,12 +11,12 @@ name where they are installed.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from git_memory.doctor.checks import DoctorCheck
+from git_memory.formats import bounded_json
 from git_memory.paths import packaged_file
 
 SERVER = "git-memory"
@@ -183,7 +183,9 @@ def _servers(config: dict[str, Any]) -> dict[str, Any]:
 
 def _read_json(path: Path) -> dict[str, Any] | None:
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        # Depth-capped only in effect: Claude Code keeps its history in its config file.
+        text = path.read_text(encoding="utf-8")
+        document = bounded_json.loads(text, max_bytes=1 << 30, max_depth=256)
     except (OSError, ValueError):
         return None
     return document if isinstance(document, dict) else None

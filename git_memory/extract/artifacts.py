@@ -6,15 +6,19 @@ the internal evidence index with strengths, relations and limitations.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from git_memory.contracts.canonical import canonical_json
 from git_memory.errors import GitMemoryError
+from git_memory.formats import bounded_json
 from git_memory.paths import ARTIFACTS_DIR, read_private, write_private_atomic
 
+# Records hold transcript excerpts (tool inputs nest up to 64 levels on their own): the caps
+# refuse only what no record of ours can be.
+ARTIFACT_MAX_BYTES = 256 * 1024 * 1024
+ARTIFACT_MAX_DEPTH = 256
 RECALLS = "agent-recalls"
 ADJUDICATIONS = "agent-adjudications"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -55,7 +59,9 @@ def load_recall(state_home: Path, task_id: str) -> dict[str, Any]:
 
 def _load(path: Path, task_id: str) -> dict[str, Any]:
     try:
-        document: dict[str, Any] = json.loads(read_private(path))
+        document: dict[str, Any] = bounded_json.loads(
+            read_private(path), max_bytes=ARTIFACT_MAX_BYTES, max_depth=ARTIFACT_MAX_DEPTH
+        )
     except FileNotFoundError as exc:
         raise GitMemoryError(
             "GM_TASK_NOT_FOUND",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from git_memory.errors import FormatError
+from git_memory.formats import bounded_json
 
 INDEX_FORMAT = "git-memory-index@v1"
 INDEX_SECTIONS: tuple[tuple[str, str], ...] = (
@@ -46,6 +47,8 @@ def render_index(
 
 ORIGINAL_INDEX_FORMAT = "threadshare-memory-index@v1"
 MAX_SUMMARY = 120
+# index.json is generated: a few hundred bytes per item, nested a few levels.
+MAX_INDEX_BYTES = 64 * 1024 * 1024
 SUMMARY_MARKERS = "#>-*+ \t"
 
 
@@ -62,8 +65,10 @@ class MemoryIndex:
 def parse_index(text: str | bytes) -> MemoryIndex:
     """Parse index.json (ours, or the original tool's placeholder) or `GM_FORMAT_INDEX_INVALID`."""
     try:
-        document = json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as exc:
+        document = bounded_json.loads(
+            text, max_bytes=MAX_INDEX_BYTES, parse_constant=_refuse_constant
+        )
+    except ValueError as exc:
         raise _index_invalid(f"index.json is not JSON: {exc}") from exc
     if not isinstance(document, dict):
         raise _index_invalid("index.json must be a JSON object")
@@ -79,10 +84,7 @@ def parse_index(text: str | bytes) -> MemoryIndex:
             if not isinstance(item.get(key), str) or not item[key]:
                 raise _index_invalid(f"index.json {section}[{number}] has no string {key!r}")
         sections[section] = tuple(items)
-    try:
-        _refuse_lone_surrogates(document)
-    except RecursionError as exc:
-        raise _index_invalid("index.json is nested too deeply") from exc
+    _refuse_lone_surrogates(document)  # the depth is capped when parsing
     return MemoryIndex(format=str(fmt), **sections)
 
 

@@ -11,6 +11,11 @@ simply waits for the SDK.
 Shutdown: stdin EOF ends the session; SIGINT and SIGTERM end the process at once when no tool
 call runs, else as soon as it returns (at most `GRACE` seconds; a promotion cut short is
 journaled and recovered by the next one). Nothing prints a traceback.
+
+Every line is measured before anything parses it: a line longer than `MAX_LINE` bytes, or
+nested deeper than `MAX_DEPTH` levels, is answered here with a JSON-RPC error (for the id a
+shallow scan finds) and never reaches a parser, so no request can end the reading thread, and
+end of input always ends the session.
 """
 
 from __future__ import annotations
@@ -19,13 +24,23 @@ import contextlib
 import json
 import os
 import queue
+import re
 import signal
 import sys
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
+from git_memory.formats.bounded_json import nesting_exceeds
+
 REPLAY_ID = "git-memory-replayed-initialize"
+# The longest line read (a tool call carries at most a 32 MiB request) and the deepest nesting
+# (a request's own depth, within bounded_json.MAX_DEPTH, plus the envelope's three levels).
+MAX_LINE = 33 * 1024 * 1024
+MAX_DEPTH = 68
+# After end of input, how long an answer the SDK owes is awaited when no tool call runs.
+EOF_GRACE = 2.0
+INVALID_REQUEST = -32600
 # How long a signal waits for a running tool call before the process exits anyway.
 GRACE = 0.6
 
@@ -88,10 +103,13 @@ class Wire:
 
     def _read(self) -> None:
         try:
-            for raw in self._in:
+            while raw := self._in.readline(MAX_LINE + 1):
                 line = raw.strip()
-                if line:
-                    self._receive(line)
+                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                    self._skip_rest_of_line()
+                    self._refuse(line[:4096], f"a line longer than {MAX_LINE} bytes")
+                elif line:
+                    self._take(line)
         except (OSError, ValueError):
             pass
         with self._state:
@@ -99,6 +117,25 @@ class Wire:
                 # The client left during start-up with nothing left to answer.
                 self.exit()
             self._lines.put(None)
+
+    def _skip_rest_of_line(self) -> None:
+        while (chunk := self._in.readline(1 << 20)) and not chunk.endswith(b"\n"):
+            pass
+
+    def _take(self, line: bytes) -> None:
+        if nesting_exceeds(line, MAX_DEPTH):
+            self._refuse(line, f"a request nested deeper than {MAX_DEPTH} levels")
+            return
+        try:
+            self._receive(line)
+        except Exception:  # one bad line never ends the reading
+            self._refuse(line, "a request that could not be read")
+
+    def _refuse(self, line: bytes, why: str) -> None:
+        """Answer a line that is not passed on: a JSON-RPC error for its id (null when no id
+        is found at its top level)."""
+        error = {"code": INVALID_REQUEST, "message": f"GM_REQUEST_INVALID: request refused: {why}"}
+        self.send({"jsonrpc": "2.0", "id": top_level_id(line), "error": error})
 
     def _receive(self, line: bytes) -> None:
         with self._state:
@@ -177,8 +214,17 @@ class Wire:
             if line is None:
                 break
             yield self._track(line)
-        # End of input: what was asked is still answered, then the session ends.
+        # End of input: what was asked is still answered, then the session ends. Only a
+        # running tool call is waited for; an answer the SDK never gives is not.
+        idle_since: float | None = None
         while self._unanswered:
+            now = anyio.current_time()
+            if not self.activity.wait_idle(0):
+                idle_since = None
+            elif idle_since is None:
+                idle_since = now
+            elif now - idle_since > EOF_GRACE:
+                break
             await anyio.sleep(0.01)
 
     def _track(self, line: bytes) -> str:
@@ -237,6 +283,32 @@ def _request_key(line: bytes) -> str | None:
         return None
     if isinstance(message, dict) and "method" in message and "id" in message:
         return json.dumps(message["id"])
+    return None
+
+
+_TOP_LEVEL_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*+"|[\[\]{}:,]')
+_ID_VALUE = re.compile(rb'\s*(-?[0-9]{1,20}|"(?:[^"\\]|\\.){0,256}"|null)\s*[,}]')
+_SCANNED_TOKENS = 10_000
+
+
+def top_level_id(line: bytes) -> Any:
+    """The `id` of a JSON-RPC line that is not parsed, found by a bounded scan of its first
+    tokens at the top level of the object (clients write the id before the params); None
+    when not found."""
+    depth = 0
+    previous = b""
+    for number, token in enumerate(_TOP_LEVEL_TOKEN.finditer(line)):
+        text = token.group()
+        if number >= _SCANNED_TOKENS:
+            break
+        if text in (b"[", b"{"):
+            depth += 1
+        elif text in (b"]", b"}"):
+            depth -= 1
+        elif text == b":" and depth == 1 and previous == b'"id"':
+            value = _ID_VALUE.match(line, token.end())
+            return None if value is None else json.loads(value.group(1))
+        previous = text
     return None
 
 

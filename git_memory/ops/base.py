@@ -198,23 +198,59 @@ def load_declared(declaration: OperationSpec) -> Operation[Any, Any]:
     return operation
 
 
+# A request document larger than this is refused before it is parsed.
+MAX_REQUEST_BYTES = 32 * 1024 * 1024
+
+
 def read_request_document(source: str) -> Any:
-    """Read `--request FILE|-` as JSON (stdin for `-`)."""
+    """Read `--request FILE|-` as JSON (stdin for `-`): a regular file or stdin of at most
+    32 MiB, parsed under the caps of `formats.bounded_json` (depth, number length)."""
     import sys
 
+    from git_memory.formats import bounded_json
+
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        data = _read_capped(sys.stdin.buffer if source == "-" else None, source)
     except OSError as exc:
         raise GitMemoryError(
             "GM_REQUEST_UNREADABLE", f"cannot read request {source!r}: {exc.strerror}"
         ) from exc
     try:
-        return json.loads(text)
+        return bounded_json.loads(data, max_bytes=MAX_REQUEST_BYTES)
     except json.JSONDecodeError as exc:
         raise GitMemoryError(
             "GM_REQUEST_INVALID",
             f"request is not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}",
         ) from exc
+    except ValueError as exc:  # bounded_json.JsonRefused, UnicodeDecodeError
+        raise GitMemoryError("GM_REQUEST_INVALID", f"request refused: {exc}") from exc
+
+
+def _read_capped(stream: Any, source: str) -> bytes:
+    """At most `MAX_REQUEST_BYTES` (+1, to tell a larger one) of stdin or of a regular file;
+    a FIFO, device or directory is refused without blocking on it."""
+    import os
+    import stat
+
+    if stream is not None:
+        data: bytes = stream.read(MAX_REQUEST_BYTES + 1)
+    else:
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise GitMemoryError(
+                "GM_REQUEST_UNREADABLE",
+                f"cannot read request {source!r}: not a regular file",
+                hint="write the request to a file, or pass it on stdin with --request -",
+            )
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(MAX_REQUEST_BYTES + 1)
+    if len(data) > MAX_REQUEST_BYTES:
+        raise GitMemoryError(
+            "GM_REQUEST_TOO_LARGE",
+            f"request {source!r} is larger than {MAX_REQUEST_BYTES} bytes",
+        )
+    return data
 
 
 def handler_doc(operation: Operation[Any, Any]) -> str:

@@ -68,10 +68,14 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
         rendered = render(snapshot, settings, save=True)
         scoped = [] if where is None else _scoped(snapshot, settings, where)
         complete = snapshot.coverage == "complete"
-    notes = [] if complete else ["entry files changed while they were read; run again"]
+        skipped = list(snapshot.files.skipped)
+    notes = (
+        skipped if complete else [*skipped, "entry files changed while they were read; run again"]
+    )
     text = "\n\n".join([rendered.text, *(item.text for _, item in scoped)])
     watched = consulted_paths(worktree)
-    if complete and watched is not None:
+    # A recorded answer prints the text alone: one with notes (a skipped skill) is not kept.
+    if complete and not skipped and watched is not None:
         # What the block leaves out depends on the agent's own file and the README too.
         watched = sorted({*watched, TARGET_FILES[request.provider], README})
         record_answer_after(worktree, before, rendered.text, watched)

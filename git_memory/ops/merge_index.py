@@ -21,8 +21,9 @@ def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexRespons
     git runs this as the `git-memory-index` merge driver (registered by `git memory hooks
     install`). During `git merge` the index is rebuilt from the memory files of the merged
     tree, as `git memory reindex` would build it after the merge; a cherry-pick, revert or
-    rebase is rebuilt the same way when the commit it picks can be identified. Where what git
-    merges cannot be known (`am -3`), items are merged three ways by id/name. Either way two
+    rebase is rebuilt the same way when git names the commit it applies (a range pick, a
+    rebase). Where what git merges cannot be known (a single pick, `am -3`), items are merged
+    three ways by id/name, keeping every entry of either side. Either way two
     branches that each promoted entries merge without conflict markers. Exits 1 (leaving
     git's conflict) when a version is not a valid index.
     """

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,8 +42,9 @@ def reindex(ctx: OpContext, request: ReindexRequest) -> ReindexResponse:
     data, current, skipped = current_index(ctx)
     changed = data != current
     root = ctx.worktree.memory_root
-    if changed and not request.check:
-        with open_dir(ctx.worktree.root, split_relative(root)) as dir_fd:
+    with open_dir(ctx.worktree.root, split_relative(root)) as dir_fd:
+        _refuse_special_index(dir_fd, root)
+        if changed and not request.check:
             if current is None:
                 create_file_at(dir_fd, "index.json", data)
             else:
@@ -49,6 +52,26 @@ def reindex(ctx: OpContext, request: ReindexRequest) -> ReindexResponse:
     return ReindexResponse(
         path=f"{root}/index.json", check=request.check, changed=changed, skipped=skipped
     )
+
+
+def _refuse_special_index(dir_fd: int, root: str) -> None:
+    """A FIFO, device or directory at index.json is refused by name (never opened: opening
+    a FIFO would block), and so is a link; the tree walk reads neither, so they are looked
+    at here."""
+    from git_memory.safefs import symlink_refused
+
+    try:
+        mode = os.lstat("index.json", dir_fd=dir_fd).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(mode):
+        raise symlink_refused(f"{root}/index.json")
+    if not stat.S_ISREG(mode):
+        raise GitMemoryError(
+            "GM_NOT_A_FILE",
+            f"{root}/index.json is not a regular file",
+            hint=f"remove {root}/index.json, then run git memory reindex",
+        )
 
 
 def render(response: ReindexResponse) -> str:

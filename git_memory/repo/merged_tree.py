@@ -5,22 +5,22 @@ merging three generated documents. git tells a merge driver which commit is bein
 (`GITHEAD_<oid>` in its environment, set by `git merge`); `git merge-tree --write-tree` then
 computes the same merged tree without touching the index or the worktree.
 
-A cherry-pick, a revert and a rebase (merge backend) also run merge drivers but say nothing
-of what they merge: no environment, no conflict-marker labels (git 2.39 expands no `%X`/`%Y`)
-and, for a single pick, no state file. They all merge one commit C onto HEAD with C's parent
-as the base (a revert swaps the two), so the three index.json versions git hands the driver
-identify the merge: ours must be HEAD's, and C is a commit whose index.json went from the
-ancestor version to the other one (or back, for a revert). C is looked for first where the
-sequencer names it (`rebase-merge/done`, `sequencer/todo`), then among the most recent commits
-of every ref; the merged tree is the three-way merge of those trees. When nothing matches,
-when different candidates would merge different memory files, when a memory file conflicts,
-or during `git am` (whose trees are built from a patch), the tree cannot be known and the
-caller falls back to a three-way merge of the index documents.
+A cherry-pick, a revert and a rebase (merge backend) also run merge drivers but say little
+of what they merge: no environment, no conflict-marker labels (git 2.39 expands no `%X`/`%Y`).
+They all merge one commit C onto HEAD with C's parent as the base (a revert swaps the two).
+C is taken only from where git names it: the sequencer's state (`rebase-merge/done`,
+`sequencer/todo`) or its pseudo-refs (`CHERRY_PICK_HEAD`, `REVERT_HEAD`, `REBASE_HEAD`), and
+only when its change of index.json is the one git hands the driver; the merged tree is then
+the three-way merge of those trees. Commits are never guessed from the index change alone:
+another commit can make the same change (on purpose, too) while changing other memory files,
+and its trees would rebuild an index that silently drops entries. When nothing names C (a
+single pick or revert in git 2.39), when a memory file conflicts, or during `git am` (whose
+trees are built from a patch), the tree cannot be known and the caller falls back to a
+three-way merge of the index documents, which keeps every entry of either side.
 """
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
@@ -33,8 +33,6 @@ from git_memory.repo.gitcli import git_environment
 
 DRIVER_NAME = "git-memory-index"
 MERGE_TREE_TIMEOUT = 120.0
-# How many recent commits (of all refs, newest first) may name the picked commit.
-PICK_SEARCH_LIMIT = 5000
 
 
 def merged_in_commit(environ: dict[str, str] | None = None) -> str | None:
@@ -106,7 +104,7 @@ def _picked_memory_files(
     ancestor, current, other = (_version_id(data) for data in versions)
     if _blob_at(head.tree, pathname) != current:
         return None  # ours is not HEAD (e.g. `cherry-pick -n` over earlier picks)
-    pair = _picked_trees(repository, worktree.git_dir, memory_root, pathname, (ancestor, other))
+    pair = _picked_trees(repository, worktree.git_dir, pathname, (ancestor, other))
     if pair is None:
         return None
     merged = repository.merge_trees(pair[0], head.tree, pair[1])
@@ -137,39 +135,19 @@ def _blob_at(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
     return item.id if item.type_str == "blob" else None
 
 
-def _subtree_at(tree: pygit2.Tree, path: str) -> pygit2.Oid | None:
-    try:
-        item = tree[path.rstrip("/")]
-    except KeyError:
-        return None
-    return item.id
-
-
 def _picked_trees(
     repository: pygit2.Repository,
     git_dir: Path,
-    memory_root: str,
     pathname: str,
     change: tuple[pygit2.Oid | None, pygit2.Oid | None],
 ) -> tuple[pygit2.Tree, pygit2.Tree] | None:
-    """(base, other) trees of the one commit whose pick (or revert) changes `pathname` as
-    `change` says; None when no commit does or candidates disagree on the memory files.
-
-    A commit the sequencer names and that matches is the one; otherwise every match among
-    the recent commits must merge the same memory files."""
+    """(base, other) trees of the commit git names as the one being applied, when picking
+    (or reverting) it changes `pathname` as `change` says; None otherwise."""
     for commit in _sequencer_named(repository, git_dir):
         found = _pick_of(commit, pathname, change)
         if found is not None:
             return found
-    outcomes: dict[tuple[object, object], tuple[pygit2.Tree, pygit2.Tree]] = {}
-    for commit in _recent_commits(repository):
-        found = _pick_of(commit, pathname, change)
-        if found is not None:
-            key = (_subtree_at(found[0], memory_root), _subtree_at(found[1], memory_root))
-            outcomes.setdefault(key, found)
-            if len(outcomes) > 1:
-                return None
-    return next(iter(outcomes.values()), None)
+    return None
 
 
 def _pick_of(
@@ -188,18 +166,6 @@ def _pick_of(
     return None
 
 
-def _recent_commits(repository: pygit2.Repository) -> Iterator[pygit2.Commit]:
-    """The most recent commits of every ref: a rebased branch, the source of a cherry-pick,
-    HEAD's own history for a revert."""
-    walker = repository.walk(None, pygit2.enums.SortMode.TIME)
-    for name in repository.references:
-        try:
-            walker.push(repository.references[name].peel(pygit2.Commit).id)
-        except (KeyError, ValueError, pygit2.GitError):
-            continue  # a tag of a tree or blob, a broken ref
-    yield from itertools.islice(walker, PICK_SEARCH_LIMIT)
-
-
 def _sequencer_named(repository: pygit2.Repository, git_dir: Path) -> Iterator[pygit2.Commit]:
     """The commit the sequencer is applying, if it says."""
     for name in _sequencer_lines(git_dir):
@@ -209,10 +175,22 @@ def _sequencer_named(repository: pygit2.Repository, git_dir: Path) -> Iterator[p
             continue
 
 
+# The pseudo-refs naming the commit being applied, when git has written them.
+PSEUDO_REFS = ("CHERRY_PICK_HEAD", "REVERT_HEAD", "REBASE_HEAD")
+
+
 def _sequencer_lines(git_dir: Path) -> list[str]:
     """The commit names of the command being applied: the last command done of a rebase, the
-    next command of a multi-commit cherry-pick or revert (`<command> <commit> <subject>`)."""
+    next command of a multi-commit cherry-pick or revert (`<command> <commit> <subject>`),
+    and the pseudo-refs git keeps while it applies one."""
     named = []
+    for name in PSEUDO_REFS:
+        try:
+            value = (git_dir / name).read_text("ascii", "replace").strip()
+        except OSError:
+            continue
+        if value:
+            named.append(value.split()[0])
     for relpath, last in (("rebase-merge/done", True), ("sequencer/todo", False)):
         try:
             lines = (git_dir / relpath).read_text("utf-8", "replace").splitlines()

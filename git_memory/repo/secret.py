@@ -17,6 +17,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from git_memory.errors import GitMemoryError
+from git_memory.formats import bounded_json
 from git_memory.paths import SECRET_FILE, ensure_private_dir, read_private, write_private_atomic
 
 
@@ -51,7 +52,7 @@ def load_or_create_secret(home: Path) -> OriginSecret:
 
 def _parse_secret(raw: bytes) -> OriginSecret:
     try:
-        document = json.loads(raw)
+        document = bounded_json.loads(raw, max_bytes=64 * 1024)
         key = bytes.fromhex(document["secret"])
         epoch = str(document["epoch"])
     except (ValueError, KeyError, TypeError) as exc:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from git_memory.contracts.canonical import canonical_json
 from git_memory.errors import GitMemoryError
+from git_memory.formats import bounded_json
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 _FENCE = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\n(?P<body>.*?)\n?```\Z", re.DOTALL)
@@ -39,9 +40,11 @@ def parse_document(stdout: bytes) -> Any:
     if fenced:
         text = fenced.group("body").strip()
     try:
-        return json.loads(text)
+        return bounded_json.loads(text, max_depth=256)
     except json.JSONDecodeError as exc:
         raise _invalid(f"not one JSON document (line {exc.lineno}: {exc.msg})") from exc
+    except ValueError as exc:  # bounded_json.JsonRefused
+        raise _invalid(f"not a usable JSON document ({exc})") from exc
 
 
 def validate_answer(stdout: bytes, model: type[ModelT], *, task_id: str, binding: Any) -> ModelT:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
 Connection = sqlite3.Connection
 Row = sqlite3.Row
 DatabaseError = sqlite3.DatabaseError
+# Reading another program's database: seconds per connection, VM steps between clock checks,
+# and the longest value (a message or part row is far smaller).
+FOREIGN_BUDGET_SECONDS = 20.0
+PROGRESS_STEPS = 10_000
+FOREIGN_MAX_VALUE = 64 * 1024 * 1024
 
 _V1 = """
 CREATE TABLE files (
@@ -105,13 +111,27 @@ def lock_path(state_home: Path) -> Path:
 
 
 def connect(state_home: Path) -> Connection:
-    """Open (creating and migrating when needed) the index of this state home."""
+    """Open (creating and migrating when needed) the index of this state home; a file that
+    is not a readable index is `GM_SESSIONS_INDEX_UNREADABLE`, pointing at the rebuild."""
     ensure_private_dir(state_home)
     path = index_path(state_home)
     if not path.exists():
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, PRIVATE_FILE_MODE)
         os.close(fd)
     conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+    try:
+        _configure(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise index_unreadable(exc) from exc
+    for suffix in ("-wal", "-shm"):
+        sidecar = path.with_name(path.name + suffix)
+        if sidecar.exists() and sidecar.stat().st_mode & 0o777 != PRIVATE_FILE_MODE:
+            os.chmod(sidecar, PRIVATE_FILE_MODE)
+    return conn
+
+
+def _configure(conn: Connection) -> None:
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA busy_timeout = 30000")
@@ -119,11 +139,15 @@ def connect(state_home: Path) -> Connection:
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     _migrate(conn)
-    for suffix in ("-wal", "-shm"):
-        sidecar = path.with_name(path.name + suffix)
-        if sidecar.exists() and sidecar.stat().st_mode & 0o777 != PRIVATE_FILE_MODE:
-            os.chmod(sidecar, PRIVATE_FILE_MODE)
-    return conn
+
+
+def index_unreadable(exc: Exception) -> GitMemoryError:
+    """The error for a session index that SQLite cannot read (corrupt, or not a database)."""
+    return GitMemoryError(
+        "GM_SESSIONS_INDEX_UNREADABLE",
+        f"the session index cannot be read ({exc})",
+        hint="run `git memory sessions rebuild`, then try again",
+    )
 
 
 # A sync writes one transaction per file; the default checkpoint every 1000 WAL pages would
@@ -228,12 +252,15 @@ def remove_index(state_home: Path) -> None:
 
 
 @contextmanager
-def foreign_database(path: str) -> Iterator[Connection]:
+def foreign_database(path: str, budget: float = FOREIGN_BUDGET_SECONDS) -> Iterator[Connection]:
     """Another program's SQLite database, read without writing anything next to it.
 
     Even a read-only open of a WAL database creates `-wal`/`-shm` files beside it, so a
     database without a pending WAL is opened `immutable`; one whose WAL holds rows not yet
     checkpointed is copied with its WAL into a private temporary directory and read there.
+    Every statement of the connection shares `budget` seconds (a progress handler interrupts
+    the statement that goes past it, raising `DatabaseError`), and no value may be longer
+    than `FOREIGN_MAX_VALUE` bytes.
     """
     from urllib.parse import quote
 
@@ -243,10 +270,24 @@ def foreign_database(path: str) -> Iterator[Connection]:
     else:
         uri = f"file:{quote(_private_copy(path, wal))}?mode=ro"
     conn = sqlite3.connect(uri, uri=True)
+    deadline = time.monotonic() + budget
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), PROGRESS_STEPS)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, FOREIGN_MAX_VALUE)
     try:
         yield conn
     finally:
         conn.close()
+
+
+def tables_only(conn: Connection, names: tuple[str, ...]) -> list[str]:
+    """Those of `names` that are not plain tables of the database (a view, a virtual table,
+    or missing): a view can run any query, an endless recursive one included."""
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'"
+        " AND upper(substr(ltrim(sql), 1, 14)) != 'CREATE VIRTUAL'"
+    ).fetchall()
+    tables = {row[0] for row in rows}
+    return [name for name in names if name not in tables]
 
 
 # The private copies of foreign databases with a pending WAL, kept while their files stay

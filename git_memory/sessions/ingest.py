@@ -24,12 +24,22 @@ from git_memory.sessions.lines import SHAPE_ERRORS, ProbedLines, parse, parse_li
 from git_memory.sessions.providers import Document, provider
 from git_memory.sessions.query import load_events
 from git_memory.sessions.records import INLINE_LIMIT, TOOL_RESULT, USER, Diagnostic, Event
-from git_memory.sessions.source_io import SourceRefused, inflated_lines, open_regular
+from git_memory.sessions.source_io import (
+    SourceRefused,
+    capped_lines,
+    inflated_lines,
+    open_regular,
+)
+from git_memory.sessions.strict_json import MAX_RECORD_BYTES
 from git_memory.sessions.turns import session_key
 from git_memory.sessions.writer import insert_events, store_turns, write_diagnostics
 
 PROBE = 4096
 READ_BUFFER = 1 << 20
+# The `excluded` mark of a source refused with this identity (its reason in reader_state).
+REFUSED = "refused"
+# The longest line kept: a record at its size limit with its CR/LF.
+LINE_CAP = MAX_RECORD_BYTES + 2
 
 __all__ = ["FileOutcome", "ingest", "parse"]
 
@@ -54,10 +64,11 @@ def _lines(source: SourceFile, offset: int = 0) -> Iterator[ProbedLines]:
         with open_regular(source.path) as handle:
             yield ProbedLines(inflated_lines(handle), PROBE)
         return
-    # Iterating a large buffer copies each line once; `read()` then `split` copied it twice.
+    # Reading through a large buffer copies each line once; no line is held past the cap
+    # (a file without newlines is never read whole).
     with open_regular(source.path, buffering=READ_BUFFER) as handle:
         handle.seek(offset)
-        yield ProbedLines(handle, PROBE)
+        yield ProbedLines(capped_lines(handle, LINE_CAP, PROBE), PROBE)
 
 
 def _identity(stat: os.stat_result | None) -> tuple[int, int, int, int]:
@@ -93,13 +104,51 @@ def _resume_offset(source: SourceFile, row: Any, stat: os.stat_result) -> int | 
 def ingest(conn: index.Connection, source: SourceFile, known: Any) -> FileOutcome:
     """Bring the index up to date with one source (one transaction).
 
-    `known` is None for a source not indexed yet, else its `(id, dev, ino, size, mtime_ns)`.
-    Raises `SourceRefused` for a source that must not be read (not a regular file, a
-    decompression bomb)."""
+    `known` is None for a source not indexed yet, else its `(id, dev, ino, size, mtime_ns,
+    excluded)`. Raises `SourceRefused` for a source that must not be read (not a regular
+    file, a decompression bomb); the refusal is remembered with the source's identity, so an
+    unchanged source is refused again without being read."""
     stat = None if source.identity is not None else os.stat(source.path)
     identity = source.identity or _identity(stat)
-    if known is not None and tuple(known[1:]) == identity:
+    if known is not None and tuple(known[1:5]) == identity:
+        if known[5] == REFUSED:
+            raise _remembered(conn, known[0])
         return FileOutcome("unchanged")
+    try:
+        return _changed(conn, source, known, stat, identity)
+    except SourceRefused as refused:
+        _remember(conn, source, known, identity, refused)
+        raise
+
+
+def _remembered(conn: index.Connection, file_id: int) -> SourceRefused:
+    (state,) = conn.execute("SELECT reader_state FROM files WHERE id = ?", (file_id,)).fetchone()
+    code, message = json.loads(state)["refused"]
+    return SourceRefused(str(code), str(message))
+
+
+def _remember(
+    conn: index.Connection,
+    source: SourceFile,
+    known: Any,
+    identity: tuple[int, int, int, int],
+    refused: SourceRefused,
+) -> None:
+    state = {"refused": [refused.code, refused.message]}
+    with index.transaction(conn):
+        if known is not None:
+            conn.execute("DELETE FROM files WHERE id = ?", (known[0],))
+        file_id = _new_file(conn, source, Checkpoint(identity, (b"", b""), 0, state))
+        conn.execute("UPDATE files SET excluded = ? WHERE id = ?", (REFUSED, file_id))
+
+
+def _changed(
+    conn: index.Connection,
+    source: SourceFile,
+    known: Any,
+    stat: os.stat_result | None,
+    identity: tuple[int, int, int, int],
+) -> FileOutcome:
     row: Any = None
     if known is not None:
         row = conn.execute("SELECT * FROM files WHERE id = ?", (known[0],)).fetchone()

@@ -15,7 +15,8 @@ from typing import Any
 
 from git_memory.sessions.providers import LineReader, line_reader
 from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event
-from git_memory.sessions.strict_json import LineRejected, decode_line
+from git_memory.sessions.source_io import Skipped
+from git_memory.sessions.strict_json import MAX_RECORD_BYTES, LineRejected, decode_line
 
 
 def reader_of(provider: str) -> LineReader:
@@ -27,17 +28,23 @@ class ProbedLines:
     """Passes lines on and keeps the first and last `probe` bytes of the complete ones
     (what a file's checkpoint digests cover)."""
 
-    def __init__(self, lines: Iterable[bytes], probe: int) -> None:
+    def __init__(self, lines: Iterable[bytes | Skipped], probe: int) -> None:
         self._lines = lines
         self._probe = probe
         self.head = b""
         self._tail: deque[bytes] = deque()
         self._tail_size = 0
 
-    def __iter__(self) -> Iterator[bytes]:
+    def __iter__(self) -> Iterator[bytes | Skipped]:
         probe, tail = self._probe, self._tail
         for line in self._lines:
-            if line.endswith(b"\n"):
+            if isinstance(line, Skipped):
+                if len(self.head) < probe:
+                    self.head += line.prefix[: probe - len(self.head)]
+                tail.clear()
+                tail.append(line.suffix)
+                self._tail_size = len(line.suffix)
+            elif line.endswith(b"\n"):
                 if len(self.head) < probe:
                     self.head += line[: probe - len(self.head)]
                 tail.append(line)
@@ -72,7 +79,7 @@ def parse(
 
 
 def parse_lines(
-    provider: str, lines: Iterable[bytes], base: int, state: dict[str, Any]
+    provider: str, lines: Iterable[bytes | Skipped], base: int, state: dict[str, Any]
 ) -> tuple[list[Event], list[Diagnostic], int]:
     """Events and diagnostics of the complete lines (the first one starting at byte `base`);
     returns the offset just after the last complete line."""
@@ -83,6 +90,11 @@ def parse_lines(
     unknown: list[str] = state.setdefault("unknown", [])
     position = base
     for line in lines:
+        if isinstance(line, Skipped):
+            message = f"record of {line.length} bytes is too large (at most {MAX_RECORD_BYTES})"
+            diagnostics.append(Diagnostic("oversized-json-record", position, message))
+            position += line.length
+            continue
         if not line.endswith(b"\n"):
             break  # the unterminated tail is held back
         offset = position

@@ -23,6 +23,9 @@ MIN_INFLATE_CAP = 64 * 1024 * 1024
 MAX_INFLATED = 1024 * 1024 * 1024
 # A line this long in a compressed rollout ends its reading (records are at most 8 MiB).
 MAX_INFLATED_LINE = 16 * 1024 * 1024
+# ...and more lines than this end it too (a few KiB of zstd inflate to millions of empty
+# lines, each costing the parser a step; real rollouts hold far fewer records).
+MAX_INFLATED_LINES = 1_000_000
 CHUNK = 1 << 20
 
 
@@ -73,6 +76,36 @@ def _kind(mode: int) -> str:
     return "a directory" if stat.S_ISDIR(mode) else "a special file"
 
 
+class Skipped:
+    """A complete line longer than the cap, read past without being kept: its length and
+    its first and last `probe` bytes (what a file's checkpoint digests may cover)."""
+
+    __slots__ = ("length", "prefix", "suffix")
+
+    def __init__(self, length: int, prefix: bytes, suffix: bytes) -> None:
+        self.length = length
+        self.prefix = prefix
+        self.suffix = suffix
+
+
+def capped_lines(handle: BinaryIO, cap: int, probe: int = 4096) -> Iterator[bytes | Skipped]:
+    """The lines of `handle` (each with its newline; the unterminated tail last), never
+    holding more than `cap` bytes of one line: a longer complete line is read through to its
+    newline in chunks and passed on as `Skipped`; a longer unterminated tail ends the lines
+    (it is not complete, so nothing would read it)."""
+    while line := handle.readline(cap + 1):
+        if len(line) <= cap or line.endswith(b"\n"):
+            yield line
+            continue
+        length, prefix, suffix = len(line), line[:probe], line[-probe:]
+        while chunk := handle.readline(CHUNK):
+            length += len(chunk)
+            suffix = (suffix + chunk)[-probe:]
+            if chunk.endswith(b"\n"):
+                yield Skipped(length, prefix, suffix)
+                break
+
+
 def inflate_cap(compressed_size: int) -> int:
     """How many bytes a compressed transcript of this size may inflate to."""
     return min(MAX_INFLATED, max(MIN_INFLATE_CAP, MAX_RATIO * compressed_size))
@@ -86,7 +119,7 @@ def inflated_lines(handle: BinaryIO) -> Iterator[bytes]:
     cap = inflate_cap(os.fstat(handle.fileno()).st_size)
     reader = zstandard.ZstdDecompressor().stream_reader(handle, read_across_frames=True)
     pending = bytearray()
-    total = 0
+    total = lines = 0
     while True:
         chunk = reader.read(CHUNK)
         if not chunk:
@@ -97,6 +130,11 @@ def inflated_lines(handle: BinaryIO) -> Iterator[bytes]:
                 "decompression-limit", f"inflates beyond {cap} bytes (a decompression bomb?)"
             )
         pending += chunk
+        lines += chunk.count(b"\n")
+        if lines > MAX_INFLATED_LINES:
+            raise SourceRefused(
+                "decompression-limit", f"inflates to more than {MAX_INFLATED_LINES} lines"
+            )
         start = 0
         while (end := pending.find(b"\n", start)) >= 0:
             yield bytes(pending[start : end + 1])

@@ -16,9 +16,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from git_memory.formats.bounded_json import nesting_exceeds
+
 # Records up to 8 MiB, nesting up to 64 levels.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
+# The stdlib parser recurses once per level: nothing deeper than this reaches it.
+PARSE_DEPTH = 512
 
 
 class LineRejected(Exception):
@@ -130,13 +134,15 @@ def _too_deep(value: Any, limit: int) -> bool:
 
 
 def _decode_exact(raw: bytes) -> dict[str, Any]:
-    """The reference decoder: stdlib `json` seeing every key of every object."""
+    """The reference decoder: stdlib `json` seeing every key of every object. A record
+    nested beyond what its recursion safely parses is refused before parsing; one within
+    that but deeper than `MAX_DEPTH` after it (so a repeated key is still named first)."""
+    if nesting_exceeds(raw, PARSE_DEPTH):
+        raise LineRejected("too-deep-json-record", f"record nests deeper than {MAX_DEPTH}")
     try:
         value = json.loads(raw, object_pairs_hook=_pairs_hook)
     except LineRejected:
         raise
-    except RecursionError as exc:
-        raise LineRejected("too-deep-json-record", "record nests too deeply") from exc
     except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
         raise LineRejected("invalid-json-record", f"not JSON: {type(exc).__name__}") from exc
     if not isinstance(value, dict):

@@ -97,6 +97,9 @@ def sync(
             if roots is None:
                 roots = default_roots(providers)
             return _sync_locked(state_home, discover(roots, extra), show_progress)
+    except index.DatabaseError as exc:
+        # Foreign databases are read behind `SourceRefused`: this one is the index.
+        raise index.index_unreadable(exc) from exc
     except Timeout as exc:
         raise GitMemoryError(
             "GM_SESSIONS_LOCKED",
@@ -111,7 +114,7 @@ def _sync_locked(state_home: Path, found: list[SourceFile], show_progress: bool)
     conn = index.connect_writer(state_home)
     try:
         # Only what the unchanged check needs; `ingest` reads the whole row of a changed file.
-        cursor = conn.execute("SELECT path, id, dev, ino, size, mtime_ns FROM files")
+        cursor = conn.execute("SELECT path, id, dev, ino, size, mtime_ns, excluded FROM files")
         cursor.row_factory = None
         rows = {row[0]: row[1:] for row in cursor}
         present = {source.path for source in found if source.excluded is None}

@@ -8,13 +8,16 @@ files this reader does not follow, or is not valid). Only `False` makes a memory
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+from git_memory.errors import GitMemoryError
+from git_memory.formats import bounded_json
+from git_memory.safefs import open_dir, read_at, split_relative
 
 MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -27,7 +30,9 @@ COMPOSE_FILES = (
 )
 COMPOSE_OVERRIDES = ("compose.override.yaml", "compose.override.yml",
                      "docker-compose.override.yaml", "docker-compose.override.yml")  # fmt: skip
-MAKE_RULE = re.compile(r"^([^\s#:=][^:=#]*?)\s*::?(?!=)")
+# Greedy up to the first `:`, `=` or `#` (trailing blanks are stripped after): a lazy name
+# followed by `\s*` retried the blanks at every length, quadratic in a line of spaces.
+MAKE_RULE = re.compile(r"^([^\s#:=][^:=#]*)::?(?!=)")
 MAKE_INCLUDE = re.compile(r"^-?(?:include|sinclude)\s+(.+)$")
 JUST_RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_-]*)(?:\s[^:]*)?:(?!=)")
 JUST_ALIAS = re.compile(r"^alias\s+([A-Za-z_][A-Za-z0-9_-]*)\s*:=")
@@ -59,16 +64,23 @@ class Manifests:
         self._parsed: dict[tuple[str, str], Names | None] = {}
 
     def kind(self, relpath: str) -> str | None:
-        """`file`, `dir`, `other` or None (absent) for a worktree-relative path (lstat)."""
+        """`file`, `dir`, `other` or None (absent) for a worktree-relative path. No link is
+        followed: a symbolic link anywhere on the path makes it `other` (present, never
+        read), so no answer depends on what lies outside the worktree."""
         if relpath not in self._kinds:
-            try:
-                mode = os.lstat(self.root / relpath).st_mode
-            except (OSError, ValueError):
-                self._kinds[relpath] = None
-            else:
-                found = "file" if stat.S_ISREG(mode) else "dir" if stat.S_ISDIR(mode) else "other"
-                self._kinds[relpath] = found
+            self._kinds[relpath] = self._kind(relpath)
         return self._kinds[relpath]
+
+    def _kind(self, relpath: str) -> str | None:
+        try:
+            parts = split_relative(relpath)
+            with open_dir(self.root, parts[:-1]) as parent:
+                mode = os.lstat(parts[-1], dir_fd=parent).st_mode
+        except GitMemoryError as exc:
+            return "other" if exc.code == "GM_SYMLINK_REFUSED" else None
+        except (OSError, ValueError):
+            return None
+        return "file" if stat.S_ISREG(mode) else "dir" if stat.S_ISDIR(mode) else "other"
 
     def consulted(self) -> tuple[dict[str, str | None], dict[str, str | None]]:
         """(every path whose kind was looked at → its kind, every file read → its text):
@@ -76,20 +88,20 @@ class Manifests:
         return dict(self._kinds), dict(self._texts)
 
     def text(self, relpath: str) -> str | None:
-        """The file's text (a regular file ≤ 4 MiB, followed if a link), else None."""
+        """The file's text (a regular file ≤ 4 MiB inside the worktree, reached without
+        following any link), else None."""
         if relpath not in self._texts:
             self._texts[relpath] = self._read(relpath)
         return self._texts[relpath]
 
     def _read(self, relpath: str) -> str | None:
-        path = self.root / relpath
         try:
-            info = os.stat(path)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MANIFEST_BYTES:
-                return None
-            return path.read_text(encoding="utf-8", errors="replace")
-        except (OSError, ValueError):
+            parts = split_relative(relpath)
+            with open_dir(self.root, parts[:-1]) as parent:
+                data = read_at(parent, parts[-1], relpath, max_bytes=MAX_MANIFEST_BYTES)
+        except (GitMemoryError, OSError, ValueError):
             return None
+        return None if data is None else data.decode("utf-8", errors="replace")
 
     def first(self, directory: str, names: tuple[str, ...], *, upward: bool) -> str | None:
         """The first of `names` in `directory` (and, when `upward`, its parents up to the
@@ -115,7 +127,8 @@ class Manifests:
 
 
 def make_targets(manifests: Manifests, relpath: str, text: str, *, follow: bool = True) -> Names:
-    """Rule targets of a Makefile and of the files it includes (one level deep)."""
+    """Rule targets of a Makefile and of the files it includes (one level deep). An include
+    outside the worktree (or through a link) is not read: the names become open-ended."""
     names: set[str] = set()
     open_ended = False
     for line in _logical_lines(text):
@@ -133,7 +146,7 @@ def make_targets(manifests: Manifests, relpath: str, text: str, *, follow: bool 
             continue
         rule = MAKE_RULE.match(line)
         if rule:
-            for target in rule.group(1).split():
+            for target in rule.group(1).rstrip().split():
                 open_ended = open_ended or "%" in target or "$" in target
                 names.add(target)
     return Names(frozenset(names), open_ended)
@@ -160,10 +173,11 @@ def just_recipes(manifests: Manifests, relpath: str, text: str) -> Names:
 
 
 def package_scripts(manifests: Manifests, relpath: str, text: str) -> Names | None:
-    """The `scripts` of a package.json; None when it is not a JSON object."""
+    """The `scripts` of a package.json; None when it is not a JSON object (or is beyond the
+    caps of `formats.bounded_json`: nested too deeply, numbers too long)."""
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError:
+        document = bounded_json.loads(text, max_bytes=MAX_MANIFEST_BYTES)
+    except ValueError:
         return None
     if not isinstance(document, dict):
         return None

@@ -12,12 +12,12 @@ of the entries. `git memory verify` itself always checks from scratch and writes
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import GitMemoryError
+from git_memory.formats import bounded_json
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "git-memory-freshness-record@2"
 RECORD_DIR = ("artifacts", "freshness")
+# A larger (or deeper) record is taken as corrupt: checked again, never an internal error.
+RECORD_MAX_BYTES = 64 * 1024 * 1024
 
 
 def context_stale_ids(worktree: Worktree) -> frozenset[str]:
@@ -130,7 +132,7 @@ def _load(path: Path) -> dict[str, Any] | None:
     from git_memory.paths import read_private
 
     try:
-        document = json.loads(read_private(path))
+        document = bounded_json.loads(read_private(path), max_bytes=RECORD_MAX_BYTES)
     except (OSError, ValueError, GitMemoryError):
         return None  # absent, unreadable or corrupt: check again
     if not isinstance(document, dict) or document.get("format") != RECORD_FORMAT:

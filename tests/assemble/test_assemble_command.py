@@ -367,3 +367,21 @@ def test_memory_written_by_the_original_tool_assembles(repo: Repo, gm: Any, tmp_
     source = repo.root / ".threadshare/memory/skills/threadshare-stable-release/SKILL.md"
     projected = repo.root / ".codex/skills/threadshare-stable-release/SKILL.md"
     assert projected.read_bytes() == source.read_bytes()
+
+
+@pytest.mark.parametrize("folder", ["Bad Name", "UPPER", "-dash", "a" * 65])
+def test_a_skill_folder_with_an_invalid_name_is_skipped_and_the_rest_works(
+    memory: Repo, gm: Any, folder: str
+) -> None:
+    write_skill(memory, folder, "A committed skill of a bad name.")
+    memory.commit_all("a skill folder of an invalid name")
+    context = gm(["context", "--provider", "claude", "--format", "json"], cwd=memory.root)
+    assert context.exit_code == 0, context.stderr
+    document = context.json()
+    assert ".claude/skills/release/SKILL.md" in document["text"]
+    assert "A committed skill of a bad name" not in document["text"]
+    assert [note for note in document["notes"] if note.startswith("skipped skills/")]
+    assembled = gm(["assemble", "--provider", "claude", "--format", "json"], cwd=memory.root)
+    assert assembled.exit_code == 0, assembled.stderr
+    assert any("not a skill name" in note for note in assembled.json()["notes"])
+    assert sorted(p.name for p in (memory.root / ".claude/skills").iterdir()) == ["release"]

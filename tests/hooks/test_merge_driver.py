@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -128,11 +129,27 @@ def test_merge_driver_rebuilds_from_the_merged_tree_not_three_documents(
     assert_rebuilt_without_shared(gm, repo, merged)
 
 
-def test_a_cherry_pick_is_rebuilt_from_the_picked_tree(gm: Any, repo: Repo, bin_dir: Path) -> None:
+def assert_merged_keeping_every_entry(gm: Any, repo: Repo, output: str) -> None:
+    """Nothing names the commit: the three documents are merged, no entry is dropped, and
+    the conflict the documents cannot settle is named for `git memory reindex`."""
+    assert "CONFLICT" not in output, output
+    assert "index.json merged" in output, output
+    assert "run `git memory reindex` after resolving" in output, output
+    text = (repo.root / ".memory" / "index.json").read_text()
+    assert "<<<<<<<" not in text
+    assert [e["id"] for e in parse_index(text).entries] == ["shared"]
+    assert gm(["reindex"], cwd=repo.root).exit_code == 0
+    assert parse_index((repo.root / ".memory" / "index.json").read_text()).entries == ()
+
+
+def test_a_single_cherry_pick_falls_back_to_three_documents(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    # git 2.39 names the commit of a single pick nowhere a merge driver can see.
     retire_and_reword(gm, repo)
     picked = repo.git("cherry-pick", "retire", check=False)
-    assert_rebuilt_without_shared(gm, repo, picked)
-    assert repo.git("status", "--porcelain").strip() == ""
+    assert_merged_keeping_every_entry(gm, repo, picked)
+    assert "status: deprecated" in (repo.root / SHARED).read_text()
 
 
 def test_a_cherry_pick_of_a_range_is_rebuilt_from_the_picked_tree(
@@ -161,14 +178,16 @@ def test_a_rebase_is_rebuilt_from_the_rebased_tree(gm: Any, repo: Repo, bin_dir:
     assert "reworded first line" in (repo.root / SHARED).read_text()
 
 
-def test_a_revert_is_rebuilt_from_the_reverted_tree(gm: Any, repo: Repo, bin_dir: Path) -> None:
+def test_a_single_revert_falls_back_to_three_documents(gm: Any, repo: Repo, bin_dir: Path) -> None:
     # Reverting the rewording after the retirement: the entry reads as first written and
-    # stays retired, so the index lists nothing; the three documents would bring it back.
+    # stays retired; nothing names the reverted commit, so the documents are merged.
     retire_and_reword(gm, repo)
     change_shared(gm, repo, "status: approved", "status: deprecated", "retire reworded")
     reverted = repo.git("revert", "--no-edit", "HEAD~1", check=False)
-    assert_rebuilt_without_shared(gm, repo, reverted)
+    assert "CONFLICT" not in reverted, reverted
+    assert "index.json merged" in reverted, reverted
     assert "reworded" not in (repo.root / SHARED).read_text()
+    assert gm(["reindex", "--check"], cwd=repo.root).exit_code in (0, 1)
 
 
 def test_a_pick_whose_commit_cannot_be_found_falls_back_to_three_documents(
@@ -248,4 +267,49 @@ def test_the_commit_the_sequencer_names_is_the_one_picked(
     picked = repo.git(*command, check=False)
     assert "index.json rebuilt from the merged tree: 2 entries" in picked, picked
     assert "alpha" in (repo.root / ".memory" / "entries" / "twin.md").read_text()
+    assert gm(["reindex", "--check"], cwd=repo.root).exit_code == 0
+
+
+def _blob(repo: Repo, spec: str) -> bytes:
+    return subprocess.run(
+        ["git", "cat-file", "blob", spec], cwd=repo.root, capture_output=True, check=True
+    ).stdout
+
+
+def test_a_decoy_commit_on_a_ref_never_stands_in_for_the_picked_one(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    """The picked commit P is on no ref; a decoy D on a ref makes the same index.json change
+    but also deletes another entry's file. Rebuilding from D's trees would drop that entry
+    from the index; only the commit git names may be used, so the documents are merged."""
+    assert gm(["hooks", "install"], cwd=repo.root).exit_code == 0
+    assert gm(["init"], cwd=repo.root).exit_code == 0
+    repo.write(".memory/entries/base.md", entry_text("base", "base note\n"))
+    assert gm(["reindex"], cwd=repo.root).exit_code == 0
+    repo.commit_all("memory base")
+    repo.git("checkout", "-q", "-b", "picked", "main")
+    repo.write(".memory/entries/added.md", entry_text("added", "an added note\n"))
+    assert gm(["reindex"], cwd=repo.root).exit_code == 0
+    picked = repo.commit_all("promote added")
+    repo.git("checkout", "-q", "-b", "work", "main")
+    repo.git("branch", "-q", "-D", "picked")  # P is on no ref now
+    repo.write(".memory/entries/kept.md", entry_text("kept", "a kept note\n"))
+    assert gm(["reindex"], cwd=repo.root).exit_code == 0
+    repo.commit_all("promote kept")
+    repo.git("checkout", "-q", "-b", "decoy")
+    index = ".memory/index.json"
+    (repo.root / index).write_bytes(_blob(repo, f"{picked}~1:{index}"))
+    repo.commit_all("decoy base: the picked commit's parent index")
+    (repo.root / ".memory/entries/kept.md").unlink()
+    repo.write(".memory/entries/added.md", entry_text("added", "an added note\n"))
+    (repo.root / index).write_bytes(_blob(repo, f"{picked}:{index}"))
+    repo.commit_all("decoy: the same index change, and kept.md deleted")
+    assert repo.git("rev-parse", f"decoy:{index}") == repo.git("rev-parse", f"{picked}:{index}")
+    repo.git("checkout", "-q", "work")
+    output = repo.git("cherry-pick", picked, check=False)
+    assert "CONFLICT" not in output, output
+    assert "rebuilt" not in output, output
+    ids = [e["id"] for e in parse_index((repo.root / index).read_text()).entries]
+    assert sorted(ids) == ["added", "base", "kept"]
+    assert (repo.root / ".memory/entries/kept.md").exists()
     assert gm(["reindex", "--check"], cwd=repo.root).exit_code == 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ import pytest
 import zstandard
 
 from git_memory.testing.repos import Repo
+from tests.conftest import PROJECT_ROOT
 from tests.sessions.transcripts import (
     claude_path,
     claude_turn,
@@ -131,3 +134,89 @@ def test_records_of_unexpected_shapes_are_diagnostics(
     result = _sync(gm_proc, repo)
     assert [item["code"] for item in result["examples"]] == ["unknown-record-type"] * 2
     assert len(_listed(gm, repo)) == 2
+
+
+def _peak_rss_kib(done: Any) -> int:
+    return int(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_jsonl_without_a_newline_is_never_read_whole(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd = str(repo.root)
+    sparse = claude_path(hermetic_env["claude"], "aa-sparse", slug="-aa")
+    sparse.parent.mkdir(parents=True)
+    with open(sparse, "wb") as handle:
+        # A sparse file of zeros without a newline (the report's was 3 GiB; this size is
+        # already more than the memory bound below).
+        handle.truncate(768 * 1024 * 1024)
+    os.utime(sparse, (OLD, OLD))
+    _good_after(hermetic_env["claude"], cwd)
+    # The sync runs in a child whose peak memory is measured (the cap is per line).
+    code = (
+        "import resource, sys\n"
+        "from git_memory.cli.main import main\n"
+        "sys.argv = ['git-memory', 'sessions', 'sync', '--format', 'json']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo.root, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert _peak_rss_kib(done) < 512 * 1024, "a line without a newline was held in memory"
+    assert len(_listed(gm, repo)) == 1  # the good session; the sparse file has no line yet
+
+
+def test_an_oversized_line_is_skipped_to_its_newline_and_later_lines_are_read(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd = str(repo.root)
+    path = claude_path(hermetic_env["claude"], "aa-long", slug="-aa")
+    path.parent.mkdir(parents=True)
+    turn = [json.dumps(record) for record in claude_turn("after the long line", "ok", cwd, "m1")]
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write('{"type": "user", "pad": "' + "x" * (20 * 1024 * 1024) + '"}\n')
+        handle.write("\n".join(turn) + "\n")
+    os.utime(path, (OLD, OLD))
+    result = _sync(gm_proc, repo)
+    assert [item["code"] for item in result["examples"]] == ["oversized-json-record"]
+    (listed,) = _listed(gm, repo)
+    show = gm(["sessions", "show", listed["sessionKey"], "--format", "json"], cwd=repo.root)
+    assert [turn["userText"] for turn in show.json()["turns"]] == ["after the long line"]
+    # The checkpoint holds: the next sync sees the file unchanged.
+    assert _sync(gm_proc, repo)["unchanged"] == 1
+
+
+def test_a_small_zstd_of_newlines_is_refused_fast_and_the_refusal_is_remembered(
+    gm: Any, gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd = str(repo.root)
+    bomb = codex_path(hermetic_env["codex"], "019c0000-0000-7000-8000-0000000000bb")
+    bomb = bomb.with_name(bomb.name + ".zst")
+    bomb.parent.mkdir(parents=True)
+    with open(bomb, "wb") as handle:
+        writer = zstandard.ZstdCompressor(level=19).stream_writer(handle)
+        for _ in range(64):
+            writer.write(b"\n" * (1024 * 1024))
+        writer.close()
+    assert bomb.stat().st_size < 8 * 1024
+    os.utime(bomb, (OLD, OLD))
+    _good_after(hermetic_env["claude"], cwd)
+    started = time.monotonic()
+    first = _sync(gm_proc, repo)
+    assert time.monotonic() - started < 30
+    assert [item["code"] for item in first["examples"]] == ["decompression-limit"]
+    # The next sync refuses the unchanged file with the same diagnostic, without inflating
+    # it: a sync that does not read it costs what an empty one costs.
+    started = time.monotonic()
+    again = _sync(gm_proc, repo)
+    remembered = time.monotonic() - started
+    assert again["examples"] == first["examples"]
+    bomb.unlink()
+    started = time.monotonic()
+    _sync(gm_proc, repo)
+    empty = time.monotonic() - started
+    assert remembered < empty + 1.5
+    assert len(_listed(gm, repo)) == 1

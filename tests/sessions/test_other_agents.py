@@ -470,3 +470,43 @@ def test_a_fifo_among_opencode_part_files_is_a_diagnostic(
     summary = json.loads(done.stdout)
     assert summary["new"] == 1
     assert [item["code"] for item in summary["examples"]] == ["not-a-regular-file"]
+
+
+@pytest.mark.parametrize("length", [120_000])
+def test_gemini_hashed_root_is_found_in_linear_time_beside_a_huge_path(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path], length: int
+) -> None:
+    """A 120 KB path among the tool arguments of a session in a sha256-named directory (the
+    report's took 68 s and 17 GiB) costs nothing; the real root is still found."""
+    base = hermetic_env["gemini"] / ".gemini"
+    root = str(repo.root)
+    digest = hashlib.sha256(root.encode()).hexdigest()
+    fixture = next((agents.FIXTURES / "gemini-cli").glob("*15eaa698.json"))
+    document = json.loads(fixture.read_text(encoding="utf-8"))
+    document["projectHash"] = digest
+    calls = [call for message in document["messages"] for call in message.get("toolCalls", [])]
+    calls[0]["args"]["huge"] = "/" + "a/" * (length // 2)
+    calls[-1]["args"]["file_path"] = f"{root}/src/app.py"
+    chats = base / "tmp" / digest / "chats"
+    chats.mkdir(parents=True)
+    (chats / agents.original_name(fixture)).write_text(json.dumps(document), encoding="utf-8")
+    agents.age(base)
+    started = time.monotonic()
+    _sync(gm, repo)
+    assert time.monotonic() - started < 10
+    (mine,) = _sessions(gm, repo)
+    assert (mine["provider"], mine["turns"]) == ("gemini-cli", 4)
+
+
+def test_a_gemini_projects_json_nested_100000_deep_is_ignored(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    project = _gemini_project(hermetic_env["gemini"], repo.root)
+    deep = "[" * 100_000 + "]" * 100_000
+    (project.parent.parent / "projects.json").write_text('{"projects": ' + deep + "}")
+    fixture = next((agents.FIXTURES / "gemini-cli").glob("*15eaa698.json"))
+    shutil.copyfile(fixture, project / "chats" / agents.original_name(fixture))
+    agents.age(hermetic_env["gemini"])
+    _sync(gm, repo)
+    (mine,) = _sessions(gm, repo)
+    assert mine["provider"] == "gemini-cli"

@@ -17,12 +17,12 @@ session as driven by a program (`state["program"]`): its prompts are not what a 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
 from typing import Any
 
+from git_memory.formats import bounded_json
 from git_memory.sessions.discover import SourceFile, under, walk
 from git_memory.sessions.providers import Provider, env_home
 from git_memory.sessions.providers.claude_code import is_hidden_text
@@ -236,7 +236,7 @@ def _call(item: dict[str, Any], offset: int, ts: str | None, cwd: str | None) ->
 def _json_or_text(value: Any) -> Any:
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            return bounded_json.loads(value)
         except ValueError:
             return value
     return value

@@ -6,12 +6,12 @@ Pure functions over decoded JSON, plus the one bounded way to read a whole small
 
 from __future__ import annotations
 
-import json
 import re
 import zlib
 from datetime import UTC, datetime
 from typing import Any
 
+from git_memory.formats import bounded_json
 from git_memory.sessions.providers import Document
 from git_memory.sessions.records import (
     COMPLETED,
@@ -112,7 +112,7 @@ def json_or_text(value: Any) -> Any:
     """A JSON string decoded (tool arguments are sometimes a JSON string), else `value`."""
     if isinstance(value, str) and value[:1] in ("{", "["):
         try:
-            return json.loads(value)
+            return bounded_json.loads(value)
         except ValueError:
             return value
     return value

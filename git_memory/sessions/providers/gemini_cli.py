@@ -20,12 +20,12 @@ The worktree is not recorded as a path: it comes from the project directory's
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from git_memory.formats import bounded_json
 from git_memory.sessions.discover import SourceFile, under, walk
 from git_memory.sessions.providers import Document, Provider, env_home
 from git_memory.sessions.providers.common import (
@@ -47,6 +47,7 @@ from git_memory.sessions.strict_json import LineRejected, decode_line
 PROVIDER = "gemini-cli"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:\\")
+MAX_PATH = 4096  # Linux's PATH_MAX; Windows allows less
 ASSISTANT_TYPES = ("gemini", "qwen", "model")  # Qwen Code's inherited recorder says "qwen"
 # Slash commands the client handles itself: they carry no request for the model.
 LOCAL_COMMANDS = frozenset(
@@ -240,16 +241,41 @@ def project_root(path: str, meta: dict[str, Any]) -> str | None:
 def _hashed_root(path: str, meta: dict[str, Any], messages: list[dict[str, Any]]) -> str | None:
     """For a directory named `sha256(project root)` with nothing naming the root: the one
     ancestor of an absolute path in the session's tool arguments whose digest is that name
-    (exact, so never a guess)."""
+    (exact, so never a guess). Each distinct path is hashed once, prefix by prefix, so the
+    cost is linear in its length."""
     digest = string(meta.get("projectHash")) or os.path.basename(
         os.path.dirname(os.path.dirname(path))
     )
     if not _HEX64.fullmatch(digest):
         return None
-    for candidate in _argument_paths(messages):
-        for ancestor in (candidate, *candidate.parents):
-            if hashlib.sha256(str(ancestor).encode()).hexdigest() == digest:
-                return str(ancestor)
+    for candidate in dict.fromkeys(_argument_paths(messages)):
+        found = _ancestor_with_digest(candidate, digest)
+        if found is not None:
+            return found
+    return None
+
+
+def _ancestor_with_digest(candidate: PurePath, digest: str) -> str | None:
+    """The path or the ancestor of it whose sha256 is `digest`: ancestors are prefixes of
+    the path's text, ending before a separator (the root keeps its own), so one running
+    hash serves them all."""
+    text = str(candidate)
+    separator = "\\" if isinstance(candidate, PureWindowsPath) else "/"
+    root = len(candidate.anchor)
+    hasher = hashlib.sha256()
+    done = 0
+    ends = [
+        root,
+        *(m.start() for m in re.finditer(re.escape(separator), text) if m.start() >= root),
+        len(text),
+    ]
+    for end in ends:
+        if end < done:
+            continue
+        hasher.update(text[done:end].encode())
+        done = end
+        if hasher.copy().hexdigest() == digest:
+            return text[:end]
     return None
 
 
@@ -258,9 +284,11 @@ def _argument_paths(messages: list[dict[str, Any]]) -> list[PurePath]:
     for message in messages:
         for call in objects(message.get("toolCalls")):
             for value in mapping(call.get("args")).values():
-                if isinstance(value, str) and value.startswith("/"):
+                if not isinstance(value, str) or len(value) > MAX_PATH:
+                    continue  # longer than any path a system accepts
+                if value.startswith("/"):
                     found.append(PurePosixPath(value))
-                elif isinstance(value, str) and _WINDOWS_PATH.match(value):
+                elif _WINDOWS_PATH.match(value):
                     found.append(PureWindowsPath(value))
     return found
 
@@ -269,7 +297,7 @@ def _projects(home: str) -> dict[str, str]:
     """`projects.json`: absolute project root → short directory name."""
     text = _read_small(os.path.join(home, "projects.json"))
     try:
-        projects = json.loads(text or "{}").get("projects")
+        projects = bounded_json.loads(text or "{}").get("projects")
     except (ValueError, AttributeError):
         return {}
     if not isinstance(projects, dict):

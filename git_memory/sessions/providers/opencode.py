@@ -17,6 +17,7 @@ Sessions with a parent are sub-agent sessions and are excluded.
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -47,6 +48,10 @@ from git_memory.sessions.source_io import SourceRefused, is_regular
 PROVIDER = "opencode"
 DATABASE = "opencode.db"
 _MS = 1_000_000  # nanoseconds per millisecond
+# Times beyond the year 9999 are not times; rows read per session and sessions listed.
+_MAX_MS = 253_402_300_800_000
+MAX_ROWS = 200_000
+TABLES = ("session", "message", "part")
 # Rows and newest update per session, messages and parts alike (parts are joined through
 # their message: not every schema version has `part.session_id`).
 _ROW_TIMES = (
@@ -76,30 +81,64 @@ def _database_sessions(home_dir: str) -> list[SourceFile]:
     stat = os.stat(path)
     try:
         with index.foreign_database(path) as conn:
-            sessions = conn.execute("SELECT id, parent_id, time_updated FROM session").fetchall()
+            _check_tables(conn)
+            sessions = conn.execute(
+                "SELECT id, parent_id, time_updated FROM session LIMIT ?", (MAX_ROWS,)
+            ).fetchall()
             counts: dict[str, list[int]] = {}
             for session_id, count, newest in conn.execute(_ROW_TIMES):
                 entry = counts.setdefault(session_id, [0, 0])
                 entry[0] += int(count)
-                entry[1] = max(entry[1], int(newest or 0))
-    except (index.DatabaseError, OSError):
+                entry[1] = max(entry[1], _time(newest))
+    except (SourceRefused, index.DatabaseError):
+        # Listed once, so the sync reports why the database is not read (see `read`).
+        identity = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        return [SourceFile(f"{path}#", PROVIDER, "", DATABASE, identity=identity)]
+    except OSError:
         return []
     out = []
     for session_id, parent, updated in sessions:
+        if not isinstance(session_id, str) or not session_id:
+            continue
         count, newest = counts.get(session_id, [0, 0])
-        identity = (stat.st_dev, stat.st_ino, count, max(newest, int(updated or 0)) * _MS)
+        identity = (stat.st_dev, stat.st_ino, count, max(newest, _time(updated)) * _MS)
         excluded = "subagent" if parent else None
         out.append(
             SourceFile(
                 f"{path}#{session_id}",
                 PROVIDER,
-                str(session_id),
+                session_id,
                 f"{DATABASE}#{session_id}",
                 excluded,
                 identity,
             )
         )
     return out
+
+
+def _time(value: object) -> int:
+    """A millisecond time column as an int; 0 for what is not a finite number (text, a
+    blob, NULL, infinity), which the session's read reports."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return max(0, min(value, _MAX_MS))
+    if isinstance(value, float) and math.isfinite(value):
+        return max(0, min(int(value), _MAX_MS))
+    return 0
+
+
+def _valid_time(value: object) -> bool:
+    return value is None or (
+        isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= _MAX_MS
+    )
+
+
+def _check_tables(conn: index.Connection) -> None:
+    """Only plain tables are read: a view named like them could run any query."""
+    odd = index.tables_only(conn, TABLES)
+    if odd:
+        raise SourceRefused(
+            "unsafe-database", f"not plain tables in {DATABASE}: {', '.join(sorted(odd))}"
+        )
 
 
 def _storage_sessions(home_dir: str) -> list[SourceFile]:
@@ -147,28 +186,51 @@ def read(source: SourceFile) -> Document:
 
 def _read_database(source: SourceFile) -> Document:
     path, _, session_id = source.path.rpartition("#")
+    try:
+        with index.foreign_database(path) as conn:
+            _check_tables(conn)
+            if not session_id:
+                return Document()  # the database reads again: the next sync lists it
+            return _session_rows(conn, session_id)
+    except index.DatabaseError as exc:
+        # Not the index's error: this database is another program's (corrupt, locked, or
+        # beyond the time budget).
+        raise SourceRefused("unreadable-database", f"{DATABASE}: {exc}") from exc
+
+
+def _session_rows(conn: index.Connection, session_id: str) -> Document:
     diagnostics: list[Diagnostic] = []
-    with index.foreign_database(path) as conn:
-        row = conn.execute(
-            "SELECT directory, parent_id FROM session WHERE id = ?", (session_id,)
-        ).fetchone()
-        if row is None:
-            return Document()
-        messages = conn.execute(
-            "SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id",
-            (session_id,),
-        ).fetchall()
-        part_rows = conn.execute(
-            "SELECT p.message_id, p.data FROM part p JOIN message m ON m.id = p.message_id"
-            " WHERE m.session_id = ? ORDER BY p.id",
-            (session_id,),
-        ).fetchall()
+    row = conn.execute(
+        "SELECT directory, parent_id, time_updated FROM session WHERE id = ?", (session_id,)
+    ).fetchone()
+    if row is None:
+        return Document()
+    if not _valid_time(row[2]):
+        diagnostics.append(Diagnostic("invalid-row", 0, "session time_updated is not a time"))
+    messages = conn.execute(
+        "SELECT id, data, time_updated FROM message WHERE session_id = ?"
+        " ORDER BY time_created, id LIMIT ?",
+        (session_id, MAX_ROWS),
+    ).fetchall()
+    part_rows = conn.execute(
+        "SELECT p.message_id, p.data FROM part p JOIN message m ON m.id = p.message_id"
+        " WHERE m.session_id = ? ORDER BY p.id LIMIT ?",
+        (session_id, MAX_ROWS),
+    ).fetchall()
     parts: dict[str, list[dict[str, Any]]] = {}
     for message_id, data in part_rows:
         decoded = _decode(data, len(parts), diagnostics)
         if decoded is not None:
             parts.setdefault(message_id, []).append(decoded)
-    infos = [(mid, _decode(data, n, diagnostics)) for n, (mid, data) in enumerate(messages)]
+    infos = []
+    for number, (message_id, data, updated) in enumerate(messages):
+        if not _valid_time(updated):
+            diagnostics.append(
+                Diagnostic("invalid-row", number, "message time_updated is not a time")
+            )
+        infos.append((message_id, _decode(data, number, diagnostics)))
+    if len(messages) == MAX_ROWS or len(part_rows) == MAX_ROWS:
+        diagnostics.append(Diagnostic("row-limit", 0, f"read the first {MAX_ROWS} rows only"))
     events = _events(string(row[0]), [(m, info) for m, info in infos if info], parts)
     return Document(events, diagnostics, subagent=bool(row[1]))
 

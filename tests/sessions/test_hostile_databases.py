@@ -1,0 +1,107 @@
+"""Hostile OpenCode databases and a corrupt session index (issue 27, items 9 and 15): bad
+rows are diagnostics and the rest is indexed; a view is never queried; the index points at
+its rebuild."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from git_memory.sessions import index
+from git_memory.testing.repos import Repo
+from tests.sessions import agents
+from tests.sessions.test_other_agents import _sessions, _sync
+
+BAD_TIMES = {"text": "yesterday", "infinite": float("inf"), "blob": b"\x00\x01"}
+
+
+def _database(hermetic_env: dict[str, Path]) -> Path:
+    agents.install_opencode(hermetic_env["xdg_data"])
+    database = hermetic_env["xdg_data"] / "opencode" / "opencode.db"
+    shutil.rmtree(database.parent / "storage")
+    return database
+
+
+def _clone_session(conn: sqlite3.Connection, new_id: str, updated: Any) -> None:
+    """Another session like the fixture's one, with `updated` as its time_updated and that
+    of its messages."""
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(session)")]
+    listed = ", ".join(columns)
+    picked = ", ".join("?" if c in ("id", "time_updated") else c for c in columns)
+    values = [new_id if c == "id" else updated for c in columns if c in ("id", "time_updated")]
+    conn.execute(f"INSERT INTO session ({listed}) SELECT {picked} FROM session LIMIT 1", values)
+    conn.execute(
+        "UPDATE message SET time_updated = ? WHERE id = (SELECT min(id) FROM message)",
+        (updated,),
+    )
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_TIMES))
+def test_bad_time_updated_rows_are_diagnostics_and_the_rest_is_indexed(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path], kind: str
+) -> None:
+    database = _database(hermetic_env)
+    with sqlite3.connect(database) as conn:
+        _clone_session(conn, f"ses_bad_{kind}", BAD_TIMES[kind])
+    conn.close()
+    summary = _sync(gm, repo)
+    assert summary["diagnostics"] >= 1
+    assert "invalid-row" in {item["code"] for item in summary["examples"]}
+    listed = _sessions(gm, repo, "--all", "--provider", "opencode")
+    assert len(listed) == 2  # the fixture's session and the clone, both indexed
+    # The fixture session keeps its 8 turns though one of its messages has a bad time.
+    assert sorted(session["turns"] for session in listed) == [0, 8]
+
+
+def test_a_session_view_over_an_endless_query_is_never_queried(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    database = _database(hermetic_env)
+    with sqlite3.connect(database) as conn:
+        conn.execute("ALTER TABLE session RENAME TO session_rows")
+        conn.execute(
+            "CREATE VIEW session AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1"
+            " FROM r) SELECT 'ses_' || n AS id, NULL AS parent_id, n AS time_updated,"
+            " '/' AS directory FROM r ORDER BY n DESC"
+        )
+    conn.close()
+    started = time.monotonic()
+    summary = _sync(gm, repo)
+    assert time.monotonic() - started < 20
+    assert [item["code"] for item in summary["examples"]] == ["unsafe-database"]
+    assert "session" in summary["examples"][0]["message"]
+    assert _sessions(gm, repo, "--all", "--provider", "opencode") == []
+
+
+def test_a_foreign_query_past_its_time_budget_is_interrupted(tmp_path: Path) -> None:
+    path = tmp_path / "slow.db"
+    sqlite3.connect(path).close()
+    endless = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r"
+    started = time.monotonic()
+    with index.foreign_database(str(path), budget=0.5) as conn, pytest.raises(index.DatabaseError):
+        conn.execute(endless).fetchall()
+    assert time.monotonic() - started < 5
+
+
+def test_a_corrupt_session_index_points_at_the_rebuild(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    _sync(gm, repo)
+    path = hermetic_env["state"] / "sessions.sqlite3"
+    data = bytearray(path.read_bytes())
+    data[:100] = b"\xff" * 100  # the header: no longer a database
+    path.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    result = gm(["sessions", "sync", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 1, result.stderr
+    error = result.json()["error"]
+    assert error["code"] == "GM_SESSIONS_INDEX_UNREADABLE"
+    assert "git memory sessions rebuild" in error["next"]
+    rebuilt = gm(["sessions", "rebuild", "--format", "json"], cwd=repo.root)
+    assert rebuilt.exit_code == 0, rebuilt.stderr
