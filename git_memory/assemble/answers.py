@@ -22,8 +22,10 @@ from git_memory.repo.answer_key import (
     WorktreeKey,
     content_digest,
     is_racy,
+    load_json,
     path_signatures,
     worktree_key,
+    write_config_snapshot,
 )
 
 if TYPE_CHECKING:
@@ -71,12 +73,7 @@ def cached_answer(cwd: str, name: str) -> str | None:
 
 
 def _load(path: str) -> dict[str, Any] | None:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        document = json.loads(handle.read())
+    document = load_json(path)
     return document if isinstance(document, dict) else None
 
 
@@ -140,6 +137,7 @@ def record_answer(
     from pathlib import Path
 
     write_private_atomic(Path(path), json.dumps(document).encode("utf-8"))
+    write_config_snapshot(key, now)
 
 
 def _racy(base: str, signatures: dict[str, Any], now: int) -> dict[str, str | None]:

@@ -15,6 +15,7 @@ import pytest
 
 from git_memory.assemble.answers import cached_answer
 from git_memory.formats.entry import Evidence
+from git_memory.repo import answer_key
 from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_entry
 
@@ -224,3 +225,42 @@ def test_a_path_form_is_never_answered_from_the_record(answered: Repo, gm: Any) 
     result = gm(["context", "--path", "src"], cwd=answered.root)
     assert result.exit_code == 0, result.stderr
     assert cached_answer(str(answered.root), "context-claude") == recorded
+
+
+def _without_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    empty = tmp_path / "no-git-here"
+    empty.mkdir(exist_ok=True)
+    monkeypatch.setenv("PATH", str(empty))
+
+
+def test_configuration_snapshot_answers_without_starting_git(
+    answered: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Configuration files written this second are never snapshotted (a coarse clock could hide
+    # their next change); here they count as old enough.
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    recorded = fresh_answer(answered, gm).rstrip("\n")
+    _without_git(monkeypatch, tmp_path)
+    assert cached_answer(str(answered.root), "context-claude") == recorded
+    # A changed configuration file: the snapshot no longer stands and git is asked again
+    # (here git cannot be started, so nothing is answered from the record).
+    with (answered.root / ".git" / "config").open("a") as handle:
+        handle.write("[memory]\n\tassembleBudget = 1000\n")
+    assert cached_answer(str(answered.root), "context-claude") is None
+
+
+def test_included_configuration_is_never_snapshotted(
+    answered: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    included = tmp_path / "included.gitconfig"
+    included.write_text("[core]\n\tautocrlf = false\n")
+    answered.git("config", "include.path", str(included))
+    recorded = fresh_answer(answered, gm).rstrip("\n")
+    assert cached_answer(str(answered.root), "context-claude") == recorded  # git was asked
+    included.write_text("[memory]\n\tassembleBudget = 1000\n")
+    assert cached_answer(str(answered.root), "context-claude") is None
+    included.write_text("[core]\n\tautocrlf = false\n")
+    fresh_answer(answered, gm)
+    _without_git(monkeypatch, tmp_path)
+    assert cached_answer(str(answered.root), "context-claude") is None
