@@ -13,8 +13,9 @@ answered is kept beside the answers as a configuration snapshot, with the stat s
 every file git reads configuration from (system, global, repository, worktree, each whether
 it exists or not, taken before git was asked). While all of them are unchanged the snapshot
 stands for git's answer. A configuration git assembles from places whose changes those
-signatures cannot see (`include.path`, `includeIf`, a system file git does not name, values
-from the command line or environment) is never snapshotted: git is asked each time.
+signatures cannot see (`include.path`, `includeIf`, values from the command line or
+environment) is never snapshotted: git is asked each time. Git's built-in system file is
+looked for where git installs it (docs/performance.md).
 
 A file changed within `RACY_NS` of the answer being recorded may change again without its
 stat signature changing (a coarse clock); such files are also compared by content, as git
@@ -253,9 +254,13 @@ def _config_candidates(git_dir: str, common_dir: str) -> list[str] | None:
     files: list[str] = []
     if env.get("GIT_CONFIG_NOSYSTEM", "").lower() not in TRUE_WORDS:
         system = env.get("GIT_CONFIG_SYSTEM")
-        if not system:
-            return None  # git's own default (a build setting); only git can name it
-        files.append(system)
+        if system:
+            files.append(system)
+        else:
+            git = git_on_path()
+            if git is None:
+                return None
+            files += system_config_candidates(git)
     if "GIT_CONFIG_GLOBAL" in env:
         if env["GIT_CONFIG_GLOBAL"]:
             files.append(env["GIT_CONFIG_GLOBAL"])
@@ -269,6 +274,29 @@ def _config_candidates(git_dir: str, common_dir: str) -> list[str] | None:
         return None  # relative to whichever directory git runs in
     files += [os.path.join(common_dir, "config"), os.path.join(git_dir, "config.worktree")]
     return [os.path.normpath(path) for path in files]
+
+
+def git_on_path() -> str | None:
+    """The `git` a child process started by name runs (the first executable on PATH); None
+    when PATH names a relative directory (then it depends on the directory it runs in)."""
+    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not os.path.isabs(directory):
+            return None
+        candidate = os.path.join(directory, "git")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def system_config_candidates(git: str) -> list[str]:
+    """Where git's built-in system configuration file is: `/etc/gitconfig` for a git
+    installed under `/usr`, else `etc/gitconfig` under its installation prefix (the
+    directory above its `bin`, for the path it was found at and the one it resolves to)."""
+    found = ["/etc/gitconfig"]
+    for executable in (git, os.path.realpath(git)):
+        prefix = os.path.dirname(os.path.dirname(executable))
+        found.append(os.path.join(prefix, "etc", "gitconfig"))
+    return list(dict.fromkeys(found))
 
 
 def _parse_listing(listing: bytes, root: str) -> tuple[dict[str, str], list[str], bool]:

@@ -264,3 +264,52 @@ def test_included_configuration_is_never_snapshotted(
     fresh_answer(answered, gm)
     _without_git(monkeypatch, tmp_path)
     assert cached_answer(str(answered.root), "context-claude") is None
+
+
+def test_system_configuration_is_looked_for_under_the_prefix_of_git_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed = tmp_path / "opt" / "git" / "bin" / "git"
+    installed.parent.mkdir(parents=True)
+    installed.write_text("#!/bin/sh\n")
+    installed.chmod(0o755)
+    linked = tmp_path / "local" / "bin" / "git"
+    linked.parent.mkdir(parents=True)
+    linked.symlink_to(installed)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'empty'}{os.pathsep}{linked.parent}")
+    assert answer_key.git_on_path() == str(linked)
+    assert answer_key.system_config_candidates(str(linked)) == [
+        "/etc/gitconfig",
+        str(tmp_path / "local" / "etc" / "gitconfig"),
+        str(tmp_path / "opt" / "git" / "etc" / "gitconfig"),
+    ]
+    monkeypatch.setenv("PATH", f"relative{os.pathsep}{linked.parent}")
+    assert answer_key.git_on_path() is None  # depends on the directory git would run in
+
+
+def test_system_configuration_file_created_later_is_seen(
+    answered: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Git's own default system file, found beside the git on PATH (here a wrapper whose
+    # installation prefix is a temporary directory and that names the same file to git).
+    prefix = tmp_path / "prefix"
+    system = prefix / "etc" / "gitconfig"
+    wrapper = prefix / "bin" / "git"
+    wrapper.parent.mkdir(parents=True)
+    real_git = subprocess.run(
+        ["sh", "-c", "command -v git"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    wrapper.write_text(f'#!/bin/sh\nGIT_CONFIG_SYSTEM="{system}" exec {real_git} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("GIT_CONFIG_NOSYSTEM")
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    recorded = fresh_answer(answered, gm).rstrip("\n")
+    assert cached_answer(str(answered.root), "context-claude") == recorded
+    snapshot = answer_key.config_snapshot_path(os.path.realpath(answered.root))
+    assert snapshot is not None
+    assert str(system) in json.loads(Path(snapshot).read_text())["files"]
+    system.parent.mkdir(parents=True)
+    system.write_text("[memory]\n\tassembleBudget = 1000\n")
+    assert cached_answer(str(answered.root), "context-claude") is None
+    assert len(fresh_answer(answered, gm).encode()) <= 1001
