@@ -313,3 +313,18 @@ def test_system_configuration_file_created_later_is_seen(
     system.write_text("[memory]\n\tassembleBudget = 1000\n")
     assert cached_answer(str(answered.root), "context-claude") is None
     assert len(fresh_answer(answered, gm).encode()) <= 1001
+
+
+def test_answer_from_the_record_keeps_a_missing_configuration_snapshot(
+    answered: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The answer was recorded while the configuration files were too new to be snapshotted.
+    snapshot = answer_key.config_snapshot_path(os.path.realpath(answered.root))
+    assert snapshot is not None
+    Path(snapshot).unlink(missing_ok=True)
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    recorded = cached_answer(str(answered.root), "context-claude")  # git is asked once
+    assert recorded is not None
+    assert Path(snapshot).is_file()
+    _without_git(monkeypatch, tmp_path)
+    assert cached_answer(str(answered.root), "context-claude") == recorded
