@@ -8,7 +8,8 @@ the command read (`state_files`, for `status`) with their signatures, and the co
 of every file changed just before the answer was recorded. The console script's fast path
 (`cli/entry.py`) prints the text when all of them are unchanged, before click, pydantic or
 pygit2 load; anything else, including a record it cannot read, runs the command in full,
-which records the answer again.
+which records the answer again. A printed answer for which git had to be asked about the
+configuration keeps git's answer as a snapshot (`repo/answer_key.py`), so the next one asks none.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from git_memory.repo.answer_key import (
     WorktreeKey,
     content_digest,
     is_racy,
+    load_json,
     path_signatures,
     worktree_key,
+    write_config_snapshot,
 )
 
 if TYPE_CHECKING:
@@ -65,18 +68,26 @@ def cached_answer(cwd: str, name: str) -> str | None:
 
         home = state_home_text(key.home_setting)
         document = _load(answer_path(home, key.root, name))
-        return None if document is None else _still_valid(document, key, home)
+        text = None if document is None else _still_valid(document, key, home)
     except Exception:
         return None
+    if text is not None and key.config_snapshot is not None:
+        # Git was asked for the configuration: keep its answer, so the next start asks none.
+        _keep_config_snapshot(key)
+    return text
+
+
+def _keep_config_snapshot(key: WorktreeKey) -> None:
+    import time
+
+    try:
+        write_config_snapshot(key, time.time_ns())
+    except Exception:  # a cache only: the answer stands without it
+        return
 
 
 def _load(path: str) -> dict[str, Any] | None:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        document = json.loads(handle.read())
+    document = load_json(path)
     return document if isinstance(document, dict) else None
 
 
@@ -140,6 +151,7 @@ def record_answer(
     from pathlib import Path
 
     write_private_atomic(Path(path), json.dumps(document).encode("utf-8"))
+    write_config_snapshot(key, now)
 
 
 def _racy(base: str, signatures: dict[str, Any], now: int) -> dict[str, str | None]:

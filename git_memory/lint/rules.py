@@ -25,10 +25,32 @@ class PatternRule:
     code: str
     severity: Severity
     message: str
-    pattern: re.Pattern[str]
+    source: str
     triggers: tuple[str, ...]
     # A cheap regex every match also contains, for rules whose literal triggers are too common.
-    prefilter: re.Pattern[str] | None = None
+    prefilter_source: str | None = None
+
+    # Compiled on first use and kept: text without any trigger never needs them, so the
+    # pre-commit hook does not compile every rule at start-up.
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The rule's compiled regex."""
+        return _compiled(self.source)
+
+    @property
+    def prefilter(self) -> re.Pattern[str] | None:
+        """The compiled prefilter, if the rule has one."""
+        return None if self.prefilter_source is None else _compiled(self.prefilter_source)
+
+
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(source: str) -> re.Pattern[str]:
+    found = _COMPILED.get(source)
+    if found is None:
+        found = _COMPILED[source] = re.compile(source)
+    return found
 
 
 def _rule(
@@ -44,9 +66,9 @@ def _rule(
         code=f"GM_LINT_{name}",
         severity=severity,
         message=message,
-        pattern=re.compile(pattern),
+        source=pattern,
         triggers=triggers,
-        prefilter=re.compile(prefilter) if prefilter else None,
+        prefilter_source=prefilter or None,
     )
 
 

@@ -8,6 +8,15 @@ signature of every file below the memory root (uncommitted edits included). The 
 freshness check looked at are compared separately (`path_signatures`), because which ones
 they are is known only from the answer's own record.
 
+Asking git for the configuration costs a process start on every session start, so what git
+answered is kept beside the answers as a configuration snapshot, with the stat signatures of
+every file git reads configuration from (system, global, repository, worktree, each whether
+it exists or not, taken before git was asked). While all of them are unchanged the snapshot
+stands for git's answer. A configuration git assembles from places whose changes those
+signatures cannot see (`include.path`, `includeIf`, values from the command line or
+environment) is never snapshotted: git is asked each time. Git's built-in system file is
+looked for where git installs it (docs/performance.md).
+
 A file changed within `RACY_NS` of the answer being recorded may change again without its
 stat signature changing (a coarse clock); such files are also compared by content, as git
 treats a racily clean index entry.
@@ -19,10 +28,8 @@ import hashlib
 import json
 import os
 import stat
-from dataclasses import dataclass
 
 import git_memory
-from git_memory import _proc
 from git_memory.repo.memory_root import resolve_memory_root
 
 # A repository chosen by the environment rather than by the directory is left to the full path.
@@ -44,15 +51,33 @@ RACY_NS = 3_000_000_000
 Signature = list[object] | None
 
 
-@dataclass(frozen=True)
-class WorktreeKey:
-    """The worktree, its memory root and settings, and the digest of what an answer reads."""
+CONFIG_SNAPSHOT_FORMAT = "git-memory-config-snapshot@1"
+TRUE_WORDS = ("1", "true", "yes", "on")
 
-    root: str
-    memory_root: str
-    home_setting: str | None
-    digest: str
-    files: dict[str, Signature]  # memory-root-relative file -> stat signature
+
+class WorktreeKey:
+    """The worktree, its memory root and settings, and the digest of what an answer reads;
+    `config_snapshot` is what to keep of git's configuration answer (None: nothing)."""
+
+    # A plain class: `dataclasses` costs the session-start path more than the class itself.
+    __slots__ = ("config_snapshot", "digest", "files", "home_setting", "memory_root", "root")
+
+    def __init__(
+        self,
+        root: str,
+        memory_root: str,
+        home_setting: str | None,
+        digest: str,
+        files: dict[str, Signature],
+        *,
+        config_snapshot: dict[str, object] | None = None,
+    ) -> None:
+        self.root = root
+        self.memory_root = memory_root
+        self.home_setting = home_setting
+        self.digest = digest
+        self.files = files  # memory-root-relative file -> stat signature
+        self.config_snapshot = config_snapshot
 
 
 def path_signature(path: str) -> Signature:
@@ -109,11 +134,11 @@ def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
     if found is None:
         return None
     root, git_dir, common_dir = found
-    listing = _git(["config", "--list", "-z"], root)
-    if listing is None:
+    config = _configuration(root, git_dir, common_dir)
+    if config is None:
         return None
-    config = _last_values(listing)
-    memory_root = resolve_memory_root(root, config.get("memory.root") or None)
+    listing_digest, memory_root_setting, home_setting, snapshot = config
+    memory_root = resolve_memory_root(root, memory_root_setting)
     files = _tree_signatures(os.path.join(root, memory_root))
     facts = {
         "version": git_memory.__version__,
@@ -125,7 +150,7 @@ def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
         ),
         "root": root,
         "gitDir": git_dir,
-        "config": hashlib.sha256(listing).hexdigest(),
+        "config": listing_digest,
         "head": _head(git_dir, common_dir),
         "shallow": path_signature(os.path.join(common_dir, "shallow")),
         "memoryRoot": memory_root,
@@ -133,7 +158,166 @@ def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
     }
     text = json.dumps(facts, sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-    return WorktreeKey(root, memory_root, config.get("memory.home") or None, digest, files)
+    return WorktreeKey(root, memory_root, home_setting, digest, files, config_snapshot=snapshot)
+
+
+# (digest of git's listing, memory.root, memory.home, snapshot to keep or None)
+Configuration = tuple[str, str | None, str | None, dict[str, object] | None]
+
+
+def _configuration(root: str, git_dir: str, common_dir: str) -> Configuration | None:
+    """What git resolves as configuration: from the snapshot while every file it was made
+    from is unchanged, else from git (None when git does not answer)."""
+    candidates = _config_candidates(git_dir, common_dir)
+    before = None if candidates is None else path_signatures("", candidates)
+    snapshot_path = config_snapshot_path(root)
+    if before is not None and snapshot_path is not None:
+        kept = load_json(snapshot_path)
+        if _snapshot_stands(kept, root, before):
+            assert isinstance(kept, dict)
+            return kept["listing"], kept["memoryRoot"], kept["home"], None
+    listing = _git(["config", "--list", "--show-scope", "--show-origin", "-z"], root)
+    if listing is None:
+        return None
+    config, files, keepable = _parse_listing(listing, root)
+    digest = hashlib.sha256(listing).hexdigest()
+    memory_root_setting = config.get("memory.root") or None
+    home_setting = config.get("memory.home") or None
+    snapshot: dict[str, object] | None = None
+    if before is not None and keepable and (home_setting is None or _home_from_environment()):
+        signatures = {**before, **path_signatures("", sorted(set(files) - set(before)))}
+        snapshot = {
+            "format": CONFIG_SNAPSHOT_FORMAT,
+            "root": root,
+            "files": signatures,
+            "listing": digest,
+            "memoryRoot": memory_root_setting,
+            "home": home_setting,
+        }
+    return digest, memory_root_setting, home_setting, snapshot
+
+
+def _snapshot_stands(kept: object, root: str, before: dict[str, Signature]) -> bool:
+    """Whether a kept snapshot still stands for git's answer: made for this worktree from
+    the same candidate files (a changed HOME or GIT_CONFIG_GLOBAL names others), none of
+    which, nor any file a value came from, changed since."""
+    if not isinstance(kept, dict) or kept.get("format") != CONFIG_SNAPSHOT_FORMAT:
+        return False
+    files = kept.get("files")
+    if kept.get("root") != root or not isinstance(files, dict):
+        return False
+    if any(path not in files or files[path] != signature for path, signature in before.items()):
+        return False
+    return bool(path_signatures("", sorted(files)) == files)
+
+
+def write_config_snapshot(key: WorktreeKey, now_ns: int) -> None:
+    """Keep the configuration snapshot `key` carries, unless a file it signs changed too
+    recently for its signature to show the next change (see `is_racy`)."""
+    snapshot = key.config_snapshot
+    path = config_snapshot_path(key.root)
+    if snapshot is None or path is None:
+        return
+    files = snapshot["files"]
+    assert isinstance(files, dict)
+    if any(is_racy(signature, now_ns) for signature in files.values()):
+        return
+    from pathlib import Path
+
+    from git_memory.paths import write_private_atomic
+
+    write_private_atomic(Path(path), json.dumps(snapshot).encode("utf-8"))
+
+
+def _home_from_environment() -> bool:
+    return bool(os.environ.get("GIT_MEMORY_HOME"))
+
+
+def config_snapshot_path(root: str) -> str | None:
+    """Where the configuration snapshot of worktree `root` is kept: in the state home as the
+    environment names it (a `memory.home` only git knows is left to git); None when the
+    state home cannot be named."""
+    try:
+        from git_memory.paths import state_home_text
+
+        home = state_home_text(None)
+    except Exception:
+        return None
+    digest = hashlib.sha256(root.encode("utf-8", "surrogateescape")).hexdigest()
+    return os.path.join(home, "artifacts", "context-answers", f"config-{digest[:32]}.json")
+
+
+def _config_candidates(git_dir: str, common_dir: str) -> list[str] | None:
+    """Every file git reads configuration from here, as git would find it; None when one
+    of them cannot be named without git (the snapshot is then never used)."""
+    env = os.environ
+    files: list[str] = []
+    if env.get("GIT_CONFIG_NOSYSTEM", "").lower() not in TRUE_WORDS:
+        system = env.get("GIT_CONFIG_SYSTEM")
+        if system:
+            files.append(system)
+        else:
+            git = git_on_path()
+            if git is None:
+                return None
+            files += system_config_candidates(git)
+    if "GIT_CONFIG_GLOBAL" in env:
+        if env["GIT_CONFIG_GLOBAL"]:
+            files.append(env["GIT_CONFIG_GLOBAL"])
+    else:
+        home = env.get("HOME")
+        if not home:
+            return None
+        xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+        files += [os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")]
+    if not all(os.path.isabs(path) for path in files):
+        return None  # relative to whichever directory git runs in
+    files += [os.path.join(common_dir, "config"), os.path.join(git_dir, "config.worktree")]
+    return [os.path.normpath(path) for path in files]
+
+
+def git_on_path() -> str | None:
+    """The `git` a child process started by name runs (the first executable on PATH); None
+    when PATH names a relative directory (then it depends on the directory it runs in)."""
+    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not os.path.isabs(directory):
+            return None
+        candidate = os.path.join(directory, "git")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def system_config_candidates(git: str) -> list[str]:
+    """Where git's built-in system configuration file is: `/etc/gitconfig` for a git
+    installed under `/usr`, else `etc/gitconfig` under its installation prefix (the
+    directory above its `bin`, for the path it was found at and the one it resolves to)."""
+    found = ["/etc/gitconfig"]
+    for executable in (git, os.path.realpath(git)):
+        prefix = os.path.dirname(os.path.dirname(executable))
+        found.append(os.path.join(prefix, "etc", "gitconfig"))
+    return list(dict.fromkeys(found))
+
+
+def _parse_listing(listing: bytes, root: str) -> tuple[dict[str, str], list[str], bool]:
+    """`git config --list --show-scope --show-origin -z` as key -> value (the last value of
+    a key winning, as git's), the files it came from, and whether a snapshot may stand for
+    it (every value from a plain file, no includes)."""
+    config: dict[str, str] = {}
+    files: list[str] = []
+    keepable = True
+    fields = listing.decode("utf-8", "surrogateescape").split("\0")
+    for index in range(0, len(fields) - 2, 3):
+        origin, record = fields[index + 1], fields[index + 2]
+        key, _, value = record.partition("\n")
+        if not key:
+            continue
+        config[key] = value
+        if not origin.startswith("file:") or key.startswith(("include.", "includeif.")):
+            keepable = False
+        else:
+            files.append(os.path.abspath(os.path.join(root, origin[len("file:") :])))
+    return config, files, keepable
 
 
 def discover_git_dir(start: str) -> tuple[str, str, str] | None:
@@ -162,7 +346,23 @@ def discover_git_dir(start: str) -> tuple[str, str, str] | None:
     return directory, os.path.realpath(git_dir), os.path.realpath(common_dir)
 
 
+def load_json(path: str) -> object:
+    """The JSON value of a file (not following a symlink); None when unreadable or not JSON."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return json.loads(handle.read())
+        except ValueError:
+            return None
+
+
 def _git(args: list[str], cwd: str) -> bytes | None:
+    # Imported here: a configuration snapshot that stands spares the process and its module.
+    from git_memory import _proc
+
     # The configuration files the full command sees: `GIT_CONFIG_GLOBAL` and its kin stay
     # (their values are part of the key through `environment`).
     env = _proc.scrubbed_environment(keep_git=KEPT_GIT_VARIABLES)
@@ -171,16 +371,6 @@ def _git(args: list[str], cwd: str) -> bytes | None:
     except OSError:
         return None
     return result.stdout if result.returncode == 0 else None
-
-
-def _last_values(listing: bytes) -> dict[str, str]:
-    """`git config --list -z` as key -> value, the last value of a key winning as git's."""
-    config: dict[str, str] = {}
-    for record in listing.decode("utf-8", "surrogateescape").split("\0"):
-        key, _, value = record.partition("\n")
-        if key:
-            config[key] = value
-    return config
 
 
 def _head(git_dir: str, common_dir: str) -> list[object]:

@@ -15,6 +15,7 @@ import pytest
 
 from git_memory.assemble.answers import cached_answer
 from git_memory.formats.entry import Evidence
+from git_memory.repo import answer_key
 from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_entry
 
@@ -223,4 +224,107 @@ def test_a_path_form_is_never_answered_from_the_record(answered: Repo, gm: Any) 
     recorded = cached_answer(str(answered.root), "context-claude")
     result = gm(["context", "--path", "src"], cwd=answered.root)
     assert result.exit_code == 0, result.stderr
+    assert cached_answer(str(answered.root), "context-claude") == recorded
+
+
+def _without_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    empty = tmp_path / "no-git-here"
+    empty.mkdir(exist_ok=True)
+    monkeypatch.setenv("PATH", str(empty))
+
+
+def test_configuration_snapshot_answers_without_starting_git(
+    answered: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Configuration files written this second are never snapshotted (a coarse clock could hide
+    # their next change); here they count as old enough.
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    recorded = fresh_answer(answered, gm).rstrip("\n")
+    _without_git(monkeypatch, tmp_path)
+    assert cached_answer(str(answered.root), "context-claude") == recorded
+    # A changed configuration file: the snapshot no longer stands and git is asked again
+    # (here git cannot be started, so nothing is answered from the record).
+    with (answered.root / ".git" / "config").open("a") as handle:
+        handle.write("[memory]\n\tassembleBudget = 1000\n")
+    assert cached_answer(str(answered.root), "context-claude") is None
+
+
+def test_included_configuration_is_never_snapshotted(
+    answered: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    included = tmp_path / "included.gitconfig"
+    included.write_text("[core]\n\tautocrlf = false\n")
+    answered.git("config", "include.path", str(included))
+    recorded = fresh_answer(answered, gm).rstrip("\n")
+    assert cached_answer(str(answered.root), "context-claude") == recorded  # git was asked
+    included.write_text("[memory]\n\tassembleBudget = 1000\n")
+    assert cached_answer(str(answered.root), "context-claude") is None
+    included.write_text("[core]\n\tautocrlf = false\n")
+    fresh_answer(answered, gm)
+    _without_git(monkeypatch, tmp_path)
+    assert cached_answer(str(answered.root), "context-claude") is None
+
+
+def test_system_configuration_is_looked_for_under_the_prefix_of_git_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed = tmp_path / "opt" / "git" / "bin" / "git"
+    installed.parent.mkdir(parents=True)
+    installed.write_text("#!/bin/sh\n")
+    installed.chmod(0o755)
+    linked = tmp_path / "local" / "bin" / "git"
+    linked.parent.mkdir(parents=True)
+    linked.symlink_to(installed)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'empty'}{os.pathsep}{linked.parent}")
+    assert answer_key.git_on_path() == str(linked)
+    assert answer_key.system_config_candidates(str(linked)) == [
+        "/etc/gitconfig",
+        str(tmp_path / "local" / "etc" / "gitconfig"),
+        str(tmp_path / "opt" / "git" / "etc" / "gitconfig"),
+    ]
+    monkeypatch.setenv("PATH", f"relative{os.pathsep}{linked.parent}")
+    assert answer_key.git_on_path() is None  # depends on the directory git would run in
+
+
+def test_system_configuration_file_created_later_is_seen(
+    answered: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Git's own default system file, found beside the git on PATH (here a wrapper whose
+    # installation prefix is a temporary directory and that names the same file to git).
+    prefix = tmp_path / "prefix"
+    system = prefix / "etc" / "gitconfig"
+    wrapper = prefix / "bin" / "git"
+    wrapper.parent.mkdir(parents=True)
+    real_git = subprocess.run(
+        ["sh", "-c", "command -v git"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    wrapper.write_text(f'#!/bin/sh\nGIT_CONFIG_SYSTEM="{system}" exec {real_git} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("GIT_CONFIG_NOSYSTEM")
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    recorded = fresh_answer(answered, gm).rstrip("\n")
+    assert cached_answer(str(answered.root), "context-claude") == recorded
+    snapshot = answer_key.config_snapshot_path(os.path.realpath(answered.root))
+    assert snapshot is not None
+    assert str(system) in json.loads(Path(snapshot).read_text())["files"]
+    system.parent.mkdir(parents=True)
+    system.write_text("[memory]\n\tassembleBudget = 1000\n")
+    assert cached_answer(str(answered.root), "context-claude") is None
+    assert len(fresh_answer(answered, gm).encode()) <= 1001
+
+
+def test_answer_from_the_record_keeps_a_missing_configuration_snapshot(
+    answered: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The answer was recorded while the configuration files were too new to be snapshotted.
+    snapshot = answer_key.config_snapshot_path(os.path.realpath(answered.root))
+    assert snapshot is not None
+    Path(snapshot).unlink(missing_ok=True)
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    recorded = cached_answer(str(answered.root), "context-claude")  # git is asked once
+    assert recorded is not None
+    assert Path(snapshot).is_file()
+    _without_git(monkeypatch, tmp_path)
     assert cached_answer(str(answered.root), "context-claude") == recorded
