@@ -34,6 +34,7 @@ from git_memory.runners.builtin.renderers import (
 from git_memory.runners.builtin.rules import rule_facts, rule_key
 from git_memory.runners.builtin.runs import Run, session_runs
 from git_memory.runners.builtin.traps import trap_facts
+from git_memory.sessions.origin import typed_origin
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
 
@@ -80,10 +81,11 @@ def plan_window(
         if tally is not None:
             tally[session_key] = len(found) + sum(1 for run in runs if run.worked)
         written: set[str] = set()
+        told = _template_prompts(records, program=session_key in programs)
         for run in runs:
             written.update(p.removeprefix("./") for p in run.paths)
             for segment in run.worked:
-                if _written_here(segment, written):
+                if _written_here(segment, written) or _told_to_run(segment, told.get(run.turn_key)):
                     continue
                 entry = worked.setdefault(segment.normal, _Worked(segment.kind or ""))
                 entry.full = entry.full or not segment.narrowed
@@ -113,6 +115,23 @@ def _written_here(segment: shell.Segment, written: set[str]) -> bool:
     """A script the session itself wrote before running it is a one-off, not the project's."""
     path = shell.script_path(segment)
     return path is not None and any(w == path or w.endswith("/" + path) for w in written)
+
+
+def _template_prompts(records: Sequence[Any], *, program: bool) -> dict[str, str]:
+    """The prompts (by turn key) a person did not type: a slash-command or skill template,
+    a pasted document, a program's prompt."""
+    return {
+        record.turn_key: record.user_text
+        for record in records
+        if record.user_text and typed_origin(record.user_text, program) != "person"
+    }
+
+
+def _told_to_run(segment: shell.Segment, prompt: str | None) -> bool:
+    """A script the turn's template prompt names ("Run `.specify/scripts/bash/setup-plan.sh
+    --json`") ran because the template said so: the template's step, not the team's command."""
+    path = shell.script_path(segment)
+    return prompt is not None and path is not None and path in prompt
 
 
 def _observe(entry: _Worked, session_key: str, run: Run) -> None:

@@ -1,0 +1,40 @@
+"""The builtin extractor on what the labelled real sessions showed (issue 26): each class of
+mistake found there, tested on an excerpt of the real transcript it came from (the files under
+`tests/fixtures/real-sessions/`, provenance in its PROVENANCE.md), fixed in general.
+"""
+
+from __future__ import annotations
+
+from git_memory.runners.builtin.window import plan_window
+from git_memory.sessions.query import TurnRecord
+from tests.runners.test_runner_builtin import _bash, _turn
+
+# codex/0h-n0__local-voice-assistant-codex__rollout-2025-12-25T22-45-23-…jsonl, lines 525-534:
+# the Spec Kit `/speckit.plan` template the program pasted as the prompt, and the script run.
+SPEC_KIT_PLAN = (
+    "\n## User Input\n\n```text\n\n```\n\nYou **MUST** consider the user input before "
+    "proceeding (if not empty).\n\n## Outline\n\n1. **Setup**: Run "
+    "`.specify/scripts/bash/setup-plan.sh --json` from repo root and parse JSON for "
+    "FEATURE_SPEC, IMPL_PLAN, SPECS_DIR, BRANCH.\n"
+)
+SETUP_PLAN_OUTPUT = (
+    "Copied plan template to specs/001-project-scaffold/plan.md\n"
+    '{"FEATURE_SPEC":"specs/001-project-scaffold/spec.md"}'
+)
+
+
+def _contents(records: list[TurnRecord]) -> list[str]:
+    tasks = {r.turn_key: "task" for r in records}
+    planned = plan_window([("s", records)], tasks, known=set())
+    return [f.content for facts in planned.values() for f in facts]
+
+
+def test_a_script_a_slash_command_template_told_the_agent_to_run_is_not_proposed() -> None:
+    run = _bash(".specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
+    assert _contents([_turn("t1", run, user=SPEC_KIT_PLAN)]) == []
+
+
+def test_the_same_script_run_on_a_persons_request_is_the_projects() -> None:
+    run = _bash(".specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
+    found = _contents([_turn("t1", run, user="set up the plan folder")])
+    assert [c for c in found if "setup-plan.sh" in c], found
