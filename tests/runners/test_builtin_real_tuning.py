@@ -38,3 +38,28 @@ def test_the_same_script_run_on_a_persons_request_is_the_projects() -> None:
     run = _bash(".specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
     found = _contents([_turn("t1", run, user="set up the plan folder")])
     assert [c for c in found if "setup-plan.sh" in c], found
+
+
+# The same file: `uv run ruff check .` failed twice the same way; once `uv sync` ran before
+# the working `uv run --with ruff ruff check .`, once it did not.
+RUFF_SPAWN = "error: Failed to spawn: `ruff`\n  Caused by: No such file or directory (os error 2)\n"
+
+
+def test_one_trap_per_failing_command_and_error_the_fix_that_worked_first() -> None:
+    failing = "uv run ruff check ."
+    first = [
+        _turn("t1", _bash(failing, RUFF_SPAWN, "failed")),
+        _turn("t2", _bash("uv sync", "Resolved 30 packages")),
+        _turn("t3", _bash("uv run --with ruff ruff check .", "All checks passed!")),
+    ]
+    second = [
+        _turn("u1", _bash(failing, RUFF_SPAWN, "failed"), session="u"),
+        _turn("u2", _bash("uv run --with ruff ruff check .", "All checks passed!"), session="u"),
+    ]
+    tasks = {r.turn_key: "task" for r in first + second}
+    planned = plan_window([("s", first), ("u", second)], tasks, known=set())
+    traps = [f.content for f in planned["task"] if f.content.startswith("Trap:")]
+    assert traps == [
+        'Trap: `uv run ruff check .` fails with "Caused by: No such file or directory (os '
+        'error 2)"; run `uv sync && uv run --with ruff ruff check .` instead.'
+    ]

@@ -98,6 +98,7 @@ def plan_window(
     forbidden = forbidden_commands(fact.content for fact in rules)
     # A trap whose fix a stated rule forbids would hand a teammate the forbidden command.
     traps = [t for t in traps if not _forbidden(dict(t.parameters).get("fix", ""), forbidden)]
+    traps = _one_per_failure(traps)
     for fact in _fresh(traps, seen) + _fresh(rules, seen):
         _place(placed, fact, [fact.turn_keys], task_of_turn)
     for command, entry in worked.items():
@@ -115,6 +116,16 @@ def _written_here(segment: shell.Segment, written: set[str]) -> bool:
     """A script the session itself wrote before running it is a one-off, not the project's."""
     path = shell.script_path(segment)
     return path is not None and any(w == path or w.endswith("/" + path) for w in written)
+
+
+def _one_per_failure(traps: Sequence[BuiltinFact]) -> list[BuiltinFact]:
+    """One trap per failing command and error: the fix that worked first (a session that
+    later found a shorter way to the same success does not make a second trap)."""
+    kept: dict[tuple[str, str], BuiltinFact] = {}
+    for trap in traps:
+        parameters = dict(trap.parameters)
+        kept.setdefault((parameters.get("failing", ""), parameters.get("error", "")), trap)
+    return list(kept.values())
 
 
 def _template_prompts(records: Sequence[Any], *, program: bool) -> dict[str, str]:
