@@ -5,6 +5,7 @@ mistake found there, tested on an excerpt of the real transcript it came from (t
 
 from __future__ import annotations
 
+from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.window import plan_window
 from git_memory.sessions.query import TurnRecord
 from tests.runners.test_runner_builtin import _bash, _turn
@@ -63,3 +64,37 @@ def test_one_trap_per_failing_command_and_error_the_fix_that_worked_first() -> N
         'Trap: `uv run ruff check .` fails with "Caused by: No such file or directory (os '
         'error 2)"; run `uv sync && uv run --with ruff ruff check .` instead.'
     ]
+
+
+# codex/Monotoba__OpenPrintKit__rollout-2025-10-31T18-36-16-…jsonl: plain `pytest -q` could
+# not import the package; every run that passed was `PYTHONPATH=. pytest -q`.
+OPK_COLLECT_ERROR = (
+    "ImportError while importing test module 'tests/test_gcode_firmware.py'.\n"
+    "E   ModuleNotFoundError: No module named 'opk'\n"
+)
+
+
+def test_the_assignment_that_made_a_command_work_stays_in_the_proposed_command() -> None:
+    records = [
+        _turn("t1", _bash("pytest -q", OPK_COLLECT_ERROR, "failed")),
+        _turn("t2", _bash("PYTHONPATH=. pytest -q", "....\n36 passed in 0.48s\n")),
+        _turn("t3", _bash("PYTHONPATH=. NO_COLOR=1 pytest -q", "....\n36 passed in 0.43s\n")),
+    ]
+    tasks = {r.turn_key: "task" for r in records}
+    facts = plan_window([("s", records)], tasks, known=set())["task"]
+    exit_facts = [f for f in facts if f.renderer == renderers.RENDERER_COMMAND_EXIT]
+    assert [f.content for f in exit_facts] == [
+        "`PYTHONPATH=. pytest` runs the tests (worked in 1 session)."
+    ]
+    fact = exit_facts[0]
+    assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
+    assert fact.key == "command:pytest", "matching still uses the command without it"
+
+
+def test_an_assignment_of_this_machine_or_a_secret_is_left_out() -> None:
+    records = [
+        _turn("t1", _bash("HOME=/home/randy API_TOKEN=abc pytest -q", "36 passed in 0.4s")),
+    ]
+    tasks = {r.turn_key: "task" for r in records}
+    facts = plan_window([("s", records)], tasks, known=set())["task"]
+    assert [f.content for f in facts] == ["`pytest` runs the tests (worked in 1 session)."]

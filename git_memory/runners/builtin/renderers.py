@@ -11,6 +11,7 @@ written for a teammate and keep a recognisable shape (docs/guide-runners.md list
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -176,7 +177,11 @@ def _verify_exit(text: str, values: dict[str, str]) -> bool:
     if set(values) != {"command", "kind", "sessions"} or not values["sessions"].isdigit():
         return False
     command, kind, sessions = values["command"], values["kind"], int(values["sessions"])
-    if sessions < 1 or shell.normal_command(command) != command:
+    # Assignments the successful runs carried stay in front of the normal form.
+    words = command.split(" ")
+    env = list(itertools.takewhile(shell.is_assignment, words))
+    normal = " ".join(words[len(env) :])
+    if sessions < 1 or not normal or shell.normal_command(normal) != normal:
         return False
     if shell.command_kind(command) != kind:
         return False

@@ -215,6 +215,11 @@ def parse(command: str) -> Line:
     return Line(tuple(steps), pipefail)
 
 
+def is_assignment(word: str) -> bool:
+    """A variable assignment in front of a command (`PYTHONPATH=.`)."""
+    return _ASSIGNMENT.fullmatch(word) is not None
+
+
 def outside(path: str) -> bool:
     """A path of this machine rather than of the repository: absolute (POSIX or Windows) or
     under the home directory."""

@@ -50,6 +50,9 @@ class _Worked:
     # Per session: the command line as run and its observed result line (the first run).
     runs: dict[str, Quote] = field(default_factory=dict)
     results: dict[str, Quote] = field(default_factory=dict)
+    # The variable assignments every successful run carried (`PYTHONPATH=. pytest`): what
+    # made it work is part of the command a teammate should run (None: no run seen yet).
+    env: tuple[str, ...] | None = None
 
     @property
     def shown(self) -> bool:
@@ -92,6 +95,7 @@ def plan_window(
                 if session_key not in entry.sessions:
                     entry.sessions.append(session_key)
                 entry.turns.setdefault(session_key, []).append(run.turn_key)
+                entry.env = _common_env(entry.env, segment.env)
                 _observe(entry, session_key, run)
     placed: dict[str, list[BuiltinFact]] = {}
     seen = set(known)
@@ -143,6 +147,35 @@ def _told_to_run(segment: shell.Segment, prompt: str | None) -> bool:
     --json`") ran because the template said so: the template's step, not the team's command."""
     path = shell.script_path(segment)
     return prompt is not None and path is not None and path in prompt
+
+
+# Variables that only change how a run looks or which machine it ran on, not whether it works.
+_COSMETIC_ENV = frozenset(
+    [
+        *("CI", "FORCE_COLOR", "NO_COLOR", "TERM", "PAGER", "GIT_PAGER", "COLUMNS", "LINES"),
+        *("LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"),
+        "PYTHONIOENCODING",
+    ]
+)
+_PRIVATE_ENV = re.compile(r"(?i)token|secret|passw|key|auth|credential|cookie|session")
+
+
+def _common_env(kept: tuple[str, ...] | None, env: Sequence[str]) -> tuple[str, ...]:
+    """The assignments of every successful run so far that belong to the project's command:
+    not cosmetic, not this machine's (a path outside the repository, a variable), no secret."""
+    own = tuple(a for a in env if _project_env(a))
+    return own if kept is None else tuple(a for a in kept if a in own)
+
+
+def _project_env(assignment: str) -> bool:
+    name, _, value = assignment.partition("=")
+    return (
+        name not in _COSMETIC_ENV
+        and not _PRIVATE_ENV.search(name)
+        and not shell.outside(value)
+        and "$" not in value
+        and "://" not in value
+    )
 
 
 def _observe(entry: _Worked, session_key: str, run: Run) -> None:
@@ -198,6 +231,7 @@ def _fresh(facts: Iterable[BuiltinFact], seen: set[str]) -> list[BuiltinFact]:
 
 def _exit_fact(command: str, entry: _Worked, key: str) -> BuiltinFact:
     count = len(entry.sessions)
+    command = " ".join([*(entry.env or ()), command])
     text = render_command_exit(command, entry.kind, count)
     parameters = (("command", command), ("kind", entry.kind), ("sessions", str(count)))
     quotes = tuple(
