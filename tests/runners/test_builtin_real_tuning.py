@@ -5,6 +5,8 @@ mistake found there, tested on an excerpt of the real transcript it came from (t
 
 from __future__ import annotations
 
+import pytest
+
 from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.window import plan_window
 from git_memory.sessions.query import TurnRecord
@@ -98,3 +100,36 @@ def test_an_assignment_of_this_machine_or_a_secret_is_left_out() -> None:
     tasks = {r.turn_key: "task" for r in records}
     facts = plan_window([("s", records)], tasks, known=set())["task"]
     assert [f.content for f in facts] == ["`pytest` runs the tests (worked in 1 session)."]
+
+
+# claude-code/daphatpharm4__rosesein__1c5d0a41-….excerpt-L340-519.jsonl: three checks in one
+# line, each through a pipe; the build's and the tests' own summary lines are printed.
+ROSESEIN_LINE = (
+    'npx tsc --noEmit 2>&1 | head -5 && echo "---" && npx vite build 2>&1 | tail -3 && '
+    'echo "---" && npm test 2>&1 | grep -E "^# (pass|fail)"'
+)
+ROSESEIN_OUTPUT = (
+    "---\ndist/assets/index-BRUhVth6.js               281.51 kB │ gzip:  87.01 kB\n"
+    "dist/assets/BarChart-Bb4VfaWg.js            377.43 kB │ gzip: 104.13 kB\n"
+    "✓ built in 5.70s\n---\n# pass 101\n# fail 0"
+)
+
+
+def test_piped_runs_whose_own_summary_lines_show_they_passed_worked() -> None:
+    found = _contents([_turn("t1", _bash(ROSESEIN_LINE, ROSESEIN_OUTPUT))])
+    assert sorted(found) == [
+        "`npm test` runs the tests (worked in 1 session).",
+        "`npx vite build` builds the project (worked in 1 session).",
+    ], "the type check printed nothing through `| head`: its status is not known"
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "✓ built in 5.70s\n---\n# pass 99\n# fail 2",  # tests failed
+        "---\n# pass 0\n# fail 0",  # no test ran; no build line
+    ],
+)
+def test_a_summary_that_is_not_a_pass_proves_nothing(output: str) -> None:
+    found = _contents([_turn("t1", _bash(ROSESEIN_LINE, output))])
+    assert not [c for c in found if c.startswith("`npm test`")]

@@ -96,6 +96,9 @@ _PASSED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("test", re.compile(r"(?m)^\s*Tests:?\s+(?:\d+ (?:passed|skipped|todo)(?:, )?)+,? \d+ total")),
     ("test", re.compile(r"(?m)^\s*Tests?\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)")),
+    # The node:test / TAP summary: tests passed and none failed.
+    ("test", re.compile(r"(?ms)^# pass [1-9]\d*\s*$.*?^# fail 0\s*$")),
+    ("build", re.compile(r"(?m)^\s*✓ built in [\d.]+m?s\s*$")),  # Vite
     ("lint", re.compile(r"(?m)^All checks passed!")),
     ("typecheck", re.compile(r"(?m)^Success: no issues found\b|^0 errors, \d+ warnings?, ")),
     ("format", re.compile(r"(?m)^\d+ files? (?:left unchanged|already formatted)\s*$")),
