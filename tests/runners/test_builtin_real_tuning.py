@@ -5,6 +5,8 @@ mistake found there, tested on an excerpt of the real transcript it came from (t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from git_memory.runners.builtin import renderers
@@ -133,3 +135,31 @@ def test_piped_runs_whose_own_summary_lines_show_they_passed_worked() -> None:
 def test_a_summary_that_is_not_a_pass_proves_nothing(output: str) -> None:
     found = _contents([_turn("t1", _bash(ROSESEIN_LINE, output))])
     assert not [c for c in found if c.startswith("`npm test`")]
+
+
+# gemini-cli/agunginsani__expenses-tracker__session-2026-04-12T01-18-01b2c62e.json: the person
+# stated the store, weighed another with the agent, and switched.
+def _expenses(switch: str) -> list[TurnRecord]:
+    return [
+        _turn(
+            "t1",
+            user="I want to create expenses tracker. I can submit the data using WA or "
+            "Telegram. Data can be image or text. We use Apple Numbers for the DB.",
+        ),
+        _turn("t2", user="Would Google Spreadsheet be better option?"),
+        replace(
+            _turn("t3"),
+            assistant_text='The short answer: Yes, Google Sheets is technically "better"'
+            " because it has a full-featured API; Apple Numbers does not have a Cloud API.",
+        ),
+        _turn("t4", user=switch),
+    ]
+
+
+def test_a_stated_fact_the_person_later_replaced_is_not_proposed() -> None:
+    assert _contents(_expenses("OK switch to Google Sheets. Is there any additional price?")) == []
+
+
+def test_a_change_on_another_subject_leaves_the_statement() -> None:
+    found = _contents(_expenses("OK, now move to Telegram webhooks setup."))
+    assert found == ["We use Apple Numbers for the DB."]

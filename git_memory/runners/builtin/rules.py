@@ -144,7 +144,44 @@ def rule_facts(
                     quotes=(Quote(record.turn_key, sentence, "user"),),
                 )
         previous = _last_command(record, scrub) if record.tool_calls else None
-    return list(found.values())
+    return [fact for fact in found.values() if not _superseded(fact, records, program)]
+
+
+# "OK switch to Google Sheets", "let's move to Postgres", "we migrated to pnpm".
+_CHANGE = re.compile(
+    r"(?i)\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing)|chang(?:e|ed|ing)"
+    r")\s+(?:over\s+|back\s+)?to\s+([\w`.+#/-]+(?:\s+[\w`.+#/-]+){0,2})"
+)
+
+
+def _superseded(fact: BuiltinFact, records: Sequence[Any], program: bool) -> bool:
+    """A statement the person later replaced: a later message they typed changes to something
+    else ("OK switch to Google Sheets") and the conversation in between weighed the two on the
+    same subject (one turn names a word of the statement and a word of the replacement)."""
+    keys = [record.turn_key for record in records]
+    if not fact.turn_keys or fact.turn_keys[0] not in keys:
+        return False
+    start = keys.index(fact.turn_keys[0])
+    subject = _named_words(fact.content)
+    said = [_named_words(f"{r.user_text or ''} {r.assistant_text or ''}") for r in records]
+    for index in range(start + 1, len(records)):
+        text = records[index].user_text or ""
+        if typed_origin(text, program) != "person":
+            continue
+        for change in _CHANGE.finditer(text):
+            target = _named_words(change.group(1)) - subject
+            weighed = (
+                words >= target and bool(words & subject) for words in said[start : index + 1]
+            )
+            if target and any(weighed):
+                return True
+    return False
+
+
+def _named_words(text: str) -> set[str]:
+    """The words of a text that can name a thing (four letters or more, not function words)."""
+    words = set(re.findall(r"[a-z][a-z0-9+#.-]{3,}", text.casefold()))
+    return {w.strip(".-") for w in words} - _FUNCTION_WORDS - _STOP
 
 
 def rule_key(text: str) -> str:
