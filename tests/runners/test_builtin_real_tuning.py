@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from git_memory.runners.builtin import renderers
+from git_memory.runners.builtin.rules import rule_key
 from git_memory.runners.builtin.window import plan_window
 from git_memory.sessions.query import TurnRecord
 from tests.runners.test_runner_builtin import _bash, _turn
@@ -163,3 +164,45 @@ def test_a_stated_fact_the_person_later_replaced_is_not_proposed() -> None:
 def test_a_change_on_another_subject_leaves_the_statement() -> None:
     found = _contents(_expenses("OK, now move to Telegram webhooks setup."))
     assert found == ["We use Apple Numbers for the DB."]
+
+
+# codex/0h-n0__local-voice-assistant-codex__rollout-2025-12-25T22-45-23-…jsonl: the person's
+# first message (copied from a terminal box, its frame `│` included), then the requests they
+# typed later in the same session.
+JAPANESE_RULES = (
+    "パッケージ管理はuvを利用し、pydanticで方をチェックしてください。またruffでりんターを有効に"
+    "してください。機能作成前はブランチを切り、作成後はREWADMEを更新し、pull                 │\n"
+    "│   requestを作成してreviewをしてください。"
+    "フロントエンドはreact/nextのtypescriptでバックエンドはfastapiを利用して作成してください。"
+)
+JAPANESE_REQUESTS = [
+    "git@github.com:0h-n0/local-voice-assistant-codex.gitをを登録してください。"
+    "そしてmainブランチを切りinitial-comitをしてください。",
+    "pushしてください。",
+    "上記を修正してください。",
+    "テストを実行してください。",
+    "差分をまとめてコミットしpr を作成してください。",
+    "未追跡の.codex/ や frontend/, specs/001-project-scaffold/もブランチをきって、"
+    "PRを作成してください。",
+    "別のブランチでお願いします。",
+]
+
+
+def test_rules_a_person_typed_in_japanese_are_proposed_whole() -> None:
+    assert _contents([_turn("t1", user=JAPANESE_RULES)]) == [
+        "パッケージ管理はuvを利用し、pydanticで方をチェックしてください。",
+        "またruffでりんターを有効にしてください。",
+        "機能作成前はブランチを切り、作成後はREWADMEを更新し、"
+        "pull requestを作成してreviewをしてください。",
+        "フロントエンドはreact/nextのtypescriptでバックエンドはfastapiを利用して作成してください。",
+    ]
+
+
+@pytest.mark.parametrize("request_text", JAPANESE_REQUESTS)
+def test_a_japanese_request_about_the_task_at_hand_is_no_rule(request_text: str) -> None:
+    assert _contents([_turn("t1", user=request_text)]) == []
+
+
+def test_japanese_rules_have_keys_of_their_own() -> None:
+    keys = {rule_key(rule) for rule in _contents([_turn("t1", user=JAPANESE_RULES)])}
+    assert len(keys) == 4
