@@ -13,6 +13,7 @@ from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.rules import rule_key
 from git_memory.runners.builtin.window import plan_window
 from git_memory.sessions.query import TurnRecord
+from git_memory.sessions.turns import ToolCall
 from tests.runners.test_runner_builtin import _bash, _turn
 
 # codex/0h-n0__local-voice-assistant-codex__rollout-2025-12-25T22-45-23-…jsonl, lines 525-534:
@@ -206,3 +207,50 @@ def test_a_japanese_request_about_the_task_at_hand_is_no_rule(request_text: str)
 def test_japanese_rules_have_keys_of_their_own() -> None:
     keys = {rule_key(rule) for rule in _contents([_turn("t1", user=JAPANESE_RULES)])}
     assert len(keys) == 4
+
+
+# codex/Kooksun__Lotto645__rollout-2025-11-06T16-45-42-…jsonl: ESLint 9 found no flat config;
+# the session wrote `frontend/eslint.config.js` (twice more after a plugin error) and the same
+# `npm run lint` then passed.
+ESLINT_NO_CONFIG = (
+    '\n> lotto645-frontend@0.1.0 lint\n> eslint "src/**/*.{ts,tsx}"\n\n\nOops! Something went '
+    "wrong! :(\n\nESLint: 9.39.1\n\nESLint couldn't find an eslint.config.(js|mjs|cjs) file.\n\n"
+    "From ESLint v9.0.0, the default configuration file is now eslint.config.js.\n"
+)
+ESLINT_PASSED = '\n> lotto645-frontend@0.1.0 lint\n> eslint "src/**/*.{ts,tsx}"\n\n'
+
+
+def _write(path: str) -> ToolCall:
+    return ToolCall(call_id="w", name="Write", input={"file_path": path}, state="completed")
+
+
+def test_a_failure_fixed_by_writing_the_file_its_error_names_is_a_trap() -> None:
+    records = [
+        _turn("t1", _bash("npm run lint", ESLINT_NO_CONFIG, "failed")),
+        _turn("t2", _write("frontend/eslint.config.js")),
+        _turn(
+            "t3", _bash("npm run lint", "Error [ERR_MODULE_NOT_FOUND]: typescript-eslint", "failed")
+        ),
+        _turn("t4", _write("frontend/eslint.config.js"), _bash("npm run lint", ESLINT_PASSED)),
+    ]
+    traps = [c for c in _contents(records) if c.startswith("Trap:")]
+    assert traps == [
+        "Trap: `npm run lint` fails with \"ESLint couldn't find an eslint.config.(js|mjs|cjs) "
+        'file." until the file `frontend/eslint.config.js` is written.'
+    ]
+    tasks = {r.turn_key: "task" for r in records}
+    fact = next(
+        f
+        for f in plan_window([("s", records)], tasks, known=set())["task"]
+        if f.content.startswith("Trap:")
+    )
+    assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
+
+
+def test_a_failure_fixed_by_editing_other_files_too_is_a_bug_fix_not_a_trap() -> None:
+    records = [
+        _turn("t1", _bash("npm run lint", ESLINT_NO_CONFIG, "failed")),
+        _turn("t2", _write("frontend/eslint.config.js"), _write("frontend/src/App.tsx")),
+        _turn("t3", _bash("npm run lint", ESLINT_PASSED)),
+    ]
+    assert [c for c in _contents(records) if c.startswith("Trap:")] == []

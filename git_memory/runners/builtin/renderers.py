@@ -24,7 +24,7 @@ RENDERER_COMMAND_FIX = "command-fix@1"
 RENDERER_USER_RULE = "user-rule@1"
 TRAP_PREFIX = "Trap: "
 MAX_ERROR_CHARS = 120
-FIX_MODES = ("variant", "prerequisite", "hook")
+FIX_MODES = ("variant", "prerequisite", "hook", "file")
 
 _KIND_PHRASES = {
     "test": "runs the tests",
@@ -93,6 +93,8 @@ def render_command_fix(mode: str, failing: str, error: str, fix: str) -> str:
         return f"{TRAP_PREFIX}`{failing}` fails{failure}; run `{fix}` instead."
     if mode == "prerequisite":
         return f"{TRAP_PREFIX}`{failing}` fails{failure} unless `{fix}` runs first."
+    if mode == "file":
+        return f"{TRAP_PREFIX}`{failing}` fails{failure} until the file `{fix}` is written."
     hook = f"{TRAP_PREFIX}`{failing}` is refused by the repository's hook"
     return f"{hook}{failure} until `{fix}` has run."
 
