@@ -254,3 +254,67 @@ def test_a_failure_fixed_by_editing_other_files_too_is_a_bug_fix_not_a_trap() ->
         _turn("t3", _bash("npm run lint", ESLINT_PASSED)),
     ]
     assert [c for c in _contents(records) if c.startswith("Trap:")] == []
+
+
+# gemini-cli/AnthonyontheHub__TP-Tutor__session-2026-04-25T12-47-cdc6c5f9.jsonl: the hosting
+# CLI was not installed; the local copy was tried, then installed as a dev dependency.
+def _gemini(command: str, output: str, state: str = "completed") -> ToolCall:
+    return ToolCall(
+        call_id="g",
+        name="run_shell_command",
+        input={"command": command},
+        output=output,
+        state=state,
+    )
+
+
+def test_a_hosting_cli_installed_as_a_dev_dependency_gives_its_traps_and_its_deploy() -> None:
+    local = "./node_modules/.bin/firebase deploy"
+    records = [
+        _turn(
+            "t1",
+            _gemini(
+                "firebase deploy",
+                "Output: /usr/bin/bash: line 2: firebase: command not found\nExit Code: 127\n"
+                "Process Group PGID: 17233",
+                "failed",
+            ),
+        ),
+        _turn(
+            "t2",
+            _gemini(
+                local,
+                "Output: /usr/bin/bash: line 2: ./node_modules/.bin/firebase: No such file or "
+                "directory\nExit Code: 127\nProcess Group PGID: 17238",
+                "failed",
+            ),
+        ),
+        _turn(
+            "t3",
+            _gemini(
+                "npm install --save-dev firebase-tools",
+                "added 620 packages\n\nRun `npm audit` for details.\nProcess Group PGID: 17242",
+            ),
+        ),
+        _turn(
+            "t4",
+            _gemini(
+                local,
+                "✔  hosting[tp-tutor]: release complete\n\n✔  Deploy complete!\n"
+                "Process Group PGID: 17291",
+            ),
+        ),
+    ]
+    assert sorted(_contents(records)) == sorted(
+        [
+            'Trap: `firebase deploy` fails with "/usr/bin/bash: line 2: firebase: command not '
+            'found"; run `npm install --save-dev firebase-tools && ./node_modules/.bin/firebase '
+            "deploy` instead.",
+            # The local copy failing before the install is a trap of its own, as `pnpm test`
+            # failing with "vitest: not found" until `pnpm install` is in the labelled set.
+            'Trap: `./node_modules/.bin/firebase deploy` fails with "/usr/bin/bash: line 2: '
+            './node_modules/.bin/firebase: No such file or directory" unless `npm install '
+            "--save-dev firebase-tools` runs first.",
+            "`./node_modules/.bin/firebase deploy` deploys the project (worked in 1 session).",
+        ]
+    )

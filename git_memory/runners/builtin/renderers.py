@@ -36,6 +36,7 @@ _KIND_PHRASES = {
     "generate": "regenerates the generated code",
     "run": "starts the application",
     "script": "runs a project script",
+    "deploy": "deploys the project",
 }
 _FORMAT_CHECK = re.compile(r"--check\b|--diff\b|(?<=[a-z])Check\b|:check\b|\bcheck-format\b")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")

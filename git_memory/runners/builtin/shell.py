@@ -61,6 +61,7 @@ PROJECT_KINDS = (
     "generate",
     "run",
     "script",
+    "deploy",
 )
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")

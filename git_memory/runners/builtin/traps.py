@@ -52,7 +52,9 @@ _NOISE = re.compile(
     r"|npm ERR! (A complete log|code|errno|syscall|path|To see)\b"
     r"|at |[-=_*~]{3,}|\s*\^+\s*$|\d+ (passed|failed)|.*Error: Process completed with exit code)"
 )
-_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+)")
+# Decoration before an error: pytest's `E`, npm's, a log level, a quote, Gemini CLI's
+# `Output:` framing of a shell result.
+_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+|Output:\s+)")
 _INVOCATION = re.compile(
     r"(?i)command not found|\bnot found\b|No module named|ModuleNotFoundError|ImportError"
     r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
