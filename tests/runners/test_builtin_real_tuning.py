@@ -318,3 +318,32 @@ def test_a_hosting_cli_installed_as_a_dev_dependency_gives_its_traps_and_its_dep
             "`./node_modules/.bin/firebase deploy` deploys the project (worked in 1 session).",
         ]
     )
+
+
+# gemini-cli/AnthonyontheHub__TP-Tutor__session-2026-04-25T06-41-8dddde09.jsonl: two calls the
+# agent recorded as a success whose captured output stops while Vite is still building.
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Output: \n> tp-tutor@0.1.0 build\n> tsc && vite build\n\nvite v6.4.2 building for "
+        "production...\ntransforming (8) node_modules/react/jsx-runtime.js\n"
+        "Process Group PGID: 12712",
+        "Output: \n> tp-tutor@0.1.0 build\n> tsc && vite build\n\nvite v6.4.2 building for "
+        "production...\nProcess Group PGID: 12845",
+    ],
+)
+def test_a_success_whose_output_stops_mid_progress_was_not_seen(output: str) -> None:
+    assert _contents([_turn("t1", _gemini("npm run build", output))]) == []
+
+
+def test_a_finished_build_and_an_installers_trailing_dots_still_count() -> None:
+    finished = "vite v6.4.2 building for production...\n✓ built in 6.41s\nProcess Group PGID: 1"
+    assert _contents([_turn("t1", _gemini("npm run build", finished))]) == [
+        "`npm run build` builds the project (worked in 1 session)."
+    ]
+    installed = "Setting up libssl-dev:amd64 (3.0.13-0ubuntu3) ..."
+    runs = [_bash("cargo build", "error: failed to run custom build command", "failed")]
+    runs += [_bash("apt-get install -y libssl-dev pkg-config", installed)]
+    runs += [_bash("cargo build", "Finished `dev` profile [unoptimized] target(s) in 9.1s")]
+    found = _contents([_turn(f"t{i}", run) for i, run in enumerate(runs)])
+    assert [c for c in found if c.startswith("Trap: `cargo build`")], found
