@@ -199,7 +199,14 @@ def test_rules_a_person_typed_in_japanese_are_proposed_whole() -> None:
     ]
 
 
-@pytest.mark.parametrize("request_text", JAPANESE_REQUESTS)
+# Not from a transcript: accounts of what happened read like a topic and a tool.
+JAPANESE_ACCOUNTS = [
+    "私はReactを使用したことがない。",  # "I have never used React"
+    "昨日はpnpmを使用しました。",  # "yesterday I used pnpm"
+]
+
+
+@pytest.mark.parametrize("request_text", JAPANESE_REQUESTS + JAPANESE_ACCOUNTS)
 def test_a_japanese_request_about_the_task_at_hand_is_no_rule(request_text: str) -> None:
     assert _contents([_turn("t1", user=request_text)]) == []
 

@@ -233,9 +233,11 @@ _CJK_STANDING = re.compile(
 _CJK_TOPIC = re.compile(r"[\u30a0-\u30ff\u3400-\u9fffA-Za-z0-9]は(?![\u3040-\u309f])")
 # Adopting a tool ("uvを利用", "ruffで…を有効に", "使用 pnpm"): standing when a tool is named.
 _CJK_ADOPT = re.compile(r"利用|使用|使う|使って|用い|有効|導入|採用|采用|启用|사용|도입")
-# This time, the above, now: a request about the task at hand.
+# This time, the above, now: a request about the task at hand; what happened (past tense,
+# "have never used"): an account, not a rule.
 _CJK_ONE_OFF = re.compile(
     r"今回|今日|今は|今から|上記|さっき|先ほど|とりあえず|この|その|これ|それ|あの|这次|现在|上面|이번|지금|위의"
+    r"|ました|でした|だった|ことがない|ことがある|했습니다|했어요|었습니다"
 )
 _TOOLS = frozenset(
     [
