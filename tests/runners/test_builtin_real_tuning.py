@@ -354,3 +354,30 @@ def test_a_finished_build_and_an_installers_trailing_dots_still_count() -> None:
     runs += [_bash("cargo build", "Finished `dev` profile [unoptimized] target(s) in 9.1s")]
     found = _contents([_turn(f"t{i}", run) for i, run in enumerate(runs)])
     assert [c for c in found if c.startswith("Trap: `cargo build`")], found
+
+
+# codex/Kooksun__Lotto645__rollout-2025-11-06T15-44-45-…jsonl and its later sessions: one
+# repository script run with three sets of options, asked for by a person here.
+def test_a_script_run_with_different_options_is_one_command() -> None:
+    script = ".specify/scripts/bash/check-prerequisites.sh"
+    output = '{"FEATURE_DIR":"specs/001-lotto-ticketing","AVAILABLE_DOCS":["research.md"]}'
+    sessions = [
+        ("s", [_turn("t1", _bash(f"{script} --json"), user="check the feature folder")]),
+        ("u", [_turn("u1", _bash(f"{script} --json --paths-only", output), session="u")]),
+        (
+            "v",
+            [
+                _turn(
+                    "v1",
+                    _bash(f"{script} --json --require-tasks --include-tasks", output),
+                    _bash(f"{script} --json", output),
+                    session="v",
+                )
+            ],
+        ),
+    ]
+    tasks = {r.turn_key: "task" for _, records in sessions for r in records}
+    planned = plan_window(sessions, tasks, known=set())
+    assert [f.content for f in planned["task"]] == [
+        f"`{script} --json` runs the project checks (worked in 3 sessions)."
+    ]

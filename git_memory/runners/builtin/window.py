@@ -53,6 +53,8 @@ class _Worked:
     # The variable assignments every successful run carried (`PYTHONPATH=. pytest`): what
     # made it work is part of the command a teammate should run (None: no run seen yet).
     env: tuple[str, ...] | None = None
+    # The repository script it runs, when it runs one.
+    script: str | None = None
 
     @property
     def shown(self) -> bool:
@@ -90,13 +92,16 @@ def plan_window(
             for segment in run.worked:
                 if _written_here(segment, written) or _told_to_run(segment, told.get(run.turn_key)):
                     continue
-                entry = worked.setdefault(segment.normal, _Worked(segment.kind or ""))
+                entry = worked.setdefault(
+                    segment.normal, _Worked(segment.kind or "", script=shell.script_path(segment))
+                )
                 entry.full = entry.full or not segment.narrowed
                 if session_key not in entry.sessions:
                     entry.sessions.append(session_key)
                 entry.turns.setdefault(session_key, []).append(run.turn_key)
                 entry.env = _common_env(entry.env, segment.env)
                 _observe(entry, session_key, run)
+    worked = _one_per_script(worked)
     placed: dict[str, list[BuiltinFact]] = {}
     seen = set(known)
     forbidden = forbidden_commands(fact.content for fact in rules)
@@ -120,6 +125,35 @@ def _written_here(segment: shell.Segment, written: set[str]) -> bool:
     """A script the session itself wrote before running it is a one-off, not the project's."""
     path = shell.script_path(segment)
     return path is not None and any(w == path or w.endswith("/" + path) for w in written)
+
+
+def _one_per_script(worked: dict[str, _Worked]) -> dict[str, _Worked]:
+    """A repository script run with different options (`check-prerequisites.sh --json`,
+    `… --json --paths-only`) is one command: the form run in the most sessions (the shortest
+    on a tie), counting the sessions of all of them."""
+    by_script: dict[str, list[str]] = {}
+    for command, entry in worked.items():
+        if entry.script is not None:
+            by_script.setdefault(entry.script, []).append(command)
+    merged = dict(worked)
+    for commands in by_script.values():
+        if len(commands) < 2:
+            continue
+        chosen = min(commands, key=lambda c: (-len(worked[c].sessions), len(c), c))
+        entry = merged[chosen]
+        for command in commands:
+            if command == chosen:
+                continue
+            other = merged.pop(command)
+            entry.full = entry.full or other.full
+            for session in other.sessions:
+                if session not in entry.sessions:
+                    entry.sessions.append(session)
+                entry.turns.setdefault(session, []).extend(other.turns.get(session, []))
+                for quotes, more in ((entry.runs, other.runs), (entry.results, other.results)):
+                    if session in more:
+                        quotes.setdefault(session, more[session])
+    return merged
 
 
 def _one_per_failure(traps: Sequence[BuiltinFact]) -> list[BuiltinFact]:
