@@ -3,7 +3,8 @@
 A command worked or failed only where its own exit status, or an unambiguous result line of
 its own, is in the transcript (issue 26):
 - a run sent to the background, stopped by the agent's timeout or interrupted is *unknown*,
-  whatever the call's state says;
+  whatever the call's state says, and so is a success whose captured output stops in the
+  middle of a progress display ("building for production...");
 - the exit status of a command line belongs to its last pipeline: with `a && b` a success
   means both worked, with `a; b` or `a || b` it says nothing of `a`; a pipeline's status is
   its last command's (`pytest | tail -20` exits as `tail` does) unless `set -o pipefail`;
@@ -96,6 +97,9 @@ _PASSED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("test", re.compile(r"(?m)^\s*Tests:?\s+(?:\d+ (?:passed|skipped|todo)(?:, )?)+,? \d+ total")),
     ("test", re.compile(r"(?m)^\s*Tests?\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)")),
+    # The node:test / TAP summary: tests passed and none failed.
+    ("test", re.compile(r"(?ms)^# pass [1-9]\d*\s*$.*?^# fail 0\s*$")),
+    ("build", re.compile(r"(?m)^\s*✓ built in [\d.]+m?s\s*$")),  # Vite
     ("lint", re.compile(r"(?m)^All checks passed!")),
     ("typecheck", re.compile(r"(?m)^Success: no issues found\b|^0 errors, \d+ warnings?, ")),
     ("format", re.compile(r"(?m)^\d+ files? (?:left unchanged|already formatted)\s*$")),
@@ -119,6 +123,22 @@ def awaited(output: str) -> bool:
     """False when the agent stopped waiting: background, its timeout, an interruption."""
     lower = output.lower()
     return not (any(hint in lower for hint in _AWAIT_HINTS) and _NOT_AWAITED.search(output))
+
+
+# Lines an agent adds after a command's own output (Gemini CLI, Qwen Code).
+_AGENT_TRAILER = re.compile(r"^(?:Process Group PGID|Background PIDs|Signal|Exit Code|Error): ")
+# A progress line: an activity still going on ("vite v6.4.2 building for production...",
+# "transforming (8) node_modules/react/jsx-runtime.js").
+_IN_PROGRESS = re.compile(r"(?:\.\.\.|…)\s*$|^\s*[a-z]+ing \(\d+\) \S")
+
+
+def cut_short(output: str) -> bool:
+    """The output stops in the middle of a progress display: what was captured is not how the
+    command ended, so a success the agent recorded for it was not seen."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    while lines and _AGENT_TRAILER.match(lines[-1]):
+        lines.pop()
+    return bool(lines) and bool(_IN_PROGRESS.search(lines[-1]))
 
 
 def exit_field(output: str) -> Outcome:
@@ -162,6 +182,8 @@ def segment_outcomes(
     result = [Outcome.UNKNOWN] * len(steps)
     if not steps or not awaited(output) or steps[-1].joiner == "&":
         return result
+    if exit_status is Outcome.WORKED and steps[-1].segment.kind is not None and cut_short(output):
+        return result  # a project command's progress display, not its end (not an installer's)
     start = _last_list(steps)
     last = len(steps) - 1
     if exit_status is Outcome.WORKED and _ran(steps, last, start):

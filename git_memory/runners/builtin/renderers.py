@@ -11,6 +11,7 @@ written for a teammate and keep a recognisable shape (docs/guide-runners.md list
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ RENDERER_COMMAND_FIX = "command-fix@1"
 RENDERER_USER_RULE = "user-rule@1"
 TRAP_PREFIX = "Trap: "
 MAX_ERROR_CHARS = 120
-FIX_MODES = ("variant", "prerequisite", "hook")
+FIX_MODES = ("variant", "prerequisite", "hook", "file")
 
 _KIND_PHRASES = {
     "test": "runs the tests",
@@ -35,6 +36,7 @@ _KIND_PHRASES = {
     "generate": "regenerates the generated code",
     "run": "starts the application",
     "script": "runs a project script",
+    "deploy": "deploys the project",
 }
 _FORMAT_CHECK = re.compile(r"--check\b|--diff\b|(?<=[a-z])Check\b|:check\b|\bcheck-format\b")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -92,6 +94,8 @@ def render_command_fix(mode: str, failing: str, error: str, fix: str) -> str:
         return f"{TRAP_PREFIX}`{failing}` fails{failure}; run `{fix}` instead."
     if mode == "prerequisite":
         return f"{TRAP_PREFIX}`{failing}` fails{failure} unless `{fix}` runs first."
+    if mode == "file":
+        return f"{TRAP_PREFIX}`{failing}` fails{failure} until the file `{fix}` is written."
     hook = f"{TRAP_PREFIX}`{failing}` is refused by the repository's hook"
     return f"{hook}{failure} until `{fix}` has run."
 
@@ -176,7 +180,11 @@ def _verify_exit(text: str, values: dict[str, str]) -> bool:
     if set(values) != {"command", "kind", "sessions"} or not values["sessions"].isdigit():
         return False
     command, kind, sessions = values["command"], values["kind"], int(values["sessions"])
-    if sessions < 1 or shell.normal_command(command) != command:
+    # Assignments the successful runs carried stay in front of the normal form.
+    words = command.split(" ")
+    env = list(itertools.takewhile(shell.is_assignment, words))
+    normal = " ".join(words[len(env) :])
+    if sessions < 1 or not normal or shell.normal_command(normal) != normal:
         return False
     if shell.command_kind(command) != kind:
         return False

@@ -15,7 +15,9 @@ rules. A statement is kept whole, continuations after `;` or "—" included; a w
 joined to its sentence first, so no rule starts mid-sentence. "Remember …", "note that …",
 "FYI …" mark a statement the person wants kept; conventions ("commits must carry the `X`
 trailer", "schema changes go through an alembic migration") read as rules, and what is only
-described ("FYI the staging database is shared") stays a fact.
+described ("FYI the staging database is shared") stays a fact. A short directive in Chinese,
+Japanese or Korean is a rule when it holds every time or adopts a tool by name (`_cjk_rule`);
+a statement the person later replaced ("OK switch to Google Sheets") is dropped.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from git_memory.runners.builtin import shell
+from git_memory.runners.builtin import shell, vocabulary
 from git_memory.runners.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.sessions.origin import typed_origin
 
@@ -144,20 +146,63 @@ def rule_facts(
                     quotes=(Quote(record.turn_key, sentence, "user"),),
                 )
         previous = _last_command(record, scrub) if record.tool_calls else None
-    return list(found.values())
+    return [fact for fact in found.values() if not _superseded(fact, records, program)]
+
+
+# "OK switch to Google Sheets", "let's move to Postgres", "we migrated to pnpm".
+_CHANGE = re.compile(
+    r"(?i)\b(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing)|chang(?:e|ed|ing)"
+    r")\s+(?:over\s+|back\s+)?to\s+([\w`.+#/-]+(?:\s+[\w`.+#/-]+){0,2})"
+)
+
+
+def _superseded(fact: BuiltinFact, records: Sequence[Any], program: bool) -> bool:
+    """A statement the person later replaced: a later message they typed changes to something
+    else ("OK switch to Google Sheets") and the conversation in between weighed the two on the
+    same subject (one turn names a word of the statement and a word of the replacement)."""
+    keys = [record.turn_key for record in records]
+    if not fact.turn_keys or fact.turn_keys[0] not in keys:
+        return False
+    start = keys.index(fact.turn_keys[0])
+    subject = _named_words(fact.content)
+    said = [_named_words(f"{r.user_text or ''} {r.assistant_text or ''}") for r in records]
+    for index in range(start + 1, len(records)):
+        text = records[index].user_text or ""
+        if typed_origin(text, program) != "person":
+            continue
+        for change in _CHANGE.finditer(text):
+            target = _named_words(change.group(1)) - subject
+            weighed = (
+                words >= target and bool(words & subject) for words in said[start : index + 1]
+            )
+            if target and any(weighed):
+                return True
+    return False
+
+
+def _named_words(text: str) -> set[str]:
+    """The words of a text that can name a thing (four letters or more, not function words)."""
+    words = set(re.findall(r"[a-z][a-z0-9+#.-]{3,}", text.casefold()))
+    return {w.strip(".-") for w in words} - _FUNCTION_WORDS - _STOP
 
 
 def rule_key(text: str) -> str:
     """What identifies a rule across sessions: its content words, order-free."""
-    words = re.findall(r"[a-z0-9_.\-/]+", text.casefold().replace("`", " "))
+    words = re.findall(
+        r"[a-z0-9_.\-/]+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+",
+        text.casefold().replace("`", " "),
+    )
     return "rule:" + " ".join(sorted({w.strip(".-") for w in words} - _STOP - {""}))
 
 
 def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
-    text = _FENCE.sub("\n", text)
+    text = _BOX_EDGE.sub("", _FENCE.sub("\n", text))
     found = []
     for line in _unwrapped(text):
         if _CODE_OR_LOG.search(line):
+            continue
+        if _CJK.search(line):
+            found += [(s, s) for s in _CJK_SENTENCE.split(line.strip()) if _cjk_rule(s)]
             continue
         for part in _SENTENCE.split(_LIST_ITEM.sub("", line.strip())):
             sentence = part.strip()
@@ -165,6 +210,60 @@ def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
                 continue
             found += [(sentence, rule) for rule in _phrase(sentence, previous_command)]
     return found
+
+
+# The frame of a terminal box a message was copied from (`│ … │`): not part of the words.
+_BOX_EDGE = re.compile(r"(?m)[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║][ \t]*")
+# Chinese, Japanese and Korean script: sentences end at 。！？ and words are not spaced.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK_SENTENCE = re.compile(r"(?<=[。！？!?])\s*")
+MAX_CJK_RULE_CHARS = 160
+# A request or a directive ("…してください", "必ず", "禁止", "请", "必须", "반드시").
+_CJK_DIRECTIVE = re.compile(
+    r"してください|して下さい|すること|しないこと|しないで|禁止|必ず|常に|毎回|使用|利用|使う|使って"
+    r"|用いる|用いて|请|必须|不要|不得|始终|总是|每次|采用"
+    r"|해 ?주세요|하세요|반드시|항상|금지|매번|사용"
+)
+# What makes it a standing rule rather than a request for now: a condition that recurs
+# ("機能作成前は", before building a feature), "always"/"every time"/"forbidden", or a topic
+# the sentence sets a convention for ("パッケージ管理は", as for package management).
+_CJK_STANDING = re.compile(
+    r"必ず|常に|毎回|禁止|(?:前|後|時|とき|際|場合)は|必须|始终|总是|一律|每次|不得|반드시|항상|금지|매번"
+)
+_CJK_TOPIC = re.compile(r"[\u30a0-\u30ff\u3400-\u9fffA-Za-z0-9]は(?![\u3040-\u309f])")
+# Adopting a tool ("uvを利用", "ruffで…を有効に", "使用 pnpm"): standing when a tool is named.
+_CJK_ADOPT = re.compile(r"利用|使用|使う|使って|用い|有効|導入|採用|采用|启用|사용|도입")
+# This time, the above, now: a request about the task at hand; what happened (past tense,
+# "have never used"): an account, not a rule.
+_CJK_ONE_OFF = re.compile(
+    r"今回|今日|今は|今から|上記|さっき|先ほど|とりあえず|この|その|これ|それ|あの|这次|现在|上面|이번|지금|위의"
+    r"|ました|でした|だった|ことがない|ことがある|했습니다|했어요|었습니다"
+)
+_TOOLS = frozenset(
+    [
+        *vocabulary.PROGRAMS,
+        *vocabulary.SCRIPT_RUNNERS,
+        *(wrapper[0] for wrapper in vocabulary.WRAPPERS),
+        *(name for name, _ in vocabulary.SUBCOMMANDS),
+    ]
+)
+
+
+def _cjk_rule(sentence: str) -> bool:
+    """A sentence in Chinese, Japanese or Korean that states a standing rule: a short
+    directive that either holds every time (a recurring condition, "always", a topic it sets
+    a convention for) or adopts a tool the project runs by name ("パッケージ管理はuvを利用し").
+    A request about the task at hand ("上記を修正してください", "pushしてください") is not."""
+    if len(sentence) > MAX_CJK_RULE_CHARS or sentence.rstrip().endswith(("?", "？", "か", "か。")):
+        return False
+    if not _CJK_DIRECTIVE.search(sentence) or _CJK_ONE_OFF.search(sentence):
+        return False
+    tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & _TOOLS
+    return bool(
+        _CJK_STANDING.search(sentence)
+        or (_CJK_TOPIC.search(sentence) and _CJK_ADOPT.search(sentence))
+        or (tools and _CJK_ADOPT.search(sentence))
+    )
 
 
 def _unwrapped(text: str) -> list[str]:

@@ -61,6 +61,7 @@ PROJECT_KINDS = (
     "generate",
     "run",
     "script",
+    "deploy",
 )
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
@@ -213,6 +214,11 @@ def parse(command: str) -> Line:
         last = steps[-1]
         steps[-1] = Step(last.segment, "", last.piped, last.elsewhere)
     return Line(tuple(steps), pipefail)
+
+
+def is_assignment(word: str) -> bool:
+    """A variable assignment in front of a command (`PYTHONPATH=.`)."""
+    return _ASSIGNMENT.fullmatch(word) is not None
 
 
 def outside(path: str) -> bool:

@@ -9,7 +9,10 @@ Three shapes count, each ending in a later success of the same purpose:
   failed with `ModuleNotFoundError`): another wrapper around the same tool, or any command of
   the same kind after an invocation error (command not found, unknown option, …), or a setup
   step that worked once an option was added (`npm install --legacy-peer-deps`);
-- *hook*: `git commit`/`git push` refused by a hook succeeds after a formatter or linter ran.
+- *hook*: `git commit`/`git push` refused by a hook succeeds after a formatter or linter ran;
+- *file*: the error names a file that is missing ("ESLint couldn't find an
+  eslint.config.(js|mjs|cjs) file") and the same command succeeds once the session wrote that
+  file, and only that file, in between.
 A failure nothing fixed is not a memory, and neither is one "fixed" by turning a safeguard
 off (`renderers.weakens_safety`). The error quoted is the failure's own line, not the noise
 of a sandboxed or offline machine printed beside it.
@@ -41,7 +44,7 @@ _STRONG = re.compile(
     r"|would reformat|[Nn]o such file or directory|not found$"
 )
 _WEAK = re.compile(
-    r"(?i)\b(error|failed|failure|not found|cannot|can't|refused|denied|missing|invalid"
+    r"(?i)\b(error|failed|failure|not found|cannot|can't|couldn't|refused|denied|missing|invalid"
     r"|unable|does not exist|undefined)\b"
 )
 _NOISE = re.compile(
@@ -49,7 +52,9 @@ _NOISE = re.compile(
     r"|npm ERR! (A complete log|code|errno|syscall|path|To see)\b"
     r"|at |[-=_*~]{3,}|\s*\^+\s*$|\d+ (passed|failed)|.*Error: Process completed with exit code)"
 )
-_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+)")
+# Decoration before an error: pytest's `E`, npm's, a log level, a quote, Gemini CLI's
+# `Output:` framing of a shell result.
+_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+|Output:\s+)")
 _INVOCATION = re.compile(
     r"(?i)command not found|\bnot found\b|No module named|ModuleNotFoundError|ImportError"
     r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
@@ -57,7 +62,7 @@ _INVOCATION = re.compile(
     r"|permission denied|not installed|could not (find|locate|resolve|connect)"
     r"|connection refused|ECONNREFUSED|is not running|cannot connect|did you mean|^usage:"
     r"|no (rule|target) to make|EADDRINUSE|address already in use|missing go\.sum entry"
-    r"|does not exist|unapplied migration|requires? (python|node|rust|go)\b"
+    r"|does not exist|unapplied migration|requires? (python|node|rust|go)\b|couldn'?t find"
 )
 # A sandbox or offline machine refusing the network or a path: not what a teammate meets.
 _ENVIRONMENT = re.compile(
@@ -134,12 +139,17 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     error = first_error_line(failed.output)
     steps: list[str] = []
     edited = False
+    written: list[str] = []
     for later in runs[index + 1 :]:
         if later.edit:
             edited = True
+            written += later.paths
             continue
         if later.command is None or later.state != "completed":
             continue
+        path = _named_file(error_source_line(failed.output), written)
+        if later.key == failed.key and path:
+            return _fact("file", failed, later, error, path)
         if later.key == failed.key:
             new = [s.normal for s in later.setups if s not in failed.setups]
             steps = _unique(steps + new)
@@ -157,6 +167,28 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             elif _is_setup_line(later):
                 steps.append(_setup_line(later))
     return None
+
+
+_FILE_NAME = re.compile(r"(?<![\w/.-])(\.?[\w-]+(?:\.[\w-]+)*)\.(?:\([\w|]+\)|[\w]+)(?![\w/])")
+
+
+def _named_file(error: str, written: Sequence[str]) -> str | None:
+    """The file the session wrote, when the error line names it as missing and it is the only
+    file written ("couldn't find an eslint.config.(js|mjs|cjs) file" → `eslint.config.js`)."""
+    paths = set(written)
+    if len(paths) != 1 or not _MISSING.search(error):
+        return None
+    path = paths.pop()
+    name = path.rsplit("/", 1)[-1]
+    stems = {match.group(1) for match in _FILE_NAME.finditer(error)}
+    named = any(name.startswith(f"{stem}.") for stem in stems if "." in stem or len(stem) > 3)
+    return path if named and not shell.outside(path) else None
+
+
+_MISSING = re.compile(
+    r"(?i)couldn'?t find|could not find|cannot find|can't find|no such file|not found|missing"
+    r"|does not exist|ENOENT"
+)
 
 
 def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:

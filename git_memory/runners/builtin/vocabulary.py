@@ -182,6 +182,9 @@ PROGRAMS: dict[str, str] = {
 }
 # (program, subcommand) pairs and what they are.
 SUBCOMMANDS: dict[tuple[str, str], str] = {
+    # Hosting CLIs: how the project is deployed.
+    **{(cli, "deploy"): "deploy" for cli in ("firebase", "netlify", "wrangler", "fly", "flyctl")},
+    ("vercel", "deploy"): "deploy",
     ("cargo", "test"): "test",
     ("cargo", "nextest"): "test",
     ("cargo", "clippy"): "lint",

@@ -34,6 +34,7 @@ from git_memory.runners.builtin.renderers import (
 from git_memory.runners.builtin.rules import rule_facts, rule_key
 from git_memory.runners.builtin.runs import Run, session_runs
 from git_memory.runners.builtin.traps import trap_facts
+from git_memory.sessions.origin import typed_origin
 
 _BACKTICKED = re.compile(r"`([^`]+)`")
 
@@ -49,6 +50,11 @@ class _Worked:
     # Per session: the command line as run and its observed result line (the first run).
     runs: dict[str, Quote] = field(default_factory=dict)
     results: dict[str, Quote] = field(default_factory=dict)
+    # The variable assignments every successful run carried (`PYTHONPATH=. pytest`): what
+    # made it work is part of the command a teammate should run (None: no run seen yet).
+    env: tuple[str, ...] | None = None
+    # The repository script it runs, when it runs one.
+    script: str | None = None
 
     @property
     def shown(self) -> bool:
@@ -80,22 +86,28 @@ def plan_window(
         if tally is not None:
             tally[session_key] = len(found) + sum(1 for run in runs if run.worked)
         written: set[str] = set()
+        told = _template_prompts(records, program=session_key in programs)
         for run in runs:
             written.update(p.removeprefix("./") for p in run.paths)
             for segment in run.worked:
-                if _written_here(segment, written):
+                if _written_here(segment, written) or _told_to_run(segment, told.get(run.turn_key)):
                     continue
-                entry = worked.setdefault(segment.normal, _Worked(segment.kind or ""))
+                entry = worked.setdefault(
+                    segment.normal, _Worked(segment.kind or "", script=shell.script_path(segment))
+                )
                 entry.full = entry.full or not segment.narrowed
                 if session_key not in entry.sessions:
                     entry.sessions.append(session_key)
                 entry.turns.setdefault(session_key, []).append(run.turn_key)
+                entry.env = _common_env(entry.env, segment.env)
                 _observe(entry, session_key, run)
+    worked = _one_per_script(worked)
     placed: dict[str, list[BuiltinFact]] = {}
     seen = set(known)
     forbidden = forbidden_commands(fact.content for fact in rules)
     # A trap whose fix a stated rule forbids would hand a teammate the forbidden command.
     traps = [t for t in traps if not _forbidden(dict(t.parameters).get("fix", ""), forbidden)]
+    traps = _one_per_failure(traps)
     for fact in _fresh(traps, seen) + _fresh(rules, seen):
         _place(placed, fact, [fact.turn_keys], task_of_turn)
     for command, entry in worked.items():
@@ -113,6 +125,91 @@ def _written_here(segment: shell.Segment, written: set[str]) -> bool:
     """A script the session itself wrote before running it is a one-off, not the project's."""
     path = shell.script_path(segment)
     return path is not None and any(w == path or w.endswith("/" + path) for w in written)
+
+
+def _one_per_script(worked: dict[str, _Worked]) -> dict[str, _Worked]:
+    """A repository script run with different options (`check-prerequisites.sh --json`,
+    `… --json --paths-only`) is one command: the form run in the most sessions (the shortest
+    on a tie), counting the sessions of all of them."""
+    by_script: dict[str, list[str]] = {}
+    for command, entry in worked.items():
+        if entry.script is not None:
+            by_script.setdefault(entry.script, []).append(command)
+    merged = dict(worked)
+    for commands in by_script.values():
+        if len(commands) < 2:
+            continue
+        chosen = min(commands, key=lambda c: (-len(worked[c].sessions), len(c), c))
+        entry = merged[chosen]
+        for command in commands:
+            if command == chosen:
+                continue
+            other = merged.pop(command)
+            entry.full = entry.full or other.full
+            for session in other.sessions:
+                if session not in entry.sessions:
+                    entry.sessions.append(session)
+                entry.turns.setdefault(session, []).extend(other.turns.get(session, []))
+                for quotes, more in ((entry.runs, other.runs), (entry.results, other.results)):
+                    if session in more:
+                        quotes.setdefault(session, more[session])
+    return merged
+
+
+def _one_per_failure(traps: Sequence[BuiltinFact]) -> list[BuiltinFact]:
+    """One trap per failing command and error: the fix that worked first (a session that
+    later found a shorter way to the same success does not make a second trap)."""
+    kept: dict[tuple[str, str], BuiltinFact] = {}
+    for trap in traps:
+        parameters = dict(trap.parameters)
+        kept.setdefault((parameters.get("failing", ""), parameters.get("error", "")), trap)
+    return list(kept.values())
+
+
+def _template_prompts(records: Sequence[Any], *, program: bool) -> dict[str, str]:
+    """The prompts (by turn key) a person did not type: a slash-command or skill template,
+    a pasted document, a program's prompt."""
+    return {
+        record.turn_key: record.user_text
+        for record in records
+        if record.user_text and typed_origin(record.user_text, program) != "person"
+    }
+
+
+def _told_to_run(segment: shell.Segment, prompt: str | None) -> bool:
+    """A script the turn's template prompt names ("Run `.specify/scripts/bash/setup-plan.sh
+    --json`") ran because the template said so: the template's step, not the team's command."""
+    path = shell.script_path(segment)
+    return prompt is not None and path is not None and path in prompt
+
+
+# Variables that only change how a run looks or which machine it ran on, not whether it works.
+_COSMETIC_ENV = frozenset(
+    [
+        *("CI", "FORCE_COLOR", "NO_COLOR", "TERM", "PAGER", "GIT_PAGER", "COLUMNS", "LINES"),
+        *("LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"),
+        "PYTHONIOENCODING",
+    ]
+)
+_PRIVATE_ENV = re.compile(r"(?i)token|secret|passw|key|auth|credential|cookie|session")
+
+
+def _common_env(kept: tuple[str, ...] | None, env: Sequence[str]) -> tuple[str, ...]:
+    """The assignments of every successful run so far that belong to the project's command:
+    not cosmetic, not this machine's (a path outside the repository, a variable), no secret."""
+    own = tuple(a for a in env if _project_env(a))
+    return own if kept is None else tuple(a for a in kept if a in own)
+
+
+def _project_env(assignment: str) -> bool:
+    name, _, value = assignment.partition("=")
+    return (
+        name not in _COSMETIC_ENV
+        and not _PRIVATE_ENV.search(name)
+        and not shell.outside(value)
+        and "$" not in value
+        and "://" not in value
+    )
 
 
 def _observe(entry: _Worked, session_key: str, run: Run) -> None:
@@ -168,6 +265,7 @@ def _fresh(facts: Iterable[BuiltinFact], seen: set[str]) -> list[BuiltinFact]:
 
 def _exit_fact(command: str, entry: _Worked, key: str) -> BuiltinFact:
     count = len(entry.sessions)
+    command = " ".join([*(entry.env or ()), command])
     text = render_command_exit(command, entry.kind, count)
     parameters = (("command", command), ("kind", entry.kind), ("sessions", str(count)))
     quotes = tuple(
