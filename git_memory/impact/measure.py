@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from git_memory.impact.subjects import Subject
+from git_memory.impact.subjects import Said, Subject, command_form
 from git_memory.runners.builtin import shell
 from git_memory.runners.builtin.rules import rule_facts
 from git_memory.sessions.activity import SessionActivity
@@ -36,7 +37,9 @@ PREFIX_WORDS = 4
 
 
 # Sessions that hit the entry's subject, that followed it, that touched it (None: all).
-Counted = tuple[set[int], set[int], set[int] | None]
+Sets = tuple[set[int], set[int], set[int] | None]
+# The same, sorted. the entry's subject, that followed it, that touched it (None: all).
+Counted = tuple[list[int], list[int], list[int] | None]
 
 
 @dataclass(frozen=True)
@@ -59,17 +62,16 @@ class Measured:
     verdict: str
 
 
-@dataclass
-class _Say:
-    user_text: str
-    turn_key: str = "ask"
-    tool_calls: tuple[object, ...] = ()
-
-
 class SessionIndex:
-    """The sessions, oldest first, read once into lookups."""
+    """The sessions, oldest first, read once into lookups. `forbids` (rules' forbidden
+    commands) are matched as the leading words of a command line too."""
 
-    def __init__(self, sessions: Sequence[SessionActivity], rules: bool = True) -> None:
+    def __init__(
+        self,
+        sessions: Sequence[SessionActivity],
+        rule_keys: Iterable[str] = (),
+        forbids: Iterable[str] = (),
+    ) -> None:
         self.started = [session.started for session in sessions]
         self.ran: dict[str, list[int]] = {}
         self.failed: dict[str, list[int]] = {}
@@ -77,43 +79,83 @@ class SessionIndex:
         self.prefixes: dict[str, list[int]] = {}
         self.stated: dict[str, list[int]] = {}
         self.first: list[dict[str, int]] = []
+        self._forbids = frozenset(forbids)
         self._parsed: dict[str, tuple[str, str | None, tuple[str, ...]]] = {}
+        self._rules = _RuleReader(rule_keys)
         for number, session in enumerate(sessions):
-            self._read(number, session, rules)
+            self._read(number, session)
 
-    def _read(self, number: int, session: SessionActivity, rules: bool) -> None:
+    def _read(self, number: int, session: SessionActivity) -> None:
         first: dict[str, int] = {}
         for position, call in enumerate(session.calls):
             line = shell.command_of(call)
             if line is None:
                 continue
-            normal, kind, prefixes = self._parse(line)
+            normal, kind, forbidden = self._parse(line)
             first.setdefault(normal, position)
             _add(self.ran, normal, number)
             if call.state == FAILED:
                 _add(self.failed, normal, number)
             if kind:
                 _add(self.by_kind.setdefault(kind, {}), normal, number)
-            for prefix in prefixes:
+            for prefix in forbidden:
                 _add(self.prefixes, prefix, number)
         self.first.append(first)
-        if rules:
-            for key in {f.key for ask in session.asks for f in rule_facts([_Say(ask)])}:
-                _add(self.stated, key, number)
+        for key in {key for ask in session.asks for key in self._rules.stated(ask)}:
+            _add(self.stated, key, number)
 
     def _parse(self, line: str) -> tuple[str, str | None, tuple[str, ...]]:
+        """(normal form, kind, the forbidden commands its leading words are)."""
         if line not in self._parsed:
-            normal = shell.normal_command(line) or " ".join(line.split())
+            normal, kind = command_form(line)
             words = line.split()
-            prefixes = tuple(
-                " ".join(words[:n]) for n in range(1, min(len(words), PREFIX_WORDS) + 1)
-            )
-            self._parsed[line] = (normal, shell.command_kind(line), prefixes)
+            leading = (" ".join(words[:n]) for n in range(1, min(len(words), PREFIX_WORDS) + 1))
+            forbidden = tuple(prefix for prefix in leading if prefix in self._forbids)
+            self._parsed[line] = (normal, kind, forbidden)
         return self._parsed[line]
 
     def split(self, moment: str) -> int:
         """How many sessions started before `moment` (canonical UTC)."""
         return bisect.bisect_left(self.started, moment)
+
+
+class _RuleReader:
+    """The measured rules a person's message states again, as the rule reader reads it.
+
+    Reading every message is the costliest step, so a message is read only when it holds at
+    least half of the words of some measured rule's key (a restated rule holds nearly all:
+    the key is the rule's own content words); each distinct message is read once."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = frozenset(keys)
+        self._words: dict[str, list[str]] = {}
+        self._needed: dict[str, int] = {}
+        for key in self.keys:
+            words = set(key.removeprefix("rule:").split())
+            self._needed[key] = max(1, (len(words) + 1) // 2)
+            for word in words:
+                self._words.setdefault(word, []).append(key)
+        self._read: dict[str, tuple[str, ...]] = {}
+
+    def stated(self, ask: str) -> tuple[str, ...]:
+        """The measured rule keys `ask` states."""
+        if not self.keys:
+            return ()
+        if ask not in self._read:
+            self._read[ask] = self._stated(ask)
+        return self._read[ask]
+
+    def _stated(self, ask: str) -> tuple[str, ...]:
+        shared: dict[str, int] = {}
+        for word in set(_WORD.findall(ask.casefold())):
+            for key in self._words.get(word.strip(".-"), ()):
+                shared[key] = shared.get(key, 0) + 1
+        if not any(count >= self._needed[key] for key, count in shared.items()):
+            return ()
+        return tuple(f.key for f in rule_facts([Said(ask)]) if f.key in self.keys)
+
+
+_WORD = re.compile(r"[a-z0-9_.\-/]+")
 
 
 def _add(table: dict[str, list[int]], key: str, number: int) -> None:
@@ -128,7 +170,8 @@ def measure(index: SessionIndex, subject: Subject, landed: int | None) -> Measur
         return Measured(None, None, "uncommitted")
     moment = datetime.fromtimestamp(landed, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     cut = index.split(moment)
-    counted = COUNTERS[subject.kind](index, subject)
+    hits, followed, relevant = COUNTERS[subject.kind](index, subject)
+    counted = (sorted(hits), sorted(followed), None if relevant is None else sorted(relevant))
     total = len(index.started)
     before = _window(index, range(0, cut), moment, counted, before=True)
     after = _window(index, range(cut, total), moment, counted, before=False)
@@ -150,10 +193,15 @@ def _window(
     return Window(
         sessions=inside,
         days=_days(edge, end),
-        hits=sum(1 for n in hits if n in numbers),
-        followed=sum(1 for n in followed if n in numbers),
-        relevant=inside if relevant is None else sum(1 for n in relevant if n in numbers),
+        hits=_within(hits, numbers),
+        followed=_within(followed, numbers),
+        relevant=inside if relevant is None else _within(relevant, numbers),
     )
+
+
+def _within(numbers: list[int], window: range) -> int:
+    """How many of the sorted session `numbers` fall in `window`."""
+    return bisect.bisect_left(numbers, window.stop) - bisect.bisect_left(numbers, window.start)
 
 
 def _days(start: str, end: str) -> int:
@@ -185,7 +233,7 @@ def _sessions(table: dict[str, list[int]], keys: Iterable[str]) -> set[int]:
     return found
 
 
-def _trap(index: SessionIndex, subject: Subject) -> Counted:
+def _trap(index: SessionIndex, subject: Subject) -> Sets:
     """Hits: the failing command failed; followed: the fix ran before the failing command."""
     hits = set(index.failed.get(subject.command, ()))
     fixed = index.ran.get(subject.fix, ())
@@ -197,7 +245,7 @@ def _trap(index: SessionIndex, subject: Subject) -> Counted:
     return hits, followed, set(index.ran.get(subject.command, ())) | set(fixed)
 
 
-def _command(index: SessionIndex, subject: Subject) -> Counted:
+def _command(index: SessionIndex, subject: Subject) -> Sets:
     """Hits: a variant of the same kind ran; followed: the command itself ran."""
     forms = index.by_kind.get(subject.command_kind, {}) if subject.command_kind else {}
     variants = _sessions(forms, (form for form in forms if form != subject.command))
@@ -205,7 +253,7 @@ def _command(index: SessionIndex, subject: Subject) -> Counted:
     return variants, used, variants | used
 
 
-def _rule(index: SessionIndex, subject: Subject) -> Counted:
+def _rule(index: SessionIndex, subject: Subject) -> Sets:
     """Hits: a forbidden command ran, or the person stated the rule again; every session is
     one a rule applies to."""
     forbidden = _sessions(index.ran, subject.forbids) | _sessions(index.prefixes, subject.forbids)

@@ -43,7 +43,12 @@ def impact(worktree: Worktree, ids: Sequence[str] = (), since: str | None = None
     entries = measurable_entries(worktree, ids)
     landings = entry_landings(worktree.repository, f"{worktree.memory_root}/entries")
     sessions = session_activity(worktree, since) if entries else []
-    index = SessionIndex(sessions, rules=any(s.kind == "rule" for _, _, s in entries))
+    subjects = [subject for _, _, subject in entries]
+    index = SessionIndex(
+        sessions,
+        rule_keys=(key for subject in subjects for key in subject.rule_keys),
+        forbids=(command for subject in subjects for command in subject.forbids),
+    )
     measured = []
     for entry, path, subject in entries:
         landing = landings.get(f"{entry.id}.md")

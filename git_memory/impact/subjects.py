@@ -11,6 +11,7 @@ Any other entry (a fact, a task) is not measured.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -45,8 +46,8 @@ class Subject:
 
 
 @dataclass(frozen=True)
-class _Said:
-    """The entry's text read as if a person had typed it (what `rule_facts` reads)."""
+class Said:
+    """A text read as a person's message (what `rule_facts` reads)."""
 
     user_text: str
     turn_key: str = "entry"
@@ -64,9 +65,9 @@ def subject_of(body: str) -> Subject | None:
         return Subject("trap", command=_normal(trap.group("failing")), fix=_normal(fix))
     command = _COMMAND.match(text)
     if command is not None:
-        normal = _normal(command.group("command"))
-        return Subject("command", command=normal, command_kind=shell.command_kind(normal) or "")
-    facts = rule_facts([_Said(text.split("\n\n")[0])])
+        normal, kind = command_form(command.group("command"))
+        return Subject("command", command=normal, command_kind=kind or "")
+    facts = rule_facts([Said(text.split("\n\n")[0])])
     if not facts:
         return None
     forbids = tuple(dict.fromkeys(_normal(m) for m in _FORBIDS.findall(text)))
@@ -74,5 +75,14 @@ def subject_of(body: str) -> Subject | None:
 
 
 def _normal(command: str) -> str:
-    """A command's normal form (its main project segment), else its words as written."""
-    return shell.normal_command(command) or " ".join(command.split())
+    return command_form(command)[0]
+
+
+@functools.lru_cache(maxsize=65536)
+def command_form(command: str) -> tuple[str, str | None]:
+    """(normal form, kind) of a command line's main project segment; without one, its
+    words as written and no kind. Sessions repeat their commands, so each is parsed once."""
+    main, _ = shell.main_segment(command)
+    if main is None:
+        return " ".join(command.split()), None
+    return main.normal, main.kind
