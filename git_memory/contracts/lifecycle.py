@@ -95,11 +95,12 @@ class VerifyResponse(Model):
 
 
 class ListRequest(Model):
-    """`git memory list [--type T] [--stale]`."""
+    """`git memory list [--type T] [--stale] [--impact]`."""
 
     format: Literal["git-memory-list-request@v1"] = "git-memory-list-request@v1"
     type: EntryType | None = None
     stale: bool = False
+    impact: bool = False
 
 
 class ListedEntry(Model):
@@ -115,14 +116,19 @@ class ListedEntry(Model):
     first_line: str
     path: str
     reasons: list[VerifyReason] = Field(default_factory=list)
+    # With --impact: the entry's verdict as `git memory impact` gives it (None: not a
+    # trap, rule or command, so not measured).
+    impact: str | None = None
 
 
 class ListResponse(Model):
-    """`git-memory-list@v1`: approved entries (by priority, then id) and freshness counts."""
+    """`git-memory-list@v1`: approved entries (by priority, then id) and freshness counts;
+    with --impact, each entry's impact verdict and the team's summary line."""
 
     format: Literal["git-memory-list@v1"] = "git-memory-list@v1"
     entries: list[ListedEntry]
     counts: FreshnessCounts
+    impact_summary: str | None = None
 
 
 class RetireRequest(Model):

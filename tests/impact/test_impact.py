@@ -160,3 +160,23 @@ def test_a_window_under_the_threshold_shows_no_rate(
     line = gm(["impact"], cwd=repo.root).stdout.split("\n")[0]
     assert "0/3 sessions over " in line
     assert "0/3 sessions (" not in line
+
+
+def test_list_and_status_show_the_same_verdicts(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    _history(repo, hermetic_env["claude"], after=12)
+    land(repo, "app-is-flask", "The web app is a Flask application.", when=LANDED)
+    report = _impact(gm, repo)
+    listed = gm(["list", "--impact", "--format", "json"], cwd=repo.root).json()
+    verdicts = {entry["id"]: entry["impact"] for entry in listed["entries"]}
+    assert verdicts == {"pytest-needs-uv": "helped", "app-is-flask": None}
+    assert listed["impactSummary"] == f"impact over 22 sessions: {report['summary']}"
+    table = gm(["list", "--impact"], cwd=repo.root).stdout
+    assert "IMPACT" in table.split("\n")[0]
+    assert table.strip().endswith(report["summary"])
+    assert "IMPACT" not in gm(["list"], cwd=repo.root).stdout
+    status = gm(["status", "--format", "json"], cwd=repo.root).json()
+    assert status["counts"]["impact"]["verdicts"] == report["verdicts"]
+    text = gm(["status"], cwd=repo.root).stdout
+    assert f"impact: {report['summary']} (git memory impact)" in text.split("\n")
