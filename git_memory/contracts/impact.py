@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
-from git_memory.contracts.base import Model
+from git_memory.contracts.base import Model, Timestamp
 from git_memory.contracts.lifecycle import MemoryId
 
 Verdict = Literal["helped", "no change", "not relevant since", "too little data", "uncommitted"]
@@ -19,7 +19,7 @@ class ImpactRequest(Model):
 
     format: Literal["git-memory-impact-request@v1"] = "git-memory-impact-request@v1"
     ids: Annotated[list[MemoryId], Field(max_length=1000)] = Field(default_factory=list)
-    since: Annotated[str, StringConstraints(max_length=40)] | None = None
+    since: Timestamp | None = None
 
 
 class ImpactWindow(Model):

@@ -28,8 +28,8 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
     Scenes and skills are checked for the commands they name. IDs (entry ids, `scene:NAME`,
     `skill:NAME`) narrow the check. With `--changed BASE`, only the entries whose evidence
     (cited paths, the manifests and files their commands need) the change BASE...HEAD touches
-    are listed, each with its state now; `--format github` prints workflow annotations on the
-    changed lines. Exits 1 when anything is stale.
+    are listed, each with its state now; `--format github` prints workflow annotations: on the
+    changed lines with `--changed`, else on each stale memory file. Exits 1 when anything is stale.
     """
     from git_memory.verify.check import counts, entry_not_found, verify_memory
     from git_memory.verify.drift_report import verified_memory
@@ -51,10 +51,12 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
 
 def render(response: VerifyResponse) -> str:
     """One line per stale or unverifiable memory with its reasons, then the counts."""
-    if response.drift is not None:
-        from git_memory.verify.drift_report import github_annotations, render_drift
+    from git_memory.verify.drift_report import github_annotations, render_drift
 
-        return (github_annotations if response._rendering == "github" else render_drift)(response)
+    if response._rendering == "github":
+        return github_annotations(response)
+    if response.drift is not None:
+        return render_drift(response)
     lines = []
     for item in response.entries:
         if item.state != "fresh":
@@ -107,7 +109,7 @@ OPERATION = Operation(
             default="text",
             show_default=True,
             help="Output format: text for people, json for scripts and agents, github for"
-            " workflow annotations (with --changed).",
+            " workflow annotations (on the changed lines with --changed).",
         ),
     ],
     from_cli=_from_cli,

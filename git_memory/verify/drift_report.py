@@ -100,8 +100,15 @@ def _summary(response: VerifyResponse) -> str:
 
 def github_annotations(response: VerifyResponse) -> str:
     """Workflow annotation lines: a warning on each changed location a stale entry relies on,
-    a notice on each one a still-fresh entry relies on (review that it still reads true)."""
-    assert response.drift is not None
+    a notice on each one a still-fresh entry relies on (review that it still reads true).
+    Without `--changed`, a warning on each stale memory file."""
+    if response.drift is None:
+        return "\n".join(
+            f"::warning {_properties(DriftLocation(file=item.path), item.id)}::"
+            + _escape(f"memory {item.id} is stale: " + "; ".join(r.message for r in item.reasons))
+            for item in response.entries
+            if item.state == "stale"
+        )
     by_id = {item.id: item for item in response.entries}
     lines = []
     for touched in response.drift.touched:

@@ -180,3 +180,14 @@ def test_list_and_status_show_the_same_verdicts(
     assert status["counts"]["impact"]["verdicts"] == report["verdicts"]
     text = gm(["status"], cwd=repo.root).stdout
     assert f"impact: {report['summary']} (git memory impact)" in text.split("\n")
+
+
+def test_since_drops_the_sessions_started_earlier(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    _history(repo, hermetic_env["claude"], after=12)
+    report = _impact(gm, repo, "--since", "2026-02-27")
+    [entry] = report["entries"]
+    assert report["sessions"] == 12 + 1  # the after sessions and the last one before
+    assert entry["before"]["sessions"] == 1
+    assert entry["verdict"] == "too little data"

@@ -12,7 +12,7 @@ def test_ci_sample_runs_verify_with_full_history() -> None:
     runs = re.findall(r"^\s+run: (git memory .+)$", text, re.MULTILINE)
     assert runs == [
         'git memory verify --changed "origin/${{ github.base_ref }}" --format github',
-        "git memory verify",
+        "git memory verify --format github",
     ]
     assert resolve_cli_command(("verify",)) is not None
     # Drift runs on pull requests, where a base exists.

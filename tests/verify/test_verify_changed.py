@@ -132,3 +132,14 @@ def test_a_base_that_names_no_commit_is_refused(repo: Repo, gm: Any) -> None:
     result = gm(["verify", "--changed", "no-such-branch", "--format", "json"], cwd=repo.root)
     assert result.exit_code != 0
     assert result.json()["error"]["code"] == "GM_BASE_NOT_FOUND"
+
+
+def test_github_format_without_changed_warns_on_each_stale_memory_file(
+    repo: Repo, reviewed: dict[str, str], gm: Any
+) -> None:
+    result = gm(["verify", "--format", "github"], cwd=repo.root)
+    assert result.exit_code == 1
+    assert result.stdout.strip().split("\n") == [
+        "::warning file=.memory/entries/deploy-with-make.md,title=git memory%3A deploy-with-make"
+        "::memory deploy-with-make is stale: `make deploy`: Makefile has no target `deploy`"
+    ]
