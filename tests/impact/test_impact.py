@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from git_memory.runners.builtin.renderers import render_command_exit, render_command_fix
-from git_memory.testing.repos import Repo
+from git_memory.testing.repos import Repo, git
 from tests.impact.helpers import LANDED, days, land, session
 from tests.verify.helpers import write_entry
 
@@ -191,3 +191,16 @@ def test_since_drops_the_sessions_started_earlier(
     assert report["sessions"] == 12 + 1  # the after sessions and the last one before
     assert entry["before"]["sessions"] == 1
     assert entry["verdict"] == "too little data"
+
+
+def test_an_entry_merged_from_a_branch_lands_at_the_merge(repo: Repo, gm: Any) -> None:
+    repo.git("checkout", "-q", "-b", "side")
+    land(repo, "pytest-needs-uv", TRAP, when=LANDED - timedelta(days=5))
+    repo.git("checkout", "-q", "main")
+    stamp = LANDED.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    dates = {"GIT_COMMITTER_DATE": stamp, "GIT_AUTHOR_DATE": stamp}
+    git(repo.root, "merge", "-q", "--no-ff", "-m", "merge side", "side", env=dates)
+    merge = repo.git("rev-parse", "HEAD").strip()
+    [entry] = _impact(gm, repo)["entries"]
+    assert entry["landedCommit"] == merge
+    assert entry["landedAt"] == "2026-03-10T12:00:00.000Z"

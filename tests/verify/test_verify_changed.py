@@ -143,3 +143,16 @@ def test_github_format_without_changed_warns_on_each_stale_memory_file(
         "::warning file=.memory/entries/deploy-with-make.md,title=git memory%3A deploy-with-make"
         "::memory deploy-with-make is stale: `make deploy`: Makefile has no target `deploy`"
     ]
+
+
+def test_a_renamed_cited_file_touches_the_entry_under_its_old_name(repo: Repo, gm: Any) -> None:
+    repo.write("src/app.py", "print('app')\n" * 20)
+    write_entry(repo, "app-entry-point", "The entry point is `src/app.py`.", paths=("src/app.py",))
+    repo.commit_all("memory")
+    repo.git("checkout", "-q", "-b", "pr")
+    repo.git("mv", "src/app.py", "src/main.py")
+    repo.commit_all("rename the app")
+    report = gm(["verify", "--changed", "main", "--format", "json"], cwd=repo.root).json()
+    assert [(e["id"], e["state"]) for e in report["entries"]] == [("app-entry-point", "stale")]
+    assert report["drift"]["touched"][0]["paths"] == ["src/app.py"]
+    assert report["drift"]["touched"][0]["locations"] == [{"file": "src/app.py", "line": None}]
