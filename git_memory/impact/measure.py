@@ -21,13 +21,14 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from git_memory.impact.subjects import Said, Subject, command_form
 from git_memory.runners.builtin import shell
 from git_memory.runners.builtin.rules import rule_facts
 from git_memory.sessions.activity import SessionActivity
 from git_memory.sessions.records import FAILED
+from git_memory.sessions.turns import ToolCall
 
 # A window of fewer sessions moves its rate by more than ten points with one session, and a
 # zero there is too likely by chance to mean anything; no rate is shown below it either.
@@ -80,6 +81,7 @@ class SessionIndex:
         self.stated: dict[str, list[int]] = {}
         self.first: list[dict[str, int]] = []
         self._forbids = frozenset(forbids)
+        self._commands: dict[tuple[str, int], str | None] = {}
         self._parsed: dict[str, tuple[str, str | None, tuple[str, ...]]] = {}
         self._rules = _RuleReader(rule_keys)
         for number, session in enumerate(sessions):
@@ -88,7 +90,7 @@ class SessionIndex:
     def _read(self, number: int, session: SessionActivity) -> None:
         first: dict[str, int] = {}
         for position, call in enumerate(session.calls):
-            line = shell.command_of(call)
+            line = self._command(call)
             if line is None:
                 continue
             normal, kind, forbidden = self._parse(line)
@@ -103,6 +105,14 @@ class SessionIndex:
         self.first.append(first)
         for key in {key for ask in session.asks for key in self._rules.stated(ask)}:
             _add(self.stated, key, number)
+
+    def _command(self, call: ToolCall) -> str | None:
+        # Calls with the same input share one decoded value (`session_activity`), which the
+        # sessions keep alive: its identity is the key, so each distinct call is read once.
+        key = (call.name, id(call.input))
+        if key not in self._commands:
+            self._commands[key] = shell.command_of(call)
+        return self._commands[key]
 
     def _parse(self, line: str) -> tuple[str, str | None, tuple[str, ...]]:
         """(normal form, kind, the forbidden commands its leading words are)."""
@@ -205,8 +215,7 @@ def _within(numbers: list[int], window: range) -> int:
 
 
 def _days(start: str, end: str) -> int:
-    first = datetime.strptime(start[:10], "%Y-%m-%d")
-    last = datetime.strptime(end[:10], "%Y-%m-%d")
+    first, last = date.fromisoformat(start[:10]), date.fromisoformat(end[:10])
     return max((last - first).days, 0)
 
 

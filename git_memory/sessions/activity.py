@@ -66,6 +66,9 @@ def _events(
     calls: dict[int, list[ToolCall]] = {}
     asks: dict[int, list[str]] = {}
     pending: dict[tuple[int, str | None], ToolCall] = {}
+    # Sessions repeat their calls (the same command, the same file): each distinct input is
+    # decoded once, and its calls share the decoded value, which readers do not change.
+    decoded: dict[str, Any] = {}
     rows = conn.execute(
         "SELECT file_id, kind, call_id, name, input, state, text FROM events"
         " WHERE kind IN (?, ?, ?, ?) ORDER BY file_id, offset, id",
@@ -75,7 +78,9 @@ def _events(
         if file_id not in sessions:
             continue
         if kind == TOOL_CALL:
-            call = ToolCall(call_id, name or "", json.loads(payload) if payload else None)
+            if payload and payload not in decoded:
+                decoded[payload] = json.loads(payload)
+            call = ToolCall(call_id, name or "", decoded[payload] if payload else None)
             calls.setdefault(file_id, []).append(call)
             pending[(file_id, call_id)] = call
         elif kind == TOOL_RESULT:
