@@ -22,7 +22,7 @@ LAYERS = [
     {"cli"},
     {"mcp", "demo", "doctor"},
     {"ops"},
-    {"extract", "promote", "consolidate", "skills", "assemble", "runners", "verify"},
+    {"extract", "promote", "consolidate", "skills", "assemble", "runners", "verify", "impact"},
     {"sessions", "store", "repo"},
     {"formats", "lint", "contracts"},
     {

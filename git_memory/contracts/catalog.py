@@ -79,6 +79,8 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     # --- keeping memory true: verify, list, retire ---
     ("git_memory.contracts.lifecycle", "VerifyRequest"),
     ("git_memory.contracts.lifecycle", "VerifyResponse"),
+    ("git_memory.contracts.impact", "ImpactRequest"),
+    ("git_memory.contracts.impact", "ImpactResponse"),
     ("git_memory.contracts.lifecycle", "ListRequest"),
     ("git_memory.contracts.lifecycle", "ListResponse"),
     ("git_memory.contracts.lifecycle", "RetireRequest"),

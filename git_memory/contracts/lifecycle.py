@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Field, PrivateAttr, StringConstraints, field_validator
 
 from git_memory.contracts.base import Model, Priority, unique
 
@@ -21,6 +21,8 @@ class VerifyRequest(Model):
 
     format: Literal["git-memory-verify-request@v1"] = "git-memory-verify-request@v1"
     ids: Annotated[list[MemoryId], Field(max_length=1000)] = Field(default_factory=list)
+    # A commit or branch: only the entries whose evidence BASE...HEAD touches are checked.
+    changed: Annotated[str, StringConstraints(min_length=1, max_length=256)] | None = None
 
 
 class VerifyReason(Model):
@@ -53,20 +55,52 @@ class FreshnessCounts(Model):
     total: int = Field(ge=0)
 
 
+class DriftLocation(Model):
+    """A changed file an entry relies on, and the line at HEAD where the change is (None
+    when the file is gone or the line is not known)."""
+
+    file: str
+    line: int | None = Field(default=None, ge=1)
+
+
+class DriftedMemory(Model):
+    """An entry whose evidence the change touches: the changed paths it relies on and where
+    in them the change is; the entry's state is in `entries`."""
+
+    id: str
+    paths: list[str]
+    locations: list[DriftLocation]
+
+
+class DriftReport(Model):
+    """`verify --changed BASE`: the range (full commit ids; the diff runs from the merge
+    base to HEAD), how many paths it changed, and the entries it touches."""
+
+    base: str
+    merge_base: str
+    head: str
+    changed_paths: int = Field(ge=0)
+    touched: list[DriftedMemory]
+
+
 class VerifyResponse(Model):
-    """`git-memory-verify@v1`: every checked memory and the counts per state."""
+    """`git-memory-verify@v1`: every checked memory and the counts per state; with
+    `--changed`, only the entries the change touches, and `drift` says how."""
 
     format: Literal["git-memory-verify@v1"] = "git-memory-verify@v1"
     entries: list[VerifiedMemory]
     counts: FreshnessCounts
+    drift: DriftReport | None = None
+    _rendering: str = PrivateAttr(default="text")
 
 
 class ListRequest(Model):
-    """`git memory list [--type T] [--stale]`."""
+    """`git memory list [--type T] [--stale] [--impact]`."""
 
     format: Literal["git-memory-list-request@v1"] = "git-memory-list-request@v1"
     type: EntryType | None = None
     stale: bool = False
+    impact: bool = False
 
 
 class ListedEntry(Model):
@@ -82,14 +116,19 @@ class ListedEntry(Model):
     first_line: str
     path: str
     reasons: list[VerifyReason] = Field(default_factory=list)
+    # With --impact: the entry's verdict as `git memory impact` gives it (None: not a
+    # trap, rule or command, so not measured).
+    impact: str | None = None
 
 
 class ListResponse(Model):
-    """`git-memory-list@v1`: approved entries (by priority, then id) and freshness counts."""
+    """`git-memory-list@v1`: approved entries (by priority, then id) and freshness counts;
+    with --impact, each entry's impact verdict and the team's summary line."""
 
     format: Literal["git-memory-list@v1"] = "git-memory-list@v1"
     entries: list[ListedEntry]
     counts: FreshnessCounts
+    impact_summary: str | None = None
 
 
 class RetireRequest(Model):

@@ -26,7 +26,9 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
     """List the approved entries of this worktree, highest priority first: short id, type,
     priority, claim support, the last day it occurred, freshness (as `git memory verify`
     decides it) and the first line of its text. --type keeps one entry type; --stale keeps
-    only stale entries. Deprecated entries are not listed. Changes nothing."""
+    only stale entries; --impact adds each trap's, rule's and command's verdict from
+    `git memory impact` and the team's summary line. Deprecated entries are not listed.
+    Changes nothing."""
     from git_memory.ids import abbreviate_within
     from git_memory.verify.check import Verifier, counts, verify_memory
 
@@ -46,9 +48,17 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
     shown.sort(key=lambda item: (-item.entry.priority if item.entry else 0, item.id))
     every = [item.id for item in checked]  # the ids `verify` and `retire` resolve against
     short = abbreviate_within((item.id for item in shown), every)
+    listed = [_listed(item, short[item.id]) for item in shown]
+    summary = None
+    if request.impact:
+        from git_memory.impact.report import impact
+
+        measured = impact(ctx.worktree)
+        verdicts = {item.id: item.verdict for item in measured.entries}
+        listed = [e.model_copy(update={"impact": verdicts.get(e.id)}) for e in listed]
+        summary = f"impact over {measured.sessions} sessions: {measured.summary}"
     response = ListResponse(
-        entries=[_listed(item, short[item.id]) for item in shown],
-        counts=FreshnessCounts(**counts(checked)),
+        entries=listed, counts=FreshnessCounts(**counts(checked)), impact_summary=summary
     )
     kinds, texts = verifier.manifests.consulted()
     record_answer_after(ctx.worktree, before, render(response), sorted({*kinds, *texts}))
@@ -57,8 +67,8 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
 
 def _recorded_name(request: ListRequest) -> str | None:
     """The name the console script's fast path knows this form by (cli/entry.py)."""
-    if request.type is not None:
-        return None
+    if request.type is not None or request.impact:
+        return None  # the impact figures read the session index, which no record watches
     return "list-stale" if request.stale else "list"
 
 
@@ -94,22 +104,31 @@ def render(response: ListResponse) -> str:
     else:
         width = max(len(e.short_id) for e in response.entries)
         header = f"{'ID':<{width}}  {'TYPE':<13} PRI {'SUPPORT':<15} {'LAST':<10} {'FRESH':<12}"
+        if response.impact_summary is not None:
+            header += f" {'IMPACT':<18}"
         rows = [header + " FIRST LINE"]
         for e in response.entries:
+            impact = f"{e.impact or '-':<18} " if response.impact_summary is not None else ""
             rows.append(
                 f"{e.short_id:<{width}}  {e.type:<13} {e.priority:>3} {e.claim_support:<15} "
-                f"{e.last_occurred or '-':<10} {e.freshness:<12} {e.first_line}"
+                f"{e.last_occurred or '-':<10} {e.freshness:<12} {impact}{e.first_line}"
             )
     counts = response.counts
     rows.append(
         f"{counts.total} approved: {counts.fresh} fresh, {counts.stale} stale, "
         f"{counts.unverifiable} unverifiable"
     )
+    if response.impact_summary is not None:
+        rows.append(response.impact_summary)
     return "\n".join(rows)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-    return {"type": values.get("entry_type"), "stale": bool(values.get("stale"))}
+    return {
+        "type": values.get("entry_type"),
+        "stale": bool(values.get("stale")),
+        "impact": bool(values.get("impact")),
+    }
 
 
 OPERATION = Operation(
@@ -125,6 +144,11 @@ OPERATION = Operation(
             help="Only entries of this type.",
         ),
         click.Option(["--stale"], is_flag=True, help="Only stale entries."),
+        click.Option(
+            ["--impact"],
+            is_flag=True,
+            help="Add each trap's, rule's and command's impact verdict (git memory impact).",
+        ),
     ],
     from_cli=_from_cli,
     render_text=render,

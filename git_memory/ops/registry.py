@@ -302,6 +302,12 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         mcp_tool="memory_verify",
     ),
     _op(
+        "impact",
+        "Measure each approved trap, rule and command: sessions before and after it landed.",
+        "none",
+        mcp_tool="memory_impact",
+    ),
+    _op(
         "list",
         "List approved memory as a table, with each entry's freshness.",
         "none",

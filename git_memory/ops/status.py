@@ -10,6 +10,7 @@ from git_memory.consolidate import status as consolidation_status
 from git_memory.contracts.status import EmptyRequest, StatusResponse
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
+from git_memory.impact import status as impact_status
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recorded_answers import answer_before, record_answer_after
 from git_memory.ops.registry import spec
@@ -31,6 +32,7 @@ COUNT_CONTRIBUTORS: tuple[tuple[str, Callable[[Worktree], Any]], ...] = (
     ("promotions", promotion_status.counts),
     ("consolidation", consolidation_status.counts),
     ("freshness", verify_status.counts),
+    ("impact", impact_status.counts),
 )
 
 
@@ -74,6 +76,9 @@ def render(response: StatusResponse, ids: ShortIds) -> str:
         root += f" ({_approved_line(approved)})"
     lines = [root, f"repository: {binding.public_repository_identity or '(no public origin)'}"]
     lines.append(_sessions_line(counts.get("sessions", {})))
+    impact = counts.get("impact", {})
+    if isinstance(impact, dict) and impact.get("measured"):
+        lines.append(f"impact: {impact['summary']} (git memory impact)")
     waiting = _waiting(counts, ids)
     if waiting:
         lines.append("waiting:")

@@ -9,8 +9,6 @@ import click
 
 from git_memory.contracts.lifecycle import (
     FreshnessCounts,
-    VerifiedMemory,
-    VerifyReason,
     VerifyRequest,
     VerifyResponse,
 )
@@ -28,32 +26,37 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
     make/just target, the `npm|pnpm|yarn|bun run` script in the nearest package.json, a
     script file, pyproject.toml for uv/poetry, Cargo.toml, go.mod, the compose service.
     Scenes and skills are checked for the commands they name. IDs (entry ids, `scene:NAME`,
-    `skill:NAME`) narrow the check. Exits 1 when anything is stale.
+    `skill:NAME`) narrow the check. With `--changed BASE`, only the entries whose evidence
+    (cited paths, the manifests and files their commands need) the change BASE...HEAD touches
+    are listed, each with its state now; `--format github` prints workflow annotations: on the
+    changed lines with `--changed`, else on each stale memory file. Exits 1 when anything is stale.
     """
     from git_memory.verify.check import counts, entry_not_found, verify_memory
+    from git_memory.verify.drift_report import verified_memory
+
+    if request.changed is not None:
+        from git_memory.verify.drift_report import drift_response
+
+        return drift_response(ctx.worktree, request.changed)
 
     checked = verify_memory(ctx.worktree, request.ids)
     missing = sorted(set(request.ids) - {item.id for item in checked})
     if missing:
         raise entry_not_found(missing)
     return VerifyResponse(
-        entries=[
-            VerifiedMemory(
-                id=item.id,
-                kind=item.kind,
-                path=item.path,
-                state=item.state,
-                reasons=[VerifyReason(**vars(reason)) for reason in item.reasons],
-                notes=list(item.notes),
-            )
-            for item in checked
-        ],
+        entries=[verified_memory(item) for item in checked],
         counts=FreshnessCounts(**counts(checked)),
     )
 
 
 def render(response: VerifyResponse) -> str:
     """One line per stale or unverifiable memory with its reasons, then the counts."""
+    from git_memory.verify.drift_report import github_annotations, render_drift
+
+    if response._rendering == "github":
+        return github_annotations(response)
+    if response.drift is not None:
+        return render_drift(response)
     lines = []
     for item in response.entries:
         if item.state != "fresh":
@@ -74,15 +77,41 @@ def render(response: VerifyResponse) -> str:
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     from git_memory.verify.check import expand_short_ids
 
-    return {"ids": expand_short_ids(ctx.worktree, values.get("ids") or ())}
+    ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
+    return {"ids": ids, "changed": values.get("changed")}
+
+
+def _handler(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
+    response = verify(ctx, request)
+    response._rendering = ctx.output_format
+    return response
+
+
+_handler.__doc__ = verify.__doc__
 
 
 OPERATION = Operation(
     spec=spec("verify"),
     request_model=VerifyRequest,
     response_model=VerifyResponse,
-    handler=verify,
-    cli_params=[click.Argument(["ids"], nargs=-1, metavar="[ID]...")],
+    handler=_handler,
+    cli_params=[
+        click.Argument(["ids"], nargs=-1, metavar="[ID]..."),
+        click.Option(
+            ["--changed", "changed"],
+            metavar="BASE",
+            default=None,
+            help="Only the entries whose evidence BASE...HEAD touches (drift in review).",
+        ),
+        click.Option(
+            ["--format", "output_format"],
+            type=click.Choice(["text", "json", "github"]),
+            default="text",
+            show_default=True,
+            help="Output format: text for people, json for scripts and agents, github for"
+            " workflow annotations (on the changed lines with --changed).",
+        ),
+    ],
     from_cli=_from_cli,
     render_text=render,
     exit_code=lambda response: 1 if response.counts.stale else 0,

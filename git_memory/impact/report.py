@@ -1,0 +1,113 @@
+"""The impact of approved entries: their landing commits, the sessions on either side, the
+verdicts and the team's summary line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindow
+from git_memory.formats.entry import Entry
+from git_memory.impact.measure import MIN_SESSIONS, SessionIndex, Window, measure
+from git_memory.impact.subjects import Subject, subject_of
+from git_memory.verify.check import memory_items
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+
+VERDICTS = ("helped", "no change", "not relevant since", "too little data", "uncommitted")
+
+
+def measurable_entries(
+    worktree: Worktree, ids: Sequence[str] = ()
+) -> list[tuple[Entry, str, Subject]]:
+    """(entry, worktree path, subject) of every approved trap, rule and command; only those
+    named by `ids` when given."""
+    wanted = set(ids)
+    found = []
+    for item_id, kind, relpath, parsed in memory_items(worktree):
+        if kind != "entry" or not isinstance(parsed, Entry) or (wanted and item_id not in wanted):
+            continue
+        subject = subject_of(parsed.body)
+        if subject is not None:
+            found.append((parsed, f"{worktree.memory_root}/{relpath}", subject))
+    return found
+
+
+def impact(worktree: Worktree, ids: Sequence[str] = (), since: str | None = None) -> ImpactResponse:
+    """Every measured entry of `worktree` (or those named by `ids`) from its session index."""
+    from git_memory.repo.landing import entry_landings
+    from git_memory.sessions.activity import session_activity
+
+    entries = measurable_entries(worktree, ids)
+    landings = entry_landings(worktree.repository, f"{worktree.memory_root}/entries")
+    sessions = session_activity(worktree, since) if entries else []
+    subjects = [subject for _, _, subject in entries]
+    index = SessionIndex(
+        sessions,
+        rule_keys=(key for subject in subjects for key in subject.rule_keys),
+        forbids=(command for subject in subjects for command in subject.forbids),
+    )
+    measured = []
+    for entry, path, subject in entries:
+        landing = landings.get(f"{entry.id}.md")
+        result = measure(index, subject, landing.time if landing else None)
+        measured.append(
+            EntryImpact(
+                id=entry.id,
+                kind=subject.kind,
+                path=path,
+                landed_commit=landing.commit if landing else None,
+                landed_at=_moment(landing.time) if landing else None,
+                before=_window(result.before),
+                after=_window(result.after),
+                verdict=result.verdict,
+            )
+        )
+    verdicts = {name: sum(1 for m in measured if m.verdict == name) for name in VERDICTS}
+    return ImpactResponse(
+        entries=measured,
+        sessions=len(sessions),
+        min_sessions=MIN_SESSIONS,
+        verdicts=verdicts,
+        summary=summary_line(measured),
+    )
+
+
+def _moment(seconds: int) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def _window(window: Window | None) -> ImpactWindow | None:
+    return None if window is None else ImpactWindow(**vars(window))
+
+
+def summary_line(measured: Sequence[EntryImpact]) -> str:
+    """One line for the team: what helped, what is no longer relevant, what cannot be told."""
+    if not measured:
+        return "no approved trap, rule or command to measure"
+    parts = []
+    helped = [m for m in measured if m.verdict == "helped"]
+    if helped:
+        after = max(m.after.sessions for m in helped if m.after)
+        parts.append(
+            f"{_count(len(helped), 'entry', 'entries')} helped (hit less since landing, "
+            f"up to {after} sessions after)"
+        )
+    stale = [m for m in measured if m.verdict == "not relevant since"]
+    if stale:
+        days = min(m.after.days for m in stale if m.after)
+        parts.append(
+            f"{_count(len(stale), 'entry', 'entries')} not relevant in {days}+ days since "
+            "landing: consider `git memory retire`"
+        )
+    for verdict in ("no change", "too little data", "uncommitted"):
+        count = sum(1 for m in measured if m.verdict == verdict)
+        if count:
+            parts.append(f"{count} {verdict}")
+    return "; ".join(parts)
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
