@@ -23,7 +23,7 @@ LAYERS = [
     {"mcp", "demo", "doctor"},
     {"ops"},
     {"extract", "promote", "consolidate", "skills", "assemble", "runners", "verify"},
-    {"sessions", "store", "repo"},
+    {"sessions", "store", "repo", "agent_memory"},
     {"formats", "lint", "contracts"},
     {"errors", "output", "paths", "failpoints", "ids", "safefs", "_proc", "samples", "testing"},
 ]

@@ -218,12 +218,22 @@ CREATE INDEX authorization_log_owner ON authorization_log (repository_key, workt
 CREATE TABLE runner_deliveries (plan_digest TEXT PRIMARY KEY, task_id TEXT NOT NULL, state TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT);
 """  # noqa: E501 - the two tables' DDL is shared verbatim with other subsystems
 
+AGENT_MEMORY = """
+CREATE TABLE agent_memory_items (
+  repository_key TEXT NOT NULL, worktree_key TEXT NOT NULL, store TEXT NOT NULL,
+  item_key TEXT NOT NULL, content_digest TEXT NOT NULL, candidate_id TEXT,
+  harvested_at INTEGER NOT NULL,
+  PRIMARY KEY (repository_key, worktree_key, store, item_key)
+);
+"""
+
 # (name, DDL) in order. Never edit a released one; append.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001-core-tasks-candidates", CORE),
     ("0002-approved-projection", APPROVED),
     ("0003-promotion-journal-runs-conformance", JOURNAL),
     ("0004-authorization-log-deliveries", AUTHORIZATION),
+    ("0005-agent-memory-items", AGENT_MEMORY),
 )
 
 _BOOKKEEPING = """
