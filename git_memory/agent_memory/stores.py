@@ -106,6 +106,13 @@ def locate(worktree: Worktree, specs: list[StoreSpec], tracked: frozenset[str]) 
     return found
 
 
+def tracked_paths(worktree: Worktree) -> frozenset[str]:
+    """Every path git tracks in this worktree (a tracked override is the team's own file)."""
+    from git_memory.repo.evidence import RepositoryFacts
+
+    return RepositoryFacts(worktree.repository).tracked
+
+
 def _markdown_in(directory: Path, prefix: str = "") -> tuple[StoreFile, ...]:
     """The `*.md` entries directly in `directory` (links and specials are the reader's)."""
     try:

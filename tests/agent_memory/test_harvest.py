@@ -121,3 +121,35 @@ def test_a_tracked_agents_override_is_the_teams_file_and_not_read(project: Proje
     project.repo.commit_all("team override")
     _, harvested = project.gm("harvest")
     assert harvested["stores"] == []
+
+
+def test_status_counts_waiting_agent_memories_and_doctor_lists_the_stores(
+    project: Project,
+) -> None:
+    from tests.conftest import run_cli
+
+    BUILDERS["claude-auto-memory"][0](project)
+    BUILDERS["serena-memories"][0](project)
+    _, before = project.gm("status")
+    waiting = before["counts"]["agentMemory"]
+    assert waiting["stores"] == 2
+    assert waiting["unharvested"] > 0
+    assert "agent memories wait in agents' own stores: git memory harvest" in (
+        run_cli(["status"], cwd=project.root).stdout
+    )
+    _, harvested = project.gm("harvest")
+    _, after = project.gm("status")
+    assert after["counts"]["agentMemory"] == {
+        "stores": 2,
+        "unharvested": 0,
+        "inReview": len(harvested["offered"]),
+    }
+    doctor = run_cli(["doctor"], cwd=project.root).stdout
+    line = next(line for line in doctor.splitlines() if "agent memory:" in line)
+    assert "claude-auto-memory: 2 file(s) in " in line
+    assert "serena-memories: 1 file(s) in " in line
+    project.repo.git("config", "memory.sources", "claude-code")
+    doctor = run_cli(["doctor"], cwd=project.root).stdout
+    line = next(line for line in doctor.splitlines() if "agent memory:" in line)
+    assert "serena-memories: " not in line.split(";")[0]
+    assert "off by memory.sources: agents-override, gemini-memories, serena-memories" in line

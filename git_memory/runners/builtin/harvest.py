@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 
 from git_memory.agent_memory.items import MemoryItem
 from git_memory.agent_memory.read import Diagnostic, read_store
-from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate
+from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate, tracked_paths
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import DraftCandidate, DraftStatement
 from git_memory.extract.assess import DraftStatement as AssessedStatement
 from git_memory.extract.assess import assess_statements
 from git_memory.extract.evidence import CatalogItem
 from git_memory.extract.stage_drafts import to_store_assessment
-from git_memory.repo.evidence import RepositoryFacts
 from git_memory.runners.builtin.window import memory_keys
 from git_memory.store import agent_memory as harvest_state
 from git_memory.store import candidates as store
@@ -72,7 +71,7 @@ def kind_of(text: str) -> str:
 def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
     """Read every enabled store of this worktree and stage what is new or changed."""
     worktree = workspace.worktree
-    outcome = HarvestOutcome(stores=locate(worktree, specs, _tracked(worktree.repository)))
+    outcome = HarvestOutcome(stores=locate(worktree, specs, tracked_paths(worktree)))
     prior = harvest_state.harvested_items(workspace.db, workspace.owner)
     approved = _approved(workspace)
     for found in outcome.stores:
@@ -83,10 +82,6 @@ def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
     if outcome.offered:
         store.bump_candidate_generation(workspace.db, workspace.owner)
     return outcome
-
-
-def _tracked(repository: object) -> frozenset[str]:
-    return RepositoryFacts(repository).tracked
 
 
 def _approved(workspace: Workspace) -> list[tuple[str, str]]:

@@ -1,0 +1,75 @@
+"""What a store may hold besides memories: each odd file gets a diagnostic, never a failed run."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from git_memory.agent_memory.items import split_items
+from git_memory.agent_memory.read import MAX_FILE_BYTES
+from tests.agent_memory.conftest import STORE_FIXTURES, Project
+
+
+def test_special_files_links_huge_files_and_bad_encodings_are_skipped(
+    project: Project, hermetic_env: dict[str, Path]
+) -> None:
+    folder = project.root / ".serena" / "memories"
+    folder.mkdir(parents=True)
+    (folder / "good.md").write_text("- Run `make check` before a release.\n")
+    os.mkfifo(folder / "fifo.md")
+    private = hermetic_env["home"] / "notes.md"
+    private.write_text("- private note from the home directory\n")
+    (folder / "link.md").symlink_to(private)
+    (folder / "huge.md").write_text("- x\n" * (MAX_FILE_BYTES // 4 + 1))
+    (folder / "latin.md").write_bytes("- caf\xe9 au lait\n".encode("latin-1"))
+    code, harvested = project.gm("harvest")
+    assert code == 0, harvested
+    assert [o["item"] for o in harvested["offered"]] == ["good.md#-#1"]
+    found = {(d["file"], d["code"]) for d in harvested["diagnostics"]}
+    assert found == {
+        ("fifo.md", "not-a-regular-file"),
+        ("link.md", "not-a-regular-file"),
+        ("huge.md", "too-large"),
+        ("latin.md", "bad-encoding"),
+    }
+    assert "private note" not in str(harvested)
+
+
+def test_a_store_folder_that_links_out_of_the_worktree_is_not_read(
+    project: Project, hermetic_env: dict[str, Path]
+) -> None:
+    outside = hermetic_env["home"] / "elsewhere"
+    outside.mkdir()
+    (outside / "secrets.md").write_text("- the home directory's own notes\n")
+    (project.root / ".serena").mkdir()
+    (project.root / ".serena" / "memories").symlink_to(outside)
+    code, harvested = project.gm("harvest")
+    assert code == 0
+    assert harvested["offered"] == []
+    assert [(d["file"], d["code"]) for d in harvested["diagnostics"]] == [
+        ("secrets.md", "outside-store")
+    ]
+
+
+def test_items_are_bullets_or_section_prose_and_index_lines_are_not() -> None:
+    text = (STORE_FIXTURES / "claude-auto-memory" / "MEMORY.md").read_text()
+    items = split_items("claude-auto-memory", "MEMORY.md", text)
+    assert [i.key for i in items] == [
+        "MEMORY.md#Memory index#1",
+        "MEMORY.md#Memory index#2",
+        "MEMORY.md#Memory index / Project facts#1",
+    ]
+    assert not any("debugging.md" in i.text for i in items), "an index line is not a memory"
+    topic = (STORE_FIXTURES / "claude-auto-memory" / "debugging.md").read_text()
+    (flaky,) = split_items("claude-auto-memory", "debugging.md", topic)
+    assert flaky.key == "debugging.md#Flaky tests#1"
+    assert "name:" not in flaky.text, "front matter is not a memory"
+    prose = split_items("serena-memories", "style.md", "# Style\n\nTabs.\n\nNo semicolons.\n")
+    assert [i.text for i in prose] == ["Tabs.\n\nNo semicolons."]
+
+
+def test_only_the_gemini_memories_section_is_read() -> None:
+    text = (STORE_FIXTURES / "gemini" / "GEMINI.md").read_text()
+    items = split_items("gemini-memories", "GEMINI.md", text, "Gemini Added Memories")
+    assert len(items) == 2
+    assert not any("Free text" in i.text for i in items)
