@@ -43,12 +43,16 @@ def split_items(store: str, file: str, text: str, section: str | None = None) ->
     """The items of one file; with `section`, only those under that heading (any level)."""
     text = _FRONT_MATTER.sub("", text.replace("\r\n", "\n"), count=1)
     items: list[MemoryItem] = []
+    seen: dict[str, int] = {}
     for heading, block in _sections(text):
         if section is not None and heading.rsplit(" / ", 1)[-1] != section:
             continue
+        # A heading repeated in one file names its later sections apart (`~2`, `~3`…).
+        seen[heading] = seen.get(heading, 0) + 1
+        place = (heading or "-") + (f"~{seen[heading]}" if seen[heading] > 1 else "")
         bodies = _bullets(block) or _prose(block)
         for ordinal, body in enumerate(bodies, start=1):
-            key = f"{file}#{heading or '-'}#{ordinal}"
+            key = f"{file}#{place}#{ordinal}"
             items.append(MemoryItem(store, file, key, body[:MAX_ITEM_CHARS]))
     return items
 

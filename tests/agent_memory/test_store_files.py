@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from git_memory.agent_memory.items import split_items
 from git_memory.agent_memory.read import MAX_FILE_BYTES
@@ -73,3 +77,27 @@ def test_only_the_gemini_memories_section_is_read() -> None:
     items = split_items("gemini-memories", "GEMINI.md", text, "Gemini Added Memories")
     assert len(items) == 2
     assert not any("Free text" in i.text for i in items)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("#-*+1.) \n\tab`~:[]()")), max_size=300))
+def test_any_text_cuts_into_non_empty_items_with_distinct_keys(text: str) -> None:
+    items = split_items("serena-memories", "any.md", text)
+    assert all(item.text.strip() for item in items)
+    assert len({item.key for item in items}) == len(items)
+
+
+def test_a_repeated_heading_keeps_its_items_apart() -> None:
+    items = split_items("serena-memories", "n.md", "## a\n- one\n## a\n- two\n")
+    assert [i.key for i in items] == ["n.md#a#1", "n.md#a~2#1"]
+
+
+def test_every_store_fixture_is_named_in_its_provenance() -> None:
+    provenance = (STORE_FIXTURES / "PROVENANCE.md").read_text()
+    files = [p for p in sorted(STORE_FIXTURES.rglob("*")) if p.is_file() and p.suffix == ".md"]
+    named = [str(p.relative_to(STORE_FIXTURES)) for p in files if p.name != "PROVENANCE.md"]
+    assert named
+    assert [name for name in named if f"`{name}`" not in provenance] == []
+    real = STORE_FIXTURES / "serena" / "7nohe__figdeck__suggested_commands.md"
+    digest = hashlib.sha256(real.read_bytes()).hexdigest()
+    assert f"sha256 `{digest}`" in provenance, "the real fixture is kept unchanged"
