@@ -153,3 +153,27 @@ def test_status_counts_waiting_agent_memories_and_doctor_lists_the_stores(
     line = next(line for line in doctor.splitlines() if "agent memory:" in line)
     assert "serena-memories: " not in line.split(";")[0]
     assert "off by memory.sources: agents-override, gemini-memories, serena-memories" in line
+
+
+def test_an_item_edited_before_review_replaces_its_earlier_candidate(project: Project) -> None:
+    memory = BUILDERS["claude-local"][0](project)
+    _, first = project.gm("harvest")
+    memory.write_text(memory.read_text().replace("make dev", "make up"))
+    _, second = project.gm("harvest")
+    (offer,) = second["offered"]
+    assert offer["action"] == "store"
+    _, review = project.gm("review")
+    assert [i["candidateId"] for i in review["items"]] == [offer["candidateId"]]
+    assert offer["candidateId"] != first["offered"][0]["candidateId"]
+
+
+def test_an_edited_command_is_an_update_not_already_approved(project: Project) -> None:
+    memory = project.root / "CLAUDE.local.md"
+    memory.write_text("- `make dev` starts the stack.\n")
+    project.repo.write("Makefile", "dev:\n\ttrue\n")
+    project.repo.commit_all("make dev")
+    project.gm("harvest")
+    review_and_promote(project)
+    memory.write_text("- `make dev` starts the stack and seeds the database.\n")
+    _, harvested = project.gm("harvest")
+    assert [o["action"] for o in harvested["offered"]] == ["update"]

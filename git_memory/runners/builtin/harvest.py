@@ -104,19 +104,33 @@ def _one(
     if previous is not None and previous.content_digest == item.digest:
         outcome.unchanged += 1
         return
+    target = _entry_of(workspace, previous, approved)
+    # An edited item is compared with approved memory other than the entry it became.
+    others = [body for entry, body in approved if entry != target]
     keys = memory_keys(item.text.strip())
-    if any(keys & memory_keys(body) or body == _normalized(item.text) for _, body in approved):
+    if any(keys & memory_keys(body) or body == _normalized(item.text) for body in others):
         outcome.already_approved += 1
         _remember(workspace, item, None)
         return
-    target = _entry_of(workspace, previous, approved)
+    _supersede(workspace, previous)
     candidate_id = f"harvest-{digest([item.store, item.key, item.digest])[:16]}-c1"
-    if store.get_candidate(workspace.db, candidate_id) is None:
+    existing = store.get_candidate(workspace.db, candidate_id)
+    if existing is None:
         _stage(workspace, candidate_id, item, target)
     _remember(workspace, item, candidate_id)
-    outcome.offered.append(
-        (candidate_id, item, kind_of(item.text), "update" if target else "store")
-    )
+    if existing is None or existing.status == "quarantined":
+        outcome.offered.append(
+            (candidate_id, item, kind_of(item.text), "update" if target else "store")
+        )
+
+
+def _supersede(workspace: Workspace, previous: harvest_state.HarvestedItem | None) -> None:
+    """The earlier text of an edited item leaves the review queue when nobody decided on it."""
+    if previous is None or previous.candidate_id is None:
+        return
+    earlier = store.get_candidate(workspace.db, previous.candidate_id)
+    if earlier is not None and earlier.status == "quarantined":
+        store.discard(workspace.db, earlier.candidate_id, expected_revision=earlier.revision)
 
 
 def _remember(workspace: Workspace, item: MemoryItem, candidate_id: str | None) -> None:
