@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from git_memory.agent_memory.read import read_store
-from git_memory.agent_memory.stores import FoundStore, enabled_stores, locate, tracked_paths
+from git_memory.agent_memory.stores import FoundStore, enabled_stores, locate
 from git_memory.paths import MEMORY_STATE_DB
 from git_memory.store import agent_memory as harvest_state
 from git_memory.store.session import open_workspace
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def found_stores(worktree: Worktree) -> list[FoundStore]:
     """The stores `memory.sources` turns on that exist for this worktree."""
     specs = enabled_stores(worktree.config_value("memory.sources"))
-    return locate(worktree, specs, tracked_paths(worktree))
+    return locate(worktree, specs)
 
 
 def counts(worktree: Worktree) -> dict[str, int]:

@@ -96,21 +96,21 @@ def main_root(worktree: Worktree) -> Path:
     return common.parent if common.name == ".git" else worktree.root
 
 
-def locate(worktree: Worktree, specs: list[StoreSpec], tracked: frozenset[str]) -> list[FoundStore]:
-    """Every enabled store that exists for `worktree` (`tracked`: the paths git tracks)."""
+def locate(worktree: Worktree, specs: list[StoreSpec]) -> list[FoundStore]:
+    """Every enabled store that exists for `worktree`."""
     found = []
     for spec in specs:
-        store = _LOCATORS[spec.name](spec, worktree, tracked)
+        store = _LOCATORS[spec.name](spec, worktree)
         if store is not None and store.files:
             found.append(store)
     return found
 
 
-def tracked_paths(worktree: Worktree) -> frozenset[str]:
-    """Every path git tracks in this worktree (a tracked override is the team's own file)."""
-    from git_memory.repo.evidence import RepositoryFacts
-
-    return RepositoryFacts(worktree.repository).tracked
+def is_tracked(worktree: Worktree, relpath: str) -> bool:
+    """Whether git's index holds `relpath` (read afresh: one lookup, not a listing)."""
+    index = worktree.repository.index
+    index.read(False)
+    return relpath in index
 
 
 def _markdown_in(directory: Path, prefix: str = "") -> tuple[StoreFile, ...]:
@@ -122,14 +122,14 @@ def _markdown_in(directory: Path, prefix: str = "") -> tuple[StoreFile, ...]:
     return tuple(StoreFile(directory / name, prefix + name) for name in names)
 
 
-def _claude_auto(spec: StoreSpec, worktree: Worktree, _t: frozenset[str]) -> FoundStore | None:
+def _claude_auto(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     from git_memory.sessions.providers.claude_code import PROVIDER_INFO
 
     root = PROVIDER_INFO.home() / "projects" / project_slug(main_root(worktree)) / "memory"
     return FoundStore(spec, root, _markdown_in(root))
 
 
-def _claude_agents(spec: StoreSpec, worktree: Worktree, _t: frozenset[str]) -> FoundStore | None:
+def _claude_agents(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     root = worktree.root / ".claude"
     files: list[StoreFile] = []
     for scope in ("agent-memory", "agent-memory-local"):
@@ -148,18 +148,20 @@ def _single(spec: StoreSpec, worktree: Worktree, name: str) -> FoundStore:
     return FoundStore(spec, worktree.root, (StoreFile(path, name),) if present else ())
 
 
-def _claude_local(spec: StoreSpec, worktree: Worktree, _t: frozenset[str]) -> FoundStore | None:
+def _claude_local(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     return _single(spec, worktree, "CLAUDE.local.md")
 
 
-def _override(spec: StoreSpec, worktree: Worktree, tracked: frozenset[str]) -> FoundStore | None:
+def _override(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     # A tracked override is the team's own instruction file, already reviewed through git.
     return (
-        None if "AGENTS.override.md" in tracked else _single(spec, worktree, "AGENTS.override.md")
+        None
+        if is_tracked(worktree, "AGENTS.override.md")
+        else _single(spec, worktree, "AGENTS.override.md")
     )
 
 
-def _gemini(spec: StoreSpec, worktree: Worktree, _t: frozenset[str]) -> FoundStore | None:
+def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     from git_memory.sessions.providers.gemini_cli import home
 
     places = ((home() / "GEMINI.md", "user GEMINI.md"), (worktree.root / "GEMINI.md", "GEMINI.md"))
@@ -171,7 +173,7 @@ def _gemini(spec: StoreSpec, worktree: Worktree, _t: frozenset[str]) -> FoundSto
     return FoundStore(spec, worktree.root, tuple(files))
 
 
-def _serena(spec: StoreSpec, worktree: Worktree, _t: frozenset[str]) -> FoundStore | None:
+def _serena(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     root = worktree.root / ".serena" / "memories"
     return FoundStore(spec, root, _markdown_in(root))
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from git_memory.agent_memory.items import MemoryItem
 from git_memory.agent_memory.read import Diagnostic, read_store
-from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate, tracked_paths
+from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import DraftCandidate, DraftStatement
 from git_memory.extract.assess import DraftStatement as AssessedStatement
@@ -71,7 +71,7 @@ def kind_of(text: str) -> str:
 def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
     """Read every enabled store of this worktree and stage what is new or changed."""
     worktree = workspace.worktree
-    outcome = HarvestOutcome(stores=locate(worktree, specs, tracked_paths(worktree)))
+    outcome = HarvestOutcome(stores=locate(worktree, specs))
     prior = harvest_state.harvested_items(workspace.db, workspace.owner)
     approved = _approved(workspace)
     for found in outcome.stores:
