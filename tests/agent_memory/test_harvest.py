@@ -177,3 +177,15 @@ def test_an_edited_command_is_an_update_not_already_approved(project: Project) -
     memory.write_text("- `make dev` starts the stack and seeds the database.\n")
     _, harvested = project.gm("harvest")
     assert [o["action"] for o in harvested["offered"]] == ["update"]
+
+
+def test_a_linked_worktree_reads_the_repositorys_auto_memory(
+    project: Project, tmp_path: Path
+) -> None:
+    from tests.conftest import run_cli
+
+    BUILDERS["claude-auto-memory"][0](project)
+    linked = project.repo.add_worktree(tmp_path / "feature", "feature")
+    result = run_cli(["harvest", "--format", "json"], cwd=linked.root)
+    assert result.exit_code == 0
+    assert [s["store"] for s in result.json()["stores"]] == ["claude-auto-memory"]
