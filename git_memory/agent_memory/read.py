@@ -17,6 +17,8 @@ from git_memory.agent_memory.stores import FoundStore, StoreFile
 from git_memory.sessions.source_io import SourceRefused, open_regular
 
 MAX_FILE_BYTES = 256 * 1024
+# A store is a handful of notes; a folder of thousands is not read past this many files.
+MAX_FILES = 200
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,11 @@ def read_store(store: FoundStore, worktree_root: Path) -> tuple[list[MemoryItem]
     """The items of every file of `store`, and a diagnostic for each file not read."""
     items: list[MemoryItem] = []
     diagnostics: list[Diagnostic] = []
-    for file in store.files:
+    for number, file in enumerate(store.files):
+        if number == MAX_FILES:
+            rest = f"{len(store.files) - MAX_FILES} more file(s)"
+            diagnostics.append(Diagnostic(store.spec.name, rest, "too-many-files", "not read"))
+            break
         try:
             text = _read(file, worktree_root)
         except SourceRefused as refused:

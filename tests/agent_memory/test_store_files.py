@@ -101,3 +101,18 @@ def test_every_store_fixture_is_named_in_its_provenance() -> None:
     real = STORE_FIXTURES / "serena" / "7nohe__figdeck__suggested_commands.md"
     digest = hashlib.sha256(real.read_bytes()).hexdigest()
     assert f"sha256 `{digest}`" in provenance, "the real fixture is kept unchanged"
+
+
+def test_a_store_of_thousands_of_files_is_read_up_to_its_cap(project: Project) -> None:
+    from git_memory.agent_memory.read import MAX_FILES
+
+    folder = project.root / ".serena" / "memories"
+    folder.mkdir(parents=True)
+    for number in range(MAX_FILES + 3):
+        (folder / f"note-{number:04}.md").write_text(f"- Note number {number} about the build.\n")
+    code, harvested = project.gm("harvest")
+    assert code == 0
+    assert len(harvested["offered"]) == MAX_FILES
+    assert [(d["file"], d["code"]) for d in harvested["diagnostics"]] == [
+        ("3 more file(s)", "too-many-files")
+    ]
