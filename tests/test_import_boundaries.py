@@ -23,7 +23,7 @@ LAYERS = [
     {"mcp", "demo", "doctor"},
     {"ops"},
     {"extract", "promote", "consolidate", "skills", "assemble", "runners", "verify", "impact"},
-    {"sessions", "store", "repo"},
+    {"sessions", "store", "repo", "agent_memory"},
     {"formats", "lint", "contracts"},
     {
         "errors",

@@ -76,6 +76,9 @@ CONTRACTS: tuple[tuple[str, str], ...] = (
     ("git_memory.contracts.requests", "ReviewRequest"),
     ("git_memory.contracts.requests", "DiscardRequest"),
     ("git_memory.contracts.requests", "DiscardResponse"),
+    # --- agents' own memory (issue 32) ---
+    ("git_memory.contracts.harvest", "HarvestRequest"),
+    ("git_memory.contracts.harvest", "HarvestResponse"),
     # --- keeping memory true: verify, list, retire ---
     ("git_memory.contracts.lifecycle", "VerifyRequest"),
     ("git_memory.contracts.lifecycle", "VerifyResponse"),

@@ -61,6 +61,7 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         if home is not None:
             found.append(wt.check_sessions(ctx))
         found.append(check_freshness(ctx))
+        found.append(wt.check_agent_memory(ctx))
     from git_memory.doctor import mcp_clients
 
     root = worktree.root if worktree is not None else None

@@ -144,3 +144,26 @@ def check_freshness(ctx: OpContext) -> DoctorCheck:
         status="ok",
         detail=f"{found['fresh']} fresh, {found['unverifiable']} unverifiable",
     )
+
+
+def check_agent_memory(ctx: OpContext) -> DoctorCheck:
+    """Doctor: the agents' own memory stores found for this worktree (docs/agent-memory.md)."""
+    from git_memory.agent_memory.status import found_stores
+    from git_memory.agent_memory.stores import STORES, enabled_stores
+    from git_memory.doctor.checks import _shown as shown_path
+
+    worktree = ctx.worktree
+    found = found_stores(worktree)
+    on = {spec.name for spec in enabled_stores(worktree.config_value("memory.sources"))}
+    off = [spec.name for spec in STORES if spec.name not in on]
+    suffix = f"; off by memory.sources: {', '.join(off)}" if off else ""
+    listed = "; ".join(
+        f"{store.spec.name}: {len(store.files)} file(s) in {shown_path(store.root)}"
+        for store in found
+    )
+    return DoctorCheck(
+        name="agent memory",
+        status="ok",
+        detail=(listed or "no agent memory store found for this worktree") + suffix,
+        hint="git memory harvest offers their items for review" if found else None,
+    )

@@ -314,6 +314,13 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         module="git_memory.ops.list_memory",
         cli_only="a table for people; agents find memory with memory_search",
     ),
+    # --- agents' own memory (issue 32) ---
+    _op(
+        "harvest",
+        "Offer what agents keep in their own memory stores for review as candidates.",
+        "private-state",
+        mcp_tool="memory_harvest",
+    ),
     _op(
         "retire",
         "Prepare a promotion plan that deprecates approved entries, recording why.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from git_memory.agent_memory import status as agent_memory_status
 from git_memory.assemble.answers import STATUS_STATE_FILES
 from git_memory.consolidate import status as consolidation_status
 from git_memory.contracts.status import EmptyRequest, StatusResponse
@@ -33,6 +34,7 @@ COUNT_CONTRIBUTORS: tuple[tuple[str, Callable[[Worktree], Any]], ...] = (
     ("consolidation", consolidation_status.counts),
     ("freshness", verify_status.counts),
     ("impact", impact_status.counts),
+    ("agentMemory", agent_memory_status.counts),
 )
 
 
@@ -58,7 +60,10 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
         counts=counts,
         notes=notes,
     )
-    if not notes:  # a part that failed may work next time: not recorded
+    stores = counts.get("agentMemory", {})
+    # A part that failed may work next time, and agents' own stores live outside what the
+    # record watches: neither is recorded.
+    if not notes and not (isinstance(stores, dict) and stores.get("stores")):
         text = render(response, ShortIds(worktree))
         record_answer_after(worktree, before, text, consulted_paths(worktree))
     return response
@@ -152,6 +157,10 @@ def _waiting(counts: dict[str, Any], ids: ShortIds) -> list[str]:
     if isinstance(freshness, dict) and freshness.get("stale"):
         number = _count(freshness["stale"], "approved memory is", "approved memories are")
         items.append(f"{number} stale, left out of assembled context: git memory verify")
+    agent_memory = counts.get("agentMemory", {})
+    if isinstance(agent_memory, dict) and agent_memory.get("unharvested"):
+        number = _count(agent_memory["unharvested"], "agent memory waits", "agent memories wait")
+        items.append(f"{number} in agents' own stores: git memory harvest")
     consolidation = counts.get("consolidation", {})
     if isinstance(consolidation, dict) and consolidation.get("pendingRunId"):
         items.append("a consolidation waits for review: git memory review --kind consolidation")

@@ -228,6 +228,15 @@ CREATE TABLE plan_declines (
 );
 """
 
+AGENT_MEMORY = """
+CREATE TABLE agent_memory_items (
+  repository_key TEXT NOT NULL, worktree_key TEXT NOT NULL, store TEXT NOT NULL,
+  item_key TEXT NOT NULL, content_digest TEXT NOT NULL, candidate_id TEXT,
+  harvested_at INTEGER NOT NULL,
+  PRIMARY KEY (repository_key, worktree_key, store, item_key)
+);
+"""
+
 # (name, DDL) in order. Never edit a released one; append.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001-core-tasks-candidates", CORE),
@@ -235,6 +244,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0003-promotion-journal-runs-conformance", JOURNAL),
     ("0004-authorization-log-deliveries", AUTHORIZATION),
     ("0005-plan-declines", PLAN_DECLINES),
+    ("0006-agent-memory-items", AGENT_MEMORY),
 )
 
 _BOOKKEEPING = """

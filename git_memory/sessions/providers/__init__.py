@@ -128,6 +128,18 @@ NAMES: tuple[str, ...] = (
 )
 
 
+# Agents' own memory stores (store, agent) that `memory.sources` may also name; their readers
+# are `git_memory/agent_memory/` (docs/agent-memory.md).
+MEMORY_STORES: tuple[tuple[str, str], ...] = (
+    ("claude-auto-memory", "claude-code"),
+    ("claude-agent-memory", "claude-code"),
+    ("claude-local", "claude-code"),
+    ("agents-override", "codex"),
+    ("gemini-memories", "gemini-cli"),
+    ("serena-memories", "serena"),
+)
+
+
 def providers() -> dict[str, Provider]:
     """Every registered provider by name, in registration order."""
     if not _CACHE:
@@ -151,11 +163,13 @@ def line_reader(name: str) -> LineReader:
 def parse_sources(value: str | None) -> list[str]:
     """The providers a `memory.sources` value turns on (comma list; unset or empty: all).
 
-    Unknown names raise `GM_CONFIG_INVALID`."""
+    The list may also name agents' memory stores (docs/agent-memory.md); unknown names raise
+    `GM_CONFIG_INVALID`."""
     if value is None or not value.strip():
         return list(NAMES)
     wanted = [part.strip().lower() for part in value.split(",") if part.strip()]
-    unknown = [name for name in wanted if name not in NAMES]
+    also = {name for store in MEMORY_STORES for name in store}
+    unknown = [name for name in wanted if name not in NAMES and name not in also]
     if unknown:
         from git_memory.errors import GitMemoryError
 

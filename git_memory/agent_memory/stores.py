@@ -1,0 +1,188 @@
+"""Where each agent keeps its own memory for a worktree, resolved the way the agent does.
+
+- Claude Code auto memory: `<CLAUDE_CONFIG_DIR or ~/.claude>/projects/<slug>/memory/*.md`,
+  the slug being the repository's main worktree path with every character other than a
+  letter or digit turned into `-`, so every worktree of a repository shares one store.
+- Claude Code subagent memory: `.claude/agent-memory/<agent>/` (project scope, committed)
+  and `.claude/agent-memory-local/<agent>/` (local scope) in the worktree.
+- `CLAUDE.local.md` in the worktree, and `AGENTS.override.md` when git does not track it.
+- Gemini CLI: the `## Gemini Added Memories` section of `<GEMINI_CLI_HOME>/.gemini/GEMINI.md`
+  (or `~/.gemini/GEMINI.md`) and of the worktree's `GEMINI.md`.
+- Serena: `.serena/memories/*.md` in the worktree.
+
+`memory.sources` (the comma list that also picks transcript agents) turns stores on: an
+agent's name turns on all its stores unless some of them are named, then only those.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from git_memory.sessions.providers import MEMORY_STORES
+
+if TYPE_CHECKING:
+    from git_memory.repo.binding import Worktree
+
+GEMINI_SECTION = "Gemini Added Memories"
+_SLUG_CHAR = re.compile(r"[^A-Za-z0-9]")
+
+
+@dataclass(frozen=True)
+class StoreSpec:
+    """One kind of store: its name (as `memory.sources` and evidence name it) and agent."""
+
+    name: str
+    agent: str
+    label: str
+
+
+@dataclass(frozen=True)
+class StoreFile:
+    """One file of a found store: its path, its name inside the store, the section read."""
+
+    path: Path
+    name: str
+    section: str | None = None
+
+
+@dataclass(frozen=True)
+class FoundStore:
+    """A store that exists for this worktree: its root and the files to read in it."""
+
+    spec: StoreSpec
+    root: Path
+    files: tuple[StoreFile, ...]
+
+
+LABELS = {
+    "claude-auto-memory": "Claude Code auto memory",
+    "claude-agent-memory": "Claude Code subagent memory",
+    "claude-local": "CLAUDE.local.md",
+    "agents-override": "untracked AGENTS.override.md",
+    "gemini-memories": "Gemini CLI saved memories",
+    "serena-memories": "Serena memories",
+}
+STORES: tuple[StoreSpec, ...] = tuple(
+    StoreSpec(name, agent, LABELS[name]) for name, agent in MEMORY_STORES
+)
+STORE_NAMES = tuple(store.name for store in STORES)
+AGENTS = tuple(dict.fromkeys(store.agent for store in STORES))
+
+
+def project_slug(path: Path) -> str:
+    """Claude Code's folder name for a project: every non-alphanumeric character is `-`."""
+    return _SLUG_CHAR.sub("-", str(path))
+
+
+def enabled_stores(value: str | None) -> list[StoreSpec]:
+    """The stores a `memory.sources` value turns on (unset or empty: all)."""
+    if value is None or not value.strip():
+        return list(STORES)
+    wanted = {part.strip().lower() for part in value.split(",") if part.strip()}
+    named = {store.agent for store in STORES if store.name in wanted}
+    return [
+        store
+        for store in STORES
+        if store.name in wanted or (store.agent in wanted and store.agent not in named)
+    ]
+
+
+def main_root(worktree: Worktree) -> Path:
+    """The main worktree's root (the common git dir's parent for a linked worktree)."""
+    common = worktree.common_dir
+    return common.parent if common.name == ".git" else worktree.root
+
+
+def locate(worktree: Worktree, specs: list[StoreSpec]) -> list[FoundStore]:
+    """Every enabled store that exists for `worktree`."""
+    found = []
+    for spec in specs:
+        store = _LOCATORS[spec.name](spec, worktree)
+        if store is not None and store.files:
+            found.append(store)
+    return found
+
+
+def is_tracked(worktree: Worktree, relpath: str) -> bool:
+    """Whether git's index holds `relpath` (read afresh: one lookup, not a listing)."""
+    index = worktree.repository.index
+    index.read(False)
+    return relpath in index
+
+
+def _markdown_in(directory: Path, prefix: str = "") -> tuple[StoreFile, ...]:
+    """The `*.md` entries directly in `directory` (links and specials are the reader's)."""
+    try:
+        names = sorted(entry.name for entry in directory.iterdir() if entry.name.endswith(".md"))
+    except OSError:
+        return ()
+    return tuple(StoreFile(directory / name, prefix + name) for name in names)
+
+
+def _claude_auto(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    from git_memory.sessions.providers.claude_code import PROVIDER_INFO
+
+    root = PROVIDER_INFO.home() / "projects" / project_slug(main_root(worktree)) / "memory"
+    return FoundStore(spec, root, _markdown_in(root))
+
+
+def _claude_agents(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    root = worktree.root / ".claude"
+    files: list[StoreFile] = []
+    for scope in ("agent-memory", "agent-memory-local"):
+        try:
+            agents = sorted(p.name for p in (root / scope).iterdir() if p.is_dir())
+        except OSError:
+            continue
+        for agent in agents:
+            files += _markdown_in(root / scope / agent, f"{scope}/{agent}/")
+    return FoundStore(spec, root, tuple(files))
+
+
+def _single(spec: StoreSpec, worktree: Worktree, name: str) -> FoundStore:
+    path = worktree.root / name
+    present = path.exists() or path.is_symlink()
+    return FoundStore(spec, worktree.root, (StoreFile(path, name),) if present else ())
+
+
+def _claude_local(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    return _single(spec, worktree, "CLAUDE.local.md")
+
+
+def _override(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    # A tracked override is the team's own instruction file, already reviewed through git.
+    return (
+        None
+        if is_tracked(worktree, "AGENTS.override.md")
+        else _single(spec, worktree, "AGENTS.override.md")
+    )
+
+
+def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    from git_memory.sessions.providers.gemini_cli import home
+
+    places = ((home() / "GEMINI.md", "user GEMINI.md"), (worktree.root / "GEMINI.md", "GEMINI.md"))
+    files = [
+        StoreFile(path, name, GEMINI_SECTION)
+        for path, name in places
+        if path.exists() or path.is_symlink()
+    ]
+    return FoundStore(spec, worktree.root, tuple(files))
+
+
+def _serena(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    root = worktree.root / ".serena" / "memories"
+    return FoundStore(spec, root, _markdown_in(root))
+
+
+_LOCATORS = {
+    "claude-auto-memory": _claude_auto,
+    "claude-agent-memory": _claude_agents,
+    "claude-local": _claude_local,
+    "agents-override": _override,
+    "gemini-memories": _gemini,
+    "serena-memories": _serena,
+}

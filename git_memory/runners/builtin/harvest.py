@@ -1,0 +1,216 @@
+"""Harvest: each item of an agent's own memory store becomes a quarantined candidate.
+
+An item travels the path a drafted transcript memory does: a DraftCandidate validated by its
+contract, one statement citing one evidence item (the store, the item's key and its content
+digest; never a path under the home directory or a session id), assessed by the host
+(`unverified` until a person confirms it in review), then the promotion lint gate. What an
+agent wrote is typed the way transcript memories are: a command or a trap is a work method,
+a rule or a fact a work fact. An item whose substance approved memory already holds is not
+offered; an item harvested once is offered again only when its text changed, as an update of
+the entry it became.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from git_memory.agent_memory.items import MemoryItem
+from git_memory.agent_memory.read import Diagnostic, read_store
+from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate
+from git_memory.contracts.canonical import digest
+from git_memory.contracts.extraction import DraftCandidate, DraftStatement
+from git_memory.extract.assess import DraftStatement as AssessedStatement
+from git_memory.extract.assess import assess_statements
+from git_memory.extract.evidence import CatalogItem
+from git_memory.extract.stage_drafts import to_store_assessment
+from git_memory.runners.builtin.window import memory_keys
+from git_memory.store import agent_memory as harvest_state
+from git_memory.store import candidates as store
+from git_memory.store.approved import list_approved_entries
+from git_memory.store.session import Workspace
+
+LIMITATION = "agent-memory: written by an agent; not checked against the repository"
+_COMMAND = re.compile(r"`[^`\n]+`")
+_TRAP = re.compile(
+    r"\b(?:fails?|failed|failing|error|breaks?|broke|instead|hangs?|crash(?:es)?)\b",
+    re.IGNORECASE,
+)
+_RULE = re.compile(
+    r"^(?:always|never|don'?t|do not|must|prefer|avoid|use|keep|only|ask|make sure)\b",
+    re.IGNORECASE,
+)
+TYPE_OF = {
+    "command": "work_method",
+    "trap": "work_method",
+    "rule": "work_fact",
+    "fact": "work_fact",
+}
+
+
+@dataclass
+class HarvestOutcome:
+    """What a harvest found, offered and left alone."""
+
+    stores: list[FoundStore] = field(default_factory=list)
+    offered: list[tuple[str, MemoryItem, str, str]] = field(default_factory=list)
+    unchanged: int = 0
+    already_approved: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def kind_of(text: str) -> str:
+    """command, trap, rule or fact: how the builtin extractor would file the same words."""
+    if _COMMAND.search(text) and _TRAP.search(text):
+        return "trap"
+    if _RULE.match(text.lstrip("*_ ")):
+        return "rule"
+    return "command" if _COMMAND.search(text) else "fact"
+
+
+def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
+    """Read every enabled store of this worktree and stage what is new or changed."""
+    worktree = workspace.worktree
+    outcome = HarvestOutcome(stores=locate(worktree, specs))
+    prior = harvest_state.harvested_items(workspace.db, workspace.owner)
+    approved = _approved(workspace)
+    for found in outcome.stores:
+        items, diagnostics = read_store(found, worktree.root)
+        outcome.diagnostics += diagnostics
+        for item in items:
+            _one(workspace, outcome, item, prior.get((item.store, item.key)), approved)
+    if outcome.offered:
+        store.bump_candidate_generation(workspace.db, workspace.owner)
+    return outcome
+
+
+def _approved(workspace: Workspace) -> list[tuple[str, str]]:
+    """(entry id, normalized body) of every approved entry."""
+    rows = list_approved_entries(workspace.db, workspace.owner)
+    return [(row["entry_id"], _normalized(row["body_text"])) for row in rows]
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _one(
+    workspace: Workspace,
+    outcome: HarvestOutcome,
+    item: MemoryItem,
+    previous: harvest_state.HarvestedItem | None,
+    approved: list[tuple[str, str]],
+) -> None:
+    if previous is not None and previous.content_digest == item.digest:
+        outcome.unchanged += 1
+        return
+    target = _entry_of(workspace, previous, approved)
+    # An edited item is compared with approved memory other than the entry it became.
+    others = [body for entry, body in approved if entry != target]
+    keys = memory_keys(item.text.strip())
+    if any(keys & memory_keys(body) or body == _normalized(item.text) for body in others):
+        outcome.already_approved += 1
+        _remember(workspace, item, None)
+        return
+    _supersede(workspace, previous)
+    candidate_id = f"harvest-{digest([item.store, item.key, item.digest])[:16]}-c1"
+    existing = store.get_candidate(workspace.db, candidate_id)
+    if existing is None:
+        _stage(workspace, candidate_id, item, target)
+    _remember(workspace, item, candidate_id)
+    if existing is None or existing.status == "quarantined":
+        outcome.offered.append(
+            (candidate_id, item, kind_of(item.text), "update" if target else "store")
+        )
+
+
+def _supersede(workspace: Workspace, previous: harvest_state.HarvestedItem | None) -> None:
+    """The earlier text of an edited item leaves the review queue when nobody decided on it."""
+    if previous is None or previous.candidate_id is None:
+        return
+    earlier = store.get_candidate(workspace.db, previous.candidate_id)
+    if earlier is not None and earlier.status == "quarantined":
+        store.discard(workspace.db, earlier.candidate_id, expected_revision=earlier.revision)
+
+
+def _remember(workspace: Workspace, item: MemoryItem, candidate_id: str | None) -> None:
+    harvest_state.record_harvest(
+        workspace.db,
+        workspace.owner,
+        store=item.store,
+        item_key=item.key,
+        digest=item.digest,
+        candidate_id=candidate_id,
+    )
+
+
+def _entry_of(
+    workspace: Workspace,
+    previous: harvest_state.HarvestedItem | None,
+    approved: list[tuple[str, str]],
+) -> str | None:
+    """The approved entry the item's earlier text became (its promoted candidate's content)."""
+    if previous is None or previous.candidate_id is None:
+        return None
+    earlier = store.get_candidate(workspace.db, previous.candidate_id)
+    if earlier is None or earlier.status != "promoted":
+        return None
+    text = _normalized(str(earlier.payload.get("content", "")))
+    return next((entry for entry, body in approved if body == text), None)
+
+
+def _stage(workspace: Workspace, candidate_id: str, item: MemoryItem, target: str | None) -> None:
+    pointer = {"kind": "memory", "store": item.store, "item": item.key, "digest": item.digest}
+    evidence_id = f"ev-1-{digest(pointer)[:12]}"
+    evidence = CatalogItem(
+        evidence_id=evidence_id,
+        pointer=pointer,
+        pointer_digest=digest(pointer),
+        strength="contextual",
+        relations=("states",),
+        limitations=(LIMITATION,),
+    )
+    text = item.text.strip()
+    draft = DraftCandidate(
+        content=text,
+        type=TYPE_OF[kind_of(text)],
+        priority=50,
+        confidence="medium",
+        scene=None,
+        statements=[DraftStatement(statement_id="s1", text=text, evidence_ids=[evidence_id])],
+    )
+    (assessment,) = assess_statements(
+        [AssessedStatement("s1", text, (evidence_id,))], {evidence_id: evidence}
+    )
+    payload = {
+        **draft.to_json(),
+        "candidateKind": "entry",
+        "action": "update" if target else "store",
+        "targetEntryIds": [target] if target else [],
+        "source": {"store": item.store, "item": item.key, "digest": item.digest},
+    }
+    store.insert_candidate(
+        workspace.db,
+        candidate_id=candidate_id,
+        owner=workspace.owner,
+        kind="entry",
+        payload=payload,
+        content=text,
+        status="quarantined",
+    )
+    detail = {
+        **pointer,
+        "display": f"{item.store} {item.key} (sha256 {item.digest[:12]})",
+        "excerpt": text[:480],
+    }
+    ref = store.EvidenceRef(
+        statement_id="s1",
+        evidence_id=evidence_id,
+        pointer_digest=evidence.pointer_digest,
+        relation="states",
+        strength=evidence.strength,
+        limitations=[LIMITATION],
+        detail=detail,
+    )
+    store.add_evidence_refs(workspace.db, candidate_id, [ref])
+    store.set_assessment(workspace.db, candidate_id, to_store_assessment(assessment))
