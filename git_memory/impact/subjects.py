@@ -52,6 +52,7 @@ class Said:
     user_text: str
     turn_key: str = "entry"
     tool_calls: tuple[object, ...] = ()
+    assistant_text: str = ""
 
 
 def subject_of(body: str) -> Subject | None:

@@ -145,8 +145,8 @@ def _nothing_to_check(notes: Sequence[str]) -> Reason:
     return Reason(
         "unverifiable",
         "",
-        "cites no file, commit or project command (make target, package script, script "
-        "file, manifest) that can be checked",
+        "nothing it cites could be checked here (a file, commit or project command whose"
+        " make target, package script, script file or manifest can be read)",
     )
 
 

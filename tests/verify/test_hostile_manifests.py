@@ -51,7 +51,9 @@ def test_verify_cannot_tell_from_a_package_json_beyond_the_caps(
         ("lint-with-npm", "unverifiable")
     ]
     # The entry is not judged from the unreadable manifest: no reason names it.
-    assert report["entries"][0]["reasons"] == []
+    reasons = report["entries"][0]["reasons"]
+    assert [r["check"] for r in reasons] == ["unverifiable"]
+    assert "package.json" not in reasons[0]["message"]
 
 
 def test_a_makefile_line_of_200000_spaces_is_read_in_linear_time(

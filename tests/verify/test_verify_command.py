@@ -44,8 +44,7 @@ def test_verify_names_exactly_the_stale_entries_with_reasons(rotted: Repo, gm: A
     # An unverifiable entry says why: nothing it cites can be checked.
     assert [r["check"] for r in reasons["team-prefers-small-prs"]] == ["unverifiable"]
     assert (
-        "cites no file, commit or project command"
-        in reasons["team-prefers-small-prs"][0]["message"]
+        "nothing it cites could be checked here" in reasons["team-prefers-small-prs"][0]["message"]
     )
     assert rotted.snapshot() == before  # read-only: HEAD, refs and index untouched
 
@@ -61,9 +60,9 @@ def test_text_output_is_one_line_per_stale_entry_then_counts(rotted: Repo, gm: A
     assert "9 checked: 4 fresh, 4 stale, 1 unverifiable" in lines
     unverifiable = [line for line in lines if ": unverifiable: " in line]
     assert unverifiable == [
-        ".memory/entries/team-prefers-small-prs.md: unverifiable: cites no file, commit or"
-        " project command (make target, package script, script file, manifest) that can be"
-        " checked"
+        ".memory/entries/team-prefers-small-prs.md: unverifiable: nothing it cites could be"
+        " checked here (a file, commit or project command whose make target, package script,"
+        " script file or manifest can be read)"
     ]
 
 
