@@ -16,6 +16,7 @@ import os
 import selectors
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -133,9 +134,10 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 def _set_subreaper(on: bool) -> bool:
     """Make orphans of our descendants our children (Linux); False where unsupported."""
+    # Start-up seam: the pre-commit hook loads this module; ctypes.util finds libc through
+    # `ldconfig`, and only a runner needs a subreaper.
     import ctypes
     import ctypes.util
-    import sys
 
     if not sys.platform.startswith("linux"):
         return False

@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import time
 from typing import TYPE_CHECKING
 
 from git_memory.errors import GitMemoryError
+from git_memory.safefs import write_new_file
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -33,6 +35,8 @@ def state_home(configured: str | None = None) -> Path:
     `configured` is the value of `git config memory.home`, looked up by the caller (only
     `repo/` reads git config).
     """
+    # Start-up seam: the pre-commit hook and the recorded answers load this module and never
+    # pathlib (~5 ms).
     from pathlib import Path
 
     return Path(state_home_text(configured))
@@ -45,6 +49,7 @@ def state_home_text(configured: str | None = None) -> str:
         return _absolute_home(env, "GIT_MEMORY_HOME")
     if configured:
         return _absolute_home(configured, "memory.home")
+    # Start-up seam: only a state home that is not configured needs platformdirs.
     from platformdirs import user_state_dir
 
     return user_state_dir("git-memory", appauthor=False)
@@ -87,16 +92,14 @@ def write_private_atomic(path: Path, data: bytes) -> None:
 
     A crash leaves either the old file or the new one, never a torn file.
     """
+    # Start-up seam: secrets (random, hashlib, hmac) costs ~5 ms; the pre-commit hook and
+    # the recorded answers load this module and never write.
     import secrets
 
     directory = ensure_private_dir(path.parent)
     tmp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, PRIVATE_FILE_MODE)
+    write_new_file(str(tmp), data, PRIVATE_FILE_MODE)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -131,8 +134,6 @@ def read_private(path: Path) -> bytes:
 def write_crash_log(text: str, *, home: Path | None = None, label: str = "crash") -> Path | None:
     """Write a traceback under `<state home>/logs/` (0600) and return its path; None when it
     cannot be written, because reporting a crash must never raise another error."""
-    import time
-
     try:
         logs = ensure_private_dir((home or state_home()) / LOGS_DIR)
         path = logs / f"{label}-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
@@ -145,7 +146,7 @@ def write_crash_log(text: str, *, home: Path | None = None, label: str = "crash"
 def packaged_file(folder: str, relative: str, package: Path | None = None) -> Path | None:
     """A file shipped beside the package: `git_memory/_<folder>/<relative>` in an installed
     wheel, `<checkout>/<folder>/<relative>` in an editable install; None when neither."""
-    # pathlib is not imported at module level: the pre-commit hook imports this module.
+    # Start-up seam: the pre-commit hook imports this module and never pathlib (~5 ms).
     from pathlib import Path
 
     package = package or Path(__file__).resolve().parent

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from git_memory.errors import GitMemoryError
+from git_memory.failpoints import failpoint
 from git_memory.tempnames import TEMP_NAME, TEMP_SUFFIX
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 NEW_DIR_MODE = 0o755
@@ -33,9 +39,9 @@ def symlink_refused(relpath: str) -> GitMemoryError:
 
 def split_relative(relpath: str) -> list[str]:
     """Split a worktree-relative POSIX path, refusing absolute paths and `..`."""
-    pure = PurePosixPath(relpath)
-    parts = [part for part in pure.parts if part not in ("", ".")]
-    if pure.is_absolute() or not parts or any(part == ".." for part in parts):
+    # Plain string work: the pre-commit hook imports this module and never pathlib.
+    parts = [part for part in relpath.split("/") if part not in ("", ".")]
+    if relpath.startswith("/") or not parts or any(part == ".." for part in parts):
         raise GitMemoryError(
             "GM_PATH_OUTSIDE_WORKTREE",
             f"path is not a relative path inside the worktree: {relpath!r}",
@@ -120,11 +126,19 @@ def read_at(dir_fd: int, name: str, shown: str, max_bytes: int | None = None) ->
     return data
 
 
-def _renameat2_noreplace() -> object | None:
-    """libc's renameat2, when this is Linux with a libc that has it."""
+_RENAME_NOREPLACE = 1
+
+
+@functools.cache
+def _renameat2() -> Callable[[int, str, str], int] | None:
+    """`renameat2(RENAME_NOREPLACE)` of libc as `(dir_fd, src, dst) -> errno` (0: renamed),
+    when this is Linux with a libc that has it.
+
+    Looked up on the first rename, with ctypes imported here (a start-up seam): finding libc
+    runs `ldconfig` and ctypes.util imports subprocess, costs every command importing this
+    module (the pre-commit hook among them) would otherwise pay."""
     import ctypes
     import ctypes.util
-    import sys
 
     if not sys.platform.startswith("linux"):
         return None
@@ -141,11 +155,13 @@ def _renameat2_noreplace() -> object | None:
         ctypes.c_uint,
     ]
     function.restype = ctypes.c_int
-    return function
 
+    def rename(dir_fd: int, src: str, dst: str) -> int:
+        if function(dir_fd, src.encode(), dir_fd, dst.encode(), _RENAME_NOREPLACE) == 0:
+            return 0
+        return ctypes.get_errno()
 
-_RENAME_NOREPLACE = 1
-_renameat2 = _renameat2_noreplace()
+    return rename
 
 
 def rename_noreplace(dir_fd: int, src: str, dst: str) -> None:
@@ -154,19 +170,11 @@ def rename_noreplace(dir_fd: int, src: str, dst: str) -> None:
     Linux: `renameat2(RENAME_NOREPLACE)`. Elsewhere (or on file systems without it):
     `link` then `unlink`, which is equally exclusive because `link` never replaces.
     """
-    if _renameat2 is not None:
-        import ctypes
-
-        result = _renameat2(
-            dir_fd,
-            src.encode(),
-            dir_fd,
-            dst.encode(),  # type: ignore[operator]
-            _RENAME_NOREPLACE,
-        )
-        if result == 0:
+    renameat2 = _renameat2()
+    if renameat2 is not None:
+        err = renameat2(dir_fd, src, dst)
+        if err == 0:
             return
-        err = ctypes.get_errno()
         if err == errno.EEXIST:
             raise FileExistsError(errno.EEXIST, "target exists", dst)
         if err not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
@@ -181,6 +189,8 @@ def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str
     The name carries our pid, so `remove_stale_temps` can tell a crashed writer's leftover
     from a temp another live process is about to rename.
     """
+    # Start-up seam: secrets (random, hashlib, hmac) costs ~5 ms; the pre-commit hook imports
+    # this module and never writes.
     import secrets
 
     temp = f".{name}.{os.getpid()}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
@@ -217,6 +227,9 @@ def _clean_once(dir_fd: int) -> None:
 
 
 def _writer_running(pid: int) -> bool:
+    # Start-up seam: _proc imports subprocess, selectors and signal (~30 modules); the
+    # recorded answers of `context` and `status` import this module (through paths) and
+    # never clean temps.
     from git_memory._proc import process_exists
 
     return pid == os.getpid() or process_exists(pid)
@@ -244,6 +257,18 @@ def write_exclusive_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -
     os.close(fd)
 
 
+def write_new_file(path: str, data: bytes, mode: int) -> None:
+    """Write `data` to a new file at `path` (`write_exclusive_at` in its directory): the one
+    creator of private files. FileExistsError when anything, a symbolic link included, is
+    already there."""
+    directory, name = os.path.split(path)
+    dir_fd = os.open(directory or ".", DIR_FLAGS & ~os.O_NOFOLLOW)
+    try:
+        write_exclusive_at(dir_fd, name, data, mode)
+    finally:
+        os.close(dir_fd)
+
+
 def unlink_file_at(dir_fd: int, name: str) -> bool:
     """Remove regular file (or symlink entry) `name` in `dir_fd`; False when it was absent."""
     try:
@@ -261,8 +286,6 @@ def _install_at(
     A failed rename removes the temp, so nothing but `name` (or nothing) is ever left, and the
     first write of a process into a directory clears temps a killed writer left there.
     """
-    from git_memory.failpoints import failpoint
-
     _clean_once(dir_fd)
     temp = write_temp_at(dir_fd, name, data, mode)
     try:

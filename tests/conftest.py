@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from git_memory.store.db import StateDB
 from git_memory.testing.repos import Repo, make_repo
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +60,14 @@ def hermetic_env(
         monkeypatch.setenv(variable, str(dirs[name]))
     yield dirs
     assert Path(os.environ["HOME"]).resolve() != REAL_HOME
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[StateDB]:
+    """A fresh memory-state database in the test's directory, closed when the test ends."""
+    database = StateDB(tmp_path / "m.sqlite3")
+    yield database
+    database.close()
 
 
 @pytest.fixture

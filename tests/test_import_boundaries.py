@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "git_memory"
 # module prefix allowed to import it
 CHOKE_POINTS = {
     "pygit2": ("repo",),
-    "sqlite3": ("store/db.py", "sessions/index.py"),
+    "sqlite3": ("database.py",),
     "subprocess": ("_proc.py", "testing/"),
 }
 
@@ -29,6 +29,7 @@ LAYERS = [
         "errors",
         "output",
         "paths",
+        "database",
         "failpoints",
         "ids",
         "safefs",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from git_memory.sessions.providers import MEMORY_STORES
+from git_memory.sessions.providers.base import MEMORY_STORES
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree

@@ -110,7 +110,7 @@ def check_transcripts(enabled: list[str] | None = None) -> DoctorCheck:
 
     `enabled` are the agents `memory.sources` turns on (default: every registered agent)."""
     from git_memory.sessions.discover import discover
-    from git_memory.sessions.providers import providers
+    from git_memory.sessions.providers.table import providers
 
     table = providers()
     names = list(table) if enabled is None else enabled

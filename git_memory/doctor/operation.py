@@ -79,7 +79,7 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
 
 def _transcripts(checks: Any, worktree: Worktree | None) -> Any:
     """The transcripts check for the agents `memory.sources` turns on."""
-    from git_memory.sessions.providers import enabled
+    from git_memory.sessions.providers.base import enabled
 
     try:
         names = enabled(worktree) if worktree is not None else None

@@ -36,7 +36,7 @@ def pending_tasks(
 ) -> tuple[Workspace, Selection, list[PlannedTask]]:
     """Sync the session index, select the window and plan its chunks; the pending ones. The
     caller closes the returned workspace (`with workspace:`)."""
-    from git_memory.sessions.providers import enabled
+    from git_memory.sessions.providers.base import enabled
     from git_memory.sessions.sync import sync
 
     # Take in what the agents wrote since the last look (lock order: sessions, then memory);

@@ -12,7 +12,7 @@ from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
 from git_memory.ops.timeflags import utc_timestamp
-from git_memory.sessions.providers import NAMES as PROVIDER_NAMES
+from git_memory.sessions.providers.base import NAMES as PROVIDER_NAMES
 
 
 def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:

@@ -47,7 +47,7 @@ def sessions_sync(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
 
 def run_sync(ctx: OpContext, request: SessionsSyncRequest, *, rebuilt: bool = False) -> SyncSummary:
     """Sync the index from the default transcript folders plus the request's sources."""
-    from git_memory.sessions.providers import enabled
+    from git_memory.sessions.providers.base import enabled
     from git_memory.sessions.sync import sync
 
     result = sync(

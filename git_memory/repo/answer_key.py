@@ -30,6 +30,7 @@ import os
 import stat
 
 import git_memory
+from git_memory.paths import state_home_text, write_private_atomic
 from git_memory.repo.memory_root import resolve_memory_root
 
 # A repository chosen by the environment rather than by the directory is left to the full path.
@@ -222,9 +223,8 @@ def write_config_snapshot(key: WorktreeKey, now_ns: int) -> None:
     assert isinstance(files, dict)
     if any(is_racy(signature, now_ns) for signature in files.values()):
         return
+    # Start-up seam: the recorded answers never import pathlib when they answer (~5 ms).
     from pathlib import Path
-
-    from git_memory.paths import write_private_atomic
 
     write_private_atomic(Path(path), json.dumps(snapshot).encode("utf-8"))
 
@@ -238,8 +238,6 @@ def config_snapshot_path(root: str) -> str | None:
     environment names it (a `memory.home` only git knows is left to git); None when the
     state home cannot be named."""
     try:
-        from git_memory.paths import state_home_text
-
         home = state_home_text(None)
     except Exception:
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from git_memory._proc import run, scrubbed_environment
 from git_memory.errors import GitMemoryError
 
 GIT_TIMEOUT = 30.0
@@ -18,7 +19,6 @@ GIT_TIMEOUT = 30.0
 
 def git_environment() -> dict[str, str]:
     """The environment for a git child: no inherited `GIT_*` but git's config layers."""
-    from git_memory._proc import scrubbed_environment
 
     keep = [key for key in os.environ if key.startswith("GIT_CONFIG")]
     return scrubbed_environment(keep_git=keep)
@@ -26,7 +26,6 @@ def git_environment() -> dict[str, str]:
 
 def git_path(root: Path, name: str) -> Path:
     """`git rev-parse --git-path NAME` run in `root`, as an absolute path."""
-    from git_memory._proc import run
 
     argv = ["git", "rev-parse", "--git-path", name]
     try:

@@ -25,7 +25,16 @@ import pygit2
 from git_memory.errors import GitMemoryError
 from git_memory.paths import packaged_file
 from git_memory.repo.binding import Worktree
+from git_memory.repo.gitcli import git_path
 from git_memory.repo.memory_tree import is_tracked_dir
+from git_memory.safefs import (
+    create_file_at,
+    open_dir,
+    read_at,
+    read_file_nofollow,
+    remove_stale_temps,
+    replace_file_at,
+)
 
 HOOK_NAMES = ("pre-commit",)
 MARKER = re.compile(r"^# managed-by: git-memory hook shim v(\d+)$", re.MULTILINE)
@@ -47,7 +56,6 @@ class HookInfo:
 
 def hooks_dir(worktree: Worktree) -> Path:
     """The hooks directory git uses for this worktree, as git itself resolves it."""
-    from git_memory.repo.gitcli import git_path
 
     return git_path(worktree.root, "hooks")
 
@@ -69,7 +77,6 @@ def shown_hooks_dir(worktree: Worktree, directory: Path) -> str:
 @contextlib.contextmanager
 def open_hooks_dir(worktree: Worktree, directory: Path, *, create: bool) -> Iterator[int]:
     """A directory fd for `directory`: no-follow below the worktree or the git dir."""
-    from git_memory.safefs import open_dir
 
     # Inside the git directory (reached through a symlinked `.git` or not) it is git's own
     # ground; below the worktree every component is opened without following links.
@@ -116,7 +123,6 @@ def render_shim(name: str) -> str:
 
 def hook_state(dir_fd: int, name: str) -> HookInfo:
     """The state of one hook slot (read without following symlinks)."""
-    from git_memory.safefs import read_at
 
     legacy = _lexists(dir_fd, f"{name}.legacy")
     info = _lstat(dir_fd, name)
@@ -166,7 +172,6 @@ def check_untracked(worktree: Worktree, directory: Path, force: bool) -> None:
 
 def install_hook(dir_fd: int, name: str) -> HookInfo:
     """Install or upgrade one shim, chaining a foreign hook as `<name>.legacy`."""
-    from git_memory.safefs import remove_stale_temps, replace_file_at
 
     remove_stale_temps(dir_fd)
     before = hook_state(dir_fd, name)
@@ -215,7 +220,6 @@ def attributes_line(worktree: Worktree) -> str:
 
 
 def _attributes(worktree: Worktree) -> str:
-    from git_memory.safefs import read_file_nofollow
 
     data = read_file_nofollow(worktree.root, ".gitattributes")
     return "" if data is None else data.decode("utf-8")
@@ -252,7 +256,6 @@ def unregister_driver(worktree: Worktree) -> None:
 
 
 def _write_attributes(worktree: Worktree, text: str) -> None:
-    from git_memory.safefs import create_file_at, open_dir, replace_file_at
 
     with open_dir(worktree.root, []) as dir_fd:
         if os.path.lexists(worktree.root / ".gitattributes"):

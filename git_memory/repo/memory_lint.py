@@ -18,7 +18,9 @@ from git_memory.lint.engine import (
     lint_bytes,
     present_ids,
 )
+from git_memory.lint.rules import INDEX_STALE_CODE, SYMLINK_CODE
 from git_memory.repo import memory_tree
+from git_memory.repo.staged import staged_files
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -54,8 +56,6 @@ def collect_findings(
         if not paths:
             return {}
     if staged:
-        from git_memory.repo.staged import staged_files
-
         files = staged_files(worktree.root, root, memory_tree.index_path_from_environment())
     else:
         files = memory_tree.worktree_files(_path(worktree.root), root)
@@ -122,13 +122,13 @@ def _merge(results: dict[str, list[Finding]], path: str, extra: list[Finding]) -
 
 def _path(root: Path | str) -> Path:
     """A worktree root as a path (the staged fast path carries it as text, unimported)."""
+    # Start-up seam: the pre-commit hook never imports pathlib (~5 ms).
     from pathlib import Path
 
     return Path(root)
 
 
 def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
-    from git_memory.lint.rules import SYMLINK_CODE
 
     leftover = _leftover(item.relpath)
     if leftover is not None:
@@ -165,7 +165,6 @@ def _existing(selected: list[Any], prefixes: list[str], paths: list[str]) -> lis
 
 
 def _stale_index(files: list[Any]) -> Finding | None:
-    from git_memory.lint.rules import INDEX_STALE_CODE
 
     built, current = memory_tree.expected_index(files)
     if built.data == current:

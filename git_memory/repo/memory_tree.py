@@ -18,6 +18,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from git_memory.errors import UsageError
+from git_memory.formats.index_json import INDEX_FORMAT, ORIGINAL_INDEX_FORMAT, build_index
+from git_memory.lint.engine import passes_lint
+from git_memory.safefs import DIR_FLAGS, open_dir, read_at, split_relative, symlink_refused
+from git_memory.tempnames import PROMOTION_ARTIFACT_PREFIX, is_temp_name
+
 if TYPE_CHECKING:  # the pre-commit hook imports this module; pathlib is loaded where used
     from pathlib import Path
 
@@ -82,7 +88,6 @@ def list_dir(root: Path, parts: list[str]) -> list[Listed]:
     """The names directly inside `root/parts` (opened no-follow), sorted, with their lstat;
     dot-names (artifacts of an interrupted write, editor droppings) are left out. [] when the
     directory does not exist."""
-    from git_memory.safefs import open_dir
 
     try:
         with open_dir(root, parts) as dir_fd:
@@ -106,7 +111,6 @@ def _listed(dir_fd: int, *, with_dots: bool) -> list[Listed]:
 def refuse_links(listing: list[Listed], parts: list[str]) -> None:
     """`GM_SYMLINK_REFUSED` for the first symbolic link of a listing: a link in the memory
     root could point anywhere on the machine, so a reader that acts on the files fails closed."""
-    from git_memory.safefs import symlink_refused
 
     links = [item.name for item in listing if item.is_symlink]
     if links:
@@ -116,10 +120,6 @@ def refuse_links(listing: list[Listed], parts: list[str]) -> None:
 def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
     """Every file below the memory root in the worktree, sorted; [] when it does not exist."""
     try:
-        # Imported here: the pre-commit hook reads staged blobs only, and safefs probes libc
-        # when it loads.
-        from git_memory.safefs import open_dir, split_relative
-
         with open_dir(root, split_relative(memory_root)) as fd:
             return sorted(_walk(fd, ""), key=lambda f: f.relpath)
     except FileNotFoundError:
@@ -127,7 +127,6 @@ def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
 
 
 def _walk(dir_fd: int, prefix: str) -> Iterator[MemoryFile]:
-    from git_memory.safefs import DIR_FLAGS, read_at
 
     # Dot-names included: lint reports a leftover temp file of ours.
     for entry in _listed(dir_fd, with_dots=True):
@@ -167,7 +166,6 @@ class StagedEntry:
 
 def is_leftover_name(name: str) -> bool:
     """A temp file of an interrupted write of ours, or a promotion artifact."""
-    from git_memory.tempnames import PROMOTION_ARTIFACT_PREFIX, is_temp_name
 
     return is_temp_name(name) or name.startswith(PROMOTION_ARTIFACT_PREFIX)
 
@@ -178,7 +176,6 @@ def staged_memory_roots(
     """The memory roots a commit carries: the configured one, and every directory whose
     staged `index.json` declares a memory index (so files staged under a previous
     `memory.root` are still linted after it changes). Longest first."""
-    from git_memory.formats.index_json import INDEX_FORMAT, ORIGINAL_INDEX_FORMAT
 
     roots = {memory_root.rstrip("/")}
     markers = (INDEX_FORMAT.encode(), ORIGINAL_INDEX_FORMAT.encode())
@@ -204,7 +201,6 @@ def memory_prefixes(root: Path, memory_root: str, paths: list[str]) -> list[str]
 
     "" selects the whole root. A path outside the memory root is `GM_PATH_OUTSIDE_MEMORY_ROOT`.
     """
-    from git_memory.errors import UsageError
 
     prefixes: list[str] = []
     for given in paths:
@@ -225,6 +221,7 @@ def inside_memory_root(root: Path, memory_root: str, paths: list[str]) -> list[s
 
 
 def _memory_prefix(root: Path, memory_root: str, given: str) -> str | None:
+    # Start-up seam: the pre-commit hook never imports pathlib (~5 ms).
     from pathlib import Path
 
     base = (root / memory_root).as_posix().rstrip("/")
@@ -248,8 +245,6 @@ def select(files: list[MemoryFile], prefixes: list[str]) -> list[MemoryFile]:
 
 def expected_index(files: list[MemoryFile]) -> tuple[Any, bytes | None]:
     """(the index.json the tree's files call for, the index.json bytes there now or None)."""
-    from git_memory.formats.index_json import build_index
-    from git_memory.lint.engine import passes_lint
 
     texts: dict[str, str] = {}
     current: bytes | None = None

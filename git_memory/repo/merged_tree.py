@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 
 import pygit2
 
+from git_memory._proc import run
 from git_memory.errors import GitMemoryError
 from git_memory.repo.binding import discover_worktree
 from git_memory.repo.gitcli import git_environment
@@ -59,7 +60,6 @@ def merged_memory_files(
 
 
 def _merge_tree_files(memory_root: str, other: str) -> dict[str, str] | None:
-    from git_memory._proc import run
 
     worktree = discover_worktree()
     # Our own driver is replaced by one that keeps "ours": the nested merge must not recurse,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from git_memory import _proc
 from git_memory.errors import GitMemoryError
+from git_memory.paths import state_home_text
 from git_memory.repo.memory_root import resolve_memory_root
 from git_memory.repo.memory_tree import (
     GITLINK_MODE,
@@ -50,7 +51,6 @@ class StagedWorktree:
     @property
     def state_home(self) -> str:
         """The private state home, resolved and validated as every command does (not created)."""
-        from git_memory.paths import state_home_text
 
         return state_home_text(self.home_setting)
 

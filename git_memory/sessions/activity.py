@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from git_memory.database import Connection
 from git_memory.sessions import index
 from git_memory.sessions.query import attributed_cwds
 from git_memory.sessions.records import STEER, TOOL_CALL, TOOL_RESULT, UNKNOWN, USER
@@ -46,7 +47,7 @@ def session_activity(worktree: Worktree, since: str | None = None) -> list[Sessi
 
 
 def _sessions(
-    conn: index.Connection, cwds: list[str], since: str | None
+    conn: Connection, cwds: list[str], since: str | None
 ) -> dict[int, tuple[str, str, str]]:
     if not cwds:
         return {}
@@ -61,7 +62,7 @@ def _sessions(
 
 
 def _events(
-    conn: index.Connection, sessions: dict[int, Any]
+    conn: Connection, sessions: dict[int, Any]
 ) -> tuple[dict[int, list[ToolCall]], dict[int, list[str]]]:
     calls: dict[int, list[ToolCall]] = {}
     asks: dict[int, list[str]] = {}

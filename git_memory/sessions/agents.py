@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from git_memory.sessions import index
+from git_memory.sessions.query import attributed_cwds
+
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
@@ -11,8 +14,6 @@ if TYPE_CHECKING:
 def worktree_agents(worktree: Worktree) -> list[str]:
     """The index's provider names (`claude-code`, `gemini-cli` …) of the sessions with turns in
     `worktree`, sorted; empty when nothing is indexed."""
-    from git_memory.sessions import index
-    from git_memory.sessions.query import attributed_cwds
 
     if not index.index_path(worktree.state_home).exists():
         return []

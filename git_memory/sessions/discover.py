@@ -11,34 +11,17 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+
+from git_memory.sessions.providers import codex
+from git_memory.sessions.providers.base import SourceFile, walk
+from git_memory.sessions.providers.table import providers
 
 CLAUDE = "claude-code"
 CODEX = "codex"
 
 
-class SourceFile(NamedTuple):
-    """One transcript file; `display` is its path below the source root (no home path)."""
-
-    path: str
-    provider: str
-    session_id: str
-    display: str
-    excluded: str | None = None
-    # For a source made of several files or database rows: the (dev, ino, size, mtime_ns)
-    # that changes whenever any of them changes (a plain file's identity is its stat).
-    identity: tuple[int, int, int, int] | None = None
-
-    @property
-    def compressed(self) -> bool:
-        """Whether the file is a zstd-compressed rollout."""
-        return self.path.endswith(".zst")
-
-
 def default_roots(names: Sequence[str] | None = None) -> list[tuple[str, Path]]:
     """(provider, home directory) of every registered agent, or of the `names` given."""
-    from git_memory.sessions.providers import providers
-
     table = providers()
     return [(name, table[name].home()) for name in (names or table) if name in table]
 
@@ -47,8 +30,6 @@ def discover(
     roots: list[tuple[str, Path]] | None = None, extra: Sequence[Path] = ()
 ) -> list[SourceFile]:
     """Every transcript under the provider homes and the imported `extra` folders."""
-    from git_memory.sessions.providers import providers
-
     table = providers()
     found: list[SourceFile] = []
     for name, root in roots if roots is not None else default_roots():
@@ -58,29 +39,7 @@ def discover(
     return _prefer_plain(found)
 
 
-def walk(directory: str) -> list[tuple[str, str, str]]:
-    """(full path, name, directory below `directory`) of every file, in sorted order.
-
-    Plain strings throughout: a no-op sync of a large history is mostly this walk."""
-    if not os.path.isdir(directory):
-        return []
-    out: list[tuple[str, str, str]] = []
-    for base, dirs, files in os.walk(directory):
-        dirs.sort()
-        below = under(base, directory)
-        prefix = base if base.endswith("/") else base + "/"
-        out += [(prefix + name, name, below) for name in sorted(files)]
-    return out
-
-
-def under(path: str, root: str) -> str:
-    """`path` relative to `root` (a prefix of it), as a posix string."""
-    return path[len(root) :].lstrip("/")
-
-
 def _imported(folder: str) -> list[SourceFile]:
-    from git_memory.sessions.providers import codex, providers
-
     if any(os.path.exists(os.path.join(folder, name)) for name in _HOME_MARKERS):
         # A copy of an agent's home: every provider lists its own layout in it.
         found: dict[str, SourceFile] = {}

@@ -17,11 +17,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from git_memory.database import Connection, Database, DatabaseError
 from git_memory.failpoints import failpoint
-from git_memory.sessions import index
-from git_memory.sessions.discover import SourceFile
 from git_memory.sessions.lines import SHAPE_ERRORS, ProbedLines, parse, parse_lines, reader_of
-from git_memory.sessions.providers import Document, provider
+from git_memory.sessions.providers.base import Document, SourceFile
+from git_memory.sessions.providers.table import provider
 from git_memory.sessions.query import load_events
 from git_memory.sessions.records import INLINE_LIMIT, TOOL_RESULT, USER, Diagnostic, Event
 from git_memory.sessions.source_io import (
@@ -101,7 +101,7 @@ def _resume_offset(source: SourceFile, row: Any, stat: os.stat_result) -> int | 
     return int(complete)
 
 
-def ingest(conn: index.Connection, source: SourceFile, known: Any) -> FileOutcome:
+def ingest(db: Database, source: SourceFile, known: Any) -> FileOutcome:
     """Bring the index up to date with one source (one transaction).
 
     `known` is None for a source not indexed yet, else its `(id, dev, ino, size, mtime_ns,
@@ -112,38 +112,38 @@ def ingest(conn: index.Connection, source: SourceFile, known: Any) -> FileOutcom
     identity = source.identity or _identity(stat)
     if known is not None and tuple(known[1:5]) == identity:
         if known[5] == REFUSED:
-            raise _remembered(conn, known[0])
+            raise _remembered(db.conn, known[0])
         return FileOutcome("unchanged")
     try:
-        return _changed(conn, source, known, stat, identity)
+        return _changed(db, source, known, stat, identity)
     except SourceRefused as refused:
-        _remember(conn, source, known, identity, refused)
+        _remember(db, source, known, identity, refused)
         raise
 
 
-def _remembered(conn: index.Connection, file_id: int) -> SourceRefused:
+def _remembered(conn: Connection, file_id: int) -> SourceRefused:
     (state,) = conn.execute("SELECT reader_state FROM files WHERE id = ?", (file_id,)).fetchone()
     code, message = json.loads(state)["refused"]
     return SourceRefused(str(code), str(message))
 
 
 def _remember(
-    conn: index.Connection,
+    db: Database,
     source: SourceFile,
     known: Any,
     identity: tuple[int, int, int, int],
     refused: SourceRefused,
 ) -> None:
     state = {"refused": [refused.code, refused.message]}
-    with index.transaction(conn):
+    with db.write():
         if known is not None:
-            conn.execute("DELETE FROM files WHERE id = ?", (known[0],))
-        file_id = _new_file(conn, source, Checkpoint(identity, (b"", b""), 0, state))
-        conn.execute("UPDATE files SET excluded = ? WHERE id = ?", (REFUSED, file_id))
+            db.conn.execute("DELETE FROM files WHERE id = ?", (known[0],))
+        file_id = _new_file(db.conn, source, Checkpoint(identity, (b"", b""), 0, state))
+        db.conn.execute("UPDATE files SET excluded = ? WHERE id = ?", (REFUSED, file_id))
 
 
 def _changed(
-    conn: index.Connection,
+    db: Database,
     source: SourceFile,
     known: Any,
     stat: os.stat_result | None,
@@ -151,40 +151,38 @@ def _changed(
 ) -> FileOutcome:
     row: Any = None
     if known is not None:
-        row = conn.execute("SELECT * FROM files WHERE id = ?", (known[0],)).fetchone()
+        row = db.conn.execute("SELECT * FROM files WHERE id = ?", (known[0],)).fetchone()
     reader = provider(source.provider)
     if reader.document is not None and reader.reads_whole(source):
         try:
             document = reader.document(source)
-        except (*SHAPE_ERRORS, index.DatabaseError) as exc:
+        except (*SHAPE_ERRORS, DatabaseError) as exc:
             message = f"unexpected document shape ({type(exc).__name__})"
             raise SourceRefused("unreadable-document", message) from exc
-        return _read_document(conn, source, row, identity, document)
+        return _read_document(db, source, row, identity, document)
     assert stat is not None  # only whole-source readers list sources made of several parts
     resume = _resume_offset(source, row, stat) if row is not None else None
     if resume is not None and row["excluded"] is None:
-        return _resume(conn, source, row, stat, resume)
-    return _read_whole(conn, source, row, stat)
+        return _resume(db, source, row, stat, resume)
+    return _read_whole(db, source, row, stat)
 
 
 def _resume(
-    conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result, offset: int
+    db: Database, source: SourceFile, row: Any, stat: os.stat_result, offset: int
 ) -> FileOutcome:
     """Append-only growth: parse only the new complete lines, rebuild from the tail turn."""
     state = _seeded(source, json.loads(row["reader_state"]))
     with _lines(source, offset) as lines:
         events, diagnostics, complete = parse_lines(source.provider, lines, offset, state)
-    with index.transaction(conn):
-        added = _append(conn, source, row["id"], events)
-        write_diagnostics(conn, row["id"], diagnostics)
-        _checkpoint(conn, source, row["id"], stat, complete=complete, state=state)
+    with db.write():
+        added = _append(db.conn, source, row["id"], events)
+        write_diagnostics(db.conn, row["id"], diagnostics)
+        _checkpoint(db.conn, source, row["id"], stat, complete=complete, state=state)
         failpoint("sessions.sync.before-commit")
     return FileOutcome("resumed", added, diagnostics)
 
 
-def _read_whole(
-    conn: index.Connection, source: SourceFile, row: Any, stat: os.stat_result
-) -> FileOutcome:
+def _read_whole(db: Database, source: SourceFile, row: Any, stat: os.stat_result) -> FileOutcome:
     """A new file, or one that changed other than by appending: index it from scratch."""
     state = _seeded(source, reader_of(source.provider).new_state())
     with _lines(source) as lines:
@@ -195,7 +193,7 @@ def _read_whole(
         complete,
         state,
     )
-    return _store(conn, source, row, checkpoint, events=events, diagnostics=diagnostics)
+    return _store(db, source, row, checkpoint, events=events, diagnostics=diagnostics)
 
 
 def _seeded(source: SourceFile, state: dict[str, Any]) -> dict[str, Any]:
@@ -208,7 +206,7 @@ def _seeded(source: SourceFile, state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_document(
-    conn: index.Connection,
+    db: Database,
     source: SourceFile,
     row: Any,
     identity: tuple[int, int, int, int],
@@ -224,7 +222,7 @@ def _read_document(
     state: dict[str, Any] = {"subagent": document.subagent}
     checkpoint = Checkpoint(identity, (b"", b""), 0, state)
     return _store(
-        conn, source, row, checkpoint, events=document.events, diagnostics=document.diagnostics
+        db, source, row, checkpoint, events=document.events, diagnostics=document.diagnostics
     )
 
 
@@ -239,7 +237,7 @@ class Checkpoint:
 
 
 def _store(
-    conn: index.Connection,
+    db: Database,
     source: SourceFile,
     row: Any,
     checkpoint: Checkpoint,
@@ -248,26 +246,26 @@ def _store(
     diagnostics: list[Diagnostic],
 ) -> FileOutcome:
     """One transaction: the source's old rows out, its events, turns and diagnostics in."""
-    with index.transaction(conn):
+    with db.write():
         if row is not None:
-            conn.execute("DELETE FROM files WHERE id = ?", (row["id"],))
-        file_id = _new_file(conn, source, checkpoint)
+            db.conn.execute("DELETE FROM files WHERE id = ?", (row["id"],))
+        file_id = _new_file(db.conn, source, checkpoint)
         key = session_key(source.provider, source.session_id)
-        excluded = _exclusion(conn, key, checkpoint.state)
+        excluded = _exclusion(db.conn, key, checkpoint.state)
         added = 0
         if excluded is None:
-            _open_session(conn, source, key, file_id)
-            added = store_turns(conn, key, file_id, events, 0)
-            insert_events(conn, file_id, events)
+            _open_session(db.conn, source, key, file_id)
+            added = store_turns(db.conn, key, file_id, events, 0)
+            insert_events(db.conn, file_id, events)
         else:
-            conn.execute("UPDATE files SET excluded = ? WHERE id = ?", (excluded, file_id))
-        write_diagnostics(conn, file_id, diagnostics)
+            db.conn.execute("UPDATE files SET excluded = ? WHERE id = ?", (excluded, file_id))
+        write_diagnostics(db.conn, file_id, diagnostics)
         failpoint("sessions.sync.before-commit")
     kind = "excluded" if excluded else "new" if row is None else "reread"
     return FileOutcome(kind, added, diagnostics)
 
 
-def _exclusion(conn: index.Connection, key: str, state: dict[str, Any]) -> str | None:
+def _exclusion(conn: Connection, key: str, state: dict[str, Any]) -> str | None:
     if state.get("subagent"):
         return "subagent"
     if conn.execute("SELECT 1 FROM sessions WHERE session_key = ?", (key,)).fetchone():
@@ -275,7 +273,7 @@ def _exclusion(conn: index.Connection, key: str, state: dict[str, Any]) -> str |
     return None
 
 
-def _new_file(conn: index.Connection, source: SourceFile, checkpoint: Checkpoint) -> int:
+def _new_file(conn: Connection, source: SourceFile, checkpoint: Checkpoint) -> int:
     head, boundary = checkpoint.probes
     cursor = conn.execute(
         "INSERT INTO files(path, provider, dev, ino, size, mtime_ns, head_digest,"
@@ -294,7 +292,7 @@ def _new_file(conn: index.Connection, source: SourceFile, checkpoint: Checkpoint
 
 
 def _checkpoint(
-    conn: index.Connection,
+    conn: Connection,
     source: SourceFile,
     file_id: int,
     stat: os.stat_result,
@@ -320,14 +318,14 @@ def _checkpoint(
     )
 
 
-def _open_session(conn: index.Connection, source: SourceFile, key: str, file_id: int) -> None:
+def _open_session(conn: Connection, source: SourceFile, key: str, file_id: int) -> None:
     conn.execute(
         "INSERT INTO sessions(session_key, file_id, provider, session_id) VALUES (?,?,?,?)",
         (key, file_id, source.provider, source.session_id),
     )
 
 
-def _append(conn: index.Connection, source: SourceFile, file_id: int, events: list[Event]) -> int:
+def _append(conn: Connection, source: SourceFile, file_id: int, events: list[Event]) -> int:
     """Insert new events and rebuild the turns from the tail turn on."""
     before = conn.execute(
         "SELECT count(*), max(start_offset) FROM turns WHERE file_id = ?", (file_id,)

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from git_memory.errors import UsageError
-from git_memory.ids import MIN_TYPED
+from git_memory.ids import MIN_TYPED, ambiguous
 from git_memory.sessions import index
 
 # Any unique prefix of 4 or more hex digits, as git takes an abbreviated object name.
@@ -46,8 +46,6 @@ def resolve_key(state_home: Path, given: str) -> str:
             )
         }
     if len(found) > 1:
-        from git_memory.ids import ambiguous
-
         raise ambiguous(given, sorted(found), what="session or turn key")
     if not found:
         raise UsageError(

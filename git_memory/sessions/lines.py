@@ -13,7 +13,8 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from git_memory.sessions.providers import LineReader, line_reader
+from git_memory.sessions.providers.base import LineReader
+from git_memory.sessions.providers.table import line_reader
 from git_memory.sessions.records import TOOL_RESULT, Diagnostic, Event
 from git_memory.sessions.source_io import Skipped
 from git_memory.sessions.strict_json import MAX_RECORD_BYTES, LineRejected, decode_line

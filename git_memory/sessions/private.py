@@ -45,6 +45,7 @@ class PrivateMarks:
 
 def _home_of(transcript: str) -> str | None:
     """The directory holding the first hidden directory of the path (`/home/u/.claude/…`)."""
+    # Start-up seam: the pre-commit hook loads this module and never pathlib (~5 ms).
     from pathlib import PurePosixPath
 
     parts = PurePosixPath(transcript).parts
@@ -67,13 +68,14 @@ def _indexed_rows(state_home: str) -> tuple[list[str], list[str]]:
     path = os.path.join(state_home, SESSIONS_DB)
     if not os.path.isfile(path):
         return [], []
-    from git_memory.sessions import index
+    # Start-up seam: without a session index the pre-commit hook never loads sqlite3 (~8 ms).
+    from git_memory.database import DatabaseError, existing_reader
 
     try:
-        with index.existing_reader(path) as conn:
+        with existing_reader(path) as conn:
             ids = [str(row[0]) for row in conn.execute("SELECT session_id FROM sessions")]
             transcripts = [str(row[0]) for row in conn.execute("SELECT path FROM files")]
-    except index.DatabaseError as exc:
+    except DatabaseError as exc:
         raise GitMemoryError(
             "GM_SESSIONS_INDEX_UNREADABLE",
             f"the session index cannot be read ({exc})",

@@ -12,13 +12,21 @@ import json
 import os
 import re
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from git_memory.database import Connection, DatabaseError, Row
 from git_memory.errors import GitMemoryError
+from git_memory.repo.blobs import commit_exists
 from git_memory.sessions import index
+from git_memory.sessions.providers.base import SourceFile
+from git_memory.sessions.providers.common import full_outputs
+from git_memory.sessions.providers.table import line_reader, provider
 from git_memory.sessions.records import Event
+from git_memory.sessions.source_io import SourceRefused, inflate, open_regular
+from git_memory.sessions.strict_json import LineRejected, decode_line
 from git_memory.sessions.turns import HARD_SEALED, QUIESCENT, ToolCall, build_turns, closure
 
 if TYPE_CHECKING:
@@ -87,7 +95,7 @@ def owner_of(cwd: str, root: Path) -> Path:
     return root
 
 
-def attributed_cwds(conn: index.Connection, root: Path) -> list[str]:
+def attributed_cwds(conn: Connection, root: Path) -> list[str]:
     """Distinct indexed cwds that belong to the worktree at `root`."""
     base = str(root)
     rows = conn.execute(
@@ -102,9 +110,7 @@ def _fts_query(query: str) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens)
 
 
-def _turn_rows(
-    conn: index.Connection, cwds: list[str] | None, query: str | None
-) -> list[index.Row]:
+def _turn_rows(conn: Connection, cwds: list[str] | None, query: str | None) -> list[Row]:
     sql = (
         "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns FROM turns t"
         " JOIN sessions s ON s.session_key = t.session_key JOIN files f ON f.id = t.file_id"
@@ -133,7 +139,7 @@ def _turn_rows(
     return list(conn.execute(sql, params))
 
 
-def _keep(row: index.Row, filters: dict[str, Any]) -> bool:
+def _keep(row: Row, filters: dict[str, Any]) -> bool:
     if filters["providers"] and row["provider"] not in filters["providers"]:
         return False
     if filters["session_keys"] and row["session_key"] not in filters["session_keys"]:
@@ -153,7 +159,7 @@ def _keep(row: index.Row, filters: dict[str, Any]) -> bool:
     return True
 
 
-def closure_of(row: index.Row, now: float, seal: float) -> str:
+def closure_of(row: Row, now: float, seal: float) -> str:
     return closure(
         terminal=bool(row["terminal"]),
         is_last=row["ordinal"] >= row["session_turns"] - 1,
@@ -225,10 +231,9 @@ def program_sessions(worktree: Worktree, session_keys: list[str]) -> set[str]:
     return found
 
 
-def load_events(conn: index.Connection, file_id: int, start: int, last: int) -> list[Event]:
+def load_events(conn: Connection, file_id: int, start: int, last: int) -> list[Event]:
     """The stored events of one file between two offsets (inclusive); deferred outputs hold
     only their head (see `fill_outputs`)."""
-    import json
 
     rows = conn.execute(
         "SELECT offset, kind, ts, cwd, call_id, name, text, input, state, deferred,"
@@ -268,22 +273,18 @@ class TranscriptSlices:
 
     def outputs(self, source: Any) -> dict[tuple[int, str | None], str]:
         """The full tool outputs of a document source, read once per query."""
-        from git_memory.sessions.providers import provider
-        from git_memory.sessions.providers.common import full_outputs
-        from git_memory.sessions.source_io import SourceRefused
 
         if self._outputs[0] != source.path:
             read = provider(source.provider).document
             try:
                 found = full_outputs(read(source)) if read is not None else {}
-            except (OSError, SourceRefused, index.DatabaseError):
+            except (OSError, SourceRefused, DatabaseError):
                 found = {}
             self._outputs = (source.path, found)
         return self._outputs[1]
 
     def read(self, path: str, ranges: list[tuple[int, int]]) -> list[bytes]:
         """The bytes at each (offset, size) of `path` (short or empty when unreadable)."""
-        from git_memory.sessions.source_io import SourceRefused, inflate, open_regular
 
         try:
             handle = open_regular(path)
@@ -302,7 +303,7 @@ class TranscriptSlices:
 
 
 def fill_outputs(
-    conn: index.Connection,
+    conn: Connection,
     file_id: int,
     events: list[Event],
     slices: TranscriptSlices | None = None,
@@ -315,11 +316,6 @@ def fill_outputs(
     does not checksum these large lines; their crc32 (which stands for the output in the
     turn's revision) is taken here, from the bytes just verified.
     """
-    import zlib
-
-    from git_memory.sessions.discover import SourceFile
-    from git_memory.sessions.providers import line_reader, provider
-    from git_memory.sessions.strict_json import LineRejected, decode_line
 
     wanted = [e for e in events if e.deferred]
     if not wanted:
@@ -350,7 +346,6 @@ def fill_outputs(
 
 def _fill_from_document(outputs: dict[tuple[int, str | None], str], wanted: list[Event]) -> None:
     """Full outputs re-read from a document, where they are still the ones indexed."""
-    import zlib
 
     for event in wanted:
         text = outputs.get((event.offset, event.call_id))
@@ -362,9 +357,9 @@ def _fill_from_document(outputs: dict[tuple[int, str | None], str], wanted: list
 
 
 def turn_record(
-    conn: index.Connection,
+    conn: Connection,
     worktree: Worktree,
-    row: index.Row,
+    row: Row,
     state: str,
     slices: TranscriptSlices | None = None,
 ) -> TurnRecord:
@@ -390,7 +385,7 @@ def turn_record(
     )
 
 
-def _evidence(conn: index.Connection, worktree: Worktree, row: index.Row) -> list[EvidenceEdge]:
+def _evidence(conn: Connection, worktree: Worktree, row: Row) -> list[EvidenceEdge]:
     edges = [EvidenceEdge("turn", row["turn_key"], "direct")]
     root = worktree.root
     for kind, value in conn.execute(
@@ -406,7 +401,4 @@ def _evidence(conn: index.Connection, worktree: Worktree, row: index.Row) -> lis
 
 
 def _commit_exists(worktree: Worktree, hex_id: str) -> bool:
-    # Imported here: pygit2 is only needed when a turn has a commit candidate.
-    from git_memory.repo.blobs import commit_exists
-
     return worktree.repository is not None and commit_exists(worktree.repository, hex_id)

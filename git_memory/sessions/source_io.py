@@ -114,6 +114,7 @@ def inflate_cap(compressed_size: int) -> int:
 def inflated_lines(handle: BinaryIO) -> Iterator[bytes]:
     """The lines of a zstd stream (each with its newline; the unterminated tail last),
     inflated chunk by chunk; raises `SourceRefused` past the cap."""
+    # Start-up seam: zstandard takes ~70 ms to import and only compressed rollouts need it.
     import zstandard
 
     cap = inflate_cap(os.fstat(handle.fileno()).st_size)

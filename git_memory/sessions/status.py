@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from git_memory.sessions import index
+from git_memory.sessions.listing import list_sessions
+
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
 
 def counts(worktree: Worktree) -> dict[str, int]:
     """Indexed sessions and turns, and the sessions of this worktree."""
-    from git_memory.sessions import index
-    from git_memory.sessions.listing import list_sessions
 
     if not index.index_path(worktree.state_home).exists():
         return {"indexed": 0, "turns": 0, "worktree": 0}

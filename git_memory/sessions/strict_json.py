@@ -18,6 +18,12 @@ from typing import Any
 
 from git_memory.formats.bounded_json import nesting_exceeds
 
+_JITER: Callable[..., Any] | None
+try:
+    from jiter import from_json as _JITER
+except ImportError:  # pragma: no cover - jiter is a declared dependency
+    _JITER = None
+
 # Records up to 8 MiB, nesting up to 64 levels.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
@@ -35,11 +41,7 @@ class LineRejected(Exception):
 
 
 def _load_jiter() -> Callable[..., Any] | None:
-    try:
-        from jiter import from_json
-    except ImportError:  # pragma: no cover - jiter is a declared dependency
-        return None
-    return from_json
+    return _JITER
 
 
 # The fast parser in use (a one-item list, so tests can switch it without `global`).

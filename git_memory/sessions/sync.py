@@ -1,9 +1,9 @@
 """Incremental sync of the session index (docs/sessions.md).
 
-One writer at a time (a filelock next to the index); each file is indexed in its own
-transaction, so a sync killed half-way leaves every file either fully old or fully new, and the
-next sync continues. Vanished files are removed first (so a rollout that was compressed to
-`.jsonl.zst` is re-added under the same session key).
+One writer at a time (the index's writer lock, held for the whole sync); each file is indexed
+in its own transaction, so a sync killed half-way leaves every file either fully old or fully
+new, and the next sync continues. Vanished files are removed first (so a rollout that was
+compressed to `.jsonl.zst` is re-added under the same session key).
 """
 
 from __future__ import annotations
@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from git_memory import output
+from git_memory.database import Database, DatabaseError
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
+from git_memory.paths import ensure_private_dir
 from git_memory.sessions import index
-from git_memory.sessions.discover import SourceFile, default_roots, discover
+from git_memory.sessions.discover import default_roots, discover
 from git_memory.sessions.ingest import FileOutcome, ingest
+from git_memory.sessions.providers.base import SourceFile
 from git_memory.sessions.records import Diagnostic
 from git_memory.sessions.source_io import SourceRefused
 from git_memory.sessions.writer import forget_resolved
@@ -84,60 +87,45 @@ def sync(
 ) -> SyncResult:
     """Bring the index up to date with every discovered transcript (of the `providers`
     named, default every registered one)."""
-    from filelock import FileLock, Timeout
-
     extra = list(sources or [])
     _check_sources(extra)
-    from git_memory.paths import ensure_private_dir
-
     ensure_private_dir(state_home)
-    lock = FileLock(str(index.lock_path(state_home)), timeout=lock_timeout, mode=0o600)
     try:
-        with lock:
+        with index.open_writer(state_home, lock_timeout) as db, db.locked():
             if roots is None:
                 roots = default_roots(providers)
-            return _sync_locked(state_home, discover(roots, extra), show_progress)
-    except index.DatabaseError as exc:
+            return _sync_locked(db, discover(roots, extra), show_progress)
+    except DatabaseError as exc:
         # Foreign databases are read behind `SourceRefused`: this one is the index.
         raise index.index_unreadable(exc) from exc
-    except Timeout as exc:
-        raise GitMemoryError(
-            "GM_SESSIONS_LOCKED",
-            "another `git memory sessions sync` is still running",
-            hint="wait for it to finish and run the sync again",
-        ) from exc
 
 
-def _sync_locked(state_home: Path, found: list[SourceFile], show_progress: bool) -> SyncResult:
+def _sync_locked(db: Database, found: list[SourceFile], show_progress: bool) -> SyncResult:
     result = SyncResult(files_seen=len(found))
     forget_resolved()
-    conn = index.connect_writer(state_home)
-    try:
-        # Only what the unchanged check needs; `ingest` reads the whole row of a changed file.
-        cursor = conn.execute("SELECT path, id, dev, ino, size, mtime_ns, excluded FROM files")
-        cursor.row_factory = None
-        rows = {row[0]: row[1:] for row in cursor}
-        present = {source.path for source in found if source.excluded is None}
-        for path, row in rows.items():
-            if path not in present:
-                with index.transaction(conn):
-                    conn.execute("DELETE FROM files WHERE id = ?", (row[0],))
-                result.removed += 1
-        with _bar(show_progress, len(found)) as bar:
-            for source in found:
-                _one(conn, source, rows.get(source.path), result)
-                bar.advance()
-    finally:
-        conn.close()
+    # Only what the unchanged check needs; `ingest` reads the whole row of a changed file.
+    cursor = db.conn.execute("SELECT path, id, dev, ino, size, mtime_ns, excluded FROM files")
+    cursor.row_factory = None
+    rows = {row[0]: row[1:] for row in cursor}
+    present = {source.path for source in found if source.excluded is None}
+    for path, row in rows.items():
+        if path not in present:
+            with db.write():
+                db.execute("DELETE FROM files WHERE id = ?", (row[0],))
+            result.removed += 1
+    with _bar(show_progress, len(found)) as bar:
+        for source in found:
+            _one(db, source, rows.get(source.path), result)
+            bar.advance()
     return result
 
 
-def _one(conn: index.Connection, source: SourceFile, row: Any, result: SyncResult) -> None:
+def _one(db: Database, source: SourceFile, row: Any, result: SyncResult) -> None:
     if source.excluded is not None:
         result.excluded += 1
         return
     try:
-        outcome = ingest(conn, source, row)
+        outcome = ingest(db, source, row)
     except FileNotFoundError:
         return  # deleted while we looked; the next sync removes its rows
     except SourceRefused as refused:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from git_memory.contracts.base import format_timestamp
-from git_memory.sessions import index
+from git_memory.database import Connection
 from git_memory.sessions.records import Diagnostic, Event
 from git_memory.sessions.turns import Turn, build_turns, commit_candidates, observed_paths
 
@@ -53,7 +53,7 @@ def canonical_time(value: str | None) -> str | None:
     return format_timestamp(moment)
 
 
-def insert_events(conn: index.Connection, file_id: int, events: list[Event]) -> None:
+def insert_events(conn: Connection, file_id: int, events: list[Event]) -> None:
     """Store a file's normalized events."""
     conn.executemany(
         "INSERT INTO events(file_id, offset, kind, ts, cwd, call_id, name, text, input, state,"
@@ -79,9 +79,7 @@ def insert_events(conn: index.Connection, file_id: int, events: list[Event]) -> 
     )
 
 
-def store_turns(
-    conn: index.Connection, key: str, file_id: int, events: list[Event], first: int
-) -> int:
+def store_turns(conn: Connection, key: str, file_id: int, events: list[Event], first: int) -> int:
     """Build the turns of `events` (ordinals from `first`), store them and refresh the
     session's counts; returns how many turns were stored."""
     # Revisions are computed when a turn is loaded (query.py): a sync does not hash content.
@@ -99,7 +97,7 @@ def store_turns(
     return len(turns)
 
 
-def _insert_turns(conn: index.Connection, key: str, file_id: int, turns: list[Turn]) -> None:
+def _insert_turns(conn: Connection, key: str, file_id: int, turns: list[Turn]) -> None:
     # The write transaction is held, so the next ids are ours to take.
     (last,) = conn.execute("SELECT coalesce(max(id), 0) FROM turns").fetchone()
     rows: list[tuple[Any, ...]] = []
@@ -139,7 +137,7 @@ def _turn_row(turn_id: int, key: str, file_id: int, turn: Turn) -> tuple[Any, ..
     )
 
 
-def write_diagnostics(conn: index.Connection, file_id: int, diagnostics: list[Diagnostic]) -> None:
+def write_diagnostics(conn: Connection, file_id: int, diagnostics: list[Diagnostic]) -> None:
     """Store a file's diagnostics."""
     conn.executemany(
         "INSERT INTO diagnostics(file_id, offset, code, message) VALUES (?,?,?,?)",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import sha256_hex
+from git_memory.database import Row
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.store.approved_scan import (
@@ -31,7 +32,7 @@ from git_memory.store.approved_scan import (
     scan_one,
     source_tree_digest,
 )
-from git_memory.store.db import Row, StateDB, now_ms
+from git_memory.store.db import StateDB, now_ms
 
 if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys

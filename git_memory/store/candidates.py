@@ -13,8 +13,9 @@ from typing import Any
 
 from git_memory.contracts.canonical import canonical_json, digest
 from git_memory.contracts.extraction import OwnerKeys
+from git_memory.database import Row
 from git_memory.errors import GitMemoryError
-from git_memory.store.db import Row, StateDB, now_ms
+from git_memory.store.db import StateDB, now_ms
 
 SEARCH_TEXT_CHARS = 1024
 SUMMARY_CHARS = 240

@@ -8,7 +8,8 @@ from typing import Any
 
 from git_memory.contracts.canonical import canonical_json
 from git_memory.contracts.extraction import OwnerKeys
-from git_memory.store.db import Row, StateDB, now_ms
+from git_memory.database import Row
+from git_memory.store.db import StateDB, now_ms
 
 CHUNK_STATUSES = ("pending", "drafted", "extracted", "stale")
 

@@ -15,7 +15,8 @@ from typing import Any
 from git_memory.contracts.canonical import canonical_json, sha256_hex
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PromotionPlan
-from git_memory.store.db import Row, StateDB, now_ms
+from git_memory.database import Row
+from git_memory.store.db import StateDB, now_ms
 
 PLAN_STATUSES = ("generated", "approved", "applying", "applied", "voided")
 OPEN_STATUSES = ("generated", "approved", "applying")

@@ -1,9 +1,9 @@
 """Named schema migrations of `memory-state.sqlite3`, recorded in the DB itself.
 
-Each migration is applied in its own writer transaction together with its row in
-`schema_migrations`, so a crash leaves the DB at a known earlier version. Migrations are never
-edited once released; a change is a new migration appended to `MIGRATIONS`. A DB that records
-a migration this code does not know was written by a newer version and is refused.
+Applied by the one migration mechanism of `git_memory/database.py` (each in its own writer
+transaction with its `schema_migrations` row). Migrations are never edited once released; a
+change is a new migration appended to `MIGRATIONS`. A DB that records a migration this code
+does not know was written by a newer version and is refused.
 
 FTS5 tables are external-content (`content=` the row table, `content_rowid='seq'`) and kept in
 step by triggers, so the index changes in the same transaction as its rows; candidate FTS only
@@ -12,12 +12,9 @@ holds entry candidates that recall may see (draft, quarantined).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import uuid
 
-from git_memory.errors import GitMemoryError
-
-if TYPE_CHECKING:
-    from git_memory.store.db import StateDB
+from git_memory.database import Database, Schema, Trouble
 
 CORE = """
 CREATE TABLE memory_state_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -247,63 +244,32 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0006-agent-memory-items", AGENT_MEMORY),
 )
 
-_BOOKKEEPING = """
-CREATE TABLE IF NOT EXISTS schema_migrations (
-  name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL
-)
-"""
 
-
-def applied_migrations(db: StateDB) -> list[str]:
-    """Names of the migrations recorded in the DB, in application order."""
-    if not db.scalar("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'"):
-        return []
-    return [str(row[0]) for row in db.rows("SELECT name FROM schema_migrations ORDER BY rowid")]
-
-
-def migrate(db: StateDB, *, upto: str | None = None) -> list[str]:
-    """Apply every missing migration (up to and including `upto`); returns those applied.
-
-    Each migration commits on its own with its `schema_migrations` row.
-    """
-    known = [name for name, _ in MIGRATIONS]
-    wanted = known[: known.index(upto) + 1] if upto is not None else known
-    if applied_migrations(db) == wanted:
-        return []  # fast path: nothing to do, no writer lock taken
-    applied: list[str] = []
-    for name, ddl in MIGRATIONS[: len(wanted)]:
-        with db.write(boundary="store.migrate"):
-            db.execute(_BOOKKEEPING)
-            done = applied_migrations(db)  # under the lock: another process may have won
-            _check_known(done, known)
-            if name in done:
-                continue
-            db.script(ddl)
-            db.execute(
-                "INSERT INTO schema_migrations (name, applied_at) VALUES (?, strftime('%s'))",
-                (name,),
-            )
-            if name == known[0]:
-                _seed_meta(db)
-        applied.append(name)
-    return applied
-
-
-def _check_known(done: list[str], known: list[str]) -> None:
-    unknown = [name for name in done if name not in known]
-    if unknown or done != known[: len(done)]:
-        raise GitMemoryError(
-            "GM_STATE_TOO_NEW",
-            "memory-state.sqlite3 was written by a newer or different version "
-            f"(unknown migrations: {', '.join(unknown) or 'out of order'})",
-            hint="upgrade git-team-memory, or point GIT_MEMORY_HOME at another state home",
-        )
-
-
-def _seed_meta(db: StateDB) -> None:
-    import uuid
-
+def _seed_meta(db: Database) -> None:
     db.execute(
         "INSERT OR IGNORE INTO memory_state_meta (key, value) VALUES ('memoryStateUuid', ?)",
         (str(uuid.uuid4()),),
     )
+
+
+STATE_SCHEMA = Schema(
+    migrations=MIGRATIONS,
+    unusable=Trouble(
+        "GM_STATE_DB_UNUSABLE",
+        "cannot use memory-state.sqlite3: {detail}",
+        "move the file aside; memory state (tasks, candidates) will start empty",
+    ),
+    too_new=Trouble(
+        "GM_STATE_TOO_NEW",
+        "memory-state.sqlite3 was written by a newer or different version ({detail})",
+        "upgrade git-team-memory, or point GIT_MEMORY_HOME at another state home",
+    ),
+    busy=Trouble(
+        "GM_STATE_BUSY",
+        "another git memory process is writing the memory state",
+        "wait for it to finish and run the command again",
+    ),
+    boundary="store.migrate",
+    secure_delete=True,
+    seed=_seed_meta,
+)

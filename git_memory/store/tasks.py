@@ -21,9 +21,10 @@ from typing import Any
 
 from git_memory.contracts.canonical import canonical_json
 from git_memory.contracts.extraction import OwnerKeys
+from git_memory.database import Row
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
-from git_memory.store.db import Row, StateDB, now_ms
+from git_memory.store.db import StateDB, now_ms
 
 MAX_LEASE_MS = 86_400_000
 TASK_KINDS = ("extraction", "adjudication", "consolidation", "skill", "synthesis")

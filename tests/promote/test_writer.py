@@ -155,7 +155,7 @@ def test_undo_cleans_leftovers(tmp_path: Path) -> None:
 def test_rename_noreplace_fallback_is_exclusive(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(safefs, "_renameat2", None)
+    monkeypatch.setattr(safefs, "_renameat2", lambda: None)
     conditional_replace(tmp_path, _swap(None, b"new\n"))
     (tmp_path / "src").write_bytes(b"other\n")
     (tmp_path / "dst").write_bytes(b"kept\n")

@@ -18,9 +18,10 @@ from git_memory.runners.builtin import shell
 from git_memory.runners.builtin.observed import Outcome
 from git_memory.runners.builtin.runs import Run, session_runs
 from git_memory.runners.builtin.window import plan_window
-from git_memory.sessions.discover import SourceFile
 from git_memory.sessions.ingest import parse
-from git_memory.sessions.providers import gemini_cli, line_reader, opencode
+from git_memory.sessions.providers import gemini_cli, opencode
+from git_memory.sessions.providers.base import SourceFile
+from git_memory.sessions.providers.table import line_reader
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall, build_turns
 from tests.conftest import FIXTURES

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.sessions import index
+from git_memory.database import DatabaseError, foreign_database
 from git_memory.testing.repos import Repo
 from tests.sessions import agents
 from tests.sessions.test_other_agents import _sessions, _sync
@@ -83,7 +83,7 @@ def test_a_foreign_query_past_its_time_budget_is_interrupted(tmp_path: Path) -> 
     sqlite3.connect(path).close()
     endless = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r"
     started = time.monotonic()
-    with index.foreign_database(str(path), budget=0.5) as conn, pytest.raises(index.DatabaseError):
+    with foreign_database(str(path), budget=0.5) as conn, pytest.raises(DatabaseError):
         conn.execute(endless).fetchall()
     assert time.monotonic() - started < 5
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from git_memory.sessions.discover import SourceFile
 from git_memory.sessions.providers import copilot_cli, cursor, gemini_cli, qwen_code
+from git_memory.sessions.providers.base import SourceFile
 from git_memory.sessions.turns import build_turns
 
 

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from git_memory.sessions.discover import SourceFile
-from git_memory.sessions.providers import providers
+from git_memory.sessions.providers.base import SourceFile
+from git_memory.sessions.providers.table import providers
 from git_memory.sessions.records import Event
 
 _KEYS = st.sampled_from(

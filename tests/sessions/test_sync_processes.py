@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from filelock import FileLock
 
+from git_memory.database import applied_migrations
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import FAILPOINT_EXIT_STATUS
 from git_memory.sessions import index
@@ -87,10 +88,9 @@ def test_index_is_private_and_wal(gm: Any, repo: Repo, hermetic_env: dict[str, P
     gm(["sessions", "sync"], cwd=repo.root)
     path = hermetic_env["state"] / "sessions.sqlite3"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    with index.reader(hermetic_env["state"]) as conn:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
-    assert versions == [index.SCHEMA_VERSION]
+    with index.open_index(hermetic_env["state"]) as db:
+        assert db.scalar("PRAGMA journal_mode") == "wal"
+        assert applied_migrations(db) == [name for name, _ in index.MIGRATIONS]
     assert not any(p.suffix == ".jsonl" for p in repo.root.rglob("*"))  # nothing in the worktree
 
 
@@ -108,7 +108,7 @@ def test_newer_schema_is_refused_and_rebuild_recreates(
     _corpus(hermetic_env["claude"], str(repo.root), files=2, turns=1)
     gm(["sessions", "sync"], cwd=repo.root)
     with index.reader(hermetic_env["state"]) as conn:
-        conn.execute("INSERT INTO schema_migrations VALUES (99, 'future')")
+        conn.execute("INSERT INTO schema_migrations VALUES ('9999-future', 1)")
     refused = gm(["sessions", "list"], cwd=repo.root)
     assert refused.exit_code == 1
     assert "GM_SESSIONS_INDEX_NEWER" in refused.stderr
@@ -178,6 +178,5 @@ def test_concurrent_first_use_creates_the_schema_once(repo: Repo, tmp_path: Path
         ]
         errors = [p.communicate(timeout=120)[1] for p in procs]
         assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
-        with index.reader(state) as conn:
-            versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
-        assert versions == [index.SCHEMA_VERSION]
+        with index.open_index(state) as db:
+            assert applied_migrations(db) == [name for name, _ in index.MIGRATIONS]

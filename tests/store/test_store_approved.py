@@ -27,11 +27,6 @@ def write_entry(
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> StateDB:
-    return StateDB(tmp_path / "state.sqlite3")
-
-
-@pytest.fixture
 def tree(tmp_path: Path) -> Path:
     root = tmp_path / "wt"
     write_entry(root, "sqlite-wal-mode", "Use WAL mode so readers never block the writer.\n")

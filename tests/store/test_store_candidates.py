@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from git_memory.contracts.extraction import OwnerKeys
@@ -13,11 +11,6 @@ from git_memory.store import chunks
 from git_memory.store.db import StateDB
 
 OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> StateDB:
-    return StateDB(tmp_path / "m.sqlite3")
 
 
 def _matches(db: StateDB, word: str) -> list[str]:

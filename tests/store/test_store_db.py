@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from git_memory.database import applied_migrations
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import StateDB, open_state, state_db_path
-from git_memory.store.migrations import MIGRATIONS, applied_migrations
+from git_memory.store.migrations import MIGRATIONS
 
 ALL = [name for name, _ in MIGRATIONS]
 
@@ -144,3 +145,24 @@ def test_a_held_writer_lock_is_a_clear_busy_error(tmp_path: Path) -> None:
     with second.write():  # free again once the first writer committed
         second.execute("INSERT INTO memory_state_meta VALUES ('k', 'v')")
     assert first.scalar("SELECT value FROM memory_state_meta WHERE key = 'k'") == "v"
+
+
+def test_a_file_written_by_the_previous_store_code_opens(tmp_path: Path) -> None:
+    # What the store's own migration runner wrote before the shared `Database`: its
+    # bookkeeping table, then each migration's DDL with its named row.
+    path = tmp_path / "m.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations"
+        " (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)"
+    )
+    for name, ddl in MIGRATIONS[:3]:
+        conn.executescript(ddl)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, strftime('%s'))", (name,))
+    conn.execute("INSERT INTO memory_state_meta VALUES ('memoryStateUuid', 'old-uuid')")
+    conn.close()
+    db = StateDB(path)
+    assert applied_migrations(db) == ALL
+    assert db.scalar("SELECT value FROM memory_state_meta") == "old-uuid"
+    db.close()

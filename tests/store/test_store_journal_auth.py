@@ -23,11 +23,6 @@ from tests.store.authorization_rows import list_authorizations
 OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> StateDB:
-    return StateDB(tmp_path / "m.sqlite3")
-
-
 def _plan(repo: Repo) -> PromotionPlan:
     binding = discover_worktree(repo.root).binding()
     return PromotionPlan(

@@ -48,11 +48,11 @@ def test_query_building_follows_the_analyzer() -> None:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> StateDB:
+def db(db: StateDB, tmp_path: Path) -> StateDB:
+    """The shared fixture's database with two approved entries and candidates synced in."""
     root = tmp_path / "wt"
     write_entry(root, "wal-mode", "sqlite wal mode lets readers continue\n")
     write_entry(root, "lease-epoch", "claims bump the lease epoch\n")
-    db = StateDB(tmp_path / "m.sqlite3")
     sync_approved(db, OWNER, root, ".memory")
     for cid, text in (
         ("cand-1", "sqlite wal readers and writers"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,11 +13,6 @@ from git_memory.store.candidates import get_candidate, insert_candidate
 from git_memory.store.db import StateDB
 
 OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> StateDB:
-    return StateDB(tmp_path / "m.sqlite3")
 
 
 def _plan(db: StateDB, task_id: str = "t1") -> tasks.Task:

@@ -23,8 +23,7 @@ import sys
 from typing import Any
 
 from git_memory.formats import bounded_json
-from git_memory.sessions.discover import SourceFile, under, walk
-from git_memory.sessions.providers import Provider, env_home
+from git_memory.sessions.providers.base import Provider, SourceFile, env_home, under, walk
 from git_memory.sessions.providers.claude_code import is_hidden_text
 from git_memory.sessions.records import (
     ASSISTANT,

@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from git_memory.formats import bounded_json
-from git_memory.sessions.providers import Document
+from git_memory.sessions.providers.base import Document
+from git_memory.sessions.providers.claude_code import is_hidden_text
 from git_memory.sessions.records import (
     COMPLETED,
     FAILED,
@@ -187,7 +188,6 @@ def full_outputs(document: Document) -> dict[tuple[int, str | None], str]:
 
 def is_injected(text: str) -> bool:
     """User-role text that an agent injected rather than a human typed."""
-    from git_memory.sessions.providers.claude_code import is_hidden_text
 
     stripped = text.lstrip()
     return not stripped or stripped.startswith(_INJECTED) or is_hidden_text(stripped)

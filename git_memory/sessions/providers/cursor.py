@@ -21,8 +21,7 @@ import sys
 from functools import lru_cache
 from typing import Any
 
-from git_memory.sessions.discover import SourceFile, under, walk
-from git_memory.sessions.providers import Document, Provider, env_home
+from git_memory.sessions.providers.base import Document, Provider, SourceFile, env_home, under, walk
 from git_memory.sessions.providers.common import call_pair, is_injected, iso_from_ms, read_document
 from git_memory.sessions.records import ASSISTANT, USER, Event
 

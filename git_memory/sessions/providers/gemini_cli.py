@@ -26,8 +26,7 @@ from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from git_memory.formats import bounded_json
-from git_memory.sessions.discover import SourceFile, under, walk
-from git_memory.sessions.providers import Document, Provider, env_home
+from git_memory.sessions.providers.base import Document, Provider, SourceFile, env_home, under, walk
 from git_memory.sessions.providers.common import (
     call_pair,
     decode_document,

@@ -2,7 +2,7 @@
 
 Two containers of the same message and part objects (docs/sessions.md):
 - `opencode.db` (2026): the `session`, `message` and `part` tables, read through
-  `index.foreign_database` (an immutable open, or a private copy when a WAL is pending), so
+  `foreign_database` (an immutable open, or a private copy when a WAL is pending), so
   nothing is ever written beside the user's database. Only those three tables are queried:
   never the account or credential tables.
 - `storage/` (2025): `session/<project>/<id>.json`, `message/<session>/<id>.json` and
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import math
 import os
+from pathlib import Path
 from typing import Any
 
-from git_memory.sessions import index
-from git_memory.sessions.discover import SourceFile, walk
-from git_memory.sessions.providers import Document, Provider
+from git_memory.database import Connection, DatabaseError, foreign_database, tables_only
+from git_memory.sessions.providers.base import Document, Provider, SourceFile, walk
 from git_memory.sessions.providers.common import (
     call_pair,
     decode_document,
@@ -63,7 +63,6 @@ _ROW_TIMES = (
 
 def home() -> Any:
     """`$XDG_DATA_HOME/opencode`, default `~/.local/share/opencode`."""
-    from pathlib import Path
 
     base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
     return Path(base) / "opencode"
@@ -80,7 +79,7 @@ def _database_sessions(home_dir: str) -> list[SourceFile]:
         return []
     stat = os.stat(path)
     try:
-        with index.foreign_database(path) as conn:
+        with foreign_database(path) as conn:
             _check_tables(conn)
             sessions = conn.execute(
                 "SELECT id, parent_id, time_updated FROM session LIMIT ?", (MAX_ROWS,)
@@ -90,7 +89,7 @@ def _database_sessions(home_dir: str) -> list[SourceFile]:
                 entry = counts.setdefault(session_id, [0, 0])
                 entry[0] += int(count)
                 entry[1] = max(entry[1], _time(newest))
-    except (SourceRefused, index.DatabaseError):
+    except (SourceRefused, DatabaseError):
         # Listed once, so the sync reports why the database is not read (see `read`).
         identity = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
         return [SourceFile(f"{path}#", PROVIDER, "", DATABASE, identity=identity)]
@@ -132,9 +131,9 @@ def _valid_time(value: object) -> bool:
     )
 
 
-def _check_tables(conn: index.Connection) -> None:
+def _check_tables(conn: Connection) -> None:
     """Only plain tables are read: a view named like them could run any query."""
-    odd = index.tables_only(conn, TABLES)
+    odd = tables_only(conn, TABLES)
     if odd:
         raise SourceRefused(
             "unsafe-database", f"not plain tables in {DATABASE}: {', '.join(sorted(odd))}"
@@ -187,18 +186,18 @@ def read(source: SourceFile) -> Document:
 def _read_database(source: SourceFile) -> Document:
     path, _, session_id = source.path.rpartition("#")
     try:
-        with index.foreign_database(path) as conn:
+        with foreign_database(path) as conn:
             _check_tables(conn)
             if not session_id:
                 return Document()  # the database reads again: the next sync lists it
             return _session_rows(conn, session_id)
-    except index.DatabaseError as exc:
+    except DatabaseError as exc:
         # Not the index's error: this database is another program's (corrupt, locked, or
         # beyond the time budget).
         raise SourceRefused("unreadable-database", f"{DATABASE}: {exc}") from exc
 
 
-def _session_rows(conn: index.Connection, session_id: str) -> Document:
+def _session_rows(conn: Connection, session_id: str) -> Document:
     diagnostics: list[Diagnostic] = []
     row = conn.execute(
         "SELECT directory, parent_id, time_updated FROM session WHERE id = ?", (session_id,)

@@ -16,8 +16,8 @@ import os
 import sys
 from typing import Any
 
-from git_memory.sessions.discover import SourceFile, under, walk
-from git_memory.sessions.providers import Document, Provider, env_home, gemini_cli
+from git_memory.sessions.providers import gemini_cli
+from git_memory.sessions.providers.base import Document, Provider, SourceFile, env_home, under, walk
 from git_memory.sessions.providers.common import (
     call_pair,
     function_output,
