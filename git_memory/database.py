@@ -108,6 +108,7 @@ class Database:
         self.schema = schema
         self.lock_timeout = lock_timeout
         self._lock: FileLock | None = None
+        self._holding = 0
         self._depth = 0
         self._savepoints = 0
         create_private(path)
@@ -176,18 +177,28 @@ class Database:
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        """Hold the writer filelock (re-entrant: `write()` inside it takes it again at once).
+        """Hold the writer filelock (re-entrant: a `write()` inside it takes nothing more).
 
         A writer that must be alone for longer than one transaction (a sync) holds it around
         them all; waiting longer than `lock_timeout` seconds is `schema.busy()`."""
+        if self._holding:
+            # Already ours: filelock's own re-entry checks cost more than a small commit.
+            self._holding += 1
+            try:
+                yield
+            finally:
+                self._holding -= 1
+            return
         lock = self._file_lock()
         try:
             lock.acquire(timeout=self.lock_timeout)
         except TimeoutError as exc:  # filelock's Timeout is a TimeoutError
             raise self.schema.busy.error() from exc
+        self._holding = 1
         try:
             yield
         finally:
+            self._holding = 0
             lock.release()
 
     def _file_lock(self) -> FileLock:

@@ -38,8 +38,10 @@ FAILPOINTS: dict[str, str] = {
     # --- assemble (issue 9) ---
     "assemble.before-manifest": "assemble/run.py: block and projections written, manifest not yet",
     # --- session index (issue 4) ---
-    "sessions.sync.before-commit": "inside a file's sync transaction, before COMMIT",
-    "sessions.sync.after-file": "after a file's sync transaction committed",
+    "sessions.sync.file-written": "a file's rows written, its savepoint not yet released",
+    "sessions.sync.after-file": "after a file is indexed, its batch not yet committed",
+    "sessions.sync.before-commit": "sessions/sync.py: a batch of files, before COMMIT",
+    "sessions.sync.after-commit": "sessions/sync.py: a batch of files, after COMMIT",
     # --- memory state (issue 5): store/db.py write(boundary=B) fires B.before-commit and
     # B.after-commit around the COMMIT of each writer transaction ---
     "store.migrate.before-commit": "migrations.py: one migration, before COMMIT",

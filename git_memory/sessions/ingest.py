@@ -178,7 +178,7 @@ def _resume(
         added = _append(db.conn, source, row["id"], events)
         write_diagnostics(db.conn, row["id"], diagnostics)
         _checkpoint(db.conn, source, row["id"], stat, complete=complete, state=state)
-        failpoint("sessions.sync.before-commit")
+        failpoint("sessions.sync.file-written")
     return FileOutcome("resumed", added, diagnostics)
 
 
@@ -260,7 +260,7 @@ def _store(
         else:
             db.conn.execute("UPDATE files SET excluded = ? WHERE id = ?", (excluded, file_id))
         write_diagnostics(db.conn, file_id, diagnostics)
-        failpoint("sessions.sync.before-commit")
+        failpoint("sessions.sync.file-written")
     kind = "excluded" if excluded else "new" if row is None else "reread"
     return FileOutcome(kind, added, diagnostics)
 

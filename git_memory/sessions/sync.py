@@ -1,13 +1,17 @@
 """Incremental sync of the session index (docs/sessions.md).
 
-One writer at a time (the index's writer lock, held for the whole sync); each file is indexed
-in its own transaction, so a sync killed half-way leaves every file either fully old or fully
-new, and the next sync continues. Vanished files are removed first (so a rollout that was
-compressed to `.jsonl.zst` is re-added under the same session key).
+One writer at a time (the index's writer lock, held for the whole sync). Changed files are
+committed in batches, one transaction for about a second of work, each file a savepoint of
+it: a sync killed half-way keeps every batch committed before, loses at most the one under
+way, and leaves every file either fully old or fully new; the next sync continues. One
+commit per file made the FTS5 index merge its segments after every file and wrote the same
+hot pages to the WAL again and again. Vanished files are removed first (so a rollout that
+was compressed to `.jsonl.zst` is re-added under the same session key).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +32,8 @@ from git_memory.sessions.writer import forget_resolved
 
 EXAMPLE_LIMIT = 5
 DEFAULT_LOCK_TIMEOUT = 600.0
+# Seconds of indexing committed together (the work a crash may lose).
+BATCH_SECONDS = 1.0
 
 
 @dataclass
@@ -84,9 +90,10 @@ def sync(
     providers: Sequence[str] | None = None,
     show_progress: bool = False,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    batch_seconds: float = BATCH_SECONDS,
 ) -> SyncResult:
     """Bring the index up to date with every discovered transcript (of the `providers`
-    named, default every registered one)."""
+    named, default every registered one), committing every `batch_seconds`."""
     extra = list(sources or [])
     _check_sources(extra)
     ensure_private_dir(state_home)
@@ -94,13 +101,15 @@ def sync(
         with index.open_writer(state_home, lock_timeout) as db, db.locked():
             if roots is None:
                 roots = default_roots(providers)
-            return _sync_locked(db, discover(roots, extra), show_progress)
+            found = discover(roots, extra)
+            with _bar(show_progress, len(found)) as bar:
+                return _sync_locked(db, found, bar, batch_seconds)
     except DatabaseError as exc:
         # Foreign databases are read behind `SourceRefused`: this one is the index.
         raise index.index_unreadable(exc) from exc
 
 
-def _sync_locked(db: Database, found: list[SourceFile], show_progress: bool) -> SyncResult:
+def _sync_locked(db: Database, found: list[SourceFile], bar: Any, seconds: float) -> SyncResult:
     result = SyncResult(files_seen=len(found))
     forget_resolved()
     # Only what the unchanged check needs; `ingest` reads the whole row of a changed file.
@@ -113,10 +122,17 @@ def _sync_locked(db: Database, found: list[SourceFile], show_progress: bool) -> 
             with db.write():
                 db.execute("DELETE FROM files WHERE id = ?", (row[0],))
             result.removed += 1
-    with _bar(show_progress, len(found)) as bar:
-        for source in found:
-            _one(db, source, rows.get(source.path), result)
-            bar.advance()
+    position = 0
+    while position < len(found):
+        with db.write(boundary="sessions.sync"):
+            began = time.monotonic()
+            while position < len(found):
+                source = found[position]
+                _one(db, source, rows.get(source.path), result)
+                position += 1
+                bar.advance()
+                if time.monotonic() - began >= seconds:
+                    break
     return result
 
 
@@ -132,7 +148,7 @@ def _one(db: Database, source: SourceFile, row: Any, result: SyncResult) -> None
         # Not indexed, and reported on every sync until it is gone: never a failed sync.
         outcome = FileOutcome("refused", 0, [Diagnostic(refused.code, 0, refused.message)])
     result.count(source, outcome)
-    if outcome.kind != "unchanged":  # no transaction was made for an unchanged file
+    if outcome.kind != "unchanged":  # nothing was written for an unchanged file
         failpoint("sessions.sync.after-file")
 
 

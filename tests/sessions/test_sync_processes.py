@@ -41,24 +41,50 @@ def _table_counts(state: Path) -> tuple[int, int, int, int]:
     return tuple(row)  # type: ignore[return-value]
 
 
-@pytest.mark.parametrize("point", ["sessions.sync.before-commit", "sessions.sync.after-file"])
+@pytest.mark.parametrize(
+    ("point", "committed"),
+    [
+        ("sessions.sync.file-written", 0),  # half of the first file written: nothing kept
+        ("sessions.sync.after-file", 0),  # the first file whole, its batch not committed
+        ("sessions.sync.before-commit", 0),
+        ("sessions.sync.after-commit", 3),  # three small files make one batch
+    ],
+)
 def test_killed_sync_leaves_a_consistent_index(
-    gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path], point: str
+    gm_proc: Any, repo: Repo, hermetic_env: dict[str, Path], point: str, committed: int
 ) -> None:
     _corpus(hermetic_env["claude"], str(repo.root), files=3, turns=2)
     killed = gm_proc(["sessions", "sync"], cwd=repo.root, env={"GIT_MEMORY_FAILPOINT": point})
     assert killed.returncode == FAILPOINT_EXIT_STATUS, killed.stderr
-    sessions, turns, summed, matched = _table_counts(hermetic_env["state"])
-    committed = 0 if point.endswith("before-commit") else 1  # exactly the first file, or none
-    assert (sessions, turns, summed, matched) == (
-        committed,
-        2 * committed,
-        2 * committed,
-        2 * committed,
-    )
+    assert _table_counts(hermetic_env["state"]) == (committed, *[2 * committed] * 3)
     again = gm_proc(["sessions", "sync", "--format", "json"], cwd=repo.root)
     assert again.returncode == 0, again.stderr
     assert _table_counts(hermetic_env["state"]) == (3, 6, 6, 6)
+
+
+@pytest.mark.parametrize(
+    ("point", "committed"),
+    [("sessions.sync.after-commit", 1), ("sessions.sync.file-written", 0)],
+)
+def test_a_crash_keeps_every_batch_committed_before_it(
+    repo: Repo, hermetic_env: dict[str, Path], point: str, committed: int
+) -> None:
+    # Batches of one file each (`batch_seconds=0`): a kill after the first commit keeps
+    # exactly that file, a kill inside the first file keeps nothing.
+    _corpus(hermetic_env["claude"], str(repo.root), files=3, turns=2)
+    state = hermetic_env["state"]
+    code = (
+        "import sys; from pathlib import Path; from git_memory.sessions.sync import sync; "
+        "sync(Path(sys.argv[1]), batch_seconds=0)"
+    )
+    env = dict(os.environ, PYTHONPATH=str(PROJECT_ROOT), GIT_MEMORY_FAILPOINT=point)
+    killed = subprocess.run(
+        [sys.executable, "-c", code, str(state)], env=env, capture_output=True, check=False
+    )
+    assert killed.returncode == FAILPOINT_EXIT_STATUS, killed.stderr
+    assert _table_counts(state) == (committed, *[2 * committed] * 3)
+    sync(state, batch_seconds=0)
+    assert _table_counts(state) == (3, 6, 6, 6)
 
 
 def test_two_concurrent_syncs_leave_one_index(repo: Repo, hermetic_env: dict[str, Path]) -> None:
