@@ -18,7 +18,7 @@ from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
 
 if TYPE_CHECKING:
-    from git_memory.runners.batch import BatchOutcome
+    from git_memory.extract.pipeline import BatchOutcome
 
 
 class ExtractRunnerRequest(Model):
@@ -112,7 +112,7 @@ def extract(
     approved or proposed) or nothing to keep (no command with an observed result, no fixed
     failure, no rule a person typed; a session a program drove gives no rules)."""
     from git_memory import output
-    from git_memory.runners.batch import BatchOutcome, run_batch
+    from git_memory.extract.pipeline import BatchOutcome, run_batch
     from git_memory.runners.profiles import RunnerOptions
 
     if isinstance(request, ExtractPreviewRequest):
@@ -220,7 +220,7 @@ def _remember_window(ctx: OpContext, request: MemoryExtractionRequest) -> None:
 
 
 def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerResponse:
-    from git_memory.runners.batch import preview_batch
+    from git_memory.extract.pipeline import preview_batch
     from git_memory.runners.profiles import RunnerOptions
 
     options = RunnerOptions(request.runner, None, request.runner_model, request.runner_endpoint)

@@ -106,9 +106,9 @@ def extract(
     default window when neither is given), every pending task or the first `limit`; the
     candidates it proposed."""
     from git_memory.contracts.extraction import MemoryExtractionRequest
+    from git_memory.extract.pipeline import run_batch
     from git_memory.extract.window import resolve_window, utc_now
     from git_memory.repo.binding import discover_worktree
-    from git_memory.runners.batch import run_batch
     from git_memory.runners.profiles import RunnerOptions
     from git_memory.store.candidates import list_candidates
     from git_memory.store.session import open_workspace

@@ -9,8 +9,8 @@ import pytest
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.errors import GitMemoryError
+from git_memory.extract.pipeline import run_batch
 from git_memory.repo.binding import discover_worktree
-from git_memory.runners.batch import run_batch
 from git_memory.runners.profiles import RunnerOptions
 from tests.conftest import run_cli
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo

@@ -18,9 +18,9 @@ import pytest
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.errors import GitMemoryError
+from git_memory.extract.pipeline import BatchOutcome, run_batch
 from git_memory.repo.binding import discover_worktree
 from git_memory.runners import conformance
-from git_memory.runners.batch import BatchOutcome, run_batch
 from git_memory.runners.config import profile_for
 from git_memory.runners.profiles import RunnerOptions
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo

@@ -27,12 +27,12 @@ from git_memory.contracts.extraction import (
     DraftStatement,
     ExtractionBinding,
 )
-from git_memory.runners.builtin import renderers
-from git_memory.runners.builtin.renderers import BuiltinFact
+from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin.renderers import BuiltinFact
 
 if TYPE_CHECKING:
+    from git_memory.extract.pipeline import BatchOutcome
     from git_memory.extract.quotes import TurnSource
-    from git_memory.runners.batch import BatchOutcome
     from git_memory.store.session import Workspace
 
 TYPE_OF = {
@@ -44,7 +44,7 @@ TYPE_OF = {
 
 def _known_keys(workspace: Workspace) -> set[str]:
     """Keys of the memory this worktree already has: approved entries and every candidate."""
-    from git_memory.runners.builtin.window import memory_keys
+    from git_memory.extract.builtin.window import memory_keys
     from git_memory.store.approved import list_approved_entries
     from git_memory.store.candidates import list_candidates
 
@@ -69,9 +69,9 @@ def plan_facts(
     """The facts of every task (by task id) of a window, each memory once, and the turns
     they were read from (staging finds the facts' quotes in them); `tally` receives the
     facts each session showed."""
+    from git_memory.extract.builtin.window import plan_window
     from git_memory.extract.quotes import read_turns
     from git_memory.extract.select import path_scrubber
-    from git_memory.runners.builtin.window import plan_window
 
     source = read_turns(workspace, sorted({record["sessionKey"] for _, record in loaded}))
     found = source.turns

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from git_memory.runners.builtin import observed, vocabulary
+from git_memory.extract.builtin import observed, vocabulary
 
 # Tool names that run a shell command, across the agents' transcript formats.
 SHELL_TOOLS = frozenset(

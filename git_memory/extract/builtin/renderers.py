@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from git_memory.runners.builtin import shell
+from git_memory.extract.builtin import shell
 
 RENDERER_COMMAND_EXIT = "command-exit@1"
 RENDERER_COMMAND_FIX = "command-fix@1"

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from git_memory.runners.builtin import observed, shell
-from git_memory.runners.builtin.observed import Outcome
-from git_memory.runners.builtin.shell import Segment, Step
+from git_memory.extract.builtin import observed, shell
+from git_memory.extract.builtin.observed import Outcome
+from git_memory.extract.builtin.shell import Segment, Step
 from git_memory.sessions.turns import ToolCall, call_paths
 
 _STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}

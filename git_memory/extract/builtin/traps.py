@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.renderers import (
+from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.renderers import (
     ANSI,
     RENDERER_COMMAND_FIX,
     BuiltinFact,
@@ -34,7 +34,7 @@ from git_memory.runners.builtin.renderers import (
     sanitize_error,
     weakens_safety,
 )
-from git_memory.runners.builtin.runs import Run
+from git_memory.extract.builtin.runs import Run
 
 MAX_FIX_STEPS = 3
 _STRONG = re.compile(

@@ -26,8 +26,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from git_memory.runners.builtin import shell, vocabulary
-from git_memory.runners.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
+from git_memory.extract.builtin import shell, vocabulary
+from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.sessions.origin import typed_origin
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from git_memory import output
 from git_memory.contracts.canonical import canonical_json
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.runner import RunnerExecutionPlan
+from git_memory.extract.coverage import coverage_of
 from git_memory.runners.answer import validate_answer
-from git_memory.runners.coverage import coverage_of
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.session import Ask, RunnerSession
 
@@ -115,8 +115,8 @@ def run_batch(
 def _run_builtin(
     worktree: Worktree, request: MemoryExtractionRequest | None, limit: int | None
 ) -> BatchOutcome:
+    from git_memory.extract.builtin.runner import run_builtin
     from git_memory.extract.recall_flow import pending_tasks
-    from git_memory.runners.builtin.flow import run_builtin
 
     outcome = BatchOutcome()
     if request is None:
