@@ -6,9 +6,9 @@ was cut) without the plan carrying any of their text: ids, revisions, digests an
 
 from __future__ import annotations
 
-from typing import Any
-
+from git_memory.contracts.adjudication import AdjudicationTask
 from git_memory.contracts.canonical import canonical_json, sha256_hex
+from git_memory.contracts.extraction import ExtractionTask
 from git_memory.contracts.runner import InputCoverage
 
 
@@ -29,44 +29,33 @@ def _prompt(version: str, text: str) -> InputCoverage:
     return _item("prompt", version, text.encode())
 
 
-def extraction_coverage(task: dict[str, Any]) -> list[InputCoverage]:
+def extraction_coverage(task: ExtractionTask) -> list[InputCoverage]:
     """The chunk's transcript (turn range, cut or whole) and the prompt."""
-    chunk = task["chunk"]
-    rng = chunk["turnRange"]
-    truncated = any(item["completeness"] == "truncated" for item in chunk["coverage"])
-    prompts = task["contract"]["prompts"]
+    chunk = task.chunk
+    rng = chunk.turn_range
+    truncated = any(item.completeness == "truncated" for item in chunk.coverage)
+    prompts = task.contract.prompts
     return [
         _item(
             "transcript",
-            f"{task['taskId']}:turns:{rng['start']}-{rng['end']}",
-            chunk["transcript"].encode(),
+            f"{task.task_id}:turns:{rng.start}-{rng.end}",
+            chunk.transcript.encode(),
             truncated=truncated,
         ),
-        _prompt(prompts["promptVersion"], prompts["extraction"]),
+        _prompt(prompts.prompt_version, prompts.extraction),
     ]
 
 
-def adjudication_coverage(task: dict[str, Any]) -> list[InputCoverage]:
+def adjudication_coverage(task: AdjudicationTask) -> list[InputCoverage]:
     """Each draft in full, each pool item as its summary (cut), and the prompt."""
     items = [
-        _item("draft", draft["candidateId"], canonical_json(draft)) for draft in task["drafts"]
+        _item("draft", draft.candidate_id, canonical_json(draft.to_json())) for draft in task.drafts
     ]
-    for pool in task["pool"]:
-        kind = "approved-entry" if pool["sourceKind"] == "approved" else "candidate-pool"
+    for pool in task.pool:
+        kind = "approved-entry" if pool.source_kind == "approved" else "candidate-pool"
         items.append(
-            _item(
-                kind,
-                pool["id"],
-                pool["summary"].encode(),
-                revision=pool["revision"],
-                truncated=True,
-            )
+            _item(kind, pool.id, pool.summary.encode(), revision=pool.revision, truncated=True)
         )
-    prompts = task["contract"]["prompts"]
-    items.append(_prompt(prompts["promptVersion"], prompts["adjudication"]))
+    prompts = task.contract.prompts
+    items.append(_prompt(prompts.prompt_version, prompts.adjudication))
     return items
-
-
-def coverage_of(kind: str, task: dict[str, Any]) -> list[InputCoverage]:
-    """The coverage of a task of `kind` (extraction or adjudication)."""
-    return extraction_coverage(task) if kind == "extraction" else adjudication_coverage(task)

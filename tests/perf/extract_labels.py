@@ -118,7 +118,8 @@ def extract(
     request = MemoryExtractionRequest.model_validate(
         {"format": "git-memory-extraction-request@v1", "window": window.to_json()}
     )
-    run_batch(worktree, RunnerOptions("builtin"), request, limit=limit)
+    with open_workspace(worktree) as workspace:
+        run_batch(workspace, RunnerOptions("builtin"), request, limit=limit)
     with open_workspace(worktree, sync=False) as workspace:
         found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
         return [Candidate(project, str(c.payload["content"]), _statement(c.payload)) for c in found]
