@@ -248,7 +248,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest
     return request.model_copy(update={"later_windows": later})
 
 
-def _oldest_session(ctx: OpContext, resolved: Any) -> Any:
+def _oldest_session(ctx: OpContext, resolved: window.Window) -> datetime | None:
     """When this worktree's oldest indexed session started, for a window longer than one
     part (the parts before it hold nothing); None otherwise."""
     if resolved.before - resolved.after <= window.MAX_WINDOW:

@@ -148,7 +148,7 @@ def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str]
     return _run(run.turn_key, call, run.command or "", output)
 
 
-def _run(turn_key: str, call: Any, command: str, output: str) -> Run:
+def _run(turn_key: str, call: ToolCall, command: str, output: str) -> Run:
     line = shell.parse(command)
     status = observed.of_state(call.state)
     if status is Outcome.UNKNOWN and _one_code_mode_command(call.input):

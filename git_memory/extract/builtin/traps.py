@@ -35,6 +35,7 @@ from git_memory.extract.builtin.renderers import (
     weakens_safety,
 )
 from git_memory.extract.builtin.runs import Run
+from git_memory.lint.engine import scan_secrets
 
 MAX_FIX_STEPS = 3
 _STRONG = re.compile(
@@ -317,8 +318,6 @@ def _quotes(failed: Run, fixed: Run) -> tuple[Quote, ...]:
 
 
 def _blocked(text: str) -> bool:
-    from git_memory.lint.engine import scan_secrets
-
     return any(f.severity == "block" for f in scan_secrets(text))
 
 
