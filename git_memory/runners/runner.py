@@ -95,11 +95,19 @@ class ProcessRunner(Generic[DocumentT, ModelT]):
     def answer(self, tasks: Sequence[DocumentT]) -> Iterator[ModelT]:
         """Approve the plans of `tasks` (GM_APPROVAL_REQUIRED without approval), then
         deliver each approved one and yield its validated answer."""
-        if not tasks:
+        for _, answer in self.deliver(self.plan(tasks)):
+            yield answer
+
+    def deliver(
+        self, planned: Sequence[Planned[DocumentT]]
+    ) -> Iterator[tuple[RunnerExecutionPlan, ModelT]]:
+        """Approve the `planned` deliveries, then run each approved plan; yields the approved
+        plan with the validated answer (a flow that planned its tasks itself calls this)."""
+        if not planned:
             return
-        planned = {item.task.task_id: item for item in self.plan(tasks)}
+        by_id = {item.task.task_id: item for item in planned}
         approved = self.session.approve(
-            [item.plan for item in planned.values()],
+            [item.plan for item in planned],
             approve_plan=self.approval.plan,
             approve_manifest=self.approval.manifest,
             ask=self.approval.ask,
@@ -107,10 +115,11 @@ class ProcessRunner(Generic[DocumentT, ModelT]):
         label = f"{self.kind} via {self.session.profile.name}"
         with output.progress(label, len(approved)) as bar:
             for plan in approved:
-                item = planned[plan.task_id]
+                item = by_id[plan.task_id]
                 stdout = self.session.run(plan, item.stdin)
                 binding = item.task.binding.model_dump(mode="json", by_alias=True)
-                yield validate_answer(
+                answer = validate_answer(
                     stdout, self.answer_model, task_id=item.task.task_id, binding=binding
                 )
+                yield plan, answer
                 bar.advance()
