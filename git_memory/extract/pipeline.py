@@ -12,6 +12,7 @@ after a preview still matches.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,14 +93,38 @@ def run_batch(
     session = RunnerSession.open(workspace.worktree, options, workspace.db, workspace.owner)
     adjudications = _pending_adjudications(workspace)
     if not adjudications and request is not None:
-        extractor = _extractor(session, approval)
-        for batch in extractor.answer(_next_extractions(workspace, request, limit or 1)):
-            _stage_drafts(workspace, batch, outcome)
+        tasks = _next_extractions(workspace, request, limit or 1)
+        _extract(workspace, _extractor(session, approval), tasks, outcome)
         adjudications = _pending_adjudications(workspace)
         approval = Approval(ask=approval.ask)
-    for result in _adjudicator(session, approval).answer(adjudications):
-        _stage_result(workspace, result, outcome)
+    _adjudicate(workspace, _adjudicator(session, approval), adjudications, outcome)
     return outcome
+
+
+def _extract(
+    workspace: Workspace,
+    extractor: Runner[ExtractionTask, CandidateDraftBatch | BuiltinDrafts],
+    tasks: Sequence[ExtractionTask],
+    outcome: BatchOutcome,
+    *,
+    adjudicator: Runner[AdjudicationTask, AdjudicationResult] | None = None,
+) -> None:
+    """Stage each extraction answer; with `adjudicator`, the adjudication each one opens is
+    answered and staged before the next extraction answer."""
+    for answer in extractor.answer(tasks):
+        adjudication = _stage_drafts(workspace, answer, outcome)
+        if adjudicator is not None and adjudication is not None:
+            _adjudicate(workspace, adjudicator, [adjudication], outcome)
+
+
+def _adjudicate(
+    workspace: Workspace,
+    adjudicator: Runner[AdjudicationTask, AdjudicationResult],
+    tasks: Sequence[AdjudicationTask],
+    outcome: BatchOutcome,
+) -> None:
+    for result in adjudicator.answer(tasks):
+        _stage_result(workspace, result, outcome)
 
 
 def _extractor(
@@ -131,12 +156,8 @@ def _run_builtin(
     outcome.session_notes = list(selection.skipped_sessions)
     outcome.left = len(pending) - len(taken)
     extractor = BuiltinExtractor(workspace)
-    adjudicator: Runner[AdjudicationTask, AdjudicationResult] = BuiltinAdjudicator()
-    for drafts in extractor.answer([planned.task for planned in taken]):
-        adjudication = _stage_drafts(workspace, drafts, outcome)
-        if adjudication is not None:
-            for result in adjudicator.answer([adjudication]):
-                _stage_result(workspace, result, outcome)
+    tasks = [planned.task for planned in taken]
+    _extract(workspace, extractor, tasks, outcome, adjudicator=BuiltinAdjudicator())
     outcome.session_notes += extractor.notes(outcome.quarantined)
     return outcome
 
