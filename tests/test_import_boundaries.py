@@ -22,7 +22,9 @@ LAYERS = [
     {"cli"},
     {"mcp", "demo", "doctor"},
     {"ops"},
-    {"extract", "promote", "consolidate", "skills", "assemble", "runners", "verify", "impact"},
+    {"extract", "promote", "consolidate", "skills", "assemble", "verify", "impact"},
+    # The flows drive runners, never the reverse (the builtin extractor is extract's own).
+    {"runners"},
     {"sessions", "store", "repo", "agent_memory"},
     {"formats", "lint", "contracts"},
     {
@@ -243,6 +245,15 @@ def test_the_checker_reports_a_hidden_upward_import(tmp_path: Path) -> None:
 def test_front_ends_and_tools_sit_above_ops() -> None:
     above = {package for layer in LAYERS[: LAYERS.index({"ops"})] for package in layer}
     assert {"cli", "mcp", "demo", "doctor"} <= above
+
+
+def test_runners_sit_below_the_flows() -> None:
+    """A runner never reaches back into the flow that drives it (extract, consolidate, …)."""
+    runners = _layer_of("runners")
+    assert runners is not None
+    flows = {"extract", "promote", "consolidate", "skills", "assemble", "verify", "impact"}
+    assert all((_layer_of(flow) or runners) < runners for flow in flows)
+    assert all(runners < (_layer_of(io) or 0) for io in ("sessions", "store", "repo"))
 
 
 def test_the_checker_sees_string_and_function_level_imports() -> None:

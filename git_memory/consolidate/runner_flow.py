@@ -21,6 +21,7 @@ from git_memory.contracts.consolidation import ConsolidationPatch, Consolidation
 from git_memory.contracts.consolidation_ops import ConsolidateResult
 from git_memory.contracts.extraction import Lease
 from git_memory.errors import GitMemoryError
+from git_memory.runners.runner import Approval, Planned, ProcessRunner
 
 if TYPE_CHECKING:
     from git_memory.contracts.consolidation_ops import ConsolidatePreviewRequest, ConsolidateRequest
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
     from git_memory.runners.session import Ask, RunnerSession
     from git_memory.store.session import Workspace
+
+# The sandboxed process answering one consolidation task with a ConsolidationPatch.
+Consolidator = ProcessRunner[ConsolidationTask, ConsolidationPatch]
 
 RUNNER_HOLDER = "git-memory-runner"
 MAX_ATTEMPTS = 16
@@ -71,10 +75,14 @@ def _leased(task: ConsolidationTask, created_at: int, attempt: int) -> Consolida
     return task.model_copy(update={"lease": lease})
 
 
+def _stdin(task: ConsolidationTask) -> bytes:
+    return canonical_json(task.to_json()) + b"\n"
+
+
 def _fresh_plan(
-    workspace: Workspace, session: RunnerSession, task: ConsolidationTask
-) -> tuple[ConsolidationTask, bytes, RunnerExecutionPlan]:
-    """(task, stdin, stored plan) of the first attempt whose plan was never delivered.
+    workspace: Workspace, runner: Consolidator, task: ConsolidationTask
+) -> Planned[ConsolidationTask]:
+    """The stored plan of the first attempt (leased task, stdin) never delivered.
 
     A plan digest is delivered at most once; after a failed or refused answer the next
     invocation needs new bytes, hence a new plan and a new approval.
@@ -88,18 +96,16 @@ def _fresh_plan(
     assert stored is not None
     for attempt in range(MAX_ATTEMPTS):
         leased = _leased(task, stored.created_at, attempt)
-        stdin = canonical_json(leased.to_json()) + b"\n"
-        coverage = _coverage(leased)
         digest = build_plan(
-            session.profile,
+            runner.session.profile,
             task_kind="consolidation",
             task_id=task.task_id,
-            stdin=stdin,
-            coverage=coverage,
+            stdin=_stdin(leased),
+            coverage=_coverage(leased),
         ).plan_digest
         if delivery_state(workspace.db, str(digest)) is None:
-            plan = session.plan("consolidation", task.task_id, stdin, coverage=coverage)
-            return leased, stdin, plan
+            (planned,) = runner.plan([leased])
+            return planned
     raise GitMemoryError(
         "GM_RUNNER_ALREADY_DELIVERED",
         f"task {task.task_id} was sent {MAX_ATTEMPTS} times without a usable answer",
@@ -122,26 +128,31 @@ def consolidate(
                 status=_status_of(built), entry_count=built.selected, note=note
             )
         assert built.task is not None
-        session = _session(worktree, workspace, request)
-        task, stdin, plan = _fresh_plan(workspace, session, built.task)
+        approval = Approval(
+            getattr(request, "approve_plan", None), getattr(request, "approve_manifest", None), ask
+        )
+        runner = Consolidator(
+            _session(worktree, workspace, request),
+            "consolidation",
+            ConsolidationPatch,
+            _stdin,
+            _coverage,
+            approval,
+        )
+        planned = _fresh_plan(workspace, runner, built.task)
         try:
-            approved = session.approve(
-                [plan],
-                approve_plan=getattr(request, "approve_plan", None),
-                approve_manifest=getattr(request, "approve_manifest", None),
-                ask=ask,
-            )
+            ((plan, patch),) = runner.deliver([planned])
         except GitMemoryError as exc:
             if exc.code != "GM_APPROVAL_REQUIRED":
                 raise
             return ConsolidateResult(
                 status="approval-required",
-                task_id=task.task_id,
+                task_id=planned.task.task_id,
                 entry_count=built.selected,
-                plans=[plan.to_json()],
-                note=f"approve with --approve-plan {plan.plan_digest}",
+                plans=[planned.plan.to_json()],
+                note=f"approve with --approve-plan {planned.plan.plan_digest}",
             )
-        return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
+        return _stage(workspace, plan, patch, count=built.selected)
 
 
 def _session(
@@ -174,26 +185,16 @@ def _status_of(built: tasks.Built) -> Any:
     return "nothing-new" if built.selected == 0 else "not-due"
 
 
-def _run_and_stage(
-    workspace: Workspace,
-    session: RunnerSession,
-    plan: RunnerExecutionPlan,
-    task: ConsolidationTask,
-    stdin: bytes,
-    *,
-    count: int,
+def _stage(
+    workspace: Workspace, plan: RunnerExecutionPlan, patch: ConsolidationPatch, *, count: int
 ) -> ConsolidateResult:
+    """Stage the runner's validated patch like an agent's."""
     from git_memory.consolidate.stage import stage_patch
-    from git_memory.runners.answer import validate_answer
 
-    stdout = session.run(plan, stdin)
-    patch = validate_answer(
-        stdout, ConsolidationPatch, task_id=task.task_id, binding=task.binding.to_json()
-    )
     staged = stage_patch(workspace, patch)
     return ConsolidateResult(
         status="staged",
-        task_id=task.task_id,
+        task_id=patch.task_id,
         entry_count=count,
         plans=[plan.to_json()],
         authorized=True,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import AgentRecall, RecallGuidance, RecallSelection
@@ -11,11 +10,12 @@ from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.select import Selection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks
+from git_memory.sessions.providers.base import enabled
+from git_memory.sessions.sync import sync
 from git_memory.skills.contexts import build_contexts, load_sources
-from git_memory.store.session import Workspace, open_workspace
-
-if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
+from git_memory.store.chunks import upsert_chunk
+from git_memory.store.session import Workspace
+from git_memory.store.tasks import lease_is_live, plan_task
 
 GUIDANCE_RULES = [
     "Show the user the candidates you propose and merge their edits before staging: staged "
@@ -28,37 +28,31 @@ GUIDANCE_RULES = [
 
 
 def pending_tasks(
-    worktree: Worktree,
+    workspace: Workspace,
     request: MemoryExtractionRequest,
     *,
     now: float | None = None,
     capped: bool = True,
-) -> tuple[Workspace, Selection, list[PlannedTask]]:
-    """Sync the session index, select the window and plan its chunks; the pending ones. The
-    caller closes the returned workspace (`with workspace:`)."""
-    from git_memory.sessions.providers.base import enabled
-    from git_memory.sessions.sync import sync
-
-    # Take in what the agents wrote since the last look (lock order: sessions, then memory);
-    # an agent calling recall over MCP has no other step that would.
+) -> tuple[Selection, list[PlannedTask]]:
+    """Sync the session index, select the window and plan its chunks; the pending ones."""
+    worktree = workspace.worktree
+    # Take in what the agents wrote since the last look; an agent calling recall over MCP has
+    # no other step that would. The open memory-state DB holds no lock, so the session
+    # index's lock is still the first one taken.
     sync(worktree.state_home, providers=enabled(worktree))
-    workspace = open_workspace(worktree)
-    try:
-        moment = time.time() if now is None else now
-        selection = select(worktree, request, now=moment, capped=capped)
-        binding, uuid = workspace.binding, workspace.database_uuid
-        planned = build_tasks(selection, binding, uuid, int(moment * 1000))
-        return workspace, selection, [p for p in planned if _plan_pending(workspace, p)]
-    except BaseException:
-        workspace.db.close()
-        raise
+    moment = time.time() if now is None else now
+    selection = select(worktree, request, now=moment, capped=capped)
+    binding, uuid = workspace.binding, workspace.database_uuid
+    planned = build_tasks(selection, binding, uuid, int(moment * 1000))
+    return selection, [p for p in planned if _plan_pending(workspace, p)]
 
 
-def recall(worktree: Worktree, request: RecallRequest, *, now: float | None = None) -> AgentRecall:
+def recall(
+    workspace: Workspace, request: RecallRequest, *, now: float | None = None
+) -> AgentRecall:
     """Select, chunk and plan; return up to `limit` pending tasks plus the contexts."""
-    workspace, selection, pending = pending_tasks(worktree, request.request, now=now)
-    with workspace:
-        sources = load_sources(workspace)
+    selection, pending = pending_tasks(workspace, request.request, now=now)
+    sources = load_sources(workspace)
     memory_context, skill_context = build_contexts(sources, request.request.query)
     return AgentRecall(
         selection=_selection(selection, len(pending)),
@@ -72,9 +66,6 @@ def recall(worktree: Worktree, request: RecallRequest, *, now: float | None = No
 
 def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
     """Record the chunk and task; True when the task still waits for a stage."""
-    from git_memory.store.chunks import upsert_chunk
-    from git_memory.store.tasks import lease_is_live, plan_task
-
     task = planned.task
     rng = task.chunk.turn_range
     with workspace.db.write(boundary="extract.plan"):

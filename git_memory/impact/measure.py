@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
+from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.rules import rule_facts
 from git_memory.impact.subjects import Said, Subject, command_form
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.rules import rule_facts
 from git_memory.sessions.activity import SessionActivity
 from git_memory.sessions.records import FAILED
 from git_memory.sessions.turns import ToolCall

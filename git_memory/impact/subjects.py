@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.renderers import TRAP_PREFIX
-from git_memory.runners.builtin.rules import rule_facts
+from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.renderers import TRAP_PREFIX
+from git_memory.extract.builtin.rules import rule_facts
 
 SubjectKind = Literal["trap", "rule", "command"]
 

@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
 import click
 from pydantic import Field
 
+from git_memory import output
 from git_memory.contracts.base import Hex64, Model
 from git_memory.contracts.extraction import MemoryExtractionRequest, TimeWindow
-from git_memory.errors import GitMemoryError
+from git_memory.errors import GitMemoryError, UsageError
+from git_memory.extract import window
+from git_memory.extract.pipeline import BatchOutcome, preview_batch, run_batch
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
-
-if TYPE_CHECKING:
-    from git_memory.runners.batch import BatchOutcome
+from git_memory.runners.profiles import RunnerOptions
+from git_memory.runners.runner import Approval
+from git_memory.sessions.listing import oldest_start
+from git_memory.store.candidates import list_candidates
+from git_memory.store.session import Workspace, open_workspace
 
 
 class ExtractRunnerRequest(Model):
@@ -111,36 +117,39 @@ def extract(
     why: left out (too few sealed turns, still active), or read with nothing new (already
     approved or proposed) or nothing to keep (no command with an observed result, no fixed
     failure, no rule a person typed; a session a program drove gives no rules)."""
-    from git_memory import output
-    from git_memory.runners.batch import BatchOutcome, run_batch
-    from git_memory.runners.profiles import RunnerOptions
-
     if isinstance(request, ExtractPreviewRequest):
         return _preview(ctx, request)
+    with open_workspace(ctx.worktree) as workspace:
+        return _extract(ctx, workspace, request)
+
+
+def _extract(
+    ctx: OpContext, workspace: Workspace, request: ExtractRunnerRequest
+) -> ExtractRunnerResponse:
+    """Every part of the window in turn, through one workspace."""
     options = RunnerOptions(
         request.runner, request.runner_command, request.runner_model, request.runner_endpoint
     )
     builtin = request.runner == "builtin"
+    approval = Approval(request.approve_plan, request.approve_manifest, ctx.confirm)
     parts = [request.request.window, *request.later_windows]
     outcome = BatchOutcome()
     with output.progress("extracting windows", len(parts) if len(parts) > 1 else 0) as shown:
         for part in parts:
             selection = request.request.model_copy(update={"window": part})
             found = run_batch(
-                ctx.worktree,
+                workspace,
                 options,
                 selection,
                 limit=request.limit if builtin else min(request.limit or 1, MAX_MODEL_TASKS),
-                approve_plan=request.approve_plan,
-                approve_manifest=request.approve_manifest,
-                ask=ctx.confirm,
+                approval=approval,
             )
             outcome.add(found)
             shown.advance()
             if builtin and found.left:
                 break  # --limit is spent: the next run starts here
             if builtin:
-                _remember_window(ctx, selection)
+                window.remember(workspace.db, workspace.owner, window.from_request(part))
             elif found.extracted or found.adjudicated or found.quarantined:
                 break  # a model runner delivers one approved part per run
     span = {"after": parts[0].after, "before": parts[-1].before}
@@ -153,21 +162,17 @@ def extract(
         sessions=outcome.sessions,
         skipped=[SkippedSessions(reason=r, sessions=n) for r, n in outcome.skipped],
         remaining=outcome.left,
-        next=_next(ctx, outcome) if builtin else _next_model(outcome),
-        added=_added(ctx, outcome.quarantined),
+        next=_next(workspace, outcome) if builtin else _next_model(outcome),
+        added=_added(workspace, outcome.quarantined),
         session_notes=[SessionNote(session_key=k, note=n) for k, n in outcome.session_notes],
     )
 
 
-def _added(ctx: OpContext, candidate_ids: list[str]) -> list[AddedCandidate]:
+def _added(workspace: Workspace, candidate_ids: list[str]) -> list[AddedCandidate]:
     """The text of each candidate this run quarantined, in the run's order."""
-    from git_memory.store.candidates import list_candidates
-    from git_memory.store.session import open_workspace
-
     if not candidate_ids:
         return []
-    with open_workspace(ctx.worktree, sync=False) as workspace:
-        found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
+    found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
     content = {c.candidate_id: str(c.payload.get("content", c.summary)) for c in found}
     return [
         AddedCandidate(candidate_id=cid, content=content[cid].strip())
@@ -180,9 +185,9 @@ def _next_model(outcome: BatchOutcome) -> str:
     return "nothing new to review" if not outcome.quarantined else "git memory review"
 
 
-def _next(ctx: OpContext, outcome: BatchOutcome) -> str:
+def _next(workspace: Workspace, outcome: BatchOutcome) -> str:
     """The true next step: review when anything waits, else what happened and why."""
-    waiting = _waiting(ctx)
+    waiting = len(list_candidates(workspace.db, workspace.owner, statuses=("quarantined",)))
     if waiting:
         return f"git memory review ({waiting} candidate(s) waiting)"
     if outcome.left:
@@ -203,37 +208,19 @@ def _next(ctx: OpContext, outcome: BatchOutcome) -> str:
     )
 
 
-def _waiting(ctx: OpContext) -> int:
-    from git_memory.store.candidates import list_candidates
-    from git_memory.store.session import open_workspace
-
-    with open_workspace(ctx.worktree, sync=False) as workspace:
-        return len(list_candidates(workspace.db, workspace.owner, statuses=("quarantined",)))
-
-
-def _remember_window(ctx: OpContext, request: MemoryExtractionRequest) -> None:
-    from git_memory.extract import window
-    from git_memory.store.session import open_workspace
-
-    with open_workspace(ctx.worktree, sync=False) as workspace:
-        window.remember(workspace.db, workspace.owner, window.from_request(request.window))
-
-
 def _preview(ctx: OpContext, request: ExtractPreviewRequest) -> ExtractRunnerResponse:
-    from git_memory.runners.batch import preview_batch
-    from git_memory.runners.profiles import RunnerOptions
-
     options = RunnerOptions(request.runner, None, request.runner_model, request.runner_endpoint)
-    plans, manifest = preview_batch(ctx.worktree, options, request.request, limit=request.limit)
-    digest = (manifest or {}).get("manifestDigest") or (plans[0]["planDigest"] if plans else "")
+    with open_workspace(ctx.worktree) as workspace:
+        plans, manifest = preview_batch(workspace, options, request.request, limit=request.limit)
+    digest = manifest.manifest_digest if manifest else (plans[0].plan_digest if plans else "")
     flag = "--approve-manifest" if manifest else "--approve-plan"
     return ExtractRunnerResponse(
         runner=request.runner,
         extracted=[],
         adjudicated=[],
         quarantined=[],
-        plans=plans,
-        manifest=manifest,
+        plans=[plan.to_json() for plan in plans],
+        manifest=manifest.to_json() if manifest else None,
         next=(
             f"ask the human to run: git memory extract --runner {request.runner} … {flag} {digest}"
         )
@@ -249,9 +236,6 @@ _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest:
     """The request from the flags; the window defaults as `extract.window` describes, and
     one longer than a request allows is split into parts (none before the oldest session)."""
-    from git_memory.extract import window
-    from git_memory.store.session import open_workspace
-
     since, until = values.get("since"), values.get("until")
     last = None
     if not since:
@@ -264,12 +248,9 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest
     return request.model_copy(update={"later_windows": later})
 
 
-def _oldest_session(ctx: OpContext, resolved: Any) -> Any:
+def _oldest_session(ctx: OpContext, resolved: window.Window) -> datetime | None:
     """When this worktree's oldest indexed session started, for a window longer than one
     part (the parts before it hold nothing); None otherwise."""
-    from git_memory.extract import window
-    from git_memory.sessions.listing import oldest_start
-
     if resolved.before - resolved.after <= window.MAX_WINDOW:
         return None
     oldest = oldest_start(ctx.worktree)
@@ -292,28 +273,22 @@ def _from_request_file(ctx: OpContext, document: Any, values: Mapping[str, Any])
     return document
 
 
-def _check_window(window: Any) -> None:
+def _check_window(document_window: Any) -> None:
     """A request file's window, refused in plain words when reversed or too long."""
-    from datetime import UTC, datetime
-
-    from git_memory.extract import window as windows
-
-    if not isinstance(window, dict):
+    if not isinstance(document_window, dict):
         return
     try:
         after, before = (
-            datetime.fromisoformat(str(window[key]).replace("Z", "+00:00"))
+            datetime.fromisoformat(str(document_window[key]).replace("Z", "+00:00"))
             for key in ("after", "before")
         )
     except (KeyError, ValueError):
         return  # the schema check says what is wrong with the values themselves
     aware = [m if m.tzinfo else m.replace(tzinfo=UTC) for m in (after, before)]
-    windows.checked(windows.Window(aware[0], aware[1]))
+    window.checked(window.Window(aware[0], aware[1]))
 
 
 def _request(values: Mapping[str, Any], selection: dict[str, Any]) -> ExtractRunnerRequest:
-    from git_memory.errors import UsageError
-
     if not values.get("runner"):
         raise UsageError("GM_USAGE", "--runner NAME is required", hint="e.g. --runner builtin")
     for flag, name in (

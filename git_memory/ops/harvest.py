@@ -25,7 +25,7 @@ def harvest(ctx: OpContext, request: HarvestRequest) -> HarvestResponse:
     only read, never written. `memory.sources` (or --store) picks the stores.
     """
     from git_memory.agent_memory.stores import STORES, enabled_stores
-    from git_memory.runners.builtin.harvest import harvest as run_harvest
+    from git_memory.extract.builtin.harvest import harvest as run_harvest
     from git_memory.store.session import open_workspace
 
     if request.stores:

@@ -10,10 +10,13 @@ import click
 from git_memory.contracts.recall import AgentRecall
 from git_memory.contracts.requests import RecallRequest
 from git_memory.errors import UsageError
+from git_memory.extract.recall_flow import recall as run_recall
+from git_memory.extract.select import capability_key
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
 from git_memory.ops.timeflags import utc_timestamp
+from git_memory.store.session import open_workspace
 
 
 def recall(ctx: OpContext, request: RecallRequest) -> AgentRecall:
@@ -24,9 +27,8 @@ def recall(ctx: OpContext, request: RecallRequest) -> AgentRecall:
     candidates citing their evidence ids and stages them with `git memory stage`. More than
     200 matching turns is refused (GM_QUERY_TOO_BROAD) with counts per day and provider.
     """
-    from git_memory.extract.recall_flow import recall as run_recall
-
-    return run_recall(ctx.worktree, request)
+    with open_workspace(ctx.worktree) as workspace:
+        return run_recall(workspace, request)
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -38,8 +40,6 @@ def request_from_cli(
 ) -> dict[str, Any]:
     """The MemoryExtractionRequest document of the shared selection flags (`window`, when
     given, stands for --since/--until)."""
-    from git_memory.extract.select import capability_key
-
     if window is None and (not values.get("since") or not values.get("until")):
         raise UsageError(
             "GM_USAGE",

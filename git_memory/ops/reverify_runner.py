@@ -8,8 +8,13 @@ from typing import Any, Literal
 import click
 
 from git_memory.contracts.base import Model
+from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.runners import conformance
+from git_memory.runners.config import profile_for
+from git_memory.runners.profiles import RunnerOptions
+from git_memory.runners.sandbox import describe_layers
 
 
 class ReverifyRunnerRequest(Model):
@@ -53,10 +58,6 @@ def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyR
     production argv and environment, replacing the cached record. Exits 1 when any check
     fails, naming each as GM_RUNNER_CONFORMANCE_<CHECK>; such a runner cannot be used.
     Names each isolation layer of the OS sandbox that held and each attempt it contained."""
-    from git_memory.runners import conformance
-    from git_memory.runners.config import profile_for
-    from git_memory.runners.profiles import RunnerOptions
-
     options = RunnerOptions(
         request.runner, request.runner_command, request.runner_model, request.runner_endpoint
     )
@@ -78,8 +79,6 @@ def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyR
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ReverifyRunnerRequest:
-    from git_memory.errors import UsageError
-
     if not values.get("runner"):
         raise UsageError("GM_USAGE", "--runner NAME is required", hint="e.g. --runner claude")
     return ReverifyRunnerRequest(
@@ -91,8 +90,6 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ReverifyRunnerReques
 
 
 def _render(response: ReverifyRunnerResponse) -> str:
-    from git_memory.runners.sandbox import describe_layers
-
     if response.passed:
         lines = [f"{response.runner}: conformance passed ({response.test_version})"]
     else:

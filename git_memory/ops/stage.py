@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from git_memory.consolidate.stage import stage_patch
 from git_memory.contracts.adjudication import AdjudicationResult
@@ -12,14 +12,15 @@ from git_memory.contracts.extraction import CandidateDraftBatch
 from git_memory.contracts.requests import StageRequest
 from git_memory.contracts.skill import SkillCandidate
 from git_memory.contracts.stage import AgentStage
-from git_memory.errors import GitMemoryError
+from git_memory.errors import GitMemoryError, UsageError
+from git_memory.extract.adjudicate import stage_adjudication
 from git_memory.extract.skill_stage import stage_skill
+from git_memory.extract.stage_drafts import stage_drafts
+from git_memory.extract.stage_response import batch_response, result_response
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
-
-if TYPE_CHECKING:
-    from git_memory.store.session import Workspace
+from git_memory.store.session import Workspace, open_workspace
 
 
 def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
@@ -33,8 +34,6 @@ def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
     then wait in quarantine for `git memory review`. Identical bytes replay the first outcome;
     different bytes for the same task are refused (GM_SUBMISSION_CONFLICT).
     """
-    from git_memory.store.session import open_workspace
-
     document = request.root
     target = STAGE_HANDLERS.get(document.format)
     if target is None:
@@ -48,16 +47,10 @@ def stage(ctx: OpContext, request: StageRequest) -> AgentStage:
 
 
 def _stage_batch(workspace: Workspace, batch: CandidateDraftBatch) -> AgentStage:
-    from git_memory.extract.stage_drafts import stage_drafts
-    from git_memory.extract.stage_response import batch_response
-
     return batch_response(workspace, stage_drafts(workspace, batch))
 
 
 def _stage_result(workspace: Workspace, result: AdjudicationResult) -> AgentStage:
-    from git_memory.extract.adjudicate import stage_adjudication
-    from git_memory.extract.stage_response import result_response
-
     return result_response(workspace, stage_adjudication(workspace, result))
 
 
@@ -90,8 +83,6 @@ def _render(response: AgentStage, ids: ShortIds) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Any) -> Any:
-    from git_memory.errors import UsageError
-
     raise UsageError(
         "GM_USAGE",
         "stage needs the document to stage: --request FILE (or - for stdin)",

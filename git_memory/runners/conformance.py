@@ -41,6 +41,7 @@ from git_memory.paths import (
 from git_memory.repo.secret import OriginSecret
 from git_memory.runners.binary import BinaryIdentity, identify
 from git_memory.runners.canary import TcpCanary
+from git_memory.runners.environment import require_credential
 from git_memory.runners.isolation_check import check_isolation
 from git_memory.runners.probe_text import Challenge, probe_prompt
 from git_memory.runners.process import spawn
@@ -245,8 +246,6 @@ def probe(
     state_home: Path | None = None,
 ) -> ProbeOutcome:
     """Run `conformance-test@2` against the runner with its production argv."""
-    from git_memory.runners.environment import require_credential
-
     require_credential(profile, host_env)
     fingerprint, why = cli_version_digest(profile, binary, host_env)
     if fingerprint is None:

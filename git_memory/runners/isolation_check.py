@@ -23,7 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from git_memory.runners.binary import identify
 from git_memory.runners.canary import TcpCanary, UnixCanary
+from git_memory.runners.process import spawn
+from git_memory.runners.profiles import RunnerOptions, resolve_profile
+from git_memory.runners.sandbox import current_status, hidden_paths, layers_of, private_dir
 
 if TYPE_CHECKING:
     from git_memory import _proc
@@ -82,8 +86,6 @@ def check_isolation(
 ) -> IsolationResult:
     """Run the isolation probe through `spawn` (`process.spawn` bound to a runner) and
     judge it; off Linux there is nothing to check."""
-    from git_memory.runners.sandbox import current_status, hidden_paths, layers_of, private_dir
-
     if not sys.platform.startswith("linux"):
         return IsolationResult()
     env = os.environ if host_env is None else host_env
@@ -181,10 +183,6 @@ def _report(stdout: bytes) -> dict[str, Any] | None:
 def probe_sandbox(base: Path, host_env: Any = None) -> IsolationResult:
     """`check_isolation` with this Python as the runner (no model involved): what any runner
     started here would meet."""
-    from git_memory.runners.binary import identify
-    from git_memory.runners.process import spawn
-    from git_memory.runners.profiles import RunnerOptions, resolve_profile
-
     profile = resolve_profile(RunnerOptions("command", command=sys.executable), environ={})
     binary = identify(sys.executable, host_env)
 

@@ -9,11 +9,11 @@ failure or a crash the flow plans the task anew (new task id, new digest) and as
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
-if TYPE_CHECKING:
-    from git_memory.contracts.extraction import OwnerKeys
-    from git_memory.store.db import StateDB
+from git_memory.contracts.extraction import OwnerKeys
+from git_memory.store import authorization
+from git_memory.store.db import StateDB
 
 Via = Literal["interactive", "digest", "manifest"]
 # `sending` is written before the first byte goes out; a crash leaves it behind, which makes
@@ -50,8 +50,6 @@ class StoreLedger:
         self, subject_kind: str, subject_digest: str, via: Via, detail: Mapping[str, Any]
     ) -> None:
         """Append to the authorization log."""
-        from git_memory.store import authorization
-
         authorization.record_authorization(
             self.db,
             owner=self.owner,
@@ -63,19 +61,13 @@ class StoreLedger:
 
     def delivery_state(self, plan_digest: str) -> DeliveryState | None:
         """The delivery record of `plan_digest`."""
-        from git_memory.store import authorization
-
         delivery = authorization.delivery_state(self.db, plan_digest)
         return None if delivery is None else delivery.state  # type: ignore[return-value]
 
     def begin_delivery(self, plan_digest: str, task_id: str) -> bool:
         """Commit the write-ahead record before anything is sent (at most once per plan)."""
-        from git_memory.store import authorization
-
         return authorization.begin_delivery(self.db, plan_digest=plan_digest, task_id=task_id)
 
     def finish_delivery(self, plan_digest: str, state: DeliveryState) -> None:
         """Close the delivery record."""
-        from git_memory.store import authorization
-
         authorization.finish_delivery(self.db, plan_digest, state)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from git_memory.contracts.canonical import digest
 from git_memory.contracts.runner import (
     MAX_MANIFEST_PLANS,
     AuthorizationManifest,
@@ -38,8 +39,6 @@ def build_plan(
     retention: str = "unknown",
 ) -> RunnerExecutionPlan:
     """A pending plan for sending `stdin` to `profile`'s runner (nothing is sent here)."""
-    from git_memory.contracts.canonical import digest
-
     plan = RunnerExecutionPlan(
         plan_digest=None,
         task_kind=task_kind,

@@ -6,16 +6,16 @@ environment rule changes it, so a stale approval or probe can never be reused.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
+from urllib.parse import urlsplit
 
+from git_memory.contracts.runner import RunnerProfile as RunnerProfileContract
 from git_memory.errors import GitMemoryError, UsageError
-
-if TYPE_CHECKING:
-    from git_memory.contracts.runner import RunnerProfile as RunnerProfileContract
 
 RunnerName = Literal["claude", "codex", "command", "builtin"]
 RUNNER_NAMES: tuple[str, ...] = ("claude", "codex", "command", "builtin")
@@ -134,14 +134,12 @@ class RunnerProfile:
         when the configured command line does; the credential variable it may see is part of
         `version` because it changes what reaches the process.
         """
-        from git_memory.contracts.runner import RunnerProfile as Contract
-
         argv = list(self.argv_template)
         version = self.version
         if self.name == "command":
             argv = [self.binary or "", *argv]
             version += f";credential={self.credential_env or '-'}"
-        return Contract(
+        return RunnerProfileContract(
             adapter=self.adapter,
             version=version,
             argv_template=argv,
@@ -273,8 +271,6 @@ def _codex(
 
 def codex_argv(model: str, endpoint: str) -> tuple[str, ...]:
     """The Codex argv: ephemeral, read-only sandbox, pinned provider, every extra disabled."""
-    import json
-
     prefix = f"model_providers.{CODEX_PROVIDER_ID}"
     argv = [
         "exec",
@@ -315,8 +311,6 @@ def _check_model(model: str) -> None:
 
 
 def _check_endpoint(endpoint: str) -> None:
-    from urllib.parse import urlsplit
-
     parts = urlsplit(endpoint)
     if (
         parts.scheme != "https"

@@ -42,7 +42,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from git_memory import _proc
+from git_memory.errors import GitMemoryError
+from git_memory.paths import state_home
 from git_memory.runners.profiles import RunnerProfile
+from git_memory.sessions.discover import default_roots
+
+if sys.platform != "win32":  # the account database (a runner's home and `nobody`)
+    import pwd
 
 UNSHARE_FLAGS = (
     "--user",
@@ -122,8 +129,6 @@ def describe_layers(layers: Mapping[str, str]) -> str:
 @cache
 def status(setting: str | None = None) -> SandboxStatus:
     """Probe once per process whether `unshare` can build the runner sandbox here."""
-    from git_memory import _proc
-
     if (setting or "").lower() == "off":
         return SandboxStatus(False, f"turned off by {SETTING}=off")
     if not sys.platform.startswith("linux"):
@@ -161,10 +166,6 @@ def hidden_paths(host_env: Mapping[str, str], own_state_home: Path | None = None
     and the environment's or default one), every agent's history (where the session readers
     look for it), the home directory's dotfiles and credential stores, the `.git` of the
     repository we run in, and the system's password hashes."""
-    from git_memory.errors import GitMemoryError
-    from git_memory.paths import state_home
-    from git_memory.sessions.discover import default_roots
-
     found = [str(own_state_home)] if own_state_home is not None else []
     with contextlib.suppress(GitMemoryError):
         found.append(str(state_home()))
@@ -180,9 +181,9 @@ def hidden_paths(host_env: Mapping[str, str], own_state_home: Path | None = None
 
 def _account_home() -> str | None:
     """The home directory of our user account, which `HOME` may not name (sudo, tests)."""
-    with contextlib.suppress(KeyError, ImportError):
-        import pwd
-
+    if sys.platform == "win32":
+        return None
+    with contextlib.suppress(KeyError):
         return pwd.getpwuid(os.getuid()).pw_dir
     return None
 
@@ -232,9 +233,9 @@ def _runner_ids() -> tuple[int, int]:
     uid, gid = os.getuid(), os.getgid()
     if uid != 0:
         return uid, gid or NOBODY
-    with contextlib.suppress(KeyError, ImportError):
-        import pwd
-
+    if sys.platform == "win32":
+        return NOBODY, NOBODY
+    with contextlib.suppress(KeyError):
         entry = pwd.getpwnam("nobody")
         return entry.pw_uid, entry.pw_gid
     return NOBODY, NOBODY

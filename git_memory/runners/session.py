@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from git_memory.contracts.runner import AuthorizationManifest, InputCoverage, RunnerExecutionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.runners import conformance, plans
+from git_memory.runners.config import profile_for
 from git_memory.runners.deliver import Delivery, deliver
 from git_memory.runners.environment import require_credential
 from git_memory.runners.ledger import StoreLedger
@@ -51,8 +52,6 @@ class RunnerSession:
         cls, worktree: Worktree, options: RunnerOptions, db: StateDB, owner: OwnerKeys
     ) -> RunnerSession:
         """Resolve the profile from flags and `memory.runner.*` config."""
-        from git_memory.runners.config import profile_for
-
         return cls(
             profile_for(worktree, options),
             worktree.state_home,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from git_memory.runners.builtin.renderers import render_command_exit, render_command_fix
+from git_memory.extract.builtin.renderers import render_command_exit, render_command_fix
 from git_memory.testing.repos import Repo, git
 from tests.impact.helpers import LANDED, days, land, session
 from tests.verify.helpers import write_entry

@@ -54,7 +54,7 @@ def _transcript(path: Path, cwd: str, number: int, sessions: int) -> None:
 
 
 def _body(number: int) -> str:
-    from git_memory.runners.builtin.renderers import render_command_exit, render_command_fix
+    from git_memory.extract.builtin.renderers import render_command_exit, render_command_fix
 
     target = number % COMMANDS
     if number % 3 == 0:

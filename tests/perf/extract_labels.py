@@ -106,9 +106,9 @@ def extract(
     default window when neither is given), every pending task or the first `limit`; the
     candidates it proposed."""
     from git_memory.contracts.extraction import MemoryExtractionRequest
+    from git_memory.extract.pipeline import run_batch
     from git_memory.extract.window import resolve_window, utc_now
     from git_memory.repo.binding import discover_worktree
-    from git_memory.runners.batch import run_batch
     from git_memory.runners.profiles import RunnerOptions
     from git_memory.store.candidates import list_candidates
     from git_memory.store.session import open_workspace
@@ -118,7 +118,8 @@ def extract(
     request = MemoryExtractionRequest.model_validate(
         {"format": "git-memory-extraction-request@v1", "window": window.to_json()}
     )
-    run_batch(worktree, RunnerOptions("builtin"), request, limit=limit)
+    with open_workspace(worktree) as workspace:
+        run_batch(workspace, RunnerOptions("builtin"), request, limit=limit)
     with open_workspace(worktree, sync=False) as workspace:
         found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
         return [Candidate(project, str(c.payload["content"]), _statement(c.payload)) for c in found]

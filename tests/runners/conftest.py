@@ -17,9 +17,12 @@ from typing import Any
 
 import pytest
 
+from git_memory.contracts.extraction import OwnerKeys
 from git_memory.runners.ledger import StoreLedger
 from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
 from git_memory.runners.sandbox import WRITABLE_SETTING
+from git_memory.store.db import open_state
+from tests.store.authorization_rows import list_authorizations
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runners"
 # Read at import: the hermetic fixture strips every GIT_* variable before a test body runs.
@@ -92,8 +95,6 @@ class RecordingLedger(StoreLedger):
     @property
     def approvals(self) -> list[tuple[str, str, str, dict[str, Any]]]:
         """(subject_kind, subject_digest, via, detail) per logged approval, oldest first."""
-        from tests.store.authorization_rows import list_authorizations
-
         return [
             (row.subject_kind, row.subject_digest, row.via, row.detail)
             for row in list_authorizations(self.db, self.owner)
@@ -103,9 +104,6 @@ class RecordingLedger(StoreLedger):
 @pytest.fixture
 def ledger(tmp_path: Path) -> Iterator[RecordingLedger]:
     """A ledger over a real memory-state DB in a temporary state home."""
-    from git_memory.contracts.extraction import OwnerKeys
-    from git_memory.store.db import open_state
-
     db = open_state(tmp_path / "ledger-state")
     try:
         yield RecordingLedger(db, OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64))

@@ -14,7 +14,9 @@ from git_memory.contracts.adjudication import AdjudicationResult
 from git_memory.contracts.extraction import CandidateDraftBatch
 from git_memory.errors import GitMemoryError
 from git_memory.runners.answer import parse_document, validate_answer
-from tests.runners.conftest import set_mode
+from git_memory.runners.binary import identify
+from git_memory.runners.process import run_checked
+from tests.runners.conftest import command_profile, set_mode
 
 FakeRunner = Callable[[str], Path]
 OWNER = {"repositoryKey": "a" * 64, "worktreeKey": "b" * 64}
@@ -124,10 +126,6 @@ def test_adjudication_answer(fake_runner: FakeRunner) -> None:
 
 
 def test_oversized_answer_hits_the_cap(fake_runner: FakeRunner) -> None:
-    from git_memory.runners.binary import identify
-    from git_memory.runners.process import run_checked
-    from tests.runners.conftest import command_profile
-
     script = fake_runner("extraction")
     set_mode(script, "oversized")
     with pytest.raises(GitMemoryError) as caught:

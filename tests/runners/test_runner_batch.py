@@ -9,15 +9,24 @@ import pytest
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.errors import GitMemoryError
-from git_memory.repo.binding import discover_worktree
-from git_memory.runners.batch import run_batch
+from git_memory.extract.pipeline import BatchOutcome, run_batch
+from git_memory.repo.binding import Worktree, discover_worktree
 from git_memory.runners.profiles import RunnerOptions
+from git_memory.runners.runner import Approval
+from git_memory.store.session import open_workspace
 from tests.conftest import run_cli
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
 from tests.runners.conftest import set_mode, spawn_count
 
 FakeRunner = Callable[[str], Path]
 REQUEST = MemoryExtractionRequest.model_validate({"window": {"after": SINCE, "before": UNTIL}})
+
+
+def _run(
+    worktree: Worktree, options: RunnerOptions, approve_plan: str | None = None
+) -> BatchOutcome:
+    with open_workspace(worktree) as workspace:
+        return run_batch(workspace, options, REQUEST, approval=Approval(plan=approve_plan))
 
 
 def _required(call: Callable[[], object]) -> GitMemoryError:
@@ -33,18 +42,16 @@ def test_full_batch_quarantines_candidates(
     worktree = discover_worktree(sample.root)
     script = fake_runner("extraction")
     options = RunnerOptions("command", command=str(script))
-    preview = _required(lambda: run_batch(worktree, options, REQUEST))
+    preview = _required(lambda: _run(worktree, options))
     assert preview.code == "GM_APPROVAL_REQUIRED"
     assert spawn_count(script) == 0  # a preview sends nothing, probes nothing
     (plan,) = preview.details["plans"]
     assert plan["taskKind"] == "extraction"
-    extracted = _required(
-        lambda: run_batch(worktree, options, REQUEST, approve_plan=plan["planDigest"])
-    )
+    extracted = _required(lambda: _run(worktree, options, plan["planDigest"]))
     assert extracted.code == "GM_APPROVAL_REQUIRED"  # the adjudication is its own delivery
     (adjudication,) = extracted.details["plans"]
     assert adjudication["taskKind"] == "adjudication"
-    done = run_batch(worktree, options, REQUEST, approve_plan=adjudication["planDigest"])
+    done = _run(worktree, options, adjudication["planDigest"])
     assert done.adjudicated == [adjudication["taskId"]]
     assert len(done.quarantined) == 1
     review = run_cli(["review", "--format", "json"], cwd=sample.root)
@@ -59,13 +66,11 @@ def test_bad_answer_stores_nothing(
     worktree = discover_worktree(sample.root)
     script = fake_runner("extraction")
     options = RunnerOptions("command", command=str(script))
-    (plan,) = _required(lambda: run_batch(worktree, options, REQUEST)).details["plans"]
+    (plan,) = _required(lambda: _run(worktree, options)).details["plans"]
     set_mode(script, "wrong-binding")
-    refused = _required(
-        lambda: run_batch(worktree, options, REQUEST, approve_plan=plan["planDigest"])
-    )
+    refused = _required(lambda: _run(worktree, options, plan["planDigest"]))
     assert refused.code == "GM_RUNNER_OUTPUT_INVALID"
-    again = _required(lambda: run_batch(worktree, options, REQUEST))
+    again = _required(lambda: _run(worktree, options))
     assert again.details["plans"][0]["taskKind"] == "extraction"  # nothing was staged
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -187,6 +188,4 @@ def test_crash_after_write_ahead_is_indeterminate(
 
 
 def _env() -> dict[str, str]:
-    import os
-
     return {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}

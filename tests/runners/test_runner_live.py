@@ -18,11 +18,13 @@ import pytest
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.errors import GitMemoryError
-from git_memory.repo.binding import discover_worktree
+from git_memory.extract.pipeline import BatchOutcome, run_batch
+from git_memory.repo.binding import Worktree, discover_worktree
 from git_memory.runners import conformance
-from git_memory.runners.batch import BatchOutcome, run_batch
 from git_memory.runners.config import profile_for
 from git_memory.runners.profiles import RunnerOptions
+from git_memory.runners.runner import Approval
+from git_memory.store.session import open_workspace
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
 from tests.runners.conftest import LIVE_SETTINGS
 
@@ -43,11 +45,12 @@ def _leftovers() -> list[str]:
     )
 
 
-def _approve_all(worktree: object, options: RunnerOptions) -> BatchOutcome:
+def _approve_all(worktree: Worktree, options: RunnerOptions) -> BatchOutcome:
     digest: str | None = None
     for _ in range(3):  # extraction, then adjudication (if the model kept anything)
         try:
-            return run_batch(worktree, options, REQUEST, approve_plan=digest)
+            with open_workspace(worktree) as workspace:
+                return run_batch(workspace, options, REQUEST, approval=Approval(plan=digest))
         except GitMemoryError as exc:
             if exc.code != "GM_APPROVAL_REQUIRED":
                 raise

@@ -14,6 +14,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -212,8 +213,6 @@ def test_isolation_check_catches_each_attack_without_the_os_layer(
     (ssh / "config").write_text("Host *\n")
 
     def no_wrap(_profile: Any, argv: list[str], *_args: Any, **_options: Any) -> Any:
-        from contextlib import nullcontext
-
         return nullcontext(sandbox.Boxed(argv))
 
     monkeypatch.setattr("git_memory.runners.process.sandboxed", no_wrap)

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.observed import Outcome
+from git_memory.extract.builtin.runs import Run, session_runs
+from git_memory.extract.builtin.window import plan_window
 from git_memory.extract.select import path_scrubber
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.observed import Outcome
-from git_memory.runners.builtin.runs import Run, session_runs
-from git_memory.runners.builtin.window import plan_window
 from git_memory.sessions.ingest import parse
 from git_memory.sessions.providers import gemini_cli, opencode
 from git_memory.sessions.providers.base import SourceFile
@@ -25,7 +25,7 @@ from git_memory.sessions.providers.table import line_reader
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall, build_turns
 from tests.conftest import FIXTURES
-from tests.runners.test_runner_builtin import _turn
+from tests.extract.test_builtin_facts import _turn
 
 TRANSCRIPTS = FIXTURES / "transcripts"
 COMMANDS = FIXTURES / "commands"

@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.renderers import (
+from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.renderers import (
     ANSI,
     RENDERER_COMMAND_FIX,
     BuiltinFact,
@@ -34,7 +34,8 @@ from git_memory.runners.builtin.renderers import (
     sanitize_error,
     weakens_safety,
 )
-from git_memory.runners.builtin.runs import Run
+from git_memory.extract.builtin.runs import Run
+from git_memory.lint.engine import scan_secrets
 
 MAX_FIX_STEPS = 3
 _STRONG = re.compile(
@@ -317,8 +318,6 @@ def _quotes(failed: Run, fixed: Run) -> tuple[Quote, ...]:
 
 
 def _blocked(text: str) -> bool:
-    from git_memory.lint.engine import scan_secrets
-
     return any(f.severity == "block" for f in scan_secrets(text))
 
 

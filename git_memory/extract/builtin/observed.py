@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from git_memory.runners.builtin.shell import Step
+    from git_memory.extract.builtin.shell import Step
 
 
 class Outcome(StrEnum):

@@ -22,9 +22,9 @@ from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import DraftCandidate, DraftStatement
 from git_memory.extract.assess import DraftStatement as AssessedStatement
 from git_memory.extract.assess import assess_statements
+from git_memory.extract.builtin.window import memory_keys
 from git_memory.extract.evidence import CatalogItem
 from git_memory.extract.stage_drafts import to_store_assessment
-from git_memory.runners.builtin.window import memory_keys
 from git_memory.store import agent_memory as harvest_state
 from git_memory.store import candidates as store
 from git_memory.store.approved import list_approved_entries

@@ -26,8 +26,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from git_memory.runners.builtin import shell, vocabulary
-from git_memory.runners.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
+from git_memory.extract.builtin import shell, vocabulary
+from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
+from git_memory.lint.engine import scan_secrets
 from git_memory.sessions.origin import typed_origin
 
 if TYPE_CHECKING:
@@ -124,8 +125,6 @@ def rule_facts(
 ) -> list[BuiltinFact]:
     """The rules one session's user turns state, once each, in order; none from the turns
     a person did not type (`program`: a program drove the whole session)."""
-    from git_memory.lint.engine import scan_secrets
-
     found: dict[str, BuiltinFact] = {}
     previous: str | None = None  # the agent's last action: its command, "" for another tool
     for record in records:

@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 from git_memory.assemble.groups import group_of
+from git_memory.extract import builtin
+from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.renderers import sanitize_error, weakens_safety
+from git_memory.extract.builtin.rules import rule_facts
+from git_memory.extract.builtin.runs import session_runs
+from git_memory.extract.builtin.traps import first_error_line, trap_facts
+from git_memory.extract.builtin.window import memory_keys, plan_window
 from git_memory.repo.binding import discover_worktree
-from git_memory.runners import builtin
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.renderers import sanitize_error, weakens_safety
-from git_memory.runners.builtin.rules import rule_facts
-from git_memory.runners.builtin.runs import session_runs
-from git_memory.runners.builtin.traps import first_error_line, trap_facts
-from git_memory.runners.builtin.window import memory_keys, plan_window
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from git_memory.runners.builtin import observed, shell
-from git_memory.runners.builtin.observed import Outcome
-from git_memory.runners.builtin.shell import Segment, Step
+from git_memory.extract.builtin import observed, shell
+from git_memory.extract.builtin.observed import Outcome
+from git_memory.extract.builtin.shell import Segment, Step
 from git_memory.sessions.turns import ToolCall, call_paths
 
 _STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}
@@ -148,7 +148,7 @@ def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str]
     return _run(run.turn_key, call, run.command or "", output)
 
 
-def _run(turn_key: str, call: Any, command: str, output: str) -> Run:
+def _run(turn_key: str, call: ToolCall, command: str, output: str) -> Run:
     line = shell.parse(command)
     status = observed.of_state(call.state)
     if status is Outcome.UNKNOWN and _one_code_mode_command(call.input):

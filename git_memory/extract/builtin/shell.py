@@ -15,9 +15,9 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from git_memory.runners.builtin import observed, vocabulary
+from git_memory.extract.builtin import observed, vocabulary
+from git_memory.sessions.turns import ToolCall
 
 # Tool names that run a shell command, across the agents' transcript formats.
 SHELL_TOOLS = frozenset(
@@ -89,15 +89,15 @@ class Segment:
         return self.kind is None and not self.setup
 
 
-def command_of(call: Any) -> str | None:
+def command_of(call: ToolCall) -> str | None:
     """The shell command line of a tool call, or None when it is not a shell call.
 
     Lines are kept apart (a newline separates commands as `;` does); Codex code mode's
     JavaScript cells give the commands of their `tools.exec_command({cmd: …})` calls."""
-    name = str(getattr(call, "name", "")).lower()
+    name = call.name.lower()
     if name not in SHELL_TOOLS:
         return None
-    payload = getattr(call, "input", None)
+    payload = call.input
     if isinstance(payload, dict):
         payload = payload.get("command", payload.get("cmd"))
     if isinstance(payload, list) and all(isinstance(part, str) for part in payload):
@@ -154,10 +154,10 @@ def _js_string(source: str, start: int) -> str | None:
     return None
 
 
-def is_edit(call: Any) -> bool:
+def is_edit(call: ToolCall) -> bool:
     """The call changed files through an editing tool (a Codex code-mode cell may patch)."""
-    name = str(getattr(call, "name", "")).lower()
-    payload = getattr(call, "input", None)
+    name = call.name.lower()
+    payload = call.input
     if name == "exec" and isinstance(payload, str):
         return "tools.apply_patch(" in payload
     return name in EDIT_TOOLS

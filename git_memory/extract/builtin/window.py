@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
-from git_memory.runners.builtin import shell
-from git_memory.runners.builtin.renderers import (
+from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_EXIT,
     RENDERER_USER_RULE,
     TRAP_PREFIX,
@@ -31,9 +31,9 @@ from git_memory.runners.builtin.renderers import (
     render_command_exit,
     result_line,
 )
-from git_memory.runners.builtin.rules import rule_facts, rule_key
-from git_memory.runners.builtin.runs import Run, session_runs
-from git_memory.runners.builtin.traps import trap_facts
+from git_memory.extract.builtin.rules import rule_facts, rule_key
+from git_memory.extract.builtin.runs import Run, session_runs
+from git_memory.extract.builtin.traps import trap_facts
 from git_memory.sessions.origin import typed_origin
 
 _BACKTICKED = re.compile(r"`([^`]+)`")

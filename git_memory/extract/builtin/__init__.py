@@ -9,7 +9,7 @@ user's words as an `unverified` statement.
 
 from __future__ import annotations
 
-from git_memory.runners.builtin.renderers import (
+from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_EXIT,
     RENDERER_COMMAND_FIX,
     RENDERER_USER_RULE,
@@ -18,7 +18,7 @@ from git_memory.runners.builtin.renderers import (
     render_command_fix,
     verify_typed_fact,
 )
-from git_memory.runners.builtin.shell import command_kind, command_of, normal_command
+from git_memory.extract.builtin.shell import command_kind, command_of, normal_command
 
 __all__ = [
     "RENDERER_COMMAND_EXIT",

@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from git_memory.runners.builtin import renderers
-from git_memory.runners.builtin.rules import rule_key
-from git_memory.runners.builtin.window import plan_window
+from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin.rules import rule_key
+from git_memory.extract.builtin.window import plan_window
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall
-from tests.runners.test_runner_builtin import _bash, _turn
+from tests.extract.test_builtin_facts import _bash, _turn
 
 # codex/0h-n0__local-voice-assistant-codex__rollout-2025-12-25T22-45-23-…jsonl, lines 525-534:
 # the Spec Kit `/speckit.plan` template the program pasted as the prompt, and the script run.

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from git_memory.runners.builtin import shell
+from git_memory.extract.builtin import shell
+from git_memory.lint.engine import scan_secrets
 
 RENDERER_COMMAND_EXIT = "command-exit@1"
 RENDERER_COMMAND_FIX = "command-fix@1"
@@ -210,6 +211,4 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
 
 def _blocked(text: str) -> bool:
     """The secret scan blocks the text (such a text never becomes a memory)."""
-    from git_memory.lint.engine import scan_secrets
-
     return any(f.severity == "block" for f in scan_secrets(text))

@@ -1,0 +1,271 @@
+"""`git memory extract --runner builtin`: the in-process runner that needs no model.
+
+The builtin runner answers the same ExtractionTasks the agent gets, from the session index.
+It reads every task of the window first, so a memory is proposed once however many sessions
+show it (`window.plan_window`), then yields each task's facts: typed facts through the fixed
+renderers (re-verified here before they may claim `typed-fact`) and stated rules
+(`unverified`). Its adjudication skips exact duplicates of pool items or earlier drafts and
+stores the rest. Nothing is sent anywhere, so no plan or approval is needed; the extract
+pipeline (`extract/pipeline.py`) stages every answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from git_memory import output
+from git_memory.contracts.adjudication import (
+    Adjudication,
+    AdjudicationResult,
+    AdjudicationTask,
+)
+from git_memory.contracts.extraction import (
+    MAX_QUOTE_CHARS,
+    MAX_QUOTES,
+    CandidateDraftBatch,
+    DraftCandidate,
+    DraftQuote,
+    DraftStatement,
+    ExtractionTask,
+)
+from git_memory.extract import artifacts
+from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin.renderers import BuiltinFact
+from git_memory.extract.builtin.window import memory_keys, plan_window
+from git_memory.extract.quotes import TurnSource, read_turns
+from git_memory.extract.select import path_scrubber
+from git_memory.extract.stage_drafts import SupportOf
+from git_memory.sessions.query import TurnRecord
+from git_memory.store.approved import list_approved_entries
+from git_memory.store.candidates import list_candidates
+from git_memory.store.session import Workspace
+
+TYPE_OF = {
+    renderers.RENDERER_COMMAND_EXIT: "work_method",
+    renderers.RENDERER_COMMAND_FIX: "work_method",
+    renderers.RENDERER_USER_RULE: "work_fact",
+}
+
+NOTHING_NEW = "read; nothing new: what it shows is already approved or proposed"
+NOTHING_FOUND = (
+    "read; nothing to keep: no command with an observed result, no failure it fixed, "
+    "no rule a person typed"
+)
+NOTHING_FROM_PROGRAM = (
+    "read; nothing to keep: a program wrote its prompts (no rules taken from them) and it "
+    "shows no command with an observed result"
+)
+
+
+@dataclass(frozen=True)
+class TaskTurns:
+    """One task with what its host record says of the chunk: the session and the turn key
+    of each turn index, in chunk order."""
+
+    task: ExtractionTask
+    session_key: str
+    turns: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def read(cls, state_home: Path, task: ExtractionTask) -> TaskTurns:
+        """The task's host record (`artifacts.load_recall`), read at the artifact edge."""
+        record = artifacts.load_recall(state_home, task.task_id)
+        turns = tuple((str(t["turnKey"]), int(t["turnIndex"])) for t in record["turns"])
+        return cls(task, str(record["sessionKey"]), turns)
+
+    def evidence(self) -> dict[str, str]:
+        """Turn key → the evidence id of that turn in the task's chunk."""
+        by_turn = {e.turn_index: e.evidence_id for e in self.task.chunk.turn_evidence}
+        return {key: by_turn[index] for key, index in self.turns}
+
+
+@dataclass(frozen=True)
+class BuiltinDrafts:
+    """The builtin's answer to one extraction task: the draft batch, the claim support of
+    each candidate (by number) and the turns its quotes were read from."""
+
+    batch: CandidateDraftBatch
+    claim_support: SupportOf
+    turns: TurnSource
+
+
+def _known_keys(workspace: Workspace) -> set[str]:
+    """Keys of the memory this worktree already has: approved entries and every candidate."""
+    texts = [row["body_text"] for row in list_approved_entries(workspace.db, workspace.owner)]
+    texts += [
+        str(c.payload.get("content", c.summary))
+        for c in list_candidates(
+            workspace.db,
+            workspace.owner,
+            statuses=("draft", "quarantined", "promoted", "discarded"),
+            kind="entry",
+        )
+    ]
+    return {key for text in texts for key in memory_keys(text.strip())}
+
+
+def plan_facts(
+    workspace: Workspace, loaded: Sequence[TaskTurns], tally: dict[str, int] | None = None
+) -> tuple[dict[str, list[BuiltinFact]], TurnSource]:
+    """The facts of every task (by task id) of a window, each memory once, and the turns
+    they were read from (staging finds the facts' quotes in them); `tally` receives the
+    facts each session showed."""
+    source = read_turns(workspace, sorted({item.session_key for item in loaded}))
+    found = source.turns
+    sessions: dict[str, dict[str, TurnRecord]] = {}
+    task_of_turn: dict[str, str] = {}
+    for item in loaded:
+        for key, _ in item.turns:
+            if key in found:
+                sessions.setdefault(item.session_key, {})[key] = found[key]
+                task_of_turn.setdefault(key, item.task.task_id)
+    ordered = [
+        (key, sorted(turns.values(), key=lambda t: (t.started or "", t.ordinal)))
+        for key, turns in sessions.items()
+    ]
+    scrub = path_scrubber(workspace.worktree.root)
+    known = _known_keys(workspace)
+    planned = plan_window(
+        ordered, task_of_turn, known, scrub, programs=source.programs, tally=tally
+    )
+    return planned, source
+
+
+def _evidence_ids(evidence: dict[str, str], fact: BuiltinFact) -> list[str]:
+    return sorted({evidence[key] for key in fact.turn_keys if key in evidence})
+
+
+def _quotes(evidence: dict[str, str], fact: BuiltinFact) -> list[DraftQuote]:
+    """The words backing a fact, each at the evidence id of its turn (at most MAX_QUOTES)."""
+    found = [
+        DraftQuote(evidence_id=evidence[q.turn_key], part=q.part, text=q.text[:MAX_QUOTE_CHARS])
+        for q in fact.quotes
+        if q.turn_key in evidence and q.text.strip()
+    ]
+    return found[:MAX_QUOTES]
+
+
+def extraction_answer(
+    item: TaskTurns, facts: list[BuiltinFact]
+) -> tuple[CandidateDraftBatch, dict[int, str]]:
+    """The draft batch for one task, and the claim support of each candidate (by number)."""
+    evidence = item.evidence()
+    candidates, support = [], {}
+    for number, fact in enumerate(facts, start=1):
+        typed = fact.claim_support == "typed-fact" and renderers.verify_typed_fact(
+            fact.renderer, fact.statement, fact.parameters
+        )
+        support[number] = "typed-fact" if typed else "unverified"
+        candidates.append(
+            DraftCandidate(
+                content=fact.content,
+                type=TYPE_OF[fact.renderer],
+                priority=60 if typed else 50,
+                confidence="high" if typed else "medium",
+                scene=None,
+                statements=[
+                    DraftStatement(
+                        statement_id="s1",
+                        text=fact.statement,
+                        evidence_ids=_evidence_ids(evidence, fact),
+                        quotes=_quotes(evidence, fact) or None,
+                    )
+                ],
+            )
+        )
+    batch = CandidateDraftBatch(
+        task_id=item.task.task_id, binding=item.task.binding, candidates=candidates
+    )
+    return batch, support
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def adjudication_answer(task: AdjudicationTask) -> AdjudicationResult:
+    """Skip exact duplicates (normalized text) of pool items or earlier drafts; store the rest."""
+    drafts = {draft.candidate_id for draft in task.drafts}
+    # Batch drafts show up in each other's recall; only existing items count as the pool.
+    pool = {_normalized(item.summary): item.id for item in task.pool if item.id not in drafts}
+    kept: dict[str, str] = {}
+    decisions = []
+    for draft in task.drafts:
+        ref, text = draft.candidate_id, _normalized(draft.content)
+        target = pool.get(text) or kept.get(text)
+        if target:
+            decisions.append(
+                Adjudication(draft_ref=ref, action="skip", target_ids=[target], merged_fields=None)
+            )
+        else:
+            kept[text] = ref
+            decisions.append(
+                Adjudication(draft_ref=ref, action="store", target_ids=[], merged_fields=None)
+            )
+    return AdjudicationResult(
+        task_id=task.task_id,
+        binding=task.binding,
+        adjudications=decisions,
+    )
+
+
+def _support_of(support: dict[int, str]) -> SupportOf:
+    def claim_support(number: int, _statement_id: str) -> str:
+        return support[number]
+
+    return claim_support
+
+
+@dataclass
+class BuiltinExtractor:
+    """The builtin `Runner` of extraction tasks: answers a window's tasks in process.
+
+    It remembers what it read, so `notes` can say why a session added nothing."""
+
+    workspace: Workspace
+    read: list[TaskTurns] = field(default_factory=list)
+    tally: dict[str, int] = field(default_factory=dict)
+    source: TurnSource | None = None
+
+    def answer(self, tasks: Sequence[ExtractionTask]) -> Iterator[BuiltinDrafts]:
+        """Plan the facts of all `tasks` at once, then yield each task's drafts."""
+        home = self.workspace.worktree.state_home
+        loaded = [TaskTurns.read(home, task) for task in tasks]
+        planned, source = plan_facts(self.workspace, loaded, self.tally)
+        self.read += loaded
+        self.source = source
+        with output.progress("extract via builtin", len(loaded)) as bar:
+            for item in loaded:
+                batch, support = extraction_answer(item, planned.get(item.task.task_id, []))
+                yield BuiltinDrafts(batch, _support_of(support), source)
+                bar.advance()
+
+    def notes(self, quarantined: Sequence[str]) -> list[tuple[str, str]]:
+        """Why each session read by this runner added no candidate (`quarantined`: the
+        candidates the run added)."""
+        tasks: dict[str, list[str]] = {}
+        for item in self.read:
+            tasks.setdefault(item.session_key, []).append(item.task.task_id)
+        programs = self.source.programs if self.source is not None else ()
+        notes = []
+        for session, ids in tasks.items():
+            if any(c.startswith(f"{t}-c") for t in ids for c in quarantined):
+                continue
+            if self.tally.get(session):
+                notes.append((session, NOTHING_NEW))
+            elif session in programs:
+                notes.append((session, NOTHING_FROM_PROGRAM))
+            else:
+                notes.append((session, NOTHING_FOUND))
+        return notes
+
+
+class BuiltinAdjudicator:
+    """The builtin `Runner` of adjudication tasks (see `adjudication_answer`)."""
+
+    def answer(self, tasks: Sequence[AdjudicationTask]) -> Iterator[AdjudicationResult]:
+        """One result per task, decided in process."""
+        for task in tasks:
+            yield adjudication_answer(task)

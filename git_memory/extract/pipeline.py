@@ -1,0 +1,226 @@
+"""`git memory extract --runner`: recall → deliver → stage, through a `Runner`.
+
+Selection, chunks and tasks come from the agent-native flow (`extract.recall_flow`), and the
+answers go through the same staging (`stage_drafts`, `stage_adjudication`), so a runner's
+answer is held to exactly the rules an agent's is. The builtin runner answers in process
+(`extract.builtin.runner`); a model runner is the sandboxed process behind approved plans
+(`runners.runner.ProcessRunner`). Resuming is re-running: pending adjudication tasks are
+delivered first, then new extraction tasks. The stdin of a task is its canonical JSON with a
+fixed lease, so the same task plans to the same digest in a later run and an approval given
+after a preview still matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from git_memory.contracts.adjudication import AdjudicationResult, AdjudicationTask
+from git_memory.contracts.canonical import canonical_json
+from git_memory.contracts.extraction import (
+    CandidateDraftBatch,
+    ExtractionTask,
+    MemoryExtractionRequest,
+)
+from git_memory.contracts.runner import AuthorizationManifest, RunnerExecutionPlan
+from git_memory.extract import artifacts
+from git_memory.extract.adjudicate import stage_adjudication
+from git_memory.extract.builtin.runner import BuiltinAdjudicator, BuiltinDrafts, BuiltinExtractor
+from git_memory.extract.coverage import adjudication_coverage, extraction_coverage
+from git_memory.extract.recall_flow import pending_tasks
+from git_memory.extract.stage_drafts import stage_drafts
+from git_memory.runners.profiles import RunnerOptions
+from git_memory.runners.runner import Approval, ProcessRunner, Runner
+from git_memory.runners.session import RunnerSession
+from git_memory.store.session import Workspace
+from git_memory.store.tasks import list_tasks
+
+# Nothing approved: a model runner raises GM_APPROVAL_REQUIRED with its pending plans.
+NO_APPROVAL = Approval()
+RUNNER_LEASE = {"holder": "git-memory-runner", "expiresAt": 0}
+
+
+@dataclass
+class BatchOutcome:
+    """What one run did: tasks answered per kind and the candidates it left quarantined."""
+
+    extracted: list[str] = field(default_factory=list)
+    adjudicated: list[str] = field(default_factory=list)
+    quarantined: list[str] = field(default_factory=list)
+    # The builtin runner reports its whole selection: sessions read, sessions left out by
+    # reason, and the pending tasks a `--limit` left for the next run.
+    sessions: int = 0
+    skipped: list[tuple[str, int]] = field(default_factory=list)
+    left: int = 0
+    # Per session (session key, why): left out of the window, or read and yielding nothing.
+    session_notes: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, other: BatchOutcome) -> None:
+        """Count `other` (a later window's run) into this outcome."""
+        self.extracted += other.extracted
+        self.adjudicated += other.adjudicated
+        self.quarantined += other.quarantined
+        self.sessions += other.sessions
+        reasons = dict(self.skipped)
+        for reason, count in other.skipped:
+            reasons[reason] = reasons.get(reason, 0) + count
+        self.skipped = list(reasons.items())
+        self.left = other.left
+        self.session_notes += other.session_notes
+
+
+def task_stdin(task: ExtractionTask | AdjudicationTask) -> bytes:
+    """The exact bytes a runner receives for `task` (lease fixed: it means nothing there)."""
+    return canonical_json({**task.to_json(), "lease": RUNNER_LEASE})
+
+
+def run_batch(
+    workspace: Workspace,
+    options: RunnerOptions,
+    request: MemoryExtractionRequest | None,
+    *,
+    limit: int | None = 1,
+    approval: Approval = NO_APPROVAL,
+) -> BatchOutcome:
+    """Deliver pending adjudications, else the next extraction tasks; stage every answer.
+
+    The builtin runner takes every pending task of the window (`limit=None`) or the first
+    `limit` of them."""
+    if options.name == "builtin":
+        return _run_builtin(workspace, request, limit)
+    outcome = BatchOutcome()
+    session = RunnerSession.open(workspace.worktree, options, workspace.db, workspace.owner)
+    adjudications = _pending_adjudications(workspace)
+    if not adjudications and request is not None:
+        tasks = _next_extractions(workspace, request, limit or 1)
+        _extract(workspace, _extractor(session, approval), tasks, outcome)
+        adjudications = _pending_adjudications(workspace)
+        approval = Approval(ask=approval.ask)
+    _adjudicate(workspace, _adjudicator(session, approval), adjudications, outcome)
+    return outcome
+
+
+def _extract(
+    workspace: Workspace,
+    extractor: Runner[ExtractionTask, CandidateDraftBatch | BuiltinDrafts],
+    tasks: Sequence[ExtractionTask],
+    outcome: BatchOutcome,
+    *,
+    adjudicator: Runner[AdjudicationTask, AdjudicationResult] | None = None,
+) -> None:
+    """Stage each extraction answer; with `adjudicator`, the adjudication each one opens is
+    answered and staged before the next extraction answer."""
+    for answer in extractor.answer(tasks):
+        adjudication = _stage_drafts(workspace, answer, outcome)
+        if adjudicator is not None and adjudication is not None:
+            _adjudicate(workspace, adjudicator, [adjudication], outcome)
+
+
+def _adjudicate(
+    workspace: Workspace,
+    adjudicator: Runner[AdjudicationTask, AdjudicationResult],
+    tasks: Sequence[AdjudicationTask],
+    outcome: BatchOutcome,
+) -> None:
+    for result in adjudicator.answer(tasks):
+        _stage_result(workspace, result, outcome)
+
+
+def _extractor(
+    session: RunnerSession, approval: Approval = NO_APPROVAL
+) -> ProcessRunner[ExtractionTask, CandidateDraftBatch]:
+    return ProcessRunner(
+        session, "extraction", CandidateDraftBatch, task_stdin, extraction_coverage, approval
+    )
+
+
+def _adjudicator(
+    session: RunnerSession, approval: Approval = NO_APPROVAL
+) -> ProcessRunner[AdjudicationTask, AdjudicationResult]:
+    return ProcessRunner(
+        session, "adjudication", AdjudicationResult, task_stdin, adjudication_coverage, approval
+    )
+
+
+def _run_builtin(
+    workspace: Workspace, request: MemoryExtractionRequest | None, limit: int | None
+) -> BatchOutcome:
+    outcome = BatchOutcome()
+    if request is None:
+        return outcome
+    selection, pending = pending_tasks(workspace, request, capped=False)
+    taken = pending if limit is None else pending[:limit]
+    outcome.sessions = selection.matched_sessions
+    outcome.skipped = list(selection.skipped)
+    outcome.session_notes = list(selection.skipped_sessions)
+    outcome.left = len(pending) - len(taken)
+    extractor = BuiltinExtractor(workspace)
+    tasks = [planned.task for planned in taken]
+    _extract(workspace, extractor, tasks, outcome, adjudicator=BuiltinAdjudicator())
+    outcome.session_notes += extractor.notes(outcome.quarantined)
+    return outcome
+
+
+def _next_extractions(
+    workspace: Workspace, request: MemoryExtractionRequest, limit: int
+) -> list[ExtractionTask]:
+    _, pending = pending_tasks(workspace, request)
+    return [planned.task for planned in pending[:limit]]
+
+
+def _pending_adjudications(workspace: Workspace) -> list[AdjudicationTask]:
+    rows = list_tasks(workspace.db, workspace.owner, kind="adjudication", status="pending")
+    home = workspace.worktree.state_home
+    return [
+        AdjudicationTask.model_validate(artifacts.load_adjudication(home, row.task_id))
+        for row in rows
+    ]
+
+
+def _stage_drafts(
+    workspace: Workspace, answer: CandidateDraftBatch | BuiltinDrafts, outcome: BatchOutcome
+) -> AdjudicationTask | None:
+    """Stage one extraction answer; the adjudication task it opened, if any."""
+    if isinstance(answer, BuiltinDrafts):
+        batch = answer.batch
+        staged = stage_drafts(
+            workspace, batch, claim_support=answer.claim_support, turns=answer.turns
+        )
+    else:
+        batch = answer
+        staged = stage_drafts(workspace, batch)
+    outcome.extracted.append(batch.task_id)
+    adjudication: dict[str, Any] | None = staged.get("adjudicationTask")
+    return None if adjudication is None else AdjudicationTask.model_validate(adjudication)
+
+
+def _stage_result(workspace: Workspace, result: AdjudicationResult, outcome: BatchOutcome) -> None:
+    staged = stage_adjudication(workspace, result)
+    outcome.adjudicated.append(result.task_id)
+    outcome.quarantined += [
+        d["candidateId"] for d in staged.get("decisions", []) if d.get("status") == "quarantined"
+    ]
+
+
+def preview_batch(
+    workspace: Workspace,
+    options: RunnerOptions,
+    request: MemoryExtractionRequest,
+    *,
+    limit: int = 1,
+) -> tuple[list[RunnerExecutionPlan], AuthorizationManifest | None]:
+    """Store the pending plans the next run would need approved, and send nothing.
+
+    The plans carry digests, byte counts and opaque coverage only, never transcript text;
+    approving and delivering them stays a CLI step (`--approve-plan` / `--approve-manifest`).
+    """
+    session = RunnerSession.open(workspace.worktree, options, workspace.db, workspace.owner)
+    adjudications = _pending_adjudications(workspace)
+    if adjudications:
+        adjudicator = _adjudicator(session)
+        planned = adjudicator.plan(adjudications)
+        return [item.plan for item in planned], adjudicator.manifest(planned)
+    extractor = _extractor(session)
+    found = extractor.plan(_next_extractions(workspace, request, limit))
+    return [item.plan for item in found], extractor.manifest(found)
