@@ -16,17 +16,18 @@ from git_memory.contracts.canonical import digest
 from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts
 from git_memory.extract.adjudication_task import recall_drafts
+from git_memory.extract.merge import Stale, merge_into_draft
 from git_memory.extract.staging import claim_or_replay, stale, submit_or_release
+from git_memory.store.candidates import (
+    bump_candidate_generation,
+    discard,
+    quarantine,
+    require_candidate,
+)
+from git_memory.store.chunks import set_chunk_status
 from git_memory.store.db import StateDB
 from git_memory.store.session import Workspace
-from git_memory.store.tasks import Task
-
-
-class _Stale(Exception):
-    def __init__(self, reason: str, details: dict[str, Any]) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.details = details
+from git_memory.store.tasks import Task, get_task, mark_stale
 
 
 def invalid(message: str, **details: Any) -> GitMemoryError:
@@ -41,8 +42,6 @@ def invalid(message: str, **details: Any) -> GitMemoryError:
 
 def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> dict[str, Any]:
     """Submit the decisions; returns the stored outcome (replayed on identical bytes)."""
-    from git_memory.store.tasks import get_task, mark_stale
-
     task = artifacts.load_adjudication(workspace.worktree.state_home, result.task_id)
     stored = get_task(workspace.db, result.task_id)
     if stored is None or result.binding.to_json() != stored.binding:
@@ -61,7 +60,7 @@ def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> dict
             response_digest,
             lambda db, row: _apply(workspace, db, row, task, result),
         )
-    except _Stale as exc:
+    except Stale as exc:
         mark_stale(workspace.db, result.task_id, exc.reason)
         raise stale(result.task_id, exc.reason, exc.details) from None
     return {**outcome.outcome, "idempotent": outcome.idempotent}
@@ -74,14 +73,11 @@ def _apply(
     pool = {p["id"]: p for p in task["pool"]}
     again = recall_drafts(db, workspace, [(cid, d["content"]) for cid, d in drafts.items()])
     if again.result_set_digest != task["binding"]["resultSetDigest"]:
-        raise _Stale("result-set-digest-mismatch", _what_changed(task, again))
+        raise Stale("result-set-digest-mismatch", _what_changed(task, again))
     decisions = _validated(result.adjudications, drafts, pool)
     outcome: list[dict[str, Any]] = []
     for decision in decisions:
         outcome.append(_decide(workspace, db, decision, pool))
-    from git_memory.store.candidates import bump_candidate_generation
-    from git_memory.store.chunks import set_chunk_status
-
     extraction = row.draft_batch_ref
     if extraction:
         record = artifacts.load_recall(workspace.worktree.state_home, extraction)
@@ -140,16 +136,12 @@ def _target_problem(
 def _decide(
     workspace: Workspace, db: StateDB, decision: Adjudication, pool: dict[str, Any]
 ) -> dict[str, Any]:
-    from git_memory.store.candidates import discard, quarantine, require_candidate
-
     draft = require_candidate(db, decision.draft_ref, workspace.owner)
     if decision.action == "store":
         changed = quarantine(db, draft.candidate_id, expected_revision=draft.revision)
     elif decision.action == "skip":
         changed = discard(db, draft.candidate_id, expected_revision=draft.revision)
     else:
-        from git_memory.extract.merge import merge_into_draft
-
         changed = merge_into_draft(workspace, db, draft, decision, pool)
     return {
         "candidateId": changed.candidate_id,
@@ -158,16 +150,3 @@ def _decide(
         "revision": changed.revision,
         "targetIds": list(decision.target_ids),
     }
-
-
-def check_target_revision(db: StateDB, target: dict[str, Any]) -> None:
-    """Revision CAS of a candidate target against the pool revision the decision saw."""
-    from git_memory.store.candidates import get_candidate
-
-    current = get_candidate(db, target["id"])
-    if (
-        current is None
-        or current.revision != target["revision"]
-        or current.status not in ("draft", "quarantined")
-    ):
-        raise _Stale("revision-cas-failed", {"target": target["id"]})

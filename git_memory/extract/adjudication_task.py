@@ -19,17 +19,17 @@ from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate,
 from git_memory.extract import artifacts
 from git_memory.extract.prompts import ADJUDICATION_PROMPT_VERSION, prompt_text
 from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
+from git_memory.store.candidates import search_text_of
 from git_memory.store.db import StateDB, now_ms
+from git_memory.store.recall import Draft, recall
 from git_memory.store.session import Workspace
+from git_memory.store.tasks import plan_task
 
 RESULT_FORMAT = "git-memory-adjudication-result@v1"
 
 
 def recall_drafts(db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]) -> Any:
     """Dual recall for (candidateId, content) drafts; each draft excludes only itself."""
-    from git_memory.store.candidates import search_text_of
-    from git_memory.store.recall import Draft, recall
-
     return recall(
         db,
         workspace.owner,
@@ -47,8 +47,6 @@ def build_adjudication_task(
     drafts: list[tuple[str, DraftCandidate]],
 ) -> dict[str, Any]:
     """Recall, bind, plan and keep the adjudication task of a staged batch."""
-    from git_memory.store.tasks import plan_task
-
     found = recall_drafts(db, workspace, [(cid, d.content) for cid, d in drafts])
     uuid = workspace.database_uuid
     binding = AdjudicationBinding(

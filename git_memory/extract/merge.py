@@ -11,9 +11,39 @@ import dataclasses
 from typing import Any
 
 from git_memory.contracts.adjudication import Adjudication
-from git_memory.store.candidates import Candidate
+from git_memory.store.candidates import (
+    Candidate,
+    add_evidence_refs,
+    assessments,
+    discard,
+    evidence_refs,
+    get_candidate,
+    require_candidate,
+    set_assessment,
+    update_candidate,
+)
 from git_memory.store.db import StateDB
 from git_memory.store.session import Workspace
+
+
+class Stale(Exception):
+    """The decisions were made against a pool that has changed since: the task goes stale."""
+
+    def __init__(self, reason: str, details: dict[str, Any]) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.details = details
+
+
+def check_target_revision(db: StateDB, target: dict[str, Any]) -> None:
+    """Revision CAS of a candidate target against the pool revision the decision saw."""
+    current = get_candidate(db, target["id"])
+    if (
+        current is None
+        or current.revision != target["revision"]
+        or current.status not in ("draft", "quarantined")
+    ):
+        raise Stale("revision-cas-failed", {"target": target["id"]})
 
 
 def merge_into_draft(
@@ -24,8 +54,6 @@ def merge_into_draft(
     pool: dict[str, Any],
 ) -> Candidate:
     """Apply one update/merge decision to `draft`; returns the quarantined draft."""
-    from git_memory.store.candidates import update_candidate
-
     payload = dict(draft.payload)
     statements = list(payload.get("statements", []))
     approved: list[str] = []
@@ -58,16 +86,6 @@ def _absorb(
     workspace: Workspace, db: StateDB, draft: Candidate, target: dict[str, Any], taken: set[str]
 ) -> list[dict[str, Any]]:
     """Move a candidate target's statements into the draft and discard the target."""
-    from git_memory.extract.adjudicate import check_target_revision
-    from git_memory.store.candidates import (
-        add_evidence_refs,
-        assessments,
-        discard,
-        evidence_refs,
-        require_candidate,
-        set_assessment,
-    )
-
     check_target_revision(db, target)
     source = require_candidate(db, target["id"], workspace.owner)
     renamed: dict[str, str] = {}

@@ -17,7 +17,9 @@ from typing import Any
 
 from git_memory.contracts.extraction import DraftCandidate
 from git_memory.extract.evidence import CatalogItem
+from git_memory.extract.select import path_scrubber
 from git_memory.sessions.origin import typed_origin
+from git_memory.sessions.query import program_sessions, select_turns
 from git_memory.store.session import Workspace
 
 # statement id -> evidence id -> [{origin, text, at}]
@@ -43,8 +45,6 @@ def locate_quotes(
     """Per draft (in order), the quotes found in their cited turns, with origin and time."""
     if not any(s.quotes for draft in drafts for s in draft.statements):
         return [{} for _ in drafts]
-    from git_memory.extract.select import path_scrubber
-
     turns = {t["turnIndex"]: t for t in record["turns"]}
     if source is None:
         source = read_turns(workspace, sorted({t["sessionKey"] for t in record["turns"]}))
@@ -83,8 +83,6 @@ def locate_quotes(
 def read_turns(workspace: Workspace, session_keys: list[str]) -> TurnSource:
     """Every turn of these sessions from the session index (one read), and which of them a
     program drove."""
-    from git_memory.sessions.query import program_sessions, select_turns
-
     closures = ("hard-sealed", "quiescent", "open")
     found = select_turns(workspace.worktree, session_keys=session_keys, closures=closures)
     return TurnSource(

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from git_memory.errors import GitMemoryError
 from git_memory.extract.review_items import review_item
+from git_memory.extract.skill_stage import check_review
 from git_memory.sessions.origin import ORIGIN_WORDS
+from git_memory.store.candidates import Candidate, list_candidates
+from git_memory.store.journal import get_plan, plan_ids
 from git_memory.store.session import Workspace
-
-if TYPE_CHECKING:
-    from git_memory.store.candidates import Candidate
 
 STORE_KIND = {"entry": "entry", "skill": "skill", "consolidation": "consolidation-patch"}
 MAX_ITEMS = 200
@@ -28,8 +29,6 @@ MAX_ITEMS = 200
 
 def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
     """Quarantined candidates of `kind` (all kinds when None), oldest first."""
-    from git_memory.store.candidates import list_candidates
-
     found = list_candidates(
         workspace.db,
         workspace.owner,
@@ -37,8 +36,6 @@ def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
         kind=STORE_KIND[kind] if kind else None,
         limit=MAX_ITEMS,
     )
-    from git_memory.extract.skill_stage import check_review
-
     if kind is None:
         # Reviewing everything must not be blocked by one skill whose memory context moved:
         # it is left out here, and `review --kind skill` names it (GM_BINDING_DRIFT).
@@ -48,9 +45,6 @@ def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
 
 
 def _skill_current(workspace: Workspace, candidate: Candidate) -> bool:
-    from git_memory.errors import GitMemoryError
-    from git_memory.extract.skill_stage import check_review
-
     try:
         check_review(workspace, [candidate])
     except GitMemoryError:
@@ -135,8 +129,6 @@ Say = Callable[[str], None]
 
 def held_by_open_plans(workspace: Workspace) -> dict[str, str]:
     """Candidate id → the open promotion plan (not yet applied or voided) that holds it."""
-    from git_memory.store.journal import get_plan, plan_ids
-
     held: dict[str, str] = {}
     for plan_id in plan_ids(workspace.db, workspace.owner):
         record = get_plan(workspace.db, plan_id)

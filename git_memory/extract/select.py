@@ -19,10 +19,10 @@ from git_memory.contracts.extraction import MemoryExtractionRequest, OwnerKeys
 from git_memory.contracts.extraction import Selection as SelectionDigests
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
+from git_memory.sessions.query import TurnRecord, select_turns
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
-    from git_memory.sessions.query import TurnRecord
 
 MAX_MATCHING_TURNS = 200
 DEFAULT_MIN_SESSION_TURNS = 1
@@ -91,8 +91,6 @@ def select(
     `capped=False` lifts the cap for the in-process builtin runner: nothing it reads leaves
     the machine or fills a model's context, so a whole window is fine there.
     """
-    from git_memory.sessions.query import select_turns
-
     filters = request.filters
     providers = [PROVIDERS[p] for p in (filters.providers or [])] if filters else []
     records = select_turns(

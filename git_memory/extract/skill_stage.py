@@ -8,28 +8,40 @@ straight to quarantine for `git memory review --kind skill`; identical bytes rep
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import unicodedata
+from typing import Any
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import ExtractionTask
-from git_memory.contracts.skill import SkillCandidate
+from git_memory.contracts.skill import SkillCandidate, SkillDocument
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import FormatError, GitMemoryError
+from git_memory.extract import artifacts
+from git_memory.extract.assess import CandidateRejected, DraftStatement, assess_statements
+from git_memory.extract.stage_drafts import evidence_refs_for, load_catalog, to_store_assessment
+from git_memory.extract.staging import (
+    AGENT_HOLDER,
+    LEASE_MS,
+    source_is_current,
+    staged_candidates,
+    submit_or_release,
+)
+from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
+from git_memory.lint.engine import lint_bytes
 from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
-
-if TYPE_CHECKING:
-    from git_memory.contracts.skill import SkillDocument
-    from git_memory.store.candidates import Candidate
-    from git_memory.store.db import StateDB
-    from git_memory.store.session import Workspace
+from git_memory.store.candidates import (
+    Candidate,
+    add_evidence_refs,
+    insert_candidate,
+    set_assessment,
+)
+from git_memory.store.db import StateDB
+from git_memory.store.session import Workspace
+from git_memory.store.tasks import claim_task, get_task, plan_task
 
 
 def render_skill(skill: SkillDocument) -> str:
     """The canonical SKILL.md text (NFC) of a SkillDocument, validated by the format."""
-    import unicodedata
-
-    from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
-
     text = serialize_skill(Skill(name=skill.name, description=skill.description, body=skill.body))
     try:
         # Validated as stored: canonical JSON keeps every string NFC.
@@ -45,8 +57,6 @@ def render_skill(skill: SkillDocument) -> str:
 
 def lint_skill(name: str, text: str) -> None:
     """A SKILL.md with a blocking lint finding is refused before anything is stored."""
-    from git_memory.lint.engine import lint_bytes
-
     blocking = [f for f in lint_bytes(skill_path(name), text.encode("utf-8")) if f.blocks]
     if blocking:
         first = blocking[0].to_json()
@@ -60,9 +70,6 @@ def lint_skill(name: str, text: str) -> None:
 
 
 def _assess(candidate: SkillCandidate, record: dict[str, Any]) -> list[Any]:
-    from git_memory.extract.assess import CandidateRejected, DraftStatement, assess_statements
-    from git_memory.extract.stage_drafts import load_catalog
-
     statements = [
         DraftStatement(s.statement_id, s.text, tuple(s.evidence_ids)) for s in candidate.statements
     ]
@@ -79,9 +86,6 @@ def _assess(candidate: SkillCandidate, record: dict[str, Any]) -> list[Any]:
 
 def stage_skill(workspace: Workspace, candidate: SkillCandidate) -> AgentStage:
     """Check and quarantine one skill candidate; returns the AgentStage document."""
-    from git_memory.extract import artifacts
-    from git_memory.extract.staging import source_is_current
-
     record = artifacts.load_recall(workspace.worktree.state_home, candidate.task_id)
     task = ExtractionTask.model_validate(record["task"])
     if candidate.binding != task.binding:
@@ -107,8 +111,6 @@ def _task_id(candidate: SkillCandidate) -> str:
 
 def _already_staged(workspace: Workspace, candidate: SkillCandidate) -> bool:
     """The same bytes were staged before: replay their outcome without re-checking."""
-    from git_memory.store.tasks import get_task
-
     stored = get_task(workspace.db, _task_id(candidate))
     return stored is not None and stored.status == "submitted"
 
@@ -120,9 +122,6 @@ def _submit(
     document: str,
     found: list[Any],
 ) -> dict[str, Any]:
-    from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS, submit_or_release
-    from git_memory.store.tasks import claim_task, get_task, plan_task
-
     response_digest = digest(candidate.to_json())
     task_id = _task_id(candidate)
     binding = {
@@ -159,9 +158,6 @@ def _insert(
     document: str,
     found: list[Any],
 ) -> dict[str, Any]:
-    from git_memory.extract.stage_drafts import evidence_refs_for, to_store_assessment
-    from git_memory.store.candidates import add_evidence_refs, insert_candidate, set_assessment
-
     candidate_id = f"skill-{candidate.skill.name}-{digest(candidate.to_json())[:12]}"
     payload = {
         "candidateKind": "skill",
@@ -190,8 +186,6 @@ def _insert(
 
 
 def _response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
-    from git_memory.extract.staging import staged_candidates
-
     staged, items = staged_candidates(workspace, outcome["candidateIds"], "skill")
     return AgentStage(
         task_id=outcome["taskId"],

@@ -15,15 +15,25 @@ from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate, ExtractionTask
 from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts
+from git_memory.extract.adjudication_task import build_adjudication_task
 from git_memory.extract.assess import (
     Assessment,
     CandidateRejected,
     DraftStatement,
     assess_statements,
 )
-from git_memory.extract.evidence import CatalogItem
+from git_memory.extract.evidence import CatalogItem, display
 from git_memory.extract.quotes import Located, TurnSource, locate_quotes
 from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
+from git_memory.store.candidates import Assessment as StoredAssessment
+from git_memory.store.candidates import (
+    EvidenceRef,
+    add_evidence_refs,
+    bump_candidate_generation,
+    insert_candidate,
+    set_assessment,
+)
+from git_memory.store.chunks import set_chunk_status
 from git_memory.store.db import StateDB
 from git_memory.store.session import Workspace
 
@@ -88,10 +98,6 @@ def _apply(
     *,
     turns: TurnSource | None = None,
 ) -> dict[str, Any]:
-    from git_memory.extract.adjudication_task import build_adjudication_task
-    from git_memory.store.candidates import bump_candidate_generation
-    from git_memory.store.chunks import set_chunk_status
-
     catalog = load_catalog(record)
     kept, rejected = _assess_all(batch.candidates, catalog, claim_support)
     if batch.candidates and not kept:
@@ -163,8 +169,6 @@ def _insert(
     found: list[Assessment],
     quotes: Located,
 ) -> str:
-    from git_memory.store.candidates import add_evidence_refs, insert_candidate, set_assessment
-
     candidate_id = f"{task_id}-c{number}"
     payload = {**draft.to_json(), "candidateKind": "entry", "taskId": task_id}
     insert_candidate(
@@ -186,8 +190,6 @@ def _insert(
 
 def to_store_assessment(assessment: Assessment, revision: int = 1) -> Any:
     """The store's row type of an assessment."""
-    from git_memory.store.candidates import Assessment as StoredAssessment
-
     return StoredAssessment(
         statement_id=assessment.statement_id,
         citations_digest=assessment.citations_digest,
@@ -206,9 +208,6 @@ def evidence_refs_for(
     """EvidenceRef rows of assessed statements; `detail` is the public pointer (+ display,
     excerpt and, for turns, the turn's start time that becomes an `occurred` date, and the
     quoted words found in the turn with their origin)."""
-    from git_memory.extract.evidence import display
-    from git_memory.store.candidates import EvidenceRef
-
     catalog = load_catalog(record)
     turns = {t["turnIndex"]: t for t in record["turns"]}
     refs = []

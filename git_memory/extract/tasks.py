@@ -7,6 +7,7 @@ provenance timestamp are the only time-dependent fields and neither enters `sour
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.base import format_timestamp
@@ -175,8 +176,6 @@ def _plan(
 
 def format_timestamp_ms(ms: int) -> str:
     """Canonical UTC timestamp of epoch milliseconds."""
-    from datetime import UTC, datetime
-
     return format_timestamp(datetime.fromtimestamp(ms / 1000, tz=UTC))
 
 
