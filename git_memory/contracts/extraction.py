@@ -48,6 +48,7 @@ UtcTimestamp = Annotated[
 ]
 CandidateType = Literal["work_fact", "work_task", "work_method", "work_artifact"]
 Confidence = Literal["high", "medium", "low"]
+CandidateStatus = Literal["draft", "quarantined", "promoted", "discarded"]
 TaskKind = Literal["extraction", "adjudication", "consolidation"]
 
 MAX_WINDOW = timedelta(days=366)
@@ -379,3 +380,50 @@ class CandidateDraftBatch(Model):
     def draft_batch_digest(self) -> str:
         """`digest({candidates})`, bound into the adjudication task."""
         return digest({"candidates": [item.to_json() for item in self.candidates]})
+
+
+# The host's private record of a recalled task (an artifact in the state home, never shown
+# to a model): what stage needs to judge an answer without trusting it.
+
+EvidenceStrength = Literal["direct", "observed", "candidate", "contextual"]
+# Where an evidence item points, by kind: `{kind: turn, turnIndex}`, `{kind: commit,
+# commitHash, repository?}`, `{kind: path, path}`, `{kind: memory, store, item, digest}`. It is
+# the digest input of the item's `pointerDigest`, so it stays the plain mapping that is hashed.
+EvidencePointer = dict[str, str | int]
+
+
+class CatalogItem(Model):
+    """One evidence item with its host-only assessment inputs."""
+
+    evidence_id: NonEmpty
+    pointer: EvidencePointer
+    pointer_digest: Hex64
+    strength: EvidenceStrength
+    relations: tuple[str, ...]
+    limitations: tuple[str, ...]
+
+    @property
+    def kind(self) -> str:
+        """commit, turn, path or memory."""
+        return str(self.pointer["kind"])
+
+
+class CitedTurn(Model):
+    """What review shows of a turn a task covers, and what `occurred` dates come from."""
+
+    turn_index: NonNegativeInt
+    session_key: NonEmpty
+    turn_key: NonEmpty
+    revision: NonEmpty
+    started: str | None
+    excerpt: str
+
+
+class RecallRecord(Model):
+    """The task as issued, with its evidence catalog (strengths included) and turns."""
+
+    task: ExtractionTask
+    session_key: NonEmpty
+    chunk_ref: NonEmpty
+    catalog: list[CatalogItem]
+    turns: list[CitedTurn]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from git_memory.contracts.adjudication import (
     AdjudicationBinding,
     AdjudicationContract,
@@ -21,14 +19,14 @@ from git_memory.extract.prompts import ADJUDICATION_PROMPT_VERSION, prompt_text
 from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
 from git_memory.store.candidates import search_text_of
 from git_memory.store.db import StateDB, now_ms
-from git_memory.store.recall import Draft, recall
+from git_memory.store.recall import Draft, RecallResult, recall
 from git_memory.store.session import Workspace
 from git_memory.store.tasks import plan_task
 
 RESULT_FORMAT = "git-memory-adjudication-result@v1"
 
 
-def recall_drafts(db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]) -> Any:
+def recall_drafts(db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]) -> RecallResult:
     """Dual recall for (candidateId, content) drafts; each draft excludes only itself."""
     return recall(
         db,
@@ -45,7 +43,7 @@ def build_adjudication_task(
     db: StateDB,
     batch: CandidateDraftBatch,
     drafts: list[tuple[str, DraftCandidate]],
-) -> dict[str, Any]:
+) -> AdjudicationTask:
     """Recall, bind, plan and keep the adjudication task of a staged batch."""
     found = recall_drafts(db, workspace, [(cid, d.content) for cid, d in drafts])
     uuid = workspace.database_uuid
@@ -87,7 +85,7 @@ def build_adjudication_task(
                 adjudication=prompt_text(ADJUDICATION_PROMPT_VERSION),
             )
         ),
-    ).to_json()
+    )
     plan_task(
         db,
         task_id=task_id,

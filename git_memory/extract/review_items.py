@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from git_memory.assemble.scope import entry_scope
 from git_memory.contracts.review import (
     ORIGINS,
@@ -16,11 +14,6 @@ from git_memory.store.candidates import Candidate, assessments, evidence_refs
 from git_memory.store.db import StateDB
 
 KIND_OF = {"entry": "entry", "skill": "skill", "consolidation-patch": "consolidation"}
-
-
-def review_item(db: StateDB, candidate: Candidate) -> dict[str, Any]:
-    """The ReviewItem document of one candidate at its current revision."""
-    return review_model(db, candidate).to_json()
 
 
 def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:

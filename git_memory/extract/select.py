@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import MemoryExtractionRequest, OwnerKeys
+from git_memory.contracts.extraction import EvidencePointer, MemoryExtractionRequest, OwnerKeys
 from git_memory.contracts.extraction import Selection as SelectionDigests
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
@@ -265,7 +265,7 @@ def to_source_turn(
     edges = []
     for edge in record.evidence:
         if edge.kind == "commit":
-            pointer: dict[str, Any] = {"kind": "commit", "commitHash": edge.value}
+            pointer: EvidencePointer = {"kind": "commit", "commitHash": edge.value}
             if repository:
                 pointer["repository"] = repository
             edges.append(EvidenceEdge(pointer, "commit-in-tool-output", "direct"))

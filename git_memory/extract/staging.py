@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from git_memory.contracts.extraction import CitedTurn
 from git_memory.contracts.review import CandidateKind, ReviewItem
 from git_memory.contracts.stage import StagedCandidate
 from git_memory.errors import GitMemoryError
@@ -83,16 +84,16 @@ def stale(task_id: str, reason: str, details: dict[str, Any] | None = None) -> G
     )
 
 
-def source_is_current(workspace: Workspace, task_id: str, turns: list[dict[str, Any]]) -> None:
+def source_is_current(workspace: Workspace, task_id: str, turns: list[CitedTurn]) -> None:
     """Refuse (and mark stale) when a source turn changed or vanished since recall."""
-    sessions = sorted({turn["sessionKey"] for turn in turns})
+    sessions = sorted({turn.session_key for turn in turns})
     current = {
         record.turn_key: record.revision
         for record in select_turns(
             workspace.worktree, session_keys=sessions, closures=("hard-sealed", "quiescent", "open")
         )
     }
-    changed = [t["turnIndex"] for t in turns if current.get(t["turnKey"]) != t["revision"]]
+    changed = [t.turn_index for t in turns if current.get(t.turn_key) != t.revision]
     if changed:
         reason = "source turns changed since recall"
         mark_stale(workspace.db, task_id, reason)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from git_memory.contracts.base import format_timestamp, parse_timestamp
 from git_memory.contracts.extraction import OwnerKeys, TimeWindow
@@ -41,10 +40,9 @@ class Window:
     after: datetime
     before: datetime
 
-    def to_json(self) -> dict[str, Any]:
-        """The `window` object of a MemoryExtractionRequest."""
-        after, before = format_timestamp(self.after), format_timestamp(self.before)
-        return TimeWindow(after=after, before=before).to_json()
+    def time_window(self) -> TimeWindow:
+        """The `window` of a MemoryExtractionRequest."""
+        return TimeWindow(after=format_timestamp(self.after), before=format_timestamp(self.before))
 
 
 def utc_now() -> datetime:
@@ -53,7 +51,7 @@ def utc_now() -> datetime:
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
 
 
-def from_request(window: Any) -> Window:
+def from_request(window: TimeWindow) -> Window:
     """The Window of a request's `TimeWindow`."""
     return Window(parse_timestamp(window.after), parse_timestamp(window.before))
 

@@ -148,7 +148,7 @@ def _pending_adjudications(workspace: Workspace) -> list[dict[str, Any]]:
 
     rows = list_tasks(workspace.db, workspace.owner, kind="adjudication", status="pending")
     home = workspace.worktree.state_home
-    return [artifacts.load_adjudication(home, row.task_id) for row in rows]
+    return [artifacts.load_adjudication(home, row.task_id).to_json() for row in rows]
 
 
 def _deliver(
@@ -204,9 +204,7 @@ def _stage(
     )
     staged = stage_adjudication(workspace, result)
     outcome.adjudicated.append(plan.task_id)
-    outcome.quarantined += [
-        d["candidateId"] for d in staged.get("decisions", []) if d.get("status") == "quarantined"
-    ]
+    outcome.quarantined += [d.candidate_id for d in staged.decisions if d.status == "quarantined"]
 
 
 def preview_batch(

@@ -26,6 +26,7 @@ from git_memory.contracts.extraction import (
     DraftQuote,
     DraftStatement,
     ExtractionBinding,
+    RecallRecord,
 )
 from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.renderers import BuiltinFact
@@ -63,7 +64,7 @@ def _known_keys(workspace: Workspace) -> set[str]:
 
 def plan_facts(
     workspace: Workspace,
-    loaded: list[tuple[dict[str, Any], dict[str, Any]]],
+    loaded: list[tuple[dict[str, Any], RecallRecord]],
     tally: dict[str, int] | None = None,
 ) -> tuple[dict[str, list[BuiltinFact]], TurnSource]:
     """The facts of every task (by task id) of a window, each memory once, and the turns
@@ -73,14 +74,14 @@ def plan_facts(
     from git_memory.extract.select import path_scrubber
     from git_memory.runners.builtin.window import plan_window
 
-    source = read_turns(workspace, sorted({record["sessionKey"] for _, record in loaded}))
+    source = read_turns(workspace, sorted({record.session_key for _, record in loaded}))
     found = source.turns
     sessions: dict[str, dict[str, Any]] = {}
     task_of_turn: dict[str, str] = {}
     for task, record in loaded:
-        for key in (turn["turnKey"] for turn in record["turns"]):
+        for key in (turn.turn_key for turn in record.turns):
             if key in found:
-                sessions.setdefault(record["sessionKey"], {})[key] = found[key]
+                sessions.setdefault(record.session_key, {})[key] = found[key]
                 task_of_turn.setdefault(key, task["taskId"])
     ordered = [
         (key, sorted(turns.values(), key=lambda t: (t.started or "", t.ordinal)))
@@ -94,18 +95,18 @@ def plan_facts(
     return planned, source
 
 
-def _evidence_of(task: dict[str, Any], record: dict[str, Any]) -> dict[str, str]:
+def _evidence_of(task: dict[str, Any], record: RecallRecord) -> dict[str, str]:
     """Turn key → the evidence id of that turn in the task's chunk."""
     by_turn = {e["turnIndex"]: e["evidenceId"] for e in task["chunk"]["turnEvidence"]}
-    return {t["turnKey"]: by_turn[t["turnIndex"]] for t in record["turns"]}
+    return {t.turn_key: by_turn[t.turn_index] for t in record.turns}
 
 
-def _evidence_ids(task: dict[str, Any], record: dict[str, Any], fact: BuiltinFact) -> list[str]:
+def _evidence_ids(task: dict[str, Any], record: RecallRecord, fact: BuiltinFact) -> list[str]:
     evidence = _evidence_of(task, record)
     return sorted({evidence[key] for key in fact.turn_keys if key in evidence})
 
 
-def _quotes(task: dict[str, Any], record: dict[str, Any], fact: BuiltinFact) -> list[DraftQuote]:
+def _quotes(task: dict[str, Any], record: RecallRecord, fact: BuiltinFact) -> list[DraftQuote]:
     """The words backing a fact, each at the evidence id of its turn (at most MAX_QUOTES)."""
     evidence = _evidence_of(task, record)
     found = [
@@ -117,7 +118,7 @@ def _quotes(task: dict[str, Any], record: dict[str, Any], fact: BuiltinFact) -> 
 
 
 def extraction_answer(
-    task: dict[str, Any], record: dict[str, Any], facts: list[BuiltinFact]
+    task: dict[str, Any], record: RecallRecord, facts: list[BuiltinFact]
 ) -> tuple[CandidateDraftBatch, dict[int, str]]:
     """The draft batch for one task, and the claim support of each candidate (by number)."""
     candidates, support = [], {}
@@ -210,7 +211,7 @@ def run_builtin(workspace: Workspace, tasks: list[dict[str, Any]], outcome: Batc
 
 
 def _barren(
-    loaded: list[tuple[dict[str, Any], dict[str, Any]]],
+    loaded: list[tuple[dict[str, Any], RecallRecord]],
     outcome: BatchOutcome,
     tally: dict[str, int],
     source: TurnSource,
@@ -218,7 +219,7 @@ def _barren(
     """Why each session read in this run added no candidate."""
     tasks: dict[str, list[str]] = {}
     for task, record in loaded:
-        tasks.setdefault(record["sessionKey"], []).append(task["taskId"])
+        tasks.setdefault(record.session_key, []).append(task["taskId"])
     notes = []
     for session, ids in tasks.items():
         if any(c.startswith(f"{t}-c") for t in ids for c in outcome.quarantined):
@@ -246,7 +247,7 @@ NOTHING_FROM_PROGRAM = (
 def _answer_one(
     workspace: Workspace,
     task: dict[str, Any],
-    record: dict[str, Any],
+    record: RecallRecord,
     facts: list[BuiltinFact],
     outcome: BatchOutcome,
     *,
@@ -258,11 +259,9 @@ def _answer_one(
     batch, support = extraction_answer(task, record, facts)
     staged = stage_drafts(workspace, batch, claim_support=_support_of(support), turns=source)
     outcome.extracted.append(task["taskId"])
-    adjudication = staged.get("adjudicationTask")
+    adjudication = staged.adjudication_task
     if adjudication is None:
         return
-    decided = stage_adjudication(workspace, adjudication_answer(adjudication))
-    outcome.adjudicated.append(adjudication["taskId"])
-    outcome.quarantined += [
-        d["candidateId"] for d in decided["decisions"] if d["status"] == "quarantined"
-    ]
+    decided = stage_adjudication(workspace, adjudication_answer(adjudication.to_json()))
+    outcome.adjudicated.append(adjudication.task_id)
+    outcome.quarantined += [d.candidate_id for d in decided.decisions if d.status == "quarantined"]
