@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import EvidencePointer, MemoryExtractionRequest, OwnerKeys
@@ -20,6 +20,7 @@ from git_memory.contracts.extraction import Selection as SelectionDigests
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
 from git_memory.sessions.query import TurnRecord, select_turns
+from git_memory.sessions.turns import ToolCall
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -175,7 +176,7 @@ def _capabilities_match(record: TurnRecord, request: MemoryExtractionRequest) ->
     return True
 
 
-def _too_broad(records: list[Any]) -> GitMemoryError:
+def _too_broad(records: list[TurnRecord]) -> GitMemoryError:
     per_day = Counter((r.started or "unknown")[:10] for r in records)
     per_provider = Counter(PUBLIC_PROVIDER.get(r.provider, r.provider) for r in records)
     days = ", ".join(f"{day}: {n}" for day, n in sorted(per_day.items()))
@@ -289,7 +290,7 @@ def to_source_turn(
     )
 
 
-def _tool_call_text(call: Any) -> str:
+def _tool_call_text(call: ToolCall) -> str:
     rendered = (
         call.input
         if isinstance(call.input, str)

@@ -199,6 +199,5 @@ def check_review(workspace: Workspace, candidates: list[Candidate]) -> None:
     """At review: every listed skill candidate must still match the memory context."""
     for candidate in candidates:
         if candidate.kind == "skill":
-            check_memory_context(
-                workspace, candidate.payload["memoryContextDigest"], candidate.candidate_id
-            )
+            payload = SkillPayload.model_validate(candidate.payload)
+            check_memory_context(workspace, payload.memory_context_digest, candidate.candidate_id)

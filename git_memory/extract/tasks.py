@@ -37,13 +37,12 @@ from git_memory.extract.evidence import build_catalog, public_item
 from git_memory.extract.prompts import EXTRACTION_PROMPT_VERSION, prompt_text
 from git_memory.extract.select import Selection, SessionSelection
 from git_memory.extract.source import SourceTurn
+from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
 from git_memory.extract.transcript import serialize_chunk
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
 
-AGENT_HOLDER = "git-memory-agent"
-LEASE_MS = 300_000
 EXCERPT_CHARS = 480
 _ZERO = "0" * 64
 
