@@ -427,3 +427,29 @@ class RecallRecord(Model):
     chunk_ref: NonEmpty
     catalog: list[CatalogItem]
     turns: list[CitedTurn]
+
+
+# Digest inputs of a selection (`resultSetDigest`, `sourceBindingDigest`).
+
+
+class SelectedTurn(Model):
+    """What `resultSetDigest` covers for one selected turn."""
+
+    session_key: str
+    turn_key: str
+    revision: str
+    observed_timestamp: str
+
+
+class SelectionResultSet(Model):
+    """The request and the turns it selected, sorted by session and turn key."""
+
+    request_digest: Hex64
+    turns: list[SelectedTurn]
+
+
+class SelectionSources(Model):
+    """The revisions of the selected turns and of their delivery edges, sorted."""
+
+    turn_revisions: list[str]
+    delivery_edge_revisions: list[Hex64]

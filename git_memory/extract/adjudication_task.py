@@ -46,6 +46,7 @@ def build_adjudication_task(
 ) -> AdjudicationTask:
     """Recall, bind, plan and keep the adjudication task of a staged batch."""
     found = recall_drafts(db, workspace, [(cid, d.content) for cid, d in drafts])
+    pool = [PoolItem.model_validate(item) for item in found.pool]
     uuid = workspace.database_uuid
     binding = AdjudicationBinding(
         database_uuid=uuid,
@@ -63,8 +64,8 @@ def build_adjudication_task(
         result_set_digest=found.result_set_digest,
         pool_item_revisions=sorted(
             (
-                PoolItemRevision(source_kind=p["sourceKind"], id=p["id"], revision=p["revision"])
-                for p in found.pool
+                PoolItemRevision(source_kind=p.source_kind, id=p.id, revision=p.revision)
+                for p in pool
             ),
             key=lambda p: (p.source_kind, p.id),
         ),
@@ -78,7 +79,7 @@ def build_adjudication_task(
         binding=binding,
         drafts=[TaskDraft(**dict(draft), candidate_id=cid) for cid, draft in drafts],
         recall_sets=[RecallSet.model_validate(item) for item in found.recall_sets],
-        pool=[PoolItem.model_validate(item) for item in found.pool],
+        pool=pool,
         contract=AdjudicationContract(
             prompts=AdjudicationPrompts(
                 prompt_version=ADJUDICATION_PROMPT_VERSION,

@@ -23,14 +23,13 @@ KIND_ORDER = {"commit": 0, "turn": 1, "path": 2}
 
 def public_item(item: CatalogItem) -> EvidenceItem:
     """The catalog entry a model sees (no strength, relations or limitations)."""
-    return EvidenceItem.model_validate(
-        {
-            "evidenceId": item.evidence_id,
-            "kind": item.kind,
-            "pointerDigest": item.pointer_digest,
-            "display": display(item.pointer),
-        }
-    )
+    fields = {
+        "evidence_id": item.evidence_id,
+        "kind": item.kind,
+        "pointer_digest": item.pointer_digest,
+        "display": display(item.pointer),
+    }
+    return EvidenceItem.model_validate(fields, by_alias=False, by_name=True)
 
 
 def display(pointer: EvidencePointer) -> str:

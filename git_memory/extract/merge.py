@@ -70,13 +70,10 @@ def merge_into_draft(
     if "occurred" in fields:
         fields["occurred"] = sorted(set(payload.occurred or []) | set(fields["occurred"]))
     merged = EntryPayload.model_validate(
-        {
-            **payload.to_json(),
-            **fields,
-            "statements": [s.to_json() for s in statements],
-            **({"action": decision.action, "targetEntryIds": approved} if approved else {}),
-        }
+        {**payload.to_json(), **fields, "statements": [s.to_json() for s in statements]}
     )
+    if approved:
+        merged = merged.model_copy(update={"action": decision.action, "target_entry_ids": approved})
     return update_candidate(
         db,
         draft.candidate_id,

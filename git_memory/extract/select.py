@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import EvidencePointer, MemoryExtractionRequest, OwnerKeys
+from git_memory.contracts.extraction import (
+    EvidencePointer,
+    MemoryExtractionRequest,
+    OwnerKeys,
+    SelectionResultSet,
+    SelectionSources,
+)
 from git_memory.contracts.extraction import Selection as SelectionDigests
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
@@ -128,20 +134,14 @@ def select(
     sessions, rejected = _group(turns, minimum)
     skipped = _skipped(minimum, rejected, len(active))
     kept = [t for s in sessions for t in s.turns]
-    result_set = digest(
-        {
-            "requestDigest": request_digest,
-            "turns": sorted(
-                (t.selection_item() for t in kept), key=lambda i: (i["sessionKey"], i["turnKey"])
-            ),
-        }
-    )
-    source_binding = digest(
-        {
-            "turnRevisions": sorted(t.revision for t in kept),
-            "deliveryEdgeRevisions": sorted({digest(e.pointer) for t in kept for e in t.edges}),
-        }
-    )
+    result_set = SelectionResultSet(
+        request_digest=request_digest,
+        turns=sorted((t.selection_item() for t in kept), key=lambda i: (i.session_key, i.turn_key)),
+    ).digest()
+    source_binding = SelectionSources(
+        turn_revisions=sorted(t.revision for t in kept),
+        delivery_edge_revisions=sorted({digest(e.pointer) for t in kept for e in t.edges}),
+    ).digest()
     kept_keys = {s.session_key for s in sessions}
     short = sorted({t.session_key for t in turns} - kept_keys)
     each = tuple((key, skipped[0][0]) for key in short if rejected) + tuple(

@@ -13,7 +13,7 @@ import unicodedata
 from git_memory.contracts.candidate import SkillPayload
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import RecallRecord
-from git_memory.contracts.skill import SkillCandidate, SkillDocument
+from git_memory.contracts.skill import SkillCandidate, SkillDocument, SkillTaskBinding
 from git_memory.contracts.stage import AgentStage, SkillOutcome
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.extract import artifacts
@@ -121,13 +121,19 @@ def _submit(
 ) -> SkillOutcome:
     response_digest = digest(candidate.to_json())
     task_id = _task_id(candidate)
-    binding = {
-        "extractionTaskId": candidate.task_id,
-        "memoryContextDigest": candidate.memory_context_digest,
-        "name": candidate.skill.name,
-        "responseDigest": response_digest,
-    }
-    plan_task(workspace.db, task_id=task_id, kind="skill", owner=workspace.owner, binding=binding)
+    binding = SkillTaskBinding(
+        extraction_task_id=candidate.task_id,
+        memory_context_digest=candidate.memory_context_digest,
+        name=candidate.skill.name,
+        response_digest=response_digest,
+    )
+    plan_task(
+        workspace.db,
+        task_id=task_id,
+        kind="skill",
+        owner=workspace.owner,
+        binding=binding.to_json(),
+    )
     stored = get_task(workspace.db, task_id)
     token = None
     if stored is not None and stored.status != "submitted":

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from git_memory.contracts.extraction import EvidencePointer, EvidenceStrength
+from git_memory.contracts.extraction import EvidencePointer, EvidenceStrength, SelectedTurn
 
 EventKind = Literal["user", "assistant", "tool_call", "tool_result"]
 
@@ -56,11 +56,11 @@ class SourceTurn:
     edges: tuple[EvidenceEdge, ...] = ()
     payload_digests: tuple[str, ...] = field(default_factory=tuple)
 
-    def selection_item(self) -> dict[str, str]:
+    def selection_item(self) -> SelectedTurn:
         """What `resultSetDigest` covers for this turn."""
-        return {
-            "sessionKey": self.session_key,
-            "turnKey": self.turn_key,
-            "revision": self.revision,
-            "observedTimestamp": self.observed_at,
-        }
+        return SelectedTurn(
+            session_key=self.session_key,
+            turn_key=self.turn_key,
+            revision=self.revision,
+            observed_timestamp=self.observed_at,
+        )
