@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from git_memory.contracts.adjudication import AdjudicationTask
 from git_memory.contracts.canonical import canonical_json
-from git_memory.contracts.extraction import RecallRecord
+from git_memory.contracts.host_records import RecallRecord
 from git_memory.errors import GitMemoryError
 from git_memory.formats import bounded_json
 from git_memory.paths import ARTIFACTS_DIR, read_private, write_private_atomic

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from git_memory.contracts.assessment import Citation, citations_digest
 from git_memory.contracts.canonical import sha256_hex
-from git_memory.contracts.extraction import CatalogItem
+from git_memory.contracts.host_records import CatalogItem
 from git_memory.extract.source import STRENGTH_ORDER
 from git_memory.store.candidates import Assessment
 

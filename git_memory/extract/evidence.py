@@ -9,12 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import (
-    CatalogItem,
-    EvidenceItem,
-    EvidencePointer,
-    EvidenceStrength,
-)
+from git_memory.contracts.extraction import EvidenceItem
+from git_memory.contracts.host_records import CatalogItem, EvidencePointer, EvidenceStrength
 from git_memory.extract.chunk import Chunk
 from git_memory.extract.source import STRENGTH_ORDER
 

@@ -15,7 +15,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from git_memory.contracts.extraction import CatalogItem, DraftCandidate, RecallRecord
+from git_memory.contracts.extraction import DraftCandidate
+from git_memory.contracts.host_records import CatalogItem, RecallRecord
 from git_memory.contracts.review import Origin, ReviewQuote
 from git_memory.extract.select import path_scrubber
 from git_memory.sessions.origin import typed_origin

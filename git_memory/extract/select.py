@@ -15,14 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import (
-    EvidencePointer,
-    MemoryExtractionRequest,
-    OwnerKeys,
-    SelectionResultSet,
-    SelectionSources,
-)
+from git_memory.contracts.extraction import MemoryExtractionRequest, OwnerKeys
 from git_memory.contracts.extraction import Selection as SelectionDigests
+from git_memory.contracts.host_records import EvidencePointer, SelectionResultSet, SelectionSources
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
 from git_memory.sessions.query import TurnRecord, select_turns

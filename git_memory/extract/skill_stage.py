@@ -12,7 +12,7 @@ import unicodedata
 
 from git_memory.contracts.candidate import SkillPayload
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import RecallRecord
+from git_memory.contracts.host_records import RecallRecord
 from git_memory.contracts.skill import SkillCandidate, SkillDocument, SkillTaskBinding
 from git_memory.contracts.stage import AgentStage, SkillOutcome
 from git_memory.errors import FormatError, GitMemoryError

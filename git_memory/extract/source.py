@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from git_memory.contracts.extraction import EvidencePointer, EvidenceStrength, SelectedTurn
+from git_memory.contracts.host_records import EvidencePointer, EvidenceStrength, SelectedTurn
 
 EventKind = Literal["user", "assistant", "tool_call", "tool_result"]
 

@@ -13,12 +13,8 @@ from typing import Any
 
 from git_memory.contracts.candidate import EntryPayload
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import (
-    CandidateDraftBatch,
-    CatalogItem,
-    DraftCandidate,
-    RecallRecord,
-)
+from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate
+from git_memory.contracts.host_records import CatalogItem, RecallRecord
 from git_memory.contracts.stage import DraftsOutcome, RejectedCandidate
 from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts

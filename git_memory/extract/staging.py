@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from git_memory.contracts.extraction import CitedTurn
+from git_memory.contracts.host_records import CitedTurn
 from git_memory.contracts.review import CandidateKind, ReviewItem
 from git_memory.contracts.stage import StagedCandidate
 from git_memory.errors import GitMemoryError

@@ -16,8 +16,6 @@ from git_memory.contracts.extraction import (
     CHUNKER_VERSION,
     DRAFT_BATCH_FORMAT,
     PROMPT_VERSION,
-    CatalogItem,
-    CitedTurn,
     ExtractionBinding,
     ExtractionContract,
     ExtractionPrompts,
@@ -25,13 +23,13 @@ from git_memory.contracts.extraction import (
     Lease,
     OwnerKeys,
     Provenance,
-    RecallRecord,
     SessionWindow,
     TaskContext,
     TaskSession,
     TurnEvidence,
 )
 from git_memory.contracts.extraction import Chunk as TaskChunk
+from git_memory.contracts.host_records import CatalogItem, CitedTurn, RecallRecord
 from git_memory.extract.chunk import Chunk, chunk_turns
 from git_memory.extract.evidence import build_catalog, public_item
 from git_memory.extract.prompts import EXTRACTION_PROMPT_VERSION, prompt_text

@@ -26,8 +26,8 @@ from git_memory.contracts.extraction import (
     DraftQuote,
     DraftStatement,
     ExtractionBinding,
-    RecallRecord,
 )
+from git_memory.contracts.host_records import RecallRecord
 from git_memory.runners.builtin import renderers
 from git_memory.runners.builtin.renderers import BuiltinFact
 

@@ -19,7 +19,8 @@ from git_memory.agent_memory.items import MemoryItem
 from git_memory.agent_memory.read import Diagnostic, read_store
 from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import CatalogItem, DraftCandidate, DraftStatement
+from git_memory.contracts.extraction import DraftCandidate, DraftStatement
+from git_memory.contracts.host_records import CatalogItem
 from git_memory.extract.assess import assess_statements
 from git_memory.runners.builtin.window import memory_keys
 from git_memory.store import agent_memory as harvest_state
