@@ -48,6 +48,7 @@ UtcTimestamp = Annotated[
 ]
 CandidateType = Literal["work_fact", "work_task", "work_method", "work_artifact"]
 Confidence = Literal["high", "medium", "low"]
+CandidateStatus = Literal["draft", "quarantined", "promoted", "discarded"]
 TaskKind = Literal["extraction", "adjudication", "consolidation"]
 
 MAX_WINDOW = timedelta(days=366)

@@ -63,3 +63,13 @@ class SkillCandidate(Model):
     @classmethod
     def _unique_statements(cls, value: list[SkillStatement]) -> list[SkillStatement]:
         return unique_by(value, lambda item: item.statement_id, "statementId")
+
+
+class SkillTaskBinding(Model):
+    """The binding of the task a staged skill candidate is recorded under: the recalled task
+    it answers, the memory context it was written against, and its exact bytes."""
+
+    extraction_task_id: Identifier
+    memory_context_digest: Hex64
+    name: Slug
+    response_digest: Hex64

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictBool
 
 from git_memory.contracts.adjudication import (
+    Action,
     AdjudicationResult,
     AdjudicationTask,
     PoolItem,
@@ -14,7 +15,14 @@ from git_memory.contracts.adjudication import (
 )
 from git_memory.contracts.base import Hex64, Model
 from git_memory.contracts.consolidation import ConsolidationPatch
-from git_memory.contracts.extraction import CandidateDraftBatch, Identifier, NonEmpty, PositiveInt
+from git_memory.contracts.extraction import (
+    CandidateDraftBatch,
+    CandidateStatus,
+    Identifier,
+    NonEmpty,
+    PositiveInt,
+    is_absent,
+)
 from git_memory.contracts.review import CandidateKind, ReviewItem
 from git_memory.contracts.skill import SkillCandidate
 
@@ -30,7 +38,7 @@ class StagedCandidate(Model):
     candidate_id: Identifier
     revision: PositiveInt
     kind: CandidateKind
-    status: Literal["draft", "quarantined", "promoted", "discarded"]
+    status: CandidateStatus
 
 
 class RecallComparison(Model):
@@ -66,3 +74,43 @@ class AgentStage(Model):
     next: NonEmpty
     skill: StrictBool = False
     rejected: list[RejectedCandidate] = Field(default_factory=list)
+
+
+# The outcomes a stage stores with its accepted submission (a JSON column of the task store)
+# and replays, as stored, when the same bytes are staged again.
+
+
+class DraftsOutcome(Model):
+    """What staging a CandidateDraftBatch did: the drafts kept, the candidates refused, and the
+    adjudication task the kept drafts need (none for a no-op)."""
+
+    task_id: Identifier
+    candidate_ids: list[Identifier]
+    rejected: list[RejectedCandidate]
+    no_op: StrictBool
+    adjudication_task: AdjudicationTask | None = Field(default=None, exclude_if=is_absent)
+
+
+class DecisionOutcome(Model):
+    """One applied adjudication decision: the draft as it is now."""
+
+    candidate_id: Identifier
+    action: Action
+    status: CandidateStatus
+    revision: PositiveInt
+    target_ids: list[Identifier]
+
+
+class AdjudicationOutcome(Model):
+    """What staging an AdjudicationResult did, and the extraction task it finished."""
+
+    task_id: Identifier
+    extraction_task_id: Identifier | None
+    decisions: list[DecisionOutcome]
+
+
+class SkillOutcome(Model):
+    """What staging a SkillCandidate did: the quarantined skill candidate."""
+
+    task_id: Identifier
+    candidate_ids: list[Identifier]

@@ -103,11 +103,10 @@ def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
 
 
 def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Review, say: Say) -> dict[str, Any]:
-    from git_memory.extract.review_flow import prepare_document
+    from git_memory.extract.review_flow import prepare_request
 
-    items = [item.to_json() for item in review.items]
     say("4. review: the demo confirms every statement (a real review asks you for each one)")
-    plan = _run(ctx, "prepare", prepare_document(items))
+    plan = _run(ctx, "prepare", prepare_request(review.items))
     say(
         f"5. prepared plan {plan.plan_id} ({len(plan.per_file)} file(s)); plan digest "
         f"{plan.plan_digest[:16]}…"

@@ -11,22 +11,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from git_memory.contracts.adjudication import Adjudication, AdjudicationResult
+from git_memory.contracts.adjudication import (
+    Adjudication,
+    AdjudicationResult,
+    AdjudicationTask,
+    PoolItem,
+    TaskDraft,
+)
 from git_memory.contracts.canonical import digest
+from git_memory.contracts.stage import AdjudicationOutcome, DecisionOutcome
 from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts
 from git_memory.extract.adjudication_task import recall_drafts
+from git_memory.extract.merge import Stale, merge_into_draft
 from git_memory.extract.staging import claim_or_replay, stale, submit_or_release
+from git_memory.store.candidates import (
+    bump_candidate_generation,
+    discard,
+    quarantine,
+    require_candidate,
+)
+from git_memory.store.chunks import set_chunk_status
 from git_memory.store.db import StateDB
+from git_memory.store.recall import RecallResult
 from git_memory.store.session import Workspace
-from git_memory.store.tasks import Task
-
-
-class _Stale(Exception):
-    def __init__(self, reason: str, details: dict[str, Any]) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.details = details
+from git_memory.store.tasks import Task, get_task, mark_stale
 
 
 def invalid(message: str, **details: Any) -> GitMemoryError:
@@ -39,10 +48,8 @@ def invalid(message: str, **details: Any) -> GitMemoryError:
     )
 
 
-def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> dict[str, Any]:
+def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> AdjudicationOutcome:
     """Submit the decisions; returns the stored outcome (replayed on identical bytes)."""
-    from git_memory.store.tasks import get_task, mark_stale
-
     task = artifacts.load_adjudication(workspace.worktree.state_home, result.task_id)
     stored = get_task(workspace.db, result.task_id)
     if stored is None or result.binding.to_json() != stored.binding:
@@ -54,44 +61,46 @@ def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> dict
     response_digest = digest(result.to_json())
     token = claim_or_replay(workspace, result.task_id, response_digest)
     try:
-        outcome = submit_or_release(
+        submitted = submit_or_release(
             workspace,
             result.task_id,
             token,
             response_digest,
-            lambda db, row: _apply(workspace, db, row, task, result),
+            lambda db, row: _apply(workspace, db, row, task, result).to_json(),
         )
-    except _Stale as exc:
+    except Stale as exc:
         mark_stale(workspace.db, result.task_id, exc.reason)
         raise stale(result.task_id, exc.reason, exc.details) from None
-    return {**outcome.outcome, "idempotent": outcome.idempotent}
+    return AdjudicationOutcome.model_validate(submitted.outcome)
 
 
 def _apply(
-    workspace: Workspace, db: StateDB, row: Task, task: dict[str, Any], result: AdjudicationResult
-) -> dict[str, Any]:
-    drafts = {d["candidateId"]: d for d in task["drafts"]}
-    pool = {p["id"]: p for p in task["pool"]}
-    again = recall_drafts(db, workspace, [(cid, d["content"]) for cid, d in drafts.items()])
-    if again.result_set_digest != task["binding"]["resultSetDigest"]:
-        raise _Stale("result-set-digest-mismatch", _what_changed(task, again))
+    workspace: Workspace,
+    db: StateDB,
+    row: Task,
+    task: AdjudicationTask,
+    result: AdjudicationResult,
+) -> AdjudicationOutcome:
+    drafts = {d.candidate_id: d for d in task.drafts}
+    pool = {p.id: p for p in task.pool}
+    again = recall_drafts(db, workspace, [(cid, d.content) for cid, d in drafts.items()])
+    if again.result_set_digest != task.binding.result_set_digest:
+        raise Stale("result-set-digest-mismatch", _what_changed(task, again))
     decisions = _validated(result.adjudications, drafts, pool)
-    outcome: list[dict[str, Any]] = []
-    for decision in decisions:
-        outcome.append(_decide(workspace, db, decision, pool))
-    from git_memory.store.candidates import bump_candidate_generation
-    from git_memory.store.chunks import set_chunk_status
-
+    outcome = [_decide(workspace, db, decision, pool) for decision in decisions]
     extraction = row.draft_batch_ref
     if extraction:
         record = artifacts.load_recall(workspace.worktree.state_home, extraction)
-        set_chunk_status(db, record["chunkRef"], "extracted")
+        set_chunk_status(db, record.chunk_ref, "extracted")
     bump_candidate_generation(db, workspace.owner)
-    return {"taskId": result.task_id, "extractionTaskId": extraction, "decisions": outcome}
+    return AdjudicationOutcome(
+        task_id=result.task_id, extraction_task_id=extraction, decisions=outcome
+    )
 
 
-def _what_changed(task: dict[str, Any], again: Any) -> dict[str, Any]:
-    before = {p["id"]: p["revision"] for p in task["pool"]}
+def _what_changed(task: AdjudicationTask, again: RecallResult) -> dict[str, Any]:
+    """The `GM_TASK_STALE` details: which pool items came, went or moved on."""
+    before = {p.id: p.revision for p in task.pool}
     after = {p["id"]: p["revision"] for p in again.pool}
     return {
         "added": sorted(set(after) - set(before)),
@@ -102,7 +111,7 @@ def _what_changed(task: dict[str, Any], again: Any) -> dict[str, Any]:
 
 
 def _validated(
-    adjudications: list[Adjudication], drafts: dict[str, Any], pool: dict[str, Any]
+    adjudications: list[Adjudication], drafts: dict[str, TaskDraft], pool: dict[str, PoolItem]
 ) -> list[Adjudication]:
     decided = [a.draft_ref for a in adjudications]
     if sorted(decided) != sorted(drafts):
@@ -125,7 +134,11 @@ def _validated(
 
 
 def _target_problem(
-    action: str, target: str, drafts: dict[str, Any], pool: dict[str, Any], skipped: set[str]
+    action: str,
+    target: str,
+    drafts: dict[str, TaskDraft],
+    pool: dict[str, PoolItem],
+    skipped: set[str],
 ) -> str | None:
     """Why `target` cannot be the target of `action`, or None."""
     if action == "skip":
@@ -138,36 +151,19 @@ def _target_problem(
 
 
 def _decide(
-    workspace: Workspace, db: StateDB, decision: Adjudication, pool: dict[str, Any]
-) -> dict[str, Any]:
-    from git_memory.store.candidates import discard, quarantine, require_candidate
-
+    workspace: Workspace, db: StateDB, decision: Adjudication, pool: dict[str, PoolItem]
+) -> DecisionOutcome:
     draft = require_candidate(db, decision.draft_ref, workspace.owner)
     if decision.action == "store":
         changed = quarantine(db, draft.candidate_id, expected_revision=draft.revision)
     elif decision.action == "skip":
         changed = discard(db, draft.candidate_id, expected_revision=draft.revision)
     else:
-        from git_memory.extract.merge import merge_into_draft
-
         changed = merge_into_draft(workspace, db, draft, decision, pool)
-    return {
-        "candidateId": changed.candidate_id,
-        "action": decision.action,
-        "status": changed.status,
-        "revision": changed.revision,
-        "targetIds": list(decision.target_ids),
-    }
-
-
-def check_target_revision(db: StateDB, target: dict[str, Any]) -> None:
-    """Revision CAS of a candidate target against the pool revision the decision saw."""
-    from git_memory.store.candidates import get_candidate
-
-    current = get_candidate(db, target["id"])
-    if (
-        current is None
-        or current.revision != target["revision"]
-        or current.status not in ("draft", "quarantined")
-    ):
-        raise _Stale("revision-cas-failed", {"target": target["id"]})
+    return DecisionOutcome(
+        candidate_id=changed.candidate_id,
+        action=decision.action,
+        status=changed.status,
+        revision=changed.revision,
+        target_ids=list(decision.target_ids),
+    )

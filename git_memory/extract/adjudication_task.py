@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from git_memory.contracts.adjudication import (
     AdjudicationBinding,
     AdjudicationContract,
@@ -19,17 +17,17 @@ from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate,
 from git_memory.extract import artifacts
 from git_memory.extract.prompts import ADJUDICATION_PROMPT_VERSION, prompt_text
 from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
+from git_memory.store.candidates import search_text_of
 from git_memory.store.db import StateDB, now_ms
+from git_memory.store.recall import Draft, RecallResult, recall
 from git_memory.store.session import Workspace
+from git_memory.store.tasks import plan_task
 
 RESULT_FORMAT = "git-memory-adjudication-result@v1"
 
 
-def recall_drafts(db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]) -> Any:
+def recall_drafts(db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]) -> RecallResult:
     """Dual recall for (candidateId, content) drafts; each draft excludes only itself."""
-    from git_memory.store.candidates import search_text_of
-    from git_memory.store.recall import Draft, recall
-
     return recall(
         db,
         workspace.owner,
@@ -45,11 +43,10 @@ def build_adjudication_task(
     db: StateDB,
     batch: CandidateDraftBatch,
     drafts: list[tuple[str, DraftCandidate]],
-) -> dict[str, Any]:
+) -> AdjudicationTask:
     """Recall, bind, plan and keep the adjudication task of a staged batch."""
-    from git_memory.store.tasks import plan_task
-
     found = recall_drafts(db, workspace, [(cid, d.content) for cid, d in drafts])
+    pool = [PoolItem.model_validate(item) for item in found.pool]
     uuid = workspace.database_uuid
     binding = AdjudicationBinding(
         database_uuid=uuid,
@@ -67,8 +64,8 @@ def build_adjudication_task(
         result_set_digest=found.result_set_digest,
         pool_item_revisions=sorted(
             (
-                PoolItemRevision(source_kind=p["sourceKind"], id=p["id"], revision=p["revision"])
-                for p in found.pool
+                PoolItemRevision(source_kind=p.source_kind, id=p.id, revision=p.revision)
+                for p in pool
             ),
             key=lambda p: (p.source_kind, p.id),
         ),
@@ -82,14 +79,14 @@ def build_adjudication_task(
         binding=binding,
         drafts=[TaskDraft(**dict(draft), candidate_id=cid) for cid, draft in drafts],
         recall_sets=[RecallSet.model_validate(item) for item in found.recall_sets],
-        pool=[PoolItem.model_validate(item) for item in found.pool],
+        pool=pool,
         contract=AdjudicationContract(
             prompts=AdjudicationPrompts(
                 prompt_version=ADJUDICATION_PROMPT_VERSION,
                 adjudication=prompt_text(ADJUDICATION_PROMPT_VERSION),
             )
         ),
-    ).to_json()
+    )
     plan_task(
         db,
         task_id=task_id,

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import ValidationError
+
+from git_memory.contracts.adjudication import AdjudicationTask
 from git_memory.contracts.canonical import canonical_json
+from git_memory.contracts.host_records import RecallRecord
 from git_memory.errors import GitMemoryError
 from git_memory.formats import bounded_json
 from git_memory.paths import ARTIFACTS_DIR, read_private, write_private_atomic
@@ -21,6 +25,7 @@ ARTIFACT_MAX_BYTES = 256 * 1024 * 1024
 ARTIFACT_MAX_DEPTH = 256
 RECALLS = "agent-recalls"
 ADJUDICATIONS = "agent-adjudications"
+_Record = TypeVar("_Record", AdjudicationTask, RecallRecord)
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
@@ -30,14 +35,14 @@ def _path(state_home: Path, kind: str, task_id: str) -> Path:
     return state_home / ARTIFACTS_DIR / kind / f"{task_id}.json"
 
 
-def save_recall(state_home: Path, record: dict[str, Any]) -> None:
+def save_recall(state_home: Path, record: RecallRecord) -> None:
     """Write (or rewrite identically) the host record of one extraction task."""
-    _save(_path(state_home, RECALLS, record["task"]["taskId"]), record)
+    _save(_path(state_home, RECALLS, record.task.task_id), record.to_json())
 
 
-def save_adjudication(state_home: Path, task: dict[str, Any]) -> None:
+def save_adjudication(state_home: Path, task: AdjudicationTask) -> None:
     """Keep the adjudication task as issued (its drafts and pool) for the second stage."""
-    _save(_path(state_home, ADJUDICATIONS, task["taskId"]), task)
+    _save(_path(state_home, ADJUDICATIONS, task.task_id), task.to_json())
 
 
 def _save(path: Path, document: dict[str, Any]) -> None:
@@ -47,14 +52,28 @@ def _save(path: Path, document: dict[str, Any]) -> None:
     write_private_atomic(path, data)
 
 
-def load_adjudication(state_home: Path, task_id: str) -> dict[str, Any]:
+def load_adjudication(state_home: Path, task_id: str) -> AdjudicationTask:
     """The adjudication task `task_id` as issued, or `GM_TASK_NOT_FOUND`."""
-    return _load(_path(state_home, ADJUDICATIONS, task_id), task_id)
+    document = _load(_path(state_home, ADJUDICATIONS, task_id), task_id)
+    return _read(AdjudicationTask, document, task_id)
 
 
-def load_recall(state_home: Path, task_id: str) -> dict[str, Any]:
+def load_recall(state_home: Path, task_id: str) -> RecallRecord:
     """The host record of `task_id`, or `GM_TASK_NOT_FOUND`."""
-    return _load(_path(state_home, RECALLS, task_id), task_id)
+    return _read(RecallRecord, _load(_path(state_home, RECALLS, task_id), task_id), task_id)
+
+
+def _read(model: type[_Record], document: Any, task_id: str) -> _Record:
+    try:
+        return model.model_validate(document)
+    except ValidationError as exc:
+        raise _corrupt(task_id) from exc
+
+
+def _corrupt(task_id: str) -> GitMemoryError:
+    return GitMemoryError(
+        "GM_ARTIFACT_CORRUPT", f"the private record of task {task_id!r} is unreadable"
+    )
 
 
 def _load(path: Path, task_id: str) -> dict[str, Any]:
@@ -69,7 +88,5 @@ def _load(path: Path, task_id: str) -> dict[str, Any]:
             hint="run `git memory recall` and stage the task it returns",
         ) from exc
     except ValueError as exc:
-        raise GitMemoryError(
-            "GM_ARTIFACT_CORRUPT", f"the private record of task {task_id!r} is unreadable"
-        ) from exc
+        raise _corrupt(task_id) from exc
     return document

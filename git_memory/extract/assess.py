@@ -8,47 +8,31 @@ fixed typed-fact renderers may produce `typed-fact` support.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import Protocol
 
-from git_memory.contracts.canonical import digest, sha256_hex
-from git_memory.extract.evidence import CatalogItem
+from git_memory.contracts.assessment import Citation, citations_digest
+from git_memory.contracts.canonical import sha256_hex
+from git_memory.contracts.host_records import CatalogItem
 from git_memory.extract.source import STRENGTH_ORDER
+from git_memory.store.candidates import Assessment
 
 
-@dataclass(frozen=True)
-class DraftStatement:
-    """A statement as drafted: its id, text and cited evidence ids."""
-
-    statement_id: str
-    text: str
-    evidence_ids: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Assessment:
-    """The host's assessment of one statement (EvidenceAssessment@v1 fields)."""
-
-    statement_id: str
-    text: str
-    citations: tuple[tuple[str, str], ...]
-    provenance_strength: str
-    limitations: tuple[str, ...]
-    claim_support: str
-    assessed_by: str
+class CitingStatement(Protocol):
+    """A drafted statement (of an entry or a skill): its id, text and cited evidence ids."""
 
     @property
-    def statement_text_digest(self) -> str:
-        """sha256 of the statement text."""
-        return sha256_hex(self.text.encode())
+    def statement_id(self) -> str: ...
 
     @property
-    def citations_digest(self) -> str:
-        """Canonical digest of the sorted citations."""
-        return digest(self.citation_documents())
+    def text(self) -> str: ...
 
-    def citation_documents(self) -> list[dict[str, str]]:
-        """Citations as `{evidenceId, pointerDigest}` documents."""
-        return [{"evidenceId": e, "pointerDigest": p} for e, p in self.citations]
+    @property
+    def evidence_ids(self) -> list[str]: ...
+
+
+def cited(statement: CitingStatement, catalog: Mapping[str, CatalogItem]) -> list[CatalogItem]:
+    """The catalog items a statement cites, each once, by evidence id."""
+    return [catalog[e] for e in sorted(set(statement.evidence_ids))]
 
 
 class CandidateRejected(Exception):
@@ -61,12 +45,13 @@ class CandidateRejected(Exception):
 
 
 def assess_statements(
-    statements: Sequence[DraftStatement],
+    statements: Sequence[CitingStatement],
     catalog: Mapping[str, CatalogItem],
     *,
     support_of: Callable[[str], str] | None = None,
 ) -> list[Assessment]:
-    """Assess every statement of one candidate, or reject the whole candidate."""
+    """Assess every statement of one candidate (rows at revision 1), or reject the whole
+    candidate."""
     seen: set[str] = set()
     for statement in statements:
         if statement.statement_id in seen:
@@ -84,21 +69,23 @@ def assess_statements(
 
 
 def _assess(
-    statement: DraftStatement, catalog: Mapping[str, CatalogItem], claim_support: str
+    statement: CitingStatement, catalog: Mapping[str, CatalogItem], claim_support: str
 ) -> Assessment:
-    cited = [catalog[e] for e in sorted(set(statement.evidence_ids))]
+    items = cited(statement, catalog)
     strength = (
-        min((item.strength for item in cited), key=STRENGTH_ORDER.__getitem__)
-        if cited
+        min((item.strength for item in items), key=STRENGTH_ORDER.__getitem__)
+        if items
         else "unknown"
     )
-    limitations = sorted({lim for item in cited for lim in item.limitations})
     return Assessment(
         statement_id=statement.statement_id,
-        text=statement.text,
-        citations=tuple((item.evidence_id, item.pointer_digest) for item in cited),
+        citations_digest=citations_digest(
+            [Citation(evidence_id=i.evidence_id, pointer_digest=i.pointer_digest) for i in items]
+        ),
         provenance_strength=strength,
-        limitations=tuple(limitations),
+        limitations=sorted({lim for item in items for lim in item.limitations}),
         claim_support=claim_support,
         assessed_by="deterministic",
+        statement_text_digest=sha256_hex(statement.text.encode()),
+        revision=1,
     )

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
-from typing import Any
 
+from git_memory.contracts.extraction import CoverageItem, TurnRange
 from git_memory.extract.source import SourceEvent, SourceTurn
 
 CHUNKER_VERSION = "memory-chunker@1"
@@ -85,32 +85,32 @@ class Chunk:
     turns: tuple[ChunkTurn, ...]
 
     @property
-    def turn_range(self) -> dict[str, int]:
-        """`{start, end}` turn indexes, inclusive."""
-        return {"start": self.turns[0].index, "end": self.turns[-1].index}
+    def turn_range(self) -> TurnRange:
+        """The first and last turn indexes, inclusive."""
+        return TurnRange(start=self.turns[0].index, end=self.turns[-1].index)
 
-    def coverage(self) -> list[dict[str, Any]]:
+    def coverage(self) -> list[CoverageItem]:
         """Per turn full/truncated with its original bytes, then each excerpted payload."""
-        items: list[dict[str, Any]] = []
-        payloads: list[dict[str, Any]] = []
+        items: list[CoverageItem] = []
+        payloads: list[CoverageItem] = []
         for chunk_turn in self.turns:
             items.append(
-                {
-                    "sourceKind": "turn",
-                    "ref": f"turn:{chunk_turn.index}",
-                    "completeness": "truncated" if chunk_turn.truncated else "full",
-                    "bytes": turn_cost(chunk_turn.turn.events),
-                }
+                CoverageItem(
+                    source_kind="turn",
+                    ref=f"turn:{chunk_turn.index}",
+                    completeness="truncated" if chunk_turn.truncated else "full",
+                    bytes=turn_cost(chunk_turn.turn.events),
+                )
             )
             for event in chunk_turn.events:
                 if event.truncated:
                     payloads.append(
-                        {
-                            "sourceKind": "tool-payload",
-                            "ref": f"payload:{event.payload_sha256}",
-                            "completeness": "truncated",
-                            "bytes": event.payload_bytes,
-                        }
+                        CoverageItem(
+                            source_kind="tool-payload",
+                            ref=f"payload:{event.payload_sha256}",
+                            completeness="truncated",
+                            bytes=event.payload_bytes or 0,
+                        )
                     )
         return items + payloads
 

@@ -7,42 +7,28 @@ limitations stay in the host's internal index so a model can never claim or infl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from git_memory.contracts.canonical import digest
+from git_memory.contracts.extraction import EvidenceItem
+from git_memory.contracts.host_records import CatalogItem, EvidencePointer, EvidenceStrength
 from git_memory.extract.chunk import Chunk
 from git_memory.extract.source import STRENGTH_ORDER
 
 KIND_ORDER = {"commit": 0, "turn": 1, "path": 2}
 
 
-@dataclass(frozen=True)
-class CatalogItem:
-    """One evidence item with its host-only assessment inputs."""
-
-    evidence_id: str
-    pointer: dict[str, Any]
-    pointer_digest: str
-    strength: str
-    relations: tuple[str, ...]
-    limitations: tuple[str, ...]
-
-    @property
-    def kind(self) -> str:
-        """commit, turn or path."""
-        return str(self.pointer["kind"])
-
-    def public(self) -> dict[str, str]:
-        """The entry a model sees."""
-        return {
-            "evidenceId": self.evidence_id,
-            "kind": self.kind,
-            "pointerDigest": self.pointer_digest,
-            "display": display(self.pointer),
-        }
+def public_item(item: CatalogItem) -> EvidenceItem:
+    """The catalog entry a model sees (no strength, relations or limitations)."""
+    fields = {
+        "evidence_id": item.evidence_id,
+        "kind": item.kind,
+        "pointer_digest": item.pointer_digest,
+        "display": display(item.pointer),
+    }
+    return EvidenceItem.model_validate(fields, by_alias=False, by_name=True)
 
 
-def display(pointer: dict[str, Any]) -> str:
+def display(pointer: EvidencePointer) -> str:
     """`commit <h> @ <repo>` | `commit <h>` | `path <p>` | `turn <i>`."""
     if pointer["kind"] == "commit":
         repository = pointer.get("repository")
@@ -55,17 +41,17 @@ def display(pointer: dict[str, Any]) -> str:
 
 @dataclass
 class _Merged:
-    pointer: dict[str, Any]
-    strength: str
+    pointer: EvidencePointer
+    strength: EvidenceStrength
     relations: set[str]
     limitations: set[str]
 
 
 def _add(
     merged: dict[str, _Merged],
-    pointer: dict[str, Any],
+    pointer: EvidencePointer,
     relation: str,
-    strength: str,
+    strength: EvidenceStrength,
     limitations: tuple[str, ...],
 ) -> None:
     key = digest(pointer)
@@ -92,7 +78,7 @@ def build_catalog(chunk: Chunk) -> tuple[list[CatalogItem], dict[int, str]]:
         )
         for edge in chunk_turn.turn.edges:
             _add(merged, edge.pointer, edge.relation, edge.strength, edge.limitations)
-    ordered = sorted(merged.items(), key=lambda kv: (KIND_ORDER[kv[1].pointer["kind"]], kv[0]))
+    ordered = sorted(merged.items(), key=lambda kv: (KIND_ORDER[str(kv[1].pointer["kind"])], kv[0]))
     items = [
         CatalogItem(
             evidence_id=f"ev-{position}-{key[:12]}",

@@ -10,10 +10,43 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from git_memory.contracts.adjudication import Adjudication
-from git_memory.store.candidates import Candidate
+from git_memory.contracts.adjudication import Adjudication, PoolItem
+from git_memory.contracts.candidate import EntryPayload
+from git_memory.contracts.extraction import DraftStatement
+from git_memory.store.candidates import (
+    Candidate,
+    add_evidence_refs,
+    assessments,
+    discard,
+    evidence_refs,
+    get_candidate,
+    require_candidate,
+    set_assessment,
+    update_candidate,
+)
 from git_memory.store.db import StateDB
 from git_memory.store.session import Workspace
+
+
+class Stale(Exception):
+    """The decisions were made against a pool that has changed since: the task goes stale.
+    `details` become the `GM_TASK_STALE` error's details."""
+
+    def __init__(self, reason: str, details: dict[str, Any]) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.details = details
+
+
+def check_target_revision(db: StateDB, target: PoolItem) -> None:
+    """Revision CAS of a candidate target against the pool revision the decision saw."""
+    current = get_candidate(db, target.id)
+    if (
+        current is None
+        or current.revision != target.revision
+        or current.status not in ("draft", "quarantined")
+    ):
+        raise Stale("revision-cas-failed", {"target": target.id})
 
 
 def merge_into_draft(
@@ -21,62 +54,50 @@ def merge_into_draft(
     db: StateDB,
     draft: Candidate,
     decision: Adjudication,
-    pool: dict[str, Any],
+    pool: dict[str, PoolItem],
 ) -> Candidate:
     """Apply one update/merge decision to `draft`; returns the quarantined draft."""
-    from git_memory.store.candidates import update_candidate
-
-    payload = dict(draft.payload)
-    statements = list(payload.get("statements", []))
+    payload = EntryPayload.model_validate(draft.payload)
+    statements = list(payload.statements)
     approved: list[str] = []
     for target_id in decision.target_ids:
         target = pool[target_id]
-        if target["sourceKind"] == "approved":
+        if target.source_kind == "approved":
             approved.append(target_id)
             continue
-        statements += _absorb(workspace, db, draft, target, {s["statementId"] for s in statements})
+        statements += _absorb(workspace, db, draft, target, {s.statement_id for s in statements})
     fields = decision.merged_fields.to_json() if decision.merged_fields else {}
-    payload.update({key: value for key, value in fields.items() if key != "occurred"})
     if "occurred" in fields:
-        payload["occurred"] = sorted(set(payload.get("occurred", [])) | set(fields["occurred"]))
-    payload["statements"] = statements
+        fields["occurred"] = sorted(set(payload.occurred or []) | set(fields["occurred"]))
+    merged = EntryPayload.model_validate(
+        {**payload.to_json(), **fields, "statements": [s.to_json() for s in statements]}
+    )
     if approved:
-        payload["action"] = decision.action
-        payload["targetEntryIds"] = approved
+        merged = merged.model_copy(update={"action": decision.action, "target_entry_ids": approved})
     return update_candidate(
         db,
         draft.candidate_id,
         expected_revision=draft.revision,
         status="quarantined",
-        payload=payload,
-        content=str(payload.get("content", "")),
+        payload=merged.to_json(),
+        content=merged.content,
         adjudication=decision.action,
     )
 
 
 def _absorb(
-    workspace: Workspace, db: StateDB, draft: Candidate, target: dict[str, Any], taken: set[str]
-) -> list[dict[str, Any]]:
+    workspace: Workspace, db: StateDB, draft: Candidate, target: PoolItem, taken: set[str]
+) -> list[DraftStatement]:
     """Move a candidate target's statements into the draft and discard the target."""
-    from git_memory.extract.adjudicate import check_target_revision
-    from git_memory.store.candidates import (
-        add_evidence_refs,
-        assessments,
-        discard,
-        evidence_refs,
-        require_candidate,
-        set_assessment,
-    )
-
     check_target_revision(db, target)
-    source = require_candidate(db, target["id"], workspace.owner)
+    source = require_candidate(db, target.id, workspace.owner)
     renamed: dict[str, str] = {}
     moved = []
-    for statement in source.payload.get("statements", []):
-        new_id = _free_id(statement["statementId"], taken)
+    for statement in EntryPayload.model_validate(source.payload).statements:
+        new_id = _free_id(statement.statement_id, taken)
         taken.add(new_id)
-        renamed[statement["statementId"]] = new_id
-        moved.append({**statement, "statementId": new_id})
+        renamed[statement.statement_id] = new_id
+        moved.append(statement.model_copy(update={"statement_id": new_id}))
     refs = [
         dataclasses.replace(ref, statement_id=renamed[ref.statement_id])
         for ref in evidence_refs(db, source.candidate_id)

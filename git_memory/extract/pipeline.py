@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from git_memory.contracts.adjudication import AdjudicationResult, AdjudicationTask
 from git_memory.contracts.canonical import canonical_json
@@ -172,10 +171,7 @@ def _next_extractions(
 def _pending_adjudications(workspace: Workspace) -> list[AdjudicationTask]:
     rows = list_tasks(workspace.db, workspace.owner, kind="adjudication", status="pending")
     home = workspace.worktree.state_home
-    return [
-        AdjudicationTask.model_validate(artifacts.load_adjudication(home, row.task_id))
-        for row in rows
-    ]
+    return [artifacts.load_adjudication(home, row.task_id) for row in rows]
 
 
 def _stage_drafts(
@@ -191,16 +187,13 @@ def _stage_drafts(
         batch = answer
         staged = stage_drafts(workspace, batch)
     outcome.extracted.append(batch.task_id)
-    adjudication: dict[str, Any] | None = staged.get("adjudicationTask")
-    return None if adjudication is None else AdjudicationTask.model_validate(adjudication)
+    return staged.adjudication_task
 
 
 def _stage_result(workspace: Workspace, result: AdjudicationResult, outcome: BatchOutcome) -> None:
     staged = stage_adjudication(workspace, result)
     outcome.adjudicated.append(result.task_id)
-    outcome.quarantined += [
-        d["candidateId"] for d in staged.get("decisions", []) if d.get("status") == "quarantined"
-    ]
+    outcome.quarantined += [d.candidate_id for d in staged.decisions if d.status == "quarantined"]
 
 
 def preview_batch(

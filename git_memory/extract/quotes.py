@@ -16,12 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.extraction import DraftCandidate
-from git_memory.extract.evidence import CatalogItem
+from git_memory.contracts.host_records import CatalogItem, RecallRecord
+from git_memory.contracts.review import Origin, ReviewQuote
+from git_memory.extract.select import path_scrubber
 from git_memory.sessions.origin import typed_origin
+from git_memory.sessions.query import TurnRecord, program_sessions, select_turns
 from git_memory.store.session import Workspace
 
-# statement id -> evidence id -> [{origin, text, at}]
-Located = dict[str, dict[str, list[dict[str, Any]]]]
+# statement id -> evidence id -> the quotes found, with origin and time
+Located = dict[str, dict[str, list[ReviewQuote]]]
 
 
 @dataclass(frozen=True)
@@ -29,13 +32,13 @@ class TurnSource:
     """Turn records already read (by turn key) and the sessions a program drove, so an
     in-process extractor that read them does not make the host read them again."""
 
-    turns: Mapping[str, Any]
+    turns: Mapping[str, TurnRecord]
     programs: Collection[str]
 
 
 def locate_quotes(
     workspace: Workspace,
-    record: dict[str, Any],
+    record: RecallRecord,
     catalog: dict[str, CatalogItem],
     drafts: list[DraftCandidate],
     source: TurnSource | None = None,
@@ -43,11 +46,9 @@ def locate_quotes(
     """Per draft (in order), the quotes found in their cited turns, with origin and time."""
     if not any(s.quotes for draft in drafts for s in draft.statements):
         return [{} for _ in drafts]
-    from git_memory.extract.select import path_scrubber
-
-    turns = {t["turnIndex"]: t for t in record["turns"]}
+    turns = {t.turn_index: t for t in record.turns}
     if source is None:
-        source = read_turns(workspace, sorted({t["sessionKey"] for t in record["turns"]}))
+        source = read_turns(workspace, sorted({t.session_key for t in record.turns}))
     found, programs = source.turns, source.programs
     scrub = path_scrubber(workspace.worktree.root)
     located: list[Located] = []
@@ -63,16 +64,14 @@ def locate_quotes(
                 ):
                     continue
                 turn = turns.get(int(item.pointer["turnIndex"]))
-                held = found.get(turn["turnKey"]) if turn else None
+                held = found.get(turn.turn_key) if turn else None
                 if turn is None or held is None:
                     continue
                 program = held.session_key in programs
                 origin = origin_of(held, quote.part, quote.text, program, scrub)
                 if origin is None:
                     continue
-                shown = {"origin": origin, "text": quote.text}
-                if turn.get("started"):
-                    shown["at"] = turn["started"]
+                shown = ReviewQuote(origin=origin, text=quote.text, at=turn.started or None)
                 by_statement.setdefault(statement.statement_id, {}).setdefault(
                     quote.evidence_id, []
                 ).append(shown)
@@ -83,8 +82,6 @@ def locate_quotes(
 def read_turns(workspace: Workspace, session_keys: list[str]) -> TurnSource:
     """Every turn of these sessions from the session index (one read), and which of them a
     program drove."""
-    from git_memory.sessions.query import program_sessions, select_turns
-
     closures = ("hard-sealed", "quiescent", "open")
     found = select_turns(workspace.worktree, session_keys=session_keys, closures=closures)
     return TurnSource(
@@ -93,8 +90,8 @@ def read_turns(workspace: Workspace, session_keys: list[str]) -> TurnSource:
 
 
 def origin_of(
-    turn: Any, part: str, text: str, program: bool, scrub: Callable[[str], str]
-) -> str | None:
+    turn: TurnRecord, part: str, text: str, program: bool, scrub: Callable[[str], str]
+) -> Origin | None:
     """The origin of `text` when it occurs in that `part` of the turn record (user message:
     person, document or program; assistant text: agent; tool calls and outputs: tool)."""
     wanted = _flat(text)

@@ -11,25 +11,28 @@ ends with a promotion plan ready to approve.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from git_memory.extract.review_items import review_item
+from git_memory.contracts.promotion import ConfirmedStatement, PrepareCandidate, PrepareRequest
+from git_memory.contracts.review import ReviewEvidence, ReviewItem, ReviewStatement
+from git_memory.errors import GitMemoryError
+from git_memory.extract.review_items import review_model
+from git_memory.extract.skill_stage import check_review
 from git_memory.sessions.origin import ORIGIN_WORDS
+from git_memory.store.candidates import Candidate, list_candidates
+from git_memory.store.journal import get_plan, plan_ids
 from git_memory.store.session import Workspace
-
-if TYPE_CHECKING:
-    from git_memory.store.candidates import Candidate
 
 STORE_KIND = {"entry": "entry", "skill": "skill", "consolidation": "consolidation-patch"}
 MAX_ITEMS = 200
+# The scope a human picks when widening a scoped entry to the whole repository.
+WHOLE_REPOSITORY = "path:."
 
 
-def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
+def queue(workspace: Workspace, kind: str | None) -> list[ReviewItem]:
     """Quarantined candidates of `kind` (all kinds when None), oldest first."""
-    from git_memory.store.candidates import list_candidates
-
     found = list_candidates(
         workspace.db,
         workspace.owner,
@@ -37,20 +40,15 @@ def queue(workspace: Workspace, kind: str | None) -> list[dict[str, Any]]:
         kind=STORE_KIND[kind] if kind else None,
         limit=MAX_ITEMS,
     )
-    from git_memory.extract.skill_stage import check_review
-
     if kind is None:
         # Reviewing everything must not be blocked by one skill whose memory context moved:
         # it is left out here, and `review --kind skill` names it (GM_BINDING_DRIFT).
         found = [c for c in found if c.kind != "skill" or _skill_current(workspace, c)]
     check_review(workspace, found)  # a skill whose memory context moved: GM_BINDING_DRIFT
-    return [review_item(workspace.db, candidate) for candidate in found]
+    return [review_model(workspace.db, candidate) for candidate in found]
 
 
 def _skill_current(workspace: Workspace, candidate: Candidate) -> bool:
-    from git_memory.errors import GitMemoryError
-    from git_memory.extract.skill_stage import check_review
-
     try:
         check_review(workspace, [candidate])
     except GitMemoryError:
@@ -58,26 +56,22 @@ def _skill_current(workspace: Workspace, candidate: Candidate) -> bool:
     return True
 
 
-def is_typed_fact(item: dict[str, Any]) -> bool:
+def is_typed_fact(item: ReviewItem) -> bool:
     """Every statement of the item was produced by a fixed typed-fact renderer."""
-    return bool(item["statements"]) and all(
-        s["claimSupport"] == "typed-fact" for s in item["statements"]
-    )
+    return bool(item.statements) and all(s.claim_support == "typed-fact" for s in item.statements)
 
 
-def bulk_confirmable(item: dict[str, Any]) -> bool:
+def bulk_confirmable(item: ReviewItem) -> bool:
     """A typed fact whose every statement shows the observed run it rests on (the command as
     run, from the tool call): only these may be confirmed together. Everything else, and a
     statement only the agent's words back, is decided on its own."""
-    return is_typed_fact(item) and all(
-        "tool" in (s.get("origins") or []) for s in item["statements"]
-    )
+    return is_typed_fact(item) and all("tool" in (s.origins or []) for s in item.statements)
 
 
-def support_warning(statement: dict[str, Any]) -> str:
+def support_warning(statement: ReviewStatement) -> str:
     """A warning when no person's words back an unverified statement ("" otherwise)."""
-    origins = statement.get("origins")
-    if statement["claimSupport"] == "typed-fact" or (origins and "person" in origins):
+    origins = statement.origins
+    if statement.claim_support == "typed-fact" or (origins and "person" in origins):
         return ""
     if not origins:
         return "no quoted words back this statement"
@@ -85,58 +79,66 @@ def support_warning(statement: dict[str, Any]) -> str:
     return f"no person stated this: only {named}"
 
 
-def quote_lines(evidence: dict[str, Any], indent: str) -> list[str]:
+def quote_lines(evidence: ReviewEvidence, indent: str) -> list[str]:
     """The quoted words of one evidence item, each with its origin and date."""
     lines = []
-    for quote in evidence.get("quotes") or []:
-        when = f", {quote['at'][:10]}" if quote.get("at") else ""
-        lines.append(f"{indent}[{ORIGIN_WORDS[quote['origin']]}{when}] {quote['text']}")
+    for quote in evidence.quotes or []:
+        when = f", {quote.at[:10]}" if quote.at else ""
+        lines.append(f"{indent}[{ORIGIN_WORDS[quote.origin]}{when}] {quote.text}")
     return lines
 
 
+def prepare_request(
+    items: Sequence[ReviewItem], kind: str = "entry", widened: Collection[str] = ()
+) -> PrepareRequest:
+    """The PrepareRequest that confirms every statement of `items` as reviewed; the
+    candidates in `widened` apply to the whole repository."""
+    return PrepareRequest.model_validate(
+        {
+            "kind": kind,
+            "candidates": [
+                PrepareCandidate(
+                    candidate_id=item.candidate_id,
+                    expected_revision=item.revision,
+                    statements=[
+                        ConfirmedStatement(
+                            statement_id=s.statement_id,
+                            statement_text_digest=s.statement_text_digest,
+                            citations_digest=s.citations_digest,
+                        )
+                        for s in item.statements
+                    ],
+                    scope=WHOLE_REPOSITORY if item.candidate_id in widened else None,
+                )
+                for item in items
+            ],
+        }
+    )
+
+
 def prepare_document(items: list[dict[str, Any]], kind: str = "entry") -> dict[str, Any]:
-    """The PrepareRequest that confirms every statement of `items` as reviewed."""
-    return {
-        "format": "git-memory-prepare-request@v1",
-        "kind": kind,
-        "candidates": [
-            {
-                "candidateId": item["candidateId"],
-                "expectedRevision": item["revision"],
-                "statements": [
-                    {
-                        "statementId": s["statementId"],
-                        "statementTextDigest": s["statementTextDigest"],
-                        "citationsDigest": s["citationsDigest"],
-                    }
-                    for s in item["statements"]
-                ],
-                **({"scope": item[WIDENED]} if WIDENED in item else {}),
-            }
-            for item in items
-        ],
-    }
+    """The PrepareRequest document confirming review items as a client read them (the
+    `items` of a Review document)."""
+    return prepare_request([ReviewItem.model_validate(item) for item in items], kind).to_json()
 
 
 @dataclass
 class Decisions:
     """What the human decided in one session."""
 
-    confirmed: list[dict[str, Any]] = field(default_factory=list)
-    discarded: list[dict[str, Any]] = field(default_factory=list)
+    confirmed: list[ReviewItem] = field(default_factory=list)
+    discarded: list[ReviewItem] = field(default_factory=list)
     skipped: int = 0
+    # Candidate ids of scoped entries the human widened to the whole repository.
+    widened: set[str] = field(default_factory=set)
 
 
 Ask = Callable[[str, str, str], str]
-# The item key the terminal review sets when the human widens a scoped entry.
-WIDENED = "scopeChosen"
 Say = Callable[[str], None]
 
 
 def held_by_open_plans(workspace: Workspace) -> dict[str, str]:
     """Candidate id → the open promotion plan (not yet applied or voided) that holds it."""
-    from git_memory.store.journal import get_plan, plan_ids
-
     held: dict[str, str] = {}
     for plan_id in plan_ids(workspace.db, workspace.owner):
         record = get_plan(workspace.db, plan_id)
@@ -145,7 +147,7 @@ def held_by_open_plans(workspace: Workspace) -> dict[str, str]:
     return held
 
 
-def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
+def interactive(items: list[ReviewItem], ask: Ask, say: Say) -> Decisions:
     """Typed facts in one batch (or one by one on request), then each other candidate
     statement by statement; every item is shown beside its evidence."""
     decisions = Decisions()
@@ -154,7 +156,7 @@ def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
     if typed:
         say(f"{len(typed)} typed fact(s), each shown with the run it was observed in:")
         for item in typed:
-            say(f"  - {item['content'].strip()}")
+            say(f"  - {item.content.strip()}")
             _say_evidence(item, say, "      ")
         answer = ask("Typed facts: confirm (a)ll, decide (o)ne by one, or (s)kip them?", "aos", "a")
         if answer == "a":
@@ -168,8 +170,10 @@ def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
         if verdict == "q":
             decisions.skipped += len(rest) - position + 1
             break
-        if verdict == "c":
+        if verdict in ("c", "w"):
             decisions.confirmed.append(item)
+            if verdict == "w":
+                decisions.widened.add(item.candidate_id)
         elif verdict == "d":
             decisions.discarded.append(item)
         else:
@@ -177,41 +181,42 @@ def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
     return decisions
 
 
-def _say_evidence(item: dict[str, Any], say: Say, indent: str) -> None:
+def _say_evidence(item: ReviewItem, say: Say, indent: str) -> None:
     seen: set[str] = set()
-    for statement in item["statements"]:
-        for evidence in statement["evidence"]:
-            if evidence["evidenceId"] in seen:
+    for statement in item.statements:
+        for evidence in statement.evidence:
+            if evidence.evidence_id in seen:
                 continue
-            seen.add(evidence["evidenceId"])
+            seen.add(evidence.evidence_id)
             for line in quote_lines(evidence, indent) or [_evidence_line(evidence, indent)]:
                 say(line)
 
 
-def _evidence_line(evidence: dict[str, Any], indent: str) -> str:
-    excerpt = f" — {evidence['excerpt']}" if evidence["excerpt"] else ""
-    return f"{indent}{evidence['display']}{excerpt}"
+def _evidence_line(evidence: ReviewEvidence, indent: str) -> str:
+    excerpt = f" — {evidence.excerpt}" if evidence.excerpt else ""
+    return f"{indent}{evidence.display}{excerpt}"
 
 
-def _one_item(item: dict[str, Any], position: int, total: int, ask: Ask, say: Say) -> str:
-    say(f"\n[{position}/{total}] {item['type'] or item['kind']}: {item['content'].strip()}")
-    for statement in item["statements"]:
-        say(f"  claim: {statement['text']}  ({statement['provenanceStrength']})")
+def _one_item(item: ReviewItem, position: int, total: int, ask: Ask, say: Say) -> str:
+    """The verdict on one item: (c)onfirmed, (w)idened and confirmed, (d)iscarded,
+    (s)kipped or (q)uit."""
+    say(f"\n[{position}/{total}] {item.type or item.kind}: {item.content.strip()}")
+    for statement in item.statements:
+        say(f"  claim: {statement.text}  ({statement.provenance_strength})")
         warning = support_warning(statement)
         if warning:
             say(f"  ! {warning}")
-        for evidence in statement["evidence"]:
+        for evidence in statement.evidence:
             say(_evidence_line(evidence, "    "))
             for line in quote_lines(evidence, "      "):
                 say(line)
         answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")
         if answer != "c":
             return answer
-    scope = item.get("scope")
-    if scope:
-        where = scope.removeprefix("path:") + "/"
+    if item.scope:
+        where = item.scope.removeprefix("path:") + "/"
         say(f"  applies below {where} (its agents read it only when working there)")
         question = f"  keep it for {where} (k), or (w)iden it to the whole repository?"
         if ask(question, "kw", "k") == "w":
-            item[WIDENED] = "path:."
+            return "w"
     return "c"

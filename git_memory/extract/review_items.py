@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from git_memory.assemble.scope import entry_scope
+from git_memory.contracts.review import (
+    ORIGINS,
+    ReviewEvidence,
+    ReviewItem,
+    ReviewQuote,
+    ReviewStatement,
+)
 from git_memory.store.candidates import Candidate, assessments, evidence_refs
 from git_memory.store.db import StateDB
-
-if TYPE_CHECKING:
-    from git_memory.contracts.review import ReviewItem
 
 KIND_OF = {"entry": "entry", "skill": "skill", "consolidation-patch": "consolidation"}
 
 
-def review_item(db: StateDB, candidate: Candidate) -> dict[str, Any]:
-    """The ReviewItem document of one candidate at its current revision."""
-    return review_model(db, candidate).to_json()
-
-
 def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
     """The ReviewItem of one candidate at its current revision."""
-    from git_memory.contracts.review import (
-        ORIGINS,
-        ReviewEvidence,
-        ReviewItem,
-        ReviewQuote,
-        ReviewStatement,
-    )
-
     payload = candidate.payload
     by_statement: dict[str, list[ReviewEvidence]] = {}
     for ref in evidence_refs(db, candidate.candidate_id):
@@ -78,8 +68,6 @@ def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
 
 def _scope(db: StateDB, candidate_id: str, content: str) -> str | None:
     """`path:<dir>` when the entry would apply below one directory (assemble/scope.py)."""
-    from git_memory.assemble.scope import entry_scope
-
     paths = [
         str(ref.detail["path"])
         for ref in evidence_refs(db, candidate_id)

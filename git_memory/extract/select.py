@@ -12,17 +12,19 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import MemoryExtractionRequest, OwnerKeys
 from git_memory.contracts.extraction import Selection as SelectionDigests
+from git_memory.contracts.host_records import EvidencePointer, SelectionResultSet, SelectionSources
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
+from git_memory.sessions.query import TurnRecord, select_turns
+from git_memory.sessions.turns import ToolCall
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
-    from git_memory.sessions.query import TurnRecord
 
 MAX_MATCHING_TURNS = 200
 DEFAULT_MIN_SESSION_TURNS = 1
@@ -91,8 +93,6 @@ def select(
     `capped=False` lifts the cap for the in-process builtin runner: nothing it reads leaves
     the machine or fills a model's context, so a whole window is fine there.
     """
-    from git_memory.sessions.query import select_turns
-
     filters = request.filters
     providers = [PROVIDERS[p] for p in (filters.providers or [])] if filters else []
     records = select_turns(
@@ -129,20 +129,14 @@ def select(
     sessions, rejected = _group(turns, minimum)
     skipped = _skipped(minimum, rejected, len(active))
     kept = [t for s in sessions for t in s.turns]
-    result_set = digest(
-        {
-            "requestDigest": request_digest,
-            "turns": sorted(
-                (t.selection_item() for t in kept), key=lambda i: (i["sessionKey"], i["turnKey"])
-            ),
-        }
-    )
-    source_binding = digest(
-        {
-            "turnRevisions": sorted(t.revision for t in kept),
-            "deliveryEdgeRevisions": sorted({digest(e.pointer) for t in kept for e in t.edges}),
-        }
-    )
+    result_set = SelectionResultSet(
+        request_digest=request_digest,
+        turns=sorted((t.selection_item() for t in kept), key=lambda i: (i.session_key, i.turn_key)),
+    ).digest()
+    source_binding = SelectionSources(
+        turn_revisions=sorted(t.revision for t in kept),
+        delivery_edge_revisions=sorted({digest(e.pointer) for t in kept for e in t.edges}),
+    ).digest()
     kept_keys = {s.session_key for s in sessions}
     short = sorted({t.session_key for t in turns} - kept_keys)
     each = tuple((key, skipped[0][0]) for key in short if rejected) + tuple(
@@ -177,7 +171,7 @@ def _capabilities_match(record: TurnRecord, request: MemoryExtractionRequest) ->
     return True
 
 
-def _too_broad(records: list[Any]) -> GitMemoryError:
+def _too_broad(records: list[TurnRecord]) -> GitMemoryError:
     per_day = Counter((r.started or "unknown")[:10] for r in records)
     per_provider = Counter(PUBLIC_PROVIDER.get(r.provider, r.provider) for r in records)
     days = ", ".join(f"{day}: {n}" for day, n in sorted(per_day.items()))
@@ -267,7 +261,7 @@ def to_source_turn(
     edges = []
     for edge in record.evidence:
         if edge.kind == "commit":
-            pointer: dict[str, Any] = {"kind": "commit", "commitHash": edge.value}
+            pointer: EvidencePointer = {"kind": "commit", "commitHash": edge.value}
             if repository:
                 pointer["repository"] = repository
             edges.append(EvidenceEdge(pointer, "commit-in-tool-output", "direct"))
@@ -291,7 +285,7 @@ def to_source_turn(
     )
 
 
-def _tool_call_text(call: Any) -> str:
+def _tool_call_text(call: ToolCall) -> str:
     rendered = (
         call.input
         if isinstance(call.input, str)

@@ -8,28 +8,41 @@ straight to quarantine for `git memory review --kind skill`; identical bytes rep
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import unicodedata
 
+from git_memory.contracts.candidate import SkillPayload
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import ExtractionTask
-from git_memory.contracts.skill import SkillCandidate
-from git_memory.contracts.stage import AgentStage
+from git_memory.contracts.host_records import RecallRecord
+from git_memory.contracts.skill import SkillCandidate, SkillDocument, SkillTaskBinding
+from git_memory.contracts.stage import AgentStage, SkillOutcome
 from git_memory.errors import FormatError, GitMemoryError
+from git_memory.extract import artifacts
+from git_memory.extract.assess import CandidateRejected, assess_statements
+from git_memory.extract.stage_drafts import evidence_refs_for, load_catalog
+from git_memory.extract.staging import (
+    AGENT_HOLDER,
+    LEASE_MS,
+    source_is_current,
+    staged_candidates,
+    submit_or_release,
+)
+from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
+from git_memory.lint.engine import lint_bytes
 from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
-
-if TYPE_CHECKING:
-    from git_memory.contracts.skill import SkillDocument
-    from git_memory.store.candidates import Candidate
-    from git_memory.store.db import StateDB
-    from git_memory.store.session import Workspace
+from git_memory.store.candidates import (
+    Assessment,
+    Candidate,
+    add_evidence_refs,
+    insert_candidate,
+    set_assessment,
+)
+from git_memory.store.db import StateDB
+from git_memory.store.session import Workspace
+from git_memory.store.tasks import claim_task, get_task, plan_task
 
 
 def render_skill(skill: SkillDocument) -> str:
     """The canonical SKILL.md text (NFC) of a SkillDocument, validated by the format."""
-    import unicodedata
-
-    from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
-
     text = serialize_skill(Skill(name=skill.name, description=skill.description, body=skill.body))
     try:
         # Validated as stored: canonical JSON keeps every string NFC.
@@ -45,8 +58,6 @@ def render_skill(skill: SkillDocument) -> str:
 
 def lint_skill(name: str, text: str) -> None:
     """A SKILL.md with a blocking lint finding is refused before anything is stored."""
-    from git_memory.lint.engine import lint_bytes
-
     blocking = [f for f in lint_bytes(skill_path(name), text.encode("utf-8")) if f.blocks]
     if blocking:
         first = blocking[0].to_json()
@@ -59,15 +70,9 @@ def lint_skill(name: str, text: str) -> None:
         )
 
 
-def _assess(candidate: SkillCandidate, record: dict[str, Any]) -> list[Any]:
-    from git_memory.extract.assess import CandidateRejected, DraftStatement, assess_statements
-    from git_memory.extract.stage_drafts import load_catalog
-
-    statements = [
-        DraftStatement(s.statement_id, s.text, tuple(s.evidence_ids)) for s in candidate.statements
-    ]
+def _assess(candidate: SkillCandidate, record: RecallRecord) -> list[Assessment]:
     try:
-        return assess_statements(statements, load_catalog(record))
+        return assess_statements(candidate.statements, load_catalog(record))
     except CandidateRejected as refusal:
         raise GitMemoryError(
             "GM_NO_CITABLE_STATEMENTS",
@@ -79,19 +84,15 @@ def _assess(candidate: SkillCandidate, record: dict[str, Any]) -> list[Any]:
 
 def stage_skill(workspace: Workspace, candidate: SkillCandidate) -> AgentStage:
     """Check and quarantine one skill candidate; returns the AgentStage document."""
-    from git_memory.extract import artifacts
-    from git_memory.extract.staging import source_is_current
-
     record = artifacts.load_recall(workspace.worktree.state_home, candidate.task_id)
-    task = ExtractionTask.model_validate(record["task"])
-    if candidate.binding != task.binding:
+    if candidate.binding != record.task.binding:
         raise drift(
             f"the skill's binding differs from task {candidate.task_id!r}",
             reason="binding-echo",
         )
     if _already_staged(workspace, candidate):
         return _response(workspace, _submit(workspace, candidate, record, "", []))
-    source_is_current(workspace, candidate.task_id, record["turns"])
+    source_is_current(workspace, candidate.task_id, record.turns)
     check_memory_context(workspace, candidate.memory_context_digest)
     check_target(workspace.worktree, candidate.skill)
     document = render_skill(candidate.skill)
@@ -107,8 +108,6 @@ def _task_id(candidate: SkillCandidate) -> str:
 
 def _already_staged(workspace: Workspace, candidate: SkillCandidate) -> bool:
     """The same bytes were staged before: replay their outcome without re-checking."""
-    from git_memory.store.tasks import get_task
-
     stored = get_task(workspace.db, _task_id(candidate))
     return stored is not None and stored.status == "submitted"
 
@@ -116,22 +115,25 @@ def _already_staged(workspace: Workspace, candidate: SkillCandidate) -> bool:
 def _submit(
     workspace: Workspace,
     candidate: SkillCandidate,
-    record: dict[str, Any],
+    record: RecallRecord,
     document: str,
-    found: list[Any],
-) -> dict[str, Any]:
-    from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS, submit_or_release
-    from git_memory.store.tasks import claim_task, get_task, plan_task
-
+    found: list[Assessment],
+) -> SkillOutcome:
     response_digest = digest(candidate.to_json())
     task_id = _task_id(candidate)
-    binding = {
-        "extractionTaskId": candidate.task_id,
-        "memoryContextDigest": candidate.memory_context_digest,
-        "name": candidate.skill.name,
-        "responseDigest": response_digest,
-    }
-    plan_task(workspace.db, task_id=task_id, kind="skill", owner=workspace.owner, binding=binding)
+    binding = SkillTaskBinding(
+        extraction_task_id=candidate.task_id,
+        memory_context_digest=candidate.memory_context_digest,
+        name=candidate.skill.name,
+        response_digest=response_digest,
+    )
+    plan_task(
+        workspace.db,
+        task_id=task_id,
+        kind="skill",
+        owner=workspace.owner,
+        binding=binding.to_json(),
+    )
     stored = get_task(workspace.db, task_id)
     token = None
     if stored is not None and stored.status != "submitted":
@@ -145,9 +147,9 @@ def _submit(
         response_digest,
         lambda db, _task: _insert(
             workspace, db, candidate=candidate, record=record, document=document, found=found
-        ),
+        ).to_json(),
     )
-    return result.outcome
+    return SkillOutcome.model_validate(result.outcome)
 
 
 def _insert(
@@ -155,46 +157,40 @@ def _insert(
     db: StateDB,
     *,
     candidate: SkillCandidate,
-    record: dict[str, Any],
+    record: RecallRecord,
     document: str,
-    found: list[Any],
-) -> dict[str, Any]:
-    from git_memory.extract.stage_drafts import evidence_refs_for, to_store_assessment
-    from git_memory.store.candidates import add_evidence_refs, insert_candidate, set_assessment
-
+    found: list[Assessment],
+) -> SkillOutcome:
     candidate_id = f"skill-{candidate.skill.name}-{digest(candidate.to_json())[:12]}"
-    payload = {
-        "candidateKind": "skill",
-        "taskId": candidate.task_id,
-        "memoryContextDigest": candidate.memory_context_digest,
-        "skill": candidate.skill.to_json(),
-        "targetPath": skill_path(candidate.skill.name),
-        "content": document,
-        "type": None,
-        "statements": [s.to_json() for s in candidate.statements],
-    }
+    payload = SkillPayload(
+        task_id=candidate.task_id,
+        memory_context_digest=candidate.memory_context_digest,
+        skill=candidate.skill,
+        target_path=skill_path(candidate.skill.name),
+        content=document,
+        statements=candidate.statements,
+    )
     insert_candidate(
         db,
         candidate_id=candidate_id,
         owner=workspace.owner,
         kind="skill",
-        payload=payload,
+        payload=payload.to_json(),
         content=f"{candidate.skill.name}: {candidate.skill.description}",
         task_id=candidate.task_id,
         status="quarantined",
     )
-    add_evidence_refs(db, candidate_id, evidence_refs_for(record, found), task_id=candidate.task_id)
+    refs = evidence_refs_for(record, candidate.statements)
+    add_evidence_refs(db, candidate_id, refs, task_id=candidate.task_id)
     for assessment in found:
-        set_assessment(db, candidate_id, to_store_assessment(assessment))
-    return {"taskId": candidate.task_id, "candidateIds": [candidate_id]}
+        set_assessment(db, candidate_id, assessment)
+    return SkillOutcome(task_id=candidate.task_id, candidate_ids=[candidate_id])
 
 
-def _response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
-    from git_memory.extract.staging import staged_candidates
-
-    staged, items = staged_candidates(workspace, outcome["candidateIds"], "skill")
+def _response(workspace: Workspace, outcome: SkillOutcome) -> AgentStage:
+    staged, items = staged_candidates(workspace, outcome.candidate_ids, "skill")
     return AgentStage(
-        task_id=outcome["taskId"],
+        task_id=outcome.task_id,
         status="staged",
         no_op=False,
         candidates=staged,
@@ -209,6 +205,5 @@ def check_review(workspace: Workspace, candidates: list[Candidate]) -> None:
     """At review: every listed skill candidate must still match the memory context."""
     for candidate in candidates:
         if candidate.kind == "skill":
-            check_memory_context(
-                workspace, candidate.payload["memoryContextDigest"], candidate.candidate_id
-            )
+            payload = SkillPayload.model_validate(candidate.payload)
+            check_memory_context(workspace, payload.memory_context_digest, candidate.candidate_id)

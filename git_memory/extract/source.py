@@ -7,10 +7,11 @@ types means chunking, serialization and digests are pure and testable without an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
+
+from git_memory.contracts.host_records import EvidencePointer, EvidenceStrength, SelectedTurn
 
 EventKind = Literal["user", "assistant", "tool_call", "tool_result"]
-Strength = Literal["direct", "observed", "candidate", "contextual"]
 
 # Lower is stronger; the catalog keeps the strongest strength seen for a pointer.
 STRENGTH_ORDER: dict[str, int] = {"direct": 0, "observed": 1, "candidate": 2, "contextual": 3}
@@ -36,9 +37,9 @@ class SourceEvent:
 class EvidenceEdge:
     """A host-side evidence edge of a turn (commit or path); strength never leaves the host."""
 
-    pointer: dict[str, Any]
+    pointer: EvidencePointer
     relation: str
-    strength: Strength
+    strength: EvidenceStrength
     limitations: tuple[str, ...] = ()
 
 
@@ -55,11 +56,11 @@ class SourceTurn:
     edges: tuple[EvidenceEdge, ...] = ()
     payload_digests: tuple[str, ...] = field(default_factory=tuple)
 
-    def selection_item(self) -> dict[str, str]:
+    def selection_item(self) -> SelectedTurn:
         """What `resultSetDigest` covers for this turn."""
-        return {
-            "sessionKey": self.session_key,
-            "turnKey": self.turn_key,
-            "revision": self.revision,
-            "observedTimestamp": self.observed_at,
-        }
+        return SelectedTurn(
+            session_key=self.session_key,
+            turn_key=self.turn_key,
+            revision=self.revision,
+            observed_timestamp=self.observed_at,
+        )

@@ -8,39 +8,42 @@ rejected alone. Claim and submit happen in one step for the agent.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from git_memory.contracts.candidate import EntryPayload
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate, ExtractionTask
+from git_memory.contracts.extraction import CandidateDraftBatch, DraftCandidate
+from git_memory.contracts.host_records import CatalogItem, RecallRecord
+from git_memory.contracts.stage import DraftsOutcome, RejectedCandidate
 from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts
+from git_memory.extract.adjudication_task import build_adjudication_task
 from git_memory.extract.assess import (
-    Assessment,
     CandidateRejected,
-    DraftStatement,
+    CitingStatement,
     assess_statements,
+    cited,
 )
-from git_memory.extract.evidence import CatalogItem
+from git_memory.extract.evidence import display
 from git_memory.extract.quotes import Located, TurnSource, locate_quotes
 from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
+from git_memory.store.candidates import (
+    Assessment,
+    EvidenceRef,
+    add_evidence_refs,
+    bump_candidate_generation,
+    insert_candidate,
+    set_assessment,
+)
+from git_memory.store.chunks import set_chunk_status
 from git_memory.store.db import StateDB
 from git_memory.store.session import Workspace
 
 
-def load_catalog(record: dict[str, Any]) -> dict[str, CatalogItem]:
+def load_catalog(record: RecallRecord) -> dict[str, CatalogItem]:
     """The host-side catalog of a recalled task, by evidence id."""
-    return {
-        item["evidenceId"]: CatalogItem(
-            evidence_id=item["evidenceId"],
-            pointer=item["pointer"],
-            pointer_digest=item["pointerDigest"],
-            strength=item["strength"],
-            relations=tuple(item["relations"]),
-            limitations=tuple(item["limitations"]),
-        )
-        for item in record["catalog"]
-    }
+    return {item.evidence_id: item for item in record.catalog}
 
 
 # (candidate number from 1, statement id) -> claim support. Only in-process extractors whose
@@ -54,12 +57,11 @@ def stage_drafts(
     *,
     claim_support: SupportOf | None = None,
     turns: TurnSource | None = None,
-) -> dict[str, Any]:
+) -> DraftsOutcome:
     """Submit a draft batch; returns the stored outcome (replayed on identical bytes).
     `turns`: the cited sessions' turns when the caller already read them."""
     record = artifacts.load_recall(workspace.worktree.state_home, batch.task_id)
-    task = ExtractionTask.model_validate(record["task"])
-    if batch.binding != task.binding:
+    if batch.binding != record.task.binding:
         raise GitMemoryError(
             "GM_BINDING_DRIFT",
             f"the batch's binding differs from task {batch.task_id!r}",
@@ -68,30 +70,31 @@ def stage_drafts(
     response_digest = digest(batch.to_json())
     token = claim_or_replay(workspace, batch.task_id, response_digest)
     if token is not None:
-        source_is_current(workspace, batch.task_id, record["turns"])
+        source_is_current(workspace, batch.task_id, record.turns)
     result = submit_or_release(
         workspace,
         batch.task_id,
         token,
         response_digest,
-        lambda db, stored: _apply(workspace, db, batch, record, claim_support, turns=turns),
+        lambda db, stored: _apply(
+            workspace, db, batch, record, claim_support, turns=turns
+        ).to_json(),
     )
-    return {**result.outcome, "idempotent": result.idempotent}
+    return DraftsOutcome.model_validate(result.outcome)
+
+
+Kept = tuple[int, DraftCandidate, list[Assessment]]
 
 
 def _apply(
     workspace: Workspace,
     db: StateDB,
     batch: CandidateDraftBatch,
-    record: dict[str, Any],
+    record: RecallRecord,
     claim_support: SupportOf | None,
     *,
     turns: TurnSource | None = None,
-) -> dict[str, Any]:
-    from git_memory.extract.adjudication_task import build_adjudication_task
-    from git_memory.store.candidates import bump_candidate_generation
-    from git_memory.store.chunks import set_chunk_status
-
+) -> DraftsOutcome:
     catalog = load_catalog(record)
     kept, rejected = _assess_all(batch.candidates, catalog, claim_support)
     if batch.candidates and not kept:
@@ -100,49 +103,43 @@ def _apply(
             "no candidate of the batch could be kept: every one cites unknown evidence ids or "
             "repeats a statement id",
             hint="cite only evidenceIds of the task's evidenceCatalog; stage again",
-            details={"rejected": rejected},
+            details={"rejected": [r.to_json() for r in rejected]},
         )
     quoted = locate_quotes(workspace, record, catalog, [draft for _, draft, _ in kept], turns)
     candidate_ids = [
-        _insert(
-            workspace, db, batch.task_id, record, number=n, draft=draft, found=found, quotes=quotes
-        )
-        for (n, draft, found), quotes in zip(kept, quoted, strict=True)
+        _insert(workspace, db, batch.task_id, record, kept=one, quotes=quotes)
+        for one, quotes in zip(kept, quoted, strict=True)
     ]
-    set_chunk_status(db, record["chunkRef"], "drafted" if kept else "extracted")
+    set_chunk_status(db, record.chunk_ref, "drafted" if kept else "extracted")
     bump_candidate_generation(db, workspace.owner)
-    outcome: dict[str, Any] = {
-        "taskId": batch.task_id,
-        "candidateIds": candidate_ids,
-        "rejected": rejected,
-        "noOp": not kept,
-    }
-    if kept:
-        drafts = [(cid, draft) for cid, (_, draft, _) in zip(candidate_ids, kept, strict=True)]
-        outcome["adjudicationTask"] = build_adjudication_task(workspace, db, batch, drafts)
-    return outcome
+    drafts = [(cid, draft) for cid, (_, draft, _) in zip(candidate_ids, kept, strict=True)]
+    return DraftsOutcome(
+        task_id=batch.task_id,
+        candidate_ids=candidate_ids,
+        rejected=rejected,
+        no_op=not kept,
+        adjudication_task=build_adjudication_task(workspace, db, batch, drafts) if kept else None,
+    )
 
 
 def _assess_all(
     candidates: list[DraftCandidate],
     catalog: dict[str, CatalogItem],
     claim_support: SupportOf | None,
-) -> tuple[list[tuple[int, DraftCandidate, list[Assessment]]], list[dict[str, Any]]]:
-    kept, rejected = [], []
+) -> tuple[list[Kept], list[RejectedCandidate]]:
+    kept: list[Kept] = []
+    rejected: list[RejectedCandidate] = []
     for number, draft in enumerate(candidates, start=1):
-        statements = [
-            DraftStatement(s.statement_id, s.text, tuple(s.evidence_ids)) for s in draft.statements
-        ]
         try:
             support = None if claim_support is None else _support_for(claim_support, number)
-            found = assess_statements(statements, catalog, support_of=support)
+            found = assess_statements(draft.statements, catalog, support_of=support)
         except CandidateRejected as refusal:
             rejected.append(
-                {"candidate": number, "reason": refusal.reason, "detail": refusal.detail}
+                RejectedCandidate(candidate=number, reason=refusal.reason, detail=refusal.detail)
             )
             continue
         if not found:
-            rejected.append({"candidate": number, "reason": "no-statements", "detail": ""})
+            rejected.append(RejectedCandidate(candidate=number, reason="no-statements", detail=""))
             continue
         kept.append((number, draft, found))
     return kept, rejected
@@ -156,80 +153,57 @@ def _insert(
     workspace: Workspace,
     db: StateDB,
     task_id: str,
-    record: dict[str, Any],
+    record: RecallRecord,
     *,
-    number: int,
-    draft: DraftCandidate,
-    found: list[Assessment],
+    kept: Kept,
     quotes: Located,
 ) -> str:
-    from git_memory.store.candidates import add_evidence_refs, insert_candidate, set_assessment
-
+    number, draft, found = kept
     candidate_id = f"{task_id}-c{number}"
-    payload = {**draft.to_json(), "candidateKind": "entry", "taskId": task_id}
+    payload = EntryPayload(**dict(draft), candidate_kind="entry", task_id=task_id)
     insert_candidate(
         db,
         candidate_id=candidate_id,
         owner=workspace.owner,
         kind="entry",
-        payload=payload,
+        payload=payload.to_json(),
         content=draft.content,
-        chunk_ref=record["chunkRef"],
+        chunk_ref=record.chunk_ref,
         task_id=task_id,
     )
-    refs = evidence_refs_for(record, found, quotes)
+    refs = evidence_refs_for(record, draft.statements, quotes)
     add_evidence_refs(db, candidate_id, refs, task_id=task_id)
     for assessment in found:
-        set_assessment(db, candidate_id, to_store_assessment(assessment))
+        set_assessment(db, candidate_id, assessment)
     return candidate_id
 
 
-def to_store_assessment(assessment: Assessment, revision: int = 1) -> Any:
-    """The store's row type of an assessment."""
-    from git_memory.store.candidates import Assessment as StoredAssessment
-
-    return StoredAssessment(
-        statement_id=assessment.statement_id,
-        citations_digest=assessment.citations_digest,
-        provenance_strength=assessment.provenance_strength,
-        limitations=list(assessment.limitations),
-        claim_support=assessment.claim_support,
-        assessed_by=assessment.assessed_by,
-        statement_text_digest=assessment.statement_text_digest,
-        revision=revision,
-    )
-
-
 def evidence_refs_for(
-    record: dict[str, Any], found: list[Assessment], quotes: Located | None = None
-) -> list[Any]:
+    record: RecallRecord, statements: Sequence[CitingStatement], quotes: Located | None = None
+) -> list[EvidenceRef]:
     """EvidenceRef rows of assessed statements; `detail` is the public pointer (+ display,
     excerpt and, for turns, the turn's start time that becomes an `occurred` date, and the
     quoted words found in the turn with their origin)."""
-    from git_memory.extract.evidence import display
-    from git_memory.store.candidates import EvidenceRef
-
     catalog = load_catalog(record)
-    turns = {t["turnIndex"]: t for t in record["turns"]}
+    turns = {t.turn_index: t for t in record.turns}
     refs = []
-    for assessment in found:
-        for evidence_id, pointer_digest in assessment.citations:
-            item = catalog[evidence_id]
+    for statement in statements:
+        for item in cited(statement, catalog):
             detail: dict[str, Any] = {**item.pointer, "display": display(item.pointer)}
-            turn = turns.get(item.pointer.get("turnIndex", -1)) if item.kind == "turn" else None
+            turn = turns.get(int(item.pointer["turnIndex"])) if item.kind == "turn" else None
             if turn is not None:
-                detail.update(started=turn["started"], excerpt=turn["excerpt"])
-            shown = (quotes or {}).get(assessment.statement_id, {}).get(evidence_id)
+                detail.update(started=turn.started, excerpt=turn.excerpt)
+            shown = (quotes or {}).get(statement.statement_id, {}).get(item.evidence_id)
             if shown:
-                detail["quotes"] = shown
+                detail["quotes"] = [quote.to_json() for quote in shown]
             refs.append(
                 EvidenceRef(
-                    statement_id=assessment.statement_id,
-                    evidence_id=evidence_id,
-                    pointer_digest=pointer_digest,
-                    session_key=turn["sessionKey"] if turn else record["sessionKey"],
-                    turn_key=turn["turnKey"] if turn else None,
-                    revision=turn["revision"] if turn else None,
+                    statement_id=statement.statement_id,
+                    evidence_id=item.evidence_id,
+                    pointer_digest=item.pointer_digest,
+                    session_key=turn.session_key if turn else record.session_key,
+                    turn_key=turn.turn_key if turn else None,
+                    revision=turn.revision if turn else None,
                     relation=",".join(item.relations),
                     strength=item.strength,
                     limitations=list(item.limitations),

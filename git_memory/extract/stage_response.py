@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from git_memory.contracts.adjudication import AdjudicationTask
-from git_memory.contracts.stage import AgentStage, RecallComparison, StagedCandidate
+from git_memory.contracts.stage import (
+    AdjudicationOutcome,
+    AgentStage,
+    DraftsOutcome,
+    RecallComparison,
+    StagedCandidate,
+)
 from git_memory.extract.review_items import review_model
 from git_memory.extract.staging import staged_candidates
 from git_memory.store.candidates import require_candidate
 from git_memory.store.session import Workspace
 
 
-def batch_response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
+def batch_response(workspace: Workspace, outcome: DraftsOutcome) -> AgentStage:
     """Response to a CandidateDraftBatch: the adjudication task, or a visible no-op."""
-    document = outcome.get("adjudicationTask")
-    rejected = outcome.get("rejected", [])
-    if document is None:
+    task, rejected = outcome.adjudication_task, outcome.rejected
+    if task is None:
         return AgentStage(
-            task_id=outcome["taskId"],
+            task_id=outcome.task_id,
             status="staged",
             no_op=True,
             candidates=[],
@@ -26,10 +28,9 @@ def batch_response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
             rejected=rejected,
             next="nothing to keep in this chunk; recall again for the next one",
         )
-    task = AdjudicationTask.model_validate(document)
-    staged, _ = staged_candidates(workspace, outcome["candidateIds"], "entry")
+    staged, _ = staged_candidates(workspace, outcome.candidate_ids, "entry")
     return AgentStage(
-        task_id=outcome["taskId"],
+        task_id=outcome.task_id,
         adjudication_task_id=task.task_id,
         status="adjudication-required",
         no_op=False,
@@ -48,25 +49,22 @@ def batch_response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
     )
 
 
-def result_response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
+def result_response(workspace: Workspace, outcome: AdjudicationOutcome) -> AgentStage:
     """Response to an AdjudicationResult: what was quarantined, ready for review."""
     candidates = [
         StagedCandidate(
-            candidate_id=d["candidateId"],
-            revision=d["revision"],
-            kind="entry",
-            status=d["status"],
+            candidate_id=d.candidate_id, revision=d.revision, kind="entry", status=d.status
         )
-        for d in outcome["decisions"]
+        for d in outcome.decisions
     ]
     items = []
-    for decision in outcome["decisions"]:
-        current = require_candidate(workspace.db, decision["candidateId"])
+    for decision in outcome.decisions:
+        current = require_candidate(workspace.db, decision.candidate_id)
         if current.status == "quarantined":
             items.append(review_model(workspace.db, current))
     return AgentStage(
-        task_id=outcome.get("extractionTaskId") or outcome["taskId"],
-        adjudication_task_id=outcome["taskId"],
+        task_id=outcome.extraction_task_id or outcome.task_id,
+        adjudication_task_id=outcome.task_id,
         status="staged",
         no_op=False,
         candidates=candidates,

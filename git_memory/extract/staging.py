@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from git_memory.contracts.host_records import CitedTurn
+from git_memory.contracts.review import CandidateKind, ReviewItem
+from git_memory.contracts.stage import StagedCandidate
 from git_memory.errors import GitMemoryError
+from git_memory.extract.review_items import review_model
+from git_memory.sessions.query import select_turns
+from git_memory.store.candidates import require_candidate
 from git_memory.store.session import Workspace
-
-if TYPE_CHECKING:
-    from git_memory.contracts.review import CandidateKind, ReviewItem
-    from git_memory.contracts.stage import StagedCandidate
-    from git_memory.store.tasks import Apply, SubmitResult
+from git_memory.store.tasks import (
+    Apply,
+    SubmitResult,
+    abandon_task,
+    claim_task,
+    get_task,
+    mark_stale,
+    not_found,
+    submit_task,
+)
 
 AGENT_HOLDER = "git-memory-agent"
 LEASE_MS = 300_000
@@ -22,8 +33,6 @@ def claim_or_replay(workspace: Workspace, task_id: str, response_digest: str) ->
     With None the submission replays the stored outcome (same bytes) or is refused as a
     conflict (different bytes); the store decides and audits that.
     """
-    from git_memory.store.tasks import claim_task, get_task, not_found
-
     task = get_task(workspace.db, task_id)
     if task is None or task.owner != workspace.owner:
         raise not_found(task_id)
@@ -42,8 +51,6 @@ def claim_or_replay(workspace: Workspace, task_id: str, response_digest: str) ->
 
 def release(workspace: Workspace, task_id: str, token: str | None) -> None:
     """Give a claim back after a refused submission so the agent can stage a fix at once."""
-    from git_memory.store.tasks import abandon_task, get_task
-
     task = get_task(workspace.db, task_id)
     if token and task is not None and task.status == "claimed":
         abandon_task(workspace.db, task_id, token)
@@ -54,8 +61,6 @@ def submit_or_release(
 ) -> SubmitResult:
     """Submit under `token` (None: replay or conflict); a refused submission gives the claim
     back (`release`) so the agent can stage a fix at once."""
-    from git_memory.store.tasks import submit_task
-
     try:
         return submit_task(
             workspace.db,
@@ -79,19 +84,16 @@ def stale(task_id: str, reason: str, details: dict[str, Any] | None = None) -> G
     )
 
 
-def source_is_current(workspace: Workspace, task_id: str, turns: list[dict[str, Any]]) -> None:
+def source_is_current(workspace: Workspace, task_id: str, turns: list[CitedTurn]) -> None:
     """Refuse (and mark stale) when a source turn changed or vanished since recall."""
-    from git_memory.sessions.query import select_turns
-    from git_memory.store.tasks import mark_stale
-
-    sessions = sorted({turn["sessionKey"] for turn in turns})
+    sessions = sorted({turn.session_key for turn in turns})
     current = {
         record.turn_key: record.revision
         for record in select_turns(
             workspace.worktree, session_keys=sessions, closures=("hard-sealed", "quiescent", "open")
         )
     }
-    changed = [t["turnIndex"] for t in turns if current.get(t["turnKey"]) != t["revision"]]
+    changed = [t.turn_index for t in turns if current.get(t.turn_key) != t.revision]
     if changed:
         reason = "source turns changed since recall"
         mark_stale(workspace.db, task_id, reason)
@@ -102,10 +104,6 @@ def staged_candidates(
     workspace: Workspace, candidate_ids: list[str], kind: CandidateKind
 ) -> tuple[list[StagedCandidate], list[ReviewItem]]:
     """An AgentStage's `candidates` (as stored now) and the review items of those quarantined."""
-    from git_memory.contracts.stage import StagedCandidate
-    from git_memory.extract.review_items import review_model
-    from git_memory.store.candidates import require_candidate
-
     staged, items = [], []
     for candidate_id in candidate_ids:
         found = require_candidate(workspace.db, candidate_id)

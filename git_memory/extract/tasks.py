@@ -7,7 +7,8 @@ provenance timestamp are the only time-dependent fields and neither enters `sour
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from git_memory.contracts.base import format_timestamp
 from git_memory.contracts.canonical import digest
@@ -15,8 +16,6 @@ from git_memory.contracts.extraction import (
     CHUNKER_VERSION,
     DRAFT_BATCH_FORMAT,
     PROMPT_VERSION,
-    CoverageItem,
-    EvidenceItem,
     ExtractionBinding,
     ExtractionContract,
     ExtractionPrompts,
@@ -28,20 +27,20 @@ from git_memory.contracts.extraction import (
     TaskContext,
     TaskSession,
     TurnEvidence,
-    TurnRange,
 )
 from git_memory.contracts.extraction import Chunk as TaskChunk
+from git_memory.contracts.host_records import CatalogItem, CitedTurn, RecallRecord
 from git_memory.extract.chunk import Chunk, chunk_turns
-from git_memory.extract.evidence import CatalogItem, build_catalog
+from git_memory.extract.evidence import build_catalog, public_item
 from git_memory.extract.prompts import EXTRACTION_PROMPT_VERSION, prompt_text
 from git_memory.extract.select import Selection, SessionSelection
+from git_memory.extract.source import SourceTurn
+from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
 from git_memory.extract.transcript import serialize_chunk
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
 
-AGENT_HOLDER = "git-memory-agent"
-LEASE_MS = 300_000
 EXCERPT_CHARS = 480
 _ZERO = "0" * 64
 
@@ -54,27 +53,17 @@ class PlannedTask:
     session_key: str
     chunk_ref: str
     catalog: tuple[CatalogItem, ...]
-    turns: tuple[dict[str, Any], ...]
+    turns: tuple[CitedTurn, ...]
 
-    def host_record(self) -> dict[str, Any]:
+    def host_record(self) -> RecallRecord:
         """The private record kept beside the task (strengths never leave the host)."""
-        return {
-            "task": self.task.to_json(),
-            "sessionKey": self.session_key,
-            "chunkRef": self.chunk_ref,
-            "catalog": [
-                {
-                    "evidenceId": i.evidence_id,
-                    "pointer": i.pointer,
-                    "pointerDigest": i.pointer_digest,
-                    "strength": i.strength,
-                    "relations": list(i.relations),
-                    "limitations": list(i.limitations),
-                }
-                for i in self.catalog
-            ],
-            "turns": list(self.turns),
-        }
+        return RecallRecord(
+            task=self.task,
+            session_key=self.session_key,
+            chunk_ref=self.chunk_ref,
+            catalog=list(self.catalog),
+            turns=list(self.turns),
+        )
 
 
 def build_tasks(
@@ -138,10 +127,10 @@ def _plan(
             repository_key=binding.repository_key,
             time_window=_time_window(turns),
         ),
-        evidence_catalog=[EvidenceItem.model_validate(item.public()) for item in catalog],
+        evidence_catalog=[public_item(item) for item in catalog],
         chunk=TaskChunk(
-            turn_range=TurnRange.model_validate(chunk.turn_range),
-            coverage=[CoverageItem.model_validate(item) for item in chunk.coverage()],
+            turn_range=chunk.turn_range,
+            coverage=chunk.coverage(),
             turn_evidence=[
                 TurnEvidence(turn_index=i, evidence_id=e) for i, e in sorted(turn_map.items())
             ],
@@ -163,7 +152,7 @@ def _plan(
         }
     )
     rng = chunk.turn_range
-    chunk_ref = f"{session.session_key}:{rng['start']}:{rng['end']}:{source_digest}"
+    chunk_ref = f"{session.session_key}:{rng.start}:{rng.end}:{source_digest}"
     return PlannedTask(
         task,
         session.session_key,
@@ -175,17 +164,15 @@ def _plan(
 
 def format_timestamp_ms(ms: int) -> str:
     """Canonical UTC timestamp of epoch milliseconds."""
-    from datetime import UTC, datetime
-
     return format_timestamp(datetime.fromtimestamp(ms / 1000, tz=UTC))
 
 
-def _time_window(turns: list[Any]) -> SessionWindow | None:
+def _time_window(turns: list[SourceTurn]) -> SessionWindow | None:
     stamps = sorted(t.observed_at for t in turns if t.observed_at)
     return SessionWindow(start=stamps[0], end=stamps[-1]) if stamps else None
 
 
-def _turn_record(index: int, turn: Any) -> dict[str, Any]:
+def _turn_record(index: int, turn: SourceTurn) -> CitedTurn:
     """What review shows of a cited turn, and what `occurred` dates come from."""
     lines = [
         f"{e.kind}: {' '.join(e.text.split())}"
@@ -195,11 +182,11 @@ def _turn_record(index: int, turn: Any) -> dict[str, Any]:
     excerpt = " ".join(lines)
     if len(excerpt) > EXCERPT_CHARS:
         excerpt = excerpt[: EXCERPT_CHARS - 3] + "..."
-    return {
-        "turnIndex": index,
-        "sessionKey": turn.session_key,
-        "turnKey": turn.turn_key,
-        "revision": turn.revision,
-        "started": turn.observed_at,
-        "excerpt": excerpt,
-    }
+    return CitedTurn(
+        turn_index=index,
+        session_key=turn.session_key,
+        turn_key=turn.turn_key,
+        revision=turn.revision,
+        started=turn.observed_at,
+        excerpt=excerpt,
+    )

@@ -15,13 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
 
+from git_memory.contracts.base import format_timestamp, parse_timestamp
+from git_memory.contracts.extraction import OwnerKeys, TimeWindow
 from git_memory.errors import UsageError
-
-if TYPE_CHECKING:
-    from git_memory.contracts.extraction import OwnerKeys
-    from git_memory.store.db import StateDB
+from git_memory.store.chunks import get_cursor, set_cursor
+from git_memory.store.db import StateDB
 
 FIRST_WINDOW = timedelta(days=30)
 OVERLAP = timedelta(days=1)
@@ -41,13 +40,9 @@ class Window:
     after: datetime
     before: datetime
 
-    def to_json(self) -> dict[str, Any]:
-        """The `window` object of a MemoryExtractionRequest."""
-        from git_memory.contracts.base import format_timestamp
-        from git_memory.contracts.extraction import TimeWindow
-
-        after, before = format_timestamp(self.after), format_timestamp(self.before)
-        return TimeWindow(after=after, before=before).to_json()
+    def time_window(self) -> TimeWindow:
+        """The `window` of a MemoryExtractionRequest."""
+        return TimeWindow(after=format_timestamp(self.after), before=format_timestamp(self.before))
 
 
 def utc_now() -> datetime:
@@ -56,10 +51,8 @@ def utc_now() -> datetime:
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
 
 
-def from_request(window: Any) -> Window:
+def from_request(window: TimeWindow) -> Window:
     """The Window of a request's `TimeWindow`."""
-    from git_memory.contracts.base import parse_timestamp
-
     return Window(parse_timestamp(window.after), parse_timestamp(window.before))
 
 
@@ -135,8 +128,6 @@ def _day(moment: datetime) -> str:
 
 def last_until(db: StateDB, owner: OwnerKeys) -> str | None:
     """Where this worktree's last extraction window ended (None before the first one)."""
-    from git_memory.store.chunks import get_cursor
-
     cursor = get_cursor(db, owner, CURSOR_SOURCE)
     value = (cursor or {}).get("until")
     return value if isinstance(value, str) else None
@@ -146,9 +137,6 @@ def remember(db: StateDB, owner: OwnerKeys, window: Window) -> None:
     """Record the end of a finished extraction window (the next default starts there); an
     earlier window extracted later never moves it back, a window ending in the future
     counts as ending now."""
-    from git_memory.contracts.base import format_timestamp
-    from git_memory.store.chunks import set_cursor
-
     until = format_timestamp(min(window.before, utc_now()))
     previous = last_until(db, owner)
     if previous is None or previous < until:

@@ -243,8 +243,8 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ExtractRunnerRequest
             last = window.last_until(workspace.db, workspace.owner)
     resolved = window.resolve_window(since, until, last_until=last, now=window.utc_now())
     parts = window.split(resolved, not_before=_oldest_session(ctx, resolved))
-    request = _request(values, request_from_cli(values, parts[0].to_json()))
-    later = [TimeWindow.model_validate(part.to_json()) for part in parts[1:]]
+    request = _request(values, request_from_cli(values, parts[0].time_window().to_json()))
+    later = [part.time_window() for part in parts[1:]]
     return request.model_copy(update={"later_windows": later})
 
 

@@ -9,7 +9,7 @@ import click
 
 from git_memory import output
 from git_memory.contracts.requests import ReviewRequest
-from git_memory.contracts.review import Review
+from git_memory.contracts.review import Review, ReviewItem
 from git_memory.ops.base import OpContext, Operation, load_operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
@@ -40,12 +40,12 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
         if ctx.confirm_typed_facts or ctx.interactive:
             held = held_by_open_plans(workspace)
             _say_held(held, ShortIds(ctx.worktree))
-            _confirm(ctx, [item for item in items if item["candidateId"] not in held])
+            _confirm(ctx, [item for item in items if item.candidate_id not in held])
             items = queue(workspace, request.kind)
             if ctx.interactive:
                 # What still waits after the session: a plan kept for later holds the rest.
                 held = held_by_open_plans(workspace)
-                items = [item for item in items if item["candidateId"] not in held]
+                items = [item for item in items if item.candidate_id not in held]
         return Review.model_validate({"kind": request.kind, "items": items})
 
 
@@ -60,7 +60,7 @@ def _say_held(held: dict[str, str], ids: ShortIds) -> None:
         )
 
 
-def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
+def _confirm(ctx: OpContext, items: list[ReviewItem]) -> None:
     from git_memory.extract.review_flow import Decisions, bulk_confirmable, interactive
 
     if not items:
@@ -76,25 +76,25 @@ def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
         decisions = Decisions(confirmed=[item for item in items if bulk_confirmable(item)])
     discard = load_operation("discard")
     for item in decisions.discarded:
-        discard.invoke(ctx, {"candidateId": item["candidateId"], "revision": item["revision"]})
+        discard.invoke(ctx, {"candidateId": item.candidate_id, "revision": item.revision})
     output.echo(
         f"confirmed {len(decisions.confirmed)}, discarded {len(decisions.discarded)}, "
         f"skipped {decisions.skipped}",
         err=True,
     )
-    _prepare_confirmed(ctx, decisions.confirmed)
+    _prepare_confirmed(ctx, decisions.confirmed, decisions.widened)
 
 
-def _prepare_confirmed(ctx: OpContext, confirmed: list[dict[str, Any]]) -> None:
-    from git_memory.extract.review_flow import prepare_document
+def _prepare_confirmed(ctx: OpContext, confirmed: list[ReviewItem], widened: set[str]) -> None:
+    from git_memory.extract.review_flow import prepare_request
 
     ids = ShortIds(ctx.worktree)
-    by_kind: dict[str, list[dict[str, Any]]] = {}
+    by_kind: dict[str, list[ReviewItem]] = {}
     for item in confirmed:
-        by_kind.setdefault(item["kind"], []).append(item)
+        by_kind.setdefault(item.kind, []).append(item)
     prepare = load_operation("prepare")
     for kind, items in sorted(by_kind.items()):
-        plan = prepare.invoke(ctx, prepare_document(items, kind))
+        plan = prepare.invoke(ctx, prepare_request(items, kind, widened))
         plan_id = ids.one("plan", plan.plan_id)
         later = f"git memory promote --plan {plan_id}"
         if not ctx.interactive:
@@ -143,13 +143,12 @@ def _render(response: Review, ids: ShortIds) -> str:
                 lines += [f"    {line}" for line in statement.text.splitlines()]
             else:
                 lines.append(f"  {statement.statement_id}: {statement.text} {marker}")
-            document = statement.to_json()
-            warning = support_warning(document)
+            warning = support_warning(statement)
             if warning:
                 lines.append(f"      ! {warning}")
-            for evidence in document["evidence"]:
-                excerpt = f" — {evidence['excerpt']}" if evidence["excerpt"] else ""
-                lines.append(f"      evidence {evidence['display']}{excerpt}")
+            for evidence in statement.evidence:
+                excerpt = f" — {evidence.excerpt}" if evidence.excerpt else ""
+                lines.append(f"      evidence {evidence.display}{excerpt}")
                 lines += quote_lines(evidence, "        ")
     return "\n".join(lines)
 

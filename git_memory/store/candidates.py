@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.canonical import canonical_json, digest
-from git_memory.contracts.extraction import OwnerKeys
+from git_memory.contracts.extraction import CandidateStatus, OwnerKeys
 from git_memory.database import Row
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import StateDB, now_ms
@@ -21,7 +21,7 @@ SEARCH_TEXT_CHARS = 1024
 SUMMARY_CHARS = 240
 ANALYZER_VERSION = "memory-extraction@1"
 RECALL_ALGORITHM = "recall-rrf@1"
-STATUSES = ("draft", "quarantined", "promoted", "discarded")
+STATUSES: tuple[CandidateStatus, ...] = ("draft", "quarantined", "promoted", "discarded")
 TERMINAL = ("promoted", "discarded")
 
 
@@ -37,7 +37,7 @@ class Candidate:
     payload: dict[str, Any]
     searchable_text: str
     summary: str
-    status: str
+    status: CandidateStatus
     adjudication: str
     chunk_ref: str | None
     task_id: str | None

@@ -262,6 +262,18 @@ def test_corrupt_private_record_is_a_clear_error(
     assert refused.json()["error"]["code"] == "GM_ARTIFACT_CORRUPT"
 
 
+def test_a_private_record_of_the_wrong_shape_is_corrupt_too(
+    sample_repo: SampleRepo, tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    task = _claude_task(sample_repo)
+    record = hermetic_env["state"] / "artifacts" / "agent-recalls" / f"{task['taskId']}.json"
+    document = json.loads(record.read_text())
+    del document["catalog"][0]["strength"]  # valid JSON, but not a record this host wrote
+    record.write_text(json.dumps(document))
+    refused = stage(sample_repo.root, sample_batch(task), tmp_path)
+    assert refused.json()["error"]["code"] == "GM_ARTIFACT_CORRUPT"
+
+
 def test_unreadable_request_file(sample_repo: SampleRepo, tmp_path: Path) -> None:
     result = run_cli(["stage", "--request", str(tmp_path / "missing.json")], cwd=sample_repo.root)
     assert result.exit_code == 1

@@ -13,7 +13,7 @@ from git_memory.extract.chunk import (
     event_cost,
     turn_cost,
 )
-from git_memory.extract.evidence import build_catalog
+from git_memory.extract.evidence import build_catalog, public_item
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
 from git_memory.extract.transcript import END_MARKER, PREAMBLE, neutralize, serialize_chunk
 
@@ -47,7 +47,10 @@ def test_whole_turns_are_packed_greedily_and_exact_fit_stays() -> None:
     half = CHUNK_BUDGET_BYTES // 2 - overhead
     turns = [turn(i, user("a" * half)) for i in range(3)]
     chunks = chunk_turns(turns)
-    assert [c.turn_range for c in chunks] == [{"start": 0, "end": 1}, {"start": 2, "end": 2}]
+    assert [c.turn_range.to_json() for c in chunks] == [
+        {"start": 0, "end": 1},
+        {"start": 2, "end": 2},
+    ]
     assert turn_cost(turns[0].events) * 2 == CHUNK_BUDGET_BYTES
 
 
@@ -56,7 +59,7 @@ def test_user_text_is_never_cut() -> None:
     chunks = chunk_turns([turn(0, user(big)), turn(1, user("next"))])
     assert len(chunks) == 2
     assert chunks[0].turns[0].events[0].text == big
-    assert chunks[0].coverage()[0]["completeness"] == "full"
+    assert chunks[0].coverage()[0].completeness == "full"
 
 
 def test_oversize_tool_payloads_are_excerpted_largest_first() -> None:
@@ -71,7 +74,7 @@ def test_oversize_tool_payloads_are_excerpted_largest_first() -> None:
     sha = hashlib.sha256(large.encode()).hexdigest()
     assert f"total 30000 bytes, sha256={sha}" in events[2].text
     assert events[2].text.startswith("L" * 1024 + "\n[[")
-    coverage = chunks[0].coverage()
+    coverage = [item.to_json() for item in chunks[0].coverage()]
     assert coverage[0] == {
         "sourceKind": "turn",
         "ref": "turn:0",
@@ -107,15 +110,15 @@ def test_catalog_orders_kinds_and_keeps_strongest_strength() -> None:
     merged_path = items[-1]
     assert merged_path.strength == "direct"
     assert merged_path.limitations == ("tool-edit", "tool-read")
-    assert merged_path.public() == {
+    assert public_item(merged_path).to_json() == {
         "evidenceId": merged_path.evidence_id,
         "kind": "path",
         "pointerDigest": merged_path.pointer_digest,
         "display": "path src/app.py",
     }
-    assert items[0].public()["display"] == f"commit {'a' * 40} @ example.com/t/app"
+    assert public_item(items[0]).display == f"commit {'a' * 40} @ example.com/t/app"
     assert set(turn_map) == {0, 1}
-    assert "strength" not in str([i.public() for i in items])
+    assert "strength" not in str([public_item(i).to_json() for i in items])
 
 
 def test_transcript_markers_and_neutralization() -> None:

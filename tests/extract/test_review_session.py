@@ -5,20 +5,37 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from git_memory.contracts.review import ReviewEvidence, ReviewItem
 from git_memory.extract.review_flow import (
     bulk_confirmable,
     interactive,
     is_typed_fact,
     prepare_document,
+    prepare_request,
     quote_lines,
     support_warning,
 )
 
 
 def item(
-    cid: str, support: str, texts: list[str], origins: list[str] | None = None
-) -> dict[str, Any]:
+    cid: str,
+    support: str,
+    texts: list[str],
+    origins: list[str] | None = None,
+    scope: str | None = None,
+) -> ReviewItem:
     """A review item; a typed fact shows its observed run (a tool's quote) unless told."""
+    return ReviewItem.model_validate(document(cid, support, texts, origins, scope))
+
+
+def document(
+    cid: str,
+    support: str,
+    texts: list[str],
+    origins: list[str] | None = None,
+    scope: str | None = None,
+) -> dict[str, Any]:
+    """The JSON document of a review item, as a client reads it."""
     if origins is None:
         origins = ["tool"] if support == "typed-fact" else ["person"]
     return {
@@ -47,6 +64,7 @@ def item(
             }
             for n, t in enumerate(texts, start=1)
         ],
+        **({"scope": scope} if scope else {}),
     }
 
 
@@ -74,8 +92,8 @@ def test_typed_facts_take_one_key_and_each_claim_one_key() -> None:
     ask, asked = scripted(["a", "c", "c", "d", "s"])
     said: list[str] = []
     decisions = interactive(items, ask, said.append)
-    assert [i["candidateId"] for i in decisions.confirmed] == ["t1", "t2", "u1"]
-    assert [i["candidateId"] for i in decisions.discarded] == ["u2"]
+    assert [i.candidate_id for i in decisions.confirmed] == ["t1", "t2", "u1"]
+    assert [i.candidate_id for i in decisions.discarded] == ["u2"]
     assert decisions.skipped == 1
     assert len(asked) == 5, "two typed facts and three claims answered with five keys"
     assert any("[2/3]" in line for line in said), "progress shows how many remain"
@@ -91,10 +109,11 @@ def test_quit_skips_the_rest() -> None:
 
 
 def test_prepare_document_echoes_both_digests() -> None:
-    document = prepare_document([item("t1", "typed-fact", ["x"])])
+    prepared = prepare_document([document("t1", "typed-fact", ["x"])])
+    assert prepared == prepare_request([item("t1", "typed-fact", ["x"])]).to_json()
     assert is_typed_fact(item("t1", "typed-fact", ["x"]))
     assert not is_typed_fact(item("u", "unverified", ["x"]))
-    assert document["candidates"] == [
+    assert prepared["candidates"] == [
         {
             "candidateId": "t1",
             "expectedRevision": 2,
@@ -115,22 +134,31 @@ def test_only_typed_facts_showing_their_observed_run_are_confirmed_together() ->
     ask, asked = scripted(["a", "s", "s"])
     said: list[str] = []
     decisions = interactive([observed, unobserved, agent_only], ask, said.append)
-    assert [i["candidateId"] for i in decisions.confirmed] == ["t1"]
+    assert [i.candidate_id for i in decisions.confirmed] == ["t1"]
     assert len(asked) == 3, "the unobserved fact and the agent's claim are asked one by one"
-    assert support_warning(agent_only["statements"][0]) == (
+    assert support_warning(agent_only.statements[0]) == (
         "no person stated this: only written by the agent, a tool call and its output"
     )
     assert any("! no person stated this" in line for line in said)
-    assert support_warning(item("u2", "unverified", ["x"])["statements"][0]) == ""
+    assert support_warning(item("u2", "unverified", ["x"]).statements[0]) == ""
 
 
 def test_each_quote_shows_its_origin_and_date() -> None:
-    evidence = {
-        "quotes": [
-            {"origin": "person", "text": "Never push to main.", "at": "2026-02-03T10:00:00.000Z"},
-            {"origin": "tool", "text": "uv run pytest -q"},
-        ]
-    }
+    evidence = ReviewEvidence.model_validate(
+        {
+            "evidenceId": "ev-1-0123456789ab",
+            "display": "turn 0",
+            "excerpt": "",
+            "quotes": [
+                {
+                    "origin": "person",
+                    "text": "Never push to main.",
+                    "at": "2026-02-03T10:00:00.000Z",
+                },
+                {"origin": "tool", "text": "uv run pytest -q"},
+            ],
+        }
+    )
     assert quote_lines(evidence, "  ") == [
         "  [typed by a person, 2026-02-03] Never push to main.",
         "  [a tool call and its output] uv run pytest -q",
@@ -138,13 +166,13 @@ def test_each_quote_shows_its_origin_and_date() -> None:
 
 
 def test_a_scoped_entry_shows_where_it_applies_and_can_be_widened() -> None:
-    web = {**item("w1", "unverified", ["Run `cd web && npm test`."]), "scope": "path:web"}
-    api = {**item("a1", "unverified", ["Run `cd api && make test`."]), "scope": "path:api"}
+    web = item("w1", "unverified", ["Run `cd web && npm test`."], scope="path:web")
+    api = item("a1", "unverified", ["Run `cd api && make test`."], scope="path:api")
     said: list[str] = []
     ask, asked = scripted(["c", "w", "c", "k"])
     decisions = interactive([web, api], ask, said.append)
-    assert [i["candidateId"] for i in decisions.confirmed] == ["w1", "a1"]
+    assert [i.candidate_id for i in decisions.confirmed] == ["w1", "a1"]
     assert "  applies below web/ (its agents read it only when working there)" in said
     assert asked[1] == "  keep it for web/ (k), or (w)iden it to the whole repository?"
-    document = prepare_document(decisions.confirmed)
-    assert [c.get("scope") for c in document["candidates"]] == ["path:.", None]
+    prepared = prepare_request(decisions.confirmed, widened=decisions.widened)
+    assert [c.scope for c in prepared.candidates] == ["path:.", None]

@@ -10,6 +10,7 @@ from typing import Any
 import anyio
 from mcp import Client
 
+from git_memory.contracts.review import ReviewItem, ReviewStatement
 from git_memory.extract.review_flow import bulk_confirmable, support_warning
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
 from tests.extract.flow import candidate, decisions, draft_batch
@@ -77,8 +78,10 @@ def test_review_over_mcp_shows_the_origin_of_every_quote(
     assert all(q["at"].endswith("T09:00:00.000Z") for q in quotes)
     (said,) = by_content["The suite is fast."]["statements"]
     assert said["origins"] == ["agent"]
-    assert support_warning(said) == "no person stated this: only written by the agent"
+    warning = support_warning(ReviewStatement.model_validate(said))
+    assert warning == "no person stated this: only written by the agent"
     (asked,) = by_content["Report failing tests."]["statements"]
     assert asked["origins"] == ["person"]
-    assert support_warning(asked) == ""
-    assert not any(bulk_confirmable(item) for item in review["items"]), "none is a typed fact"
+    assert support_warning(ReviewStatement.model_validate(asked)) == ""
+    items = [ReviewItem.model_validate(item) for item in review["items"]]
+    assert not any(bulk_confirmable(item) for item in items), "none is a typed fact"

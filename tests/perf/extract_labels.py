@@ -116,7 +116,7 @@ def extract(
     worktree = discover_worktree(root)
     window = resolve_window(since, until, last_until=None, now=utc_now())
     request = MemoryExtractionRequest.model_validate(
-        {"format": "git-memory-extraction-request@v1", "window": window.to_json()}
+        {"format": "git-memory-extraction-request@v1", "window": window.time_window().to_json()}
     )
     with open_workspace(worktree) as workspace:
         run_batch(workspace, RunnerOptions("builtin"), request, limit=limit)

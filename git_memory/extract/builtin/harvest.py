@@ -20,11 +20,9 @@ from git_memory.agent_memory.read import Diagnostic, read_store
 from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import DraftCandidate, DraftStatement
-from git_memory.extract.assess import DraftStatement as AssessedStatement
+from git_memory.contracts.host_records import CatalogItem
 from git_memory.extract.assess import assess_statements
 from git_memory.extract.builtin.window import memory_keys
-from git_memory.extract.evidence import CatalogItem
-from git_memory.extract.stage_drafts import to_store_assessment
 from git_memory.store import agent_memory as harvest_state
 from git_memory.store import candidates as store
 from git_memory.store.approved import list_approved_entries
@@ -179,9 +177,7 @@ def _stage(workspace: Workspace, candidate_id: str, item: MemoryItem, target: st
         scene=None,
         statements=[DraftStatement(statement_id="s1", text=text, evidence_ids=[evidence_id])],
     )
-    (assessment,) = assess_statements(
-        [AssessedStatement("s1", text, (evidence_id,))], {evidence_id: evidence}
-    )
+    (assessment,) = assess_statements(draft.statements, {evidence_id: evidence})
     payload = {
         **draft.to_json(),
         "candidateKind": "entry",
@@ -213,4 +209,4 @@ def _stage(workspace: Workspace, candidate_id: str, item: MemoryItem, target: st
         detail=detail,
     )
     store.add_evidence_refs(workspace.db, candidate_id, [ref])
-    store.set_assessment(workspace.db, candidate_id, to_store_assessment(assessment))
+    store.set_assessment(workspace.db, candidate_id, assessment)

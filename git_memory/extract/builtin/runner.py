@@ -72,8 +72,8 @@ class TaskTurns:
     def read(cls, state_home: Path, task: ExtractionTask) -> TaskTurns:
         """The task's host record (`artifacts.load_recall`), read at the artifact edge."""
         record = artifacts.load_recall(state_home, task.task_id)
-        turns = tuple((str(t["turnKey"]), int(t["turnIndex"])) for t in record["turns"])
-        return cls(task, str(record["sessionKey"]), turns)
+        turns = tuple((t.turn_key, t.turn_index) for t in record.turns)
+        return cls(task, record.session_key, turns)
 
     def evidence(self) -> dict[str, str]:
         """Turn key → the evidence id of that turn in the task's chunk."""
