@@ -9,8 +9,6 @@ cached one) never parses ten thousand entries.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,7 +23,6 @@ from git_memory.errors import GitMemoryError
 from git_memory.paths import read_private, write_private_atomic
 
 if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
     from git_memory.store.session import Workspace
 
 # Bumped whenever the rendering changes, so cached blocks of an older rendering are not reused.
@@ -103,24 +100,16 @@ class MemorySnapshot:
         )
 
 
-@contextmanager
-def open_snapshot(
-    worktree: Worktree, freshness: Freshness = no_stale_entries
-) -> Iterator[MemorySnapshot]:
-    """Sync the approved projection and read the memory files; the state closes on exit."""
-    from git_memory.store.session import open_workspace
-
-    state = open_workspace(worktree, sync=True)
-    try:
-        assert state.sync is not None
-        key = worktree.binding().worktree_key
-        yield MemorySnapshot(
-            scopes_path=cache_path(worktree.state_home, "scopes", key),
-            files=read_memory_files(worktree.root, worktree.memory_root),
-            tree_digest=state.sync.source_tree_digest,
-            coverage=state.sync.coverage,
-            stale_ids=frozenset(freshness()),
-            state=state,
-        )
-    finally:
-        state.close()
+def read_snapshot(workspace: Workspace, freshness: Freshness = no_stale_entries) -> MemorySnapshot:
+    """The approved memory of the operation's workspace: its projection synced, the memory
+    files read and the stale ids asked of `freshness`."""
+    worktree = workspace.worktree
+    sync = workspace.synced()
+    return MemorySnapshot(
+        scopes_path=cache_path(worktree.state_home, "scopes", workspace.binding.worktree_key),
+        files=read_memory_files(worktree.root, worktree.memory_root),
+        tree_digest=sync.source_tree_digest,
+        coverage=sync.coverage,
+        stale_ids=frozenset(freshness(workspace)),
+        state=workspace,
+    )

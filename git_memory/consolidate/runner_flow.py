@@ -25,7 +25,6 @@ from git_memory.errors import GitMemoryError
 if TYPE_CHECKING:
     from git_memory.contracts.consolidation_ops import ConsolidatePreviewRequest, ConsolidateRequest
     from git_memory.contracts.runner import RunnerExecutionPlan
-    from git_memory.repo.binding import Worktree
     from git_memory.runners.session import Ask, RunnerSession
     from git_memory.store.session import Workspace
 
@@ -108,46 +107,39 @@ def _fresh_plan(
 
 
 def consolidate(
-    worktree: Worktree, request: ConsolidateRequest | ConsolidatePreviewRequest, ask: Ask | None
+    workspace: Workspace, request: ConsolidateRequest | ConsolidatePreviewRequest, ask: Ask | None
 ) -> ConsolidateResult:
     """Plan (and with approval, run and stage) the consolidation task through a runner."""
-    from git_memory.store.session import open_workspace
-
-    with open_workspace(worktree) as workspace:
-        mode: tasks.Mode = "full" if request.full else "incremental"
-        built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
-        note = why_none(built, request.if_due)
-        if note is not None:
-            return ConsolidateResult(
-                status=_status_of(built), entry_count=built.selected, note=note
-            )
-        assert built.task is not None
-        session = _session(worktree, workspace, request)
-        task, stdin, plan = _fresh_plan(workspace, session, built.task)
-        try:
-            approved = session.approve(
-                [plan],
-                approve_plan=getattr(request, "approve_plan", None),
-                approve_manifest=getattr(request, "approve_manifest", None),
-                ask=ask,
-            )
-        except GitMemoryError as exc:
-            if exc.code != "GM_APPROVAL_REQUIRED":
-                raise
-            return ConsolidateResult(
-                status="approval-required",
-                task_id=task.task_id,
-                entry_count=built.selected,
-                plans=[plan.to_json()],
-                note=f"approve with --approve-plan {plan.plan_digest}",
-            )
-        return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
+    mode: tasks.Mode = "full" if request.full else "incremental"
+    built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
+    note = why_none(built, request.if_due)
+    if note is not None:
+        return ConsolidateResult(status=_status_of(built), entry_count=built.selected, note=note)
+    assert built.task is not None
+    session = _session(workspace, request)
+    task, stdin, plan = _fresh_plan(workspace, session, built.task)
+    try:
+        approved = session.approve(
+            [plan],
+            approve_plan=getattr(request, "approve_plan", None),
+            approve_manifest=getattr(request, "approve_manifest", None),
+            ask=ask,
+        )
+    except GitMemoryError as exc:
+        if exc.code != "GM_APPROVAL_REQUIRED":
+            raise
+        return ConsolidateResult(
+            status="approval-required",
+            task_id=task.task_id,
+            entry_count=built.selected,
+            plans=[plan.to_json()],
+            note=f"approve with --approve-plan {plan.plan_digest}",
+        )
+    return _run_and_stage(workspace, session, approved[0], task, stdin, count=built.selected)
 
 
 def _session(
-    worktree: Worktree,
-    workspace: Workspace,
-    request: ConsolidateRequest | ConsolidatePreviewRequest,
+    workspace: Workspace, request: ConsolidateRequest | ConsolidatePreviewRequest
 ) -> RunnerSession:
     from git_memory.runners.profiles import RunnerOptions
     from git_memory.runners.session import RunnerSession
@@ -158,7 +150,7 @@ def _session(
         model=request.model,
         endpoint=request.endpoint,
     )
-    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
+    session = RunnerSession.open(workspace.worktree, options, workspace.db, workspace.owner)
     if not session.needs_approval:
         raise GitMemoryError(
             "GM_RUNNER_KIND_UNSUPPORTED",

@@ -14,7 +14,6 @@ from git_memory.contracts.consolidation import (
 )
 
 if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
     from git_memory.store.session import Workspace
 
 RULE = (
@@ -24,20 +23,17 @@ RULE = (
 )
 
 
-def synthesize(worktree: Worktree, mode: tasks.Mode, *, if_due: bool = False) -> Synthesis:
+def synthesize(workspace: Workspace, mode: tasks.Mode, *, if_due: bool = False) -> Synthesis:
     """The Synthesis document: a planned task, or a note (not due, nothing new, pending)."""
-    from git_memory.store.session import open_workspace
-
-    with open_workspace(worktree) as workspace:
+    built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
+    if built.state.pending_run_id is not None and retire_outdated(workspace, built):
         built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
-        if built.state.pending_run_id is not None and retire_outdated(workspace, built):
-            built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
-        note = why_none(built, if_due)
-        if note is not None:
-            return _synthesis(None, built, note)
-        assert built.task is not None
-        tasks.plan(workspace, built.task)
-        return _synthesis(built.task, built, None)
+    note = why_none(built, if_due)
+    if note is not None:
+        return _synthesis(None, built, note)
+    assert built.task is not None
+    tasks.plan(workspace, built.task)
+    return _synthesis(built.task, built, None)
 
 
 def retire_outdated(workspace: Workspace, built: tasks.Built) -> bool:

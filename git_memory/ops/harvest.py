@@ -7,10 +7,13 @@ from typing import Any
 
 import click
 
+from git_memory.agent_memory.stores import STORES, enabled_stores
 from git_memory.contracts.harvest import HarvestRequest, HarvestResponse
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
+from git_memory.runners.builtin.harvest import harvest as run_harvest
+from git_memory.store.session import open_workspace
 
 
 def harvest(ctx: OpContext, request: HarvestRequest) -> HarvestResponse:
@@ -24,10 +27,6 @@ def harvest(ctx: OpContext, request: HarvestRequest) -> HarvestResponse:
     harvested before is offered again only when its text changed, as an update. Stores are
     only read, never written. `memory.sources` (or --store) picks the stores.
     """
-    from git_memory.agent_memory.stores import STORES, enabled_stores
-    from git_memory.runners.builtin.harvest import harvest as run_harvest
-    from git_memory.store.session import open_workspace
-
     if request.stores:
         specs = [store for store in STORES if store.name in request.stores]
     else:

@@ -16,18 +16,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from filelock import FileLock, Timeout
+
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
+from git_memory.paths import ensure_private_dir
 from git_memory.promote import plan as planning
-from git_memory.promote import tree, writer
+from git_memory.promote import retire, tree, writer
 from git_memory.promote.kinds import PromotionKinds
+from git_memory.promote.prepare import assessment_rows_for
 from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
 from git_memory.store import journal
+from git_memory.store.approved import sync_approved
 from git_memory.store.db import StateDB
 from git_memory.store.journal import PlanRecord
 
@@ -113,10 +118,6 @@ def _bound_digest(stored: FileRecord) -> str | None:
 @contextlib.contextmanager
 def promotion_lock(state_home: Path, *, wait: bool = False) -> Iterator[bool]:
     """The exclusive cross-process promotion lock; yields False when busy and `wait` is off."""
-    from filelock import FileLock, Timeout
-
-    from git_memory.paths import ensure_private_dir
-
     ensure_private_dir(state_home)
     lock = FileLock(str(state_home / PROMOTION_LOCK), timeout=-1 if wait else 0, mode=0o600)
     try:
@@ -199,8 +200,6 @@ def _apply(
 
 def _without_candidates(kind: str) -> bool:
     """Whether plans of `kind` carry no candidates (a retirement of approved entries)."""
-    from git_memory.promote import retire
-
     return kind == retire.KIND
 
 
@@ -287,8 +286,6 @@ def plan_drift(path: str, preserved: list[str] | None = None) -> GitMemoryError:
 def _check_candidates(
     db: StateDB, record: PlanRecord, plan: PromotionPlan, root: Path | None
 ) -> None:
-    from git_memory.promote.prepare import assessment_rows_for
-
     stale = plan.policy_version != planning.POLICY_VERSION
     with db.read():
         # A retirement has no candidates: its files' blob OIDs and its precheck bind it.
@@ -413,7 +410,6 @@ def _post_finalize(
     if record.mutation_phase != "done" or replayed:
         if regenerate_index(worktree):
             regenerated = f"{worktree.memory_root}/index.json"
-        from git_memory.store.approved import sync_approved
 
         sync_approved(db, owner, worktree.root, worktree.memory_root)
         journal.set_phase(db, record.plan_id, "done")

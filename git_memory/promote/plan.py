@@ -14,6 +14,7 @@ from typing import Any
 from git_memory.contracts.canonical import digest, sha256_hex
 from git_memory.contracts.promotion import MAX_PLAN_FILES
 from git_memory.errors import GitMemoryError
+from git_memory.formats.controls import escape_controls
 
 POLICY_VERSION = "sanitize@1"
 MAX_FILES = MAX_PLAN_FILES
@@ -113,6 +114,4 @@ def unified_diff(files: Sequence[PlannedFile]) -> str:
 
 def _text(data: bytes | None) -> str:
     """Decoded for a human: control characters escaped, so `\x1b[8m` cannot hide a line."""
-    from git_memory.formats.controls import escape_controls
-
     return "" if data is None else escape_controls(data.decode("utf-8", errors="replace"))

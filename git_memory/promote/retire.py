@@ -22,14 +22,19 @@ from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.formats.entry import Entry, parse_entry, serialize_entry
 from git_memory.promote import plan as planning
+from git_memory.promote.gate import lint_gate
+from git_memory.promote.prepare import bound_file
+from git_memory.promote.render import RenderedFile
 from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
 from git_memory.store import journal
 from git_memory.store.candidates import Candidate
 from git_memory.store.db import StateDB
+from git_memory.verify.check import entry_not_found
 
 if TYPE_CHECKING:
     from git_memory.store.journal import PlanRecord
+    from git_memory.store.session import Workspace
 
 KIND = "retirement"
 # Apply skips the candidate checks and the promoted-candidate bookkeeping for this kind.
@@ -60,8 +65,6 @@ def read_entry(worktree: Worktree, entry_id: str) -> tuple[bytes, Entry] | None:
 
 def approved_entry(worktree: Worktree, entry_id: str) -> tuple[bytes, Entry]:
     """The approved entry `entry_id`, or `GM_ENTRY_NOT_FOUND` / `GM_RETIRE_INVALID`."""
-    from git_memory.verify.check import entry_not_found
-
     found = read_entry(worktree, entry_id)
     if found is None:
         raise entry_not_found([entry_id])
@@ -81,12 +84,9 @@ def retired(entry: Entry, reason: str, by: str | None) -> Entry:
     return replace(entry, status="deprecated", superseded_by=by, body=body)
 
 
-def plan_retirement(worktree: Worktree, db: StateDB, request: RetireRequest) -> PromotionPlan:
+def plan_retirement(workspace: Workspace, request: RetireRequest) -> PromotionPlan:
     """Build, lint-gate and store a `generated` retirement plan; returns it."""
-    from git_memory.promote.gate import lint_gate
-    from git_memory.promote.prepare import bound_file, owner_of
-    from git_memory.promote.render import RenderedFile
-
+    worktree = workspace.worktree
     if request.by is not None:
         if request.by in request.ids:
             raise GitMemoryError(
@@ -104,20 +104,19 @@ def plan_retirement(worktree: Worktree, db: StateDB, request: RetireRequest) -> 
     lint_gate(
         [RenderedFile(p.target_path, p.content, p.old_content, "") for p in planned], worktree
     )
-    binding, owner = owner_of(worktree)
     plan = PromotionPlan(
         plan_id=f"plan-{uuid.uuid4().hex}",
-        owner=binding,
+        owner=workspace.binding,
         candidate_ids=list(request.ids),
         assessment_digest=_basis(request),
         per_file=[item.per_file() for item in planned],
         diff=planning.unified_diff(planned),
     )
-    with db.write():
+    contents = {p.target_path: p.content for p in planned}
+    with workspace.db.write():
         journal.create_plan(
-            db, plan=plan, owner=owner, contents={p.target_path: p.content for p in planned},
-            kind=KIND,
-        )  # fmt: skip
+            workspace.db, plan=plan, owner=workspace.owner, contents=contents, kind=KIND
+        )
     return plan
 
 

@@ -51,6 +51,13 @@ class Workspace:
         value = self.db.scalar("SELECT value FROM memory_state_meta WHERE key = 'memoryStateUuid'")
         return str(value)
 
+    def synced(self) -> SyncResult:
+        """The approved projection as synced by this operation: synced now when opening did
+        not, then kept, so every reader of one operation sees the same sync."""
+        if self.sync is None:
+            self.sync = self.sync_approved()
+        return self.sync
+
     def sync_approved(self) -> SyncResult:
         """Re-sync the approved projection from the worktree's entry files."""
         return sync_approved(self.db, self.owner, self.worktree.root, self.worktree.memory_root)

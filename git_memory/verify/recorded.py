@@ -21,6 +21,7 @@ from git_memory.formats import bounded_json
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
+    from git_memory.store.session import Workspace
     from git_memory.verify.check import Verifier
     from git_memory.verify.manifests import Manifests
 
@@ -30,33 +31,28 @@ RECORD_DIR = ("artifacts", "freshness")
 RECORD_MAX_BYTES = 64 * 1024 * 1024
 
 
-def context_stale_ids(worktree: Worktree) -> frozenset[str]:
+def context_stale_ids(workspace: Workspace) -> frozenset[str]:
     """What assembly and `git memory context` leave out: stale entry ids, recorded."""
-    return frozenset(context_freshness(worktree)["stale"])
+    return frozenset(context_freshness(workspace)["stale"])
 
 
-def context_counts(worktree: Worktree) -> dict[str, int]:
+def context_counts(workspace: Workspace) -> dict[str, int]:
     """Memories per freshness state (as `git memory verify` counts them), recorded."""
-    counts: dict[str, int] = context_freshness(worktree)["counts"]
+    counts: dict[str, int] = context_freshness(workspace)["counts"]
     return counts
 
 
-def context_freshness(worktree: Worktree) -> dict[str, Any]:
+def context_freshness(workspace: Workspace) -> dict[str, Any]:
     """`{"stale": [entry ids], "counts": {state: n}}` for the worktree as it is now.
 
-    Syncs the approved projection first (stat-only when no entry file changed); when the
-    sync saw files change under it (coverage partial) the answer is checked, not recorded.
+    Reads the approved projection as this operation synced it (stat-only when no entry file
+    changed); when the sync saw files change under it (coverage partial) the answer is
+    checked, not recorded.
     """
-    from git_memory.store.session import open_workspace
-
-    state = open_workspace(worktree, sync=True)
-    try:
-        sync = state.sync
-    finally:
-        state.close()
-    if sync is None or sync.coverage != "complete":
-        return _checked(worktree, None)[0]
-    return recorded_freshness(worktree, sync.source_tree_digest)
+    sync = workspace.synced()
+    if sync.coverage != "complete":
+        return _checked(workspace.worktree, None)[0]
+    return recorded_freshness(workspace.worktree, sync.source_tree_digest)
 
 
 def recorded_freshness(worktree: Worktree, tree_digest: str) -> dict[str, Any]:
