@@ -17,6 +17,7 @@ from git_memory.consolidate import runs
 from git_memory.consolidate import task as tasks
 from git_memory.consolidate.review_text import operation_text, patch_summary
 from git_memory.consolidate.rules import ValidatedPatch, context_from_task, validate_patch
+from git_memory.consolidate.scene_meta import check_stored_form
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask, EntryRevision
 from git_memory.contracts.stage import AgentStage
@@ -113,8 +114,6 @@ def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> AgentStage:
 
 
 def _check_stored_forms(validated: ValidatedPatch) -> None:
-    from git_memory.consolidate.promotion import check_stored_form
-
     for change in validated.files:
         if change.kind == "write" and change.content is not None:
             check_stored_form(change.path, change.content)

@@ -54,7 +54,7 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
             resume_others(workspace, plan_id, PROMOTION_KINDS)
             if approved is not None:
                 approval.approve(db, owner, plan_id, approved)
-            result = apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
+            result = apply_plan(workspace, plan_id, PROMOTION_KINDS)
     note = approved.note() if approved is not None else None
     return PromotionResult(
         plan_id=result.plan_id,

@@ -38,6 +38,7 @@ from git_memory.store.journal import PlanRecord
 
 if TYPE_CHECKING:
     from git_memory.store.journal import FileRecord
+    from git_memory.store.session import Workspace
 
 PROMOTION_LOCK = "memory-state.sqlite3-promotion.lock"
 FORWARD = "forward"
@@ -154,9 +155,7 @@ def os_failure(exc: OSError, plan_id: str, path: str | None = None) -> GitMemory
     )
 
 
-def apply_plan(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, plan_id: str, kinds: PromotionKinds
-) -> Applied:
+def apply_plan(workspace: Workspace, plan_id: str, kinds: PromotionKinds) -> Applied:
     """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock;
     `kinds` checks and finalizes plans of kinds other than entries.
 
@@ -165,14 +164,13 @@ def apply_plan(
     `GM_PROMOTE_OS_ERROR`, never as an internal error.
     """
     try:
-        return _apply(worktree, db, owner, plan_id, kinds)
+        return _apply(workspace, plan_id, kinds)
     except OSError as exc:
         raise os_failure(exc, plan_id) from exc
 
 
-def _apply(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, plan_id: str, kinds: PromotionKinds
-) -> Applied:
+def _apply(workspace: Workspace, plan_id: str, kinds: PromotionKinds) -> Applied:
+    worktree, db, owner = workspace.worktree, workspace.db, workspace.owner
     record, plan = load_plan(db, plan_id, owner)
     if record.status == "applied":
         return _post_finalize(worktree, db, owner, record, plan, replayed=True)
@@ -183,7 +181,7 @@ def _apply(
     resumed = record.status == "applying"
     check_owner(worktree, record, plan)
     if not resumed:
-        _kind_precheck(worktree, db, record, kinds)
+        _kind_precheck(workspace, record, kinds)
         _precheck(worktree, db, record, plan)
     elif record.mutation_phase == "rolling_back":
         _rollback(worktree, db, plan_id, "resumed rollback after an interruption")
@@ -203,17 +201,15 @@ def _without_candidates(kind: str) -> bool:
     return kind == retire.KIND
 
 
-def _kind_precheck(
-    worktree: Worktree, db: StateDB, record: PlanRecord, kinds: PromotionKinds
-) -> None:
+def _kind_precheck(workspace: Workspace, record: PlanRecord, kinds: PromotionKinds) -> None:
     """The kind's own binding check (e.g. a skill's memory context); void on refusal."""
     hooks = kinds.get(record.kind)
     if hooks is None:
         return
     try:
-        hooks.precheck(worktree, db, record)
+        hooks.precheck(workspace, record)
     except GitMemoryError as exc:
-        _void(db, record.plan_id, f"{exc.code}: {exc.message}")
+        _void(workspace.db, record.plan_id, f"{exc.code}: {exc.message}")
         raise
 
 

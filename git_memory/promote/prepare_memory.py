@@ -83,7 +83,7 @@ def prepare_memory_plan(
     with db.read():
         found = [_checked(db, owner, item, request.kind) for item in request.candidates]
         confirmed = assessment_rows(db, request.candidates)
-    triples = module.plan_files(worktree, db, owner, found)
+    triples = module.plan_files(workspace, found)
     planned = _planned(worktree, triples)
     _lint(planned, worktree)
     plan = build_plan(workspace.binding, request, confirmed, planned)

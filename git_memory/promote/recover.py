@@ -76,11 +76,11 @@ def _held(db: StateDB, owner: OwnerKeys, plan_ids: list[str]) -> dict[str, int]:
 
 def resume_others(workspace: Workspace, plan_id: str, kinds: PromotionKinds) -> None:
     """Under the promotion lock: resume interrupted plans other than `plan_id`."""
-    worktree, db, owner = workspace.worktree, workspace.db, workspace.owner
+    db, owner = workspace.db, workspace.owner
     with db.read():
         others = [p for p in journal.plan_ids(db, owner, ("applying",)) if p != plan_id]
     for other in others:
         try:
-            apply_plan(worktree, db, owner, other, kinds)
+            apply_plan(workspace, other, kinds)
         except GitMemoryError:
             continue  # voided during the resume; its status says why

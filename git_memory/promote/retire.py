@@ -16,7 +16,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.lifecycle import RetireRequest
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import FormatError, GitMemoryError
@@ -125,14 +124,13 @@ def _basis(request: RetireRequest) -> str:
     return digest({"retire": request.ids, "reason": request.reason, "by": request.by})
 
 
-def precheck(worktree: Worktree, db: StateDB, record: PlanRecord) -> None:
+def precheck(workspace: Workspace, record: PlanRecord) -> None:
     """Before promote writes: the replacement each retired entry names is still approved."""
-    del db
     for file in record.files:
         replacement = parse_entry(file.content.decode("utf-8")).superseded_by
         if replacement is None:
             continue
-        found = read_entry(worktree, replacement)
+        found = read_entry(workspace.worktree, replacement)
         if found is None or found[1].status != "approved":
             raise GitMemoryError(
                 "GM_RETIRE_INVALID",
@@ -147,11 +145,11 @@ def finalize(db: StateDB, record: PlanRecord) -> None:
 
 
 def plan_files(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate], /
+    workspace: Workspace, candidates: list[Candidate], /
 ) -> list[tuple[str, str, str | None]]:
     """A retirement is planned from approved entries by `git memory retire`, never from
     candidates: a prepare request of this kind is refused."""
-    del worktree, db, owner, candidates
+    del workspace, candidates
     raise GitMemoryError(
         "GM_RETIRE_INVALID",
         "a retirement is not prepared from candidates",

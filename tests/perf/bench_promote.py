@@ -97,7 +97,7 @@ def _apply_all(worktree: Any, plan_ids: list[str]) -> None:
             with promotion_lock(worktree.state_home) as acquired:
                 assert acquired
                 approval.approve(db, owner, plan_id, approval.Approval("digest"))
-                apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
+                apply_plan(workspace, plan_id, PROMOTION_KINDS)
 
 
 def _raw_loop(directory: Path, files: int) -> None:
