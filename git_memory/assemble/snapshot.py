@@ -21,6 +21,8 @@ from git_memory.assemble.sources import MemoryFiles, read_memory_files
 from git_memory.contracts.canonical import digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.paths import read_private, write_private_atomic
+from git_memory.store.approved import list_approved_entries
+from git_memory.store.recall_queries import search_approved
 
 if TYPE_CHECKING:
     from git_memory.store.session import Workspace
@@ -44,8 +46,6 @@ class MemorySnapshot:
     def approved(self) -> list[ApprovedEntry]:
         """Approved entries that nothing supersedes (deprecated ones are not in the rows)."""
         if self._entries is None:
-            from git_memory.store.approved import list_approved_entries
-
             rows = list_approved_entries(self.state.db, self.state.owner)
             entries = [entry_from_row(row) for row in rows]
             self._entries = [entry for entry in entries if not entry.superseded]
@@ -78,8 +78,6 @@ class MemorySnapshot:
 
     def matching(self, query: str, limit: int) -> list[str]:
         """Ids of approved entries matching `query`, best BM25 first."""
-        from git_memory.store.recall_queries import search_approved
-
         rows = search_approved(self.state.db, self.state.owner, query, limit)
         return [row.id for row in rows]
 

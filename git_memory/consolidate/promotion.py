@@ -13,10 +13,14 @@ import time
 from typing import TYPE_CHECKING
 
 from git_memory.consolidate import runs, scene_meta
+from git_memory.consolidate import task as tasks
+from git_memory.consolidate.stage import binding_drift
 from git_memory.errors import GitMemoryError
+from git_memory.store.candidates import require_candidate
 from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
+    from git_memory.contracts.promotion import PlanOperation
     from git_memory.store.candidates import Candidate
     from git_memory.store.journal import PlanRecord
     from git_memory.store.session import Workspace
@@ -24,9 +28,6 @@ if TYPE_CHECKING:
 
 def check_current(workspace: Workspace, candidate: Candidate) -> None:
     """Refuse when the approved memory moved since the patch was staged."""
-    from git_memory.consolidate import task as tasks
-    from git_memory.consolidate.stage import binding_drift
-
     payload = candidate.payload
     mode = payload["binding"]["replay"]["mode"]
     workspace.sync_approved()  # the task is rebuilt from the files as they are now
@@ -41,7 +42,7 @@ def check_current(workspace: Workspace, candidate: Candidate) -> None:
 
 def plan_files(
     workspace: Workspace, candidates: list[Candidate]
-) -> list[tuple[str, str, str | None]]:
+) -> list[tuple[str, PlanOperation, str | None]]:
     """The patch's files: writes, then deletes (relative to the memory root)."""
     if len(candidates) != 1:
         raise GitMemoryError(
@@ -60,16 +61,12 @@ def plan_files(
 
 def precheck(workspace: Workspace, record: PlanRecord) -> None:
     """Before promote touches a file: the memory must still be what the patch was built on."""
-    from git_memory.store.candidates import require_candidate
-
     for candidate_id in record.candidate_ids:
         check_current(workspace, require_candidate(workspace.db, candidate_id))
 
 
 def finalize(db: StateDB, record: PlanRecord) -> None:
     """Inside the finalize transaction: the run of each promoted patch becomes `applied`."""
-    from git_memory.store.candidates import require_candidate
-
     for candidate_id in record.candidate_ids:
         run = runs.find_run(db, record.owner, require_candidate(db, candidate_id).payload["runId"])
         if run is not None:

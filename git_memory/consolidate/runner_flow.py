@@ -15,12 +15,20 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from git_memory.consolidate import task as tasks
+from git_memory.consolidate.stage import stage_patch
 from git_memory.consolidate.synthesis import why_none
 from git_memory.contracts.canonical import canonical_json, sha256_hex
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
 from git_memory.contracts.consolidation_ops import ConsolidateResult
 from git_memory.contracts.extraction import Lease
+from git_memory.contracts.runner import InputCoverage
 from git_memory.errors import GitMemoryError
+from git_memory.runners.answer import validate_answer
+from git_memory.runners.plans import build_plan
+from git_memory.runners.profiles import RunnerOptions
+from git_memory.runners.session import RunnerSession
+from git_memory.store.authorization import delivery_state
+from git_memory.store.tasks import get_task
 
 if TYPE_CHECKING:
     from git_memory.contracts.consolidation_ops import ConsolidatePreviewRequest, ConsolidateRequest
@@ -33,8 +41,6 @@ MAX_ATTEMPTS = 16
 
 
 def _item(kind: str, source_id: str, revision: int | None, digest: str, text: str) -> Any:
-    from git_memory.contracts.runner import InputCoverage
-
     return InputCoverage(
         source_kind=kind,
         opaque_source_id=source_id,
@@ -78,10 +84,6 @@ def _fresh_plan(
     A plan digest is delivered at most once; after a failed or refused answer the next
     invocation needs new bytes, hence a new plan and a new approval.
     """
-    from git_memory.runners.plans import build_plan
-    from git_memory.store.authorization import delivery_state
-    from git_memory.store.tasks import get_task
-
     tasks.plan(workspace, task)
     stored = get_task(workspace.db, task.task_id)
     assert stored is not None
@@ -141,9 +143,6 @@ def consolidate(
 def _session(
     workspace: Workspace, request: ConsolidateRequest | ConsolidatePreviewRequest
 ) -> RunnerSession:
-    from git_memory.runners.profiles import RunnerOptions
-    from git_memory.runners.session import RunnerSession
-
     options = RunnerOptions(
         request.runner,
         command=getattr(request, "runner_command", None),
@@ -175,9 +174,6 @@ def _run_and_stage(
     *,
     count: int,
 ) -> ConsolidateResult:
-    from git_memory.consolidate.stage import stage_patch
-    from git_memory.runners.answer import validate_answer
-
     stdout = session.run(plan, stdin)
     patch = validate_answer(
         stdout, ConsolidationPatch, task_id=task.task_id, binding=task.binding.to_json()

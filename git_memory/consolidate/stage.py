@@ -22,7 +22,17 @@ from git_memory.contracts.canonical import digest
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask, EntryRevision
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
+from git_memory.extract.staging import claim_or_replay, release, staged_candidates
+from git_memory.store.candidates import (
+    Assessment,
+    EvidenceRef,
+    add_evidence_refs,
+    insert_candidate,
+    set_assessment,
+)
+from git_memory.store.consolidation_runs import record_consolidation_run
 from git_memory.store.db import StateDB
+from git_memory.store.tasks import get_task, mark_stale, not_found, submit_task
 
 if TYPE_CHECKING:
     from git_memory.consolidate.rules import MaterializedOperation
@@ -43,8 +53,6 @@ def binding_drift(message: str, **details: Any) -> GitMemoryError:
 
 
 def _stored_task(workspace: Workspace, patch: ConsolidationPatch) -> Any:
-    from git_memory.store.tasks import get_task, not_found
-
     stored = get_task(workspace.db, patch.task_id)
     if stored is None or stored.owner != workspace.owner or stored.kind != "consolidation":
         raise not_found(patch.task_id)
@@ -66,8 +74,6 @@ def current_task(
         workspace, patch_binding.replay.mode, now_ms=int(time.time() * 1000), check_pending=False
     )
     if built.task is None or built.task.task_id != task_id:
-        from git_memory.store.tasks import mark_stale
-
         mark_stale(workspace.db, task_id, "approved memory changed since synthesize")
         raise binding_drift(
             f"approved entries, scenes or doctrine changed since task {task_id!r} was issued",
@@ -86,9 +92,6 @@ def current_task(
 
 def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> AgentStage:
     """Stage the patch; returns the AgentStage document (identical bytes replay)."""
-    from git_memory.extract.staging import claim_or_replay, release
-    from git_memory.store.tasks import submit_task
-
     _stored_task(workspace, patch)
     response_digest = digest(patch.to_json())
     token = claim_or_replay(workspace, patch.task_id, response_digest)
@@ -125,8 +128,6 @@ def _apply(
     patch: ConsolidationPatch,
     prepared: tuple[tasks.Built, ValidatedPatch] | None,
 ) -> dict[str, Any]:
-    from git_memory.store.consolidation_runs import record_consolidation_run
-
     assert prepared is not None, "a fresh submission is always validated first"
     built, validated = prepared
     assert built.task is not None
@@ -197,8 +198,6 @@ def _insert(
     validated: ValidatedPatch,
     run_id: str,
 ) -> str:
-    from git_memory.store.candidates import insert_candidate, set_assessment
-
     candidate_id = runs.candidate_id_of(task.task_id)
     payload = _payload(task, validated, run_id)
     insert_candidate(
@@ -220,8 +219,6 @@ def _insert(
 def _add_evidence(
     db: StateDB, candidate_id: str, task: ConsolidationTask, op_id: str, entry_ids: tuple[str, ...]
 ) -> None:
-    from git_memory.store.candidates import EvidenceRef, add_evidence_refs
-
     by_id = {e.entry_id: e for e in task.entries}
     refs = [
         EvidenceRef(
@@ -246,8 +243,6 @@ def _add_evidence(
 
 
 def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
-    from git_memory.store.candidates import Assessment
-
     return Assessment(
         statement_id=op.operation_id,
         citations_digest=digest(_citations(task, op.based_on_entry_ids)),
@@ -261,8 +256,6 @@ def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
 
 
 def _response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
-    from git_memory.extract.staging import staged_candidates
-
     staged, items = staged_candidates(workspace, outcome["candidateIds"], "consolidation")
     return AgentStage(
         task_id=outcome["taskId"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from git_memory.consolidate import runs
 from git_memory.consolidate import task as tasks
 from git_memory.contracts.consolidation import (
     PATCH_FORMAT,
@@ -12,6 +13,7 @@ from git_memory.contracts.consolidation import (
     Synthesis,
     SynthesisGuidance,
 )
+from git_memory.store.candidates import get_candidate
 
 if TYPE_CHECKING:
     from git_memory.store.session import Workspace
@@ -39,9 +41,6 @@ def synthesize(workspace: Workspace, mode: tasks.Mode, *, if_due: bool = False) 
 def retire_outdated(workspace: Workspace, built: tasks.Built) -> bool:
     """Mark the pending run stale when memory moved since its patch was staged (its plan can
     never be prepared then); True when it was retired."""
-    from git_memory.consolidate import runs
-    from git_memory.store.candidates import get_candidate
-
     run = runs.find_run(workspace.db, workspace.owner, str(built.state.pending_run_id))
     candidate = (
         get_candidate(workspace.db, runs.candidate_id_of(str(run["taskId"]))) if run else None

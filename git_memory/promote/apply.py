@@ -14,7 +14,7 @@ import errno
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from filelock import FileLock, Timeout
 
@@ -69,7 +69,7 @@ def plan_not_found(plan_id: str) -> GitMemoryError:
     )
 
 
-def load_plan(db: StateDB, plan_id: str, owner: OwnerKeys) -> tuple[Any, PromotionPlan]:
+def load_plan(db: StateDB, plan_id: str, owner: OwnerKeys) -> tuple[PlanRecord, PromotionPlan]:
     """The stored plan, verified: owned by this worktree and untampered."""
     record = journal.get_plan(db, plan_id)
     if record is None:
@@ -303,7 +303,7 @@ def _check_candidates(
     )
 
 
-def _swap(plan_id: str, file: Any, direction: str) -> writer.Swap:
+def _swap(plan_id: str, file: FileRecord, direction: str) -> writer.Swap:
     old = file.rollback_content if file.originally_present else None
     new = None if file.operation == "delete" else file.content
     expect, install = (old, new) if direction == FORWARD else (new, old)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from git_memory.contracts.promotion import PlanOperation
     from git_memory.store.candidates import Candidate
     from git_memory.store.db import StateDB
     from git_memory.store.journal import PlanRecord
@@ -23,7 +24,7 @@ class PromotionKind(Protocol):
 
     def plan_files(
         self, workspace: Workspace, candidates: list[Candidate], /
-    ) -> list[tuple[str, str, str | None]]:
+    ) -> list[tuple[str, PlanOperation, str | None]]:
         """`(path relative to the memory root, "write" | "delete", content)` per file;
         refuses (a GitMemoryError) when the candidates no longer bind to the memory."""
 

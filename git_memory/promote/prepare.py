@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.base import parse_timestamp
 from git_memory.contracts.extraction import OwnerKeys
-from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
+from git_memory.contracts.promotion import (
+    PlanOperation,
+    PrepareCandidate,
+    PrepareRequest,
+    PromotionPlan,
+)
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
 from git_memory.promote import tree
@@ -145,7 +150,7 @@ def confirmed_assessments(
     return current
 
 
-def _check_statements(item: PrepareCandidate, current: Mapping[str, Any]) -> None:
+def _check_statements(item: PrepareCandidate, current: Mapping[str, store.Assessment]) -> None:
     asked = {s.statement_id: s for s in item.statements}
     if set(asked) != set(current):
         raise confirmation_drift(
@@ -267,7 +272,7 @@ def _planned(worktree: Worktree, files: Sequence[RenderedFile]) -> list[planning
 
 
 def bound_file(
-    path: str, current: bytes | None, content: bytes, operation: str = "write"
+    path: str, current: bytes | None, content: bytes, operation: PlanOperation = "write"
 ) -> planning.PlannedFile:
     """A planned file bound to the blob OID of what its target holds now (None: absent)."""
     return planning.PlannedFile(

@@ -12,7 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from git_memory.contracts.extraction import OwnerKeys
-from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
+from git_memory.contracts.promotion import (
+    PlanOperation,
+    PrepareCandidate,
+    PrepareRequest,
+    PromotionPlan,
+)
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
 from git_memory.promote.gate import lint_gate
@@ -52,7 +57,7 @@ def _checked(db: StateDB, owner: OwnerKeys, item: PrepareCandidate, kind: str) -
 
 
 def _planned(
-    worktree: Worktree, triples: Sequence[tuple[str, str, str | None]]
+    worktree: Worktree, triples: Sequence[tuple[str, PlanOperation, str | None]]
 ) -> list[planning.PlannedFile]:
     planned = []
     for relpath, operation, content in triples:

@@ -32,6 +32,7 @@ from git_memory.store.db import StateDB
 from git_memory.verify.check import entry_not_found
 
 if TYPE_CHECKING:
+    from git_memory.contracts.promotion import PlanOperation
     from git_memory.store.journal import PlanRecord
     from git_memory.store.session import Workspace
 
@@ -146,7 +147,7 @@ def finalize(db: StateDB, record: PlanRecord) -> None:
 
 def plan_files(
     workspace: Workspace, candidates: list[Candidate], /
-) -> list[tuple[str, str, str | None]]:
+) -> list[tuple[str, PlanOperation, str | None]]:
     """A retirement is planned from approved entries by `git memory retire`, never from
     candidates: a prepare request of this kind is refused."""
     del workspace, candidates

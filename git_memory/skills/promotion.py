@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from git_memory.contracts.skill import SkillDocument
 from git_memory.errors import GitMemoryError
 from git_memory.skills.binding import check_memory_context, check_target, skill_path
+from git_memory.store.candidates import require_candidate
 from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
+    from git_memory.contracts.promotion import PlanOperation
     from git_memory.store.candidates import Candidate
     from git_memory.store.journal import PlanRecord
     from git_memory.store.session import Workspace
@@ -21,10 +24,8 @@ if TYPE_CHECKING:
 
 def plan_files(
     workspace: Workspace, candidates: list[Candidate]
-) -> list[tuple[str, str, str | None]]:
+) -> list[tuple[str, PlanOperation, str | None]]:
     """One write per skill candidate; two candidates for the same skill are refused."""
-    from git_memory.contracts.skill import SkillDocument
-
     workspace.sync_approved()  # the memory context is checked against the files as they are
     files: dict[str, str] = {}
     for candidate in candidates:
@@ -46,8 +47,6 @@ def plan_files(
 
 def precheck(workspace: Workspace, record: PlanRecord) -> None:
     """Before promote writes: each skill's memory context must still be current."""
-    from git_memory.store.candidates import require_candidate
-
     workspace.sync_approved()  # the memory context is checked against the files as they are
     for candidate_id in record.candidate_ids:
         candidate = require_candidate(workspace.db, candidate_id)

@@ -15,6 +15,7 @@ from typing import Any
 from git_memory.contracts.canonical import canonical_json, sha256_hex
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PromotionPlan
+from git_memory.store.authorization import record_authorization as record
 from git_memory.store.db import Row, StateDB, now_ms
 
 PLAN_STATUSES = ("generated", "approved", "applying", "applied", "voided")
@@ -280,8 +281,6 @@ def record_authorization(
     db: StateDB, owner: OwnerKeys, *, plan_digest: str, via: str, detail: Mapping[str, Any]
 ) -> None:
     """Append an approval of a promotion plan to the authorization log."""
-    from git_memory.store.authorization import record_authorization as record
-
     record(
         db,
         owner=owner,

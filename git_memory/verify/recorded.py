@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.formats import bounded_json
+from git_memory.paths import read_private, write_private_atomic
+from git_memory.verify import check
+from git_memory.verify.check import Verifier
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
     from git_memory.store.session import Workspace
-    from git_memory.verify.check import Verifier
     from git_memory.verify.manifests import Manifests
 
 RECORD_FORMAT = "git-memory-freshness-record@2"
@@ -59,8 +61,6 @@ def recorded_freshness(worktree: Worktree, tree_digest: str) -> dict[str, Any]:
     """Stale entry ids and counts: from the record when nothing it depends on changed, else
     checked now (and recorded). `tree_digest` is the approved projection's digest of the
     entry files, current as of this call."""
-    from git_memory.verify.check import Verifier
-
     verifier = Verifier.for_worktree(worktree)
     path = _record_path(worktree)
     record = _load(path)
@@ -86,12 +86,11 @@ def consulted_paths(worktree: Worktree) -> list[str] | None:
 
 
 def _checked(worktree: Worktree, verifier: Verifier | None) -> tuple[dict[str, Any], Verifier]:
-    from git_memory.verify.check import Verifier, counts, verify_memory
-
     verifier = verifier or Verifier.for_worktree(worktree)
-    checked = verify_memory(worktree, verifier=verifier)
+    # Looked up on the module when called, so a test can stand in for the check.
+    checked = check.verify_memory(worktree, verifier=verifier)
     stale = sorted(c.id for c in checked if c.kind == "entry" and c.state == "stale")
-    return {"stale": stale, "counts": counts(checked)}, verifier
+    return {"stale": stale, "counts": check.counts(checked)}, verifier
 
 
 def _key(verifier: Verifier, tree_digest: str, record: dict[str, Any]) -> str:
@@ -125,8 +124,6 @@ def _record_path(worktree: Worktree) -> Path:
 
 
 def _load(path: Path) -> dict[str, Any] | None:
-    from git_memory.paths import read_private
-
     try:
         document = bounded_json.loads(read_private(path), max_bytes=RECORD_MAX_BYTES)
     except (OSError, ValueError, GitMemoryError):
@@ -142,8 +139,6 @@ def _load(path: Path) -> dict[str, Any] | None:
 
 
 def _store(path: Path, document: dict[str, Any]) -> None:
-    from git_memory.paths import write_private_atomic
-
     # A record that cannot be written only means checking again next time.
     with contextlib.suppress(OSError, ValueError, GitMemoryError):
         write_private_atomic(path, canonical_json(document))
