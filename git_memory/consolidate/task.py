@@ -37,9 +37,7 @@ from git_memory.skills.context import (
     entry_set_digest,
     scene_index_digest,
 )
-from git_memory.skills.contexts import load_sources
 from git_memory.store.approved import ANALYZER_VERSION, get_projection
-from git_memory.store.tasks import plan_task
 
 if TYPE_CHECKING:
     from git_memory.store.session import Workspace
@@ -78,6 +76,10 @@ class Built:
 
 def snapshot(workspace: Workspace) -> Snapshot:
     """Approved entries (projection), scenes and doctrine (files); coverage must be complete."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
+    from git_memory.skills.contexts import load_sources
+
     projection = get_projection(workspace.db, workspace.owner)
     if projection is None or projection.coverage != "complete":
         raise GitMemoryError(
@@ -195,6 +197,10 @@ def _scene(scene: SceneSource) -> ConsolidationScene:
 
 def plan(workspace: Workspace, task: ConsolidationTask) -> str:
     """Record the task in the store (idempotent: same state, same task); its status."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
+    from git_memory.store.tasks import plan_task
+
     with workspace.db.write(boundary="consolidate.plan"):
         stored, _ = plan_task(
             workspace.db,

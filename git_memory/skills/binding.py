@@ -14,7 +14,6 @@ from git_memory import safefs
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.skills.context import memory_binding_digest
-from git_memory.skills.contexts import load_sources
 
 if TYPE_CHECKING:
     from git_memory.contracts.skill import SkillDocument
@@ -29,6 +28,10 @@ def skill_path(name: str) -> str:
 
 def current_memory_digest(workspace: Workspace) -> str:
     """The memory context binding digest of the approved memory now."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
+    from git_memory.skills.contexts import load_sources
+
     sources = load_sources(workspace)
     return memory_binding_digest(sources.entries, sources.scenes, sources.doctrine)
 

@@ -19,12 +19,11 @@ from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.formats import bounded_json
 from git_memory.paths import read_private, write_private_atomic
-from git_memory.verify import check
-from git_memory.verify.check import Verifier
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
     from git_memory.store.session import Workspace
+    from git_memory.verify.check import Verifier
     from git_memory.verify.manifests import Manifests
 
 RECORD_FORMAT = "git-memory-freshness-record@2"
@@ -61,6 +60,10 @@ def recorded_freshness(worktree: Worktree, tree_digest: str) -> dict[str, Any]:
     """Stale entry ids and counts: from the record when nothing it depends on changed, else
     checked now (and recorded). `tree_digest` is the approved projection's digest of the
     entry files, current as of this call."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
+    from git_memory.verify.check import Verifier
+
     verifier = Verifier.for_worktree(worktree)
     path = _record_path(worktree)
     record = _load(path)
@@ -86,6 +89,11 @@ def consulted_paths(worktree: Worktree) -> list[str] | None:
 
 
 def _checked(worktree: Worktree, verifier: Verifier | None) -> tuple[dict[str, Any], Verifier]:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
+    from git_memory.verify import check
+    from git_memory.verify.check import Verifier
+
     verifier = verifier or Verifier.for_worktree(worktree)
     # Looked up on the module when called, so a test can stand in for the check.
     checked = check.verify_memory(worktree, verifier=verifier)
@@ -95,6 +103,7 @@ def _checked(worktree: Worktree, verifier: Verifier | None) -> tuple[dict[str, A
 
 def _key(verifier: Verifier, tree_digest: str, record: dict[str, Any]) -> str:
     """Digest of what the verdicts depend on, with the recorded paths looked at again now."""
+
     consulted = record["consulted"]
     facts = verifier.facts
     return digest(
