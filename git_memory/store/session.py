@@ -3,6 +3,9 @@
 Opening binds the worktree in the private DB and brings the approved projection up to date
 (stat-only when nothing changed), so every flow reads approved memory that matches the files.
 `open_workspace` owns its SQLite connection: use it as a context manager, which closes it.
+The operation (ops/) opens it and passes it down typed; nothing below ops/ opens one
+(tests/test_workspace_boundary.py), and no operation holds two at once
+(tests/ops/test_one_workspace.py).
 """
 
 from __future__ import annotations
