@@ -6,12 +6,11 @@ from typing import TYPE_CHECKING
 
 from git_memory.agent_memory.read import read_store
 from git_memory.agent_memory.stores import FoundStore, enabled_stores, locate
-from git_memory.paths import MEMORY_STATE_DB
 from git_memory.store import agent_memory as harvest_state
-from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
+    from git_memory.store.session import Workspace
 
 
 def found_stores(worktree: Worktree) -> list[FoundStore]:
@@ -20,18 +19,18 @@ def found_stores(worktree: Worktree) -> list[FoundStore]:
     return locate(worktree, specs)
 
 
-def counts(worktree: Worktree) -> dict[str, int]:
+def counts(worktree: Worktree, workspace: Workspace | None) -> dict[str, int]:
     """Stores found, items not harvested at their current text, and harvested items waiting
-    in review. Reads no store when none exists; creates no state."""
+    in review. Reads no store when none exists; creates no state (`workspace` None when
+    there is none yet)."""
     stores = found_stores(worktree)
     if not stores:
         return {"stores": 0, "unharvested": 0, "inReview": 0}
     prior: dict[tuple[str, str], harvest_state.HarvestedItem] = {}
     in_review = 0
-    if (worktree.state_home / MEMORY_STATE_DB).exists():
-        with open_workspace(worktree, sync=False) as workspace:
-            prior = harvest_state.harvested_items(workspace.db, workspace.owner)
-            in_review = harvest_state.waiting_count(workspace.db, workspace.owner)
+    if workspace is not None:
+        prior = harvest_state.harvested_items(workspace.db, workspace.owner)
+        in_review = harvest_state.waiting_count(workspace.db, workspace.owner)
     unharvested = 0
     for found in stores:
         for item in read_store(found, worktree.root)[0]:

@@ -123,6 +123,8 @@ def _markdown_in(directory: Path, prefix: str = "") -> tuple[StoreFile, ...]:
 
 
 def _claude_auto(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.sessions.providers.claude_code import PROVIDER_INFO
 
     root = PROVIDER_INFO.home() / "projects" / project_slug(main_root(worktree)) / "memory"
@@ -162,6 +164,8 @@ def _override(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
 
 
 def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.sessions.providers.gemini_cli import home
 
     places = ((home() / "GEMINI.md", "user GEMINI.md"), (worktree.root / "GEMINI.md", "GEMINI.md"))

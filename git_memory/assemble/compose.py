@@ -27,6 +27,8 @@ from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.assemble.sources import MemoryFiles
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
+from git_memory.formats.memory_file import load_doctrine, load_scene, load_skill
+from git_memory.lint.engine import lint_bytes
 
 MAX_MATCHING = 50
 Kind = Literal["block", "context"]
@@ -48,8 +50,6 @@ class RenderSettings:
 
 def lint_sources(files: MemoryFiles) -> None:
     """Every file that feeds the output must pass the lint gate (format included)."""
-    from git_memory.lint.engine import lint_bytes
-
     named: list[tuple[str, bytes]] = []
     if files.doctrine is not None:
         named.append(("doctrine.md", files.doctrine))
@@ -75,8 +75,6 @@ def lint_sources(files: MemoryFiles) -> None:
 
 def parse_sources(files: MemoryFiles) -> tuple[str | None, list[SceneLine], list[SkillLine]]:
     """The doctrine text, scene lines and skill lines of the memory files."""
-    from git_memory.formats.memory_file import load_doctrine, load_scene, load_skill
-
     doctrine = (
         load_doctrine("doctrine.md", files.doctrine.decode()).text if files.doctrine else None
     )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, cast
 from git_memory.assemble.render import TARGET_FILES, Provider
 from git_memory.contracts.assemble import MAX_BUDGET, MIN_BUDGET
 from git_memory.errors import GitMemoryError
+from git_memory.sessions.agents import worktree_agents
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -49,8 +50,6 @@ def assemble_targets(worktree: Worktree) -> list[Provider]:
     codex and every agent this worktree's indexed sessions come from."""
     configured = worktree.config_value("memory.assembleTargets")
     if configured is None:
-        from git_memory.sessions.agents import worktree_agents
-
         seen = [
             INDEXED_AGENTS[name] for name in worktree_agents(worktree) if name in INDEXED_AGENTS
         ]

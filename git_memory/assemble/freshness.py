@@ -12,21 +12,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from git_memory.verify.recorded import context_stale_ids
+
 if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
+    from git_memory.store.session import Workspace
 
-Freshness = Callable[[], frozenset[str]]
+# Asked with the snapshot's open workspace, its approved projection synced.
+Freshness = Callable[["Workspace"], frozenset[str]]
 
 
-def no_stale_entries() -> frozenset[str]:
+def no_stale_entries(workspace: Workspace) -> frozenset[str]:
     """The default verdict: nothing is known to be stale."""
+    del workspace
     return frozenset()
 
 
-def freshness_for(worktree: Worktree) -> Freshness:
-    """The freshness check assembly and `context` use for `worktree`: the stale entry ids
-    `git memory verify` would report, answered from a record while nothing they depend on
-    changed (docs/guide-verify.md)."""
-    from git_memory.verify.recorded import context_stale_ids
-
-    return lambda: context_stale_ids(worktree)
+def freshness_check() -> Freshness:
+    """The freshness check assembly and `context` use: the stale entry ids `git memory
+    verify` would report, answered from a record while nothing they depend on changed
+    (docs/guide-verify.md)."""
+    return context_stale_ids

@@ -34,6 +34,7 @@ from git_memory.assemble.scoped import (
 )
 from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.failpoints import failpoint
+from git_memory.formats.controls import escape_controls
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,6 @@ class AssembleInputs:
 
 
 def _text(data: bytes | None) -> list[str]:
-    from git_memory.formats.controls import escape_controls
-
     return escape_controls((data or b"").decode("utf-8", "replace")).splitlines(keepends=True)
 
 

@@ -9,8 +9,6 @@ cached one) never parses ten thousand entries.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,9 +21,10 @@ from git_memory.assemble.sources import MemoryFiles, read_memory_files
 from git_memory.contracts.canonical import digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.paths import read_private, write_private_atomic
+from git_memory.store.approved import list_approved_entries
+from git_memory.store.recall_queries import search_approved
 
 if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
     from git_memory.store.session import Workspace
 
 # Bumped whenever the rendering changes, so cached blocks of an older rendering are not reused.
@@ -47,8 +46,6 @@ class MemorySnapshot:
     def approved(self) -> list[ApprovedEntry]:
         """Approved entries that nothing supersedes (deprecated ones are not in the rows)."""
         if self._entries is None:
-            from git_memory.store.approved import list_approved_entries
-
             rows = list_approved_entries(self.state.db, self.state.owner)
             entries = [entry_from_row(row) for row in rows]
             self._entries = [entry for entry in entries if not entry.superseded]
@@ -81,8 +78,6 @@ class MemorySnapshot:
 
     def matching(self, query: str, limit: int) -> list[str]:
         """Ids of approved entries matching `query`, best BM25 first."""
-        from git_memory.store.recall_queries import search_approved
-
         rows = search_approved(self.state.db, self.state.owner, query, limit)
         return [row.id for row in rows]
 
@@ -103,24 +98,16 @@ class MemorySnapshot:
         )
 
 
-@contextmanager
-def open_snapshot(
-    worktree: Worktree, freshness: Freshness = no_stale_entries
-) -> Iterator[MemorySnapshot]:
-    """Sync the approved projection and read the memory files; the state closes on exit."""
-    from git_memory.store.session import open_workspace
-
-    state = open_workspace(worktree, sync=True)
-    try:
-        assert state.sync is not None
-        key = worktree.binding().worktree_key
-        yield MemorySnapshot(
-            scopes_path=cache_path(worktree.state_home, "scopes", key),
-            files=read_memory_files(worktree.root, worktree.memory_root),
-            tree_digest=state.sync.source_tree_digest,
-            coverage=state.sync.coverage,
-            stale_ids=frozenset(freshness()),
-            state=state,
-        )
-    finally:
-        state.close()
+def read_snapshot(workspace: Workspace, freshness: Freshness = no_stale_entries) -> MemorySnapshot:
+    """The approved memory of the operation's workspace: its projection synced, the memory
+    files read and the stale ids asked of `freshness`."""
+    worktree = workspace.worktree
+    sync = workspace.synced()
+    return MemorySnapshot(
+        scopes_path=cache_path(worktree.state_home, "scopes", workspace.binding.worktree_key),
+        files=read_memory_files(worktree.root, worktree.memory_root),
+        tree_digest=sync.source_tree_digest,
+        coverage=sync.coverage,
+        stale_ids=frozenset(freshness(workspace)),
+        state=workspace,
+    )

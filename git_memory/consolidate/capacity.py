@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from git_memory.errors import GitMemoryError
 
 if TYPE_CHECKING:
-    from git_memory.consolidate.rules import PatchOperation
+    from git_memory.consolidate.operation import PatchOperation
 
 MAX_SCENES = 15
 MERGE_PREFERRED_AT = 12

@@ -12,36 +12,26 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from git_memory.consolidate import runs
-from git_memory.contracts.extraction import OwnerKeys
+from git_memory.consolidate import runs, scene_meta
+from git_memory.consolidate import task as tasks
+from git_memory.consolidate.stage import binding_drift
 from git_memory.errors import GitMemoryError
+from git_memory.store.candidates import require_candidate
 from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
+    from git_memory.contracts.promotion import PlanOperation
     from git_memory.store.candidates import Candidate
     from git_memory.store.journal import PlanRecord
     from git_memory.store.session import Workspace
 
 
-def _workspace(worktree: Worktree, db: StateDB, owner: OwnerKeys) -> Workspace:
-    from git_memory.store.session import Workspace
-
-    workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
-    workspace.sync_approved()
-    return workspace
-
-
-def check_current(worktree: Worktree, db: StateDB, owner: OwnerKeys, candidate: Candidate) -> None:
+def check_current(workspace: Workspace, candidate: Candidate) -> None:
     """Refuse when the approved memory moved since the patch was staged."""
-    from git_memory.consolidate import task as tasks
-    from git_memory.consolidate.stage import binding_drift
-
     payload = candidate.payload
     mode = payload["binding"]["replay"]["mode"]
-    built = tasks.build(
-        _workspace(worktree, db, owner), mode, now_ms=int(time.time() * 1000), check_pending=False
-    )
+    workspace.sync_approved()  # the task is rebuilt from the files as they are now
+    built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000), check_pending=False)
     if built.task is None or built.task.task_id != payload["taskId"]:
         raise binding_drift(
             f"approved memory changed since consolidation {candidate.candidate_id!r} was staged",
@@ -51,8 +41,8 @@ def check_current(worktree: Worktree, db: StateDB, owner: OwnerKeys, candidate: 
 
 
 def plan_files(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate]
-) -> list[tuple[str, str, str | None]]:
+    workspace: Workspace, candidates: list[Candidate]
+) -> list[tuple[str, PlanOperation, str | None]]:
     """The patch's files: writes, then deletes (relative to the memory root)."""
     if len(candidates) != 1:
         raise GitMemoryError(
@@ -61,48 +51,22 @@ def plan_files(
             hint="prepare each consolidation candidate on its own",
         )
     candidate = candidates[0]
-    check_current(worktree, db, owner, candidate)
+    check_current(workspace, candidate)
     files = [(item["path"], item["kind"], item["content"]) for item in candidate.payload["files"]]
     for path, kind, content in files:
         if kind == "write":
-            check_stored_form(path, content)
+            scene_meta.check_stored_form(path, content)
     return files
 
 
-def check_stored_form(path: str, content: str) -> None:
-    """Content as it is stored (canonical JSON keeps strings NFC, which can lengthen a text)
-    must still pass its format and budgets; else `GM_PATCH_INVALID` (content-format)."""
-    import unicodedata
-
-    from git_memory.consolidate.scene_meta import content_error
-    from git_memory.errors import FormatError
-    from git_memory.formats.doctrine import parse_doctrine
-    from git_memory.formats.scene import parse_scene
-
-    try:
-        stored = unicodedata.normalize("NFC", content)
-        if path == "doctrine.md":
-            parse_doctrine(stored)
-        else:
-            parse_scene(stored)
-    except FormatError as exc:
-        raise content_error(
-            "content-format", f"{path}: {exc.message}", None, formatCode=exc.code
-        ) from exc
-
-
-def precheck(worktree: Worktree, db: StateDB, record: PlanRecord) -> None:
+def precheck(workspace: Workspace, record: PlanRecord) -> None:
     """Before promote touches a file: the memory must still be what the patch was built on."""
-    from git_memory.store.candidates import require_candidate
-
     for candidate_id in record.candidate_ids:
-        check_current(worktree, db, record.owner, require_candidate(db, candidate_id))
+        check_current(workspace, require_candidate(workspace.db, candidate_id))
 
 
 def finalize(db: StateDB, record: PlanRecord) -> None:
     """Inside the finalize transaction: the run of each promoted patch becomes `applied`."""
-    from git_memory.store.candidates import require_candidate
-
     for candidate_id in record.candidate_ids:
         run = runs.find_run(db, record.owner, require_candidate(db, candidate_id).payload["runId"])
         if run is not None:

@@ -13,6 +13,7 @@ from git_memory.consolidate.rules import (
     ValidatedPatch,
     scene_path,
 )
+from git_memory.formats.controls import escape_controls
 
 if TYPE_CHECKING:
     from git_memory.contracts.consolidation import ConsolidationTask
@@ -28,8 +29,6 @@ def _current(task: ConsolidationTask, path: str) -> str:
 
 
 def _diff(path: str, old: str, new: str) -> str:
-    from git_memory.formats.controls import escape_controls
-
     lines = difflib.unified_diff(
         escape_controls(old).splitlines(keepends=True),
         escape_controls(new).splitlines(keepends=True),

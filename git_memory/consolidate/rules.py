@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from git_memory.consolidate import heat as heat_rules
-from git_memory.consolidate.capacity import (
-    check_capacity,
-)
+from git_memory.consolidate.capacity import check_capacity
+from git_memory.consolidate.operation import PatchOperation
 from git_memory.consolidate.scene_meta import (
     content_error,
     materialize_doctrine,
@@ -36,27 +35,6 @@ DOCTRINE_NAME = "doctrine"
 DOCTRINE_PATH = "doctrine.md"
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-
-
-class PatchOperation(Protocol):
-    """What the rules read of one operation (the ConsolidationPatch@v1 operation model)."""
-
-    @property
-    def operation_id(self) -> str: ...
-    @property
-    def op(self) -> str: ...
-    @property
-    def target(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def new_content(self) -> str | None: ...
-    @property
-    def based_on_entry_ids(self) -> Sequence[str]: ...
-    @property
-    def merge_sources(self) -> Sequence[str]: ...
-    @property
-    def rationale(self) -> str: ...
 
 
 @dataclass(frozen=True)

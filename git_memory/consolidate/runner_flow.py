@@ -15,19 +15,25 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from git_memory.consolidate import task as tasks
+from git_memory.consolidate.stage import stage_patch
 from git_memory.consolidate.synthesis import why_none
 from git_memory.contracts.canonical import canonical_json, sha256_hex
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask
 from git_memory.contracts.consolidation_ops import ConsolidateResult
 from git_memory.contracts.extraction import Lease
+from git_memory.contracts.runner import InputCoverage
 from git_memory.errors import GitMemoryError
+from git_memory.runners.plans import build_plan
+from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.runner import Approval, Planned, ProcessRunner
+from git_memory.runners.session import RunnerSession
+from git_memory.store.authorization import delivery_state
+from git_memory.store.tasks import get_task
 
 if TYPE_CHECKING:
     from git_memory.contracts.consolidation_ops import ConsolidatePreviewRequest, ConsolidateRequest
     from git_memory.contracts.runner import RunnerExecutionPlan
-    from git_memory.repo.binding import Worktree
-    from git_memory.runners.session import Ask, RunnerSession
+    from git_memory.runners.session import Ask
     from git_memory.store.session import Workspace
 
 # The sandboxed process answering one consolidation task with a ConsolidationPatch.
@@ -38,8 +44,6 @@ MAX_ATTEMPTS = 16
 
 
 def _item(kind: str, source_id: str, revision: int | None, digest: str, text: str) -> Any:
-    from git_memory.contracts.runner import InputCoverage
-
     return InputCoverage(
         source_kind=kind,
         opaque_source_id=source_id,
@@ -87,9 +91,6 @@ def _fresh_plan(
     A plan digest is delivered at most once; after a failed or refused answer the next
     invocation needs new bytes, hence a new plan and a new approval.
     """
-    from git_memory.runners.plans import build_plan
-    from git_memory.store.authorization import delivery_state
-    from git_memory.store.tasks import get_task
 
     tasks.plan(workspace, task)
     stored = get_task(workspace.db, task.task_id)
@@ -114,62 +115,52 @@ def _fresh_plan(
 
 
 def consolidate(
-    worktree: Worktree, request: ConsolidateRequest | ConsolidatePreviewRequest, ask: Ask | None
+    workspace: Workspace, request: ConsolidateRequest | ConsolidatePreviewRequest, ask: Ask | None
 ) -> ConsolidateResult:
     """Plan (and with approval, run and stage) the consolidation task through a runner."""
-    from git_memory.store.session import open_workspace
-
-    with open_workspace(worktree) as workspace:
-        mode: tasks.Mode = "full" if request.full else "incremental"
-        built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
-        note = why_none(built, request.if_due)
-        if note is not None:
-            return ConsolidateResult(
-                status=_status_of(built), entry_count=built.selected, note=note
-            )
-        assert built.task is not None
-        approval = Approval(
-            getattr(request, "approve_plan", None), getattr(request, "approve_manifest", None), ask
+    mode: tasks.Mode = "full" if request.full else "incremental"
+    built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
+    note = why_none(built, request.if_due)
+    if note is not None:
+        return ConsolidateResult(status=_status_of(built), entry_count=built.selected, note=note)
+    assert built.task is not None
+    approval = Approval(
+        getattr(request, "approve_plan", None), getattr(request, "approve_manifest", None), ask
+    )
+    runner = Consolidator(
+        _session(workspace, request),
+        "consolidation",
+        ConsolidationPatch,
+        _stdin,
+        _coverage,
+        approval,
+    )
+    planned = _fresh_plan(workspace, runner, built.task)
+    try:
+        ((plan, patch),) = runner.deliver([planned])
+    except GitMemoryError as exc:
+        if exc.code != "GM_APPROVAL_REQUIRED":
+            raise
+        return ConsolidateResult(
+            status="approval-required",
+            task_id=planned.task.task_id,
+            entry_count=built.selected,
+            plans=[planned.plan.to_json()],
+            note=f"approve with --approve-plan {planned.plan.plan_digest}",
         )
-        runner = Consolidator(
-            _session(worktree, workspace, request),
-            "consolidation",
-            ConsolidationPatch,
-            _stdin,
-            _coverage,
-            approval,
-        )
-        planned = _fresh_plan(workspace, runner, built.task)
-        try:
-            ((plan, patch),) = runner.deliver([planned])
-        except GitMemoryError as exc:
-            if exc.code != "GM_APPROVAL_REQUIRED":
-                raise
-            return ConsolidateResult(
-                status="approval-required",
-                task_id=planned.task.task_id,
-                entry_count=built.selected,
-                plans=[planned.plan.to_json()],
-                note=f"approve with --approve-plan {planned.plan.plan_digest}",
-            )
-        return _stage(workspace, plan, patch, count=built.selected)
+    return _stage(workspace, plan, patch, count=built.selected)
 
 
 def _session(
-    worktree: Worktree,
-    workspace: Workspace,
-    request: ConsolidateRequest | ConsolidatePreviewRequest,
+    workspace: Workspace, request: ConsolidateRequest | ConsolidatePreviewRequest
 ) -> RunnerSession:
-    from git_memory.runners.profiles import RunnerOptions
-    from git_memory.runners.session import RunnerSession
-
     options = RunnerOptions(
         request.runner,
         command=getattr(request, "runner_command", None),
         model=request.model,
         endpoint=request.endpoint,
     )
-    session = RunnerSession.open(worktree, options, workspace.db, workspace.owner)
+    session = RunnerSession.open(workspace.worktree, options, workspace.db, workspace.owner)
     if not session.needs_approval:
         raise GitMemoryError(
             "GM_RUNNER_KIND_UNSUPPORTED",
@@ -189,8 +180,6 @@ def _stage(
     workspace: Workspace, plan: RunnerExecutionPlan, patch: ConsolidationPatch, *, count: int
 ) -> ConsolidateResult:
     """Stage the runner's validated patch like an agent's."""
-    from git_memory.consolidate.stage import stage_patch
-
     staged = stage_patch(workspace, patch)
     return ConsolidateResult(
         status="staged",

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.extraction import OwnerKeys
+from git_memory.store.candidates import get_candidate
+from git_memory.store.consolidation_runs import consolidation_runs, record_consolidation_run
 from git_memory.store.db import StateDB
 
 SUCCESSFUL = ("applied", "no_op")
@@ -43,8 +45,6 @@ def _baseline(run: dict[str, Any]) -> dict[str, tuple[int, str]]:
 
 def run_state(db: StateDB, owner: OwnerKeys) -> RunState:
     """Current run state; pending runs whose candidate is gone are marked stale first."""
-    from git_memory.store.consolidation_runs import consolidation_runs
-
     last: dict[str, Any] | None = None
     pending: str | None = None
     for run in consolidation_runs(db, owner):
@@ -61,16 +61,12 @@ def run_state(db: StateDB, owner: OwnerKeys) -> RunState:
 
 
 def _candidate_alive(db: StateDB, run: dict[str, Any]) -> bool:
-    from git_memory.store.candidates import get_candidate
-
     found = get_candidate(db, candidate_id_of(str(run["taskId"])))
     return found is not None and found.status in ("draft", "quarantined")
 
 
 def set_state(db: StateDB, owner: OwnerKeys, run: dict[str, Any], state: str) -> None:
     """Move a run to `state`, keeping its record."""
-    from git_memory.store.consolidation_runs import record_consolidation_run
-
     record_consolidation_run(
         db,
         run_id=run["runId"],
@@ -84,8 +80,6 @@ def set_state(db: StateDB, owner: OwnerKeys, run: dict[str, Any], state: str) ->
 
 def find_run(db: StateDB, owner: OwnerKeys, run_id: str) -> dict[str, Any] | None:
     """The run `run_id` of this owner, or None."""
-    from git_memory.store.consolidation_runs import consolidation_runs
-
     for run in consolidation_runs(db, owner):
         if run["runId"] == run_id:
             return run

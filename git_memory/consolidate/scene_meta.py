@@ -8,6 +8,8 @@ then the scene is parsed and written back in canonical META form.
 
 from __future__ import annotations
 
+import unicodedata
+
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.formats.doctrine import parse_doctrine, serialize_doctrine
 from git_memory.formats.normalize import normalize_text
@@ -27,6 +29,21 @@ def content_error(
         hint="fix the operation and stage the whole patch again; nothing was recorded",
         details=details,
     )
+
+
+def check_stored_form(path: str, content: str) -> None:
+    """Content as it is stored (canonical JSON keeps strings NFC, which can lengthen a text)
+    must still pass its format and budgets; else `GM_PATCH_INVALID` (content-format)."""
+    try:
+        stored = unicodedata.normalize("NFC", content)
+        if path == "doctrine.md":
+            parse_doctrine(stored)
+        else:
+            parse_scene(stored)
+    except FormatError as exc:
+        raise content_error(
+            "content-format", f"{path}: {exc.message}", None, formatCode=exc.code
+        ) from exc
 
 
 def _format_rejected(exc: FormatError, what: str, operation_id: str) -> GitMemoryError:

@@ -17,10 +17,19 @@ from git_memory.consolidate import runs
 from git_memory.consolidate import task as tasks
 from git_memory.consolidate.review_text import operation_text, patch_summary
 from git_memory.consolidate.rules import ValidatedPatch, context_from_task, validate_patch
+from git_memory.consolidate.scene_meta import check_stored_form
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask, EntryRevision
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
+from git_memory.store.candidates import (
+    Assessment,
+    EvidenceRef,
+    add_evidence_refs,
+    insert_candidate,
+    set_assessment,
+)
+from git_memory.store.consolidation_runs import record_consolidation_run
 from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
@@ -42,6 +51,8 @@ def binding_drift(message: str, **details: Any) -> GitMemoryError:
 
 
 def _stored_task(workspace: Workspace, patch: ConsolidationPatch) -> Any:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.store.tasks import get_task, not_found
 
     stored = get_task(workspace.db, patch.task_id)
@@ -61,12 +72,14 @@ def current_task(
     workspace: Workspace, patch_binding: ConsolidationBinding, task_id: str
 ) -> tasks.Built:
     """The task rebuilt from the current state; drift when it is not `task_id` any more."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
+    from git_memory.store.tasks import mark_stale
+
     built = tasks.build(
         workspace, patch_binding.replay.mode, now_ms=int(time.time() * 1000), check_pending=False
     )
     if built.task is None or built.task.task_id != task_id:
-        from git_memory.store.tasks import mark_stale
-
         mark_stale(workspace.db, task_id, "approved memory changed since synthesize")
         raise binding_drift(
             f"approved entries, scenes or doctrine changed since task {task_id!r} was issued",
@@ -85,6 +98,8 @@ def current_task(
 
 def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> AgentStage:
     """Stage the patch; returns the AgentStage document (identical bytes replay)."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.extract.staging import claim_or_replay, release
     from git_memory.store.tasks import submit_task
 
@@ -113,8 +128,6 @@ def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> AgentStage:
 
 
 def _check_stored_forms(validated: ValidatedPatch) -> None:
-    from git_memory.consolidate.promotion import check_stored_form
-
     for change in validated.files:
         if change.kind == "write" and change.content is not None:
             check_stored_form(change.path, change.content)
@@ -126,8 +139,6 @@ def _apply(
     patch: ConsolidationPatch,
     prepared: tuple[tasks.Built, ValidatedPatch] | None,
 ) -> dict[str, Any]:
-    from git_memory.store.consolidation_runs import record_consolidation_run
-
     assert prepared is not None, "a fresh submission is always validated first"
     built, validated = prepared
     assert built.task is not None
@@ -198,8 +209,6 @@ def _insert(
     validated: ValidatedPatch,
     run_id: str,
 ) -> str:
-    from git_memory.store.candidates import insert_candidate, set_assessment
-
     candidate_id = runs.candidate_id_of(task.task_id)
     payload = _payload(task, validated, run_id)
     insert_candidate(
@@ -221,8 +230,6 @@ def _insert(
 def _add_evidence(
     db: StateDB, candidate_id: str, task: ConsolidationTask, op_id: str, entry_ids: tuple[str, ...]
 ) -> None:
-    from git_memory.store.candidates import EvidenceRef, add_evidence_refs
-
     by_id = {e.entry_id: e for e in task.entries}
     refs = [
         EvidenceRef(
@@ -247,8 +254,6 @@ def _add_evidence(
 
 
 def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
-    from git_memory.store.candidates import Assessment
-
     return Assessment(
         statement_id=op.operation_id,
         citations_digest=digest(_citations(task, op.based_on_entry_ids)),
@@ -262,6 +267,8 @@ def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
 
 
 def _response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.extract.staging import staged_candidates
 
     staged, items = staged_candidates(workspace, outcome["candidateIds"], "consolidation")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from git_memory.consolidate import runs
 from git_memory.consolidate import task as tasks
 from git_memory.contracts.consolidation import (
     PATCH_FORMAT,
@@ -12,9 +13,9 @@ from git_memory.contracts.consolidation import (
     Synthesis,
     SynthesisGuidance,
 )
+from git_memory.store.candidates import get_candidate
 
 if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
     from git_memory.store.session import Workspace
 
 RULE = (
@@ -24,28 +25,22 @@ RULE = (
 )
 
 
-def synthesize(worktree: Worktree, mode: tasks.Mode, *, if_due: bool = False) -> Synthesis:
+def synthesize(workspace: Workspace, mode: tasks.Mode, *, if_due: bool = False) -> Synthesis:
     """The Synthesis document: a planned task, or a note (not due, nothing new, pending)."""
-    from git_memory.store.session import open_workspace
-
-    with open_workspace(worktree) as workspace:
+    built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
+    if built.state.pending_run_id is not None and retire_outdated(workspace, built):
         built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
-        if built.state.pending_run_id is not None and retire_outdated(workspace, built):
-            built = tasks.build(workspace, mode, now_ms=int(time.time() * 1000))
-        note = why_none(built, if_due)
-        if note is not None:
-            return _synthesis(None, built, note)
-        assert built.task is not None
-        tasks.plan(workspace, built.task)
-        return _synthesis(built.task, built, None)
+    note = why_none(built, if_due)
+    if note is not None:
+        return _synthesis(None, built, note)
+    assert built.task is not None
+    tasks.plan(workspace, built.task)
+    return _synthesis(built.task, built, None)
 
 
 def retire_outdated(workspace: Workspace, built: tasks.Built) -> bool:
     """Mark the pending run stale when memory moved since its patch was staged (its plan can
     never be prepared then); True when it was retired."""
-    from git_memory.consolidate import runs
-    from git_memory.store.candidates import get_candidate
-
     run = runs.find_run(workspace.db, workspace.owner, str(built.state.pending_run_id))
     candidate = (
         get_candidate(workspace.db, runs.candidate_id_of(str(run["taskId"]))) if run else None

@@ -37,6 +37,7 @@ from git_memory.skills.context import (
     entry_set_digest,
     scene_index_digest,
 )
+from git_memory.store.approved import ANALYZER_VERSION, get_projection
 
 if TYPE_CHECKING:
     from git_memory.store.session import Workspace
@@ -75,8 +76,9 @@ class Built:
 
 def snapshot(workspace: Workspace) -> Snapshot:
     """Approved entries (projection), scenes and doctrine (files); coverage must be complete."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.skills.contexts import load_sources
-    from git_memory.store.approved import get_projection
 
     projection = get_projection(workspace.db, workspace.owner)
     if projection is None or projection.coverage != "complete":
@@ -145,8 +147,6 @@ def build(workspace: Workspace, mode: Mode, *, now_ms: int, check_pending: bool 
 def _binding(
     workspace: Workspace, snap: Snapshot, state: RunState, mode: Mode, selected: list[EntrySource]
 ) -> ConsolidationBinding:
-    from git_memory.store.approved import ANALYZER_VERSION
-
     uuid = workspace.database_uuid
     return ConsolidationBinding(
         database_uuid=uuid,
@@ -197,6 +197,8 @@ def _scene(scene: SceneSource) -> ConsolidationScene:
 
 def plan(workspace: Workspace, task: ConsolidationTask) -> str:
     """Record the task in the store (idempotent: same state, same task); its status."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.store.tasks import plan_task
 
     with workspace.db.write(boundary="consolidate.plan"):

@@ -83,6 +83,9 @@ def check_relative_path(path: str) -> str:
     return path
 
 
+PlanOperation = Literal["write", "delete"]
+
+
 class PlanFile(Model):
     """One target: a write needs the sanitized content digest; a delete needs a null digest
     and the blob OID of the file it removes."""
@@ -90,7 +93,7 @@ class PlanFile(Model):
     target_path: str
     target_blob_hash: Hex40 | None
     sanitized_content_digest: Hex64 | None
-    operation: Literal["write", "delete"] = "write"
+    operation: PlanOperation = "write"
 
     @field_validator("target_path")
     @classmethod

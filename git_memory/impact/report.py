@@ -11,6 +11,8 @@ from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindo
 from git_memory.formats.entry import Entry
 from git_memory.impact.measure import MIN_SESSIONS, SessionIndex, Window, measure
 from git_memory.impact.subjects import Subject, subject_of
+from git_memory.repo.landing import entry_landings
+from git_memory.sessions.activity import session_activity
 from git_memory.verify.check import memory_items
 
 if TYPE_CHECKING:
@@ -37,9 +39,6 @@ def measurable_entries(
 
 def impact(worktree: Worktree, ids: Sequence[str] = (), since: str | None = None) -> ImpactResponse:
     """Every measured entry of `worktree` (or those named by `ids`) from its session index."""
-    from git_memory.repo.landing import entry_landings
-    from git_memory.sessions.activity import session_activity
-
     entries = measurable_entries(worktree, ids)
     landings = entry_landings(worktree.repository, f"{worktree.memory_root}/entries")
     sessions = session_activity(worktree, since) if entries else []

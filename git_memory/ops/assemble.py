@@ -38,9 +38,10 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
     prints the diff and writes nothing.
     """
     from git_memory.assemble.config import assemble_budget, assemble_targets
-    from git_memory.assemble.freshness import freshness_for
+    from git_memory.assemble.freshness import freshness_check
     from git_memory.assemble.run import assemble as run_assemble
-    from git_memory.assemble.snapshot import open_snapshot
+    from git_memory.assemble.snapshot import read_snapshot
+    from git_memory.store.session import open_workspace
 
     worktree = ctx.worktree
     require_memory_root(worktree)
@@ -50,7 +51,8 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
     sharing = readers_by_file(providers)
     budget = assemble_budget(worktree)
     inputs = [(_inputs(worktree, first, budget), first) for first in sharing]
-    with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
+    with open_workspace(worktree) as workspace:
+        snapshot = read_snapshot(workspace, freshness_check())
         results = run_assemble(inputs, snapshot, dry_run=request.dry_run)
     assemblies = [_assembly(result, budget, sharing[result.provider]) for result in results]
     first = assemblies[0]

@@ -28,8 +28,10 @@ def consolidate(ctx: OpContext, request: ConsolidateRequest) -> ConsolidateResul
     `--if-due` runs only when at least 20 approved entries are new or changed.
     """
     from git_memory.consolidate.runner_flow import consolidate as run
+    from git_memory.store.session import open_workspace
 
-    return run(ctx.worktree, request, ctx.confirm)
+    with open_workspace(ctx.worktree) as workspace:
+        return run(workspace, request, ctx.confirm)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:

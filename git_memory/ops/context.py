@@ -41,11 +41,12 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     from git_memory.assemble.cache import cache_path
     from git_memory.assemble.compose import RenderSettings, render
     from git_memory.assemble.config import assemble_budget
-    from git_memory.assemble.freshness import freshness_for
+    from git_memory.assemble.freshness import freshness_check
     from git_memory.assemble.known import README, known_text
     from git_memory.assemble.render import NEW_FILE_HEADERS, TARGET_FILES
-    from git_memory.assemble.snapshot import open_snapshot
+    from git_memory.assemble.snapshot import read_snapshot
     from git_memory.ops.assemble import block_report, require_memory_root
+    from git_memory.store.session import open_workspace
 
     worktree = ctx.worktree
     require_memory_root(worktree)
@@ -64,7 +65,8 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     name = f"context-{request.provider}"
     default_form = not (query or request.budget or where is not None)
     before = answer_before(worktree, name) if default_form else None
-    with open_snapshot(worktree, freshness_for(worktree)) as snapshot:
+    with open_workspace(worktree) as workspace:
+        snapshot = read_snapshot(workspace, freshness_check())
         rendered = render(snapshot, settings, save=True)
         scoped = [] if where is None else _scoped(snapshot, settings, where)
         complete = snapshot.coverage == "complete"

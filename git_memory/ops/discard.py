@@ -9,9 +9,13 @@ import click
 
 from git_memory.contracts.requests import DiscardRequest, DiscardResponse
 from git_memory.errors import GitMemoryError, UsageError
+from git_memory.ids import resolve
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
-from git_memory.ops.short_ids import ShortIds
+from git_memory.ops.short_ids import ShortIds, namespace
+from git_memory.store.candidates import discard as discard_candidate
+from git_memory.store.candidates import require_candidate
+from git_memory.store.session import open_workspace
 
 
 def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
@@ -21,12 +25,6 @@ def discard(ctx: OpContext, request: DiscardRequest) -> DiscardResponse:
     reviewed (GM_REVISION_CONFLICT) nothing happens; review again. Without --revision the
     current revision is discarded.
     """
-    from git_memory.ids import resolve
-    from git_memory.ops.short_ids import namespace
-    from git_memory.store.candidates import discard as discard_candidate
-    from git_memory.store.candidates import require_candidate
-    from git_memory.store.session import open_workspace
-
     with open_workspace(ctx.worktree, sync=False) as workspace:
         candidate_id = resolve(
             request.candidate_id,

@@ -8,6 +8,7 @@ from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
+from git_memory.store.session import open_workspace
 
 
 def prepare(ctx: OpContext, request: PrepareRequest) -> PreparedPlan:
@@ -20,12 +21,16 @@ def prepare(ctx: OpContext, request: PrepareRequest) -> PreparedPlan:
     (GM_LINT_BLOCKED: no plan) and bound to the current blob OID of its target. The plan is
     stored privately; apply it with `git memory promote --plan ID --approve PLAN_DIGEST`.
     """
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.promote.prepare import prepare_plan
-    from git_memory.store.db import open_state
+    from git_memory.promote.prepare_memory import prepare_memory_plan
 
-    worktree = ctx.worktree
-    with open_state(worktree.state_home) as db:
-        plan = prepare_plan(worktree, db, request, PROMOTION_KINDS)
+    with open_workspace(ctx.worktree, sync=False) as workspace:
+        if request.kind == "entry":
+            plan = prepare_plan(workspace, request)
+        else:  # rendered by the kind's own module
+            plan = prepare_memory_plan(workspace, request, PROMOTION_KINDS)
     return prepared(plan)
 
 

@@ -9,10 +9,16 @@ import click
 
 from git_memory.contracts.promotion_ops import PromoteRequest, PromotionResult
 from git_memory.errors import GitMemoryError
+from git_memory.ids import abbreviate_within, resolve
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
-from git_memory.ops.short_ids import ShortIds
+from git_memory.ops.short_ids import ShortIds, namespace
+from git_memory.promote import approval
+from git_memory.promote.apply import apply_plan, busy, check_owner, load_plan, promotion_lock
+from git_memory.promote.recover import resume_others
+from git_memory.store.journal import get_plan
+from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys
@@ -32,23 +38,9 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
     promoted and regenerates index.json. Git is only read: nothing is staged or committed.
     Applying an applied plan again reports the same success.
     """
-    from git_memory.ids import abbreviate_within
-    from git_memory.ops.short_ids import namespace
-    from git_memory.promote import approval
-    from git_memory.promote.apply import (
-        apply_plan,
-        busy,
-        check_owner,
-        load_plan,
-        promotion_lock,
-    )
-    from git_memory.promote.prepare import owner_of
-    from git_memory.promote.recover import resume_others
-    from git_memory.store.db import open_state
-
     worktree = ctx.worktree
-    _binding, owner = owner_of(worktree)
-    with open_state(worktree.state_home) as db:
+    with open_workspace(worktree, sync=False) as workspace:
+        db, owner = workspace.db, workspace.owner
         with db.read():
             plan_id = full_plan_id(db, owner, request.plan)
             record, plan = load_plan(db, plan_id, owner)
@@ -59,10 +51,10 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
         with promotion_lock(worktree.state_home) as acquired:
             if not acquired:
                 raise busy()
-            resume_others(worktree, db, owner, plan_id, PROMOTION_KINDS)
+            resume_others(workspace, plan_id, PROMOTION_KINDS)
             if approved is not None:
                 approval.approve(db, owner, plan_id, approved)
-            result = apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
+            result = apply_plan(workspace, plan_id, PROMOTION_KINDS)
     note = approved.note() if approved is not None else None
     return PromotionResult(
         plan_id=result.plan_id,
@@ -80,10 +72,6 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
 
 def full_plan_id(db: StateDB, owner: OwnerKeys, typed: str) -> str:
     """The owner's plan id that `typed` abbreviates (exit 2 when none or several)."""
-    from git_memory.ids import resolve
-    from git_memory.ops.short_ids import namespace
-    from git_memory.store.journal import get_plan
-
     if get_plan(db, typed) is not None:
         return typed  # a whole id: loading it checks that it belongs to this worktree
     return resolve(

@@ -12,6 +12,8 @@ from git_memory.contracts.promotion_ops import PreparedPlan
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.prepare import prepared, render
 from git_memory.ops.registry import spec
+from git_memory.promote.retire import plan_retirement
+from git_memory.store.session import open_workspace
 
 
 def retire(ctx: OpContext, request: RetireRequest) -> PreparedPlan:
@@ -25,16 +27,14 @@ def retire(ctx: OpContext, request: RetireRequest) -> PreparedPlan:
     memory_promote asks the human). Unknown ids: GM_ENTRY_NOT_FOUND; an entry already
     deprecated or a --by that is not approved: GM_RETIRE_INVALID.
     """
-    from git_memory.promote.retire import plan_retirement
-    from git_memory.store.db import open_state
-
-    worktree = ctx.worktree
-    with open_state(worktree.state_home) as db:
-        plan = plan_retirement(worktree, db, request)
+    with open_workspace(ctx.worktree, sync=False) as workspace:
+        plan = plan_retirement(workspace, request)
     return prepared(plan)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.verify.check import expand_short_ids
 
     ids = expand_short_ids(ctx.worktree, values.get("ids") or ())

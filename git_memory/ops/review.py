@@ -13,6 +13,7 @@ from git_memory.contracts.review import Review, ReviewItem
 from git_memory.ops.base import OpContext, Operation, load_operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
+from git_memory.store.session import open_workspace
 
 
 def review(ctx: OpContext, request: ReviewRequest) -> Review:
@@ -32,21 +33,26 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
     plan. Only typed facts that show their observed run are confirmed together; everything
     else is decided one by one. JSON output never confirms anything.
     """
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.extract.review_flow import held_by_open_plans, queue
-    from git_memory.store.session import open_workspace
 
     with open_workspace(ctx.worktree) as workspace:
         items = queue(workspace, request.kind)
-        if ctx.confirm_typed_facts or ctx.interactive:
+        if not (ctx.confirm_typed_facts or ctx.interactive):
+            return Review.model_validate({"kind": request.kind, "items": items})
+        held = held_by_open_plans(workspace)
+        _say_held(held, ShortIds(ctx.worktree, workspace))
+    # Confirming runs discard, prepare and promote, each an operation with its workspace:
+    # this one is closed meanwhile and the queue read again after them.
+    _confirm(ctx, [item for item in items if item.candidate_id not in held])
+    with open_workspace(ctx.worktree) as workspace:
+        items = queue(workspace, request.kind)
+        if ctx.interactive:
+            # What still waits after the session: a plan kept for later holds the rest.
             held = held_by_open_plans(workspace)
-            _say_held(held, ShortIds(ctx.worktree))
-            _confirm(ctx, [item for item in items if item.candidate_id not in held])
-            items = queue(workspace, request.kind)
-            if ctx.interactive:
-                # What still waits after the session: a plan kept for later holds the rest.
-                held = held_by_open_plans(workspace)
-                items = [item for item in items if item.candidate_id not in held]
-        return Review.model_validate({"kind": request.kind, "items": items})
+            items = [item for item in items if item.candidate_id not in held]
+    return Review.model_validate({"kind": request.kind, "items": items})
 
 
 def _say_held(held: dict[str, str], ids: ShortIds) -> None:
@@ -61,12 +67,14 @@ def _say_held(held: dict[str, str], ids: ShortIds) -> None:
 
 
 def _confirm(ctx: OpContext, items: list[ReviewItem]) -> None:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.extract.review_flow import Decisions, bulk_confirmable, interactive
+    from git_memory.formats.controls import escape_controls
 
     if not items:
         return
     if ctx.interactive:
-        from git_memory.formats.controls import escape_controls
 
         def say(text: str) -> None:
             output.echo(escape_controls(text))
@@ -86,7 +94,10 @@ def _confirm(ctx: OpContext, items: list[ReviewItem]) -> None:
 
 
 def _prepare_confirmed(ctx: OpContext, confirmed: list[ReviewItem], widened: set[str]) -> None:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.extract.review_flow import prepare_request
+    from git_memory.ops.promote import render as render_promoted
 
     ids = ShortIds(ctx.worktree)
     by_kind: dict[str, list[ReviewItem]] = {}
@@ -113,7 +124,6 @@ def _prepare_confirmed(ctx: OpContext, confirmed: list[ReviewItem], widened: set
             promoted = load_operation("promote").invoke(
                 ctx, {"plan": plan.plan_id, "approve": plan.plan_digest}
             )
-            from git_memory.ops.promote import render as render_promoted
 
             output.echo(render_promoted(promoted, ids), err=True)
         else:
@@ -126,6 +136,8 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: Review, ids: ShortIds) -> str:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.extract.review_flow import quote_lines, support_warning
 
     if not response.items:

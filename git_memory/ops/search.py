@@ -6,10 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
 from git_memory.contracts.search import SearchRequest, SearchResponse, SearchResult
-from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.base import OpContext, Operation, request_invalid
 from git_memory.ops.registry import spec
+from git_memory.store.session import open_workspace
 
 SCORE_DIGITS = 6
 # Fresh and unverifiable results are shown plainly; the others carry a warning.
@@ -25,8 +27,9 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
     a file, commit, target or script that is gone, so it may no longer be true.
     `coverage: partial` means files changed during the sync and some results may be missing.
     """
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.store.recall_queries import search_approved
-    from git_memory.store.session import open_workspace
     from git_memory.verify.check import freshness_by_path
 
     state = open_workspace(ctx.worktree, sync=True)
@@ -69,10 +72,6 @@ def render(response: SearchResponse) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SearchRequest:
-    from pydantic import ValidationError
-
-    from git_memory.ops.base import request_invalid
-
     try:
         return SearchRequest(query=" ".join(values["query"]), limit=values["limit"])
     except ValidationError as exc:

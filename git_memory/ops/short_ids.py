@@ -14,21 +14,28 @@ if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys
     from git_memory.repo.binding import Worktree
     from git_memory.store.db import StateDB
+    from git_memory.store.session import Workspace
 
 
 def _candidates(db: StateDB, owner: OwnerKeys) -> list[str]:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.store.candidates import candidate_ids
 
     return candidate_ids(db, owner)
 
 
 def _plans(db: StateDB, owner: OwnerKeys) -> list[str]:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.store.journal import PLAN_STATUSES, plan_ids
 
     return plan_ids(db, owner, PLAN_STATUSES)
 
 
 def _tasks(db: StateDB, owner: OwnerKeys) -> list[str]:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.store.tasks import task_ids
 
     return task_ids(db, owner)
@@ -49,14 +56,20 @@ def namespace(db: StateDB, owner: OwnerKeys, kind: str) -> list[str]:
 
 class ShortIds:
     """Abbreviates ids for a text rendering; reads each kind's namespace once, when first
-    needed. Kinds: those of `NAMESPACES`, and "session" (session and turn keys)."""
+    needed. Kinds: those of `NAMESPACES`, and "session" (session and turn keys).
 
-    def __init__(self, worktree: Worktree) -> None:
+    Given the operation's open `workspace`, it reads from that one; otherwise (rendering
+    after the operation closed its own) it opens one of its own when first needed."""
+
+    def __init__(self, worktree: Worktree, workspace: Workspace | None = None) -> None:
         self._worktree = worktree
+        self._workspace = workspace
         self._known: dict[str, list[str]] = {}
 
     def of(self, kind: str, identifiers: Iterable[str]) -> dict[str, str]:
         """Each of `identifiers` (ids of `kind`) mapped to its shortest unique form."""
+        # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+        # of this import (tests/perf/bench_mcp_startup.py).
         from git_memory.ids import MIN_SHOWN, abbreviate_within
 
         shown = list(identifiers)
@@ -71,15 +84,16 @@ class ShortIds:
         return self.of(kind, [identifier])[identifier]
 
     def _namespace(self, kind: str) -> list[str]:
+        # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+        # of this import (tests/perf/bench_mcp_startup.py).
+        from git_memory.sessions.keys import all_keys
+        from git_memory.store.session import open_workspace
+
         if kind == "session" and kind not in self._known:
-            from git_memory.sessions.keys import all_keys
-
             self._known[kind] = all_keys(self._worktree.state_home)
+        if kind not in self._known and self._workspace is not None:
+            self._known[kind] = namespace(self._workspace.db, self._workspace.owner, kind)
         if kind not in self._known:
-            from git_memory.promote.prepare import owner_of
-            from git_memory.store.db import open_state
-
-            _binding, owner = owner_of(self._worktree)
-            with open_state(self._worktree.state_home) as db:
-                self._known[kind] = namespace(db, owner, kind)
+            with open_workspace(self._worktree, sync=False) as workspace:
+                self._known[kind] = namespace(workspace.db, workspace.owner, kind)
         return self._known[kind]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from git_memory.agent_memory import status as agent_memory_status
@@ -16,26 +17,69 @@ from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recorded_answers import answer_before, record_answer_after
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
+from git_memory.paths import MEMORY_STATE_DB
 from git_memory.promote import recover as promotion_status
 from git_memory.sessions import status as sessions_status
 from git_memory.store import status as store_status
+from git_memory.store.session import Workspace, open_workspace
 from git_memory.verify import status as verify_status
 from git_memory.verify.recorded import consulted_paths
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
-# Each subsystem contributes counts under its own key, from a function taking the worktree
-# and returning JSON data.
-COUNT_CONTRIBUTORS: tuple[tuple[str, Callable[[Worktree], Any]], ...] = (
-    ("sessions", sessions_status.counts),
-    ("memory", store_status.counts),
-    ("promotions", promotion_status.counts),
-    ("consolidation", consolidation_status.counts),
-    ("freshness", verify_status.counts),
-    ("impact", impact_status.counts),
-    ("agentMemory", agent_memory_status.counts),
+# What a contributor is given: the worktree and the operation's one workspace, None when
+# the state DB does not exist yet (status creates no state).
+Contributor = Callable[["Worktree", Workspace | None], Any]
+
+
+def _sessions(worktree: Worktree, workspace: Workspace | None) -> Any:
+    return sessions_status.counts(worktree)
+
+
+def _memory(worktree: Worktree, workspace: Workspace | None) -> Any:
+    return store_status.counts(workspace)
+
+
+def _promotions(worktree: Worktree, workspace: Workspace | None) -> Any:
+    return promotion_status.counts(workspace)
+
+
+def _consolidation(worktree: Worktree, workspace: Workspace | None) -> Any:
+    return consolidation_status.counts(workspace)
+
+
+def _impact(worktree: Worktree, workspace: Workspace | None) -> Any:
+    return impact_status.counts(worktree)
+
+
+# Each subsystem contributes counts under its own key, as JSON data; those that read the
+# state DB are marked, and report an error of opening it as their own.
+COUNT_CONTRIBUTORS: tuple[tuple[str, Contributor, bool], ...] = (
+    ("sessions", _sessions, False),
+    ("memory", _memory, True),
+    ("promotions", _promotions, True),
+    ("consolidation", _consolidation, True),
+    ("freshness", verify_status.counts, True),
+    ("impact", _impact, False),
+    ("agentMemory", agent_memory_status.counts, True),
 )
+
+
+@contextlib.contextmanager
+def _state(worktree: Worktree) -> Iterator[Workspace | GitMemoryError | None]:
+    """The operation's workspace (opened unsynced: the memory contributor syncs it), None
+    when there is no state DB yet, or the error opening it raised."""
+    if not (worktree.state_home / MEMORY_STATE_DB).exists():
+        yield None
+        return
+    try:
+        workspace = open_workspace(worktree, sync=False)
+    except GitMemoryError as exc:
+        yield exc
+        return
+    with workspace:
+        yield workspace
 
 
 def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
@@ -46,25 +90,31 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
     before = answer_before(worktree, "status", STATUS_STATE_FILES)
     counts: dict[str, Any] = {}
     notes: list[str] = []
-    for key, contributor in COUNT_CONTRIBUTORS:
-        try:
-            counts[key] = contributor(ctx.worktree)
-        except GitMemoryError as exc:
-            # Status is where a user looks first: one broken part is reported, not fatal.
-            counts[key] = {"error": exc.code}
-            notes.append(f"{key}: {exc.message} [{exc.code}]")
-    response = StatusResponse(
-        binding=worktree.binding(),
-        memory_root=worktree.memory_root,
-        memory_root_exists=worktree.memory_dir.is_dir(),
-        counts=counts,
-        notes=notes,
-    )
-    stores = counts.get("agentMemory", {})
-    # A part that failed may work next time, and agents' own stores live outside what the
-    # record watches: neither is recorded.
-    if not notes and not (isinstance(stores, dict) and stores.get("stores")):
-        text = render(response, ShortIds(worktree))
+    with _state(worktree) as state:
+        workspace = None if isinstance(state, GitMemoryError) else state
+        for key, contributor, reads_state in COUNT_CONTRIBUTORS:
+            try:
+                if reads_state and isinstance(state, GitMemoryError):
+                    raise state
+                counts[key] = contributor(worktree, workspace)
+            except GitMemoryError as exc:
+                # Status is where a user looks first: one broken part is reported, not fatal.
+                counts[key] = {"error": exc.code}
+                notes.append(f"{key}: {exc.message} [{exc.code}]")
+        response = StatusResponse(
+            binding=worktree.binding(),
+            memory_root=worktree.memory_root,
+            memory_root_exists=worktree.memory_dir.is_dir(),
+            counts=counts,
+            notes=notes,
+        )
+        stores = counts.get("agentMemory", {})
+        # A part that failed may work next time, and agents' own stores live outside what
+        # the record watches: neither is recorded.
+        recorded = not notes and not (isinstance(stores, dict) and stores.get("stores"))
+        text = render(response, ShortIds(worktree, workspace)) if recorded else None
+    # Recorded once the state DB is closed: the record is keyed on its files as they rest.
+    if text is not None:
         record_answer_after(worktree, before, text, consulted_paths(worktree))
     return response
 

@@ -27,8 +27,10 @@ def synthesize(ctx: OpContext, request: SynthesizeRequest) -> Synthesis:
     (otherwise it says so). A run waiting for review blocks a new task.
     """
     from git_memory.consolidate.synthesis import synthesize as run
+    from git_memory.store.session import open_workspace
 
-    return run(ctx.worktree, "full" if request.full else "incremental", if_due=request.if_due)
+    with open_workspace(ctx.worktree) as workspace:
+        return run(workspace, "full" if request.full else "incremental", if_due=request.if_due)
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:

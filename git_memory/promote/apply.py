@@ -14,25 +14,30 @@ import errno
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from filelock import FileLock, Timeout
 
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
+from git_memory.paths import ensure_private_dir
 from git_memory.promote import plan as planning
-from git_memory.promote import tree, writer
+from git_memory.promote import retire, tree, writer
 from git_memory.promote.kinds import PromotionKinds
 from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
 from git_memory.store import journal
+from git_memory.store.approved import sync_approved
 from git_memory.store.db import StateDB
 from git_memory.store.journal import PlanRecord
 
 if TYPE_CHECKING:
     from git_memory.store.journal import FileRecord
+    from git_memory.store.session import Workspace
 
 PROMOTION_LOCK = "memory-state.sqlite3-promotion.lock"
 FORWARD = "forward"
@@ -63,7 +68,7 @@ def plan_not_found(plan_id: str) -> GitMemoryError:
     )
 
 
-def load_plan(db: StateDB, plan_id: str, owner: OwnerKeys) -> tuple[Any, PromotionPlan]:
+def load_plan(db: StateDB, plan_id: str, owner: OwnerKeys) -> tuple[PlanRecord, PromotionPlan]:
     """The stored plan, verified: owned by this worktree and untampered."""
     record = journal.get_plan(db, plan_id)
     if record is None:
@@ -113,10 +118,6 @@ def _bound_digest(stored: FileRecord) -> str | None:
 @contextlib.contextmanager
 def promotion_lock(state_home: Path, *, wait: bool = False) -> Iterator[bool]:
     """The exclusive cross-process promotion lock; yields False when busy and `wait` is off."""
-    from filelock import FileLock, Timeout
-
-    from git_memory.paths import ensure_private_dir
-
     ensure_private_dir(state_home)
     lock = FileLock(str(state_home / PROMOTION_LOCK), timeout=-1 if wait else 0, mode=0o600)
     try:
@@ -153,9 +154,7 @@ def os_failure(exc: OSError, plan_id: str, path: str | None = None) -> GitMemory
     )
 
 
-def apply_plan(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, plan_id: str, kinds: PromotionKinds
-) -> Applied:
+def apply_plan(workspace: Workspace, plan_id: str, kinds: PromotionKinds) -> Applied:
     """Apply (or resume, or replay) an approved plan. The caller holds the promotion lock;
     `kinds` checks and finalizes plans of kinds other than entries.
 
@@ -164,14 +163,13 @@ def apply_plan(
     `GM_PROMOTE_OS_ERROR`, never as an internal error.
     """
     try:
-        return _apply(worktree, db, owner, plan_id, kinds)
+        return _apply(workspace, plan_id, kinds)
     except OSError as exc:
         raise os_failure(exc, plan_id) from exc
 
 
-def _apply(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, plan_id: str, kinds: PromotionKinds
-) -> Applied:
+def _apply(workspace: Workspace, plan_id: str, kinds: PromotionKinds) -> Applied:
+    worktree, db, owner = workspace.worktree, workspace.db, workspace.owner
     record, plan = load_plan(db, plan_id, owner)
     if record.status == "applied":
         return _post_finalize(worktree, db, owner, record, plan, replayed=True)
@@ -182,7 +180,7 @@ def _apply(
     resumed = record.status == "applying"
     check_owner(worktree, record, plan)
     if not resumed:
-        _kind_precheck(worktree, db, record, kinds)
+        _kind_precheck(workspace, record, kinds)
         _precheck(worktree, db, record, plan)
     elif record.mutation_phase == "rolling_back":
         _rollback(worktree, db, plan_id, "resumed rollback after an interruption")
@@ -199,22 +197,18 @@ def _apply(
 
 def _without_candidates(kind: str) -> bool:
     """Whether plans of `kind` carry no candidates (a retirement of approved entries)."""
-    from git_memory.promote import retire
-
     return kind == retire.KIND
 
 
-def _kind_precheck(
-    worktree: Worktree, db: StateDB, record: PlanRecord, kinds: PromotionKinds
-) -> None:
+def _kind_precheck(workspace: Workspace, record: PlanRecord, kinds: PromotionKinds) -> None:
     """The kind's own binding check (e.g. a skill's memory context); void on refusal."""
     hooks = kinds.get(record.kind)
     if hooks is None:
         return
     try:
-        hooks.precheck(worktree, db, record)
+        hooks.precheck(workspace, record)
     except GitMemoryError as exc:
-        _void(db, record.plan_id, f"{exc.code}: {exc.message}")
+        _void(workspace.db, record.plan_id, f"{exc.code}: {exc.message}")
         raise
 
 
@@ -287,6 +281,8 @@ def plan_drift(path: str, preserved: list[str] | None = None) -> GitMemoryError:
 def _check_candidates(
     db: StateDB, record: PlanRecord, plan: PromotionPlan, root: Path | None
 ) -> None:
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.promote.prepare import assessment_rows_for
 
     stale = plan.policy_version != planning.POLICY_VERSION
@@ -310,7 +306,7 @@ def _check_candidates(
     )
 
 
-def _swap(plan_id: str, file: Any, direction: str) -> writer.Swap:
+def _swap(plan_id: str, file: FileRecord, direction: str) -> writer.Swap:
     old = file.rollback_content if file.originally_present else None
     new = None if file.operation == "delete" else file.content
     expect, install = (old, new) if direction == FORWARD else (new, old)
@@ -413,7 +409,6 @@ def _post_finalize(
     if record.mutation_phase != "done" or replayed:
         if regenerate_index(worktree):
             regenerated = f"{worktree.memory_root}/index.json"
-        from git_memory.store.approved import sync_approved
 
         sync_approved(db, owner, worktree.root, worktree.memory_root)
         journal.set_phase(db, record.plan_id, "done")

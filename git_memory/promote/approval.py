@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
+from git_memory.promote.apply import voided
 from git_memory.promote.plan import PlannedFile, unified_diff
 from git_memory.promote.writer import read_target
 from git_memory.store import journal
@@ -90,8 +91,6 @@ def decide(
     """The approval, or None when the plan needs no new approval (already approved,
     applying or applied); raises when approval is missing, wrong or declined. The question
     names the plan `shown_id` (its short id) at a terminal."""
-    from git_memory.promote.apply import voided
-
     if journal.declined_at(db, record.plan_id) is not None:
         raise declined(record)
     if record.status == "voided":

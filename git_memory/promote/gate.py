@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from git_memory.errors import GitMemoryError
+from git_memory.lint.engine import excerpt, home_findings, lint_bytes
 from git_memory.promote.render import RenderedFile
 from git_memory.repo.binding import Worktree
 from git_memory.sessions.private import PrivateMarks, indexed_private_marks
@@ -25,8 +26,6 @@ MARK_CODES = {"session id": "GM_LINT_PROVIDER_SESSION_ID", "path": "GM_LINT_ABSO
 
 
 def _private_findings(item: RenderedFile, marks: PrivateMarks) -> list[dict[str, Any]]:
-    from git_memory.lint.engine import excerpt
-
     text = item.content.decode("utf-8", "replace")
     found = marks.found_in(text)
     if found is None:
@@ -48,8 +47,6 @@ def _private_findings(item: RenderedFile, marks: PrivateMarks) -> list[dict[str,
 
 def lint_gate(files: Sequence[RenderedFile], worktree: Worktree) -> None:
     """Every planned byte passes lint and names nothing private, or `GM_LINT_BLOCKED`."""
-    from git_memory.lint.engine import home_findings, lint_bytes
-
     memory_root = worktree.memory_root
     marks = indexed_private_marks(worktree.state_home)
     home = os.path.expanduser("~")

@@ -12,23 +12,23 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from git_memory.contracts.extraction import OwnerKeys
-    from git_memory.repo.binding import Worktree
+    from git_memory.contracts.promotion import PlanOperation
     from git_memory.store.candidates import Candidate
     from git_memory.store.db import StateDB
     from git_memory.store.journal import PlanRecord
+    from git_memory.store.session import Workspace
 
 
 class PromotionKind(Protocol):
     """The hooks of one plan kind; a module with these three functions implements it."""
 
     def plan_files(
-        self, worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate], /
-    ) -> list[tuple[str, str, str | None]]:
+        self, workspace: Workspace, candidates: list[Candidate], /
+    ) -> list[tuple[str, PlanOperation, str | None]]:
         """`(path relative to the memory root, "write" | "delete", content)` per file;
         refuses (a GitMemoryError) when the candidates no longer bind to the memory."""
 
-    def precheck(self, worktree: Worktree, db: StateDB, record: PlanRecord, /) -> None:
+    def precheck(self, workspace: Workspace, record: PlanRecord, /) -> None:
         """Before promote writes: refuse when the kind's own binding drifted."""
 
     def finalize(self, db: StateDB, record: PlanRecord, /) -> None:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts.canonical import digest, sha256_hex
-from git_memory.contracts.promotion import MAX_PLAN_FILES
+from git_memory.contracts.promotion import MAX_PLAN_FILES, PlanFile, PlanOperation
 from git_memory.errors import GitMemoryError
+from git_memory.formats.controls import escape_controls
 
 POLICY_VERSION = "sanitize@1"
 MAX_FILES = MAX_PLAN_FILES
@@ -30,21 +31,21 @@ class PlannedFile:
     target_blob_hash: str | None
     content: bytes
     old_content: bytes | None = None
-    operation: str = "write"  # "delete": the target is removed (content is b"")
+    operation: PlanOperation = "write"  # "delete": the target is removed (content is b"")
 
     @property
     def content_digest(self) -> str | None:
         """sha256 of the exact planned bytes (None for a delete)."""
         return None if self.operation == "delete" else sha256_hex(self.content)
 
-    def per_file(self) -> dict[str, Any]:
+    def per_file(self) -> PlanFile:
         """The `perFile` item the plan digest binds."""
-        return {
-            "targetPath": self.target_path,
-            "targetBlobHash": self.target_blob_hash,
-            "sanitizedContentDigest": self.content_digest,
-            "operation": self.operation,
-        }
+        return PlanFile(
+            target_path=self.target_path,
+            target_blob_hash=self.target_blob_hash,
+            sanitized_content_digest=self.content_digest,
+            operation=self.operation,
+        )
 
 
 def path_invalid(path: str, why: str) -> GitMemoryError:
@@ -113,6 +114,4 @@ def unified_diff(files: Sequence[PlannedFile]) -> str:
 
 def _text(data: bytes | None) -> str:
     """Decoded for a human: control characters escaped, so `\x1b[8m` cannot hide a line."""
-    from git_memory.formats.controls import escape_controls
-
     return "" if data is None else escape_controls(data.decode("utf-8", errors="replace"))

@@ -14,12 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.base import parse_timestamp
 from git_memory.contracts.extraction import OwnerKeys
-from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
+from git_memory.contracts.promotion import (
+    PlanOperation,
+    PrepareCandidate,
+    PrepareRequest,
+    PromotionPlan,
+)
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
 from git_memory.promote import tree
 from git_memory.promote.gate import lint_gate
-from git_memory.promote.kinds import PromotionKinds
 from git_memory.promote.render import (
     CandidateInput,
     CitedEvidence,
@@ -37,31 +41,17 @@ from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
+    from git_memory.store.session import Workspace
 
 
-def owner_of(worktree: Worktree) -> tuple[Any, OwnerKeys]:
-    """The worktree's binding and its store owner."""
-    binding = worktree.binding()
-    return binding, OwnerKeys(
-        repository_key=binding.repository_key, worktree_key=binding.worktree_key
-    )
-
-
-def prepare_plan(
-    worktree: Worktree, db: StateDB, request: PrepareRequest, kinds: PromotionKinds
-) -> PromotionPlan:
-    """Build and store a `generated` plan for the confirmed candidates; returns it. Kinds
-    other than entries are rendered by their `kinds` entry."""
-    if request.kind != "entry":
-        from git_memory.promote.prepare_memory import prepare_memory_plan
-
-        return prepare_memory_plan(worktree, db, request, kinds)
-    binding, owner = owner_of(worktree)
+def prepare_plan(workspace: Workspace, request: PrepareRequest) -> PromotionPlan:
+    """Build and store a `generated` plan for the confirmed entry candidates; returns it."""
+    worktree, db, owner = workspace.worktree, workspace.db, workspace.owner
     with db.read():
         inputs = [_checked_input(db, owner, item) for item in request.candidates]
         confirmed = assessment_rows(db, request.candidates)
     files = _render(worktree, inputs)
-    plan = build_plan(binding, request, confirmed, _planned(worktree, files))
+    plan = build_plan(workspace.binding, request, confirmed, _planned(worktree, files))
     store_plan(
         db,
         owner,
@@ -160,7 +150,7 @@ def confirmed_assessments(
     return current
 
 
-def _check_statements(item: PrepareCandidate, current: Mapping[str, Any]) -> None:
+def _check_statements(item: PrepareCandidate, current: Mapping[str, store.Assessment]) -> None:
     asked = {s.statement_id: s for s in item.statements}
     if set(asked) != set(current):
         raise confirmation_drift(
@@ -282,7 +272,7 @@ def _planned(worktree: Worktree, files: Sequence[RenderedFile]) -> list[planning
 
 
 def bound_file(
-    path: str, current: bytes | None, content: bytes, operation: str = "write"
+    path: str, current: bytes | None, content: bytes, operation: PlanOperation = "write"
 ) -> planning.PlannedFile:
     """A planned file bound to the blob OID of what its target holds now (None: absent)."""
     return planning.PlannedFile(

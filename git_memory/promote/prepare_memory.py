@@ -12,22 +12,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from git_memory.contracts.extraction import OwnerKeys
-from git_memory.contracts.promotion import PrepareCandidate, PrepareRequest, PromotionPlan
+from git_memory.contracts.promotion import (
+    PlanOperation,
+    PrepareCandidate,
+    PrepareRequest,
+    PromotionPlan,
+)
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
+from git_memory.promote.gate import lint_gate
 from git_memory.promote.kinds import PromotionKinds
 from git_memory.promote.prepare import (
     assessment_rows,
     bound_file,
     build_plan,
     confirmed_assessments,
-    owner_of,
     store_plan,
 )
+from git_memory.promote.render import RenderedFile
 from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
 from git_memory.store import candidates as store
 from git_memory.store.db import StateDB
+from git_memory.store.session import Workspace
 
 STORE_KIND = {"skill": "skill", "consolidation": "consolidation-patch"}
 
@@ -50,7 +57,7 @@ def _checked(db: StateDB, owner: OwnerKeys, item: PrepareCandidate, kind: str) -
 
 
 def _planned(
-    worktree: Worktree, triples: Sequence[tuple[str, str, str | None]]
+    worktree: Worktree, triples: Sequence[tuple[str, PlanOperation, str | None]]
 ) -> list[planning.PlannedFile]:
     planned = []
     for relpath, operation, content in triples:
@@ -65,9 +72,6 @@ def _planned(
 
 
 def _lint(planned: Sequence[planning.PlannedFile], worktree: Worktree) -> None:
-    from git_memory.promote.gate import lint_gate
-    from git_memory.promote.render import RenderedFile
-
     writes = [p for p in planned if p.operation == "write"]
     lint_gate(
         [RenderedFile(p.target_path, p.content, p.old_content, "") for p in writes],
@@ -76,18 +80,18 @@ def _lint(planned: Sequence[planning.PlannedFile], worktree: Worktree) -> None:
 
 
 def prepare_memory_plan(
-    worktree: Worktree, db: StateDB, request: PrepareRequest, kinds: PromotionKinds
+    workspace: Workspace, request: PrepareRequest, kinds: PromotionKinds
 ) -> PromotionPlan:
     """Build and store a `generated` plan of kind skill or consolidation; returns it."""
-    binding, owner = owner_of(worktree)
+    worktree, db, owner = workspace.worktree, workspace.db, workspace.owner
     module = kinds[request.kind]
     with db.read():
         found = [_checked(db, owner, item, request.kind) for item in request.candidates]
         confirmed = assessment_rows(db, request.candidates)
-    triples = module.plan_files(worktree, db, owner, found)
+    triples = module.plan_files(workspace, found)
     planned = _planned(worktree, triples)
     _lint(planned, worktree)
-    plan = build_plan(binding, request, confirmed, planned)
+    plan = build_plan(workspace.binding, request, confirmed, planned)
     store_plan(
         db,
         owner,

@@ -9,15 +9,18 @@ interrupted plan with the command that resumes it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.promote.apply import apply_plan
 from git_memory.promote.kinds import PromotionKinds
-from git_memory.repo.binding import Worktree
 from git_memory.store import journal
+from git_memory.store.candidates import list_candidates
 from git_memory.store.db import StateDB
+
+if TYPE_CHECKING:
+    from git_memory.store.session import Workspace
 
 
 def interrupted(db: StateDB, owner: OwnerKeys) -> list[str]:
@@ -31,21 +34,17 @@ def interrupted(db: StateDB, owner: OwnerKeys) -> list[str]:
     return [*journal.plan_ids(db, owner, ("applying",)), *unfinished]
 
 
-def counts(worktree: Worktree) -> dict[str, Any]:
+def counts(workspace: Workspace | None) -> dict[str, Any]:
     """Status contributor: count plans, list open ones and report interrupted ones (with
     the command that resumes each) without touching them: status never writes, and creates
-    no state when none exists yet."""
-    from git_memory.paths import MEMORY_STATE_DB
-    from git_memory.promote.prepare import owner_of
-    from git_memory.store.db import open_state
-
+    no state when none exists yet (`workspace` None)."""
     by_status: dict[str, int] = dict.fromkeys(journal.PLAN_STATUSES, 0)
     open_plans: dict[str, list[str]] = {status: [] for status in journal.OPEN_STATUSES}
     stopped: list[str] = []
     held: dict[str, int] = {}
-    if (worktree.state_home / MEMORY_STATE_DB).exists():
-        _binding, owner = owner_of(worktree)
-        with open_state(worktree.state_home) as db, db.read():
+    if workspace is not None:
+        db, owner = workspace.db, workspace.owner
+        with db.read():
             by_status = journal.plan_counts(db, owner)
             open_plans = {status: journal.plan_ids(db, owner, (status,)) for status in open_plans}
             stopped = interrupted(db, owner)
@@ -68,8 +67,6 @@ def counts(worktree: Worktree) -> dict[str, Any]:
 def _held(db: StateDB, owner: OwnerKeys, plan_ids: list[str]) -> dict[str, int]:
     """How many quarantined candidates each plan holds: confirmed, so review does not ask
     them again (a retirement plan holds entries, not candidates)."""
-    from git_memory.store.candidates import list_candidates
-
     waiting = {c.candidate_id for c in list_candidates(db, owner, statuses=("quarantined",))}
     return {
         plan_id: len(waiting.intersection(journal.require_plan(db, plan_id).candidate_ids))
@@ -77,14 +74,13 @@ def _held(db: StateDB, owner: OwnerKeys, plan_ids: list[str]) -> dict[str, int]:
     }
 
 
-def resume_others(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, plan_id: str, kinds: PromotionKinds
-) -> None:
+def resume_others(workspace: Workspace, plan_id: str, kinds: PromotionKinds) -> None:
     """Under the promotion lock: resume interrupted plans other than `plan_id`."""
+    db, owner = workspace.db, workspace.owner
     with db.read():
         others = [p for p in journal.plan_ids(db, owner, ("applying",)) if p != plan_id]
     for other in others:
         try:
-            apply_plan(worktree, db, owner, other, kinds)
+            apply_plan(workspace, other, kinds)
         except GitMemoryError:
             continue  # voided during the resume; its status says why

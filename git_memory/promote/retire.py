@@ -16,7 +16,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.lifecycle import RetireRequest
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import FormatError, GitMemoryError
@@ -29,7 +28,9 @@ from git_memory.store.candidates import Candidate
 from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
+    from git_memory.contracts.promotion import PlanOperation
     from git_memory.store.journal import PlanRecord
+    from git_memory.store.session import Workspace
 
 KIND = "retirement"
 # Apply skips the candidate checks and the promoted-candidate bookkeeping for this kind.
@@ -60,6 +61,8 @@ def read_entry(worktree: Worktree, entry_id: str) -> tuple[bytes, Entry] | None:
 
 def approved_entry(worktree: Worktree, entry_id: str) -> tuple[bytes, Entry]:
     """The approved entry `entry_id`, or `GM_ENTRY_NOT_FOUND` / `GM_RETIRE_INVALID`."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.verify.check import entry_not_found
 
     found = read_entry(worktree, entry_id)
@@ -81,12 +84,15 @@ def retired(entry: Entry, reason: str, by: str | None) -> Entry:
     return replace(entry, status="deprecated", superseded_by=by, body=body)
 
 
-def plan_retirement(worktree: Worktree, db: StateDB, request: RetireRequest) -> PromotionPlan:
+def plan_retirement(workspace: Workspace, request: RetireRequest) -> PromotionPlan:
     """Build, lint-gate and store a `generated` retirement plan; returns it."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.promote.gate import lint_gate
-    from git_memory.promote.prepare import bound_file, owner_of
+    from git_memory.promote.prepare import bound_file
     from git_memory.promote.render import RenderedFile
 
+    worktree = workspace.worktree
     if request.by is not None:
         if request.by in request.ids:
             raise GitMemoryError(
@@ -104,20 +110,19 @@ def plan_retirement(worktree: Worktree, db: StateDB, request: RetireRequest) -> 
     lint_gate(
         [RenderedFile(p.target_path, p.content, p.old_content, "") for p in planned], worktree
     )
-    binding, owner = owner_of(worktree)
     plan = PromotionPlan(
         plan_id=f"plan-{uuid.uuid4().hex}",
-        owner=binding,
+        owner=workspace.binding,
         candidate_ids=list(request.ids),
         assessment_digest=_basis(request),
         per_file=[item.per_file() for item in planned],
         diff=planning.unified_diff(planned),
     )
-    with db.write():
+    contents = {p.target_path: p.content for p in planned}
+    with workspace.db.write():
         journal.create_plan(
-            db, plan=plan, owner=owner, contents={p.target_path: p.content for p in planned},
-            kind=KIND,
-        )  # fmt: skip
+            workspace.db, plan=plan, owner=workspace.owner, contents=contents, kind=KIND
+        )
     return plan
 
 
@@ -126,14 +131,13 @@ def _basis(request: RetireRequest) -> str:
     return digest({"retire": request.ids, "reason": request.reason, "by": request.by})
 
 
-def precheck(worktree: Worktree, db: StateDB, record: PlanRecord) -> None:
+def precheck(workspace: Workspace, record: PlanRecord) -> None:
     """Before promote writes: the replacement each retired entry names is still approved."""
-    del db
     for file in record.files:
         replacement = parse_entry(file.content.decode("utf-8")).superseded_by
         if replacement is None:
             continue
-        found = read_entry(worktree, replacement)
+        found = read_entry(workspace.worktree, replacement)
         if found is None or found[1].status != "approved":
             raise GitMemoryError(
                 "GM_RETIRE_INVALID",
@@ -148,11 +152,11 @@ def finalize(db: StateDB, record: PlanRecord) -> None:
 
 
 def plan_files(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate], /
-) -> list[tuple[str, str, str | None]]:
+    workspace: Workspace, candidates: list[Candidate], /
+) -> list[tuple[str, PlanOperation, str | None]]:
     """A retirement is planned from approved entries by `git memory retire`, never from
     candidates: a prepare request of this kind is refused."""
-    del worktree, db, owner, candidates
+    del workspace, candidates
     raise GitMemoryError(
         "GM_RETIRE_INVALID",
         "a retirement is not prepared from candidates",

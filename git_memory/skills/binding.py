@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from git_memory import safefs
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
+from git_memory.skills.context import memory_binding_digest
 
 if TYPE_CHECKING:
     from git_memory.contracts.skill import SkillDocument
@@ -26,7 +28,8 @@ def skill_path(name: str) -> str:
 
 def current_memory_digest(workspace: Workspace) -> str:
     """The memory context binding digest of the approved memory now."""
-    from git_memory.skills.context import memory_binding_digest
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.skills.contexts import load_sources
 
     sources = load_sources(workspace)
@@ -62,8 +65,6 @@ def check_memory_context(
 
 def check_target(worktree: Worktree, skill: SkillDocument) -> bytes | None:
     """The current SKILL.md bytes, after checking them against the skill's action."""
-    from git_memory import safefs
-
     path = skill_path(skill.name)
     current = safefs.read_file_nofollow(worktree.root, f"{worktree.memory_root}/{path}")
     if skill.action == "create" and current is not None:

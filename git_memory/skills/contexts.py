@@ -15,6 +15,8 @@ from git_memory.skills.context import (
     build_memory_context,
     build_skill_context,
 )
+from git_memory.skills.sources import load_memory_sources
+from git_memory.store.approved import list_approved_entries
 from git_memory.store.session import Workspace
 
 
@@ -30,16 +32,12 @@ class MemorySources:
 
 def load_sources(workspace: Workspace) -> MemorySources:
     """Scenes, doctrine and skills from the worktree; entries from the approved projection."""
-    from git_memory.skills.sources import load_memory_sources
-
     worktree = workspace.worktree
     files = load_memory_sources(worktree.root, worktree.memory_root)
     return MemorySources(files.scenes, files.doctrine, _approved_entries(workspace), files.skills)
 
 
 def _approved_entries(workspace: Workspace) -> list[EntrySource]:
-    from git_memory.store.approved import list_approved_entries
-
     rows = list_approved_entries(workspace.db, workspace.owner)
     entries = []
     for row in rows:

@@ -9,33 +9,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from git_memory.contracts.extraction import OwnerKeys
+from git_memory.contracts.skill import SkillDocument
 from git_memory.errors import GitMemoryError
 from git_memory.skills.binding import check_memory_context, check_target, skill_path
+from git_memory.store.candidates import require_candidate
 from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
+    from git_memory.contracts.promotion import PlanOperation
     from git_memory.store.candidates import Candidate
     from git_memory.store.journal import PlanRecord
     from git_memory.store.session import Workspace
 
 
-def _workspace(worktree: Worktree, db: StateDB, owner: OwnerKeys) -> Workspace:
-    from git_memory.store.session import Workspace
-
-    workspace = Workspace(worktree=worktree, binding=worktree.binding(), db=db, owner=owner)
-    workspace.sync_approved()
-    return workspace
-
-
 def plan_files(
-    worktree: Worktree, db: StateDB, owner: OwnerKeys, candidates: list[Candidate]
-) -> list[tuple[str, str, str | None]]:
+    workspace: Workspace, candidates: list[Candidate]
+) -> list[tuple[str, PlanOperation, str | None]]:
     """One write per skill candidate; two candidates for the same skill are refused."""
-    from git_memory.contracts.skill import SkillDocument
-
-    workspace = _workspace(worktree, db, owner)
+    workspace.sync_approved()  # the memory context is checked against the files as they are
     files: dict[str, str] = {}
     for candidate in candidates:
         skill = SkillDocument.model_validate(candidate.payload["skill"])
@@ -49,18 +40,16 @@ def plan_files(
         check_memory_context(
             workspace, candidate.payload["memoryContextDigest"], candidate.candidate_id
         )
-        check_target(worktree, skill)
+        check_target(workspace.worktree, skill)
         files[path] = str(candidate.payload["content"])
     return [(path, "write", content) for path, content in files.items()]
 
 
-def precheck(worktree: Worktree, db: StateDB, record: PlanRecord) -> None:
+def precheck(workspace: Workspace, record: PlanRecord) -> None:
     """Before promote writes: each skill's memory context must still be current."""
-    from git_memory.store.candidates import require_candidate
-
-    workspace = _workspace(worktree, db, record.owner)
+    workspace.sync_approved()  # the memory context is checked against the files as they are
     for candidate_id in record.candidate_ids:
-        candidate = require_candidate(db, candidate_id)
+        candidate = require_candidate(workspace.db, candidate_id)
         check_memory_context(
             workspace, candidate.payload["memoryContextDigest"], candidate.candidate_id
         )

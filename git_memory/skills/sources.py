@@ -13,6 +13,7 @@ from pathlib import Path
 from git_memory.assemble.sources import read_memory_files
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import FormatError, GitMemoryError
+from git_memory.formats.memory_file import load_doctrine, load_scene, load_skill
 from git_memory.skills.context import DoctrineSource, SceneSource, SkillSource
 
 
@@ -43,8 +44,6 @@ def _text(relpath: str, data: bytes) -> str:
 
 
 def _scene(name: str, data: bytes) -> SceneSource:
-    from git_memory.formats.memory_file import load_scene
-
     relpath = f"scenes/{name}.md"
     text = _text(relpath, data)
     try:
@@ -55,8 +54,6 @@ def _scene(name: str, data: bytes) -> SceneSource:
 
 
 def _skill(name: str, data: bytes) -> SkillSource:
-    from git_memory.formats.memory_file import load_skill
-
     relpath = f"skills/{name}/SKILL.md"
     text = _text(relpath, data)
     try:
@@ -71,8 +68,6 @@ def load_memory_sources(root: Path, memory_root: str) -> MemorySources:
     files = read_memory_files(root, memory_root)
     doctrine = None
     if files.doctrine is not None:
-        from git_memory.formats.memory_file import load_doctrine
-
         text = _text("doctrine.md", files.doctrine)
         try:
             load_doctrine("doctrine.md", text)

@@ -12,15 +12,13 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
-from git_memory.errors import GitMemoryError
+from git_memory.errors import FormatError, GitMemoryError
+from git_memory.formats.entry import Entry
 from git_memory.repo.memory_tree import list_dir
 from git_memory.safefs import open_dir, split_relative
-
-if TYPE_CHECKING:
-    from git_memory.formats.entry import Entry
 
 SOURCE_TREE_FORMAT = "git-memory-source-tree@v1"
 ENTRIES_DIR = "entries"
@@ -94,8 +92,8 @@ def _entry_row(
     memory_root: str, path: str, data: bytes, content_digest: str
 ) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
     """Lint-gate and parse one entry file into its approved row (or a problem)."""
-    from git_memory.errors import FormatError
-    from git_memory.formats.entry import Entry
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.formats.memory_file import load_memory_file
     from git_memory.lint.engine import lint_bytes
 

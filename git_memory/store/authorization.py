@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from git_memory.contracts.base import format_timestamp  # pydantic: only when writing
 from git_memory.contracts.canonical import canonical_json
 from git_memory.errors import GitMemoryError
 from git_memory.store.db import StateDB
@@ -38,8 +39,6 @@ class Delivery:
 
 
 def _now() -> str:
-    from git_memory.contracts.base import format_timestamp  # pydantic: only when writing
-
     return format_timestamp(datetime.now(UTC))
 
 

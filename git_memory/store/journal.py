@@ -281,6 +281,8 @@ def record_authorization(
     db: StateDB, owner: OwnerKeys, *, plan_digest: str, via: str, detail: Mapping[str, Any]
 ) -> None:
     """Append an approval of a promotion plan to the authorization log."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.store.authorization import record_authorization as record
 
     record(

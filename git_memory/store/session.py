@@ -3,6 +3,9 @@
 Opening binds the worktree in the private DB and brings the approved projection up to date
 (stat-only when nothing changed), so every flow reads approved memory that matches the files.
 `open_workspace` owns its SQLite connection: use it as a context manager, which closes it.
+The operation (ops/) opens it and passes it down typed; nothing below ops/ opens one
+(tests/test_workspace_boundary.py), and no operation holds two at once
+(tests/ops/test_one_workspace.py).
 """
 
 from __future__ import annotations
@@ -50,6 +53,13 @@ class Workspace:
         """The memory-state DB's uuid (bound into tasks: a new DB invalidates them)."""
         value = self.db.scalar("SELECT value FROM memory_state_meta WHERE key = 'memoryStateUuid'")
         return str(value)
+
+    def synced(self) -> SyncResult:
+        """The approved projection as synced by this operation: synced now when opening did
+        not, then kept, so every reader of one operation sees the same sync."""
+        if self.sync is None:
+            self.sync = self.sync_approved()
+        return self.sync
 
     def sync_approved(self) -> SyncResult:
         """Re-sync the approved projection from the worktree's entry files."""

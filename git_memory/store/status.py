@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from git_memory.paths import MEMORY_STATE_DB
-
 if TYPE_CHECKING:
-    from git_memory.repo.binding import Worktree
     from git_memory.store.db import StateDB
     from git_memory.store.session import Workspace
 
@@ -16,30 +13,25 @@ CANDIDATE_STATES = ("draft", "quarantined", "promoted", "discarded")
 CHUNK_STATES = ("pending", "drafted", "extracted", "stale")
 
 
-def counts(worktree: Worktree) -> dict[str, Any]:
-    """Tasks, candidates and chunks by state; approved entries, generation and coverage.
+def counts(state: Workspace | None) -> dict[str, Any]:
+    """Tasks, candidates and chunks by state; approved entries, generation and coverage
+    (the approved projection synced first).
 
     Promotions are counted by the promotion subsystem's own contributor. Nothing is created
-    when the state DB does not exist yet.
+    when the state DB does not exist yet (`state` None).
     """
-    if not (worktree.state_home / MEMORY_STATE_DB).exists():
+    if state is None:
         return _empty()
-    from git_memory.store.session import open_workspace
-
-    state = open_workspace(worktree, sync=True)
-    try:
-        db, owner = state.db, state.owner
-        with db.read():
-            keys = (owner.repository_key, owner.worktree_key)
-            result = {
-                "tasks": _by_state(db, "tasks", "status", TASK_STATES, keys),
-                "candidates": _by_state(db, "candidates", "status", CANDIDATE_STATES, keys),
-                "chunks": _by_state(db, "chunks", "status", CHUNK_STATES, keys),
-                "approved": _approved(state),
-            }
-    finally:
-        state.close()
-    return result
+    state.synced()
+    db, owner = state.db, state.owner
+    with db.read():
+        keys = (owner.repository_key, owner.worktree_key)
+        return {
+            "tasks": _by_state(db, "tasks", "status", TASK_STATES, keys),
+            "candidates": _by_state(db, "candidates", "status", CANDIDATE_STATES, keys),
+            "chunks": _by_state(db, "chunks", "status", CHUNK_STATES, keys),
+            "approved": _approved(state),
+        }
 
 
 def _empty() -> dict[str, Any]:
@@ -67,8 +59,7 @@ def _by_state(
 
 
 def _approved(state: Workspace) -> dict[str, Any]:
-    sync = state.sync
-    assert sync is not None  # opened with sync=True
+    sync = state.synced()
     # A retired entry keeps its file (`status: deprecated`) but is no longer approved memory:
     # `list`, `verify` and the assembled block leave it out, and so does this count.
     by_status = dict.fromkeys(("approved", "deprecated"), 0)

@@ -25,6 +25,7 @@ from git_memory.database import Row
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.store.db import StateDB, now_ms
+from git_memory.store.lease_holder import holder_is_gone, split_holder, this_process
 
 MAX_LEASE_MS = 86_400_000
 TASK_KINDS = ("extraction", "adjudication", "consolidation", "skill", "synthesis")
@@ -71,8 +72,6 @@ class SubmitResult:
 
 
 def _task(row: Row) -> Task:
-    from git_memory.store.lease_holder import split_holder
-
     holder, process = split_holder(row["lease_holder"])
     return Task(
         task_id=row["task_id"],
@@ -158,8 +157,6 @@ def plan_task(
 
 def lease_is_live(task: Task, now: int | None = None) -> bool:
     """Whether `task` is claimed by a lease that has not expired and whose process lives."""
-    from git_memory.store.lease_holder import holder_is_gone
-
     if task.status != "claimed" or task.lease_expires_at is None:
         return False
     if task.lease_expires_at < (now_ms() if now is None else now):
@@ -176,8 +173,6 @@ def claim_task(
     Refused: `GM_TASK_NOT_FOUND`, `GM_TASK_CLAIMED` (another live lease), `GM_TASK_SUBMITTED`,
     `GM_TASK_STALE`.
     """
-    from git_memory.store.lease_holder import holder_is_gone, this_process
-
     if not 1 <= lease_ms <= MAX_LEASE_MS:
         raise GitMemoryError("GM_LEASE_INVALID", f"lease must be 1..{MAX_LEASE_MS} ms")
     stamp = now_ms() if now is None else now

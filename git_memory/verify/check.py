@@ -14,14 +14,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from git_memory.errors import GitMemoryError
+from git_memory.errors import FormatError, GitMemoryError
+from git_memory.formats.entry import Entry, parse_entry
+from git_memory.ids import is_cut, matches, resolve
+from git_memory.repo.evidence import RepositoryFacts
+from git_memory.repo.memory_tree import worktree_files
+from git_memory.repo.remote import public_identity
+from git_memory.safefs import read_file_nofollow
+from git_memory.store.approved_scan import list_entries
 from git_memory.verify.commands import Requirement, requirements
 from git_memory.verify.manifests import Manifests
+from git_memory.verify.needs import check_requirement
 
 if TYPE_CHECKING:
-    from git_memory.formats.entry import Entry
     from git_memory.repo.binding import Worktree
-    from git_memory.repo.evidence import RepositoryFacts
 
 State = Literal["fresh", "stale", "unverifiable"]
 STATES: tuple[State, ...] = ("fresh", "stale", "unverifiable")
@@ -60,9 +66,6 @@ class Verifier:
     @classmethod
     def for_worktree(cls, worktree: Worktree) -> Verifier:
         """A verifier over `worktree` (reads nothing until asked)."""
-        from git_memory.repo.evidence import RepositoryFacts
-        from git_memory.repo.remote import public_identity
-
         return cls(
             Manifests(worktree.root),
             RepositoryFacts(worktree.repository),
@@ -132,8 +135,6 @@ class Verifier:
     def requirement(self, need: Requirement) -> str | None:
         """An empty reason when `need` holds, the reason when it does not, None when it
         cannot be told."""
-        from git_memory.verify.needs import check_requirement
-
         return check_requirement(self.manifests, need)
 
 
@@ -179,8 +180,6 @@ def _check_item(
     item_id, kind, relpath, parsed = item
     path = f"{memory_root}/{relpath}"
     if kind == "entry":
-        from git_memory.formats.entry import Entry
-
         assert isinstance(parsed, Entry)
         return verifier.entry(parsed, path)
     return verifier.document(item_id, kind, path, str(parsed))
@@ -189,8 +188,6 @@ def _check_item(
 def memory_items(worktree: Worktree) -> list[tuple[str, str, str, object]]:
     """(id, kind, memory-root-relative path, parsed entry or document text) of every
     approved entry, scene and skill that parses; deprecated entries are left out."""
-    from git_memory.repo.memory_tree import worktree_files
-
     items: list[tuple[str, str, str, object]] = []
     for memory_file in worktree_files(worktree.root, worktree.memory_root):
         if memory_file.data is None:
@@ -202,9 +199,6 @@ def memory_items(worktree: Worktree) -> list[tuple[str, str, str, object]]:
 
 
 def _parsed(relpath: str, data: bytes) -> tuple[str, str, str, object] | None:
-    from git_memory.errors import FormatError
-    from git_memory.formats.entry import parse_entry
-
     parts = relpath.split("/")
     try:
         text = data.decode("utf-8")
@@ -230,10 +224,6 @@ def freshness_by_path(worktree: Worktree, paths: Iterable[str]) -> dict[str, str
     """The freshness of the entry files at these worktree-relative paths (as search shows
     them): a state, `deprecated` for a retired entry, `unverifiable` for one that does not
     read or parse (lint reports it)."""
-    from git_memory.errors import FormatError
-    from git_memory.formats.entry import parse_entry
-    from git_memory.safefs import read_file_nofollow
-
     verifier = Verifier.for_worktree(worktree)
     found: dict[str, str] = {}
     for path in paths:
@@ -270,9 +260,6 @@ def expand_short_ids(worktree: Worktree, ids: Sequence[str]) -> list[str]:
     prefix starts none, `GM_ID_AMBIGUOUS` (listing them) when several. Whole entry ids,
     `scene:NAME` and `skill:NAME` pass unchanged, and so does an unmarked id that starts no
     entry (the operation reports it)."""
-    from git_memory.ids import is_cut, matches, resolve
-    from git_memory.store.approved_scan import list_entries
-
     if all(":" in given for given in ids):
         return list(ids)
     known = {

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from git_memory.formats.entry import Entry
+from git_memory.repo.evidence import RepositoryFacts
+from git_memory.repo.remote import public_identity
 from git_memory.verify.check import Checked, Verifier, memory_items
 from git_memory.verify.manifests import Manifests, Names
 
@@ -97,9 +99,6 @@ class Touched:
 def touched_entries(worktree: Worktree, changes: Changes) -> list[Touched]:
     """Approved entries whose evidence `changes` touches, each checked against the worktree
     (scenes and skills are not entries and are left out)."""
-    from git_memory.repo.evidence import RepositoryFacts
-    from git_memory.repo.remote import public_identity
-
     manifests = RecordingManifests(worktree.root)
     verifier = Verifier(
         manifests, RepositoryFacts(worktree.repository), public_identity(worktree.origin_url())

@@ -19,7 +19,9 @@ from git_memory.contracts.lifecycle import (
     VerifyReason,
     VerifyResponse,
 )
+from git_memory.repo.changes import changes_since
 from git_memory.verify.check import Checked, counts
+from git_memory.verify.drift import touched_entries
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -27,9 +29,6 @@ if TYPE_CHECKING:
 
 def drift_response(worktree: Worktree, base: str) -> VerifyResponse:
     """The entries whose evidence BASE...HEAD touches, each with its state now."""
-    from git_memory.repo.changes import changes_since
-    from git_memory.verify.drift import touched_entries
-
     changes = changes_since(worktree.repository, base)
     touched = touched_entries(worktree, changes)
     checked = [item.checked for item in touched]

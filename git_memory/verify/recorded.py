@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.formats import bounded_json
+from git_memory.paths import read_private, write_private_atomic
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
+    from git_memory.store.session import Workspace
     from git_memory.verify.check import Verifier
     from git_memory.verify.manifests import Manifests
 
@@ -30,39 +32,36 @@ RECORD_DIR = ("artifacts", "freshness")
 RECORD_MAX_BYTES = 64 * 1024 * 1024
 
 
-def context_stale_ids(worktree: Worktree) -> frozenset[str]:
+def context_stale_ids(workspace: Workspace) -> frozenset[str]:
     """What assembly and `git memory context` leave out: stale entry ids, recorded."""
-    return frozenset(context_freshness(worktree)["stale"])
+    return frozenset(context_freshness(workspace)["stale"])
 
 
-def context_counts(worktree: Worktree) -> dict[str, int]:
+def context_counts(workspace: Workspace) -> dict[str, int]:
     """Memories per freshness state (as `git memory verify` counts them), recorded."""
-    counts: dict[str, int] = context_freshness(worktree)["counts"]
+    counts: dict[str, int] = context_freshness(workspace)["counts"]
     return counts
 
 
-def context_freshness(worktree: Worktree) -> dict[str, Any]:
+def context_freshness(workspace: Workspace) -> dict[str, Any]:
     """`{"stale": [entry ids], "counts": {state: n}}` for the worktree as it is now.
 
-    Syncs the approved projection first (stat-only when no entry file changed); when the
-    sync saw files change under it (coverage partial) the answer is checked, not recorded.
+    Reads the approved projection as this operation synced it (stat-only when no entry file
+    changed); when the sync saw files change under it (coverage partial) the answer is
+    checked, not recorded.
     """
-    from git_memory.store.session import open_workspace
-
-    state = open_workspace(worktree, sync=True)
-    try:
-        sync = state.sync
-    finally:
-        state.close()
-    if sync is None or sync.coverage != "complete":
-        return _checked(worktree, None)[0]
-    return recorded_freshness(worktree, sync.source_tree_digest)
+    sync = workspace.synced()
+    if sync.coverage != "complete":
+        return _checked(workspace.worktree, None)[0]
+    return recorded_freshness(workspace.worktree, sync.source_tree_digest)
 
 
 def recorded_freshness(worktree: Worktree, tree_digest: str) -> dict[str, Any]:
     """Stale entry ids and counts: from the record when nothing it depends on changed, else
     checked now (and recorded). `tree_digest` is the approved projection's digest of the
     entry files, current as of this call."""
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
     from git_memory.verify.check import Verifier
 
     verifier = Verifier.for_worktree(worktree)
@@ -90,16 +89,21 @@ def consulted_paths(worktree: Worktree) -> list[str] | None:
 
 
 def _checked(worktree: Worktree, verifier: Verifier | None) -> tuple[dict[str, Any], Verifier]:
-    from git_memory.verify.check import Verifier, counts, verify_memory
+    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
+    # of this import (tests/perf/bench_mcp_startup.py).
+    from git_memory.verify import check
+    from git_memory.verify.check import Verifier
 
     verifier = verifier or Verifier.for_worktree(worktree)
-    checked = verify_memory(worktree, verifier=verifier)
+    # Looked up on the module when called, so a test can stand in for the check.
+    checked = check.verify_memory(worktree, verifier=verifier)
     stale = sorted(c.id for c in checked if c.kind == "entry" and c.state == "stale")
-    return {"stale": stale, "counts": counts(checked)}, verifier
+    return {"stale": stale, "counts": check.counts(checked)}, verifier
 
 
 def _key(verifier: Verifier, tree_digest: str, record: dict[str, Any]) -> str:
     """Digest of what the verdicts depend on, with the recorded paths looked at again now."""
+
     consulted = record["consulted"]
     facts = verifier.facts
     return digest(
@@ -129,8 +133,6 @@ def _record_path(worktree: Worktree) -> Path:
 
 
 def _load(path: Path) -> dict[str, Any] | None:
-    from git_memory.paths import read_private
-
     try:
         document = bounded_json.loads(read_private(path), max_bytes=RECORD_MAX_BYTES)
     except (OSError, ValueError, GitMemoryError):
@@ -146,8 +148,6 @@ def _load(path: Path) -> dict[str, Any] | None:
 
 
 def _store(path: Path, document: dict[str, Any]) -> None:
-    from git_memory.paths import write_private_atomic
-
     # A record that cannot be written only means checking again next time.
     with contextlib.suppress(OSError, ValueError, GitMemoryError):
         write_private_atomic(path, canonical_json(document))

@@ -36,16 +36,16 @@ def _seed(root: Path, files: int) -> tuple[Any, list[str]]:
     """Quarantined candidates (one typed-fact statement each) and their stored plans."""
     from git_memory.contracts.promotion import PromotionPlan
     from git_memory.promote.plan import PlannedFile, assessment_digest
-    from git_memory.promote.prepare import assessment_rows_for, owner_of
+    from git_memory.promote.prepare import assessment_rows_for
     from git_memory.repo.binding import discover_worktree
     from git_memory.store import candidates as store
     from git_memory.store import journal
-    from git_memory.store.db import open_state
+    from git_memory.store.session import open_workspace
 
     worktree = discover_worktree(root)
-    binding, owner = owner_of(worktree)
     plan_ids: list[str] = []
-    with open_state(worktree.state_home) as db, db.write():
+    with open_workspace(worktree, sync=False) as workspace, workspace.db.write():
+        binding, owner, db = workspace.binding, workspace.owner, workspace.db
         for number in range(files):
             cid = f"bench-{number:05d}"
             store.insert_candidate(
@@ -89,16 +89,15 @@ def _apply_all(worktree: Any, plan_ids: list[str]) -> None:
     from git_memory.ops.promotion_kinds import PROMOTION_KINDS
     from git_memory.promote import approval
     from git_memory.promote.apply import apply_plan, promotion_lock
-    from git_memory.promote.prepare import owner_of
-    from git_memory.store.db import open_state
+    from git_memory.store.session import open_workspace
 
-    _binding, owner = owner_of(worktree)
-    with open_state(worktree.state_home) as db:
+    with open_workspace(worktree, sync=False) as workspace:
+        db, owner = workspace.db, workspace.owner
         for plan_id in plan_ids:
             with promotion_lock(worktree.state_home) as acquired:
                 assert acquired
                 approval.approve(db, owner, plan_id, approval.Approval("digest"))
-                apply_plan(worktree, db, owner, plan_id, PROMOTION_KINDS)
+                apply_plan(workspace, plan_id, PROMOTION_KINDS)
 
 
 def _raw_loop(directory: Path, files: int) -> None:

@@ -10,9 +10,8 @@ import pytest
 
 from git_memory.errors import GitMemoryError
 from git_memory.promote import apply, approval
-from git_memory.promote.prepare import owner_of
 from git_memory.repo.binding import discover_worktree
-from git_memory.store.db import open_state
+from git_memory.store.session import open_workspace
 from git_memory.testing.repos import Repo
 from tests.promote.helpers import candidate_state
 from tests.promote.scenario import NEW_PATH, OLD_BYTES, OLD_PATH, Scenario, build
@@ -20,8 +19,8 @@ from tests.promote.scenario import NEW_PATH, OLD_BYTES, OLD_PATH, Scenario, buil
 
 def _mutate_after_precheck(scenario: Scenario, meddle: Callable[[], object]) -> GitMemoryError:
     worktree = discover_worktree(scenario.root)
-    _binding, owner = owner_of(worktree)
-    with open_state(worktree.state_home) as db:
+    with open_workspace(worktree, sync=False) as workspace:
+        db, owner = workspace.db, workspace.owner
         approval.approve(db, owner, scenario.plan_id, approval.Approval("digest"))
         record, plan = apply.load_plan(db, scenario.plan_id, owner)
         apply._precheck(worktree, db, record, plan)

@@ -8,6 +8,7 @@ import pytest
 
 from git_memory.formats.entry import parse_entry
 from git_memory.repo.binding import discover_worktree
+from git_memory.store.session import open_workspace
 from git_memory.testing.repos import Repo
 from git_memory.verify import check, recorded
 from tests.verify.helpers import STALE, rotting_project
@@ -20,7 +21,8 @@ def rotted(repo: Repo) -> Repo:
 
 
 def _stale(repo: Repo) -> frozenset[str]:
-    return recorded.context_stale_ids(discover_worktree(repo.root))
+    with open_workspace(discover_worktree(repo.root)) as workspace:
+        return recorded.context_stale_ids(workspace)
 
 
 def _no_checking(monkeypatch: pytest.MonkeyPatch) -> None:
