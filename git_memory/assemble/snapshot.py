@@ -81,7 +81,7 @@ class MemorySnapshot:
 
     def matching(self, query: str, limit: int) -> list[str]:
         """Ids of approved entries matching `query`, best BM25 first."""
-        from git_memory.store.recall_queries import search_approved
+        from git_memory.store.fts_queries import search_approved
 
         rows = search_approved(self.state.db, self.state.owner, query, limit)
         return [row.id for row in rows]

@@ -28,9 +28,9 @@ RESULT_FORMAT = "git-memory-adjudication-result@v1"
 def recall_drafts(db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]) -> Any:
     """Dual recall for (candidateId, content) drafts; each draft excludes only itself."""
     from git_memory.store.candidates import search_text_of
-    from git_memory.store.recall import Draft, recall
+    from git_memory.store.similar import Draft, find_similar
 
-    return recall(
+    return find_similar(
         db,
         workspace.owner,
         [

@@ -25,7 +25,7 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
     a file, commit, target or script that is gone, so it may no longer be true.
     `coverage: partial` means files changed during the sync and some results may be missing.
     """
-    from git_memory.store.recall_queries import search_approved
+    from git_memory.store.fts_queries import search_approved
     from git_memory.store.session import open_workspace
     from git_memory.verify.check import freshness_by_path
 

@@ -1,4 +1,4 @@
-"""The approved projection (`sync-approved`): the worktree's entries, indexed for search/recall.
+"""The approved projection (`sync-approved`): the worktree's entries, indexed for search.
 
 A sync lists `<memory root>/entries/*.md` through no-follow directory fds, reads each file
 (checking its fstat against the listing), lint-gates and parses it, and computes the source

@@ -1,4 +1,4 @@
-"""Every FTS query over the memory state: recall's BM25 lists, the pool, and approved search.
+"""Every FTS query over the memory state: `similar`'s BM25 lists, the pool, approved search.
 
 Queries follow the original analyzer: the text is split on non-alphanumeric characters,
 lowercased, de-duplicated, the first 32 tokens kept, each quoted, joined with OR. FTS5 uses its
