@@ -38,7 +38,7 @@ DOCTRINE_PATH = "doctrine.md"
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
-class PatchOperation(Protocol):
+class PatchOperationFields(Protocol):
     """What the rules read of one operation (the ConsolidationPatch@v1 operation model)."""
 
     @property
@@ -132,7 +132,7 @@ def scene_path(name: str) -> str:
     return f"scenes/{name}.md"
 
 
-def target_path(operation: PatchOperation) -> str:
+def target_path(operation: PatchOperationFields) -> str:
     """The file an operation writes (paths come only from target + name)."""
     return DOCTRINE_PATH if operation.target == DOCTRINE_NAME else scene_path(operation.name)
 
@@ -140,7 +140,7 @@ def target_path(operation: PatchOperation) -> str:
 # --- structure -------------------------------------------------------------------------
 
 
-def _check_shape(operation: PatchOperation, context: PatchContext) -> None:
+def _check_shape(operation: PatchOperationFields, context: PatchContext) -> None:
     oid = operation.operation_id
     if operation.op not in ("create", "update", "merge", "delete"):
         raise patch_error("op", f"unknown op {operation.op!r}", oid)
@@ -160,7 +160,7 @@ def _check_shape(operation: PatchOperation, context: PatchContext) -> None:
         _check_scene_preconditions(operation, context)
 
 
-def _check_content_presence(operation: PatchOperation) -> None:
+def _check_content_presence(operation: PatchOperationFields) -> None:
     oid = operation.operation_id
     if operation.op == "delete":
         if operation.new_content is not None:
@@ -172,7 +172,7 @@ def _check_content_presence(operation: PatchOperation) -> None:
         raise patch_error("entries-required", f"a {operation.op} must cite basedOnEntryIds", oid)
 
 
-def _check_entry_refs(operation: PatchOperation, context: PatchContext) -> None:
+def _check_entry_refs(operation: PatchOperationFields, context: PatchContext) -> None:
     oid = operation.operation_id
     refs = list(operation.based_on_entry_ids)
     if len(set(refs)) != len(refs):
@@ -184,7 +184,7 @@ def _check_entry_refs(operation: PatchOperation, context: PatchContext) -> None:
         )
 
 
-def _check_doctrine(operation: PatchOperation, context: PatchContext) -> None:
+def _check_doctrine(operation: PatchOperationFields, context: PatchContext) -> None:
     oid = operation.operation_id
     if operation.name != DOCTRINE_NAME:
         raise patch_error("doctrine-name", "doctrine operations are named 'doctrine'", oid)
@@ -196,7 +196,7 @@ def _check_doctrine(operation: PatchOperation, context: PatchContext) -> None:
         raise patch_error("target-missing", f"there is no doctrine to {operation.op}", oid)
 
 
-def _check_scene_preconditions(operation: PatchOperation, context: PatchContext) -> None:
+def _check_scene_preconditions(operation: PatchOperationFields, context: PatchContext) -> None:
     oid, name = operation.operation_id, operation.name
     exists = name in context.scene_heats
     if operation.op == "create" and exists:
@@ -207,7 +207,7 @@ def _check_scene_preconditions(operation: PatchOperation, context: PatchContext)
         _check_merge(operation, context)
 
 
-def _check_merge(operation: PatchOperation, context: PatchContext) -> None:
+def _check_merge(operation: PatchOperationFields, context: PatchContext) -> None:
     oid, sources = operation.operation_id, list(operation.merge_sources)
     if len(sources) < 2 or len(set(sources)) != len(sources):
         raise patch_error("merge-sources", "a merge needs at least 2 distinct sources", oid)
@@ -220,7 +220,7 @@ def _check_merge(operation: PatchOperation, context: PatchContext) -> None:
         )
 
 
-def _check_cross_operation(operations: Sequence[PatchOperation]) -> None:
+def _check_cross_operation(operations: Sequence[PatchOperationFields]) -> None:
     ids = [operation.operation_id for operation in operations]
     if len(set(ids)) != len(ids):
         raise patch_error("operation-id-duplicate", "operation ids must be unique")
@@ -235,7 +235,9 @@ def _check_cross_operation(operations: Sequence[PatchOperation]) -> None:
     _check_merge_sources_exclusive(operations, set(paths))
 
 
-def _check_merge_sources_exclusive(operations: Sequence[PatchOperation], written: set[str]) -> None:
+def _check_merge_sources_exclusive(
+    operations: Sequence[PatchOperationFields], written: set[str]
+) -> None:
     fed: set[str] = set()
     for operation in operations:
         if operation.op != "merge":
@@ -259,7 +261,7 @@ def _check_merge_sources_exclusive(operations: Sequence[PatchOperation], written
 # --- materialization -------------------------------------------------------------------
 
 
-def _heat_of(operation: PatchOperation, context: PatchContext) -> int | None:
+def _heat_of(operation: PatchOperationFields, context: PatchContext) -> int | None:
     if operation.target != "scene" or operation.op == "delete":
         return None
     if operation.op == "create":
@@ -270,7 +272,7 @@ def _heat_of(operation: PatchOperation, context: PatchContext) -> int | None:
     return heat_rules.merge_heat(heats, operation.name)
 
 
-def _materialize(operation: PatchOperation, context: PatchContext) -> MaterializedOperation:
+def _materialize(operation: PatchOperationFields, context: PatchContext) -> MaterializedOperation:
     oid = operation.operation_id
     heat = _heat_of(operation, context)
     content: str | None = None
@@ -309,7 +311,9 @@ def _file_changes(operations: Sequence[MaterializedOperation]) -> list[FileChang
     return sorted(writes, key=lambda c: c.path) + sorted(deletes, key=lambda c: c.path)
 
 
-def validate_patch(operations: Sequence[PatchOperation], context: PatchContext) -> ValidatedPatch:
+def validate_patch(
+    operations: Sequence[PatchOperationFields], context: PatchContext
+) -> ValidatedPatch:
     """Check every rule and materialize the patch, or raise the first violation.
 
     Scene content comes back in canonical META form with the host heat; `files` lists the

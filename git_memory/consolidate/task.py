@@ -30,7 +30,7 @@ from git_memory.contracts.consolidation import (
 )
 from git_memory.contracts.extraction import Lease
 from git_memory.errors import GitMemoryError
-from git_memory.skills.context import (
+from git_memory.skills.recall_context import (
     DoctrineSource,
     EntrySource,
     SceneSource,
@@ -75,7 +75,7 @@ class Built:
 
 def snapshot(workspace: Workspace) -> Snapshot:
     """Approved entries (projection), scenes and doctrine (files); coverage must be complete."""
-    from git_memory.skills.contexts import load_sources
+    from git_memory.skills.recall_memory import load_sources
     from git_memory.store.approved import get_projection
 
     projection = get_projection(workspace.db, workspace.owner)

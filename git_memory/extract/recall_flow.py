@@ -11,7 +11,7 @@ from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.select import Selection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks
-from git_memory.skills.contexts import build_contexts, load_sources
+from git_memory.skills.recall_memory import build_contexts, load_sources
 from git_memory.store.session import Workspace, open_workspace
 
 if TYPE_CHECKING:

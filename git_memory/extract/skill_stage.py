@@ -15,7 +15,7 @@ from git_memory.contracts.extraction import ExtractionTask
 from git_memory.contracts.skill import SkillCandidate
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import FormatError, GitMemoryError
-from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
+from git_memory.skills.pin_checks import check_memory_context, check_target, drift, skill_path
 
 if TYPE_CHECKING:
     from git_memory.contracts.skill import SkillDocument

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindow
 from git_memory.formats.entry import Entry
-from git_memory.impact.measure import MIN_SESSIONS, SessionIndex, Window, measure
+from git_memory.impact.measure import MIN_SESSIONS, LandingSide, SessionIndex, measure
 from git_memory.impact.subjects import Subject, subject_of
 from git_memory.verify.check import memory_items
 
@@ -79,7 +79,7 @@ def _moment(seconds: int) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
-def _window(window: Window | None) -> ImpactWindow | None:
+def _window(window: LandingSide | None) -> ImpactWindow | None:
     return None if window is None else ImpactWindow(**vars(window))
 
 

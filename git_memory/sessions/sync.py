@@ -28,7 +28,7 @@ DEFAULT_LOCK_TIMEOUT = 600.0
 
 
 @dataclass
-class SyncResult:
+class SessionSyncResult:
     """Counts of one sync and the first diagnostics (file below its source root + offset)."""
 
     files_seen: int = 0
@@ -81,7 +81,7 @@ def sync(
     providers: Sequence[str] | None = None,
     show_progress: bool = False,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-) -> SyncResult:
+) -> SessionSyncResult:
     """Bring the index up to date with every discovered transcript (of the `providers`
     named, default every registered one)."""
     from filelock import FileLock, Timeout
@@ -108,8 +108,10 @@ def sync(
         ) from exc
 
 
-def _sync_locked(state_home: Path, found: list[SourceFile], show_progress: bool) -> SyncResult:
-    result = SyncResult(files_seen=len(found))
+def _sync_locked(
+    state_home: Path, found: list[SourceFile], show_progress: bool
+) -> SessionSyncResult:
+    result = SessionSyncResult(files_seen=len(found))
     forget_resolved()
     conn = index.connect_writer(state_home)
     try:
@@ -132,7 +134,7 @@ def _sync_locked(state_home: Path, found: list[SourceFile], show_progress: bool)
     return result
 
 
-def _one(conn: index.Connection, source: SourceFile, row: Any, result: SyncResult) -> None:
+def _one(conn: index.Connection, source: SourceFile, row: Any, result: SessionSyncResult) -> None:
     if source.excluded is not None:
         result.excluded += 1
         return

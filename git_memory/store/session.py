@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.extraction import OwnerKeys
-from git_memory.store.approved import SyncResult, sync_approved
+from git_memory.store.approved import ApprovedSyncResult, sync_approved
 from git_memory.store.chunks import bind_repository
 from git_memory.store.db import StateDB, open_state
 
@@ -33,7 +33,7 @@ class Workspace:
     db: StateDB
     owner: OwnerKeys
     # The approved projection's sync, when opening did one.
-    sync: SyncResult | None = None
+    sync: ApprovedSyncResult | None = None
 
     def __enter__(self) -> Workspace:
         return self
@@ -51,7 +51,7 @@ class Workspace:
         value = self.db.scalar("SELECT value FROM memory_state_meta WHERE key = 'memoryStateUuid'")
         return str(value)
 
-    def sync_approved(self) -> SyncResult:
+    def sync_approved(self) -> ApprovedSyncResult:
         """Re-sync the approved projection from the worktree's entry files."""
         return sync_approved(self.db, self.owner, self.worktree.root, self.worktree.memory_root)
 

@@ -23,7 +23,7 @@ from git_memory.store import fts_queries as queries
 from git_memory.store.approved import get_projection
 from git_memory.store.candidates import candidate_generation, search_text_of
 from git_memory.store.db import StateDB
-from git_memory.store.fts_queries import Hit
+from git_memory.store.fts_queries import FtsHit
 
 if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys
@@ -74,7 +74,7 @@ class SimilarResult:
     )
 
 
-def rank_draft(lists: Sequence[Sequence[Hit]], k: int) -> list[Ranked]:
+def rank_draft(lists: Sequence[Sequence[FtsHit]], k: int) -> list[Ranked]:
     """Fuse ranked lists by RRF (k = 60), tie-break `(sourceKind, id)`, keep the top `k`."""
     scores: dict[tuple[str, str], float] = {}
     for hits in lists:
@@ -162,7 +162,7 @@ def _rank_all(
     flat: list[dict[str, Any]] = []
     for draft in drafts:
         match = queries.match_expression(search_text_of(draft.query_text))
-        lists: list[list[Hit]] = [[], []]
+        lists: list[list[FtsHit]] = [[], []]
         if match is not None:
             lists = [
                 queries.approved_hits(db, owner, match, FETCH_FACTOR * k),
@@ -185,7 +185,7 @@ def _rank_all(
     return sets, pool, flat
 
 
-def _identity(hit: Hit) -> dict[str, Any]:
+def _identity(hit: FtsHit) -> dict[str, Any]:
     return {
         "sourceKind": hit.source_kind,
         "id": hit.id,
@@ -195,5 +195,5 @@ def _identity(hit: Hit) -> dict[str, Any]:
     }
 
 
-def _pool_item(hit: Hit) -> dict[str, Any]:
+def _pool_item(hit: FtsHit) -> dict[str, Any]:
     return {**_identity(hit), "summary": hit.summary[:SUMMARY_CHARS]}

@@ -13,7 +13,7 @@ from git_memory.errors import GitMemoryError
 from git_memory.store import candidates as cands
 from git_memory.store.approved import sync_approved
 from git_memory.store.db import StateDB
-from git_memory.store.fts_queries import Hit, match_expression, query_tokens
+from git_memory.store.fts_queries import FtsHit, match_expression, query_tokens
 from git_memory.store.similar import Draft, find_similar, rank_draft
 from tests.store.test_store_approved import write_entry
 
@@ -21,8 +21,8 @@ OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 OTHER = OwnerKeys(repository_key="c" * 64, worktree_key="d" * 64)
 
 
-def _hit(kind: str, ident: str) -> Hit:
-    return Hit(kind, ident, 1, "0" * 64, "draft", "")
+def _hit(kind: str, ident: str) -> FtsHit:
+    return FtsHit(kind, ident, 1, "0" * 64, "draft", "")
 
 
 def test_rrf_interleaves_lists_with_approved_first_on_ties() -> None:

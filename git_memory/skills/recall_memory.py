@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts import recall
-from git_memory.skills.context import (
+from git_memory.skills.recall_context import (
     DoctrineSource,
     EntrySource,
     SceneSource,
@@ -30,10 +30,10 @@ class MemorySources:
 
 def load_sources(workspace: Workspace) -> MemorySources:
     """Scenes, doctrine and skills from the worktree; entries from the approved projection."""
-    from git_memory.skills.sources import load_memory_sources
+    from git_memory.skills.sources import parse_memory_files
 
     worktree = workspace.worktree
-    files = load_memory_sources(worktree.root, worktree.memory_root)
+    files = parse_memory_files(worktree.root, worktree.memory_root)
     return MemorySources(files.scenes, files.doctrine, _approved_entries(workspace), files.skills)
 
 

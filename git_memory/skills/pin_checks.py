@@ -1,7 +1,7 @@
 """The checks every step of a skill candidate repeats: memory context and target file.
 
 `memoryContextDigest` pins ALL approved entries, scenes and doctrine as recall saw them
-(`skills.context.memory_binding_digest`); once any of them changes the candidate is refused
+(`skills.recall_context.memory_binding_digest`); once any of them changes the candidate is refused
 with `GM_BINDING_DRIFT` at stage, review, prepare and promote. A create needs the skill to be
 absent; an update binds the sha256 of the current SKILL.md.
 """
@@ -26,8 +26,8 @@ def skill_path(name: str) -> str:
 
 def current_memory_digest(workspace: Workspace) -> str:
     """The memory context binding digest of the approved memory now."""
-    from git_memory.skills.context import memory_binding_digest
-    from git_memory.skills.contexts import load_sources
+    from git_memory.skills.recall_context import memory_binding_digest
+    from git_memory.skills.recall_memory import load_sources
 
     sources = load_sources(workspace)
     return memory_binding_digest(sources.entries, sources.scenes, sources.doctrine)
