@@ -49,7 +49,7 @@ class LazyGroup(click.Group):
         path = (*self.prefix, cmd_name)
         leaf = [m for m in members if m.cli_path == path]
         if leaf:
-            from git_memory.cli.binding import build_command
+            from git_memory.cli.commands import build_command
 
             return build_command(leaf[0])
         return LazyGroup(
@@ -117,12 +117,12 @@ def cli(directories: tuple[str, ...]) -> None:
             raise click.UsageError(f"cannot change to {directory!r}: {exc.strerror}") from exc
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: run the CLI and exit with the documented exit statuses."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI on `argv` (default: this process's arguments); the documented exit status."""
     from git_memory.cli.errors import run_guarded
 
-    sys.exit(run_guarded(cli, argv))
+    return run_guarded(cli, argv)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    sys.exit(main())

@@ -126,7 +126,7 @@ def test_console_script_prints_the_record_without_the_command_tree(answered: Rep
         "sys.argv = ['git-memory', 'context']\n"
         "from git_memory.cli.entry import main\n"
         "try:\n"
-        "    main()\n"
+        "    sys.exit(main())\n"
         "except SystemExit as done:\n"
         "    loaded = [m for m in ('click', 'pydantic', 'pygit2') if m in sys.modules]\n"
         "    print('LOADED', loaded, done.code, file=sys.stderr)\n"

@@ -18,7 +18,7 @@ def _fast(repo: Repo) -> subprocess.CompletedProcess[str]:
     code = (
         "import sys; sys.argv = ['git-memory', 'lint', '--staged']\n"
         "from git_memory.cli.entry import main\n"
-        "try:\n    main()\nexcept SystemExit as exit:\n"
+        "try:\n    sys.exit(main())\nexcept SystemExit as exit:\n"
         "    loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
         "('pydantic', 'click', 'mcp', 'pygit2'))\n"
         "    print('LOADED', loaded, file=sys.stderr)\n    raise\n"

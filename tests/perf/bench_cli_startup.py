@@ -77,7 +77,7 @@ def _git_memory_executable(bin_dir: Path) -> str:
     wrapper = bin_dir / "git-memory"
     wrapper.write_text(
         f"#!{sys.executable}\nimport sys\nsys.path.insert(0, "
-        f"{str(PROJECT_ROOT)!r})\nfrom git_memory.cli.main import main\nmain()\n"
+        f"{str(PROJECT_ROOT)!r})\nfrom git_memory.cli.main import main\nraise SystemExit(main())\n"
     )
     wrapper.chmod(0o755)
     return str(wrapper)
