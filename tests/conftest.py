@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from git_memory.testing.repos import Repo, make_repo
+from tests.repos import Repo, make_repo
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures"  # every file a test reads; see its PROVENANCE.md

@@ -16,8 +16,8 @@ import pytest
 from git_memory.assemble.answers import cached_answer
 from git_memory.formats.entry import Evidence
 from git_memory.repo import answer_key
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_entry
+from tests.repos import Repo
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo
 from tests.conftest import run_cli
 from tests.extract.conftest import build_sample_repo
+from tests.repos import Repo
 
 
 def _checks(result: Any) -> dict[str, dict[str, Any]]:

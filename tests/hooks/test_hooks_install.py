@@ -9,9 +9,9 @@ import pytest
 
 from git_memory.errors import GitMemoryError
 from git_memory.repo.hooks import template_path
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
 from tests.hooks.conftest import hooks_dir
+from tests.repos import Repo
 
 FOREIGN = "#!/bin/sh\necho foreign\n"
 

@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT, run_cli
+from tests.repos import Repo
 
 SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 

@@ -50,7 +50,7 @@ PACKAGES = 20
 
 def _build(root: Path, entries: int) -> None:
     from git_memory.formats.entry import Entry, serialize_entry
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     make_repo(root)
     # What the entries' commands need, so the freshness check keeps every entry in the block.

@@ -30,7 +30,7 @@ SCENE = (
 
 def _build(root: Path, entries: int) -> list[str]:
     from git_memory.formats.entry import Entry, serialize_entry
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     make_repo(root)
     memory = root / ".memory"

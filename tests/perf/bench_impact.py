@@ -66,7 +66,7 @@ def _body(number: int) -> str:
 
 def _build(root: Path, sessions: int, entries: int) -> tuple[Any, Path]:
     from git_memory.formats.entry import Entry, serialize_entry
-    from git_memory.testing.repos import git, make_repo
+    from tests.repos import git, make_repo
 
     repo = make_repo(root / "repo")
     entries_dir = repo.root / ".memory" / "entries"

@@ -117,7 +117,7 @@ def _raw_loop(directory: Path, files: int) -> None:
 
 def measure(files: int) -> dict[str, Any]:
     """Run both measurements in one process; returns the figures."""
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     with tempfile.TemporaryDirectory() as temp:
         os.environ["GIT_MEMORY_HOME"] = str(Path(temp) / "state")

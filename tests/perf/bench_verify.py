@@ -32,7 +32,7 @@ SCRIPTS = 30
 
 def _build(root: Path, entries: int) -> Any:
     from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     repo = make_repo(root)
     repo.write("Makefile", "".join(f"target-{k}:\n\techo {k}\n" for k in range(TARGETS)))
@@ -73,9 +73,9 @@ def _median_ms(function: Callable[[], Any], runs: int = 15) -> float:
 def measure(entries: int) -> dict[str, Any]:
     """Build, measure, return the figures."""
     from git_memory.repo.binding import discover_worktree
-    from git_memory.testing.repos import git
     from git_memory.verify import manifests
     from git_memory.verify.check import counts, verify_memory
+    from tests.repos import git
 
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch) / "repo"

@@ -16,8 +16,8 @@ from git_memory.promote.render import (
     TreeView,
     render_candidates,
 )
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import Statement, prepare_request, seed_candidate
+from tests.repos import Repo
 
 
 def _prepared_text(gm: Any, repo: Repo, tmp_path: Path, scope: str | None) -> Any:

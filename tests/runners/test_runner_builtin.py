@@ -21,7 +21,7 @@ from git_memory.runners.builtin.window import memory_keys, plan_window
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.sessions.transcripts import (
     claude_assistant,
     claude_path,

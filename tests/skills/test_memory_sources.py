@@ -10,7 +10,7 @@ import pytest
 from git_memory.errors import GitMemoryError
 from git_memory.skills.recall_context import build_memory_context, build_skill_context
 from git_memory.skills.sources import parse_memory_files
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 SKILL = '---\nname: "{name}"\ndescription: "Does {name}."\n---\n## Steps\n- go\n'
 SCENE = (
