@@ -26,6 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# Run as a file, only this directory is on the module path: the checkout holds `tests.repos`.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+
 TARGETS = 50
 SCRIPTS = 30
 
