@@ -11,6 +11,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from git_memory import output
+
 # The forms whose last answer is recorded (ops/recorded_answers.py), by the name it is kept
 # under: `context` as the Claude Code and Codex session-start hooks run it, `status`, `list`.
 RECORDED_FORMS = {
@@ -43,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(argv: tuple[str, ...]) -> int:
     """`git memory lint --staged` (what the pre-commit hook runs), `git memory -h` and
     `git memory mcp` (what agent clients spawn) skip the command tree; everything else goes
-    through the click CLI."""
+    through the click CLI. The imports below are start-up seams: each path loads its own
+    modules only (signal, with enum, only once no answer was printed already)."""
     if argv in (("-h",), ("--help",), ("help",)) and "_GIT_MEMORY_COMPLETE" not in os.environ:
         from git_memory.cli.root_help import print_root_help
 
@@ -56,8 +59,6 @@ def _dispatch(argv: tuple[str, ...]) -> int:
 
         text = cached_answer(os.getcwd(), RECORDED_FORMS[argv])
         if text is not None:
-            from git_memory import output
-
             if text:
                 output.echo(text)  # recorded as the CLI printed it, controls escaped
             return 0
@@ -74,11 +75,9 @@ def _dispatch(argv: tuple[str, ...]) -> int:
         return run_guarded_fast()
     if argv[:1] == ("mcp",):
         # Agent clients wait for the MCP handshake: answer it before the command tree loads.
-        # (Loaded by name: front ends never import each other's code.)
-        import importlib
+        from git_memory.mcp.main import serve_from_argv
 
-        server = importlib.import_module("git_memory.mcp.main")
-        status: int | None = server.serve_from_argv(argv[1:])
+        status = serve_from_argv(argv[1:])
         if status is not None:
             return status
     from git_memory.cli.main import main as cli_main

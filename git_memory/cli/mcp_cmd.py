@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from git_memory.mcp.main import serve
+
 
 @click.command(name="mcp", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
@@ -25,6 +27,5 @@ def command(repository: str | None) -> int:
     """
     # The CLI is the program's entry point and sits above the MCP front end; the server (and
     # the MCP SDK) load only when this command runs, not for `git memory -h`.
-    from git_memory.mcp.main import serve
 
     return serve(repository)
