@@ -2,4 +2,4 @@
 
 from git_memory.cli.entry import main
 
-main()
+raise SystemExit(main())

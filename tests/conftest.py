@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from git_memory.store.db import StateDB
-from git_memory.testing.repos import Repo, make_repo
+from tests.repos import Repo, make_repo
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures"  # every file a test reads; see its PROVENANCE.md
@@ -166,7 +166,7 @@ def bin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     script = directory / "git-memory"
     script.write_text(
         f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(PROJECT_ROOT)!r})\n"
-        "from git_memory.cli.main import main\nmain()\n"
+        "from git_memory.cli.main import main\nraise SystemExit(main())\n"
     )
     script.chmod(0o755)
     monkeypatch.setenv("PATH", f"{directory}{os.pathsep}{os.environ['PATH']}")

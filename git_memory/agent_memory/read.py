@@ -22,7 +22,7 @@ MAX_FILES = 200
 
 
 @dataclass(frozen=True)
-class Diagnostic:
+class UnreadFile:
     """A file of a store that was not read, and why."""
 
     store: str
@@ -31,20 +31,20 @@ class Diagnostic:
     message: str
 
 
-def read_store(store: FoundStore, worktree_root: Path) -> tuple[list[MemoryItem], list[Diagnostic]]:
+def read_store(store: FoundStore, worktree_root: Path) -> tuple[list[MemoryItem], list[UnreadFile]]:
     """The items of every file of `store`, and a diagnostic for each file not read."""
     items: list[MemoryItem] = []
-    diagnostics: list[Diagnostic] = []
+    diagnostics: list[UnreadFile] = []
     for number, file in enumerate(store.files):
         if number == MAX_FILES:
             rest = f"{len(store.files) - MAX_FILES} more file(s)"
-            diagnostics.append(Diagnostic(store.spec.name, rest, "too-many-files", "not read"))
+            diagnostics.append(UnreadFile(store.spec.name, rest, "too-many-files", "not read"))
             break
         try:
             text = _read(file, worktree_root)
         except SourceRefused as refused:
             diagnostics.append(
-                Diagnostic(store.spec.name, file.name, refused.code, refused.message)
+                UnreadFile(store.spec.name, file.name, refused.code, refused.message)
             )
             continue
         items += split_items(store.spec.name, file.name, text, file.section)

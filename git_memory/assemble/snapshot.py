@@ -22,7 +22,7 @@ from git_memory.contracts.canonical import digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.paths import read_private, write_private_atomic
 from git_memory.store.approved import list_approved_entries
-from git_memory.store.recall_queries import search_approved
+from git_memory.store.fts_queries import search_approved
 
 if TYPE_CHECKING:
     from git_memory.store.session import Workspace

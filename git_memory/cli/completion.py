@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from click.shell_completion import get_completion_class
+
 from git_memory import output
+from git_memory.cli.main import cli
 
 PROG = "git-memory"
 COMPLETE_VAR = "_GIT_MEMORY_COMPLETE"
@@ -49,12 +52,8 @@ env {COMPLETE_VAR}=fish_source {PROG} | source
 
 def render(shell: str) -> str:
     """The completion script for `shell` (bash, zsh or fish)."""
-    from click.shell_completion import get_completion_class
-
     if shell == "fish":
         return FISH_LOADER
-
-    from git_memory.cli.main import cli
 
     completion_class = get_completion_class(shell)
     if completion_class is None:

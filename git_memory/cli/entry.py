@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
+
+from git_memory import output
 
 # The forms whose last answer is recorded (ops/recorded_answers.py), by the name it is kept
 # under: `context` as the Claude Code and Codex session-start hooks run it, `status`, `list`.
@@ -26,16 +29,29 @@ def _interrupted(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `git memory ARGV…` (default: this process's arguments) and return its exit status.
+
+    The console script exits with what this returns. A hook shim up to v4 (hooks/pre-commit)
+    runs `main()` from `python -c` and drops the result, so for it this exits itself: an
+    installed older hook keeps refusing a commit until `git memory hooks install` upgrades it.
+    """
+    status = _dispatch(tuple(sys.argv[1:] if argv is None else argv))
+    if argv is None and sys.argv[:1] == ["-c"]:
+        sys.exit(status)
+    return status
+
+
+def _dispatch(argv: tuple[str, ...]) -> int:
     """`git memory lint --staged` (what the pre-commit hook runs), `git memory -h` and
     `git memory mcp` (what agent clients spawn) skip the command tree; everything else goes
-    through the click CLI."""
-    argv = tuple(sys.argv[1:])
+    through the click CLI. The imports below are start-up seams: each path loads its own
+    modules only (signal, with enum, only once no answer was printed already)."""
     if argv in (("-h",), ("--help",), ("help",)) and "_GIT_MEMORY_COMPLETE" not in os.environ:
         from git_memory.cli.root_help import print_root_help
 
         print_root_help()
-        sys.exit(0)
+        return 0
     if argv in RECORDED_FORMS and "_GIT_MEMORY_COMPLETE" not in os.environ:
         # A session-start hook runs `context` every time: print the recorded answer while
         # nothing it was made from changed (assemble/answers.py), before the command tree loads.
@@ -43,11 +59,9 @@ def main() -> None:
 
         text = cached_answer(os.getcwd(), RECORDED_FORMS[argv])
         if text is not None:
-            from git_memory import output
-
             if text:
                 output.echo(text)  # recorded as the CLI printed it, controls escaped
-            sys.exit(0)
+            return 0
     import signal
 
     # A TERM (a CI job cancelled, `timeout`) or HUP ends the command the way Ctrl-C does: a
@@ -58,16 +72,14 @@ def main() -> None:
     if argv == ("lint", "--staged"):
         from git_memory.cli.lint_staged import run_guarded_fast
 
-        sys.exit(run_guarded_fast())
-    if sys.argv[1:2] == ["mcp"]:
+        return run_guarded_fast()
+    if argv[:1] == ("mcp",):
         # Agent clients wait for the MCP handshake: answer it before the command tree loads.
-        # (Loaded by name: front ends never import each other's code.)
-        import importlib
+        from git_memory.mcp.main import serve_from_argv
 
-        server = importlib.import_module("git_memory.mcp.main")
-        status = server.serve_from_argv(tuple(sys.argv[2:]))
+        status = serve_from_argv(argv[1:])
         if status is not None:
-            sys.exit(status)
+            return status
     from git_memory.cli.main import main as cli_main
 
-    cli_main()
+    return cli_main(list(argv))

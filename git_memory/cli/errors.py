@@ -16,6 +16,8 @@ from git_memory.errors import (
     EXIT_USAGE,
     GitMemoryError,
 )
+from git_memory.formats.controls import escape_json_controls
+from git_memory.paths import write_crash_log
 
 COMPLETE_VAR = "_GIT_MEMORY_COMPLETE"
 
@@ -49,8 +51,6 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception:
-        from git_memory.paths import write_crash_log
-
         log = write_crash_log(traceback.format_exc())
         output.echo("error: internal error in git memory (this is a bug) [GM_INTERNAL]", err=True)
         output.echo(f"hint: see log at {log}" if log else "hint: no log could be written", err=True)
@@ -61,8 +61,6 @@ def run_guarded(command: click.Command, argv: list[str] | None) -> int:
 def report_error(exc: GitMemoryError) -> None:
     """Print a GitMemoryError once (and as JSON on stdout when JSON output was asked for)."""
     if output.json_errors_enabled():
-        from git_memory.formats.controls import escape_json_controls
-
         error = {"format": "git-memory-error@v1", "error": exc.to_json()}
         output.echo_json(error, escape_json_controls)
     output.print_error(exc.code, exc.message, exc.hint)

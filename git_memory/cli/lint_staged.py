@@ -16,15 +16,14 @@ from git_memory.errors import (
     EXIT_USER_ERROR,
     GitMemoryError,
 )
+from git_memory.failpoints import failpoint
+from git_memory.repo.memory_lint import collect_findings, text_lines
+from git_memory.repo.staged import discover
+from git_memory.sessions.private import indexed_session_ids
 
 
 def run() -> int:
     """Lint the blobs the commit will record; 1 when anything blocks."""
-    from git_memory.failpoints import failpoint
-    from git_memory.repo.memory_lint import collect_findings, text_lines
-    from git_memory.repo.staged import discover
-    from git_memory.sessions.private import indexed_session_ids
-
     failpoint("lint.staged.start")
     try:
         worktree = discover()
@@ -47,6 +46,7 @@ def run_guarded_fast() -> int:
         output.echo("error: interrupted", err=True)
         return EXIT_INTERRUPTED
     except Exception:
+        # Start-up seam: only a crash pays for traceback (tokenize, re) on the hook's path.
         import traceback
 
         from git_memory.paths import write_crash_log

@@ -6,12 +6,15 @@ Commands are imported only when invoked (or when their own help is asked for), s
 
 from __future__ import annotations
 
+import importlib
+import os
 import sys
 from typing import Any
 
 import click
 
 from git_memory import __version__
+from git_memory.cli.errors import run_guarded
 from git_memory.cli.root_help import (
     BUILTIN_COMMANDS,
     DIRECTORY_OPTION_HELP,
@@ -38,8 +41,6 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if not self.prefix and cmd_name in BUILTIN_COMMANDS:
-            import importlib
-
             module = importlib.import_module(BUILTIN_COMMANDS[cmd_name][0])
             command: click.Command = module.command
             return command
@@ -49,7 +50,9 @@ class LazyGroup(click.Group):
         path = (*self.prefix, cmd_name)
         leaf = [m for m in members if m.cli_path == path]
         if leaf:
-            from git_memory.cli.binding import build_command
+            # Start-up seam: the command builder (and with it pydantic) loads for a leaf
+            # command only, not for a group's help, `--version` or completion.
+            from git_memory.cli.commands import build_command
 
             return build_command(leaf[0])
         return LazyGroup(
@@ -79,7 +82,7 @@ class LazyGroup(click.Group):
 
 def _unknown_command(name: str, known: list[str], prefix: tuple[str, ...]) -> str:
     """`No such command` with git's "did you mean" list of close names."""
-    import difflib
+    import difflib  # start-up seam: only a mistyped command pays for difflib
 
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     close += [c for c in known if c.startswith(name) and c not in close][: 3 - len(close)]
@@ -108,8 +111,6 @@ def _unknown_command(name: str, known: list[str], prefix: tuple[str, ...]) -> st
 )
 def cli(directories: tuple[str, ...]) -> None:
     """Root group (help text above)."""
-    import os
-
     for directory in directories:
         try:
             os.chdir(directory)
@@ -117,12 +118,10 @@ def cli(directories: tuple[str, ...]) -> None:
             raise click.UsageError(f"cannot change to {directory!r}: {exc.strerror}") from exc
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: run the CLI and exit with the documented exit statuses."""
-    from git_memory.cli.errors import run_guarded
-
-    sys.exit(run_guarded(cli, argv))
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI on `argv` (default: this process's arguments); the documented exit status."""
+    return run_guarded(cli, argv)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    sys.exit(main())

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from git_memory import __version__, output
+from git_memory.cli.main import cli
 
 MANPAGE_PATH = Path("share/man/man1/git-memory.1")
 
@@ -45,8 +46,6 @@ def root_context() -> click.Context:
     The width is what `git memory … --help` prints on an 80-column terminal: click keeps two
     columns free.
     """
-    from git_memory.cli.main import cli
-
     return click.Context(
         cli,
         info_name="git memory",
@@ -101,8 +100,6 @@ FILES = [
 
 def render_manpage() -> str:
     """The whole man page as roff text (deterministic: no dates)."""
-    from git_memory.cli.main import cli
-
     ctx = root_context()
     parts = [
         f'.TH GIT-MEMORY 1 "" "git-team-memory {__version__}" "Git Manual"',

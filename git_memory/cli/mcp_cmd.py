@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from git_memory.mcp.main import serve
+
 
 @click.command(name="mcp", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
@@ -18,12 +20,12 @@ def command(repository: str | None) -> int:
     """Serve git memory as an MCP server on standard input and output (for coding agents).
 
     Register it once, e.g. `claude mcp add git-memory -- git memory mcp`; for Codex and
-    the permission rules, `git memory doctor` names the shipped snippets (contrib/mcp/).
+    the permission rules, `git memory doctor` prints where the shipped snippets are
+    (contrib/mcp/, installed with the package as git_memory/_contrib/mcp/).
     The server is bound to the worktree it starts in; its tools are generated from the same
     operations as these commands and return the documents `--format json` prints.
     """
     # The CLI is the program's entry point and sits above the MCP front end; the server (and
     # the MCP SDK) load only when this command runs, not for `git memory -h`.
-    from git_memory.mcp.main import serve
 
     return serve(repository)

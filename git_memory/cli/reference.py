@@ -8,15 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from git_memory import output
+from git_memory.cli.main import cli
+from git_memory.cli.manpage import root_context, walk_commands
 
 REFERENCE_PATH = Path("docs/cli.md")
 
 
 def render_reference() -> str:
     """Markdown: the top-level help, then every command's help in a code block."""
-    from git_memory.cli.main import cli
-    from git_memory.cli.manpage import root_context, walk_commands
-
     ctx = root_context()
     parts = [
         "# CLI reference",

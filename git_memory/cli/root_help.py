@@ -13,6 +13,9 @@ import os
 import sys
 from textwrap import TextWrapper
 
+from git_memory import output
+from git_memory.demo.declaration import DEMO
+from git_memory.doctor.declaration import DOCTOR
 from git_memory.ops.registry import OPERATIONS, OperationSpec
 
 ROOT_HELP = (
@@ -36,6 +39,9 @@ BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
     "mcp": ("git_memory.cli.mcp_cmd", "Serve the operations as MCP tools over stdio."),
 }
 
+# The registry's operations plus the newcomer tools above ops/, which declare themselves.
+CLI_OPERATIONS: tuple[OperationSpec, ...] = (*OPERATIONS, DEMO, DOCTOR)
+
 GROUP_HELP: dict[tuple[str, ...], str] = {
     ("sessions",): "Index and inspect agent transcripts of this worktree.",
     ("hooks",): "Install, remove or inspect the pre-commit lint hook and index merge driver.",
@@ -45,7 +51,7 @@ GROUP_HELP: dict[tuple[str, ...], str] = {
 def children(prefix: tuple[str, ...]) -> dict[str, list[OperationSpec]]:
     """Operations grouped by the next word after `prefix` in their CLI path."""
     groups: dict[str, list[OperationSpec]] = {}
-    for declaration in OPERATIONS:
+    for declaration in CLI_OPERATIONS:
         path = declaration.cli_path
         if path[: len(prefix)] == prefix and len(path) > len(prefix):
             groups.setdefault(path[len(prefix)], []).append(declaration)
@@ -128,6 +134,4 @@ def render_root_help(width: int) -> str:
 
 def print_root_help() -> None:
     """Print `git memory -h` for this terminal."""
-    from git_memory import output
-
     output.echo(render_root_help(terminal_width()))

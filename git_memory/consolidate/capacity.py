@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from git_memory.errors import GitMemoryError
 
 if TYPE_CHECKING:
-    from git_memory.consolidate.operation import PatchOperation
+    from git_memory.consolidate.operation import PatchOperationFields
 
 MAX_SCENES = 15
 MERGE_PREFERRED_AT = 12
@@ -34,7 +34,9 @@ def capacity_error(rule: str, message: str, hint: str) -> GitMemoryError:
     return GitMemoryError("GM_SCENE_CAPACITY", message, hint=hint, details={"rule": rule})
 
 
-def final_scene_count(operations: Sequence[PatchOperation], current: Mapping[str, int]) -> int:
+def final_scene_count(
+    operations: Sequence[PatchOperationFields], current: Mapping[str, int]
+) -> int:
     """Scenes after the patch: creates and new merge targets add, deletes and sources remove."""
     names = set(current)
     for operation in operations:
@@ -50,7 +52,7 @@ def final_scene_count(operations: Sequence[PatchOperation], current: Mapping[str
     return len(names)
 
 
-def _check_create(creates: Sequence[PatchOperation], count: int) -> None:
+def _check_create(creates: Sequence[PatchOperationFields], count: int) -> None:
     if creates and count >= CREATE_FORBIDDEN_AT:
         raise capacity_error(
             "create-forbidden",
@@ -70,7 +72,7 @@ def _check_create(creates: Sequence[PatchOperation], count: int) -> None:
         )
 
 
-def check_capacity(operations: Sequence[PatchOperation], current: Mapping[str, int]) -> int:
+def check_capacity(operations: Sequence[PatchOperationFields], current: Mapping[str, int]) -> int:
     """Apply the capacity policy to a patch over the `current` scenes; the final count."""
     count = len(current)
     _check_create([o for o in operations if o.target == "scene" and o.op == "create"], count)

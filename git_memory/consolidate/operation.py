@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 
-class PatchOperation(Protocol):
+class PatchOperationFields(Protocol):
     """What the rules read of one operation (the ConsolidationPatch@v1 operation model)."""
 
     @property

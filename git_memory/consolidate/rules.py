@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from git_memory.consolidate import heat as heat_rules
 from git_memory.consolidate.capacity import check_capacity
-from git_memory.consolidate.operation import PatchOperation
+from git_memory.consolidate.operation import PatchOperationFields
 from git_memory.consolidate.scene_meta import (
     content_error,
     materialize_doctrine,
@@ -110,7 +110,7 @@ def scene_path(name: str) -> str:
     return f"scenes/{name}.md"
 
 
-def target_path(operation: PatchOperation) -> str:
+def target_path(operation: PatchOperationFields) -> str:
     """The file an operation writes (paths come only from target + name)."""
     return DOCTRINE_PATH if operation.target == DOCTRINE_NAME else scene_path(operation.name)
 
@@ -118,7 +118,7 @@ def target_path(operation: PatchOperation) -> str:
 # --- structure -------------------------------------------------------------------------
 
 
-def _check_shape(operation: PatchOperation, context: PatchContext) -> None:
+def _check_shape(operation: PatchOperationFields, context: PatchContext) -> None:
     oid = operation.operation_id
     if operation.op not in ("create", "update", "merge", "delete"):
         raise patch_error("op", f"unknown op {operation.op!r}", oid)
@@ -138,7 +138,7 @@ def _check_shape(operation: PatchOperation, context: PatchContext) -> None:
         _check_scene_preconditions(operation, context)
 
 
-def _check_content_presence(operation: PatchOperation) -> None:
+def _check_content_presence(operation: PatchOperationFields) -> None:
     oid = operation.operation_id
     if operation.op == "delete":
         if operation.new_content is not None:
@@ -150,7 +150,7 @@ def _check_content_presence(operation: PatchOperation) -> None:
         raise patch_error("entries-required", f"a {operation.op} must cite basedOnEntryIds", oid)
 
 
-def _check_entry_refs(operation: PatchOperation, context: PatchContext) -> None:
+def _check_entry_refs(operation: PatchOperationFields, context: PatchContext) -> None:
     oid = operation.operation_id
     refs = list(operation.based_on_entry_ids)
     if len(set(refs)) != len(refs):
@@ -162,7 +162,7 @@ def _check_entry_refs(operation: PatchOperation, context: PatchContext) -> None:
         )
 
 
-def _check_doctrine(operation: PatchOperation, context: PatchContext) -> None:
+def _check_doctrine(operation: PatchOperationFields, context: PatchContext) -> None:
     oid = operation.operation_id
     if operation.name != DOCTRINE_NAME:
         raise patch_error("doctrine-name", "doctrine operations are named 'doctrine'", oid)
@@ -174,7 +174,7 @@ def _check_doctrine(operation: PatchOperation, context: PatchContext) -> None:
         raise patch_error("target-missing", f"there is no doctrine to {operation.op}", oid)
 
 
-def _check_scene_preconditions(operation: PatchOperation, context: PatchContext) -> None:
+def _check_scene_preconditions(operation: PatchOperationFields, context: PatchContext) -> None:
     oid, name = operation.operation_id, operation.name
     exists = name in context.scene_heats
     if operation.op == "create" and exists:
@@ -185,7 +185,7 @@ def _check_scene_preconditions(operation: PatchOperation, context: PatchContext)
         _check_merge(operation, context)
 
 
-def _check_merge(operation: PatchOperation, context: PatchContext) -> None:
+def _check_merge(operation: PatchOperationFields, context: PatchContext) -> None:
     oid, sources = operation.operation_id, list(operation.merge_sources)
     if len(sources) < 2 or len(set(sources)) != len(sources):
         raise patch_error("merge-sources", "a merge needs at least 2 distinct sources", oid)
@@ -198,7 +198,7 @@ def _check_merge(operation: PatchOperation, context: PatchContext) -> None:
         )
 
 
-def _check_cross_operation(operations: Sequence[PatchOperation]) -> None:
+def _check_cross_operation(operations: Sequence[PatchOperationFields]) -> None:
     ids = [operation.operation_id for operation in operations]
     if len(set(ids)) != len(ids):
         raise patch_error("operation-id-duplicate", "operation ids must be unique")
@@ -213,7 +213,9 @@ def _check_cross_operation(operations: Sequence[PatchOperation]) -> None:
     _check_merge_sources_exclusive(operations, set(paths))
 
 
-def _check_merge_sources_exclusive(operations: Sequence[PatchOperation], written: set[str]) -> None:
+def _check_merge_sources_exclusive(
+    operations: Sequence[PatchOperationFields], written: set[str]
+) -> None:
     fed: set[str] = set()
     for operation in operations:
         if operation.op != "merge":
@@ -237,7 +239,7 @@ def _check_merge_sources_exclusive(operations: Sequence[PatchOperation], written
 # --- materialization -------------------------------------------------------------------
 
 
-def _heat_of(operation: PatchOperation, context: PatchContext) -> int | None:
+def _heat_of(operation: PatchOperationFields, context: PatchContext) -> int | None:
     if operation.target != "scene" or operation.op == "delete":
         return None
     if operation.op == "create":
@@ -248,7 +250,7 @@ def _heat_of(operation: PatchOperation, context: PatchContext) -> int | None:
     return heat_rules.merge_heat(heats, operation.name)
 
 
-def _materialize(operation: PatchOperation, context: PatchContext) -> MaterializedOperation:
+def _materialize(operation: PatchOperationFields, context: PatchContext) -> MaterializedOperation:
     oid = operation.operation_id
     heat = _heat_of(operation, context)
     content: str | None = None
@@ -287,7 +289,9 @@ def _file_changes(operations: Sequence[MaterializedOperation]) -> list[FileChang
     return sorted(writes, key=lambda c: c.path) + sorted(deletes, key=lambda c: c.path)
 
 
-def validate_patch(operations: Sequence[PatchOperation], context: PatchContext) -> ValidatedPatch:
+def validate_patch(
+    operations: Sequence[PatchOperationFields], context: PatchContext
+) -> ValidatedPatch:
     """Check every rule and materialize the patch, or raise the first violation.
 
     Scene content comes back in canonical META form with the host heat; `files` lists the

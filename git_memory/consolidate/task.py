@@ -30,7 +30,7 @@ from git_memory.contracts.consolidation import (
 )
 from git_memory.contracts.extraction import Lease
 from git_memory.errors import GitMemoryError
-from git_memory.skills.context import (
+from git_memory.skills.recall_context import (
     DoctrineSource,
     EntrySource,
     SceneSource,
@@ -78,7 +78,7 @@ def snapshot(workspace: Workspace) -> Snapshot:
     """Approved entries (projection), scenes and doctrine (files); coverage must be complete."""
     # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
     # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.skills.contexts import load_sources
+    from git_memory.skills.recall_memory import load_sources
 
     projection = get_projection(workspace.db, workspace.owner)
     if projection is None or projection.coverage != "complete":

@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from git_memory.errors import GitMemoryError
+
 # The other agents' history homes (docs/sessions.md) point at empty sandbox directories.
 OTHER_AGENTS = (
     "GEMINI_CLI_HOME",
@@ -51,8 +53,6 @@ def sandbox(keep: Path | None) -> Iterator[Sandbox]:
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
         if any(keep.iterdir()):
-            from git_memory.errors import GitMemoryError
-
             raise GitMemoryError(
                 "GM_DEMO_DIR_NOT_EMPTY",
                 f"{keep} is not empty",

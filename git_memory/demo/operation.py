@@ -10,8 +10,10 @@ import click
 from pydantic import Field
 
 from git_memory.contracts.base import Model
+from git_memory.demo.declaration import DEMO
+from git_memory.demo.environment import sandbox
+from git_memory.demo.run import run_demo
 from git_memory.ops.base import OpContext, Operation
-from git_memory.ops.registry import spec
 
 
 class DemoRequest(Model):
@@ -39,9 +41,6 @@ def demo(ctx: OpContext, request: DemoRequest) -> DemoReport:
     Nothing of yours is read or written: the demo has its own state home, transcripts and git
     config. --keep DIR leaves the repository and state there for inspection.
     """
-    from git_memory.demo.environment import sandbox
-    from git_memory.demo.run import run_demo
-
     steps: list[str] = []
     keep = Path(request.keep) if request.keep else None
     with sandbox(keep) as box:
@@ -69,7 +68,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 OPERATION = Operation(
-    spec=spec("demo"),
+    spec=DEMO,
     request_model=DemoRequest,
     response_model=DemoReport,
     handler=demo,

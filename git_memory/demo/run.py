@@ -12,7 +12,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from git_memory.demo.environment import Sandbox
+from git_memory.extract.review_flow import prepare_request
 from git_memory.ops.base import OpContext, load_operation
+from git_memory.repo.scratch import create_repository
+from git_memory.samples import install_samples
 
 if TYPE_CHECKING:
     from git_memory.contracts.review import Review
@@ -32,9 +35,6 @@ COMPOSE = "services:\n  db:\n    image: postgres:16\n"
 
 def build_repository(box: Sandbox, today: datetime.date) -> str:
     """The sample repository and its two sessions; returns the commit they mention."""
-    from git_memory.repo.scratch import create_repository
-    from git_memory.samples import install_samples
-
     ids = create_repository(
         box.repository,
         [
@@ -103,7 +103,6 @@ def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
 
 
 def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Review, say: Say) -> dict[str, Any]:
-    from git_memory.extract.review_flow import prepare_request
 
     say("4. review: the demo confirms every statement (a real review asks you for each one)")
     plan = _run(ctx, "prepare", prepare_request(review.items))

@@ -6,10 +6,15 @@ import os
 import shutil
 import stat
 import sys
+import tempfile
 from pathlib import Path
 from typing import Literal
 
+from git_memory import __version__, _proc
 from git_memory.contracts.base import Model
+from git_memory.runners.isolation_check import probe_sandbox
+from git_memory.runners.sandbox import current_status, describe_layers
+from git_memory.sessions.discover import discover
 
 
 class DoctorCheck(Model):
@@ -23,8 +28,6 @@ class DoctorCheck(Model):
 
 def check_version() -> DoctorCheck:
     """The installed version and interpreter."""
-    from git_memory import __version__
-
     return DoctorCheck(
         name="version",
         status="ok",
@@ -35,8 +38,6 @@ def check_version() -> DoctorCheck:
 
 def check_man_page() -> DoctorCheck:
     """`git memory --help` becomes `git help memory`, which needs the man page on MANPATH."""
-    from git_memory import _proc
-
     installed = Path(sys.prefix) / "share" / "man" / "man1" / "git-memory.1"
     if not installed.is_file():
         return DoctorCheck(
@@ -109,7 +110,6 @@ def check_transcripts(enabled: list[str] | None = None) -> DoctorCheck:
     """Which agents' history directories exist and how many sessions each holds.
 
     `enabled` are the agents `memory.sources` turns on (default: every registered agent)."""
-    from git_memory.sessions.discover import discover
     from git_memory.sessions.providers.table import providers
 
     table = providers()
@@ -146,11 +146,6 @@ def check_runner_sandbox() -> DoctorCheck:
     """Whether model runners get the OS sandbox here, said plainly when they do not; when
     they do, our isolation probe is run in it as a runner would be, and each layer that
     held and each attempt it contained is named (as `reverify-runner` does)."""
-    import tempfile
-
-    from git_memory.runners.isolation_check import probe_sandbox
-    from git_memory.runners.sandbox import current_status, describe_layers
-
     found = current_status()
     if not found.available:
         return DoctorCheck(

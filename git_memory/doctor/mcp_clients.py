@@ -12,6 +12,7 @@ name where they are installed.
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -123,8 +124,6 @@ def _project_scope(project: dict[str, Any], settings: list[dict[str, Any]]) -> D
 
 def check_codex() -> DoctorCheck:
     """Codex: the server entry, and whether `GIT_MEMORY_HOME` reaches it."""
-    import tomllib
-
     path = codex_config_path()
     try:
         config = tomllib.loads(path.read_text(encoding="utf-8"))

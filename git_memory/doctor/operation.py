@@ -9,10 +9,14 @@ from pydantic import Field
 
 from git_memory.contracts.base import Model
 from git_memory.contracts.status import EmptyRequest
+from git_memory.doctor import checks, mcp_clients
+from git_memory.doctor import worktree_checks as wt
 from git_memory.doctor.checks import DoctorCheck
+from git_memory.doctor.declaration import DOCTOR
+from git_memory.doctor.worktree_checks import check_freshness
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
-from git_memory.ops.registry import spec
+from git_memory.paths import state_home
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -31,9 +35,6 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     directories, the runners, whether Claude Code and Codex have the MCP server registered,
     and in a worktree the memory root, lint, index.json, hooks, indexed sessions and stale
     memory. Exits 1 with a hint for everything that needs action."""
-    from git_memory.doctor import checks
-    from git_memory.paths import state_home
-
     found = [checks.check_version(), checks.check_man_page()]
     try:
         worktree = ctx.worktree
@@ -54,15 +55,11 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
         found.append(checks.check_state_home(home))
     found.append(_transcripts(checks, worktree))
     if worktree is not None:
-        from git_memory.doctor import worktree_checks as wt
-        from git_memory.doctor.worktree_checks import check_freshness
-
         found += [*wt.check_memory_root(ctx), wt.check_hooks(ctx)]
         if home is not None:
             found.append(wt.check_sessions(ctx))
         found.append(check_freshness(ctx))
         found.append(wt.check_agent_memory(ctx))
-    from git_memory.doctor import mcp_clients
 
     root = worktree.root if worktree is not None else None
     found += [
@@ -105,7 +102,7 @@ def render(report: DoctorReport) -> str:
 
 
 OPERATION = Operation(
-    spec=spec("doctor"),
+    spec=DOCTOR,
     request_model=EmptyRequest,
     response_model=DoctorReport,
     handler=doctor,

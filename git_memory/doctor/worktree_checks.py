@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from git_memory.agent_memory.status import found_stores
+from git_memory.agent_memory.stores import STORES, enabled_stores
 from git_memory.doctor.checks import DoctorCheck
+from git_memory.doctor.checks import _shown as shown_path
 from git_memory.errors import GitMemoryError
+from git_memory.ops.base import load_operation
+from git_memory.sessions.discover import default_roots, discover
+from git_memory.sessions.status import counts
+from git_memory.verify.check import counts as tally
+from git_memory.verify.check import verify_memory
 
 if TYPE_CHECKING:
     from git_memory.ops.base import OpContext
@@ -13,8 +21,6 @@ if TYPE_CHECKING:
 
 def check_memory_root(ctx: OpContext) -> list[DoctorCheck]:
     """The memory root exists, lints clean and its index.json is current."""
-    from git_memory.ops.base import load_operation
-
     worktree = ctx.worktree
     if not worktree.memory_dir.is_dir():
         return [
@@ -63,8 +69,6 @@ def check_memory_root(ctx: OpContext) -> list[DoctorCheck]:
 
 def check_hooks(ctx: OpContext) -> DoctorCheck:
     """The pre-commit lint hook and the index merge driver."""
-    from git_memory.ops.base import load_operation
-
     state = load_operation("hooks-status").invoke(ctx, {})
     pre_commit = next((h for h in state.hooks if h.name == "pre-commit"), None)
     where = f" (git runs hooks from {state.hooks_dir})"
@@ -86,8 +90,6 @@ def check_hooks(ctx: OpContext) -> DoctorCheck:
 
 def check_sessions(ctx: OpContext) -> DoctorCheck:
     """How many indexed sessions belong to this worktree."""
-    from git_memory.sessions.status import counts
-
     found = counts(ctx.worktree)
     if not found["indexed"]:
         if not _any_transcripts():
@@ -118,7 +120,6 @@ def check_sessions(ctx: OpContext) -> DoctorCheck:
 
 
 def _any_transcripts() -> bool:
-    from git_memory.sessions.discover import default_roots, discover
 
     roots = [(provider, root) for provider, root in default_roots() if root.is_dir()]
     return any(found.excluded is None for found in discover(roots))
@@ -126,9 +127,6 @@ def _any_transcripts() -> bool:
 
 def check_freshness(ctx: OpContext) -> DoctorCheck:
     """Doctor: stale memory is worth knowing (it stays out of assembled context)."""
-    from git_memory.verify.check import counts as tally
-    from git_memory.verify.check import verify_memory
-
     # Checked afresh: doctor must work when the state home is what is broken.
     found = tally(verify_memory(ctx.worktree))
     if found["stale"]:
@@ -148,10 +146,6 @@ def check_freshness(ctx: OpContext) -> DoctorCheck:
 
 def check_agent_memory(ctx: OpContext) -> DoctorCheck:
     """Doctor: the agents' own memory stores found for this worktree (docs/agent-memory.md)."""
-    from git_memory.agent_memory.status import found_stores
-    from git_memory.agent_memory.stores import STORES, enabled_stores
-    from git_memory.doctor.checks import _shown as shown_path
-
     worktree = ctx.worktree
     found = found_stores(worktree)
     on = {spec.name for spec in enabled_stores(worktree.config_value("memory.sources"))}

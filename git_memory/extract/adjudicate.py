@@ -22,7 +22,7 @@ from git_memory.contracts.canonical import digest
 from git_memory.contracts.stage import AdjudicationOutcome, DecisionOutcome
 from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts
-from git_memory.extract.adjudication_task import recall_drafts
+from git_memory.extract.adjudication_task import similar_drafts
 from git_memory.extract.merge import Stale, merge_into_draft
 from git_memory.extract.staging import claim_or_replay, stale, submit_or_release
 from git_memory.store.candidates import (
@@ -33,8 +33,8 @@ from git_memory.store.candidates import (
 )
 from git_memory.store.chunks import set_chunk_status
 from git_memory.store.db import StateDB
-from git_memory.store.recall import RecallResult
 from git_memory.store.session import Workspace
+from git_memory.store.similar import SimilarResult
 from git_memory.store.tasks import Task, get_task, mark_stale
 
 
@@ -83,7 +83,7 @@ def _apply(
 ) -> AdjudicationOutcome:
     drafts = {d.candidate_id: d for d in task.drafts}
     pool = {p.id: p for p in task.pool}
-    again = recall_drafts(db, workspace, [(cid, d.content) for cid, d in drafts.items()])
+    again = similar_drafts(db, workspace, [(cid, d.content) for cid, d in drafts.items()])
     if again.result_set_digest != task.binding.result_set_digest:
         raise Stale("result-set-digest-mismatch", _what_changed(task, again))
     decisions = _validated(result.adjudications, drafts, pool)
@@ -98,7 +98,7 @@ def _apply(
     )
 
 
-def _what_changed(task: AdjudicationTask, again: RecallResult) -> dict[str, Any]:
+def _what_changed(task: AdjudicationTask, again: SimilarResult) -> dict[str, Any]:
     """The `GM_TASK_STALE` details: which pool items came, went or moved on."""
     before = {p.id: p.revision for p in task.pool}
     after = {p["id"]: p["revision"] for p in again.pool}

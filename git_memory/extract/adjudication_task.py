@@ -19,16 +19,19 @@ from git_memory.extract.prompts import ADJUDICATION_PROMPT_VERSION, prompt_text
 from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
 from git_memory.store.candidates import search_text_of
 from git_memory.store.db import StateDB, now_ms
-from git_memory.store.recall import Draft, RecallResult, recall
 from git_memory.store.session import Workspace
+from git_memory.store.similar import Draft, SimilarResult, find_similar
 from git_memory.store.tasks import plan_task
 
 RESULT_FORMAT = "git-memory-adjudication-result@v1"
 
 
-def recall_drafts(db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]) -> RecallResult:
-    """Dual recall for (candidateId, content) drafts; each draft excludes only itself."""
-    return recall(
+def similar_drafts(
+    db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]
+) -> SimilarResult:
+    """The approved entries and candidates closest to each (candidateId, content) draft by
+    dual BM25 search; each draft excludes only itself."""
+    return find_similar(
         db,
         workspace.owner,
         [
@@ -45,7 +48,7 @@ def build_adjudication_task(
     drafts: list[tuple[str, DraftCandidate]],
 ) -> AdjudicationTask:
     """Recall, bind, plan and keep the adjudication task of a staged batch."""
-    found = recall_drafts(db, workspace, [(cid, d.content) for cid, d in drafts])
+    found = similar_drafts(db, workspace, [(cid, d.content) for cid, d in drafts])
     pool = [PoolItem.model_validate(item) for item in found.pool]
     uuid = workspace.database_uuid
     binding = AdjudicationBinding(

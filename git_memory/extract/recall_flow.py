@@ -12,7 +12,7 @@ from git_memory.extract.select import Selection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks
 from git_memory.sessions.providers.base import enabled
 from git_memory.sessions.sync import sync
-from git_memory.skills.contexts import build_contexts, load_sources
+from git_memory.skills.recall_memory import build_contexts, load_sources
 from git_memory.store.chunks import upsert_chunk
 from git_memory.store.session import Workspace
 from git_memory.store.tasks import lease_is_live, plan_task

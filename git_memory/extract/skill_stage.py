@@ -28,7 +28,7 @@ from git_memory.extract.staging import (
 )
 from git_memory.formats.skill_md import Skill, parse_skill, serialize_skill
 from git_memory.lint.engine import lint_bytes
-from git_memory.skills.binding import check_memory_context, check_target, drift, skill_path
+from git_memory.skills.pin_checks import check_memory_context, check_target, drift, skill_path
 from git_memory.store.candidates import (
     Assessment,
     Candidate,

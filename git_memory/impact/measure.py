@@ -44,7 +44,7 @@ Counted = tuple[list[int], list[int], list[int] | None]
 
 
 @dataclass(frozen=True)
-class Window:
+class LandingSide:
     """One side of the landing: sessions, days spanned, and the counts."""
 
     sessions: int
@@ -58,8 +58,8 @@ class Window:
 class Measured:
     """An entry's two windows and its verdict (`before`/`after` None when uncommitted)."""
 
-    before: Window | None
-    after: Window | None
+    before: LandingSide | None
+    after: LandingSide | None
     verdict: str
 
 
@@ -195,12 +195,12 @@ def _window(
     counted: Counted,
     *,
     before: bool,
-) -> Window:
+) -> LandingSide:
     hits, followed, relevant = counted
     inside = len(numbers)
     edge = index.started[numbers.start] if before and inside else moment
     end = moment if before else (index.started[numbers.stop - 1] if inside else moment)
-    return Window(
+    return LandingSide(
         sessions=inside,
         days=_days(edge, end),
         hits=_within(hits, numbers),
@@ -219,7 +219,7 @@ def _days(start: str, end: str) -> int:
     return max((last - first).days, 0)
 
 
-def _verdict(before: Window, after: Window) -> str:
+def _verdict(before: LandingSide, after: LandingSide) -> str:
     if before.sessions < MIN_SESSIONS or after.sessions < MIN_SESSIONS:
         return "too little data"
     if after.relevant == 0:

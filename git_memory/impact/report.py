@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindow
 from git_memory.formats.entry import Entry
-from git_memory.impact.measure import MIN_SESSIONS, SessionIndex, Window, measure
+from git_memory.impact.measure import MIN_SESSIONS, LandingSide, SessionIndex, measure
 from git_memory.impact.subjects import Subject, subject_of
 from git_memory.repo.landing import entry_landings
 from git_memory.sessions.activity import session_activity
@@ -78,7 +78,7 @@ def _moment(seconds: int) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
-def _window(window: Window | None) -> ImpactWindow | None:
+def _window(window: LandingSide | None) -> ImpactWindow | None:
     return None if window is None else ImpactWindow(**vars(window))
 
 

@@ -37,7 +37,7 @@ Edit = tuple[int, int, str]  # [start, end) replaced by the text
 
 
 @dataclass(frozen=True)
-class View:
+class DecodedView:
     """`text` read as rendered/decoded; `origin[i]` is the file offset of `text[i]`."""
 
     text: str
@@ -56,7 +56,7 @@ class View:
         return False
 
 
-def normalized(text: str) -> View | None:
+def normalized(text: str) -> DecodedView | None:
     """`text` with invisible characters, HTML comments, tags and intraword Markdown deleted
     and entities, escapes and percent-encoding decoded; None when nothing changes."""
     current = text
@@ -72,7 +72,7 @@ def normalized(text: str) -> View | None:
             break
     if origin is None:
         return None
-    return View(current, tuple(origin), text)
+    return DecodedView(current, tuple(origin), text)
 
 
 def _apply(text: str, origin: list[int] | None, edits: list[Edit]) -> tuple[str, list[int]]:

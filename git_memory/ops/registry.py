@@ -279,21 +279,8 @@ OPERATIONS: tuple[OperationSpec, ...] = (
         "none",
         mcp_tool="memory_context",
     ),
-    # --- newcomer path: demo, doctor (issue 11) ---
-    _op(
-        "demo",
-        "Run the whole flow on bundled sample sessions in a throw-away repository.",
-        "none",
-        cli_only="a tour for people; it builds its own sandbox",
-        module="git_memory.demo.operation",  # demo runs operations, so it sits above ops/
-    ),
-    _op(
-        "doctor",
-        "Check the install and this worktree's setup, with hints.",
-        "none",
-        cli_only="diagnoses the human's install; not part of an agent's flow",
-        module="git_memory.doctor.operation",  # doctor loads operations: above ops/
-    ),
+    # The newcomer path (demo, doctor) runs operations, so it sits above ops/ and declares
+    # itself (demo/declaration.py, doctor/declaration.py); the CLI adds it.
     # --- keeping memory true: verify, list, retire ---
     _op(
         "verify",

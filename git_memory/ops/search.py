@@ -29,7 +29,7 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
     """
     # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
     # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.recall_queries import search_approved
+    from git_memory.store.fts_queries import search_approved
     from git_memory.verify.check import freshness_by_path
 
     state = open_workspace(ctx.worktree, sync=True)

@@ -13,11 +13,11 @@ from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 
 if TYPE_CHECKING:
-    from git_memory.sessions.sync import SyncResult
+    from git_memory.sessions.sync import SessionSyncResult
 
 
-def summary_of(result: SyncResult, *, rebuilt: bool = False) -> SyncSummary:
-    """The contract form of a `sessions.sync.SyncResult`."""
+def summary_of(result: SessionSyncResult, *, rebuilt: bool = False) -> SyncSummary:
+    """The contract form of a `sessions.sync.SessionSyncResult`."""
     return SyncSummary(
         files_seen=result.files_seen,
         new=result.new,

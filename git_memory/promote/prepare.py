@@ -27,8 +27,8 @@ from git_memory.promote.gate import lint_gate
 from git_memory.promote.render import (
     CandidateInput,
     CitedEvidence,
-    ConfirmedStatement,
     RenderedFile,
+    StatementToRender,
     TreeView,
     render_candidates,
 )
@@ -109,7 +109,7 @@ def _checked_input(db: StateDB, owner: OwnerKeys, item: PrepareCandidate) -> Can
     refs = store.evidence_refs(db, item.candidate_id)
     payload = candidate.payload
     statements = tuple(
-        ConfirmedStatement(
+        StatementToRender(
             statement_id=sid,
             provenance_strength=a.provenance_strength,
             limitations=tuple(a.limitations),

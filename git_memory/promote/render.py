@@ -32,7 +32,7 @@ class CitedEvidence:
 
 
 @dataclass(frozen=True)
-class ConfirmedStatement:
+class StatementToRender:
     """A statement whose assessment the human confirmed (or a typed fact)."""
 
     statement_id: str
@@ -48,7 +48,7 @@ class CandidateInput:
 
     candidate_id: str
     content: str
-    statements: tuple[ConfirmedStatement, ...]
+    statements: tuple[StatementToRender, ...]
     type: str = "work_fact"
     priority: int = 50
     confidence: str = "medium"
@@ -200,11 +200,11 @@ def shared_support(supports: Iterable[str]) -> str:
     return values.pop() if len(values) == 1 else "mixed"
 
 
-def _occurred(statements: Sequence[ConfirmedStatement]) -> tuple[str, ...]:
+def _occurred(statements: Sequence[StatementToRender]) -> tuple[str, ...]:
     return tuple(sorted({c.occurred for s in statements for c in s.citations if c.occurred}))
 
 
-def public_evidence(statements: Sequence[ConfirmedStatement], tree: TreeView) -> Evidence:
+def public_evidence(statements: Sequence[StatementToRender], tree: TreeView) -> Evidence:
     """Cited commits that exist here (with the repository identity) and relative paths."""
     hashes: set[str] = set()
     paths: set[str] = set()

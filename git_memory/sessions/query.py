@@ -39,7 +39,7 @@ _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
 @dataclass(frozen=True)
-class EvidenceEdge:
+class EvidencePointer:
     """`path` (observed, root-relative), `commit` (direct, exists here), `turn` (direct)."""
 
     kind: str
@@ -64,7 +64,7 @@ class TurnRecord:
     assistant_text: str
     tool_calls: tuple[ToolCall, ...]
     skills: tuple[str, ...]
-    evidence: tuple[EvidenceEdge, ...]
+    evidence: tuple[EvidencePointer, ...]
 
 
 def parse_duration(text: str) -> float:
@@ -385,8 +385,8 @@ def turn_record(
     )
 
 
-def _evidence(conn: Connection, worktree: Worktree, row: Row) -> list[EvidenceEdge]:
-    edges = [EvidenceEdge("turn", row["turn_key"], "direct")]
+def _evidence(conn: Connection, worktree: Worktree, row: Row) -> list[EvidencePointer]:
+    edges = [EvidencePointer("turn", row["turn_key"], "direct")]
     root = worktree.root
     for kind, value in conn.execute(
         "SELECT kind, value FROM edges WHERE turn_id = ?", (row["id"],)
@@ -394,9 +394,9 @@ def _evidence(conn: Connection, worktree: Worktree, row: Row) -> list[EvidenceEd
         if kind == "path":
             path = Path(value)
             if root in path.parents:
-                edges.append(EvidenceEdge("path", path.relative_to(root).as_posix(), "observed"))
+                edges.append(EvidencePointer("path", path.relative_to(root).as_posix(), "observed"))
         elif kind == "commit" and _commit_exists(worktree, value):
-            edges.append(EvidenceEdge("commit", value, "direct"))
+            edges.append(EvidencePointer("commit", value, "direct"))
     return edges
 
 

@@ -37,7 +37,7 @@ BATCH_SECONDS = 1.0
 
 
 @dataclass
-class SyncResult:
+class SessionSyncResult:
     """Counts of one sync and the first diagnostics (file below its source root + offset)."""
 
     files_seen: int = 0
@@ -91,7 +91,7 @@ def sync(
     show_progress: bool = False,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     batch_seconds: float = BATCH_SECONDS,
-) -> SyncResult:
+) -> SessionSyncResult:
     """Bring the index up to date with every discovered transcript (of the `providers`
     named, default every registered one), committing every `batch_seconds`."""
     extra = list(sources or [])
@@ -109,8 +109,10 @@ def sync(
         raise index.index_unreadable(exc) from exc
 
 
-def _sync_locked(db: Database, found: list[SourceFile], bar: Any, seconds: float) -> SyncResult:
-    result = SyncResult(files_seen=len(found))
+def _sync_locked(
+    db: Database, found: list[SourceFile], bar: Any, seconds: float
+) -> SessionSyncResult:
+    result = SessionSyncResult(files_seen=len(found))
     forget_resolved()
     # Only what the unchanged check needs; `ingest` reads the whole row of a changed file.
     cursor = db.conn.execute("SELECT path, id, dev, ino, size, mtime_ns, excluded FROM files")
@@ -136,7 +138,7 @@ def _sync_locked(db: Database, found: list[SourceFile], bar: Any, seconds: float
     return result
 
 
-def _one(db: Database, source: SourceFile, row: Any, result: SyncResult) -> None:
+def _one(db: Database, source: SourceFile, row: Any, result: SessionSyncResult) -> None:
     if source.excluded is not None:
         result.excluded += 1
         return

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from git_memory.contracts.skill import SkillDocument
 from git_memory.errors import GitMemoryError
-from git_memory.skills.binding import check_memory_context, check_target, skill_path
+from git_memory.skills.pin_checks import check_memory_context, check_target, skill_path
 from git_memory.store.candidates import require_candidate
 from git_memory.store.db import StateDB
 

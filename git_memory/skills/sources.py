@@ -14,11 +14,11 @@ from git_memory.assemble.sources import read_memory_files
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.formats.memory_file import load_doctrine, load_scene, load_skill
-from git_memory.skills.context import DoctrineSource, SceneSource, SkillSource
+from git_memory.skills.recall_context import DoctrineSource, SceneSource, SkillSource
 
 
 @dataclass(frozen=True)
-class MemorySources:
+class ParsedMemoryFiles:
     """The non-entry memory a recall puts into `skillContext` / `memoryContext`."""
 
     skills: list[SkillSource]
@@ -63,7 +63,7 @@ def _skill(name: str, data: bytes) -> SkillSource:
     return SkillSource(name, skill.description, text, sha256_hex(data))
 
 
-def load_memory_sources(root: Path, memory_root: str) -> MemorySources:
+def parse_memory_files(root: Path, memory_root: str) -> ParsedMemoryFiles:
     """Skills, scenes and doctrine of the memory root; a malformed file is a `GM_FORMAT_*`."""
     files = read_memory_files(root, memory_root)
     doctrine = None
@@ -74,7 +74,7 @@ def load_memory_sources(root: Path, memory_root: str) -> MemorySources:
         except FormatError as exc:
             raise _invalid("doctrine.md", exc) from exc
         doctrine = DoctrineSource(sha256_hex(files.doctrine), text)
-    return MemorySources(
+    return ParsedMemoryFiles(
         skills=[_skill(name, data) for name, data in sorted(files.skills.items())],
         scenes=[_scene(name, data) for name, data in sorted(files.scenes.items())],
         doctrine=doctrine,

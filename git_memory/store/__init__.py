@@ -1,1 +1,1 @@
-"""Memory state (`memory-state.sqlite3`): tasks, candidates, approved memory, recall, journal."""
+"""Memory state (`memory-state.sqlite3`): tasks, candidates, approved memory, dedupe, journal."""

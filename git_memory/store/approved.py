@@ -1,4 +1,4 @@
-"""The approved projection (`sync-approved`): the worktree's entries, indexed for search/recall.
+"""The approved projection (`sync-approved`): the worktree's entries, indexed for search.
 
 A sync lists `<memory root>/entries/*.md` through no-follow directory fds, reads each file
 (checking its fstat against the listing), lint-gates and parses it, and computes the source
@@ -44,7 +44,7 @@ DEFAULT_RETRIES = 2
 
 
 @dataclass(frozen=True)
-class Projection:
+class ProjectionState:
     """The owner's approved projection state."""
 
     generation: int
@@ -55,7 +55,7 @@ class Projection:
 
 
 @dataclass
-class SyncResult:
+class ApprovedSyncResult:
     """What a sync did. `changed`: rows replaced and generation bumped; `read`: entry files
     read (a file unchanged since the last complete scan keeps its row unread)."""
 
@@ -70,7 +70,7 @@ class SyncResult:
     read: int = 0
 
 
-def get_projection(db: StateDB, owner: OwnerKeys) -> Projection | None:
+def get_projection(db: StateDB, owner: OwnerKeys) -> ProjectionState | None:
     """The owner's approved projection, or None before the first sync."""
     row = db.one(
         "SELECT * FROM approved_projection WHERE repository_key = ? AND worktree_key = ?",
@@ -78,7 +78,7 @@ def get_projection(db: StateDB, owner: OwnerKeys) -> Projection | None:
     )
     if row is None:
         return None
-    return Projection(
+    return ProjectionState(
         row["generation"],
         row["coverage"],
         row["source_tree_digest"],
@@ -104,7 +104,7 @@ def sync_approved(
     *,
     retries: int = DEFAULT_RETRIES,
     on_scanned: Callable[[], None] | None = None,
-) -> SyncResult:
+) -> ApprovedSyncResult:
     """Bring the owner's approved projection up to date with the worktree's entry files.
 
     `root` is the worktree root (realpath), `memory_root` the memory root relative to it.
@@ -114,7 +114,7 @@ def sync_approved(
     listing = list_entries(root, memory_root)
     fresh = current is not None and current.memory_root == memory_root
     if fresh and current is not None and _unchanged_by_stat(db, owner, current, root, listing):
-        return SyncResult(
+        return ApprovedSyncResult(
             current.generation, current.coverage, current.source_tree_digest, fast_path=True
         )
     # Files whose signature is the one recorded (and not racy) keep their stored row: one
@@ -147,7 +147,7 @@ def sync_approved(
 
 
 def _reusable(
-    db: StateDB, owner: OwnerKeys, current: Projection | None, memory_root: str
+    db: StateDB, owner: OwnerKeys, current: ProjectionState | None, memory_root: str
 ) -> dict[str, Scanned]:
     """The last complete scan's items that can stand for a file whose signature is unchanged:
     rows of entry files last changed before that scan's racy window (a file with a problem
@@ -181,7 +181,7 @@ def _reused_or_scanned(
 def _unchanged_by_stat(
     db: StateDB,
     owner: OwnerKeys,
-    current: Projection,
+    current: ProjectionState,
     root: Path,
     listing: dict[str, Signature | None],
 ) -> bool:
@@ -222,7 +222,9 @@ def _unchanged_by_stat(
     return True
 
 
-def _mark_partial(db: StateDB, owner: OwnerKeys, memory_root: str, attempts: int) -> SyncResult:
+def _mark_partial(
+    db: StateDB, owner: OwnerKeys, memory_root: str, attempts: int
+) -> ApprovedSyncResult:
     """Record that the last scan drifted: coverage partial, generation and rows unchanged."""
     with db.write(boundary="store.sync-approved-partial"):
         current = get_projection(db, owner)
@@ -244,7 +246,7 @@ def _mark_partial(db: StateDB, owner: OwnerKeys, memory_root: str, attempts: int
                 (now_ms(), owner.repository_key, owner.worktree_key),
             )
             generation, tree = current.generation, current.source_tree_digest
-    return SyncResult(generation, "partial", tree, attempts=attempts)
+    return ApprovedSyncResult(generation, "partial", tree, attempts=attempts)
 
 
 def _commit(
@@ -255,7 +257,7 @@ def _commit(
     scan_start: int,
     *,
     kept: set[str] | frozenset[str] = frozenset(),
-) -> SyncResult:
+) -> ApprovedSyncResult:
     """Replace rows + FTS and bump the generation, unless the tree digest is unchanged.
 
     `kept` are paths whose stored row stands unread (`_reusable`): only the other rows are
@@ -283,7 +285,7 @@ def _commit(
             memory_root=memory_root,
             scanned_at_ns=scan_start,
         )
-    return SyncResult(
+    return ApprovedSyncResult(
         generation, "complete", tree, changed=not same, entries=len(rows), skipped=skipped
     )
 

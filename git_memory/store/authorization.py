@@ -28,7 +28,7 @@ FINAL_DELIVERY_STATES = ("delivered", "indeterminate", "failed")
 
 
 @dataclass(frozen=True)
-class Delivery:
+class DeliveryRow:
     """One runner delivery row."""
 
     plan_digest: str
@@ -111,11 +111,11 @@ def finish_delivery(db: StateDB, plan_digest: str, state: str) -> None:
             )
 
 
-def delivery_state(db: StateDB, plan_digest: str) -> Delivery | None:
+def delivery_state(db: StateDB, plan_digest: str) -> DeliveryRow | None:
     """The delivery of a runner plan, or None when it never began."""
     row = db.one("SELECT * FROM runner_deliveries WHERE plan_digest = ?", (plan_digest,))
     if row is None:
         return None
-    return Delivery(
+    return DeliveryRow(
         row["plan_digest"], row["task_id"], row["state"], row["started_at"], row["finished_at"]
     )

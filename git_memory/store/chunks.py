@@ -15,7 +15,7 @@ CHUNK_STATUSES = ("pending", "drafted", "extracted", "stale")
 
 
 @dataclass(frozen=True)
-class Chunk:
+class ChunkRow:
     """One chunk row."""
 
     chunk_ref: str
@@ -27,8 +27,8 @@ class Chunk:
     provenance: dict[str, Any]
 
 
-def _chunk(row: Row) -> Chunk:
-    return Chunk(
+def _chunk(row: Row) -> ChunkRow:
+    return ChunkRow(
         chunk_ref=row["chunk_ref"],
         owner=OwnerKeys(repository_key=row["repository_key"], worktree_key=row["worktree_key"]),
         session_key=row["session_key"],
@@ -48,7 +48,7 @@ def upsert_chunk(
     turn_range: str,
     chunk_digest: str,
     provenance: dict[str, Any] | None = None,
-) -> Chunk:
+) -> ChunkRow:
     """Record a chunk as pending; an existing chunk keeps its state (idempotent planning)."""
     with db.write():
         db.execute(
@@ -71,7 +71,7 @@ def upsert_chunk(
     return found
 
 
-def get_chunk(db: StateDB, chunk_ref: str) -> Chunk | None:
+def get_chunk(db: StateDB, chunk_ref: str) -> ChunkRow | None:
     """The chunk, or None."""
     row = db.one("SELECT * FROM chunks WHERE chunk_ref = ?", (chunk_ref,))
     return None if row is None else _chunk(row)

@@ -7,7 +7,7 @@ does not know was written by a newer version and is refused.
 
 FTS5 tables are external-content (`content=` the row table, `content_rowid='seq'`) and kept in
 step by triggers, so the index changes in the same transaction as its rows; candidate FTS only
-holds entry candidates that recall may see (draft, quarantined).
+holds entry candidates that the similar-entry search may see (draft, quarantined).
 """
 
 from __future__ import annotations

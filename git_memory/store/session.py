@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.extraction import OwnerKeys
-from git_memory.store.approved import SyncResult, sync_approved
+from git_memory.store.approved import ApprovedSyncResult, sync_approved
 from git_memory.store.chunks import bind_repository
 from git_memory.store.db import StateDB, open_state
 
@@ -36,7 +36,7 @@ class Workspace:
     db: StateDB
     owner: OwnerKeys
     # The approved projection's sync, when opening did one.
-    sync: SyncResult | None = None
+    sync: ApprovedSyncResult | None = None
 
     def __enter__(self) -> Workspace:
         return self
@@ -54,14 +54,14 @@ class Workspace:
         value = self.db.scalar("SELECT value FROM memory_state_meta WHERE key = 'memoryStateUuid'")
         return str(value)
 
-    def synced(self) -> SyncResult:
+    def synced(self) -> ApprovedSyncResult:
         """The approved projection as synced by this operation: synced now when opening did
         not, then kept, so every reader of one operation sees the same sync."""
         if self.sync is None:
             self.sync = self.sync_approved()
         return self.sync
 
-    def sync_approved(self) -> SyncResult:
+    def sync_approved(self) -> ApprovedSyncResult:
         """Re-sync the approved projection from the worktree's entry files."""
         return sync_approved(self.db, self.owner, self.worktree.root, self.worktree.memory_root)
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from git_memory.agent_memory.stores import project_slug
-from git_memory.testing.repos import Repo, make_repo
 from tests.conftest import FIXTURES, run_cli
+from tests.repos import Repo, make_repo
 
 STORE_FIXTURES = FIXTURES / "agent-memory"
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_skill
 from tests.assemble.test_assemble_memory import block_of, memory
 from tests.conftest import PROJECT_ROOT
+from tests.repos import Repo
 from tests.sessions import agents
 from tests.sessions.test_other_agents_flow import _install_gemini_session
 

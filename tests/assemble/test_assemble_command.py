@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 SKILL = '---\nname: "{name}"\ndescription: "{desc}"\n---\n## Steps\n- {step}\n'
 SCENE = (

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from git_memory.assemble.known import already_known, split_known
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_memory import block_of, memory
+from tests.repos import Repo
 
 __all__ = ["memory"]  # the fixture, used by name
 

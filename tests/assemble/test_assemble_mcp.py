@@ -8,8 +8,8 @@ from typing import Any
 import anyio
 from mcp import types
 
-from git_memory.testing.repos import Repo
 from tests.mcp.harness import server_parameters, stdio, structured
+from tests.repos import Repo
 
 
 def test_memory_assemble_over_stdio(repo: Repo, gm: Any, tmp_path: Path) -> None:

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import (
     write_entry,
     write_project_files,
     write_scene,
     write_skill,
 )
+from tests.repos import Repo
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 
 def test_assemble_without_memory_root(gm: Any, repo: Repo) -> None:

@@ -12,10 +12,10 @@ from git_memory.assemble.block import BEGIN_MARKER
 from git_memory.assemble.scope import entry_scope
 from git_memory.assemble.snapshot import MemorySnapshot
 from git_memory.formats.entry import Evidence
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_agents import refused_through_symlink
 from tests.assemble.test_assemble_command import write_entry, write_project_files
 from tests.assemble.test_assemble_memory import block_of
+from tests.repos import Repo
 
 EVERY = "claude,codex,opencode,gemini,qwen,copilot,cursor"
 AGENTS_FILES = ("AGENTS.md", "GEMINI.md", "QWEN.md")

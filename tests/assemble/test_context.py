@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_entry
 from tests.assemble.test_assemble_memory import block_of, many_entries
 from tests.conftest import PROJECT_ROOT
+from tests.repos import Repo
 
 HOOK_SETTINGS = PROJECT_ROOT / "contrib" / "claude-code" / "session-start-settings.json"
 

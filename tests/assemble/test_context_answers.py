@@ -16,8 +16,8 @@ import pytest
 from git_memory.assemble.answers import cached_answer
 from git_memory.formats.entry import Evidence
 from git_memory.repo import answer_key
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_entry
+from tests.repos import Repo
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ def test_console_script_prints_the_record_without_the_command_tree(answered: Rep
         "sys.argv = ['git-memory', 'context']\n"
         "from git_memory.cli.entry import main\n"
         "try:\n"
-        "    main()\n"
+        "    sys.exit(main())\n"
         "except SystemExit as done:\n"
         "    loaded = [m for m in ('click', 'pydantic', 'pygit2') if m in sys.modules]\n"
         "    print('LOADED', loaded, done.code, file=sys.stderr)\n"

@@ -11,8 +11,8 @@ import pytest
 
 from git_memory.cli.completion import DIRECTORY, FILES, render
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
+from tests.repos import Repo
 
 
 @pytest.mark.parametrize("shell", sorted(FILES))

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo, git
 from tests.conftest import PROJECT_ROOT
+from tests.repos import Repo, git
 
 
 def test_short_help_lists_commands_without_importing_them(gm: Any, repo: Repo) -> None:

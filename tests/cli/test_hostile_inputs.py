@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 DEEP = 100_000
 DOCUMENTS = {

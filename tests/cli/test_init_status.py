@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 
 def test_init_creates_memory_root_idempotently(gm: Any, repo: Repo) -> None:

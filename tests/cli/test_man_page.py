@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 
 def test_git_help_memory_shows_the_installed_page(repo: Repo, bin_dir: Path) -> None:

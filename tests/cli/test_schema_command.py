@@ -68,6 +68,10 @@ def test_the_wheel_ships_the_schemas(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for model in contract_models():
         assert f"git_memory/schemas/{schema_filename(model)}" in names
-    # The files `doctor` and the docs point a pip-installed user at ship with it.
-    for shipped in ("mcp/README.md", "mcp/codex-config.toml", "claude-code/README.md"):
-        assert f"git_memory/_contrib/{shipped}" in names
+    # The files `doctor`, `help` and the docs point a pip-installed user at ship with it.
+    for shipped in sorted((PROJECT_ROOT / "contrib").rglob("*")):
+        if shipped.is_file():
+            relative = shipped.relative_to(PROJECT_ROOT / "contrib").as_posix()
+            assert f"git_memory/_contrib/{relative}" in names
+    # Test helpers stay out of it.
+    assert not [name for name in names if name.startswith("git_memory/testing/")]

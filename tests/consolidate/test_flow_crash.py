@@ -10,7 +10,6 @@ import pytest
 
 from git_memory.failpoints import FAILPOINT_EXIT_STATUS
 from git_memory.formats.scene import parse_scene
-from git_memory.testing.repos import Repo
 from tests.consolidate.flow_support import (
     cli_json,
     operation,
@@ -21,6 +20,7 @@ from tests.consolidate.flow_support import (
     write_entries,
     write_scene,
 )
+from tests.repos import Repo
 
 POINTS = ["promote.after-intent", "promote.after-write", "promote.before-finalize"]
 

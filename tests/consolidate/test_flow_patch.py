@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.formats.scene import parse_scene
-from git_memory.testing.repos import Repo
 from tests.conftest import run_cli
 from tests.consolidate.flow_support import (
     cli_json,
@@ -23,6 +22,7 @@ from tests.consolidate.flow_support import (
     write_entry,
     write_scene,
 )
+from tests.repos import Repo
 
 
 def _synth(root: Path, *flags: str) -> dict[str, Any]:

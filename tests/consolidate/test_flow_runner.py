@@ -10,9 +10,9 @@ import pytest
 
 from git_memory.formats.scene import parse_scene
 from git_memory.runners.sandbox import WRITABLE_SETTING
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT, run_cli
 from tests.consolidate.flow_support import cli_json, error_code, prepare_and_promote, write_entries
+from tests.repos import Repo
 
 FAKES = PROJECT_ROOT / "tests" / "fixtures" / "runners"
 

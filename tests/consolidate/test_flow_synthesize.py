@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from git_memory.contracts.consolidation import ConsolidationTask
-from git_memory.testing.repos import Repo
 from tests.conftest import run_cli
 from tests.consolidate.flow_support import (
     cli_json,
@@ -17,6 +16,7 @@ from tests.consolidate.flow_support import (
     write_entry,
     write_scene,
 )
+from tests.repos import Repo
 
 
 def _task(root: Path, *flags: str) -> dict:

@@ -18,9 +18,9 @@ from git_memory.contracts.base import Model, wire_name
 from git_memory.contracts.canonical import canonical_json
 from git_memory.contracts.catalog import contract_models, format_of, schema_filename
 from git_memory.errors import GitMemoryError
-from git_memory.testing.repos import Repo
 from tests.conftest import run_cli
 from tests.contracts.model_examples import EXAMPLES, hx, model_for
+from tests.repos import Repo
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PACKAGE = Path(__file__).resolve().parents[2] / "git_memory"

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo
 from tests.conftest import run_cli
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
+from tests.repos import Repo
 
 
 def test_global_C_runs_as_if_started_there(repo: Repo, tmp_path: Path) -> None:

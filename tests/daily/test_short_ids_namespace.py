@@ -12,9 +12,9 @@ from git_memory.errors import UsageError
 from git_memory.ids import abbreviate_within, resolve
 from git_memory.ops.short_ids import ShortIds
 from git_memory.repo.binding import discover_worktree
-from git_memory.testing.repos import Repo
 from tests.conftest import run_cli
 from tests.extract.conftest import SINCE, UNTIL, SampleRepo, build_sample_repo
+from tests.repos import Repo
 from tests.verify.helpers import write_entry
 
 SHARED = 10  # digest characters an unshown twin shares with a shown id

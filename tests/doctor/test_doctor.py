@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo
+from pytest_git import GitRepo
+
 from tests.conftest import run_cli
 from tests.extract.conftest import build_sample_repo
 
@@ -14,8 +15,8 @@ def _checks(result: Any) -> dict[str, dict[str, Any]]:
     return {check["name"]: check for check in result.json()["checks"]}
 
 
-def test_half_configured_worktree_needs_action(repo: Repo) -> None:
-    result = run_cli(["doctor", "--format", "json"], cwd=repo.root)
+def test_half_configured_worktree_needs_action(git_repo: GitRepo) -> None:
+    result = run_cli(["doctor", "--format", "json"], cwd=git_repo.workspace)
     assert result.exit_code == 1
     checks = _checks(result)
     assert result.json()["healthy"] is False
@@ -27,7 +28,7 @@ def test_half_configured_worktree_needs_action(repo: Repo) -> None:
     assert checks["sessions"]["hint"] is None
     assert "looked for claude-code in " in checks["transcripts"]["detail"]
     assert checks["version"]["status"] == "ok"
-    text = run_cli(["doctor"], cwd=repo.root)
+    text = run_cli(["doctor"], cwd=git_repo.workspace)
     assert "[FAIL] memory root" in text.stdout
     assert "hint: git memory init" in text.stdout
 
@@ -48,12 +49,12 @@ def test_configured_worktree_is_healthy(
 
 
 def test_loose_state_home_permissions_are_reported(
-    repo: Repo, hermetic_env: dict[str, Path]
+    git_repo: GitRepo, hermetic_env: dict[str, Path]
 ) -> None:
-    assert run_cli(["status"], cwd=repo.root).exit_code == 0
+    assert run_cli(["status"], cwd=git_repo.workspace).exit_code == 0
     secret = hermetic_env["state"] / "secret.json"
     secret.chmod(0o644)
-    checks = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
+    checks = _checks(run_cli(["doctor", "--format", "json"], cwd=git_repo.workspace))
     assert checks["state home"]["status"] == "fail"
     assert "secret.json" in checks["state home"]["detail"]
 
@@ -66,8 +67,10 @@ def test_outside_a_repository_still_reports(tmp_path: Path) -> None:
     assert result.exit_code == 1, "outside a repository the setup is not healthy"
 
 
-def test_runner_sandbox_line_says_what_isolation_runners_get(repo: Repo, monkeypatch: Any) -> None:
-    checks = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
+def test_runner_sandbox_line_says_what_isolation_runners_get(
+    git_repo: GitRepo, monkeypatch: Any
+) -> None:
+    checks = _checks(run_cli(["doctor", "--format", "json"], cwd=git_repo.workspace))
     assert checks["runner sandbox"]["status"] == "ok"
     detail = checks["runner sandbox"]["detail"]
     assert "namespaces" in detail
@@ -77,14 +80,16 @@ def test_runner_sandbox_line_says_what_isolation_runners_get(repo: Repo, monkeyp
     assert "unmount the hiding mounts: refused" in detail
     assert "connect to a host unix socket: refused" in detail
     monkeypatch.setenv("GIT_MEMORY_RUNNER_SANDBOX", "off")
-    plain = _checks(run_cli(["doctor", "--format", "json"], cwd=repo.root))
+    plain = _checks(run_cli(["doctor", "--format", "json"], cwd=git_repo.workspace))
     assert plain["runner sandbox"]["status"] == "warn"
     assert "environment only" in plain["runner sandbox"]["detail"]
 
 
-def test_state_home_inside_the_worktree_is_a_doctor_failure(repo: Repo, monkeypatch: Any) -> None:
-    monkeypatch.setenv("GIT_MEMORY_HOME", str(repo.root / ".state"))
-    result = run_cli(["doctor", "--format", "json"], cwd=repo.root)
+def test_state_home_inside_the_worktree_is_a_doctor_failure(
+    git_repo: GitRepo, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("GIT_MEMORY_HOME", str(git_repo.workspace / ".state"))
+    result = run_cli(["doctor", "--format", "json"], cwd=git_repo.workspace)
     assert result.exit_code == 1
     checks = _checks(result)
     assert checks["state home"]["status"] == "fail"

@@ -7,15 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_git import GitRepo
 
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT, run_cli
 
 CONTRIB = PROJECT_ROOT / "contrib" / "mcp"
 
 
-def _mcp_checks(repo: Repo) -> dict[str, dict[str, Any]]:
-    result = run_cli(["doctor", "--format", "json"], cwd=repo.root)
+def _mcp_checks(root: Path) -> dict[str, dict[str, Any]]:
+    result = run_cli(["doctor", "--format", "json"], cwd=root)
     return {c["name"]: c for c in result.json()["checks"] if c["name"].startswith("mcp ")}
 
 
@@ -23,8 +23,8 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {str(p): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def test_nothing_registered_says_how(repo: Repo, hermetic_env: dict[str, Path]) -> None:
-    checks = _mcp_checks(repo)
+def test_nothing_registered_says_how(git_repo: GitRepo, hermetic_env: dict[str, Path]) -> None:
+    checks = _mcp_checks(git_repo.workspace)
     assert checks["mcp claude"]["status"] == "warn"
     assert "claude mcp add --scope user git-memory" in checks["mcp claude"]["hint"]
     assert checks["mcp codex"]["status"] == "warn"
@@ -47,13 +47,15 @@ def test_an_installed_wheel_layout_finds_the_shipped_contrib_files(tmp_path: Pat
     assert packaged_file("contrib", "mcp/missing.toml", package) is None
 
 
-def test_user_scope_and_codex_snippets_register(repo: Repo, hermetic_env: dict[str, Path]) -> None:
+def test_user_scope_and_codex_snippets_register(
+    git_repo: GitRepo, hermetic_env: dict[str, Path]
+) -> None:
     # What `claude mcp add --scope user` writes, and the shipped Codex snippet as is.
     server = json.loads((CONTRIB / "claude-mcp.json").read_text())["mcpServers"]
     (hermetic_env["claude"] / ".claude.json").write_text(json.dumps({"mcpServers": server}))
     (hermetic_env["codex"] / "config.toml").write_text((CONTRIB / "codex-config.toml").read_text())
     before = _tree(hermetic_env["claude"]) | _tree(hermetic_env["codex"])
-    checks = _mcp_checks(repo)
+    checks = _mcp_checks(git_repo.workspace)
     assert checks["mcp claude"]["status"] == "ok"
     assert "user scope" in checks["mcp claude"]["detail"]
     assert checks["mcp codex"]["status"] == "ok", checks["mcp codex"]
@@ -62,64 +64,64 @@ def test_user_scope_and_codex_snippets_register(repo: Repo, hermetic_env: dict[s
 
 
 def test_codex_entry_without_home_forwarding_warns(
-    repo: Repo, hermetic_env: dict[str, Path]
+    git_repo: GitRepo, hermetic_env: dict[str, Path]
 ) -> None:
     (hermetic_env["codex"] / "config.toml").write_text(
         '[mcp_servers.git-memory]\ncommand = "git"\nargs = ["memory", "mcp"]\n'
     )
-    check = _mcp_checks(repo)["mcp codex"]
+    check = _mcp_checks(git_repo.workspace)["mcp codex"]
     assert check["status"] == "warn"
     assert "GIT_MEMORY_HOME" in check["detail"]
     assert 'env_vars = ["GIT_MEMORY_HOME"]' in check["hint"]
 
 
 def test_codex_entry_that_cuts_tool_results_warns(
-    repo: Repo, hermetic_env: dict[str, Path]
+    git_repo: GitRepo, hermetic_env: dict[str, Path]
 ) -> None:
     snippet = (CONTRIB / "codex-config.toml").read_text()
     assert "tool_output_token_limit = 40000" in snippet
     (hermetic_env["codex"] / "config.toml").write_text(
         snippet.replace("tool_output_token_limit = 40000", "tool_output_token_limit = 2500")
     )
-    check = _mcp_checks(repo)["mcp codex"]
+    check = _mcp_checks(git_repo.workspace)["mcp codex"]
     assert check["status"] == "warn"
     assert "cut" in check["detail"]
     assert "tool_output_token_limit = 40000" in check["hint"]
 
 
 def test_broken_codex_config_is_reported_not_fatal(
-    repo: Repo, hermetic_env: dict[str, Path]
+    git_repo: GitRepo, hermetic_env: dict[str, Path]
 ) -> None:
     (hermetic_env["codex"] / "config.toml").write_text("[mcp_servers.git-memory\n")
-    check = _mcp_checks(repo)["mcp codex"]
+    check = _mcp_checks(git_repo.workspace)["mcp codex"]
     assert check["status"] == "warn"
     assert "cannot read" in check["detail"]
 
 
 def test_project_scope_approved_in_the_shipped_project_settings(
-    repo: Repo, hermetic_env: dict[str, Path]
+    git_repo: GitRepo, hermetic_env: dict[str, Path]
 ) -> None:
-    (repo.root / ".mcp.json").write_text((CONTRIB / "claude-mcp.json").read_text())
-    (repo.root / ".claude").mkdir()
-    (repo.root / ".claude" / "settings.json").write_text(
+    (git_repo.workspace / ".mcp.json").write_text((CONTRIB / "claude-mcp.json").read_text())
+    (git_repo.workspace / ".claude").mkdir()
+    (git_repo.workspace / ".claude" / "settings.json").write_text(
         (CONTRIB / "claude-settings.json").read_text()
     )
-    trusted = {"projects": {str(repo.root.resolve()): {"hasTrustDialogAccepted": True}}}
+    trusted = {"projects": {str(git_repo.workspace.resolve()): {"hasTrustDialogAccepted": True}}}
     (hermetic_env["claude"] / ".claude.json").write_text(json.dumps(trusted))
-    check = _mcp_checks(repo)["mcp claude"]
+    check = _mcp_checks(git_repo.workspace)["mcp claude"]
     assert check["status"] == "ok", check
     assert "project scope" in check["detail"]
 
 
 @pytest.mark.parametrize("approved", [False, True])
 def test_project_scope_needs_trust_and_approval(
-    approved: bool, repo: Repo, hermetic_env: dict[str, Path]
+    approved: bool, git_repo: GitRepo, hermetic_env: dict[str, Path]
 ) -> None:
-    (repo.root / ".mcp.json").write_text((CONTRIB / "claude-mcp.json").read_text())
+    (git_repo.workspace / ".mcp.json").write_text((CONTRIB / "claude-mcp.json").read_text())
     project = {"hasTrustDialogAccepted": True, "enabledMcpjsonServers": ["git-memory"]}
-    config = {"projects": {str(repo.root.resolve()): project if approved else {}}}
+    config = {"projects": {str(git_repo.workspace.resolve()): project if approved else {}}}
     (hermetic_env["claude"] / ".claude.json").write_text(json.dumps(config))
-    check = _mcp_checks(repo)["mcp claude"]
+    check = _mcp_checks(git_repo.workspace)["mcp claude"]
     if approved:
         assert check["status"] == "ok"
         assert "project scope" in check["detail"]

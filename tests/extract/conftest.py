@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from git_memory.samples import InstalledSamples, install_samples
-from git_memory.testing.repos import Repo, make_repo
 from tests.conftest import run_cli
+from tests.repos import Repo, make_repo
 
 DAY1 = datetime.date(2026, 11, 20)
 DAY2 = datetime.date(2026, 11, 21)

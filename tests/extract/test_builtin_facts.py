@@ -21,7 +21,7 @@ from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.sessions.transcripts import (
     claude_assistant,
     claude_path,

@@ -16,8 +16,8 @@ import pytest
 
 from git_memory.assemble.groups import group_of
 from git_memory.extract.builtin.renderers import MAX_ERROR_CHARS
-from git_memory.testing.repos import Repo
 from tests.conftest import FIXTURES
+from tests.repos import Repo
 from tests.sessions.transcripts import claude_path, codex_path
 
 EXCERPTS = FIXTURES / "issue26-excerpts"

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.testing.repos import GIT_IDENTITY, Repo
+from tests.repos import GIT_IDENTITY, Repo
 
 SECRET = "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 

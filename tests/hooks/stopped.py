@@ -6,8 +6,8 @@ import os
 import subprocess
 import sys
 
-from git_memory.testing.repos import Repo
 from tests.hooks.conftest import commit, head
+from tests.repos import Repo
 
 
 def commit_stopped(repo: Repo, code: str, env: dict[str, str] | None = None) -> str:

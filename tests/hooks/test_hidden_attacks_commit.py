@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.formats.index_json import render_index
-from git_memory.testing.repos import Repo
 from tests.hooks.conftest import commit, entry_text, head
 from tests.lint.attacks import BLOCKING, KEY, RANDOM
+from tests.repos import Repo
 
 
 def _slug(name: str) -> str:

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo
 from tests.hooks.conftest import SECRET, commit, entry_text, head, hooks_dir
+from tests.repos import Repo
 
 
 def install_with_python(gm: Any, repo: Repo, python: str) -> None:

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo
 from tests.hooks.conftest import SECRET, entry_text, hooks_dir
 from tests.hooks.stopped import commit_stopped, dead_pid
+from tests.repos import Repo
 
 
 def test_planted_temp_and_hook_symlinks_into_home_are_not_followed(

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo
 from tests.hooks.conftest import SECRET, commit, entry_text
 from tests.hooks.stopped import commit_stopped
+from tests.repos import Repo
 
 
 def _install(gm: Any, repo: Repo) -> None:

@@ -9,9 +9,9 @@ import pytest
 
 from git_memory.errors import GitMemoryError
 from git_memory.repo.hooks import template_path
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
 from tests.hooks.conftest import hooks_dir
+from tests.repos import Repo
 
 FOREIGN = "#!/bin/sh\necho foreign\n"
 
@@ -32,7 +32,7 @@ def test_install_status_uninstall_round_trip(gm: Any, repo: Repo) -> None:
     assert doc["mergeDriver"] is True
     shim = hooks_dir(repo) / "pre-commit"
     assert shim.stat().st_mode & 0o111
-    assert "# managed-by: git-memory hook shim v4" in shim.read_text()
+    assert "# managed-by: git-memory hook shim v5" in shim.read_text()
     again = run(gm, repo, "install").json()
     assert again["hooks"][0]["action"] == "unchanged"
     assert (repo.root / ".gitattributes").read_text().count("merge=git-memory-index") == 1

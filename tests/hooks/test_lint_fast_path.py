@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT, run_cli
+from tests.repos import Repo
 
 SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
@@ -18,7 +18,7 @@ def _fast(repo: Repo) -> subprocess.CompletedProcess[str]:
     code = (
         "import sys; sys.argv = ['git-memory', 'lint', '--staged']\n"
         "from git_memory.cli.entry import main\n"
-        "try:\n    main()\nexcept SystemExit as exit:\n"
+        "try:\n    sys.exit(main())\nexcept SystemExit as exit:\n"
         "    loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
         "('pydantic', 'click', 'mcp', 'pygit2'))\n"
         "    print('LOADED', loaded, file=sys.stderr)\n    raise\n"

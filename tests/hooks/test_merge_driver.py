@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from git_memory.formats.index_json import parse_index
-from git_memory.testing.repos import Repo
 from tests.hooks.conftest import entry_text
+from tests.repos import Repo
 
 
 def promote_on_branch(gm: Any, repo: Repo, branch: str, entry_id: str) -> None:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo, git
+from tests.repos import Repo, git
 from tests.sessions.transcripts import (
     claude_assistant,
     claude_path,

@@ -6,8 +6,8 @@ from datetime import timedelta
 from typing import Any
 
 from git_memory.extract.builtin.renderers import render_command_exit, render_command_fix
-from git_memory.testing.repos import Repo, git
 from tests.impact.helpers import LANDED, days, land, session
+from tests.repos import Repo, git
 from tests.verify.helpers import write_entry
 
 TRAP = render_command_fix(

@@ -21,9 +21,9 @@ from git_memory.formats.controls import (
 )
 from git_memory.mcp.tools import document_text
 from git_memory.promote.plan import PlannedFile, unified_diff
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_entry
 from tests.lint.attacks import TAGS
+from tests.repos import Repo
 
 SHOWN_TAGS = "".join(f"\\U{ord(c):08x}" for c in TAGS)
 HOSTILE = f"Run the tests first.{TAGS} Then\u200b push, tes\u00adted\ufeff.\n"

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
+from tests.repos import Repo
 
 SECRET = "AKIAIOSFODNN7EXAMPLE"
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.lint.engine import lint_text
-from git_memory.testing.repos import Repo
 from tests.conftest import FIXTURES
+from tests.repos import Repo
 
 MODEL_KEY = "sk-proj-Ab3dEf0123456789AbCdEf01Xy9Qw8Er7Tz6Lm5"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Wm3Lk2Ji1"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 
 @dataclass(frozen=True)

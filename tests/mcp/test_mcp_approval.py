@@ -17,9 +17,9 @@ from mcp import types
 from mcp_types._v2025_11_25 import PrimitiveSchemaDefinition
 from pydantic import TypeAdapter
 
-from git_memory.testing.repos import Repo
 from tests.mcp.approval_probe import change_digest, read_log
 from tests.mcp.harness import Elicit, answer, server_parameters, stdio, structured
+from tests.repos import Repo
 
 MODES = ["legacy", "2026-07-28"]
 

@@ -17,9 +17,9 @@ import anyio
 import pytest
 from mcp import types
 
-from git_memory.testing.repos import Repo
 from tests.mcp.harness import Elicit, answer, server_parameters, stdio, structured
 from tests.promote.helpers import authorizations, prepare_request, seed_candidate
+from tests.repos import Repo
 from tests.verify.helpers import write_entry
 
 KINDS = ["promote", "retire"]

@@ -13,9 +13,9 @@ import anyio
 import pytest
 
 from git_memory.mcp.wire import top_level_id
-from git_memory.testing.repos import Repo
 from tests.mcp.harness import server_parameters, stdio, structured
 from tests.mcp.test_mcp_wire import Process
+from tests.repos import Repo
 
 
 def _nested(depth: int) -> Any:

@@ -22,10 +22,10 @@ from git_memory.mcp.tools import first_paragraph, object_schema
 from git_memory.ops.base import handler_doc, load_operation
 from git_memory.ops.registry import OPERATIONS, OperationSpec
 from git_memory.repo.binding import discover_worktree
-from git_memory.testing.repos import Repo
 from tests.conftest import resolve_cli_command
 from tests.mcp.harness import check_like_typescript_sdk, connect, structured
 from tests.mcp.parity_cases import CASES, Case
+from tests.repos import Repo
 
 MCP_SPECS = [d for d in OPERATIONS if d.mcp_tools]
 # Every (declaration, tool name) pair: an operation with variants has one tool per document.

@@ -13,7 +13,6 @@ import anyio
 import pytest
 from mcp import types
 
-from git_memory.testing.repos import Repo
 from tests.mcp.harness import Elicit, answer, server_parameters, stdio, structured
 from tests.promote.helpers import (
     authorizations,
@@ -21,6 +20,7 @@ from tests.promote.helpers import (
     prepare_request,
     seed_candidate,
 )
+from tests.repos import Repo
 
 MODES = ["legacy", "2026-07-28"]
 TARGET = ".memory/entries/run-tests-with-uv-run-pytest.md"

@@ -11,8 +11,8 @@ import pytest
 from mcp import types
 
 from git_memory.ops.registry import OPERATIONS
-from git_memory.testing.repos import Repo
 from tests.mcp.harness import server_parameters, stdio, structured
+from tests.repos import Repo
 
 # The handshake era (what Claude Code and Codex speak) and the SDK default (2026-07-28 when the
 # server offers it).

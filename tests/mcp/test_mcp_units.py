@@ -16,9 +16,9 @@ from git_memory.mcp import elicitation
 from git_memory.mcp.tools import ToolBinding
 from git_memory.ops.base import Operation
 from git_memory.ops.registry import OperationSpec
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
 from tests.mcp.approval_probe import OPERATION as PROBE
+from tests.repos import Repo
 
 
 def test_question_shows_summary_and_diff_and_cuts_huge_diffs() -> None:

@@ -24,9 +24,9 @@ from git_memory.mcp.catalog import render_catalog
 from git_memory.mcp.handshake import CATALOG_PATH
 from git_memory.mcp.main import serve_from_argv
 from git_memory.mcp.server import MemoryServer
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
 from tests.mcp.harness import connect
+from tests.repos import Repo
 
 BUDGET_BYTES = 16_000
 INITIALIZE = {

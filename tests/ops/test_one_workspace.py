@@ -15,8 +15,8 @@ import pytest
 
 from git_memory.store import session
 from git_memory.store.db import StateDB
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_command import write_entry
+from tests.repos import Repo
 
 
 @dataclass

@@ -29,6 +29,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# Run as a file, only this directory is on the module path: the checkout holds `tests.repos`.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+
 SCENE = (
     "-----META-START-----\ncreated: 2026-01-02\nupdated: 2026-01-03\n"
     'summary: "Scene number {n}"\nheat: {heat}\n-----META-END-----\n## Scene {n}\n{body}'
@@ -50,7 +54,7 @@ PACKAGES = 20
 
 def _build(root: Path, entries: int) -> None:
     from git_memory.formats.entry import Entry, serialize_entry
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     make_repo(root)
     # What the entries' commands need, so the freshness check keeps every entry in the block.

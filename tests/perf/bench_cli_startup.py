@@ -77,7 +77,7 @@ def _git_memory_executable(bin_dir: Path) -> str:
     wrapper = bin_dir / "git-memory"
     wrapper.write_text(
         f"#!{sys.executable}\nimport sys\nsys.path.insert(0, "
-        f"{str(PROJECT_ROOT)!r})\nfrom git_memory.cli.main import main\nmain()\n"
+        f"{str(PROJECT_ROOT)!r})\nfrom git_memory.cli.main import main\nraise SystemExit(main())\n"
     )
     wrapper.chmod(0o755)
     return str(wrapper)
@@ -87,7 +87,7 @@ def _repo_with_entries(
     base: Path, name: str, count: int, env: dict[str, str], executable: str
 ) -> Any:
     """A repository with `count` approved entries written, indexed and the hook installed."""
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     repo = make_repo(base / name)
     subprocess.run([executable, "init"], cwd=repo.root, env=env, check=True, capture_output=True)
@@ -104,7 +104,7 @@ def _repo_with_entries(
 
 def _commit_overhead_ms(repo: Any, runs: int, env: dict[str, str]) -> tuple[float, float]:
     """Median ms of `git commit` of one changed ordinary file, with the hook and without."""
-    from git_memory.testing.repos import GIT_IDENTITY
+    from tests.repos import GIT_IDENTITY
 
     commit_env = {**env, **GIT_IDENTITY}
     samples: dict[bool, list[float]] = {True: [], False: []}

@@ -22,6 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# Run as a file, only this directory is on the module path: the checkout holds `tests.repos`.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+
 SCENE = (
     "-----META-START-----\ncreated: 2026-01-02\nupdated: 2026-01-03\n"
     'summary: "Scene {n}"\nheat: {heat}\n-----META-END-----\n## Scene {n}\n- step one\n'
@@ -30,7 +34,7 @@ SCENE = (
 
 def _build(root: Path, entries: int) -> list[str]:
     from git_memory.formats.entry import Entry, serialize_entry
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     make_repo(root)
     memory = root / ".memory"

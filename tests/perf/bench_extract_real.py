@@ -151,7 +151,7 @@ def score(
 
 def measure(base: Path, repos: list[str] | None = None) -> dict[str, Any]:
     """Extract every (or the named) source repository's sessions and score the candidates."""
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     sessions, labelled = corpus()
     chosen = repos or sorted(labelled)

@@ -99,7 +99,7 @@ def install(project: str, root: Path, claude_home: Path, codex_home: Path, home:
 def extract_project(project: str, base: Path, limit: int | None = None) -> list[Candidate]:
     """A repository for `project`, its sessions installed, one builtin extraction; the
     candidates it proposed."""
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     repo = make_repo(base / project)
     repo.write("README.md", f"# {project}\n")

@@ -24,6 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# Run as a file, only this directory is on the module path: the checkout holds `tests.repos`.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+
 COMMANDS = 200
 SPAN_DAYS = 200
 DAY = 86_400
@@ -66,7 +70,7 @@ def _body(number: int) -> str:
 
 def _build(root: Path, sessions: int, entries: int) -> tuple[Any, Path]:
     from git_memory.formats.entry import Entry, serialize_entry
-    from git_memory.testing.repos import git, make_repo
+    from tests.repos import git, make_repo
 
     repo = make_repo(root / "repo")
     entries_dir = repo.root / ".memory" / "entries"
@@ -174,5 +178,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     main()

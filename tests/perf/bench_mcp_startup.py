@@ -76,8 +76,8 @@ def _python_ms(runs: int) -> float:
 
 def measure(runs: int) -> dict[str, float | int]:
     """Spawn the server `runs` times and the baseline as often; medians in milliseconds."""
-    from git_memory.testing.repos import make_repo
     from tests.perf.bench_cli_startup import _git_memory_executable
+    from tests.repos import make_repo
 
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)

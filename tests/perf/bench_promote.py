@@ -21,6 +21,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+# Run as a file, only this directory is on the module path: the checkout holds `tests.repos`.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+
 PLAN_FILES = 1024
 
 
@@ -116,7 +120,7 @@ def _raw_loop(directory: Path, files: int) -> None:
 
 def measure(files: int) -> dict[str, Any]:
     """Run both measurements in one process; returns the figures."""
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     with tempfile.TemporaryDirectory() as temp:
         os.environ["GIT_MEMORY_HOME"] = str(Path(temp) / "state")

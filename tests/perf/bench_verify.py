@@ -26,13 +26,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# Run as a file, only this directory is on the module path: the checkout holds `tests.repos`.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT_ROOT))
+
 TARGETS = 50
 SCRIPTS = 30
 
 
 def _build(root: Path, entries: int) -> Any:
     from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry
-    from git_memory.testing.repos import make_repo
+    from tests.repos import make_repo
 
     repo = make_repo(root)
     repo.write("Makefile", "".join(f"target-{k}:\n\techo {k}\n" for k in range(TARGETS)))
@@ -73,9 +77,9 @@ def _median_ms(function: Callable[[], Any], runs: int = 15) -> float:
 def measure(entries: int) -> dict[str, Any]:
     """Build, measure, return the figures."""
     from git_memory.repo.binding import discover_worktree
-    from git_memory.testing.repos import git
     from git_memory.verify import manifests
     from git_memory.verify.check import counts, verify_memory
+    from tests.repos import git
 
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch) / "repo"

@@ -9,8 +9,8 @@ from typing import Any
 from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.ops import run
 from git_memory.promote.writer import ARTIFACT_PREFIX
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import prepare_request, seed_candidate
+from tests.repos import Repo
 
 NEW_PATH = ".memory/entries/alpha-fact-about-the-build.md"
 OLD_PATH = ".memory/entries/old-entry.md"

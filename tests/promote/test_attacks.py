@@ -17,10 +17,10 @@ from git_memory.contracts.canonical import canonical_json, digest
 from git_memory.errors import GitMemoryError
 from git_memory.promote.apply import promotion_lock
 from git_memory.repo.binding import discover_worktree
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
 from tests.promote.helpers import candidate_state
 from tests.promote.scenario import NEW_PATH, OLD_BYTES, OLD_PATH, build
+from tests.repos import Repo
 
 
 def _code(result: Any) -> str:

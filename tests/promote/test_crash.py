@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from git_memory.failpoints import FAILPOINT_EXIT_STATUS, FAILPOINTS
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import candidate_state
 from tests.promote.scenario import NEW_PATH, OLD_BYTES, OLD_PATH, build
+from tests.repos import Repo
 
 FORWARD_POINTS = [
     "promote.after-intent",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import prepare_request, seed_candidate
 from tests.promote.scenario import NEW_PATH, OLD_BYTES, OLD_PATH, build, prepare
+from tests.repos import Repo
 
 
 def _promotions(gm: Any, repo: Repo) -> dict[str, Any]:

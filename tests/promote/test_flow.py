@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import Statement, candidate_state, prepare_request, seed_candidate
+from tests.repos import Repo
 
 
 def _prepare(gm: Any, repo: Repo, request: dict[str, Any], tmp_path: Path) -> Any:

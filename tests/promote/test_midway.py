@@ -12,9 +12,9 @@ from git_memory.errors import GitMemoryError
 from git_memory.promote import apply, approval
 from git_memory.repo.binding import discover_worktree
 from git_memory.store.session import open_workspace
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import candidate_state
 from tests.promote.scenario import NEW_PATH, OLD_BYTES, OLD_PATH, Scenario, build
+from tests.repos import Repo
 
 
 def _mutate_after_precheck(scenario: Scenario, meddle: Callable[[], object]) -> GitMemoryError:

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from git_memory.promote.writer import artifact_token
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import candidate_state, prepare_request, seed_candidate
 from tests.promote.scenario import NEW_PATH, Scenario, build, prepare
 from tests.promote.test_expiry import _promotions
+from tests.repos import Repo
 
 
 def _plan_status(repo: Repo, plan_id: str) -> str:

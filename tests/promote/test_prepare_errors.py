@@ -15,7 +15,6 @@ from git_memory.promote.plan import PlannedFile, check_sizes
 from git_memory.repo.binding import discover_worktree
 from git_memory.store import candidates as store
 from git_memory.store.db import open_state
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import (
     Statement,
     candidate_state,
@@ -24,6 +23,7 @@ from tests.promote.helpers import (
     seed_candidate,
 )
 from tests.promote.scenario import NEW_PATH, build
+from tests.repos import Repo
 
 
 def _refused(repo: Repo, request: dict[str, Any]) -> GitMemoryError:

@@ -12,12 +12,12 @@ import pytest
 from git_memory.formats.entry import Entry, parse_entry, serialize_entry
 from git_memory.promote.render import (
     CandidateInput,
-    ConfirmedStatement,
+    StatementToRender,
     TreeView,
     render_candidates,
 )
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import Statement, prepare_request, seed_candidate
+from tests.repos import Repo
 
 
 def _prepared_text(gm: Any, repo: Repo, tmp_path: Path, scope: str | None) -> Any:
@@ -65,7 +65,7 @@ def test_an_update_keeps_the_scope_of_the_entry_it_rewrites_unless_one_is_given(
     tree = TreeView(
         ".memory", {"a": serialize_entry(old).encode()}, "example.com/t/app", lambda _h: False
     )
-    statement = ConfirmedStatement("s", "direct", (), "human-confirmed", ())
+    statement = StatementToRender("s", "direct", (), "human-confirmed", ())
     for given, expected in ((None, "path:web"), ("path:.", "path:.")):
         update = CandidateInput(
             "c", "A2", (statement,), action="update", target_ids=("a",), scope=given

@@ -10,7 +10,7 @@ from git_memory.promote.plan import PlannedFile, assessment_digest, check_target
 from git_memory.promote.render import (
     CandidateInput,
     CitedEvidence,
-    ConfirmedStatement,
+    StatementToRender,
     TreeView,
     render_candidates,
 )
@@ -21,8 +21,8 @@ MISSING = "b" * 40
 
 def _statement(
     sid: str, strength: str = "direct", support: str = "human-confirmed", **kw: object
-) -> ConfirmedStatement:
-    return ConfirmedStatement(
+) -> StatementToRender:
+    return StatementToRender(
         statement_id=sid,
         provenance_strength=strength,
         limitations=tuple(kw.get("limitations", ())),  # type: ignore[arg-type]

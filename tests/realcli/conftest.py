@@ -62,7 +62,7 @@ def entry_bin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     script = directory / "git-memory"
     script.write_text(
         f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(PROJECT_ROOT)!r})\n"
-        "from git_memory.cli.entry import main\nmain()\n"
+        "from git_memory.cli.entry import main\nraise SystemExit(main())\n"
     )
     script.chmod(0o755)
     monkeypatch.setenv("PATH", f"{directory}{os.pathsep}{os.environ['PATH']}")

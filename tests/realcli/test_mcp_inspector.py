@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from git_memory.mcp.handshake import load_catalog
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 TIMEOUT = 60
 

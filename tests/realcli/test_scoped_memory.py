@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo
 from tests.assemble.test_assemble_scope import API_FACT, ROOT_FACT, WEB_FACT, memory
 from tests.realcli.fake_model import (
     FakeModel,
@@ -24,6 +23,7 @@ from tests.realcli.fake_model import (
 )
 from tests.realcli.test_claude_code import _client_env
 from tests.realcli.test_codex import PROVIDER
+from tests.repos import Repo
 
 __all__ = ["memory"]  # the fixture, used by name
 TIMEOUT = 90

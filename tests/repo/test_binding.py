@@ -8,18 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_git import GitRepo
 
 from git_memory.errors import GitMemoryError
 from git_memory.repo.binding import discover_worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.repo.remote import public_identity
-from git_memory.testing.repos import Repo, git
+from tests.repos import Repo, git
 
 
-def test_binding_has_no_absolute_path(repo: Repo) -> None:
-    binding = discover_worktree(repo.root).binding()
+def test_binding_has_no_absolute_path(git_repo: GitRepo) -> None:
+    binding = discover_worktree(git_repo.workspace).binding()
     text = json.dumps(binding.to_json())
-    assert str(repo.root) not in text
+    assert str(git_repo.workspace) not in text
     assert str(Path.home()) not in text
     assert binding.memory_root == ".memory"
     assert binding.common_directory_identity.device.isdigit()
@@ -33,36 +34,38 @@ def test_linked_worktree_shares_repository_key(repo: Repo, tmp_path: Path) -> No
     assert main_binding.worktree_key != linked_binding.worktree_key
 
 
-def test_subdirectory_and_symlink_resolve_to_the_same_worktree(repo: Repo, tmp_path: Path) -> None:
-    (repo.root / "src" / "pkg").mkdir(parents=True)
+def test_subdirectory_and_symlink_resolve_to_the_same_worktree(
+    git_repo: GitRepo, tmp_path: Path
+) -> None:
+    (git_repo.workspace / "src" / "pkg").mkdir(parents=True)
     alias = tmp_path / "alias"
-    alias.symlink_to(repo.root)
-    direct = discover_worktree(repo.root).binding()
-    assert discover_worktree(repo.root / "src" / "pkg").binding() == direct
+    alias.symlink_to(git_repo.workspace)
+    direct = discover_worktree(git_repo.workspace).binding()
+    assert discover_worktree(git_repo.workspace / "src" / "pkg").binding() == direct
     assert discover_worktree(alias).binding() == direct
 
 
 def test_keys_depend_on_the_private_secret(
-    repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    first = discover_worktree(repo.root).binding()
+    first = discover_worktree(git_repo.workspace).binding()
     monkeypatch.setenv("GIT_MEMORY_HOME", str(tmp_path / "other-home"))
-    second = discover_worktree(repo.root).binding()
+    second = discover_worktree(git_repo.workspace).binding()
     assert first.repository_key != second.repository_key
     assert first.root_realpath_digest == second.root_realpath_digest
 
 
-def test_secret_file_is_private(repo: Repo, hermetic_env: dict[str, Path]) -> None:
-    discover_worktree(repo.root).binding()
+def test_secret_file_is_private(git_repo: GitRepo, hermetic_env: dict[str, Path]) -> None:
+    discover_worktree(git_repo.workspace).binding()
     secret = hermetic_env["state"] / "secret.json"
     assert secret.stat().st_mode & 0o777 == 0o600
     assert hermetic_env["state"].stat().st_mode & 0o777 == 0o700
 
 
-def test_corrupt_secret_is_a_clear_error(repo: Repo, hermetic_env: dict[str, Path]) -> None:
+def test_corrupt_secret_is_a_clear_error(git_repo: GitRepo, hermetic_env: dict[str, Path]) -> None:
     (hermetic_env["state"] / "secret.json").write_text("{not json")
     with pytest.raises(GitMemoryError) as info:
-        discover_worktree(repo.root).binding()
+        discover_worktree(git_repo.workspace).binding()
     assert info.value.code == "GM_SECRET_CORRUPT"
 
 
@@ -74,9 +77,9 @@ def test_bare_repository_is_refused(tmp_path: Path) -> None:
     assert info.value.code == "GM_BARE_REPOSITORY"
 
 
-def test_inside_git_dir_is_refused(repo: Repo) -> None:
+def test_inside_git_dir_is_refused(git_repo: GitRepo) -> None:
     with pytest.raises(GitMemoryError) as info:
-        discover_worktree(repo.root / ".git" / "refs")
+        discover_worktree(git_repo.workspace / ".git" / "refs")
     assert info.value.code == "GM_INSIDE_GIT_DIR"
 
 
@@ -88,26 +91,26 @@ def test_outside_any_repository(tmp_path: Path) -> None:
     assert info.value.code == "GM_NOT_A_WORKTREE"
 
 
-def test_memory_root_config_and_legacy_layout(repo: Repo) -> None:
-    (repo.root / ".threadshare" / "memory").mkdir(parents=True)
-    assert discover_worktree(repo.root).memory_root == ".threadshare/memory"
-    (repo.root / ".memory").mkdir()
-    assert discover_worktree(repo.root).memory_root == ".memory"
-    repo.git("config", "memory.root", "docs/memory")
-    assert discover_worktree(repo.root).memory_root == "docs/memory"
+def test_memory_root_config_and_legacy_layout(git_repo: GitRepo) -> None:
+    (git_repo.workspace / ".threadshare" / "memory").mkdir(parents=True)
+    assert discover_worktree(git_repo.workspace).memory_root == ".threadshare/memory"
+    (git_repo.workspace / ".memory").mkdir()
+    assert discover_worktree(git_repo.workspace).memory_root == ".memory"
+    git_repo.api.git.config("memory.root", "docs/memory")
+    assert discover_worktree(git_repo.workspace).memory_root == "docs/memory"
     for bad in ("../outside", ".git/memory", "/abs/memory"):
-        repo.git("config", "memory.root", bad)
+        git_repo.api.git.config("memory.root", bad)
         with pytest.raises(GitMemoryError) as info:
-            _ = discover_worktree(repo.root).memory_root
+            _ = discover_worktree(git_repo.workspace).memory_root
         assert info.value.code == "GM_MEMORY_ROOT_INVALID"
 
 
 def test_state_home_from_git_config(
-    repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.delenv("GIT_MEMORY_HOME")
-    repo.git("config", "memory.home", str(tmp_path / "configured"))
-    assert discover_worktree(repo.root).state_home == tmp_path / "configured"
+    git_repo.api.git.config("memory.home", str(tmp_path / "configured"))
+    assert discover_worktree(git_repo.workspace).state_home == tmp_path / "configured"
 
 
 @pytest.mark.parametrize(
@@ -127,16 +130,17 @@ def test_public_identity(url: str, identity: str | None) -> None:
     assert public_identity(url) == identity
 
 
-def test_origin_identity_in_binding(repo: Repo) -> None:
-    repo.git("remote", "add", "origin", "https://u:p@example.com/team/app.git")
-    assert discover_worktree(repo.root).binding().public_repository_identity == (
+def test_origin_identity_in_binding(git_repo: GitRepo) -> None:
+    git_repo.api.create_remote("origin", "https://u:p@example.com/team/app.git")
+    assert discover_worktree(git_repo.workspace).binding().public_repository_identity == (
         "example.com/team/app"
     )
 
 
-def test_blob_oid_matches_git_hash_object(repo: Repo) -> None:
-    path = repo.write("f.txt", "hello\n")
-    assert blob_oid(path.read_bytes()) == repo.git("hash-object", str(path)).strip()
+def test_blob_oid_matches_git_hash_object(git_repo: GitRepo) -> None:
+    path = git_repo.workspace / "f.txt"
+    path.write_text("hello\n")
+    assert blob_oid(path.read_bytes()) == git_repo.api.git.hash_object(str(path))
     assert os.path.exists(path)
 
 
@@ -156,15 +160,15 @@ def test_blob_oid_matches_git_hash_object(repo: Repo) -> None:
     ],
 )
 def test_memory_root_refuses_git_names_and_invisible_text(
-    gm_proc: Any, repo: Repo, bad: str
+    gm_proc: Any, git_repo: GitRepo, bad: str
 ) -> None:
-    repo.git("config", "memory.root", bad)
+    git_repo.api.git.config("memory.root", bad)
     with pytest.raises(GitMemoryError) as info:
-        _ = discover_worktree(repo.root).memory_root
+        _ = discover_worktree(git_repo.workspace).memory_root
     assert info.value.code == "GM_MEMORY_ROOT_INVALID"
     # Installing the hooks writes the memory root into `.gitattributes`: a newline there
     # would inject an attribute line for every file.
-    result = gm_proc(["hooks", "install"], cwd=repo.root)
+    result = gm_proc(["hooks", "install"], cwd=git_repo.workspace)
     assert result.returncode == 1, result.stderr
     assert "[GM_MEMORY_ROOT_INVALID]" in result.stderr
-    assert not (repo.root / ".gitattributes").exists()
+    assert not (git_repo.workspace / ".gitattributes").exists()

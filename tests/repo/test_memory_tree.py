@@ -10,9 +10,9 @@ import pytest
 
 from git_memory.errors import GitMemoryError
 from git_memory.repo import memory_tree
-from git_memory.testing.repos import Repo
 from tests.promote.helpers import prepare_request, seed_candidate
 from tests.promote.scenario import build, prepare
+from tests.repos import Repo
 
 
 def test_the_listing_reports_links_and_leaves_out_dot_names(tmp_path: Path) -> None:

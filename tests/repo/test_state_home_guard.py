@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo, make_repo
+from tests.repos import Repo, make_repo
 
 
 def _commit_everything(repo: Repo) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.failpoints import FAILPOINT_EXIT_STATUS
-from git_memory.testing.repos import Repo
 from tests.hooks.conftest import entry_text
 from tests.hooks.stopped import commit_stopped, dead_pid
+from tests.repos import Repo
 
 
 def _leftovers(directory: Path) -> list[Path]:

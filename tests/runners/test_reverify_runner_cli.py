@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from git_memory.testing.repos import Repo
 from tests.conftest import run_cli
+from tests.repos import Repo
 from tests.runners.conftest import spawn_count
 
 FakeRunner = Callable[[str], Path]

@@ -23,7 +23,7 @@ from git_memory.runners.canary import TcpCanary, UnixCanary
 from git_memory.runners.process import spawn
 from git_memory.runners.sandbox import ReportSocket, private_dir
 from git_memory.sessions.discover import default_roots
-from git_memory.testing.repos import make_repo
+from tests.repos import make_repo
 from tests.runners.conftest import command_profile, spawn_count
 
 FakeRunner = Callable[[str], Path]

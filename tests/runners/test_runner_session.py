@@ -14,7 +14,7 @@ from git_memory.repo.binding import discover_worktree
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.session import RunnerSession
 from git_memory.store.db import open_state
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.runners.conftest import spawn_count
 from tests.store.authorization_rows import list_authorizations
 

@@ -10,8 +10,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
+from tests.repos import Repo
 
 
 def _running(marker: str, parent: int) -> list[int]:

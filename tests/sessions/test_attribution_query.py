@@ -10,7 +10,7 @@ from typing import Any
 from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.query import select_turns
 from git_memory.sessions.turns import session_key
-from git_memory.testing.repos import Repo, make_repo
+from tests.repos import Repo, make_repo
 from tests.sessions.transcripts import (
     claude_assistant,
     claude_path,

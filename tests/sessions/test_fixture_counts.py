@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.sessions.turns import session_key
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.sessions.transcripts import install_fixtures
 
 EXPECTED_TURNS = {

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from git_memory.database import DatabaseError, foreign_database
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.sessions import agents
 from tests.sessions.test_other_agents import _sessions, _sync
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import zstandard
 
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
+from tests.repos import Repo
 from tests.sessions.transcripts import (
     claude_path,
     claude_turn,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from git_memory.sessions import index
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.sessions import agents
 
 # Sessions and turns of each agent's fixtures (tests/fixtures/PROVENANCE.md).

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.sessions import agents
 
 OLD = agents.OLD

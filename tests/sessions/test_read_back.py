@@ -14,7 +14,7 @@ from git_memory.sessions.providers import claude_code as claude
 from git_memory.sessions.query import select_turns
 from git_memory.sessions.records import TOOL_RESULT
 from git_memory.sessions.turns import build_turns, session_key
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.sessions.transcripts import (
     claude_assistant,
     claude_path,

@@ -10,7 +10,7 @@ from typing import Any
 import zstandard
 
 from git_memory.sessions import index
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.sessions.transcripts import (
     append_jsonl,
     claude_path,

@@ -17,8 +17,8 @@ from git_memory.errors import GitMemoryError
 from git_memory.failpoints import FAILPOINT_EXIT_STATUS
 from git_memory.sessions import index
 from git_memory.sessions.sync import sync
-from git_memory.testing.repos import Repo
 from tests.conftest import PROJECT_ROOT
+from tests.repos import Repo
 from tests.sessions.transcripts import claude_path, claude_turn, write_jsonl
 
 

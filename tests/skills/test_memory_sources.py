@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from git_memory.errors import GitMemoryError
-from git_memory.skills.context import build_memory_context, build_skill_context
-from git_memory.skills.sources import load_memory_sources
-from git_memory.testing.repos import Repo
+from git_memory.skills.recall_context import build_memory_context, build_skill_context
+from git_memory.skills.sources import parse_memory_files
+from tests.repos import Repo
 
 SKILL = '---\nname: "{name}"\ndescription: "Does {name}."\n---\n## Steps\n- go\n'
 SCENE = (
@@ -29,7 +29,7 @@ def memory(repo: Repo, gm: Any) -> Repo:
 
 
 def test_sources_carry_file_digests(memory: Repo) -> None:
-    sources = load_memory_sources(memory.root, ".memory")
+    sources = parse_memory_files(memory.root, ".memory")
     [skill] = sources.skills
     [scene] = sources.scenes
     assert skill.name == "release"
@@ -48,16 +48,16 @@ def test_sources_carry_file_digests(memory: Repo) -> None:
 def test_malformed_and_misnamed_files_are_format_errors(memory: Repo) -> None:
     memory.write(".memory/skills/other/SKILL.md", SKILL.format(name="release"))
     with pytest.raises(GitMemoryError) as caught:
-        load_memory_sources(memory.root, ".memory")
+        parse_memory_files(memory.root, ".memory")
     assert caught.value.code == "GM_FORMAT_SKILL_BINDING_DRIFT"
     assert caught.value.details["path"] == "skills/other/SKILL.md"
     (memory.root / ".memory/skills/other/SKILL.md").unlink()
     memory.write(".memory/scenes/broken.md", "no meta\n")
     with pytest.raises(GitMemoryError) as broken:
-        load_memory_sources(memory.root, ".memory")
+        parse_memory_files(memory.root, ".memory")
     assert broken.value.code == "GM_FORMAT_MISSING_META"
 
 
 def test_empty_memory_root(repo: Repo) -> None:
-    sources = load_memory_sources(repo.root, ".memory")
+    sources = parse_memory_files(repo.root, ".memory")
     assert (sources.skills, sources.scenes, sources.doctrine) == ([], [], None)

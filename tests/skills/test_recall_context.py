@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from git_memory.skills.context import (
+from git_memory.skills.recall_context import (
     CONTEXT_MAX_BYTES,
     DoctrineSource,
     EntrySource,

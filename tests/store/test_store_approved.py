@@ -11,7 +11,7 @@ from git_memory.contracts.extraction import OwnerKeys
 from git_memory.formats.entry import Entry, serialize_entry
 from git_memory.store.approved import get_projection, sync_approved
 from git_memory.store.db import StateDB
-from git_memory.store.recall_queries import search_approved
+from git_memory.store.fts_queries import search_approved
 
 OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 ROOT = ".memory"

@@ -1,4 +1,4 @@
-"""The recall benchmark runs in its tiny `--quick` mode, so it cannot rot."""
+"""The similar-entry benchmark runs in its tiny `--quick` mode, so it cannot rot."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import sys
 from tests.conftest import PROJECT_ROOT
 
 
-def test_bench_recall_quick() -> None:
+def test_bench_similar_quick() -> None:
     done = subprocess.run(
-        [sys.executable, str(PROJECT_ROOT / "tests/perf/bench_recall.py"), "--quick"],
+        [sys.executable, str(PROJECT_ROOT / "tests/perf/bench_similar.py"), "--quick"],
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,

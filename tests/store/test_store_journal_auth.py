@@ -17,7 +17,7 @@ from git_memory.store import authorization as auth
 from git_memory.store import journal
 from git_memory.store.consolidation_runs import consolidation_runs, record_consolidation_run
 from git_memory.store.db import StateDB
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.store.authorization_rows import list_authorizations
 
 OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 
 def _entry(entry_id: str, body: str, scene: str | None = None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 
 ORIGIN = "https://example.com/team/app.git"
 IDENTITY = "example.com/team/app"

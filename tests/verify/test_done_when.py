@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.verify.helpers import FRESH, STALE, UNVERIFIABLE, rotting_project
 
 

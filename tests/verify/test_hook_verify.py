@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from git_memory.testing.repos import Repo
 from tests.hooks.conftest import commit, head
+from tests.repos import Repo
 from tests.verify.helpers import rotting_project
 
 

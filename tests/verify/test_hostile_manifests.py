@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.verify.helpers import write_entry
 
 DEEP = 100_000

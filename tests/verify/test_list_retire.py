@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from git_memory.formats.entry import parse_entry
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.verify.helpers import FRESH, STALE, UNVERIFIABLE, rotting_project, write_entry
 
 

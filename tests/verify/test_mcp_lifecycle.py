@@ -9,8 +9,8 @@ import anyio
 from mcp import types
 
 from git_memory.formats.entry import parse_entry
-from git_memory.testing.repos import Repo
 from tests.mcp.harness import answer, server_parameters, stdio, structured
+from tests.repos import Repo
 from tests.verify.helpers import STALE, rotting_project
 
 

@@ -9,8 +9,8 @@ import pytest
 from git_memory.formats.entry import parse_entry
 from git_memory.repo.binding import discover_worktree
 from git_memory.store.session import open_workspace
-from git_memory.testing.repos import Repo
 from git_memory.verify import check, recorded
+from tests.repos import Repo
 from tests.verify.helpers import STALE, rotting_project
 
 

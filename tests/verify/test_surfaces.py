@@ -8,8 +8,8 @@ from typing import Any
 import anyio
 import pytest
 
-from git_memory.testing.repos import Repo
 from tests.mcp.harness import server_parameters, stdio, structured
+from tests.repos import Repo
 from tests.verify.helpers import STALE, rotting_project
 
 

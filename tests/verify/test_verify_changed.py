@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.verify.helpers import ORIGIN, write_entry
 
 MAKEFILE = "build:\n\tcc main.c\n\ntest:\n\tpytest\n\ndeploy:\n\t./scripts/deploy.sh\n"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.testing.repos import Repo
+from tests.repos import Repo
 from tests.verify.helpers import FRESH, STALE, UNVERIFIABLE, rotting_project, write_entry
 
 
@@ -121,7 +121,7 @@ def test_scenes_and_skills_are_checked_when_they_name_commands(repo: Repo, gm: A
 
 
 def test_shallow_clone_does_not_call_commits_stale(rotted: Repo, gm: Any, tmp_path: Any) -> None:
-    from git_memory.testing.repos import git
+    from tests.repos import git
 
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{rotted.root}", "shallow")
     result = gm(["verify", "experiment-result", "--format", "json"], cwd=tmp_path / "shallow")

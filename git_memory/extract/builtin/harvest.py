@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from git_memory.agent_memory.items import MemoryItem
-from git_memory.agent_memory.read import Diagnostic, read_store
+from git_memory.agent_memory.read import UnreadFile, read_store
 from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import DraftCandidate, DraftStatement
@@ -54,7 +54,7 @@ class HarvestOutcome:
     offered: list[tuple[str, MemoryItem, str, str]] = field(default_factory=list)
     unchanged: int = 0
     already_approved: int = 0
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[UnreadFile] = field(default_factory=list)
 
 
 def kind_of(text: str) -> str:

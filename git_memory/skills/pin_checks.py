@@ -1,7 +1,7 @@
 """The checks every step of a skill candidate repeats: memory context and target file.
 
 `memoryContextDigest` pins ALL approved entries, scenes and doctrine as recall saw them
-(`skills.context.memory_binding_digest`); once any of them changes the candidate is refused
+(`skills.recall_context.memory_binding_digest`); once any of them changes the candidate is refused
 with `GM_BINDING_DRIFT` at stage, review, prepare and promote. A create needs the skill to be
 absent; an update binds the sha256 of the current SKILL.md.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from git_memory import safefs
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
-from git_memory.skills.context import memory_binding_digest
+from git_memory.skills.recall_context import memory_binding_digest
 
 if TYPE_CHECKING:
     from git_memory.contracts.skill import SkillDocument
@@ -30,7 +30,7 @@ def current_memory_digest(workspace: Workspace) -> str:
     """The memory context binding digest of the approved memory now."""
     # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
     # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.skills.contexts import load_sources
+    from git_memory.skills.recall_memory import load_sources
 
     sources = load_sources(workspace)
     return memory_binding_digest(sources.entries, sources.scenes, sources.doctrine)

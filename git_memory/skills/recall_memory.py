@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from git_memory.contracts import recall
-from git_memory.skills.context import (
+from git_memory.skills.recall_context import (
     DoctrineSource,
     EntrySource,
     SceneSource,
@@ -15,7 +15,7 @@ from git_memory.skills.context import (
     build_memory_context,
     build_skill_context,
 )
-from git_memory.skills.sources import load_memory_sources
+from git_memory.skills.sources import parse_memory_files
 from git_memory.store.approved import list_approved_entries
 from git_memory.store.session import Workspace
 
@@ -33,7 +33,7 @@ class MemorySources:
 def load_sources(workspace: Workspace) -> MemorySources:
     """Scenes, doctrine and skills from the worktree; entries from the approved projection."""
     worktree = workspace.worktree
-    files = load_memory_sources(worktree.root, worktree.memory_root)
+    files = parse_memory_files(worktree.root, worktree.memory_root)
     return MemorySources(files.scenes, files.doctrine, _approved_entries(workspace), files.skills)
 
 

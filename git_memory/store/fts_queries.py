@@ -1,4 +1,4 @@
-"""Every FTS query over the memory state: recall's BM25 lists, the pool, and approved search.
+"""Every FTS query over the memory state: `similar`'s BM25 lists, the pool, approved search.
 
 Queries follow the original analyzer: the text is split on non-alphanumeric characters,
 lowercased, de-duplicated, the first 32 tokens kept, each quoted, joined with OR. FTS5 uses its
@@ -21,7 +21,7 @@ _SPLIT = re.compile(r"[^\w]|_", re.UNICODE)
 
 
 @dataclass(frozen=True)
-class Hit:
+class FtsHit:
     """One ranked row of a BM25 list (source kind `approved` or `candidate`)."""
 
     source_kind: str
@@ -90,18 +90,20 @@ SEARCH = (
 )
 
 
-def approved_hits(db: StateDB, owner: OwnerKeys, match: str, limit: int) -> list[Hit]:
+def approved_hits(db: StateDB, owner: OwnerKeys, match: str, limit: int) -> list[FtsHit]:
     """The owner's approved entries for `match`, best BM25 first."""
     rows = db.rows(APPROVED_HITS, (match, owner.repository_key, owner.worktree_key, limit))
-    return [Hit("approved", r[0], r[1], r[2], r[3], r[4]) for r in rows]
+    return [FtsHit("approved", r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
 
 def candidate_hits(
     db: StateDB, owner: OwnerKeys, match: str, limit: int, exclude_id: str | None
-) -> list[Hit]:
+) -> list[FtsHit]:
     """The owner's visible entry candidates (draft, quarantined) for `match`, minus one id."""
     params = (match, owner.repository_key, owner.worktree_key, exclude_id or "", limit)
-    return [Hit("candidate", r[0], r[1], r[2], r[3], r[4]) for r in db.rows(CANDIDATE_HITS, params)]
+    return [
+        FtsHit("candidate", r[0], r[1], r[2], r[3], r[4]) for r in db.rows(CANDIDATE_HITS, params)
+    ]
 
 
 def search_approved(db: StateDB, owner: OwnerKeys, query: str, limit: int) -> list[SearchRow]:

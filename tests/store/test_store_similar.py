@@ -1,4 +1,4 @@
-"""recall-rrf@1: fusion order, self exclusion, owner scope, pool and both digests."""
+"""Similar entries (`recall-rrf@1`): fusion, self exclusion, owner scope, pool and both digests."""
 
 from __future__ import annotations
 
@@ -13,16 +13,16 @@ from git_memory.errors import GitMemoryError
 from git_memory.store import candidates as cands
 from git_memory.store.approved import sync_approved
 from git_memory.store.db import StateDB
-from git_memory.store.recall import Draft, rank_draft, recall
-from git_memory.store.recall_queries import Hit, match_expression, query_tokens
+from git_memory.store.fts_queries import FtsHit, match_expression, query_tokens
+from git_memory.store.similar import Draft, find_similar, rank_draft
 from tests.store.test_store_approved import write_entry
 
 OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 OTHER = OwnerKeys(repository_key="c" * 64, worktree_key="d" * 64)
 
 
-def _hit(kind: str, ident: str) -> Hit:
-    return Hit(kind, ident, 1, "0" * 64, "draft", "")
+def _hit(kind: str, ident: str) -> FtsHit:
+    return FtsHit(kind, ident, 1, "0" * 64, "draft", "")
 
 
 def test_rrf_interleaves_lists_with_approved_first_on_ties() -> None:
@@ -72,12 +72,12 @@ def db(db: StateDB, tmp_path: Path) -> StateDB:
     return db
 
 
-def test_recall_sets_pool_and_digests(db: StateDB) -> None:
+def test_similar_sets_pool_and_digests(db: StateDB) -> None:
     drafts = [
         Draft("d1", "cand-1", "sqlite wal readers and writers"),
         Draft("d2", None, "lease epoch"),
     ]
-    result = recall(db, OWNER, drafts, k=5)
+    result = find_similar(db, OWNER, drafts, k=5)
     ordered = {
         s["draftRef"]: [(o["sourceKind"], o["id"]) for o in s["ordered"]]
         for s in result.recall_sets
@@ -127,23 +127,23 @@ def test_recall_sets_pool_and_digests(db: StateDB) -> None:
 
 def test_result_digest_moves_with_a_pool_revision(db: StateDB) -> None:
     drafts = [Draft("d1", "cand-1", "sqlite wal readers and writers")]
-    before = recall(db, OWNER, drafts)
-    again = recall(db, OWNER, drafts)
+    before = find_similar(db, OWNER, drafts)
+    again = find_similar(db, OWNER, drafts)
     assert before.result_set_digest == again.result_set_digest
     cands.quarantine(db, "cand-2", expected_revision=1)
-    after = recall(db, OWNER, drafts)
+    after = find_similar(db, OWNER, drafts)
     assert after.result_set_digest != before.result_set_digest
     assert after.recall_query_digest == before.recall_query_digest
 
 
 def test_k_truncates_and_partial_coverage_is_refused(db: StateDB) -> None:
-    result = recall(db, OWNER, [Draft("d1", None, "sqlite wal readers")], k=1)
+    result = find_similar(db, OWNER, [Draft("d1", None, "sqlite wal readers")], k=1)
     assert [o["id"] for o in result.recall_sets[0]["ordered"]] == ["wal-mode"]
     with pytest.raises(ValueError, match="k must be"):
-        recall(db, OWNER, [Draft("d1", None, "x")], k=0)
+        find_similar(db, OWNER, [Draft("d1", None, "x")], k=0)
     db.execute("UPDATE approved_projection SET coverage = 'partial'")
     with pytest.raises(GitMemoryError) as caught:
-        recall(db, OWNER, [Draft("d1", None, "sqlite")])
+        find_similar(db, OWNER, [Draft("d1", None, "sqlite")])
     assert caught.value.code == "GM_APPROVED_COVERAGE_PARTIAL"
-    loose = recall(db, OWNER, [Draft("d1", None, "sqlite")], require_complete=False)
+    loose = find_similar(db, OWNER, [Draft("d1", None, "sqlite")], require_complete=False)
     assert loose.approved_coverage == "partial"

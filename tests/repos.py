@@ -1,4 +1,4 @@
-"""Build real temporary git repositories with the `git` binary, as a user would."""
+"""Build real temporary git repositories with the `git` binary, as a user would (tests only)."""
 
 from __future__ import annotations
 

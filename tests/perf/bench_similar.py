@@ -1,4 +1,5 @@
-"""Benchmark of `recall-rrf@1` against the bare FTS5 queries it is built on, and of sync-approved.
+"""Benchmark of the similar-entry search (`recall-rrf@1`) against the bare FTS5 queries it is
+built on, and of sync-approved.
 
 A deterministic pool (seeded generator, pseudo-words drawn with Zipf-like weights) of approved
 entry files and entry candidates is built in a temp directory; then, in one process:
@@ -7,7 +8,7 @@ entry files and entry candidates is built in a temp directory; then, in one proc
 - `sync_noop_s`: the next sync (nothing changed: stat only), `sync_noop_settled_s`: the one
   after; the files are written more than the 1-second racy window before the cold scan, as a
   checkout's are (files newer than that are re-hashed rather than trusted by their stat);
-- `p50_ms`/`p95_ms`: `recall` of one draft at a time (k = 5: both BM25 lists of 15, fusion,
+- `p50_ms`/`p95_ms`: `find_similar` of one draft at a time (k = 5: both BM25 lists of 15, fusion,
   pool, both digests, projection reads, one read transaction);
 - `fts_floor_*_ms`: for the same drafts, just the two bare
   `… MATCH ? ORDER BY bm25(…) LIMIT 15` queries on the same FTS tables.
@@ -91,15 +92,15 @@ def _p95(values: list[float]) -> float:
     return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
 
 
-def _recall_times(db: Any, owner: Any, drafts: list[Any]) -> list[float]:
-    from git_memory.store.recall import recall
+def _similar_times(db: Any, owner: Any, drafts: list[Any]) -> list[float]:
+    from git_memory.store.similar import find_similar
 
-    return [_timed(lambda d=draft: recall(db, owner, [d], k=5))[0] for draft in drafts]
+    return [_timed(lambda d=draft: find_similar(db, owner, [d], k=5))[0] for draft in drafts]
 
 
 def _floor_times(db: Any, drafts: list[Any]) -> list[float]:
     from git_memory.store.candidates import search_text_of
-    from git_memory.store.recall_queries import match_expression
+    from git_memory.store.fts_queries import match_expression
 
     times = []
     for draft in drafts:
@@ -115,9 +116,9 @@ def _floor_times(db: Any, drafts: list[Any]) -> list[float]:
 
 
 def _drafts(db: Any, corpus: Corpus, count: int, candidates: int) -> list[Any]:
-    """Half are stored candidates (recall excludes them from their own list), half fresh text."""
+    """Half are stored candidates (excluded from their own list), half fresh text."""
     from git_memory.store.candidates import get_candidate
-    from git_memory.store.recall import Draft
+    from git_memory.store.similar import Draft
 
     drafts = []
     for number in range(count):
@@ -139,7 +140,7 @@ def run(approved: int, candidates: int, drafts_count: int) -> dict[str, Any]:
 
     owner = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
     corpus = Corpus(SEED)
-    with tempfile.TemporaryDirectory(prefix="gm-bench-recall-") as temp:
+    with tempfile.TemporaryDirectory(prefix="gm-bench-similar-") as temp:
         root = Path(temp) / "wt"
         _write_entries(root, corpus, approved)
         # As in a checkout, the files were written a moment before the sync that reads them,
@@ -154,17 +155,17 @@ def run(approved: int, candidates: int, drafts_count: int) -> dict[str, Any]:
         assert not third.changed
         _insert_candidates(db, owner, corpus, candidates)
         drafts = _drafts(db, corpus, drafts_count, candidates)
-        _recall_times(db, owner, drafts[:5])  # warm the page cache for both sides alike
+        _similar_times(db, owner, drafts[:5])  # warm the page cache for both sides alike
         _floor_times(db, drafts[:5])
-        recall_s = _recall_times(db, owner, drafts)
+        similar_s = _similar_times(db, owner, drafts)
         floor_s = _floor_times(db, drafts)
         db.close()
-    p95, floor_p95 = _p95(recall_s), _p95(floor_s)
+    p95, floor_p95 = _p95(similar_s), _p95(floor_s)
     return {
-        "benchmark": "recall",
+        "benchmark": "similar",
         "pool": {"approved": approved, "candidates": candidates},
         "drafts": drafts_count,
-        "p50_ms": round(statistics.median(recall_s) * 1000, 3),
+        "p50_ms": round(statistics.median(similar_s) * 1000, 3),
         "p95_ms": round(p95 * 1000, 3),
         "fts_floor_p50_ms": round(statistics.median(floor_s) * 1000, 3),
         "fts_floor_p95_ms": round(floor_p95 * 1000, 3),

@@ -1,10 +1,14 @@
-"""Dedupe recall `recall-rrf@1`: two BM25 lists per draft fused by reciprocal rank.
+"""The entries most similar to each draft, for de-duplication: two BM25 lists fused by rank.
 
 For each draft: the owner's approved entries and visible entry candidates (draft and
 quarantined, the draft itself excluded so siblings stay visible), 3·k hits each. Reciprocal
 rank fusion `Σ 1/(60 + rank)` with ranks from 1, ties broken by `(sourceKind, id)`; the top k
 are kept. Raw BM25 scores are never compared across the two corpora. `rank_draft` is the pure
-ranking function; `recall` reads the rows (in one snapshot) through `recall_queries`.
+ranking function; `find_similar` reads the rows (in one snapshot) through `fts_queries`.
+
+The algorithm's wire name `recall-rrf@1` and the `recall*` fields below (`recallSets`,
+`recallQueryDigest`) are written into adjudication tasks and results, candidate rows and
+the approved projection, so they keep that spelling.
 """
 
 from __future__ import annotations
@@ -15,16 +19,16 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.contracts.canonical import digest
 from git_memory.errors import GitMemoryError
-from git_memory.store import recall_queries as queries
+from git_memory.store import fts_queries as queries
 from git_memory.store.approved import get_projection
 from git_memory.store.candidates import candidate_generation, search_text_of
 from git_memory.store.db import StateDB
-from git_memory.store.recall_queries import Hit
+from git_memory.store.fts_queries import FtsHit
 
 if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys
 
-ALGORITHM = "recall-rrf@1"
+ALGORITHM = "recall-rrf@1"  # wire name, stored in artifacts and rows
 DEFAULT_K = 5
 MAX_K = 50
 MAX_DRAFTS = 64
@@ -37,7 +41,7 @@ CANDIDATE_ANALYZER = "memory-extraction@1"
 
 @dataclass(frozen=True)
 class Draft:
-    """One draft to recall for: a caller reference, its candidate id (if stored), its text."""
+    """One draft to match: a caller reference, its candidate id (if stored), its text."""
 
     draft_ref: str
     candidate_id: str | None
@@ -54,8 +58,9 @@ class Ranked:
 
 
 @dataclass
-class RecallResult:
-    """Recall sets per draft, the union pool, both digests and the projections seen."""
+class SimilarResult:
+    """Similar sets per draft (wire name `recallSets`), the union pool, both digests and the
+    projections seen."""
 
     recall_sets: list[dict[str, Any]]
     pool: list[dict[str, Any]]
@@ -69,7 +74,7 @@ class RecallResult:
     )
 
 
-def rank_draft(lists: Sequence[Sequence[Hit]], k: int) -> list[Ranked]:
+def rank_draft(lists: Sequence[Sequence[FtsHit]], k: int) -> list[Ranked]:
     """Fuse ranked lists by RRF (k = 60), tie-break `(sourceKind, id)`, keep the top `k`."""
     scores: dict[tuple[str, str], float] = {}
     for hits in lists:
@@ -108,19 +113,19 @@ def _check(drafts: Sequence[Draft], k: int) -> None:
     if not 1 <= k <= MAX_K:
         raise ValueError(f"k must be 1..{MAX_K}")
     if not 1 <= len(drafts) <= MAX_DRAFTS:
-        raise ValueError(f"recall takes 1..{MAX_DRAFTS} drafts")
+        raise ValueError(f"similarity search takes 1..{MAX_DRAFTS} drafts")
     if len({d.draft_ref for d in drafts}) != len(drafts):
         raise ValueError("draft refs must be unique")
 
 
-def recall(
+def find_similar(
     db: StateDB,
     owner: OwnerKeys,
     drafts: Sequence[Draft],
     *,
     k: int = DEFAULT_K,
     require_complete: bool = True,
-) -> RecallResult:
+) -> SimilarResult:
     """Run `recall-rrf@1` for `drafts` against the owner's approved and candidate FTS.
 
     With `require_complete`, a partial (or never synced) approved projection is refused with
@@ -138,7 +143,7 @@ def recall(
             )
         sets, pool, flat = _rank_all(db, owner, drafts, k)
         generation = candidate_generation(db, owner)
-    return RecallResult(
+    return SimilarResult(
         recall_sets=sets,
         pool=[pool[key] for key in sorted(pool)],
         recall_query_digest=recall_query_digest(owner, drafts, k),
@@ -157,7 +162,7 @@ def _rank_all(
     flat: list[dict[str, Any]] = []
     for draft in drafts:
         match = queries.match_expression(search_text_of(draft.query_text))
-        lists: list[list[Hit]] = [[], []]
+        lists: list[list[FtsHit]] = [[], []]
         if match is not None:
             lists = [
                 queries.approved_hits(db, owner, match, FETCH_FACTOR * k),
@@ -180,7 +185,7 @@ def _rank_all(
     return sets, pool, flat
 
 
-def _identity(hit: Hit) -> dict[str, Any]:
+def _identity(hit: FtsHit) -> dict[str, Any]:
     return {
         "sourceKind": hit.source_kind,
         "id": hit.id,
@@ -190,5 +195,5 @@ def _identity(hit: Hit) -> dict[str, Any]:
     }
 
 
-def _pool_item(hit: Hit) -> dict[str, Any]:
+def _pool_item(hit: FtsHit) -> dict[str, Any]:
     return {**_identity(hit), "summary": hit.summary[:SUMMARY_CHARS]}

@@ -6,10 +6,20 @@ import sys
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
 from git_memory import output
-from git_memory.ops.base import OpContext, Operation, load_operation, read_request_document
+from git_memory.formats.controls import escape_controls, escape_json_controls
+from git_memory.ops.base import (
+    OpContext,
+    Operation,
+    handler_doc,
+    load_declared,
+    read_request_document,
+    request_invalid,
+)
 from git_memory.ops.registry import OperationSpec
+from git_memory.ops.short_ids import ShortIds
 
 FORMAT_OPTION_HELP = "Output format: text for people, json for scripts and agents."
 
@@ -45,7 +55,7 @@ def common_params(with_request: bool) -> list[click.Parameter]:
 
 def build_command(declaration: OperationSpec) -> click.Command:
     """The click command of one operation."""
-    operation = load_operation(declaration.name)
+    operation = load_declared(declaration)
     # An operation may replace a common option (lint's --format adds sarif).
     own = {param.name for param in operation.cli_params}
     common = common_params(operation.accepts_request_file)
@@ -77,8 +87,6 @@ def build_command(declaration: OperationSpec) -> click.Command:
         render(_text_renderer(operation, ctx), response, fmt)
         return operation.exit_code(response)
 
-    from git_memory.ops.base import handler_doc
-
     return click.Command(
         name=declaration.cli_path[-1],
         params=params,
@@ -92,10 +100,6 @@ def build_command(declaration: OperationSpec) -> click.Command:
 def _built_from_flags(operation: Operation[Any, Any], ctx: OpContext, values: Any) -> Any:
     """The request from the flags; a model that refuses them is a request error, like a
     `--request` document's would be (never an internal error)."""
-    from pydantic import ValidationError
-
-    from git_memory.ops.base import request_invalid
-
     assert operation.from_cli is not None  # the caller checked
     try:
         return operation.from_cli(ctx, values)
@@ -110,8 +114,6 @@ def _text_renderer(operation: Any, ctx: OpContext) -> Any:
         return operation.render_text
 
     def render_text(response: Any) -> str:
-        from git_memory.ops.short_ids import ShortIds
-
         text: str = operation.render_text_with_ids(response, ShortIds(ctx.worktree))
         return text
 
@@ -121,14 +123,10 @@ def _text_renderer(operation: Any, ctx: OpContext) -> Any:
 def render(render_text: Any, response: Any, fmt: str) -> None:
     """Print a response as JSON or through the operation's text renderer."""
     if fmt == "json" or render_text is None:
-        from git_memory.formats.controls import escape_json_controls
-
         output.echo_json(response.to_json(), escape_json_controls)
         return
     text = render_text(response)
     if text:
-        from git_memory.formats.controls import escape_controls
-
         # Text shows transcript and memory content; a control character in it could hide or
         # rewrite what the terminal displays, so every one is printed as a visible escape.
         output.echo(escape_controls(text))

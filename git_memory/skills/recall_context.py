@@ -274,7 +274,7 @@ def _ranked_items(
 
 
 @dataclass(frozen=True)
-class MemoryContext:
+class RankedMemoryContext:
     """`memoryContext`: the bounded approved memory plus the binding a skill must echo."""
 
     binding: dict[str, Any]
@@ -301,7 +301,7 @@ def build_memory_context(
     doctrine: DoctrineSource | None,
     entries: Sequence[EntrySource],
     query: str | None,
-) -> MemoryContext:
+) -> RankedMemoryContext:
     """Scenes (score, heat desc, name), the doctrine, then entries (score, priority desc, id).
 
     At most 40 items and 128 KiB; an item that does not fit is skipped and filling goes on.
@@ -326,4 +326,4 @@ def build_memory_context(
         selection="query-ranked" if terms else "all",
         items=chosen,
     )
-    return MemoryContext(binding=memory_binding(entries, scenes, doctrine), window=window)
+    return RankedMemoryContext(binding=memory_binding(entries, scenes, doctrine), window=window)
