@@ -15,7 +15,6 @@ text inside is linted too.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -98,6 +97,10 @@ def _apply(text: str, origin: list[int] | None, edits: list[Edit]) -> tuple[str,
 def _entities(text: str) -> Iterator[Edit]:
     if "&" not in text:
         return
+    # Start-up seam (docs/architecture.md): html loads its entity table; the hook needs it
+    # only for text with an `&`.
+    import html  # noqa: PLC0415
+
     for match in _ENTITY.finditer(text):
         decoded = html.unescape(match.group())
         if decoded != match.group():

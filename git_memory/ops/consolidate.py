@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from git_memory.consolidate.runner_flow import consolidate as run
 from git_memory.contracts.consolidation_ops import (
     ConsolidatePreviewRequest,
     ConsolidateRequest,
@@ -27,8 +28,6 @@ def consolidate(ctx: OpContext, request: ConsolidateRequest) -> ConsolidateResul
     approval the pending plan is returned (over MCP this is a preview only: it never sends).
     `--if-due` runs only when at least 20 approved entries are new or changed.
     """
-    from git_memory.consolidate.runner_flow import consolidate as run
-
     return run(ctx.worktree, request, ctx.confirm)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from git_memory.consolidate.synthesis import synthesize as run
 from git_memory.contracts.consolidation import Synthesis
 from git_memory.contracts.consolidation_ops import SynthesizeRequest
 from git_memory.errors import UsageError
@@ -26,8 +27,6 @@ def synthesize(ctx: OpContext, request: SynthesizeRequest) -> Synthesis:
     `--if-due` returns a task only when at least 20 approved entries are new or changed
     (otherwise it says so). A run waiting for review blocks a new task.
     """
-    from git_memory.consolidate.synthesis import synthesize as run
-
     return run(ctx.worktree, "full" if request.full else "incremental", if_due=request.if_due)
 
 
