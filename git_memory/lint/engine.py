@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from git_memory.formats.controls import HIDDEN, INVISIBLE, has_invisible
 from git_memory.lint.assigned import Hit, assigned_secrets, http_credentials
@@ -74,8 +74,7 @@ class LineIndex:
         return line, offset - self.starts[line - 1] + 1
 
 
-@dataclass(frozen=True)
-class RawFinding:
+class RawFinding(NamedTuple):
     """A finding before line/column resolution."""
 
     code: str
@@ -111,7 +110,7 @@ def scan_secrets(text: str, allowed: Sequence[Span] = (), depth: int = 0) -> lis
                 offset = view.origin[item.offset]
                 if (item.code, offset) not in seen:
                     seen.add((item.code, offset))
-                    found.append(replace(item, offset=offset))
+                    found.append(item._replace(offset=offset))
     if HIDDEN.search(text):
         found.extend(_hidden_characters(text))
     if has_invisible(text):

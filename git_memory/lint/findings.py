@@ -6,15 +6,14 @@ findings too, and the engine runs the format checks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from git_memory.lint.rules import BLOCK, Severity
 
 MAX_MESSAGE = 120
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     """A [start, end) character range exempt from the entropy and hex-run rules."""
 
     start: int
@@ -25,8 +24,7 @@ class Span:
         return self.start <= start and end <= self.end
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One lint finding. `offset` is the character index; line/column are 1-based."""
 
     code: str

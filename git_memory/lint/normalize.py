@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from git_memory.formats.controls import INVISIBLE, has_invisible
 from git_memory.lint.entropy import PRINTABLE_SHARE, base64_decodings, printable_share
@@ -35,8 +35,7 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[\s/][^<>]*)?>")
 Edit = tuple[int, int, str]  # [start, end) replaced by the text
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """`text` read as rendered/decoded; `origin[i]` is the file offset of `text[i]`."""
 
     text: str
