@@ -18,7 +18,6 @@ from git_memory.formats.memory_file import (
     load_scene,
     load_skill,
 )
-from git_memory.formats.slug import is_name
 from git_memory.lint.findings import Finding, Span, format_finding
 
 INDEX_PATH = "index.json"
@@ -52,7 +51,6 @@ def _checker(relpath: str) -> Checker | None:
 
 
 def _entry(relpath: str, text: str) -> list[Span]:
-
     entry = load_entry(relpath, text)
     _, end = entry_frontmatter_span(text)
     spans: list[Span] = []
@@ -70,20 +68,17 @@ def _entry(relpath: str, text: str) -> list[Span]:
 
 
 def _scene(relpath: str, text: str) -> list[Span]:
-
     load_scene(relpath, text)
     _check_name(SCENE_PATH, relpath)
     return []
 
 
 def _skill(relpath: str, text: str) -> list[Span]:
-
     load_skill(relpath, text)
     return []
 
 
 def _doctrine(relpath: str, text: str) -> list[Span]:
-
     load_doctrine(relpath, text)
     return []
 
@@ -108,6 +103,9 @@ def _index(relpath: str, text: str) -> list[Span]:
 
 
 def _check_name(pattern: re.Pattern[str], relpath: str) -> None:
+    # Start-up seam (docs/architecture.md): only scene and skill names are checked, and the
+    # slug module loads unicodedata.
+    from git_memory.formats.slug import is_name  # noqa: PLC0415
 
     name = pattern.fullmatch(relpath).group(1)  # type: ignore[union-attr]
     if not is_name(name):

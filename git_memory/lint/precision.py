@@ -89,7 +89,6 @@ def public_armor_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _armor_body(text: str, start: int, label: str, end_line: str) -> list[tuple[int, int]]:
-
     body: list[tuple[int, int]] = []
     material: list[str] = []
     while start < len(text):

@@ -168,7 +168,6 @@ class Wire:
         return False
 
     def _initialize(self, message: dict[str, Any]) -> bool:
-
         assert self.catalog is not None
         result = initialize_result(self.catalog, message.get("params"), self.instructions)
         if result is None:

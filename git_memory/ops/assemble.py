@@ -111,7 +111,6 @@ def require_memory_root(worktree: Worktree) -> None:
 
 
 def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInputs:
-
     key = worktree.binding().worktree_key
     return AssembleInputs(
         root=worktree.root,

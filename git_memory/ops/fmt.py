@@ -59,7 +59,6 @@ def fmt(ctx: OpContext, request: FmtRequest) -> FmtResponse:
 
 
 def _write(root: Any, memory_root: str, changed: list[tuple[str, bytes]]) -> None:
-
     for relpath, data in changed:
         parts = split_relative(f"{memory_root}/{relpath}")
         with open_dir(root, parts[:-1]) as dir_fd:

@@ -59,7 +59,6 @@ def _counts(window: ImpactWindow, threshold: int) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-
     ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
     return {"ids": ids, "since": utc_timestamp(values.get("since"), "--since")}
 

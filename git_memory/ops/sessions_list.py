@@ -73,7 +73,6 @@ def _date(timestamp: str | None) -> str:
 
 
 def _fit(text: str, width: int) -> str:
-
     shown = escape_controls(text)  # measured as it will be printed
     return shown if len(shown) <= width else shown[: width - 1] + "…"
 

@@ -93,7 +93,6 @@ TOOL_INPUT_CHARS = 160
 
 
 def _input_text(value: Any) -> str:
-
     if value is None:
         return ""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -104,7 +103,6 @@ def _shortened(text: str, limit: int) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsShowRequest:
-
     return SessionsShowRequest(key=resolve_key(ctx.worktree.state_home, str(values["key"])))
 
 

@@ -75,7 +75,6 @@ def render(response: VerifyResponse) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-
     ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
     return {"ids": ids, "changed": values.get("changed")}
 
