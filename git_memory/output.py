@@ -43,7 +43,8 @@ def echo_json(document: Any, escape: Callable[[str], str] | None = None) -> None
     `escape` rewrites the JSON text before it is printed (the CLI passes
     `formats.controls.escape_json_controls`, so no control or invisible character is shown raw).
     """
-    import json  # not at the top: `git memory -h` and the hook print no JSON
+    # Start-up seam (docs/architecture.md): `git memory -h` prints no JSON.
+    import json  # noqa: PLC0415
 
     text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False)
     echo(escape(text) if escape is not None else text)
@@ -100,7 +101,8 @@ class Progress:
 
 def prompt_choice(question: str, choices: str, default: str) -> str:
     """Ask a one-key question on the terminal; returns the lowercase choice."""
-    import click
+    # Start-up seam (docs/architecture.md): only a question at the terminal needs click.
+    import click  # noqa: PLC0415
 
     answer: str = click.prompt(
         question,
@@ -114,7 +116,8 @@ def prompt_choice(question: str, choices: str, default: str) -> str:
 
 def confirm(question: str, default: bool = False) -> bool:
     """Ask a yes/no question on the terminal (stderr)."""
-    import click
+    # Start-up seam (docs/architecture.md): only a question at the terminal needs click.
+    import click  # noqa: PLC0415
 
     return bool(click.confirm(question, default=default, err=True))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from datetime import UTC, datetime
 from functools import cache
@@ -171,8 +172,6 @@ def schema_of(name: str) -> Any:
 
     Resolved when a task is built, so a contract may name a model defined after it.
     """
-    import importlib
-
     module, _, attribute = name.rpartition(".")
 
     def factory() -> dict[str, Any]:

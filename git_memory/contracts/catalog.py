@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from git_memory import output
+
 SCHEMA_DIRECTORY = Path(__file__).resolve().parent.parent / "schemas"
 SCHEMA_SUFFIX = ".schema.json"
 
@@ -137,8 +139,6 @@ def write_schemas(directory: Path = SCHEMA_DIRECTORY) -> list[str]:
 
 def main() -> None:
     """Rewrite git_memory/schemas/ from the contract models."""
-    from git_memory import output
-
     for name in write_schemas():
         output.echo(f"wrote {SCHEMA_DIRECTORY.name}/{name}")
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import re
 
+from git_memory.formats.doctrine import parse_doctrine, serialize_doctrine
+from git_memory.formats.entry import parse_entry, serialize_entry
+from git_memory.formats.scene import parse_scene, serialize_scene
+from git_memory.formats.skill_md import parse_skill, serialize_skill
+
 ENTRY = re.compile(r"entries/[^/]+\.md")
 SCENE = re.compile(r"scenes/[^/]+\.md")
 SKILL = re.compile(r"skills/[^/]+/SKILL\.md")
@@ -22,19 +27,11 @@ def formattable(relpath: str) -> bool:
 def canonical_text(relpath: str, text: str) -> str:
     """Parse and re-serialize; raises `FormatError` when the file does not parse."""
     if ENTRY.fullmatch(relpath):
-        from git_memory.formats.entry import parse_entry, serialize_entry
-
         return serialize_entry(parse_entry(text))
     if SCENE.fullmatch(relpath):
-        from git_memory.formats.scene import parse_scene, serialize_scene
-
         return serialize_scene(parse_scene(text))
     if SKILL.fullmatch(relpath):
-        from git_memory.formats.skill_md import parse_skill, serialize_skill
-
         return serialize_skill(parse_skill(text))
     if relpath == "doctrine.md":
-        from git_memory.formats.doctrine import parse_doctrine, serialize_doctrine
-
         return serialize_doctrine(parse_doctrine(text))
     raise ValueError(f"not a formattable memory file: {relpath}")

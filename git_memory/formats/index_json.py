@@ -11,8 +11,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from git_memory.errors import FormatError
+from git_memory.errors import FormatError, GitMemoryError
 from git_memory.formats import bounded_json
+from git_memory.formats.entry import parse_entry
 
 INDEX_FORMAT = "git-memory-index@v1"
 INDEX_SECTIONS: tuple[tuple[str, str], ...] = (
@@ -139,8 +140,6 @@ def build_index(
     (lint reports them); a summary or description `text_allowed` refuses is left empty
     (`lint.engine.passes_lint`). Deterministic: the same tree always gives the same bytes.
     """
-    from git_memory.errors import GitMemoryError
-
     entries: list[dict[str, Any]] = []
     scenes: list[dict[str, Any]] = []
     skills: list[dict[str, Any]] = []
@@ -170,8 +169,6 @@ def _drop_blocked_text(item: dict[str, Any], text_allowed: Callable[[str], bool]
 def _index_item(relpath: str, text: str) -> tuple[str, dict[str, Any]] | None:
     parts = relpath.split("/")
     if len(parts) == 2 and parts[0] == "entries" and parts[1].endswith(".md"):
-        from git_memory.formats.entry import parse_entry
-
         entry = parse_entry(text)
         if entry.status != "approved" or entry.id != parts[1][:-3]:
             return None
@@ -189,12 +186,14 @@ def _index_item(relpath: str, text: str) -> tuple[str, dict[str, Any]] | None:
             "summary": summary,
         }
     if len(parts) == 2 and parts[0] == "scenes" and parts[1].endswith(".md"):
-        from git_memory.formats.scene import parse_scene
+        # Start-up seam (docs/architecture.md): the hook parses the kinds it finds staged.
+        from git_memory.formats.scene import parse_scene  # noqa: PLC0415
 
         scene = parse_scene(text)
         return "scenes", {"name": parts[1][:-3], "heat": scene.heat, "summary": scene.summary}
     if len(parts) == 3 and parts[0] == "skills" and parts[2] == "SKILL.md":
-        from git_memory.formats.skill_md import parse_skill
+        # Start-up seam (docs/architecture.md): the hook parses the kinds it finds staged.
+        from git_memory.formats.skill_md import parse_skill  # noqa: PLC0415
 
         skill = parse_skill(text)
         if skill.name != parts[1]:

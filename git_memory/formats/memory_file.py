@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from git_memory.errors import FormatError
+from git_memory.formats.entry import parse_entry
 
 if TYPE_CHECKING:
     from git_memory.formats.doctrine import Doctrine
@@ -27,8 +28,6 @@ DOCTRINE_PATH = "doctrine.md"
 
 def load_entry(relpath: str, text: str) -> Entry:
     """`entries/<id>.md`: the entry, whose id must be its file name (GM_FORMAT_ID_MISMATCH)."""
-    from git_memory.formats.entry import parse_entry
-
     entry = parse_entry(text)
     stem = _bound_name(ENTRY_PATH, relpath)
     if entry.id != stem:
@@ -42,7 +41,8 @@ def load_entry(relpath: str, text: str) -> Entry:
 
 def load_scene(relpath: str, text: str) -> Scene:
     """`scenes/<name>.md`: the scene (its name is the file name)."""
-    from git_memory.formats.scene import parse_scene
+    # Start-up seam (docs/architecture.md): the hook parses the kinds it finds staged.
+    from git_memory.formats.scene import parse_scene  # noqa: PLC0415
 
     _bound_name(SCENE_PATH, relpath)
     return parse_scene(text)
@@ -51,7 +51,8 @@ def load_scene(relpath: str, text: str) -> Scene:
 def load_skill(relpath: str, text: str) -> Skill:
     """`skills/<name>/SKILL.md`: the skill, whose name must be its directory
     (GM_FORMAT_SKILL_BINDING_DRIFT)."""
-    from git_memory.formats.skill_md import parse_skill
+    # Start-up seam (docs/architecture.md): the hook parses the kinds it finds staged.
+    from git_memory.formats.skill_md import parse_skill  # noqa: PLC0415
 
     skill = parse_skill(text)
     directory = _bound_name(SKILL_PATH, relpath)
@@ -66,10 +67,11 @@ def load_skill(relpath: str, text: str) -> Skill:
 
 def load_doctrine(relpath: str, text: str) -> Doctrine:
     """`doctrine.md`: the doctrine."""
-    from git_memory.formats.doctrine import parse_doctrine
-
     if relpath != DOCTRINE_PATH:
         raise ValueError(f"{relpath!r} is not {DOCTRINE_PATH}")
+    # Start-up seam (docs/architecture.md): the hook parses the kinds it finds staged.
+    from git_memory.formats.doctrine import parse_doctrine  # noqa: PLC0415
+
     return parse_doctrine(text)
 
 

@@ -19,7 +19,7 @@ import binascii
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from git_memory.lint.entropy import (
     decodes_to_text,
@@ -72,8 +72,7 @@ _HTTP = re.compile(
 _HTTP_TRIGGERS = ("asic ", "earer ", "BASIC ", "BEARER ")
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     """A value the rules judge to be a secret: [start, end) in the text, and its code."""
 
     code: str

@@ -11,11 +11,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from git_memory.formats.controls import HIDDEN, INVISIBLE, has_invisible
 from git_memory.lint.assigned import Hit, assigned_secrets, http_credentials
 from git_memory.lint.entropy import is_high_entropy, looks_fake
+from git_memory.lint.files import check_format
+from git_memory.lint.findings import Finding, Span, format_finding
 from git_memory.lint.markdown import plain
 from git_memory.lint.normalize import encoded_text, normalized
 from git_memory.lint.precision import adjust, public_armor_spans
@@ -44,49 +46,7 @@ from git_memory.lint.rules import (
     Severity,
 )
 
-MAX_MESSAGE = 120
 EXCERPT_PREFIX = 6
-
-
-@dataclass(frozen=True)
-class Span:
-    """A [start, end) character range exempt from the entropy and hex-run rules."""
-
-    start: int
-    end: int
-
-    def covers(self, start: int, end: int) -> bool:
-        """Whether this span fully covers [start, end)."""
-        return self.start <= start and end <= self.end
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One lint finding. `offset` is the character index; line/column are 1-based."""
-
-    code: str
-    severity: Severity
-    line: int
-    column: int
-    excerpt: str
-    message: str
-    offset: int = 0
-
-    @property
-    def blocks(self) -> bool:
-        """Whether this finding stops a commit or a promotion."""
-        return self.severity == BLOCK
-
-    def to_json(self) -> dict[str, object]:
-        """The finding as in the `git-memory-lint@v1` document."""
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "line": self.line,
-            "column": self.column,
-            "excerpt": self.excerpt,
-            "message": self.message,
-        }
 
 
 def excerpt(token: str) -> str:
@@ -114,8 +74,7 @@ class LineIndex:
         return line, offset - self.starts[line - 1] + 1
 
 
-@dataclass(frozen=True)
-class RawFinding:
+class RawFinding(NamedTuple):
     """A finding before line/column resolution."""
 
     code: str
@@ -151,7 +110,7 @@ def scan_secrets(text: str, allowed: Sequence[Span] = (), depth: int = 0) -> lis
                 offset = view.origin[item.offset]
                 if (item.code, offset) not in seen:
                     seen.add((item.code, offset))
-                    found.append(replace(item, offset=offset))
+                    found.append(item._replace(offset=offset))
     if HIDDEN.search(text):
         found.extend(_hidden_characters(text))
     if has_invisible(text):
@@ -378,15 +337,8 @@ def resolve(text: str, raw: Iterable[RawFinding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.offset, f.code))
 
 
-def format_finding(code: str, message: str, line: int | None, column: int | None) -> Finding:
-    """A format error as a blocking finding (message cut to 120 chars)."""
-    return Finding(code, BLOCK, line or 1, column or 1, "", message[:MAX_MESSAGE], 0)
-
-
 def lint_text(relpath: str, text: str) -> list[Finding]:
     """Lint one memory file: its format (by `relpath` kind) and every secret rule."""
-    from git_memory.lint.files import check_format
-
     errors, allowed = check_format(relpath, text)
     return sorted(
         [*errors, *resolve(text, scan_secrets(text, allowed))],

@@ -15,10 +15,9 @@ text inside is linted too.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from git_memory.formats.controls import INVISIBLE, has_invisible
 from git_memory.lint.entropy import PRINTABLE_SHARE, base64_decodings, printable_share
@@ -36,8 +35,7 @@ _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[\s/][^<>]*)?>")
 Edit = tuple[int, int, str]  # [start, end) replaced by the text
 
 
-@dataclass(frozen=True)
-class DecodedView:
+class DecodedView(NamedTuple):
     """`text` read as rendered/decoded; `origin[i]` is the file offset of `text[i]`."""
 
     text: str
@@ -98,6 +96,10 @@ def _apply(text: str, origin: list[int] | None, edits: list[Edit]) -> tuple[str,
 def _entities(text: str) -> Iterator[Edit]:
     if "&" not in text:
         return
+    # Start-up seam (docs/architecture.md): html loads its entity table; the hook needs it
+    # only for text with an `&`.
+    import html  # noqa: PLC0415
+
     for match in _ENTITY.finditer(text):
         decoded = html.unescape(match.group())
         if decoded != match.group():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from git_memory.lint.armor import is_public_material
 from git_memory.lint.entropy import sequence_share
 from git_memory.lint.rules import PatternRule, Severity
 
@@ -88,8 +89,6 @@ def public_armor_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _armor_body(text: str, start: int, label: str, end_line: str) -> list[tuple[int, int]]:
-    from git_memory.lint.armor import is_public_material
-
     body: list[tuple[int, int]] = []
     material: list[str] = []
     while start < len(text):

@@ -8,8 +8,7 @@ fast on large memory roots (most rules never run on ordinary prose).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from git_memory.lint.assigned import ASSIGNED_CODE, HTTP_CODE
 
@@ -18,8 +17,7 @@ BLOCK: Severity = "block"
 WARN: Severity = "warn"
 
 
-@dataclass(frozen=True)
-class PatternRule:
+class PatternRule(NamedTuple):
     """A regex rule: any match is a finding (unless `allowed` says otherwise)."""
 
     code: str

@@ -11,14 +11,17 @@ import json
 import sys
 from typing import Any, cast
 
-from git_memory.mcp.handshake import CATALOG_PATH
+import anyio
+from mcp.server.stdio import stdio_server
+from mcp_types import version
+
+from git_memory.mcp.handshake import CATALOG_PATH, Binding
+from git_memory.mcp.server import MemoryServer
+from git_memory.mcp.tools import load_tools
 
 
 def build_catalog() -> dict[str, Any]:
     """The catalog document: what the SDK server itself writes for the handshake."""
-    import anyio
-    from mcp_types import version
-
     latest = version.LATEST_HANDSHAKE_VERSION
     initialize, listed = anyio.run(_handshake, latest)
     del initialize["protocolVersion"]
@@ -34,13 +37,6 @@ def build_catalog() -> dict[str, Any]:
 
 async def _handshake(protocol_version: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run `initialize` and `tools/list` through the SDK's stdio transport, in process."""
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    from git_memory.mcp.handshake import Binding
-    from git_memory.mcp.server import MemoryServer
-    from git_memory.mcp.tools import load_tools
-
     answers: list[dict[str, Any]] = []
     params = {
         "protocolVersion": protocol_version,

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from git_memory.formats.controls import escape_controls
 from git_memory.promote.approval import form_failed
 
 if TYPE_CHECKING:
@@ -69,7 +70,6 @@ class Question:
             shown = diff[:MAX_MESSAGE_CHARS]
             diff = f"{shown}\n… diff cut at {MAX_MESSAGE_CHARS} of {len(self.diff)} characters;"
             diff += " reject unless you have read it whole (memory_review shows it)"
-        from git_memory.formats.controls import escape_controls
 
         # What the human approves shows every control and invisible character as an escape.
         return escape_controls(f"{self.summary}\n\n{diff}" if diff else self.summary)

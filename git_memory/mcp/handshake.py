@@ -54,16 +54,6 @@ class Binding:
     error: GitMemoryError | None = None
 
 
-def bind(repository: Path | str | None) -> Binding:
-    """Discover the worktree at start; an error is kept and returned by every tool call."""
-    from git_memory.repo.binding import discover_worktree
-
-    try:
-        return Binding(discover_worktree(repository).root)
-    except GitMemoryError as exc:
-        return Binding(None, exc)
-
-
 def load_catalog(path: Path = CATALOG_PATH) -> dict[str, Any] | None:
     """The generated catalog, or None when it is missing (the SDK then answers everything)."""
     try:

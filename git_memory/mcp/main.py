@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from git_memory.ops.registry import OperationSpec
+from git_memory import output
+from git_memory.mcp.handshake import INSTRUCTIONS, load_catalog
+from git_memory.mcp.wire import Wire
+from git_memory.ops.registry import OPERATIONS, OperationSpec
 
 
 def serve(repository: Path | str | None, operations: Iterable[OperationSpec] | None = None) -> int:
@@ -22,19 +23,15 @@ def serve(repository: Path | str | None, operations: Iterable[OperationSpec] | N
     `mcp/wire.py`); operations other than the registry's (tests serve their own) are answered
     by the SDK alone.
     """
-    from git_memory.mcp.handshake import INSTRUCTIONS, load_catalog
-    from git_memory.mcp.wire import Wire
-
     wire = Wire(load_catalog() if operations is None else None, INSTRUCTIONS)
     wire.start()
 
-    import anyio
+    # Start-up seam (docs/architecture.md): the SDK, pygit2 and every operation load while
+    # the wire answers the handshake.
+    import anyio  # noqa: PLC0415
 
-    from git_memory import output
-    from git_memory.mcp.handshake import bind
-    from git_memory.mcp.server import MemoryServer, serve_sdk
-    from git_memory.mcp.tools import load_tools
-    from git_memory.ops.registry import OPERATIONS
+    from git_memory.mcp.server import MemoryServer, bind, serve_sdk  # noqa: PLC0415
+    from git_memory.mcp.tools import load_tools  # noqa: PLC0415
 
     binding = bind(repository)
     if binding.error is not None:

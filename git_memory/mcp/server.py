@@ -21,17 +21,27 @@ import anyio.to_thread
 from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from git_memory import __version__
 from git_memory.errors import GitMemoryError
 from git_memory.mcp import elicitation
-from git_memory.mcp.handshake import INSTRUCTIONS, SERVER_NAME, Binding, bind
+from git_memory.mcp.handshake import INSTRUCTIONS, SERVER_NAME, Binding
 from git_memory.mcp.tools import ToolBinding, document_text, internal_error, load_tools
 from git_memory.mcp.wire import Activity, Wire
 from git_memory.ops.base import OpContext
 from git_memory.ops.registry import OPERATIONS, OperationSpec
+from git_memory.repo.binding import discover_worktree
+
+
+def bind(repository: Path | str | None) -> Binding:
+    """Discover the worktree at start; an error is kept and returned by every tool call."""
+    try:
+        return Binding(discover_worktree(repository).root)
+    except GitMemoryError as exc:
+        return Binding(None, exc)
 
 
 def error_result(exc: GitMemoryError) -> types.CallToolResult:
@@ -223,8 +233,6 @@ def _run(
 
 async def serve_sdk(memory: MemoryServer, wire: Wire) -> None:
     """Run the SDK server on the wire's streams until stdin ends."""
-    from mcp.server.stdio import stdio_server
-
     server = memory.lowlevel()
     stdin, stdout = wire.hand_over()
     transport = stdio_server(stdin=cast(Any, stdin), stdout=cast(Any, stdout))

@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
+from git_memory import output
 from git_memory.errors import GitMemoryError
+from git_memory.formats.controls import escape_json_controls
 from git_memory.mcp.shapes import MAX_DEPTH, compact_schema
 from git_memory.ops.base import (
     OpContext,
@@ -27,6 +31,7 @@ from git_memory.ops.base import (
     request_invalid,
 )
 from git_memory.ops.registry import OPERATIONS, McpVariant, OperationSpec, SideEffect
+from git_memory.paths import write_crash_log
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -112,8 +117,6 @@ class ToolBinding:
             raw = self._document(raw)
         narrow = self.operation.mcp_request_model
         if narrow is not None:
-            from pydantic import ValidationError
-
             try:
                 raw = narrow.model_validate(raw).model_dump(
                     mode="json", by_alias=True, exclude_unset=True
@@ -185,7 +188,6 @@ def load_tools(
         except Exception as exc:
             if strict:
                 raise
-            from git_memory import output
 
             names = ", ".join(declaration.mcp_tools)
             output.echo(f"warning: tool {names} left out: {exc!r}", err=True)
@@ -200,15 +202,11 @@ def load_tools(
 def document_text(document: Any) -> str:
     """The JSON text of a document exactly as `--format json` prints it (without newline):
     control and invisible characters as `\\uXXXX` escapes, so a review shows them."""
-    from git_memory.formats.controls import escape_json_controls
-
     return escape_json_controls(json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False))
 
 
 def internal_error(state_home: Path | None) -> GitMemoryError:
     """A GM_INTERNAL error for an unexpected exception, with the traceback logged privately."""
-    from git_memory.paths import write_crash_log
-
     log = write_crash_log(traceback.format_exc(), home=state_home, label="crash-mcp")
     return GitMemoryError(
         "GM_INTERNAL",

@@ -32,6 +32,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from git_memory.formats.bounded_json import nesting_exceeds
+from git_memory.mcp.handshake import initialize_result
 
 REPLAY_ID = "git-memory-replayed-initialize"
 # The longest line read (a tool call carries at most a 32 MiB request) and the deepest nesting
@@ -167,8 +168,6 @@ class Wire:
         return False
 
     def _initialize(self, message: dict[str, Any]) -> bool:
-        from git_memory.mcp.handshake import initialize_result
-
         assert self.catalog is not None
         result = initialize_result(self.catalog, message.get("params"), self.instructions)
         if result is None:
@@ -204,8 +203,10 @@ class Wire:
         return self._sdk_lines(replay), SdkStdout(self)
 
     async def _sdk_lines(self, replay: list[bytes]) -> AsyncIterator[str]:
-        import anyio
-        import anyio.to_thread
+        # Start-up seam (docs/architecture.md): the wire answers the handshake before anyio
+        # loads.
+        import anyio  # noqa: PLC0415
+        import anyio.to_thread  # noqa: PLC0415
 
         for replayed in replay:
             yield self._track(replayed)

@@ -16,10 +16,10 @@ __all__ = ["OpContext", "Operation", "load_operation", "run"]
 
 
 def __getattr__(name: str) -> Any:
-    # The package is imported for its registry by `git memory -h`, which must stay light:
-    # ops.base (and what it imports) loads on first use.
+    # Start-up seam (docs/architecture.md): `git memory -h` imports this package for its
+    # registry; ops.base (and what it imports) loads on first use.
     if name in ("OpContext", "Operation", "load_operation"):
-        from git_memory.ops import base
+        from git_memory.ops import base  # noqa: PLC0415
 
         return getattr(base, name)
     raise AttributeError(name)
@@ -27,7 +27,7 @@ def __getattr__(name: str) -> Any:
 
 def run(name: str, request: object = None, *, repository: Path | str | None = None) -> Any:
     """Run operation `name` with a request model (or a dict validated into one)."""
-    from git_memory.ops.base import OpContext, load_operation
+    from git_memory.ops.base import OpContext, load_operation  # noqa: PLC0415
 
     operation = load_operation(name)
     return operation.invoke(OpContext(repository=repository), request)

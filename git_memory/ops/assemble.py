@@ -7,6 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from git_memory import safefs
+from git_memory.assemble.cache import cache_path
+from git_memory.assemble.config import assemble_budget, assemble_targets
+from git_memory.assemble.freshness import freshness_check
+from git_memory.assemble.projection import manifest_path
+from git_memory.assemble.render import TARGET_FILES
+from git_memory.assemble.run import AssembleInputs
+from git_memory.assemble.run import assemble as run_assemble
+from git_memory.assemble.scoped import record_path
+from git_memory.assemble.snapshot import read_snapshot
 from git_memory.contracts.assemble import (
     AGENTS,
     AssembledFile,
@@ -16,8 +26,10 @@ from git_memory.contracts.assemble import (
     ProviderAssembly,
     ScopedBlock,
 )
+from git_memory.errors import GitMemoryError, UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
     from git_memory.assemble.render import Provider, Rendered
@@ -37,12 +49,6 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
     projection edited by someone else is a conflict (nothing is written). With --dry-run,
     prints the diff and writes nothing.
     """
-    from git_memory.assemble.config import assemble_budget, assemble_targets
-    from git_memory.assemble.freshness import freshness_check
-    from git_memory.assemble.run import assemble as run_assemble
-    from git_memory.assemble.snapshot import read_snapshot
-    from git_memory.store.session import open_workspace
-
     worktree = ctx.worktree
     require_memory_root(worktree)
     providers: list[Provider] = (
@@ -72,8 +78,6 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
 
 def _claude_note(worktree: Worktree, providers: list[Provider]) -> list[str]:
     """Claude Code (from 2.1.277) reads AGENTS.md only when there is no CLAUDE.md."""
-    from git_memory import safefs
-
     writes_agents = any(p in ("codex", "opencode") for p in providers)
     if "claude" in providers or not writes_agents:
         return []
@@ -88,8 +92,6 @@ def _claude_note(worktree: Worktree, providers: list[Provider]) -> list[str]:
 def readers_by_file(providers: list[Provider]) -> dict[Provider, list[Provider]]:
     """The first provider of each target file → the other providers reading that file, so a
     file two agents share (AGENTS.md: Codex and OpenCode) is written once."""
-    from git_memory.assemble.render import TARGET_FILES
-
     first: dict[str, Provider] = {}
     sharing: dict[Provider, list[Provider]] = {}
     for provider in providers:
@@ -103,8 +105,6 @@ def readers_by_file(providers: list[Provider]) -> dict[Provider, list[Provider]]
 def require_memory_root(worktree: Worktree) -> None:
     """Refuse (`GM_NO_MEMORY_ROOT`) a worktree without a memory root."""
     if not worktree.memory_dir.is_dir():
-        from git_memory.errors import GitMemoryError
-
         raise GitMemoryError(
             "GM_NO_MEMORY_ROOT",
             f"there is no memory root {worktree.memory_root}/ in this worktree to assemble from",
@@ -113,11 +113,6 @@ def require_memory_root(worktree: Worktree) -> None:
 
 
 def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInputs:
-    from git_memory.assemble.cache import cache_path
-    from git_memory.assemble.projection import manifest_path
-    from git_memory.assemble.run import AssembleInputs
-    from git_memory.assemble.scoped import record_path
-
     key = worktree.binding().worktree_key
     return AssembleInputs(
         root=worktree.root,
@@ -172,8 +167,6 @@ def _assembly(result: AssembleResult, budget: int, shared: list[Provider]) -> Pr
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> AssembleRequest:
     if values.get("provider") is None:
-        from git_memory.errors import UsageError
-
         raise UsageError(
             "GM_USAGE", "--provider is required", hint="git memory assemble --provider claude"
         )

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
+import os
+import stat
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
+from pydantic import ValidationError
+
+from git_memory import output
 from git_memory.errors import GitMemoryError, UsageError
+from git_memory.formats import bounded_json
+from git_memory.formats.controls import escape_controls
 from git_memory.ops.registry import OperationSpec, spec
+from git_memory.repo.binding import discover_worktree
 
 if TYPE_CHECKING:
     import click
@@ -27,9 +37,6 @@ ResponseT = TypeVar("ResponseT", bound="BaseModel")
 
 def _confirm_at_terminal(summary: str, diff: str) -> bool:
     """Ask at the terminal, every control and invisible character shown as an escape."""
-    from git_memory import output
-    from git_memory.formats.controls import escape_controls
-
     return output.confirm_after(escape_controls(summary), escape_controls(diff))
 
 
@@ -74,8 +81,6 @@ class OpContext:
     @cached_property
     def worktree(self) -> Worktree:
         """The worktree this invocation is bound to (discovered once)."""
-        from git_memory.repo.binding import discover_worktree
-
         return discover_worktree(self.repository)
 
     @property
@@ -125,8 +130,6 @@ class Operation(Generic[RequestT, ResponseT]):
 
     def parse_request(self, raw: Any) -> RequestT:
         """Validate a request document (dict, JSON text or model) into the request model."""
-        from pydantic import ValidationError
-
         if isinstance(raw, self.request_model):
             return raw
         try:
@@ -205,10 +208,6 @@ MAX_REQUEST_BYTES = 32 * 1024 * 1024
 def read_request_document(source: str) -> Any:
     """Read `--request FILE|-` as JSON (stdin for `-`): a regular file or stdin of at most
     32 MiB, parsed under the caps of `formats.bounded_json` (depth, number length)."""
-    import sys
-
-    from git_memory.formats import bounded_json
-
     try:
         data = _read_capped(sys.stdin.buffer if source == "-" else None, source)
     except OSError as exc:
@@ -229,9 +228,6 @@ def read_request_document(source: str) -> Any:
 def _read_capped(stream: Any, source: str) -> bytes:
     """At most `MAX_REQUEST_BYTES` (+1, to tell a larger one) of stdin or of a regular file;
     a FIFO, device or directory is refused without blocking on it."""
-    import os
-    import stat
-
     if stream is not None:
         data: bytes = stream.read(MAX_REQUEST_BYTES + 1)
     else:
@@ -255,6 +251,4 @@ def _read_capped(stream: Any, source: str) -> bytes:
 
 def handler_doc(operation: Operation[Any, Any]) -> str:
     """The operation's help text: its handler's docstring (also the MCP tool description)."""
-    import inspect
-
     return inspect.getdoc(operation.handler) or operation.spec.summary

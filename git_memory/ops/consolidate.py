@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from git_memory.consolidate.runner_flow import consolidate as run
 from git_memory.contracts.consolidation_ops import (
     ConsolidatePreviewRequest,
     ConsolidateRequest,
@@ -16,6 +17,7 @@ from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.synthesize import REPLAY_PARAMS
+from git_memory.store.session import open_workspace
 
 
 def consolidate(ctx: OpContext, request: ConsolidateRequest) -> ConsolidateResult:
@@ -27,9 +29,6 @@ def consolidate(ctx: OpContext, request: ConsolidateRequest) -> ConsolidateResul
     approval the pending plan is returned (over MCP this is a preview only: it never sends).
     `--if-due` runs only when at least 20 approved entries are new or changed.
     """
-    from git_memory.consolidate.runner_flow import consolidate as run
-    from git_memory.store.session import open_workspace
-
     with open_workspace(ctx.worktree) as workspace:
         return run(workspace, request, ctx.confirm)
 

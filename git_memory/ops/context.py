@@ -10,6 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from git_memory.assemble.cache import cache_path
+from git_memory.assemble.compose import RenderSettings, render
+from git_memory.assemble.config import assemble_budget
+from git_memory.assemble.freshness import freshness_check
+from git_memory.assemble.known import README, known_text
+from git_memory.assemble.render import NEW_FILE_HEADERS, TARGET_FILES
+from git_memory.assemble.scope import contains
+from git_memory.assemble.snapshot import read_snapshot
 from git_memory.contracts.assemble import (
     AGENTS,
     MAX_BUDGET,
@@ -18,9 +26,12 @@ from git_memory.contracts.assemble import (
     ContextResponse,
     ScopedBlock,
 )
+from git_memory.errors import UsageError
+from git_memory.ops.assemble import block_report, require_memory_root
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recorded_answers import answer_before, record_answer_after
 from git_memory.ops.registry import spec
+from git_memory.store.session import open_workspace
 from git_memory.verify.recorded import consulted_paths
 
 if TYPE_CHECKING:
@@ -38,16 +49,6 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
     contrib/claude-code/session-start-settings.json, installed with the package as
     git_memory/_contrib/claude-code/).
     """
-    from git_memory.assemble.cache import cache_path
-    from git_memory.assemble.compose import RenderSettings, render
-    from git_memory.assemble.config import assemble_budget
-    from git_memory.assemble.freshness import freshness_check
-    from git_memory.assemble.known import README, known_text
-    from git_memory.assemble.render import NEW_FILE_HEADERS, TARGET_FILES
-    from git_memory.assemble.snapshot import read_snapshot
-    from git_memory.ops.assemble import block_report, require_memory_root
-    from git_memory.store.session import open_workspace
-
     worktree = ctx.worktree
     require_memory_root(worktree)
     budget = request.budget or assemble_budget(worktree)
@@ -98,8 +99,6 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
 def worktree_relative(root: Path, path: str) -> str:
     """`path` (absolute, or relative to the worktree root) as a worktree-relative POSIX path;
     a path outside the worktree is a usage error."""
-    from git_memory.errors import UsageError
-
     absolute = os.path.normpath(os.path.join(root, path))
     relative = os.path.relpath(absolute, root).replace(os.sep, "/")
     if relative == ".." or relative.startswith("../"):
@@ -115,9 +114,6 @@ def _scoped(
     snapshot: MemorySnapshot, settings: RenderSettings, where: str
 ) -> list[tuple[str, Rendered]]:
     """The context blocks of the directories that contain `where`, outermost first."""
-    from git_memory.assemble.compose import render
-    from git_memory.assemble.scope import contains
-
     out = []
     for scope in snapshot.scopes():
         if contains(scope, where):

@@ -9,8 +9,11 @@ import click
 
 from git_memory.contracts.memory_files import FmtProblem, FmtRequest, FmtResponse
 from git_memory.errors import FormatError
+from git_memory.formats.canonical_form import canonical_text, formattable
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo import memory_tree
+from git_memory.safefs import open_dir, replace_file_at, split_relative, symlink_refused
 
 
 def fmt(ctx: OpContext, request: FmtRequest) -> FmtResponse:
@@ -20,10 +23,6 @@ def fmt(ctx: OpContext, request: FmtRequest) -> FmtResponse:
     the command exits 1 listing the files that are not canonical. Files that do not parse
     are listed and left alone; a symbolic link in the memory root is refused.
     """
-    from git_memory.formats.canonical_form import canonical_text, formattable
-    from git_memory.repo import memory_tree
-    from git_memory.safefs import symlink_refused
-
     worktree = ctx.worktree
     root = worktree.memory_root
     files = memory_tree.worktree_files(worktree.root, root)
@@ -60,8 +59,6 @@ def fmt(ctx: OpContext, request: FmtRequest) -> FmtResponse:
 
 
 def _write(root: Any, memory_root: str, changed: list[tuple[str, bytes]]) -> None:
-    from git_memory.safefs import open_dir, replace_file_at, split_relative
-
     for relpath, data in changed:
         parts = split_relative(f"{memory_root}/{relpath}")
         with open_dir(root, parts[:-1]) as dir_fd:

@@ -10,6 +10,7 @@ import click
 from git_memory.contracts.memory_files import HooksRequest, HooksResponse, HookState
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo import hooks
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -24,8 +25,6 @@ def hooks_install(ctx: OpContext, request: HooksRequest) -> HooksResponse:
     `pre-commit.legacy` and runs first; our own shim is upgraded in place. The index.json
     merge driver is registered in .gitattributes and the repository's git config.
     """
-    from git_memory.repo import hooks
-
     worktree = ctx.worktree
     directory = hooks.hooks_dir(worktree)
     hooks.check_untracked(worktree, directory, request.force)
@@ -44,8 +43,6 @@ def hooks_install(ctx: OpContext, request: HooksRequest) -> HooksResponse:
 
 def build_response(worktree: Worktree, directory: Any, states: list[Any]) -> HooksResponse:
     """The hooks document from repo-level hook states."""
-    from git_memory.repo import hooks
-
     return HooksResponse(
         hooks_dir=hooks.shown_hooks_dir(worktree, directory),
         hooks=[

@@ -6,13 +6,12 @@ from git_memory.contracts.memory_files import HooksRequest, HooksResponse
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.hooks_install import build_response, render
 from git_memory.ops.registry import spec
+from git_memory.repo import hooks
 
 
 def hooks_uninstall(ctx: OpContext, request: HooksRequest) -> HooksResponse:
     """Remove git-memory's hook shims, restoring a chained `<hook>.legacy`, and the merge
     driver (.gitattributes line and git config). Foreign hooks are left alone."""
-    from git_memory.repo import hooks
-
     worktree = ctx.worktree
     directory = hooks.hooks_dir(worktree)
     try:

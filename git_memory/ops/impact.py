@@ -8,8 +8,11 @@ from typing import Any
 import click
 
 from git_memory.contracts.impact import EntryImpact, ImpactRequest, ImpactResponse, ImpactWindow
+from git_memory.impact.report import impact as measure_impact
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.ops.timeflags import utc_timestamp
+from git_memory.verify.check import entry_not_found, expand_short_ids
 
 
 def impact(ctx: OpContext, request: ImpactRequest) -> ImpactResponse:
@@ -24,9 +27,6 @@ def impact(ctx: OpContext, request: ImpactRequest) -> ImpactResponse:
     correlation in this team's history, not a controlled experiment. Run `git memory
     sessions sync` first to index new transcripts. Changes nothing.
     """
-    from git_memory.impact.report import impact as measure_impact
-    from git_memory.verify.check import entry_not_found
-
     response = measure_impact(ctx.worktree, request.ids, request.since)
     missing = sorted(set(request.ids) - {item.id for item in response.entries})
     if missing:
@@ -59,9 +59,6 @@ def _counts(window: ImpactWindow, threshold: int) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-    from git_memory.ops.timeflags import utc_timestamp
-    from git_memory.verify.check import expand_short_ids
-
     ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
     return {"ids": ids, "since": utc_timestamp(values.get("since"), "--since")}
 

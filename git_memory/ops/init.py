@@ -6,6 +6,7 @@ from git_memory.contracts.status import EmptyRequest, InitResponse
 from git_memory.formats.index_json import render_index
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo import hooks
 from git_memory.safefs import create_file_at, open_dir, split_relative
 
 MEMORY_SUBDIRS = ("entries", "scenes", "skills")
@@ -43,8 +44,6 @@ def init(ctx: OpContext, request: EmptyRequest) -> InitResponse:
 def _next_steps(ctx: OpContext) -> list[str]:
     """What a new clone does next: the hooks once (when not installed yet), then index the
     agents' transcripts and extract from them."""
-    from git_memory.repo import hooks
-
     worktree = ctx.worktree
     directory = hooks.hooks_dir(worktree)
     installed = all(

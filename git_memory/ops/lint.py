@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import click
 
+from git_memory import __version__
 from git_memory.contracts.lint import LintFile, LintFinding, LintRequest, LintResponse
+from git_memory.lint.sarif import to_sarif
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo.memory_lint import collect_findings, text_lines
+from git_memory.sessions.private import indexed_session_ids
 
 
 def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
@@ -24,9 +29,6 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
     long hex runs, home paths (this machine's $HOME too), emails, ip:port and a stale
     index.json. Exits 1 when anything blocks.
     """
-    from git_memory.repo.memory_lint import collect_findings
-    from git_memory.sessions.private import indexed_session_ids
-
     worktree = ctx.worktree
     results = collect_findings(
         worktree,
@@ -61,14 +63,8 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> LintRequest:
 def render(response: LintResponse) -> str:
     """Text lines `path:line:col: SEVERITY CODE message` (or a SARIF document)."""
     if response._rendering == "sarif":
-        import json
-
-        from git_memory import __version__
-        from git_memory.lint.sarif import to_sarif
-
         pairs = [(f.path, [x.to_json() for x in f.findings]) for f in response.files]
         return json.dumps(to_sarif(pairs, __version__), indent=2, ensure_ascii=False)
-    from git_memory.repo.memory_lint import text_lines
 
     lines = text_lines({f.path: f.findings for f in response.files})
     if response._staged:

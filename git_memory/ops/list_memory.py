@@ -14,9 +14,12 @@ from git_memory.contracts.lifecycle import (
     ListResponse,
     VerifyReason,
 )
+from git_memory.ids import abbreviate_within
+from git_memory.impact.report import impact
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recorded_answers import answer_before, record_answer_after
 from git_memory.ops.registry import spec
+from git_memory.verify.check import Verifier, counts, verify_memory
 
 FIRST_LINE = 72
 ENTRY_TYPES = ("work_fact", "work_task", "work_method", "work_artifact")
@@ -29,9 +32,6 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
     only stale entries; --impact adds each trap's, rule's and command's verdict from
     `git memory impact` and the team's summary line. Deprecated entries are not listed.
     Changes nothing."""
-    from git_memory.ids import abbreviate_within
-    from git_memory.verify.check import Verifier, counts, verify_memory
-
     name = _recorded_name(request)
     before = answer_before(ctx.worktree, name) if name else None
     verifier = Verifier.for_worktree(ctx.worktree)
@@ -51,8 +51,6 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
     listed = [_listed(item, short[item.id]) for item in shown]
     summary = None
     if request.impact:
-        from git_memory.impact.report import impact
-
         measured = impact(ctx.worktree)
         verdicts = {item.id: item.verdict for item in measured.entries}
         listed = [e.model_copy(update={"impact": verdicts.get(e.id)}) for e in listed]

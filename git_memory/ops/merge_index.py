@@ -11,8 +11,13 @@ import click
 
 from git_memory.contracts.memory_files import MergeIndexRequest, MergeIndexResponse
 from git_memory.errors import FormatError, GitMemoryError
+from git_memory.formats.index_json import build_index, parse_index
+from git_memory.formats.index_merge import merge_indexes
+from git_memory.lint.engine import passes_lint
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo.merged_tree import memory_root_of, merged_memory_files
+from git_memory.safefs import open_dir, replace_file_at
 
 
 def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexResponse:
@@ -27,9 +32,6 @@ def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexRespons
     branches that each promoted entries merge without conflict markers. Exits 1 (leaving
     git's conflict) when a version is not a valid index.
     """
-    from git_memory.formats.index_json import parse_index
-    from git_memory.formats.index_merge import merge_indexes
-
     try:
         versions = [
             parse_index(_read(path)) for path in (request.ancestor, request.current, request.other)
@@ -59,10 +61,6 @@ def merge_index(ctx: OpContext, request: MergeIndexRequest) -> MergeIndexRespons
 def _rebuilt(request: MergeIndexRequest) -> bytes | None:
     """The index of the merged tree's memory files, or None when what git merges cannot be
     known."""
-    from git_memory.formats.index_json import build_index
-    from git_memory.lint.engine import passes_lint
-    from git_memory.repo.merged_tree import memory_root_of, merged_memory_files
-
     root = memory_root_of(request.pathname)
     if root is None:
         return None
@@ -73,8 +71,6 @@ def _rebuilt(request: MergeIndexRequest) -> bytes | None:
 
 def _write(path: str, data: bytes) -> None:
     """Replace git's temporary %A file (no-follow temp file and rename beside it)."""
-    from git_memory.safefs import open_dir, replace_file_at
-
     target = Path(os.path.abspath(path))
     with open_dir(Path(os.path.realpath(target.parent)), []) as dir_fd:
         replace_file_at(dir_fd, target.name, data)

@@ -12,8 +12,10 @@ import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from git_memory.assemble.answers import answer_settings, record_answer, state_signatures
 from git_memory.errors import GitMemoryError
 from git_memory.formats.controls import escape_controls
+from git_memory.repo.answer_key import worktree_key
 
 if TYPE_CHECKING:
     from git_memory.repo.answer_key import WorktreeKey
@@ -34,9 +36,6 @@ def answer_before(
     worktree: Worktree, name: str, state_files: tuple[str, ...] = ()
 ) -> AnswerBefore | None:
     """What answer `name` is about to be made from; None when it cannot be keyed."""
-    from git_memory.assemble.answers import answer_settings, state_signatures
-    from git_memory.repo.answer_key import worktree_key
-
     state = state_signatures(worktree.state_home, state_files)
     key = worktree_key(str(worktree.root), answer_settings(name))
     return None if key is None else AnswerBefore(name, key, state_files, state)
@@ -47,13 +46,6 @@ def record_answer_after(
 ) -> None:
     """Record `text` when nothing it was made from changed since `before`; `watched` are the
     worktree paths the freshness check looked at (None: unknown, nothing is recorded)."""
-    from git_memory.assemble.answers import (
-        answer_settings,
-        record_answer,
-        state_signatures,
-    )
-    from git_memory.repo.answer_key import worktree_key
-
     if before is None or watched is None:
         return
     after = worktree_key(str(worktree.root), answer_settings(before.name))

@@ -13,12 +13,18 @@ from git_memory.contracts.memory_files import ReindexRequest, ReindexResponse
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo import memory_tree
+from git_memory.safefs import (
+    create_file_at,
+    open_dir,
+    replace_file_at,
+    split_relative,
+    symlink_refused,
+)
 
 
 def current_index(ctx: OpContext) -> tuple[bytes, bytes | None, list[str]]:
     """(regenerated index, current index.json bytes or None, skipped files) of the worktree."""
-    from git_memory.repo import memory_tree
-
     worktree = ctx.worktree
     if not worktree.memory_dir.is_dir():
         raise GitMemoryError(
@@ -37,8 +43,6 @@ def reindex(ctx: OpContext, request: ReindexRequest) -> ReindexResponse:
     Files that do not parse are skipped and listed (lint reports them). With --check nothing
     is written and the command exits 1 when index.json is stale.
     """
-    from git_memory.safefs import create_file_at, open_dir, replace_file_at, split_relative
-
     data, current, skipped = current_index(ctx)
     changed = data != current
     root = ctx.worktree.memory_root
@@ -58,8 +62,6 @@ def _refuse_special_index(dir_fd: int, root: str) -> None:
     """A FIFO, device or directory at index.json is refused by name (never opened: opening
     a FIFO would block), and so is a link; the tree walk reads neither, so they are looked
     at here."""
-    from git_memory.safefs import symlink_refused
-
     try:
         mode = os.lstat("index.json", dir_fd=dir_fd).st_mode
     except FileNotFoundError:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 import click
 
 from git_memory.contracts.base import Model
+from git_memory.contracts.catalog import SCHEMA_DIRECTORY, SCHEMA_SUFFIX
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
@@ -36,8 +37,6 @@ class SchemaResponse(Model):
 
 def shipped_schemas() -> dict[str, str]:
     """Format name (`git-memory-lint@v1`) -> schema file name, for every shipped schema."""
-    from git_memory.contracts.catalog import SCHEMA_DIRECTORY, SCHEMA_SUFFIX
-
     found = {}
     for path in sorted(SCHEMA_DIRECTORY.glob("*" + SCHEMA_SUFFIX)):
         stem = path.name.removesuffix(SCHEMA_SUFFIX)
@@ -62,8 +61,6 @@ def _lookup(given: str, schemas: Mapping[str, str]) -> str:
 
 def schema(ctx: OpContext, request: SchemaRequest) -> SchemaResponse:
     """List the shipped JSON Schemas, or return the one NAME names."""
-    from git_memory.contracts.catalog import SCHEMA_DIRECTORY
-
     schemas = shipped_schemas()
     if request.name is None:
         return SchemaResponse(names=list(schemas))

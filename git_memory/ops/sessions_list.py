@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping
 from typing import Any
 
 import click
 
 from git_memory.contracts.sessions import SessionsList, SessionsListRequest, SessionSummary
+from git_memory.formats.controls import escape_controls
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
 from git_memory.ops.timeflags import utc_timestamp
+from git_memory.sessions.listing import list_sessions
 from git_memory.sessions.providers.base import NAMES as PROVIDER_NAMES
 
 
@@ -22,8 +25,6 @@ def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
     nested repository or linked worktree owns that directory. Shows keys, never session ids or
     paths; run `git memory sessions sync` first.
     """
-    from git_memory.sessions.listing import list_sessions
-
     rows = list_sessions(
         ctx.worktree,
         all_worktrees=request.all,
@@ -50,8 +51,6 @@ def sessions_list(ctx: OpContext, request: SessionsListRequest) -> SessionsList:
 def render(response: SessionsList, ids: ShortIds) -> str:
     """A header, then one line per session: key, date, provider, turns, first prompt (cut to
     the terminal width)."""
-    import shutil
-
     if not response.sessions:
         return (
             "no sessions of this worktree in the index (run `git memory sessions sync`; "
@@ -74,8 +73,6 @@ def _date(timestamp: str | None) -> str:
 
 
 def _fit(text: str, width: int) -> str:
-    from git_memory.formats.controls import escape_controls
-
     shown = escape_controls(text)  # measured as it will be printed
     return shown if len(shown) <= width else shown[: width - 1] + "…"
 

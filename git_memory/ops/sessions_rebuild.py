@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+from filelock import FileLock
+
 from git_memory.contracts.sessions import SessionsSyncRequest, SyncSummary
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.sessions_sync import from_cli, render, run_sync, source_options
+from git_memory.paths import ensure_private_dir
+from git_memory.sessions import index
 
 
 def sessions_rebuild(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
     """Delete the session index and index every transcript again (it is derived data)."""
-    from filelock import FileLock
-
-    from git_memory.paths import ensure_private_dir
-    from git_memory.sessions import index
-
     state_home = ctx.state_home
     ensure_private_dir(state_home)
     with FileLock(str(index.lock_path(state_home)), mode=0o600):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +19,8 @@ from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
+from git_memory.sessions.keys import resolve_key
+from git_memory.sessions.listing import show
 
 
 def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
@@ -27,8 +30,6 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
     (`sessions list` prints 7, more where they would not be unique). For people debugging
     the index: prints transcript text, tool inputs and outputs.
     """
-    from git_memory.sessions.listing import show
-
     found = show(ctx.worktree, request.key)
     if found is None:
         raise UsageError(
@@ -92,8 +93,6 @@ TOOL_INPUT_CHARS = 160
 
 
 def _input_text(value: Any) -> str:
-    import json
-
     if value is None:
         return ""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -104,8 +103,6 @@ def _shortened(text: str, limit: int) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsShowRequest:
-    from git_memory.sessions.keys import resolve_key
-
     return SessionsShowRequest(key=resolve_key(ctx.worktree.state_home, str(values["key"])))
 
 

@@ -11,6 +11,8 @@ import click
 from git_memory.contracts.sessions import DiagnosticExample, SessionsSyncRequest, SyncSummary
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.sessions.providers.base import enabled
+from git_memory.sessions.sync import sync
 
 if TYPE_CHECKING:
     from git_memory.sessions.sync import SessionSyncResult
@@ -47,9 +49,6 @@ def sessions_sync(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
 
 def run_sync(ctx: OpContext, request: SessionsSyncRequest, *, rebuilt: bool = False) -> SyncSummary:
     """Sync the index from the default transcript folders plus the request's sources."""
-    from git_memory.sessions.providers.base import enabled
-    from git_memory.sessions.sync import sync
-
     result = sync(
         ctx.state_home,
         [Path(source) for source in request.sources],

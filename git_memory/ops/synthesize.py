@@ -7,12 +7,14 @@ from typing import Any
 
 import click
 
+from git_memory.consolidate.synthesis import synthesize as run
 from git_memory.contracts.consolidation import Synthesis
 from git_memory.contracts.consolidation_ops import SynthesizeRequest
 from git_memory.errors import UsageError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
+from git_memory.store.session import open_workspace
 
 
 def synthesize(ctx: OpContext, request: SynthesizeRequest) -> Synthesis:
@@ -26,9 +28,6 @@ def synthesize(ctx: OpContext, request: SynthesizeRequest) -> Synthesis:
     `--if-due` returns a task only when at least 20 approved entries are new or changed
     (otherwise it says so). A run waiting for review blocks a new task.
     """
-    from git_memory.consolidate.synthesis import synthesize as run
-    from git_memory.store.session import open_workspace
-
     with open_workspace(ctx.worktree) as workspace:
         return run(workspace, "full" if request.full else "incremental", if_due=request.if_due)
 

@@ -14,6 +14,13 @@ from git_memory.contracts.lifecycle import (
 )
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.verify.check import counts, entry_not_found, expand_short_ids, verify_memory
+from git_memory.verify.drift_report import (
+    drift_response,
+    github_annotations,
+    render_drift,
+    verified_memory,
+)
 
 
 def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
@@ -31,12 +38,7 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
     are listed, each with its state now; `--format github` prints workflow annotations: on the
     changed lines with `--changed`, else on each stale memory file. Exits 1 when anything is stale.
     """
-    from git_memory.verify.check import counts, entry_not_found, verify_memory
-    from git_memory.verify.drift_report import verified_memory
-
     if request.changed is not None:
-        from git_memory.verify.drift_report import drift_response
-
         return drift_response(ctx.worktree, request.changed)
 
     checked = verify_memory(ctx.worktree, request.ids)
@@ -51,8 +53,6 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
 
 def render(response: VerifyResponse) -> str:
     """One line per stale or unverifiable memory with its reasons, then the counts."""
-    from git_memory.verify.drift_report import github_annotations, render_drift
-
     if response._rendering == "github":
         return github_annotations(response)
     if response.drift is not None:
@@ -75,8 +75,6 @@ def render(response: VerifyResponse) -> str:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-    from git_memory.verify.check import expand_short_ids
-
     ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
     return {"ids": ids, "changed": values.get("changed")}
 

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.lint.engine import (
-    Finding,
     home_findings,
     indexed_id_findings,
     lint_bytes,
     present_ids,
 )
+from git_memory.lint.findings import Finding
 from git_memory.lint.rules import INDEX_STALE_CODE, SYMLINK_CODE
 from git_memory.repo import memory_tree
 from git_memory.repo.staged import staged_files
