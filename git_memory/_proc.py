@@ -134,10 +134,10 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 def _set_subreaper(on: bool) -> bool:
     """Make orphans of our descendants our children (Linux); False where unsupported."""
-    # Start-up seam: the pre-commit hook loads this module; ctypes.util finds libc through
-    # `ldconfig`, and only a runner needs a subreaper.
-    import ctypes
-    import ctypes.util
+    # Start-up seam (docs/architecture.md): the pre-commit hook loads this module; ctypes.util
+    # finds libc through `ldconfig`, and only a runner needs a subreaper.
+    import ctypes  # noqa: PLC0415
+    import ctypes.util  # noqa: PLC0415
 
     if not sys.platform.startswith("linux"):
         return False

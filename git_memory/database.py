@@ -203,8 +203,8 @@ class Database:
 
     def _file_lock(self) -> FileLock:
         if self._lock is None:
-            # Start-up seam: filelock imports asyncio (~45 ms); readers never lock.
-            from filelock import FileLock
+            # Start-up seam (docs/architecture.md): filelock imports asyncio; readers never lock.
+            from filelock import FileLock  # noqa: PLC0415
 
             self._lock = FileLock(str(self.path) + LOCK_SUFFIX, mode=PRIVATE_FILE_MODE)
         return self._lock
@@ -447,10 +447,10 @@ _COPIES: dict[str, tuple[tuple[int, ...], tempfile.TemporaryDirectory[str]]] = {
 
 def _private_copy(path: str, wal: str) -> str:
     """A copy of the database and its WAL in a private temporary directory."""
-    # Start-up seam: the pre-commit hook imports this module to read the session index and
-    # never copies a database; shutil and tempfile would add ~4 ms to every commit.
-    import shutil
-    import tempfile
+    # Start-up seam (docs/architecture.md): the pre-commit hook imports this module to read
+    # the session index and never copies a database.
+    import shutil  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
 
     key = tuple(value for name in (path, wal) for value in _stat_key(os.stat(name)))
     known = _COPIES.get(path)

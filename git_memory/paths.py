@@ -35,9 +35,9 @@ def state_home(configured: str | None = None) -> Path:
     `configured` is the value of `git config memory.home`, looked up by the caller (only
     `repo/` reads git config).
     """
-    # Start-up seam: the pre-commit hook and the recorded answers load this module and never
-    # pathlib (~5 ms).
-    from pathlib import Path
+    # Start-up seam (docs/architecture.md): the pre-commit hook and the recorded answers load
+    # this module and never need pathlib.
+    from pathlib import Path  # noqa: PLC0415
 
     return Path(state_home_text(configured))
 
@@ -49,8 +49,8 @@ def state_home_text(configured: str | None = None) -> str:
         return _absolute_home(env, "GIT_MEMORY_HOME")
     if configured:
         return _absolute_home(configured, "memory.home")
-    # Start-up seam: only a state home that is not configured needs platformdirs.
-    from platformdirs import user_state_dir
+    # Start-up seam (docs/architecture.md): only an unconfigured state home needs platformdirs.
+    from platformdirs import user_state_dir  # noqa: PLC0415
 
     return user_state_dir("git-memory", appauthor=False)
 
@@ -92,9 +92,9 @@ def write_private_atomic(path: Path, data: bytes) -> None:
 
     A crash leaves either the old file or the new one, never a torn file.
     """
-    # Start-up seam: secrets (random, hashlib, hmac) costs ~5 ms; the pre-commit hook and
-    # the recorded answers load this module and never write.
-    import secrets
+    # Start-up seam (docs/architecture.md): the pre-commit hook and the recorded answers load
+    # this module and never write, so never need secrets (random, hashlib, hmac).
+    import secrets  # noqa: PLC0415
 
     directory = ensure_private_dir(path.parent)
     tmp = directory / f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}.tmp"
@@ -146,8 +146,9 @@ def write_crash_log(text: str, *, home: Path | None = None, label: str = "crash"
 def packaged_file(folder: str, relative: str, package: Path | None = None) -> Path | None:
     """A file shipped beside the package: `git_memory/_<folder>/<relative>` in an installed
     wheel, `<checkout>/<folder>/<relative>` in an editable install; None when neither."""
-    # Start-up seam: the pre-commit hook imports this module and never pathlib (~5 ms).
-    from pathlib import Path
+    # Start-up seam (docs/architecture.md): the pre-commit hook imports this module and never
+    # needs pathlib.
+    from pathlib import Path  # noqa: PLC0415
 
     package = package or Path(__file__).resolve().parent
     for candidate in (package / f"_{folder}" / relative, package.parent / folder / relative):

@@ -137,8 +137,8 @@ def _renameat2() -> Callable[[int, str, str], int] | None:
     Looked up on the first rename, with ctypes imported here (a start-up seam): finding libc
     runs `ldconfig` and ctypes.util imports subprocess, costs every command importing this
     module (the pre-commit hook among them) would otherwise pay."""
-    import ctypes
-    import ctypes.util
+    import ctypes  # noqa: PLC0415
+    import ctypes.util  # noqa: PLC0415
 
     if not sys.platform.startswith("linux"):
         return None
@@ -189,9 +189,9 @@ def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str
     The name carries our pid, so `remove_stale_temps` can tell a crashed writer's leftover
     from a temp another live process is about to rename.
     """
-    # Start-up seam: secrets (random, hashlib, hmac) costs ~5 ms; the pre-commit hook imports
-    # this module and never writes.
-    import secrets
+    # Start-up seam (docs/architecture.md): the pre-commit hook imports this module and never
+    # writes, so never needs secrets (random, hashlib, hmac).
+    import secrets  # noqa: PLC0415
 
     temp = f".{name}.{os.getpid()}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
     write_exclusive_at(dir_fd, temp, data, mode)
@@ -227,10 +227,10 @@ def _clean_once(dir_fd: int) -> None:
 
 
 def _writer_running(pid: int) -> bool:
-    # Start-up seam: _proc imports subprocess, selectors and signal (~30 modules); the
+    # Start-up seam (docs/architecture.md): _proc imports subprocess, selectors and signal; the
     # recorded answers of `context` and `status` import this module (through paths) and
     # never clean temps.
-    from git_memory._proc import process_exists
+    from git_memory._proc import process_exists  # noqa: PLC0415
 
     return pid == os.getpid() or process_exists(pid)
 

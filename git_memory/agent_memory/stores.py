@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from git_memory.sessions.providers.base import MEMORY_STORES
+from git_memory.sessions.providers.claude_code import PROVIDER_INFO
+from git_memory.sessions.providers.gemini_cli import home
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -123,10 +125,6 @@ def _markdown_in(directory: Path, prefix: str = "") -> tuple[StoreFile, ...]:
 
 
 def _claude_auto(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.sessions.providers.claude_code import PROVIDER_INFO
-
     root = PROVIDER_INFO.home() / "projects" / project_slug(main_root(worktree)) / "memory"
     return FoundStore(spec, root, _markdown_in(root))
 
@@ -164,10 +162,6 @@ def _override(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
 
 
 def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.sessions.providers.gemini_cli import home
-
     places = ((home() / "GEMINI.md", "user GEMINI.md"), (worktree.root / "GEMINI.md", "GEMINI.md"))
     files = [
         StoreFile(path, name, GEMINI_SECTION)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from typing import TYPE_CHECKING, Any
 
 from git_memory.repo.answer_key import (
@@ -64,7 +65,9 @@ def cached_answer(cwd: str, name: str) -> str | None:
         key = worktree_key(cwd, answer_settings(name))
         if key is None:
             return None
-        from git_memory.paths import state_home_text
+        # Start-up seam (docs/architecture.md): a recorded answer that no longer holds needs
+        # no state home.
+        from git_memory.paths import state_home_text  # noqa: PLC0415
 
         home = state_home_text(key.home_setting)
         document = _load(answer_path(home, key.root, name))
@@ -78,8 +81,6 @@ def cached_answer(cwd: str, name: str) -> str | None:
 
 
 def _keep_config_snapshot(key: WorktreeKey) -> None:
-    import time
-
     try:
         write_config_snapshot(key, time.time_ns())
     except Exception:  # a cache only: the answer stands without it
@@ -130,9 +131,8 @@ def record_answer(
     """Keep `text` as the answer `name` made under `key` (computed before the answer was
     made); `watched` are the worktree paths the freshness check looked at, `state` the
     signatures of the state files read (`state_signatures`, taken before)."""
-    import time
-
-    from git_memory.paths import write_private_atomic
+    # Start-up seam (docs/architecture.md): only recording an answer writes a file.
+    from git_memory.paths import write_private_atomic  # noqa: PLC0415
 
     now = time.time_ns()
     memory_dir = os.path.join(key.root, key.memory_root)
@@ -148,7 +148,8 @@ def record_answer(
         "text": text,
     }
     path = answer_path(str(state_home), key.root, name)
-    from pathlib import Path
+    # Start-up seam (docs/architecture.md): reading a recorded answer never needs pathlib.
+    from pathlib import Path  # noqa: PLC0415
 
     write_private_atomic(Path(path), json.dumps(document).encode("utf-8"))
     write_config_snapshot(key, now)

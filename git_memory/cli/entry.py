@@ -48,21 +48,21 @@ def _dispatch(argv: tuple[str, ...]) -> int:
     through the click CLI. The imports below are start-up seams: each path loads its own
     modules only (signal, with enum, only once no answer was printed already)."""
     if argv in (("-h",), ("--help",), ("help",)) and "_GIT_MEMORY_COMPLETE" not in os.environ:
-        from git_memory.cli.root_help import print_root_help
+        from git_memory.cli.root_help import print_root_help  # noqa: PLC0415
 
         print_root_help()
         return 0
     if argv in RECORDED_FORMS and "_GIT_MEMORY_COMPLETE" not in os.environ:
         # A session-start hook runs `context` every time: print the recorded answer while
         # nothing it was made from changed (assemble/answers.py), before the command tree loads.
-        from git_memory.assemble.answers import cached_answer
+        from git_memory.assemble.answers import cached_answer  # noqa: PLC0415
 
         text = cached_answer(os.getcwd(), RECORDED_FORMS[argv])
         if text is not None:
             if text:
                 output.echo(text)  # recorded as the CLI printed it, controls escaped
             return 0
-    import signal
+    import signal  # noqa: PLC0415
 
     # A TERM (a CI job cancelled, `timeout`) or HUP ends the command the way Ctrl-C does: a
     # runner's process group is killed and its one-time directories are removed, never left.
@@ -70,16 +70,16 @@ def _dispatch(argv: tuple[str, ...]) -> int:
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _interrupted)
     if argv == ("lint", "--staged"):
-        from git_memory.cli.lint_staged import run_guarded_fast
+        from git_memory.cli.lint_staged import run_guarded_fast  # noqa: PLC0415
 
         return run_guarded_fast()
     if argv[:1] == ("mcp",):
         # Agent clients wait for the MCP handshake: answer it before the command tree loads.
-        from git_memory.mcp.main import serve_from_argv
+        from git_memory.mcp.main import serve_from_argv  # noqa: PLC0415
 
         status = serve_from_argv(argv[1:])
         if status is not None:
             return status
-    from git_memory.cli.main import main as cli_main
+    from git_memory.cli.main import main as cli_main  # noqa: PLC0415
 
     return cli_main(list(argv))

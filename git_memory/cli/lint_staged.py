@@ -46,10 +46,11 @@ def run_guarded_fast() -> int:
         output.echo("error: interrupted", err=True)
         return EXIT_INTERRUPTED
     except Exception:
-        # Start-up seam: only a crash pays for traceback (tokenize, re) on the hook's path.
-        import traceback
+        # Start-up seam (docs/architecture.md): only a crash pays for traceback (tokenize, re)
+        # on the hook's path.
+        import traceback  # noqa: PLC0415
 
-        from git_memory.paths import write_crash_log
+        from git_memory.paths import write_crash_log  # noqa: PLC0415
 
         log = write_crash_log(traceback.format_exc())
         output.echo("error: internal error in git memory (this is a bug) [GM_INTERNAL]", err=True)

@@ -50,9 +50,9 @@ class LazyGroup(click.Group):
         path = (*self.prefix, cmd_name)
         leaf = [m for m in members if m.cli_path == path]
         if leaf:
-            # Start-up seam: the command builder (and with it pydantic) loads for a leaf
-            # command only, not for a group's help, `--version` or completion.
-            from git_memory.cli.commands import build_command
+            # Start-up seam (docs/architecture.md): the command builder (and with it pydantic)
+            # loads for a leaf command only, not for a group's help, `--version` or completion.
+            from git_memory.cli.commands import build_command  # noqa: PLC0415
 
             return build_command(leaf[0])
         return LazyGroup(
@@ -82,7 +82,8 @@ class LazyGroup(click.Group):
 
 def _unknown_command(name: str, known: list[str], prefix: tuple[str, ...]) -> str:
     """`No such command` with git's "did you mean" list of close names."""
-    import difflib  # start-up seam: only a mistyped command pays for difflib
+    # Start-up seam (docs/architecture.md): only a mistyped command pays for difflib.
+    import difflib  # noqa: PLC0415
 
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     close += [c for c in known if c.startswith(name) and c not in close][: 3 - len(close)]

@@ -22,6 +22,7 @@ from git_memory.contracts.canonical import digest
 from git_memory.contracts.consolidation import ConsolidationPatch, ConsolidationTask, EntryRevision
 from git_memory.contracts.stage import AgentStage
 from git_memory.errors import GitMemoryError
+from git_memory.extract.staging import claim_or_replay, release, staged_candidates
 from git_memory.store.candidates import (
     Assessment,
     EvidenceRef,
@@ -31,6 +32,7 @@ from git_memory.store.candidates import (
 )
 from git_memory.store.consolidation_runs import record_consolidation_run
 from git_memory.store.db import StateDB
+from git_memory.store.tasks import get_task, mark_stale, not_found, submit_task
 
 if TYPE_CHECKING:
     from git_memory.consolidate.rules import MaterializedOperation
@@ -51,10 +53,6 @@ def binding_drift(message: str, **details: Any) -> GitMemoryError:
 
 
 def _stored_task(workspace: Workspace, patch: ConsolidationPatch) -> Any:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.tasks import get_task, not_found
-
     stored = get_task(workspace.db, patch.task_id)
     if stored is None or stored.owner != workspace.owner or stored.kind != "consolidation":
         raise not_found(patch.task_id)
@@ -72,9 +70,6 @@ def current_task(
     workspace: Workspace, patch_binding: ConsolidationBinding, task_id: str
 ) -> tasks.Built:
     """The task rebuilt from the current state; drift when it is not `task_id` any more."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.tasks import mark_stale
 
     built = tasks.build(
         workspace, patch_binding.replay.mode, now_ms=int(time.time() * 1000), check_pending=False
@@ -98,10 +93,6 @@ def current_task(
 
 def stage_patch(workspace: Workspace, patch: ConsolidationPatch) -> AgentStage:
     """Stage the patch; returns the AgentStage document (identical bytes replay)."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.extract.staging import claim_or_replay, release
-    from git_memory.store.tasks import submit_task
 
     _stored_task(workspace, patch)
     response_digest = digest(patch.to_json())
@@ -267,10 +258,6 @@ def _assessment(task: ConsolidationTask, op: MaterializedOperation) -> Any:
 
 
 def _response(workspace: Workspace, outcome: dict[str, Any]) -> AgentStage:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.extract.staging import staged_candidates
-
     staged, items = staged_candidates(workspace, outcome["candidateIds"], "consolidation")
     return AgentStage(
         task_id=outcome["taskId"],

@@ -37,7 +37,9 @@ from git_memory.skills.recall_context import (
     entry_set_digest,
     scene_index_digest,
 )
+from git_memory.skills.recall_memory import load_sources
 from git_memory.store.approved import ANALYZER_VERSION, get_projection
+from git_memory.store.tasks import plan_task
 
 if TYPE_CHECKING:
     from git_memory.store.session import Workspace
@@ -76,9 +78,6 @@ class Built:
 
 def snapshot(workspace: Workspace) -> Snapshot:
     """Approved entries (projection), scenes and doctrine (files); coverage must be complete."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.skills.recall_memory import load_sources
 
     projection = get_projection(workspace.db, workspace.owner)
     if projection is None or projection.coverage != "complete":
@@ -197,9 +196,6 @@ def _scene(scene: SceneSource) -> ConsolidationScene:
 
 def plan(workspace: Workspace, task: ConsolidationTask) -> str:
     """Record the task in the store (idempotent: same state, same task); its status."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.tasks import plan_task
 
     with workspace.db.write(boundary="consolidate.plan"):
         stored, _ = plan_task(

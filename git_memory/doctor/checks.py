@@ -15,6 +15,7 @@ from git_memory.contracts.base import Model
 from git_memory.runners.isolation_check import probe_sandbox
 from git_memory.runners.sandbox import current_status, describe_layers
 from git_memory.sessions.discover import discover
+from git_memory.sessions.providers.table import providers
 
 
 class DoctorCheck(Model):
@@ -110,7 +111,6 @@ def check_transcripts(enabled: list[str] | None = None) -> DoctorCheck:
     """Which agents' history directories exist and how many sessions each holds.
 
     `enabled` are the agents `memory.sources` turns on (default: every registered agent)."""
-    from git_memory.sessions.providers.table import providers
 
     table = providers()
     names = list(table) if enabled is None else enabled

@@ -17,6 +17,7 @@ from git_memory.doctor.worktree_checks import check_freshness
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.paths import state_home
+from git_memory.sessions.providers.base import enabled
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -76,7 +77,6 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
 
 def _transcripts(checks: Any, worktree: Worktree | None) -> Any:
     """The transcripts check for the agents `memory.sources` turns on."""
-    from git_memory.sessions.providers.base import enabled
 
     try:
         names = enabled(worktree) if worktree is not None else None

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from git_memory.impact.report import impact
+from git_memory.sessions import index
+
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
@@ -12,10 +15,6 @@ def counts(worktree: Worktree) -> dict[str, Any]:
     """Status contributor: how many approved traps, rules and commands are measured, the
     count per verdict and the summary line (`git memory impact` shows each entry). Nothing
     is measured before the session index exists."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.impact.report import impact
-    from git_memory.sessions import index
 
     if not index.index_path(worktree.state_home).exists():
         return {"measured": 0}

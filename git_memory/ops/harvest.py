@@ -9,6 +9,7 @@ import click
 
 from git_memory.agent_memory.stores import STORES, enabled_stores
 from git_memory.contracts.harvest import HarvestRequest, HarvestResponse
+from git_memory.extract.builtin.harvest import harvest as run_harvest
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
@@ -26,9 +27,6 @@ def harvest(ctx: OpContext, request: HarvestRequest) -> HarvestResponse:
     harvested before is offered again only when its text changed, as an update. Stores are
     only read, never written. `memory.sources` (or --store) picks the stores.
     """
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.extract.builtin.harvest import harvest as run_harvest
 
     if request.stores:
         specs = [store for store in STORES if store.name in request.stores]

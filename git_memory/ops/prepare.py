@@ -8,6 +8,8 @@ from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
+from git_memory.promote.prepare import prepare_plan
+from git_memory.promote.prepare_memory import prepare_memory_plan
 from git_memory.store.session import open_workspace
 
 
@@ -21,10 +23,6 @@ def prepare(ctx: OpContext, request: PrepareRequest) -> PreparedPlan:
     (GM_LINT_BLOCKED: no plan) and bound to the current blob OID of its target. The plan is
     stored privately; apply it with `git memory promote --plan ID --approve PLAN_DIGEST`.
     """
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.promote.prepare import prepare_plan
-    from git_memory.promote.prepare_memory import prepare_memory_plan
 
     with open_workspace(ctx.worktree, sync=False) as workspace:
         if request.kind == "entry":

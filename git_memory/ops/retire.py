@@ -14,6 +14,7 @@ from git_memory.ops.prepare import prepared, render
 from git_memory.ops.registry import spec
 from git_memory.promote.retire import plan_retirement
 from git_memory.store.session import open_workspace
+from git_memory.verify.check import expand_short_ids
 
 
 def retire(ctx: OpContext, request: RetireRequest) -> PreparedPlan:
@@ -33,10 +34,6 @@ def retire(ctx: OpContext, request: RetireRequest) -> PreparedPlan:
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.verify.check import expand_short_ids
-
     ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
     by = values.get("by")
     if by:

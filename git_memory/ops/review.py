@@ -10,7 +10,19 @@ import click
 from git_memory import output
 from git_memory.contracts.requests import ReviewRequest
 from git_memory.contracts.review import Review, ReviewItem
+from git_memory.extract.review_flow import (
+    Decisions,
+    bulk_confirmable,
+    held_by_open_plans,
+    interactive,
+    prepare_request,
+    queue,
+    quote_lines,
+    support_warning,
+)
+from git_memory.formats.controls import escape_controls
 from git_memory.ops.base import OpContext, Operation, load_operation
+from git_memory.ops.promote import render as render_promoted
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
 from git_memory.store.session import open_workspace
@@ -33,9 +45,6 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
     plan. Only typed facts that show their observed run are confirmed together; everything
     else is decided one by one. JSON output never confirms anything.
     """
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.extract.review_flow import held_by_open_plans, queue
 
     with open_workspace(ctx.worktree) as workspace:
         items = queue(workspace, request.kind)
@@ -67,11 +76,6 @@ def _say_held(held: dict[str, str], ids: ShortIds) -> None:
 
 
 def _confirm(ctx: OpContext, items: list[ReviewItem]) -> None:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.extract.review_flow import Decisions, bulk_confirmable, interactive
-    from git_memory.formats.controls import escape_controls
-
     if not items:
         return
     if ctx.interactive:
@@ -94,11 +98,6 @@ def _confirm(ctx: OpContext, items: list[ReviewItem]) -> None:
 
 
 def _prepare_confirmed(ctx: OpContext, confirmed: list[ReviewItem], widened: set[str]) -> None:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.extract.review_flow import prepare_request
-    from git_memory.ops.promote import render as render_promoted
-
     ids = ShortIds(ctx.worktree)
     by_kind: dict[str, list[ReviewItem]] = {}
     for item in confirmed:
@@ -136,10 +135,6 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: Review, ids: ShortIds) -> str:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.extract.review_flow import quote_lines, support_warning
-
     if not response.items:
         return "nothing to review"
     shown = ids.of("candidate", (item.candidate_id for item in response.items))

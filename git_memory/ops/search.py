@@ -11,7 +11,9 @@ from pydantic import ValidationError
 from git_memory.contracts.search import SearchRequest, SearchResponse, SearchResult
 from git_memory.ops.base import OpContext, Operation, request_invalid
 from git_memory.ops.registry import spec
+from git_memory.store.fts_queries import search_approved
 from git_memory.store.session import open_workspace
+from git_memory.verify.check import freshness_by_path
 
 SCORE_DIGITS = 6
 # Fresh and unverifiable results are shown plainly; the others carry a warning.
@@ -27,10 +29,6 @@ def search(ctx: OpContext, request: SearchRequest) -> SearchResponse:
     a file, commit, target or script that is gone, so it may no longer be true.
     `coverage: partial` means files changed during the sync and some results may be missing.
     """
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.fts_queries import search_approved
-    from git_memory.verify.check import freshness_by_path
 
     state = open_workspace(ctx.worktree, sync=True)
     try:

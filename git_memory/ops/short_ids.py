@@ -10,6 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from git_memory.ids import MIN_SHOWN, abbreviate_within
+from git_memory.sessions.keys import all_keys
+from git_memory.store.candidates import candidate_ids
+from git_memory.store.journal import PLAN_STATUSES, plan_ids
+from git_memory.store.session import open_workspace
+from git_memory.store.tasks import task_ids
+
 if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys
     from git_memory.repo.binding import Worktree
@@ -18,26 +25,14 @@ if TYPE_CHECKING:
 
 
 def _candidates(db: StateDB, owner: OwnerKeys) -> list[str]:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.candidates import candidate_ids
-
     return candidate_ids(db, owner)
 
 
 def _plans(db: StateDB, owner: OwnerKeys) -> list[str]:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.journal import PLAN_STATUSES, plan_ids
-
     return plan_ids(db, owner, PLAN_STATUSES)
 
 
 def _tasks(db: StateDB, owner: OwnerKeys) -> list[str]:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.tasks import task_ids
-
     return task_ids(db, owner)
 
 
@@ -68,9 +63,6 @@ class ShortIds:
 
     def of(self, kind: str, identifiers: Iterable[str]) -> dict[str, str]:
         """Each of `identifiers` (ids of `kind`) mapped to its shortest unique form."""
-        # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-        # of this import (tests/perf/bench_mcp_startup.py).
-        from git_memory.ids import MIN_SHOWN, abbreviate_within
 
         shown = list(identifiers)
         if not shown:  # nothing to read
@@ -84,11 +76,6 @@ class ShortIds:
         return self.of(kind, [identifier])[identifier]
 
     def _namespace(self, kind: str) -> list[str]:
-        # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-        # of this import (tests/perf/bench_mcp_startup.py).
-        from git_memory.sessions.keys import all_keys
-        from git_memory.store.session import open_workspace
-
         if kind == "session" and kind not in self._known:
             self._known[kind] = all_keys(self._worktree.state_home)
         if kind not in self._known and self._workspace is not None:

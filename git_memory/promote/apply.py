@@ -27,6 +27,7 @@ from git_memory.paths import ensure_private_dir
 from git_memory.promote import plan as planning
 from git_memory.promote import retire, tree, writer
 from git_memory.promote.kinds import PromotionKinds
+from git_memory.promote.prepare import assessment_rows_for
 from git_memory.repo.binding import Worktree
 from git_memory.repo.blobs import blob_oid
 from git_memory.store import candidates as store
@@ -281,9 +282,6 @@ def plan_drift(path: str, preserved: list[str] | None = None) -> GitMemoryError:
 def _check_candidates(
     db: StateDB, record: PlanRecord, plan: PromotionPlan, root: Path | None
 ) -> None:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.promote.prepare import assessment_rows_for
 
     stale = plan.policy_version != planning.POLICY_VERSION
     with db.read():

@@ -21,11 +21,15 @@ from git_memory.contracts.promotion import PromotionPlan
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.formats.entry import Entry, parse_entry, serialize_entry
 from git_memory.promote import plan as planning
+from git_memory.promote.gate import lint_gate
+from git_memory.promote.prepare import bound_file
+from git_memory.promote.render import RenderedFile
 from git_memory.promote.writer import read_target
 from git_memory.repo.binding import Worktree
 from git_memory.store import journal
 from git_memory.store.candidates import Candidate
 from git_memory.store.db import StateDB
+from git_memory.verify.check import entry_not_found
 
 if TYPE_CHECKING:
     from git_memory.contracts.promotion import PlanOperation
@@ -61,9 +65,6 @@ def read_entry(worktree: Worktree, entry_id: str) -> tuple[bytes, Entry] | None:
 
 def approved_entry(worktree: Worktree, entry_id: str) -> tuple[bytes, Entry]:
     """The approved entry `entry_id`, or `GM_ENTRY_NOT_FOUND` / `GM_RETIRE_INVALID`."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.verify.check import entry_not_found
 
     found = read_entry(worktree, entry_id)
     if found is None:
@@ -86,11 +87,6 @@ def retired(entry: Entry, reason: str, by: str | None) -> Entry:
 
 def plan_retirement(workspace: Workspace, request: RetireRequest) -> PromotionPlan:
     """Build, lint-gate and store a `generated` retirement plan; returns it."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.promote.gate import lint_gate
-    from git_memory.promote.prepare import bound_file
-    from git_memory.promote.render import RenderedFile
 
     worktree = workspace.worktree
     if request.by is not None:

@@ -28,8 +28,10 @@ import hashlib
 import json
 import os
 import stat
+from pathlib import Path
 
 import git_memory
+from git_memory import _proc
 from git_memory.paths import state_home_text, write_private_atomic
 from git_memory.repo.memory_root import resolve_memory_root
 
@@ -224,7 +226,6 @@ def write_config_snapshot(key: WorktreeKey, now_ns: int) -> None:
     if any(is_racy(signature, now_ns) for signature in files.values()):
         return
     # Start-up seam: the recorded answers never import pathlib when they answer (~5 ms).
-    from pathlib import Path
 
     write_private_atomic(Path(path), json.dumps(snapshot).encode("utf-8"))
 
@@ -359,7 +360,6 @@ def load_json(path: str) -> object:
 
 def _git(args: list[str], cwd: str) -> bytes | None:
     # Imported here: a configuration snapshot that stands spares the process and its module.
-    from git_memory import _proc
 
     # The configuration files the full command sees: `GIT_CONFIG_GLOBAL` and its kin stay
     # (their values are part of the key through `environment`).

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygit2
 
+from git_memory.contracts.binding import DirectoryIdentity, RepositoryBinding
 from git_memory.errors import GitMemoryError
 from git_memory.paths import state_home
 from git_memory.repo.memory_root import resolve_memory_root
@@ -75,7 +76,6 @@ class Worktree:
         """RepositoryBinding@v1 of this worktree."""
         # Imported here: commands that only read files never load the contract models
         # (pydantic: ~240 ms measured on a cold import).
-        from git_memory.contracts.binding import DirectoryIdentity, RepositoryBinding
 
         secret = self.secret()
         stat = os.stat(self.common_dir)

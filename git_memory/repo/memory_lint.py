@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
@@ -123,13 +124,11 @@ def _merge(results: dict[str, list[Finding]], path: str, extra: list[Finding]) -
 def _path(root: Path | str) -> Path:
     """A worktree root as a path (the staged fast path carries it as text, unimported)."""
     # Start-up seam: the pre-commit hook never imports pathlib (~5 ms).
-    from pathlib import Path
 
     return Path(root)
 
 
 def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
-
     leftover = _leftover(item.relpath)
     if leftover is not None:
         return [leftover]
@@ -165,7 +164,6 @@ def _existing(selected: list[Any], prefixes: list[str], paths: list[str]) -> lis
 
 
 def _stale_index(files: list[Any]) -> Finding | None:
-
     built, current = memory_tree.expected_index(files)
     if built.data == current:
         return None

@@ -16,6 +16,7 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import UsageError
@@ -127,7 +128,6 @@ def worktree_files(root: Path, memory_root: str) -> list[MemoryFile]:
 
 
 def _walk(dir_fd: int, prefix: str) -> Iterator[MemoryFile]:
-
     # Dot-names included: lint reports a leftover temp file of ours.
     for entry in _listed(dir_fd, with_dots=True):
         relpath = prefix + entry.name
@@ -222,7 +222,6 @@ def inside_memory_root(root: Path, memory_root: str, paths: list[str]) -> list[s
 
 def _memory_prefix(root: Path, memory_root: str, given: str) -> str | None:
     # Start-up seam: the pre-commit hook never imports pathlib (~5 ms).
-    from pathlib import Path
 
     base = (root / memory_root).as_posix().rstrip("/")
     absolute = Path(os.path.abspath(given))

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from git_memory.database import DatabaseError, existing_reader
 from git_memory.errors import GitMemoryError
 from git_memory.paths import SESSIONS_DB
 
@@ -46,7 +48,6 @@ class PrivateMarks:
 def _home_of(transcript: str) -> str | None:
     """The directory holding the first hidden directory of the path (`/home/u/.claude/…`)."""
     # Start-up seam: the pre-commit hook loads this module and never pathlib (~5 ms).
-    from pathlib import PurePosixPath
 
     parts = PurePosixPath(transcript).parts
     for position, part in enumerate(parts):
@@ -69,7 +70,6 @@ def _indexed_rows(state_home: str) -> tuple[list[str], list[str]]:
     if not os.path.isfile(path):
         return [], []
     # Start-up seam: without a session index the pre-commit hook never loads sqlite3 (~8 ms).
-    from git_memory.database import DatabaseError, existing_reader
 
     try:
         with existing_reader(path) as conn:
@@ -92,7 +92,6 @@ def indexed_session_ids(state_home: str) -> frozenset[str]:
 
 def indexed_private_marks(state_home: Path) -> PrivateMarks:
     """The private strings of every indexed session, and this user's home directory."""
-    from pathlib import Path, PurePosixPath
 
     paths = {str(Path.home()).rstrip("/")}
     ids, transcripts = _indexed_rows(str(state_home))

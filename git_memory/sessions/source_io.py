@@ -114,8 +114,8 @@ def inflate_cap(compressed_size: int) -> int:
 def inflated_lines(handle: BinaryIO) -> Iterator[bytes]:
     """The lines of a zstd stream (each with its newline; the unterminated tail last),
     inflated chunk by chunk; raises `SourceRefused` past the cap."""
-    # Start-up seam: zstandard takes ~70 ms to import and only compressed rollouts need it.
-    import zstandard
+    # Start-up seam (docs/architecture.md): only compressed rollouts need zstandard.
+    import zstandard  # noqa: PLC0415
 
     cap = inflate_cap(os.fstat(handle.fileno()).st_size)
     reader = zstandard.ZstdDecompressor().stream_reader(handle, read_across_frames=True)

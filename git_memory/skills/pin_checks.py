@@ -14,6 +14,7 @@ from git_memory import safefs
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.skills.recall_context import memory_binding_digest
+from git_memory.skills.recall_memory import load_sources
 
 if TYPE_CHECKING:
     from git_memory.contracts.skill import SkillDocument
@@ -28,9 +29,6 @@ def skill_path(name: str) -> str:
 
 def current_memory_digest(workspace: Workspace) -> str:
     """The memory context binding digest of the approved memory now."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.skills.recall_memory import load_sources
 
     sources = load_sources(workspace)
     return memory_binding_digest(sources.entries, sources.scenes, sources.doctrine)

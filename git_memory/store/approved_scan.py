@@ -17,6 +17,8 @@ from typing import Any
 from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.formats.entry import Entry
+from git_memory.formats.memory_file import load_memory_file
+from git_memory.lint.engine import lint_bytes
 from git_memory.repo.memory_tree import list_dir
 from git_memory.safefs import open_dir, split_relative
 
@@ -92,10 +94,6 @@ def _entry_row(
     memory_root: str, path: str, data: bytes, content_digest: str
 ) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
     """Lint-gate and parse one entry file into its approved row (or a problem)."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.formats.memory_file import load_memory_file
-    from git_memory.lint.engine import lint_bytes
 
     blocking = [f for f in lint_bytes(path, data) if f.blocks]
     if blocking:

@@ -16,6 +16,7 @@ from git_memory.contracts.canonical import canonical_json, sha256_hex
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import PromotionPlan
 from git_memory.database import Row
+from git_memory.store.authorization import record_authorization as record
 from git_memory.store.db import StateDB, now_ms
 
 PLAN_STATUSES = ("generated", "approved", "applying", "applied", "voided")
@@ -281,9 +282,6 @@ def record_authorization(
     db: StateDB, owner: OwnerKeys, *, plan_digest: str, via: str, detail: Mapping[str, Any]
 ) -> None:
     """Append an approval of a promotion plan to the authorization log."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.store.authorization import record_authorization as record
 
     record(
         db,

@@ -19,6 +19,8 @@ from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.formats import bounded_json
 from git_memory.paths import read_private, write_private_atomic
+from git_memory.verify import check
+from git_memory.verify.check import Verifier
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -60,9 +62,6 @@ def recorded_freshness(worktree: Worktree, tree_digest: str) -> dict[str, Any]:
     """Stale entry ids and counts: from the record when nothing it depends on changed, else
     checked now (and recorded). `tree_digest` is the approved projection's digest of the
     entry files, current as of this call."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.verify.check import Verifier
 
     verifier = Verifier.for_worktree(worktree)
     path = _record_path(worktree)
@@ -89,11 +88,6 @@ def consulted_paths(worktree: Worktree) -> list[str] | None:
 
 
 def _checked(worktree: Worktree, verifier: Verifier | None) -> tuple[dict[str, Any], Verifier]:
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.verify import check
-    from git_memory.verify.check import Verifier
-
     verifier = verifier or Verifier.for_worktree(worktree)
     # Looked up on the module when called, so a test can stand in for the check.
     checked = check.verify_memory(worktree, verifier=verifier)

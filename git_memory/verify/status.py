@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from git_memory.store.approved import get_projection
+from git_memory.verify import check
+from git_memory.verify.recorded import context_counts
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
@@ -16,10 +18,6 @@ def counts(worktree: Worktree, workspace: Workspace | None) -> dict[str, int]:
     from the record assembly keeps while nothing they depend on changed. Before some command
     synced this worktree's approved projection, status creates no state: it checks and
     records nothing."""
-    # A start-up seam: the MCP handshake (mcp/tools.py) loads this module and needs none
-    # of this import (tests/perf/bench_mcp_startup.py).
-    from git_memory.verify import check
-    from git_memory.verify.recorded import context_counts
 
     if workspace is None or get_projection(workspace.db, workspace.owner) is None:
         return check.counts(check.verify_memory(worktree))
