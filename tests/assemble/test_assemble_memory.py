@@ -139,15 +139,17 @@ def test_stale_entries_from_the_freshness_check_are_held_back(
     memory: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from git_memory.assemble import freshness
+    from git_memory.ops import assemble as assemble_operation
 
-    monkeypatch.setattr(freshness, "freshness_check", lambda: lambda _w: frozenset({"db-trap"}))
+    stale = lambda: lambda _w: frozenset({"db-trap"})  # noqa: E731
+    monkeypatch.setattr(assemble_operation, "freshness_check", stale)
     result = gm(["assemble", "--provider", "claude", "--format", "json"], cwd=memory.root)
     assert result.exit_code == 0, result.stderr
     text = (memory.root / "CLAUDE.md").read_text()
     assert "make test-integration" not in text
     assert "_1 stale entry is held back; `git memory verify` lists them._" in text
     assert result.json()["block"]["heldBack"] == ["db-trap"]
-    monkeypatch.setattr(freshness, "freshness_check", lambda: freshness.no_stale_entries)
+    monkeypatch.setattr(assemble_operation, "freshness_check", lambda: freshness.no_stale_entries)
     again = gm(["assemble", "--provider", "claude"], cwd=memory.root)
     assert again.exit_code == 0
     assert "make test-integration" in (memory.root / "CLAUDE.md").read_text()
