@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from git_memory.assemble.scope import PATH_PREFIX, narrower_scope
+from git_memory.errors import GitMemoryError
 from git_memory.extract.review_items import review_item
+from git_memory.safefs import open_dir
 from git_memory.sessions.origin import ORIGIN_WORDS
 from git_memory.store.session import Workspace
 
@@ -111,7 +115,7 @@ def prepare_document(items: list[dict[str, Any]], kind: str = "entry") -> dict[s
                     }
                     for s in item["statements"]
                 ],
-                **({"scope": item[WIDENED]} if WIDENED in item else {}),
+                **({"scope": item[SCOPE_CHOSEN]} if SCOPE_CHOSEN in item else {}),
             }
             for item in items
         ],
@@ -128,9 +132,35 @@ class Decisions:
 
 
 Ask = Callable[[str, str, str], str]
-# The item key the terminal review sets when the human widens a scoped entry.
-WIDENED = "scopeChosen"
+# The item key the terminal review sets when the human widens or narrows a scoped entry.
+SCOPE_CHOSEN = "scopeChosen"
 Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """What narrowing a scope at the terminal needs: the worktree whose directory the human
+    names, and a prompt that reads one line."""
+
+    root: Path
+    enter: Callable[[str], str]
+
+
+def narrowed_scope(root: Path, current: str, answer: str) -> str:
+    """`path:<dir>` for the directory `answer` names below `current`: it must pass
+    `narrower_scope` and be a plain directory of the worktree at `root`, reached without a
+    symbolic link (one could lead out of the repository)."""
+    directory = narrower_scope(current, answer)
+    try:
+        with open_dir(root, directory.split("/")):
+            pass
+    except FileNotFoundError:
+        raise GitMemoryError(
+            "GM_PATH_NOT_FOUND",
+            f"cannot narrow the scope to {directory}/: there is no such directory",
+            hint="name a directory that exists in the worktree",
+        ) from None
+    return PATH_PREFIX + directory
 
 
 def held_by_open_plans(workspace: Workspace) -> dict[str, str]:
@@ -145,9 +175,12 @@ def held_by_open_plans(workspace: Workspace) -> dict[str, str]:
     return held
 
 
-def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
+def interactive(
+    items: list[dict[str, Any]], ask: Ask, say: Say, narrowing: Narrowing | None = None
+) -> Decisions:
     """Typed facts in one batch (or one by one on request), then each other candidate
-    statement by statement; every item is shown beside its evidence."""
+    statement by statement; every item is shown beside its evidence. A scoped entry can be
+    widened, and narrowed too when `narrowing` is given."""
     decisions = Decisions()
     typed = [item for item in items if bulk_confirmable(item)]
     rest = [item for item in items if not bulk_confirmable(item)]
@@ -165,6 +198,8 @@ def interactive(items: list[dict[str, Any]], ask: Ask, say: Say) -> Decisions:
             decisions.skipped += len(typed)
     for position, item in enumerate(rest, start=1):
         verdict = _one_item(item, position, len(rest), ask, say)
+        if verdict == "c":
+            _choose_scope(item, ask, say, narrowing)
         if verdict == "q":
             decisions.skipped += len(rest) - position + 1
             break
@@ -207,11 +242,42 @@ def _one_item(item: dict[str, Any], position: int, total: int, ask: Ask, say: Sa
         answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")
         if answer != "c":
             return answer
-    scope = item.get("scope")
-    if scope:
-        where = scope.removeprefix("path:") + "/"
-        say(f"  applies below {where} (its agents read it only when working there)")
-        question = f"  keep it for {where} (k), or (w)iden it to the whole repository?"
-        if ask(question, "kw", "k") == "w":
-            item[WIDENED] = "path:."
     return "c"
+
+
+def _choose_scope(item: dict[str, Any], ask: Ask, say: Say, narrowing: Narrowing | None) -> None:
+    """Show where a confirmed scoped entry applies; the human keeps, widens or narrows it."""
+    scope = item.get("scope")
+    if not scope:
+        return
+    current = scope.removeprefix(PATH_PREFIX)
+    say(f"  applies below {current}/ (its agents read it only when working there)")
+    if narrowing is None:
+        question = f"  keep it for {current}/ (k), or (w)iden it to the whole repository?"
+        choices = "kw"
+    else:
+        question = (
+            f"  keep it for {current}/ (k), (w)iden it to the whole repository,"
+            " or (n)arrow it to a directory below?"
+        )
+        choices = "kwn"
+    answer = ask(question, choices, "k")
+    if answer == "w":
+        item[SCOPE_CHOSEN] = "path:."
+    elif answer == "n" and narrowing is not None:
+        chosen = _narrow(current, narrowing, say)
+        if chosen is not None:
+            item[SCOPE_CHOSEN] = chosen
+            say(f"  applies below {chosen.removeprefix(PATH_PREFIX)}/ now")
+
+
+def _narrow(current: str, narrowing: Narrowing, say: Say) -> str | None:
+    """Ask for the directory until it is one (an empty answer keeps the scope)."""
+    while True:
+        answer = narrowing.enter(f"  directory below {current}/ (for example {current}/src)")
+        if not answer.strip():
+            return None
+        try:
+            return narrowed_scope(narrowing.root, current, answer)
+        except GitMemoryError as error:
+            say(f"  ! {error}" + (f" ({error.hint})" if error.hint else ""))

@@ -61,7 +61,12 @@ def _say_held(held: dict[str, str], ids: ShortIds) -> None:
 
 
 def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
-    from git_memory.extract.review_flow import Decisions, bulk_confirmable, interactive
+    from git_memory.extract.review_flow import (
+        Decisions,
+        Narrowing,
+        bulk_confirmable,
+        interactive,
+    )
 
     if not items:
         return
@@ -71,7 +76,8 @@ def _confirm(ctx: OpContext, items: list[dict[str, Any]]) -> None:
         def say(text: str) -> None:
             output.echo(escape_controls(text))
 
-        decisions = interactive(items, output.prompt_choice, say)
+        narrowing = Narrowing(ctx.worktree.root, output.prompt_line)
+        decisions = interactive(items, output.prompt_choice, say, narrowing)
     else:
         decisions = Decisions(confirmed=[item for item in items if bulk_confirmable(item)])
     discard = load_operation("discard")
