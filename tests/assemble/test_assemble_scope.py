@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from git_memory.assemble import targets
 from git_memory.assemble.block import BEGIN_MARKER
 from git_memory.assemble.scope import entry_scope
 from git_memory.assemble.snapshot import MemorySnapshot
@@ -228,3 +229,18 @@ def test_two_directories_never_share_a_rule_file(memory: Repo, gm: Any) -> None:
 )
 def test_a_rule_file_name_is_one_directorys_alone(scope: str, name: str) -> None:
     assert rule_name(scope) == name
+
+
+def test_a_rule_file_under_an_earlier_name_is_retired(
+    memory: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_entry(memory, "dashed", "Dashed a-b fact.", scope="path:a-b")
+    # As releases before one name per directory named it: `-` kept as it is.
+    with monkeypatch.context() as patched:
+        patched.setattr(targets, "rule_name", lambda scope: scope.replace("/", "-"))
+        _assemble(memory, gm)
+    old = memory.root / ".claude/rules/git-memory-a-b.md"
+    assert "Dashed a-b fact." in old.read_text()
+    _assemble(memory, gm)
+    assert not old.exists()
+    assert "Dashed a-b fact." in (memory.root / ".claude/rules/git-memory-a+2db.md").read_text()
