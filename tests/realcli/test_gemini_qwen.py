@@ -2,7 +2,8 @@
 Code (docs/guide-context.md, "Scoped memory"): each runs in prompt mode against a scripted
 model on 127.0.0.1 that records every request. Gemini CLI loads the root `GEMINI.md` at start
 and `web/GEMINI.md` once a tool reads a file below `web/`; Qwen Code loads the `QWEN.md` of
-the directory it starts in and of the directories above it."""
+the directory it starts in and of the directories above it (as Gemini CLI 0.61.0 and Qwen
+Code 0.15.10 do)."""
 
 from __future__ import annotations
 
