@@ -114,6 +114,16 @@ def prompt_choice(question: str, choices: str, default: str) -> str:
     return answer.lower()
 
 
+def prompt_line(question: str) -> str:
+    """Ask for one line of text on the terminal (stderr); empty when the human just hits
+    Enter."""
+    # Start-up seam (docs/architecture.md): only a question at the terminal needs click.
+    import click  # noqa: PLC0415
+
+    answer: str = click.prompt(question, default="", show_default=False, err=True)
+    return answer
+
+
 def confirm(question: str, default: bool = False) -> bool:
     """Ask a yes/no question on the terminal (stderr)."""
     # Start-up seam (docs/architecture.md): only a question at the terminal needs click.

@@ -12,8 +12,11 @@ needs no project below the root, or cites anything outside that directory, appli
 from __future__ import annotations
 
 import posixpath
+import unicodedata
 from collections.abc import Iterable, Sequence
 
+from git_memory.errors import GitMemoryError
+from git_memory.formats.entry import is_scope
 from git_memory.verify.commands import requirements
 
 PATH_PREFIX = "path:"
@@ -65,3 +68,35 @@ def entry_scope(scope: str, paths: Sequence[str], body: str) -> str | None:
 def contains(scope: str, path: str) -> bool:
     """Whether the worktree-relative `path` lies at or below the directory `scope`."""
     return path == scope or path.startswith(scope + "/")
+
+
+def _invalid(answer: str, why: str) -> GitMemoryError:
+    return GitMemoryError(
+        "GM_SCOPE_INVALID",
+        f"cannot narrow the scope to {answer!r}: {why}",
+        hint="name a directory of the worktree below the current scope, relative to the "
+        "worktree root (for example web/api)",
+    )
+
+
+def narrower_scope(current: str, answer: str) -> str:
+    """The directory `answer` names to narrow an entry that applies below `current` to
+    (worktree-relative, normalized): a relative path without `..` or control characters,
+    in the `scope: path:<dir>` alphabet (docs/formats.md), below `current`. Whether it
+    exists is the caller's to check."""
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in answer):
+        raise _invalid(answer, "it contains a control or invisible character")
+    if answer.startswith(("/", "\\")) or posixpath.isabs(answer):
+        raise _invalid(answer, "it is an absolute path")
+    if ".." in answer.replace("\\", "/").split("/"):
+        raise _invalid(answer, "it leaves the directory through `..`")
+    directory = "/".join(part for part in answer.strip(" ").split("/") if part not in ("", "."))
+    if not directory:
+        raise _invalid(answer, "it names the whole worktree (widen the entry instead)")
+    if not is_scope(PATH_PREFIX + directory):
+        raise _invalid(answer, "a scope names directories of letters, digits and . _ @ + -")
+    if current and not contains(current, directory):
+        raise _invalid(answer, f"it is not below {current}/")
+    if directory == current:
+        raise _invalid(answer, f"the entry already applies below {current}/")
+    return directory

@@ -11,15 +11,17 @@ ends with a promotion plan ready to approve.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
 
+from git_memory.assemble.scope import PATH_PREFIX, narrower_scope
 from git_memory.contracts.promotion import ConfirmedStatement, PrepareCandidate, PrepareRequest
 from git_memory.contracts.review import ReviewEvidence, ReviewItem, ReviewStatement
 from git_memory.errors import GitMemoryError
 from git_memory.extract.review_items import review_model
 from git_memory.extract.skill_stage import check_review
+from git_memory.safefs import open_dir
 from git_memory.sessions.origin import ORIGIN_WORDS
 from git_memory.store.candidates import Candidate, list_candidates
 from git_memory.store.journal import get_plan, plan_ids
@@ -28,7 +30,7 @@ from git_memory.store.session import Workspace
 STORE_KIND = {"entry": "entry", "skill": "skill", "consolidation": "consolidation-patch"}
 MAX_ITEMS = 200
 # The scope a human picks when widening a scoped entry to the whole repository.
-WHOLE_REPOSITORY = "path:."
+WHOLE_REPOSITORY = PATH_PREFIX + "."
 
 
 def queue(workspace: Workspace, kind: str | None) -> list[ReviewItem]:
@@ -89,10 +91,10 @@ def quote_lines(evidence: ReviewEvidence, indent: str) -> list[str]:
 
 
 def prepare_request(
-    items: Sequence[ReviewItem], kind: str = "entry", widened: Collection[str] = ()
+    items: Sequence[ReviewItem], kind: str = "entry", scopes: Mapping[str, str] | None = None
 ) -> PrepareRequest:
     """The PrepareRequest that confirms every statement of `items` as reviewed; the
-    candidates in `widened` apply to the whole repository."""
+    candidates in `scopes` (candidate id → `path:<dir>`) take the scope the human chose."""
     return PrepareRequest.model_validate(
         {
             "kind": kind,
@@ -108,18 +110,12 @@ def prepare_request(
                         )
                         for s in item.statements
                     ],
-                    scope=WHOLE_REPOSITORY if item.candidate_id in widened else None,
+                    scope=(scopes or {}).get(item.candidate_id),
                 )
                 for item in items
             ],
         }
     )
-
-
-def prepare_document(items: list[dict[str, Any]], kind: str = "entry") -> dict[str, Any]:
-    """The PrepareRequest document confirming review items as a client read them (the
-    `items` of a Review document)."""
-    return prepare_request([ReviewItem.model_validate(item) for item in items], kind).to_json()
 
 
 @dataclass
@@ -129,12 +125,38 @@ class Decisions:
     confirmed: list[ReviewItem] = field(default_factory=list)
     discarded: list[ReviewItem] = field(default_factory=list)
     skipped: int = 0
-    # Candidate ids of scoped entries the human widened to the whole repository.
-    widened: set[str] = field(default_factory=set)
+    # Candidate id → the scope the human chose for a scoped entry (widened or narrowed).
+    scopes: dict[str, str] = field(default_factory=dict)
 
 
 Ask = Callable[[str, str, str], str]
 Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """What narrowing a scope at the terminal needs: the worktree whose directory the human
+    names, and a prompt that reads one line."""
+
+    root: Path
+    enter: Callable[[str], str]
+
+
+def narrowed_scope(root: Path, current: str, answer: str) -> str:
+    """`path:<dir>` for the directory `answer` names below `current`: it must pass
+    `narrower_scope` and be a plain directory of the worktree at `root`, reached without a
+    symbolic link (one could lead out of the repository)."""
+    directory = narrower_scope(current, answer)
+    try:
+        with open_dir(root, directory.split("/")):
+            pass
+    except FileNotFoundError:
+        raise GitMemoryError(
+            "GM_PATH_NOT_FOUND",
+            f"cannot narrow the scope to {directory}/: there is no such directory",
+            hint="name a directory that exists in the worktree",
+        ) from None
+    return PATH_PREFIX + directory
 
 
 def held_by_open_plans(workspace: Workspace) -> dict[str, str]:
@@ -147,9 +169,12 @@ def held_by_open_plans(workspace: Workspace) -> dict[str, str]:
     return held
 
 
-def interactive(items: list[ReviewItem], ask: Ask, say: Say) -> Decisions:
+def interactive(
+    items: list[ReviewItem], ask: Ask, say: Say, narrowing: Narrowing | None = None
+) -> Decisions:
     """Typed facts in one batch (or one by one on request), then each other candidate
-    statement by statement; every item is shown beside its evidence."""
+    statement by statement; every item is shown beside its evidence. A scoped entry can be
+    widened, and narrowed too when `narrowing` is given."""
     decisions = Decisions()
     typed = [item for item in items if bulk_confirmable(item)]
     rest = [item for item in items if not bulk_confirmable(item)]
@@ -170,10 +195,11 @@ def interactive(items: list[ReviewItem], ask: Ask, say: Say) -> Decisions:
         if verdict == "q":
             decisions.skipped += len(rest) - position + 1
             break
-        if verdict in ("c", "w"):
+        if verdict == "c":
             decisions.confirmed.append(item)
-            if verdict == "w":
-                decisions.widened.add(item.candidate_id)
+            chosen = _choose_scope(item, ask, say, narrowing)
+            if chosen is not None:
+                decisions.scopes[item.candidate_id] = chosen
         elif verdict == "d":
             decisions.discarded.append(item)
         else:
@@ -198,8 +224,7 @@ def _evidence_line(evidence: ReviewEvidence, indent: str) -> str:
 
 
 def _one_item(item: ReviewItem, position: int, total: int, ask: Ask, say: Say) -> str:
-    """The verdict on one item: (c)onfirmed, (w)idened and confirmed, (d)iscarded,
-    (s)kipped or (q)uit."""
+    """The verdict on one item: (c)onfirmed, (d)iscarded, (s)kipped or (q)uit."""
     say(f"\n[{position}/{total}] {item.type or item.kind}: {item.content.strip()}")
     for statement in item.statements:
         say(f"  claim: {statement.text}  ({statement.provenance_strength})")
@@ -213,10 +238,43 @@ def _one_item(item: ReviewItem, position: int, total: int, ask: Ask, say: Say) -
         answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")
         if answer != "c":
             return answer
-    if item.scope:
-        where = item.scope.removeprefix("path:") + "/"
-        say(f"  applies below {where} (its agents read it only when working there)")
-        question = f"  keep it for {where} (k), or (w)iden it to the whole repository?"
-        if ask(question, "kw", "k") == "w":
-            return "w"
     return "c"
+
+
+def _choose_scope(item: ReviewItem, ask: Ask, say: Say, narrowing: Narrowing | None) -> str | None:
+    """Show where a confirmed scoped entry applies; the human keeps (None), widens or narrows
+    it (the scope chosen)."""
+    if not item.scope:
+        return None
+    current = item.scope.removeprefix(PATH_PREFIX)
+    say(f"  applies below {current}/ (its agents read it only when working there)")
+    if narrowing is None:
+        question = f"  keep it for {current}/ (k), or (w)iden it to the whole repository?"
+        choices = "kw"
+    else:
+        question = (
+            f"  keep it for {current}/ (k), (w)iden it to the whole repository,"
+            " or (n)arrow it to a directory below?"
+        )
+        choices = "kwn"
+    answer = ask(question, choices, "k")
+    if answer == "w":
+        return WHOLE_REPOSITORY
+    if answer == "n" and narrowing is not None:
+        chosen = _narrow(current, narrowing, say)
+        if chosen is not None:
+            say(f"  applies below {chosen.removeprefix(PATH_PREFIX)}/ now")
+        return chosen
+    return None
+
+
+def _narrow(current: str, narrowing: Narrowing, say: Say) -> str | None:
+    """Ask for the directory until it is one (an empty answer keeps the scope)."""
+    while True:
+        answer = narrowing.enter(f"  directory below {current}/ (for example {current}/src)")
+        if not answer.strip():
+            return None
+        try:
+            return narrowed_scope(narrowing.root, current, answer)
+        except GitMemoryError as error:
+            say(f"  ! {error}" + (f" ({error.hint})" if error.hint else ""))

@@ -12,6 +12,7 @@ from git_memory.contracts.requests import ReviewRequest
 from git_memory.contracts.review import Review, ReviewItem
 from git_memory.extract.review_flow import (
     Decisions,
+    Narrowing,
     bulk_confirmable,
     held_by_open_plans,
     interactive,
@@ -83,7 +84,8 @@ def _confirm(ctx: OpContext, items: list[ReviewItem]) -> None:
         def say(text: str) -> None:
             output.echo(escape_controls(text))
 
-        decisions = interactive(items, output.prompt_choice, say)
+        narrowing = Narrowing(ctx.worktree.root, output.prompt_line)
+        decisions = interactive(items, output.prompt_choice, say, narrowing)
     else:
         decisions = Decisions(confirmed=[item for item in items if bulk_confirmable(item)])
     discard = load_operation("discard")
@@ -94,17 +96,17 @@ def _confirm(ctx: OpContext, items: list[ReviewItem]) -> None:
         f"skipped {decisions.skipped}",
         err=True,
     )
-    _prepare_confirmed(ctx, decisions.confirmed, decisions.widened)
+    _prepare_confirmed(ctx, decisions.confirmed, decisions.scopes)
 
 
-def _prepare_confirmed(ctx: OpContext, confirmed: list[ReviewItem], widened: set[str]) -> None:
+def _prepare_confirmed(ctx: OpContext, confirmed: list[ReviewItem], scopes: dict[str, str]) -> None:
     ids = ShortIds(ctx.worktree)
     by_kind: dict[str, list[ReviewItem]] = {}
     for item in confirmed:
         by_kind.setdefault(item.kind, []).append(item)
     prepare = load_operation("prepare")
     for kind, items in sorted(by_kind.items()):
-        plan = prepare.invoke(ctx, prepare_request(items, kind, widened))
+        plan = prepare.invoke(ctx, prepare_request(items, kind, scopes))
         plan_id = ids.one("plan", plan.plan_id)
         later = f"git memory promote --plan {plan_id}"
         if not ctx.interactive:

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
+from git_memory.assemble import targets
 from git_memory.assemble.block import BEGIN_MARKER
 from git_memory.assemble.scope import entry_scope
 from git_memory.assemble.snapshot import MemorySnapshot
+from git_memory.assemble.targets import rule_name
 from git_memory.formats.entry import Evidence
 from tests.assemble.test_assemble_agents import refused_through_symlink
 from tests.assemble.test_assemble_command import write_entry, write_project_files
@@ -187,3 +189,58 @@ def test_a_symlinked_scope_directory_is_refused_and_nothing_is_written(
 ) -> None:
     refused_through_symlink(memory, gm, tmp_path, "db")
     assert not (memory.root / "CLAUDE.md").exists()
+
+
+def test_two_directories_never_share_a_rule_file(memory: Repo, gm: Any) -> None:
+    nested, dashed = "Nested a/b fact.", "Dashed a-b fact."
+    write_entry(memory, "nested", nested, scope="path:a/b")
+    write_entry(memory, "dashed", dashed, scope="path:a-b")
+    report = _assemble(memory, gm)
+    rules = {
+        "a/b": ("git-memory-a-b", nested, dashed),
+        "a-b": ("git-memory-a+2db", dashed, nested),
+        # Plain directories keep their names.
+        "web": ("git-memory-web", WEB_FACT, nested),
+    }
+    for scope, (name, kept, left_out) in rules.items():
+        for path in (
+            f".claude/rules/{name}.md",
+            f".cursor/rules/{name}.mdc",
+            f".github/instructions/{name}.instructions.md",
+        ):
+            block = block_of(memory.root / path)
+            assert f"## Team memory for {scope}/" in block
+            assert f"- {kept}" in block
+            assert left_out not in block
+    paths = [s["path"] for p in report["providers"] for s in p["scoped"]]
+    assert len(paths) == len(set(paths))
+
+
+@pytest.mark.parametrize(
+    ("scope", "name"),
+    [
+        ("web", "web"),
+        ("web/app", "web-app"),
+        ("services/api_v2", "services-api_v2"),
+        ("web-app", "web+2dapp"),
+        ("web+2dapp", "web+2b2dapp"),
+        ("docs/été", "docs-+c3+a9t+c3+a9"),
+    ],
+)
+def test_a_rule_file_name_is_one_directorys_alone(scope: str, name: str) -> None:
+    assert rule_name(scope) == name
+
+
+def test_a_rule_file_under_an_earlier_name_is_retired(
+    memory: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_entry(memory, "dashed", "Dashed a-b fact.", scope="path:a-b")
+    # As releases before one name per directory named it: `-` kept as it is.
+    with monkeypatch.context() as patched:
+        patched.setattr(targets, "rule_name", lambda scope: scope.replace("/", "-"))
+        _assemble(memory, gm)
+    old = memory.root / ".claude/rules/git-memory-a-b.md"
+    assert "Dashed a-b fact." in old.read_text()
+    _assemble(memory, gm)
+    assert not old.exists()
+    assert "Dashed a-b fact." in (memory.root / ".claude/rules/git-memory-a+2db.md").read_text()

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from git_memory.contracts.review import ReviewEvidence, ReviewItem
+from git_memory.errors import GitMemoryError
 from git_memory.extract.review_flow import (
+    Narrowing,
     bulk_confirmable,
     interactive,
     is_typed_fact,
-    prepare_document,
+    narrowed_scope,
     prepare_request,
     quote_lines,
     support_warning,
 )
+from tests.review_helpers import prepare_document
 
 
 def item(
@@ -174,5 +180,76 @@ def test_a_scoped_entry_shows_where_it_applies_and_can_be_widened() -> None:
     assert [i.candidate_id for i in decisions.confirmed] == ["w1", "a1"]
     assert "  applies below web/ (its agents read it only when working there)" in said
     assert asked[1] == "  keep it for web/ (k), or (w)iden it to the whole repository?"
-    prepared = prepare_request(decisions.confirmed, widened=decisions.widened)
+    prepared = prepare_request(decisions.confirmed, scopes=decisions.scopes)
     assert [c.scope for c in prepared.candidates] == ["path:.", None]
+
+
+@pytest.fixture
+def worktree(tmp_path: Path) -> Path:
+    """A worktree with `web/api/`, a file `web/notes.txt` and a link `web/out` leading out."""
+    root = tmp_path / "worktree"
+    (root / "web" / "api").mkdir(parents=True)
+    (root / "web" / "notes.txt").write_text("notes\n")
+    (tmp_path / "elsewhere").mkdir()
+    (root / "web" / "out").symlink_to(tmp_path / "elsewhere")
+    return root
+
+
+def test_a_scoped_entry_can_be_narrowed_to_a_directory_below(worktree: Path) -> None:
+    web = item("w1", "unverified", ["Run `cd web/api && make`."], scope="path:web")
+    api = item("a1", "unverified", ["Run `cd web && npm test`."], scope="path:web")
+    lines: Iterator[str] = iter(["../api", "web/nowhere", "web/api/", "   "])
+    said: list[str] = []
+    ask, asked = scripted(["c", "n", "c", "n"])
+    narrowing = Narrowing(worktree, lambda _question: next(lines))
+    decisions = interactive([web, api], ask, said.append, narrowing)
+    assert asked[1] == (
+        "  keep it for web/ (k), (w)iden it to the whole repository,"
+        " or (n)arrow it to a directory below?"
+    )
+    # Each refused answer is said with its code, and the question comes again.
+    refused = [line for line in said if line.startswith("  ! ")]
+    assert [line.split("[")[1].split("]")[0] for line in refused] == [
+        "GM_SCOPE_INVALID",
+        "GM_PATH_NOT_FOUND",
+    ]
+    assert "  applies below web/api/ now" in said
+    # An empty answer keeps the scope.
+    prepared = prepare_request(decisions.confirmed, scopes=decisions.scopes)
+    assert [c.scope for c in prepared.candidates] == ["path:web/api", None]
+
+
+@pytest.mark.parametrize(
+    ("current", "answer", "code", "why"),
+    [
+        ("web", "/etc", "GM_SCOPE_INVALID", "absolute path"),
+        ("web", str(Path("/tmp/web/api")), "GM_SCOPE_INVALID", "absolute path"),
+        ("web", "../outside", "GM_SCOPE_INVALID", "`..`"),
+        ("web", "web/api/../../etc", "GM_SCOPE_INVALID", "`..`"),
+        ("web", "web\\..\\etc", "GM_SCOPE_INVALID", "`..`"),
+        ("web", "web/api\x1b[2J", "GM_SCOPE_INVALID", "control or invisible"),
+        ("web", "web/api\n", "GM_SCOPE_INVALID", "control or invisible"),
+        ("web", "web/\u202eipa", "GM_SCOPE_INVALID", "control or invisible"),
+        ("web", "web/my api", "GM_SCOPE_INVALID", "letters, digits"),
+        ("web", ".", "GM_SCOPE_INVALID", "whole worktree"),
+        ("web", "web", "GM_SCOPE_INVALID", "already applies below web/"),
+        ("web", "db", "GM_SCOPE_INVALID", "not below web/"),
+        ("web", "webapp", "GM_SCOPE_INVALID", "not below web/"),
+        ("web", "web/nowhere", "GM_PATH_NOT_FOUND", "no such directory"),
+        ("web", "web/notes.txt", "GM_NOT_A_DIRECTORY", "not a directory"),
+        ("web", "web/out", "GM_SYMLINK_REFUSED", "symbolic link"),
+        ("", "web/out/deeper", "GM_SYMLINK_REFUSED", "symbolic link"),
+    ],
+)
+def test_a_narrowed_scope_must_be_a_directory_below_in_the_worktree(
+    worktree: Path, current: str, answer: str, code: str, why: str
+) -> None:
+    with pytest.raises(GitMemoryError) as raised:
+        narrowed_scope(worktree, current, answer)
+    assert raised.value.code == code
+    assert why in raised.value.message
+
+
+def test_a_narrowed_scope_is_normalized(worktree: Path) -> None:
+    assert narrowed_scope(worktree, "web", "web/./api/") == "path:web/api"
+    assert narrowed_scope(worktree, "", "web") == "path:web"

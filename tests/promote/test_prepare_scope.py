@@ -16,6 +16,7 @@ from git_memory.promote.render import (
     TreeView,
     render_candidates,
 )
+from tests.daily.terminal import Terminal
 from tests.promote.helpers import Statement, prepare_request, seed_candidate
 from tests.repos import Repo
 
@@ -86,3 +87,31 @@ def test_review_shows_the_scope_an_entry_would_get(gm: Any, repo: Repo) -> None:
     assert review.exit_code == 0, review.stderr
     scopes = {i["candidateId"]: i.get("scope") for i in review.json()["items"]}
     assert scopes == {"cand-web": "path:web", "cand-all": None}
+
+
+def test_the_terminal_review_narrows_a_scope_and_the_entry_carries_it(gm: Any, repo: Repo) -> None:
+    assert gm(["init"], cwd=repo.root).exit_code == 0
+    repo.write("web/package.json", "{}\n")
+    repo.write("web/api/handler.ts", "export {};\n")
+    evidence = [{"kind": "path", "path": "web/package.json"}]
+    seed_candidate(
+        repo.root, "cand-web", "The web bundle", [Statement("s1", "x", evidence=evidence)]
+    )
+    terminal = Terminal(["review"], repo.root)
+    terminal.expect(r"\(c\)onfirm, \(d\)iscard, \(s\)kip, \(q\)uit\?")
+    terminal.type("c")
+    terminal.expect(r"applies below web/ .*\n.*\(n\)arrow it to a directory below\?")
+    terminal.type("n")
+    terminal.expect(r"directory below web/ \(for example web/src\)")
+    terminal.type("/etc")
+    terminal.expect(
+        r"! cannot narrow the scope to '/etc': it is an absolute path \[GM_SCOPE_INVALID\]"
+    )
+    terminal.expect(r"directory below web/")
+    terminal.type("web/api")
+    terminal.expect(r"applies below web/api/ now")
+    terminal.expect(r"Write these \d+ file\(s\) into \.memory/ now")
+    terminal.type("y")
+    assert terminal.finish() == 0, terminal.screen
+    (written,) = (repo.root / ".memory" / "entries").glob("*.md")
+    assert parse_entry(written.read_text()).scope == "path:web/api"

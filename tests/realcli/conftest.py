@@ -1,6 +1,7 @@
-"""The real `claude` and `codex` CLIs against a scripted model on 127.0.0.1.
+"""The real agent CLIs (`claude`, `codex`, `gemini`, `qwen`) against a scripted model on
+127.0.0.1.
 
-A test marked `realcli("claude")` or `realcli("codex")` runs only when that CLI is on PATH;
+A test marked `realcli("<cli>")` runs only when that CLI is on PATH;
 otherwise it is deselected (never skipped or passed) and the run ends with a note naming the
 missing CLI, so a green run without the clients cannot be mistaken for one with them.
 """

@@ -1,10 +1,11 @@
 """A model endpoint on 127.0.0.1 that plays the agent for the real Claude Code and Codex CLIs.
 
-It speaks the two wire formats the clients use (the Anthropic Messages API with server-sent
-events for Claude Code; the OpenAI Responses API for Codex), records every request, and
-answers each turn the way an agent following the server's instructions would: it reads the
-tool results already in the conversation and issues the next `memory_*` tool call (see
-`ScriptedAgent`), then ends with a text answer.
+It speaks the wire formats the clients use (the Anthropic Messages API with server-sent
+events for Claude Code; the OpenAI Responses API for Codex; Google's generateContent for
+Gemini CLI and OpenAI chat completions for Qwen Code, both only as far as a turn that reads
+a file or ends), records every request, and answers each turn the way an agent following the
+server's instructions would: it reads the tool results already in the conversation and issues
+the next `memory_*` tool call (see `ScriptedAgent`), then ends with a text answer.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from git_memory.extract.review_flow import prepare_document
 from tests.extract.conftest import SINCE, UNTIL
 from tests.extract.flow import decisions, sample_batch
+from tests.review_helpers import prepare_document
 
 # (tool name without the client's prefix, the text the client passed back as its result)
 ToolResult = tuple[str, str]
@@ -387,3 +388,64 @@ def _responses_results(items: list[dict[str, Any]]) -> list[ToolResult]:
         elif item.get("type") == "function_call_output":
             results.append((names.get(item["call_id"], "?"), _text(item.get("output"))))
     return results
+
+
+@dataclass
+class GenerateContentAgent:
+    """Google's generateContent API as Gemini CLI calls it: the first main-loop turn (the
+    streamed one) makes the tool call `first` when given, every other turn ends. `turns`
+    keeps the text of every main-loop request."""
+
+    first: Call | None = None
+    turns: list[str] = field(default_factory=list)
+
+    def __call__(self, path: str, body: Any) -> tuple[str, bytes]:
+        """Answer one request."""
+        parts: list[dict[str, Any]] = [{"text": "Done."}]
+        streamed = ":streamGenerateContent" in path
+        if streamed:
+            self.turns.append(json.dumps(body, ensure_ascii=False))
+            if len(self.turns) == 1 and self.first is not None:
+                name, arguments = self.first
+                parts = [{"functionCall": {"name": name, "args": arguments}}]
+        chunk = {
+            "candidates": [
+                {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+            ],
+            "usageMetadata": {
+                "promptTokenCount": 10,
+                "candidatesTokenCount": 10,
+                "totalTokenCount": 20,
+            },
+        }
+        if streamed:
+            return "text/event-stream", f"data: {json.dumps(chunk)}\n\n".encode()
+        return "application/json", json.dumps(chunk).encode()
+
+
+@dataclass
+class ChatCompletionsAgent:
+    """OpenAI chat completions as Qwen Code calls them: every turn ends with a text answer.
+    `turns` keeps the text of every request."""
+
+    turns: list[str] = field(default_factory=list)
+
+    def __call__(self, path: str, body: Any) -> tuple[str, bytes]:
+        """Answer one request."""
+        if not path.rstrip("/").endswith("/chat/completions"):
+            return "application/json", b"{}"
+        self.turns.append(json.dumps(body, ensure_ascii=False))
+        usage = {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+        head = {"id": "chatcmpl-fake", "created": 0, "model": body.get("model")}
+        if not body.get("stream"):
+            message = {"role": "assistant", "content": "Done."}
+            choice = {"index": 0, "message": message, "finish_reason": "stop"}
+            reply = head | {"object": "chat.completion", "choices": [choice], "usage": usage}
+            return "application/json", json.dumps(reply).encode()
+        chunk = head | {"object": "chat.completion.chunk"}
+        text = {"index": 0, "delta": {"role": "assistant", "content": "Done."}}
+        stop = {"index": 0, "delta": {}, "finish_reason": "stop"}
+        chunks = [chunk | {"choices": [text | {"finish_reason": None}]}]
+        chunks.append(chunk | {"choices": [stop], "usage": usage})
+        data = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+        return "text/event-stream", data.encode()

@@ -55,6 +55,22 @@ class ReadsOneFile:
         ).encode()
 
 
+def run_client(command: list[str], cwd: Path, env: dict[str, str], model: FakeModel) -> None:
+    """Run a client to its end in prompt mode; it and the scripted model must succeed."""
+    completed = subprocess.run(
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert not model.errors, model.errors[0]
+    assert completed.returncode == 0, completed.stderr[-3000:] + completed.stdout[-3000:]
+
+
 def _assemble(repo: Repo, gm: Any) -> None:
     result = gm(["assemble", "--provider", "all"], cwd=repo.root)
     assert result.exit_code == 0, result.stderr
@@ -67,19 +83,9 @@ def test_claude_code_gets_the_web_rule_after_reading_a_web_file_and_not_before(
     _assemble(memory, gm)
     agent = ReadsOneFile(memory.root / "web" / "src" / "legacy.ts")
     with FakeModel(agent) as model:
-        completed = subprocess.run(
-            ["claude", "-p", "Look at the legacy web module.", "--allowedTools", "Read"],
-            cwd=memory.root,
-            env=_client_env(model.url, hermetic_env),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
+        command = ["claude", "-p", "Look at the legacy web module.", "--allowedTools", "Read"]
+        run_client(command, memory.root, _client_env(model.url, hermetic_env), model)
     model.dump(tmp_path / "requests.jsonl")
-    assert not model.errors, model.errors[0]
-    assert completed.returncode == 0, completed.stderr[-3000:] + completed.stdout[-3000:]
     assert len(agent.turns) == 2, [turn[:200] for turn in agent.turns]
     first, after_read = agent.turns
     # CLAUDE.md (the root block) is in every request; the web/ rule only once a web file was read.
@@ -94,18 +100,8 @@ def _codex(cwd: Path, codex_home: Path) -> list[str]:
     agent = ResponsesAgent()
     with FakeModel(agent) as model:
         (codex_home / "config.toml").write_text(PROVIDER.format(url=model.url))
-        completed = subprocess.run(
-            ["codex", "exec", "--skip-git-repo-check", "What should I know here?"],
-            cwd=cwd,
-            env=dict(os.environ, SCRIPTED_MODEL_API_KEY="dummy"),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-    assert not model.errors, model.errors[0]
-    assert completed.returncode == 0, completed.stderr[-3000:] + completed.stdout[-3000:]
+        command = ["codex", "exec", "--skip-git-repo-check", "What should I know here?"]
+        run_client(command, cwd, dict(os.environ, SCRIPTED_MODEL_API_KEY="dummy"), model)
     sent = [json.dumps(r.body, ensure_ascii=False) for r in model.requests if "responses" in r.path]
     assert sent
     return sent
