@@ -9,6 +9,8 @@
 - Gemini CLI: the `## Gemini Added Memories` section of `<GEMINI_CLI_HOME>/.gemini/GEMINI.md`
   (or `~/.gemini/GEMINI.md`) and of the worktree's `GEMINI.md`.
 - Serena: `.serena/memories/*.md` in the worktree.
+- Codex: the handbook `<CODEX_HOME or ~/.codex>/memories/MEMORY.md`, only its blocks whose
+  working directory lies in this repository (`codex.py`).
 
 `memory.sources` (the comma list that also picks transcript agents) turns stores on: an
 agent's name turns on all its stores unless some of them are named, then only those.
@@ -16,11 +18,13 @@ agent's name turns on all its stores unless some of them are named, then only th
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from git_memory.agent_memory.codex import HANDBOOK
 from git_memory.sessions.providers import MEMORY_STORES
 
 if TYPE_CHECKING:
@@ -41,11 +45,13 @@ class StoreSpec:
 
 @dataclass(frozen=True)
 class StoreFile:
-    """One file of a found store: its path, its name inside the store, the section read."""
+    """One file of a found store: its path, its name inside the store, the section read;
+    `roots` makes it a Codex handbook, read only for the blocks applying to those folders."""
 
     path: Path
     name: str
     section: str | None = None
+    roots: tuple[Path, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,7 @@ LABELS = {
     "agents-override": "untracked AGENTS.override.md",
     "gemini-memories": "Gemini CLI saved memories",
     "serena-memories": "Serena memories",
+    "codex-memories": "Codex memories",
 }
 STORES: tuple[StoreSpec, ...] = tuple(
     StoreSpec(name, agent, LABELS[name]) for name, agent in MEMORY_STORES
@@ -178,6 +185,19 @@ def _serena(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     return FoundStore(spec, root, _markdown_in(root))
 
 
+def _codex(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    from git_memory.sessions.providers.codex import PROVIDER_INFO
+
+    root = PROVIDER_INFO.home() / "memories"
+    path = root / HANDBOOK
+    if not (path.exists() or path.is_symlink()):
+        return FoundStore(spec, root, ())
+    # Codex records the working directory as it saw it: the path as given and as resolved.
+    folders = (main_root(worktree), worktree.root)
+    roots = tuple(dict.fromkeys([*folders, *(Path(os.path.realpath(f)) for f in folders)]))
+    return FoundStore(spec, root, (StoreFile(path, HANDBOOK, roots=roots),))
+
+
 _LOCATORS = {
     "claude-auto-memory": _claude_auto,
     "claude-agent-memory": _claude_agents,
@@ -185,4 +205,5 @@ _LOCATORS = {
     "agents-override": _override,
     "gemini-memories": _gemini,
     "serena-memories": _serena,
+    "codex-memories": _codex,
 }

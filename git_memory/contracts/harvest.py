@@ -16,6 +16,7 @@ StoreName = Literal[
     "agents-override",
     "gemini-memories",
     "serena-memories",
+    "codex-memories",
 ]
 
 

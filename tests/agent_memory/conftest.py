@@ -91,6 +91,27 @@ def serena(project: Project) -> Path:
     return folder
 
 
+CODEX_FIXTURE_ROOT = "/home/dev/app"
+
+
+def codex(project: Project) -> Path:
+    """Codex's memories in the sandboxed CODEX_HOME: the handbook, whose first block applies
+    to this project (the fixture's working directory becomes the project's root), and the
+    cross-project summary beside it; and the Makefile targets its notes name, so the
+    approved entries verify as fresh."""
+    project.repo.write("Makefile", "db-reset:\n\ttrue\ntest-integration:\n\ttrue\n")
+    project.repo.commit_all("make targets")
+    folder = project.homes["codex"] / "memories"
+    handbook = (STORE_FIXTURES / "codex" / "MEMORY.md").read_text(encoding="utf-8")
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text(
+        handbook.replace(f"cwd={CODEX_FIXTURE_ROOT};", f"cwd={project.root.resolve()};"),
+        encoding="utf-8",
+    )
+    _copy("codex/memory_summary.md", folder / "memory_summary.md")
+    return folder
+
+
 # store name -> (builder, a phrase one of its items holds)
 BUILDERS: dict[str, tuple[Callable[[Project], Path], str]] = {
     "claude-auto-memory": (claude_auto, "is frozen and only receives security fixes"),
@@ -99,6 +120,7 @@ BUILDERS: dict[str, tuple[Callable[[Project], Path], str]] = {
     "agents-override": (agents_override, "pnpm-lock.yaml"),
     "gemini-memories": (gemini, "scripts/release.sh"),
     "serena-memories": (serena, "`git status`/`git diff` for version control"),
+    "codex-memories": (codex, "drops and reseeds the local Postgres"),
 }
 
 

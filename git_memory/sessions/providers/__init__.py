@@ -137,6 +137,7 @@ MEMORY_STORES: tuple[tuple[str, str], ...] = (
     ("agents-override", "codex"),
     ("gemini-memories", "gemini-cli"),
     ("serena-memories", "serena"),
+    ("codex-memories", "codex"),
 )
 
 
