@@ -8,6 +8,9 @@
 - `CLAUDE.local.md` in the worktree, and `AGENTS.override.md` when git does not track it.
 - Gemini CLI: the `## Gemini Added Memories` section of `<GEMINI_CLI_HOME>/.gemini/GEMINI.md`
   (or `~/.gemini/GEMINI.md`) and of the worktree's `GEMINI.md`.
+- Gemini CLI's skill inbox: `SKILL.md` of each skill Auto Memory drafted into
+  `<home>/tmp/<project>/memory/skills/<skill>/`, `<project>` being the short name
+  `projects.json` gives the worktree (or the `sha256` of its path, the older layout).
 - Serena: `.serena/memories/*.md` in the worktree.
 - Codex: the handbook `<CODEX_HOME or ~/.codex>/memories/MEMORY.md`, only its blocks whose
   working directory lies in this repository (`codex.py`).
@@ -18,6 +21,7 @@ agent's name turns on all its stores unless some of them are named, then only th
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -71,6 +75,7 @@ LABELS = {
     "gemini-memories": "Gemini CLI saved memories",
     "serena-memories": "Serena memories",
     "codex-memories": "Codex memories",
+    "gemini-skill-inbox": "Gemini CLI skill inbox",
 }
 STORES: tuple[StoreSpec, ...] = tuple(
     StoreSpec(name, agent, LABELS[name]) for name, agent in MEMORY_STORES
@@ -180,6 +185,37 @@ def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     return FoundStore(spec, worktree.root, tuple(files))
 
 
+def _gemini_inbox(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    from git_memory.sessions.providers.gemini_cli import home, registered_projects
+
+    tmp = home() / "tmp"
+    names = registered_projects(str(home()))
+    for root in dict.fromkeys((str(worktree.root), str(main_root(worktree)))):
+        project = names.get(root) or hashlib.sha256(root.encode()).hexdigest()
+        inbox = tmp / project / "memory" / "skills"
+        if inbox.is_dir():
+            return FoundStore(spec, inbox, _skills_in(inbox))
+    return None
+
+
+def _skills_in(inbox: Path) -> tuple[StoreFile, ...]:
+    """`<skill>/SKILL.md` of every drafted skill. A skill folder that is a link stands for
+    its file, so the reader refuses it; `<skill>.patch` proposals are not skills."""
+    try:
+        entries = sorted(inbox.iterdir())
+    except OSError:
+        return ()
+    files = []
+    for entry in entries:
+        name = f"{entry.name}/SKILL.md"
+        skill = entry / "SKILL.md"
+        if entry.is_symlink():
+            files.append(StoreFile(entry, name))
+        elif entry.is_dir() and (skill.exists() or skill.is_symlink()):
+            files.append(StoreFile(skill, name))
+    return tuple(files)
+
+
 def _serena(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     root = worktree.root / ".serena" / "memories"
     return FoundStore(spec, root, _markdown_in(root))
@@ -206,4 +242,5 @@ _LOCATORS = {
     "gemini-memories": _gemini,
     "serena-memories": _serena,
     "codex-memories": _codex,
+    "gemini-skill-inbox": _gemini_inbox,
 }

@@ -17,6 +17,7 @@ StoreName = Literal[
     "gemini-memories",
     "serena-memories",
     "codex-memories",
+    "gemini-skill-inbox",
 ]
 
 

@@ -84,6 +84,21 @@ def gemini(project: Project) -> Path:
     return _copy("gemini/GEMINI.md", project.homes["gemini"] / ".gemini" / "GEMINI.md")
 
 
+def gemini_inbox(project: Project) -> Path:
+    """A skill Gemini CLI's Auto Memory drafted for the project, in the sandboxed
+    GEMINI_CLI_HOME: `projects.json` names the project's folder under `tmp/`; and the Makefile
+    targets the skill names, so the approved entries verify as fresh."""
+    project.repo.write("Makefile", "migrate:\n\ttrue\nmigrate-check:\n\ttrue\n")
+    project.repo.commit_all("make migrate")
+    gemini_home = project.homes["gemini"] / ".gemini"
+    gemini_home.mkdir(parents=True, exist_ok=True)
+    registry = {"projects": {str(project.root.resolve()): "app"}}
+    (gemini_home / "projects.json").write_text(json.dumps(registry))
+    inbox = gemini_home / "tmp" / "app" / "memory" / "skills"
+    _copy("gemini/skill-inbox/run-migrations/SKILL.md", inbox / "run-migrations" / "SKILL.md")
+    return inbox
+
+
 def serena(project: Project) -> Path:
     """Serena's memories folder in the worktree."""
     folder = project.root / ".serena" / "memories"
@@ -121,6 +136,7 @@ BUILDERS: dict[str, tuple[Callable[[Project], Path], str]] = {
     "gemini-memories": (gemini, "scripts/release.sh"),
     "serena-memories": (serena, "`git status`/`git diff` for version control"),
     "codex-memories": (codex, "drops and reseeds the local Postgres"),
+    "gemini-skill-inbox": (gemini_inbox, "while a dev server holds the database"),
 }
 
 

@@ -138,6 +138,7 @@ MEMORY_STORES: tuple[tuple[str, str], ...] = (
     ("gemini-memories", "gemini-cli"),
     ("serena-memories", "serena"),
     ("codex-memories", "codex"),
+    ("gemini-skill-inbox", "gemini-cli"),
 )
 
 
