@@ -5,7 +5,8 @@
   letter or digit turned into `-`, so every worktree of a repository shares one store.
 - Claude Code subagent memory: `.claude/agent-memory/<agent>/` (project scope, committed)
   and `.claude/agent-memory-local/<agent>/` (local scope) in the worktree.
-- `CLAUDE.local.md` in the worktree, and `AGENTS.override.md` when git does not track it.
+- `CLAUDE.local.md` in the worktree; `AGENTS.override.md` and `.github/copilot-instructions.md`
+  when git does not track them (a tracked one is the team's file, already shared).
 - Gemini CLI: the `## Gemini Added Memories` section of `<GEMINI_CLI_HOME>/.gemini/GEMINI.md`
   (or `~/.gemini/GEMINI.md`) and of the worktree's `GEMINI.md`.
 - Gemini CLI's skill inbox: `SKILL.md` of each skill Auto Memory drafted into
@@ -76,6 +77,7 @@ LABELS = {
     "serena-memories": "Serena memories",
     "codex-memories": "Codex memories",
     "gemini-skill-inbox": "Gemini CLI skill inbox",
+    "copilot-instructions": "untracked .github/copilot-instructions.md",
 }
 STORES: tuple[StoreSpec, ...] = tuple(
     StoreSpec(name, agent, LABELS[name]) for name, agent in MEMORY_STORES
@@ -164,13 +166,17 @@ def _claude_local(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     return _single(spec, worktree, "CLAUDE.local.md")
 
 
+def _untracked(spec: StoreSpec, worktree: Worktree, name: str) -> FoundStore | None:
+    # A tracked instruction file is the team's own, already reviewed through git.
+    return None if is_tracked(worktree, name) else _single(spec, worktree, name)
+
+
 def _override(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
-    # A tracked override is the team's own instruction file, already reviewed through git.
-    return (
-        None
-        if is_tracked(worktree, "AGENTS.override.md")
-        else _single(spec, worktree, "AGENTS.override.md")
-    )
+    return _untracked(spec, worktree, "AGENTS.override.md")
+
+
+def _copilot(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    return _untracked(spec, worktree, ".github/copilot-instructions.md")
 
 
 def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
@@ -243,4 +249,5 @@ _LOCATORS = {
     "serena-memories": _serena,
     "codex-memories": _codex,
     "gemini-skill-inbox": _gemini_inbox,
+    "copilot-instructions": _copilot,
 }

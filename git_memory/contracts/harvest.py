@@ -18,6 +18,7 @@ StoreName = Literal[
     "serena-memories",
     "codex-memories",
     "gemini-skill-inbox",
+    "copilot-instructions",
 ]
 
 

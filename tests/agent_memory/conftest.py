@@ -79,6 +79,11 @@ def agents_override(project: Project) -> Path:
     return _copy("AGENTS.override.md", project.root / "AGENTS.override.md")
 
 
+def copilot(project: Project) -> Path:
+    """An untracked .github/copilot-instructions.md (one person's notes)."""
+    return _copy("copilot-instructions.md", project.root / ".github" / "copilot-instructions.md")
+
+
 def gemini(project: Project) -> Path:
     """Gemini CLI's user GEMINI.md with saved memories, in the sandboxed GEMINI_CLI_HOME."""
     return _copy("gemini/GEMINI.md", project.homes["gemini"] / ".gemini" / "GEMINI.md")
@@ -137,6 +142,7 @@ BUILDERS: dict[str, tuple[Callable[[Project], Path], str]] = {
     "serena-memories": (serena, "`git status`/`git diff` for version control"),
     "codex-memories": (codex, "drops and reseeds the local Postgres"),
     "gemini-skill-inbox": (gemini_inbox, "while a dev server holds the database"),
+    "copilot-instructions": (copilot, "RFC 7807 problem documents"),
 }
 
 

@@ -139,6 +139,7 @@ MEMORY_STORES: tuple[tuple[str, str], ...] = (
     ("serena-memories", "serena"),
     ("codex-memories", "codex"),
     ("gemini-skill-inbox", "gemini-cli"),
+    ("copilot-instructions", "copilot-cli"),
 )
 
 
