@@ -1,8 +1,9 @@
 """Where each agent keeps its own memory for a worktree, resolved the way the agent does.
 
-- Claude Code auto memory: `<CLAUDE_CONFIG_DIR or ~/.claude>/projects/<slug>/memory/*.md`,
-  the slug being the repository's main worktree path with every character other than a
-  letter or digit turned into `-`, so every worktree of a repository shares one store.
+- Claude Code auto memory: `*.md` in the folder an `autoMemoryDirectory` setting names, else
+  in `<CLAUDE_CONFIG_DIR or ~/.claude>/projects/<slug>/memory/`, the slug naming the
+  repository's main worktree, so every worktree of a repository shares one store
+  (`claude.py`).
 - Claude Code subagent memory: `.claude/agent-memory/<agent>/` (project scope, committed)
   and `.claude/agent-memory-local/<agent>/` (local scope) in the worktree.
 - `CLAUDE.local.md` in the worktree; `AGENTS.override.md` and `.github/copilot-instructions.md`
@@ -24,11 +25,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from git_memory.agent_memory.claude import configured_directory, project_slug
 from git_memory.agent_memory.codex import HANDBOOK
 from git_memory.sessions.providers import MEMORY_STORES
 
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
 GEMINI_SECTION = "Gemini Added Memories"
-_SLUG_CHAR = re.compile(r"[^A-Za-z0-9]")
 
 
 @dataclass(frozen=True)
@@ -84,11 +84,6 @@ STORES: tuple[StoreSpec, ...] = tuple(
 )
 STORE_NAMES = tuple(store.name for store in STORES)
 AGENTS = tuple(dict.fromkeys(store.agent for store in STORES))
-
-
-def project_slug(path: Path) -> str:
-    """Claude Code's folder name for a project: every non-alphanumeric character is `-`."""
-    return _SLUG_CHAR.sub("-", str(path))
 
 
 def enabled_stores(value: str | None) -> list[StoreSpec]:
@@ -139,7 +134,12 @@ def _markdown_in(directory: Path, prefix: str = "") -> tuple[StoreFile, ...]:
 def _claude_auto(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     from git_memory.sessions.providers.claude_code import PROVIDER_INFO
 
-    root = PROVIDER_INFO.home() / "projects" / project_slug(main_root(worktree)) / "memory"
+    config = PROVIDER_INFO.home()
+    local = ".claude/settings.local.json"
+    personal = None if is_tracked(worktree, local) else worktree.root / local
+    root = configured_directory(config, personal) or (
+        config / "projects" / project_slug(main_root(worktree)) / "memory"
+    )
     return FoundStore(spec, root, _markdown_in(root))
 
 

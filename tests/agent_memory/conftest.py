@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.agent_memory.stores import project_slug
+from git_memory.agent_memory.claude import project_slug
 from git_memory.testing.repos import Repo, make_repo
 from tests.conftest import FIXTURES, run_cli
 
