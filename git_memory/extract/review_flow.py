@@ -193,8 +193,22 @@ def _evidence_line(evidence: dict[str, Any], indent: str) -> str:
     return f"{indent}{evidence['display']}{excerpt}"
 
 
+def replaced_lines(item: dict[str, Any], indent: str) -> list[str]:
+    """An update's approved text beside its new text, one pair per entry it rewrites."""
+    lines: list[str] = []
+    for replaced in item.get("replaces") or []:
+        lines.append(f"{indent}updates {replaced['entryId']}:")
+        for label, text in (("approved", replaced["approvedText"]), ("proposed", item["content"])):
+            first, *rest = text.strip().splitlines() or [""]
+            lines.append(f"{indent}  {label}: {first}")
+            lines += [f"{indent}            {line}" for line in rest]
+    return lines
+
+
 def _one_item(item: dict[str, Any], position: int, total: int, ask: Ask, say: Say) -> str:
     say(f"\n[{position}/{total}] {item['type'] or item['kind']}: {item['content'].strip()}")
+    for line in replaced_lines(item, "  "):
+        say(line)
     for statement in item["statements"]:
         say(f"  claim: {statement['text']}  ({statement['provenanceStrength']})")
         warning = support_warning(statement)

@@ -8,7 +8,7 @@ from git_memory.store.candidates import Candidate, assessments, evidence_refs
 from git_memory.store.db import StateDB
 
 if TYPE_CHECKING:
-    from git_memory.contracts.review import ReviewItem
+    from git_memory.contracts.review import ReviewItem, ReviewReplaced
 
 KIND_OF = {"entry": "entry", "skill": "skill", "consolidation-patch": "consolidation"}
 
@@ -73,7 +73,26 @@ def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
         content=content,
         statements=statements,
         scope=_scope(db, candidate.candidate_id, content) if kind == "entry" else None,
+        replaces=_replaced(db, candidate) or None,
     )
+
+
+def _replaced(db: StateDB, candidate: Candidate) -> list[ReviewReplaced]:
+    """The approved entries an update would rewrite, each with its text as approved now."""
+    from git_memory.contracts.review import MAX_APPROVED_CHARS, ReviewReplaced
+    from git_memory.store.approved import list_approved_entries
+
+    targets = candidate.payload.get("targetEntryIds") or []
+    if candidate.payload.get("action") != "update" or not targets:
+        return []
+    bodies = {
+        row["entry_id"]: str(row["body_text"]) for row in list_approved_entries(db, candidate.owner)
+    }
+    return [
+        ReviewReplaced(entry_id=entry, approved_text=bodies[entry].strip()[:MAX_APPROVED_CHARS])
+        for entry in targets
+        if entry in bodies
+    ]
 
 
 def _scope(db: StateDB, candidate_id: str, content: str) -> str | None:

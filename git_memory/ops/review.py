@@ -126,7 +126,7 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _render(response: Review, ids: ShortIds) -> str:
-    from git_memory.extract.review_flow import quote_lines, support_warning
+    from git_memory.extract.review_flow import quote_lines, replaced_lines, support_warning
 
     if not response.items:
         return "nothing to review"
@@ -136,6 +136,7 @@ def _render(response: Review, ids: ShortIds) -> str:
         lines.append(
             f"{shown[item.candidate_id]} r{item.revision} [{item.kind}] {item.content.strip()}"
         )
+        lines += replaced_lines(item.to_json(), "  ")
         for statement in item.statements:
             marker = f"[{statement.claim_support}, {statement.provenance_strength}]"
             if "\n" in statement.text:  # a proposed file or diff: the marker stays outside it
