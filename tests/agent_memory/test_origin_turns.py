@@ -1,0 +1,91 @@
+"""The transcript turn that wrote a memory item is cited beside the store item: Claude Code
+wrote its auto memory topic file with a `Write` call, and the sessions index saw it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.agent_memory.conftest import BUILDERS, Project, review_and_promote
+from tests.sessions.transcripts import (
+    claude_assistant,
+    claude_path,
+    claude_user,
+    tool_result,
+    write_jsonl,
+)
+
+PROMPT = "remember how we got past the port clash in the Go tests"
+FLAKY = "debugging.md#Flaky tests#1"
+
+
+def _transcript(project: Project, memory: Path) -> None:
+    cwd = str(project.root.resolve())
+    topic = memory / "debugging.md"
+    write = {
+        "type": "tool_use",
+        "id": "w1",
+        "name": "Write",
+        "input": {"file_path": str(topic), "content": topic.read_text()},
+    }
+    read = {
+        "type": "tool_use",
+        "id": "r1",
+        "name": "Read",
+        "input": {"file_path": str(memory / "MEMORY.md")},
+    }
+    records = [
+        claude_user(PROMPT, cwd),
+        claude_assistant([write], cwd, "m1"),
+        tool_result("w1", "File created successfully", cwd),
+        claude_assistant([{"type": "text", "text": "Saved."}], cwd, "m2"),
+        claude_user(
+            "what do you remember about the integration tests?", cwd, "2026-03-01T11:00:00.000Z"
+        ),
+        claude_assistant([read], cwd, "m3", "2026-03-01T11:00:05.000Z"),
+        tool_result("r1", (memory / "MEMORY.md").read_text(), cwd),
+        claude_assistant(
+            [{"type": "text", "text": "They need the db."}], cwd, "m4", "2026-03-01T11:00:09.000Z"
+        ),
+    ]
+    home = project.homes["claude"]
+    write_jsonl(claude_path(home, "memory-session"), records, time.time() - 3 * 3600)
+
+
+def _evidence(review: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    (item,) = [
+        i
+        for i in review["items"]
+        if any(key in e["display"] for s in i["statements"] for e in s["evidence"])
+    ]
+    return [e for s in item["statements"] for e in s["evidence"]]
+
+
+def test_the_turn_that_wrote_an_item_is_its_evidence_too(project: Project) -> None:
+    memory = BUILDERS["claude-auto-memory"][0](project)
+    _transcript(project, memory)
+    assert project.gm("sessions", "sync")[0] == 0
+    code, harvested = project.gm("harvest")
+    assert code == 0, harvested
+    _, review = project.gm("review")
+    flaky = _evidence(review, FLAKY)
+    assert len(flaky) == 2
+    (turn,) = [e for e in flaky if e["display"].startswith("the turn that wrote it")]
+    assert turn["excerpt"] == PROMPT
+    assert "2026-03-01T10:00:00" in turn["display"]
+    # The turn that only read MEMORY.md wrote none of its items.
+    index_item = _evidence(review, "MEMORY.md#Memory index#1")
+    assert len(index_item) == 1
+    review_and_promote(project)
+    entries = "\n".join(p.read_text() for p in (project.root / ".memory" / "entries").glob("*.md"))
+    assert "port 8080" in entries
+    assert "memory-session" not in entries, "no session id reaches a committed file"
+
+
+def test_without_a_sessions_index_the_store_item_alone_is_cited(project: Project) -> None:
+    memory = BUILDERS["claude-auto-memory"][0](project)
+    _transcript(project, memory)
+    project.gm("harvest")
+    _, review = project.gm("review")
+    assert len(_evidence(review, FLAKY)) == 1
