@@ -1,11 +1,13 @@
 """Which transcript turns wrote a memory item: the agent's own record of where it came from.
 
 An agent that keeps memory as files writes them with its file tools (Claude Code's `Write`
-and `Edit`, Gemini CLI's `write_file` and `replace` …), and the sessions index records every
-path a turn's tools named (docs/sessions.md). A turn of this worktree whose writing tool
-named a store file and whose written text holds the item's words wrote that item; harvest
-cites it beside the store item. Only an index that exists is read (harvest never syncs
-one), and only turns that the index attributes to this worktree are considered.
+and `Edit`, Gemini CLI's `write_file` and `replace` …) or with a memory tool of its own
+(Gemini CLI's `save_memory`), and the sessions index records every path a turn's tools
+named (docs/sessions.md). A turn of this worktree whose writing tool named a store file (or
+whose memory tool saved to that store) and whose written text holds the item's words wrote
+that item; harvest cites it beside the store item. Only an index that exists is read
+(harvest never syncs one), and only turns that the index attributes to this worktree are
+considered.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 from git_memory.agent_memory.items import MemoryItem
 from git_memory.agent_memory.stores import FoundStore
 from git_memory.sessions import index
-from git_memory.sessions.query import attributed_cwds, closure_of, seal_after, turn_record
+from git_memory.sessions.query import (
+    TurnRecord,
+    attributed_cwds,
+    closure_of,
+    seal_after,
+    turn_record,
+)
 from git_memory.sessions.turns import ToolCall, call_paths
 
 if TYPE_CHECKING:
@@ -28,6 +36,9 @@ if TYPE_CHECKING:
 WRITING_TOOLS = frozenset(
     {"Write", "Edit", "MultiEdit", "write_file", "replace", "edit", "write", "apply_patch"}
 )
+# Tools that save to an agent's memory without naming its file: Gemini CLI's `save_memory`
+# appends its `fact` under `## Gemini Added Memories`.
+MEMORY_TOOLS = {"save_memory": "gemini-memories"}
 MAX_TURNS_PER_ITEM = 3
 # The words that identify an item inside a tool's input: its first characters, normalized.
 PROBE_CHARS = 120
@@ -49,21 +60,19 @@ def writing_turns(
 ) -> dict[tuple[str, str], list[WritingTurn]]:
     """(store, item key) → the turns that wrote the item, latest last (at most three)."""
     paths = {
-        os.path.normpath(str(file.path)): (found.spec.name, file.name)
+        (found.spec.name, file.name): os.path.normpath(str(file.path))
         for found in stores
         for file in found.files
     }
-    wanted = [item for item in items if (item.store, item.file) in paths.values()]
+    wanted = [item for item in items if (item.store, item.file) in paths]
     if not wanted or not index.index_path(worktree.state_home).exists():
         return {}
     found: dict[tuple[str, str], list[WritingTurn]] = {}
-    for turn, written in _turns_naming(worktree, list(paths)):
+    for turn in _candidate_turns(worktree, sorted(set(paths.values()))):
         for item in wanted:
-            if (item.store, item.file) not in {paths[p] for p in written}:
-                continue
-            if _probe(item.text) in written_text(turn.tool_calls, set(written)):
-                turns = found.setdefault((item.store, item.key), [])
-                turns.append(
+            wrote = written_text(turn.tool_calls, paths[item.store, item.file], item.store)
+            if _probe(item.text) in wrote:
+                found.setdefault((item.store, item.key), []).append(
                     WritingTurn(
                         turn.turn_key, turn.session_key, turn.revision, turn.started, turn.user_text
                     )
@@ -71,42 +80,36 @@ def writing_turns(
     return {key: turns[-MAX_TURNS_PER_ITEM:] for key, turns in found.items()}
 
 
-def written_text(calls: Iterable[ToolCall], paths: set[str]) -> str:
-    """The normalized text the writing calls among `calls` wrote to one of `paths`."""
+def written_text(calls: Iterable[ToolCall], path: str, store: str) -> str:
+    """The normalized text that `calls` wrote to the store file at `path`: with a file tool
+    that names it, or with the agent's own memory tool for its store."""
     parts: list[str] = []
     for call in calls:
-        if call.name not in WRITING_TOOLS:
-            continue
-        if not {os.path.normpath(p) for p in call_paths(call)} & paths:
-            continue
-        parts += _strings(call.input)
+        names_file = call.name in WRITING_TOOLS and path in {
+            os.path.normpath(p) for p in call_paths(call)
+        }
+        if names_file or MEMORY_TOOLS.get(call.name) == store:
+            parts += _strings(call.input)
     return _normalized(" ".join(parts))
 
 
-def _turns_naming(worktree: Worktree, paths: list[str]) -> list[tuple[Any, list[str]]]:
-    """Turns of this worktree whose tools named one of `paths`, with the paths they named."""
-    marks = ",".join("?" * len(paths))
+def _candidate_turns(worktree: Worktree, paths: list[str]) -> list[TurnRecord]:
+    """Turns of this worktree whose tools named one of `paths` or used a memory tool."""
     seal, moment = seal_after(worktree), time.time()
     with index.reader(worktree.state_home) as conn:
         cwds = attributed_cwds(conn, worktree.root)
         if not cwds:
             return []
+        tools = " OR ".join("instr(char(10) || t.tools || char(10), ?) > 0" for _ in MEMORY_TOOLS)
         rows = conn.execute(
-            "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns,"
-            " group_concat(e.value, char(10)) AS named FROM edges e"
-            " JOIN turns t ON t.id = e.turn_id JOIN sessions s ON s.session_key = t.session_key"
-            f" JOIN files f ON f.id = t.file_id WHERE e.kind = 'path' AND e.value IN ({marks})"
-            f" AND t.cwd IN ({','.join('?' * len(cwds))})"
-            " GROUP BY t.id ORDER BY t.started, t.turn_key",
-            [*paths, *cwds],
+            "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns FROM turns t"
+            " JOIN sessions s ON s.session_key = t.session_key JOIN files f ON f.id = t.file_id"
+            f" WHERE t.cwd IN ({','.join('?' * len(cwds))}) AND (t.id IN (SELECT turn_id FROM"
+            f" edges WHERE kind = 'path' AND value IN ({','.join('?' * len(paths))})) OR {tools})"
+            " ORDER BY t.started, t.turn_key",
+            [*cwds, *paths, *(f"\n{name}\n" for name in MEMORY_TOOLS)],
         ).fetchall()
-        return [
-            (
-                turn_record(conn, worktree, row, closure_of(row, moment, seal)),
-                row["named"].split("\n"),
-            )
-            for row in rows
-        ]
+        return [turn_record(conn, worktree, row, closure_of(row, moment, seal)) for row in rows]
 
 
 def _strings(value: Any) -> list[str]:

@@ -3,6 +3,8 @@ wrote its auto memory topic file with a `Write` call, and the sessions index saw
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -89,3 +91,36 @@ def test_without_a_sessions_index_the_store_item_alone_is_cited(project: Project
     project.gm("harvest")
     _, review = project.gm("review")
     assert len(_evidence(review, FLAKY)) == 1
+
+
+def test_the_gemini_turn_that_saved_a_memory_is_its_evidence_too(
+    project: Project, hermetic_env: dict[str, Path]
+) -> None:
+    BUILDERS["gemini-memories"][0](project)
+    chats = hermetic_env["gemini"] / ".gemini" / "tmp" / "app" / "chats"
+    chats.mkdir(parents=True)
+    (chats.parent / ".project_root").write_text(str(project.root.resolve()))
+    fact = "The staging database is reset every night at 02:00 UTC."
+    call = {"id": "c1", "name": "save_memory", "args": {"fact": fact}, "status": "success"}
+    ts = "2026-04-25T02:41:19.832Z"
+    conversation = {
+        "sessionId": "g1",
+        "projectHash": "x",
+        "messages": [
+            {"id": "u1", "timestamp": ts, "type": "user", "content": "remember the reset time"},
+            {"id": "g1", "timestamp": ts, "type": "gemini", "content": "", "toolCalls": [call]},
+        ],
+    }
+    chat = chats / "session-2026-04-25T02-41-g1.json"
+    chat.write_text(json.dumps(conversation))
+    old = time.time() - 3 * 3600
+    os.utime(chat, (old, old))
+    assert project.gm("sessions", "sync")[0] == 0
+    project.gm("harvest")
+    _, review = project.gm("review")
+    reset = _evidence(review, "Gemini Added Memories#2")
+    assert [e["excerpt"] for e in reset if "wrote it" in e["display"]] == [
+        "remember the reset time"
+    ]
+    release = _evidence(review, "Gemini Added Memories#1")
+    assert len(release) == 1, "the turn saved another memory"
