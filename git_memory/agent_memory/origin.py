@@ -53,6 +53,7 @@ class WritingTurn:
     revision: str
     started: str | None
     prompt: str
+    relation: str = "wrote-memory"  # or "learned-in": the first turn of a session it names
 
 
 def writing_turns(
@@ -77,7 +78,40 @@ def writing_turns(
                         turn.turn_key, turn.session_key, turn.revision, turn.started, turn.user_text
                     )
                 )
+    for item in wanted:
+        for learned in _first_turns(worktree, item.threads):
+            found.setdefault((item.store, item.key), []).append(learned)
     return {key: turns[-MAX_TURNS_PER_ITEM:] for key, turns in found.items()}
+
+
+def _first_turns(worktree: Worktree, threads: tuple[str, ...]) -> list[WritingTurn]:
+    """The first turn in this worktree of each Codex session in `threads`."""
+    if not threads:
+        return []
+    seal, moment = seal_after(worktree), time.time()
+    with index.reader(worktree.state_home) as conn:
+        cwds = attributed_cwds(conn, worktree.root)
+        rows = conn.execute(
+            "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns FROM turns t"
+            " JOIN sessions s ON s.session_key = t.session_key JOIN files f ON f.id = t.file_id"
+            f" WHERE s.provider = 'codex' AND s.session_id IN ({','.join('?' * len(threads))})"
+            f" AND t.cwd IN ({','.join('?' * len(cwds))}) ORDER BY t.started, t.ordinal",
+            [*threads, *cwds],
+        ).fetchall()
+        first: dict[str, WritingTurn] = {}
+        for row in rows:
+            if row["session_key"] in first:
+                continue
+            turn = turn_record(conn, worktree, row, closure_of(row, moment, seal))
+            first[row["session_key"]] = WritingTurn(
+                turn.turn_key,
+                turn.session_key,
+                turn.revision,
+                turn.started,
+                turn.user_text,
+                "learned-in",
+            )
+    return list(first.values())
 
 
 def written_text(calls: Iterable[ToolCall], path: str, store: str) -> str:

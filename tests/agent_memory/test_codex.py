@@ -38,6 +38,8 @@ def test_only_the_know_how_of_this_repositorys_blocks_is_an_item() -> None:
         assert routing not in text
     assert "[Task 1]" not in text, "references inside the handbook are dropped"
     assert items[1].text.endswith("before `make test-integration`.")
+    # Each `[Task 1]` reference became the thread id its task's rollout summary names.
+    assert {i.threads for i in items} == {("0196a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b",)}
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,8 @@ from tests.sessions.transcripts import (
     claude_assistant,
     claude_path,
     claude_user,
+    codex_lines,
+    codex_path,
     tool_result,
     write_jsonl,
 )
@@ -124,3 +126,18 @@ def test_the_gemini_turn_that_saved_a_memory_is_its_evidence_too(
     ]
     release = _evidence(review, "Gemini Added Memories#1")
     assert len(release) == 1, "the turn saved another memory"
+
+
+def test_codex_memories_cite_the_sessions_their_tasks_name(project: Project) -> None:
+    BUILDERS["codex-memories"][0](project)
+    thread = "0196a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b"  # task 1 of the fixture's first block
+    lines = codex_lines(str(project.root.resolve()), ["cut the patch release", "now tag it"])
+    lines[0]["payload"]["id"] = thread
+    write_jsonl(codex_path(project.homes["codex"], thread), lines, time.time() - 3 * 3600)
+    assert project.gm("sessions", "sync")[0] == 0
+    project.gm("harvest")
+    _, review = project.gm("review")
+    cited = _evidence(review, "Reusable knowledge#1")
+    learned = [e for e in cited if e["display"].startswith("the first turn of the session")]
+    assert [e["excerpt"] for e in learned] == ["cut the patch release"]
+    assert all("[Task" not in item["content"] for item in review["items"])

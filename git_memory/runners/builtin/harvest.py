@@ -42,6 +42,11 @@ _RULE = re.compile(
     r"^(?:always|never|don'?t|do not|must|prefer|avoid|use|keep|only|ask|make sure)\b",
     re.IGNORECASE,
 )
+# How review names a cited turn, by its relation to the item (agent_memory/origin.py).
+SAYS = {
+    "wrote-memory": "the turn that wrote it",
+    "learned-in": "the first turn of the session it was learned in",
+}
 TYPE_OF = {
     "command": "work_method",
     "trap": "work_method",
@@ -242,7 +247,7 @@ def _stage(
                 limitations=list(cited.limitations),
                 detail={
                     **cited.pointer,
-                    "display": f"the turn that wrote it ({turn.started or 'time unknown'})",
+                    "display": f"{SAYS[turn.relation]} ({turn.started or 'time unknown'})",
                     "started": turn.started,
                     "excerpt": turn.prompt.strip()[:480],
                 },
@@ -262,7 +267,7 @@ def _turn_evidence(turns: list[WritingTurn]) -> list[tuple[CatalogItem, WritingT
             pointer=pointer,
             pointer_digest=digest(pointer),
             strength="direct",
-            relations=("wrote-memory",),
+            relations=(turn.relation,),
             limitations=("source-local-only",),
         )
         found.append((item, turn))
