@@ -6,8 +6,8 @@ and `Edit`, Gemini CLI's `write_file` and `replace` …) or with a memory tool o
 named (docs/sessions.md). A turn of this worktree whose writing tool named a store file (or
 whose memory tool saved to that store) and whose written text holds the item's words wrote
 that item; harvest cites it beside the store item. Only an index that exists is read
-(harvest never syncs one), and only turns that the index attributes to this worktree are
-considered.
+(harvest never syncs one; an unreadable one is passed over), and only turns that the index
+attributes to this worktree are considered.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.agent_memory.items import MemoryItem
 from git_memory.agent_memory.stores import FoundStore
+from git_memory.errors import GitMemoryError
 from git_memory.sessions import index
 from git_memory.sessions.query import (
     TurnRecord,
@@ -68,6 +69,17 @@ def writing_turns(
     wanted = [item for item in items if (item.store, item.file) in paths]
     if not wanted or not index.index_path(worktree.state_home).exists():
         return {}
+    try:
+        return _writing_turns(worktree, paths, wanted)
+    except GitMemoryError as exc:
+        if exc.code != "GM_SESSIONS_INDEX_UNREADABLE":
+            raise
+        return {}  # the items stand on the store alone; `sessions rebuild` repairs the index
+
+
+def _writing_turns(
+    worktree: Worktree, paths: dict[tuple[str, str], str], wanted: list[MemoryItem]
+) -> dict[tuple[str, str], list[WritingTurn]]:
     found: dict[tuple[str, str], list[WritingTurn]] = {}
     for turn in _candidate_turns(worktree, sorted(set(paths.values()))):
         for item in wanted:

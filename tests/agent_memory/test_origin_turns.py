@@ -141,3 +141,16 @@ def test_codex_memories_cite_the_sessions_their_tasks_name(project: Project) -> 
     learned = [e for e in cited if e["display"].startswith("the first turn of the session")]
     assert [e["excerpt"] for e in learned] == ["cut the patch release"]
     assert all("[Task" not in item["content"] for item in review["items"])
+
+
+def test_an_unreadable_sessions_index_leaves_the_store_item_alone(
+    project: Project, hermetic_env: dict[str, Path]
+) -> None:
+    from git_memory.sessions.index import index_path
+
+    BUILDERS["claude-auto-memory"][0](project)
+    index_path(hermetic_env["state"]).write_bytes(b"not a database" * 100)
+    code, harvested = project.gm("harvest")
+    assert code == 0, harvested
+    _, review = project.gm("review")
+    assert len(_evidence(review, FLAKY)) == 1
