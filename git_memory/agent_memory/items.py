@@ -32,6 +32,9 @@ class MemoryItem:
     file: str  # the file's name inside the store, never an absolute path
     key: str  # file, heading path and ordinal: stable while the item is edited in place
     text: str
+    # Ids of the agent's sessions the store says the item was learned in (Codex's handbook
+    # names them); not part of the digest.
+    threads: tuple[str, ...] = ()
 
     @property
     def digest(self) -> str:

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from git_memory.agent_memory.codex import split_handbook
 from git_memory.agent_memory.items import MemoryItem, split_items
 from git_memory.agent_memory.stores import FoundStore, StoreFile
 from git_memory.sessions.source_io import SourceRefused, open_regular
@@ -47,7 +48,10 @@ def read_store(store: FoundStore, worktree_root: Path) -> tuple[list[MemoryItem]
                 UnreadFile(store.spec.name, file.name, refused.code, refused.message)
             )
             continue
-        items += split_items(store.spec.name, file.name, text, file.section)
+        if file.roots is not None:
+            items += split_handbook(store.spec.name, file.name, text, file.roots)
+        else:
+            items += split_items(store.spec.name, file.name, text, file.section)
     return items, diagnostics
 
 

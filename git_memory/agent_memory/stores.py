@@ -1,14 +1,21 @@
 """Where each agent keeps its own memory for a worktree, resolved the way the agent does.
 
-- Claude Code auto memory: `<CLAUDE_CONFIG_DIR or ~/.claude>/projects/<slug>/memory/*.md`,
-  the slug being the repository's main worktree path with every character other than a
-  letter or digit turned into `-`, so every worktree of a repository shares one store.
+- Claude Code auto memory: `*.md` in the folder an `autoMemoryDirectory` setting names, else
+  in `<CLAUDE_CONFIG_DIR or ~/.claude>/projects/<slug>/memory/`, the slug naming the
+  repository's main worktree, so every worktree of a repository shares one store
+  (`claude.py`).
 - Claude Code subagent memory: `.claude/agent-memory/<agent>/` (project scope, committed)
   and `.claude/agent-memory-local/<agent>/` (local scope) in the worktree.
-- `CLAUDE.local.md` in the worktree, and `AGENTS.override.md` when git does not track it.
+- `CLAUDE.local.md` in the worktree; `AGENTS.override.md` and `.github/copilot-instructions.md`
+  when git does not track them (a tracked one is the team's file, already shared).
 - Gemini CLI: the `## Gemini Added Memories` section of `<GEMINI_CLI_HOME>/.gemini/GEMINI.md`
   (or `~/.gemini/GEMINI.md`) and of the worktree's `GEMINI.md`.
+- Gemini CLI's skill inbox: `SKILL.md` of each skill Auto Memory drafted into
+  `<home>/tmp/<project>/memory/skills/<skill>/`, `<project>` being the short name
+  `projects.json` gives the worktree (or the `sha256` of its path, the older layout).
 - Serena: `.serena/memories/*.md` in the worktree.
+- Codex: the handbook `<CODEX_HOME or ~/.codex>/memories/MEMORY.md`, only its blocks whose
+  working directory lies in this repository (`codex.py`).
 
 `memory.sources` (the comma list that also picks transcript agents) turns stores on: an
 agent's name turns on all its stores unless some of them are named, then only those.
@@ -16,20 +23,21 @@ agent's name turns on all its stores unless some of them are named, then only th
 
 from __future__ import annotations
 
-import re
+import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from git_memory.agent_memory.claude import configured_directory, project_slug
+from git_memory.agent_memory.codex import HANDBOOK
+from git_memory.sessions.providers import claude_code, codex, gemini_cli
 from git_memory.sessions.providers.base import MEMORY_STORES
-from git_memory.sessions.providers.claude_code import PROVIDER_INFO
-from git_memory.sessions.providers.gemini_cli import home
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
 GEMINI_SECTION = "Gemini Added Memories"
-_SLUG_CHAR = re.compile(r"[^A-Za-z0-9]")
 
 
 @dataclass(frozen=True)
@@ -43,11 +51,13 @@ class StoreSpec:
 
 @dataclass(frozen=True)
 class StoreFile:
-    """One file of a found store: its path, its name inside the store, the section read."""
+    """One file of a found store: its path, its name inside the store, the section read;
+    `roots` makes it a Codex handbook, read only for the blocks applying to those folders."""
 
     path: Path
     name: str
     section: str | None = None
+    roots: tuple[Path, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -66,17 +76,15 @@ LABELS = {
     "agents-override": "untracked AGENTS.override.md",
     "gemini-memories": "Gemini CLI saved memories",
     "serena-memories": "Serena memories",
+    "codex-memories": "Codex memories",
+    "gemini-skill-inbox": "Gemini CLI skill inbox",
+    "copilot-instructions": "untracked .github/copilot-instructions.md",
 }
 STORES: tuple[StoreSpec, ...] = tuple(
     StoreSpec(name, agent, LABELS[name]) for name, agent in MEMORY_STORES
 )
 STORE_NAMES = tuple(store.name for store in STORES)
 AGENTS = tuple(dict.fromkeys(store.agent for store in STORES))
-
-
-def project_slug(path: Path) -> str:
-    """Claude Code's folder name for a project: every non-alphanumeric character is `-`."""
-    return _SLUG_CHAR.sub("-", str(path))
 
 
 def enabled_stores(value: str | None) -> list[StoreSpec]:
@@ -125,7 +133,12 @@ def _markdown_in(directory: Path, prefix: str = "") -> tuple[StoreFile, ...]:
 
 
 def _claude_auto(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
-    root = PROVIDER_INFO.home() / "projects" / project_slug(main_root(worktree)) / "memory"
+    config = claude_code.PROVIDER_INFO.home()
+    local = ".claude/settings.local.json"
+    personal = None if is_tracked(worktree, local) else worktree.root / local
+    root = configured_directory(config, personal) or (
+        config / "projects" / project_slug(main_root(worktree)) / "memory"
+    )
     return FoundStore(spec, root, _markdown_in(root))
 
 
@@ -152,17 +165,24 @@ def _claude_local(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     return _single(spec, worktree, "CLAUDE.local.md")
 
 
+def _untracked(spec: StoreSpec, worktree: Worktree, name: str) -> FoundStore | None:
+    # A tracked instruction file is the team's own, already reviewed through git.
+    return None if is_tracked(worktree, name) else _single(spec, worktree, name)
+
+
 def _override(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
-    # A tracked override is the team's own instruction file, already reviewed through git.
-    return (
-        None
-        if is_tracked(worktree, "AGENTS.override.md")
-        else _single(spec, worktree, "AGENTS.override.md")
-    )
+    return _untracked(spec, worktree, "AGENTS.override.md")
+
+
+def _copilot(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    return _untracked(spec, worktree, ".github/copilot-instructions.md")
 
 
 def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
-    places = ((home() / "GEMINI.md", "user GEMINI.md"), (worktree.root / "GEMINI.md", "GEMINI.md"))
+    places = (
+        (gemini_cli.home() / "GEMINI.md", "user GEMINI.md"),
+        (worktree.root / "GEMINI.md", "GEMINI.md"),
+    )
     files = [
         StoreFile(path, name, GEMINI_SECTION)
         for path, name in places
@@ -171,9 +191,49 @@ def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     return FoundStore(spec, worktree.root, tuple(files))
 
 
+def _gemini_inbox(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    tmp = gemini_cli.home() / "tmp"
+    names = gemini_cli.registered_projects(str(gemini_cli.home()))
+    for root in dict.fromkeys((str(worktree.root), str(main_root(worktree)))):
+        project = names.get(root) or hashlib.sha256(root.encode()).hexdigest()
+        inbox = tmp / project / "memory" / "skills"
+        if inbox.is_dir():
+            return FoundStore(spec, inbox, _skills_in(inbox))
+    return None
+
+
+def _skills_in(inbox: Path) -> tuple[StoreFile, ...]:
+    """`<skill>/SKILL.md` of every drafted skill. A skill folder that is a link stands for
+    its file, so the reader refuses it; `<skill>.patch` proposals are not skills."""
+    try:
+        entries = sorted(inbox.iterdir())
+    except OSError:
+        return ()
+    files = []
+    for entry in entries:
+        name = f"{entry.name}/SKILL.md"
+        skill = entry / "SKILL.md"
+        if entry.is_symlink():
+            files.append(StoreFile(entry, name))
+        elif entry.is_dir() and (skill.exists() or skill.is_symlink()):
+            files.append(StoreFile(skill, name))
+    return tuple(files)
+
+
 def _serena(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     root = worktree.root / ".serena" / "memories"
     return FoundStore(spec, root, _markdown_in(root))
+
+
+def _codex(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    root = codex.PROVIDER_INFO.home() / "memories"
+    path = root / HANDBOOK
+    if not (path.exists() or path.is_symlink()):
+        return FoundStore(spec, root, ())
+    # Codex records the working directory as it saw it: the path as given and as resolved.
+    folders = (main_root(worktree), worktree.root)
+    roots = tuple(dict.fromkeys([*folders, *(Path(os.path.realpath(f)) for f in folders)]))
+    return FoundStore(spec, root, (StoreFile(path, HANDBOOK, roots=roots),))
 
 
 _LOCATORS = {
@@ -183,4 +243,7 @@ _LOCATORS = {
     "agents-override": _override,
     "gemini-memories": _gemini,
     "serena-memories": _serena,
+    "codex-memories": _codex,
+    "gemini-skill-inbox": _gemini_inbox,
+    "copilot-instructions": _copilot,
 }

@@ -16,6 +16,9 @@ StoreName = Literal[
     "agents-override",
     "gemini-memories",
     "serena-memories",
+    "codex-memories",
+    "gemini-skill-inbox",
+    "copilot-instructions",
 ]
 
 

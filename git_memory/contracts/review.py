@@ -20,6 +20,7 @@ from git_memory.contracts.extraction import (
 )
 
 MAX_EXCERPT_CHARS = 480
+MAX_APPROVED_CHARS = 4000
 ORIGINS = ("person", "document", "program", "agent", "tool")
 # Where quoted words came from: typed by a person, a pasted document, a prompt a program
 # wrote, the agent's own words, a tool's output (git_memory/sessions/origin.py decides).
@@ -67,6 +68,14 @@ class ReviewStatement(Model):
     )
 
 
+class ReviewReplaced(Model):
+    """An approved entry the candidate would rewrite, with its text as approved now, shown
+    beside the candidate's `content` so the two can be read side by side."""
+
+    entry_id: Identifier
+    approved_text: Annotated[str, StringConstraints(max_length=MAX_APPROVED_CHARS)]
+
+
 class ReviewItem(Model):
     """A quarantined candidate at its current revision."""
 
@@ -81,6 +90,12 @@ class ReviewItem(Model):
         "Where the entry would apply: `path:<dir>` when the manifests it cites and the "
         "directories its commands run in lie below one directory; absent: everywhere. The "
         "prepare request's `scope` widens or narrows it.",
+    )
+    replaces: list[ReviewReplaced] | SkipJsonSchema[None] = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="An update: each approved entry it would rewrite, with the text approved "
+        "now (beside `content`, the new text); absent for a new entry.",
     )
 
     @field_validator("statements")

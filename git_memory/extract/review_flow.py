@@ -223,9 +223,23 @@ def _evidence_line(evidence: ReviewEvidence, indent: str) -> str:
     return f"{indent}{evidence.display}{excerpt}"
 
 
+def replaced_lines(item: ReviewItem, indent: str) -> list[str]:
+    """An update's approved text beside its new text, one pair per entry it rewrites."""
+    lines: list[str] = []
+    for replaced in item.replaces or []:
+        lines.append(f"{indent}updates {replaced.entry_id}:")
+        for label, text in (("approved", replaced.approved_text), ("proposed", item.content)):
+            first, *rest = text.strip().splitlines() or [""]
+            lines.append(f"{indent}  {label}: {first}")
+            lines += [f"{indent}            {line}" for line in rest]
+    return lines
+
+
 def _one_item(item: ReviewItem, position: int, total: int, ask: Ask, say: Say) -> str:
     """The verdict on one item: (c)onfirmed, (d)iscarded, (s)kipped or (q)uit."""
     say(f"\n[{position}/{total}] {item.type or item.kind}: {item.content.strip()}")
+    for line in replaced_lines(item, "  "):
+        say(line)
     for statement in item.statements:
         say(f"  claim: {statement.text}  ({statement.provenance_strength})")
         warning = support_warning(statement)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from git_memory.assemble.scope import entry_scope
 from git_memory.contracts.review import (
+    MAX_APPROVED_CHARS,
     ORIGINS,
     ReviewEvidence,
     ReviewItem,
     ReviewQuote,
+    ReviewReplaced,
     ReviewStatement,
 )
+from git_memory.store.approved import list_approved_entries
 from git_memory.store.candidates import Candidate, assessments, evidence_refs
 from git_memory.store.db import StateDB
 
@@ -63,7 +66,23 @@ def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
         content=content,
         statements=statements,
         scope=_scope(db, candidate.candidate_id, content) if kind == "entry" else None,
+        replaces=_replaced(db, candidate) or None,
     )
+
+
+def _replaced(db: StateDB, candidate: Candidate) -> list[ReviewReplaced]:
+    """The approved entries an update would rewrite, each with its text as approved now."""
+    targets = candidate.payload.get("targetEntryIds") or []
+    if candidate.payload.get("action") != "update" or not targets:
+        return []
+    bodies = {
+        row["entry_id"]: str(row["body_text"]) for row in list_approved_entries(db, candidate.owner)
+    }
+    return [
+        ReviewReplaced(entry_id=entry, approved_text=bodies[entry].strip()[:MAX_APPROVED_CHARS])
+        for entry in targets
+        if entry in bodies
+    ]
 
 
 def _scope(db: StateDB, candidate_id: str, content: str) -> str | None:

@@ -19,7 +19,9 @@ from git_memory.store.session import open_workspace
 def harvest(ctx: OpContext, request: HarvestRequest) -> HarvestResponse:
     """Read what agents keep in their own memory for this worktree and offer each item for
     review: Claude Code's auto memory and subagent memory, CLAUDE.local.md, an untracked
-    AGENTS.override.md, Gemini CLI's saved memories and Serena's memories (docs/agent-memory.md).
+    AGENTS.override.md or .github/copilot-instructions.md, Gemini CLI's saved memories and
+    drafted skills, Serena's memories and the blocks of Codex's memory handbook that apply
+    to this repository (docs/agent-memory.md).
 
     Each bullet or section becomes a quarantined candidate with evidence naming its store,
     item and content digest; `git memory review` confirms it and the promotion lint gate

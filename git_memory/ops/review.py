@@ -19,6 +19,7 @@ from git_memory.extract.review_flow import (
     prepare_request,
     queue,
     quote_lines,
+    replaced_lines,
     support_warning,
 )
 from git_memory.formats.controls import escape_controls
@@ -145,6 +146,7 @@ def _render(response: Review, ids: ShortIds) -> str:
         lines.append(
             f"{shown[item.candidate_id]} r{item.revision} [{item.kind}] {item.content.strip()}"
         )
+        lines += replaced_lines(item, "  ")
         for statement in item.statements:
             marker = f"[{statement.claim_support}, {statement.provenance_strength}]"
             if "\n" in statement.text:  # a proposed file or diff: the marker stays outside it

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.agent_memory.stores import project_slug
+from git_memory.agent_memory.claude import project_slug
 from tests.conftest import FIXTURES, run_cli
 from tests.repos import Repo, make_repo
 
@@ -79,15 +79,56 @@ def agents_override(project: Project) -> Path:
     return _copy("AGENTS.override.md", project.root / "AGENTS.override.md")
 
 
+def copilot(project: Project) -> Path:
+    """An untracked .github/copilot-instructions.md (one person's notes)."""
+    return _copy("copilot-instructions.md", project.root / ".github" / "copilot-instructions.md")
+
+
 def gemini(project: Project) -> Path:
     """Gemini CLI's user GEMINI.md with saved memories, in the sandboxed GEMINI_CLI_HOME."""
     return _copy("gemini/GEMINI.md", project.homes["gemini"] / ".gemini" / "GEMINI.md")
+
+
+def gemini_inbox(project: Project) -> Path:
+    """A skill Gemini CLI's Auto Memory drafted for the project, in the sandboxed
+    GEMINI_CLI_HOME: `projects.json` names the project's folder under `tmp/`; and the Makefile
+    targets the skill names, so the approved entries verify as fresh."""
+    project.repo.write("Makefile", "migrate:\n\ttrue\nmigrate-check:\n\ttrue\n")
+    project.repo.commit_all("make migrate")
+    gemini_home = project.homes["gemini"] / ".gemini"
+    gemini_home.mkdir(parents=True, exist_ok=True)
+    registry = {"projects": {str(project.root.resolve()): "app"}}
+    (gemini_home / "projects.json").write_text(json.dumps(registry))
+    inbox = gemini_home / "tmp" / "app" / "memory" / "skills"
+    _copy("gemini/skill-inbox/run-migrations/SKILL.md", inbox / "run-migrations" / "SKILL.md")
+    return inbox
 
 
 def serena(project: Project) -> Path:
     """Serena's memories folder in the worktree."""
     folder = project.root / ".serena" / "memories"
     _copy("serena/7nohe__figdeck__suggested_commands.md", folder / "suggested_commands.md")
+    return folder
+
+
+CODEX_FIXTURE_ROOT = "/home/dev/app"
+
+
+def codex(project: Project) -> Path:
+    """Codex's memories in the sandboxed CODEX_HOME: the handbook, whose first block applies
+    to this project (the fixture's working directory becomes the project's root), and the
+    cross-project summary beside it; and the Makefile targets its notes name, so the
+    approved entries verify as fresh."""
+    project.repo.write("Makefile", "db-reset:\n\ttrue\ntest-integration:\n\ttrue\n")
+    project.repo.commit_all("make targets")
+    folder = project.homes["codex"] / "memories"
+    handbook = (STORE_FIXTURES / "codex" / "MEMORY.md").read_text(encoding="utf-8")
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text(
+        handbook.replace(f"cwd={CODEX_FIXTURE_ROOT};", f"cwd={project.root.resolve()};"),
+        encoding="utf-8",
+    )
+    _copy("codex/memory_summary.md", folder / "memory_summary.md")
     return folder
 
 
@@ -99,6 +140,9 @@ BUILDERS: dict[str, tuple[Callable[[Project], Path], str]] = {
     "agents-override": (agents_override, "pnpm-lock.yaml"),
     "gemini-memories": (gemini, "scripts/release.sh"),
     "serena-memories": (serena, "`git status`/`git diff` for version control"),
+    "codex-memories": (codex, "drops and reseeds the local Postgres"),
+    "gemini-skill-inbox": (gemini_inbox, "while a dev server holds the database"),
+    "copilot-instructions": (copilot, "RFC 7807 problem documents"),
 }
 
 

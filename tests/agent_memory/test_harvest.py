@@ -116,9 +116,14 @@ def test_memory_sources_turns_a_store_off(project: Project) -> None:
     assert none["stores"] == [], "naming one Claude store turns the others off"
 
 
-def test_a_tracked_agents_override_is_the_teams_file_and_not_read(project: Project) -> None:
-    BUILDERS["agents-override"][0](project)
-    project.repo.commit_all("team override")
+@pytest.mark.parametrize("store", ["agents-override", "copilot-instructions"])
+def test_a_tracked_instruction_file_is_the_teams_file_and_not_read(
+    project: Project, store: str
+) -> None:
+    BUILDERS[store][0](project)
+    _, untracked = project.gm("harvest")
+    assert [s["store"] for s in untracked["stores"]] == [store]
+    project.repo.commit_all("team instructions")
     _, harvested = project.gm("harvest")
     assert harvested["stores"] == []
 

@@ -1,8 +1,9 @@
 """Harvest: each item of an agent's own memory store becomes a quarantined candidate.
 
 An item travels the path a drafted transcript memory does: a DraftCandidate validated by its
-contract, one statement citing one evidence item (the store, the item's key and its content
-digest; never a path under the home directory or a session id), assessed by the host
+contract, one statement citing the store item (the store, the item's key and its content
+digest; never a path under the home directory or a session id) and the transcript turns
+that wrote it when the sessions index saw them (agent_memory/origin.py), assessed by the host
 (`unverified` until a person confirms it in review), then the promotion lint gate. What an
 agent wrote is typed the way transcript memories are: a command or a trap is a work method,
 a rule or a fact a work fact. An item whose substance approved memory already holds is not
@@ -16,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from git_memory.agent_memory.items import MemoryItem
+from git_memory.agent_memory.origin import WritingTurn, writing_turns
 from git_memory.agent_memory.read import UnreadFile, read_store
 from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate
 from git_memory.contracts.canonical import digest
@@ -38,6 +40,11 @@ _RULE = re.compile(
     r"^(?:always|never|don'?t|do not|must|prefer|avoid|use|keep|only|ask|make sure)\b",
     re.IGNORECASE,
 )
+# How review names a cited turn, by its relation to the item (agent_memory/origin.py).
+SAYS = {
+    "wrote-memory": "the turn that wrote it",
+    "learned-in": "the first turn of the session it was learned in",
+}
 TYPE_OF = {
     "command": "work_method",
     "trap": "work_method",
@@ -72,11 +79,15 @@ def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
     outcome = HarvestOutcome(stores=locate(worktree, specs))
     prior = harvest_state.harvested_items(workspace.db, workspace.owner)
     approved = _approved(workspace)
+    items: list[MemoryItem] = []
     for found in outcome.stores:
-        items, diagnostics = read_store(found, worktree.root)
+        read, diagnostics = read_store(found, worktree.root)
         outcome.diagnostics += diagnostics
-        for item in items:
-            _one(workspace, outcome, item, prior.get((item.store, item.key)), approved)
+        items += read
+    writers = writing_turns(worktree, outcome.stores, items)
+    for item in items:
+        turns = writers.get((item.store, item.key), [])
+        _one(workspace, outcome, item, prior.get((item.store, item.key)), approved, turns=turns)
     if outcome.offered:
         store.bump_candidate_generation(workspace.db, workspace.owner)
     return outcome
@@ -98,6 +109,8 @@ def _one(
     item: MemoryItem,
     previous: harvest_state.HarvestedItem | None,
     approved: list[tuple[str, str]],
+    *,
+    turns: list[WritingTurn],
 ) -> None:
     if previous is not None and previous.content_digest == item.digest:
         outcome.unchanged += 1
@@ -114,7 +127,7 @@ def _one(
     candidate_id = f"harvest-{digest([item.store, item.key, item.digest])[:16]}-c1"
     existing = store.get_candidate(workspace.db, candidate_id)
     if existing is None:
-        _stage(workspace, candidate_id, item, target)
+        _stage(workspace, candidate_id, item, target, turns)
     _remember(workspace, item, candidate_id)
     if existing is None or existing.status == "quarantined":
         outcome.offered.append(
@@ -157,7 +170,13 @@ def _entry_of(
     return next((entry for entry, body in approved if body == text), None)
 
 
-def _stage(workspace: Workspace, candidate_id: str, item: MemoryItem, target: str | None) -> None:
+def _stage(
+    workspace: Workspace,
+    candidate_id: str,
+    item: MemoryItem,
+    target: str | None,
+    turns: list[WritingTurn],
+) -> None:
     pointer = {"kind": "memory", "store": item.store, "item": item.key, "digest": item.digest}
     evidence_id = f"ev-1-{digest(pointer)[:12]}"
     evidence = CatalogItem(
@@ -168,6 +187,8 @@ def _stage(workspace: Workspace, candidate_id: str, item: MemoryItem, target: st
         relations=("states",),
         limitations=(LIMITATION,),
     )
+    written = _turn_evidence(turns)
+    catalog = {evidence_id: evidence, **{e.evidence_id: e for e, _ in written}}
     text = item.text.strip()
     draft = DraftCandidate(
         content=text,
@@ -175,9 +196,9 @@ def _stage(workspace: Workspace, candidate_id: str, item: MemoryItem, target: st
         priority=50,
         confidence="medium",
         scene=None,
-        statements=[DraftStatement(statement_id="s1", text=text, evidence_ids=[evidence_id])],
+        statements=[DraftStatement(statement_id="s1", text=text, evidence_ids=list(catalog))],
     )
-    (assessment,) = assess_statements(draft.statements, {evidence_id: evidence})
+    (assessment,) = assess_statements(draft.statements, catalog)
     payload = {
         **draft.to_json(),
         "candidateKind": "entry",
@@ -199,14 +220,53 @@ def _stage(workspace: Workspace, candidate_id: str, item: MemoryItem, target: st
         "display": f"{item.store} {item.key} (sha256 {item.digest[:12]})",
         "excerpt": text[:480],
     }
-    ref = store.EvidenceRef(
-        statement_id="s1",
-        evidence_id=evidence_id,
-        pointer_digest=evidence.pointer_digest,
-        relation="states",
-        strength=evidence.strength,
-        limitations=[LIMITATION],
-        detail=detail,
-    )
-    store.add_evidence_refs(workspace.db, candidate_id, [ref])
+    refs = [
+        store.EvidenceRef(
+            statement_id="s1",
+            evidence_id=evidence_id,
+            pointer_digest=evidence.pointer_digest,
+            relation="states",
+            strength=evidence.strength,
+            limitations=[LIMITATION],
+            detail=detail,
+        )
+    ]
+    for cited, turn in written:
+        refs.append(
+            store.EvidenceRef(
+                statement_id="s1",
+                evidence_id=cited.evidence_id,
+                pointer_digest=cited.pointer_digest,
+                session_key=turn.session_key,
+                turn_key=turn.turn_key,
+                revision=turn.revision,
+                relation=cited.relations[0],
+                strength=cited.strength,
+                limitations=list(cited.limitations),
+                detail={
+                    **cited.pointer,
+                    "display": f"{SAYS[turn.relation]} ({turn.started or 'time unknown'})",
+                    "started": turn.started,
+                    "excerpt": turn.prompt.strip()[:480],
+                },
+            )
+        )
+    store.add_evidence_refs(workspace.db, candidate_id, refs)
     store.set_assessment(workspace.db, candidate_id, assessment)
+
+
+def _turn_evidence(turns: list[WritingTurn]) -> list[tuple[CatalogItem, WritingTurn]]:
+    """A catalog item for each transcript turn that wrote the item (sessions index)."""
+    found = []
+    for number, turn in enumerate(turns, start=2):
+        pointer = {"kind": "turn", "turnKey": turn.turn_key}
+        item = CatalogItem(
+            evidence_id=f"ev-{number}-{digest(pointer)[:12]}",
+            pointer=pointer,
+            pointer_digest=digest(pointer),
+            strength="direct",
+            relations=(turn.relation,),
+            limitations=("source-local-only",),
+        )
+        found.append((item, turn))
+    return found

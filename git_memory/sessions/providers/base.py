@@ -132,6 +132,9 @@ MEMORY_STORES: tuple[tuple[str, str], ...] = (
     ("agents-override", "codex"),
     ("gemini-memories", "gemini-cli"),
     ("serena-memories", "serena"),
+    ("codex-memories", "codex"),
+    ("gemini-skill-inbox", "gemini-cli"),
+    ("copilot-instructions", "copilot-cli"),
 )
 
 

@@ -292,6 +292,11 @@ def _argument_paths(messages: list[dict[str, Any]]) -> list[PurePath]:
     return found
 
 
+def registered_projects(home: str) -> dict[str, str]:
+    """`projects.json`: absolute project root → short directory name under `tmp/`."""
+    return _projects(home)
+
+
 def _projects(home: str) -> dict[str, str]:
     """`projects.json`: absolute project root → short directory name."""
     text = _read_small(os.path.join(home, "projects.json"))
