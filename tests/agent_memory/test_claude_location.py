@@ -8,11 +8,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from git_memory.testing.repos import make_repo
 
 from git_memory.agent_memory.claude import project_slug
 from tests.agent_memory.conftest import STORE_FIXTURES, Project
 from tests.conftest import run_cli
+from tests.repos import make_repo
 
 LONG = "/home/dev/" + "monorepo/" * 25 + "app"
 

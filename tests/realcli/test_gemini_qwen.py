@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from git_memory.testing.repos import Repo
 
 from tests.assemble.test_assemble_scope import API_FACT, ROOT_FACT, WEB_FACT, memory
 from tests.realcli.fake_model import ChatCompletionsAgent, FakeModel, GenerateContentAgent
 from tests.realcli.test_scoped_memory import _assemble, run_client
+from tests.repos import Repo
 
 __all__ = ["memory"]  # the fixture, used by name
 # Nothing but the scripted model on 127.0.0.1: no update check, usage statistics or
