@@ -11,12 +11,16 @@ import click
 from pydantic import Field
 
 from git_memory import output
+from git_memory.agent_memory.stores import enabled_stores
 from git_memory.contracts.base import Hex64, Model
-from git_memory.contracts.extraction import MemoryExtractionRequest, TimeWindow
+from git_memory.contracts.extraction import MemoryExtractionRequest, TimeWindow, is_absent
+from git_memory.contracts.harvest import HarvestResponse
 from git_memory.errors import GitMemoryError, UsageError
 from git_memory.extract import window
+from git_memory.extract.builtin.harvest import harvest as harvest_stores
 from git_memory.extract.pipeline import BatchOutcome, preview_batch, run_batch
 from git_memory.ops.base import OpContext, Operation
+from git_memory.ops.harvest import harvest_response
 from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
@@ -95,6 +99,9 @@ class ExtractRunnerResponse(Model):
     next: str
     added: list[AddedCandidate] = Field(default_factory=list)
     session_notes: list[SessionNote] = Field(default_factory=list)
+    # What `--runner builtin` offered from agents' own memory stores (`memory.sources` picks
+    # them), present when it found any store for this worktree.
+    harvest: HarvestResponse | None = Field(default=None, exclude_if=is_absent)
 
 
 def extract(
@@ -116,7 +123,9 @@ def extract(
     each candidate added with its text and, per session of the window that added nothing,
     why: left out (too few sealed turns, still active), or read with nothing new (already
     approved or proposed) or nothing to keep (no command with an observed result, no fixed
-    failure, no rule a person typed; a session a program drove gives no rules)."""
+    failure, no rule a person typed; a session a program drove gives no rules). The builtin
+    runner also offers what the agents keep in their own memory stores, as `git memory
+    harvest` does (`memory.sources` picks the stores)."""
     if isinstance(request, ExtractPreviewRequest):
         return _preview(ctx, request)
     with open_workspace(ctx.worktree) as workspace:
@@ -152,6 +161,7 @@ def _extract(
                 window.remember(workspace.db, workspace.owner, window.from_request(part))
             elif found.extracted or found.adjudicated or found.quarantined:
                 break  # a model runner delivers one approved part per run
+    harvested = _harvest(ctx, workspace, outcome) if builtin else None
     span = {"after": parts[0].after, "before": parts[-1].before}
     return ExtractRunnerResponse(
         runner=request.runner,
@@ -165,7 +175,18 @@ def _extract(
         next=_next(workspace, outcome) if builtin else _next_model(outcome),
         added=_added(workspace, outcome.quarantined),
         session_notes=[SessionNote(session_key=k, note=n) for k, n in outcome.session_notes],
+        harvest=harvested,
     )
+
+
+def _harvest(ctx: OpContext, workspace: Workspace, outcome: BatchOutcome) -> HarvestResponse | None:
+    """Offer the agents' own memory items as `git memory harvest` does; what it offered
+    joins this run's candidates. None when no enabled store exists for this worktree."""
+    found = harvest_stores(workspace, enabled_stores(ctx.worktree.config_value("memory.sources")))
+    if not found.stores:
+        return None
+    outcome.quarantined += [candidate_id for candidate_id, *_ in found.offered]
+    return harvest_response(found)
 
 
 def _added(workspace: Workspace, candidate_ids: list[str]) -> list[AddedCandidate]:
@@ -323,6 +344,10 @@ def _render(response: ExtractRunnerResponse, ids: ShortIds) -> str:
         lines[0] += f", {response.sessions} session(s) read"
         lines.append(f"  window {response.window['after']} → {response.window['before']}")
     lines += [f"  skipped {item.sessions} session(s): {item.reason}" for item in response.skipped]
+    if response.harvest is not None:
+        offered = len(response.harvest.offered)
+        stores = ", ".join(store.store for store in response.harvest.stores)
+        lines.append(f"  agents' own memory ({stores}): {offered} item(s) offered")
     shown = ids.of("candidate", response.quarantined)
     texts = {item.candidate_id: item.content for item in response.added}
     for candidate in response.quarantined:

@@ -9,6 +9,7 @@ import click
 
 from git_memory.agent_memory.stores import STORES, enabled_stores
 from git_memory.contracts.harvest import HarvestRequest, HarvestResponse
+from git_memory.extract.builtin.harvest import HarvestOutcome
 from git_memory.extract.builtin.harvest import harvest as run_harvest
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
@@ -36,10 +37,11 @@ def harvest(ctx: OpContext, request: HarvestRequest) -> HarvestResponse:
         specs = enabled_stores(ctx.worktree.config_value("memory.sources"))
     with open_workspace(ctx.worktree) as workspace:
         outcome = run_harvest(workspace, specs)
-    return _response(outcome)
+    return harvest_response(outcome)
 
 
-def _response(outcome: Any) -> HarvestResponse:
+def harvest_response(outcome: HarvestOutcome) -> HarvestResponse:
+    """The HarvestResponse document of one harvest (also part of `extract --runner builtin`)."""
     items: dict[str, int] = {}
     for _, item, _, _ in outcome.offered:
         items[item.store] = items.get(item.store, 0) + 1
