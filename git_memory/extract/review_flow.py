@@ -174,7 +174,8 @@ def interactive(
 ) -> Decisions:
     """Typed facts in one batch (or one by one on request), then each other candidate
     statement by statement; every item is shown beside its evidence. A scoped entry can be
-    widened, and narrowed too when `narrowing` is given."""
+    widened, and narrowed too when `narrowing` is given; with `narrowing`, an entry that
+    applies everywhere can also be confirmed for one directory only."""
     decisions = Decisions()
     typed = [item for item in items if bulk_confirmable(item)]
     rest = [item for item in items if not bulk_confirmable(item)]
@@ -191,13 +192,17 @@ def interactive(
         else:
             decisions.skipped += len(typed)
     for position, item in enumerate(rest, start=1):
-        verdict = _one_item(item, position, len(rest), ask, say)
+        scoping = narrowing is not None and item.kind == "entry" and not item.scope
+        verdict = _one_item(item, position, len(rest), ask, say, scoping=scoping)
         if verdict == "q":
             decisions.skipped += len(rest) - position + 1
             break
-        if verdict == "c":
+        if verdict in ("c", "p"):
             decisions.confirmed.append(item)
-            chosen = _choose_scope(item, ask, say, narrowing)
+            if verdict == "p" and narrowing is not None:
+                chosen = _narrow("", narrowing, say)
+            else:
+                chosen = _choose_scope(item, ask, say, narrowing)
             if chosen is not None:
                 decisions.scopes[item.candidate_id] = chosen
         elif verdict == "d":
@@ -235,12 +240,16 @@ def replaced_lines(item: ReviewItem, indent: str) -> list[str]:
     return lines
 
 
-def _one_item(item: ReviewItem, position: int, total: int, ask: Ask, say: Say) -> str:
-    """The verdict on one item: (c)onfirmed, (d)iscarded, (s)kipped or (q)uit."""
+def _one_item(
+    item: ReviewItem, position: int, total: int, ask: Ask, say: Say, *, scoping: bool = False
+) -> str:
+    """The verdict on one item: (c)onfirmed, (d)iscarded, (s)kipped or (q)uit; with
+    `scoping`, the last statement may also be confirmed for one (p)ath only."""
     say(f"\n[{position}/{total}] {item.type or item.kind}: {item.content.strip()}")
     for line in replaced_lines(item, "  "):
         say(line)
-    for statement in item.statements:
+    last = len(item.statements)
+    for number, statement in enumerate(item.statements, start=1):
         say(f"  claim: {statement.text}  ({statement.provenance_strength})")
         warning = support_warning(statement)
         if warning:
@@ -249,7 +258,12 @@ def _one_item(item: ReviewItem, position: int, total: int, ask: Ask, say: Say) -
             say(_evidence_line(evidence, "    "))
             for line in quote_lines(evidence, "      "):
                 say(line)
-        answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")
+        if scoping and number == last:
+            answer = ask(
+                "  (c)onfirm, confirm for one (p)ath only, (d)iscard, (s)kip, (q)uit?", "cpdsq", "s"
+            )
+        else:
+            answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")
         if answer != "c":
             return answer
     return "c"
@@ -275,20 +289,26 @@ def _choose_scope(item: ReviewItem, ask: Ask, say: Say, narrowing: Narrowing | N
     if answer == "w":
         return WHOLE_REPOSITORY
     if answer == "n" and narrowing is not None:
-        chosen = _narrow(current, narrowing, say)
-        if chosen is not None:
-            say(f"  applies below {chosen.removeprefix(PATH_PREFIX)}/ now")
-        return chosen
+        return _narrow(current, narrowing, say)
     return None
 
 
 def _narrow(current: str, narrowing: Narrowing, say: Say) -> str | None:
-    """Ask for the directory until it is one (an empty answer keeps the scope)."""
+    """Ask for the directory until it is one (an empty answer keeps the scope); `current`
+    is empty for an entry that applies to the whole repository."""
+    question = (
+        f"  directory below {current}/ (for example {current}/src)"
+        if current
+        else "  directory it applies to (for example web or services/api)"
+    )
     while True:
-        answer = narrowing.enter(f"  directory below {current}/ (for example {current}/src)")
+        answer = narrowing.enter(question)
         if not answer.strip():
             return None
         try:
-            return narrowed_scope(narrowing.root, current, answer)
+            chosen = narrowed_scope(narrowing.root, current, answer)
         except GitMemoryError as error:
             say(f"  ! {error}" + (f" ({error.hint})" if error.hint else ""))
+            continue
+        say(f"  applies below {chosen.removeprefix(PATH_PREFIX)}/ now")
+        return chosen

@@ -43,9 +43,12 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
     (confirm / discard / skip / quit), every item is shown beside its evidence, and at the end
     the confirmed candidates become a promotion plan whose diff is shown and, when you say
     yes, written into the memory root. Candidates already in an open plan are not asked
-    again. `--confirm-typed-facts` does the typed-fact step without asking and prepares the
-    plan. Only typed facts that show their observed run are confirmed together; everything
-    else is decided one by one. JSON output never confirms anything.
+    again. An entry whose evidence lies below one directory shows where it applies: keep that
+    scope, widen it to the whole repository or narrow it to a directory below; an entry for
+    everywhere can be confirmed for one directory only ((p)ath), and the entry file carries
+    `scope: path:<dir>`. `--confirm-typed-facts` does the typed-fact step without asking and
+    prepares the plan. Only typed facts that show their observed run are confirmed together;
+    everything else is decided one by one. JSON output never confirms anything.
     """
 
     with open_workspace(ctx.worktree) as workspace:

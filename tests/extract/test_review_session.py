@@ -195,6 +195,39 @@ def worktree(tmp_path: Path) -> Path:
     return root
 
 
+def test_an_entry_for_everywhere_can_be_confirmed_for_one_directory(worktree: Path) -> None:
+    everywhere = item("e1", "unverified", ["Run `make test` before pushing.", "Lint too."])
+    kept = item("e2", "unverified", ["Never commit generated files."])
+    lines: Iterator[str] = iter(["/etc", "web/api", ""])
+    said: list[str] = []
+    ask, asked = scripted(["c", "p", "p"])
+    narrowing = Narrowing(worktree, lambda _question: next(lines))
+    decisions = interactive([everywhere, kept], ask, said.append, narrowing)
+    # Only the last statement of an entry offers the path; each statement is still asked.
+    assert asked[0] == "  (c)onfirm, (d)iscard, (s)kip, (q)uit?"
+    assert (
+        asked[1]
+        == asked[2]
+        == ("  (c)onfirm, confirm for one (p)ath only, (d)iscard, (s)kip, (q)uit?")
+    )
+    refused = [line for line in said if line.startswith("  ! ")]
+    assert len(refused) == 1
+    assert "GM_SCOPE_INVALID" in refused[0]
+    assert "  applies below web/api/ now" in said
+    # An empty directory answer confirms the entry for everywhere, as it was.
+    assert [i.candidate_id for i in decisions.confirmed] == ["e1", "e2"]
+    assert decisions.scopes == {"e1": "path:web/api"}
+    prepared = prepare_request(decisions.confirmed, scopes=decisions.scopes)
+    assert [c.scope for c in prepared.candidates] == ["path:web/api", None]
+
+
+def test_without_narrowing_no_path_is_offered() -> None:
+    ask, asked = scripted(["c"])
+    decisions = interactive([item("e1", "unverified", ["Never commit build/."])], ask, print)
+    assert asked == ["  (c)onfirm, (d)iscard, (s)kip, (q)uit?"]
+    assert decisions.scopes == {}
+
+
 def test_a_scoped_entry_can_be_narrowed_to_a_directory_below(worktree: Path) -> None:
     web = item("w1", "unverified", ["Run `cd web/api && make`."], scope="path:web")
     api = item("a1", "unverified", ["Run `cd web && npm test`."], scope="path:web")

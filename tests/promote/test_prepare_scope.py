@@ -115,3 +115,22 @@ def test_the_terminal_review_narrows_a_scope_and_the_entry_carries_it(gm: Any, r
     assert terminal.finish() == 0, terminal.screen
     (written,) = (repo.root / ".memory" / "entries").glob("*.md")
     assert parse_entry(written.read_text()).scope == "path:web/api"
+
+
+def test_the_terminal_review_confirms_an_entry_for_one_directory(gm: Any, repo: Repo) -> None:
+    assert gm(["init"], cwd=repo.root).exit_code == 0
+    repo.write("services/api/Makefile", "test:\n\ttrue\n")
+    seed_candidate(repo.root, "cand-all", "Run the tests", [Statement("s1", "x")])
+    terminal = Terminal(["review"], repo.root)
+    terminal.expect(r"\(c\)onfirm, confirm for one \(p\)ath only, \(d\)iscard, \(s\)kip")
+    terminal.type("p")
+    terminal.expect(r"directory it applies to \(for example web or services/api\)")
+    terminal.type("services/nowhere")
+    terminal.expect(r"\[GM_PATH_NOT_FOUND\]")
+    terminal.type("services/api")
+    terminal.expect(r"applies below services/api/ now")
+    terminal.expect(r"Write these \d+ file\(s\) into \.memory/ now")
+    terminal.type("y")
+    assert terminal.finish() == 0, terminal.screen
+    (written,) = (repo.root / ".memory" / "entries").glob("*.md")
+    assert parse_entry(written.read_text()).scope == "path:services/api"
