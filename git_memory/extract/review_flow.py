@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from git_memory.contracts.promotion import ConfirmedStatement, PrepareCandidate, PrepareRequest
 from git_memory.contracts.review import ReviewEvidence, ReviewItem, ReviewStatement
@@ -114,12 +113,6 @@ def prepare_request(
             ],
         }
     )
-
-
-def prepare_document(items: list[dict[str, Any]], kind: str = "entry") -> dict[str, Any]:
-    """The PrepareRequest document confirming review items as a client read them (the
-    `items` of a Review document)."""
-    return prepare_request([ReviewItem.model_validate(item) for item in items], kind).to_json()
 
 
 @dataclass

@@ -113,7 +113,7 @@ def snapshot(path: Path) -> dict[str, bytes]:
 
 def review_and_promote(project: Project, only: list[str] | None = None) -> dict[str, Any]:
     """Confirm the quarantined candidates (`only` these ids when given) and promote the plan."""
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     code, review = project.gm("review")
     assert code == 0, review

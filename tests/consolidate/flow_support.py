@@ -113,7 +113,7 @@ def patch(task: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, A
 
 def prepare_and_promote(root: Path, kind: str, tmp: Path) -> dict[str, Any]:
     """review --kind KIND → prepare (confirm every statement) → promote --approve."""
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     review = cli_json(["review", "--kind", kind], root)
     assert review["items"], review
@@ -125,7 +125,7 @@ def prepare_and_promote(root: Path, kind: str, tmp: Path) -> dict[str, Any]:
 
 def prepare_plan(root: Path, kind: str, tmp: Path) -> CliResult:
     """review --kind KIND → `git memory prepare` (not asserted)."""
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     review = cli_json(["review", "--kind", kind], root)
     request = tmp / f"prepare-{kind}.json"

@@ -283,7 +283,7 @@ def test_unreadable_request_file(sample_repo: SampleRepo, tmp_path: Path) -> Non
 def test_a_statement_reworded_after_review_is_refused(
     sample_repo: SampleRepo, tmp_path: Path
 ) -> None:
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     task = _claude_task(sample_repo)
     adjudication = stage(sample_repo.root, sample_batch(task), tmp_path).json()["adjudicationTask"]

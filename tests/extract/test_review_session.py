@@ -10,11 +10,11 @@ from git_memory.extract.review_flow import (
     bulk_confirmable,
     interactive,
     is_typed_fact,
-    prepare_document,
     prepare_request,
     quote_lines,
     support_warning,
 )
+from tests.review_helpers import prepare_document
 
 
 def item(

@@ -14,7 +14,6 @@ import anyio
 import pytest
 from mcp import Client, types
 
-from git_memory.extract.review_flow import prepare_document
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
 from tests.extract.flow import decisions, sample_batch
 from tests.mcp.harness import (
@@ -24,6 +23,7 @@ from tests.mcp.harness import (
     stdio,
     structured,
 )
+from tests.review_helpers import prepare_document
 
 
 async def _ok(client: Client, tool: str, arguments: dict[str, Any]) -> Any:

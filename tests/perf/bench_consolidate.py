@@ -84,8 +84,8 @@ def _patch(task: Any, ids: list[str]) -> dict[str, Any]:
 
 def measure(entries: int) -> dict[str, Any]:
     """Run every measurement; returns the figures."""
-    from git_memory.extract.review_flow import prepare_document
     from git_memory.ops.base import OpContext, load_operation
+    from tests.review_helpers import prepare_document
 
     with tempfile.TemporaryDirectory() as temp:
         os.environ["GIT_MEMORY_HOME"] = str(Path(temp) / "state")

@@ -45,7 +45,7 @@ def _json(args: list[str], root: Path) -> tuple[int, Any]:
 
 def _extract_review_promote(sample_repo: SampleRepo, tmp_path: Path) -> list[Any]:
     """The builtin flow as a user runs it: extract, confirm everything, prepare, promote."""
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     root = sample_repo.root
     code, extracted = _json(

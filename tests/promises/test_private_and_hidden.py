@@ -41,7 +41,7 @@ def _stage_and_review(sample_repo: SampleRepo, tmp_path: Path, leak: str) -> lis
 
 
 def _prepare(sample_repo: SampleRepo, tmp_path: Path, items: list[Any]) -> tuple[int, Any]:
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     request = tmp_path / "prepare.json"
     request.write_text(json.dumps(prepare_document(items)))

@@ -79,7 +79,7 @@ def test_nothing_reaches_the_repository_without_an_approved_promotion_plan(
         == 0
     )
     _, review = _json(["review"], sample_repo.root)
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     request = sample_repo.root.parent / "prepare.json"
     request.write_text(json.dumps(prepare_document(review["items"])))
@@ -167,7 +167,7 @@ def test_no_secret_session_id_or_home_path_reaches_a_committed_file(
     ).json()
     stage(sample_repo.root, decisions(staged["adjudicationTask"]), tmp_path)
     _, review = _json(["review"], sample_repo.root)
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     request = tmp_path / "prepare.json"
     request.write_text(json.dumps(prepare_document(review["items"])))

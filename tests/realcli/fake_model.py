@@ -18,9 +18,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from git_memory.extract.review_flow import prepare_document
 from tests.extract.conftest import SINCE, UNTIL
 from tests.extract.flow import decisions, sample_batch
+from tests.review_helpers import prepare_document
 
 # (tool name without the client's prefix, the text the client passed back as its result)
 ToolResult = tuple[str, str]

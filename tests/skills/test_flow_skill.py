@@ -168,7 +168,7 @@ def test_memory_change_after_stage_is_drift_at_review_and_prepare(
     everything = run_cli(["review", "--format", "json"], cwd=sample.root)
     assert everything.exit_code == 0, everything.stdout
     assert all(item["kind"] != "skill" for item in everything.json()["items"])
-    from git_memory.extract.review_flow import prepare_document  # built from the item as shown
+    from tests.review_helpers import prepare_document  # built from the item as shown
 
     path = tmp_path / "stale-prepare.json"
     entry = sample.root / ".memory" / "entries" / "new-rule.md"
@@ -234,7 +234,7 @@ def test_two_candidates_for_one_skill(tmp_path: Path, hermetic_env: dict[str, Pa
     assert stage_doc(sample.root, _skill(recall), tmp_path).exit_code == 0
     assert stage_doc(sample.root, _skill(recall, body="# Other\n"), tmp_path).exit_code == 0
     assert error_code(prepare_plan(sample.root, "skill", tmp_path)) == "GM_REQUEST_INVALID"
-    from git_memory.extract.review_flow import prepare_document
+    from tests.review_helpers import prepare_document
 
     items = cli_json(["review", "--kind", "skill"], sample.root)["items"]
     for number, item in enumerate(items):
