@@ -25,7 +25,7 @@ from git_memory.contracts.runner import InputCoverage
 from git_memory.errors import GitMemoryError
 from git_memory.runners.plans import build_plan
 from git_memory.runners.profiles import RunnerOptions
-from git_memory.runners.runner import Approval, Planned, ProcessRunner
+from git_memory.runners.runner import DeliveryApproval, Planned, ProcessRunner
 from git_memory.runners.session import RunnerSession
 from git_memory.store.authorization import delivery_state
 from git_memory.store.tasks import get_task
@@ -124,7 +124,7 @@ def consolidate(
     if note is not None:
         return ConsolidateResult(status=_status_of(built), entry_count=built.selected, note=note)
     assert built.task is not None
-    approval = Approval(
+    approval = DeliveryApproval(
         getattr(request, "approve_plan", None), getattr(request, "approve_manifest", None), ask
     )
     runner = Consolidator(

@@ -79,7 +79,7 @@ class ChunkTurn:
 
 
 @dataclass(frozen=True)
-class Chunk:
+class TurnChunk:
     """Consecutive whole turns of one session."""
 
     turns: tuple[ChunkTurn, ...]
@@ -119,22 +119,22 @@ class Chunk:
         return sorted({e.payload_sha256 for t in self.turns for e in t.events if e.payload_sha256})
 
 
-def chunk_turns(turns: list[SourceTurn], budget: int = CHUNK_BUDGET_BYTES) -> list[Chunk]:
+def chunk_turns(turns: list[SourceTurn], budget: int = CHUNK_BUDGET_BYTES) -> list[TurnChunk]:
     """Greedily pack one session's selected turns (in order) into chunks."""
-    chunks: list[Chunk] = []
+    chunks: list[TurnChunk] = []
     pending: list[ChunkTurn] = []
     used = 0
     for index, turn in enumerate(turns):
         events = turn.events if turn_cost(turn.events) <= budget else fit_turn(turn.events, budget)
         cost = turn_cost(events)
         if pending and used + cost > budget:
-            chunks.append(Chunk(tuple(pending)))
+            chunks.append(TurnChunk(tuple(pending)))
             pending, used = [], 0
         pending.append(ChunkTurn(index, turn, events))
         used += cost
         if used > budget:  # an oversize turn that could not be made to fit stands alone
-            chunks.append(Chunk(tuple(pending)))
+            chunks.append(TurnChunk(tuple(pending)))
             pending, used = [], 0
     if pending:
-        chunks.append(Chunk(tuple(pending)))
+        chunks.append(TurnChunk(tuple(pending)))
     return chunks

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import EvidenceItem
 from git_memory.contracts.host_records import CatalogItem, EvidencePointer, EvidenceStrength
-from git_memory.extract.chunk import Chunk
+from git_memory.extract.chunk import TurnChunk
 from git_memory.extract.source import STRENGTH_ORDER
 
 KIND_ORDER = {"commit": 0, "turn": 1, "path": 2}
@@ -65,7 +65,7 @@ def _add(
     current.limitations.update(limitations)
 
 
-def build_catalog(chunk: Chunk) -> tuple[list[CatalogItem], dict[int, str]]:
+def build_catalog(chunk: TurnChunk) -> tuple[list[CatalogItem], dict[int, str]]:
     """The chunk's catalog (ordered kind, pointerDigest) and its turnIndex → evidenceId map."""
     merged: dict[str, _Merged] = {}
     for chunk_turn in chunk.turns:

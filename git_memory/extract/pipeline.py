@@ -30,13 +30,13 @@ from git_memory.extract.coverage import adjudication_coverage, extraction_covera
 from git_memory.extract.recall_flow import pending_tasks
 from git_memory.extract.stage_drafts import stage_drafts
 from git_memory.runners.profiles import RunnerOptions
-from git_memory.runners.runner import Approval, ProcessRunner, Runner
+from git_memory.runners.runner import DeliveryApproval, ProcessRunner, Runner
 from git_memory.runners.session import RunnerSession
 from git_memory.store.session import Workspace
 from git_memory.store.tasks import list_tasks
 
 # Nothing approved: a model runner raises GM_APPROVAL_REQUIRED with its pending plans.
-NO_APPROVAL = Approval()
+NO_APPROVAL = DeliveryApproval()
 RUNNER_LEASE = {"holder": "git-memory-runner", "expiresAt": 0}
 
 
@@ -80,7 +80,7 @@ def run_batch(
     request: MemoryExtractionRequest | None,
     *,
     limit: int | None = 1,
-    approval: Approval = NO_APPROVAL,
+    approval: DeliveryApproval = NO_APPROVAL,
 ) -> BatchOutcome:
     """Deliver pending adjudications, else the next extraction tasks; stage every answer.
 
@@ -95,7 +95,7 @@ def run_batch(
         tasks = _next_extractions(workspace, request, limit or 1)
         _extract(workspace, _extractor(session, approval), tasks, outcome)
         adjudications = _pending_adjudications(workspace)
-        approval = Approval(ask=approval.ask)
+        approval = DeliveryApproval(ask=approval.ask)
     _adjudicate(workspace, _adjudicator(session, approval), adjudications, outcome)
     return outcome
 
@@ -127,7 +127,7 @@ def _adjudicate(
 
 
 def _extractor(
-    session: RunnerSession, approval: Approval = NO_APPROVAL
+    session: RunnerSession, approval: DeliveryApproval = NO_APPROVAL
 ) -> ProcessRunner[ExtractionTask, CandidateDraftBatch]:
     return ProcessRunner(
         session, "extraction", CandidateDraftBatch, task_stdin, extraction_coverage, approval
@@ -135,7 +135,7 @@ def _extractor(
 
 
 def _adjudicator(
-    session: RunnerSession, approval: Approval = NO_APPROVAL
+    session: RunnerSession, approval: DeliveryApproval = NO_APPROVAL
 ) -> ProcessRunner[AdjudicationTask, AdjudicationResult]:
     return ProcessRunner(
         session, "adjudication", AdjudicationResult, task_stdin, adjudication_coverage, approval

@@ -8,7 +8,7 @@ from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import AgentRecall, RecallGuidance, RecallSelection
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
-from git_memory.extract.select import Selection, select
+from git_memory.extract.select import WindowSelection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks
 from git_memory.sessions.providers.base import enabled
 from git_memory.sessions.sync import sync
@@ -33,7 +33,7 @@ def pending_tasks(
     *,
     now: float | None = None,
     capped: bool = True,
-) -> tuple[Selection, list[PlannedTask]]:
+) -> tuple[WindowSelection, list[PlannedTask]]:
     """Sync the session index, select the window and plan its chunks; the pending ones."""
     worktree = workspace.worktree
     # Take in what the agents wrote since the last look; an agent calling recall over MCP has
@@ -93,7 +93,7 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
     return True
 
 
-def _selection(selection: Selection, pending: int) -> RecallSelection:
+def _selection(selection: WindowSelection, pending: int) -> RecallSelection:
     return RecallSelection(
         request_digest=selection.request_digest,
         result_set_digest=selection.result_set_digest,
@@ -103,7 +103,7 @@ def _selection(selection: Selection, pending: int) -> RecallSelection:
     )
 
 
-def _note(selection: Selection, pending: list[PlannedTask], limit: int) -> str | None:
+def _note(selection: WindowSelection, pending: list[PlannedTask], limit: int) -> str | None:
     if not selection.sessions:
         return "no session of this worktree has enough sealed turns in the window"
     if not pending:

@@ -54,7 +54,7 @@ class SessionSelection:
 
 
 @dataclass(frozen=True)
-class Selection:
+class WindowSelection:
     """Everything recall and extract need from the selection step."""
 
     request_digest: str
@@ -87,7 +87,7 @@ def select(
     *,
     now: float | None = None,
     capped: bool = True,
-) -> Selection:
+) -> WindowSelection:
     """Select, gate and digest the turns of `request` for this worktree.
 
     `capped=False` lifts the cap for the in-process builtin runner: nothing it reads leaves
@@ -142,7 +142,7 @@ def select(
     each = tuple((key, skipped[0][0]) for key in short if rejected) + tuple(
         (key, SKIP_ACTIVE) for key in sorted(active)
     )
-    return Selection(
+    return WindowSelection(
         request_digest, result_set, source_binding, tuple(sessions), rejected, skipped, each
     )
 

@@ -30,10 +30,10 @@ from git_memory.contracts.extraction import (
 )
 from git_memory.contracts.extraction import Chunk as TaskChunk
 from git_memory.contracts.host_records import CatalogItem, CitedTurn, RecallRecord
-from git_memory.extract.chunk import Chunk, chunk_turns
+from git_memory.extract.chunk import TurnChunk, chunk_turns
 from git_memory.extract.evidence import build_catalog, public_item
 from git_memory.extract.prompts import EXTRACTION_PROMPT_VERSION, prompt_text
-from git_memory.extract.select import Selection, SessionSelection
+from git_memory.extract.select import SessionSelection, WindowSelection
 from git_memory.extract.source import SourceTurn
 from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
 from git_memory.extract.transcript import serialize_chunk
@@ -67,7 +67,7 @@ class PlannedTask:
 
 
 def build_tasks(
-    selection: Selection, binding: RepositoryBinding, database_uuid: str, now_ms: int
+    selection: WindowSelection, binding: RepositoryBinding, database_uuid: str, now_ms: int
 ) -> list[PlannedTask]:
     """Every chunk of every selected session as a planned task, in session order."""
     planned: list[PlannedTask] = []
@@ -87,9 +87,9 @@ def build_tasks(
 
 
 def _plan(
-    selection: Selection,
+    selection: WindowSelection,
     session: SessionSelection,
-    chunk: Chunk,
+    chunk: TurnChunk,
     *,
     binding: RepositoryBinding,
     database_uuid: str,

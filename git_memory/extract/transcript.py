@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import cache
 
-from git_memory.extract.chunk import Chunk
+from git_memory.extract.chunk import TurnChunk
 
 END_MARKER = "<<end-of-transcript>>"
 
@@ -84,7 +84,7 @@ def turn_marker(index: int, evidence_id: str | None) -> str:
     return f'<<past-turn index="{index}"{attribute}>>'
 
 
-def serialize_chunk(chunk: Chunk, turn_evidence: dict[int, str]) -> str:
+def serialize_chunk(chunk: TurnChunk, turn_evidence: dict[int, str]) -> str:
     """The transcript text of a chunk: preamble, turns and events, end marker."""
     blocks: list[str] = []
     for chunk_turn in chunk.turns:

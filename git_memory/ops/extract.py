@@ -25,7 +25,7 @@ from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, r
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
 from git_memory.runners.profiles import RunnerOptions
-from git_memory.runners.runner import Approval
+from git_memory.runners.runner import DeliveryApproval
 from git_memory.sessions.listing import oldest_start
 from git_memory.store.candidates import list_candidates
 from git_memory.store.session import Workspace, open_workspace
@@ -140,7 +140,7 @@ def _extract(
         request.runner, request.runner_command, request.runner_model, request.runner_endpoint
     )
     builtin = request.runner == "builtin"
-    approval = Approval(request.approve_plan, request.approve_manifest, ctx.confirm)
+    approval = DeliveryApproval(request.approve_plan, request.approve_manifest, ctx.confirm)
     parts = [request.request.window, *request.later_windows]
     outcome = BatchOutcome()
     with output.progress("extracting windows", len(parts) if len(parts) > 1 else 0) as shown:

@@ -45,7 +45,7 @@ from git_memory.runners.environment import require_credential
 from git_memory.runners.isolation_check import check_isolation
 from git_memory.runners.probe_text import Challenge, probe_prompt
 from git_memory.runners.process import spawn
-from git_memory.runners.profiles import RunnerProfile, require_model_runner
+from git_memory.runners.profiles import ResolvedProfile, require_model_runner
 
 TEST_VERSION = "conformance-test@2"
 SIGNATURE_DOMAIN = "runner-conformance"
@@ -97,7 +97,7 @@ def sign(record: Mapping[str, str], secret: OriginSecret) -> str:
 
 
 def record_problems(
-    record: object, profile: RunnerProfile, binary: BinaryIdentity, secret: OriginSecret
+    record: object, profile: ResolvedProfile, binary: BinaryIdentity, secret: OriginSecret
 ) -> list[str]:
     """Why `record` does not authorize this profile and binary (empty: it does)."""
     if not isinstance(record, dict) or set(record) != {*RECORD_FIELDS, "signature"}:
@@ -115,13 +115,13 @@ def record_problems(
     return [f"{key} changed" for key, value in expected.items() if record[key] != value]
 
 
-def record_path(state_home: Path, profile: RunnerProfile) -> Path:
+def record_path(state_home: Path, profile: ResolvedProfile) -> Path:
     """`<state home>/artifacts/conformance/<runner>.json` (directories created 0700)."""
     directory = ensure_private_dir(state_home / ARTIFACTS_DIR)
     return ensure_private_dir(directory / "conformance") / f"{profile.name}.json"
 
 
-def load_record(state_home: Path, profile: RunnerProfile) -> Any:
+def load_record(state_home: Path, profile: ResolvedProfile) -> Any:
     """The cached record (any JSON value), or None when there is none."""
     path = record_path(state_home, profile)
     if not path.exists() and not path.is_symlink():
@@ -133,7 +133,7 @@ def load_record(state_home: Path, profile: RunnerProfile) -> Any:
 
 
 def require_valid(
-    state_home: Path, profile: RunnerProfile, binary: BinaryIdentity, secret: OriginSecret
+    state_home: Path, profile: ResolvedProfile, binary: BinaryIdentity, secret: OriginSecret
 ) -> dict[str, str]:
     """The valid cached record, or `GM_RUNNER_CONFORMANCE_REQUIRED`/`_INVALID`. Spawns nothing."""
     record = load_record(state_home, profile)
@@ -156,7 +156,7 @@ def require_valid(
 
 def ensure(
     state_home: Path,
-    profile: RunnerProfile,
+    profile: ResolvedProfile,
     secret: OriginSecret,
     *,
     force: bool = False,
@@ -183,7 +183,7 @@ def ensure(
 
 def reprobe(
     state_home: Path,
-    profile: RunnerProfile,
+    profile: ResolvedProfile,
     secret: OriginSecret,
     *,
     host_env: Mapping[str, str] | None = None,
@@ -203,7 +203,7 @@ def reprobe(
     return outcome
 
 
-def probe_failed(profile: RunnerProfile, outcome: ProbeOutcome) -> GitMemoryError:
+def probe_failed(profile: ResolvedProfile, outcome: ProbeOutcome) -> GitMemoryError:
     """The error for a failed probe, naming every failed check."""
     codes = [failure.code for failure in outcome.failures]
     return GitMemoryError(
@@ -219,7 +219,7 @@ def probe_failed(profile: RunnerProfile, outcome: ProbeOutcome) -> GitMemoryErro
 
 
 def cli_version_digest(
-    profile: RunnerProfile, binary: BinaryIdentity, host_env: Mapping[str, str] | None
+    profile: ResolvedProfile, binary: BinaryIdentity, host_env: Mapping[str, str] | None
 ) -> tuple[str | None, str]:
     """`sha256(path + "\\n" + --version output)`, or None and why the probe failed."""
     result = spawn(
@@ -237,7 +237,7 @@ def cli_version_digest(
 
 
 def probe(
-    profile: RunnerProfile,
+    profile: ResolvedProfile,
     binary: BinaryIdentity,
     secret: OriginSecret,
     *,
@@ -276,7 +276,7 @@ def probe(
 class ProbeRun:
     """How every process of one probe is started: as the runner is, in production."""
 
-    profile: RunnerProfile
+    profile: ResolvedProfile
     binary: BinaryIdentity
     host_env: Mapping[str, str] | None
     temp_root: Path | None

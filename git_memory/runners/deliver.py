@@ -21,7 +21,7 @@ from git_memory.runners.binary import BinaryIdentity, identify
 from git_memory.runners.ledger import Ledger
 from git_memory.runners.plans import check_pre_spawn
 from git_memory.runners.process import check_result, spawn
-from git_memory.runners.profiles import RunnerProfile, require_model_runner
+from git_memory.runners.profiles import ResolvedProfile, require_model_runner
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Delivery:
 
     state_home: Path
     secret: OriginSecret
-    profile: RunnerProfile
+    profile: ResolvedProfile
     ledger: Ledger
     host_env: Mapping[str, str] | None = None
     temp_root: Path | None = None

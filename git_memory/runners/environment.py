@@ -19,7 +19,7 @@ from pathlib import Path
 from git_memory.errors import GitMemoryError
 from git_memory.paths import PRIVATE_FILE_MODE, ensure_private_dir
 from git_memory.runners.binary import BinaryIdentity
-from git_memory.runners.profiles import RunnerProfile
+from git_memory.runners.profiles import ResolvedProfile
 
 ROOT_PREFIX = "git-memory-runner-"
 SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
@@ -45,7 +45,7 @@ def runner_path(binary: BinaryIdentity, host_env: Mapping[str, str]) -> str:
 
 
 def build_environment(
-    profile: RunnerProfile, binary: BinaryIdentity, host_env: Mapping[str, str], root: Path
+    profile: ResolvedProfile, binary: BinaryIdentity, host_env: Mapping[str, str], root: Path
 ) -> dict[str, str]:
     """The complete environment of the runner; nothing else from the host gets through."""
     env = {key: host_env[key] for key in profile.environment_allowlist if key in host_env}
@@ -69,7 +69,7 @@ def build_environment(
 
 @contextlib.contextmanager
 def isolated(
-    profile: RunnerProfile,
+    profile: ResolvedProfile,
     binary: BinaryIdentity,
     *,
     host_env: Mapping[str, str] | None = None,
@@ -110,7 +110,7 @@ def _prepare_codex_home(codex_home: Path, host_env: Mapping[str, str]) -> None:
         handle.write(data)
 
 
-def require_credential(profile: RunnerProfile, host_env: Mapping[str, str] | None = None) -> None:
+def require_credential(profile: ResolvedProfile, host_env: Mapping[str, str] | None = None) -> None:
     """Refuse before anything is spawned when the runner could not authenticate anyway.
 
     Claude runs with `--bare`, which authenticates by `ANTHROPIC_API_KEY` only; Codex takes

@@ -26,11 +26,11 @@ from git_memory.contracts.runner import (
 from git_memory.errors import GitMemoryError
 from git_memory.paths import ARTIFACTS_DIR, ensure_private_dir, read_private, write_private_atomic
 from git_memory.runners.ledger import Ledger, Via
-from git_memory.runners.profiles import RunnerProfile
+from git_memory.runners.profiles import ResolvedProfile
 
 
 def build_plan(
-    profile: RunnerProfile,
+    profile: ResolvedProfile,
     *,
     task_kind: str,
     task_id: str,
@@ -210,7 +210,7 @@ def _plan_detail(plan: RunnerExecutionPlan) -> dict[str, Any]:
     }
 
 
-def check_pre_spawn(plan: RunnerExecutionPlan, profile: RunnerProfile, stdin: bytes) -> None:
+def check_pre_spawn(plan: RunnerExecutionPlan, profile: ResolvedProfile, stdin: bytes) -> None:
     """Gates on the plan and the input that must pass before any process starts."""
     if plan.authorization != "approved":
         raise GitMemoryError(

@@ -15,18 +15,18 @@ from git_memory import _proc
 from git_memory.errors import GitMemoryError
 from git_memory.runners.binary import BinaryIdentity
 from git_memory.runners.environment import isolated
-from git_memory.runners.profiles import RunnerProfile
+from git_memory.runners.profiles import ResolvedProfile
 from git_memory.runners.sandbox import Boxed, sandboxed
 from git_memory.runners.sandbox_init import EXEC_FAILED_EXIT, LINGERING_EXIT, SETUP_FAILED_EXIT
 
 
-def argv_for(profile: RunnerProfile, binary: BinaryIdentity) -> list[str]:
+def argv_for(profile: ResolvedProfile, binary: BinaryIdentity) -> list[str]:
     """The production argv: the hashed file itself, then the profile's fixed arguments."""
     return [str(binary.realpath), *profile.argv_template]
 
 
 def spawn(
-    profile: RunnerProfile,
+    profile: ResolvedProfile,
     binary: BinaryIdentity,
     stdin: bytes,
     *,
@@ -78,7 +78,7 @@ def spawn(
 
 
 def _from_sandbox(
-    profile: RunnerProfile, result: _proc.BoundedResult, boxed: Boxed, program: list[str]
+    profile: ResolvedProfile, result: _proc.BoundedResult, boxed: Boxed, program: list[str]
 ) -> _proc.BoundedResult:
     """The sandbox init's own exit statuses turned back into what they mean."""
     if boxed.command == program:
@@ -104,7 +104,7 @@ def _from_sandbox(
     return dataclasses.replace(result, egress_refused=refused, sandbox_report=report)
 
 
-def check_result(profile: RunnerProfile, result: _proc.BoundedResult) -> bytes:
+def check_result(profile: ResolvedProfile, result: _proc.BoundedResult) -> bytes:
     """The runner's stdout, or the error that describes how the run failed."""
     if result.timed_out:
         raise GitMemoryError(
@@ -139,7 +139,7 @@ def _excerpt(stderr: bytes) -> str:
 
 
 def run_checked(
-    profile: RunnerProfile,
+    profile: ResolvedProfile,
     binary: BinaryIdentity,
     stdin: bytes,
     *,

@@ -100,7 +100,7 @@ class RunnerOptions:
 
 
 @dataclass(frozen=True)
-class RunnerProfile:
+class ResolvedProfile:
     """A resolved profile. `document()` is the RunnerProfile@v1 JSON the digest covers."""
 
     name: str
@@ -159,7 +159,7 @@ def resolve_profile(
     *,
     config: Mapping[str, str | None] | None = None,
     environ: Mapping[str, str] | None = None,
-) -> RunnerProfile:
+) -> ResolvedProfile:
     """Build the profile for `options`; `config` holds `memory.runner.*` git config values."""
     env = os.environ if environ is None else environ
     cfg = config or {}
@@ -216,10 +216,10 @@ def _reject_labels(options: RunnerOptions) -> None:
 
 def _claude(
     options: RunnerOptions, env: Mapping[str, str], limits: dict[str, int]
-) -> RunnerProfile:
+) -> ResolvedProfile:
     _reject_labels(options)
     binary = env.get("GIT_MEMORY_CLAUDE_BIN") or env.get("GIT_MEMORY_RUNNER_BIN") or "claude"
-    return RunnerProfile(
+    return ResolvedProfile(
         name="claude",
         adapter="claude-cli",
         version="1",
@@ -238,7 +238,7 @@ def _codex(
     env: Mapping[str, str],
     cfg: Mapping[str, str | None],
     limits: dict[str, int],
-) -> RunnerProfile:
+) -> ResolvedProfile:
     model = options.model or env.get("GIT_MEMORY_RUNNER_MODEL") or cfg.get("memory.runner.model")
     if not model:
         raise UsageError(
@@ -255,7 +255,7 @@ def _codex(
     _check_model(model)
     _check_endpoint(endpoint)
     binary = env.get("GIT_MEMORY_CODEX_BIN") or env.get("GIT_MEMORY_RUNNER_BIN") or "codex"
-    return RunnerProfile(
+    return ResolvedProfile(
         name="codex",
         adapter="codex-cli",
         version="2",
@@ -327,7 +327,7 @@ def _check_endpoint(endpoint: str) -> None:
 
 def _command(
     options: RunnerOptions, cfg: Mapping[str, str | None], limits: dict[str, int]
-) -> RunnerProfile:
+) -> ResolvedProfile:
     raw = options.command or cfg.get("memory.runner.command")
     if not raw:
         raise UsageError(
@@ -348,7 +348,7 @@ def _command(
         raise UsageError(
             "GM_RUNNER_OPTION_INVALID", "memory.runner.credentialEnv must be a variable name"
         )
-    return RunnerProfile(
+    return ResolvedProfile(
         name="command",
         adapter="command",
         version="1",
@@ -362,9 +362,9 @@ def _command(
     )
 
 
-def _builtin(options: RunnerOptions) -> RunnerProfile:
+def _builtin(options: RunnerOptions) -> ResolvedProfile:
     _reject_labels(options)
-    return RunnerProfile(
+    return ResolvedProfile(
         name="builtin",
         adapter="builtin",
         version="1",
@@ -386,7 +386,7 @@ CONFIG_KEYS: tuple[str, ...] = (
 )
 
 
-def require_model_runner(profile: RunnerProfile) -> None:
+def require_model_runner(profile: ResolvedProfile) -> None:
     """Refuse operations that only make sense for an external runner process."""
     if profile.is_builtin:
         raise GitMemoryError(

@@ -47,7 +47,7 @@ class Runner(Protocol[TaskT_contra, AnswerT_co]):
 
 
 @dataclass(frozen=True)
-class Approval:
+class DeliveryApproval:
     """How the plans of one delivery are approved (see `RunnerSession.approve`)."""
 
     plan: str | None = None
@@ -76,7 +76,7 @@ class ProcessRunner(Generic[DocumentT, ModelT]):
     answer_model: type[ModelT]
     stdin_of: Callable[[DocumentT], bytes]
     coverage_of: Callable[[DocumentT], Sequence[InputCoverage]]
-    approval: Approval = Approval()
+    approval: DeliveryApproval = DeliveryApproval()
 
     def plan(self, tasks: Sequence[DocumentT]) -> list[Planned[DocumentT]]:
         """A pending, stored plan for each task; sends nothing."""

@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 from git_memory import _proc
 from git_memory.errors import GitMemoryError
 from git_memory.paths import state_home
-from git_memory.runners.profiles import RunnerProfile
+from git_memory.runners.profiles import ResolvedProfile
 from git_memory.sessions.discover import default_roots
 
 if sys.platform != "win32":  # the account database (a runner's home and `nobody`)
@@ -241,7 +241,7 @@ def _runner_ids() -> tuple[int, int]:
     return NOBODY, NOBODY
 
 
-def endpoint_of(profile: RunnerProfile) -> tuple[str, int] | None:
+def endpoint_of(profile: ResolvedProfile) -> tuple[str, int] | None:
     """The (host, port) the runner's model lives at, when it is on the network."""
     if profile.name in ENDPOINTS:
         return ENDPOINTS[profile.name]
@@ -436,7 +436,7 @@ class Boxed:
 
 @contextlib.contextmanager
 def sandboxed(
-    profile: RunnerProfile,
+    profile: ResolvedProfile,
     argv: list[str],
     host_env: Mapping[str, str],
     own_state_home: Path | None = None,

@@ -26,7 +26,7 @@ from git_memory.runners.config import profile_for
 from git_memory.runners.deliver import Delivery, deliver
 from git_memory.runners.environment import require_credential
 from git_memory.runners.ledger import StoreLedger
-from git_memory.runners.profiles import RunnerOptions, RunnerProfile
+from git_memory.runners.profiles import ResolvedProfile, RunnerOptions
 
 if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys
@@ -41,7 +41,7 @@ Ask = Callable[[str, str], bool]
 class RunnerSession:
     """One runner profile bound to a state home, its secret and the authorization ledger."""
 
-    profile: RunnerProfile
+    profile: ResolvedProfile
     state_home: Path
     secret: OriginSecret
     ledger: StoreLedger

@@ -19,7 +19,7 @@ import pytest
 
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.runners.ledger import StoreLedger
-from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
+from git_memory.runners.profiles import ResolvedProfile, RunnerOptions, resolve_profile
 from git_memory.runners.sandbox import WRITABLE_SETTING
 from git_memory.store.db import open_state
 from tests.store.authorization_rows import list_authorizations
@@ -84,7 +84,7 @@ def set_mode(script: Path, *modes: str) -> None:
     script.with_suffix(".mode").write_text("\n".join(modes) + "\n")
 
 
-def command_profile(script: Path, **env: str) -> RunnerProfile:
+def command_profile(script: Path, **env: str) -> ResolvedProfile:
     """The `command` profile running `script`, with optional limit overrides in `env`."""
     return resolve_profile(RunnerOptions("command", command=str(script)), environ=env)
 

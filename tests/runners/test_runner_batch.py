@@ -12,7 +12,7 @@ from git_memory.errors import GitMemoryError
 from git_memory.extract.pipeline import BatchOutcome, run_batch
 from git_memory.repo.binding import Worktree, discover_worktree
 from git_memory.runners.profiles import RunnerOptions
-from git_memory.runners.runner import Approval
+from git_memory.runners.runner import DeliveryApproval
 from git_memory.store.session import open_workspace
 from tests.conftest import run_cli
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
@@ -26,7 +26,7 @@ def _run(
     worktree: Worktree, options: RunnerOptions, approve_plan: str | None = None
 ) -> BatchOutcome:
     with open_workspace(worktree) as workspace:
-        return run_batch(workspace, options, REQUEST, approval=Approval(plan=approve_plan))
+        return run_batch(workspace, options, REQUEST, approval=DeliveryApproval(plan=approve_plan))
 
 
 def _required(call: Callable[[], object]) -> GitMemoryError:

@@ -17,7 +17,7 @@ from git_memory.failpoints import FAILPOINT_EXIT_STATUS
 from git_memory.repo.secret import load_or_create_secret
 from git_memory.runners import conformance, plans
 from git_memory.runners.deliver import Delivery, deliver
-from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
+from git_memory.runners.profiles import ResolvedProfile, RunnerOptions, resolve_profile
 from tests.conftest import PROJECT_ROOT
 from tests.runners.conftest import RecordingLedger, command_profile, spawn_count
 
@@ -26,7 +26,7 @@ STDIN = b'{"taskId": "extract-1"}'
 
 
 def _setup(
-    tmp_path: Path, ledger: RecordingLedger, profile: RunnerProfile, *, probe: bool = True
+    tmp_path: Path, ledger: RecordingLedger, profile: ResolvedProfile, *, probe: bool = True
 ) -> tuple[Delivery, RunnerExecutionPlan]:
     home = tmp_path / "state"
     secret = load_or_create_secret(home)

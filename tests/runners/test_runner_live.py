@@ -23,7 +23,7 @@ from git_memory.repo.binding import Worktree, discover_worktree
 from git_memory.runners import conformance
 from git_memory.runners.config import profile_for
 from git_memory.runners.profiles import RunnerOptions
-from git_memory.runners.runner import Approval
+from git_memory.runners.runner import DeliveryApproval
 from git_memory.store.session import open_workspace
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
 from tests.runners.conftest import LIVE_SETTINGS
@@ -50,7 +50,9 @@ def _approve_all(worktree: Worktree, options: RunnerOptions) -> BatchOutcome:
     for _ in range(3):  # extraction, then adjudication (if the model kept anything)
         try:
             with open_workspace(worktree) as workspace:
-                return run_batch(workspace, options, REQUEST, approval=Approval(plan=digest))
+                return run_batch(
+                    workspace, options, REQUEST, approval=DeliveryApproval(plan=digest)
+                )
         except GitMemoryError as exc:
             if exc.code != "GM_APPROVAL_REQUIRED":
                 raise

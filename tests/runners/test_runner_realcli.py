@@ -14,7 +14,7 @@ import pytest
 
 from git_memory.runners.binary import identify
 from git_memory.runners.process import spawn
-from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
+from git_memory.runners.profiles import ResolvedProfile, RunnerOptions, resolve_profile
 
 PARSER_ERROR = re.compile(
     r"unexpected argument|unknown option|unknown feature flag|unrecognized (option|subcommand|"
@@ -26,12 +26,12 @@ PARSER_ERROR = re.compile(
 PROBE_MS = 6_000
 
 
-def _profile(name: str) -> RunnerProfile:
+def _profile(name: str) -> ResolvedProfile:
     options = RunnerOptions(name, model="gpt-5") if name == "codex" else RunnerOptions(name)
     return resolve_profile(options)
 
 
-def _parser_complaint(profile: RunnerProfile, extra: list[str] | None = None) -> str | None:
+def _parser_complaint(profile: ResolvedProfile, extra: list[str] | None = None) -> str | None:
     assert profile.binary is not None
     binary = identify(profile.binary)
     argv = [str(binary.realpath), *(extra or []), *profile.argv_template]
@@ -54,5 +54,5 @@ def test_codex_accepts_the_profile_argv() -> None:
     assert _parser_complaint(profile) is None
     bogus = list(profile.argv_template)
     bogus[bogus.index("--disable") + 1] = "no_such_feature_flag"
-    swapped = RunnerProfile(**{**profile.__dict__, "argv_template": tuple(bogus)})
+    swapped = ResolvedProfile(**{**profile.__dict__, "argv_template": tuple(bogus)})
     assert _parser_complaint(swapped) is not None

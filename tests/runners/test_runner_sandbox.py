@@ -27,7 +27,7 @@ from git_memory.runners.binary import identify
 from git_memory.runners.canary import TcpCanary
 from git_memory.runners.isolation_check import check_isolation, judge
 from git_memory.runners.process import run_checked, spawn
-from git_memory.runners.profiles import RunnerOptions, RunnerProfile, resolve_profile
+from git_memory.runners.profiles import ResolvedProfile, RunnerOptions, resolve_profile
 from tests.conftest import PROJECT_ROOT
 from tests.runners.conftest import command_profile
 
@@ -35,7 +35,7 @@ FakeRunner = Callable[[str], Path]
 SANDBOXED = sandbox.status().available
 
 
-def _profile(script: Path, *args: str, endpoint: str | None = None) -> RunnerProfile:
+def _profile(script: Path, *args: str, endpoint: str | None = None) -> ResolvedProfile:
     command = shlex.join([str(script), *args])
     return resolve_profile(RunnerOptions("command", command=command, endpoint=endpoint), environ={})
 
