@@ -260,7 +260,9 @@ def _one_item(
                 say(line)
         if scoping and number == last:
             answer = ask(
-                "  (c)onfirm, confirm for one (p)ath only, (d)iscard, (s)kip, (q)uit?", "cpdsq", "s"
+                "  (c)onfirm, (d)iscard, (s)kip, (q)uit, or confirm for one (p)ath only?",
+                "cdsqp",
+                "s",
             )
         else:
             answer = ask("  (c)onfirm, (d)iscard, (s)kip, (q)uit?", "cdsq", "s")

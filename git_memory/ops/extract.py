@@ -124,8 +124,7 @@ def extract(
     why: left out (too few sealed turns, still active), or read with nothing new (already
     approved or proposed) or nothing to keep (no command with an observed result, no fixed
     failure, no rule a person typed; a session a program drove gives no rules). The builtin
-    runner also offers what the agents keep in their own memory stores, as `git memory
-    harvest` does (`memory.sources` picks the stores)."""
+    runner also harvests the agents' own memory (see `git memory harvest`)."""
     if isinstance(request, ExtractPreviewRequest):
         return _preview(ctx, request)
     with open_workspace(ctx.worktree) as workspace:

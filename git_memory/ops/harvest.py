@@ -18,11 +18,9 @@ from git_memory.store.session import open_workspace
 
 
 def harvest(ctx: OpContext, request: HarvestRequest) -> HarvestResponse:
-    """Read what agents keep in their own memory for this worktree and offer each item for
-    review: Claude Code's auto memory and subagent memory, CLAUDE.local.md, an untracked
-    AGENTS.override.md or .github/copilot-instructions.md, Gemini CLI's saved memories and
-    drafted skills, Serena's memories and the blocks of Codex's memory handbook that apply
-    to this repository (docs/agent-memory.md).
+    """Offer for review what agents keep in their own memory for this worktree: Claude Code,
+    Codex, Gemini CLI and Serena memories, and personal instruction files git does not track
+    (docs/agent-memory.md lists every store).
 
     Each bullet or section becomes a quarantined candidate with evidence naming its store,
     item and content digest; `git memory review` confirms it and the promotion lint gate

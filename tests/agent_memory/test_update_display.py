@@ -14,7 +14,7 @@ from tests.conftest import run_cli
 from tests.daily.terminal import Terminal
 from tests.mcp.harness import server_parameters, stdio, structured
 
-CLAIM = r"\(c\)onfirm, \(d\)iscard, \(s\)kip, \(q\)uit\?"
+CLAIM = r"\(c\)onfirm, \(d\)iscard, \(s\)kip, \(q\)uit(, or confirm for one \(p\)ath only)?\?"
 APPROVED = "The staging database is reset every night at 02:00 UTC."
 PROPOSED = "The staging database is reset every night at 03:00 UTC."
 

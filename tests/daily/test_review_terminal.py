@@ -10,7 +10,7 @@ from tests.conftest import run_cli
 from tests.daily.terminal import Terminal
 from tests.extract.conftest import SINCE, UNTIL, SampleRepo, build_sample_repo
 
-CLAIM = r"\(c\)onfirm, \(d\)iscard, \(s\)kip, \(q\)uit\?"
+CLAIM = r"\(c\)onfirm, \(d\)iscard, \(s\)kip, \(q\)uit(, or confirm for one \(p\)ath only)?\?"
 TYPED = r"Typed facts: confirm \(a\)ll, decide \(o\)ne by one, or \(s\)kip them\?"
 WRITE = r"Write these (\d+) file\(s\) into \.memory/ now \(and regenerate \.memory/index\.json\)\?"
 

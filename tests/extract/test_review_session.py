@@ -208,7 +208,7 @@ def test_an_entry_for_everywhere_can_be_confirmed_for_one_directory(worktree: Pa
     assert (
         asked[1]
         == asked[2]
-        == ("  (c)onfirm, confirm for one (p)ath only, (d)iscard, (s)kip, (q)uit?")
+        == ("  (c)onfirm, (d)iscard, (s)kip, (q)uit, or confirm for one (p)ath only?")
     )
     refused = [line for line in said if line.startswith("  ! ")]
     assert len(refused) == 1

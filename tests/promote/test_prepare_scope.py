@@ -122,7 +122,7 @@ def test_the_terminal_review_confirms_an_entry_for_one_directory(gm: Any, repo: 
     repo.write("services/api/Makefile", "test:\n\ttrue\n")
     seed_candidate(repo.root, "cand-all", "Run the tests", [Statement("s1", "x")])
     terminal = Terminal(["review"], repo.root)
-    terminal.expect(r"\(c\)onfirm, confirm for one \(p\)ath only, \(d\)iscard, \(s\)kip")
+    terminal.expect(r"\(q\)uit, or confirm for one \(p\)ath only\?")
     terminal.type("p")
     terminal.expect(r"directory it applies to \(for example web or services/api\)")
     terminal.type("services/nowhere")
