@@ -11,7 +11,6 @@ into a child that was not meant to see it; a caller that needs some passes its o
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import selectors
 import signal
@@ -19,8 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # pathlib costs the pre-commit hook's start-up, and only annotations use it
     from pathlib import Path
@@ -78,12 +76,13 @@ def popen(
     )
 
 
-@dataclass(frozen=True)
-class BoundedResult:
+class BoundedResult(NamedTuple):
     """What a bounded run observed; the caller decides which observation is an error.
 
     `stdout`/`stderr` hold at most their caps. `returncode` is None when the child was killed
-    before it exited on its own (timeout or output cap).
+    before it exited on its own (timeout or output cap). A named tuple, not a dataclass: the
+    pre-commit hook imports this module, and `dataclasses` (with `inspect`) is a measured cost
+    of its start-up (docs/performance.md); a changed copy is `result._replace(...)`.
     """
 
     returncode: int | None
@@ -312,7 +311,7 @@ def run_bounded(
             exit_grace=exit_grace,
         )
         if subreaper and _sweep_adopted(known) and not result.lingering:
-            result = dataclasses.replace(result, lingering=True)
+            result = result._replace(lingering=True)
         return result
     finally:
         if subreaper:

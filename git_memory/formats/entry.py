@@ -8,9 +8,8 @@ Pure: no I/O and no pydantic, because the pre-commit hook parses every staged en
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from git_memory.errors import FormatError
 from git_memory.formats.frontmatter import (
@@ -59,16 +58,17 @@ MAX_LINE_BYTES = 8 * 1024
 MAX_LINES = 512
 
 
-@dataclass(frozen=True)
-class Commit:
+# The records here are named tuples, not dataclasses: the pre-commit hook parses every staged
+# entry, and `dataclasses` (with `inspect`) is a measured cost of its start-up
+# (docs/performance.md). A changed copy is `entry._replace(status=...)`.
+class Commit(NamedTuple):
     """Public commit evidence: `repo` is `host/org/repo`, `hash` 40 lowercase hex."""
 
     repo: str
     hash: str
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(NamedTuple):
     """Public evidence only: commits and repository-relative paths."""
 
     commits: tuple[Commit, ...] = ()
@@ -82,8 +82,7 @@ class Evidence:
         }
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One L1 memory. Field order is the canonical frontmatter order; `body` is verbatim."""
 
     id: str
@@ -97,7 +96,7 @@ class Entry:
     scope: str = "repo"
     scene: str | None = None
     occurred: tuple[str, ...] = ()
-    evidence: Evidence = field(default_factory=Evidence)
+    evidence: Evidence = Evidence()
     superseded_by: str | None = None
     body: str = ""
 

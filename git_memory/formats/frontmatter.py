@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from git_memory.errors import FormatError
 
@@ -33,8 +32,10 @@ def js_trim(value: str) -> str:
     return value.strip(JS_WHITESPACE)
 
 
-@dataclass(frozen=True)
-class Field:
+# The records here are named tuples, not dataclasses: the pre-commit hook parses every staged
+# entry, and `dataclasses` (with `inspect`) is a measured cost of its start-up
+# (docs/performance.md).
+class Field(NamedTuple):
     """One parsed `key: value` item; `line` is 1-based in the whole file."""
 
     key: str
@@ -42,8 +43,7 @@ class Field:
     line: int
 
 
-@dataclass(frozen=True)
-class Dialect:
+class Dialect(NamedTuple):
     """Error codes that differ between entry frontmatter and scene META."""
 
     invalid_line: str = "GM_FORMAT_INVALID_LINE"

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.formats import bounded_json
@@ -53,9 +52,12 @@ MAX_INDEX_BYTES = 64 * 1024 * 1024
 SUMMARY_MARKERS = "#>-*+ \t"
 
 
-@dataclass(frozen=True)
-class MemoryIndex:
-    """A parsed index.json: the items of each section, as JSON objects."""
+class MemoryIndex(NamedTuple):
+    """A parsed index.json: the items of each section, as JSON objects.
+
+    A named tuple, as `IndexBuild`: the pre-commit hook checks the index, and `dataclasses`
+    (with `inspect`) is a measured cost of its start-up (docs/performance.md).
+    """
 
     format: str
     entries: tuple[dict[str, Any], ...] = ()
@@ -123,12 +125,11 @@ def summarize(body: str) -> str:
     return ""
 
 
-@dataclass
-class IndexBuild:
+class IndexBuild(NamedTuple):
     """The regenerated index and the memory files that could not be parsed (skipped)."""
 
     data: bytes
-    skipped: list[str] = field(default_factory=list)
+    skipped: list[str]
 
 
 def build_index(

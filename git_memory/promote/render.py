@@ -10,7 +10,7 @@ first target and turns every other target into `status: deprecated` with `supers
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from git_memory.contracts.canonical import sha256_hex
 from git_memory.errors import GitMemoryError
@@ -122,7 +122,7 @@ def _entries_of(candidate: CandidateInput, tree: TreeView, taken: set[str]) -> l
     targets = [_existing(tree, target) for target in candidate.target_ids]
     survivor = _merged_entry(targets, candidate, tree)
     deprecated = [
-        replace(target, status="deprecated", superseded_by=survivor.id) for target in targets[1:]
+        target._replace(status="deprecated", superseded_by=survivor.id) for target in targets[1:]
     ]
     return [survivor, *deprecated]
 
@@ -175,8 +175,7 @@ def _merged_entry(targets: list[Entry], candidate: CandidateInput, tree: TreeVie
     fresh = _fresh_entry(targets[0].id, candidate, tree)
     every = [fresh, *targets]
     commits = {(c.repo, c.hash): c for e in every for c in e.evidence.commits}
-    return replace(
-        fresh,
+    return fresh._replace(
         scope=candidate.scope or targets[0].scope,
         provenance_strength=weakest(e.provenance_strength for e in every),
         claim_support=shared_support(e.claim_support for e in every),

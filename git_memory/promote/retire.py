@@ -12,7 +12,6 @@ replacement), so apply checks the files by blob OID and the replacement by `prec
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
@@ -82,7 +81,7 @@ def retired(entry: Entry, reason: str, by: str | None) -> Entry:
     """The entry deprecated, pointing at `by`, with the reason as its last paragraph."""
     body = entry.body.rstrip("\n")
     body = f"{body}\n\n{REASON_PREFIX}{reason}\n" if body else f"{REASON_PREFIX}{reason}\n"
-    return replace(entry, status="deprecated", superseded_by=by, body=body)
+    return entry._replace(status="deprecated", superseded_by=by, body=body)
 
 
 def plan_retirement(workspace: Workspace, request: RetireRequest) -> PromotionPlan:

@@ -1,14 +1,13 @@
 """Lint the memory root of a worktree: the files (worktree or staged blobs) → findings.
 
 Shared by `git memory lint` and the pre-commit fast path, which must not load pydantic or
-click (its start-up is a measured budget), so this module speaks plain dataclasses.
+click (its start-up is a measured budget), so this module speaks plain named tuples.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
@@ -123,7 +122,8 @@ def _merge(results: dict[str, list[Finding]], path: str, extra: list[Finding]) -
 
 def _path(root: Path | str) -> Path:
     """A worktree root as a path (the staged fast path carries it as text, unimported)."""
-    # Start-up seam: the pre-commit hook never imports pathlib (~5 ms).
+    # Start-up seam (docs/architecture.md): the pre-commit hook never needs pathlib.
+    from pathlib import Path  # noqa: PLC0415
 
     return Path(root)
 

@@ -15,9 +15,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from git_memory.errors import UsageError
 from git_memory.formats.index_json import INDEX_FORMAT, ORIGINAL_INDEX_FORMAT, build_index
@@ -28,6 +26,9 @@ from git_memory.tempnames import PROMOTION_ARTIFACT_PREFIX, is_temp_name
 if TYPE_CHECKING:  # the pre-commit hook imports this module; pathlib is loaded where used
     from pathlib import Path
 
+# The records here are named tuples, not dataclasses: the pre-commit hook imports this module,
+# and `dataclasses` (with `inspect`) is a measured cost of its start-up (docs/performance.md).
+
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
 REGULAR_MODE = 0o100644
@@ -36,8 +37,7 @@ REGULAR_MODE = 0o100644
 INDEX_FILE_VARIABLES = ("GIT_MEMORY_INDEX_FILE", "GIT_INDEX_FILE")
 
 
-@dataclass(frozen=True)
-class MemoryFile:
+class MemoryFile(NamedTuple):
     """One file of a memory root; `data` is None for a symbolic link or a gitlink.
 
     `root_prefix` is "" for the configured memory root, else the worktree-relative root (with
@@ -62,8 +62,7 @@ class MemoryFile:
         return self.kind == "symlink"
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(NamedTuple):
     """One name in a memory-root directory and its `lstat` (a link is never followed)."""
 
     name: str
@@ -155,8 +154,7 @@ def index_path_from_environment(environ: dict[str, str] | None = None) -> str | 
     return None
 
 
-@dataclass(frozen=True)
-class StagedEntry:
+class StagedEntry(NamedTuple):
     """One stage-0 entry of the index the commit records."""
 
     path: str
@@ -221,7 +219,8 @@ def inside_memory_root(root: Path, memory_root: str, paths: list[str]) -> list[s
 
 
 def _memory_prefix(root: Path, memory_root: str, given: str) -> str | None:
-    # Start-up seam: the pre-commit hook never imports pathlib (~5 ms).
+    # Start-up seam (docs/architecture.md): the pre-commit hook never needs pathlib.
+    from pathlib import Path  # noqa: PLC0415
 
     base = (root / memory_root).as_posix().rstrip("/")
     absolute = Path(os.path.abspath(given))

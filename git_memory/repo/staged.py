@@ -10,7 +10,7 @@ one `git cat-file --batch` process reads every blob.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from git_memory import _proc
 from git_memory.errors import GitMemoryError
@@ -36,12 +36,12 @@ KEPT_GIT_VARIABLES = (
 )
 
 
-@dataclass(frozen=True)
-class StagedWorktree:
+class StagedWorktree(NamedTuple):
     """A worktree as the staged lint needs it: its root, its memory root and the configured
     `memory.home` (None when unset).
 
-    Paths are strings here: pathlib's import would cost the hook's start-up.
+    Paths are strings and the record a named tuple: pathlib's and dataclasses' imports would
+    cost the hook's start-up.
     """
 
     root: str

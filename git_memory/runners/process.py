@@ -6,7 +6,6 @@ kills the whole process group; a child left running after the runner exits is li
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -98,10 +97,10 @@ def _from_sandbox(
             f"cannot start the {profile.name} runner: {_excerpt(result.stderr)}",
         )
     if result.returncode == LINGERING_EXIT:
-        return dataclasses.replace(
-            result, returncode=0, lingering=True, egress_refused=refused, sandbox_report=report
+        return result._replace(
+            returncode=0, lingering=True, egress_refused=refused, sandbox_report=report
         )
-    return dataclasses.replace(result, egress_refused=refused, sandbox_report=report)
+    return result._replace(egress_refused=refused, sandbox_report=report)
 
 
 def check_result(profile: ResolvedProfile, result: _proc.BoundedResult) -> bytes:

@@ -11,11 +11,8 @@ nor pygit2.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from git_memory.database import DatabaseError, existing_reader
 from git_memory.errors import GitMemoryError
 from git_memory.paths import SESSIONS_DB
 
@@ -28,9 +25,12 @@ MIN_ID = 8
 MIN_PATH = 5
 
 
-@dataclass(frozen=True)
-class PrivateMarks:
-    """Lowercased strings that must not appear in a promoted byte, by kind."""
+class PrivateMarks(NamedTuple):
+    """Lowercased strings that must not appear in a promoted byte, by kind.
+
+    A named tuple, not a dataclass: the pre-commit hook imports this module, and `dataclasses`
+    (with `inspect`) is a measured cost of its start-up (docs/performance.md).
+    """
 
     session_ids: frozenset[str] = frozenset()
     paths: frozenset[str] = frozenset()
@@ -47,7 +47,9 @@ class PrivateMarks:
 
 def _home_of(transcript: str) -> str | None:
     """The directory holding the first hidden directory of the path (`/home/u/.claude/…`)."""
-    # Start-up seam: the pre-commit hook loads this module and never pathlib (~5 ms).
+    # Start-up seam (docs/architecture.md): the pre-commit hook loads this module and never
+    # needs pathlib.
+    from pathlib import PurePosixPath  # noqa: PLC0415
 
     parts = PurePosixPath(transcript).parts
     for position, part in enumerate(parts):
@@ -69,7 +71,9 @@ def _indexed_rows(state_home: str) -> tuple[list[str], list[str]]:
     path = os.path.join(state_home, SESSIONS_DB)
     if not os.path.isfile(path):
         return [], []
-    # Start-up seam: without a session index the pre-commit hook never loads sqlite3 (~8 ms).
+    # Start-up seam (docs/architecture.md): without a session index the pre-commit hook never
+    # loads the database module and sqlite3.
+    from git_memory.database import DatabaseError, existing_reader  # noqa: PLC0415
 
     try:
         with existing_reader(path) as conn:
@@ -92,6 +96,8 @@ def indexed_session_ids(state_home: str) -> frozenset[str]:
 
 def indexed_private_marks(state_home: Path) -> PrivateMarks:
     """The private strings of every indexed session, and this user's home directory."""
+    # Start-up seam (docs/architecture.md): only the promotion gate, never the hook, calls this.
+    from pathlib import Path, PurePosixPath  # noqa: PLC0415
 
     paths = {str(Path.home()).rstrip("/")}
     ids, transcripts = _indexed_rows(str(state_home))

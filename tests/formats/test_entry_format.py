@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from git_memory.errors import FormatError
@@ -67,12 +65,12 @@ def test_field_order_is_canonicalized() -> None:
 
 
 def test_strings_are_quoted_only_when_needed() -> None:
-    entry = dataclasses.replace(parse_entry(CANONICAL), scene="  padded # scene ")
+    entry = parse_entry(CANONICAL)._replace(scene="  padded # scene ")
     text = serialize_entry(entry)
     assert 'scene: "  padded # scene "' in text
     assert parse_entry(text) == entry
     for tricky in ("true", "42", "[x]", '"q', "a\nb", "8.5"):
-        again = dataclasses.replace(entry, scene=tricky)
+        again = entry._replace(scene=tricky)
         assert parse_entry(serialize_entry(again)) == again
 
 

@@ -42,6 +42,8 @@ entries = st.builds(
     provenance_strength=st.sampled_from(PROVENANCE_STRENGTHS),
     claim_support=st.sampled_from(CLAIM_SUPPORTS),
     limitations=st.lists(nonempty, max_size=3).map(tuple),
+    # Named: builds() fills a named tuple's defaulted fields from their types too.
+    scope=st.just("repo"),
     scene=st.none() | nonempty,
     occurred=st.lists(dates, max_size=3).map(tuple),
     evidence=st.builds(
