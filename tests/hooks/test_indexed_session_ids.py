@@ -12,7 +12,7 @@ from git_memory.formats.entry import Entry, serialize_entry
 from tests.conftest import run_cli
 from tests.extract.conftest import SampleRepo, build_sample_repo
 from tests.hooks.conftest import commit, head
-from tests.hooks.test_lint_fast_path import _fast
+from tests.hooks.test_lint_fast_path import NEVER_LOADED, _fast
 
 ENTRY = ".memory/entries/resume-the-work.md"
 
@@ -136,7 +136,7 @@ def test_the_fast_path_reads_the_index_without_pydantic_click_or_pygit2(
 ) -> None:
     sample_repo, session_id = _setup(tmp_path, hermetic_env)
     _stage_resume_note(sample_repo, session_id)
-    fast = _fast(sample_repo.repo)  # the finding's message proves the index was read
+    fast = _fast(sample_repo.repo, NEVER_LOADED)  # the finding proves the index was read
     assert fast.returncode == 1, fast.stdout + fast.stderr
     assert "this machine's session id (from the session index)" in fast.stdout
     assert "LOADED []" in fast.stderr
