@@ -3,8 +3,9 @@
 Derived data only (it can always be rebuilt from the transcripts). The file lives in the
 private state home (0600), runs in WAL mode, and records its applied migrations by name (an
 index written before names were used recorded version 1, read as `0001-sessions-index`). The
-FTS5 table is external-content over `turns(text, tools)` and is kept current by triggers, so
-it changes in the same transaction as its rows (no reliance on `contentless_delete`).
+FTS5 table is external-content over `turns(text, tools)`, so it changes in the same
+transaction as its rows (no reliance on `contentless_delete`): a trigger removes the FTS rows
+of deleted turns, and `writer.py` adds those of a file's new turns in one statement.
 """
 
 from __future__ import annotations
@@ -87,8 +88,20 @@ END;
 """
 
 
+# A per-row insert trigger made every inserted turn its own FTS5 statement: SQLite opens a
+# statement savepoint for each, FTS5 flushes its pending terms to a new segment at every
+# savepoint, and the segments were merged again and again (most of a full sync's index
+# writes). The FTS rows of a file's turns are now inserted by one statement
+# (`writer._insert_turns`); deleting turns still goes through the delete trigger.
+_FTS_PER_FILE = """
+DROP TRIGGER IF EXISTS turns_fts_insert;
+"""
+
 # (name, DDL) in order. Never edit a released one; append.
-MIGRATIONS: tuple[tuple[str, str], ...] = (("0001-sessions-index", _V1),)
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("0001-sessions-index", _V1),
+    ("0002-sessions-fts-per-file", _FTS_PER_FILE),
+)
 
 
 def index_path(state_home: Path) -> Path:

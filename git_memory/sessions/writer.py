@@ -1,8 +1,8 @@
 """Rows of one file's transaction: events, turns with their evidence edges, diagnostics.
 
 Every table is written with one `executemany` per file (turn ids are assigned here, inside
-the file's write transaction, so the edges can be batched too); the FTS5 rows follow the
-turns through the triggers of `index.py`.
+the file's write transaction, so the edges can be batched too); the FTS5 rows of the new
+turns are added by one statement after them (`index.py` says why not by a trigger).
 """
 
 from __future__ import annotations
@@ -111,6 +111,11 @@ def _insert_turns(conn: Connection, key: str, file_id: int, turns: list[Turn]) -
         " last_offset, started, ended, cwd, terminal, text, tools, skills, states)"
         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         rows,
+    )
+    conn.execute(
+        "INSERT INTO turns_fts(rowid, text, tools)"
+        " SELECT id, text, tools FROM turns WHERE id > ? AND id <= ? ORDER BY id",
+        (last, last + len(turns)),
     )
     conn.executemany("INSERT INTO edges(turn_id, kind, value) VALUES (?,?,?)", edges)
 

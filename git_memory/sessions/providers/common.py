@@ -6,6 +6,7 @@ Pure functions over decoded JSON, plus the one bounded way to read a whole small
 
 from __future__ import annotations
 
+import os
 import re
 import zlib
 from datetime import UTC, datetime
@@ -42,7 +43,12 @@ _EXIT_TAIL, _EXIT_HEAD = 2048, 512
 def read_document(path: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (else `SourceRefused`)."""
     with open_regular(path) as handle:
-        data = handle.read(limit + 1)
+        # A read of `limit` bytes would allocate that much for every small file: read what
+        # the file holds, and on (up to the limit) only when it grew since.
+        expected = min(os.fstat(handle.fileno()).st_size, limit)
+        data = handle.read(expected + 1)
+        if len(data) > expected:
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise SourceRefused("oversized-document", f"a session document over {limit} bytes")
     return data
