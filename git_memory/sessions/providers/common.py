@@ -99,10 +99,18 @@ def iso_from_ms(value: Any) -> str | None:
 def exit_code(text: str) -> int | None:
     """The exit code a shell tool printed into its output text, if any."""
     for window in (text[-_EXIT_TAIL:], text[:_EXIT_HEAD]):
-        found = _EXIT_CODE.search(window)
+        # A match starts at one of the two phrases: the regex is run only from the first
+        # one found (scanning the window for its first letter, `e`, was most of the cost).
+        start = min(_found(window, "Exit Code: "), _found(window, "exit code "))
+        found = _EXIT_CODE.search(window, start) if start < len(window) else None
         if found is not None:
             return int(found.group(1) or found.group(2))
     return None
+
+
+def _found(window: str, phrase: str) -> int:
+    at = window.find(phrase)
+    return len(window) if at < 0 else at
 
 
 def state_of(status: str | None, output: str) -> str:
