@@ -6,7 +6,6 @@ Pure functions over decoded JSON, plus the one bounded way to read a whole small
 
 from __future__ import annotations
 
-import os
 import re
 import zlib
 from datetime import UTC, datetime
@@ -25,7 +24,7 @@ from git_memory.sessions.records import (
     Event,
     text_of,
 )
-from git_memory.sessions.source_io import SourceRefused, open_regular
+from git_memory.sessions.source_io import SourceRefused, read_regular
 from git_memory.sessions.strict_json import LineRejected, decode_line
 
 # A session document read whole (Gemini's legacy JSON, Copilot's legacy JSON) is refused
@@ -42,13 +41,7 @@ _EXIT_TAIL, _EXIT_HEAD = 2048, 512
 
 def read_document(path: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (else `SourceRefused`)."""
-    with open_regular(path) as handle:
-        # A read of `limit` bytes would allocate that much for every small file: read what
-        # the file holds, and on (up to the limit) only when it grew since.
-        expected = min(os.fstat(handle.fileno()).st_size, limit)
-        data = handle.read(expected + 1)
-        if len(data) > expected:
-            data += handle.read(limit + 1 - len(data))
+    data = read_regular(path, limit)
     if len(data) > limit:
         raise SourceRefused("oversized-document", f"a session document over {limit} bytes")
     return data
