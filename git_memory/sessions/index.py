@@ -3,8 +3,9 @@
 Derived data only (it can always be rebuilt from the transcripts). The file lives in the
 private state home (0600), runs in WAL mode, and records its applied migrations by name (an
 index written before names were used recorded version 1, read as `0001-sessions-index`). The
-FTS5 table is external-content over `turns(text, tools)` and is kept current by triggers, so
-it changes in the same transaction as its rows (no reliance on `contentless_delete`).
+FTS5 table is external-content over `turns(text, tools)`, so it changes in the same
+transaction as its rows (no reliance on `contentless_delete`): a trigger removes the FTS rows
+of deleted turns, and a sync adds those of each batch's new turns in one statement.
 """
 
 from __future__ import annotations
@@ -87,8 +88,21 @@ END;
 """
 
 
+# A per-row insert trigger made every inserted turn its own FTS5 statement: SQLite opens a
+# statement savepoint for each, FTS5 flushes its pending terms to a new segment at every
+# savepoint, and the segments were merged again and again (most of a full sync's index
+# writes). A sync now adds the FTS rows of a batch's new turns by one statement before the
+# batch commits (`writer.index_new_turns`; a per-file statement still flushed at every file's
+# savepoint); deleting turns still goes through the delete trigger.
+_FTS_PER_FILE = """
+DROP TRIGGER IF EXISTS turns_fts_insert;
+"""
+
 # (name, DDL) in order. Never edit a released one; append.
-MIGRATIONS: tuple[tuple[str, str], ...] = (("0001-sessions-index", _V1),)
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("0001-sessions-index", _V1),
+    ("0002-sessions-fts-per-file", _FTS_PER_FILE),
+)
 
 
 def index_path(state_home: Path) -> Path:
@@ -129,6 +143,11 @@ def index_unreadable(exc: Exception) -> GitMemoryError:
 # A sync writes one transaction per file; the default checkpoint every 1000 WAL pages would
 # copy the same hot pages into the database (and fsync it) a dozen times per large sync.
 SYNC_CHECKPOINT_PAGES = 10_000
+# A sync's page cache, in KiB (SQLite's default is 2 MiB). A batch writes megabytes: past the
+# default, SQLite spilled dirty pages to the WAL in the middle of the transaction and read the
+# indexes' pages back from it for every later file (a fifth of a full sync's CPU time in
+# `tests/perf/bench_sessions_sync.py`'s mixed corpus). The cache grows only as pages are used.
+SYNC_CACHE_KIB = 64 * 1024
 
 
 def open_index(state_home: Path) -> Database:
@@ -139,9 +158,14 @@ def open_index(state_home: Path) -> Database:
 
 def open_writer(state_home: Path, lock_timeout: float) -> Database:
     """`open_index` for a sync, waiting up to `lock_timeout` seconds for the writer lock: the
-    WAL is checkpointed less often (and fully on close)."""
+    WAL is checkpointed less often (and fully on close), and the page cache holds a batch."""
     db = Database(index_path(state_home), SCHEMA, lock_timeout=lock_timeout)
     db.execute(f"PRAGMA wal_autocheckpoint = {SYNC_CHECKPOINT_PAGES}")
+    db.execute(f"PRAGMA cache_size = -{SYNC_CACHE_KIB}")
+    # Id ranges of turns stored in the current batch and not in the FTS index yet (this
+    # connection's own table: rolled back with a file's savepoint like the turns themselves).
+    db.execute("PRAGMA temp_store = MEMORY")
+    db.execute("CREATE TEMP TABLE unindexed_turns (low INTEGER NOT NULL, high INTEGER NOT NULL)")
     return db
 
 

@@ -40,22 +40,55 @@ class SourceRefused(Exception):
 
 def open_regular(path: str, buffering: int = -1) -> BinaryIO:
     """Open `path` for reading when it is a regular file (final symlinks are refused)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+    fd = _open_descriptor(path)
     try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.EMLINK):
-            raise SourceRefused("not-a-regular-file", "a symbolic link is not read") from exc
-        raise
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise SourceRefused("not-a-regular-file", f"not a regular file ({_kind(mode)})")
+        _regular_size(fd)
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb", buffering=buffering)
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """The bytes of `path`, opened as `open_regular` opens it, but never more than `limit` + 1
+    of them (more than `limit` means the file is larger)."""
+    # Straight from the descriptor: a file object costs more system calls than reading a
+    # small session document does (OpenCode keeps one file per message and per part), and a
+    # read sized by the file allocates no more than it holds.
+    fd = _open_descriptor(path)
+    try:
+        data = os.read(fd, min(_regular_size(fd), limit) + 1)
+        if not data or len(data) > limit:
+            return data
+        more: list[bytes] = []
+        total = len(data)
+        # On to the end of the file: it may have grown since it was measured.
+        while total <= limit and (chunk := os.read(fd, min(CHUNK, limit + 1 - total))):
+            more.append(chunk)
+            total += len(chunk)
+        return data + b"".join(more) if more else data
+    finally:
+        os.close(fd)
+
+
+def _open_descriptor(path: str) -> int:
+    # Non-blocking, so a FIFO under a transcript's name cannot hang the open.
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+    try:
+        return os.open(path, flags)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):
+            raise SourceRefused("not-a-regular-file", "a symbolic link is not read") from exc
+        raise
+
+
+def _regular_size(fd: int) -> int:
+    """The size of the open file, which must be a regular one (else `SourceRefused`)."""
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode):
+        raise SourceRefused("not-a-regular-file", f"not a regular file ({_kind(status.st_mode)})")
+    return status.st_size
 
 
 def is_regular(path: str) -> bool:

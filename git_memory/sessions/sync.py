@@ -5,7 +5,8 @@ committed in batches, one transaction for about a second of work, each file a sa
 it: a sync killed half-way keeps every batch committed before, loses at most the one under
 way, and leaves every file either fully old or fully new; the next sync continues. One
 commit per file made the FTS5 index merge its segments after every file and wrote the same
-hot pages to the WAL again and again. Vanished files are removed first (so a rollout that
+hot pages to the WAL again and again; for the same reason a batch's new turns enter the FTS5
+index together, just before it commits. Vanished files are removed first (so a rollout that
 was compressed to `.jsonl.zst` is re-added under the same session key).
 """
 
@@ -28,7 +29,7 @@ from git_memory.sessions.ingest import FileOutcome, ingest
 from git_memory.sessions.providers.base import SourceFile
 from git_memory.sessions.records import Diagnostic
 from git_memory.sessions.source_io import SourceRefused
-from git_memory.sessions.writer import forget_resolved
+from git_memory.sessions.writer import forget_resolved, index_new_turns
 
 EXAMPLE_LIMIT = 5
 DEFAULT_LOCK_TIMEOUT = 600.0
@@ -135,6 +136,7 @@ def _sync_locked(
                 bar.advance()
                 if time.monotonic() - began >= seconds:
                     break
+            index_new_turns(db.conn)
     return result
 
 

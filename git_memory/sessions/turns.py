@@ -59,6 +59,9 @@ _SHELL_TOOLS = frozenset(
         "run_in_terminal",
     ]
 )
+# Every ASCII character as "1" (a lower-case hex digit) or "0": a commit id is a run of forty 1s.
+_HEX_MARKS = {code: "1" if chr(code) in "0123456789abcdef" else "0" for code in range(128)}
+_HEX_RUN = "1" * 40
 _GIT_COMMAND = re.compile(r"\bgit\b[^\n|;&]*\b(?:commit|rev-parse|show|log|rev-list)\b")
 
 
@@ -260,7 +263,12 @@ def commit_candidates(turn: Turn) -> list[str]:
             continue
         # Commit ids printed by git sit near the top of its output; scanning only the part a
         # sync keeps inline (INLINE_LIMIT) gives the same edges after a full read or a resume.
-        for hex_id in _HEX40.findall(call.output, 0, INLINE_LIMIT):
+        head = call.output[:INLINE_LIMIT]
+        # The pattern is tried at every letter a-f of English text; without 40 hex digits in
+        # a row it cannot match (a cheap check of ASCII text only).
+        if head.isascii() and _HEX_RUN not in head.translate(_HEX_MARKS):
+            continue
+        for hex_id in _HEX40.findall(head):
             if hex_id not in found:
                 found.append(hex_id)
     return found

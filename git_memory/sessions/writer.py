@@ -1,8 +1,10 @@
 """Rows of one file's transaction: events, turns with their evidence edges, diagnostics.
 
 Every table is written with one `executemany` per file (turn ids are assigned here, inside
-the file's write transaction, so the edges can be batched too); the FTS5 rows follow the
-turns through the triggers of `index.py`.
+the file's write transaction, so the edges can be batched too). The new turns' id ranges are
+noted in the sync's temporary `unindexed_turns` table (`index.open_writer`), and
+`index_new_turns` adds their FTS5 rows by one statement per batch (`index.py` says why not by
+a trigger).
 """
 
 from __future__ import annotations
@@ -112,7 +114,24 @@ def _insert_turns(conn: Connection, key: str, file_id: int, turns: list[Turn]) -
         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         rows,
     )
+    conn.execute(
+        "INSERT INTO unindexed_turns(low, high) VALUES (?, ?)", (last + 1, last + len(turns))
+    )
     conn.executemany("INSERT INTO edges(turn_id, kind, value) VALUES (?,?,?)", edges)
+
+
+def index_new_turns(conn: Connection) -> None:
+    """Add the turns stored since the last call to the full-text index, in one statement.
+
+    Called before a sync commits each batch, so the FTS rows change in the same transaction
+    as their turns (index.py says why not per row or per file). No turn is deleted in the
+    batch that stored it (a sync reads each source once), so the delete trigger only ever
+    removes FTS rows that exist."""
+    conn.execute(
+        "INSERT INTO turns_fts(rowid, text, tools) SELECT t.id, t.text, t.tools"
+        " FROM unindexed_turns u JOIN turns t ON t.id BETWEEN u.low AND u.high ORDER BY t.id"
+    )
+    conn.execute("DELETE FROM unindexed_turns")
 
 
 def _turn_row(turn_id: int, key: str, file_id: int, turn: Turn) -> tuple[Any, ...]:

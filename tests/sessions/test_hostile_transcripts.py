@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import zstandard
 
+from git_memory.sessions.source_io import SourceRefused, read_regular
 from tests.conftest import PROJECT_ROOT
 from tests.repos import Repo
 from tests.sessions.transcripts import (
@@ -220,3 +221,28 @@ def test_a_small_zstd_of_newlines_is_refused_fast_and_the_refusal_is_remembered(
     empty = time.monotonic() - started
     assert remembered < empty + 1.5
     assert len(_listed(gm, repo)) == 1
+
+
+def test_a_whole_document_is_read_up_to_its_limit(tmp_path: Path) -> None:
+    document = tmp_path / "session.json"
+    document.write_bytes(b"x" * 100)
+    assert read_regular(str(document), 100) == b"x" * 100
+    assert read_regular(str(document), 99) == b"x" * 100  # one byte more: too large
+    assert read_regular(str(document), 10) == b"x" * 11
+    link = tmp_path / "link.json"
+    link.symlink_to(document)
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for path in (link, fifo, tmp_path):
+        with pytest.raises(SourceRefused) as refused:
+            read_regular(str(path), 100)
+        assert refused.value.code == "not-a-regular-file"
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux /proc")
+def test_a_document_longer_than_its_measured_size_is_read_to_its_end() -> None:
+    # /proc files are regular files that measure 0 bytes, like a file grown since its stat.
+    whole = read_regular("/proc/self/status", 1 << 20)
+    assert whole.startswith(b"Name:")
+    assert whole.endswith(b"\n")
+    assert len(read_regular("/proc/self/status", 10)) == 11

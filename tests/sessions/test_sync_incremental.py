@@ -240,3 +240,29 @@ def test_large_output_of_a_compressed_rollout_is_read_back(
     shown = gm(["sessions", "show", session["sessionKey"], "--format", "json"], cwd=repo.root)
     (call,) = shown.json()["turns"][0]["toolCalls"]
     assert (call["output"], call["resultState"]) == (big, "completed")
+
+
+def _matching(state: Path, word: str) -> int:
+    with index.reader(state) as conn:
+        conn.execute("INSERT INTO turns_fts(turns_fts) VALUES ('integrity-check')")
+        row = conn.execute(
+            "SELECT count(*) FROM turns_fts WHERE turns_fts MATCH ?", (word,)
+        ).fetchone()
+    return int(row[0])
+
+
+def test_full_text_index_follows_resumes_and_rereads(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    cwd, state = str(repo.root), hermetic_env["state"]
+    path = write_jsonl(
+        claude_path(hermetic_env["claude"], "s9"), claude_turn("alpha", "one", cwd, "m1"), OLD
+    )
+    _sync(gm, repo)
+    append_jsonl(path, [claude_turn("more", "bravo", cwd, "m2")[1]], OLD)  # grows the tail turn
+    append_jsonl(path, claude_turn("charlie", "two", cwd, "m3"), OLD)
+    assert _sync(gm, repo)["resumed"] == 1
+    assert [_matching(state, w) for w in ("alpha", "bravo", "charlie")] == [1, 1, 1]
+    write_jsonl(path, claude_turn("delta", "three", cwd, "m4"), OLD)  # rewritten: read again
+    assert _sync(gm, repo)["reread"] == 1
+    assert [_matching(state, w) for w in ("alpha", "bravo", "charlie", "delta")] == [0, 0, 0, 1]

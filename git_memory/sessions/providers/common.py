@@ -24,7 +24,7 @@ from git_memory.sessions.records import (
     Event,
     text_of,
 )
-from git_memory.sessions.source_io import SourceRefused, open_regular
+from git_memory.sessions.source_io import SourceRefused, read_regular
 from git_memory.sessions.strict_json import LineRejected, decode_line
 
 # A session document read whole (Gemini's legacy JSON, Copilot's legacy JSON) is refused
@@ -41,8 +41,7 @@ _EXIT_TAIL, _EXIT_HEAD = 2048, 512
 
 def read_document(path: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
     """The bytes of a regular file of at most `limit` bytes (else `SourceRefused`)."""
-    with open_regular(path) as handle:
-        data = handle.read(limit + 1)
+    data = read_regular(path, limit)
     if len(data) > limit:
         raise SourceRefused("oversized-document", f"a session document over {limit} bytes")
     return data
@@ -93,10 +92,18 @@ def iso_from_ms(value: Any) -> str | None:
 def exit_code(text: str) -> int | None:
     """The exit code a shell tool printed into its output text, if any."""
     for window in (text[-_EXIT_TAIL:], text[:_EXIT_HEAD]):
-        found = _EXIT_CODE.search(window)
+        # A match starts at one of the two phrases: the regex is run only from the first
+        # one found (scanning the window for its first letter, `e`, was most of the cost).
+        start = min(_found(window, "Exit Code: "), _found(window, "exit code "))
+        found = _EXIT_CODE.search(window, start) if start < len(window) else None
         if found is not None:
             return int(found.group(1) or found.group(2))
     return None
+
+
+def _found(window: str, phrase: str) -> int:
+    at = window.find(phrase)
+    return len(window) if at < 0 else at
 
 
 def state_of(status: str | None, output: str) -> str:

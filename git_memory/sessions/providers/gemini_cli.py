@@ -127,13 +127,21 @@ def _from_lines(
             continue
         repairs: list[str] = []
         try:
-            record = decode_line(line, len(line.rstrip(b"\r\n")), repairs)
+            record = decode_line(line, _record_size(line), repairs)
         except LineRejected as exc:
             diagnostics.append(Diagnostic(exc.code, at, exc.message))
             continue
         diagnostics += [Diagnostic(code, at, "a lone surrogate was replaced") for code in repairs]
         _apply(record, meta, order, latest)
     return meta, [latest[key] for key in order]
+
+
+def _record_size(line: bytes) -> int:
+    """The length of a line of `splitlines(keepends=True)` without its one line break
+    (stripping it would copy the line, and the lines hold whole tool outputs)."""
+    if line.endswith(b"\r\n"):
+        return len(line) - 2
+    return len(line) - 1 if line.endswith((b"\n", b"\r")) else len(line)
 
 
 def _apply(
