@@ -96,6 +96,12 @@ def _stored_sources(db: StateDB, owner: OwnerKeys) -> dict[str, tuple[Signature,
     return {row[0]: ((row[1], row[2], row[3], row[4], row[5]), row[6]) for row in rows}
 
 
+def source_digests(db: StateDB, owner: OwnerKeys) -> dict[str, str | None]:
+    """The content digest of every entry file the last scan listed, by memory-root-relative
+    path (None: not a regular file); current after a complete sync of this operation."""
+    return {path: content for path, (_, content) in _stored_sources(db, owner).items()}
+
+
 def sync_approved(
     db: StateDB,
     owner: OwnerKeys,
