@@ -18,13 +18,14 @@ added to the recorded ones.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from git_memory.contracts.canonical import canonical_json, digest, sha256_hex
+from git_memory.contracts.canonical import digest, sha256_hex
 from git_memory.errors import GitMemoryError
 from git_memory.formats import bounded_json
 from git_memory.paths import read_private, write_private_atomic
@@ -67,17 +68,22 @@ def context_freshness(workspace: Workspace) -> dict[str, Any]:
     sync = workspace.synced()
     if sync.coverage != "complete":
         return _checked(workspace.worktree, None)[0]
-    entry_digests = source_digests(workspace.db, workspace.owner)
-    return recorded_freshness(workspace.worktree, sync.source_tree_digest, entry_digests)
+    return recorded_freshness(
+        workspace.worktree,
+        sync.source_tree_digest,
+        lambda: source_digests(workspace.db, workspace.owner),
+    )
 
 
 def recorded_freshness(
-    worktree: Worktree, tree_digest: str, entry_digests: dict[str, str | None] | None = None
+    worktree: Worktree,
+    tree_digest: str,
+    entry_digests: Callable[[], dict[str, str | None]] | None = None,
 ) -> dict[str, Any]:
     """Stale entry ids and counts: from the record when nothing it depends on changed, else
     checked now (and recorded). `tree_digest` is the approved projection's digest of the
-    entry files, current as of this call, `entry_digests` its digest of each (None: every
-    memory file is read)."""
+    entry files, current as of this call; `entry_digests` gives its digest of each, asked
+    only when some memory files changed (None: every memory file is read)."""
 
     verifier = Verifier.for_worktree(worktree)
     path = _record_path(worktree)
@@ -118,11 +124,11 @@ def _verdicts(
     worktree: Worktree,
     verifier: Verifier,
     known: dict[str, list[Any]],
-    entry_digests: dict[str, str | None] | None,
+    entry_digests: Callable[[], dict[str, str | None]] | None,
 ) -> dict[str, tuple[str, Verdict]]:
     """Every memory file's (content digest, verdict): a file whose digest is the recorded
     one keeps its recorded verdict unparsed, every other file is read and checked."""
-    files = None if not known or entry_digests is None else _listed_files(worktree, entry_digests)
+    files = None if not known or entry_digests is None else _listed_files(worktree, entry_digests())
     if files is None:
         walked = worktree_files(worktree.root, worktree.memory_root)
         files = [(f.relpath, None, f.data) for f in walked if f.data is not None]
@@ -295,4 +301,6 @@ def _load(path: Path) -> dict[str, Any] | None:
 def _store(path: Path, document: dict[str, Any]) -> None:
     # A record that cannot be written only means checking again next time.
     with contextlib.suppress(OSError, ValueError, GitMemoryError):
-        write_private_atomic(path, canonical_json(document))
+        # Plain JSON: a private record of every memory file, read back only by `_load`.
+        text = json.dumps(document, separators=(",", ":"), allow_nan=False)
+        write_private_atomic(path, text.encode("utf-8"))
