@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from git_memory.verify.manifests import Manifests
 
 RECORD_FORMAT = "git-memory-freshness-record@3"
+VERDICTS_FORMAT = "git-memory-freshness-verdicts@1"
 RECORD_DIR = ("artifacts", "freshness")
 # A larger (or deeper) record is taken as corrupt: checked again, never an internal error.
 RECORD_MAX_BYTES = 64 * 1024 * 1024
@@ -93,8 +94,8 @@ def recorded_freshness(
         around = _around(verifier, record)
         if record["key"] == _key(tree_digest, around):
             return {"stale": record["stale"], "counts": record["counts"]}
-        if record["around"] == around:
-            known = record["items"]  # only memory files changed: their verdicts are kept
+        if record["around"] == around:  # only memory files changed: their verdicts are kept
+            known = _load_verdicts(_verdicts_path(path), around)
     verdicts = _verdicts(worktree, verifier, known, entry_digests)
     states = [verdict for _, verdict in verdicts.values() if verdict is not None]
     answer = {
@@ -106,12 +107,17 @@ def recorded_freshness(
     kinds, texts = verifier.manifests.consulted()
     consulted = {"kinds": kinds, "texts": {p: _digest(t) for p, t in texts.items()}}
     document: dict[str, Any] = {"format": RECORD_FORMAT, "consulted": consulted, **answer}
-    document["items"] = {
+    document["around"] = _around(verifier, document)
+    document["key"] = _key(tree_digest, document["around"])
+    items = {
         relpath: [content, None if verdict is None else list(verdict)]
         for relpath, (content, verdict) in verdicts.items()
     }
-    document["around"] = _around(verifier, document)
-    document["key"] = _key(tree_digest, document["around"])
+    # Kept apart, so an unchanged worktree's answer reads no verdict of every file.
+    _store(
+        _verdicts_path(path),
+        {"format": VERDICTS_FORMAT, "around": document["around"], "items": items},
+    )
     _store(path, document)
     return answer
 
@@ -218,7 +224,7 @@ def _read(worktree: Worktree, relpath: str) -> bytes | None:
 
 
 def _verdict_of(value: Any) -> Verdict:
-    return None if value is None else (str(value[0]), str(value[1]), str(value[2]))
+    return None if value is None else (value[0], value[1], value[2])
 
 
 def _counts(states: Iterable[str]) -> dict[str, int]:
@@ -293,14 +299,47 @@ def _load(path: Path) -> dict[str, Any] | None:
     consulted = document.get("consulted")
     if not (isinstance(consulted, dict) and {"kinds", "texts"} <= set(consulted)):
         return None
-    if not isinstance(document.get("counts"), dict) or not isinstance(document.get("items"), dict):
+    if not isinstance(document.get("counts"), dict) or not isinstance(document.get("around"), str):
         return None
     return document
+
+
+def _verdicts_path(record_path: Path) -> Path:
+    return record_path.with_name(f"{record_path.stem}-verdicts.json")
+
+
+def _load_verdicts(path: Path, around: str) -> dict[str, list[Any]]:
+    """The recorded verdicts of every memory file, when recorded under `around`; {} else."""
+    try:
+        document = bounded_json.loads(read_private(path), max_bytes=RECORD_MAX_BYTES)
+    except (OSError, ValueError, GitMemoryError):
+        return {}
+    if not isinstance(document, dict) or document.get("format") != VERDICTS_FORMAT:
+        return {}
+    items = document.get("items")
+    if document.get("around") != around or not isinstance(items, dict):
+        return {}
+    return {relpath: item for relpath, item in items.items() if _well_formed(item)}
+
+
+def _well_formed(item: Any) -> bool:
+    """`[content digest, null or [id, kind, state]]`: anything else is checked again."""
+    if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+        return False
+    verdict = item[1]
+    if verdict is None:
+        return True
+    return (
+        isinstance(verdict, list)
+        and len(verdict) == 3
+        and all(isinstance(v, str) for v in verdict)
+        and verdict[2] in check.STATES
+    )
 
 
 def _store(path: Path, document: dict[str, Any]) -> None:
     # A record that cannot be written only means checking again next time.
     with contextlib.suppress(OSError, ValueError, GitMemoryError):
-        # Plain JSON: a private record of every memory file, read back only by `_load`.
+        # Plain JSON: private records, read back only here.
         text = json.dumps(document, separators=(",", ":"), allow_nan=False)
         write_private_atomic(path, text.encode("utf-8"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -98,3 +99,13 @@ def test_only_changed_memory_files_are_checked_again(
     assert {c.id for c in scratch if c.kind == "entry" and c.state == "stale"} == expected
     with open_workspace(worktree) as workspace:
         assert recorded.context_counts(workspace) == check.counts(scratch)
+
+
+def test_damaged_verdicts_are_checked_again(rotted: Repo, hermetic_env: dict[str, Any]) -> None:
+    assert _stale(rotted) == STALE
+    (verdicts,) = (hermetic_env["state"] / "artifacts" / "freshness").glob("*-verdicts.json")
+    document = json.loads(verdicts.read_text())
+    document["items"] = {relpath: [item[0], 5] for relpath, item in document["items"].items()}
+    verdicts.write_text(json.dumps(document))
+    (rotted.root / ".memory/entries/storybook.md").unlink()
+    assert _stale(rotted) == STALE - {"storybook"}
