@@ -8,7 +8,8 @@ content digest of every manifest it read. The record answers only while all of t
 unchanged; checking that costs an lstat per path and one read per manifest, never a parse
 of the entries. `git memory verify` itself always checks from scratch and writes nothing.
 
-The record also keeps each memory file's verdict under the file's content digest. A verdict
+Beside the record (`<record>-verdicts.json`, read only when the record no longer answers)
+each memory file's verdict is kept under the file's content digest. A verdict
 depends only on its file and on what the record's key holds besides the entry files (HEAD,
 shallow, identity, the paths and manifests looked at), so when only memory files changed,
 only those are parsed and checked again (docs/performance.md); the paths they look at are
