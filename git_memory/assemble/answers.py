@@ -1,31 +1,34 @@
 """The last answer of `git memory context`, `status` and `list`, kept so a session starts at once.
 
-`<state home>/artifacts/context-answers/<digest>.json` (private, written atomically) holds
-the text a command printed (control characters escaped, as printed) and the key it was made
-under (`repo/answer_key.py`): the memory files' stat signatures, configuration, HEAD and
-environment. Beside the key: the paths the freshness check looked at and the state databases
-the command read (`state_files`, for `status`) with their signatures, and the content digest
-of every file changed just before the answer was recorded. The console script's fast path
-(`cli/entry.py`) prints the text when all of them are unchanged, before click, pydantic or
-pygit2 load; anything else, including a record it cannot read, runs the command in full,
-which records the answer again. A printed answer for which git had to be asked about the
-configuration keeps git's answer as a snapshot (`repo/answer_key.py`), so the next one asks none.
+`<state home>/artifacts/context-answers/<worktree's CRC-32>-<form>.json` (private, written
+atomically) holds the text a command printed (control characters escaped, as printed) and the
+key it was made under (`repo/answer_key.py`), whole: the memory files' stat signatures,
+configuration, HEAD and environment, compared value for value (no digest: hashing would load
+OpenSSL on every session start, docs/performance.md). Beside the key: the paths the freshness
+check looked at and the state databases the command read (`state_files`, for `status`) with
+their signatures, and the content digest of every file changed just before the answer was
+recorded. The console script's fast path (`cli/entry.py`) prints the text when all of them are
+unchanged, before click, pydantic or pygit2 load; anything else, including a record it cannot
+read, runs the command in full, which records the answer again. A printed answer for which git
+had to be asked about the configuration keeps git's answer as a snapshot
+(`repo/answer_key.py`), so the next one asks none.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
 from typing import TYPE_CHECKING, Any
 
+from git_memory.paths import state_home_text, write_private_atomic
 from git_memory.repo.answer_key import (
     WorktreeKey,
     content_digest,
     is_racy,
     load_json,
     path_signatures,
+    short_name,
     worktree_key,
     write_config_snapshot,
 )
@@ -33,7 +36,7 @@ from git_memory.repo.answer_key import (
 if TYPE_CHECKING:
     from pathlib import Path
 
-ANSWER_FORMAT = "git-memory-context-answer@2"
+ANSWER_FORMAT = "git-memory-context-answer@3"
 ANSWERS_DIR = ("artifacts", "context-answers")
 
 
@@ -53,9 +56,8 @@ def answer_settings(name: str) -> tuple[object, ...]:
 
 
 def answer_path(state_home: str, root: str, name: str) -> str:
-    """Where the answer `name` for worktree `root` is kept."""
-    digest = hashlib.sha256(f"{root}\0{name}".encode("utf-8", "surrogateescape")).hexdigest()
-    return os.path.join(state_home, *ANSWERS_DIR, f"{digest[:32]}.json")
+    """Where the answer `name` (a command's form: a plain file name) for worktree `root` is kept."""
+    return os.path.join(state_home, *ANSWERS_DIR, f"{short_name(root)}-{name}.json")
 
 
 def cached_answer(cwd: str, name: str) -> str | None:
@@ -65,10 +67,6 @@ def cached_answer(cwd: str, name: str) -> str | None:
         key = worktree_key(cwd, answer_settings(name))
         if key is None:
             return None
-        # Start-up seam (docs/architecture.md): a recorded answer that no longer holds needs
-        # no state home.
-        from git_memory.paths import state_home_text  # noqa: PLC0415
-
         home = state_home_text(key.home_setting)
         document = _load(answer_path(home, key.root, name))
         text = None if document is None else _still_valid(document, key, home)
@@ -93,7 +91,7 @@ def _load(path: str) -> dict[str, Any] | None:
 
 
 def _still_valid(document: dict[str, Any], key: WorktreeKey, home: str) -> str | None:
-    if document.get("format") != ANSWER_FORMAT or document.get("key") != key.digest:
+    if document.get("format") != ANSWER_FORMAT or document.get("key") != key.facts:
         return None
     state: dict[str, Any] = document["stateFiles"]
     if path_signatures(home, sorted(state)) != state:
@@ -109,9 +107,7 @@ def _still_valid(document: dict[str, Any], key: WorktreeKey, home: str) -> str |
         if content_digest(os.path.join(key.root, relpath)) != digest:
             return None
     text = document["text"]
-    if not isinstance(text, str) or _text_digest(text) != document["textDigest"]:
-        return None
-    return text
+    return text if isinstance(text, str) else None
 
 
 def state_signatures(state_home: Path, names: tuple[str, ...]) -> dict[str, Any]:
@@ -131,20 +127,16 @@ def record_answer(
     """Keep `text` as the answer `name` made under `key` (computed before the answer was
     made); `watched` are the worktree paths the freshness check looked at, `state` the
     signatures of the state files read (`state_signatures`, taken before)."""
-    # Start-up seam (docs/architecture.md): only recording an answer writes a file.
-    from git_memory.paths import write_private_atomic  # noqa: PLC0415
-
     now = time.time_ns()
     memory_dir = os.path.join(key.root, key.memory_root)
     signatures = path_signatures(key.root, sorted(watched))
     document = {
         "format": ANSWER_FORMAT,
-        "key": key.digest,
+        "key": key.facts,
         "racyFiles": _racy(memory_dir, key.files, now),
         "watched": signatures,
         "racyWatched": _racy(key.root, signatures, now),
         "stateFiles": state or {},
-        "textDigest": _text_digest(text),
         "text": text,
     }
     path = answer_path(str(state_home), key.root, name)
@@ -161,7 +153,3 @@ def _racy(base: str, signatures: dict[str, Any], now: int) -> dict[str, str | No
         for relpath, signature in signatures.items()
         if is_racy(signature, now)
     }
-
-
-def _text_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

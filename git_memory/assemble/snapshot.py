@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import git_memory
 from git_memory.assemble.cache import cache_path
-from git_memory.assemble.entries import ApprovedEntry, entry_from_row
+from git_memory.assemble.entries import ApprovedEntry
+from git_memory.assemble.entry_cache import approved_entries
 from git_memory.assemble.freshness import Freshness, no_stale_entries
 from git_memory.assemble.sources import MemoryFiles, read_memory_files
 from git_memory.contracts.canonical import digest, sha256_hex
@@ -41,13 +42,15 @@ class MemorySnapshot:
     stale_ids: frozenset[str]
     state: Workspace
     scopes_path: Path | None = None  # where the scope list of the last inputs is kept
+    entries_path: Path | None = None  # where derived entries are kept (assemble/entry_cache.py)
     _entries: list[ApprovedEntry] | None = field(default=None, repr=False)
 
     def approved(self) -> list[ApprovedEntry]:
         """Approved entries that nothing supersedes (deprecated ones are not in the rows)."""
         if self._entries is None:
             rows = list_approved_entries(self.state.db, self.state.owner)
-            entries = [entry_from_row(row) for row in rows]
+            save = self.coverage == "complete"
+            entries = approved_entries(rows, self.entries_path, save=save)
             self._entries = [entry for entry in entries if not entry.superseded]
         return self._entries
 
@@ -105,6 +108,7 @@ def read_snapshot(workspace: Workspace, freshness: Freshness = no_stale_entries)
     sync = workspace.synced()
     return MemorySnapshot(
         scopes_path=cache_path(worktree.state_home, "scopes", workspace.binding.worktree_key),
+        entries_path=cache_path(worktree.state_home, "entries", workspace.binding.worktree_key),
         files=read_memory_files(worktree.root, worktree.memory_root),
         tree_digest=sync.source_tree_digest,
         coverage=sync.coverage,

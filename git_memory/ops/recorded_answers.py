@@ -49,7 +49,7 @@ def record_answer_after(
     if before is None or watched is None:
         return
     after = worktree_key(str(worktree.root), answer_settings(before.name))
-    if after is None or after.digest != before.key.digest:
+    if after is None or after.facts != before.key.facts:
         return
     if state_signatures(worktree.state_home, before.state_files) != before.state:
         return

@@ -24,14 +24,12 @@ treats a racily clean index entry.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
-from pathlib import Path
+import zlib
 
 import git_memory
-from git_memory import _proc
 from git_memory.paths import state_home_text, write_private_atomic
 from git_memory.repo.memory_root import resolve_memory_root
 
@@ -59,18 +57,19 @@ TRUE_WORDS = ("1", "true", "yes", "on")
 
 
 class WorktreeKey:
-    """The worktree, its memory root and settings, and the digest of what an answer reads;
-    `config_snapshot` is what to keep of git's configuration answer (None: nothing)."""
+    """The worktree, its memory root and settings, and the facts an answer is made from
+    (`facts`, compared whole: JSON values, as a record reads them back); `config_snapshot`
+    is what to keep of git's configuration answer (None: nothing)."""
 
     # A plain class: `dataclasses` costs the session-start path more than the class itself.
-    __slots__ = ("config_snapshot", "digest", "files", "home_setting", "memory_root", "root")
+    __slots__ = ("config_snapshot", "facts", "files", "home_setting", "memory_root", "root")
 
     def __init__(
         self,
         root: str,
         memory_root: str,
         home_setting: str | None,
-        digest: str,
+        facts: dict[str, object],
         files: dict[str, Signature],
         *,
         config_snapshot: dict[str, object] | None = None,
@@ -78,7 +77,7 @@ class WorktreeKey:
         self.root = root
         self.memory_root = memory_root
         self.home_setting = home_setting
-        self.digest = digest
+        self.facts = facts
         self.files = files  # memory-root-relative file -> stat signature
         self.config_snapshot = config_snapshot
 
@@ -120,12 +119,22 @@ def is_racy(signature: Signature, recorded_ns: int) -> bool:
 
 def content_digest(path: str) -> str | None:
     """sha256 of a file's bytes (not following a symlink); None when it cannot be read."""
+    # Start-up seam (docs/architecture.md): only a file changed just before its answer was
+    # recorded is hashed; `hashlib` loads OpenSSL.
+    import hashlib  # noqa: PLC0415
+
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as handle:
         return hashlib.sha256(handle.read()).hexdigest()
+
+
+def short_name(text: str) -> str:
+    """A file name part for `text` (a worktree's path): its CRC-32. Two worktrees sharing one
+    only make each other's records miss: every record names what it was made for."""
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogateescape')):08x}"
 
 
 def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
@@ -143,11 +152,12 @@ def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
     listing_digest, memory_root_setting, home_setting, snapshot = config
     memory_root = resolve_memory_root(root, memory_root_setting)
     files = _tree_signatures(os.path.join(root, memory_root))
-    facts = {
+    # JSON values only (lists, not tuples): a record's copy, read back, compares equal.
+    facts: dict[str, object] = {
         "version": git_memory.__version__,
         "settings": list(settings),
         "environment": sorted(
-            (name, value)
+            [name, value]
             for name, value in os.environ.items()
             if name.startswith("GIT_MEMORY_") or name in KEPT_GIT_VARIABLES
         ),
@@ -159,9 +169,7 @@ def worktree_key(cwd: str, settings: tuple[object, ...]) -> WorktreeKey | None:
         "memoryRoot": memory_root,
         "files": files,
     }
-    text = json.dumps(facts, sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-    return WorktreeKey(root, memory_root, home_setting, digest, files, config_snapshot=snapshot)
+    return WorktreeKey(root, memory_root, home_setting, facts, files, config_snapshot=snapshot)
 
 
 # (digest of git's listing, memory.root, memory.home, snapshot to keep or None)
@@ -183,6 +191,9 @@ def _configuration(root: str, git_dir: str, common_dir: str) -> Configuration | 
     if listing is None:
         return None
     config, files, keepable = _parse_listing(listing, root)
+    # Start-up seam (docs/architecture.md): git was asked, a process start costs more.
+    import hashlib  # noqa: PLC0415
+
     digest = hashlib.sha256(listing).hexdigest()
     memory_root_setting = config.get("memory.root") or None
     home_setting = config.get("memory.home") or None
@@ -225,7 +236,9 @@ def write_config_snapshot(key: WorktreeKey, now_ns: int) -> None:
     assert isinstance(files, dict)
     if any(is_racy(signature, now_ns) for signature in files.values()):
         return
-    # Start-up seam: the recorded answers never import pathlib when they answer (~5 ms).
+    # Start-up seam (docs/architecture.md): the recorded answers never import pathlib when
+    # they answer; only keeping a snapshot writes a file.
+    from pathlib import Path  # noqa: PLC0415
 
     write_private_atomic(Path(path), json.dumps(snapshot).encode("utf-8"))
 
@@ -242,8 +255,7 @@ def config_snapshot_path(root: str) -> str | None:
         home = state_home_text(None)
     except Exception:
         return None
-    digest = hashlib.sha256(root.encode("utf-8", "surrogateescape")).hexdigest()
-    return os.path.join(home, "artifacts", "context-answers", f"config-{digest[:32]}.json")
+    return os.path.join(home, "artifacts", "context-answers", f"config-{short_name(root)}.json")
 
 
 def _config_candidates(git_dir: str, common_dir: str) -> list[str] | None:
@@ -359,7 +371,9 @@ def load_json(path: str) -> object:
 
 
 def _git(args: list[str], cwd: str) -> bytes | None:
-    # Imported here: a configuration snapshot that stands spares the process and its module.
+    # Start-up seam (docs/architecture.md): a configuration snapshot that stands spares the
+    # process and its module.
+    from git_memory import _proc  # noqa: PLC0415
 
     # The configuration files the full command sees: `GIT_CONFIG_GLOBAL` and its kin stay
     # (their values are part of the key through `environment`).

@@ -96,6 +96,12 @@ def _stored_sources(db: StateDB, owner: OwnerKeys) -> dict[str, tuple[Signature,
     return {row[0]: ((row[1], row[2], row[3], row[4], row[5]), row[6]) for row in rows}
 
 
+def source_digests(db: StateDB, owner: OwnerKeys) -> dict[str, str | None]:
+    """The content digest of every entry file the last scan listed, by memory-root-relative
+    path (None: not a regular file); current after a complete sync of this operation."""
+    return {path: content for path, (_, content) in _stored_sources(db, owner).items()}
+
+
 def sync_approved(
     db: StateDB,
     owner: OwnerKeys,
@@ -112,14 +118,19 @@ def sync_approved(
     """
     current = get_projection(db, owner)
     listing = list_entries(root, memory_root)
+    stored = _stored_sources(db, owner)
     fresh = current is not None and current.memory_root == memory_root
-    if fresh and current is not None and _unchanged_by_stat(db, owner, current, root, listing):
+    if (
+        fresh
+        and current is not None
+        and _unchanged_by_stat(db, owner, current, root, listing, stored=stored)
+    ):
         return ApprovedSyncResult(
             current.generation, current.coverage, current.source_tree_digest, fast_path=True
         )
     # Files whose signature is the one recorded (and not racy) keep their stored row: one
     # changed entry re-reads one file.
-    reusable = _reusable(db, owner, current, memory_root)
+    reusable = _reusable(db, owner, current, memory_root, stored)
     attempts = 0
     while True:
         attempts += 1
@@ -140,31 +151,39 @@ def sync_approved(
         if attempts > retries:
             return _mark_partial(db, owner, memory_root, attempts)
     kept = {item.path for item in scanned if reusable.get(item.path) is item}
-    result = _commit(db, owner, memory_root, scanned, scan_start, kept=kept)
+    result = _commit(
+        db, owner, memory_root, scanned, scan_start, kept=kept, stored=(current, stored)
+    )
     result.attempts = attempts
     result.read = len(scanned) - len(kept)
     return result
 
 
 def _reusable(
-    db: StateDB, owner: OwnerKeys, current: ProjectionState | None, memory_root: str
+    db: StateDB,
+    owner: OwnerKeys,
+    current: ProjectionState | None,
+    memory_root: str,
+    stored: dict[str, tuple[Signature, str | None]],
 ) -> dict[str, Scanned]:
     """The last complete scan's items that can stand for a file whose signature is unchanged:
     rows of entry files last changed before that scan's racy window (a file with a problem
-    has no row and is read again)."""
+    has no row and is read again). A kept row stays in the table as it is, so only its path
+    and digest are read here."""
     if current is None or current.coverage != "complete" or current.memory_root != memory_root:
         return {}
     racy_after = current.scanned_at_ns - RACY_NS
-    columns = ", ".join(_ROW_COLUMNS)
     stored_rows = db.rows(
-        f"SELECT {columns} FROM approved_entries WHERE repository_key = ? AND worktree_key = ?",
+        "SELECT path, content_digest FROM approved_entries"
+        " WHERE repository_key = ? AND worktree_key = ?",
         (owner.repository_key, owner.worktree_key),
     )
-    by_path = {row[1]: dict(zip(_ROW_COLUMNS, row, strict=True)) for row in stored_rows}
+    by_path = {row[0]: row[1] for row in stored_rows}
     reusable: dict[str, Scanned] = {}
-    for path, (sig, content_digest) in _stored_sources(db, owner).items():
-        row = by_path.get(f"{memory_root}/{path}")
-        if row is not None and sig[3] < racy_after and row["content_digest"] == content_digest:
+    for path, (sig, content_digest) in stored.items():
+        worktree_path = f"{memory_root}/{path}"
+        if by_path.get(worktree_path) == content_digest and sig[3] < racy_after:
+            row = {"path": worktree_path, "content_digest": content_digest}
             reusable[path] = Scanned(path, sig, content_digest, row, None)
     return reusable
 
@@ -184,6 +203,8 @@ def _unchanged_by_stat(
     current: ProjectionState,
     root: Path,
     listing: dict[str, Signature | None],
+    *,
+    stored: dict[str, tuple[Signature, str | None]],
 ) -> bool:
     """True when nothing changed since the last complete scan.
 
@@ -192,7 +213,6 @@ def _unchanged_by_stat(
     """
     if current.coverage != "complete":
         return False
-    stored = _stored_sources(db, owner)
     if set(stored) != set(listing):
         return False
     racy_after = current.scanned_at_ns - RACY_NS
@@ -257,11 +277,14 @@ def _commit(
     scan_start: int,
     *,
     kept: set[str] | frozenset[str] = frozenset(),
+    stored: tuple[ProjectionState | None, dict[str, tuple[Signature, str | None]]] | None = None,
 ) -> ApprovedSyncResult:
     """Replace rows + FTS and bump the generation, unless the tree digest is unchanged.
 
     `kept` are paths whose stored row stands unread (`_reusable`): only the other rows are
-    deleted and inserted, so one changed entry rewrites one row."""
+    deleted and inserted, so one changed entry rewrites one row. `stored` are the projection
+    and the source signatures read at the start of the sync: while no other sync committed
+    since (the projection is the same), only the sources that differ are rewritten."""
     tree = source_tree_digest([(item.path, item.content_digest) for item in scanned])
     rows = [item.row for item in scanned if item.row is not None]
     skipped = [{"path": item.path, **item.problem} for item in scanned if item.problem]
@@ -275,7 +298,8 @@ def _commit(
             _delete_rows_except(db, owner, kept_rows)
             failpoint("store.sync-approved.after-delete")
             _insert_rows(db, owner, [row for row in rows if row["path"] not in kept_rows])
-        _replace_sources(db, owner, scanned)
+        unchanged = stored is not None and stored[0] is not None and stored[0] == current
+        _replace_sources(db, owner, scanned, stored[1] if stored and unchanged else None)
         _upsert_projection(
             db,
             owner,
@@ -326,11 +350,17 @@ def _insert_rows(db: StateDB, owner: OwnerKeys, rows: list[dict[str, Any]]) -> N
     )
 
 
-def _replace_sources(db: StateDB, owner: OwnerKeys, scanned: list[Scanned]) -> None:
-    db.execute(
-        "DELETE FROM approved_sources WHERE repository_key = ? AND worktree_key = ?",
-        (owner.repository_key, owner.worktree_key),
-    )
+def _replace_sources(
+    db: StateDB,
+    owner: OwnerKeys,
+    scanned: list[Scanned],
+    stored: dict[str, tuple[Signature, str | None]] | None,
+) -> None:
+    keys = (owner.repository_key, owner.worktree_key)
+    if stored is not None:
+        _update_sources(db, owner, scanned, stored)
+        return
+    db.execute("DELETE FROM approved_sources WHERE repository_key = ? AND worktree_key = ?", keys)
     db.executemany(
         "INSERT INTO approved_sources (repository_key, worktree_key, path, device, inode, size,"
         " mtime_ns, ctime_ns, content_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -341,6 +371,31 @@ def _replace_sources(db: StateDB, owner: OwnerKeys, scanned: list[Scanned]) -> N
             if item.signature is not None
         ),
     )  # fmt: skip
+
+
+def _update_sources(
+    db: StateDB,
+    owner: OwnerKeys,
+    scanned: list[Scanned],
+    stored: dict[str, tuple[Signature, str | None]],
+) -> None:
+    """Rewrite only the source rows that differ from `stored`, the rows as they are."""
+    keys = (owner.repository_key, owner.worktree_key)
+    now = {item.path: (item.signature, item.content_digest) for item in scanned if item.signature}
+    gone = [path for path, known in stored.items() if now.get(path) != known]
+    db.executemany(
+        "DELETE FROM approved_sources WHERE repository_key = ? AND worktree_key = ? AND path = ?",
+        ((*keys, path) for path in gone),
+    )
+    db.executemany(
+        "INSERT INTO approved_sources (repository_key, worktree_key, path, device, inode, size,"
+        " mtime_ns, ctime_ns, content_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            (*keys, path, *signature, content_digest)
+            for path, (signature, content_digest) in now.items()
+            if stored.get(path) != (signature, content_digest)
+        ),
+    )
 
 
 def _upsert_projection(

@@ -185,6 +185,14 @@ def _check_item(
     return verifier.document(item_id, kind, path, str(parsed))
 
 
+def check_file(verifier: Verifier, memory_root: str, relpath: str, data: bytes) -> Checked | None:
+    """The freshness of one memory file (memory-root-relative `relpath`) as `verify_memory`
+    reports it; None when it reports nothing for it (not an approved entry, a scene or skill
+    naming no command, a file that does not parse)."""
+    item = _parsed(relpath, data)
+    return None if item is None else _check_item(verifier, memory_root, item)
+
+
 def memory_items(worktree: Worktree) -> list[tuple[str, str, str, object]]:
     """(id, kind, memory-root-relative path, parsed entry or document text) of every
     approved entry, scene and skill that parses; deprecated entries are left out."""

@@ -120,7 +120,14 @@ def test_planted_record_symlink_is_not_followed(
     assert cached_answer(str(answered.root), "context-claude") is None
 
 
-def test_console_script_prints_the_record_without_the_command_tree(answered: Repo, gm: Any) -> None:
+def test_console_script_prints_the_record_without_the_command_tree(
+    answered: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Recorded as a session start finds it, every file older than the racy window: then the
+    # answer starts no git (the configuration snapshot stands), hashes nothing and writes
+    # nothing, so neither `subprocess`, `hashlib` nor `pathlib` loads (docs/performance.md).
+    monkeypatch.setattr(answer_key, "RACY_NS", 0)
+    fresh_answer(answered, gm)
     program = (
         "import sys\n"
         "sys.argv = ['git-memory', 'context']\n"
@@ -128,7 +135,8 @@ def test_console_script_prints_the_record_without_the_command_tree(answered: Rep
         "try:\n"
         "    sys.exit(main())\n"
         "except SystemExit as done:\n"
-        "    loaded = [m for m in ('click', 'pydantic', 'pygit2') if m in sys.modules]\n"
+        "    heavy = ('click', 'pydantic', 'pygit2', 'subprocess', 'hashlib', 'pathlib')\n"
+        "    loaded = [m for m in heavy if m in sys.modules]\n"
         "    print('LOADED', loaded, done.code, file=sys.stderr)\n"
     )
     result = subprocess.run(

@@ -9,7 +9,7 @@ import pytest
 
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.store.approved import get_projection, sync_approved
+from git_memory.store.approved import get_projection, source_digests, sync_approved
 from git_memory.store.db import StateDB
 from git_memory.store.fts_queries import search_approved
 
@@ -184,3 +184,35 @@ def test_recently_changed_entries_are_read_again(db: StateDB, tree: Path) -> Non
     write_entry(tree, "third-entry", "A third note to keep.\n")
     again = sync_approved(db, OWNER, tree, ROOT)
     assert (first.read, again.entries, again.read) == (2, 3, 3)
+
+
+def _table(db: StateDB, table: str, columns: str) -> list[tuple[object, ...]]:
+    return [tuple(row) for row in db.rows(f"SELECT {columns} FROM {table} ORDER BY path")]
+
+
+def test_an_incremental_sync_leaves_the_rows_a_full_scan_writes(
+    db: StateDB, tree: Path, tmp_path: Path
+) -> None:
+    # Kept rows are neither re-read nor rewritten, only changed sources are: the tables end
+    # up as a cold sync of the same files into a new database leaves them.
+    write_entry(tree, "third-entry", "A third note to keep.\n")
+    sync_approved(db, OWNER, tree, ROOT)
+    db.execute("UPDATE approved_projection SET scanned_at_ns = scanned_at_ns + 10000000000")
+    write_entry(tree, "pytest-home", "Tests point HOME at a scratch dir instead.\n")
+    (tree / ROOT / "entries" / "third-entry.md").unlink()
+    write_entry(tree, "fourth-entry", "A fourth note arrives.\n")
+    edited = sync_approved(db, OWNER, tree, ROOT)
+    assert (edited.changed, edited.read) == (True, 2)
+    cold = StateDB(tmp_path / "cold.sqlite3")
+    try:
+        sync_approved(cold, OWNER, tree, ROOT)
+        sources = "path, device, inode, size, mtime_ns, ctime_ns, content_digest"
+        entries = "entry_id, path, revision, content_digest, frontmatter_json, body_text, summary"
+        for table, columns in (("approved_sources", sources), ("approved_entries", entries)):
+            assert _table(db, table, columns) == _table(cold, table, columns)
+        assert get_projection(db, OWNER).source_tree_digest == (  # type: ignore[union-attr]
+            get_projection(cold, OWNER).source_tree_digest  # type: ignore[union-attr]
+        )
+        assert source_digests(db, OWNER) == source_digests(cold, OWNER)
+    finally:
+        cold.close()

@@ -77,6 +77,7 @@ def test_status_reuses_the_recorded_counts(
         raise AssertionError("checked again although nothing changed")
 
     monkeypatch.setattr(check, "verify_memory", refuse)
+    monkeypatch.setattr(check, "check_file", refuse)
     recorded = gm(["status", "--format", "json"], cwd=rotted.root).json()["counts"]["freshness"]
     assert first == again == recorded
     assert recorded["stale"] == len(STALE)
