@@ -6,8 +6,13 @@ renamed once released. `EXIT_*` constants are the exit statuses docs/troubleshoo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of a warm
+# `context` answer's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 EXIT_OK = 0
 EXIT_USER_ERROR = 1

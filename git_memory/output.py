@@ -9,7 +9,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TextIO
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of a warm
+# `context` answer's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 # Set once per process by the CLI when `--format json` was asked for: errors are then also
 # printed as a JSON document on stdout, so an agent parsing stdout always gets a document.

@@ -11,10 +11,13 @@ import contextlib
 import errno
 import os
 import time
-from typing import TYPE_CHECKING
 
 from git_memory.errors import GitMemoryError
 from git_memory.safefs import write_new_file
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of a warm
+# `context` answer's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from pathlib import Path

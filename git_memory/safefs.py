@@ -15,11 +15,14 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.tempnames import TEMP_NAME, TEMP_SUFFIX
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of a warm
+# `context` answer's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from pathlib import Path

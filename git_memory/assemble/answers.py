@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import TYPE_CHECKING, Any
 
 from git_memory.paths import state_home_text, write_private_atomic
 from git_memory.repo.answer_key import (
@@ -33,8 +32,13 @@ from git_memory.repo.answer_key import (
     write_config_snapshot,
 )
 
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of a warm
+# `context` answer's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 ANSWER_FORMAT = "git-memory-context-answer@3"
 ANSWERS_DIR = ("artifacts", "context-answers")
