@@ -1,4 +1,4 @@
-"""The real agent CLIs (`claude`, `codex`, `gemini`, `qwen`) against a scripted model on
+"""The real agent CLIs (`claude`, `codex`, `gemini`, `qwen`, `copilot`) against a scripted model on
 127.0.0.1.
 
 A test marked `realcli("<cli>")` runs only when that CLI is on PATH;
