@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import zstandard
 
+from git_memory.sessions import source_io
 from git_memory.sessions.source_io import SourceRefused, read_regular
 from tests.conftest import PROJECT_ROOT
 from tests.repos import Repo
@@ -239,10 +240,13 @@ def test_a_whole_document_is_read_up_to_its_limit(tmp_path: Path) -> None:
         assert refused.value.code == "not-a-regular-file"
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux /proc")
-def test_a_document_longer_than_its_measured_size_is_read_to_its_end() -> None:
-    # /proc files are regular files that measure 0 bytes, like a file grown since its stat.
-    whole = read_regular("/proc/self/status", 1 << 20)
-    assert whole.startswith(b"Name:")
-    assert whole.endswith(b"\n")
-    assert len(read_regular("/proc/self/status", 10)) == 11
+def test_a_document_longer_than_its_measured_size_is_read_to_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A document that grew after it was measured (as /proc files measure 0 bytes): the read
+    # goes on to the end, and still stops one byte past the limit.
+    grown = tmp_path / "grown.json"
+    grown.write_bytes(b"x" * 300_000 + b"\n")
+    monkeypatch.setattr(source_io, "_regular_size", lambda _fd: 10)
+    assert read_regular(str(grown), 1 << 20) == b"x" * 300_000 + b"\n"
+    assert len(read_regular(str(grown), 100_000)) == 100_001
