@@ -8,6 +8,8 @@ lines and exit status as the full command.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from git_memory import output
 from git_memory.errors import (
     EXIT_INTERNAL,
@@ -18,15 +20,20 @@ from git_memory.errors import (
 )
 from git_memory.failpoints import failpoint
 from git_memory.repo.memory_lint import collect_findings, text_lines
-from git_memory.repo.staged import discover
+from git_memory.repo.staged import (
+    StagedWorktree,
+    adopt_hook_environment,
+    discover,
+    hook_worktree,
+)
 from git_memory.sessions.private import indexed_session_ids
 
 
-def run() -> int:
+def run(find_worktree: Callable[[], StagedWorktree] = discover) -> int:
     """Lint the blobs the commit will record; 1 when anything blocks."""
     failpoint("lint.staged.start")
     try:
-        worktree = discover()
+        worktree = find_worktree()
         results = collect_findings(worktree, staged=True, paths=[], indexed_ids=indexed_session_ids)
     except GitMemoryError as exc:
         output.print_error(exc.code, exc.message, exc.hint)
@@ -38,10 +45,17 @@ def run() -> int:
     return EXIT_USER_ERROR if blocked else EXIT_OK
 
 
-def run_guarded_fast() -> int:
+def run_from_hook(settings_listing: str | None) -> int:
+    """`lint --staged` as the hook shim (hooks/pre-commit) starts it: in git's own hook
+    environment, with what its `git config --get-regexp` printed (None when that failed)."""
+    adopt_hook_environment()
+    return run_guarded_fast(lambda: hook_worktree(settings_listing))
+
+
+def run_guarded_fast(find_worktree: Callable[[], StagedWorktree] = discover) -> int:
     """`run` with the CLI's handling of bugs and interrupts (exit 3 with a log, 130)."""
     try:
-        return run()
+        return run(find_worktree)
     except KeyboardInterrupt:
         output.echo("error: interrupted", err=True)
         return EXIT_INTERRUPTED

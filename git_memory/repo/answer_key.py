@@ -31,6 +31,7 @@ import zlib
 
 import git_memory
 from git_memory.paths import state_home_text, write_private_atomic
+from git_memory.repo.git_files import discover_git_dir, read_small_text
 from git_memory.repo.memory_root import resolve_memory_root
 
 # A repository chosen by the environment rather than by the directory is left to the full path.
@@ -331,32 +332,6 @@ def _parse_listing(listing: bytes, root: str) -> tuple[dict[str, str], list[str]
     return config, files, keepable
 
 
-def discover_git_dir(start: str) -> tuple[str, str, str] | None:
-    """(worktree root, git dir, common git dir) of the worktree containing `start`, found as
-    git finds them (a `.git` directory, or a `.git` file naming one), without starting git:
-    one stat per level. The key only has to find the record the full command made; any
-    disagreement with git makes it miss, never answer for another repository."""
-    directory = start
-    while True:
-        dot_git = os.path.join(directory, ".git")
-        if os.path.isdir(dot_git):
-            git_dir = dot_git
-            break
-        if os.path.isfile(dot_git):
-            text = _read(dot_git) or ""
-            if not text.startswith("gitdir: "):
-                return None
-            git_dir = os.path.join(directory, text[len("gitdir: ") :].strip())
-            break
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
-    common = _read(os.path.join(git_dir, "commondir"))
-    common_dir = os.path.join(git_dir, common.strip()) if common else git_dir
-    return directory, os.path.realpath(git_dir), os.path.realpath(common_dir)
-
-
 def load_json(path: str) -> object:
     """The JSON value of a file (not following a symlink); None when unreadable or not JSON."""
     try:
@@ -387,21 +362,13 @@ def _git(args: list[str], cwd: str) -> bytes | None:
 
 def _head(git_dir: str, common_dir: str) -> list[object]:
     """HEAD, the loose ref it names and the packed refs: what a commit or checkout changes."""
-    head = _read(os.path.join(git_dir, "HEAD"))
+    head = read_small_text(os.path.join(git_dir, "HEAD"))
     facts: list[object] = [head]
     if head is not None and head.startswith("ref: "):
         name = head[5:].strip()
-        facts.append(_read(os.path.join(common_dir, name)))
+        facts.append(read_small_text(os.path.join(common_dir, name)))
     facts.append(path_signature(os.path.join(common_dir, "packed-refs")))
     return facts
-
-
-def _read(path: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(4096).decode("utf-8", "surrogateescape")
-    except OSError:
-        return None
 
 
 def _tree_signatures(memory_dir: str) -> dict[str, Signature]:

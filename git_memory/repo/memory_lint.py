@@ -20,13 +20,12 @@ from git_memory.lint.engine import (
 from git_memory.lint.findings import Finding
 from git_memory.lint.rules import INDEX_STALE_CODE, SYMLINK_CODE
 from git_memory.repo import memory_tree
-from git_memory.repo.staged import staged_files
+from git_memory.repo.staged import StagedWorktree, staged_files
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from git_memory.repo.binding import Worktree
-    from git_memory.repo.staged import StagedWorktree
 
 SEVERITY_WORDS = {"block": "BLOCK", "warn": "WARN"}
 # A temp file of an interrupted write, or a promotion artifact: never content to commit.
@@ -56,7 +55,8 @@ def collect_findings(
         if not paths:
             return {}
     if staged:
-        files = staged_files(worktree.root, root, memory_tree.index_path_from_environment())
+        git = worktree.git if isinstance(worktree, StagedWorktree) else None
+        files = staged_files(worktree.root, root, memory_tree.index_path_from_environment(), git)
     else:
         files = memory_tree.worktree_files(_path(worktree.root), root)
         if paths:

@@ -32,7 +32,7 @@ def test_install_status_uninstall_round_trip(gm: Any, repo: Repo) -> None:
     assert doc["mergeDriver"] is True
     shim = hooks_dir(repo) / "pre-commit"
     assert shim.stat().st_mode & 0o111
-    assert "# managed-by: git-memory hook shim v5" in shim.read_text()
+    assert "# managed-by: git-memory hook shim v6" in shim.read_text()
     again = run(gm, repo, "install").json()
     assert again["hooks"][0]["action"] == "unchanged"
     assert (repo.root / ".gitattributes").read_text().count("merge=git-memory-index") == 1
