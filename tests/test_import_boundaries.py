@@ -34,6 +34,8 @@ LAYERS = [
         "database",
         "failpoints",
         "ids",
+        "patterns",
+        "records",
         "safefs",
         "tempnames",
         "_proc",

@@ -5,13 +5,15 @@ A terminal obeys `ESC [ 8 m` (hide what follows) and a carriage return (overwrit
 a right-to-left override reorders what a reviewer reads; a zero-width space, a soft hyphen or
 a Unicode tag character (U+E0000–E007F) is not drawn at all, yet a model reads it, and it can
 split a key so no pattern sees it. Such characters never belong in a memory file, so the lint
-blocks them (`HIDDEN`, `INVISIBLE`), and everything a human reviews — diffs, the review
+blocks them (`HIDDEN`, `invisible_pattern`), and everything a human reviews — diffs, the review
 queue — shows them escaped (`escape_controls`) so they cannot hide anything.
 """
 
 from __future__ import annotations
 
 import re
+
+from git_memory.patterns import compiled
 
 # C0 controls but tab and newline, DEL, C1 controls, and the bidi formatting characters
 # (Arabic letter mark, LRM/RLM, the embeddings and overrides, the isolates).
@@ -32,29 +34,40 @@ _INVISIBLE_RANGES = (
 )
 _INVISIBLE_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _INVISIBLE_RANGES)
 # A class mixing BMP and astral ranges is scanned several times slower than one of either
-# kind: text (CJK prose included) is first searched with the two cheap ones.
-_BMP_INVISIBLE = re.compile(
+# kind: text (CJK prose included) is first searched with the two cheap ones. These patterns,
+# like the other invisible-character ones, serve non-ASCII text only: they are compiled the
+# first time one is needed (`patterns.compiled`), not by every import of this module.
+_BMP_INVISIBLE = (
     "[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _INVISIBLE_RANGES if hi < 0x10000) + "]"
 )
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_ASTRAL = "[\U00010000-\U0010ffff]"
 
 
 def has_invisible(text: str) -> bool:
-    """Whether `text` may hold an invisible character (`INVISIBLE` finds where)."""
+    """Whether `text` may hold an invisible character (`invisible_pattern` finds where)."""
     if text.isascii():
         return False
-    return _BMP_INVISIBLE.search(text) is not None or _ASTRAL.search(text) is not None
+    return (
+        compiled(_BMP_INVISIBLE).search(text) is not None
+        or compiled(_ASTRAL).search(text) is not None
+    )
 
 
 # What the lint blocks as a control character: a CR is allowed only as part of a CRLF.
 HIDDEN = re.compile(rf"[{_CLASS}]|\r(?!\n)")
 # What the lint blocks as invisible (one finding per run of them).
-INVISIBLE = re.compile(rf"[{_INVISIBLE_CLASS}]+")
+_INVISIBLE = rf"[{_INVISIBLE_CLASS}]+"
+
+
+def invisible_pattern() -> re.Pattern[str]:
+    """What the lint blocks as invisible: one match per run of such characters."""
+    return compiled(_INVISIBLE)
+
 
 # What a reviewer sees escaped: every carriage return too, the Unicode line and paragraph
 # separators that `str.splitlines` (and so a diff) would treat as line ends, and every
 # invisible character.
-_SHOWN_ESCAPED = re.compile(rf"[{_CLASS}\r\u2028\u2029{_INVISIBLE_CLASS}]")
+_SHOWN_ESCAPED = rf"[{_CLASS}\r\u2028\u2029{_INVISIBLE_CLASS}]"
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -67,7 +80,7 @@ def _escaped(match: re.Match[str]) -> str:
 def escape_controls(text: str) -> str:
     """`text` with every control, bidi and invisible character written as a visible escape
     (`\\x1b`, `\\u200b`, `\\U000e0041`)."""
-    return _SHOWN_ESCAPED.sub(_escaped, text)
+    return compiled(_SHOWN_ESCAPED).sub(_escaped, text)
 
 
 def _json_escaped(match: re.Match[str]) -> str:
@@ -83,4 +96,4 @@ def escape_json_controls(json_text: str) -> str:
     invisible character written as a JSON `\\uXXXX` escape: the same document for a parser,
     and nothing hidden from a person reading it. Outside strings JSON text is ASCII, so every
     such character stands inside a string, where the escape is valid."""
-    return _SHOWN_ESCAPED.sub(_json_escaped, json_text)
+    return compiled(_SHOWN_ESCAPED).sub(_json_escaped, json_text)

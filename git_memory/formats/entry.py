@@ -8,8 +8,6 @@ Pure: no I/O and no pydantic, because the pre-commit hook parses every staged en
 from __future__ import annotations
 
 import re
-from datetime import date
-from typing import Any, NamedTuple
 
 from git_memory.errors import FormatError
 from git_memory.formats.frontmatter import (
@@ -19,6 +17,15 @@ from git_memory.formats.frontmatter import (
     parse_lines,
     render_string,
 )
+from git_memory.patterns import compiled
+from git_memory.records import Record
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from typing import Any
 
 ENTRY_FIELDS: tuple[str, ...] = (
     "id",
@@ -44,12 +51,13 @@ SCOPES = ("repo",)
 # `path:<dir>`: the entry applies below one worktree directory; `path:.` the whole worktree,
 # whatever its evidence (docs/formats.md, "scope").
 _SEGMENT = r"[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*"
-PATH_SCOPE = re.compile(rf"path:(\.|{_SEGMENT}(?:/{_SEGMENT})*)")
+PATH_SCOPE = rf"path:(\.|{_SEGMENT}(?:/{_SEGMENT})*)"
 
 ENTRY_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_ID_LENGTH = 128
 COMMIT_HASH = re.compile(r"[0-9a-f]{40}")
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 OPEN = "---\n"
 CLOSE = "\n---\n"
@@ -61,14 +69,14 @@ MAX_LINES = 512
 # The records here are named tuples, not dataclasses: the pre-commit hook parses every staged
 # entry, and `dataclasses` (with `inspect`) is a measured cost of its start-up
 # (docs/performance.md). A changed copy is `entry._replace(status=...)`.
-class Commit(NamedTuple):
+class Commit(Record):
     """Public commit evidence: `repo` is `host/org/repo`, `hash` 40 lowercase hex."""
 
     repo: str
     hash: str
 
 
-class Evidence(NamedTuple):
+class Evidence(Record):
     """Public evidence only: commits and repository-relative paths."""
 
     commits: tuple[Commit, ...] = ()
@@ -82,7 +90,7 @@ class Evidence(NamedTuple):
         }
 
 
-class Entry(NamedTuple):
+class Entry(Record):
     """One L1 memory. Field order is the canonical frontmatter order; `body` is verbatim."""
 
     id: str
@@ -101,8 +109,26 @@ class Entry(NamedTuple):
     body: str = ""
 
 
+# The lint reads each staged entry twice (its format, and the index.json it calls for), as do
+# the approved projection and assemble: an entry is immutable all the way down, so one parse
+# of a text serves every reader in the process (a bounded number of texts are kept). A text
+# that fails is parsed again each time.
+_PARSED: dict[str, Entry] = {}
+_PARSED_KEPT = 256
+
+
 def parse_entry(text: str) -> Entry:
     """Parse an entry file; raises `FormatError` (`GM_FORMAT_*`) with the line at fault."""
+    parsed = _PARSED.get(text)
+    if parsed is None:
+        parsed = _parse_entry(text)
+        if len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.clear()
+        _PARSED[text] = parsed
+    return parsed
+
+
+def _parse_entry(text: str) -> Entry:
     frontmatter, body = split_frontmatter(text)
     lines = frontmatter.split("\n") if frontmatter else []
     check_limits(frontmatter, lines)
@@ -158,7 +184,9 @@ def _invalid(item: Field, why: str) -> FormatError:
 
 def is_scope(value: object) -> bool:
     """Whether `value` is a valid `scope`: `repo` or `path:<dir>` (`path:.`: everywhere)."""
-    return isinstance(value, str) and (value in SCOPES or PATH_SCOPE.fullmatch(value) is not None)
+    return isinstance(value, str) and (
+        value in SCOPES or compiled(PATH_SCOPE).fullmatch(value) is not None
+    )
 
 
 def _scope(item: Field) -> str:
@@ -245,13 +273,15 @@ def _occurred(item: Field) -> tuple[str, ...]:
 
 def is_calendar_date(value: str) -> bool:
     """Whether `value` is `YYYY-MM-DD` naming a real day (2026-02-30 is not)."""
+    # The rules of `datetime.date.fromisoformat`, without importing `datetime` on the hook's
+    # path (docs/performance.md).
     if ISO_DATE.fullmatch(value) is None:
         return False
-    try:
-        date.fromisoformat(value)
-    except ValueError:
+    year, month, day = int(value[:4]), int(value[5:7]), int(value[8:])
+    if year < 1 or not 1 <= month <= 12:
         return False
-    return True
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 1 <= day <= _MONTH_DAYS[month - 1] + (month == 2 and leap)
 
 
 def _evidence(item: Field) -> Evidence:

@@ -11,9 +11,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, NamedTuple
 
 from git_memory.errors import FormatError
+from git_memory.patterns import compiled
+from git_memory.records import Record
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from typing import Any
 
 KEY_LINE = re.compile(r"([a-z_]+): (.+)", re.DOTALL)
 NUMBER_SHAPED = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -35,7 +43,7 @@ def js_trim(value: str) -> str:
 # The records here are named tuples, not dataclasses: the pre-commit hook parses every staged
 # entry, and `dataclasses` (with `inspect`) is a measured cost of its start-up
 # (docs/performance.md).
-class Field(NamedTuple):
+class Field(Record):
     """One parsed `key: value` item; `line` is 1-based in the whole file."""
 
     key: str
@@ -43,7 +51,7 @@ class Field(NamedTuple):
     line: int
 
 
-class Dialect(NamedTuple):
+class Dialect(Record):
     """Error codes that differ between entry frontmatter and scene META."""
 
     invalid_line: str = "GM_FORMAT_INVALID_LINE"
@@ -185,12 +193,12 @@ def parse_json(text: str, line: int) -> Any:
     return value
 
 
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = "[\ud800-\udfff]"
 
 
 def _has_lone_surrogate(value: Any) -> bool:
     if isinstance(value, str):
-        return LONE_SURROGATE.search(value) is not None
+        return not value.isascii() and compiled(LONE_SURROGATE).search(value) is not None
     if isinstance(value, list):
         return any(_has_lone_surrogate(item) for item in value)
     if isinstance(value, dict):

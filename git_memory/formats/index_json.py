@@ -8,11 +8,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
 
 from git_memory.errors import FormatError, GitMemoryError
 from git_memory.formats import bounded_json
 from git_memory.formats.entry import parse_entry
+from git_memory.records import Record
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from typing import Any
 
 INDEX_FORMAT = "git-memory-index@v1"
 INDEX_SECTIONS: tuple[tuple[str, str], ...] = (
@@ -52,7 +59,7 @@ MAX_INDEX_BYTES = 64 * 1024 * 1024
 SUMMARY_MARKERS = "#>-*+ \t"
 
 
-class MemoryIndex(NamedTuple):
+class MemoryIndex(Record):
     """A parsed index.json: the items of each section, as JSON objects.
 
     A named tuple, as `IndexBuild`: the pre-commit hook checks the index, and `dataclasses`
@@ -125,7 +132,7 @@ def summarize(body: str) -> str:
     return ""
 
 
-class IndexBuild(NamedTuple):
+class IndexBuild(Record):
     """The regenerated index and the memory files that could not be parsed (skipped)."""
 
     data: bytes

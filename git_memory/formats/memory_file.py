@@ -9,10 +9,13 @@ memory root. Pure: the bytes are read elsewhere (no-follow, `repo/memory_tree.py
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from git_memory.errors import FormatError
 from git_memory.formats.entry import parse_entry
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from git_memory.formats.doctrine import Doctrine

@@ -9,9 +9,10 @@ packets, no secret key packet) and the SSH public key wire format (RFC 4716).
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
+
+from git_memory.lint.entropy import decode_base64
 
 SEQUENCE, INTEGER, BIT_STRING, OID, CONTEXT_0 = 0x30, 0x02, 0x03, 0x06, 0xA0
 PGP_PUBLIC_KEY, PGP_SECRET_KEY, PGP_SECRET_SUBKEY = 6, 5, 7
@@ -22,7 +23,7 @@ MIN_TBS_FIELDS = 6
 def is_public_material(label: str, body: str) -> bool:
     """Whether the base64 `body` of a `-----BEGIN <label>-----` block is public material."""
     try:
-        data = base64.b64decode(body, validate=True)
+        data = decode_base64(body)
     except (binascii.Error, ValueError):
         return False
     if label == "CERTIFICATE":

@@ -14,20 +14,20 @@ words (`required`, `same-origin`).
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 from collections import Counter
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from git_memory.lint.entropy import (
+    decode_base64,
     decodes_to_text,
     is_identifier_like,
     looks_fake,
     shannon_bits,
     value_core,
 )
+from git_memory.records import Record
 
 ASSIGNED_CODE = "GM_LINT_ASSIGNED_SECRET"
 HTTP_CODE = "GM_LINT_HTTP_CREDENTIALS"
@@ -72,7 +72,7 @@ _HTTP = re.compile(
 _HTTP_TRIGGERS = ("asic ", "earer ", "BASIC ", "BEARER ")
 
 
-class Hit(NamedTuple):
+class Hit(Record):
     """A value the rules judge to be a secret: [start, end) in the text, and its code."""
 
     code: str
@@ -145,7 +145,7 @@ def assigned_secrets(text: str) -> Iterable[Hit]:
 
 def _basic_credentials(value: str) -> bool:
     try:
-        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        decoded = decode_base64(value + "=" * (-len(value) % 4))
         user, _, password = decoded.decode("utf-8").partition(":")
     except (binascii.Error, ValueError):
         return False

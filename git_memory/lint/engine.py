@@ -9,11 +9,9 @@ decides which format the text must follow.
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
-from git_memory.formats.controls import HIDDEN, INVISIBLE, has_invisible
+from git_memory.formats.controls import HIDDEN, has_invisible, invisible_pattern
 from git_memory.lint.assigned import Hit, assigned_secrets, http_credentials
 from git_memory.lint.entropy import is_high_entropy, looks_fake
 from git_memory.lint.files import check_format
@@ -43,8 +41,16 @@ from git_memory.lint.rules import (
     SESSION_UUID_PREFILTER,
     WARN,
     PatternRule,
-    Severity,
 )
+from git_memory.patterns import compiled
+from git_memory.records import Record
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from git_memory.lint.rules import Severity
 
 EXCERPT_PREFIX = 6
 
@@ -74,7 +80,7 @@ class LineIndex:
         return line, offset - self.starts[line - 1] + 1
 
 
-class RawFinding(NamedTuple):
+class RawFinding(Record):
     """A finding before line/column resolution."""
 
     code: str
@@ -161,21 +167,21 @@ def _hidden_characters(text: str) -> Iterable[RawFinding]:
 ZWJ = "\u200d"
 # Emoji (and the modifiers and selector that may follow one): a zero-width joiner between two
 # draws one emoji (👨‍👩‍👧) and hides nothing.
-_EMOJI = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\U0001f3fb-\U0001f3ff]?")
+_EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\U0001f3fb-\U0001f3ff]?"
 
 
 def _emoji_joint(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 2) : start]
     return (
-        bool(_EMOJI.fullmatch(before[-1:]) or _EMOJI.fullmatch(before))
-        and _EMOJI.match(text, end) is not None
+        bool(compiled(_EMOJI).fullmatch(before[-1:]) or compiled(_EMOJI).fullmatch(before))
+        and compiled(_EMOJI).match(text, end) is not None
     )
 
 
 def _invisible_characters(text: str) -> Iterable[RawFinding]:
     """One finding per run of invisible characters, named by the first (`U+200B…[3 chars]`)."""
     message = LINT_CODES[INVISIBLE_CODE][1]
-    for match in INVISIBLE.finditer(text):
+    for match in invisible_pattern().finditer(text):
         run = match.group()
         if run == ZWJ and _emoji_joint(text, match.start(), match.end()):
             continue

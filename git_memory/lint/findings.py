@@ -6,14 +6,19 @@ findings too, and the engine runs the format checks.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from git_memory.lint.rules import BLOCK
+from git_memory.records import Record
 
-from git_memory.lint.rules import BLOCK, Severity
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from git_memory.lint.rules import Severity
 
 MAX_MESSAGE = 120
 
 
-class Span(NamedTuple):
+class Span(Record):
     """A [start, end) character range exempt from the entropy and hex-run rules."""
 
     start: int
@@ -24,7 +29,7 @@ class Span(NamedTuple):
         return self.start <= start and end <= self.end
 
 
-class Finding(NamedTuple):
+class Finding(Record):
     """One lint finding. `offset` is the character index; line/column are 1-based."""
 
     code: str

@@ -17,25 +17,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
 
-from git_memory.formats.controls import INVISIBLE, has_invisible
+from git_memory.formats.controls import has_invisible, invisible_pattern
 from git_memory.lint.entropy import PRINTABLE_SHARE, base64_decodings, printable_share
 from git_memory.lint.markdown import INTRAWORD
+from git_memory.patterns import compiled
+from git_memory.records import Record
 
 ROUNDS = 3
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?")
-_CODE_POINT = re.compile(r"\\(?:u\{([0-9a-fA-F]{1,6})\}|U([0-9a-fA-F]{8})|u([0-9a-fA-F]{4}))")
-_BYTE_RUN = re.compile(r"(?:\\x[0-9a-fA-F]{2})+|(?:%[0-9a-fA-F]{2})+|(?:\\[0-3][0-7]{2})+")
+_ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?"
+_CODE_POINT = r"\\(?:u\{([0-9a-fA-F]{1,6})\}|U([0-9a-fA-F]{8})|u([0-9a-fA-F]{4}))"
+_BYTE_RUN = r"(?:\\x[0-9a-fA-F]{2})+|(?:%[0-9a-fA-F]{2})+|(?:\\[0-3][0-7]{2})+"
 # A start or end tag: `<span>`, `</span>`, `<b class="x">`, `<wbr/>`. `<https://…>` (an
 # autolink) and `a < b > c` are not tags. `[^<>]*` stops at the next `<`, where the next try
 # starts, so the scan stays linear.
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[\s/][^<>]*)?>")
+_TAG = r"</?[A-Za-z][A-Za-z0-9-]*(?:[\s/][^<>]*)?>"
 
 Edit = tuple[int, int, str]  # [start, end) replaced by the text
 
 
-class DecodedView(NamedTuple):
+class DecodedView(Record):
     """`text` read as rendered/decoded; `origin[i]` is the file offset of `text[i]`."""
 
     text: str
@@ -100,7 +101,7 @@ def _entities(text: str) -> Iterator[Edit]:
     # only for text with an `&`.
     import html  # noqa: PLC0415
 
-    for match in _ENTITY.finditer(text):
+    for match in compiled(_ENTITY).finditer(text):
         decoded = html.unescape(match.group())
         if decoded != match.group():
             yield match.start(), match.end(), decoded
@@ -109,7 +110,7 @@ def _entities(text: str) -> Iterator[Edit]:
 def _code_points(text: str) -> Iterator[Edit]:
     if "\\" not in text:
         return
-    for match in _CODE_POINT.finditer(text):
+    for match in compiled(_CODE_POINT).finditer(text):
         value = int(next(group for group in match.groups() if group), 16)
         if value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF:
             yield match.start(), match.end(), chr(value)
@@ -120,7 +121,7 @@ def _byte_runs(text: str) -> Iterator[Edit]:
     character per byte."""
     if "\\" not in text and "%" not in text:
         return
-    for match in _BYTE_RUN.finditer(text):
+    for match in compiled(_BYTE_RUN).finditer(text):
         run = match.group()
         if run[0] == "\\" and run[1] != "x":  # octal
             data = bytes(int(run[i + 1 : i + 4], 8) for i in range(0, len(run), 4))
@@ -154,21 +155,21 @@ def _comments(text: str) -> Iterator[Edit]:
 def _tags(text: str) -> Iterator[Edit]:
     if "<" not in text:
         return
-    for match in _TAG.finditer(text):
+    for match in compiled(_TAG).finditer(text):
         yield match.start(), match.end(), ""
 
 
 # Variation selectors U+FE00–FE0F draw nothing after a letter; they belong after an emoji,
 # so they are not findings, but a key split by them reads joined.
-_VARIATION = re.compile(r"[\ufe00-\ufe0f]+")
+_VARIATION = r"[\ufe00-\ufe0f]+"
 
 
 def _invisible(text: str) -> Iterator[Edit]:
     if text.isascii():
         return
-    patterns = [INVISIBLE] if has_invisible(text) else []
-    if _VARIATION.search(text) is not None:
-        patterns.append(_VARIATION)
+    patterns = [invisible_pattern()] if has_invisible(text) else []
+    if compiled(_VARIATION).search(text) is not None:
+        patterns.append(compiled(_VARIATION))
     spans = [m.span() for p in patterns for m in p.finditer(text)]
     for start, end in sorted(spans):
         yield start, end, ""

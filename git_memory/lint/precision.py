@@ -13,7 +13,14 @@ import re
 
 from git_memory.lint.armor import is_public_material
 from git_memory.lint.entropy import sequence_share
-from git_memory.lint.rules import PatternRule, Severity
+from git_memory.lint.rules import PatternRule
+from git_memory.patterns import compiled
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from git_memory.lint.rules import Severity
 
 TOKEN_PREFIX = re.compile(r"(?:AKIA|ASIA|gh[oprsu]_|github_pat_|glpat-|npm_|AIza|xox[abps]-|sk-)")
 TOKEN_RULES = frozenset(
@@ -29,18 +36,18 @@ TOKEN_RULES = frozenset(
     )
 )
 SEQUENCE_CHECKED = frozenset({"GM_LINT_GOOGLE_API_KEY", "GM_LINT_MODEL_API_KEY"})
-SLACK_BODY = re.compile(r"[0-9]{6,}-[A-Za-z0-9-]{13,}")
-PRIVATE_KEY_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
-KEY_MATERIAL = re.compile(r"[A-Za-z0-9+/=]")
+SLACK_BODY = r"[0-9]{6,}-[A-Za-z0-9-]{13,}"
+PRIVATE_KEY_END = r"-----END [A-Z ]*PRIVATE KEY-----"
+KEY_MATERIAL = r"[A-Za-z0-9+/=]"
 MIN_KEY_MATERIAL = 64
 # PEM and OpenPGP armor (five dashes), and RFC 4716's `---- BEGIN SSH2 PUBLIC KEY ----`.
-PUBLIC_ARMOR = re.compile(
+PUBLIC_ARMOR = (
     r"(-----|---- )BEGIN (PGP PUBLIC KEY BLOCK|PUBLIC KEY|CERTIFICATE|SSH2 PUBLIC KEY)"
     r"(?:-----| ----)[ \t]*\r?\n"
 )
-ARMOR_BODY = re.compile(r"[A-Za-z0-9+/=]+")
-ARMOR_HEADER = re.compile(r"[A-Za-z-]+: .*")
-PGP_CHECKSUM = re.compile(r"=[A-Za-z0-9+/]{4}")
+ARMOR_BODY = r"[A-Za-z0-9+/=]+"
+ARMOR_HEADER = r"[A-Za-z-]+: .*"
+PGP_CHECKSUM = r"=[A-Za-z0-9+/]{4}"
 
 
 def adjust(rule: PatternRule, text: str, match: re.Match[str]) -> Severity | None:
@@ -54,7 +61,7 @@ def adjust(rule: PatternRule, text: str, match: re.Match[str]) -> Severity | Non
         if rule.code in SEQUENCE_CHECKED and sequence_share(body) >= 0.5:
             return None
         if rule.code == "GM_LINT_SLACK_TOKEN" and (
-            SLACK_BODY.match(body) is None or token.endswith("-")
+            compiled(SLACK_BODY).match(body) is None or token.endswith("-")
         ):
             return None  # no numeric ids, or only the ids before the secret (`xoxp-1-2-3-###`)
     if rule.code == "GM_LINT_PRIVATE_KEY_BLOCK" and _empty_key_block(text, match.end()):
@@ -63,10 +70,10 @@ def adjust(rule: PatternRule, text: str, match: re.Match[str]) -> Severity | Non
 
 
 def _empty_key_block(text: str, body_start: int) -> bool:
-    end = PRIVATE_KEY_END.search(text, body_start)
+    end = compiled(PRIVATE_KEY_END).search(text, body_start)
     if end is None:
         return False
-    material = KEY_MATERIAL.findall(text, body_start, end.start())
+    material = compiled(KEY_MATERIAL).findall(text, body_start, end.start())
     return len(material) < MIN_KEY_MATERIAL
 
 
@@ -81,7 +88,7 @@ def public_armor_spans(text: str) -> list[tuple[int, int]]:
     if "BEGIN " not in text:
         return []
     spans: list[tuple[int, int]] = []
-    for begin in PUBLIC_ARMOR.finditer(text):
+    for begin in compiled(PUBLIC_ARMOR).finditer(text):
         dashes, label = begin.groups()
         end_line = f"{dashes}END {label}{dashes[::-1]}"
         spans += _armor_body(text, begin.end(), label, end_line)
@@ -97,12 +104,12 @@ def _armor_body(text: str, start: int, label: str, end_line: str) -> list[tuple[
         line = text[start:end].rstrip("\r")
         if line.rstrip() == end_line:
             return body if is_public_material(label, "".join(material)) else []
-        if label == "PGP PUBLIC KEY BLOCK" and PGP_CHECKSUM.fullmatch(line):
+        if label == "PGP PUBLIC KEY BLOCK" and compiled(PGP_CHECKSUM).fullmatch(line):
             body.append((start, start + len(line)))
-        elif ARMOR_BODY.fullmatch(line):
+        elif compiled(ARMOR_BODY).fullmatch(line):
             body.append((start, start + len(line)))
             material.append(line)
-        elif line and not ARMOR_HEADER.fullmatch(line):
+        elif line and not compiled(ARMOR_HEADER).fullmatch(line):
             return []
         start = end + 1
     return []

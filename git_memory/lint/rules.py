@@ -8,16 +8,24 @@ fast on large memory roots (most rules never run on ordinary prose).
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple
 
 from git_memory.lint.assigned import ASSIGNED_CODE, HTTP_CODE
+from git_memory.patterns import compiled
+from git_memory.records import Record
 
-Severity = Literal["block", "warn"]
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Severity = Literal["block", "warn"]
+
 BLOCK: Severity = "block"
 WARN: Severity = "warn"
 
 
-class PatternRule(NamedTuple):
+class PatternRule(Record):
     """A regex rule: any match is a finding (unless `allowed` says otherwise)."""
 
     code: str
@@ -33,22 +41,12 @@ class PatternRule(NamedTuple):
     @property
     def pattern(self) -> re.Pattern[str]:
         """The rule's compiled regex."""
-        return _compiled(self.source)
+        return compiled(self.source)
 
     @property
     def prefilter(self) -> re.Pattern[str] | None:
         """The compiled prefilter, if the rule has one."""
-        return None if self.prefilter_source is None else _compiled(self.prefilter_source)
-
-
-_COMPILED: dict[str, re.Pattern[str]] = {}
-
-
-def _compiled(source: str) -> re.Pattern[str]:
-    found = _COMPILED.get(source)
-    if found is None:
-        found = _COMPILED[source] = re.compile(source)
-    return found
+        return None if self.prefilter_source is None else compiled(self.prefilter_source)
 
 
 def _rule(

@@ -30,11 +30,13 @@ from git_memory.ops.base import (
     load_declared,
     request_invalid,
 )
-from git_memory.ops.registry import OPERATIONS, McpVariant, OperationSpec, SideEffect
+from git_memory.ops.registry import OPERATIONS, McpVariant, OperationSpec
 from git_memory.paths import write_crash_log
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+
+    from git_memory.ops.registry import SideEffect
 
 # Hints derived from what an operation may change; an operation overrides them with
 # `mcp_annotations` (e.g. promote is idempotent: applying an applied plan replays success).

@@ -5,10 +5,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of
+# `git memory -h` (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from git_memory.ops.base import OpContext, Operation, load_operation
 

@@ -9,12 +9,19 @@ no CLI command or the MCP side disagrees.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from git_memory.records import Record
 
-SideEffect = Literal["none", "private-state", "external-delivery", "worktree"]
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of
+# `git memory -h` (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    SideEffect = Literal["none", "private-state", "external-delivery", "worktree"]
 
 
-class McpVariant(NamedTuple):
+class McpVariant(Record):
     """One MCP tool of an operation whose request is one of several documents (by `format`).
 
     Agent clients refuse or empty a tool whose input schema is a union at the top, so such an
@@ -26,7 +33,7 @@ class McpVariant(NamedTuple):
     summary: str
 
 
-class OperationSpec(NamedTuple):
+class OperationSpec(Record):
     """What is known about an operation before its module is imported.
 
     A named tuple, not a dataclass: `git memory -h` reads this table, and the dataclass

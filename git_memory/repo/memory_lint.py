@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from git_memory.errors import GitMemoryError
 from git_memory.lint.engine import (
@@ -22,8 +21,13 @@ from git_memory.lint.rules import INDEX_STALE_CODE, SYMLINK_CODE
 from git_memory.repo import memory_tree
 from git_memory.repo.staged import StagedWorktree, staged_files
 
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from git_memory.repo.binding import Worktree
 

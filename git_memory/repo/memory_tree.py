@@ -15,16 +15,21 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from git_memory.errors import UsageError
 from git_memory.formats.index_json import INDEX_FORMAT, ORIGINAL_INDEX_FORMAT, build_index
 from git_memory.lint.engine import passes_lint
+from git_memory.records import Record
 from git_memory.safefs import DIR_FLAGS, open_dir, read_at, split_relative, symlink_refused
 from git_memory.tempnames import PROMOTION_ARTIFACT_PREFIX, is_temp_name
 
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:  # the pre-commit hook imports this module; pathlib is loaded where used
     from pathlib import Path
+    from typing import Any
 
 # The records here are named tuples, not dataclasses: the pre-commit hook imports this module,
 # and `dataclasses` (with `inspect`) is a measured cost of its start-up (docs/performance.md).
@@ -37,7 +42,7 @@ REGULAR_MODE = 0o100644
 INDEX_FILE_VARIABLES = ("GIT_MEMORY_INDEX_FILE", "GIT_INDEX_FILE")
 
 
-class MemoryFile(NamedTuple):
+class MemoryFile(Record):
     """One file of a memory root; `data` is None for a symbolic link or a gitlink.
 
     `root_prefix` is "" for the configured memory root, else the worktree-relative root (with
@@ -62,7 +67,7 @@ class MemoryFile(NamedTuple):
         return self.kind == "symlink"
 
 
-class Listed(NamedTuple):
+class Listed(Record):
     """One name in a memory-root directory and its `lstat` (a link is never followed)."""
 
     name: str
@@ -154,7 +159,7 @@ def index_path_from_environment(environ: dict[str, str] | None = None) -> str | 
     return None
 
 
-class StagedEntry(NamedTuple):
+class StagedEntry(Record):
     """One stage-0 entry of the index the commit records."""
 
     path: str

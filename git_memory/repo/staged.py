@@ -14,10 +14,10 @@ and one `git cat-file --batch` process reads the remaining blobs.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, NamedTuple
 
 from git_memory.errors import GitMemoryError
 from git_memory.paths import state_home_text
+from git_memory.records import Record
 from git_memory.repo import git_files
 from git_memory.repo.memory_root import resolve_memory_root
 from git_memory.repo.memory_tree import (
@@ -29,6 +29,10 @@ from git_memory.repo.memory_tree import (
     is_leftover_name,
     staged_memory_roots,
 )
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from collections.abc import MutableMapping
@@ -47,7 +51,7 @@ KEPT_GIT_VARIABLES = (
 HOOK_SETTINGS = ("memory.root", "memory.home", "extensions.objectformat", "core.worktree")
 
 
-class GitLayout(NamedTuple):
+class GitLayout(Record):
     """Where git keeps a worktree's index and objects, for reading them directly."""
 
     git_dir: str
@@ -55,7 +59,7 @@ class GitLayout(NamedTuple):
     oid_size: int
 
 
-class StagedWorktree(NamedTuple):
+class StagedWorktree(Record):
     """A worktree as the staged lint needs it: its root, its memory root, the configured
     `memory.home` (None when unset) and, when its git files may be read directly, their
     layout.

@@ -11,10 +11,14 @@ nor pygit2.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, NamedTuple
 
 from git_memory.errors import GitMemoryError
 from git_memory.paths import SESSIONS_DB
+from git_memory.records import Record
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -25,7 +29,7 @@ MIN_ID = 8
 MIN_PATH = 5
 
 
-class PrivateMarks(NamedTuple):
+class PrivateMarks(Record):
     """Lowercased strings that must not appear in a promoted byte, by kind.
 
     A named tuple, not a dataclass: the pre-commit hook imports this module, and `dataclasses`

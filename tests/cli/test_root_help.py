@@ -33,7 +33,8 @@ def test_help_loads_nothing_it_does_not_print(argv: list[str]) -> None:
         f"sys.argv = ['git-memory', *{argv!r}]\n"
         "from git_memory.cli.entry import main\n"
         "try:\n    sys.exit(main())\nexcept SystemExit as exit:\n"
-        "    heavy = ('click', 'pydantic', 'mcp', 'pygit2', 'sqlite3', 'subprocess', 'json')\n"
+        "    heavy = ('click', 'pydantic', 'mcp', 'pygit2', 'sqlite3', 'subprocess', 'json',\n"
+        "             'typing')\n"
         "    loaded = sorted(m for m in sys.modules if m.split('.')[0] in heavy)\n"
         "    ours = sorted(m for m in sys.modules if m.startswith('git_memory'))\n"
         "    print('LOADED', loaded, ours, exit.code, file=sys.stderr)\n"
@@ -54,6 +55,7 @@ def test_help_loads_nothing_it_does_not_print(argv: list[str]) -> None:
         "git_memory.ops",
         "git_memory.ops.registry",
         "git_memory.output",
+        "git_memory.records",
     ]
     assert f"LOADED [] {expected_modules} 0" in result.stderr
     real = subprocess.run(

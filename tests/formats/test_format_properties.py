@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import re
+from datetime import date
+
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from git_memory.errors import FormatError
@@ -16,6 +19,7 @@ from git_memory.formats.entry import (
     Commit,
     Entry,
     Evidence,
+    is_calendar_date,
     parse_entry,
     serialize_entry,
 )
@@ -122,3 +126,30 @@ dialect_lines = st.lists(
 @given(dialect_lines)
 def test_dialect_garbage_gives_format_errors(lines: list[str]) -> None:
     _only_format_errors(parse_entry, "---\n" + "\n".join(lines) + "\n---\nbody\n")
+
+
+@given(st.dates())
+def test_every_real_day_is_a_calendar_date(day: date) -> None:
+    assert is_calendar_date(day.isoformat())
+
+
+@given(
+    st.from_regex(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", fullmatch=True)
+    | st.text(alphabet="0123456789-", max_size=12)
+)
+@example("0000-01-01")
+@example("1900-02-29")
+@example("2000-02-29")
+@example("2024-02-29")
+@example("2026-02-29")
+@example("2026-04-31")
+@example("2026-13-01")
+@example("2026-00-10")
+@example("2026-01-00")
+def test_a_calendar_date_is_what_fromisoformat_accepts_in_the_iso_shape(text: str) -> None:
+    try:
+        date.fromisoformat(text)
+        accepted = re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text) is not None
+    except ValueError:
+        accepted = False
+    assert is_calendar_date(text) is accepted

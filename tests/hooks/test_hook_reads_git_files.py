@@ -27,7 +27,9 @@ import json, sys
 from git_memory.cli.lint_staged import run_from_hook
 status = run_from_hook(None if sys.argv[1] == "-" else sys.argv[1])
 sys.stdout.flush()
-print(json.dumps({"status": status, "git": "subprocess" in sys.modules}), file=sys.stderr)
+loaded = sorted(m for m in ("typing", "datetime", "base64", "dataclasses") if m in sys.modules)
+print(json.dumps({"status": status, "git": "subprocess" in sys.modules, "loaded": loaded}),
+      file=sys.stderr)
 """
 
 
@@ -50,6 +52,10 @@ def _from_hook(
         check=False,
     )
     report = json.loads(result.stderr.strip().splitlines()[-1])
+    # What the hook's start-up does not pay for (docs/performance.md); starting git costs
+    # `_proc`'s imports, typing among them.
+    if not report["git"]:
+        assert report["loaded"] == [], report
     return result.stdout, report["status"], report["git"]
 
 

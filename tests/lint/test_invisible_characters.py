@@ -15,9 +15,9 @@ from git_memory.assemble.run import file_diff
 from git_memory.consolidate.review_text import _diff
 from git_memory.formats.controls import (
     HIDDEN,
-    INVISIBLE,
     escape_controls,
     escape_json_controls,
+    invisible_pattern,
 )
 from git_memory.mcp.tools import document_text
 from git_memory.promote.plan import PlannedFile, unified_diff
@@ -35,7 +35,7 @@ def test_every_format_character_is_blocked_and_escaped() -> None:
     for code in [*range(0x110000)]:
         char = chr(code)
         if unicodedata.category(char) == "Cf" or 0xE0000 <= code <= 0xE007F:
-            assert INVISIBLE.fullmatch(char) or HIDDEN.fullmatch(char), hex(code)
+            assert invisible_pattern().fullmatch(char) or HIDDEN.fullmatch(char), hex(code)
             assert escape_controls(char) != char, hex(code)
     assert sys.maxunicode == 0x10FFFF
 
@@ -48,7 +48,7 @@ def test_plan_assemble_and_consolidation_diffs_show_them_escaped() -> None:
         _diff("doctrine.md", "before\n", HOSTILE),
     ):
         assert ESCAPED in diff
-        assert not INVISIBLE.search(diff), repr(diff)
+        assert not invisible_pattern().search(diff), repr(diff)
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ def test_plan_assemble_and_consolidation_diffs_show_them_escaped() -> None:
 def test_json_for_a_person_escapes_them_and_keeps_the_document(render: Any) -> None:
     document = {"claim": HOSTILE, "nested": [{"text": TAGS}]}
     text = render(document)
-    assert not INVISIBLE.search(text)
+    assert not invisible_pattern().search(text)
     assert "\\u200b" in text
     assert "\\udb40\\udc69" in text
     assert json.loads(text) == document
@@ -72,17 +72,19 @@ def test_they_never_reach_context_or_claude_md(repo: Repo, gm: Any) -> None:
     assert "BLOCK GM_LINT_INVISIBLE_CHARACTER" in linted.stdout
     printed = gm(["context"], cwd=repo.root)
     assert "Never pip install" in printed.stdout
-    assert not INVISIBLE.search(printed.stdout + printed.stderr)
+    assert not invisible_pattern().search(printed.stdout + printed.stderr)
     assert "Run the tests first" not in printed.stdout
     gm(["assemble", "--provider", "claude"], cwd=repo.root)
     written = repo.root / "CLAUDE.md"
-    assert not written.exists() or not INVISIBLE.search(written.read_text(encoding="utf-8"))
+    assert not written.exists() or not invisible_pattern().search(
+        written.read_text(encoding="utf-8")
+    )
 
 
 def test_the_approval_question_shows_them_escaped() -> None:
     from git_memory.mcp.elicitation import Question
 
     message = Question(f"Promote 1 entry: {TAGS}", HOSTILE).message()
-    assert not INVISIBLE.search(message)
+    assert not invisible_pattern().search(message)
     assert SHOWN_TAGS in message
     assert ESCAPED in message

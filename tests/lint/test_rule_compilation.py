@@ -1,6 +1,6 @@
 """Pattern rules are compiled on first use (issue 29): text without any rule's trigger, as in
-most memory entries, costs the pre-commit hook no regex compilation; a triggered rule still
-finds what it finds."""
+most memory entries, costs the pre-commit hook no regex compilation, nor does ASCII text
+compile the invisible-character patterns; a triggered rule still finds what it finds."""
 
 from __future__ import annotations
 
@@ -11,16 +11,20 @@ import sys
 # A fresh interpreter: the test process has compiled every rule already.
 PROBE = """
 import json
+from git_memory import patterns
+from git_memory.formats import controls
 from git_memory.lint import rules
 from git_memory.lint.engine import scan_secrets
 
 prose = scan_secrets("Run the suite with `uv run pytest -q` before pushing.\\n")
-after_prose = len(rules._COMPILED)
+sources = [rule.source for rule in rules.PATTERN_RULES]
+sources += [controls._BMP_INVISIBLE, controls._ASTRAL, controls._INVISIBLE]
+after_prose = sum(source in patterns._COMPILED for source in sources)
 key = "AKIA" + "Z7QW3ERTYUIOPLKJ"
 found = [finding.code for finding in scan_secrets(f"the deploy key is {key} here\\n")]
 aws = next(rule for rule in rules.PATTERN_RULES if rule.code == "GM_LINT_AWS_ACCESS_KEY")
 print(json.dumps({"prose": len(prose), "after_prose": after_prose, "found": found,
-                  "aws_compiled": aws.source in rules._COMPILED}))
+                  "aws_compiled": aws.source in patterns._COMPILED}))
 """
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from git_memory.formats.controls import INVISIBLE
+from git_memory.formats.controls import invisible_pattern
 from tests.conftest import run_cli
 from tests.extract.conftest import SampleRepo, build_sample_repo
 from tests.extract.flow import candidate, decisions, draft_batch, stage
@@ -96,7 +96,7 @@ def test_review_shows_invisible_characters_escaped(sample_repo: SampleRepo, tmp_
     _stage_and_review(sample_repo, tmp_path, f"Run the\u200b tests first.{TAGS}")
     for args in (["review"], ["review", "--format", "json"]):
         shown = run_cli(args, cwd=sample_repo.root)
-        assert not INVISIBLE.search(shown.stdout), args
+        assert not invisible_pattern().search(shown.stdout), args
     assert (
         "Run the\\u200b tests first.\\U000e0069" in run_cli(["review"], cwd=sample_repo.root).stdout
     )
