@@ -18,7 +18,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from git_memory.records import Record
 
 if TYPE_CHECKING:  # pathlib costs the pre-commit hook's start-up, and only annotations use it
     from pathlib import Path
@@ -76,7 +78,7 @@ def popen(
     )
 
 
-class BoundedResult(NamedTuple):
+class BoundedResult(Record):
     """What a bounded run observed; the caller decides which observation is an error.
 
     `stdout`/`stderr` hold at most their caps. `returncode` is None when the child was killed

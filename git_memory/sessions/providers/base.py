@@ -18,16 +18,17 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from git_memory.errors import GitMemoryError
+from git_memory.records import Record
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
     from git_memory.sessions.records import Diagnostic, Event
 
 
-class SourceFile(NamedTuple):
+class SourceFile(Record):
     """One transcript file; `display` is its path below the source root (no home path)."""
 
     path: str
