@@ -18,7 +18,6 @@ from git_memory.lint.files import check_format
 from git_memory.lint.findings import Finding, Span, format_finding
 from git_memory.lint.markdown import plain
 from git_memory.lint.normalize import encoded_text, normalized
-from git_memory.lint.precision import adjust, public_armor_spans
 from git_memory.lint.rules import (
     ANY_UUID,
     BLOCK,
@@ -131,7 +130,7 @@ def _secret_findings(text: str, allowed: Sequence[Span], depth: int) -> list[Raw
             found.extend(_pattern_findings(rule, text))
     if SESSION_UUID_PREFILTER.search(text):
         found.extend(_session_ids(text))
-    public = [Span(start, end) for start, end in public_armor_spans(text)]
+    public = [Span(start, end) for start, end in _public_armor_spans(text)]
     found.extend(_token_findings(text, [*allowed, *public], depth))
     readable = plain(text)
     found.extend(_hit_findings(text, [*assigned_secrets(readable), *http_credentials(readable)]))
@@ -195,8 +194,24 @@ def _triggered(rule: PatternRule, text: str) -> bool:
     return rule.prefilter is None or rule.prefilter.search(text) is not None
 
 
+def _public_armor_spans(text: str) -> list[tuple[int, int]]:
+    if "BEGIN " not in text:
+        return []
+    # Start-up seam (docs/architecture.md): the precision filters (and `lint.armor`) load only
+    # for text with an armor block or a rule's match.
+    from git_memory.lint.precision import public_armor_spans  # noqa: PLC0415
+
+    return public_armor_spans(text)
+
+
 def _pattern_findings(rule: PatternRule, text: str) -> Iterable[RawFinding]:
-    for match in rule.pattern.finditer(text):
+    matches = list(rule.pattern.finditer(text))
+    if not matches:
+        return
+    # Start-up seam (docs/architecture.md), as in `_public_armor_spans`.
+    from git_memory.lint.precision import adjust  # noqa: PLC0415
+
+    for match in matches:
         severity = adjust(rule, text, match)
         if severity is not None:
             token = match.group()
