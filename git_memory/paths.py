@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import sys
 import time
 
 from git_memory.errors import GitMemoryError
@@ -52,10 +53,33 @@ def state_home_text(configured: str | None = None) -> str:
         return _absolute_home(env, "GIT_MEMORY_HOME")
     if configured:
         return _absolute_home(configured, "memory.home")
-    # Start-up seam (docs/architecture.md): only an unconfigured state home needs platformdirs.
+    plain = _plain_default_home()
+    if plain is not None:
+        return plain
+    # Start-up seam (docs/architecture.md): only an unconfigured state home outside the plain
+    # cases needs platformdirs.
     from platformdirs import user_state_dir  # noqa: PLC0415
 
     return user_state_dir("git-memory", appauthor=False)
+
+
+def _plain_default_home() -> str | None:
+    """platformdirs' `user_state_dir("git-memory", appauthor=False)` where every platformdirs
+    4.x agrees on it, without importing platformdirs (≈ 10 ms of every hook run and session
+    start, docs/performance.md): on Linux `$XDG_STATE_HOME/git-memory` (an absolute value)
+    or `~/.local/state/git-memory`, on macOS `~/Library/Application Support/git-memory`
+    (`XDG_STATE_HOME` unset), with an absolute `HOME`. None elsewhere: platformdirs answers."""
+    home = os.environ.get("HOME", "")
+    xdg = os.environ.get("XDG_STATE_HOME", "")
+    if not home.startswith("/") or home != home.strip() or xdg != xdg.strip():
+        return None
+    if "ANDROID_DATA" in os.environ or "ANDROID_ROOT" in os.environ:
+        return None  # platformdirs may take this for Android
+    if sys.platform == "linux" and (not xdg or xdg.startswith("/")):
+        return os.path.join(xdg or os.path.expanduser("~/.local/state"), "git-memory")
+    if sys.platform == "darwin" and not xdg:
+        return os.path.join(os.path.expanduser("~/Library/Application Support"), "git-memory")
+    return None
 
 
 def _absolute_home(value: str, source: str) -> str:
