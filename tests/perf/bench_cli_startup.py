@@ -1,7 +1,8 @@
 """Start-up budget: `git memory -h`, the pre-commit hook, `context` and `status` against
 `python3 -c pass`, and what the hook adds to a commit staging no memory file.
 
-All are real processes timed in the same run (medians; the machine is noisy):
+All are real processes timed in the same run, taking turns round by round (medians; the
+machine is noisy):
 - `hook_ms`: the installed shim run as git runs it, in a repository with 20 staged entry
   files, so the figure includes the shell, the interpreter, the lint path's imports and git's
   index read;
@@ -53,16 +54,22 @@ Run the suite number {n} with `uv run pytest -q` before pushing.
 """
 
 
-def _median_ms(argv: list[str], runs: int, cwd: Path, env: dict[str, str]) -> float:
-    subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)  # warm the caches
-    samples = []
+def _interleaved_medians(
+    commands: dict[str, tuple[list[str], Path]], runs: int, env: dict[str, str]
+) -> dict[str, float]:
+    """Median ms of each command (argv, cwd), the commands taking turns in every round, so a
+    machine that slows down or speeds up during the run moves every figure alike."""
+    for argv, cwd in commands.values():  # warm the caches
+        subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
+    samples: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
-        started = time.perf_counter()
-        result = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
-        samples.append((time.perf_counter() - started) * 1000)
-        if result.returncode != 0:
-            raise SystemExit(f"{argv} failed: {result.stderr.decode()[-2000:]}")
-    return statistics.median(samples)
+        for name, (argv, cwd) in commands.items():
+            started = time.perf_counter()
+            result = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
+            samples[name].append((time.perf_counter() - started) * 1000)
+            if result.returncode != 0:
+                raise SystemExit(f"{argv} failed: {result.stderr.decode()[-2000:]}")
+    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def _git_memory_executable(bin_dir: Path) -> str:
@@ -149,9 +156,6 @@ def measure(runs: int) -> dict[str, float | int]:
         executable = _git_memory_executable(bin_dir)
         root = _repo_with_entries(base, "repo", 20, env, executable).root
         hook = root / ".git" / "hooks" / "pre-commit"
-        python_ms = _median_ms([sys.executable, "-c", "pass"], runs, root, env)
-        help_ms = _median_ms([executable, "-h"], runs, root, env)
-        hook_ms = _median_ms([str(hook)], runs, root, env)
         approved = _repo_with_entries(base, "approved", 200, env, executable)
         approved.git("commit", "-q", "--no-verify", "-m", "approved memory")
         # A session starts long after the files it reads were written: past the racy window
@@ -160,9 +164,20 @@ def measure(runs: int) -> dict[str, float | int]:
         from git_memory.repo.answer_key import RACY_NS
 
         time.sleep(RACY_NS / 1e9 + 0.1)
-        context_ms = _median_ms([executable, "context"], runs, approved.root, env)
-        status_ms = _median_ms([executable, "status"], runs, approved.root, env)
+        medians = _interleaved_medians(
+            {
+                "python": ([sys.executable, "-c", "pass"], root),
+                "help": ([executable, "-h"], root),
+                "hook": ([str(hook)], root),
+                "context": ([executable, "context"], approved.root),
+                "status": ([executable, "status"], approved.root),
+            },
+            runs,
+            env,
+        )
         with_hook_ms, without_hook_ms = _commit_overhead_ms(approved, runs, env)
+    python_ms, help_ms, hook_ms = medians["python"], medians["help"], medians["hook"]
+    context_ms, status_ms = medians["context"], medians["status"]
     return {
         "runs": runs,
         "help_ms": round(help_ms, 1),
