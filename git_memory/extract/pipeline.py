@@ -27,11 +27,13 @@ from git_memory.extract import artifacts
 from git_memory.extract.adjudicate import stage_adjudication
 from git_memory.extract.builtin.runner import BuiltinAdjudicator, BuiltinDrafts, BuiltinExtractor
 from git_memory.extract.coverage import adjudication_coverage, extraction_coverage
+from git_memory.extract.quotes import TurnSource
 from git_memory.extract.recall_flow import pending_tasks
 from git_memory.extract.stage_drafts import stage_drafts
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.runner import DeliveryApproval, ProcessRunner, Runner
 from git_memory.runners.session import RunnerSession
+from git_memory.sessions.query import program_sessions
 from git_memory.store.session import Workspace
 from git_memory.store.tasks import list_tasks
 
@@ -148,15 +150,22 @@ def _run_builtin(
     outcome = BatchOutcome()
     if request is None:
         return outcome
-    selection, pending = pending_tasks(workspace, request, capped=False)
+    selection, pending = pending_tasks(workspace, request, capped=False, save_records=False)
     taken = pending if limit is None else pending[:limit]
     outcome.sessions = selection.matched_sessions
     outcome.skipped = list(selection.skipped)
     outcome.session_notes = list(selection.skipped_sessions)
     outcome.left = len(pending) - len(taken)
-    extractor = BuiltinExtractor(workspace)
+    records = {planned.task.task_id: planned.host_record() for planned in taken}
+    sessions = sorted({planned.session_key for planned in taken})
+    source = TurnSource(selection.records, program_sessions(workspace.worktree, sessions))
+    extractor = BuiltinExtractor(workspace, records, source)
     tasks = [planned.task for planned in taken]
-    _extract(workspace, extractor, tasks, outcome, adjudicator=BuiltinAdjudicator())
+    # One writer lock for the whole staging (each task still commits on its own): a window
+    # holds a task per chunk, and taking the lock for each of their transactions cost more
+    # than the transactions.
+    with workspace.db.locked():
+        _extract(workspace, extractor, tasks, outcome, adjudicator=BuiltinAdjudicator())
     outcome.session_notes += extractor.notes(outcome.quarantined)
     return outcome
 
@@ -180,8 +189,14 @@ def _stage_drafts(
     """Stage one extraction answer; the adjudication task it opened, if any."""
     if isinstance(answer, BuiltinDrafts):
         batch = answer.batch
+        if batch.candidates:  # what its candidates cite is kept; an empty answer needs none
+            artifacts.save_recall(workspace.worktree.state_home, answer.record)
         staged = stage_drafts(
-            workspace, batch, claim_support=answer.claim_support, turns=answer.turns
+            workspace,
+            batch,
+            claim_support=answer.claim_support,
+            turns=answer.turns,
+            record=answer.record,
         )
     else:
         batch = answer

@@ -33,8 +33,14 @@ def pending_tasks(
     *,
     now: float | None = None,
     capped: bool = True,
+    save_records: bool = True,
 ) -> tuple[WindowSelection, list[PlannedTask]]:
-    """Sync the session index, select the window and plan its chunks; the pending ones."""
+    """Sync the session index, select the window and plan its chunks; the pending ones.
+
+    `save_records=False`: the private record of each pending task is left to the caller, an
+    in-process runner that keeps it in memory and writes only those it stages candidates
+    from (a record holds its chunk's transcript: writing one per chunk dominated a whole
+    window's builtin extraction)."""
     worktree = workspace.worktree
     # Take in what the agents wrote since the last look; an agent calling recall over MCP has
     # no other step that would. The open memory-state DB holds no lock, so the session
@@ -44,7 +50,7 @@ def pending_tasks(
     selection = select(worktree, request, now=moment, capped=capped)
     binding, uuid = workspace.binding, workspace.database_uuid
     planned = build_tasks(selection, binding, uuid, int(moment * 1000))
-    return selection, [p for p in planned if _plan_pending(workspace, p)]
+    return selection, [p for p in planned if _plan_pending(workspace, p, save_records)]
 
 
 def recall(
@@ -64,8 +70,9 @@ def recall(
     )
 
 
-def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
-    """Record the chunk and task; True when the task still waits for a stage."""
+def _plan_pending(workspace: Workspace, planned: PlannedTask, save: bool = True) -> bool:
+    """Record the chunk and task (and with `save` its private record); True when the task
+    still waits for a stage."""
     task = planned.task
     rng = task.chunk.turn_range
     with workspace.db.write(boundary="extract.plan"):
@@ -89,7 +96,8 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
         return False
     if lease_is_live(stored):
         return False  # being staged right now by a live process
-    artifacts.save_recall(workspace.worktree.state_home, planned.host_record())
+    if save:
+        artifacts.save_recall(workspace.worktree.state_home, planned.host_record())
     return True
 
 

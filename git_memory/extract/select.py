@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,6 +66,9 @@ class WindowSelection:
     skipped: tuple[tuple[str, int], ...] = ()
     # The same, one (session key, reason) per session left out.
     skipped_sessions: tuple[tuple[str, str], ...] = ()
+    # The index's record of every selected turn, by turn key: an in-process extractor reads
+    # them here rather than from the index a second time.
+    records: Mapping[str, TurnRecord] = field(default_factory=dict)
 
     @property
     def matched_sessions(self) -> int:
@@ -142,8 +145,9 @@ def select(
     each = tuple((key, skipped[0][0]) for key in short if rejected) + tuple(
         (key, SKIP_ACTIVE) for key in sorted(active)
     )
+    chosen = {r.turn_key: r for r in records if r.session_key in kept_keys}
     return WindowSelection(
-        request_digest, result_set, source_binding, tuple(sessions), rejected, skipped, each
+        request_digest, result_set, source_binding, tuple(sessions), rejected, skipped, each, chosen
     )
 
 

@@ -57,10 +57,14 @@ def stage_drafts(
     *,
     claim_support: SupportOf | None = None,
     turns: TurnSource | None = None,
+    record: RecallRecord | None = None,
 ) -> DraftsOutcome:
     """Submit a draft batch; returns the stored outcome (replayed on identical bytes).
-    `turns`: the cited sessions' turns when the caller already read them."""
-    record = artifacts.load_recall(workspace.worktree.state_home, batch.task_id)
+    `turns`: the cited sessions' turns when the caller already read them; `record`: the
+    task's private record when the caller holds it (an in-process runner that planned the
+    task in this run), else it is read from the state home."""
+    if record is None or record.task.task_id != batch.task_id:
+        record = artifacts.load_recall(workspace.worktree.state_home, batch.task_id)
     if batch.binding != record.task.binding:
         raise GitMemoryError(
             "GM_BINDING_DRIFT",
@@ -70,7 +74,8 @@ def stage_drafts(
     response_digest = digest(batch.to_json())
     token = claim_or_replay(workspace, batch.task_id, response_digest)
     if token is not None:
-        source_is_current(workspace, batch.task_id, record.turns)
+        read = turns.turns if turns is not None else None
+        source_is_current(workspace, batch.task_id, record.turns, read)
     result = submit_or_release(
         workspace,
         batch.task_id,

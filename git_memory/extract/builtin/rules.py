@@ -126,10 +126,11 @@ def rule_facts(
     """The rules one session's user turns state, once each, in order; none from the turns
     a person did not type (`program`: a program drove the whole session)."""
     found: dict[str, BuiltinFact] = {}
-    previous: str | None = None  # the agent's last action: its command, "" for another tool
+    before: Any = None  # the turn before: its agent's last action is what a correction corrects
     for record in records:
         text = scrub(record.user_text or "")
         typed = typed_origin(text, program) == "person"
+        previous = _previous_command(before, scrub)
         for sentence, rule in _rules_of(text, previous) if typed else []:
             if any(f.severity == "block" for f in scan_secrets(sentence + " " + rule)):
                 continue
@@ -144,7 +145,7 @@ def rule_facts(
                     key,
                     quotes=(Quote(record.turn_key, sentence, "user"),),
                 )
-        previous = _last_command(record, scrub) if record.tool_calls else None
+        before = record
     return [fact for fact in found.values() if not _superseded(fact, records, program)]
 
 
@@ -194,7 +195,7 @@ def rule_key(text: str) -> str:
     return "rule:" + " ".join(sorted({w.strip(".-") for w in words} - _STOP - {""}))
 
 
-def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
+def _rules_of(text: str, previous_command: _PreviousCommand | None) -> list[tuple[str, str]]:
     text = _BOX_EDGE.sub("", _FENCE.sub("\n", text))
     found = []
     for line in _unwrapped(text):
@@ -285,15 +286,15 @@ def _unwrapped(text: str) -> list[str]:
     return lines
 
 
-def _phrase(sentence: str, previous_command: str | None) -> list[str]:
+def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
     """The rules a sentence states, phrased as rules (none for an ordinary sentence)."""
     body = _LEAD.sub("", _EMPHASIS.sub("", sentence)).strip()
     correction = _CORRECTION.match(body)
-    if correction and previous_command is not None:
+    if correction and previous is not None:
         body = body[correction.end() :]
-        return [_correction(body, previous_command)] if _acceptable(body) else []
-    if previous_command and _INSTEAD.match(body) and _acceptable(body):
-        return [_correction(body, previous_command)]  # "use pnpm instead", after `npm test`
+        return [_correction(body, previous())] if _acceptable(body) else []
+    if previous is not None and _INSTEAD.match(body) and _acceptable(body) and previous():
+        return [_correction(body, previous())]  # "use pnpm instead", after `npm test`
     body = _REFUSAL.sub("", body)
     signal = _SIGNAL.match(body)
     if signal:
@@ -366,6 +367,26 @@ def _sentence_case(body: str) -> str:
     body = re.sub(r"(?i)[,\s]*(please|thanks|thank you)[.!]*$", "", body).strip()
     body = body[:1].upper() + body[1:]
     return body if body.endswith((".", "!")) else body + "."
+
+
+class _PreviousCommand:
+    """The agent's last command before a user turn, parsed only when a sentence asks for it
+    (a correction): parsing every turn's commands for the few corrections was most of the
+    rules' cost over a team's window."""
+
+    def __init__(self, record: Any, scrub: Callable[[str], str]) -> None:
+        self._record, self._scrub = record, scrub
+        self._found: str | None = None
+
+    def __call__(self) -> str:
+        if self._found is None:
+            self._found = _last_command(self._record, self._scrub)
+        return self._found
+
+
+def _previous_command(record: Any, scrub: Callable[[str], str]) -> _PreviousCommand | None:
+    """The agent's last action of `record` (None when it ran no tool)."""
+    return _PreviousCommand(record, scrub) if record is not None and record.tool_calls else None
 
 
 def _last_command(record: TurnRecord, scrub: Callable[[str], str]) -> str:

@@ -11,9 +11,8 @@ pipeline (`extract/pipeline.py`) stages every answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from git_memory import output
 from git_memory.contracts.adjudication import (
@@ -30,11 +29,12 @@ from git_memory.contracts.extraction import (
     DraftStatement,
     ExtractionTask,
 )
+from git_memory.contracts.host_records import RecallRecord
 from git_memory.extract import artifacts
 from git_memory.extract.builtin import renderers
 from git_memory.extract.builtin.renderers import BuiltinFact
 from git_memory.extract.builtin.window import memory_keys, plan_window
-from git_memory.extract.quotes import TurnSource, read_turns
+from git_memory.extract.quotes import TurnSource
 from git_memory.extract.select import path_scrubber
 from git_memory.extract.stage_drafts import SupportOf
 from git_memory.sessions.query import TurnRecord
@@ -67,13 +67,13 @@ class TaskTurns:
     task: ExtractionTask
     session_key: str
     turns: tuple[tuple[str, int], ...]
+    record: RecallRecord
 
     @classmethod
-    def read(cls, state_home: Path, task: ExtractionTask) -> TaskTurns:
-        """The task's host record (`artifacts.load_recall`), read at the artifact edge."""
-        record = artifacts.load_recall(state_home, task.task_id)
+    def of(cls, record: RecallRecord) -> TaskTurns:
+        """The task of a host record."""
         turns = tuple((t.turn_key, t.turn_index) for t in record.turns)
-        return cls(task, record.session_key, turns)
+        return cls(record.task, record.session_key, turns, record)
 
     def evidence(self) -> dict[str, str]:
         """Turn key → the evidence id of that turn in the task's chunk."""
@@ -89,6 +89,7 @@ class BuiltinDrafts:
     batch: CandidateDraftBatch
     claim_support: SupportOf
     turns: TurnSource
+    record: RecallRecord
 
 
 def _known_keys(workspace: Workspace) -> set[str]:
@@ -107,12 +108,13 @@ def _known_keys(workspace: Workspace) -> set[str]:
 
 
 def plan_facts(
-    workspace: Workspace, loaded: Sequence[TaskTurns], tally: dict[str, int] | None = None
-) -> tuple[dict[str, list[BuiltinFact]], TurnSource]:
-    """The facts of every task (by task id) of a window, each memory once, and the turns
-    they were read from (staging finds the facts' quotes in them); `tally` receives the
-    facts each session showed."""
-    source = read_turns(workspace, sorted({item.session_key for item in loaded}))
+    workspace: Workspace,
+    loaded: Sequence[TaskTurns],
+    source: TurnSource,
+    tally: dict[str, int] | None = None,
+) -> dict[str, list[BuiltinFact]]:
+    """The facts of every task (by task id) of a window, each memory once, from the turns
+    `source` holds; `tally` receives the facts each session showed."""
     found = source.turns
     sessions: dict[str, dict[str, TurnRecord]] = {}
     task_of_turn: dict[str, str] = {}
@@ -127,10 +129,7 @@ def plan_facts(
     ]
     scrub = path_scrubber(workspace.worktree.root)
     known = _known_keys(workspace)
-    planned = plan_window(
-        ordered, task_of_turn, known, scrub, programs=source.programs, tally=tally
-    )
-    return planned, source
+    return plan_window(ordered, task_of_turn, known, scrub, programs=source.programs, tally=tally)
 
 
 def _evidence_ids(evidence: dict[str, str], fact: BuiltinFact) -> list[str]:
@@ -222,25 +221,33 @@ def _support_of(support: dict[int, str]) -> SupportOf:
 class BuiltinExtractor:
     """The builtin `Runner` of extraction tasks: answers a window's tasks in process.
 
-    It remembers what it read, so `notes` can say why a session added nothing."""
+    `records` are the private records of the tasks (by task id) and `source` the turns of
+    their chunks, both as this run planned and read them. It remembers what it read, so
+    `notes` can say why a session added nothing."""
 
     workspace: Workspace
+    records: Mapping[str, RecallRecord]
+    source: TurnSource
     read: list[TaskTurns] = field(default_factory=list)
     tally: dict[str, int] = field(default_factory=dict)
-    source: TurnSource | None = None
 
     def answer(self, tasks: Sequence[ExtractionTask]) -> Iterator[BuiltinDrafts]:
         """Plan the facts of all `tasks` at once, then yield each task's drafts."""
-        home = self.workspace.worktree.state_home
-        loaded = [TaskTurns.read(home, task) for task in tasks]
-        planned, source = plan_facts(self.workspace, loaded, self.tally)
+        loaded = [TaskTurns.of(self._record(task)) for task in tasks]
+        planned = plan_facts(self.workspace, loaded, self.source, self.tally)
         self.read += loaded
-        self.source = source
         with output.progress("extract via builtin", len(loaded)) as bar:
             for item in loaded:
                 batch, support = extraction_answer(item, planned.get(item.task.task_id, []))
-                yield BuiltinDrafts(batch, _support_of(support), source)
+                yield BuiltinDrafts(batch, _support_of(support), self.source, item.record)
                 bar.advance()
+
+    def _record(self, task: ExtractionTask) -> RecallRecord:
+        """The task's host record: as planned in this run, else as kept in the state home."""
+        found = self.records.get(task.task_id)
+        if found is not None:
+            return found
+        return artifacts.load_recall(self.workspace.worktree.state_home, task.task_id)
 
     def notes(self, quarantined: Sequence[str]) -> list[tuple[str, str]]:
         """Why each session read by this runner added no candidate (`quarantined`: the
@@ -248,7 +255,7 @@ class BuiltinExtractor:
         tasks: dict[str, list[str]] = {}
         for item in self.read:
             tasks.setdefault(item.session_key, []).append(item.task.task_id)
-        programs = self.source.programs if self.source is not None else ()
+        programs = self.source.programs
         notes = []
         for session, ids in tasks.items():
             if any(c.startswith(f"{t}-c") for t in ids for c in quarantined):
