@@ -20,6 +20,7 @@ from git_memory.contracts.extraction import Selection as SelectionDigests
 from git_memory.contracts.host_records import EvidencePointer, SelectionResultSet, SelectionSources
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
+from git_memory.formats.homes import rewrite_homes
 from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
 
@@ -231,20 +232,23 @@ def _group(turns: list[SourceTurn], minimum: int) -> tuple[list[SessionSelection
 
 
 def path_scrubber(root: Path) -> Callable[[str], str]:
-    """Rewrite absolute paths of this machine in transcript text before it leaves the host.
+    """Rewrite absolute paths of this machine and people's homes in transcript text before
+    it leaves the host.
 
-    Paths inside the worktree become worktree-relative; the rest of the home directory
-    becomes `~`. Models then never see (and never copy into a memory) where the repository
-    lives or whose machine this is.
+    Paths inside the worktree become worktree-relative; any home directory (this machine's,
+    wherever it lies, and `/Users/…`, `/home/…`, `C:\\Users\\…` of whoever ran the session)
+    becomes `~` and the user names they reveal `<user>` (`formats/homes.py`). Models then
+    never see (and never copy into a memory) where the repository lives or whose machine
+    it was, and neither does a reviewer.
     """
     home = str(Path.home())
-    rules = [(str(root) + "/", ""), (str(root), "."), (home + "/", "~/"), (home, "~")]
+    rules = [(str(root) + "/", ""), (str(root), ".")]
     rules = [(old, new) for old, new in rules if len(old) > 1]
 
     def scrub(text: str) -> str:
         for old, new in rules:
             text = text.replace(old, new)
-        return text
+        return rewrite_homes(text, home).text
 
     return scrub
 

@@ -26,6 +26,7 @@ from git_memory.extract.assess import (
     cited,
 )
 from git_memory.extract.evidence import display
+from git_memory.extract.private_text import without_homes
 from git_memory.extract.quotes import Located, TurnSource, locate_quotes
 from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
 from git_memory.store.candidates import (
@@ -101,7 +102,8 @@ def _apply(
     turns: TurnSource | None = None,
 ) -> DraftsOutcome:
     catalog = load_catalog(record)
-    kept, rejected = _assess_all(batch.candidates, catalog, claim_support)
+    readable = [without_homes(draft) for draft in batch.candidates]  # no home, no user name
+    kept, rejected = _assess_all(readable, catalog, claim_support)
     if batch.candidates and not kept:
         raise GitMemoryError(
             "GM_NO_CITABLE_STATEMENTS",
