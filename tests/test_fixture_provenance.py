@@ -15,11 +15,14 @@ from tests.perf.real_corpus import (
     LABELS_DIR,
     PROVENANCE_DIR,
     ROUND_ONE,
+    SUMMARY_END,
+    SUMMARY_START,
     file_stem,
     label_documents,
     provenance_files,
     repositories,
     sessions,
+    summary,
 )
 
 TRANSCRIPTS = FIXTURES / "transcripts"
@@ -187,3 +190,9 @@ def test_tests_read_nothing_outside_the_checkout() -> None:
         if any(marker in path.read_text(encoding="utf-8") for marker in markers)
     ]
     assert offenders == []
+
+
+def test_the_corpus_summary_in_provenance_md_matches_the_files() -> None:
+    text = (REAL_SESSIONS / "PROVENANCE.md").read_text(encoding="utf-8")
+    start, end = text.index(SUMMARY_START), text.index(SUMMARY_END) + len(SUMMARY_END)
+    assert text[start:end] == summary(repositories())
