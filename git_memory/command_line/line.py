@@ -23,9 +23,6 @@ CD = frozenset(["cd", "pushd", "Set-Location", "Push-Location"])
 _ERREXIT = re.compile(r"(?:^| )-\w*e")
 
 
-_NO_SHAPE = Shape(())
-
-
 @dataclass(frozen=True, slots=True)
 class Command:
     """One simple command: its words as typed (wrappers kept, environment assignments apart),
@@ -39,7 +36,11 @@ class Command:
     # The run was narrowed to a file, a test id or an expression (its normal form is wider).
     narrowed: bool = False
     program: tuple[str, ...] = ()
-    shape: Shape = _NO_SHAPE
+
+    @property
+    def shape(self) -> Shape:
+        """The words with placeholders for what varies (`shapes`), computed when asked."""
+        return shape_of(self.words)
 
     @property
     def navigation(self) -> bool:
@@ -241,7 +242,9 @@ def command_of(typed: tuple[str, ...]) -> Command:
     while rest:
         if _ASSIGNMENT.fullmatch(rest[0]):
             env.append(rest.pop(0))
-        elif rest[0] in words.TRANSPARENT:
+        elif rest[0] in words.TRANSPARENT and programs.skip_options(
+            rest[1:], words.PREFIX_OPTIONS
+        ):  # a prefix with a command after it (a lone `env` or `time` is the command)
             rest = programs.skip_options(rest[1:], words.PREFIX_OPTIONS)
         elif len(rest) >= 2 and rest[0] == "timeout":
             rest = programs.skip_options(rest[1:], words.TIMEOUT_OPTIONS)[1:]
@@ -254,7 +257,4 @@ def command_of(typed: tuple[str, ...]) -> Command:
     normal = forms.normal_words(rest, program, kind) if kind else rest
     setup = kind is None and programs.is_setup(" ".join(rest))
     narrowed = kind is not None and forms.narrowed(rest, program, normal)
-    return Command(
-        tuple(rest), kind, setup, " ".join(normal), tuple(env), narrowed, tuple(program),
-        shape_of(rest),
-    )  # fmt: skip
+    return Command(tuple(rest), kind, setup, " ".join(normal), tuple(env), narrowed, tuple(program))

@@ -11,6 +11,7 @@ machine), `<url>`, `<tmp>` (a temporary path).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,13 +58,18 @@ class Shape:
 
 def word_shape(word: str) -> str:
     """The placeholder a word's shape is, or the word itself."""
-    if word in _GENERAL or word.startswith("-"):
-        return word
+    if word.isalpha() or word in _GENERAL or word.startswith("-"):
+        return word  # a plain word, or an option: never a placeholder
     return next((name for name, pattern in _SHAPES if pattern.search(word)), word)
 
 
 def shape_of(command: Sequence[str]) -> Shape:
     """The shape of a simple command's words (environment assignments already apart)."""
+    return _shape(tuple(command))
+
+
+@functools.lru_cache(maxsize=65536)
+def _shape(command: tuple[str, ...]) -> Shape:
     kept: list[str] = []
     decoration: list[str] = []
     test_value = False
