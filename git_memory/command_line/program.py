@@ -25,11 +25,18 @@ TOOL_NAMES = frozenset(
 )
 
 
+_DRIVE = re.compile(r"[A-Za-z]:")
+_NAME_PARTS = re.compile(r"[-_.:/]")
+_FILE_PARTS = re.compile(r"[-_./:]")
+_SESSION_PARTS = re.compile(r"[-_.,]")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+
+
 def outside(path: str) -> bool:
     """A path of this machine rather than of the repository: absolute (POSIX or Windows) or
     under the home directory."""
     # A Windows drive path (`C:\\Users\\…`) loses its backslashes when read as POSIX words.
-    return path.startswith(("/", "~", "$HOME")) or bool(re.match(r"[A-Za-z]:", path))
+    return path.startswith(("/", "~", "$HOME")) or _DRIVE.match(path) is not None
 
 
 def skip_options(rest: Sequence[str], valued: frozenset[str]) -> list[str]:
@@ -116,7 +123,7 @@ def kind_of(program: Sequence[str]) -> str | None:
         return _session_kind(head, program[1:]) or found
     if project_script(program[0]):
         stem = words.SCRIPT_FILE.sub("", head)
-        return kinds.script_kind(re.split(r"[-_./:]", stem)) or "script"
+        return kinds.script_kind(_FILE_PARTS.split(stem)) or "script"
     return None
 
 
@@ -126,7 +133,7 @@ def _session_kind(head: str, rest: Sequence[str]) -> str | None:
     if options is None:
         return None
     names = [rest[i + 1] for i, word in enumerate(rest[:-1]) if word in options]
-    found = {kinds.script_kind(re.split(r"[-_.,]", name)) for name in names}
+    found = {kinds.script_kind(_SESSION_PARTS.split(name)) for name in names}
     return found.pop() if len(found) == 1 else None
 
 
@@ -156,9 +163,7 @@ def _script_kind(program: Sequence[str]) -> str | None:
     if runner in managers and name in kinds.PM_BUILTINS and "run" not in program:
         return kinds.PM_BUILTINS[name]
     # Task names in camelCase (`spotlessCheck`) split like kebab-case ones.
-    return kinds.script_kind(
-        re.split(r"[-_.:/]", re.sub(r"([a-z])([A-Z])", r"\1-\2", name).lower())
-    )
+    return kinds.script_kind(_NAME_PARTS.split(_CAMEL.sub(r"\1-\2", name).lower()))
 
 
 def runs_script(program: Sequence[str]) -> bool:

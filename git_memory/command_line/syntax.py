@@ -16,6 +16,10 @@ from dataclasses import dataclass, field
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w.-]*)\1")
 _PUNCTUATION = re.compile(r"&&|\|\||;;|\|&|&>>|&>|>>|>&|<&|>\||<<-|<<|[;&|()<>\n]")
 _SEPARATORS = frozenset(["&&", "||", ";", ";;", "&", "\n"])
+# A line without quotes, escapes, operators or comments splits on blanks alone: most recorded
+# lines are such, and reading them without the lexer is several times faster.
+_SPECIAL = re.compile(r"[\'\"\\;&|()<>#\n]")
+_BLANKS = re.compile(r"[ \t\r]+")
 
 
 @dataclass(slots=True)
@@ -50,6 +54,8 @@ def without_heredocs(command: str) -> str:
 def tokens(command: str) -> tuple[list[str], bool]:
     """The shell tokens of a command line (quotes removed), and whether its quotes close
     (when they do not, the tokens are its plain words: a guess)."""
+    if _SPECIAL.search(command) is None:
+        return [word for word in _BLANKS.split(command) if word], True
     try:
         lexer = shlex.shlex(without_heredocs(command), posix=True, punctuation_chars="();<>|&\n")
         lexer.whitespace = " \t\r"
