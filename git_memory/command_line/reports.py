@@ -1,9 +1,14 @@
 """How the common tools report, in their own output, that a run worked or failed: one row
 per tool and line, each with the output line it was written from. `outcomes` reads the rows.
 
-A row's `kind` is the kind of command whose run the line reports (None: whichever project
-command printed it, as a runner's or build tool's own verdict does); `hint` is a piece of
-text the line always holds, so a row's pattern is tried only on output that has it.
+Where the repository's transcript fixtures (tests/fixtures/) hold such a line, the example
+is copied from them (`test result: ok. 57 passed; …`, `ELIFECYCLE  Command failed with exit
+code 2.`, `Tests  96 passed (96)`, `BUILD SUCCESSFUL in 38s`, `make: *** [Makefile:14:
+proto] Error 1`, `23 files left unchanged`, `Success: no issues found in 87 source files`);
+the others are the tools' documented summary lines. A row's `kind` is the kind of command
+whose run the line reports (None: whichever project command printed it, as a runner's or
+build tool's own verdict does); `hint` is a piece of text the line always holds, so a row's
+pattern is tried only on output that has it.
 """
 
 from __future__ import annotations
@@ -73,10 +78,7 @@ REPORTS: tuple[Report, ...] = (
         "test",
         hint="test result: ok",
         pattern=r"^test result: ok\. \d+ passed; 0 failed",
-        example=(
-            "test result: ok. 12 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fin"
-            "ished in 0.01s"
-        ),
+        example=("test result: ok. 57 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out"),
     ),
     _row(
         "cargo test",
@@ -92,7 +94,7 @@ REPORTS: tuple[Report, ...] = (
         None,
         hint="Finished",
         pattern=r"^\s*Finished [`\w ,+]*(?:profile|target)",
-        example="    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.12s",
+        example="    Finished `dev` profile [unoptimized + debuginfo] target(s) in 21.07s",
     ),
     _row(
         "cargo",
@@ -117,7 +119,15 @@ REPORTS: tuple[Report, ...] = (
         "test",
         hint="passed",
         pattern=r"^\s*Tests?\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)",
-        example="      Tests  12 passed (12)",
+        example="      Tests  96 passed (96)",
+    ),
+    _row(
+        "vitest",
+        W,
+        "test",
+        hint="Test Files",
+        pattern=r"^\s*Test Files\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)",
+        example=" Test Files  18 passed (18)",
     ),
     _row(
         "vitest",
@@ -305,7 +315,7 @@ REPORTS: tuple[Report, ...] = (
             r"^\d+ files? (?:reformatted, \d+ files? )?(?:left unchanged"
             r"|already formatted)\s*$|^\d+ files? reformatted\s*$"
         ),
-        example="3 files reformatted, 10 files left unchanged",
+        example="23 files left unchanged",
     ),
     _row(
         "ruff format",
@@ -313,7 +323,7 @@ REPORTS: tuple[Report, ...] = (
         "format",
         hint="eformat",
         pattern=r"(?i)\bwould (?:be )?reformat",
-        example="Would reformat: src/app.py",
+        example="would reformat tickets/views.py",
     ),
     _row(
         "mypy",
@@ -321,7 +331,7 @@ REPORTS: tuple[Report, ...] = (
         "typecheck",
         hint="Success:",
         pattern=r"^Success: no issues found\b",
-        example="Success: no issues found in 12 source files",
+        example="Success: no issues found in 87 source files",
     ),
     _row(
         "pyright",
@@ -354,7 +364,7 @@ REPORTS: tuple[Report, ...] = (
         None,
         hint="BUILD SUCCESSFUL",
         pattern=r"^BUILD SUCCESSFUL\b",
-        example="BUILD SUCCESSFUL in 3s",
+        example="BUILD SUCCESSFUL in 38s",
     ),
     _row(
         "gradle",
@@ -362,7 +372,7 @@ REPORTS: tuple[Report, ...] = (
         None,
         hint="BUILD FAILED",
         pattern=r"^BUILD FAILED\b|^FAILURE: Build failed",
-        example="BUILD FAILED in 2s",
+        example="BUILD FAILED in 4s",
     ),
     _row(
         "maven",
@@ -513,7 +523,7 @@ REPORTS: tuple[Report, ...] = (
         None,
         hint="***",
         pattern=r"^make(?:\[\d+\])?: \*\*\* .*Error \d+",
-        example="make: *** [Makefile:12: test] Error 1",
+        example="make: *** [Makefile:14: proto] Error 1",
     ),
     _row(
         "npm",
@@ -521,7 +531,7 @@ REPORTS: tuple[Report, ...] = (
         None,
         hint="npm ",
         pattern="^npm ERR! |^npm error (?:code |Lifecycle script )",
-        example="npm ERR! code ELIFECYCLE",
+        example='npm ERR! Missing script: "lint"',
     ),
     _row(
         "pnpm",
@@ -529,7 +539,7 @@ REPORTS: tuple[Report, ...] = (
         None,
         hint="ELIFECYCLE",
         pattern=r"ELIFECYCLE\s+(?:Test|Command) failed",
-        example=" ELIFECYCLE  Command failed with exit code 1.",
+        example=" ELIFECYCLE  Command failed with exit code 2.",
     ),
     _row(
         "pnpm",
