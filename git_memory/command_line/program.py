@@ -27,7 +27,6 @@ TOOL_NAMES = frozenset(
 
 _DRIVE = re.compile(r"[A-Za-z]:")
 _NAME_PARTS = re.compile(r"[-_.:/]")
-_FILE_PARTS = re.compile(r"[-_./:]")
 _SESSION_PARTS = re.compile(r"[-_.,]")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 
@@ -123,7 +122,7 @@ def kind_of(program: Sequence[str]) -> str | None:
         return _session_kind(head, program[1:]) or found
     if project_script(program[0]):
         stem = words.SCRIPT_FILE.sub("", head)
-        return kinds.script_kind(_FILE_PARTS.split(stem)) or "script"
+        return kinds.script_kind(_NAME_PARTS.split(stem)) or "script"
     return None
 
 
