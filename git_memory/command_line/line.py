@@ -14,7 +14,8 @@ from git_memory.command_line import program as programs
 from git_memory.command_line.shapes import Shape, shape_of
 from git_memory.command_line.syntax import Piece, pieces
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
+# `FOO=1`, and PowerShell's `$env:FOO="1"` (the quotes gone once split).
+_ASSIGNMENT = re.compile(r"(?:\$env:)?[A-Za-z_][A-Za-z0-9_]*=.*")
 _KEYWORDS = frozenset(["if", "then", "else", "elif", "do", "while", "until", "!", "{"])
 _CLOSERS = frozenset(["fi", "done", "esac", "}"])
 # Commands that change the directory the rest of the line runs in (PowerShell's too).
