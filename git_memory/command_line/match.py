@@ -99,7 +99,7 @@ def steps_running(line: Line, memory: str, *, directory: str = "") -> list[Step]
         for step in line.steps
         if any(
             step.directory is not None
-            and _joined("", step.directory) == where
+            and step.directory == where
             and command_matches(command, step.command)
             for command, where in wanted
         )

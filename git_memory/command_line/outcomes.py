@@ -177,7 +177,7 @@ def _read_output(steps: Sequence[Step], result: list[Outcome], output: str) -> N
         return
     for kind in printed_passes(output):
         same = [i for i in project if steps[i].command.kind == kind]
-        if (not same and kind is ANY) or (not same and _through_runner(steps, project)):
+        if not same and (kind is ANY or _through_runner(steps, project)):
             same = project  # a build tool's verdict, or a task runner wrapping the tool
         if len(same) == 1 and result[same[0]] is Outcome.UNKNOWN:
             result[same[0]] = Outcome.WORKED
