@@ -19,6 +19,7 @@ launch) decide that before asking here (`extract/builtin/observed.py`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -39,7 +40,9 @@ _ECHO = frozenset(["echo", "printf"])
 ANY = None  # a report of whichever project command printed it
 
 
-def printed_failures(output: str) -> set[str | None]:
+# A line's output is read by several of the rules below: each distinct output once.
+@functools.lru_cache(maxsize=256)
+def printed_failures(output: str) -> frozenset[str | None]:
     """The kinds whose failures the output reports (None: a failure of any kind)."""
     found = {
         report.kind
@@ -48,9 +51,10 @@ def printed_failures(output: str) -> set[str | None]:
         and report.hint in output
         and report.pattern.search(output)
     }
-    return found | {ANY} if counts_failures(output) else found
+    return frozenset(found | {ANY} if counts_failures(output) else found)
 
 
+@functools.lru_cache(maxsize=256)
 def counts_failures(output: str) -> bool:
     """The output counts failures ("79 errors", "2 failed") outside a passing test's line."""
     return any(
@@ -60,16 +64,19 @@ def counts_failures(output: str) -> bool:
     )
 
 
-def printed_passes(output: str) -> set[str | None]:
+@functools.lru_cache(maxsize=256)
+def printed_passes(output: str) -> frozenset[str | None]:
     """The kinds whose final success summary the output holds (None: a build tool's or
     runner's verdict on whichever command printed it)."""
-    return {
-        report.kind
-        for report in REPORTS
-        if report.outcome is Outcome.WORKED
-        and report.hint in output
-        and report.pattern.search(output)
-    }
+    return frozenset(
+        {
+            report.kind
+            for report in REPORTS
+            if report.outcome is Outcome.WORKED
+            and report.hint in output
+            and report.pattern.search(output)
+        }
+    )
 
 
 def silent_on_success(step: Step) -> bool:
@@ -203,7 +210,7 @@ def _read_silence(steps: Sequence[Step], result: list[Outcome], start: int) -> N
 
 
 def _blamed(
-    steps: Sequence[Step], project: list[int], failures: set[str | None], output: str
+    steps: Sequence[Step], project: list[int], failures: frozenset[str | None], output: str
 ) -> int | None:
     """The project step a failure report belongs to: the one of the report's kind, else the
     only project step when nothing else could have printed it (or it counts failures)."""
