@@ -116,8 +116,8 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
     return cwds, moments
 
 
-def _escaped(path: str) -> str:
-    return json.dumps(path)[1:-1]
+def _escaped(path: str, *, ascii_only: bool = True) -> str:
+    return json.dumps(path, ensure_ascii=ascii_only)[1:-1]
 
 
 def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[str]:
@@ -127,7 +127,9 @@ def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[s
     text = source.read_bytes().decode("utf-8")
     cwds, moments = _cwds_and_moments(text)
     for cwd in sorted(cwds, key=len, reverse=True):
-        text = text.replace(_escaped(cwd), _escaped(str(root)))
+        # JSON may spell a non-ASCII character of a path as itself or as a \u escape.
+        for spelling in {_escaped(cwd), _escaped(cwd, ascii_only=False)}:
+            text = text.replace(spelling, _escaped(str(root)))
     name = Path(entry["path"]).name
     slug = "-" + str(root).strip("/").replace("/", "-").replace(".", "-")
     agent = entry["agent"]
