@@ -44,7 +44,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 
 from tests.perf.extract_labels import Candidate, extract, hermetic, matches  # noqa: E402
-from tests.perf.real_corpus import FIXTURE, Repository, repositories  # noqa: E402
+from tests.perf.real_corpus import FIXTURE, Repository, file_stem, repositories  # noqa: E402
 
 QUICK = ("daphatpharm4/rosesein", "AnthonyontheHub/TP-Tutor", "haidonglethqb/CloudSchool")
 VERDICTS = ("KEEP", "MAYBE", "NOISE")
@@ -171,7 +171,7 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> M
     """Install one source repository's sessions for a throw-away repository, extract, score."""
     from tests.repos import make_repo
 
-    repo = make_repo(base / "repos" / repository.name.replace("/", "__"))
+    repo = make_repo(base / "repos" / file_stem(repository.name))
     repo.write("README.md", f"# {repository.name}\n")
     repo.commit_all("Initial commit")
     moments: list[str] = []
