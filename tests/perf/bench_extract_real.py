@@ -31,12 +31,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,9 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
         payload = record.get("payload")
         if isinstance(payload, dict):
             visit(payload.get("cwd"), "cwd")
+        data = record.get("data")  # Copilot CLI: the session's context
+        if isinstance(data, dict) and isinstance(data.get("context"), dict):
+            visit(data["context"].get("cwd"), "cwd")
         update = record.get("$set")
         if isinstance(update, dict):
             visit(
@@ -140,6 +144,12 @@ def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[s
         target = homes["codex"] / "sessions" / f"{day:%Y/%m/%d}" / name
     elif agent == "qwen-code":
         target = homes["qwen"] / "projects" / slug / "chats" / name
+    elif agent == "copilot-cli":
+        target = homes["copilot"] / "session-state" / Path(entry["path"]).parent.name / name
+    elif agent == "cursor":
+        # Cursor names the project by its path's slug and records no working directory.
+        project = re.sub(r"[^A-Za-z0-9]", "-", str(root).strip("/"))
+        target = homes["cursor"] / "projects" / project / "agent-transcripts" / name
     else:
         project = homes["gemini"] / ".gemini" / "tmp" / root.name
         project.mkdir(parents=True, exist_ok=True)
@@ -177,7 +187,8 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> M
     moments: list[str] = []
     for entry in repository.sessions:
         moments += install(entry, repo.root, homes)
-    days = sorted(m[:10] for m in moments)
+    # Sessions that record no time (Cursor) are dated by their file, written just now.
+    days = sorted(m[:10] for m in moments) or [datetime.now(UTC).date().isoformat()]
     since = (datetime.fromisoformat(days[0]) - timedelta(days=1)).date().isoformat()
     until = (datetime.fromisoformat(days[-1]) + timedelta(days=2)).date().isoformat()
     started = time.perf_counter()
