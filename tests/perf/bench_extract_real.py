@@ -142,6 +142,12 @@ def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[s
     elif agent == "codex":
         day = datetime.fromisoformat(min(moments).replace("Z", "+00:00"))
         target = homes["codex"] / "sessions" / f"{day:%Y/%m/%d}" / name
+    elif agent == "qwen-code" and name.startswith("session-"):
+        # Qwen Code up to 0.0.14 kept Gemini CLI's recordings, named by the project's root.
+        project = homes["qwen"] / "tmp" / root.name
+        project.mkdir(parents=True, exist_ok=True)
+        (project / ".project_root").write_text(str(root), encoding="utf-8")
+        target = project / "chats" / name
     elif agent == "qwen-code":
         target = homes["qwen"] / "projects" / slug / "chats" / name
     elif agent == "copilot-cli":
