@@ -12,7 +12,7 @@ after a preview still matches.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from git_memory.contracts.adjudication import AdjudicationResult, AdjudicationTask
@@ -23,6 +23,7 @@ from git_memory.contracts.extraction import (
     MemoryExtractionRequest,
 )
 from git_memory.contracts.runner import AuthorizationManifest, RunnerExecutionPlan
+from git_memory.contracts.stage import DraftsOutcome
 from git_memory.extract import artifacts
 from git_memory.extract.adjudicate import stage_adjudication
 from git_memory.extract.builtin.runner import BuiltinAdjudicator, BuiltinDrafts, BuiltinExtractor
@@ -34,6 +35,7 @@ from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.runner import DeliveryApproval, ProcessRunner, Runner
 from git_memory.runners.session import RunnerSession
 from git_memory.sessions.query import program_sessions
+from git_memory.store.offers import Corroboration, record_offers
 from git_memory.store.session import Workspace
 from git_memory.store.tasks import list_tasks
 
@@ -198,11 +200,28 @@ def _stage_drafts(
             turns=answer.turns,
             record=answer.record,
         )
+        _keep_corroboration(workspace, staged, answer.corroborations, len(batch.candidates))
     else:
         batch = answer
         staged = stage_drafts(workspace, batch)
     outcome.extracted.append(batch.task_id)
     return staged.adjudication_task
+
+
+def _keep_corroboration(
+    workspace: Workspace, staged: DraftsOutcome, found: Mapping[int, Corroboration], drafted: int
+) -> None:
+    """Keep with each staged candidate what corroborates it; it waits until an extract run
+    offers it for review (`store/offers.py`)."""
+    refused = {item.candidate for item in staged.rejected}
+    numbers = [n for n in range(1, drafted + 1) if n not in refused]
+    rows = [
+        (candidate_id, found[number])
+        for number, candidate_id in zip(numbers, staged.candidate_ids, strict=True)
+        if number in found
+    ]
+    if rows:
+        record_offers(workspace.db, workspace.owner, rows)
 
 
 def _stage_result(workspace: Workspace, result: AdjudicationResult, outcome: BatchOutcome) -> None:

@@ -144,21 +144,21 @@ def test_one_command_memory_per_window_with_its_session_count() -> None:
         ("c", [_turn("c1", _bash("uv run pytest", state="failed"), session="c")]),
     ]
     tasks = {"a1": "task-a", "b1": "task-b", "c1": "task-c"}
-    planned = plan_window(sessions, tasks, known=set())
+    planned = plan_window(sessions, tasks, known=set()).placed
     (fact,) = [f for facts in planned.values() for f in facts]
     assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
     assert planned["task-a"] == [fact]
     assert fact.turn_keys == ("a1",)
     assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
-    again = plan_window(sessions, tasks, known=memory_keys(fact.content))
+    again = plan_window(sessions, tasks, known=memory_keys(fact.content)).placed
     assert again == {}, "a command approved or proposed before is not proposed again"
 
 
 def test_a_run_only_ever_narrowed_once_is_a_one_off() -> None:
     narrowed = [("a", [_turn("a1", _bash("uv run pytest tests/test_x.py::test_y"), session="a")])]
-    assert plan_window(narrowed, {"a1": "task-a"}, known=set()) == {}
+    assert plan_window(narrowed, {"a1": "task-a"}, known=set()).placed == {}
     twice = [*narrowed, ("b", [_turn("b1", _bash("uv run pytest -k slow"), session="b")])]
-    planned = plan_window(twice, {"a1": "task-a", "b1": "task-b"}, known=set())
+    planned = plan_window(twice, {"a1": "task-a", "b1": "task-b"}, known=set()).placed
     (fact,) = planned["task-a"]
     assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
 
@@ -562,7 +562,7 @@ def test_a_forbidden_command_is_not_proposed_as_working() -> None:
         _turn("t2", _bash("cargo test", "test result: ok. 3 passed"), _bash("npm test", "ok")),
         _turn("t3", _bash("cargo nextest run", "3 passed"), user="Always pnpm, never npm."),
     ]
-    planned = plan_window([("s", records)], {"t1": "a", "t2": "a", "t3": "a"}, known=set())
+    planned = plan_window([("s", records)], {"t1": "a", "t2": "a", "t3": "a"}, known=set()).placed
     contents = [fact.content for fact in planned["a"]]
     assert "`cargo nextest run` runs the tests (worked in 1 session)." in contents
     assert not any(c.startswith(("`cargo test`", "`npm test`")) for c in contents)
@@ -575,5 +575,5 @@ def test_a_trap_whose_fix_a_rule_forbids_is_not_proposed() -> None:
         _turn("t2", user="Always use pnpm, never npm."),
     ]
     assert len(_traps(*records)) == 1, "the trap exists on its own"
-    planned = plan_window([("s", records)], {"t1": "a", "t2": "a"}, known=set())
+    planned = plan_window([("s", records)], {"t1": "a", "t2": "a"}, known=set()).placed
     assert not any(f.content.startswith("Trap: ") for f in planned["a"])

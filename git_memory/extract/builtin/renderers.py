@@ -66,7 +66,7 @@ class BuiltinFact:
 
     `content` is what a teammate reads; `statement` is the checkable text (the rendered fact
     itself, or a user's exact words for a rule). `key` identifies the memory across sessions
-    and against approved memory.
+    and against approved memory; `sessions` and `people` are what corroborates it.
     """
 
     renderer: str
@@ -77,6 +77,9 @@ class BuiltinFact:
     key: str
     parameters: tuple[tuple[str, str], ...] = ()
     quotes: tuple[Quote, ...] = ()
+    # Its corroboration over the window: the sessions that show it and their people.
+    sessions: tuple[str, ...] = ()
+    people: tuple[str, ...] = ()
 
 
 def render_command_exit(command: str, kind: str, sessions: int) -> str:

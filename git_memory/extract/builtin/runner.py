@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from git_memory import output
 from git_memory.contracts.adjudication import (
@@ -32,14 +33,18 @@ from git_memory.contracts.extraction import (
 from git_memory.contracts.host_records import RecallRecord
 from git_memory.extract import artifacts
 from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin.corroboration import corroboration_of, strengthened
+from git_memory.extract.builtin.people import person_of
 from git_memory.extract.builtin.renderers import BuiltinFact
 from git_memory.extract.builtin.window import memory_keys, plan_window
 from git_memory.extract.quotes import TurnSource
 from git_memory.extract.select import path_scrubber
 from git_memory.extract.stage_drafts import SupportOf
 from git_memory.sessions.query import TurnRecord
+from git_memory.store import offers
 from git_memory.store.approved import list_approved_entries
 from git_memory.store.candidates import list_candidates
+from git_memory.store.offers import Corroboration
 from git_memory.store.session import Workspace
 
 TYPE_OF = {
@@ -90,6 +95,8 @@ class BuiltinDrafts:
     claim_support: SupportOf
     turns: TurnSource
     record: RecallRecord
+    # What corroborates each candidate (by number), kept with it once it is staged.
+    corroborations: Mapping[int, Corroboration] = field(default_factory=dict)
 
 
 def _known_keys(workspace: Workspace) -> set[str]:
@@ -114,7 +121,8 @@ def plan_facts(
     tally: dict[str, int] | None = None,
 ) -> dict[str, list[BuiltinFact]]:
     """The facts of every task (by task id) of a window, each memory once, from the turns
-    `source` holds; `tally` receives the facts each session showed."""
+    `source` holds; `tally` receives the facts each session showed. A memory a candidate
+    still in review holds adds this window's sessions and people to that candidate."""
     found = source.turns
     sessions: dict[str, dict[str, TurnRecord]] = {}
     task_of_turn: dict[str, str] = {}
@@ -127,9 +135,25 @@ def plan_facts(
         (key, sorted(turns.values(), key=lambda t: (t.started or "", t.ordinal)))
         for key, turns in sessions.items()
     ]
-    scrub = path_scrubber(workspace.worktree.root)
-    known = _known_keys(workspace)
-    return plan_window(ordered, task_of_turn, known, scrub, programs=source.programs, tally=tally)
+    root, home = str(workspace.worktree.root), str(Path.home())
+    people = {key: person_of(records, root, home) for key, records in ordered}
+    held = offers.held(workspace.db, workspace.owner)
+    plan = plan_window(
+        ordered,
+        task_of_turn,
+        _known_keys(workspace) | set(held),
+        path_scrubber(workspace.worktree.root),
+        programs=source.programs,
+        people=people,
+        held=held,
+        tally=tally,
+    )
+    for fact in plan.again:
+        candidate_id, current = held[fact.key]
+        more = strengthened(current, fact)
+        if more is not None:
+            offers.set_support(workspace.db, candidate_id, more)
+    return plan.placed
 
 
 def _evidence_ids(evidence: dict[str, str], fact: BuiltinFact) -> list[str]:
@@ -238,8 +262,10 @@ class BuiltinExtractor:
         self.read += loaded
         with output.progress("extract via builtin", len(loaded)) as bar:
             for item in loaded:
-                batch, support = extraction_answer(item, planned.get(item.task.task_id, []))
-                yield BuiltinDrafts(batch, _support_of(support), self.source, item.record)
+                facts = planned.get(item.task.task_id, [])
+                batch, support = extraction_answer(item, facts)
+                found = {n: corroboration_of(fact) for n, fact in enumerate(facts, start=1)}
+                yield BuiltinDrafts(batch, _support_of(support), self.source, item.record, found)
                 bar.advance()
 
     def _record(self, task: ExtractionTask) -> RecallRecord:
