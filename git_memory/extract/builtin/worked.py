@@ -5,7 +5,8 @@ and by each person it worked for, under its normal form (`command_line.forms`): 
 narrowed to a file or a test id counts toward its general command, and a command only ever
 run narrowed, in one session, is a one-off that is not proposed. A repository script run
 with different options is one command. What a session wrote itself before running it, and
-what a template prompt told the agent to run, are not the team's commands.
+what a template prompt told the agent to run, are not the team's commands; a script the
+session wrote and then staged with `git add` is.
 """
 
 from __future__ import annotations
@@ -64,8 +65,9 @@ def gather_worked(
     worked."""
     written: set[str] = set()
     told = _template_prompts(records, program=program)
+    kept = _staged(runs)
     for run in runs:
-        written.update(p.removeprefix("./") for p in run.paths)
+        written.update(p.removeprefix("./") for p in run.paths if not _kept(p, kept))
         for segment in run.worked:
             if _written_here(segment, written) or _told_to_run(segment, told.get(run.turn_key)):
                 continue
@@ -82,8 +84,30 @@ def gather_worked(
     return sum(1 for run in runs if run.worked)
 
 
+def _staged(runs: Sequence[Run]) -> set[str]:
+    """What the session handed to `git add` (paths; "." for everything): a script it wrote
+    and staged is the project's from then on."""
+    staged: set[str] = set()
+    for run in runs:
+        if run.state != "completed" or not run.command:
+            continue
+        for segment in shell.segments(run.command):
+            if tuple(segment.words[:2]) == ("git", "add"):
+                arguments = segment.words[2:]
+                if {"-A", "--all", "."} & set(arguments):
+                    staged.add(".")
+                staged |= {w.removeprefix("./") for w in arguments if not w.startswith("-")}
+    return staged
+
+
+def _kept(path: str, staged: set[str]) -> bool:
+    path = path.removeprefix("./")
+    return "." in staged or any(path == s or path.endswith("/" + s) for s in staged)
+
+
 def _written_here(segment: shell.Segment, written: set[str]) -> bool:
-    """A script the session itself wrote before running it is a one-off, not the project's."""
+    """A script the session itself wrote before running it (and did not stage for a commit)
+    is a one-off, not the project's."""
     path = shell.script_path(segment)
     return path is not None and any(w == path or w.endswith("/" + path) for w in written)
 
