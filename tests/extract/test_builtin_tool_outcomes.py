@@ -60,6 +60,14 @@ def test_a_pipe_hid_status_read_from_the_tools_words(
     assert _worked(command, output) == worked
 
 
+def test_gemini_clis_framing_of_no_output_is_silence() -> None:
+    framed = (
+        "Command: npx tsc --noEmit | tail -20\nDirectory: (root)\nOutput: (empty)\n"
+        "Error: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n"
+    )
+    assert _worked("npx tsc --noEmit | tail -20", framed) == ["npx tsc --noEmit"]
+
+
 def test_a_runner_failure_line_is_a_failure_whatever_the_exit() -> None:
     call = ToolCall(
         call_id="c",
