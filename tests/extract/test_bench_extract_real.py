@@ -172,3 +172,14 @@ def test_the_split_puts_about_sixty_percent_of_names_in_the_tuning_part() -> Non
     names = [f"owner{n}/repo{n}" for n in range(2000)]
     share = sum(1 for name in names if part(name) == "tune") / len(names)
     assert 0.55 < share < 0.65
+
+
+def test_a_working_directory_with_non_ascii_characters_is_renamed(tmp_path: Path) -> None:
+    """A Windows home whose folder name holds full-width characters, as the agent wrote it."""
+    entry = next(s for s in sessions() if "7466dcda" in s["file"])
+    homes = {name: tmp_path / name for name in ("claude", "codex", "gemini", "qwen")}
+    root = tmp_path / "repo"
+    install(entry, root, homes)
+    (copy,) = (homes["claude"] / "projects").rglob(Path(entry["path"]).name)
+    records = [json.loads(line) for line in copy.read_text(encoding="utf-8").splitlines()]
+    assert {r["cwd"] for r in records if "cwd" in r} == {str(root)}

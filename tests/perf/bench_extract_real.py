@@ -44,7 +44,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 
 from tests.perf.extract_labels import Candidate, extract, hermetic, matches  # noqa: E402
-from tests.perf.real_corpus import FIXTURE, Repository, repositories  # noqa: E402
+from tests.perf.real_corpus import FIXTURE, Repository, file_stem, repositories  # noqa: E402
 
 QUICK = ("daphatpharm4/rosesein", "AnthonyontheHub/TP-Tutor", "haidonglethqb/CloudSchool")
 VERDICTS = ("KEEP", "MAYBE", "NOISE")
@@ -116,8 +116,8 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
     return cwds, moments
 
 
-def _escaped(path: str) -> str:
-    return json.dumps(path)[1:-1]
+def _escaped(path: str, *, ascii_only: bool = True) -> str:
+    return json.dumps(path, ensure_ascii=ascii_only)[1:-1]
 
 
 def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[str]:
@@ -127,7 +127,9 @@ def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[s
     text = source.read_bytes().decode("utf-8")
     cwds, moments = _cwds_and_moments(text)
     for cwd in sorted(cwds, key=len, reverse=True):
-        text = text.replace(_escaped(cwd), _escaped(str(root)))
+        # JSON may spell a non-ASCII character of a path as itself or as a \u escape.
+        for spelling in {_escaped(cwd), _escaped(cwd, ascii_only=False)}:
+            text = text.replace(spelling, _escaped(str(root)))
     name = Path(entry["path"]).name
     slug = "-" + str(root).strip("/").replace("/", "-").replace(".", "-")
     agent = entry["agent"]
@@ -169,7 +171,7 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> M
     """Install one source repository's sessions for a throw-away repository, extract, score."""
     from tests.repos import make_repo
 
-    repo = make_repo(base / "repos" / repository.name.replace("/", "__"))
+    repo = make_repo(base / "repos" / file_stem(repository.name))
     repo.write("README.md", f"# {repository.name}\n")
     repo.commit_all("Initial commit")
     moments: list[str] = []
