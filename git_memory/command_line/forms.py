@@ -44,15 +44,19 @@ def normal_words(command: Sequence[str], program: Sequence[str], kind: str) -> l
 def _kept(head: list[str], rest: list[str], kind: str) -> tuple[list[str], bool]:
     """The arguments kept, and whether a narrowing one was dropped."""
     kept: list[str] = []
-    dropped = skip = False
+    dropped = False
+    own = words.KEPT_VALUE.get(head[0] if head else "", frozenset())
+    after = ""  # the flag before this word when it takes a value
     for word in rest:
-        if skip:
-            skip = False
+        flag, after = after, ""
+        if flag:
+            kept += [word] if flag in own else []
             continue
         if word == "--" and head and head[0] == "cargo" and kind == "test":
             break
         if word in words.NARROWING_VALUE:
-            skip, dropped = True, True
+            after, dropped = word, dropped or word not in own
+            kept += [word] if word in own else []
         elif words.NARROWING_ASSIGNED.match(word):
             dropped = True
         elif words.COSMETIC.match(word):

@@ -154,6 +154,13 @@ NARROWING_VALUE = frozenset(
         "-n",
     ]
 )
+# Where one of those flags means something else: the project a type checker reads
+# (`npx tsc -p tsconfig.json --noEmit`) is part of the command, not a subset of a run.
+KEPT_VALUE = {
+    "tsc": frozenset(["-p", "--project"]),
+    "vue-tsc": frozenset(["-p", "--project"]),
+    "mypy": frozenset(["-p", "--package"]),
+}
 # The same flags written with `=` (`-run=TestX`, `--testNamePattern=slow`).
 NARROWING_ASSIGNED = re.compile(r"^(-k|--deselect|-run|--testNamePattern|--grep|--test|-t)=")
 # Flags whose value names tests (their value's shape is a test name).

@@ -43,6 +43,8 @@ def test_a_narrowed_shape_names_a_path_or_test() -> None:
         ("uv run pytest tests/test_x.py -q", "", "uv run pytest", True),
         ("npm run test -- src/a.test.ts", "", "npm test", False),
         ("mise run lint", "", "mise run lint", False),
+        ("npx tsc -p tsconfig.json --noEmit", "", "npx tsc -p tsconfig.json --noEmit", False),
+        ("cargo test -p core", "", "cargo test", True),
     ],
 )
 def test_general_forms_and_narrowness(

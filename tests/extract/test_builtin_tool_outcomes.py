@@ -7,34 +7,15 @@ import pytest
 
 from git_memory.extract.builtin.observed import Outcome
 from git_memory.extract.builtin.runs import session_runs
-from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall
-
-
-def _turn(*calls: ToolCall) -> TurnRecord:
-    return TurnRecord(
-        turn_key="t",
-        session_key="s" * 64,
-        provider="claude-code",
-        ordinal=0,
-        started="2026-01-01T00:00:00.000Z",
-        ended=None,
-        cwd=None,
-        revision="r" * 64,
-        closure="hard-sealed",
-        user_text="",
-        assistant_text="",
-        tool_calls=calls,
-        skills=(),
-        evidence=(),
-    )
+from tests.extract.test_builtin_facts import _turn
 
 
 def _worked(command: str, output: str, state: str = "completed") -> list[str]:
     call = ToolCall(
         call_id="c", name="Bash", input={"command": command}, output=output, state=state
     )
-    (run,) = session_runs([_turn(call)])
+    (run,) = session_runs([_turn("t", call)])
     return [command.normal for command in run.worked]
 
 
@@ -60,6 +41,14 @@ def test_a_pipe_hid_status_read_from_the_tools_words(
     assert _worked(command, output) == worked
 
 
+def test_gemini_clis_framing_of_no_output_is_silence() -> None:
+    framed = (
+        "Command: npx tsc --noEmit | tail -20\nDirectory: (root)\nOutput: (empty)\n"
+        "Error: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n"
+    )
+    assert _worked("npx tsc --noEmit | tail -20", framed) == ["npx tsc --noEmit"]
+
+
 def test_a_runner_failure_line_is_a_failure_whatever_the_exit() -> None:
     call = ToolCall(
         call_id="c",
@@ -68,5 +57,5 @@ def test_a_runner_failure_line_is_a_failure_whatever_the_exit() -> None:
         output="error: Recipe `lint` failed on line 4 with exit code 1\n",
         state="completed",
     )
-    (run,) = session_runs([_turn(call)])
+    (run,) = session_runs([_turn("t", call)])
     assert run.outcome is Outcome.FAILED

@@ -62,6 +62,8 @@ def awaited(output: str) -> bool:
 
 # Lines an agent adds after a command's own output (Gemini CLI, Qwen Code).
 _AGENT_TRAILER = re.compile(r"^(?:Process Group PGID|Background PIDs|Signal|Exit Code|Error): ")
+# Lines an agent puts before a command's own output (Gemini CLI, Qwen Code).
+_AGENT_HEADER = re.compile(r"^(?:Command|Directory): ")
 # A progress line: an activity still going on ("vite v6.4.2 building for production...",
 # "transforming (8) node_modules/react/jsx-runtime.js").
 _IN_PROGRESS = re.compile(r"(?:\.\.\.|…)\s*$|^\s*[a-z]+ing \(\d+\) \S")
@@ -83,10 +85,15 @@ def exit_field(output: str) -> Outcome:
 
 
 def own_output(output: str) -> str:
-    """The command's output without the lines an agent added after it."""
+    """The command's output without the lines an agent added around it (Gemini CLI's
+    `Command:`/`Directory:` before it, `Exit Code:` after it, `Output: (empty)` for none)."""
     lines = [line for line in output.splitlines() if line.strip()]
     while lines and _AGENT_TRAILER.match(lines[-1]):
         lines.pop()
+    while lines and _AGENT_HEADER.match(lines[0]):
+        lines.pop(0)
+    if lines[:1] == ["Output: (empty)"]:
+        lines.pop(0)
     return "\n".join(lines)
 
 
