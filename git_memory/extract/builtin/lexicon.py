@@ -333,6 +333,29 @@ def languages_of(sentence: str) -> frozenset[str]:
     return frozenset(["en", "es", "pt", "de", "fr"])
 
 
+# The language a `language` cue names, by the words that name it in any of the languages.
+_LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (
+    ("en", r"english|англий"),
+    ("ru", r"russian|русск"),
+    ("es", r"spanish|español|espanol"),
+    ("pt", r"portuguese|português|portugues"),
+    ("de", r"german|deutsch"),
+    ("fr", r"french|français|francais"),
+    ("zh", r"chinese|中文"),
+    ("ja", r"japanese|日本語"),
+    ("ko", r"korean|한글|한국어"),
+)
+
+
+def language_named(sentence: str) -> str | None:
+    """The language a sentence asks the agent to work in (`ru` for "работай на русском"),
+    None when it names none: what makes several such sentences one memory."""
+    if LANGUAGE not in forms_of(sentence, languages_of(sentence)):
+        return None
+    folded = sentence.casefold()
+    return next((code for code, words in _LANGUAGE_NAMES if re.search(words, folded)), None)
+
+
 CJK = frozenset(["zh", "ja", "ko"])
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")

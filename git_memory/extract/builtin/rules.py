@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
-from git_memory.extract.builtin.lexicon import NOT_A_RULE, ONE_OFF, forms_of
+from git_memory.extract.builtin.lexicon import NOT_A_RULE, ONE_OFF, forms_of, language_named
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
@@ -143,7 +143,8 @@ def rule_facts(
         for sentence, rule in _rules_of(text, previous) if typed else []:
             if any(f.severity == "block" for f in scan_secrets(sentence + " " + rule)):
                 continue
-            key = rule_key(rule)
+            named = language_named(sentence)
+            key = f"rule:language:{named}" if named else rule_key(rule)
             if key not in found:
                 found[key] = BuiltinFact(
                     RENDERER_USER_RULE,

@@ -25,6 +25,7 @@ from typing import Any
 from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.corroboration import failure_key, gather
+from git_memory.extract.builtin.lexicon import language_named
 from git_memory.extract.builtin.renderers import TRAP_PREFIX, BuiltinFact
 from git_memory.extract.builtin.rules import rule_facts, rule_key
 from git_memory.extract.builtin.runs import session_runs
@@ -190,6 +191,9 @@ def _place(
 def memory_keys(text: str) -> set[str]:
     """The keys an existing memory's text holds, so the same memory is not proposed twice."""
     keys = {rule_key(text)}
+    named = language_named(text)
+    if named:
+        keys.add(f"rule:language:{named}")
     commands = _BACKTICKED.findall(text)
     if text.startswith(TRAP_PREFIX) and len(commands) >= 2:
         keys.add(f"fix:{commands[0]}\0{commands[-1]}")
