@@ -191,24 +191,12 @@ def _team_turns(rng: random.Random, home: str, big: int) -> list[_Turn]:
 
 
 def _episode(rng: random.Random, home: str, big: int) -> list[_Turn]:
-    """One task: read, edit, check, maybe a red test fixed, a trap met, a rule said."""
+    """One task asked in one prompt, worked through in several tool calls as agents do (the
+    round-one Claude Code and Codex sessions hold 7.3 tool calls and about 63 KB per prompt):
+    reads, an edit, the team's check, a narrow run or a one-off, maybe a red test of the day
+    fixed by an edit, a trap met and its fix; now and then a rule or a sentence of one task."""
     cache = _path(home, "go/pkg/mod/github.com/go-git/go-git/v5@v5.16.2/repository.go")
     source = _path(home, "Work/cli/cmd/cli/resume.go")
-    turns = [
-        _Turn(
-            f"Please look at the {_sentence(rng, 3)} flow, {_sentence(rng, 6)}",
-            [
-                (
-                    "Read",
-                    {"file_path": cache},
-                    _go_source(rng, rng.randint(big // 2, big * 2)),
-                    False,
-                ),
-                ("Read", {"file_path": source}, _go_source(rng, 4000), False),
-                ("Grep", {"pattern": rng.choice(_WORDS)}, _go_source(rng, 2000), False),
-            ],
-        )
-    ]
     checks = rng.choice(
         (
             ("mise run fmt && mise run lint", "0 issues.\n"),
@@ -227,16 +215,14 @@ def _episode(rng: random.Random, home: str, big: int) -> list[_Turn]:
             (f"git log --oneline -{rng.randint(3, 9)}", "a1b2c3d Fix resume\n"),
         )
     )
-    turns.append(
-        _Turn(
-            f"Now {_sentence(rng, 8)}",
-            [
-                ("Edit", {"file_path": source}, "The file was updated.", False),
-                ("Bash", {"command": checks[0]}, checks[1], False),
-                ("Bash", {"command": narrow[0]}, narrow[1], False),
-            ],
-        )
-    )
+    calls = [
+        ("Read", {"file_path": cache}, _go_source(rng, rng.randint(big // 2, big * 2)), False),
+        ("Read", {"file_path": source}, _go_source(rng, 4000), False),
+        ("Grep", {"pattern": rng.choice(_WORDS)}, _go_source(rng, 2000), False),
+        ("Edit", {"file_path": source}, "The file was updated.", False),
+        ("Bash", {"command": checks[0]}, checks[1], False),
+        ("Bash", {"command": narrow[0]}, narrow[1], False),
+    ]
     if rng.random() < 0.08:  # a red test of the day, fixed by an edit
         failing = "go test ./cmd/cli/ -run TestResume"
         red = (
@@ -244,30 +230,21 @@ def _episode(rng: random.Random, home: str, big: int) -> list[_Turn]:
             "FAIL\nFAIL\tgithub.com/team/cli/cmd/cli\t0.412s\nFAIL\n"
         )
         fixed = "ok  \tgithub.com/team/cli/cmd/cli\t0.398s\n"
-        turns.append(
-            _Turn(
-                "The resume test is red, fix it",
-                [
-                    ("Bash", {"command": failing}, red, True),
-                    ("Edit", {"file_path": source}, "The file was updated.", False),
-                    ("Bash", {"command": failing}, fixed, False),
-                ],
-            )
-        )
+        calls += [
+            ("Bash", {"command": failing}, red, True),
+            ("Edit", {"file_path": source}, "The file was updated.", False),
+            ("Bash", {"command": failing}, fixed, False),
+        ]
     if rng.random() < 0.03:  # a trap: the module file needs tidying first
         tidy = "go: updates to go.mod needed; to update it:\n\tgo mod tidy\n"
-        turns.append(
-            _Turn(
-                f"Add the {_sentence(rng, 2)} dependency",
-                [
-                    ("Bash", {"command": "go build ./..."}, tidy, True),
-                    ("Bash", {"command": "go mod tidy && go build ./..."}, "", False),
-                ],
-            )
-        )
-    if rng.random() < 0.01:
+        calls += [
+            ("Bash", {"command": "go build ./..."}, tidy, True),
+            ("Bash", {"command": "go mod tidy && go build ./..."}, "", False),
+        ]
+    turns = [_Turn(f"Please look at the {_sentence(rng, 3)} flow, {_sentence(rng, 6)}", calls)]
+    if rng.random() < 0.02:
         turns.append(_Turn("Always run `mise run fmt && mise run lint` before you commit.", []))
-    if rng.random() < 0.01:
+    if rng.random() < 0.02:
         turns.append(_Turn("Don't set it, let's see if it keeps happening.", []))
     return turns
 

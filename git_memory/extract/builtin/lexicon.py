@@ -26,7 +26,7 @@ Words in other languages are quoted as typed. `forms_of` is the one reader of th
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from git_memory.records import Record
 
@@ -304,18 +304,32 @@ CUES: tuple[Cue, ...] = (
 
 
 @cache
-def _compiled() -> tuple[tuple[str, str, re.Pattern[str]], ...]:
-    """Each cue's language, form and compiled pattern (case-insensitive)."""
-    return tuple((c.language, c.form, re.compile(c.pattern, re.IGNORECASE)) for c in CUES)
+def _compiled(languages: frozenset[str] | None) -> tuple[re.Pattern[str], list[Cue]]:
+    """One pattern that finds whether any cue of `languages` (all when None) is in a
+    sentence, and those cues: most sentences hold none, and one search says so."""
+    cues = [c for c in CUES if languages is None or c.language in languages]
+    anyone = re.compile("|".join(f"(?:{c.pattern})" for c in cues), re.IGNORECASE)
+    return anyone, cues
+
+
+@cache
+def _pattern(cue: Cue) -> re.Pattern[str]:
+    return re.compile(cue.pattern, re.IGNORECASE)
 
 
 def forms_of(sentence: str, languages: frozenset[str] | None = None) -> set[str]:
     """The forms the cues of `languages` (all when None) find in a sentence."""
-    return {
-        form
-        for language, form, pattern in _compiled()
-        if (languages is None or language in languages) and pattern.search(sentence)
-    }
+    return set(_forms(sentence, languages))
+
+
+@lru_cache(maxsize=4096)
+def _forms(sentence: str, languages: frozenset[str] | None) -> frozenset[str]:
+    # A sentence is read by several steps (which languages, English phrasing, any language),
+    # and a team types the same instruction in many sessions: each is looked up once.
+    anyone, cues = _compiled(languages)
+    if not anyone.search(sentence):
+        return frozenset()
+    return frozenset(cue.form for cue in cues if _pattern(cue).search(sentence))
 
 
 def languages_of(sentence: str) -> frozenset[str]:

@@ -11,7 +11,7 @@ pipeline (`extract/pipeline.py`) stages every answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,11 +36,10 @@ from git_memory.extract.builtin import renderers
 from git_memory.extract.builtin.corroboration import corroboration_of, strengthened
 from git_memory.extract.builtin.people import person_of
 from git_memory.extract.builtin.renderers import BuiltinFact
-from git_memory.extract.builtin.window import memory_keys, plan_window
+from git_memory.extract.builtin.window import WindowFacts, find_window, memory_keys
 from git_memory.extract.quotes import TurnSource
-from git_memory.extract.select import path_scrubber
+from git_memory.extract.select import SessionSelection, path_scrubber
 from git_memory.extract.stage_drafts import SupportOf
-from git_memory.sessions.query import TurnRecord
 from git_memory.store import offers
 from git_memory.store.approved import list_approved_entries
 from git_memory.store.candidates import list_candidates
@@ -114,46 +113,35 @@ def _known_keys(workspace: Workspace) -> set[str]:
     return {key for text in texts for key in memory_keys(text.strip())}
 
 
-def plan_facts(
-    workspace: Workspace,
-    loaded: Sequence[TaskTurns],
-    source: TurnSource,
-    tally: dict[str, int] | None = None,
-) -> dict[str, list[BuiltinFact]]:
-    """The facts of every task (by task id) of a window, each memory once, from the turns
-    `source` holds; `tally` receives the facts each session showed. A memory a candidate
-    still in review holds adds this window's sessions and people to that candidate."""
-    found = source.turns
-    sessions: dict[str, dict[str, TurnRecord]] = {}
-    task_of_turn: dict[str, str] = {}
-    for item in loaded:
-        for key, _ in item.turns:
-            if key in found:
-                sessions.setdefault(item.session_key, {})[key] = found[key]
-                task_of_turn.setdefault(key, item.task.task_id)
+def find_facts(
+    workspace: Workspace, sessions: Sequence[SessionSelection], programs: Collection[str]
+) -> tuple[WindowFacts, dict[str, int]]:
+    """The memories a window's sessions show that nothing holds yet, and the facts each
+    session showed (its tally). A memory a candidate still in review holds adds this window's
+    sessions and people to that candidate instead."""
     ordered = [
-        (key, sorted(turns.values(), key=lambda t: (t.started or "", t.ordinal)))
-        for key, turns in sessions.items()
+        (s.session_key, sorted(s.records, key=lambda t: (t.started or "", t.ordinal)))
+        for s in sessions
     ]
     root, home = str(workspace.worktree.root), str(Path.home())
     people = {key: person_of(records, root, home) for key, records in ordered}
     held = offers.held(workspace.db, workspace.owner)
-    plan = plan_window(
+    tally: dict[str, int] = {}
+    found = find_window(
         ordered,
-        task_of_turn,
         _known_keys(workspace) | set(held),
         path_scrubber(workspace.worktree.root),
-        programs=source.programs,
+        programs=programs,
         people=people,
         held=held,
         tally=tally,
     )
-    for fact in plan.again:
+    for fact in found.again:
         candidate_id, current = held[fact.key]
         more = strengthened(current, fact)
         if more is not None:
             offers.set_support(workspace.db, candidate_id, more)
-    return plan.placed
+    return found, tally
 
 
 def _evidence_ids(evidence: dict[str, str], fact: BuiltinFact) -> list[str]:
@@ -243,26 +231,23 @@ def _support_of(support: dict[int, str]) -> SupportOf:
 
 @dataclass
 class BuiltinExtractor:
-    """The builtin `Runner` of extraction tasks: answers a window's tasks in process.
+    """The builtin `Runner` of extraction tasks: answers a window's tasks in process with the
+    facts planned for each (by task id).
 
     `records` are the private records of the tasks (by task id) and `source` the turns of
-    their chunks, both as this run planned and read them. It remembers what it read, so
-    `notes` can say why a session added nothing."""
+    the window, both as this run planned and read them."""
 
     workspace: Workspace
     records: Mapping[str, RecallRecord]
     source: TurnSource
-    read: list[TaskTurns] = field(default_factory=list)
-    tally: dict[str, int] = field(default_factory=dict)
+    planned: Mapping[str, list[BuiltinFact]]
 
     def answer(self, tasks: Sequence[ExtractionTask]) -> Iterator[BuiltinDrafts]:
-        """Plan the facts of all `tasks` at once, then yield each task's drafts."""
-        loaded = [TaskTurns.of(self._record(task)) for task in tasks]
-        planned = plan_facts(self.workspace, loaded, self.source, self.tally)
-        self.read += loaded
-        with output.progress("extract via builtin", len(loaded)) as bar:
-            for item in loaded:
-                facts = planned.get(item.task.task_id, [])
+        """Yield each task's drafts."""
+        with output.progress("extract via builtin", len(tasks)) as bar:
+            for task in tasks:
+                item = TaskTurns.of(self._record(task))
+                facts = list(self.planned.get(task.task_id, []))
                 batch, support = extraction_answer(item, facts)
                 found = {n: corroboration_of(fact) for n, fact in enumerate(facts, start=1)}
                 yield BuiltinDrafts(batch, _support_of(support), self.source, item.record, found)
@@ -275,24 +260,26 @@ class BuiltinExtractor:
             return found
         return artifacts.load_recall(self.workspace.worktree.state_home, task.task_id)
 
-    def notes(self, quarantined: Sequence[str]) -> list[tuple[str, str]]:
-        """Why each session read by this runner added no candidate (`quarantined`: the
-        candidates the run added)."""
-        tasks: dict[str, list[str]] = {}
-        for item in self.read:
-            tasks.setdefault(item.session_key, []).append(item.task.task_id)
-        programs = self.source.programs
-        notes = []
-        for session, ids in tasks.items():
-            if any(c.startswith(f"{t}-c") for t in ids for c in quarantined):
-                continue
-            if self.tally.get(session):
-                notes.append((session, NOTHING_NEW))
-            elif session in programs:
-                notes.append((session, NOTHING_FROM_PROGRAM))
-            else:
-                notes.append((session, NOTHING_FOUND))
-        return notes
+
+def session_notes(
+    sessions: Sequence[str],
+    tally: Mapping[str, int],
+    added: Collection[str],
+    programs: Collection[str],
+) -> list[tuple[str, str]]:
+    """Why each session read (`sessions`) added no candidate (`added`: the sessions whose
+    tasks the run's candidates came from)."""
+    notes = []
+    for session in sessions:
+        if session in added:
+            continue
+        if tally.get(session):
+            notes.append((session, NOTHING_NEW))
+        elif session in programs:
+            notes.append((session, NOTHING_FROM_PROGRAM))
+        else:
+            notes.append((session, NOTHING_FOUND))
+    return notes
 
 
 class BuiltinAdjudicator:

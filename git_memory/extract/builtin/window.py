@@ -36,9 +36,22 @@ _BACKTICKED = re.compile(r"`([^`]+)`")
 
 
 @dataclass
+class WindowFacts:
+    """The memories a window shows that nothing holds yet (each as its occurrences, one per
+    session, first seen first), and those whose key a candidate still waiting for review
+    holds: what this window adds to its corroboration."""
+
+    memories: list[list[BuiltinFact]] = field(default_factory=list)
+    again: list[BuiltinFact] = field(default_factory=list)
+
+    def sessions(self) -> list[str]:
+        """The sessions whose turns the memories' first occurrences cite, in order."""
+        return list(dict.fromkeys(_session_of(m[0]) for m in self.memories if m))
+
+
+@dataclass
 class WindowPlan:
-    """The facts each task proposes (by task id), and the facts whose key a candidate still
-    waiting for review holds: what this window adds to its corroboration."""
+    """The facts each task proposes (by task id), and the window's `again`."""
 
     placed: dict[str, list[BuiltinFact]] = field(default_factory=dict)
     again: list[BuiltinFact] = field(default_factory=list)
@@ -64,6 +77,23 @@ def plan_window(
     held: Collection[str] = (),
     tally: dict[str, int] | None = None,
 ) -> WindowPlan:
+    """The facts of a window (`find_window`), each placed in a task (`place_facts`)."""
+    found = find_window(
+        sessions, known, scrub, programs=programs, people=people, held=held, tally=tally
+    )
+    return WindowPlan(place_facts(found.memories, task_of_turn), found.again)
+
+
+def find_window(
+    sessions: Sequence[tuple[str, Sequence[Any]]],
+    known: set[str],
+    scrub: Callable[[str], str] = str,
+    *,
+    programs: Collection[str] = (),
+    people: Mapping[str, str] | None = None,
+    held: Collection[str] = (),
+    tally: dict[str, int] | None = None,
+) -> WindowFacts:
     """The facts of a window: `sessions` are (session key, ordered turn records);
     `programs` are the sessions a program drove (no rules come from their prompts); `people`
     names the person of each session; `known` are keys not to propose again, of which `held`
@@ -80,13 +110,11 @@ def plan_window(
         shown = gather_worked(found.worked, session_key, person, runs, records, program=program)
         if tally is not None:
             tally[session_key] = len(traps) + len(rules) + shown
-    return _plan(found, task_of_turn, known, set(held))
+    return _memories(found, known, set(held))
 
 
-def _plan(
-    found: _Found, task_of_turn: Mapping[str, str], known: set[str], held: set[str]
-) -> WindowPlan:
-    plan = WindowPlan()
+def _memories(found: _Found, known: set[str], held: set[str]) -> WindowFacts:
+    facts = WindowFacts()
     rules = list(gather(found.rules, lambda fact: fact.key).values())
     forbidden = forbidden_commands(g.occurrences()[0].content for g in rules)
     # A trap whose fix a stated rule forbids would hand a teammate the forbidden command.
@@ -95,39 +123,44 @@ def _plan(
         for g in gather(found.traps, failure_key).values()
         if not _forbidden(dict(g.occurrences()[0].parameters).get("fix", ""), forbidden)
     ]
-    seen = set(known)
-    for gathered in [*traps, *rules]:
-        _propose(plan, gathered.occurrences(), seen, held, task_of_turn)
+    candidates = [g.occurrences() for g in [*traps, *rules]]
     for command, entry in one_per_script(found.worked).items():
         if entry.shown and not _forbidden(command, forbidden):
-            _propose(plan, _command_occurrences(command, entry), seen, held, task_of_turn)
-    return plan
+            candidates.append(_command_occurrences(command, entry))
+    seen = set(known)
+    for occurrences in candidates:
+        key = occurrences[0].key
+        if key in held:
+            facts.again.append(occurrences[0])
+        if key not in seen:
+            seen.add(key)
+            facts.memories.append(occurrences)
+    return facts
 
 
 def _command_occurrences(command: str, entry: Worked) -> list[BuiltinFact]:
     """The command's fact, once per session it worked in, citing that session's turns."""
     fact = exit_fact(command, entry, f"command:{command}")
     return [
-        replace(fact, turn_keys=tuple(dict.fromkeys(entry.turns[session])))
+        replace(fact, turn_keys=tuple(dict.fromkeys(entry.turns[session])), quotes=quotes)
         for session in entry.sessions
+        for quotes in [tuple(q for q in fact.quotes if q.turn_key in entry.turns[session])]
     ]
 
 
-def _propose(
-    plan: WindowPlan,
-    occurrences: Sequence[BuiltinFact],
-    seen: set[str],
-    held: set[str],
-    task_of_turn: Mapping[str, str],
-) -> None:
-    """Place a new memory in a task; a held one's corroboration goes to `again`."""
-    key = occurrences[0].key
-    if key in held:
-        plan.again.append(occurrences[0])
-    if key in seen:
-        return
-    seen.add(key)
-    _place(plan.placed, occurrences, task_of_turn)
+def _session_of(fact: BuiltinFact) -> str:
+    return fact.sessions[0] if fact.sessions else ""
+
+
+def place_facts(
+    memories: Sequence[Sequence[BuiltinFact]], task_of_turn: Mapping[str, str]
+) -> dict[str, list[BuiltinFact]]:
+    """Each memory given to the first task that holds one of its occurrences' turns and
+    still has room."""
+    placed: dict[str, list[BuiltinFact]] = {}
+    for occurrences in memories:
+        _place(placed, occurrences, task_of_turn)
+    return placed
 
 
 _NAMED = r"(`[^`]+`|[\w./:@-]+(?: [\w./:@-]+){0,3}?)"
