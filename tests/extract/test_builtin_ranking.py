@@ -10,9 +10,10 @@ from typing import Any
 import anyio
 import pytest
 
+from git_memory.extract.builtin import renderers
 from git_memory.extract.builtin.corroboration import rank
 from git_memory.extract.builtin.people import LOCAL, person_of
-from git_memory.extract.builtin.window import plan_window
+from git_memory.extract.builtin.window import memory_keys, plan_window
 from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall
@@ -269,3 +270,31 @@ def test_the_agent_reads_review_over_mcp_in_the_same_order(team: Repo, tmp_path:
 
     review = anyio.run(scenario)
     assert [item["content"] for item in review["items"]] == EXPECTED
+
+
+def test_commands_a_team_chains_are_one_memory_when_several_sessions_chain_them() -> None:
+    def session(key: str, command: str) -> tuple[str, list[TurnRecord]]:
+        return key, [_record(f"{key}-t1", key, _call("Bash", {"command": command}, "0 issues."))]
+
+    chained = "mise run fmt && mise run lint"
+    sessions = [session("s1", chained), session("s2", chained), session("s3", "make a && make b")]
+    tasks = {f"{key}-t1": key for key, _ in sessions}
+    facts = {
+        f.key: f
+        for found in plan_window(sessions, tasks, known=set()).placed.values()
+        for f in found
+    }
+    fact = facts["command:mise run fmt && mise run lint"]
+    assert fact.content == (
+        "`mise run fmt && mise run lint` runs the project checks (worked in 2 sessions)."
+    )
+    assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
+    assert "command:mise run lint" in facts, "each part is still a command of its own"
+    assert "command:make a && make b" not in facts, "one session's chain is that task's way"
+    assert "command:mise run fmt && mise run lint" in memory_keys(fact.content)
+    forged = dict(fact.parameters) | {"command": "mise run fmt && ls -la"}
+    assert not renderers.verify_typed_fact(
+        fact.renderer,
+        fact.statement.replace("mise run lint", "ls -la"),
+        tuple(forged.items()),
+    )

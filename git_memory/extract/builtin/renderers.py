@@ -189,9 +189,13 @@ def _verify_exit(text: str, values: dict[str, str]) -> bool:
     words = command.split(" ")
     env = list(itertools.takewhile(shell.is_assignment, words))
     normal = " ".join(words[len(env) :])
-    if sessions < 1 or not normal or shell.normal_command(normal) != normal:
+    if sessions < 1 or not normal:
         return False
-    if shell.command_kind(command) != kind:
+    if " && " in normal:  # project commands chained: each in its normal form, together a check
+        parts = normal.split(" && ")
+        if env or kind != "check" or any(shell.normal_command(p) != p for p in parts):
+            return False
+    elif shell.normal_command(normal) != normal or shell.command_kind(command) != kind:
         return False
     return text == render_command_exit(command, kind, sessions)
 

@@ -231,7 +231,7 @@ def memory_keys(text: str) -> set[str]:
     if text.startswith(TRAP_PREFIX) and len(commands) >= 2:
         keys.add(f"fix:{commands[0]}\0{commands[-1]}")
     elif commands and (text.startswith("`") or "succeeded (exit 0)" in text):
-        normal = shell.normal_command(commands[0])
-        if normal:
-            keys.add(f"command:{normal}")
+        parts = [shell.normal_command(part) for part in commands[0].split(" && ")]
+        if all(parts):
+            keys.add(f"command:{' && '.join(p for p in parts if p)}")
     return keys

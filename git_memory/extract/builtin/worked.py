@@ -6,7 +6,8 @@ narrowed to a file or a test id counts toward its general command, and a command
 run narrowed, in one session, is a one-off that is not proposed. A repository script run
 with different options is one command. What a session wrote itself before running it, and
 what a template prompt told the agent to run, are not the team's commands; a script the
-session wrote and then staged with `git add` is.
+session wrote and then staged with `git add` is. Project commands chained with `&&` that all
+worked are a command of their own too (`mise run fmt && mise run lint`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from git_memory.command_line.reports import Outcome
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_EXIT,
@@ -45,10 +47,15 @@ class Worked:
     env: tuple[str, ...] | None = None
     # The repository script it runs, when it runs one.
     script: str | None = None
+    # Project commands chained with `&&`: a habit only when several sessions show it.
+    chain: bool = False
 
     @property
     def shown(self) -> bool:
-        """Worth a memory: run as it is once, or narrowed runs in several sessions."""
+        """Worth a memory: run as it is once, or narrowed runs in several sessions; a chain of
+        commands in several sessions (once, it is that task's way)."""
+        if self.chain:
+            return len(self.sessions) > 1
         return self.full or len(self.sessions) > 1
 
 
@@ -81,7 +88,35 @@ def gather_worked(
             entry.turns.setdefault(session_key, []).append(run.turn_key)
             entry.env = _common_env(entry.env, segment.env)
             _observe(entry, session_key, run)
+        for chain in chains(run):
+            key = " && ".join(s.normal for s in chain)
+            entry = worked.setdefault(key, Worked("check", chain=True))
+            entry.full = entry.full or not any(s.narrowed for s in chain)
+            if session_key not in entry.sessions:
+                entry.sessions.append(session_key)
+            entry.people.add(person)
+            entry.turns.setdefault(session_key, []).append(run.turn_key)
+            entry.env = ()
+            _observe(entry, session_key, run)
     return sum(1 for run in runs if run.worked)
+
+
+def chains(run: Run) -> list[list[shell.Segment]]:
+    """Project commands a line runs one after the other with `&&`, each seen to work
+    (`mise run fmt && mise run lint`): the habit is the chain, not only its parts."""
+    found: list[list[shell.Segment]] = []
+    current: list[shell.Segment] = []
+    for step, outcome in zip(run.steps, run.outcomes, strict=True):
+        project = step.command.kind is not None and not step.elsewhere
+        if project and outcome is Outcome.WORKED:
+            current.append(step.command)
+        elif step.command.words[:1] != ("cd",):
+            current = []
+        if step.joiner != "&&" or not (project or step.command.words[:1] == ("cd",)):
+            if len(current) > 1:
+                found.append(current)
+            current = []
+    return found
 
 
 def _staged(runs: Sequence[Run]) -> set[str]:
