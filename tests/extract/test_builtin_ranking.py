@@ -298,3 +298,21 @@ def test_commands_a_team_chains_are_one_memory_when_several_sessions_chain_them(
         fact.statement.replace("mise run lint", "ls -la"),
         tuple(forged.items()),
     )
+
+
+def test_a_command_run_on_different_project_files_is_one_memory() -> None:
+    def session(key: str, command: str) -> tuple[str, list[TurnRecord]]:
+        output = "Build succeeded.\n    0 Warning(s)\n    0 Error(s)"
+        return key, [_record(f"{key}-t1", key, _call("Bash", {"command": command}, output))]
+
+    sessions = [
+        session("s1", "dotnet build src/Calc.Core/Calc.Core.csproj --configuration Release"),
+        session("s2", "dotnet build src/Calc.Tui/Calc.Tui.csproj --configuration Release"),
+    ]
+    tasks = {f"{key}-t1": key for key, _ in sessions}
+    found = plan_window(sessions, tasks, known=set()).placed
+    contents = [f.content for facts in found.values() for f in facts]
+    assert contents == [
+        "`dotnet build src/Calc.Core/Calc.Core.csproj --configuration Release` builds the "
+        "project (worked in 2 sessions)."
+    ]

@@ -275,7 +275,7 @@ def _gemini(command: str, output: str, state: str = "completed") -> ToolCall:
     )
 
 
-def test_a_hosting_cli_installed_as_a_dev_dependency_gives_its_traps_and_its_deploy() -> None:
+def test_a_hosting_cli_installed_as_a_dev_dependency_gives_its_trap_and_its_deploy() -> None:
     local = "./node_modules/.bin/firebase deploy"
     records = [
         _turn(
@@ -317,11 +317,8 @@ def test_a_hosting_cli_installed_as_a_dev_dependency_gives_its_traps_and_its_dep
             'Trap: `firebase deploy` fails with "/usr/bin/bash: line 2: firebase: command not '
             'found"; run `npm install --save-dev firebase-tools && ./node_modules/.bin/firebase '
             "deploy` instead.",
-            # The local copy failing before the install is a trap of its own, as `pnpm test`
-            # failing with "vitest: not found" until `pnpm install` is in the labelled set.
-            'Trap: `./node_modules/.bin/firebase deploy` fails with "/usr/bin/bash: line 2: '
-            './node_modules/.bin/firebase: No such file or directory" unless `npm install '
-            "--save-dev firebase-tools` runs first.",
+            # The local copy failing before the install is the same memory, met on the way to
+            # the first trap's fix (one candidate per durable fact).
             "`./node_modules/.bin/firebase deploy` deploys the project (worked in 1 session).",
         ]
     )

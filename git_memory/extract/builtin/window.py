@@ -24,7 +24,7 @@ from typing import Any
 
 from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
 from git_memory.extract.builtin import shell
-from git_memory.extract.builtin.corroboration import failure_key, gather
+from git_memory.extract.builtin.corroboration import Gathered, failure_key, gather
 from git_memory.extract.builtin.lexicon import language_named
 from git_memory.extract.builtin.renderers import TRAP_PREFIX, BuiltinFact
 from git_memory.extract.builtin.rules import rule_facts, rule_key
@@ -123,7 +123,7 @@ def _memories(found: _Found, known: set[str], held: set[str]) -> WindowFacts:
         for g in gather(found.traps, failure_key).values()
         if not _forbidden(dict(g.occurrences()[0].parameters).get("fix", ""), forbidden)
     ]
-    candidates = [g.occurrences() for g in [*traps, *rules]]
+    candidates = [g.occurrences() for g in [*_one_per_fix(traps), *rules]]
     for command, entry in one_per_script(found.worked).items():
         if entry.shown and not _forbidden(command, forbidden):
             candidates.append(_command_occurrences(command, entry))
@@ -136,6 +136,27 @@ def _memories(found: _Found, known: set[str], held: set[str]) -> WindowFacts:
             seen.add(key)
             facts.memories.append(occurrences)
     return facts
+
+
+def _one_per_fix(traps: Sequence[Gathered]) -> list[Gathered]:
+    """A trap met on the way to another one's fix is the same memory: `firebase deploy`
+    fails, run `npm install … && ./node_modules/.bin/firebase deploy` instead, makes the later
+    "`./node_modules/.bin/firebase deploy` fails unless `npm install …` runs first" one."""
+    fixes = [_steps(g, "fix") for g in traps]
+    kept = []
+    for index, gathered in enumerate(traps):
+        failing, steps = _steps(gathered, "failing"), fixes[index]
+        covered = any(
+            n != index and failing <= fix and steps <= fix and (steps != fix or n < index)
+            for n, fix in enumerate(fixes)
+        )
+        if not covered:
+            kept.append(gathered)
+    return kept
+
+
+def _steps(gathered: Gathered, name: str) -> set[str]:
+    return set(dict(gathered.occurrences()[0].parameters).get(name, "").split(" && "))
 
 
 def _command_occurrences(command: str, entry: Worked) -> list[BuiltinFact]:

@@ -147,19 +147,39 @@ def _written_here(segment: shell.Segment, written: set[str]) -> bool:
     return path is not None and any(w == path or w.endswith("/" + path) for w in written)
 
 
+# A word naming a path (`src/App/App.csproj`, `crates/a/Cargo.toml`) or a project file.
+_PATH_WORD = re.compile(
+    r"^(?!-)(?:[\w.-]*[/\\][\w./\\-]*|[\w.-]+\.(?:csproj|fsproj|vbproj|vcxproj|sln))$"
+)
+
+
+def _form(command: str, entry: Worked) -> str | None:
+    """What several commands share when they are one command run on different targets: the
+    repository script they run, or their words with each path a placeholder."""
+    if entry.script is not None:
+        return f"script:{entry.script}"
+    words = command.split(" ")
+    if entry.chain or not any(_PATH_WORD.match(w) for w in words):
+        return None
+    return " ".join("<path>" if _PATH_WORD.match(w) else w for w in words)
+
+
 def one_per_script(worked: dict[str, Worked]) -> dict[str, Worked]:
     """A repository script run with different options (`check-prerequisites.sh --json`,
-    `… --json --paths-only`) is one command: the form run in the most sessions (the shortest
-    on a tie), counting the sessions of all of them."""
+    `… --json --paths-only`), or a command run on different paths (`dotnet build
+    src/A/A.csproj …`, `… src/B/B.csproj …`), is one command: the form run in the most
+    sessions (on a tie the script's shortest, the first run on paths), counting the sessions
+    of all of them."""
     by_script: dict[str, list[str]] = {}
     for command, entry in worked.items():
-        if entry.script is not None:
-            by_script.setdefault(entry.script, []).append(command)
+        form = _form(command, entry)
+        if form is not None:
+            by_script.setdefault(form, []).append(command)
     merged = dict(worked)
     for commands in by_script.values():
         if len(commands) < 2:
             continue
-        chosen = min(commands, key=lambda c: (-len(worked[c].sessions), len(c), c))
+        chosen = min(commands, key=lambda c: _rank(worked, c))
         entry = merged[chosen]
         for command in commands:
             if command == chosen:
@@ -175,6 +195,14 @@ def one_per_script(worked: dict[str, Worked]) -> dict[str, Worked]:
                     if session in more:
                         quotes.setdefault(session, more[session])
     return merged
+
+
+def _rank(worked: dict[str, Worked], command: str) -> tuple[int, int, str]:
+    """Which of several forms speaks for them: the most sessions, then a script's fewest
+    options, or on paths the one run first."""
+    entry = worked[command]
+    tie = len(command) if entry.script is not None else list(worked).index(command)
+    return -len(entry.sessions), tie, command
 
 
 def _template_prompts(records: Sequence[Any], *, program: bool) -> dict[str, str]:
