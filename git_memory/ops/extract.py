@@ -113,9 +113,12 @@ def extract(
 ) -> ExtractRunnerResponse:
     """Send the extraction tasks of a selection (then their adjudication) to a restricted,
     tool-less runner. `--runner builtin` answers in process with no model: commands that
-    work, traps and their fix, and the rules the user stated, each proposed once for the
-    whole window; it sends nothing, needs no approval and takes every pending task of the
-    window in one run (`--limit N` caps it). Without --since/--until it takes everything
+    work, traps and their fix, and the rules the user stated (in any of nine languages),
+    each proposed once for the whole window and ranked by the sessions and people that show
+    it; it sends nothing, needs no approval and takes every pending task of the window in
+    one run (`--limit N` caps it). It offers review at most `memory.extractLimit` (20) new
+    candidates per run, the best corroborated first, and says how many more wait: the next
+    run offers them. Without --since/--until it takes everything
     since this worktree's last extraction (the last 30 days the first time); --since takes
     a date, an ISO time or a relative form (7d, 2w, 12h, yesterday), and a window longer
     than 366 days is extracted as consecutive parts in one run, with progress. For model

@@ -31,7 +31,8 @@ from git_memory.store.session import open_workspace
 
 
 def review(ctx: OpContext, request: ReviewRequest) -> Review:
-    """List quarantined candidates: every statement with its claim support, provenance,
+    """List quarantined candidates, the best corroborated first (the people and sessions
+    that show a builtin candidate): every statement with its claim support, provenance,
     the two digests `prepare` must echo, and excerpts of the evidence it cites with the
     quoted words that back it: under a command fact the command as run and its observed result
     line, under a rule the person's words with the turn's date, each marked with where it came
