@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from git_memory.errors import GitMemoryError
+from git_memory.extract.select import positive_setting
 from git_memory.records import Record
 from git_memory.store.offers import offer_waiting, waiting_count
 
@@ -32,20 +32,7 @@ class Offered(Record):
 
 def extract_limit(worktree: Worktree) -> int:
     """`memory.extractLimit` (git config): new candidates one run offers, default 20."""
-    configured = worktree.config_value(LIMIT_KEY)
-    if configured is None:
-        return DEFAULT_EXTRACT_LIMIT
-    try:
-        value = int(configured)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise GitMemoryError(
-            "GM_CONFIG_INVALID",
-            f"{LIMIT_KEY} must be a positive integer: {configured!r}",
-            hint=f"git config {LIMIT_KEY} {DEFAULT_EXTRACT_LIMIT}",
-        )
-    return value
+    return positive_setting(worktree, LIMIT_KEY, DEFAULT_EXTRACT_LIMIT)
 
 
 def offer(workspace: Workspace) -> Offered:

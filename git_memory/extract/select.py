@@ -216,9 +216,15 @@ def _skipped(minimum: int, short: int, active: int) -> tuple[tuple[str, int], ..
 
 
 def _min_session_turns(worktree: Worktree) -> int:
-    configured = worktree.config_value("memory.minSessionTurns")
+    return positive_setting(worktree, "memory.minSessionTurns", DEFAULT_MIN_SESSION_TURNS)
+
+
+def positive_setting(worktree: Worktree, key: str, default: int) -> int:
+    """A `memory.*` git config value that must be a positive integer (`default` when unset);
+    anything else is `GM_CONFIG_INVALID`."""
+    configured = worktree.config_value(key)
     if configured is None:
-        return DEFAULT_MIN_SESSION_TURNS
+        return default
     try:
         value = int(configured)
     except ValueError:
@@ -226,7 +232,8 @@ def _min_session_turns(worktree: Worktree) -> int:
     if value < 1:
         raise GitMemoryError(
             "GM_CONFIG_INVALID",
-            f"memory.minSessionTurns must be a positive integer: {configured!r}",
+            f"{key} must be a positive integer: {configured!r}",
+            hint=f"git config {key} {default}",
         )
     return value
 

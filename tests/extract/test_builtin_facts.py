@@ -20,6 +20,7 @@ from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
+from tests.extract.records import turn_record
 from tests.repos import Repo
 from tests.sessions.transcripts import (
     claude_assistant,
@@ -31,22 +32,7 @@ from tests.sessions.transcripts import (
 
 
 def _turn(key: str, *calls: ToolCall, user: str = "", session: str = "s") -> TurnRecord:
-    return TurnRecord(
-        turn_key=key,
-        session_key=session * 64,
-        provider="claude-code",
-        ordinal=0,
-        started="2026-01-01T00:00:00.000Z",
-        ended=None,
-        cwd=None,
-        revision="r" * 64,
-        closure="hard-sealed",
-        user_text=user,
-        assistant_text="",
-        tool_calls=calls,
-        skills=(),
-        evidence=(),
-    )
+    return turn_record(key, *calls, user=user, session=session * 64)
 
 
 def _bash(command: Any, output: str = "", state: str = "completed", name: str = "Bash") -> ToolCall:

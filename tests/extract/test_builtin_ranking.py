@@ -21,6 +21,7 @@ from git_memory.store import offers
 from git_memory.store.candidates import UNRANKED
 from git_memory.store.session import open_workspace
 from tests.conftest import run_cli
+from tests.extract.records import turn_record
 from tests.mcp.harness import server_parameters, stdio, structured
 from tests.repos import Repo, make_repo
 from tests.sessions.transcripts import (
@@ -36,22 +37,7 @@ SINCE, UNTIL = "2026-11-01", "2026-12-01"
 
 
 def _record(key: str, session: str, *calls: ToolCall, user: str = "") -> TurnRecord:
-    return TurnRecord(
-        turn_key=key,
-        session_key=session,
-        provider="claude-code",
-        ordinal=0,
-        started="2026-01-01T00:00:00.000Z",
-        ended=None,
-        cwd="/work/repo",
-        revision="r" * 64,
-        closure="hard-sealed",
-        user_text=user,
-        assistant_text="",
-        tool_calls=calls,
-        skills=(),
-        evidence=(),
-    )
+    return turn_record(key, *calls, user=user, session=session, cwd="/work/repo")
 
 
 def _call(name: str, payload: dict[str, Any], output: str = "") -> ToolCall:

@@ -11,6 +11,7 @@ from git_memory.extract.builtin.rules import rule_facts
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall
+from tests.extract.records import turn_record
 
 
 @pytest.mark.parametrize("cue", lexicon.CUES, ids=lambda c: f"{c.language}-{c.form}")
@@ -27,22 +28,7 @@ def test_every_language_has_its_rows() -> None:
 
 
 def _record(text: str, key: str = "t1", *calls: ToolCall) -> TurnRecord:
-    return TurnRecord(
-        turn_key=key,
-        session_key="s" * 64,
-        provider="claude-code",
-        ordinal=0,
-        started="2026-01-01T00:00:00.000Z",
-        ended=None,
-        cwd=None,
-        revision="r" * 64,
-        closure="hard-sealed",
-        user_text=text,
-        assistant_text="",
-        tool_calls=calls,
-        skills=(),
-        evidence=(),
-    )
+    return turn_record(key, *calls, user=text)
 
 
 def _rules(*texts: str, after_action: bool = False) -> list[str]:

@@ -13,25 +13,11 @@ from git_memory.extract.builtin.traps import trap_facts
 from git_memory.extract.builtin.writes import SETUP_FILES, setup_file, written_files
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall
+from tests.extract.records import turn_record
 
 
 def _turn(key: str, *calls: ToolCall) -> TurnRecord:
-    return TurnRecord(
-        turn_key=key,
-        session_key="s" * 64,
-        provider="claude-code",
-        ordinal=0,
-        started="2026-01-01T00:00:00.000Z",
-        ended=None,
-        cwd=None,
-        revision="r" * 64,
-        closure="hard-sealed",
-        user_text="",
-        assistant_text="",
-        tool_calls=calls,
-        skills=(),
-        evidence=(),
-    )
+    return turn_record(key, *calls)
 
 
 def _bash(command: str, output: str = "", state: str = "completed") -> ToolCall:

@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from git_memory.extract.quotes import strings_in
 from git_memory.formats.homes import home_names
 
 LOCAL = "local"
@@ -34,7 +35,7 @@ def _inputs(records: Sequence[Any]) -> Iterator[str]:
     """Paths the tools were given (`Read /home/bob/go/pkg/mod/…`, `cd /Users/alice/x`)."""
     for record in records:
         for call in record.tool_calls:
-            yield from _strings(call.input)
+            yield from strings_in(call.input)
 
 
 def _outputs(records: Sequence[Any]) -> Iterator[str]:
@@ -71,14 +72,3 @@ def person_of(records: Sequence[Any], root: str, local_home: str) -> str:
             top = max(sorted(names), key=lambda name: names[name])
             return hashlib.sha256(top.encode("utf-8")).hexdigest()[:16]
     return LOCAL
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
