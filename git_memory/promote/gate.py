@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import excerpt, home_findings, lint_bytes
+from git_memory.lint.engine import lint_bytes
+from git_memory.lint.home import home_findings
+from git_memory.lint.raw import excerpt
 from git_memory.promote.render import RenderedFile
 from git_memory.repo.binding import Worktree
 from git_memory.sessions.private import PrivateMarks, indexed_private_marks

@@ -10,13 +10,9 @@ import os
 from collections.abc import Callable, Mapping
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import (
-    home_findings,
-    indexed_id_findings,
-    lint_bytes,
-    present_ids,
-)
+from git_memory.lint.engine import lint_bytes
 from git_memory.lint.findings import Finding
+from git_memory.lint.home import home_findings, indexed_id_findings, present_ids
 from git_memory.lint.rules import INDEX_STALE_CODE, SYMLINK_CODE
 from git_memory.repo import memory_tree
 from git_memory.repo.staged import StagedWorktree, staged_files
