@@ -11,7 +11,8 @@ import pytest
 from git_memory.errors import GitMemoryError
 from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry
 from git_memory.formats.index_json import build_index, render_index
-from git_memory.lint.engine import home_findings, lint_text
+from git_memory.lint.engine import lint_text
+from git_memory.lint.home import home_findings
 from git_memory.ops import run
 from tests.lint.attacks import BLOCKING, HEX40, HOMES, KEY, RANDOM, TAGS
 from tests.promote.helpers import prepare_request, seed_candidate
