@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from git_memory.lint.findings import Finding
 from git_memory.lint.raw import RawFinding, excerpt, resolve
-from git_memory.lint.rules import ANY_UUID, BLOCK, SESSION_ID_CODE, WARN
+from git_memory.lint.rules import ANY_UUID, BLOCK, SESSION_ID_CODE
 
 # Lowercases ASCII only, so offsets in the lowered text are offsets in the file (str.lower
 # can lengthen some non-ASCII characters).
@@ -73,7 +73,7 @@ def home_findings(text: str, home: str) -> list[Finding]:
         end = start + len(home)
         if _name_ends(text, end):
             token = text[start:end]
-            raw.append(RawFinding(code, WARN, start, excerpt(token), HOME_MESSAGE, len(token)))
+            raw.append(RawFinding(code, BLOCK, start, excerpt(token), HOME_MESSAGE, len(token)))
         start = text.find(home, start + 1)
     return resolve(text, raw)
 

@@ -191,10 +191,12 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
     ),
     _rule(
         "ABSOLUTE_PATH",
-        WARN,
+        BLOCK,
         "absolute home path",
         # `/Users/…` and `/home/…` as the reference has them, root's home and a Windows
         # profile; the real `$HOME`, whatever it is, is added by the callers that know it.
+        # A home path names a person and their machine: it blocks a commit as a secret does
+        # (SPEC §1), not only a promotion.
         r"/(?:Users|home)/[^\s\"'`)\]]+"
         r"|(?<![A-Za-z0-9_.~/-])/root(?![A-Za-z0-9_.-])[^\s\"'`)\]]*"
         r"|(?<![A-Za-z])[A-Za-z]:\\Users\\[^\s\\\"'`)\]]+",

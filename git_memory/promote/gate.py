@@ -1,8 +1,8 @@
 """The promotion lint gate: every byte a plan would write passes, or there is no plan.
 
-The gate is stricter than the pre-commit lint. A promotion writes what a machine extracted
-from private transcripts, so besides every blocking lint finding it refuses absolute home
-paths (a warning in a hand-written file) and whatever the session index knows is private:
+A promotion writes what a machine extracted from private transcripts, so besides every
+blocking lint finding (absolute home paths among them, as in the pre-commit hook) it refuses
+whatever the session index knows is private:
 this machine's session ids, transcript paths and the homes they live under, whatever words
 surround them (`claude --resume <id>` names no "session"), and this machine's home directory
 wherever it is. Every promoted byte is linted, so an invisible character
@@ -23,7 +23,6 @@ from git_memory.promote.render import RenderedFile
 from git_memory.repo.binding import Worktree
 from git_memory.sessions.private import PrivateMarks, indexed_private_marks
 
-PROMOTION_BLOCKS = frozenset({"GM_LINT_ABSOLUTE_PATH"})
 MARK_CODES = {"session id": "GM_LINT_PROVIDER_SESSION_ID", "path": "GM_LINT_ABSOLUTE_PATH"}
 
 
@@ -57,7 +56,7 @@ def lint_gate(files: Sequence[RenderedFile], worktree: Worktree) -> None:
         relpath = item.target_path[len(memory_root) + 1 :]
         text = item.content.decode("utf-8", "replace")
         for finding in [*lint_bytes(relpath, item.content), *home_findings(text, home)]:
-            if finding.blocks or finding.code in PROMOTION_BLOCKS:
+            if finding.blocks:
                 blocked.append({"path": item.target_path, **finding.to_json()})
         blocked += _private_findings(item, marks)
     if blocked:
