@@ -41,6 +41,9 @@ BLOCKS = [
     ("secret: " + HEX16.upper() * 4, "GM_LINT_HIGH_ENTROPY"),
     (f"resume session {SESSION_UUID}", "GM_LINT_PROVIDER_SESSION_ID"),
     (f"claude --resume {SESSION_UUID}", "GM_LINT_PROVIDER_SESSION_ID"),
+    # A home path names a person and their machine: it blocks (issue 45 item 2).
+    ("/Users/wyatt/work/threadshare/notes.md", "GM_LINT_ABSOLUTE_PATH"),
+    ("/home/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
     ("~/.claude/projects/-Users-x/", "GM_LINT_PROVIDER_SESSION_ID"),
     (".codex/sessions", "GM_LINT_PROVIDER_SESSION_ID"),
     ("C:\\Users\\x\\.claude\\projects\\-Users-x\\", "GM_LINT_PROVIDER_SESSION_ID"),
@@ -53,8 +56,6 @@ BLOCKS = [
 WARNS = [
     ("e3b0c44298fc1c149afbf4c8996fb924", "GM_LINT_POSSIBLE_ENCODED_SECRET"),
     ("ab" * 32, "GM_LINT_POSSIBLE_ENCODED_SECRET"),
-    ("/Users/wyatt/work/threadshare/notes.md", "GM_LINT_ABSOLUTE_PATH"),
-    ("/home/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
     ("dev@example.com", "GM_LINT_EMAIL"),
     ("10.0.0.1:8080", "GM_LINT_IP_PORT"),
 ]
