@@ -23,6 +23,7 @@ from git_memory.repo.memory_lint import collect_findings, text_lines
 from git_memory.repo.staged import (
     StagedWorktree,
     adopt_hook_environment,
+    commit_known,
     discover,
     hook_worktree,
 )
@@ -34,7 +35,13 @@ def run(find_worktree: Callable[[], StagedWorktree] = discover) -> int:
     failpoint("lint.staged.start")
     try:
         worktree = find_worktree()
-        results = collect_findings(worktree, staged=True, paths=[], indexed_ids=indexed_session_ids)
+        results = collect_findings(
+            worktree,
+            staged=True,
+            paths=[],
+            indexed_ids=indexed_session_ids,
+            known_commit=commit_known(worktree),
+        )
     except GitMemoryError as exc:
         output.print_error(exc.code, exc.message, exc.hint)
         return exc.exit_code

@@ -13,6 +13,7 @@ from git_memory.contracts.lint import LintFile, LintFinding, LintRequest, LintRe
 from git_memory.lint.sarif import to_sarif
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo.blobs import commit_exists
 from git_memory.repo.memory_lint import collect_findings, text_lines
 from git_memory.sessions.private import indexed_session_ids
 
@@ -39,6 +40,7 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
         paths=request.paths,
         indexed_ids=indexed_session_ids,
         memory_files_only=request.memory_files_only,
+        known_commit=lambda hex_id: commit_exists(worktree.repository, hex_id),
     )
     return _response(results)
 

@@ -16,11 +16,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import lint_bytes
+from git_memory.lint.engine import KnownCommit, lint_bytes
 from git_memory.lint.home import home_findings
 from git_memory.lint.raw import excerpt
 from git_memory.promote.render import RenderedFile
 from git_memory.repo.binding import Worktree
+from git_memory.repo.blobs import commit_exists
 from git_memory.sessions.private import PrivateMarks, indexed_private_marks
 
 MARK_CODES = {"session id": "GM_LINT_PROVIDER_SESSION_ID", "path": "GM_LINT_ABSOLUTE_PATH"}
@@ -51,11 +52,13 @@ def lint_gate(files: Sequence[RenderedFile], worktree: Worktree) -> None:
     memory_root = worktree.memory_root
     marks = indexed_private_marks(worktree.state_home)
     home = os.path.expanduser("~")
+    known: KnownCommit = lambda hex_id: commit_exists(worktree.repository, hex_id)  # noqa: E731
     blocked: list[dict[str, Any]] = []
     for item in files:
         relpath = item.target_path[len(memory_root) + 1 :]
         text = item.content.decode("utf-8", "replace")
-        for finding in [*lint_bytes(relpath, item.content), *home_findings(text, home)]:
+        linted = lint_bytes(relpath, item.content, known)
+        for finding in [*linted, *home_findings(text, home)]:
             if finding.blocks:
                 blocked.append({"path": item.target_path, **finding.to_json()})
         blocked += _private_findings(item, marks)

@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable, Mapping
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import lint_bytes
+from git_memory.lint.engine import KnownCommit, lint_bytes
 from git_memory.lint.findings import Finding
 from git_memory.lint.home import home_findings, indexed_id_findings, present_ids
 from git_memory.lint.rules import INDEX_STALE_CODE, SYMLINK_CODE
@@ -40,6 +40,7 @@ def collect_findings(
     paths: list[str],
     indexed_ids: Callable[[str], frozenset[str]],
     memory_files_only: bool = False,
+    known_commit: KnownCommit | None = None,
 ) -> dict[str, list[Finding]]:
     """Findings per worktree-relative path (files without findings included).
 
@@ -47,7 +48,8 @@ def collect_findings(
     `StagedWorktree`. `indexed_ids` maps the state home to this machine's indexed session ids
     (`sessions.private.indexed_session_ids`; the session layer sits above this one). With
     `memory_files_only`, PATHs outside the memory root are passed over; when none is left
-    there is nothing to check.
+    there is nothing to check. `known_commit` says whether a 40-hex id is a commit of the
+    repository (a public id, not a key).
     """
     root = worktree.memory_root
     if memory_files_only and paths:
@@ -64,7 +66,7 @@ def collect_findings(
             files = _existing(memory_tree.select(files, prefixes), prefixes, paths)
     results: dict[str, list[Finding]] = {}
     for item in files:
-        results[item.worktree_path(root)] = _file_findings(item)
+        results[item.worktree_path(root)] = _file_findings(item, known_commit)
     _add_indexed_session_ids(worktree, files, results, indexed_ids)
     _add_home(files, root, results)
     own = [item for item in files if not item.root_prefix and item.kind != "leftover"]
@@ -128,7 +130,9 @@ def _path(root: Path | str) -> Path:
     return Path(root)
 
 
-def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
+def _file_findings(
+    item: memory_tree.MemoryFile, known_commit: KnownCommit | None = None
+) -> list[Finding]:
     leftover = _leftover(item.relpath)
     if leftover is not None:
         return [leftover]
@@ -137,7 +141,7 @@ def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
         return [Finding(GITLINK_CODE, "warn", 1, 1, "", "submodule (gitlink) in the memory root")]
     if item.data is None:
         return [Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")]
-    return lint_bytes(item.relpath, item.data)
+    return lint_bytes(item.relpath, item.data, known_commit)
 
 
 def _leftover(relpath: str) -> Finding | None:

@@ -66,3 +66,23 @@ def test_ordinary_text_is_prepared_promoted_and_committed(
     assert committed.returncode == 0, committed.stderr
     names = repo.git("show", "--name-only", "--format=", "HEAD").split()
     assert len([name for name in names if name.startswith(".memory/entries/")]) == len(L5)
+
+
+def test_a_commit_of_this_repository_passes_and_a_made_up_one_stops(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    assert gm(["hooks", "install"], cwd=repo.root).exit_code == 0
+    real = head(repo)
+    made_up = real[::-1]
+    item = seed_candidate(repo.root, "c1", f"The parser landed in {real}.")
+    plan = run("prepare", prepare_request(item), repository=repo.root)
+    run("promote", {"plan": plan.plan_id, "approve": plan.plan_digest}, repository=repo.root)
+    assert gm(["lint"], cwd=repo.root).exit_code == 0
+    repo.git("add", "-A")
+    assert commit(repo).returncode == 0
+
+    repo.write(".memory/entries/made-up.md", entry_text("made-up", f"It landed in {made_up}.\n"))
+    repo.git("add", "-A")
+    stopped = commit(repo)
+    assert stopped.returncode != 0
+    assert ".memory/entries/made-up.md:16:14: BLOCK GM_LINT_HEX_TOKEN" in stopped.stderr
