@@ -28,6 +28,7 @@ from git_memory.repo.staged import (
     hook_worktree,
 )
 from git_memory.sessions.private import indexed_session_ids
+from git_memory.store.reviewed import reviewed_digests
 
 
 def run(find_worktree: Callable[[], StagedWorktree] = discover) -> int:
@@ -41,6 +42,7 @@ def run(find_worktree: Callable[[], StagedWorktree] = discover) -> int:
             paths=[],
             indexed_ids=indexed_session_ids,
             known_commit=commit_known(worktree),
+            reviewed=reviewed_digests,
         )
     except GitMemoryError as exc:
         output.print_error(exc.code, exc.message, exc.hint)

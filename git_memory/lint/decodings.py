@@ -39,6 +39,13 @@ _DECIMALS = (
 )
 
 
+# Two codes and a separator in a row, a `chr(`, or four space-separated codes: the decimal
+# forms all hold one.
+_DECIMALS_HINT = (
+    r"[0-9]{2,3}[ \t]*[,;][ \t]*[0-9]{2,3}[ \t]*[,;]|chr\(|(?:[0-9]{2,3} ){3}[0-9]{2,3}"
+)
+
+
 class Segment(Record):
     """[start, end) of the text, written in an encoding, and what it decodes to."""
 
@@ -100,7 +107,7 @@ def _finditer(source: str, text: str, trigger: str) -> Iterator[re.Match[str]]:
 
 
 def _decimal_codes(text: str) -> Iterator[Segment]:
-    if compiled("[0-9]{2,3}[ ,;)]").search(text) is None:
+    if compiled(_DECIMALS_HINT).search(text) is None:
         return
     for match in compiled(_DECIMALS).finditer(text):
         codes = [int(number) for number in compiled("[0-9]{2,3}").findall(match.group())]

@@ -8,10 +8,10 @@ decides which format the text must follow.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from git_memory.lint.decodings import rot13
+from git_memory.lint.directives import directive_findings
 from git_memory.lint.entropy import is_high_entropy
 from git_memory.lint.files import check_format
 from git_memory.lint.findings import Finding, Span, format_finding
@@ -35,8 +35,8 @@ from git_memory.lint.secret_rules import (
     secret_findings,
 )
 from git_memory.lint.views import TextViews
-from git_memory.patterns import compiled
 
+DIRECTIVE_PREFIX = "GM_DIRECTIVE_"
 # Base64 inside base64 is decoded once more; deeper nesting is not text anyone reads.
 MAX_DECODING_DEPTH = 2
 # The provider prefixes a rotated or reversed key still carries (the rules that block and
@@ -50,9 +50,9 @@ _PREFIX_RULES = tuple(
 
 
 _TRIGGERS = [trigger for rule in _PREFIX_RULES for trigger in rule.triggers]
-# One search each for any rotated or reversed trigger (most texts hold none).
-_ROTATED_TRIGGERS = "|".join(re.escape(rot13(t)) for t in _TRIGGERS)
-_REVERSED_TRIGGERS = "|".join(re.escape(t[::-1]) for t in _TRIGGERS)
+# The triggers as a rotated or reversed key carries them (most texts hold none).
+_ROTATED_TRIGGERS = tuple(rot13(t) for t in _TRIGGERS)
+_REVERSED_TRIGGERS = tuple(t[::-1] for t in _TRIGGERS)
 
 
 class _Found:
@@ -69,7 +69,9 @@ class _Found:
                 self.items.append(item)
 
 
-def scan_secrets(text: str, allowed: Sequence[Span] = (), depth: int = 0) -> list[RawFinding]:
+def scan_secrets(
+    text: str, allowed: Sequence[Span] = (), depth: int = 0, views: TextViews | None = None
+) -> list[RawFinding]:
     """Every secret/privacy rule over every view of `text`; `allowed` exempts entropy and
     hex runs.
 
@@ -78,9 +80,10 @@ def scan_secrets(text: str, allowed: Sequence[Span] = (), depth: int = 0) -> lis
     (`lint.views`), keeping what reads across something undone at its offset in the file;
     then the runs of fragments that join into one token, the stretches in an encoding, and
     the text rotated or reversed for the provider prefixes. Base64 or hex of readable text
-    is decoded and linted too, each finding at the encoded token.
+    is decoded and linted too, each finding at the encoded token. `views` are the text's
+    views when the caller shares them with another rule family.
     """
-    views = TextViews(text)
+    views = views if views is not None else TextViews(text)
     exempt = [*allowed, *public_spans(text)]
     found = _Found()
     found.add(secret_findings(text, exempt, _decoder(depth)))
@@ -168,11 +171,11 @@ def _segment_findings(views: TextViews, depth: int) -> Iterator[RawFinding]:
 def _turned_findings(views: TextViews) -> Iterator[RawFinding]:
     """A provider key written in rot13 or backwards, at its place in the file."""
     text = views.text
-    if compiled(_ROTATED_TRIGGERS).search(text):
+    if any(trigger in text for trigger in _ROTATED_TRIGGERS):
         rotated = [r for r in _PREFIX_RULES if any(rot13(t) in text for t in r.triggers)]
         for item in pattern_findings(views.rot13, rotated):
             yield item._replace(message=f"{item.message} (rot13)")
-    if compiled(_REVERSED_TRIGGERS).search(text):
+    if any(trigger in text for trigger in _REVERSED_TRIGGERS):
         backwards = [r for r in _PREFIX_RULES if any(t[::-1] in text for t in r.triggers)]
         for item in pattern_findings(views.reversed, backwards):
             start = len(text) - item.offset - item.length
@@ -183,7 +186,8 @@ KnownCommit = Callable[[str], bool]
 
 
 def lint_text(relpath: str, text: str, known_commit: KnownCommit | None = None) -> list[Finding]:
-    """Lint one memory file: its format (by `relpath` kind) and every secret rule.
+    """Lint one memory file: its format (by `relpath` kind), every secret rule and, in a
+    Markdown file, every directive rule (warnings), over one shared set of views of the text.
 
     `known_commit` says whether a 40-hex id is a commit of this repository (a commit id is
     public); without it only the words around a hash say it is one (`lint.hashes`).
@@ -194,10 +198,12 @@ def lint_text(relpath: str, text: str, known_commit: KnownCommit | None = None) 
             *allowed,
             *(s for s in hex40_tokens(text) if known_commit(text[s.start : s.end])),
         ]
-    return sorted(
-        [*errors, *resolve(text, scan_secrets(text, allowed))],
-        key=lambda f: (f.line, f.column, f.code),
-    )
+    views = TextViews(text)
+    raw = scan_secrets(text, allowed, views=views)
+    if relpath.endswith(".md"):
+        # What agents read: entries, scenes, doctrine, skills; index.json repeats entry text.
+        raw += directive_findings(views)
+    return sorted([*errors, *resolve(text, raw)], key=lambda f: (f.line, f.column, f.code))
 
 
 def lint_bytes(relpath: str, data: bytes, known_commit: KnownCommit | None = None) -> list[Finding]:
@@ -208,6 +214,11 @@ def lint_bytes(relpath: str, data: bytes, known_commit: KnownCommit | None = Non
         line = data.count(b"\n", 0, exc.start) + 1
         return [format_finding("GM_FORMAT_INVALID_UTF8", "file is not valid UTF-8", line, 1)]
     return lint_text(relpath, text, known_commit)
+
+
+def is_directive(finding: Finding) -> bool:
+    """Whether `finding` is a directive (`GM_DIRECTIVE_*`), not a secret or format finding."""
+    return finding.code.startswith(DIRECTIVE_PREFIX)
 
 
 def passes_lint(text: str) -> bool:

@@ -52,7 +52,7 @@ _FOOTNOTE = r"\[\^[^\[\]\s]{1,32}\](?!:)"
 
 def rendered_link_edits(text: str) -> Iterator[tuple[int, int, str]]:
     """Edits that leave of each link only its text and delete footnote references."""
-    if "[" not in text:
+    if "](" not in text and "][" not in text and "[^" not in text:
         return
     links = list(compiled(_LINK).finditer(text))
     edits = [(m.start(g), m.end(g), "") for m in links for g in (1, 3)]

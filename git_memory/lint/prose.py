@@ -21,12 +21,14 @@ STATED_CODE = "GM_LINT_STATED_PASSWORD"
 
 
 class Stated(Record):
-    """One language's way to state a password: its words, the link to the value, an example."""
+    """One language's way to state a password: its words (a regex, and the lowercase
+    substrings one of which it needs), the link to the value, and an example."""
 
     language: str
     words: str
     link: str
     example: str
+    keys: tuple[str, ...]
 
 
 STATED: tuple[Stated, ...] = (
@@ -35,49 +37,63 @@ STATED: tuple[Stated, ...] = (
         r"(?i:pass(?:word|phrase|code)s?|pwd|pin code)",
         r"(?i:\s+(?:is|was|remains|reads|=)|\s+(?:is\s+)?set\s+to|:)",
         'the staging db password is "correct horse battery staple 42"',
+        keys=("password", "passphrase", "passcode", "pwd", "pin code"),
     ),
-    Stated("zh", r"(?:密码|口令|密碼)", r"(?:是|为|為|：|:)", "测试库的密码是 Tr0ub4dor&3"),
+    Stated(
+        "zh",
+        r"(?:密码|口令|密碼)",
+        r"(?:是|为|為|：|:)",
+        "测试库的密码是 Tr0ub4dor&3",
+        keys=("密码", "口令", "密碼"),
+    ),
     Stated(
         "ja",
         r"(?:パスワード|暗証番号|パスフレーズ)",
         r"(?:は|：|:)",
         "ステージングのパスワードは「Tr0ub4dor&3」です",
+        keys=("パスワード", "暗証番号", "パスフレーズ"),
     ),
     Stated(
         "ko",
         r"(?:비밀번호|암호|패스워드)",
         r"(?:는|은|:|：)",
         "스테이징 비밀번호는 Tr0ub4dor&3 입니다",
+        keys=("비밀번호", "암호", "패스워드"),
     ),
     Stated(
         "ru",
         r"(?i:парол[ьяюе]|кодов(?:ое|ая) (?:слово|фраза))",
         r"(?i:\s+(?:—|-|это|такой)|:)",
         "пароль от staging базы: «Tr0ub4dor&3»",
+        keys=("парол", "кодов"),
     ),
     Stated(
         "es",
         r"(?i:contraseña|clave de acceso|frase de paso)",
         r"(?i:\s+(?:es|era|=)|:)",
         'la contraseña de staging es "Tr0ub4dor&3"',
+        keys=("contraseña", "clave de acceso", "frase de paso"),
     ),
     Stated(
         "pt",
         r"(?i:senha|palavra-passe|frase-senha)",
         r"(?i:\s+(?:é|era|=)|:)",
         'a senha do banco de staging é "Tr0ub4dor&3"',
+        keys=("senha", "palavra-passe"),
     ),
     Stated(
         "de",
         r"(?i:passwort|kennwort|passphrase)",
         r"(?i:\s+(?:ist|lautet|war|=)|:)",
         'das Passwort der Staging-DB lautet "Tr0ub4dor&3"',
+        keys=("passwort", "kennwort", "passphrase"),
     ),
     Stated(
         "fr",
         r"(?i:mot de passe|phrase secrète|mdp)",
         r"(?i:\s+(?:est|était|=)|\s?:)",
         "le mot de passe de la base de staging est « Tr0ub4dor&3 »",
+        keys=("mot de passe", "phrase secrète", "mdp"),
     ),
 )
 
@@ -123,19 +139,12 @@ def _a_password(value: str, quoted: bool) -> bool:
     return any(not char.isalpha() for char in value)
 
 
-_WORD_TRIGGERS = (
-    "ass", "ASS", "pwd", "PWD", "pin", "PIN", "密", "口令", "パス", "暗証", "비밀", "암호",
-    "패스", "арол", "АРОЛ", "кодов", "ontrase", "ONTRASE", "clave", "frase", "enha", "ENHA",
-    "alavra", "asswort", "ASSWORT", "ennwort", "ENNWORT", "mot de passe", "MOT DE PASSE",
-    "mdp", "secrète",
-)  # fmt: skip
-
-
 def stated_passwords(text: str) -> Iterator[Hit]:
     """Every password or passphrase `text` states in a sentence."""
-    if compiled("|".join(_WORD_TRIGGERS)).search(text) is None:
-        return
+    lowered = text.lower()
     for row in STATED:
+        if not any(key in lowered for key in row.keys):
+            continue
         for match in compiled(_pattern(row)).finditer(text):
             group = next(g for g in range(1, 9) if match.group(g) is not None)
             if _a_password(match.group(group), quoted=group < 8):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from git_memory.lint.assigned import ASSIGNED_CODE, HTTP_CODE
+from git_memory.lint.directive_rules import DIRECTIVE_CODES
 from git_memory.lint.prose import STATED_CODE
 from git_memory.patterns import compiled
 from git_memory.records import Record
@@ -266,4 +267,5 @@ LINT_CODES: dict[str, tuple[Severity, str]] = {
     INVISIBLE_CODE: (BLOCK, "invisible character (zero-width, soft hyphen, tag): hides text"),
     INDEX_STALE_CODE: (WARN, "index.json differs from the memory tree"),
     SYMLINK_CODE: (BLOCK, "symbolic link in the memory root"),
+    **{code: (WARN, message) for code, message in DIRECTIVE_CODES.items()},
 }

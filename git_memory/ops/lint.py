@@ -16,6 +16,7 @@ from git_memory.ops.registry import spec
 from git_memory.repo.blobs import commit_exists
 from git_memory.repo.memory_lint import collect_findings, text_lines
 from git_memory.sessions.private import indexed_session_ids
+from git_memory.store.reviewed import reviewed_digests
 
 
 def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
@@ -30,8 +31,11 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
     reads the text as a person or a shell would: look-alike letters folded, Unicode spaces,
     HTML and Markdown rendered, pieces split over lines, table cells or string
     concatenation joined, and escapes, entities, base64, quoted-printable, Ascii85, decimal
-    codes, rot13 and reversed text decoded. Warn rules: long hex runs, emails, ip:port and a
-    stale index.json. Exits 1 when anything blocks.
+    codes, rot13 and reversed text decoded. Warn rules: long hex runs, emails, ip:port, a
+    stale index.json, and text in a Markdown file that tells agents to act beyond a memory's
+    role (GM_DIRECTIVE_*: fetch and run code, send data out, read credentials, switch checks
+    off, hide actions, override instructions) unless a promotion reviewed here wrote that
+    file. Exits 1 when anything blocks.
     """
     worktree = ctx.worktree
     results = collect_findings(
@@ -41,6 +45,7 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
         indexed_ids=indexed_session_ids,
         memory_files_only=request.memory_files_only,
         known_commit=lambda hex_id: commit_exists(worktree.repository, hex_id),
+        reviewed=reviewed_digests,
     )
     return _response(results)
 
