@@ -45,6 +45,7 @@ def test_bench_lint_quick() -> None:
     # stay at or under 7 %.
     assert doc["ordinary_probes"] >= 200
     assert doc["ordinary_blocked_count"] == 0, doc["ordinary_blocked"]
+    assert doc["ordinary_directive_flags"] == 0, doc["ordinary_directives_flagged"]
     assert doc["gitleaks_fp_rate_beyond_reference_rules"] <= 0.07
     control_only = [i for i in doc["gitleaks_blocked"] if i["codes"] == [CONTROL]]
     assert doc["gitleaks_blocked_by_control_characters_only"] == len(control_only)

@@ -8,7 +8,8 @@ with our engine and with detect-secrets' scanner, and prints one JSON line:
 `tests/fixtures/lint-gitleaks-fps.json`, each embedded in an otherwise valid entry (with
 the list of the ones that block), and `ordinary_blocked` over the ordinary memory texts of
 `tests/fixtures/lint-ordinary-text.json` (commands, traps, rules and facts with hashes,
-digests, UUIDs, versions and URLs, in several languages: the goal is 0). The look-alike
+digests, UUIDs, versions and URLs, in several languages: the goal is 0, and 0
+`ordinary_directive_flags` from the directive rules). The look-alike
 figure carries its own baseline, measured in the same run: the same probe over the lint as
 it was at `BASELINE_COMMIT` (extracted with `git archive`, run in a child interpreter), with
 the samples blocked now but not then.
@@ -277,18 +278,24 @@ def ordinary_figures() -> dict:
     from git_memory.formats.controls import escape_controls
 
     items = json.loads(ORDINARY_FIXTURE.read_text(encoding="utf-8"))["items"]
-    blocked = []
+    blocked, flagged = [], []
     for number, item in enumerate(items):
         entry_id = f"ordinary-{number:03d}"
         text = serialize_entry(Entry(id=entry_id, body=item["text"] + "\n"))
-        codes = sorted({f.code for f in lint_text(f"entries/{entry_id}.md", text) if f.blocks})
+        findings = lint_text(f"entries/{entry_id}.md", text)
+        shown = escape_controls(item["text"][:48])
+        codes = sorted({f.code for f in findings if f.blocks})
         if codes:
-            shown = escape_controls(item["text"][:48])
             blocked.append({"index": number, "codes": codes, "text": shown})
+        directives = sorted({f.code for f in findings if f.code.startswith("GM_DIRECTIVE_")})
+        if directives:
+            flagged.append({"index": number, "codes": directives, "text": shown})
     return {
         "ordinary_probes": len(items),
         "ordinary_blocked_count": len(blocked),
         "ordinary_blocked": blocked,
+        "ordinary_directive_flags": len(flagged),
+        "ordinary_directives_flagged": flagged,
     }
 
 
