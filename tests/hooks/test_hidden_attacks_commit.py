@@ -10,6 +10,7 @@ from typing import Any
 
 from git_memory.formats.index_json import render_index
 from tests.hooks.conftest import commit, entry_text, head
+from tests.hooks.stopped import commit_stopped
 from tests.lint.attacks import BLOCKING, KEY, RANDOM
 from tests.repos import Repo
 
@@ -74,9 +75,5 @@ def test_this_machines_home_blocks_the_commit_wherever_it_is(
         linted = gm(args, cwd=repo.root)
         assert linted.exit_code == 1
         assert "BLOCK GM_LINT_ABSOLUTE_PATH this machine's home directory" in linted.stdout
-    before = head(repo)
-    stopped = commit(repo)
-    assert stopped.returncode != 0
-    assert head(repo) == before
-    assert "BLOCK GM_LINT_ABSOLUTE_PATH" in stopped.stderr
-    assert "bypass knowingly with: git commit --no-verify" in stopped.stderr
+    stderr = commit_stopped(repo, "BLOCK GM_LINT_ABSOLUTE_PATH")
+    assert "bypass knowingly with: git commit --no-verify" in stderr

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.hooks.conftest import commit, entry_text, head
+from tests.hooks.conftest import commit, entry_text
+from tests.hooks.stopped import commit_stopped
 from tests.repos import Repo
 
 HOMES = {
@@ -34,16 +35,10 @@ def test_a_hand_edited_home_path_stops_the_commit(
     path = HOMES[name].format(home=os.path.expanduser("~"))
     repo.write(".memory/entries/settings.md", entry_text("settings", f"Settings live in {path}\n"))
     repo.git("add", "-A")
-    before = head(repo)
-    stopped = commit(repo)
-    assert stopped.returncode != 0
-    assert head(repo) == before
-    assert ".memory/entries/settings.md:" in stopped.stderr
-    assert "BLOCK GM_LINT_ABSOLUTE_PATH" in stopped.stderr
-    assert (
-        "git-memory: commit stopped: staged memory files have blocking findings" in stopped.stderr
-    )
-    assert "bypass knowingly with: git commit --no-verify" in stopped.stderr
+    stderr = commit_stopped(repo, "BLOCK GM_LINT_ABSOLUTE_PATH")
+    assert ".memory/entries/settings.md:" in stderr
+    assert "git-memory: commit stopped: staged memory files have blocking findings" in stderr
+    assert "bypass knowingly with: git commit --no-verify" in stderr
 
 
 def test_a_repository_relative_path_and_a_tilde_path_commit(
