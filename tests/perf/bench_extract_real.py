@@ -31,12 +31,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 
 from tests.perf.extract_labels import Candidate, extract, hermetic, matches  # noqa: E402
-from tests.perf.real_corpus import FIXTURE, Repository, repositories  # noqa: E402
+from tests.perf.real_corpus import FIXTURE, Repository, file_stem, repositories  # noqa: E402
 
 QUICK = ("daphatpharm4/rosesein", "AnthonyontheHub/TP-Tutor", "haidonglethqb/CloudSchool")
 VERDICTS = ("KEEP", "MAYBE", "NOISE")
@@ -96,7 +97,7 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
             for inner in value:
                 visit(inner, key)
         elif isinstance(value, str):
-            if key == "cwd" and value:
+            if key in {"cwd", "gitRoot"} and value:
                 cwds.add(value)
             elif key in {"timestamp", "startTime", "lastUpdated"} and value[:2] == "20":
                 moments.append(value)
@@ -104,6 +105,9 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
     for record in _records(text):
         for key in ("cwd", "timestamp", "startTime", "lastUpdated"):
             visit(record.get(key), key)
+        data = record.get("data")
+        if isinstance(data, dict):  # Copilot CLI: the working directory in data.context
+            visit(data.get("context"), "context")
         payload = record.get("payload")
         if isinstance(payload, dict):
             visit(payload.get("cwd"), "cwd")
@@ -116,38 +120,54 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
     return cwds, moments
 
 
-def _escaped(path: str) -> str:
-    return json.dumps(path)[1:-1]
+def _escaped(path: str, *, ascii_only: bool = True) -> str:
+    return json.dumps(path, ensure_ascii=ascii_only)[1:-1]
 
 
 def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[str]:
     """Write a temporary copy of one recorded session where its agent keeps sessions, its
-    working directories renamed to `root`; the timestamps it holds."""
+    working directories renamed to `root`; the timestamps it holds (for a format that records
+    none, the moment the copy's file time says)."""
     source = FIXTURE / entry["file"]
     text = source.read_bytes().decode("utf-8")
     cwds, moments = _cwds_and_moments(text)
     for cwd in sorted(cwds, key=len, reverse=True):
-        text = text.replace(_escaped(cwd), _escaped(str(root)))
-    name = Path(entry["path"]).name
-    slug = "-" + str(root).strip("/").replace("/", "-").replace(".", "-")
-    agent = entry["agent"]
-    if agent == "claude-code":
-        target = homes["claude"] / "projects" / slug / name
-    elif agent == "codex":
-        day = datetime.fromisoformat(min(moments).replace("Z", "+00:00"))
-        target = homes["codex"] / "sessions" / f"{day:%Y/%m/%d}" / name
-    elif agent == "qwen-code":
-        target = homes["qwen"] / "projects" / slug / "chats" / name
-    else:
-        project = homes["gemini"] / ".gemini" / "tmp" / root.name
-        project.mkdir(parents=True, exist_ok=True)
-        (project / ".project_root").write_text(str(root), encoding="utf-8")
-        target = project / "chats" / name
+        # JSON may spell a non-ASCII character of a path as itself or as a \u escape.
+        for spelling in {_escaped(cwd), _escaped(cwd, ascii_only=False)}:
+            text = text.replace(spelling, _escaped(str(root)))
+    target = _target(entry, root, homes, moments)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     idle = time.time() - 3600
     os.utime(target, (idle, idle))
-    return moments
+    return moments or [datetime.fromtimestamp(idle, UTC).isoformat()]
+
+
+def _target(entry: dict[str, Any], root: Path, homes: dict[str, Path], moments: list[str]) -> Path:
+    """Where the session's agent keeps a session like this one, for the worktree `root`."""
+    name = Path(entry["path"]).name
+    slug = "-" + str(root).strip("/").replace("/", "-").replace(".", "-")
+    agent = entry["agent"]
+    if agent == "claude-code":
+        return homes["claude"] / "projects" / slug / name
+    if agent == "codex":
+        day = datetime.fromisoformat(min(moments).replace("Z", "+00:00"))
+        return homes["codex"] / "sessions" / f"{day:%Y/%m/%d}" / name
+    if agent == "copilot-cli":
+        session = Path(entry["path"]).parent.name
+        return homes["copilot"] / "session-state" / session / "events.jsonl"
+    if agent == "cursor":
+        # Cursor names the project by its path with every non-alphanumeric character a dash.
+        project = re.sub(r"[^A-Za-z0-9]", "-", str(root).strip("/"))
+        return homes["cursor"] / "projects" / project / "agent-transcripts" / name
+    if agent == "qwen-code" and name.endswith(".jsonl"):
+        return homes["qwen"] / "projects" / slug / "chats" / name
+    # Gemini CLI, and Qwen Code's early recordings in Gemini CLI's layout.
+    base = homes["gemini"] / ".gemini" if agent == "gemini-cli" else homes["qwen"]
+    project = base / "tmp" / root.name
+    project.mkdir(parents=True, exist_ok=True)
+    (project / ".project_root").write_text(str(root), encoding="utf-8")
+    return project / "chats" / name
 
 
 def score(
@@ -169,7 +189,7 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> M
     """Install one source repository's sessions for a throw-away repository, extract, score."""
     from tests.repos import make_repo
 
-    repo = make_repo(base / "repos" / repository.name.replace("/", "__"))
+    repo = make_repo(base / "repos" / file_stem(repository.name))
     repo.write("README.md", f"# {repository.name}\n")
     repo.commit_all("Initial commit")
     moments: list[str] = []
