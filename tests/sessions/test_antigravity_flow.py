@@ -144,15 +144,15 @@ def test_the_extractor_proposes_a_command_that_worked_in_an_antigravity_session(
             "USER_EXPLICIT",
             "USER_INPUT",
             content="<USER_REQUEST>\nfix the tests\n</USER_REQUEST>",
-        ),  # noqa: E501
+        ),
         _step(1, "MODEL", "PLANNER_RESPONSE", tool_calls=[run]),
         _step(
             2, "MODEL", "RUN_COMMAND", content="The command exited with code 1. Output: 1 failing"
-        ),  # noqa: E501
+        ),
         _step(3, "MODEL", "PLANNER_RESPONSE", content="Fixed the assertion.", tool_calls=[run]),
         _step(
             4, "MODEL", "RUN_COMMAND", content="The command exited with code 0. Output: 9 passing"
-        ),  # noqa: E501
+        ),
     ]
     path = tmp_path / "transcript_full.jsonl"
     path.write_text("\n".join(steps) + "\n", encoding="utf-8")
