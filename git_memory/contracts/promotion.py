@@ -45,14 +45,12 @@ class PrepareCandidate(Model):
         "`path:<dir>` (it applies below that directory) or `path:.` (it applies everywhere).",
     )
 
+    # The codes of the review item's `directives` a person confirmed (docs/contracts.md); no
+    # description, so the tool list stays within the MCP budget (tests/mcp/test_mcp_wire.py).
     confirmed_directives: (
         Annotated[list[DirectiveCode], Field(max_length=len(DIRECTIVE_CODES))]
         | SkipJsonSchema[None]
-    ) = Field(
-        default=None,
-        exclude_if=is_absent,
-        description="Directive codes a person confirmed.",
-    )
+    ) = Field(default=None, exclude_if=is_absent)
 
     @field_validator("confirmed_directives")
     @classmethod

@@ -17,14 +17,8 @@ import re
 from collections.abc import Iterator
 
 from git_memory.formats.controls import escape_controls
-from git_memory.lint.directive_rules import (
-    CLASS_KEYWORDS,
-    COMMANDS,
-    DIRECTIVE_CODES,
-    NEGATIONS,
-    RULES,
-    DirectiveRule,
-)
+from git_memory.lint.directive_rules import COMMANDS, DIRECTIVE_CODES, RULES, DirectiveRule
+from git_memory.lint.directive_words import CLASS_KEYWORDS, NEGATIONS
 from git_memory.lint.findings import Finding
 from git_memory.lint.raw import RawFinding, resolve
 from git_memory.lint.rules import WARN
