@@ -13,7 +13,7 @@ from git_memory.contracts.binding import RepositoryBinding
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import Identifier, PositiveInt, is_absent, unique_by
 from git_memory.formats.entry import is_scope
-from git_memory.lint.directive_rules import DIRECTIVE_CODES
+from git_memory.lint.directive_keywords import DIRECTIVE_CODES
 
 MAX_PREPARE_CANDIDATES = 50
 # A code of `lint.directive_rules.DIRECTIVE_CODES` (checked by `PrepareCandidate`).

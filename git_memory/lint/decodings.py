@@ -29,7 +29,9 @@ _QP = r"(?:[!-<>-~]|=[0-9A-F]{2}|=\r?\n)*(?:=[0-9A-F]{2}(?:[!-<>-~]|=\r?\n)*){4,
 _A85_DELIMITED = r"<~([!-uz\s]{5,}?)~>"
 # A bare Ascii85 run: its alphabet without the space, long enough to hold a key, with
 # punctuation in it (a run of letters and digits alone is a token the other rules read).
-_A85_BARE = r"(?<![!-u])[!-u]{25,}(?![!-u])"
+_A85_MIN = 25
+_A85_BARE = rf"(?<![!-u])[!-u]{{{_A85_MIN},}}(?![!-u])"
+_A85_RUNS = (_A85_BARE,)
 _A85_PUNCTUATION = r"[!-/:-@\[-`]"
 _MIN_A85_PUNCTUATION = 3
 _DECIMALS = (
@@ -91,7 +93,9 @@ def a85_decode(encoded: str) -> bytes | None:
 
 def _ascii85(text: str) -> Iterator[Segment]:
     spans = [(m.start(), m.end(), m.group(1)) for m in _finditer(_A85_DELIMITED, text, "<~")]
-    for match in compiled(_A85_BARE).finditer(text):
+    # A bare run is one word of 25 characters or more: most texts have none to search for.
+    bare = () if all(len(word) < _A85_MIN for word in text.split()) else _A85_RUNS
+    for match in (m for source in bare for m in compiled(source).finditer(text)):
         if len(compiled(_A85_PUNCTUATION).findall(match.group())) >= _MIN_A85_PUNCTUATION:
             spans.append((match.start(), match.end(), match.group()))
     for start, end, body in spans:

@@ -17,25 +17,15 @@ The patterns are read case-insensitively over the rendered, folded view of the t
 
 from __future__ import annotations
 
+from git_memory.lint.directive_keywords import (
+    CONCEALMENT,
+    CREDENTIAL_ACCESS,
+    DISABLE_CHECKS,
+    EXFILTRATION,
+    FETCH_AND_RUN,
+    OVERRIDE,
+)
 from git_memory.records import Record
-
-FETCH_AND_RUN = "GM_DIRECTIVE_FETCH_AND_RUN"
-EXFILTRATION = "GM_DIRECTIVE_EXFILTRATION"
-CREDENTIAL_ACCESS = "GM_DIRECTIVE_CREDENTIAL_ACCESS"
-DISABLE_CHECKS = "GM_DIRECTIVE_DISABLE_CHECKS"
-CONCEALMENT = "GM_DIRECTIVE_CONCEALMENT"
-OVERRIDE = "GM_DIRECTIVE_OVERRIDE"
-
-# What each class tells an agent to do, as review and the hook say it.
-DIRECTIVE_CODES: dict[str, str] = {
-    FETCH_AND_RUN: "tells agents to fetch code from the network and run it",
-    EXFILTRATION: "tells agents to send data to an address",
-    CREDENTIAL_ACCESS: "tells agents to read or print credentials or the environment",
-    DISABLE_CHECKS: "tells agents to switch off checks (hooks, tests, CI, review)",
-    CONCEALMENT: "tells agents to hide what they do from the person",
-    OVERRIDE: "tells agents to override their instructions (or forges a role tag)",
-}
-
 
 # Rows written in a command language: a negation word inside one is a name (`--no-cache`).
 COMMANDS = frozenset({"shell", "powershell", "tags"})

@@ -1,24 +1,15 @@
-"""How each language forbids an act, and the words each directive class needs.
+"""How each language forbids an act: a forbidden act is ordinary memory, not a directive.
 
 `NEGATIONS` say, per language the extractor reads, how a sentence forbids an act ("never
 `git push --force`", "`curl | sh` is forbidden", "実行しないでください"): a forbidden act is
-ordinary memory, not a directive (`lint.directives.forbidden`). `CLASS_KEYWORDS` are the
-words one of which every row of a class in `lint.directive_rules` needs, so text holding none
-never compiles or runs that class's rows.
+ordinary memory, not a directive (`lint.directives.forbidden`). The words each
+class needs are in `lint.directive_keywords`.
 """
 
 # A table: each row's regex stays whole on its lines so the row reads as one rule.
 
 from __future__ import annotations
 
-from git_memory.lint.directive_rules import (
-    CONCEALMENT,
-    CREDENTIAL_ACCESS,
-    DISABLE_CHECKS,
-    EXFILTRATION,
-    FETCH_AND_RUN,
-    OVERRIDE,
-)
 from git_memory.records import Record
 
 
@@ -99,61 +90,3 @@ NEGATIONS: tuple[Negation, ...] = (
         "ne saute jamais les tests",
     ),
 )
-
-# Words (lowercase) one of which every row of a class needs: text holding none of a class's
-# words never compiles or runs its rows, so ordinary memory costs a few substring tests (the
-# pre-commit hook's start is a budget: docs/performance.md).
-CLASS_KEYWORDS: dict[str, tuple[str, ...]] = {
-    FETCH_AND_RUN: (
-        *("curl", "wget", "iwr", "irm", "invoke-", "downloadstring", "fetch", "download", "pipe"),
-        *("下载", "ダウンロード", "다운로드", "скача", "descarg", "baix", "herunterl", "lade "),
-        "télécharg",
-    ),
-    EXFILTRATION: (
-        *("curl", "wget", "httpie", "http ", "nc ", "ncat", "netcat", "send ", "post ", "upload"),
-        *("forward ", "exfiltrat", "transmit", "mail ", "发送", "上传", "提交到", "送信", "送"),
-        *("アップロード", "전송", "업로드", "보내", "отправ", "загруз", "перешл", "envía", "envia"),
-        *("envie", "sube", "suba", "carrega", "manda", "sende", "schick", "lade", "envoie"),
-        *("envoyez", "téléverse", "transfère"),
-    ),
-    CREDENTIAL_ACCESS: (
-        *(".ssh", ".aws", ".netrc", ".docker", ".kube", ".git-credentials", ".npmrc", ".pypirc"),
-        *(".env", "printenv", "`env", "`set", "env |", "set |", "; env", "; set", "&& env"),
-        *("export -p", "env:", "gh auth", "find-generic", "find-internet", "credential fill"),
-        *("credential", "secret", "token", "api key", "api-key", "apikey", "password"),
-        *("private key", "ssh key", "environment variable", "env var", "id_rsa", "id_ed25519"),
-        *("keychain", "environment", "凭据", "凭证", "密钥", "令牌", "密码", "环境变量", "私钥"),
-        *("認証情報", "資格情報", "秘密鍵", "トークン", "パスワード", "環境変数", "apiキー"),
-        *("자격 증명", "비밀 키", "토큰", "비밀번호", "환경 변수", "api 키", "учётн", "учетн"),
-        *("секрет", "токен", "парол", "окружения", "ключ", "credenciales", "credenciais"),
-        *("secretos", "segredos", "contraseña", "senha", "entorno", "ambiente", "clave privada"),
-        *("chave privada", "zugangsdaten", "anmeldedaten", "geheimnis", "passwörter"),
-        *("umgebungsvariablen", "schlüssel", "identifiants", "jetons", "mots de passe"),
-        *("variables d'environnement", "clé privée"),
-    ),
-    DISABLE_CHECKS: (
-        *("no-verify", "git commit", "[skip", "[ci skip", "[no ci", "husky", "skip=", "skiptests"),
-        *("test.skip", "skip", "disable", "bypass", "turn off", "switch off", "comment out"),
-        *("ignore", "跳过", "禁用", "关闭", "绕过", "忽略", "スキップ", "無効", "飛ばし", "省略"),
-        *("回避", "건너뛰", "비활성화", "생략", "우회", "пропусти", "отключи", "обойди"),
-        *("выключи", "игнорир", "omit", "salta", "pula", "pule", "desactiv", "desativ", "ignor"),
-        *("überspring", "deaktivier", "umgeh", "schalte", "saute", "désactiv", "contourn"),
-    ),
-    CONCEALMENT: (
-        *("tell", "inform", "mention", "notify", "reveal", "disclose", "without", "hide"),
-        *("silently", "keep this", "keep it", "告诉", "通知", "让", "悄悄", "偷偷", "瞒着"),
-        *("言わ", "伝え", "知らせ", "こっそり", "黙って", "알리지", "말하지", "몰래", "говори"),
-        *("сообщай", "рассказывай", "показывай", "незаметно", "втайне", "тайком", "digas"),
-        *("informes", "avises", "menciones", "avisar", "decir", "conte", "diga", "avise"),
-        *("mencione", "sag", "erzähl", "informiere", "heimlich", "dis ", "dites", "mentionne"),
-        *("signale", "prévenir", "informer", "discrètement"),
-    ),
-    OVERRIDE: (
-        *("ignore", "disregard", "forget", "override", "bypass", "you are now", "instruction"),
-        *("from now on", "<system", "</system", "<assistant", "<developer", "<instruction"),
-        *("im_start", "im_end", "<|", "[inst]", "[/inst]", "<<sys>>", "system:", "system :"),
-        *("system prompt", "忽略", "无视", "忘记", "忘掉", "無視", "忘れ", "무시", "잊", "игнорир"),
-        *("забудь", "обращай", "ignora", "olvida", "esque", "ignoriere", "vergiss", "ignorez"),
-        "oublie",
-    ),
-}

@@ -17,13 +17,18 @@ import re
 from collections.abc import Iterator
 
 from git_memory.formats.controls import escape_controls
-from git_memory.lint.directive_rules import COMMANDS, DIRECTIVE_CODES, RULES, DirectiveRule
-from git_memory.lint.directive_words import CLASS_KEYWORDS, NEGATIONS
+from git_memory.lint.directive_keywords import ASCII_KEYWORDS, CLASS_KEYWORDS, DIRECTIVE_CODES
 from git_memory.lint.findings import Finding
 from git_memory.lint.raw import RawFinding, resolve
 from git_memory.lint.rules import WARN
 from git_memory.lint.views import TextViews
 from git_memory.patterns import compiled
+
+# Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
+# pre-commit hook's start (docs/performance.md); type checkers take the name as True.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from git_memory.lint.directive_rules import DirectiveRule
 
 MAX_SHOWN = 80
 # Where a clause ends: a sentence or list item, a semicolon or colon, a comma, a dash between
@@ -44,7 +49,14 @@ def directive_findings(views: TextViews) -> list[RawFinding]:
         readings.append((views.shown, views))
     for text, mapped in readings:
         lowered = text.lower()
-        classes = {c for c, words in CLASS_KEYWORDS.items() if any(w in lowered for w in words)}
+        keywords = ASCII_KEYWORDS if lowered.isascii() else CLASS_KEYWORDS
+        classes = {c for c, words in keywords.items() if any(w in lowered for w in words)}
+        if not classes:
+            continue
+        # Start-up seam (docs/architecture.md): the rule tables load for a text that may hold
+        # a directive only.
+        from git_memory.lint.directive_rules import COMMANDS, RULES  # noqa: PLC0415
+
         for rule in (rule for rule in RULES if rule.code in classes):
             for match in compiled(f"(?i:{rule.source})").finditer(text):
                 if not rule.negative_form and forbidden(text, match, rule.language in COMMANDS):
@@ -83,6 +95,9 @@ def forbidden(text: str, match: re.Match[str], command: bool) -> bool:
     begin, finish = clause(text, start, end)
     before = text[begin:start] if command else text[begin:end]
     after = text[end:finish]
+    # Start-up seam (docs/architecture.md): as the rule tables, once a rule matched.
+    from git_memory.lint.directive_words import NEGATIONS  # noqa: PLC0415
+
     for negation in NEGATIONS:
         affirming = compiled(f"(?i:{negation.affirming})")
         if compiled(f"(?i:{negation.before})").search(affirming.sub(" ", before)):

@@ -24,6 +24,7 @@ from git_memory.lint.rules import (
     CONTROL_CODE,
     ENTROPY_CODE,
     ENTROPY_THRESHOLD,
+    ENTROPY_TOKEN,
     INVISIBLE_CODE,
     LINT_CODES,
     PATTERN_RULES,
@@ -49,10 +50,9 @@ _PREFIX_RULES = tuple(
 )
 
 
-_TRIGGERS = [trigger for rule in _PREFIX_RULES for trigger in rule.triggers]
-# The triggers as a rotated or reversed key carries them (most texts hold none).
-_ROTATED_TRIGGERS = tuple(rot13(t) for t in _TRIGGERS)
-_REVERSED_TRIGGERS = tuple(t[::-1] for t in _TRIGGERS)
+_TRIGGERS = tuple(trigger for rule in _PREFIX_RULES for trigger in rule.triggers)
+# The longest trigger: how much of a token's start is rotated to compare with them.
+_PREFIX_SPAN = max(len(trigger) for trigger in _TRIGGERS)
 
 
 class _Found:
@@ -169,17 +169,20 @@ def _segment_findings(views: TextViews, depth: int) -> Iterator[RawFinding]:
 
 
 def _turned_findings(views: TextViews) -> Iterator[RawFinding]:
-    """A provider key written in rot13 or backwards, at its place in the file."""
+    """A provider key written in rot13 or backwards, at its place in the file. Only a token
+    long enough to be a key whose rotated or reversed start is a provider's prefix is read
+    again, by that provider's rules."""
     text = views.text
-    if any(trigger in text for trigger in _ROTATED_TRIGGERS):
-        rotated = [r for r in _PREFIX_RULES if any(rot13(t) in text for t in r.triggers)]
-        for item in pattern_findings(views.rot13, rotated):
-            yield item._replace(message=f"{item.message} (rot13)")
-    if any(trigger in text for trigger in _REVERSED_TRIGGERS):
-        backwards = [r for r in _PREFIX_RULES if any(t[::-1] in text for t in r.triggers)]
-        for item in pattern_findings(views.reversed, backwards):
-            start = len(text) - item.offset - item.length
-            yield item._replace(offset=start, message=f"{item.message} (reversed)")
+    for match in ENTROPY_TOKEN.finditer(text):
+        token, start = match.group(), match.start()
+        if rot13(token[:_PREFIX_SPAN]).startswith(_TRIGGERS):
+            for item in pattern_findings(rot13(token), _PREFIX_RULES):
+                yield item._replace(offset=start + item.offset, message=f"{item.message} (rot13)")
+        backwards = token[::-1]
+        if backwards.startswith(_TRIGGERS):
+            for item in pattern_findings(backwards, _PREFIX_RULES):
+                offset = start + len(token) - item.offset - item.length
+                yield item._replace(offset=offset, message=f"{item.message} (reversed)")
 
 
 KnownCommit = Callable[[str], bool]

@@ -38,6 +38,8 @@ _JOINER = (
 _SPOT = f"(?:{_JOINER})(?=[A-Za-z0-9+/=_-])"
 _JOINER_MARK = "[\n|\"'`]"
 _FRAGMENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+# How far back a fragment is looked for: longer ones are keys on their own (entropy rule).
+_LONGEST_LOOK = 256
 # Fragments that start a key whatever their shape: the provider prefixes.
 _PREFIX = r"(?:AKIA|ASIA|gh[oprsu]_|github_pat_|glpat-|npm_|AIza|xox[abps]-|sk-|eyJ)"
 
@@ -50,17 +52,22 @@ class Run(Record):
     joined: str
 
 
-# One class per maximal stretch of digits, capitals, small letters or anything else.
-_STRETCH = r"[0-9]+|[A-Z]+|[a-z]+|[^0-9A-Za-z]+"
+# One class per maximal stretch of digits, capitals or small letters, once punctuation is
+# dropped (`human-confirmed` is one stretch of small letters).
+_STRETCH = r"[0-9]+|[A-Z]+|[a-z]+"
+_PUNCTUATION = str.maketrans("", "", "+/=_-")
 
 
 def key_like(fragment: str) -> bool:
     """Whether `fragment` looks like a piece of key material rather than a word or number."""
     if compiled(_PREFIX).match(fragment):
         return True
-    if len(fragment) < MIN_FRAGMENT:
+    core = fragment.translate(_PUNCTUATION)
+    if len(core) < MIN_FRAGMENT or core.isdigit():
         return False
-    return len(compiled(_STRETCH).findall(fragment)) > MIN_CHANGES
+    if core.isalpha() and (core.islower() or core.isupper()):
+        return False  # a word in one case: no class changes at all
+    return len(compiled(_STRETCH).findall(core)) > MIN_CHANGES
 
 
 def joined_runs(text: str) -> Iterator[Run]:
@@ -88,8 +95,10 @@ def joined_runs(text: str) -> Iterator[Run]:
 
 
 def _spots(text: str) -> Iterator[tuple[int, int]]:
-    """[start, end) of each joiner between two fragments. Every joiner holds a line break, a
-    `|` or a quote, which a one-class search finds fast; the joiner is matched from there."""
+    """[start, end) of each joiner after a key-like fragment. Every joiner holds a line
+    break, a `|` or a quote, which a one-class search finds fast; the joiner is matched from
+    there, and only after a fragment that could start or continue a run (most lines end in a
+    word, and then the joiner pattern is never compiled)."""
     done = 0
     for hit in compiled(_JOINER_MARK).finditer(text):
         start = hit.start()
@@ -97,7 +106,8 @@ def _spots(text: str) -> Iterator[tuple[int, int]]:
             continue
         while start > 0 and text[start - 1] in " \t":
             start -= 1
-        if start == 0 or text[start - 1] not in _FRAGMENT_CHARS:
+        left = _fragment_before(text, start)
+        if left[0] == start or not key_like(text[left[0] : start]):
             continue
         spot = compiled(_SPOT).match(text, start)
         if spot is not None:
@@ -106,8 +116,8 @@ def _spots(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _fragment_before(text: str, end: int) -> tuple[int, int]:
-    start = end
-    while start > 0 and text[start - 1] in _FRAGMENT_CHARS:
+    start, stop = end, max(0, end - _LONGEST_LOOK)
+    while start > stop and text[start - 1] in _FRAGMENT_CHARS:
         start -= 1
     return start, end
 

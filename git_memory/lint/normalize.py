@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 
 from git_memory.formats.controls import has_invisible, invisible_pattern
 from git_memory.lint.entropy import PRINTABLE_SHARE, base64_decodings, printable_share
-from git_memory.lint.fold import fold_edits, space_edits
 from git_memory.lint.markdown import INTRAWORD, rendered_link_edits
 from git_memory.patterns import compiled
 from git_memory.records import Record
@@ -191,6 +190,25 @@ def _intraword(text: str) -> Iterator[Edit]:
         yield match.start(), match.end(), ""
 
 
+def _spaces(text: str) -> Iterator[Edit]:
+    if text.isascii():
+        return
+    # Start-up seam (docs/architecture.md): the look-alike table and unicodedata serve
+    # non-ASCII text only.
+    from git_memory.lint.fold import space_edits  # noqa: PLC0415
+
+    yield from space_edits(text)
+
+
+def _folded(text: str) -> Iterator[Edit]:
+    if text.isascii():
+        return
+    # Start-up seam (docs/architecture.md), as in `_spaces`.
+    from git_memory.lint.fold import fold_edits  # noqa: PLC0415
+
+    yield from fold_edits(text)
+
+
 # Decoding first, so an encoded comment or zero-width space is deleted in the same round.
 _STEPS: tuple[Callable[[str], Iterator[Edit]], ...] = (
     _entities,
@@ -200,8 +218,8 @@ _STEPS: tuple[Callable[[str], Iterator[Edit]], ...] = (
     _tags,
     rendered_link_edits,
     _invisible,
-    space_edits,
-    fold_edits,
+    _spaces,
+    _folded,
     _intraword,
 )
 

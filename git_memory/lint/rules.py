@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from git_memory.lint.assigned import ASSIGNED_CODE, HTTP_CODE
-from git_memory.lint.directive_rules import DIRECTIVE_CODES
+from git_memory.lint.directive_keywords import DIRECTIVE_CODES
 from git_memory.lint.prose import STATED_CODE
 from git_memory.patterns import compiled
 from git_memory.records import Record

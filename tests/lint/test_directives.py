@@ -10,8 +10,9 @@ from pydantic import ValidationError
 
 from git_memory.contracts.promotion import PrepareCandidate
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.lint.directive_rules import DIRECTIVE_CODES, RULES
-from git_memory.lint.directive_words import CLASS_KEYWORDS, NEGATIONS
+from git_memory.lint.directive_keywords import CLASS_KEYWORDS, DIRECTIVE_CODES
+from git_memory.lint.directive_rules import RULES
+from git_memory.lint.directive_words import NEGATIONS
 from git_memory.lint.directives import directive_codes
 from git_memory.lint.engine import lint_text
 from tests.conftest import PROJECT_ROOT
