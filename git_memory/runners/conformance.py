@@ -4,7 +4,7 @@ The probe asks the runner, with its production argv and environment, to do nine 
 things and checks what actually happened on disk, on the network and in the process table;
 then our own probe program, started the same way in the same sandbox, tests the sandbox
 itself (`isolation_check.py`): the parent's environment, a `setsid` escape, connecting out
-(TCP, unix sockets), private paths, undoing the hiding mounts, writing outside the workspace;
+(TCP, unix sockets), private paths, undoing the sandbox's mounts, writing outside the workspace;
 each contained attempt and each isolation layer that held is reported. Inside the sandbox an
 attempt to reach the TCP canary is counted by the sandbox itself, so a runner that tries to
 connect out fails the probe even though the attempt never leaves the namespace.
@@ -290,7 +290,6 @@ class ProbeRun:
             stdin,
             host_env=self.host_env,
             temp_root=self.temp_root,
-            state_home=self.state_home,
             **options,
         )
 

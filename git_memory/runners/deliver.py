@@ -87,7 +87,6 @@ def deliver(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> byte
             stdin,
             host_env=delivery.host_env,
             temp_root=delivery.temp_root,
-            state_home=delivery.state_home,
         )
         failpoint("runner-delivery-returned")
         stdout = check_result(delivery.profile, result)

@@ -13,7 +13,8 @@ same OS sandbox) and judges what it reports and what it left behind. Given one J
    when it runs in a mount namespace other than the host's, tries to unmount every mount it
    can see, deepest first, and to mount a file system, and lists them again;
 4. tries to append to each `outside` path (decoys of `~/.bashrc` and of a repository's
-   `.git/hooks/post-checkout`, made by the host outside the workspace);
+   `.git/hooks/post-checkout`, made by the host outside the workspace), and to write an
+   escape sequence to its terminal and to every `/dev/pts/N` it can see;
 5. starts a `setsid` child that leaves the process group and keeps appending to a heartbeat
    file, then exits at once: that child must be killed and reported as lingering.
 
@@ -133,6 +134,31 @@ def _append(path: str) -> str:
     return SUCCEEDED
 
 
+def _terminal() -> str:
+    """Write an escape sequence to the controlling terminal and to every pseudo-terminal
+    in sight (what could forge what a person sees while approving)."""
+    targets = ["/dev/tty"]
+    with contextlib.suppress(OSError):
+        targets += [f"/dev/pts/{name}" for name in os.listdir("/dev/pts") if name.isdigit()]
+    outcomes = sorted({_append_bytes(target, b"\x1b]0;isolation probe\x07") for target in targets})
+    written = [outcome for outcome in outcomes if outcome == SUCCEEDED]
+    return SUCCEEDED if written else ", ".join(outcomes)
+
+
+def _append_bytes(path: str, data: bytes) -> str:
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError as exc:
+        return _outcome(exc)
+    try:
+        os.write(descriptor, data)
+    except OSError as exc:
+        return _outcome(exc)
+    finally:
+        os.close(descriptor)
+    return SUCCEEDED
+
+
 def _escape(heartbeat: str) -> None:
     if os.fork() != 0:
         return
@@ -163,10 +189,11 @@ def main(argv: list[str]) -> int:
     }
     readable = _readable(private)
     if _own_mount_namespace() != given["hostMountNamespace"]:
-        attempts["unmount the hiding mounts"] = _unmount_all(libc)
+        attempts["unmount the sandbox's mounts"] = _unmount_all(libc)
         attempts["mount a file system"] = _mount(libc)
     for label, path in given["outside"].items():
         attempts[label] = _append(path)
+    attempts["write to a terminal"] = _terminal()
     report = {
         "private": len(private),
         "environ": _environ_digests(),
