@@ -24,7 +24,8 @@ DEFAULT_TIMEOUT_MS = 300_000
 DEFAULT_STDOUT_LIMIT = 4 * 1024 * 1024
 DEFAULT_STDERR_LIMIT = 64 * 1024
 
-# Host variables a model CLI may need to reach its provider and print text; nothing else.
+# Host variables a model CLI may need to reach its provider and print text; nothing else
+# (no TERM: a runner has no terminal). Proxy URLs lose any user and password on the way.
 COMMON_ALLOWLIST: tuple[str, ...] = (
     "ALL_PROXY",
     "HTTP_PROXY",
@@ -40,7 +41,6 @@ COMMON_ALLOWLIST: tuple[str, ...] = (
     "LANG",
     "LC_ALL",
     "LC_CTYPE",
-    "TERM",
     "TZ",
     "NO_COLOR",
 )
