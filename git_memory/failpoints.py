@@ -33,6 +33,9 @@ FAILPOINTS: dict[str, str] = {
     "promote.before-write": "every attempt (resumes too) to write one file's planned bytes",
     "promote.after-write": "a file's bytes installed and verified, not yet marked applied",
     "promote.during-rollback": "a file rolled back on disk, not yet marked rolled_back",
+    "promote.write.staged": "writer.py: new bytes staged beside the target, the target as it was",
+    "promote.write.swapped": "writer.py: the target holds the new bytes, artifacts not yet dropped",
+    "promote.write.held": "writer.py: a target to remove moved aside, not yet checked or dropped",
     "promote.before-finalize": "every file applied, the finalize transaction not yet begun",
     "promote.after-finalize": "finalize committed; index.json and projection not yet redone",
     # --- assemble (issue 9) ---

@@ -130,12 +130,13 @@ def read_at(dir_fd: int, name: str, shown: str, max_bytes: int | None = None) ->
 
 
 _RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
 
 
 @functools.cache
-def _renameat2() -> Callable[[int, str, str], int] | None:
-    """`renameat2(RENAME_NOREPLACE)` of libc as `(dir_fd, src, dst) -> errno` (0: renamed),
-    when this is Linux with a libc that has it.
+def _renameat2() -> Callable[[int, str, str, int], int] | None:
+    """`renameat2` of libc as `(dir_fd, src, dst, flags) -> errno` (0: renamed), when this is
+    Linux with a libc that has it.
 
     Looked up on the first rename, with ctypes imported here (a start-up seam): finding libc
     runs `ldconfig` and ctypes.util imports subprocess, costs every command importing this
@@ -159,12 +160,16 @@ def _renameat2() -> Callable[[int, str, str], int] | None:
     ]
     function.restype = ctypes.c_int
 
-    def rename(dir_fd: int, src: str, dst: str) -> int:
-        if function(dir_fd, src.encode(), dir_fd, dst.encode(), _RENAME_NOREPLACE) == 0:
+    def rename(dir_fd: int, src: str, dst: str, flags: int) -> int:
+        if function(dir_fd, src.encode(), dir_fd, dst.encode(), flags) == 0:
             return 0
         return ctypes.get_errno()
 
     return rename
+
+
+# What renameat2 answers on a kernel or file system without the flag asked for.
+_UNSUPPORTED = (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP)
 
 
 def rename_noreplace(dir_fd: int, src: str, dst: str) -> None:
@@ -175,15 +180,36 @@ def rename_noreplace(dir_fd: int, src: str, dst: str) -> None:
     """
     renameat2 = _renameat2()
     if renameat2 is not None:
-        err = renameat2(dir_fd, src, dst)
+        err = renameat2(dir_fd, src, dst, _RENAME_NOREPLACE)
         if err == 0:
             return
         if err == errno.EEXIST:
             raise FileExistsError(errno.EEXIST, "target exists", dst)
-        if err not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        if err not in _UNSUPPORTED:
             raise OSError(err, os.strerror(err), dst)
     os.link(src, dst, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
     os.unlink(src, dir_fd=dir_fd)
+
+
+def exchange(dir_fd: int, first: str, second: str) -> bool:
+    """Swap the entries `first` and `second` inside `dir_fd` in one atomic step (both must
+    exist): each name then holds what the other held, and at no moment is either absent.
+
+    Linux: `renameat2(RENAME_EXCHANGE)`, which follows no symbolic link (it swaps directory
+    entries). False, with nothing changed, where the system or the file system has no such
+    call; FileNotFoundError when either entry is missing.
+    """
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    err = renameat2(dir_fd, first, second, _RENAME_EXCHANGE)
+    if err == 0:
+        return True
+    if err == errno.ENOENT:
+        raise FileNotFoundError(err, os.strerror(err), first)
+    if err in _UNSUPPORTED:
+        return False
+    raise OSError(err, os.strerror(err), second)
 
 
 def write_temp_at(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from git_memory.store.db import StateDB
 from tests.repos import Repo, make_repo
@@ -21,6 +22,11 @@ from tests.repos import Repo, make_repo
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = PROJECT_ROOT / "tests" / "fixtures"  # every file a test reads; see its PROVENANCE.md
 REAL_HOME = Path(os.path.expanduser("~")).resolve()
+
+# Hypothesis fails an example that takes longer than its default deadline (200 ms): a speed
+# assertion that a busy machine breaks. The suite's profile has none (tests/waiting.py).
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 AGENT_HOMES = {
     "gemini": "GEMINI_CLI_HOME",
     "qwen": "QWEN_RUNTIME_DIR",

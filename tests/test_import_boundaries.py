@@ -26,7 +26,7 @@ LAYERS = [
     # The flows drive runners, never the reverse (the builtin extractor is extract's own).
     {"runners"},
     {"sessions", "store", "repo", "agent_memory"},
-    {"formats", "lint", "contracts"},
+    {"formats", "lint", "contracts", "command_line"},
     {
         "errors",
         "output",

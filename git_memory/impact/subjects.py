@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from git_memory.extract.builtin import shell
+from git_memory.command_line.line import parse
 from git_memory.extract.builtin.renderers import TRAP_PREFIX
 from git_memory.extract.builtin.rules import rule_facts
 
@@ -81,9 +81,9 @@ def _normal(command: str) -> str:
 
 @functools.lru_cache(maxsize=65536)
 def command_form(command: str) -> tuple[str, str | None]:
-    """(normal form, kind) of a command line's main project segment; without one, its
+    """(normal form, kind) of a command line's main project command; without one, its
     words as written and no kind. Sessions repeat their commands, so each is parsed once."""
-    main, _ = shell.main_segment(command)
+    main = parse(command).main
     if main is None:
         return " ".join(command.split()), None
     return main.normal, main.kind

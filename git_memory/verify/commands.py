@@ -1,8 +1,10 @@
 """What the commands a memory names in inline code need from the worktree (pure).
 
 A memory names commands in inline code (`make test`, `npm run lint`, `docker compose up db`)
-and in shell code blocks. Each command is split into segments at `&&`, `||`, `;` and `|`
-and read as argv; a leading `cd DIR` moves the directory the rest runs in. Only what a file
+and in shell code blocks. Each is read through the command model (`git_memory/command_line/`):
+its simple commands (pipeline members too) as argv, with their environment assignments and
+prefixes such as `sudo` or `timeout 60` apart, each in the directory it runs in (`cd DIR &&`
+moves it, a subshell's `cd` ends with it). Only what a file
 in the worktree can show is required: a make or just target, a package.json script, a script
 file, the project manifest of uv, poetry, cargo or go, a compose service. Anything else in
 inline code (identifiers, paths, other tools) requires nothing.
@@ -13,17 +15,14 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from git_memory.command_line.line import CD, join_directory, parse
 
 INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([A-Za-z0-9_+-]*)")
 SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session"})
-SEPARATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "(", ")"})
-REDIRECTS = re.compile(r"^[0-9]*[<>]+&?$")
-ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-PREFIXES = frozenset({"sudo", "time", "env", "exec", "nohup", "command"})
 INTERPRETERS = frozenset({"bash", "sh", "zsh", "python", "python3", "node", "ruby", "perl"})
 SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl")
 PACKAGE_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun"})
@@ -99,57 +98,30 @@ def requirements(markdown: str) -> list[Requirement]:
 # Teams name the same few commands in many memories: each distinct snippet is parsed once.
 @functools.lru_cache(maxsize=4096)
 def snippet_requirements(snippet: str) -> tuple[Requirement, ...]:
-    """Requirements of one command line (possibly several segments)."""
-    tokens = _tokens(snippet)
-    if tokens is None:
-        return ()
-    directory: str | None = ""
+    """Requirements of one command line (possibly several commands), each from the directory
+    it runs in (the command model's: `cd DIR &&` prefixes and subshells honoured)."""
+    line = parse(snippet)
+    if line.guessed:
+        return ()  # unbalanced quotes: not a command this check can read
     found: list[Requirement] = []
-    for argv in _segments(tokens):
+    for step in line.steps:
+        directory = _inside(step.directory)
         if directory is None:
             break  # a `cd` somewhere this check cannot follow
-        if argv[0] == "cd":
-            directory = _moved(directory, argv[1] if len(argv) > 1 else None)
-            continue
-        found += command_requirements(argv, directory, snippet)
+        for command in (step.command, *step.filters):
+            if command.words and command.words[0] not in CD:
+                found += command_requirements(list(command.words), directory, snippet)
     return tuple(found)
 
 
-def _tokens(snippet: str) -> list[str] | None:
-    lexer = shlex.shlex(snippet, posix=True, punctuation_chars=";&|()<>")
-    lexer.whitespace_split = True
-    lexer.commenters = "#"
-    try:
-        return list(lexer)
-    except ValueError:
-        return None  # unbalanced quotes: not a command this check can read
-
-
-def _segments(tokens: list[str]) -> Iterator[list[str]]:
-    current: list[str] = []
-    skip_next = False
-    for token in tokens:
-        if skip_next:
-            skip_next = False
-            continue
-        if token in SEPARATORS:
-            if current:
-                yield current
-            current = []
-        elif REDIRECTS.match(token):
-            skip_next = True  # the redirection target is not an argument
-        elif current or not (ASSIGNMENT.match(token) or token in PREFIXES):
-            current.append(token)
-    if current:
-        yield current
+def _inside(directory: str | None) -> str | None:
+    """A directory of the worktree (None above its root or unknown)."""
+    return None if directory is None or directory.startswith("..") else directory
 
 
 def _moved(directory: str, target: str | None) -> str | None:
     """The directory after `cd target`, or None when it cannot be known from here."""
-    if not target or target.startswith(("/", "~", "-")) or "$" in target:
-        return None
-    joined = posixpath.normpath(posixpath.join(directory or ".", target))
-    return None if joined.startswith("..") else ("" if joined == "." else joined)
+    return _inside(join_directory(directory, target))
 
 
 def command_requirements(argv: list[str], directory: str, command: str) -> list[Requirement]:

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import PROJECT_ROOT
 
 
@@ -37,4 +39,6 @@ def test_bench_assemble_quick() -> None:
     assert figures["noop_ms"] > 0
     assert figures["one_edit_ms"] == figures["warm_ms"]
     assert figures["first_ms"] == figures["assemble_ms"]
-    assert abs(figures["one_edit_over_first"] - figures["warm_ms"] / figures["assemble_ms"]) < 1e-3
+    assert figures["one_edit_over_first"] == pytest.approx(
+        figures["warm_ms"] / figures["assemble_ms"], abs=1e-3
+    )

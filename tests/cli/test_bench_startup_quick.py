@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import run_quick_bench
 
 
@@ -28,7 +30,11 @@ def test_startup_bench_quick_mode(bin_dir: object) -> None:
     assert figures["context_ms"] > 0
     assert figures["status_ms"] > 0
     # the printed milliseconds are rounded; the ratios were computed before rounding
-    assert abs(figures["hook_ratio"] - figures["hook_ms"] / figures["python_ms"]) < 0.05
-    assert abs(figures["context_ratio"] - figures["context_ms"] / figures["python_ms"]) < 0.05
+    assert figures["hook_ratio"] == pytest.approx(
+        figures["hook_ms"] / figures["python_ms"], abs=0.05
+    )
+    assert figures["context_ratio"] == pytest.approx(
+        figures["context_ms"] / figures["python_ms"], abs=0.05
+    )
     overhead = figures["commit_ms"] - figures["commit_no_verify_ms"]
-    assert abs(figures["hook_noop_overhead_ms"] - overhead) < 0.15
+    assert figures["hook_noop_overhead_ms"] == pytest.approx(overhead, abs=0.15)

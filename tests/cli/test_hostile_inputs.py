@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.repos import Repo
+from tests.waiting import HANG_CEILING
 
 DEEP = 100_000
 DOCUMENTS = {
@@ -50,7 +51,9 @@ def test_special_files_are_refused_as_requests_without_blocking(
         os.mkfifo(path)
     elif special == "directory":
         path = str(tmp_path)
-    done = gm_proc(["stage", "--request", path, "--format", "json"], cwd=repo.root, timeout=30)
+    done = gm_proc(
+        ["stage", "--request", path, "--format", "json"], cwd=repo.root, timeout=HANG_CEILING
+    )
     assert done.returncode in (1, 2), done.stderr
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "GM_REQUEST_UNREADABLE"

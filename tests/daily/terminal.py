@@ -8,10 +8,10 @@ import re
 import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.conftest import PROJECT_ROOT
+from tests.waiting import MIN_WAIT, Deadline
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -49,23 +49,23 @@ class Terminal:
         self.screen += ANSI.sub("", chunk.decode("utf-8", "replace").replace("\r\n", "\n"))
         return True
 
-    def expect(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+    def expect(self, pattern: str) -> re.Match[str]:
         """Wait until `pattern` appears after what was already matched."""
-        deadline = time.monotonic() + timeout
+        deadline = Deadline()
         compiled = re.compile(pattern)
         while True:
             found = compiled.search(self.screen, self._seen)
             if found:
                 self._seen = found.end()
                 return found
-            if time.monotonic() > deadline or (
+            if deadline.passed() or (
                 not self._read(0.2) and self.process.poll() is not None and not self._read(0.2)
             ):
                 raise AssertionError(f"never saw {pattern!r}; the screen:\n{self.screen}")
 
-    def next_prompt(self, patterns: list[str], timeout: float = 60.0) -> str:
+    def next_prompt(self, patterns: list[str]) -> str:
         """Wait for whichever of `patterns` shows first; returns that pattern."""
-        deadline = time.monotonic() + timeout
+        deadline = Deadline()
         while True:
             hits = [
                 (found.start(), found.end(), pattern)
@@ -76,7 +76,7 @@ class Terminal:
                 _start, end, pattern = min(hits)
                 self._seen = end
                 return pattern
-            if time.monotonic() > deadline or (
+            if deadline.passed() or (
                 not self._read(0.2) and self.process.poll() is not None and not self._read(0.2)
             ):
                 raise AssertionError(f"never saw any of {patterns}; the screen:\n{self.screen}")
@@ -85,12 +85,12 @@ class Terminal:
         """Type `text` and Enter."""
         os.write(self.master, (text + "\r").encode())
 
-    def finish(self, timeout: float = 60.0) -> int:
+    def finish(self) -> int:
         """Read to the end; the exit status."""
-        deadline = time.monotonic() + timeout
-        while self.process.poll() is None and time.monotonic() < deadline:
+        deadline = Deadline()
+        while self.process.poll() is None and not deadline.passed():
             self._read(0.2)
         while self._read(0.1):
             pass
         os.close(self.master)
-        return self.process.wait(timeout=max(deadline - time.monotonic(), 1))
+        return self.process.wait(timeout=max(deadline.left(), MIN_WAIT))

@@ -7,16 +7,30 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import run_quick_bench
-from tests.perf.bench_extract_real import FIXTURE, QUICK, corpus, install, score
+from tests.perf.bench_extract_real import (
+    PARTS,
+    QUICK,
+    Measured,
+    details,
+    in_part,
+    install,
+    report,
+    score,
+)
+from tests.perf.corpus_split import TUNING_SHARE, bucket, part
 from tests.perf.extract_labels import Candidate
+from tests.perf.real_corpus import FIXTURE, ROUND_ONE, Repository, repositories, sessions
+from tests.repos import Repo
 
 KEYS = {"command": {"command"}, "trap": {"failing", "fix"}, "rule": {"keywords"}}
 
 
 def test_every_label_names_its_verdict_kind_and_match_keys() -> None:
-    sessions, labelled = corpus()
-    assert set(labelled) == {s["repo"] for s in sessions}
+    labelled = {name: repository.labels for name, repository in repositories().items()}
+    assert set(labelled) == {s["repo"] for s in sessions()}
     for repo, labels in labelled.items():
         for label in labels:
             kind = "rule" if label["kind"] == "fact" else label["kind"]
@@ -38,8 +52,7 @@ def test_labels_say_they_were_written_before_tuning() -> None:
 def test_a_session_is_installed_for_the_repository_and_the_fixture_is_untouched(
     tmp_path: Path,
 ) -> None:
-    sessions, _ = corpus()
-    entry = next(s for s in sessions if s["agent"] == "codex" and s["bytes"] < 100_000)
+    entry = next(s for s in sessions() if s["agent"] == "codex" and s["bytes"] < 100_000)
     before = (FIXTURE / entry["file"]).read_bytes()
     homes = {name: tmp_path / name for name in ("claude", "codex", "gemini", "qwen")}
     root = tmp_path / "repo"
@@ -53,8 +66,7 @@ def test_a_session_is_installed_for_the_repository_and_the_fixture_is_untouched(
 
 
 def test_gemini_sessions_name_their_project_root(tmp_path: Path) -> None:
-    sessions, _ = corpus()
-    entry = next(s for s in sessions if s["agent"] == "gemini-cli")
+    entry = next(s for s in sessions() if s["agent"] == "gemini-cli")
     homes = {name: tmp_path / name for name in ("claude", "codex", "gemini", "qwen")}
     root = tmp_path / "repo"
     install(entry, root, homes)
@@ -78,17 +90,141 @@ def test_each_label_and_each_candidate_is_matched_at_most_once_keep_first() -> N
 
 def test_the_quick_run_reports_consistent_figures() -> None:
     figures = run_quick_bench("bench_extract_real.py", timeout=180)
-    sessions, labelled = corpus()
-    quick = [s for s in sessions if s["repo"] in QUICK]
-    assert figures["sessions"] == len(quick)
-    assert figures["repositories"] == len(QUICK)
-    assert figures["agents"] == len({s["agent"] for s in quick})
-    keep = sum(1 for repo in QUICK for label in labelled[repo] if label["verdict"] == "KEEP")
+    known = repositories()
+    quick = [known[name] for name in QUICK]
+    for name in PARTS:
+        chosen = [r for r in quick if in_part(r, name)]
+        _assert_consistent(figures[name], chosen)
+    assert figures["all"]["repositories"] == len(QUICK)
+    assert figures["seconds_per_session"] > 0
+
+
+def _assert_consistent(figures: dict[str, Any], chosen: list[Repository]) -> None:
+    used = [s for r in chosen for s in r.sessions]
+    assert figures["sessions"] == len(used)
+    assert figures["repositories"] == len(chosen)
+    assert figures["agents"] == len({s["agent"] for s in used})
+    keep = sum(1 for r in chosen for label in r.labels if label["verdict"] == "KEEP")
     assert figures["keep_labelled"] == keep
     total = figures["candidates"]
     parts = ("keep", "maybe", "noise", "unlabelled")
     assert sum(figures[part] for part in parts) == total
-    expected = round((figures["keep"] + figures["maybe"]) / total, 3) if total else 1.0
+    expected = round((figures["keep"] + figures["maybe"]) / total, 3) if total else None
     assert figures["precision"] == expected
-    assert figures["keep_recall"] == round(figures["keep"] / keep, 3)
-    assert figures["seconds_per_session"] > 0
+    assert figures["keep_recall"] == (round(figures["keep"] / keep, 3) if keep else None)
+    foreign = sum(1 for s in used if s["language"] != "en")
+    assert figures["non_english"] == (round(foreign / len(used), 3) if used else None)
+
+
+def _measured(
+    name: str,
+    round_: str,
+    pairs: list[tuple[Candidate, dict[str, Any] | None]],
+    labels: list[dict[str, Any]],
+) -> Measured:
+    session = {"agent": "codex", "language": "ko", "file": f"codex/{name}.jsonl"}
+    return Measured(Repository(name, round_, (session,), tuple(labels)), pairs, 1.0)
+
+
+def _named_in(part_name: str, prefix: str) -> str:
+    return next(f"{prefix}/{n}" for n in range(1000) if part(f"{prefix}/{n}") == part_name)
+
+
+def test_the_test_part_is_printed_as_totals_and_never_as_verdicts() -> None:
+    said = "`make check` runs the checks (worked in 2 sessions)."
+    keep = {**_label("KEEP", "make check"), "why": "seen"}
+    tuned = _measured(
+        _named_in("tune", "tuned"), ROUND_ONE, [(Candidate("t", said, said), keep)], [keep]
+    )
+    held_said = "`make held-out-candidate` runs it (worked in 1 session)."
+    held_label = {**_label("KEEP", "make held-out-label"), "why": "held-out-why"}
+    held = _measured(
+        _named_in("test", "held"),
+        "issue 39",
+        [(Candidate("h", held_said, held_said), None)],
+        [held_label],
+    )
+    printed = "\n".join(details([tuned, held]))
+    assert "make check" in printed
+    assert "held-out" not in printed
+    figures = report([tuned, held])
+    assert figures["tune"]["keep_recall"] == 1.0
+    assert figures["test"]["unlabelled"] == 1
+    assert figures["test"]["keep_recall"] == 0.0
+    assert figures["test_unseen"]["repositories"] == 1
+    assert figures["all"]["candidates"] == 2
+    assert figures["all"]["non_english"] == 1.0
+
+
+def test_a_repository_seen_in_round_one_is_not_counted_as_unseen() -> None:
+    name = _named_in("test", "seen")
+    said = "`make a` runs a (worked in 1 session)."
+    figures = report([_measured(name, ROUND_ONE, [(Candidate("s", said, said), None)], [])])
+    assert figures["test"]["repositories"] == 1
+    assert figures["test_unseen"]["repositories"] == 0
+    assert figures["test_unseen"]["precision"] is None
+
+
+def test_the_split_is_a_fixed_hash_of_the_lower_cased_name() -> None:
+    """Pinned: the rule may never change to move a repository between the parts."""
+    assert [bucket(name) for name in ("owner/repo", "Owner/Repo", "git/git")] == [69, 69, 33]
+    assert (part("owner/repo"), part("git/git"), TUNING_SHARE) == ("test", "tune", 60)
+
+
+def test_the_split_puts_about_sixty_percent_of_names_in_the_tuning_part() -> None:
+    names = [f"owner{n}/repo{n}" for n in range(2000)]
+    share = sum(1 for name in names if part(name) == "tune") / len(names)
+    assert 0.55 < share < 0.65
+
+
+def test_a_working_directory_with_non_ascii_characters_is_renamed(tmp_path: Path) -> None:
+    """A Windows home whose folder name holds full-width characters, as the agent wrote it."""
+    entry = next(s for s in sessions() if "7466dcda" in s["file"])
+    homes = {name: tmp_path / name for name in ("claude", "codex", "gemini", "qwen")}
+    root = tmp_path / "repo"
+    install(entry, root, homes)
+    (copy,) = (homes["claude"] / "projects").rglob(Path(entry["path"]).name)
+    records = [json.loads(line) for line in copy.read_text(encoding="utf-8").splitlines()]
+    assert {r["cwd"] for r in records if "cwd" in r} == {str(root)}
+
+
+def _format_of(entry: dict[str, Any]) -> str:
+    return f"{entry['agent']}{Path(entry['file']).suffix}"
+
+
+def _sources_of_keepers() -> set[str]:
+    return {
+        source["file"]
+        for repository in repositories().values()
+        for label in repository.labels
+        if label["verdict"] == "KEEP"
+        for source in label.get("sources", ())
+    }
+
+
+# One recorded session of each agent and file format where a labelled keeper shows (so a
+# person typed in it), whole (an excerpt may lack the prompt that opens its turns).
+FORMATS = {
+    _format_of(entry): entry
+    for entry in sorted(sessions(), key=lambda e: e["file"], reverse=True)
+    if entry["excerpt"] is None and entry["file"] in _sources_of_keepers()
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FORMATS))
+def test_a_session_of_every_agent_and_format_is_indexed_for_the_repository(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path], kind: str
+) -> None:
+    homes = {
+        "claude": hermetic_env["claude"],
+        "codex": hermetic_env["codex"],
+        "gemini": hermetic_env["gemini"],
+        "qwen": hermetic_env["qwen"],
+        "copilot": hermetic_env["copilot"],
+        "cursor": hermetic_env["cursor"],
+    }
+    install(FORMATS[kind], repo.root, homes)
+    synced = gm(["sessions", "sync"], cwd=repo.root)
+    assert synced.exit_code == 0, synced.stderr
+    listed = gm(["sessions", "list", "--format", "json"], cwd=repo.root)
+    assert [s["provider"] for s in listed.json()["sessions"]] == [FORMATS[kind]["agent"]]

@@ -55,7 +55,7 @@ def _by_command(runs: list[Run]) -> dict[str, Run]:
 
 
 def _outcomes(run: Run) -> list[tuple[str, Outcome]]:
-    return [(s.segment.normal, o) for s, o in zip(run.steps, run.outcomes, strict=True)]
+    return [(s.command.normal, o) for s, o in zip(run.steps, run.outcomes, strict=True)]
 
 
 def _proposed(provider: str, path: Path, root: str | None = None) -> list[str]:
@@ -185,7 +185,7 @@ def test_a_real_heredoc_commit_message_is_not_read_as_commands() -> None:
     commits = [r for r in _runs("claude-code", path) if "git commit" in (r.command or "")]
     assert len(commits) == 2
     for run in commits:
-        assert [s.segment.words[:2] for s in run.steps] == [("git", "add"), ("git", "commit")]
+        assert [s.command.words[:2] for s in run.steps] == [("git", "add"), ("git", "commit")]
 
 
 def test_a_real_script_run_after_a_cd_out_of_the_repository_is_not_the_projects() -> None:
@@ -261,7 +261,7 @@ def test_codex_code_mode_cells_give_their_commands_and_observed_results() -> Non
     assert tests.outcome is Outcome.WORKED, "the pytest summary line is its result"
     assert scripts.outcome is Outcome.UNKNOWN, "a cell that prints only output hides the exit"
     assert background.outcome is Outcome.UNKNOWN, "still running in its cell"
-    assert [s.segment.normal for s in toolchains.steps] == [
+    assert [s.command.normal for s in toolchains.steps] == [
         "cargo test",
         "mise x cargo:cargo-deny -- cargo deny check",
     ]

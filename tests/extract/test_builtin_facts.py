@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from git_memory.assemble.groups import group_of
-from git_memory.extract import builtin
-from git_memory.extract.builtin import shell
+from git_memory.extract.builtin import renderers, shell
 from git_memory.extract.builtin.renderers import sanitize_error, weakens_safety
 from git_memory.extract.builtin.rules import rule_facts
 from git_memory.extract.builtin.runs import session_runs
@@ -58,7 +57,7 @@ def _edit() -> ToolCall:
     return ToolCall(call_id="e", name="Edit", input={"file_path": "src/app.py"}, state="completed")
 
 
-def _traps(*records: TurnRecord) -> list[builtin.BuiltinFact]:
+def _traps(*records: TurnRecord) -> list[renderers.BuiltinFact]:
     return trap_facts(list(session_runs(records)))
 
 
@@ -102,8 +101,8 @@ def _traps(*records: TurnRecord) -> list[builtin.BuiltinFact]:
     ],
 )
 def test_project_commands_and_their_normal_form(command: str, kind: str, normal: str) -> None:
-    assert builtin.command_kind(command) == kind
-    assert builtin.normal_command(command) == normal
+    assert shell.command_kind(command) == kind
+    assert shell.normal_command(command) == normal
 
 
 @pytest.mark.parametrize(
@@ -124,7 +123,7 @@ def test_project_commands_and_their_normal_form(command: str, kind: str, normal:
     ],
 )
 def test_navigation_and_one_off_scripts_are_not_project_commands(command: str) -> None:
-    assert builtin.command_kind(command) is None
+    assert shell.command_kind(command) is None
 
 
 def test_codex_and_other_shell_shapes() -> None:
@@ -132,10 +131,10 @@ def test_codex_and_other_shell_shapes() -> None:
     exec_cmd = ToolCall(call_id="c", name="exec_command", input={"cmd": "pnpm test"})
     gemini = ToolCall(call_id="c", name="run_shell_command", input={"command": "cargo test"})
     other = ToolCall(call_id="c", name="Read", input={"file_path": "x"})
-    assert builtin.command_of(argv) == "go test ./..."
-    assert builtin.command_of(exec_cmd) == "pnpm test"
-    assert builtin.command_of(gemini) == "cargo test"
-    assert builtin.command_of(other) is None
+    assert shell.command_of(argv) == "go test ./..."
+    assert shell.command_of(exec_cmd) == "pnpm test"
+    assert shell.command_of(gemini) == "cargo test"
+    assert shell.command_of(other) is None
 
 
 def test_one_command_memory_per_window_with_its_session_count() -> None:
@@ -150,7 +149,7 @@ def test_one_command_memory_per_window_with_its_session_count() -> None:
     assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
     assert planned["task-a"] == [fact]
     assert fact.turn_keys == ("a1",)
-    assert builtin.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
+    assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
     again = plan_window(sessions, tasks, known=memory_keys(fact.content))
     assert again == {}, "a command approved or proposed before is not proposed again"
 
@@ -178,7 +177,7 @@ def test_a_corrected_invocation_is_a_trap() -> None:
         "run `uv run pytest` instead."
     )
     assert trap.turn_keys == ("t1", "t2")
-    assert builtin.verify_typed_fact(trap.renderer, trap.statement, trap.parameters)
+    assert renderers.verify_typed_fact(trap.renderer, trap.statement, trap.parameters)
 
 
 def test_a_prerequisite_step_is_a_trap_chained_or_separate() -> None:
@@ -213,7 +212,7 @@ def test_a_setup_step_that_needed_an_option_is_a_trap() -> None:
         'Trap: `npm install` fails with "ERESOLVE unable to resolve dependency tree"; '
         "run `npm install --legacy-peer-deps` instead."
     )
-    assert builtin.verify_typed_fact(trap.renderer, trap.statement, trap.parameters)
+    assert renderers.verify_typed_fact(trap.renderer, trap.statement, trap.parameters)
     typo = _bash("pip install reqests", "ERROR: No matching distribution", "failed")
     assert _traps(_turn("t1", typo, _bash("pip install requests", "ok"))) == []
 
@@ -363,32 +362,32 @@ MUTATIONS = [
 @pytest.mark.parametrize("text", MUTATIONS)
 def test_no_other_text_can_claim_typed_fact(text: str) -> None:
     parameters = (("command", "uv run pytest"), ("kind", "test"), ("sessions", "2"))
-    assert builtin.verify_typed_fact("command-exit@1", text, parameters) is False
+    assert renderers.verify_typed_fact("command-exit@1", text, parameters) is False
 
 
 def test_typed_fact_parameters_must_fit_the_renderer() -> None:
-    text = builtin.render_command_exit("echo hi", "test", 1)  # not a test command at all
-    assert not builtin.verify_typed_fact(
+    text = renderers.render_command_exit("echo hi", "test", 1)  # not a test command at all
+    assert not renderers.verify_typed_fact(
         "command-exit@1", text, (("command", "echo hi"), ("kind", "test"), ("sessions", "1"))
     )
-    narrowed = builtin.render_command_exit("pytest tests/test_x.py", "test", 1)
-    assert not builtin.verify_typed_fact(
+    narrowed = renderers.render_command_exit("pytest tests/test_x.py", "test", 1)
+    assert not renderers.verify_typed_fact(
         "command-exit@1",
         narrowed,
         (("command", "pytest tests/test_x.py"), ("kind", "test"), ("sessions", "1")),
     )
-    assert not builtin.verify_typed_fact("model-says@1", text, ())
-    fix = builtin.render_command_fix("variant", "ls", "", "uv run pytest")
+    assert not renderers.verify_typed_fact("model-says@1", text, ())
+    fix = renderers.render_command_fix("variant", "ls", "", "uv run pytest")
     values = (("mode", "variant"), ("failing", "ls"), ("error", ""), ("fix", "uv run pytest"))
-    assert not builtin.verify_typed_fact("command-fix@1", fix, values)
-    dirty = builtin.render_command_fix("variant", "pytest", "a `b`", "uv run pytest")
+    assert not renderers.verify_typed_fact("command-fix@1", fix, values)
+    dirty = renderers.render_command_fix("variant", "pytest", "a `b`", "uv run pytest")
     values = (
         ("mode", "variant"),
         ("failing", "pytest"),
         ("error", "a `b`"),
         ("fix", "uv run pytest"),
     )
-    assert not builtin.verify_typed_fact("command-fix@1", dirty, values)
+    assert not renderers.verify_typed_fact("command-fix@1", dirty, values)
 
 
 def test_a_real_claude_session_in_a_subdirectory(
@@ -443,9 +442,9 @@ def test_a_real_claude_session_in_a_subdirectory(
 )
 def test_a_fix_that_weakens_a_safeguard_is_never_proposed(fix: str) -> None:
     assert weakens_safety(fix)
-    text = builtin.render_command_fix("prerequisite", "pytest", "", fix)
+    text = renderers.render_command_fix("prerequisite", "pytest", "", fix)
     values = (("mode", "prerequisite"), ("failing", "pytest"), ("error", ""), ("fix", fix))
-    assert not builtin.verify_typed_fact("command-fix@1", text, values)
+    assert not renderers.verify_typed_fact("command-fix@1", text, values)
 
 
 @pytest.mark.parametrize(

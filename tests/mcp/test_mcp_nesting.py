@@ -5,7 +5,6 @@ client, against the real `git memory mcp` process."""
 from __future__ import annotations
 
 import select
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from git_memory.mcp.wire import top_level_id
 from tests.mcp.harness import server_parameters, stdio, structured
 from tests.mcp.test_mcp_wire import Process
 from tests.repos import Repo
+from tests.waiting import HANG_CEILING
 
 
 def _nested(depth: int) -> Any:
@@ -63,8 +63,7 @@ def test_a_deep_request_gets_an_error_reply_and_the_server_keeps_serving(
         assert "nested deeper" in answer["error"]["message"]
         _status_answered(process, 8)
     finally:
-        elapsed, stderr = process.stop("eof")
-    assert elapsed < 5.0, f"no exit on end of input after {elapsed:.2f} s"
+        stderr = process.stop("eof")
     assert process.popen.returncode == 0
     assert "Traceback" not in stderr, stderr
 
@@ -81,8 +80,7 @@ def test_deep_lines_before_the_handshake_and_without_an_id_are_answered(repo: Re
         process.handshake()
         _status_answered(process, 2)
     finally:
-        elapsed, _ = process.stop("eof")
-    assert elapsed < 5.0
+        process.stop("eof")
 
 
 def test_end_of_input_right_after_a_deep_request_still_exits(repo: Repo) -> None:
@@ -90,10 +88,8 @@ def test_end_of_input_right_after_a_deep_request_still_exits(repo: Repo) -> None
     process.handshake()
     assert process.popen.stdin is not None
     process.popen.stdin.write(_raw_request(3, 5_000))
-    started = time.monotonic()
     process.popen.stdin.close()
-    assert process.popen.wait(5) == 0
-    assert time.monotonic() - started < 3
+    assert process.popen.wait(HANG_CEILING) == 0
 
 
 def test_the_sdk_client_gets_an_error_for_a_deep_call_and_goes_on(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import time
@@ -27,6 +26,7 @@ from git_memory.mcp.server import MemoryServer
 from tests.conftest import PROJECT_ROOT
 from tests.mcp.harness import connect
 from tests.repos import Repo
+from tests.waiting import HANG_CEILING
 
 BUDGET_BYTES = 16_000
 INITIALIZE = {
@@ -47,7 +47,6 @@ class Process:
     def __init__(self, cwd: Path, argv: tuple[str, ...] = ("-m", "git_memory", "mcp")) -> None:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(PROJECT_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-        self.started = time.monotonic()
         self.popen = subprocess.Popen(
             [sys.executable, *argv],
             cwd=cwd,
@@ -84,21 +83,21 @@ class Process:
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return initialized, self.call(1, "tools/list")
 
-    def stop(self, how: str) -> tuple[float, str]:
-        """End it by `eof`, `SIGINT` or `SIGTERM`; seconds until it exited, and its stderr."""
-        started = time.monotonic()
+    def stop(self, how: str) -> str:
+        """End it by `eof`, `SIGINT` or `SIGTERM` and wait until it exits by itself; its
+        stderr. A server that does not exit is a hang (and is killed before the test fails)."""
         assert self.popen.stdin is not None
         if how == "eof":
             self.popen.stdin.close()
         else:
             self.popen.send_signal(getattr(signal, how))
         try:
-            self.popen.wait(5)
+            self.popen.wait(HANG_CEILING)
         finally:
             if self.popen.poll() is None:
                 self.popen.kill()
         assert self.popen.stderr is not None
-        return time.monotonic() - started, self.popen.stderr.read().decode(errors="replace")
+        return self.popen.stderr.read().decode(errors="replace")
 
 
 def _sdk_answers(root: Path) -> tuple[Any, list[dict[str, Any]]]:
@@ -189,32 +188,18 @@ def test_a_request_sent_before_end_of_input_is_still_answered(repo: Repo) -> Non
     answer = process.receive()
     assert answer["id"] == 2
     assert answer["result"]["structuredContent"]["format"] == "git-memory-status@v1"
-    assert process.popen.wait(10) == 0
-
-
-def test_initialize_answers_within_half_a_second(repo: Repo) -> None:
-    samples = []
-    for _ in range(5):
-        process = Process(repo.root)
-        try:
-            process.send(INITIALIZE)
-            assert process.receive()["id"] == 0
-            samples.append(time.monotonic() - process.started)
-        finally:
-            process.stop("eof")
-    assert statistics.median(samples) < 0.5, samples
+    assert process.popen.wait(HANG_CEILING) == 0
 
 
 @pytest.mark.parametrize("how", ["eof", "SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("when", ["loading", "serving"])
-def test_exits_within_a_second_without_traceback(when: str, how: str, repo: Repo) -> None:
+def test_exits_by_itself_without_traceback(when: str, how: str, repo: Repo) -> None:
     process = Process(repo.root)
     process.handshake()
     if when == "serving":
         status = process.call(2, "tools/call", {"name": "memory_status", "arguments": {}})
         assert not status.get("isError")
-    elapsed, stderr = process.stop(how)
-    assert elapsed < 1.0, f"{how} while {when}: exited after {elapsed:.2f} s"
+    stderr = process.stop(how)
     assert "Traceback" not in stderr, stderr
     assert "KeyboardInterrupt" not in stderr, stderr
 
@@ -227,7 +212,7 @@ def test_mcp_argv_fast_path_leaves_the_rest_to_the_cli() -> None:
 
 
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
-def test_a_signal_during_a_tool_call_still_exits_within_a_second(how: str, repo: Repo) -> None:
+def test_a_signal_during_a_tool_call_still_ends_the_server(how: str, repo: Repo) -> None:
     process = Process(repo.root)
     process.handshake()
     window = {"after": "2026-11-01T00:00:00.000Z", "before": "2026-12-01T00:00:00.000Z"}
@@ -240,8 +225,7 @@ def test_a_signal_during_a_tool_call_still_exits_within_a_second(how: str, repo:
         }
     )
     time.sleep(0.3)
-    elapsed, stderr = process.stop(how)
-    assert elapsed < 1.0, f"{how} during a call: exited after {elapsed:.2f} s"
+    stderr = process.stop(how)
     assert "Traceback" not in stderr, stderr
 
 

@@ -1,22 +1,29 @@
 """Yield of `git memory extract --runner builtin` on real public sessions, against labels.
 
-`tests/fixtures/real-sessions/` holds real transcripts (Claude Code, Codex, Gemini CLI, Qwen
-Code) from public repositories and `labels.json`, written before any extractor was tuned on
-them: per source repository, what a team lead keeps (KEEP), what is plausible but weak (MAYBE)
-and what should not be proposed (NOISE). Each source repository's sessions are installed, in a
+`tests/fixtures/real-sessions/` holds real transcripts from public repositories and their
+labels, written before any extractor was tuned on them (`real_corpus.py` reads both layouts):
+per source repository, what a team lead keeps (KEEP), what is plausible but weak (MAYBE) and
+what should not be proposed (NOISE). Each source repository's sessions are installed, in a
 temporary copy whose `cwd` fields name a throw-away repository, for the agents' homes of a
 hermetic environment; the sessions are indexed and extracted with the builtin runner over a
 window that covers them; the candidates review would show are matched to the labels by robust
 keys (`extract_labels.py`), each label and each candidate at most once, KEEP labels first.
 
-Prints one JSON line:
+The corpus is split by repository (`corpus_split.py`, a fixed hash of the name) into a tuning
+part and a test part. **The test part's figures are the ones that count**; its individual
+verdicts and misses are never printed, only its totals.
+
+Prints one JSON line with `tune`, `test`, `test_unseen` (the test part's repositories that came
+after round one, whose sessions were never tuned on) and `all`, each holding:
 - `candidates`, and how they matched: `keep`, `maybe`, `noise` (a NOISE label), `unlabelled`;
-- `precision`: (KEEP + MAYBE matched) / candidates (an unlabelled candidate counts against);
-- `keep_recall`: KEEP labels found / KEEP labels;
-- `seconds_per_session`: extraction (indexing included) per session;
-- `sessions`, `repositories`, `agents`.
-`--details` prints every candidate with its verdict, and the KEEP labels missed, to stderr.
-`--quick` runs three small repositories only; `--repos a/b,c/d` names them.
+- `precision`: (KEEP + MAYBE matched) / candidates (an unlabelled candidate counts against;
+  null when there is no candidate);
+- `keep_recall`: KEEP labels found / KEEP labels (`keep_labelled`; null when there is none);
+- `sessions`, `repositories`, `agents`, `non_english` (the share of sessions whose person
+  writes in a language other than English);
+and `seconds_per_session`: extraction (indexing included) per session, over every part.
+`--details` prints the tuning part's candidates with their verdicts, and its KEEP labels
+missed, to stderr. `--quick` runs three small repositories only; `--repos a/b,c/d` names them.
 """
 
 from __future__ import annotations
@@ -24,11 +31,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -36,17 +45,25 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 
 from tests.perf.extract_labels import Candidate, extract, hermetic, matches  # noqa: E402
+from tests.perf.real_corpus import FIXTURE, Repository, file_stem, repositories  # noqa: E402
 
-FIXTURE = PROJECT_ROOT / "tests" / "fixtures" / "real-sessions"
 QUICK = ("daphatpharm4/rosesein", "AnthonyontheHub/TP-Tutor", "haidonglethqb/CloudSchool")
 VERDICTS = ("KEEP", "MAYBE", "NOISE")
+PARTS = ("tune", "test", "test_unseen", "all")
 
 
-def corpus() -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
-    """The recorded sessions, and the labels per source repository."""
-    sessions: list[dict[str, Any]] = json.loads((FIXTURE / "PROVENANCE.json").read_text())
-    document = json.loads((FIXTURE / "labels.json").read_text(encoding="utf-8"))
-    return sessions, document["repositories"]
+@dataclass(frozen=True)
+class Measured:
+    """One repository's extraction: each candidate with the label it matched, and the time."""
+
+    repository: Repository
+    pairs: list[tuple[Candidate, dict[str, Any] | None]]
+    seconds: float
+
+    def missed(self) -> list[dict[str, Any]]:
+        hits = {id(label) for _, label in self.pairs if label is not None}
+        keep = (label for label in self.repository.labels if label["verdict"] == "KEEP")
+        return [label for label in keep if id(label) not in hits]
 
 
 def _records(text: str) -> Iterable[dict[str, Any]]:
@@ -80,7 +97,7 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
             for inner in value:
                 visit(inner, key)
         elif isinstance(value, str):
-            if key == "cwd" and value:
+            if key in {"cwd", "gitRoot"} and value:
                 cwds.add(value)
             elif key in {"timestamp", "startTime", "lastUpdated"} and value[:2] == "20":
                 moments.append(value)
@@ -88,6 +105,9 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
     for record in _records(text):
         for key in ("cwd", "timestamp", "startTime", "lastUpdated"):
             visit(record.get(key), key)
+        data = record.get("data")
+        if isinstance(data, dict):  # Copilot CLI: the working directory in data.context
+            visit(data.get("context"), "context")
         payload = record.get("payload")
         if isinstance(payload, dict):
             visit(payload.get("cwd"), "cwd")
@@ -100,42 +120,58 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
     return cwds, moments
 
 
-def _escaped(path: str) -> str:
-    return json.dumps(path)[1:-1]
+def _escaped(path: str, *, ascii_only: bool = True) -> str:
+    return json.dumps(path, ensure_ascii=ascii_only)[1:-1]
 
 
 def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[str]:
     """Write a temporary copy of one recorded session where its agent keeps sessions, its
-    working directories renamed to `root`; the timestamps it holds."""
+    working directories renamed to `root`; the timestamps it holds (for a format that records
+    none, the moment the copy's file time says)."""
     source = FIXTURE / entry["file"]
     text = source.read_bytes().decode("utf-8")
     cwds, moments = _cwds_and_moments(text)
     for cwd in sorted(cwds, key=len, reverse=True):
-        text = text.replace(_escaped(cwd), _escaped(str(root)))
-    name = Path(entry["path"]).name
-    slug = "-" + str(root).strip("/").replace("/", "-").replace(".", "-")
-    agent = entry["agent"]
-    if agent == "claude-code":
-        target = homes["claude"] / "projects" / slug / name
-    elif agent == "codex":
-        day = datetime.fromisoformat(min(moments).replace("Z", "+00:00"))
-        target = homes["codex"] / "sessions" / f"{day:%Y/%m/%d}" / name
-    elif agent == "qwen-code":
-        target = homes["qwen"] / "projects" / slug / "chats" / name
-    else:
-        project = homes["gemini"] / ".gemini" / "tmp" / root.name
-        project.mkdir(parents=True, exist_ok=True)
-        (project / ".project_root").write_text(str(root), encoding="utf-8")
-        target = project / "chats" / name
+        # JSON may spell a non-ASCII character of a path as itself or as a \u escape.
+        for spelling in {_escaped(cwd), _escaped(cwd, ascii_only=False)}:
+            text = text.replace(spelling, _escaped(str(root)))
+    target = _target(entry, root, homes, moments)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     idle = time.time() - 3600
     os.utime(target, (idle, idle))
-    return moments
+    return moments or [datetime.fromtimestamp(idle, UTC).isoformat()]
+
+
+def _target(entry: dict[str, Any], root: Path, homes: dict[str, Path], moments: list[str]) -> Path:
+    """Where the session's agent keeps a session like this one, for the worktree `root`."""
+    name = Path(entry["path"]).name
+    slug = "-" + str(root).strip("/").replace("/", "-").replace(".", "-")
+    agent = entry["agent"]
+    if agent == "claude-code":
+        return homes["claude"] / "projects" / slug / name
+    if agent == "codex":
+        day = datetime.fromisoformat(min(moments).replace("Z", "+00:00"))
+        return homes["codex"] / "sessions" / f"{day:%Y/%m/%d}" / name
+    if agent == "copilot-cli":
+        session = Path(entry["path"]).parent.name
+        return homes["copilot"] / "session-state" / session / "events.jsonl"
+    if agent == "cursor":
+        # Cursor names the project by its path with every non-alphanumeric character a dash.
+        project = re.sub(r"[^A-Za-z0-9]", "-", str(root).strip("/"))
+        return homes["cursor"] / "projects" / project / "agent-transcripts" / name
+    if agent == "qwen-code" and name.endswith(".jsonl"):
+        return homes["qwen"] / "projects" / slug / "chats" / name
+    # Gemini CLI, and Qwen Code's early recordings in Gemini CLI's layout.
+    base = homes["gemini"] / ".gemini" if agent == "gemini-cli" else homes["qwen"]
+    project = base / "tmp" / root.name
+    project.mkdir(parents=True, exist_ok=True)
+    (project / ".project_root").write_text(str(root), encoding="utf-8")
+    return project / "chats" / name
 
 
 def score(
-    candidates: list[Candidate], labels: list[dict[str, Any]]
+    candidates: list[Candidate], labels: Iterable[dict[str, Any]]
 ) -> list[tuple[Candidate, dict[str, Any] | None]]:
     """Each candidate with the label it matched (KEEP labels taken first), or None."""
     ordered = sorted(labels, key=lambda label: VERDICTS.index(label["verdict"]))
@@ -149,58 +185,95 @@ def score(
     return [(c, taken.get(i)) for i, c in enumerate(candidates)]
 
 
-def measure(base: Path, repos: list[str] | None = None) -> dict[str, Any]:
-    """Extract every (or the named) source repository's sessions and score the candidates."""
+def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> Measured:
+    """Install one source repository's sessions for a throw-away repository, extract, score."""
     from tests.repos import make_repo
 
-    sessions, labelled = corpus()
-    chosen = repos or sorted(labelled)
+    repo = make_repo(base / "repos" / file_stem(repository.name))
+    repo.write("README.md", f"# {repository.name}\n")
+    repo.commit_all("Initial commit")
+    moments: list[str] = []
+    for entry in repository.sessions:
+        moments += install(entry, repo.root, homes)
+    days = sorted(m[:10] for m in moments)
+    since = (datetime.fromisoformat(days[0]) - timedelta(days=1)).date().isoformat()
+    until = (datetime.fromisoformat(days[-1]) + timedelta(days=2)).date().isoformat()
+    started = time.perf_counter()
+    found = extract(repository.name, repo.root, since=since, until=until)
+    seconds = time.perf_counter() - started
+    return Measured(repository, score(found, repository.labels), seconds)
+
+
+def measure(base: Path, repos: list[str] | None = None) -> list[Measured]:
+    """Extract every (or each named) source repository's sessions and score the candidates."""
+    known = repositories()
+    unknown = sorted(set(repos or ()) - set(known))
+    if unknown:
+        raise SystemExit(f"not in the corpus: {', '.join(unknown)}")
     homes = hermetic(base / "env")
-    verdicts: list[tuple[Candidate, dict[str, Any] | None]] = []
-    missed: list[str] = []
-    keep_labels = seconds = 0.0
-    used = [s for s in sessions if s["repo"] in chosen]
-    for repo_name in chosen:
-        repo = make_repo(base / "repos" / repo_name.replace("/", "__"))
-        repo.write("README.md", f"# {repo_name}\n")
-        repo.commit_all("Initial commit")
-        moments: list[str] = []
-        for entry in (s for s in used if s["repo"] == repo_name):
-            moments += install(entry, repo.root, homes)
-        days = sorted(m[:10] for m in moments)
-        since = (datetime.fromisoformat(days[0]) - timedelta(days=1)).date().isoformat()
-        until = (datetime.fromisoformat(days[-1]) + timedelta(days=2)).date().isoformat()
-        started = time.perf_counter()
-        found = extract(repo_name, repo.root, since=since, until=until)
-        seconds += time.perf_counter() - started
-        pairs = score(found, labelled[repo_name])
-        verdicts += pairs
-        hits = [id(label) for _, label in pairs if label is not None]
-        for label in labelled[repo_name]:
-            if label["verdict"] == "KEEP":
-                keep_labels += 1
-                if id(label) not in hits:
-                    missed.append(f"{repo_name}: {label['kind']} {_keys(label)} ({label['why']})")
-    counts = {
-        v: sum(1 for _, label in verdicts if label and label["verdict"] == v) for v in VERDICTS
-    }
-    total = len(verdicts)
+    return [measure_one(base, homes, known[name]) for name in repos or sorted(known)]
+
+
+def in_part(repository: Repository, name: str) -> bool:
+    """Whether a repository counts in the part `name` (one of `PARTS`)."""
+    if name == "all":
+        return True
+    if name == "test_unseen":
+        return repository.part == "test" and repository.unseen
+    return repository.part == name
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 3) if whole else None
+
+
+def figures(measured: list[Measured]) -> dict[str, Any]:
+    """The totals of some measured repositories."""
+    pairs = [pair for m in measured for pair in m.pairs]
+    counts = {v: sum(1 for _, label in pairs if label and label["verdict"] == v) for v in VERDICTS}
+    keep_labelled = sum(1 for m in measured for x in m.repository.labels if x["verdict"] == "KEEP")
+    used = [s for m in measured for s in m.repository.sessions]
     return {
-        "candidates": total,
-        "precision": round((counts["KEEP"] + counts["MAYBE"]) / total, 3) if total else 1.0,
-        "keep_recall": round(counts["KEEP"] / keep_labels, 3) if keep_labels else 1.0,
+        "candidates": len(pairs),
+        "precision": _ratio(counts["KEEP"] + counts["MAYBE"], len(pairs)),
+        "keep_recall": _ratio(counts["KEEP"], keep_labelled),
         "keep": counts["KEEP"],
-        "keep_labelled": int(keep_labels),
+        "keep_labelled": keep_labelled,
         "maybe": counts["MAYBE"],
         "noise": counts["NOISE"],
-        "unlabelled": sum(1 for _, label in verdicts if label is None),
-        "seconds_per_session": round(seconds / len(used), 3) if used else 0.0,
+        "unlabelled": sum(1 for _, label in pairs if label is None),
         "sessions": len(used),
-        "repositories": len(chosen),
+        "repositories": len(measured),
         "agents": len({s["agent"] for s in used}),
-        "details": [_detail(c, label) for c, label in verdicts],
-        "missed": missed,
+        "non_english": _ratio(sum(1 for s in used if s["language"] != "en"), len(used)),
     }
+
+
+def report(measured: list[Measured]) -> dict[str, Any]:
+    """The JSON line: each part's figures, and the time per session over all of them."""
+    result: dict[str, Any] = {
+        name: figures([m for m in measured if in_part(m.repository, name)]) for name in PARTS
+    }
+    sessions = sum(len(m.repository.sessions) for m in measured)
+    seconds = sum(m.seconds for m in measured)
+    result["seconds_per_session"] = round(seconds / sessions, 3) if sessions else None
+    return result
+
+
+def details(measured: list[Measured]) -> list[str]:
+    """The tuning part's verdicts and misses, one line each; the test part's count only."""
+    tuning = [m for m in measured if m.repository.part == "tune"]
+    lines = ["--- details (tuning part)"]
+    lines += [_detail(c, label) for m in tuning for c, label in m.pairs]
+    lines.append("--- missed (tuning part)")
+    lines += [
+        f"{m.repository.name}: {x['kind']} {_keys(x)} ({x['why']})"
+        for m in tuning
+        for x in m.missed()
+    ]
+    held = sum(1 for m in measured if m.repository.part == "test")
+    lines.append(f"--- test part: {held} repositories, totals only (never its verdicts)")
+    return lines
 
 
 def _keys(label: dict[str, Any]) -> str:
@@ -220,15 +293,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="three small repositories only")
     parser.add_argument("--repos", help="comma list of source repositories (owner/name)")
-    parser.add_argument("--details", action="store_true", help="every verdict, to stderr")
+    parser.add_argument(
+        "--details", action="store_true", help="the tuning part's verdicts and misses, to stderr"
+    )
     args = parser.parse_args(argv)
     repos = args.repos.split(",") if args.repos else list(QUICK) if args.quick else None
     with tempfile.TemporaryDirectory(prefix="bench-extract-real-") as tmp:
-        result = measure(Path(tmp), repos)
+        measured = measure(Path(tmp), repos)
     if args.details:
-        for item in ("details", "missed"):
-            print(f"--- {item}", *result[item], sep="\n", file=sys.stderr)
-    print(json.dumps({k: v for k, v in result.items() if k not in ("details", "missed")}))
+        print(*details(measured), sep="\n", file=sys.stderr)
+    print(json.dumps(report(measured)))
     return 0
 
 

@@ -74,7 +74,7 @@ def hermetic(base: Path) -> dict[str, Path]:
     for key in list(os.environ):
         if key.startswith("GIT_"):
             del os.environ[key]
-    names = ("home", "state", "claude", "codex", "gemini", "qwen", "xdg")
+    names = ("home", "state", "claude", "codex", "gemini", "qwen", "copilot", "cursor", "xdg")
     dirs = {name: base / name for name in names}
     for path in dirs.values():
         path.mkdir(parents=True, exist_ok=True)
@@ -86,6 +86,8 @@ def hermetic(base: Path) -> dict[str, Path]:
             "CODEX_HOME": str(dirs["codex"]),
             "GEMINI_CLI_HOME": str(dirs["gemini"]),
             "QWEN_RUNTIME_DIR": str(dirs["qwen"]),
+            "COPILOT_HOME": str(dirs["copilot"]),
+            "CURSOR_CONFIG_DIR": str(dirs["cursor"]),
             "XDG_STATE_HOME": str(dirs["xdg"]),
             "XDG_CONFIG_HOME": str(dirs["xdg"]),
             "GIT_CONFIG_GLOBAL": str(dirs["home"] / ".gitconfig"),

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import PROJECT_ROOT
 
 
@@ -25,5 +27,6 @@ def test_bench_promote_quick() -> None:
     assert figures["plans"] == 1
     assert figures["apply_s"] > 0
     assert figures["raw_s"] > 0
-    # Loose bound: the goal (5) is for the full run; this only catches a pathological slowdown.
-    assert figures["ratio_to_raw_writes"] < 50
+    assert figures["ratio_to_raw_writes"] == pytest.approx(
+        figures["apply_s"] / figures["raw_s"], rel=0.05
+    )

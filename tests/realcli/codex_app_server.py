@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.waiting import HANG_CEILING
+
 Answer = Callable[[dict[str, Any]], dict[str, Any]]
 
 
@@ -80,7 +82,7 @@ class AppServer:
         assert self._process.stdin is not None
         self._process.stdin.close()
         try:
-            self._process.wait(10)
+            self._process.wait(HANG_CEILING)
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()

@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +83,6 @@ def _run_claude(
         env = _client_env(model.url, hermetic_env)
         if elicited is not None:
             env["GIT_MEMORY_TEST_ELICITED"] = str(elicited)
-        started = time.monotonic()
         completed = subprocess.run(
             [
                 "claude",
@@ -105,11 +103,9 @@ def _run_claude(
             timeout=TIMEOUT,
             check=False,
         )
-        elapsed = time.monotonic() - started
     model.dump(tmp_path / "requests.jsonl")
     assert not model.errors, model.errors[0]
     assert completed.returncode == 0, completed.stderr[-3000:] + completed.stdout[-3000:]
-    assert elapsed < TIMEOUT
     # Every model request offered the tools, the first one too: the server was connected
     # before Claude Code asked the model (no WaitForMcpServers detour).
     assert agent.turns

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +82,6 @@ def test_codex_exec_declines_the_form_and_the_agents_digest_is_refused(
     with FakeModel(agent) as model:
         _configure(hermetic_env["codex"], model.url)
         env = dict(os.environ, SCRIPTED_MODEL_API_KEY="dummy")
-        started = time.monotonic()
         completed = subprocess.run(
             ["codex", "exec", "--skip-git-repo-check", PROMPT],
             cwd=sample.root,
@@ -94,12 +92,10 @@ def test_codex_exec_declines_the_form_and_the_agents_digest_is_refused(
             timeout=TIMEOUT,
             check=False,
         )
-        elapsed = time.monotonic() - started
     model.dump(tmp_path / "requests.jsonl")
     assert not model.errors, model.errors[0]
     output = completed.stderr[-4000:] + completed.stdout[-2000:]
     assert completed.returncode == 0, output
-    assert elapsed < TIMEOUT
     # Every model request offered the tools, the first one too: the server was ready in time.
     assert agent.turns > 0
     assert len(agent.offered) == agent.turns, output

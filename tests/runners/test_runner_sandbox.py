@@ -3,6 +3,7 @@ loopback and the network beyond the model endpoint, each tried by a real process
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shlex
@@ -12,7 +13,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from pathlib import Path
@@ -30,6 +30,7 @@ from git_memory.runners.process import run_checked, spawn
 from git_memory.runners.profiles import ResolvedProfile, RunnerOptions, resolve_profile
 from tests.conftest import PROJECT_ROOT
 from tests.runners.conftest import command_profile
+from tests.waiting import HANG_CEILING, wait_until
 
 FakeRunner = Callable[[str], Path]
 SANDBOXED = sandbox.status().available
@@ -40,11 +41,15 @@ def _profile(script: Path, *args: str, endpoint: str | None = None) -> ResolvedP
     return resolve_profile(RunnerOptions("command", command=command, endpoint=endpoint), environ={})
 
 
-def _still_beating(heartbeat: Path) -> bool:
-    time.sleep(0.3)
-    before = heartbeat.stat().st_size if heartbeat.exists() else 0
-    time.sleep(0.4)
-    return (heartbeat.stat().st_size if heartbeat.exists() else 0) > before
+def _nobody_holds(lock: Path) -> bool:
+    """Whether no live process holds the exclusive lock on `lock`."""
+    with open(lock, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return True
 
 
 def test_this_machine_has_the_os_sandbox() -> None:
@@ -62,7 +67,8 @@ def test_setsid_escape_is_killed_and_reported(
     with pytest.raises(GitMemoryError) as caught:
         run_checked(command_profile(script), identify(str(script)), b"probe")
     assert caught.value.code == "GM_RUNNER_LINGERING"
-    assert not _still_beating(script.with_suffix(".heartbeat"))
+    # The escaped child held its lock before the runner answered: only its death frees it.
+    wait_until(lambda: _nobody_holds(script.with_suffix(".alive")), "the escaped child is gone")
 
 
 def _environment_seen_from_a_child_of(env: dict[str, str], script: Path, *args: str) -> Any:
@@ -138,7 +144,7 @@ def model_endpoint() -> Iterator[int]:
     thread.start()
     yield int(server.getsockname()[1])
     stop.set()
-    thread.join(timeout=2)
+    thread.join(timeout=HANG_CEILING)
     server.close()
 
 

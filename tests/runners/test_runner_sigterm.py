@@ -6,12 +6,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import PROJECT_ROOT
 from tests.repos import Repo
+from tests.waiting import HANG_CEILING, wait_until
 
 
 def _running(marker: str, parent: int) -> list[int]:
@@ -54,15 +54,9 @@ def test_sigterm_kills_the_runner_group(
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.time() + 30
-    while not _running(str(script), proc.pid) and time.time() < deadline:
-        time.sleep(0.1)
-    assert _running(str(script), proc.pid), "the runner started"
+    wait_until(lambda: _running(str(script), proc.pid), "the runner started")
     proc.send_signal(signal.SIGTERM)
-    code = proc.wait(timeout=30)
+    code = proc.wait(timeout=HANG_CEILING)
     assert code == 130, proc.stderr.read() if proc.stderr else ""
-    deadline = time.time() + 5
-    while _running(str(script), proc.pid) and time.time() < deadline:
-        time.sleep(0.1)
-    assert _running(str(script), proc.pid) == [], "the runner's whole group is gone"
+    wait_until(lambda: not _running(str(script), proc.pid), "the runner's whole group is gone")
     assert list(tmp.iterdir()) == [], "one-time runner directories are removed"

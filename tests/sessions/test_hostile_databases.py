@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from git_memory.database import DatabaseError, foreign_database
 from tests.repos import Repo
 from tests.sessions import agents
 from tests.sessions.test_other_agents import _sessions, _sync
+from tests.waiting import no_hang
 
 BAD_TIMES = {"text": "yesterday", "infinite": float("inf"), "blob": b"\x00\x01"}
 
@@ -70,9 +70,8 @@ def test_a_session_view_over_an_endless_query_is_never_queried(
             " '/' AS directory FROM r ORDER BY n DESC"
         )
     conn.close()
-    started = time.monotonic()
-    summary = _sync(gm, repo)
-    assert time.monotonic() - started < 20
+    with no_hang("a sync beside an endless view"):
+        summary = _sync(gm, repo)
     assert [item["code"] for item in summary["examples"]] == ["unsafe-database"]
     assert "session" in summary["examples"][0]["message"]
     assert _sessions(gm, repo, "--all", "--provider", "opencode") == []
@@ -82,10 +81,13 @@ def test_a_foreign_query_past_its_time_budget_is_interrupted(tmp_path: Path) -> 
     path = tmp_path / "slow.db"
     sqlite3.connect(path).close()
     endless = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r"
-    started = time.monotonic()
-    with foreign_database(str(path), budget=0.5) as conn, pytest.raises(DatabaseError):
+    # The query never ends by itself: only the budget's interruption can raise.
+    with (
+        no_hang("an endless foreign query"),
+        foreign_database(str(path), budget=0.5) as conn,
+        pytest.raises(DatabaseError),
+    ):
         conn.execute(endless).fetchall()
-    assert time.monotonic() - started < 5
 
 
 def test_a_corrupt_session_index_points_at_the_rebuild(

@@ -14,6 +14,7 @@ from git_memory.contracts.extraction import OwnerKeys
 from git_memory.errors import GitMemoryError
 from git_memory.store import tasks
 from git_memory.store.db import StateDB
+from tests.waiting import HANG_CEILING
 
 OWNER = OwnerKeys(repository_key="a" * 64, worktree_key="b" * 64)
 ROUNDS = 20
@@ -61,7 +62,7 @@ def test_exactly_one_claimer_wins_every_round(tmp_path: Path, workers: int) -> N
                 tasks.claim_task(db, f"task-{round_no}", holder="parent", lease_ms=1)
                 time.sleep(0.005)
             barrier.wait()
-            outcomes = [results.get(timeout=30) for _ in range(workers)]
+            outcomes = [results.get(timeout=HANG_CEILING) for _ in range(workers)]
             assert {o[0] for o in outcomes} == {round_no}
             winners = [o for o in outcomes if o[2] == "won"]
             assert len(winners) == 1, outcomes
@@ -73,6 +74,6 @@ def test_exactly_one_claimer_wins_every_round(tmp_path: Path, workers: int) -> N
         barrier.wait()
     finally:
         for proc in procs:
-            proc.join(timeout=30)
+            proc.join(timeout=HANG_CEILING)
         db.close()
     assert all(proc.exitcode == 0 for proc in procs)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import pytest
 
 from tests.repos import Repo
 from tests.verify.helpers import write_entry
+from tests.waiting import HANG_CEILING
 
 DEEP = 100_000
 COMMANDS = [
@@ -56,17 +56,17 @@ def test_verify_cannot_tell_from_a_package_json_beyond_the_caps(
     assert "package.json" not in reasons[0]["message"]
 
 
-def test_a_makefile_line_of_200000_spaces_is_read_in_linear_time(
+def test_a_makefile_line_of_a_million_spaces_is_read_in_linear_time(
     repo: Repo, gm: Any, gm_proc: Any
 ) -> None:
-    repo.write("Makefile", "x" + " " * 200_000 + "\n" + "lint" + " " * 200_000 + ":\n\tcheck\n")
+    # At this length any reading that grows faster than the line would run for hours.
+    spaces = " " * 1_000_000
+    repo.write("Makefile", "x" + spaces + "\n" + "lint" + spaces + ":\n\tcheck\n")
     write_entry(repo, "lint-with-make", "Lint with `make lint`.")
     write_entry(repo, "build-with-make", "Build with `make build`.")
     repo.commit_all("a Makefile with long blank runs")
     for command in (["verify", "--format", "json"], ["context"]):
-        started = time.monotonic()
-        done = gm_proc(command, cwd=repo.root, timeout=60)
-        assert time.monotonic() - started < 20, command
+        done = gm_proc(command, cwd=repo.root, timeout=HANG_CEILING)
         assert done.returncode in (0, 1), done.stderr
     assert _states(gm, repo) == {"lint-with-make": "fresh", "build-with-make": "stale"}
 

@@ -4,31 +4,7 @@ It reads the session index's turns (the common turn model, any agent) and propos
 team keeps: commands that work (`command-exit@1`), traps with their fix (`command-fix@1`) and
 rules the user stated (`user-rule@1`). Typed facts come only from the fixed renderers in
 `renderers`, whose text the host re-renders before granting `typed-fact`; rules keep the
-user's words as an `unverified` statement.
+user's words as an `unverified` statement. Command lines are read through the one command
+model (`git_memory/command_line/`); `shell` holds what is particular to agents' shell calls.
+The package imports none of its modules, so importing one never loads the others.
 """
-
-from __future__ import annotations
-
-from git_memory.extract.builtin.renderers import (
-    RENDERER_COMMAND_EXIT,
-    RENDERER_COMMAND_FIX,
-    RENDERER_USER_RULE,
-    BuiltinFact,
-    render_command_exit,
-    render_command_fix,
-    verify_typed_fact,
-)
-from git_memory.extract.builtin.shell import command_kind, command_of, normal_command
-
-__all__ = [
-    "RENDERER_COMMAND_EXIT",
-    "RENDERER_COMMAND_FIX",
-    "RENDERER_USER_RULE",
-    "BuiltinFact",
-    "command_kind",
-    "command_of",
-    "normal_command",
-    "render_command_exit",
-    "render_command_fix",
-    "verify_typed_fact",
-]

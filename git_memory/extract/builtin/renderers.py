@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from git_memory.command_line.signature import ANSI
 from git_memory.extract.builtin import shell
 from git_memory.lint.engine import scan_secrets
 
@@ -40,7 +41,6 @@ _KIND_PHRASES = {
     "deploy": "deploys the project",
 }
 _FORMAT_CHECK = re.compile(r"--check\b|--diff\b|(?<=[a-z])Check\b|:check\b|\bcheck-format\b")
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 MAX_RESULT_CHARS = 240
 _RESULT = re.compile(
     r"(?i)\b(?:passed|failed|errors?|ok|success(?:ful)?|succeeded|finished|done|built|"

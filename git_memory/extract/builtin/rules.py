@@ -26,7 +26,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from git_memory.extract.builtin import shell, vocabulary
+from git_memory.command_line.program import TOOL_NAMES
+from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.lint.engine import scan_secrets
 from git_memory.sessions.origin import typed_origin
@@ -238,14 +239,7 @@ _CJK_ONE_OFF = re.compile(
     r"今回|今日|今は|今から|上記|さっき|先ほど|とりあえず|この|その|これ|それ|あの|这次|现在|上面|이번|지금|위의"
     r"|ました|でした|だった|ことがない|ことがある|했습니다|했어요|었습니다"
 )
-_TOOLS = frozenset(
-    [
-        *vocabulary.PROGRAMS,
-        *vocabulary.SCRIPT_RUNNERS,
-        *(wrapper[0] for wrapper in vocabulary.WRAPPERS),
-        *(name for name, _ in vocabulary.SUBCOMMANDS),
-    ]
-)
+_TOOLS = TOOL_NAMES
 
 
 def _cjk_rule(sentence: str) -> bool:

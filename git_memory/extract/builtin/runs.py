@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from git_memory.command_line.line import Command, Step, parse
 from git_memory.extract.builtin import observed, shell
 from git_memory.extract.builtin.observed import Outcome
-from git_memory.extract.builtin.shell import Segment, Step
 from git_memory.sessions.turns import ToolCall, call_paths
 
 _STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}
@@ -33,8 +33,8 @@ class Run:
     command: str | None
     outcome: Outcome
     output: str
-    main: Segment | None
-    setups: tuple[Segment, ...] = field(default=())
+    main: Command | None
+    setups: tuple[Command, ...] = field(default=())
     edit: bool = False
     steps: tuple[Step, ...] = field(default=())
     outcomes: tuple[Outcome, ...] = field(default=())
@@ -48,12 +48,12 @@ class Run:
         return _STATE_OF[self.outcome]
 
     @property
-    def worked(self) -> list[Segment]:
+    def worked(self) -> list[Command]:
         """The project segments this run was seen to run successfully."""
         return [
-            step.segment
+            step.command
             for step, outcome in zip(self.steps, self.outcomes, strict=True)
-            if outcome is Outcome.WORKED and step.segment.kind is not None and not step.elsewhere
+            if outcome is Outcome.WORKED and step.command.kind is not None and not step.elsewhere
         ]
 
     @property
@@ -149,16 +149,16 @@ def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str]
 
 
 def _run(turn_key: str, call: ToolCall, command: str, output: str) -> Run:
-    line = shell.parse(command)
+    line = parse(command)
     status = observed.of_state(call.state)
     if status is Outcome.UNKNOWN and _one_code_mode_command(call.input):
         status = observed.exit_field(output)  # a code-mode cell that printed the exec result
     if _backgrounded(call.input):  # whatever it printed so far is not its result
         outcomes = [Outcome.UNKNOWN] * len(line.steps)
     else:
-        outcomes = observed.segment_outcomes(line.steps, status, output, pipefail=line.pipefail)
-    found = [step.segment for step in line.steps]
-    index = shell.main_index(found)
+        outcomes = observed.segment_outcomes(line, status, output)
+    found = list(line.commands)
+    index = line.main_index
     if index is None:
         setups = [s for s in found if s.setup]
         subject = max((i for i, s in enumerate(found) if s.setup), default=len(found) - 1)

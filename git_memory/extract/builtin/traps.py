@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from git_memory.command_line.signature import INVOCATION, PREFIX, error_line
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.renderers import (
-    ANSI,
     RENDERER_COMMAND_FIX,
     BuiltinFact,
     Quote,
@@ -38,79 +38,16 @@ from git_memory.extract.builtin.runs import Run
 from git_memory.lint.engine import scan_secrets
 
 MAX_FIX_STEPS = 3
-_STRONG = re.compile(
-    r"^(?:[\w.]+\.)?\w*(?:Error|Exception)\b[:(]|^error(?:\[\w+\])?:|^ERROR\b|^npm ERR!|^ERR!"
-    r"|^fatal:|^panic:|^FAIL(?:ED)?\b|^--- FAIL|\.{3,}\s*Failed\b|command not found"
-    r"|No module named|[Cc]onnection refused|Cannot find module|[Mm]issing script"
-    r"|would reformat|[Nn]o such file or directory|not found$"
-)
-_WEAK = re.compile(
-    r"(?i)\b(error|failed|failure|not found|cannot|can't|couldn't|refused|denied|missing|invalid"
-    r"|unable|does not exist|undefined)\b"
-)
-_NOISE = re.compile(
-    r"^(Traceback \(most recent call last\)|Exit code \d+$"
-    r"|npm ERR! (A complete log|code|errno|syscall|path|To see)\b"
-    r"|at |[-=_*~]{3,}|\s*\^+\s*$|\d+ (passed|failed)|.*Error: Process completed with exit code)"
-)
-# Decoration before an error: pytest's `E`, npm's, a log level, a quote, Gemini CLI's
-# `Output:` framing of a shell result.
-_PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+|Output:\s+)")
-_INVOCATION = re.compile(
-    r"(?i)command not found|\bnot found\b|No module named|ModuleNotFoundError|ImportError"
-    r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
-    r"|unrecognized (arguments?|option)|no such (command|subcommand|option|file)|not recognized"
-    r"|permission denied|not installed|could not (find|locate|resolve|connect)"
-    r"|connection refused|ECONNREFUSED|is not running|cannot connect|did you mean|^usage:"
-    r"|no (rule|target) to make|EADDRINUSE|address already in use|missing go\.sum entry"
-    r"|does not exist|unapplied migration|requires? (python|node|rust|go)\b|couldn'?t find"
-)
-# A sandbox or offline machine refusing the network or a path: not what a teammate meets.
-_ENVIRONMENT = re.compile(
-    r"(?i)could not resolve host|temporary failure in name resolution|name or service not known"
-    r"|network is unreachable|spurious network error|failed to (?:download|fetch|query)\b"
-    r"|error sending request|\bdns error|\bgetaddrinfo\b|(?-i:\b(?:ENOTFOUND|EAI_AGAIN"
-    r"|ENETUNREACH)\b)|operation not permitted|read-only file system|\bsandbox"
-    r"|network (?:access|request)|os error (?:1|13|30|101)\b"
-)
 _HOOK = re.compile(
     r"(?i)\bhooks?\b|pre-commit|husky|lint-staged|would reformat|files were modified"
 )
 
 
 def first_error_line(output: str) -> str:
-    """The first meaningful error line of a failed command's output ("" when none)."""
-    raw = error_source_line(output)
-    return sanitize_error(_PREFIX.sub("", raw)) if raw else ""
-
-
-def error_source_line(output: str) -> str:
-    """The output line `first_error_line` quotes, as the output holds it (colour removed).
-
-    Noise of the machine the session ran on (a sandbox's network or permission refusal)
-    counts only when nothing else reads as an error: a build that printed "rustc 1.93 is
-    not supported" after a failed download failed because of the version.
-    """
-    lines = [_PREFIX.sub("", ANSI.sub("", line).strip()) for line in output.splitlines()]
-    lines = [line for line in lines if line and not _NOISE.match(line)]
-    real = [line for line in lines if not _ENVIRONMENT.search(line)]
-    return _first_error(real) or _first_error(lines)
-
-
-def _first_error(lines: list[str]) -> str:
-    # An error naming the environment (a missing module, a refused connection) says most
-    # about a trap; then any line that reads as an error.
-    tiers: tuple[tuple[re.Pattern[str], ...], ...] = (
-        (_STRONG, _INVOCATION),
-        (_INVOCATION,),
-        (_STRONG,),
-        (_WEAK,),
-    )
-    for patterns in tiers:
-        found = next((ln for ln in lines if all(p.search(ln) for p in patterns)), None)
-        if found is not None:
-            return found
-    return ""
+    """The first meaningful error line of a failed command's output ("" when none), fit for
+    a memory (`signature.error_line` picks it)."""
+    raw = error_line(output)
+    return sanitize_error(PREFIX.sub("", raw)) if raw else ""
 
 
 def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
@@ -148,13 +85,13 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             continue
         if later.command is None or later.state != "completed":
             continue
-        path = _named_file(error_source_line(failed.output), written)
+        path = _named_file(error_line(failed.output), written)
         if later.key == failed.key and path:
             return _fact("file", failed, later, error, path)
         if later.key == failed.key:
             new = [s.normal for s in later.setups if s not in failed.setups]
             steps = _unique(steps + new)
-            environmental = bool(_INVOCATION.search(failed.output))
+            environmental = bool(INVOCATION.search(failed.output))
             if steps and (not edited or environmental):
                 return _fact("prerequisite", failed, later, error, " && ".join(steps))
             return _with_environment(failed, later, error, edited)
@@ -236,7 +173,7 @@ def _variant(failed: Run, later: Run, edited: bool) -> bool:
     another way with no edit in between."""
     if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
         return False
-    if _INVOCATION.search(failed.output):
+    if INVOCATION.search(failed.output):
         return True
     # The same tool through another wrapper (`pytest` → `uv run pytest`).
     same_tool = _tool(failed.main) == _tool(later.main)
@@ -310,7 +247,7 @@ def _quotes(failed: Run, fixed: Run) -> tuple[Quote, ...]:
     worked with its result line."""
     lines = (
         (failed.turn_key, failed.command or ""),
-        (failed.turn_key, error_source_line(failed.output)),
+        (failed.turn_key, error_line(failed.output)),
         (fixed.turn_key, fixed.command or ""),
         (fixed.turn_key, result_line(fixed.output)),
     )

@@ -193,11 +193,25 @@ def full_outputs(document: Document) -> dict[tuple[int, str | None], str]:
     }
 
 
+def person_text(text: str) -> str | None:
+    """What a human typed in a user-role text: the text without the context blocks an agent
+    put before it (`<system-reminder>…</system-reminder>` and kin), or None when nothing a
+    person typed remains. Qwen Code, for one, prepends a reminder to the person's words."""
+    rest = text.strip()
+    if not rest.startswith(_INJECTED):
+        return None if not rest or is_hidden_text(rest) else text
+    while rest.startswith(_INJECTED):
+        tag = rest[1 : rest.index(">")]
+        end = rest.find(f"</{tag}>")
+        if end < 0:
+            return None  # an unclosed block: all of it is the agent's
+        rest = rest[end + len(tag) + 3 :].strip()
+    return None if not rest or is_hidden_text(rest) else rest
+
+
 def is_injected(text: str) -> bool:
     """User-role text that an agent injected rather than a human typed."""
-
-    stripped = text.lstrip()
-    return not stripped or stripped.startswith(_INJECTED) or is_hidden_text(stripped)
+    return person_text(text) is None
 
 
 _INJECTED = (

@@ -31,10 +31,10 @@ from git_memory.sessions.providers.common import (
     call_pair,
     decode_document,
     function_output,
-    is_injected,
     mapping,
     objects,
     parts_text,
+    person_text,
     read_document,
     state_of,
     string,
@@ -202,10 +202,10 @@ def _prompt_text(message: dict[str, Any]) -> str | None:
     ):
         return None  # tool results sent back to the model
     shown = message.get("displayContent")
-    text = parts_text(shown) if shown else parts_text(content)
-    if is_injected(text):
+    text = person_text(parts_text(shown) if shown else parts_text(content))
+    if text is None:
         return None
-    if text.strip().split(" ", 1)[0] in LOCAL_COMMANDS:
+    if text.split(" ", 1)[0] in LOCAL_COMMANDS:
         return None
     return text
 

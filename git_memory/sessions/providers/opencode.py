@@ -27,9 +27,9 @@ from git_memory.sessions.providers.base import Document, Provider, SourceFile, w
 from git_memory.sessions.providers.common import (
     call_pair,
     decode_document,
-    is_injected,
     iso_from_ms,
     mapping,
+    person_text,
     read_document,
     state_of,
     string,
@@ -288,9 +288,9 @@ def _events(
         role = info.get("role")
         for_message = parts.get(message_id, [])
         if role == "user":
-            text = "\n\n".join(_texts(for_message, user=True))
-            if text.strip() and not is_injected(text):
-                events.append(Event(USER, ordinal, ts, cwd, text=text))
+            typed = person_text("\n\n".join(_texts(for_message, user=True)))
+            if typed is not None:
+                events.append(Event(USER, ordinal, ts, cwd, text=typed))
         elif role == "assistant":
             events += [Event(ASSISTANT, ordinal, ts, cwd, text=t) for t in _texts(for_message)]
             for part in for_message:

@@ -1,0 +1,265 @@
+"""What each tool is run for: one row per program or `program subcommand`, with the command
+line it was written from. `kind_of_tool` reads the rows through two dictionaries, so a lookup
+costs the same for ten rows or a thousand.
+
+Kinds: `test`, `lint`, `format`, `typecheck`, `check` (a project's own gate: `mvn verify`,
+`cargo deny`), `build`, `generate`, `run` (starts the application), `deploy`; `script` (a
+project script file) is read from the path, not from this table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One row: the program (and subcommand) that says what a command is for."""
+
+    words: tuple[str, ...]
+    kind: str
+    example: str
+
+
+def _rows(kind: str, *pairs: tuple[str, str]) -> tuple[Tool, ...]:
+    return tuple(Tool(tuple(words.split(" ")), kind, example) for words, example in pairs)
+
+
+TOOLS: tuple[Tool, ...] = (
+    *_rows(
+        "test",
+        ("pytest", "uv run pytest tests/test_x.py -q"),
+        ("py.test", "py.test -x"),
+        ("tox", "tox -e py"),
+        ("nox", "nox -s tests"),
+        ("jest", "npx jest src/cart.test.ts"),
+        ("vitest", "yarn vitest run"),
+        ("mocha", "npx mocha test/"),
+        ("rspec", "bundle exec rspec spec/models"),
+        ("phpunit", "vendor/bin/phpunit"),
+        ("ctest", "ctest --output-on-failure"),
+        ("ava", "npx ava"),
+        ("bats", "bats test/"),
+        ("unittest", "python -m unittest discover"),
+        ("cargo test", "cargo test parse_header -- --nocapture"),
+        ("cargo nextest", "cargo nextest run"),
+        ("cargo llvm-cov", "cargo llvm-cov --html"),
+        ("cargo insta", "cargo insta test"),
+        ("go test", "cd go && go test -run TestX ./pkg/..."),
+        ("playwright test", "npx playwright test"),
+        ("cypress run", "npx cypress run"),
+        ("dotnet test", "dotnet test"),
+        ("mvn test", "mvn -q test"),
+        ("gradle test", "gradle test"),
+        ("./gradlew test", "./gradlew test"),
+        ("manage.py test", "python manage.py test accounts"),
+        ("rails test", "bin/rails test"),
+        ("bin/rails test", "bin/rails test test/models"),
+        ("mix test", "mix test"),
+        ("swift test", "swift test"),
+        ("deno test", "deno test -A"),
+        ("composer test", "composer test"),
+    ),
+    *_rows(
+        "lint",
+        ("flake8", "flake8 src"),
+        ("pylint", "pylint src"),
+        ("pyflakes", "pyflakes ."),
+        ("eslint", "npx eslint src/a.tsx"),
+        ("oxlint", "npx oxlint"),
+        ("stylelint", "npx stylelint '**/*.css'"),
+        ("golangci-lint", "golangci-lint run ./..."),
+        ("staticcheck", "staticcheck ./..."),
+        ("shellcheck", "shellcheck scripts/*.sh"),
+        ("hadolint", "hadolint Dockerfile"),
+        ("rubocop", "bundle exec rubocop"),
+        ("cargo clippy", "cargo clippy --all-targets -- -D warnings"),
+        ("cargo machete", "cargo machete"),
+        ("cargo udeps", "cargo udeps"),
+        ("go vet", "go vet ./..."),
+        ("ruff check", "uv run ruff check src"),
+        ("biome check", "npx biome check ."),
+        ("biome lint", "npx biome lint"),
+        ("next lint", "npx next lint"),
+        ("buf lint", "buf lint"),
+        ("mix credo", "mix credo"),
+        ("deno lint", "deno lint"),
+    ),
+    *_rows(
+        "format",
+        ("black", "black --check ."),
+        ("isort", "isort ."),
+        ("autopep8", "autopep8 -i x.py"),
+        ("yapf", "yapf -ir ."),
+        ("prettier", "npx prettier --check ."),
+        ("gofmt", "gofmt -l ."),
+        ("goimports", "goimports -w ."),
+        ("rustfmt", "rustfmt src/main.rs"),
+        ("clang-format", "clang-format -i src/a.cc"),
+        ("cargo fmt", "cargo fmt --check"),
+        ("go fmt", "go fmt ./..."),
+        ("ruff format", "uv run ruff format src tests"),
+        ("biome format", "npx biome format --write ."),
+        ("dotnet format", "dotnet format"),
+        ("mix format", "mix format"),
+        ("deno fmt", "deno fmt"),
+    ),
+    *_rows(
+        "typecheck",
+        ("mypy", "mypy git_memory"),
+        ("pyright", "npx pyright"),
+        ("basedpyright", "basedpyright"),
+        ("pytype", "pytype src"),
+        ("tsc", "npx tsc --noEmit"),
+        ("vue-tsc", "npx vue-tsc --noEmit"),
+        ("svelte-check", "npx svelte-check"),
+        ("cargo check", "cargo check"),
+        ("mix dialyzer", "mix dialyzer"),
+        ("deno check", "deno check main.ts"),
+    ),
+    *_rows(
+        "check",
+        ("cargo deny", "mise x cargo:cargo-deny -- cargo deny check"),
+        ("cargo audit", "cargo audit"),
+        ("cargo hack", "cargo hack check --each-feature"),
+        ("pre-commit run", "pre-commit run --all-files"),
+        ("mvn verify", "mvn verify"),
+        ("gradle check", "gradle check"),
+        ("./gradlew check", "./gradlew check"),
+    ),
+    *_rows(
+        "build",
+        ("build", "python -m build"),
+        ("webpack", "npx webpack"),
+        ("rollup", "npx rollup -c"),
+        ("esbuild", "npx esbuild src/index.ts --bundle"),
+        ("cargo build", "timeout 300 cargo build --release"),
+        ("cargo doc", "cargo doc --no-deps"),
+        ("go build", "go build ./cmd/entire/cli/settings/"),
+        ("uv build", "uv build"),
+        ("poetry build", "poetry build"),
+        ("hatch build", "hatch build"),
+        ("vite build", "npx vite build"),
+        ("next build", "npx next build"),
+        ("dotnet build", "dotnet build"),
+        ("mvn package", "mvn package -DskipTests"),
+        ("gradle build", "gradle build"),
+        ("./gradlew build", "./gradlew build"),
+        ("mix compile", "mix compile"),
+        ("swift build", "swift build"),
+        ("zig build", "zig build"),
+        ("cmake --build", "cmake --build build"),
+    ),
+    *_rows(
+        "generate",
+        ("protoc", "protoc --go_out=. api.proto"),
+        ("sqlc", "sqlc generate"),
+        ("go generate", "go generate ./..."),
+        ("buf generate", "buf generate"),
+        ("prisma generate", "pnpm --filter @acme/db exec prisma generate"),
+    ),
+    *_rows(
+        "run",
+        ("uvicorn", "uvicorn app.main:app --reload"),
+        ("gunicorn", "gunicorn app:app"),
+        ("flask", "flask run"),
+        ("cargo run", "cargo run --release"),
+        ("go run", "go run ./cmd/server"),
+        ("next dev", "npx next dev"),
+        ("vite dev", "npx vite dev"),
+        ("manage.py runserver", "python manage.py runserver"),
+        ("mix phx.server", "mix phx.server"),
+    ),
+    *_rows(
+        "deploy",
+        ("firebase deploy", "firebase deploy --only hosting"),
+        ("netlify deploy", "netlify deploy --prod"),
+        ("wrangler deploy", "npx wrangler deploy"),
+        ("fly deploy", "fly deploy"),
+        ("flyctl deploy", "flyctl deploy"),
+        ("vercel deploy", "vercel deploy --prod"),
+    ),
+)
+
+# program -> kind, and (program, subcommand) -> kind: the rows as the lookups read them.
+PROGRAMS: dict[str, str] = {tool.words[0]: tool.kind for tool in TOOLS if len(tool.words) == 1}
+SUBCOMMANDS: dict[tuple[str, str], str] = {
+    (tool.words[0], tool.words[1]): tool.kind for tool in TOOLS if len(tool.words) == 2
+}
+# Test-environment runners whose session or environment name may say more (`nox -s lint`,
+# `tox -e typing`): the option that names it.
+SESSION_OPTIONS = {"tox": frozenset(["-e"]), "nox": frozenset(["-s", "--session", "-e"])}
+# Programs whose own name is not enough (`build` and `flask` only with nothing or `run` after).
+PROGRAM_ONLY_WITH = {"build": frozenset(["", "run"]), "flask": frozenset(["", "run"])}
+
+# Words in a script or task name that say what it is for (`make types`, `mise run fmt`,
+# `npm run typecheck`, `./gradlew spotlessCheck`), the first matching kind wins.
+SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("typecheck", frozenset(["typecheck", "types", "tsc", "mypy", "pyright", "typing"])),
+    ("format", frozenset(["format", "fmt", "prettier", "black", "formatting", "spotless"])),
+    ("lint", frozenset(["lint", "eslint", "clippy", "vet", "stylelint", "ruff", "linter"])),
+    (
+        "test",
+        frozenset(
+            ["test", "tests", "spec", "specs", "e2e", "integration", "unit", "t", "runtests"]
+        ),
+    ),
+    ("generate", frozenset(["generate", "gen", "codegen", "proto", "protos", "openapi"])),
+    ("build", frozenset(["build", "compile", "dist", "bundle"])),
+    (
+        "check",
+        frozenset(["check", "ci", "verify", "validate", "precommit", "pre-commit", "preflight"]),
+    ),
+    ("run", frozenset(["dev", "start", "serve", "server", "run", "watch"])),
+)
+# Task runners: the name after them is a target or script of the project (`make test`,
+# `just lint`, `mise run fmt`, `task build`, `npm run typecheck`, `./gradlew check`).
+SCRIPT_RUNNERS = frozenset(
+    [
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+        "make",
+        "just",
+        "task",
+        "mise",
+        "rake",
+        "gradle",
+        "gradlew",
+        "turbo",
+        "nx",
+    ]
+)
+PACKAGE_MANAGERS = frozenset(["npm", "pnpm", "yarn", "bun"])
+# Scripts a package manager runs without `run` (`npm test`, `yarn build`).
+PM_BUILTINS = {"test": "test", "t": "test", "start": "run", "build": "build"}
+# Programs that are version control, and programs that only look around.
+VCS = frozenset(["git", "gh", "glab", "hg", "jj", "svn"])
+NAVIGATION = frozenset(
+    """cd pushd popd ls ll la pwd cat head tail less more grep rg ag find fd tree wc sed awk
+    diff echo printf which type file stat du df sort uniq cut tr jq yq xargs Set-Location
+    Get-ChildItem Get-Content Select-String""".split()  # noqa: SIM905 (a list of words)
+)
+
+
+def kind_of_tool(program: str, second: str) -> str | None:
+    """The kind of `program second…` by the table (`go test` → test, `mypy` → typecheck)."""
+    found = SUBCOMMANDS.get((program, second))
+    if found is not None:
+        return found
+    kind = PROGRAMS.get(program)
+    if kind is None or second not in PROGRAM_ONLY_WITH.get(program, frozenset([second])):
+        return None
+    return kind
+
+
+def script_kind(parts: list[str] | tuple[str, ...]) -> str | None:
+    """The kind a script or task name's words say (`test-integration` → test)."""
+    found = set(parts)
+    if found & {"verify", "validate", "check"} and found & {"spec", "specs"}:
+        return "check"  # `verify_spec.py` checks a specification
+    for kind, words in SCRIPT_WORDS:
+        if found & words:
+            return kind
+    return None

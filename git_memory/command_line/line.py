@@ -1,0 +1,261 @@
+"""A command line as a shell reads it: its simple commands, how they are joined, where each
+ran and with which environment (see the package docstring for the whole model)."""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from git_memory.command_line import forms, words
+from git_memory.command_line import program as programs
+from git_memory.command_line.shapes import Shape, shape_of
+from git_memory.command_line.syntax import Piece, pieces
+
+# `FOO=1`, and PowerShell's `$env:FOO="1"` (the quotes gone once split).
+_ASSIGNMENT = re.compile(r"(?:\$env:)?[A-Za-z_][A-Za-z0-9_]*=.*")
+_KEYWORDS = frozenset(["if", "then", "else", "elif", "do", "while", "until", "!", "{"])
+_CLOSERS = frozenset(["fi", "done", "esac", "}"])
+# Commands that change the directory the rest of the line runs in (PowerShell's too).
+CD = frozenset(["cd", "pushd", "Set-Location", "Push-Location"])
+# Under `set -e` a failure stops the script: a newline or `;` joins as `&&` does.
+_ERREXIT = re.compile(r"(?:^| )-\w*e")
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One simple command: its words as typed (wrappers kept, environment assignments apart),
+    the program words a wrapper runs, its kind, and the forms derived from them."""
+
+    words: tuple[str, ...]
+    kind: str | None
+    setup: bool
+    normal: str
+    env: tuple[str, ...] = ()
+    # The run was narrowed to a file, a test id or an expression (its normal form is wider).
+    narrowed: bool = False
+    program: tuple[str, ...] = ()
+
+    @property
+    def shape(self) -> Shape:
+        """The words with placeholders for what varies (`shapes`), computed when asked."""
+        return shape_of(self.words)
+
+    @property
+    def navigation(self) -> bool:
+        """Neither a project command nor a setup step."""
+        return self.kind is None and not self.setup
+
+    @property
+    def category(self) -> str:
+        """The kind, else `setup`, `vcs`, `navigation` or `other`."""
+        return programs.category(self.program, self.kind, self.setup)
+
+    @property
+    def general(self) -> str:
+        """The form a person would write: a project command's normal form, else its shape
+        without decoration (`gh pr diff <n> --stat`)."""
+        return self.normal if self.kind is not None else self.shape.text
+
+    @property
+    def text(self) -> str:
+        """The command as typed, its environment assignments in front."""
+        return " ".join((*self.env, *self.words))
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A simple command of a line, how the shell joins it to the next, and where it ran."""
+
+    command: Command
+    # The operator after it: `&&`, `||`, `;`, a newline, `&` (sent to the background), or
+    # "" for the last one.
+    joiner: str
+    # Its output went into a pipe: the pipeline's exit status is the last filter's, so its
+    # own is hidden (unless `set -o pipefail`).
+    piped: bool = False
+    # It runs after a `cd` to an absolute or home path: not one of the project's commands.
+    elsewhere: bool = False
+    # The directory it ran in, relative to where the line started ("" the same, `../x` above
+    # it); None when a `cd` went somewhere this line cannot tell (a variable, `-`, home, an
+    # absolute path).
+    directory: str | None = ""
+    # The pipeline's later commands (`tail -20` of `pytest | tail -20`).
+    filters: tuple[Command, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A command line as a shell reads it."""
+
+    text: str
+    steps: tuple[Step, ...]
+    # `set -o pipefail` ran before: a pipeline fails when any of its commands fails.
+    pipefail: bool = False
+    # The quotes do not close: the words are the line's plain words, a guess.
+    guessed: bool = False
+
+    @property
+    def commands(self) -> tuple[Command, ...]:
+        """The simple commands in order (pipeline filters left out)."""
+        return tuple(step.command for step in self.steps)
+
+    @property
+    def main_index(self) -> int | None:
+        """Index of the last project command (None without one)."""
+        return main_index(self.commands)
+
+    @property
+    def main(self) -> Command | None:
+        """The last project command: what the line was run for."""
+        index = self.main_index
+        return None if index is None else self.steps[index].command
+
+
+def main_index(found: Sequence[Command]) -> int | None:
+    """Index of the last project command of a line's commands (None without one)."""
+    return next((i for i in range(len(found) - 1, -1, -1) if found[i].kind is not None), None)
+
+
+def is_assignment(word: str) -> bool:
+    """A variable assignment in front of a command (`PYTHONPATH=.`)."""
+    return _ASSIGNMENT.fullmatch(word) is not None
+
+
+def join_directory(base: str | None, target: str | None) -> str | None:
+    """The directory after `cd target` from `base` (both relative to where the line started),
+    or None when it cannot be told: no target (home), `-`, a variable, an absolute path."""
+    if base is None or not target or target.startswith(("/", "~", "-", "$")) or "$" in target:
+        return None
+    if programs.outside(target):
+        return None
+    joined = posixpath.normpath(posixpath.join(base or ".", target))
+    return "" if joined == "." else joined
+
+
+@functools.lru_cache(maxsize=65536)
+def parse(text: str) -> Line:
+    """The line's steps: split as a shell splits it (`syntax`), shell keywords around a
+    command left out, `bash -c '…'` read as the line it runs, each command classified, and
+    the directory and environment of each kept apart. Never raises; parses are cached."""
+    reader = _Reader()
+    found, closed = pieces(text)
+    for piece in found:
+        reader.read(piece)
+    return reader.line(text, guessed=not closed)
+
+
+class _Reader:
+    """The state of one pass over a line's pieces: directories, `set` options, steps."""
+
+    def __init__(self, directory: str | None = "") -> None:
+        self.steps: list[Step] = []
+        self.stack: list[tuple[str | None, bool]] = []
+        self.directory = directory
+        self.pipefail = self.errexit = self.elsewhere = False
+
+    def read(self, piece: Piece) -> None:
+        for _ in range(piece.opens):  # a subshell: its `cd` ends with it
+            self.stack.append((self.directory, self.elsewhere))
+        found = unwrapped(piece.words)
+        if found:
+            self._step(found, piece)
+        for _ in range(piece.closes):
+            if self.stack:
+                self.directory, self.elsewhere = self.stack.pop()
+
+    def _step(self, found: list[str], piece: Piece) -> None:
+        inner = _shell_string(found)
+        if inner is not None:
+            self._inner(inner, piece)
+            return
+        if found[0] == "set":
+            options = " ".join(found[1:])
+            self.pipefail = self.pipefail or "pipefail" in options
+            self.errexit = self.errexit or bool(_ERREXIT.search(options))
+        joiner = "&&" if self.errexit and piece.joiner in (";", "\n") else piece.joiner
+        filters = tuple(command_of(tuple(f)) for f in piece.filters if unwrapped(f))
+        step = Step(
+            command_of(tuple(found)),
+            joiner,
+            piece.piped,
+            self.elsewhere,
+            self.directory,
+            filters,
+        )
+        self.steps.append(step)
+        if found[0] in CD and len(found) > 1:
+            self.elsewhere = programs.outside(found[-1])
+            self.directory = join_directory(self.directory, found[-1])
+
+    def _inner(self, inner: str, piece: Piece) -> None:
+        """`bash -lc 'cd api && make test'`: the string's steps, run in a child shell."""
+        child = _Reader(self.directory)
+        child.elsewhere = self.elsewhere
+        for part in pieces(inner)[0]:
+            child.read(part)
+        if not child.steps:
+            return
+        last = child.steps[-1]
+        filters = tuple(command_of(tuple(f)) for f in piece.filters if unwrapped(f))
+        child.steps[-1] = Step(
+            last.command, piece.joiner, piece.piped or last.piped, last.elsewhere,
+            last.directory, last.filters + filters,
+        )  # fmt: skip
+        self.steps += child.steps
+        self.pipefail = self.pipefail or child.pipefail
+
+    def line(self, text: str, *, guessed: bool) -> Line:
+        steps = self.steps
+        if steps and steps[-1].joiner != "&":
+            last = steps[-1]
+            steps[-1] = Step(
+                last.command, "", last.piped, last.elsewhere, last.directory, last.filters
+            )
+        return Line(text, tuple(steps), self.pipefail, guessed)
+
+
+def unwrapped(found: Sequence[str]) -> list[str]:
+    """The command of a piece with shell keywords (`if`, `do`, …) around it left out."""
+    rest = list(found)
+    while rest and rest[0] in _KEYWORDS:
+        rest = rest[1:]
+    return [] if rest[:1] and rest[0] in _CLOSERS else rest
+
+
+def _shell_string(found: Sequence[str]) -> str | None:
+    """The command line a shell is handed with `-c` (`bash -lc '…'`), if any."""
+    if len(found) < 3 or posixpath.basename(found[0]) not in words.SHELLS:
+        return None
+    flag = found[1]
+    if flag.startswith("-") and not flag.startswith("--") and "c" in flag:
+        return found[2]
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def command_of(typed: tuple[str, ...]) -> Command:
+    """A simple command classified from its words (each distinct one once)."""
+    rest = list(typed)
+    env: list[str] = []
+    while rest:
+        if _ASSIGNMENT.fullmatch(rest[0]):
+            env.append(rest.pop(0))
+        elif rest[0] in words.TRANSPARENT and programs.skip_options(
+            rest[1:], words.PREFIX_OPTIONS
+        ):  # a prefix with a command after it (a lone `env` or `time` is the command)
+            rest = programs.skip_options(rest[1:], words.PREFIX_OPTIONS)
+        elif len(rest) >= 2 and rest[0] == "timeout":
+            rest = programs.skip_options(rest[1:], words.TIMEOUT_OPTIONS)[1:]
+        else:
+            break
+    if rest and programs.outside(rest[0]) and "/bin/" in rest[0]:
+        rest[0] = rest[0].rsplit("/", 1)[-1]  # `/opt/venv/bin/pytest` is `pytest`
+    program = programs.program_words(rest)
+    kind = programs.kind_of(program)
+    normal = forms.normal_words(rest, program, kind) if kind else rest
+    setup = kind is None and programs.is_setup(" ".join(rest))
+    narrowed = kind is not None and forms.narrowed(rest, program, normal)
+    return Command(tuple(rest), kind, setup, " ".join(normal), tuple(env), narrowed, tuple(program))

@@ -1,0 +1,258 @@
+"""What a command line's output and exit status show of each of its simple commands:
+worked, failed, or unknown (the rules of docs/architecture.md, "The command model").
+
+- the exit status of a line belongs to its last pipeline: with `a && b` a success means both
+  worked, with `a; b` or `a || b` it says nothing of `a`; a pipeline's status is its last
+  command's (`pytest | tail -20` exits as `tail` does) unless `set -o pipefail`;
+- a failure is attributed to a command only when it is the one command of the last list that
+  could fail, or the output names its kind (a test summary under a test runner);
+- a status the line printed itself (`cmd; echo "exit: $?"`, `cmd && echo OK || echo FAIL`)
+  is the status of the command before it;
+- what the tools say in their own words (`reports.REPORTS`: "1 failed", `error[E0425]`,
+  `npm ERR!`, "BUILD SUCCESSFUL", "All checks passed!") overrides a status a pipe hid or
+  the output cut: a failure they report is one whatever the exit status, and a final
+  success summary shows a run worked; a tool silent on success (`reports.SILENT`) worked
+  when a pipe hid its status and nothing was printed.
+Callers that know more about how a run was awaited (an agent's timeout, a background
+launch) decide that before asking here (`extract/builtin/observed.py`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from git_memory.command_line import kinds
+from git_memory.command_line.line import Line, Step
+from git_memory.command_line.reports import REPORTS, SILENT, Outcome
+
+# A count of failures, as test runners, linters and type checkers report them; not on the
+# line of a test that passed (`✓ reports 2 errors`, `test_x PASSED`).
+_COUNTED = re.compile(r"(?<![\w.-])[1-9]\d* (?:failed|errors?)\b(?! (?:to|while|when))")
+_PASSING_LINE = re.compile(r"^\s*(?:[✓✔√]|ok\b|PASS\b)|\b(?:PASSED|ok)\s*$")
+# Commands whose own failure is not what a command line is run for.
+_QUIET = frozenset(
+    ["cd", "pushd", "popd", "export", "set", "echo", "printf", "source", ".", "true", ":", "sleep"]
+)
+_CD_FAILED = re.compile(r"(?m)^(?:\S+: )?(?:line \d+: )?cd: ")
+_ECHO = frozenset(["echo", "printf"])
+ANY = None  # a report of whichever project command printed it
+
+
+# A line's output is read by several of the rules below: each distinct output once.
+@functools.lru_cache(maxsize=256)
+def printed_failures(output: str) -> frozenset[str | None]:
+    """The kinds whose failures the output reports (None: a failure of any kind)."""
+    found = {
+        report.kind
+        for report in REPORTS
+        if report.outcome is Outcome.FAILED
+        and report.hint in output
+        and report.pattern.search(output)
+    }
+    return frozenset(found | {ANY} if counts_failures(output) else found)
+
+
+@functools.lru_cache(maxsize=256)
+def counts_failures(output: str) -> bool:
+    """The output counts failures ("79 errors", "2 failed") outside a passing test's line."""
+    return any(
+        _COUNTED.search(line) and not _PASSING_LINE.search(line)
+        for line in output.splitlines()
+        if "failed" in line or "error" in line
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def printed_passes(output: str) -> frozenset[str | None]:
+    """The kinds whose final success summary the output holds (None: a build tool's or
+    runner's verdict on whichever command printed it)."""
+    return frozenset(
+        {
+            report.kind
+            for report in REPORTS
+            if report.outcome is Outcome.WORKED
+            and report.hint in output
+            and report.pattern.search(output)
+        }
+    )
+
+
+def silent_on_success(step: Step) -> bool:
+    """A tool that prints nothing when it finds nothing wrong (`tsc --noEmit`, `go vet`)."""
+    program = step.command.program
+    head = (program[0].rsplit("/", 1)[-1], *program[1:2]) if program else ()
+    return any(tuple(head[: len(words)]) == words for words, _ in SILENT)
+
+
+def line_outcomes(line: Line, exit_status: Outcome, output: str) -> list[Outcome]:
+    """The observed outcome of each step of `line`, given the line's exit status (`WORKED`
+    for exit 0, `FAILED` for another, `UNKNOWN` when not seen) and its output."""
+    return step_outcomes(line.steps, exit_status, output, pipefail=line.pipefail)
+
+
+def step_outcomes(
+    steps: Sequence[Step], exit_status: Outcome, output: str, *, pipefail: bool = False
+) -> list[Outcome]:
+    """`line_outcomes` over steps (a line's, or a part of one)."""
+    result = [Outcome.UNKNOWN] * len(steps)
+    if not steps or steps[-1].joiner == "&":
+        return result
+    start = _last_list(steps)
+    last = len(steps) - 1
+    if exit_status is Outcome.WORKED and _ran(steps, last, start):
+        for index in (last, *_succeeded_before(steps, last, start)):
+            result[index] = _own(steps[index], Outcome.WORKED, pipefail)
+    elif exit_status is Outcome.FAILED:
+        culprit = _culprit(steps, start, output)
+        if culprit is not None:
+            result[culprit] = _own(steps[culprit], Outcome.FAILED, pipefail)
+            for index in _succeeded_before(steps, culprit, start):
+                result[index] = _own(steps[index], Outcome.WORKED, pipefail)
+    _read_echoes(steps, result, output, pipefail)
+    _read_output(steps, result, output)
+    if exit_status is Outcome.WORKED and not output.strip():
+        _read_silence(steps, result, start)
+    return result
+
+
+def _last_list(steps: Sequence[Step]) -> int:
+    """Index of the first step of the line's last list (after its last `;`, newline, `&`)."""
+    start = 0
+    for index, step in enumerate(steps[:-1]):
+        if step.joiner in (";", "\n", "&"):
+            start = index + 1
+    return start
+
+
+def _ran(steps: Sequence[Step], index: int, start: int) -> bool:
+    """The step surely ran when its list got that far: first of its list, or after `&&`
+    (after `||` it runs only when the step before failed)."""
+    return index == start or steps[index - 1].joiner == "&&"
+
+
+def _succeeded_before(steps: Sequence[Step], index: int, start: int) -> list[int]:
+    """The steps before `index` in its `&&` chain: it ran, so each of them succeeded."""
+    found: list[int] = []
+    while index > start and steps[index - 1].joiner == "&&" and _ran(steps, index - 1, start):
+        index -= 1
+        found.append(index)
+    return found
+
+
+def _own(step: Step, outcome: Outcome, pipefail: bool) -> Outcome:
+    """A pipeline's status is its last command's: the step's own is lost in a pipe."""
+    return outcome if pipefail or not step.piped else Outcome.UNKNOWN
+
+
+def _could_fail(step: Step) -> bool:
+    return bool(step.command.words) and step.command.words[0] not in _QUIET
+
+
+def _culprit(steps: Sequence[Step], start: int, output: str) -> int | None:
+    """The step a failure exit belongs to, when only one could have failed."""
+    if _CD_FAILED.search(output):
+        return None
+    candidates = [i for i in range(start, len(steps)) if _could_fail(steps[i])]
+    if len(candidates) == 1:
+        return candidates[0]
+    failures = printed_failures(output)
+    named_kinds = {kind for kind in failures if kind} | {k for k in printed_passes(output) if k}
+    named = [i for i in candidates if steps[i].command.kind in named_kinds]
+    if len(named) != 1 and counts_failures(output):  # counted failures: the project command
+        named = [i for i in candidates if steps[i].command.kind is not None]
+    return named[0] if len(named) == 1 else None
+
+
+def _project(steps: Sequence[Step]) -> list[int]:
+    return [i for i, s in enumerate(steps) if s.command.kind is not None and s.joiner != "&"]
+
+
+def _read_output(steps: Sequence[Step], result: list[Outcome], output: str) -> None:
+    """Failures the output reports override the exit status; a final success summary counts
+    for a run whose status was not seen."""
+    project = _project(steps)
+    failures = printed_failures(output)
+    if failures:
+        blamed = _blamed(steps, project, failures, output)
+        for index in project:
+            if index == blamed:
+                result[index] = Outcome.FAILED
+            elif result[index] is Outcome.WORKED:
+                result[index] = Outcome.UNKNOWN
+        return
+    for kind in printed_passes(output):
+        same = [i for i in project if steps[i].command.kind == kind]
+        if not same and (kind is ANY or _through_runner(steps, project)):
+            same = project  # a build tool's verdict, or a task runner wrapping the tool
+        if len(same) == 1 and result[same[0]] is Outcome.UNKNOWN:
+            result[same[0]] = Outcome.WORKED
+
+
+def _through_runner(steps: Sequence[Step], project: list[int]) -> bool:
+    """The one project step runs a task runner's target (`make verify`, `mise run test`):
+    the tool it wraps printed the summary."""
+    if len(project) != 1:
+        return False
+    program = steps[project[0]].command.program
+    return bool(program) and program[0].rsplit("/", 1)[-1] in kinds.SCRIPT_RUNNERS
+
+
+def _read_silence(steps: Sequence[Step], result: list[Outcome], start: int) -> None:
+    """Exit 0 and no output at all: a tool silent on success, whose status a pipe hid,
+    found nothing wrong (when it surely ran)."""
+    last = len(steps) - 1
+    for index in (last, *_succeeded_before(steps, last, start)):
+        step = steps[index]
+        if result[index] is Outcome.UNKNOWN and step.piped and silent_on_success(step):
+            result[index] = Outcome.WORKED
+
+
+def _blamed(
+    steps: Sequence[Step], project: list[int], failures: frozenset[str | None], output: str
+) -> int | None:
+    """The project step a failure report belongs to: the one of the report's kind, else the
+    only project step when nothing else could have printed it (or it counts failures)."""
+    named = [i for i in project if steps[i].command.kind in failures]
+    if len(named) == 1:
+        return named[0]
+    others = [i for i, step in enumerate(steps) if i not in project and _could_fail(step)]
+    if len(project) == 1 and (not others or counts_failures(output)):
+        return project[0]
+    return None
+
+
+def _read_echoes(steps: Sequence[Step], result: list[Outcome], output: str, pipefail: bool) -> None:
+    """A status the line printed itself: `cmd; echo "exit: $?"`, or `cmd && echo OK || echo
+    FAIL` (the two words differ and exactly one of them is a line of the output)."""
+    lines = {line.strip() for line in output.splitlines()}
+    for index in range(1, len(steps)):
+        found = steps[index].command.words
+        before = steps[index - 1]
+        if found[:1] and found[0] in _ECHO and before.joiner in (";", "\n"):
+            code = _echoed_code(" ".join(w for w in found[1:] if w != "-e"), output)
+            if code is not None:
+                outcome = Outcome.WORKED if code == 0 else Outcome.FAILED
+                result[index - 1] = _own(before, outcome, pipefail)
+        if index + 1 < len(steps) and before.joiner == "&&" and steps[index].joiner == "||":
+            passed, failed = _echoed(found), _echoed(steps[index + 1].command.words)
+            if passed and failed and passed != failed and (passed in lines) != (failed in lines):
+                outcome = Outcome.WORKED if passed in lines else Outcome.FAILED
+                result[index - 1] = _own(before, outcome, pipefail)
+
+
+def _echoed_code(template: str, output: str) -> int | None:
+    if template.count("$?") != 1:
+        return None
+    pattern = re.escape(template.strip()).replace(re.escape("$?"), r"(\d+)")
+    found = re.findall(rf"(?m)^\s*{pattern}\s*$", output)
+    return int(found[-1]) if len(found) == 1 else None
+
+
+def _echoed(found: Sequence[str]) -> str | None:
+    """The literal line an `echo` prints (None for anything with a variable)."""
+    if not found or found[0] != "echo" or any("$" in w for w in found):
+        return None
+    text = " ".join(w for w in found[1:] if w not in ("-e", "-n")).strip()
+    return text or None

@@ -1,0 +1,106 @@
+"""The error of a failed run: its first meaningful error line, and that line's signature.
+
+`error_line` picks the line a person would quote: an error naming the environment (a
+missing module, a refused connection) first, then any line that reads as an error; noise of
+the machine the run happened on (a sandbox refusing the network) counts only when nothing
+else reads as an error. `error_signature` normalizes it so two runs that failed the same way
+compare equal: colour, paths, numbers, hashes and addresses become placeholders
+(`resume_test.go:244: want 3, got 4` → `<path>:<n>: want <n>, got <n>`), while the words,
+the exception type and a test's name stay, so a different red test has another signature.
+"""
+
+from __future__ import annotations
+
+import re
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+STRONG = re.compile(
+    r"^(?:[\w.]+\.)?\w*(?:Error|Exception)\b[:(]|^error(?:\[\w+\])?:|^ERROR\b|^npm ERR!|^ERR!"
+    r"|^fatal:|^panic:|^FAIL(?:ED)?\b|^--- FAIL|\.{3,}\s*Failed\b|command not found"
+    r"|No module named|[Cc]onnection refused|Cannot find module|[Mm]issing script"
+    r"|would reformat|[Nn]o such file or directory|not found$"
+)
+WEAK = re.compile(
+    r"(?i)\b(error|failed|failure|not found|cannot|can't|couldn't|refused|denied|missing|invalid"
+    r"|unable|does not exist|undefined)\b"
+)
+NOISE = re.compile(
+    r"^(Traceback \(most recent call last\)|Exit code \d+$"
+    r"|npm ERR! (A complete log|code|errno|syscall|path|To see)\b"
+    r"|at |[-=_*~]{3,}(?! ?FAIL)|\s*\^+\s*$|\d+ (passed|failed)"
+    r"|.*Error: Process completed with exit code)"
+)
+# Decoration before an error: pytest's `E`, npm's, a log level, a quote, Gemini CLI's
+# `Output:` framing of a shell result.
+PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+|Output:\s+)")
+# An error in how the command was invoked or what its environment lacks.
+INVOCATION = re.compile(
+    r"(?i)command not found|\bnot found\b|No module named|ModuleNotFoundError|ImportError"
+    r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
+    r"|unrecognized (arguments?|option)|no such (command|subcommand|option|file)|not recognized"
+    r"|permission denied|not installed|could not (find|locate|resolve|connect)"
+    r"|connection refused|ECONNREFUSED|is not running|cannot connect|did you mean|^usage:"
+    r"|no (rule|target) to make|EADDRINUSE|address already in use|missing go\.sum entry"
+    r"|does not exist|unapplied migration|requires? (python|node|rust|go)\b|couldn'?t find"
+)
+# A sandbox or offline machine refusing the network or a path: not what a teammate meets.
+ENVIRONMENT = re.compile(
+    r"(?i)could not resolve host|temporary failure in name resolution|name or service not known"
+    r"|network is unreachable|spurious network error|failed to (?:download|fetch|query)\b"
+    r"|error sending request|\bdns error|\bgetaddrinfo\b|(?-i:\b(?:ENOTFOUND|EAI_AGAIN"
+    r"|ENETUNREACH)\b)|operation not permitted|read-only file system|\bsandbox"
+    r"|network (?:access|request)|os error (?:1|13|30|101)\b"
+)
+# What varies between two runs that failed the same way, and its placeholder, in order.
+_VARYING: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://\S+"), "<url>"),
+    (
+        re.compile(
+            r"(?:[A-Za-z]:)?(?:[~.]{0,2}[/\\])?(?:[\w@.+-]+[/\\])+[\w@.+-]+"
+            r"|\b[\w-]+\.[a-z]{1,4}\b(?=:\d)"
+        ),
+        "<path>",
+    ),
+    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<n>"),
+    (re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b"), "<sha>"),
+    (re.compile(r"(?<!\w)\d+(?:\.\d+)*"), "<n>"),
+)
+
+
+def error_line(output: str) -> str:
+    """The output line a person would quote as the error (colour and decoration removed;
+    "" when no line reads as an error)."""
+    lines = [PREFIX.sub("", ANSI.sub("", line).strip()) for line in output.splitlines()]
+    lines = [line for line in lines if line and not NOISE.match(line)]
+    real = [line for line in lines if not ENVIRONMENT.search(line)]
+    return _first_error(real) or _first_error(lines)
+
+
+def _first_error(lines: list[str]) -> str:
+    # An error naming the environment (a missing module, a refused connection) says most
+    # about a trap; then any line that reads as an error.
+    tiers: tuple[tuple[re.Pattern[str], ...], ...] = (
+        (STRONG, INVOCATION),
+        (INVOCATION,),
+        (STRONG,),
+        (WEAK,),
+    )
+    for patterns in tiers:
+        found = next((ln for ln in lines if all(p.search(ln) for p in patterns)), None)
+        if found is not None:
+            return found
+    return ""
+
+
+def normalized(line: str) -> str:
+    """An error line with what varies between runs made placeholders, spaces collapsed."""
+    text = ANSI.sub("", line)
+    for pattern, placeholder in _VARYING:
+        text = pattern.sub(placeholder, text)
+    return " ".join(text.split())
+
+
+def error_signature(output: str) -> str:
+    """The normalized first error line of a failed run's output ("" when none reads as an
+    error): equal for two runs that failed the same way."""
+    return normalized(error_line(output))

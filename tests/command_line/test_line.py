@@ -1,0 +1,194 @@
+"""The command model: compound structure, `cd` and environment prefixes, kinds (issue 39)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from git_memory.command_line.kinds import TOOLS, Tool
+from git_memory.command_line.line import parse
+
+PACKAGE = Path(__file__).resolve().parents[2] / "git_memory" / "command_line"
+
+
+def test_the_brief_line_keeps_directory_environment_and_pipe_apart() -> None:
+    line = parse("cd api && FOO=1 uv run pytest tests/test_x.py -k slow -q 2>&1 | tail -20")
+    cd, run = line.steps
+    assert (cd.command.words, cd.joiner, cd.directory) == (("cd", "api"), "&&", "")
+    assert run.command.env == ("FOO=1",)
+    assert run.command.words == ("uv", "run", "pytest", "tests/test_x.py", "-k", "slow", "-q")
+    assert run.command.program[0] == "pytest"
+    assert (run.directory, run.piped) == ("api", True)
+    assert [f.words for f in run.filters] == [("tail", "-20")]
+    assert (run.command.kind, run.command.normal, run.command.narrowed) == (
+        "test",
+        "uv run pytest",
+        True,
+    )
+    assert run.command.text == "FOO=1 uv run pytest tests/test_x.py -k slow -q"
+
+
+def test_a_compound_is_never_reduced_to_its_last_command() -> None:
+    line = parse("mise run fmt && mise run lint")
+    assert [(s.command.normal, s.joiner) for s in line.steps] == [
+        ("mise run fmt", "&&"),
+        ("mise run lint", ""),
+    ]
+    assert [s.command.kind for s in line.steps] == ["format", "lint"]
+    assert line.main is not None
+    assert line.main.normal == "mise run lint"
+
+
+@pytest.mark.parametrize(
+    ("text", "directories"),
+    [
+        ("cd go && go test ./...", ["", "go"]),
+        ("(cd web && pnpm test) || true", ["", "web", ""]),
+        ("cd api; cd ../web && make lint", ["", "api", "web"]),
+        ("cd .. && make", ["", ".."]),
+        ("cd /tmp/x && make test", ["", None]),
+        ("cd $ROOT && make test", ["", None]),
+        ("pushd web && npm test", ["", "web"]),
+        ("bash -lc 'cd api && make test' && make lint", ["", "api", ""]),
+        ("Set-Location api; npm test", ["", "api"]),
+    ],
+)
+def test_each_command_knows_the_directory_it_ran_in(
+    text: str, directories: list[str | None]
+) -> None:
+    assert [step.directory for step in parse(text).steps] == directories
+
+
+def test_a_cd_out_of_the_repository_marks_what_follows_as_elsewhere() -> None:
+    steps = parse("cd ~/tools && ./test.sh").steps
+    assert [s.elsewhere for s in steps] == [False, True]
+
+
+def test_environment_assignments_and_transparent_prefixes_are_kept_apart() -> None:
+    (step,) = parse("FOO=1 env BAR=2 timeout 60 nice uv run pytest -q").steps
+    assert step.command.env == ("FOO=1", "BAR=2")
+    assert step.command.words == ("uv", "run", "pytest", "-q")
+    assert step.command.normal == "uv run pytest"
+
+
+def test_pipefail_and_errexit_are_read_from_set() -> None:
+    line = parse("set -eo pipefail\npytest | tee log\nmake lint")
+    assert line.pipefail
+    assert [s.joiner for s in line.steps] == ["&&", "&&", ""]
+
+
+def test_heredoc_bodies_and_comments_are_not_commands() -> None:
+    line = parse("cat <<'EOF' > x.sh\nmake deploy\nEOF\n# make test\nnpm test  # the suite")
+    assert [s.command.words for s in line.steps] == [("cat",), ("npm", "test")]
+
+
+def test_unbalanced_quotes_are_a_guess() -> None:
+    assert parse("make 'unbalanced").guessed
+    assert not parse("make 'balanced'").guessed
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("ls -la", "navigation"),
+        ("git status", "vcs"),
+        ("gh pr view 104", "vcs"),
+        ("npm install", "setup"),
+        ("curl -s https://example.com", "other"),
+        ("make test", "test"),
+    ],
+)
+def test_commands_without_a_project_kind_have_a_category(text: str, category: str) -> None:
+    assert parse(text).steps[0].command.category == category
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("make test", "test"),
+        ("just lint", "lint"),
+        ("mise run fmt", "format"),
+        ("task build", "build"),
+        ("npm run typecheck", "typecheck"),
+        ("yarn vitest run", "test"),
+        ("pnpm -r test", "test"),
+        ("cargo clippy", "lint"),
+        ("go vet ./...", "lint"),
+        ("dotnet test", "test"),
+        ("./gradlew check", "check"),
+        ("mvn verify", "check"),
+        ("swift test", "test"),
+        ("bundle exec rspec", "test"),
+        ("composer test", "test"),
+        ("tox -e py", "test"),
+        ("nox -s lint", "lint"),
+        ("tox -e typing", "typecheck"),
+        ("docker compose exec api pytest", "test"),
+        ("sudo -E make check", "check"),
+    ],
+)
+def test_task_runners_and_tools_of_the_brief(text: str, kind: str) -> None:
+    main = parse(text).main
+    assert main is not None
+    assert main.kind == kind
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda tool: " ".join(tool.words))
+def test_each_kinds_row_classifies_its_own_example(tool: Tool) -> None:
+    main = parse(tool.example).main
+    assert main is not None, tool.example
+    assert main.kind == tool.kind, tool.example
+
+
+_RESERVED = frozenset(
+    {
+        *("if", "then", "else", "elif", "do", "while", "until", "fi", "done", "esac"),
+        *("time", "env", "nice", "command", "exec", "noglob", "sudo", "nohup", "timeout"),
+        *("cd", "pushd", "set"),
+    }
+)
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_./", min_size=1, max_size=8)
+_COMMAND = st.lists(_WORD.filter(lambda word: word not in _RESERVED), min_size=1, max_size=5)
+
+
+@given(st.text(max_size=300))
+def test_parsing_never_raises_on_any_text(text: str) -> None:
+    line = parse(text)
+    for step in line.steps:
+        assert step.command.words or step.command.env  # `FOO=1` alone only assigns
+        assert step.joiner in ("&&", "||", ";", "\n", "&", "")
+
+
+@given(st.lists(_COMMAND, min_size=1, max_size=4), st.sampled_from(["&&", "||", ";", "|"]))
+def test_plain_commands_round_trip_with_their_joiners(
+    commands: list[list[str]], joiner: str
+) -> None:
+    line = parse(f" {joiner} ".join(" ".join(words) for words in commands))
+    if joiner == "|":  # one pipeline: the first command, the rest its filters
+        (step,) = line.steps
+        kept = [step.command.words, *(f.words for f in step.filters)]
+        assert step.piped == (len(commands) > 1)
+    else:
+        kept = [step.command.words for step in line.steps]
+        assert [s.joiner for s in line.steps] == [joiner] * (len(commands) - 1) + [""]
+    assert kept == [tuple(words) for words in commands]
+
+
+def test_the_model_imports_only_the_standard_library_and_itself() -> None:
+    for path in sorted(PACKAGE.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                assert name.startswith("git_memory.command_line") or top != "git_memory", path
+                assert top in {"__future__", "git_memory", *__import__("sys").stdlib_module_names}

@@ -1,0 +1,124 @@
+"""Outcomes from the tools' own words, and error signatures (issue 39 item 2, issue 40)."""
+
+from __future__ import annotations
+
+import pytest
+
+from git_memory.command_line.line import parse
+from git_memory.command_line.outcomes import line_outcomes
+from git_memory.command_line.reports import REPORTS, SILENT, Outcome, Report
+from git_memory.command_line.signature import error_line, error_signature
+
+W, F, U = Outcome.WORKED, Outcome.FAILED, Outcome.UNKNOWN
+# A command of each kind a row reports on (None: a runner's or build tool's own verdict).
+_OF_KIND = {
+    "test": "pytest",
+    "lint": "ruff check",
+    "format": "ruff format",
+    "typecheck": "mypy src",
+    "build": "cargo build",
+    None: "make check",
+}
+
+
+def _main(text: str, status: Outcome, output: str) -> Outcome:
+    line = parse(text)
+    index = line.main_index
+    assert index is not None
+    return line_outcomes(line, status, output)[index]
+
+
+@pytest.mark.parametrize("report", REPORTS, ids=lambda r: f"{r.tool}-{r.outcome}")
+def test_each_row_reads_its_own_example_behind_a_pipe(report: Report) -> None:
+    """The pipe hides the tool's status (`tail` exits 0): only its words tell."""
+    command = f"{_OF_KIND[report.kind]} 2>&1 | tail -20"
+    assert _main(command, W, f"some progress\n{report.example}\n") is report.outcome
+
+
+@pytest.mark.parametrize("report", REPORTS, ids=lambda r: f"{r.tool}-{r.outcome}")
+def test_each_row_reads_its_own_example_through_a_task_runner(report: Report) -> None:
+    """`mise run <kind> | tail`: the runner's target wraps the tool that printed it."""
+    target = {"typecheck": "types"}.get(report.kind or "check", report.kind or "check")
+    assert _main(f"mise run {target} | tail", W, report.example) is report.outcome
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("pytest 2>&1 | tail -5", "collected 3 items\n"),
+        ("make check | tail", "running checks\n"),
+        ("yarn lint | head", ""),
+    ],
+)
+def test_nothing_said_stays_unknown_behind_a_pipe(command: str, output: str) -> None:
+    assert _main(command, W, output) is U
+
+
+@pytest.mark.parametrize(("words", "example"), SILENT)
+def test_a_tool_silent_on_success_worked_when_nothing_was_printed(
+    words: tuple[str, ...], example: str
+) -> None:
+    assert parse(example).steps[0].command.program[: len(words)] in (words, (f"npx {words[0]}",))
+    assert _main(example, W, "") is W
+    assert _main(example, W, "src/a.ts(3,1): error TS2304: Cannot find name 'x'.\n") is not W
+
+
+def test_the_issue_39_runs_read_as_worked() -> None:
+    assert _main("yarn vitest run 2>&1 | tail -5", W, " ✓ 12 passed\n") is W
+    go_output = "ok  \tgithub.com/acme/shop/cart\t0.012s\nok  \tgithub.com/acme/shop/api\t(cached)"
+    assert _main("mise run test 2>&1 | tail -20", W, go_output) is W
+    assert _main("cd go && go test ./... | tail -3", W, go_output) is W
+    assert _main("make types 2>&1 | tail", W, "Success: no issues found in 40 source files") is W
+
+
+def test_a_failure_the_tool_reports_wins_over_a_zero_exit() -> None:
+    output = "FAILED tests/test_a.py::test_b - assert 1 == 2\n=== 1 failed, 3 passed in 0.2s ==="
+    assert _main("uv run pytest -q | tail -3", W, output) is F
+    assert _main("pnpm test", W, " ELIFECYCLE  Test failed. See above for more details.") is F
+
+
+def test_a_pass_in_one_command_does_not_count_for_another_kind() -> None:
+    line = parse("ruff check . && pytest | tail")
+    assert line_outcomes(line, W, "All checks passed!\n") == [W, U]
+
+
+def test_the_exit_status_of_a_compound_and_the_echoed_status() -> None:
+    assert line_outcomes(parse("make lint && make test"), W, "") == [W, W]
+    assert line_outcomes(parse("make lint; make test"), W, "") == [U, W]
+    assert line_outcomes(parse("make lint || make test"), W, "") == [U, U]
+    echoed = parse('make test; echo "exit: $?"')
+    assert line_outcomes(echoed, W, "exit: 2\n") == [F, W]
+
+
+@pytest.mark.parametrize(
+    ("output", "line"),
+    [
+        (
+            "Traceback (most recent call last):\n  File 'x.py'\nModuleNotFoundError: "
+            "No module named 'openpyxl'",
+            "ModuleNotFoundError: No module named 'openpyxl'",
+        ),
+        ("--- FAIL: TestResume (0.01s)\n    resume_test.go:244: want 3\nFAIL", "--- FAIL: Test"),
+        ("npm ERR! code ELIFECYCLE\nnpm ERR! Missing script: lint", "Missing script: lint"),
+        ("all good\n", ""),
+    ],
+)
+def test_the_first_meaningful_error_line(output: str, line: str) -> None:
+    assert error_line(output).startswith(line)
+    assert bool(error_line(output)) is bool(line)
+
+
+def test_signatures_equal_for_the_same_failure_and_differ_for_another() -> None:
+    first = "--- FAIL: TestResume (0.01s)\n    resume_test.go:244: want 3, got 4\nFAIL"
+    again = "--- FAIL: TestResume (0.35s)\n    resume_test.go:250: want 5, got 4\nFAIL"
+    other = "--- FAIL: TestCheckpoint (0.01s)\n    checkpoint_test.go:12: want 1\nFAIL"
+    assert error_signature(first) == error_signature(again) == "--- FAIL: TestResume (<n>s)"
+    assert error_signature(other) != error_signature(first)
+
+
+def test_signatures_make_paths_numbers_and_hashes_placeholders() -> None:
+    output = "error[E0425]: cannot find value `total` in /home/dev/shop/src/cart.rs:12 at 3f2a9c1e"
+    assert error_signature(output) == (
+        "error[E0425]: cannot find value `total` in <path>:<n> at <sha>"
+    )
+    assert error_signature("ok\n") == ""

@@ -1,0 +1,61 @@
+"""Runs whose exit status a pipe hid count as worked or failed by the tools' own words, read
+through the command model's outcome table (issue 39 item 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from git_memory.extract.builtin.observed import Outcome
+from git_memory.extract.builtin.runs import session_runs
+from git_memory.sessions.turns import ToolCall
+from tests.extract.test_builtin_facts import _turn
+
+
+def _worked(command: str, output: str, state: str = "completed") -> list[str]:
+    call = ToolCall(
+        call_id="c", name="Bash", input={"command": command}, output=output, state=state
+    )
+    (run,) = session_runs([_turn("t", call)])
+    return [command.normal for command in run.worked]
+
+
+GO_OK = "ok  \tgithub.com/acme/shop/cart\t0.012s\nok  \tgithub.com/acme/shop/api\t(cached)\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "worked"),
+    [
+        ("mise run test 2>&1 | tail -20", GO_OK, ["mise run test"]),
+        ("cd go && go test ./... | tail -5", GO_OK, ["go test ./..."]),
+        ("yarn vitest run 2>&1 | tail -5", " Test Files  18 passed (18)\n", ["yarn vitest run"]),
+        ("make types | tail", "Success: no issues found in 87 source files\n", ["make types"]),
+        ("./gradlew build | tail -3", "BUILD SUCCESSFUL in 38s\n", ["./gradlew build"]),
+        ("npx tsc --noEmit | tail -20", "", ["npx tsc --noEmit"]),
+        ("pytest 2>&1 | tail -5", "collected 12 items\n", []),
+        ("pnpm test | tail", " ELIFECYCLE  Test failed. See above for more details.\n", []),
+    ],
+)
+def test_a_pipe_hid_status_read_from_the_tools_words(
+    command: str, output: str, worked: list[str]
+) -> None:
+    assert _worked(command, output) == worked
+
+
+def test_gemini_clis_framing_of_no_output_is_silence() -> None:
+    framed = (
+        "Command: npx tsc --noEmit | tail -20\nDirectory: (root)\nOutput: (empty)\n"
+        "Error: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n"
+    )
+    assert _worked("npx tsc --noEmit | tail -20", framed) == ["npx tsc --noEmit"]
+
+
+def test_a_runner_failure_line_is_a_failure_whatever_the_exit() -> None:
+    call = ToolCall(
+        call_id="c",
+        name="Bash",
+        input={"command": "just lint | tail"},
+        output="error: Recipe `lint` failed on line 4 with exit code 1\n",
+        state="completed",
+    )
+    (run,) = session_runs([_turn("t", call)])
+    assert run.outcome is Outcome.FAILED
