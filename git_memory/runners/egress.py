@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from git_memory.runners.profiles import ResolvedProfile
+from git_memory.runners.sandbox_net import splice
 
 MAX_REQUEST_HEAD = 8192
 MAX_NOTED = 50
@@ -94,7 +95,7 @@ class EgressProxy:
             with upstream:
                 upstream.settimeout(None)
                 client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
-                _splice(client, upstream)
+                splice(client, upstream)
 
     @staticmethod
     def _requested(client: socket.socket) -> tuple[tuple[str, int] | None, str]:
@@ -115,17 +116,3 @@ class EgressProxy:
         if not port.isdigit():
             return None, asked
         return (host.strip("[]").lower(), int(port)), asked
-
-
-def _splice(one: socket.socket, other: socket.socket) -> None:
-    def pump(source: socket.socket, sink: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while chunk := source.recv(65536):
-                sink.sendall(chunk)
-        with contextlib.suppress(OSError):
-            sink.shutdown(socket.SHUT_WR)
-
-    back = threading.Thread(target=pump, args=(other, one), daemon=True)
-    back.start()
-    pump(one, other)
-    back.join()

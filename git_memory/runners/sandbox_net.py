@@ -33,6 +33,15 @@ def _pump(source: socket.socket, sink: socket.socket) -> None:
         sink.shutdown(socket.SHUT_WR)
 
 
+def splice(one: socket.socket, other: socket.socket) -> None:
+    """Copy both ways between two connected sockets until each side is done (the egress
+    proxy's tunnel uses it too)."""
+    back = threading.Thread(target=_pump, args=(other, one), daemon=True)
+    back.start()
+    _pump(one, other)
+    back.join()
+
+
 def _forward(client: socket.socket, egress: str) -> None:
     upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -41,10 +50,7 @@ def _forward(client: socket.socket, egress: str) -> None:
         client.close()
         upstream.close()
         return
-    back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
-    back.start()
-    _pump(client, upstream)
-    back.join()
+    splice(client, upstream)
     client.close()
     upstream.close()
 
