@@ -68,14 +68,20 @@ def free_id(map_file: str, group: bool) -> int | None:
     return None
 
 
-def runner_identity() -> Identity:
-    """The runner's identity for this process."""
-    if sys.platform == "win32":
+def mapped_identity() -> Identity:
+    """The runner as the caller, in a user namespace (root is seen as nobody there)."""
+    if sys.platform == "win32" or os.geteuid() == 0:
         return Identity(NOBODY, NOBODY, drop=False)
-    if os.geteuid() != 0:
-        return Identity(os.getuid(), os.getgid() or NOBODY, drop=False)
+    return Identity(os.getuid(), os.getgid() or NOBODY, drop=False)
+
+
+def runner_identity() -> Identity:
+    """The runner's identity for this process: an id of its own when we are root and one
+    is free, else the caller's."""
+    if sys.platform == "win32" or os.geteuid() != 0:
+        return mapped_identity()
     uid = free_id("/proc/self/uid_map", group=False)
     gid = free_id("/proc/self/gid_map", group=True)
-    if uid is None or gid is None:  # only root is mapped: the runner is us, seen as nobody
-        return Identity(NOBODY, NOBODY, drop=False)
+    if uid is None or gid is None:  # only root is mapped here
+        return mapped_identity()
     return Identity(uid, gid, drop=True)

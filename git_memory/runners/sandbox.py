@@ -38,7 +38,7 @@ from typing import Any
 
 from git_memory import _proc
 from git_memory.runners.egress import EgressProxy, network_endpoint
-from git_memory.runners.identity import Identity, runner_identity
+from git_memory.runners.identity import Identity, mapped_identity, runner_identity
 from git_memory.runners.profiles import ResolvedProfile
 from git_memory.runners.report import ReportSocket, private_dir
 from git_memory.runners.view_paths import allowed_paths
@@ -113,7 +113,7 @@ def status(setting: str | None = None) -> SandboxStatus:
     identity = runner_identity()
     found = _trial(identity)
     if not found.available and identity.drop:  # root without the right to make namespaces
-        found = _trial(Identity(os.getuid(), os.getgid(), drop=False))
+        found = _trial(mapped_identity())
     return found
 
 

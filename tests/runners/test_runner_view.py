@@ -19,7 +19,10 @@ import pytest
 
 from git_memory.runners import sandbox
 from git_memory.runners.binary import identify
+from git_memory.runners.identity import mapped_identity
 from git_memory.runners.process import spawn
+from git_memory.runners.report import ReportSocket, private_dir
+from git_memory.runners.view_paths import allowed_paths
 from tests.conftest import PROJECT_ROOT
 from tests.repos import make_repo
 from tests.runners.conftest import command_profile
@@ -192,3 +195,33 @@ def test_a_sibling_repository_is_out_of_sight(
     # The token is there to take without the OS layer.
     monkeypatch.setenv(sandbox.SETTING, "off")
     assert "ghp_16C7e42F" in _pry(script, {"read": [str(config)]})["read"][str(config)]
+
+
+def test_as_an_unprivileged_user_the_same_view_and_watch_hold(
+    fake_runner: FakeRunner, outside: Path
+) -> None:
+    # What a user who is not root gets: a user namespace of the caller's own id. The view is
+    # the same allow-list, and the watch sees the same tries.
+    secret = outside / "notes.txt"
+    secret.write_text(KEY)
+    script = fake_runner("prying")
+    argv = [str(script), json.dumps({"read": [str(secret)], "mounts": True})]
+    allowed = allowed_paths(argv, {}, "command", write=[str(script.parent)])
+    with private_dir() as short:
+        reports = ReportSocket(short)
+        command = sandbox.wrap(
+            argv, allowed, None, identity=mapped_identity(), report=reports.path, cwd="/"
+        )
+        done = subprocess.run(command, input=b"", capture_output=True, check=False, timeout=120)
+        report = reports.read()
+        reports.close()
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["read"] == {str(secret): "error 2"}
+    assert not [point for point in seen["mounts"] if point.startswith(str(outside))]
+    assert report is not None
+    layers = sandbox.layers_of(report)
+    assert sandbox.missing_layers(layers) == []
+    assert layers["identity"] == ("shared with the caller (only root may map another user id)")
+    tried = [(item["what"], item["target"], item["layer"]) for item in report["attempts"]]
+    assert ("read", str(secret), "allow-list root") in tried
