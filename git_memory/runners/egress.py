@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from git_memory.runners.profiles import ResolvedProfile
-from git_memory.runners.sandbox_net import splice
+from git_memory.runners.splice import splice
 
 MAX_REQUEST_HEAD = 8192
 MAX_NOTED = 50

@@ -8,11 +8,12 @@ runner makes to it (contained: the namespace has no route to the host).
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import socket
 import struct
 import threading
+
+from git_memory.runners.splice import splice
 
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 
@@ -23,23 +24,6 @@ def loopback_up() -> None:
         request = struct.pack("16sh", b"lo", 0)
         flags = struct.unpack("16sh", fcntl.ioctl(probe, SIOCGIFFLAGS, request))[1]
         fcntl.ioctl(probe, SIOCSIFFLAGS, struct.pack("16sh", b"lo", flags | IFF_UP))
-
-
-def _pump(source: socket.socket, sink: socket.socket) -> None:
-    with contextlib.suppress(OSError):
-        while chunk := source.recv(65536):
-            sink.sendall(chunk)
-    with contextlib.suppress(OSError):
-        sink.shutdown(socket.SHUT_WR)
-
-
-def splice(one: socket.socket, other: socket.socket) -> None:
-    """Copy both ways between two connected sockets until each side is done (the egress
-    proxy's tunnel uses it too)."""
-    back = threading.Thread(target=_pump, args=(other, one), daemon=True)
-    back.start()
-    _pump(one, other)
-    back.join()
 
 
 def _forward(client: socket.socket, egress: str) -> None:
