@@ -1,9 +1,10 @@
 """The first process inside a runner's OS sandbox: pid 1 of its own pid namespace.
 
-`git_memory.runners.sandbox` starts it (`python -I -c`, importing only this package's
-standard-library modules: `sandbox_calls`, `sandbox_filter`, `sandbox_view`, `sandbox_watch`)
-inside fresh pid, mount and network namespaces made by `unshare` — and a user namespace when
-`git memory` is not root. It
+`git_memory.runners.sandbox` starts it (`python -I -S -c`, importing only this package's
+standard-library modules: `sandbox_calls`, `sandbox_filter`, `sandbox_net`,
+`sandbox_privileges`, `sandbox_view`, `sandbox_watch` and `splice`) inside fresh pid, mount
+and network namespaces made by `unshare` — and a user namespace when `git memory` is not
+root. It
 
 1. builds the runner's root from the allow-list (`sandbox_view.py`): `--ro` paths read-only,
    `--rw` paths writable, nothing else of the host's tree, no terminal;
