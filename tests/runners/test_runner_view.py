@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from git_memory.errors import GitMemoryError
 from git_memory.runners import sandbox
 from git_memory.runners.binary import identify
 from git_memory.runners.identity import mapped_identity
-from git_memory.runners.process import spawn
+from git_memory.runners.process import run_checked, spawn
 from git_memory.runners.report import ReportSocket, private_dir
 from git_memory.runners.view_paths import allowed_paths
 from tests.conftest import PROJECT_ROOT
@@ -55,7 +56,7 @@ def outside() -> Iterator[Path]:
 SECOND_MOUNT = """
 import json, subprocess, sys
 from git_memory.runners.binary import identify
-from git_memory.runners.process import spawn
+from git_memory.runners.process import run_checked, spawn
 from git_memory.runners.profiles import RunnerOptions, resolve_profile
 home, second, script = sys.argv[1:4]
 subprocess.run(["mount", "--bind", home, second], check=True)
@@ -118,7 +119,7 @@ def test_run_as_root_the_runner_owns_nothing_of_the_host(fake_runner: FakeRunner
 AT_A_TERMINAL = """
 import json, os, sys
 from git_memory.runners.binary import identify
-from git_memory.runners.process import spawn
+from git_memory.runners.process import run_checked, spawn
 from git_memory.runners.profiles import RunnerOptions, resolve_profile
 terminal, script = sys.argv[1:3]
 os.setsid()
@@ -225,3 +226,17 @@ def test_as_an_unprivileged_user_the_same_view_and_watch_hold(
     assert layers["identity"] == ("shared with the caller (only root may map another user id)")
     tried = [(item["what"], item["target"], item["layer"]) for item in report["attempts"]]
     assert ("read", str(secret), "allow-list root") in tried
+
+
+@pytest.mark.skipif(not ROOT, reason="only root's runner runs as an id of its own")
+def test_a_program_closed_to_others_is_a_clear_error_as_root(tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    script = closed / "model.py"
+    script.write_text(f"#!{sys.executable}\nprint('{{}}')\n")
+    script.chmod(0o755)
+    with pytest.raises(GitMemoryError) as caught:
+        run_checked(command_profile(script), identify(str(script)), b"")
+    assert caught.value.code == "GM_RUNNER_SPAWN_FAILED"
+    assert "Permission denied" in caught.value.message
+    assert "owns nothing here" in (caught.value.hint or "")
