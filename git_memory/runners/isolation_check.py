@@ -6,7 +6,8 @@ runner is (same environment, same OS sandbox, same `process.spawn`) and really t
 the parent's environment and private paths, to connect out (TCP to a loopback canary, a host
 unix socket, an abstract unix socket), to undo the sandbox's mounts and mount its own, to
 write outside its workspace (decoys of `~/.bashrc` and `.git/hooks/post-checkout` made here)
-and to a terminal, and to leave a `setsid` child behind. On Linux the escape must be caught
+and to a terminal (its own, and a pseudo-terminal made here: never anyone's real one), and
+to leave a `setsid` child behind. On Linux the escape must be caught
 (killed); where the OS sandbox is available every other attempt must be contained too, and
 each one is reported with what contained it, together with the isolation layers that held.
 """
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.runners.attempts import attempts_in
 from git_memory.runners.binary import identify
-from git_memory.runners.canary import TcpCanary, UnixCanary
+from git_memory.runners.canary import TcpCanary, TerminalCanary, UnixCanary
 from git_memory.runners.private_paths import hidden_paths
 from git_memory.runners.process import spawn
 from git_memory.runners.profiles import RunnerOptions, resolve_profile
@@ -103,6 +104,7 @@ def check_isolation(
         TcpCanary() as tcp,
         UnixCanary(str(short / "c.sock")) as unix,
         UnixCanary() as abstract,
+        TerminalCanary() as terminal,
     ):
         given = {
             "canaryPort": tcp.port,
@@ -111,13 +113,20 @@ def check_isolation(
             "unixSocket": str(short / "c.sock"),
             "abstractSocket": abstract.abstract,
             "outside": {label: str(path) for label, path in decoys.items()},
+            "terminal": terminal.path,
             "hostMountNamespace": os.readlink("/proc/self/ns/mnt"),
         }
         argv = [sys.executable, "-I", str(script), json.dumps(given)]
         result = spawn(
             b"", argv=argv, watch=[tcp.port], write=[heartbeat.parent], read=[script.parent]
         )
-    reached = {"TCP": tcp.connections, "unix": unix.connections, "abstract": abstract.connections}
+        written = terminal.received()
+    reached = {
+        "TCP": tcp.connections,
+        "unix": unix.connections,
+        "abstract": abstract.connections,
+        "terminal": written,
+    }
     failures: list[tuple[str, str]] = []
     if _growing(heartbeat):
         failures.append(("SETSID", "a setsid child outlived the run"))
@@ -164,7 +173,7 @@ def judge(
     mounted = [name for name in attempts if "mount" in name and attempts[name].startswith("succ")]
     if mounted:
         failures.append(("MOUNT", "; ".join(f"{name}: {attempts[name]}" for name in mounted)))
-    if attempts.get("write to a terminal", "").startswith("succ"):
+    if reached.get("terminal") or attempts.get("write to a terminal", "").startswith("succ"):
         failures.append(("TERMINAL", "an escape sequence reached a terminal"))
     contained = [
         f"{name}: {outcome}"

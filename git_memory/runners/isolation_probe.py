@@ -3,7 +3,7 @@
 The conformance probe starts this file exactly as it starts the runner (same environment,
 same OS sandbox) and judges what it reports and what it left behind. Given one JSON argument
 (`canaryPort`, `heartbeat`, `private`, `unixSocket`, `abstractSocket`, `outside`,
-`hostMountNamespace`), it
+`terminal`, `hostMountNamespace`), it
 
 1. reads every `/proc/<pid>/environ` it can see, the parent's first, and prints their digests
    (the host compares them with its own environment's digest);
@@ -14,7 +14,7 @@ same OS sandbox) and judges what it reports and what it left behind. Given one J
    can see, deepest first, and to mount a file system, and lists them again;
 4. tries to append to each `outside` path (decoys of `~/.bashrc` and of a repository's
    `.git/hooks/post-checkout`, made by the host outside the workspace), and to write an
-   escape sequence to its terminal and to every `/dev/pts/N` it can see;
+   escape sequence to its terminal and to the host's decoy pseudo-terminal (`terminal`);
 5. starts a `setsid` child that leaves the process group and keeps appending to a heartbeat
    file, then exits at once: that child must be killed and reported as lingering.
 
@@ -134,13 +134,12 @@ def _append(path: str) -> str:
     return SUCCEEDED
 
 
-def _terminal() -> str:
-    """Write an escape sequence to the controlling terminal and to every pseudo-terminal
-    in sight (what could forge what a person sees while approving)."""
-    targets = ["/dev/tty"]
-    with contextlib.suppress(OSError):
-        targets += [f"/dev/pts/{name}" for name in os.listdir("/dev/pts") if name.isdigit()]
-    outcomes = sorted({_append_bytes(target, b"\x1b]0;isolation probe\x07") for target in targets})
+def _terminal(decoy: str) -> str:
+    """Write an escape sequence to the controlling terminal and to the host's decoy
+    pseudo-terminal (what could forge what a person sees while approving)."""
+    outcomes = sorted(
+        {_append_bytes(target, b"\x1b]0;isolation probe\x07") for target in ("/dev/tty", decoy)}
+    )
     written = [outcome for outcome in outcomes if outcome == SUCCEEDED]
     return SUCCEEDED if written else ", ".join(outcomes)
 
@@ -193,7 +192,7 @@ def main(argv: list[str]) -> int:
         attempts["mount a file system"] = _mount(libc)
     for label, path in given["outside"].items():
         attempts[label] = _append(path)
-    attempts["write to a terminal"] = _terminal()
+    attempts["write to a terminal"] = _terminal(given["terminal"])
     report = {
         "private": len(private),
         "environ": _environ_digests(),

@@ -125,7 +125,7 @@ terminal, script = sys.argv[1:3]
 os.setsid()
 os.open(terminal, os.O_RDWR)  # our controlling terminal from now on
 profile = resolve_profile(RunnerOptions("command", command=script), environ={})
-argv = [script, json.dumps({"terminals": True})]
+argv = [script, json.dumps({"terminals": [terminal]})]
 result = spawn(profile, identify(script), b"", argv=argv)
 sys.stdout.write(result.stdout.decode())
 """
@@ -169,6 +169,7 @@ def test_no_terminal_reaches_the_runner(fake_runner: FakeRunner) -> None:
     assert seen["terminals"]["/dev/tty"].startswith("error")
     assert seen["terminals"]["/dev/pts"] == "error 2"  # no /dev/pts in its view at all
     assert "written" not in seen["terminals"].values()
+    assert len(seen["terminals"]) == 3  # /dev/tty, /dev/pts and the terminal it was given
 
 
 @pytest.mark.skipif(not ROOT, reason="a terminal of root's is writable by root's ids only")
