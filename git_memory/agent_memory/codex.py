@@ -8,7 +8,8 @@ bullets carry rollout paths and thread ids, and `### keywords`), then the block'
 in `## User preferences`, `## Reusable knowledge` and `## Failures and how to do differently`.
 
 A block belongs to this repository when one of its `applies_to` working directories is the
-repository's root or lies below it. Only the bullets of its three know-how sections are items;
+repository's root or lies below it. Only the bullets of its three know-how sections are items,
+filed as the section says (preferences are rules, reusable knowledge facts, failures traps);
 their `[Task <n>]` references (and `[ad-hoc note]` tags) point inside the handbook and are
 dropped from the text, the thread ids of the tasks they name kept beside it (the Codex sessions
 the item was learned in, cited when the sessions index holds them). `memory_summary.md` (a
@@ -27,7 +28,16 @@ from pathlib import Path
 from git_memory.agent_memory.items import MemoryItem, split_items
 
 HANDBOOK = "MEMORY.md"
-SECTIONS = ("User preferences", "Reusable knowledge", "Failures and how to do differently")
+# Each know-how section and what its bullets are, as the consolidation template describes
+# them: the person's preferences and corrections ("when <situation>, the user asked /
+# corrected: \"<quote>\" -> <default>") are rules, validated facts and procedures are facts,
+# "symptom -> cause -> fix" failure shields are traps.
+SECTION_KINDS = {
+    "User preferences": "rule",
+    "Reusable knowledge": "fact",
+    "Failures and how to do differently": "trap",
+}
+SECTIONS = tuple(SECTION_KINDS)
 _GROUP = re.compile(r"^# Task Group:", re.MULTILINE)
 _APPLIES = re.compile(r"^applies_to:\s*(.*)$", re.MULTILINE)
 _CWD = re.compile(r"cwd=(.+?)(?=\s+and\s+cwd=|\s*,\s*cwd=|\s*;|\s*$)")
@@ -50,7 +60,8 @@ def split_handbook(store: str, file: str, text: str, roots: tuple[Path, ...]) ->
             threads = tuple(dict.fromkeys(t for m in _MARK.findall(item.text) for t in m.split()))
             cleaned = _REFS.sub("", _MARK.sub("", item.text)).strip()
             if cleaned:
-                items.append(replace(item, text=cleaned, threads=threads))
+                kind = SECTION_KINDS[section]
+                items.append(replace(item, text=cleaned, threads=threads, kind=kind))
     return items
 
 

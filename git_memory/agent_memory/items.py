@@ -35,6 +35,9 @@ class MemoryItem:
     # Ids of the agent's sessions the store says the item was learned in (Codex's handbook
     # names them); not part of the digest.
     threads: tuple[str, ...] = ()
+    # What the store itself files the item as (rule, fact or trap: the section of Codex's
+    # handbook it sits in); None when only its words say (`extract/builtin/harvest.kind_of`).
+    kind: str | None = None
 
     @property
     def digest(self) -> str:

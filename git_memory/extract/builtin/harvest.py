@@ -73,6 +73,11 @@ def kind_of(text: str) -> str:
     return "command" if _COMMAND.search(text) else "fact"
 
 
+def item_kind(item: MemoryItem) -> str:
+    """What the store files the item as, else what its words make it."""
+    return item.kind or kind_of(item.text)
+
+
 def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
     """Read every enabled store of this worktree and stage what is new or changed."""
     worktree = workspace.worktree
@@ -131,7 +136,7 @@ def _one(
     _remember(workspace, item, candidate_id)
     if existing is None or existing.status == "quarantined":
         outcome.offered.append(
-            (candidate_id, item, kind_of(item.text), "update" if target else "store")
+            (candidate_id, item, item_kind(item), "update" if target else "store")
         )
 
 
@@ -192,7 +197,7 @@ def _stage(
     text = item.text.strip()
     draft = DraftCandidate(
         content=text,
-        type=TYPE_OF[kind_of(text)],
+        type=TYPE_OF[item_kind(item)],
         priority=50,
         confidence="medium",
         scene=None,

@@ -6,8 +6,10 @@ Pure functions over decoded JSON, plus the one bounded way to read a whole small
 
 from __future__ import annotations
 
+import os
 import re
 import zlib
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -61,6 +63,48 @@ def decode_document(data: bytes, diagnostics: list[Diagnostic]) -> Any:
         diagnostics.append(Diagnostic("invalid-json-document", 0, "not a JSON object"))
     diagnostics += [Diagnostic(code, 0, "a lone UTF-16 surrogate was replaced") for code in repairs]
     return value
+
+
+def decoded_lines(data: bytes, diagnostics: list[Diagnostic]) -> Iterator[tuple[int, Any]]:
+    """(offset, record) of every JSON-lines record of a document read whole; a line that is
+    not one (a torn line among them) is skipped with a diagnostic at its offset."""
+    offset = 0
+    for line in data.splitlines(keepends=True):
+        at, offset = offset, offset + len(line)
+        if not line.strip():
+            continue
+        repairs: list[str] = []
+        try:
+            record = decode_line(line, _record_size(line), repairs)
+        except LineRejected as exc:
+            diagnostics.append(Diagnostic(exc.code, at, exc.message))
+            continue
+        diagnostics += [Diagnostic(code, at, "a lone surrogate was replaced") for code in repairs]
+        yield at, record
+
+
+def _record_size(line: bytes) -> int:
+    """The length of a line of `splitlines(keepends=True)` without its one line break
+    (stripping it would copy the line, and the lines hold whole tool outputs)."""
+    if line.endswith(b"\r\n"):
+        return len(line) - 2
+    return len(line) - 1 if line.endswith((b"\n", b"\r")) else len(line)
+
+
+def tree_identity(path: str, files: list[str]) -> tuple[int, int, int, int]:
+    """The identity of a source made of `path` and `files`: `path`'s device and inode, the
+    sizes of all plus their count, and the newest modification time (a file that went away
+    is left out)."""
+    stat = os.stat(path)
+    size, newest = stat.st_size + len(files), stat.st_mtime_ns
+    for name in files:
+        try:
+            other = os.stat(name)
+        except OSError:
+            continue
+        size += other.st_size
+        newest = max(newest, other.st_mtime_ns)
+    return (stat.st_dev, stat.st_ino, size, newest)
 
 
 def objects(value: Any) -> list[dict[str, Any]]:
