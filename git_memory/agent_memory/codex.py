@@ -15,9 +15,8 @@ A preference in the template's shape (`when <situation>, the user asked / correc
 "<quote>" -> <default>`) offers the situation and default as the rule and keeps the quote as
 the person's words. `[Task <n>]` references (and `[ad-hoc note]` tags) point inside the
 handbook and are dropped from the text; the sessions of the tasks they name are kept beside it
-(`codex_routing.py`), cited when the sessions index holds them. `memory_summary.md` (a profile
-of the person across all projects), `raw_memories.md`, the recaps of `rollout_summaries/` and
-`skills/` are never read.
+(`codex_routing.py`), cited when the sessions index holds them. `codex_layout.py` says what
+else of the folder is read and what never is.
 """
 
 from __future__ import annotations
@@ -47,6 +46,8 @@ SECTION_KINDS = {
     "Failures and how to do differently": "trap",
 }
 SECTIONS = tuple(SECTION_KINDS)
+# Headings under which Codex writes routing data, never know-how (the same template).
+ROUTING_SECTIONS = frozenset({"rollout_summary_files", "keywords"})
 _GROUP = re.compile(r"^# Task Group:", re.MULTILINE)
 _APPLIES = re.compile(r"^applies_to:\s*(.*)$", re.MULTILINE)
 _CWD = re.compile(r"cwd=(.+?)(?=\s+and\s+cwd=|\s*,\s*cwd=|\s*;|\s*$)")
@@ -86,6 +87,13 @@ def split_handbook(
         for item in split_items(store, file, mine, section):
             items += _know_how(item, section, sessions)
     return items
+
+
+def split_registry(store: str, file: str, text: str) -> list[MemoryItem]:
+    """The items of a legacy per-directory registry (plain Markdown notes of that directory),
+    without the routing lists Codex keeps beside know-how."""
+    routing = {i.key for name in ROUTING_SECTIONS for i in split_items(store, file, text, name)}
+    return [item for item in split_items(store, file, text) if item.key not in routing]
 
 
 def _refs_marked(block: str, tasks: dict[str, Sessions], sessions: list[Sessions]) -> str:

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from git_memory.agent_memory.codex import split_handbook
+from git_memory.agent_memory.codex import split_handbook, split_registry
 from git_memory.agent_memory.codex_routing import SummaryReader
 from git_memory.agent_memory.items import MemoryItem, split_items
 from git_memory.agent_memory.stores import FoundStore, StoreFile
@@ -61,6 +61,8 @@ def _items_of(store: str, file: StoreFile, text: str) -> list[MemoryItem]:
     if file.roots is not None:
         summaries = _summary_reader(file.path.parent / ROLLOUT_SUMMARIES)
         return split_handbook(store, file.name, text, file.roots, summaries)
+    if file.registry:
+        return split_registry(store, file.name, text)
     return split_items(store, file.name, text, file.section)
 
 
