@@ -66,6 +66,11 @@ def _no_summaries(_name: str) -> str | None:
     return None
 
 
+def has_task_groups(text: str) -> bool:
+    """Whether the text holds a `# Task Group:` block (the handbook's documented layout)."""
+    return _GROUP.search(text) is not None
+
+
 def split_handbook(
     store: str,
     file: str,

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from git_memory.agent_memory.codex import split_handbook, split_registry
+from git_memory.agent_memory.codex import has_task_groups, split_handbook, split_registry
 from git_memory.agent_memory.codex_routing import SummaryReader
 from git_memory.agent_memory.items import MemoryItem, split_items
 from git_memory.agent_memory.stores import FoundStore, StoreFile
@@ -24,6 +24,11 @@ MAX_FILES = 200
 # Rollout summaries a handbook names that are opened for their header, at most.
 MAX_SUMMARIES = 200
 ROLLOUT_SUMMARIES = "rollout_summaries"
+# A Codex handbook with text but no `# Task Group:` block: a layout this reader does not know.
+UNKNOWN_HANDBOOK = (
+    "unknown-layout",
+    "no `# Task Group:` block: not the handbook layout Codex documents; not read",
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,9 @@ def read_store(store: FoundStore, worktree_root: Path) -> tuple[list[MemoryItem]
             diagnostics.append(
                 UnreadFile(store.spec.name, file.name, refused.code, refused.message)
             )
+            continue
+        if file.roots is not None and text.strip() and not has_task_groups(text):
+            diagnostics.append(UnreadFile(store.spec.name, file.name, *UNKNOWN_HANDBOOK))
             continue
         items += _items_of(store.spec.name, file, text)
     return items, diagnostics
