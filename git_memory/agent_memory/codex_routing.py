@@ -33,7 +33,7 @@ _ROUTING = re.compile(
 _BULLET = re.compile(r"^\s*[-*]\s+(.*)$", re.MULTILINE)
 _SUMMARY = re.compile(r"rollout_summaries/([^\s`<>()\[\],/\\]+\.md)")
 _THREAD = re.compile(r"\bthread_id=([0-9A-Za-z-]+)")
-_ROLLOUT = re.compile(r"\brollout_path=(.+?\.jsonl)(?=[,)\s]|$)")
+_ROLLOUT = re.compile(r"\brollout_path=(.+?\.jsonl(?:\.zst)?)(?=[,)\s]|$)")
 _HEADER = re.compile(r"^(thread_id|rollout_path|cwd|updated_at|git_branch):[ \t]*(\S.*?)\s*$")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 

@@ -101,10 +101,12 @@ def _first_turns(
     worktree: Worktree, threads: tuple[str, ...], rollouts: tuple[str, ...] = ()
 ) -> list[WritingTurn]:
     """The first turn in this worktree of each Codex session in `threads`, or whose rollout
-    file is one of `rollouts` (as named, or as resolved)."""
+    file is one of `rollouts` (as named or resolved, compressed since or not)."""
     if not threads and not rollouts:
         return []
-    files = tuple(dict.fromkeys([*rollouts, *(os.path.realpath(path) for path in rollouts)]))
+    named = [*rollouts, *(os.path.realpath(path) for path in rollouts)]
+    plain = [path.removesuffix(".zst") for path in named]
+    files = tuple(dict.fromkeys([*named, *plain, *(f"{path}.zst" for path in plain)]))
     seal, moment = seal_after(worktree), time.time()
     first: dict[str, WritingTurn] = {}
     with index.reader(worktree.state_home) as conn:
