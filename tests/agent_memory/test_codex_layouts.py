@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import zstandard
 
 from git_memory.agent_memory.codex_layout import BUCKET_ENTRIES, ROOT_ENTRIES
 from tests.agent_memory.codex_folders import (
     OFFERED,
+    OTHER,
     QUOTE,
     RELEASE,
     bucket,
@@ -64,12 +66,17 @@ def _doctor_line(project: Project) -> dict[str, Any]:
     return check  # type: ignore[no-any-return]
 
 
-def _session(project: Project, cwd: str, *, session_id: str = RELEASE) -> None:
-    """A Codex session whose rollout file is the one the summaries name, indexed."""
+def _session(project: Project, cwd: str, path: Path | None = None) -> None:
+    """A Codex session run in `cwd`, indexed; its rollout file is the one the summaries name
+    unless `path` says otherwise (compressed when it ends in `.zst`)."""
     lines = codex_lines(cwd, ["cut the patch release", "now tag it"])
-    lines[0]["payload"]["id"] = session_id
-    path = rollout_path(project.homes["codex"], RELEASE)
-    write_jsonl(path, lines, time.time() - 3 * 3600)
+    lines[0]["payload"]["id"] = RELEASE
+    path = path or rollout_path(project.homes["codex"], RELEASE)
+    write_jsonl(path, lines)
+    if path.suffix == ".zst":
+        path.write_bytes(zstandard.ZstdCompressor().compress(path.read_bytes()))
+    old = time.time() - 3 * 3600  # idle long enough for its turns to count as closed
+    os.utime(path, (old, old))
     assert project.gm("sessions", "sync")[0] == 0
 
 
@@ -152,16 +159,22 @@ def test_a_summary_that_is_gone_names_no_session(project: Project) -> None:
     assert [e for e in cited if "first turn" in e["display"]] == []
 
 
-def test_the_rollout_file_a_summary_names_is_matched_by_its_path(project: Project) -> None:
+@pytest.mark.parametrize("compressed", [False, True], ids=["as-named", "compressed-since"])
+def test_the_rollout_file_a_summary_names_is_matched_by_its_path(
+    project: Project, compressed: bool
+) -> None:
     cwd = _cwd(project)
-    rollout = rollout_path(project.homes["codex"], RELEASE)
+    # A resumed session's rollout is named after two threads, and the sessions index calls
+    # it by both at once (tests/sessions/test_sync_incremental.py): only its path matches.
+    rollout = rollout_path(project.homes["codex"], f"{RELEASE}_{OTHER}")
     current_folder(
         project.homes["codex"],
         cwd,
         bullet=f"rollout_summaries/a.md (cwd={cwd}, rollout_path={rollout})",
     )
-    # The session's own id is not the one its file is named after: only the path matches.
-    _session(project, cwd, session_id="019c0000-0000-7000-8000-00000000abcd")
+    if compressed:  # Codex may archive a rollout as `.jsonl.zst` after the summary named it
+        rollout = rollout.with_name(rollout.name + ".zst")
+    _session(project, cwd, path=rollout)
     project.gm("harvest")
     cited = _evidence(_item(_review(project), "Reusable knowledge#2"))
     assert [e["excerpt"] for e in cited if "first turn" in e["display"]] == [

@@ -85,10 +85,13 @@ def test_the_sessions_come_from_the_bullet_when_it_names_them() -> None:
     assert items["User preferences#3"].threads == (RELEASE, MIGRATION)
 
 
-def test_a_bullet_with_only_the_required_fields_takes_the_thread_from_the_rollout_name() -> None:
-    bullet = f"rollout_summaries/x.md (cwd={CWD}, rollout_path={ROLLOUT}, updated_at=t)"
+@pytest.mark.parametrize("rollout", [ROLLOUT, f"{ROLLOUT}.zst"])
+def test_a_bullet_with_only_the_required_fields_takes_the_thread_from_the_rollout_name(
+    rollout: str,
+) -> None:
+    bullet = f"rollout_summaries/x.md (cwd={CWD}, rollout_path={rollout}, updated_at=t)"
     tasks = task_sessions(f"## Task 1: t\n\n### rollout_summary_files\n\n- {bullet}\n", {}.get)
-    assert tasks == {"1": Sessions((RELEASE,), (ROLLOUT,))}
+    assert tasks == {"1": Sessions((RELEASE,), (rollout,))}
 
 
 @pytest.mark.parametrize("era", ["current", "cwd", "bare"])
