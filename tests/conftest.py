@@ -33,6 +33,7 @@ AGENT_HOMES = {
     "xdg_data": "XDG_DATA_HOME",
     "copilot": "COPILOT_HOME",
     "cursor": "CURSOR_CONFIG_DIR",
+    "antigravity": "ANTIGRAVITY_HOME",
 }
 
 

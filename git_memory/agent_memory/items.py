@@ -35,11 +35,28 @@ class MemoryItem:
     # Ids of the agent's sessions the store says the item was learned in (Codex's handbook
     # names them); not part of the digest.
     threads: tuple[str, ...] = ()
+    # What the store itself files the item as (rule, fact or trap: the section of Codex's
+    # handbook it sits in); None when only its words say (`extract/builtin/harvest.kind_of`).
+    kind: str | None = None
+    # The agent's session files the store names for the item (Codex's rollout paths): matched
+    # against the sessions index, never shown.
+    rollouts: tuple[str, ...] = ()
+    # The person's own words the store quotes as theirs (a Codex preference's `the user
+    # asked / corrected: "<quote>"`): the statement cites them as typed by a person.
+    said: str | None = None
+    # What is offered when it is not the store's text itself (a Codex preference's situation
+    # and default without the quote); the digest stays over the store's text.
+    offered: str | None = None
 
     @property
     def digest(self) -> str:
         """sha256 of the whitespace-normalized text."""
         return sha256_hex(" ".join(self.text.split()).encode())
+
+    @property
+    def content(self) -> str:
+        """The text offered for review."""
+        return self.offered or self.text
 
 
 def split_items(store: str, file: str, text: str, section: str | None = None) -> list[MemoryItem]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.agent_memory.items import MemoryItem
 from git_memory.agent_memory.stores import FoundStore
+from git_memory.database import Connection, Row
 from git_memory.errors import GitMemoryError
 from git_memory.sessions import index
 from git_memory.sessions.query import (
@@ -91,27 +92,25 @@ def _writing_turns(
                     )
                 )
     for item in wanted:
-        for learned in _first_turns(worktree, item.threads):
+        for learned in _first_turns(worktree, item.threads, item.rollouts):
             found.setdefault((item.store, item.key), []).append(learned)
     return {key: turns[-MAX_TURNS_PER_ITEM:] for key, turns in found.items()}
 
 
-def _first_turns(worktree: Worktree, threads: tuple[str, ...]) -> list[WritingTurn]:
-    """The first turn in this worktree of each Codex session in `threads`."""
-    if not threads:
+def _first_turns(
+    worktree: Worktree, threads: tuple[str, ...], rollouts: tuple[str, ...] = ()
+) -> list[WritingTurn]:
+    """The first turn in this worktree of each Codex session in `threads`, or whose rollout
+    file is one of `rollouts` (as named or resolved, compressed since or not)."""
+    if not threads and not rollouts:
         return []
+    named = [*rollouts, *(os.path.realpath(path) for path in rollouts)]
+    plain = [path.removesuffix(".zst") for path in named]
+    files = tuple(dict.fromkeys([*named, *plain, *(f"{path}.zst" for path in plain)]))
     seal, moment = seal_after(worktree), time.time()
+    first: dict[str, WritingTurn] = {}
     with index.reader(worktree.state_home) as conn:
-        cwds = attributed_cwds(conn, worktree.root)
-        rows = conn.execute(
-            "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns FROM turns t"
-            " JOIN sessions s ON s.session_key = t.session_key JOIN files f ON f.id = t.file_id"
-            f" WHERE s.provider = 'codex' AND s.session_id IN ({','.join('?' * len(threads))})"
-            f" AND t.cwd IN ({','.join('?' * len(cwds))}) ORDER BY t.started, t.ordinal",
-            [*threads, *cwds],
-        ).fetchall()
-        first: dict[str, WritingTurn] = {}
-        for row in rows:
+        for row in _codex_rows(conn, attributed_cwds(conn, worktree.root), threads, files):
             if row["session_key"] in first:
                 continue
             turn = turn_record(conn, worktree, row, closure_of(row, moment, seal))
@@ -124,6 +123,28 @@ def _first_turns(worktree: Worktree, threads: tuple[str, ...]) -> list[WritingTu
                 "learned-in",
             )
     return list(first.values())
+
+
+def _codex_rows(
+    conn: Connection, cwds: list[str], threads: tuple[str, ...], files: tuple[str, ...]
+) -> list[Row]:
+    """Turns in `cwds` of the Codex sessions with one of `threads` as id or one of `files`
+    as rollout file, earliest first."""
+    return list(
+        conn.execute(
+            "SELECT t.*, s.provider, s.turns AS session_turns, f.mtime_ns FROM turns t"
+            " JOIN sessions s ON s.session_key = t.session_key JOIN files f ON f.id = t.file_id"
+            f" WHERE s.provider = 'codex' AND (s.session_id IN ({_marks(threads)})"
+            f" OR f.path IN ({_marks(files)})) AND t.cwd IN ({_marks(cwds)})"
+            " ORDER BY t.started, t.ordinal",
+            [*threads, *files, *cwds],
+        ).fetchall()
+    )
+
+
+def _marks(values: Iterable[object]) -> str:
+    """SQL placeholders for `values` (one that matches nothing when there are none)."""
+    return ",".join("?" for _ in values) or "NULL"
 
 
 def written_text(calls: Iterable[ToolCall], path: str, store: str) -> str:

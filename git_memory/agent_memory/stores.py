@@ -15,7 +15,8 @@
   `projects.json` gives the worktree (or the `sha256` of its path, the older layout).
 - Serena: `.serena/memories/*.md` in the worktree.
 - Codex: the handbook `<CODEX_HOME or ~/.codex>/memories/MEMORY.md`, only its blocks whose
-  working directory lies in this repository (`codex.py`).
+  working directory lies in this repository (`codex.py`), and the registries of the legacy
+  per-directory buckets of the repository's directories (`codex_layout.py`).
 
 `memory.sources` (the comma list that also picks transcript agents) turns stores on: an
 agent's name turns on all its stores unless some of them are named, then only those.
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from git_memory.agent_memory.claude import configured_directory, project_slug
 from git_memory.agent_memory.codex import HANDBOOK
+from git_memory.agent_memory.codex_layout import bucket_files, worktree_buckets
 from git_memory.sessions.providers import claude_code, codex, gemini_cli
 from git_memory.sessions.providers.base import MEMORY_STORES
 
@@ -52,12 +54,14 @@ class StoreSpec:
 @dataclass(frozen=True)
 class StoreFile:
     """One file of a found store: its path, its name inside the store, the section read;
-    `roots` makes it a Codex handbook, read only for the blocks applying to those folders."""
+    `roots` makes it a Codex handbook, read only for the blocks applying to those folders,
+    `registry` a legacy Codex registry of one of them (`codex_layout.py`)."""
 
     path: Path
     name: str
     section: str | None = None
     roots: tuple[Path, ...] | None = None
+    registry: bool = False
 
 
 @dataclass(frozen=True)
@@ -225,15 +229,32 @@ def _serena(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     return FoundStore(spec, root, _markdown_in(root))
 
 
-def _codex(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
-    root = codex.PROVIDER_INFO.home() / "memories"
-    path = root / HANDBOOK
-    if not (path.exists() or path.is_symlink()):
-        return FoundStore(spec, root, ())
-    # Codex records the working directory as it saw it: the path as given and as resolved.
+def codex_memories() -> Path:
+    """Codex's memories folder, `<CODEX_HOME or ~/.codex>/memories`."""
+    return codex.PROVIDER_INFO.home() / "memories"
+
+
+def codex_roots(worktree: Worktree) -> tuple[Path, ...]:
+    """The folders whose Codex memories are this worktree's: the main worktree and this one,
+    each as given and as resolved (Codex records the directory as it saw it, and names a
+    legacy bucket after the resolved one)."""
     folders = (main_root(worktree), worktree.root)
-    roots = tuple(dict.fromkeys([*folders, *(Path(os.path.realpath(f)) for f in folders)]))
-    return FoundStore(spec, root, (StoreFile(path, HANDBOOK, roots=roots),))
+    return tuple(dict.fromkeys([*folders, *(Path(os.path.realpath(f)) for f in folders)]))
+
+
+def _codex(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
+    root = codex_memories()
+    if not root.is_dir():
+        return None
+    roots = codex_roots(worktree)
+    files = [
+        StoreFile(path, name, registry=True)
+        for path, name in bucket_files(root, worktree_buckets(worktree, root, roots))
+    ]
+    path = root / HANDBOOK
+    if path.exists() or path.is_symlink():
+        files.insert(0, StoreFile(path, HANDBOOK, roots=roots))
+    return FoundStore(spec, root, tuple(files))
 
 
 _LOCATORS = {

@@ -23,6 +23,8 @@ INDEXED_AGENTS: dict[str, Provider] = {
     "qwen-code": "qwen",
     "copilot-cli": "copilot",
     "cursor": "cursor",
+    # Antigravity reads GEMINI.md, and AGENTS.md (codex's target, a default) since 1.20.3.
+    "antigravity": "gemini",
 }
 
 

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from git_memory.errors import GitMemoryError
-from git_memory.formats.entry import is_scope
+from git_memory.formats.entry import is_scope, scope_directory
 from git_memory.verify.commands import requirements
 
 PATH_PREFIX = "path:"
@@ -55,8 +55,7 @@ def common_directory(places: Sequence[str]) -> str:
 def entry_scope(scope: str, paths: Sequence[str], body: str) -> str | None:
     """The directory an entry applies below, or None when it applies everywhere."""
     if scope.startswith(PATH_PREFIX):
-        directory = scope.removeprefix(PATH_PREFIX)
-        return None if directory == "." else directory
+        return scope_directory(scope)
     cited = [path.strip("/") for path in paths]
     anchors = _anchors(cited, body)
     found = common_directory(anchors) if anchors else ""

@@ -23,10 +23,12 @@ from git_memory.repo.memory_lint import collect_findings, text_lines
 from git_memory.repo.staged import (
     StagedWorktree,
     adopt_hook_environment,
+    commit_known,
     discover,
     hook_worktree,
 )
 from git_memory.sessions.private import indexed_session_ids
+from git_memory.store.reviewed import reviewed_digests
 
 
 def run(find_worktree: Callable[[], StagedWorktree] = discover) -> int:
@@ -34,7 +36,14 @@ def run(find_worktree: Callable[[], StagedWorktree] = discover) -> int:
     failpoint("lint.staged.start")
     try:
         worktree = find_worktree()
-        results = collect_findings(worktree, staged=True, paths=[], indexed_ids=indexed_session_ids)
+        results = collect_findings(
+            worktree,
+            staged=True,
+            paths=[],
+            indexed_ids=indexed_session_ids,
+            known_commit=commit_known(worktree),
+            reviewed=reviewed_digests,
+        )
     except GitMemoryError as exc:
         output.print_error(exc.code, exc.message, exc.hint)
         return exc.exit_code

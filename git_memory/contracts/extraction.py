@@ -126,7 +126,7 @@ class TimeWindow(Model):
 
 
 Provider = Literal[
-    "claude", "codex", "gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor"
+    "claude", "codex", "gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor", "antigravity"
 ]
 ResultEvidence = Literal["provider-completed", "abandoned", "unknown"]
 TerminalState = Literal["pending", "completed", "failed", "cancelled", "unknown"]

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from git_memory.contracts.base import Model, Priority, unique
+from git_memory.contracts.extraction import is_absent
 
 Freshness = Literal["fresh", "stale", "unverifiable"]
 MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -44,6 +46,18 @@ class VerifiedMemory(Model):
     state: Freshness
     reasons: list[VerifyReason]
     notes: list[str] = Field(default_factory=list)
+
+
+class VerifyDirective(Model):
+    """Text in a memory file that tells agents to act beyond a memory's role
+    (`GM_DIRECTIVE_<CLASS>`), in a file whose bytes no promotion reviewed on this machine
+    wrote (it arrived by a pull, or was written by hand)."""
+
+    path: str
+    line: int = Field(ge=1)
+    code: str
+    message: str
+    excerpt: str
 
 
 class FreshnessCounts(Model):
@@ -91,6 +105,11 @@ class VerifyResponse(Model):
     entries: list[VerifiedMemory]
     counts: FreshnessCounts
     drift: DriftReport | None = None
+    directives: list[VerifyDirective] | SkipJsonSchema[None] = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="Instructions to agents no one reviewed here (a pull, a hand edit).",
+    )
     _rendering: str = PrivateAttr(default="text")
 
 

@@ -5,15 +5,19 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Final, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from git_memory.contracts.base import Hex40, Hex64, Model, added_optional
 from git_memory.contracts.binding import RepositoryBinding
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import Identifier, PositiveInt, unique_by
+from git_memory.contracts.extraction import Identifier, PositiveInt, is_absent, unique_by
 from git_memory.formats.entry import is_scope
+from git_memory.lint.directive_keywords import DIRECTIVE_CODES
 
 MAX_PREPARE_CANDIDATES = 50
+# A code of `lint.directive_rules.DIRECTIVE_CODES` (checked by `PrepareCandidate`).
+DirectiveCode = Annotated[str, StringConstraints(max_length=64)]
 # The original engine stopped at 128 files; a team adopting memory in bulk (or re-homing a
 # memory root) promotes more at once, and nothing in the writer needs the smaller bound.
 MAX_PLAN_FILES = 1024
@@ -40,6 +44,21 @@ class PrepareCandidate(Model):
         "The entry's `scope` as the reviewer set it: `repo` (its evidence decides), "
         "`path:<dir>` (it applies below that directory) or `path:.` (it applies everywhere).",
     )
+
+    # The codes of the review item's `directives` a person confirmed (docs/contracts.md); no
+    # description, so the tool list stays within the MCP budget (tests/mcp/test_mcp_wire.py).
+    confirmed_directives: (
+        Annotated[list[DirectiveCode], Field(max_length=len(DIRECTIVE_CODES))]
+        | SkipJsonSchema[None]
+    ) = Field(default=None, exclude_if=is_absent)
+
+    @field_validator("confirmed_directives")
+    @classmethod
+    def _known_directives(cls, value: list[str] | None) -> list[str] | None:
+        unknown = sorted(set(value or ()) - set(DIRECTIVE_CODES))
+        if unknown:
+            raise ValueError(f"not a directive code: {', '.join(unknown)}")
+        return value
 
     @field_validator("statements")
     @classmethod

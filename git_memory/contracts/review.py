@@ -76,6 +76,16 @@ class ReviewReplaced(Model):
     approved_text: Annotated[str, StringConstraints(max_length=MAX_APPROVED_CHARS)]
 
 
+class ReviewDirective(Model):
+    """An instruction to agents in `content` (`GM_DIRECTIVE_<CLASS>`): a person confirms it
+    by listing its code in the prepare request's `confirmedDirectives`."""
+
+    code: str
+    message: str
+    line: PositiveInt
+    excerpt: str
+
+
 class ReviewItem(Model):
     """A quarantined candidate at its current revision."""
 
@@ -96,6 +106,11 @@ class ReviewItem(Model):
         exclude_if=is_absent,
         description="An update: each approved entry it would rewrite, with the text approved "
         "now (beside `content`, the new text); absent for a new entry.",
+    )
+    directives: list[ReviewDirective] | SkipJsonSchema[None] = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="Instructions to agents in `content`, each confirmed explicitly or refused.",
     )
 
     @field_validator("statements")

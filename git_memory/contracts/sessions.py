@@ -9,7 +9,14 @@ from pydantic import Field
 from git_memory.contracts.base import Hex64, Model, Timestamp
 
 Provider = Literal[
-    "claude-code", "codex", "gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor"
+    "claude-code",
+    "codex",
+    "gemini-cli",
+    "qwen-code",
+    "opencode",
+    "copilot-cli",
+    "cursor",
+    "antigravity",
 ]
 Closure = Literal["hard-sealed", "quiescent", "open"]
 
@@ -124,4 +131,7 @@ class SessionShow(Model):
     format: Literal["git-memory-session-show@v1"] = "git-memory-session-show@v1"
     session_key: Hex64
     provider: Provider
+    # How the session's folder was found when its transcript records none (Antigravity:
+    # `history.jsonl`, or the majority of the places it worked in); null otherwise.
+    attribution: str | None = None
     turns: list[ShownTurn]

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from git_memory.errors import GitMemoryError
+from git_memory.sessions.providers.table import providers
 
-# The other agents' history homes (docs/sessions.md) point at empty sandbox directories.
-OTHER_AGENTS = (
-    "GEMINI_CLI_HOME",
-    "QWEN_RUNTIME_DIR",
-    "XDG_DATA_HOME",
-    "COPILOT_HOME",
-    "CURSOR_CONFIG_DIR",
+# The other agents' history homes (docs/sessions.md) point at empty sandbox directories:
+# every registered reader's, so an agent added to the table is sandboxed too.
+OTHER_AGENTS = tuple(
+    provider.variable
+    for provider in providers().values()
+    if provider.variable not in ("CLAUDE_CONFIG_DIR", "CODEX_HOME")
 )
 REDIRECTED = (
     "GIT_MEMORY_HOME",

@@ -7,13 +7,16 @@ import shutil
 import stat
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Literal
 
 from git_memory import __version__, _proc
 from git_memory.contracts.base import Model
+from git_memory.runners.identity import Identity
 from git_memory.runners.isolation_check import probe_sandbox
-from git_memory.runners.sandbox import current_status, describe_layers
+from git_memory.runners.refusal import load_refusal
+from git_memory.runners.sandbox import current_status, describe_layers, missing_layers
 from git_memory.sessions.discover import discover
 from git_memory.sessions.providers.table import providers
 
@@ -159,11 +162,11 @@ def check_runner_sandbox() -> DoctorCheck:
         )
     with tempfile.TemporaryDirectory(prefix="git-memory-doctor-") as base:
         result = probe_sandbox(Path(base))
-    missing = [name for name, state in result.layers.items() if state != "held"]
+    missing = missing_layers(result.layers)
     let_through = [f"{check}: {detail}" for check, detail in result.failures]
     detail = (
-        f"OS sandbox ({found.reason}); layers: {describe_layers(result.layers)}; "
-        f"contained: {'; '.join(result.contained) or 'nothing was tried'}"
+        f"OS sandbox ({found.reason}); runner {_runner_id(found.identity)}; "
+        f"layers: {describe_layers(result.layers)}; {_contained(result.contained)}"
     )
     if let_through:
         return DoctorCheck(
@@ -178,6 +181,23 @@ def check_runner_sandbox() -> DoctorCheck:
         detail=detail,
         hint=f"not available here: {', '.join(missing)}" if missing else None,
     )
+
+
+def _runner_id(identity: Identity | None) -> str:
+    if identity is None:
+        return "id unknown"
+    if identity.drop:
+        return f"uid {identity.uid}, gid {identity.gid}: no account of this host"
+    return f"uid {identity.uid}: the caller's own"
+
+
+def _contained(contained: list[str]) -> str:
+    """The probe's own attempts, and what the attempt watch saw, counted by layer."""
+    own = [line for line in contained if ": stopped by " not in line]
+    layers = Counter(line.rsplit(": stopped by ", 1)[1] for line in contained if line not in own)
+    watched = ", ".join(f"{layer} {count}" for layer, count in sorted(layers.items()))
+    text = f"contained: {'; '.join(own) or 'nothing was tried'}"
+    return f"{text}; attempts seen, by the layer that stopped them: {watched}" if watched else text
 
 
 def check_runners(state_home: Path) -> list[DoctorCheck]:
@@ -196,7 +216,19 @@ def check_runners(state_home: Path) -> list[DoctorCheck]:
             )
             continue
         record = state_home / "artifacts" / "conformance" / f"{name}.json"
-        if record.is_file():
+        refusal = load_refusal(state_home, name)
+        if refusal is not None:
+            tried = [str(attempt) for attempt in refusal["attempts"]]
+            checks.append(
+                DoctorCheck(
+                    name=f"runner {name}",
+                    status="fail",
+                    detail=f"{binary}; refused: it tried what its profile denies "
+                    f"[GM_RUNNER_NONCONFORMANT]: {'; '.join(tried[:3])}",
+                    hint=f"fix its setup, then git memory reverify-runner --runner {name}",
+                )
+            )
+        elif record.is_file():
             checks.append(
                 DoctorCheck(
                     name=f"runner {name}",

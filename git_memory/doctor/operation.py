@@ -34,8 +34,9 @@ class DoctorReport(Model):
 def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
     """Check the install (version, man page), the state home's permissions, the transcript
     directories, the runners, whether Claude Code and Codex have the MCP server registered,
-    and in a worktree the memory root, lint, index.json, hooks, indexed sessions and stale
-    memory. Exits 1 with a hint for everything that needs action."""
+    and in a worktree the memory root, lint, index.json, hooks, indexed sessions, stale
+    memory, the agents' own memory stores and whether Codex's memories folder holds only
+    what Codex documents. Exits 1 with a hint for everything that needs action."""
     found = [checks.check_version(), checks.check_man_page()]
     try:
         worktree = ctx.worktree
@@ -61,6 +62,7 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
             found.append(wt.check_sessions(ctx))
         found.append(check_freshness(ctx))
         found.append(wt.check_agent_memory(ctx))
+        found += wt.check_codex_memories(ctx)
 
     root = worktree.root if worktree is not None else None
     found += [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from git_memory.agent_memory.codex_check import codex_layout
 from git_memory.agent_memory.status import found_stores
 from git_memory.agent_memory.stores import STORES, enabled_stores
 from git_memory.doctor.checks import DoctorCheck
@@ -161,3 +162,40 @@ def check_agent_memory(ctx: OpContext) -> DoctorCheck:
         detail=(listed or "no agent memory store found for this worktree") + suffix,
         hint="git memory harvest offers their items for review" if found else None,
     )
+
+
+# Unknown entries doctor names one by one; past this many it says how many more.
+MAX_NAMED = 10
+
+
+def check_codex_memories(ctx: OpContext) -> list[DoctorCheck]:
+    """Doctor: whether Codex's memories folder holds only what Codex documents; an entry this
+    reader does not know is named, and harvest reads nothing from it (docs/agent-memory.md)."""
+    worktree = ctx.worktree
+    on = {spec.name for spec in enabled_stores(worktree.config_value("memory.sources"))}
+    layout = codex_layout(worktree) if "codex-memories" in on else None
+    if layout is None:
+        return []
+    where = shown_path(layout.folder)
+    if layout.unknown:
+        named = layout.unknown[:MAX_NAMED]
+        more = len(layout.unknown) - len(named)
+        return [
+            DoctorCheck(
+                name="codex memories",
+                status="warn",
+                detail=f"{where}: not a layout this reader knows, so harvest reads nothing from: "
+                + ", ".join(named)
+                + (f" and {more} more" if more else ""),
+                hint="docs/agent-memory.md lists what Codex writes there and what is read",
+            )
+        ]
+    buckets = ", ".join(layout.buckets)
+    return [
+        DoctorCheck(
+            name="codex memories",
+            status="ok",
+            detail=f"{where}: the layout Codex documents"
+            + (f"; legacy folder(s) of this repository: {buckets}" if buckets else ""),
+        )
+    ]

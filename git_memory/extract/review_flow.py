@@ -65,9 +65,22 @@ def is_typed_fact(item: ReviewItem) -> bool:
 
 def bulk_confirmable(item: ReviewItem) -> bool:
     """A typed fact whose every statement shows the observed run it rests on (the command as
-    run, from the tool call): only these may be confirmed together. Everything else, and a
-    statement only the agent's words back, is decided on its own."""
-    return is_typed_fact(item) and all("tool" in (s.origins or []) for s in item.statements)
+    run, from the tool call) and that tells agents nothing beyond a memory's role: only these
+    may be confirmed together. Everything else, and a statement only the agent's words back,
+    is decided on its own."""
+    return (
+        is_typed_fact(item)
+        and not item.directives
+        and all("tool" in (s.origins or []) for s in item.statements)
+    )
+
+
+def directive_lines(item: ReviewItem, indent: str) -> list[str]:
+    """Each directive of the item, with what it tells agents and its words."""
+    return [
+        f"{indent}! instruction to agents (line {d.line}, {d.code}): {d.message}: {d.excerpt}"
+        for d in item.directives or []
+    ]
 
 
 def support_warning(statement: ReviewStatement) -> str:
@@ -91,10 +104,14 @@ def quote_lines(evidence: ReviewEvidence, indent: str) -> list[str]:
 
 
 def prepare_request(
-    items: Sequence[ReviewItem], kind: str = "entry", scopes: Mapping[str, str] | None = None
+    items: Sequence[ReviewItem],
+    kind: str = "entry",
+    scopes: Mapping[str, str] | None = None,
+    directives: Mapping[str, Sequence[str]] | None = None,
 ) -> PrepareRequest:
     """The PrepareRequest that confirms every statement of `items` as reviewed; the
-    candidates in `scopes` (candidate id → `path:<dir>`) take the scope the human chose."""
+    candidates in `scopes` (candidate id → `path:<dir>`) take the scope the human chose, and
+    those in `directives` (candidate id → codes) carry the directives the human confirmed."""
     return PrepareRequest.model_validate(
         {
             "kind": kind,
@@ -111,6 +128,7 @@ def prepare_request(
                         for s in item.statements
                     ],
                     scope=(scopes or {}).get(item.candidate_id),
+                    confirmed_directives=(directives or {}).get(item.candidate_id),
                 )
                 for item in items
             ],
@@ -127,6 +145,8 @@ class Decisions:
     skipped: int = 0
     # Candidate id → the scope the human chose for a scoped entry (widened or narrowed).
     scopes: dict[str, str] = field(default_factory=dict)
+    # Candidate id → the directive codes the human confirmed as instructions to agents.
+    directives: dict[str, list[str]] = field(default_factory=dict)
 
 
 Ask = Callable[[str, str, str], str]
@@ -197,8 +217,13 @@ def interactive(
         if verdict == "q":
             decisions.skipped += len(rest) - position + 1
             break
+        if verdict in ("c", "p") and not _instructions_kept(item, ask, say):
+            decisions.skipped += 1
+            continue
         if verdict in ("c", "p"):
             decisions.confirmed.append(item)
+            if item.directives:
+                decisions.directives[item.candidate_id] = sorted({d.code for d in item.directives})
             if verdict == "p" and narrowing is not None:
                 chosen = _narrow("", narrowing, say)
             else:
@@ -210,6 +235,21 @@ def interactive(
         else:
             decisions.skipped += 1
     return decisions
+
+
+def _instructions_kept(item: ReviewItem, ask: Ask, say: Say) -> bool:
+    """For an item whose content tells agents to act beyond a memory's role: each directive
+    is shown again and the human keeps it as an instruction to every agent only by saying so
+    (`k`); the default skips the item."""
+    if not item.directives:
+        return True
+    say("  This memory would tell every agent that reads it to:")
+    for line in directive_lines(item, "    "):
+        say(line)
+    answer = ask(
+        "  (k)eep these instructions for every agent, or (s)kip this candidate?", "ks", "s"
+    )
+    return answer == "k"
 
 
 def _say_evidence(item: ReviewItem, say: Say, indent: str) -> None:
@@ -247,6 +287,8 @@ def _one_item(
     `scoping`, the last statement may also be confirmed for one (p)ath only."""
     say(f"\n[{position}/{total}] {item.type or item.kind}: {item.content.strip()}")
     for line in replaced_lines(item, "  "):
+        say(line)
+    for line in directive_lines(item, "  "):
         say(line)
     last = len(item.statements)
     for number, statement in enumerate(item.statements, start=1):

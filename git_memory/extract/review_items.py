@@ -6,12 +6,14 @@ from git_memory.assemble.scope import entry_scope
 from git_memory.contracts.review import (
     MAX_APPROVED_CHARS,
     ORIGINS,
+    ReviewDirective,
     ReviewEvidence,
     ReviewItem,
     ReviewQuote,
     ReviewReplaced,
     ReviewStatement,
 )
+from git_memory.lint.directives import lint_directives
 from git_memory.store.approved import list_approved_entries
 from git_memory.store.candidates import Candidate, assessments, evidence_refs
 from git_memory.store.db import StateDB
@@ -67,7 +69,16 @@ def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
         statements=statements,
         scope=_scope(db, candidate.candidate_id, content) if kind == "entry" else None,
         replaces=_replaced(db, candidate) or None,
+        directives=review_directives(content) or None,
     )
+
+
+def review_directives(content: str) -> list[ReviewDirective]:
+    """The directives in a candidate's content, as review shows them (`lint.directives`)."""
+    return [
+        ReviewDirective(code=f.code, message=f.message, line=f.line, excerpt=f.excerpt)
+        for f in lint_directives(content)
+    ]
 
 
 def _replaced(db: StateDB, candidate: Candidate) -> list[ReviewReplaced]:

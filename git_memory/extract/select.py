@@ -41,7 +41,10 @@ SKIP_ACTIVE = "still active: no turn sealed yet"
 PROVIDERS = {
     "claude": "claude-code",
     "codex": "codex",
-    **{name: name for name in ("gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor")},
+    **{
+        name: name
+        for name in ("gemini-cli", "qwen-code", "opencode", "copilot-cli", "cursor", "antigravity")
+    },
 }
 PUBLIC_PROVIDER = {value: key for key, value in PROVIDERS.items()}
 

@@ -189,6 +189,13 @@ def is_scope(value: object) -> bool:
     )
 
 
+def scope_directory(scope: str) -> str | None:
+    """The directory a `scope: path:<dir>` names (worktree-relative); None for `repo` and
+    `path:.`, which name the whole worktree."""
+    directory = scope.removeprefix("path:") if scope.startswith("path:") else "."
+    return None if directory == "." else directory
+
+
 def _scope(item: Field) -> str:
     value = item.value
     if is_scope(value):

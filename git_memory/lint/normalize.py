@@ -20,14 +20,21 @@ from collections.abc import Callable, Iterator
 
 from git_memory.formats.controls import has_invisible, invisible_pattern
 from git_memory.lint.entropy import PRINTABLE_SHARE, base64_decodings, printable_share
-from git_memory.lint.markdown import INTRAWORD
+from git_memory.lint.markdown import INTRAWORD, rendered_link_edits
 from git_memory.patterns import compiled
 from git_memory.records import Record
 
 ROUNDS = 3
 _ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?"
 _CODE_POINT = r"\\(?:u\{([0-9a-fA-F]{1,6})\}|U([0-9a-fA-F]{8})|u([0-9a-fA-F]{4}))"
-_BYTE_RUN = r"(?:\\x[0-9a-fA-F]{2})+|(?:%[0-9a-fA-F]{2})+|(?:\\[0-3][0-7]{2})+"
+# `\x67`, `%67`, and octal `\147`: three digits each, or a run of at least four escapes of
+# one to three digits (`\61\62\147…`, as `printf` and C strings take them; a lone `\1` is a
+# back-reference in a sed command, not a byte).
+_BYTE_RUN = (
+    r"(?:\\x[0-9a-fA-F]{2})+|(?:%[0-9a-fA-F]{2})+|(?:\\[0-7]{1,3}(?![0-7])){4,}"
+    r"|(?:\\[0-3][0-7]{2})+"
+)
+_OCTAL = r"\\([0-7]{1,3})"
 # A start or end tag: `<span>`, `</span>`, `<b class="x">`, `<wbr/>`. `<https://…>` (an
 # autolink) and `a < b > c` are not tags. `[^<>]*` stops at the next `<`, where the next try
 # starts, so the scan stays linear.
@@ -124,7 +131,7 @@ def _byte_runs(text: str) -> Iterator[Edit]:
     for match in compiled(_BYTE_RUN).finditer(text):
         run = match.group()
         if run[0] == "\\" and run[1] != "x":  # octal
-            data = bytes(int(run[i + 1 : i + 4], 8) for i in range(0, len(run), 4))
+            data = bytes(int(digits, 8) & 0xFF for digits in compiled(_OCTAL).findall(run))
         else:
             data = bytes.fromhex(run.replace("\\x", "").replace("%", ""))
         try:
@@ -132,9 +139,10 @@ def _byte_runs(text: str) -> Iterator[Edit]:
         except UnicodeDecodeError:
             decoded = data.decode("latin-1")
         # Each escape is 3 or 4 characters: map each decoded byte to its own escape when the
-        # run is one byte per character (ASCII), so a finding lands on the right column.
+        # run is one byte per character (ASCII) of one width, so a finding lands on the right
+        # column.
         width = len(run) // len(data)
-        if len(decoded) == len(data):
+        if len(decoded) == len(data) and width * len(data) == len(run):
             for number, char in enumerate(decoded):
                 start = match.start() + number * width
                 yield start, start + width, char
@@ -182,6 +190,25 @@ def _intraword(text: str) -> Iterator[Edit]:
         yield match.start(), match.end(), ""
 
 
+def _spaces(text: str) -> Iterator[Edit]:
+    if text.isascii():
+        return
+    # Start-up seam (docs/architecture.md): the look-alike table and unicodedata serve
+    # non-ASCII text only.
+    from git_memory.lint.fold import space_edits  # noqa: PLC0415
+
+    yield from space_edits(text)
+
+
+def _folded(text: str) -> Iterator[Edit]:
+    if text.isascii():
+        return
+    # Start-up seam (docs/architecture.md), as in `_spaces`.
+    from git_memory.lint.fold import fold_edits  # noqa: PLC0415
+
+    yield from fold_edits(text)
+
+
 # Decoding first, so an encoded comment or zero-width space is deleted in the same round.
 _STEPS: tuple[Callable[[str], Iterator[Edit]], ...] = (
     _entities,
@@ -189,7 +216,10 @@ _STEPS: tuple[Callable[[str], Iterator[Edit]], ...] = (
     _byte_runs,
     _comments,
     _tags,
+    rendered_link_edits,
     _invisible,
+    _spaces,
+    _folded,
     _intraword,
 )
 

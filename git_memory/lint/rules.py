@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 from git_memory.lint.assigned import ASSIGNED_CODE, HTTP_CODE
+from git_memory.lint.directive_keywords import DIRECTIVE_CODES
+from git_memory.lint.prose import STATED_CODE
 from git_memory.patterns import compiled
 from git_memory.records import Record
 
@@ -190,10 +192,12 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
     ),
     _rule(
         "ABSOLUTE_PATH",
-        WARN,
+        BLOCK,
         "absolute home path",
         # `/Users/…` and `/home/…` as the reference has them, root's home and a Windows
         # profile; the real `$HOME`, whatever it is, is added by the callers that know it.
+        # A home path names a person and their machine: it blocks a commit as a secret does
+        # (SPEC §1), not only a promotion.
         r"/(?:Users|home)/[^\s\"'`)\]]+"
         r"|(?<![A-Za-z0-9_.~/-])/root(?![A-Za-z0-9_.-])[^\s\"'`)\]]*"
         r"|(?<![A-Za-z])[A-Za-z]:\\Users\\[^\s\\\"'`)\]]+",
@@ -216,7 +220,8 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
     ),
 )
 
-# Session ids are v4 UUIDs; they block only near the words session/agent: 48 chars either
+# Session ids are v4 UUIDs; they block only near the words session, transcript,
+# conversation or resume: 48 chars either
 # side on the UUID's own line (a "Sessions" heading does not make every UUID below it one).
 SESSION_UUID = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
@@ -227,7 +232,8 @@ ANY_UUID = re.compile(
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE
 )
 SESSION_UUID_PREFILTER = re.compile(r"-4[0-9a-fA-F]{3}-[89abAB]")
-SESSION_CONTEXT = re.compile(r"session|agent", re.IGNORECASE)
+# "agent" alone is not one: an agent pool, a build agent or a user agent has ids too.
+SESSION_CONTEXT = re.compile(r"session|transcript|conversation|resume", re.IGNORECASE)
 SESSION_CONTEXT_RADIUS = 48
 SESSION_ID_CODE = "GM_LINT_PROVIDER_SESSION_ID"
 
@@ -256,8 +262,10 @@ LINT_CODES: dict[str, tuple[Severity, str]] = {
     HEX_TOKEN_CODE: (BLOCK, "bare 40- or 64-hex token (a key, or a hash not declared as evidence)"),
     ASSIGNED_CODE: (BLOCK, "secret assigned to a key, token, secret or password name"),
     HTTP_CODE: (BLOCK, "HTTP Basic or Bearer credentials"),
+    STATED_CODE: (BLOCK, "password or passphrase stated in a sentence"),
     CONTROL_CODE: (BLOCK, "control or bidi character (can hide or reorder text)"),
     INVISIBLE_CODE: (BLOCK, "invisible character (zero-width, soft hyphen, tag): hides text"),
     INDEX_STALE_CODE: (WARN, "index.json differs from the memory tree"),
     SYMLINK_CODE: (BLOCK, "symbolic link in the memory root"),
+    **{code: (WARN, message) for code, message in DIRECTIVE_CODES.items()},
 }

@@ -13,8 +13,10 @@ from git_memory.contracts.lint import LintFile, LintFinding, LintRequest, LintRe
 from git_memory.lint.sarif import to_sarif
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo.blobs import commit_exists
 from git_memory.repo.memory_lint import collect_findings, text_lines
 from git_memory.sessions.private import indexed_session_ids
+from git_memory.store.reviewed import reviewed_digests
 
 
 def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
@@ -22,12 +24,18 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
 
     Default target is the whole memory root; PATHs narrow it; --staged lints the blobs in
     the git index (what the commit will contain), not the working tree. Block rules: API and
-    cloud tokens (hex-bodied ones too), private keys, JWTs, URL credentials, every agent's
-    session paths and ids, high-entropy tokens, bare 40/64-hex tokens other than the entry's
-    evidence, control and invisible characters, and any format error; keys hidden by
-    invisible characters, HTML, entities, escapes or base64 are read as decoded. Warn rules:
-    long hex runs, home paths (this machine's $HOME too), emails, ip:port and a stale
-    index.json. Exits 1 when anything blocks.
+    cloud tokens (hex-bodied ones too), private keys, JWTs, URL credentials, passwords stated
+    in a sentence, every agent's session paths and ids, home paths (this machine's $HOME
+    too), high-entropy tokens, bare 40/64-hex tokens that are not a commit or a hash where
+    hashes are written, control and invisible characters, and any format error. Every rule
+    reads the text as a person or a shell would: look-alike letters folded, Unicode spaces,
+    HTML and Markdown rendered, pieces split over lines, table cells or string
+    concatenation joined, and escapes, entities, base64, quoted-printable, Ascii85, decimal
+    codes, rot13 and reversed text decoded. Warn rules: long hex runs, emails, ip:port, a
+    stale index.json, and text in a Markdown file that tells agents to act beyond a memory's
+    role (GM_DIRECTIVE_*: fetch and run code, send data out, read credentials, switch checks
+    off, hide actions, override instructions) unless a promotion reviewed here wrote that
+    file. Exits 1 when anything blocks.
     """
     worktree = ctx.worktree
     results = collect_findings(
@@ -36,6 +44,8 @@ def lint(ctx: OpContext, request: LintRequest) -> LintResponse:
         paths=request.paths,
         indexed_ids=indexed_session_ids,
         memory_files_only=request.memory_files_only,
+        known_commit=lambda hex_id: commit_exists(worktree.repository, hex_id),
+        reviewed=reviewed_digests,
     )
     return _response(results)
 

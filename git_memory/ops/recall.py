@@ -88,7 +88,10 @@ SELECTION_PARAMS: list[click.Parameter] = [
     click.Option(
         ["--providers"],
         metavar="LIST",
-        help="Comma list of claude, codex, gemini-cli, qwen-code, opencode, copilot-cli, cursor.",
+        help=(
+            "Comma list of claude, codex, gemini-cli, qwen-code, opencode, copilot-cli, cursor,"
+            " antigravity."
+        ),
     ),
     click.Option(
         ["--session-keys", "session_keys"],

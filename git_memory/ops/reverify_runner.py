@@ -56,8 +56,10 @@ class ReverifyRunnerResponse(Model):
 def reverify_runner(ctx: OpContext, request: ReverifyRunnerRequest) -> ReverifyRunnerResponse:
     """Run the deny-all conformance probe (conformance-test@2) against a runner with its
     production argv and environment, replacing the cached record. Exits 1 when any check
-    fails, naming each as GM_RUNNER_CONFORMANCE_<CHECK>; such a runner cannot be used.
-    Names each isolation layer of the OS sandbox that held and each attempt it contained."""
+    fails, naming each as GM_RUNNER_CONFORMANCE_<CHECK>, and each thing the runner tried that
+    its profile denies as GM_RUNNER_NONCONFORMANT with the layer that stopped it, contained or
+    not; such a runner cannot be used until this passes. Names each isolation layer of the
+    OS sandbox that held and each attempt it contained."""
     options = RunnerOptions(
         request.runner, request.runner_command, request.runner_model, request.runner_endpoint
     )

@@ -14,6 +14,7 @@ from git_memory.extract.review_flow import (
     Decisions,
     Narrowing,
     bulk_confirmable,
+    directive_lines,
     held_by_open_plans,
     interactive,
     prepare_request,
@@ -43,7 +44,11 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
     confirmed together with one key (or one by one), each other statement takes one key
     (confirm / discard / skip / quit), every item is shown beside its evidence, and at the end
     the confirmed candidates become a promotion plan whose diff is shown and, when you say
-    yes, written into the memory root. Candidates already in an open plan are not asked
+    yes, written into the memory root. Content that tells agents to act beyond a memory's
+    role (fetch and run code, send data out, read credentials, switch checks off, hide
+    actions, override instructions) is shown as such (`directives`, `GM_DIRECTIVE_*`) and
+    written only when you keep it explicitly; `prepare` refuses it otherwise
+    (`GM_DIRECTIVE_UNCONFIRMED`). Candidates already in an open plan are not asked
     again. An entry whose evidence lies below one directory shows where it applies: keep that
     scope, widen it to the whole repository or narrow it to a directory below; an entry for
     everywhere can be confirmed for one directory only ((p)ath), and the entry file carries
@@ -101,17 +106,22 @@ def _confirm(ctx: OpContext, items: list[ReviewItem]) -> None:
         f"skipped {decisions.skipped}",
         err=True,
     )
-    _prepare_confirmed(ctx, decisions.confirmed, decisions.scopes)
+    _prepare_confirmed(ctx, decisions.confirmed, decisions.scopes, decisions.directives)
 
 
-def _prepare_confirmed(ctx: OpContext, confirmed: list[ReviewItem], scopes: dict[str, str]) -> None:
+def _prepare_confirmed(
+    ctx: OpContext,
+    confirmed: list[ReviewItem],
+    scopes: dict[str, str],
+    directives: dict[str, list[str]] | None = None,
+) -> None:
     ids = ShortIds(ctx.worktree)
     by_kind: dict[str, list[ReviewItem]] = {}
     for item in confirmed:
         by_kind.setdefault(item.kind, []).append(item)
     prepare = load_operation("prepare")
     for kind, items in sorted(by_kind.items()):
-        plan = prepare.invoke(ctx, prepare_request(items, kind, scopes))
+        plan = prepare.invoke(ctx, prepare_request(items, kind, scopes, directives))
         plan_id = ids.one("plan", plan.plan_id)
         later = f"git memory promote --plan {plan_id}"
         if not ctx.interactive:
@@ -151,6 +161,7 @@ def _render(response: Review, ids: ShortIds) -> str:
             f"{shown[item.candidate_id]} r{item.revision} [{item.kind}] {item.content.strip()}"
         )
         lines += replaced_lines(item, "  ")
+        lines += directive_lines(item, "  ")
         for statement in item.statements:
             marker = f"[{statement.claim_support}, {statement.provenance_strength}]"
             if "\n" in statement.text:  # a proposed file or diff: the marker stays outside it

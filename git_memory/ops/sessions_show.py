@@ -37,10 +37,11 @@ def sessions_show(ctx: OpContext, request: SessionsShowRequest) -> SessionShow:
             f"no indexed session or turn has the key {request.key[:16]}…",
             hint="run `git memory sessions sync`, then `git memory sessions list --all`",
         )
-    session_key, provider, records = found
+    records = found.turns
     return SessionShow(
-        session_key=session_key,
-        provider=provider,
+        session_key=found.session_key,
+        provider=found.provider,
+        attribution=found.attribution,
         turns=[
             ShownTurn(
                 turn_key=r.turn_key,
@@ -75,6 +76,8 @@ def render(response: SessionShow, ids: ShortIds) -> str:
     """Turns as readable blocks: prompt, each tool call with its input (shortened), the
     answer and the evidence (the CLI prints control characters escaped, never obeyed)."""
     lines = [f"session {response.session_key} ({response.provider})"]
+    if response.attribution:
+        lines.append(f"attributed by {response.attribution}")
     keys = ids.of("session", (turn.turn_key for turn in response.turns))
     for turn in response.turns:
         key = keys[turn.turn_key]

@@ -38,11 +38,11 @@ def summary_of(result: SessionSyncResult, *, rebuilt: bool = False) -> SyncSumma
 def sessions_sync(ctx: OpContext, request: SessionsSyncRequest) -> SyncSummary:
     """Index coding agents' transcripts incrementally into the private session index.
 
-    Reads Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI and Cursor history
-    from each agent's own home (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
-    QWEN_RUNTIME_DIR, XDG_DATA_HOME, COPILOT_HOME, CURSOR_CONFIG_DIR), plus any --source
-    folder; `memory.sources` (a comma list) limits the agents. Malformed lines and refused
-    files become diagnostics; the sync still succeeds.
+    Reads Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, Copilot CLI, Cursor and
+    Antigravity history from each agent's own home (CLAUDE_CONFIG_DIR, CODEX_HOME,
+    GEMINI_CLI_HOME, QWEN_RUNTIME_DIR, XDG_DATA_HOME, COPILOT_HOME, CURSOR_CONFIG_DIR,
+    ANTIGRAVITY_HOME), plus any --source folder; `memory.sources` (a comma list) limits the
+    agents. Malformed lines and refused files become diagnostics; the sync still succeeds.
     """
     return run_sync(ctx, request)
 

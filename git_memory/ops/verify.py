@@ -15,6 +15,7 @@ from git_memory.contracts.lifecycle import (
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.verify.check import counts, entry_not_found, expand_short_ids, verify_memory
+from git_memory.verify.directives import directive_lines, unreviewed_directives
 from git_memory.verify.drift_report import (
     drift_response,
     github_annotations,
@@ -36,7 +37,12 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
     `skill:NAME`) narrow the check. With `--changed BASE`, only the entries whose evidence
     (cited paths, the manifests and files their commands need) the change BASE...HEAD touches
     are listed, each with its state now; `--format github` prints workflow annotations: on the
-    changed lines with `--changed`, else on each stale memory file. Exits 1 when anything is stale.
+    changed lines with `--changed`, else on each stale memory file. Text that tells agents to
+    act beyond a memory's role (fetch and run code, send data out, read credentials, switch
+    checks off, hide actions, override instructions) in a memory file no promotion reviewed
+    on this machine wrote — a teammate's entry after a pull, a file edited by hand — is
+    flagged with its file and line (`GM_DIRECTIVE_*`); a flag does not change the exit
+    status. Exits 1 when anything is stale.
     """
     if request.changed is not None:
         return drift_response(ctx.worktree, request.changed)
@@ -45,9 +51,12 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
     missing = sorted(set(request.ids) - {item.id for item in checked})
     if missing:
         raise entry_not_found(missing)
+    paths = {item.path for item in checked}
+    flagged = [d for d in unreviewed_directives(ctx.worktree) if not request.ids or d.path in paths]
     return VerifyResponse(
         entries=[verified_memory(item) for item in checked],
         counts=FreshnessCounts(**counts(checked)),
+        directives=flagged or None,
     )
 
 
@@ -62,6 +71,7 @@ def render(response: VerifyResponse) -> str:
         if item.state != "fresh":
             why = "; ".join(r.message for r in item.reasons)
             lines.append(f"{item.path}: {item.state}: {why}")
+    lines += directive_lines(response.directives or [])
     counts = response.counts
     lines.append(
         f"{counts.total} checked: {counts.fresh} fresh, {counts.stale} stale, "

@@ -1,8 +1,8 @@
 """The promotion lint gate: every byte a plan would write passes, or there is no plan.
 
-The gate is stricter than the pre-commit lint. A promotion writes what a machine extracted
-from private transcripts, so besides every blocking lint finding it refuses absolute home
-paths (a warning in a hand-written file) and whatever the session index knows is private:
+A promotion writes what a machine extracted from private transcripts, so besides every
+blocking lint finding (absolute home paths among them, as in the pre-commit hook) it refuses
+whatever the session index knows is private:
 this machine's session ids, transcript paths and the homes they live under, whatever words
 surround them (`claude --resume <id>` names no "session"), and this machine's home directory
 wherever it is. Every promoted byte is linted, so an invisible character
@@ -16,12 +16,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import excerpt, home_findings, lint_bytes
+from git_memory.lint.engine import KnownCommit, lint_bytes
+from git_memory.lint.home import home_findings
+from git_memory.lint.raw import excerpt
 from git_memory.promote.render import RenderedFile
 from git_memory.repo.binding import Worktree
+from git_memory.repo.blobs import commit_exists
 from git_memory.sessions.private import PrivateMarks, indexed_private_marks
 
-PROMOTION_BLOCKS = frozenset({"GM_LINT_ABSOLUTE_PATH"})
 MARK_CODES = {"session id": "GM_LINT_PROVIDER_SESSION_ID", "path": "GM_LINT_ABSOLUTE_PATH"}
 
 
@@ -50,12 +52,14 @@ def lint_gate(files: Sequence[RenderedFile], worktree: Worktree) -> None:
     memory_root = worktree.memory_root
     marks = indexed_private_marks(worktree.state_home)
     home = os.path.expanduser("~")
+    known: KnownCommit = lambda hex_id: commit_exists(worktree.repository, hex_id)  # noqa: E731
     blocked: list[dict[str, Any]] = []
     for item in files:
         relpath = item.target_path[len(memory_root) + 1 :]
         text = item.content.decode("utf-8", "replace")
-        for finding in [*lint_bytes(relpath, item.content), *home_findings(text, home)]:
-            if finding.blocks or finding.code in PROMOTION_BLOCKS:
+        linted = lint_bytes(relpath, item.content, known)
+        for finding in [*linted, *home_findings(text, home)]:
+            if finding.blocks:
                 blocked.append({"path": item.target_path, **finding.to_json()})
         blocked += _private_findings(item, marks)
     if blocked:

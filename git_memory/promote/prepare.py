@@ -23,6 +23,7 @@ from git_memory.contracts.promotion import (
 from git_memory.errors import GitMemoryError
 from git_memory.promote import plan as planning
 from git_memory.promote import tree
+from git_memory.promote.directive_gate import require_confirmed
 from git_memory.promote.gate import lint_gate
 from git_memory.promote.render import (
     CandidateInput,
@@ -50,6 +51,7 @@ def prepare_plan(workspace: Workspace, request: PrepareRequest) -> PromotionPlan
     with db.read():
         inputs = [_checked_input(db, owner, item) for item in request.candidates]
         confirmed = assessment_rows(db, request.candidates)
+    require_confirmed(request.candidates, [item.content for item in inputs])
     files = _render(worktree, inputs)
     plan = build_plan(workspace.binding, request, confirmed, _planned(worktree, files))
     store_plan(

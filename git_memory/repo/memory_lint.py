@@ -10,13 +10,9 @@ import os
 from collections.abc import Callable, Mapping
 
 from git_memory.errors import GitMemoryError
-from git_memory.lint.engine import (
-    home_findings,
-    indexed_id_findings,
-    lint_bytes,
-    present_ids,
-)
+from git_memory.lint.engine import KnownCommit, is_directive, lint_bytes
 from git_memory.lint.findings import Finding
+from git_memory.lint.home import home_findings, indexed_id_findings, present_ids
 from git_memory.lint.rules import INDEX_STALE_CODE, SYMLINK_CODE
 from git_memory.repo import memory_tree
 from git_memory.repo.staged import StagedWorktree, staged_files
@@ -44,6 +40,8 @@ def collect_findings(
     paths: list[str],
     indexed_ids: Callable[[str], frozenset[str]],
     memory_files_only: bool = False,
+    known_commit: KnownCommit | None = None,
+    reviewed: Callable[[str], frozenset[str]] | None = None,
 ) -> dict[str, list[Finding]]:
     """Findings per worktree-relative path (files without findings included).
 
@@ -51,7 +49,10 @@ def collect_findings(
     `StagedWorktree`. `indexed_ids` maps the state home to this machine's indexed session ids
     (`sessions.private.indexed_session_ids`; the session layer sits above this one). With
     `memory_files_only`, PATHs outside the memory root are passed over; when none is left
-    there is nothing to check.
+    there is nothing to check. `known_commit` says whether a 40-hex id is a commit of the
+    repository (a public id, not a key). `reviewed` maps the state home to the digests of the
+    file contents a person reviewed there (`store.reviewed.reviewed_digests`): the directives
+    of such a file are not flagged again; without it every directive is flagged.
     """
     root = worktree.memory_root
     if memory_files_only and paths:
@@ -68,8 +69,10 @@ def collect_findings(
             files = _existing(memory_tree.select(files, prefixes), prefixes, paths)
     results: dict[str, list[Finding]] = {}
     for item in files:
-        results[item.worktree_path(root)] = _file_findings(item)
+        results[item.worktree_path(root)] = _file_findings(item, known_commit)
     _add_indexed_session_ids(worktree, files, results, indexed_ids)
+    if reviewed is not None:
+        _drop_reviewed_directives(worktree, files, results, reviewed)
     _add_home(files, root, results)
     own = [item for item in files if not item.root_prefix and item.kind != "leftover"]
     if not paths and own:
@@ -104,6 +107,33 @@ def _add_indexed_session_ids(
         _merge(results, path, indexed_id_findings(text, present))
 
 
+def _drop_reviewed_directives(
+    worktree: Worktree | StagedWorktree,
+    files: list[memory_tree.MemoryFile],
+    results: dict[str, list[Finding]],
+    reviewed: Callable[[str], frozenset[str]],
+) -> None:
+    """Leave out the directives of files whose exact bytes a promotion applied here wrote
+    (reviewed and confirmed by a person); the digests are read only when a directive is
+    flagged at all."""
+    flagged = [
+        item
+        for item in files
+        if item.data is not None
+        and any(is_directive(f) for f in results[item.worktree_path(worktree.memory_root)])
+    ]
+    if not flagged:
+        return
+    # Start-up seam (docs/architecture.md): hashlib loads only when a directive is flagged.
+    import hashlib  # noqa: PLC0415
+
+    digests = reviewed(os.fspath(worktree.state_home))
+    for item in flagged:
+        if item.data is not None and hashlib.sha256(item.data).hexdigest() in digests:
+            path = item.worktree_path(worktree.memory_root)
+            results[path] = [f for f in results[path] if not is_directive(f)]
+
+
 def _add_home(
     files: list[memory_tree.MemoryFile], root: str, results: dict[str, list[Finding]]
 ) -> None:
@@ -132,7 +162,9 @@ def _path(root: Path | str) -> Path:
     return Path(root)
 
 
-def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
+def _file_findings(
+    item: memory_tree.MemoryFile, known_commit: KnownCommit | None = None
+) -> list[Finding]:
     leftover = _leftover(item.relpath)
     if leftover is not None:
         return [leftover]
@@ -141,7 +173,7 @@ def _file_findings(item: memory_tree.MemoryFile) -> list[Finding]:
         return [Finding(GITLINK_CODE, "warn", 1, 1, "", "submodule (gitlink) in the memory root")]
     if item.data is None:
         return [Finding(SYMLINK_CODE, "block", 1, 1, "", "symbolic link in the memory root")]
-    return lint_bytes(item.relpath, item.data)
+    return lint_bytes(item.relpath, item.data, known_commit)
 
 
 def _leftover(relpath: str) -> Finding | None:

@@ -35,7 +35,7 @@ from git_memory.repo.memory_tree import (
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
-    from collections.abc import MutableMapping
+    from collections.abc import Callable, MutableMapping
 
 # What the hook keeps of git's environment: the user's configuration, not the repository git
 # exported for the hook (the worktree is discovered from the current directory, as pygit2 does).
@@ -78,6 +78,20 @@ class StagedWorktree(Record):
         """The private state home, resolved and validated as every command does (not created)."""
 
         return state_home_text(self.home_setting)
+
+
+def commit_known(worktree: StagedWorktree) -> Callable[[str], bool]:
+    """Whether a 40-hex id names a commit of the repository, asked of git once per id (only
+    a hex token the lint would otherwise block is asked about)."""
+    answers: dict[str, bool] = {}
+
+    def known(hex_id: str) -> bool:
+        if hex_id not in answers:
+            code, out, _ = _run(["git", "cat-file", "-t", hex_id], cwd=worktree.root)
+            answers[hex_id] = code == 0 and out.strip() == b"commit"
+        return answers[hex_id]
+
+    return known
 
 
 def _git(

@@ -1,9 +1,11 @@
 """The canaries of the conformance probe: listeners that count every connection reaching
-them (a TCP port on 127.0.0.1, a unix socket file, an abstract unix socket)."""
+them (a TCP port on 127.0.0.1, a unix socket file, an abstract unix socket), and a terminal
+of the probe's own that counts the bytes written to it."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 import socket
 import threading
@@ -68,3 +70,29 @@ class UnixCanary(TcpCanary):
     def __init__(self, path: str | None = None) -> None:
         self.abstract = "git-memory-canary-" + secrets.token_hex(8)
         super().__init__(socket.AF_UNIX, path if path is not None else "\0" + self.abstract)
+
+
+class TerminalCanary:
+    """A pseudo-terminal of our own (`path`: its `/dev/pts/N`): what the isolation probe
+    tries to write escape sequences to, instead of anyone's real terminal; `received()`
+    counts the bytes that reached it."""
+
+    def __init__(self) -> None:
+        self._master, self._slave = os.openpty()
+        self.path = os.ttyname(self._slave)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        os.close(self._master)
+        os.close(self._slave)
+
+    def received(self) -> int:
+        """How many bytes were written to the terminal so far."""
+        os.set_blocking(self._master, False)
+        count = 0
+        with contextlib.suppress(OSError):
+            while chunk := os.read(self._master, 65536):
+                count += len(chunk)
+        return count

@@ -4,6 +4,9 @@ Order matters: the plan, the input and the conformance record (with the binary's
 and bytes) are all checked before anything is started, so a refused delivery spawns nothing,
 not even `--version`. The delivery record is committed before the first byte is sent: a crash
 after that leaves it `sending`, which is indeterminate and never sent again automatically.
+A runner that tries anything its profile denies while it answers is refused as conformance
+refuses it (`GM_RUNNER_NONCONFORMANT`): its answer is not used, and it is not started again
+until `reverify-runner` passes.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from git_memory.errors import GitMemoryError
 from git_memory.failpoints import failpoint
 from git_memory.repo.secret import OriginSecret
 from git_memory.runners import conformance
+from git_memory.runners.attempts import attempts_in
 from git_memory.runners.binary import BinaryIdentity, identify
 from git_memory.runners.ledger import Ledger
 from git_memory.runners.plans import check_pre_spawn
 from git_memory.runners.process import check_result, spawn
 from git_memory.runners.profiles import ResolvedProfile, require_model_runner
+from git_memory.runners.refusal import refuse_attempts, refuse_if_nonconformant
+from git_memory.runners.view_paths import looked_for
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,7 @@ def check_gates(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> 
     assert profile.binary is not None
     binary = identify(profile.binary, delivery.host_env)
     conformance.require_valid(delivery.state_home, profile, binary, delivery.secret)
+    refuse_if_nonconformant(delivery.state_home, profile, binary)
     return binary
 
 
@@ -87,9 +94,11 @@ def deliver(delivery: Delivery, plan: RunnerExecutionPlan, stdin: bytes) -> byte
             stdin,
             host_env=delivery.host_env,
             temp_root=delivery.temp_root,
-            state_home=delivery.state_home,
         )
         failpoint("runner-delivery-returned")
+        tried = attempts_in(result.sandbox_report, looked_for(delivery.profile.name))
+        if tried:
+            refuse_attempts(delivery.state_home, delivery.profile, binary, tried)
         stdout = check_result(delivery.profile, result)
     except GitMemoryError:
         delivery.ledger.finish_delivery(plan.plan_digest, "failed")

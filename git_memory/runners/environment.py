@@ -1,9 +1,10 @@
 """The isolated environment of a model runner: allowlisted variables and a one-time home.
 
 Every model runner (claude, codex, command) starts from an empty environment, gets only the
-allowlisted host variables (proxy, CA, locale, TERM/TZ and the provider's one credential) and
-a private temporary HOME/TMPDIR/XDG tree that is removed afterwards, so no host secret, shell
-history or provider session store is reachable or written.
+allowlisted host variables (proxy, CA, locale, TZ and the provider's one credential) and a
+private temporary HOME/TMPDIR/XDG tree that is removed afterwards, so no host secret, shell
+history or provider session store is reachable or written. A proxy URL reaches it without
+its user and password, and not at all when the runner's model is not on the network.
 """
 
 from __future__ import annotations
@@ -19,10 +20,15 @@ from pathlib import Path
 from git_memory.errors import GitMemoryError
 from git_memory.paths import PRIVATE_FILE_MODE, ensure_private_dir
 from git_memory.runners.binary import BinaryIdentity
+from git_memory.runners.egress import network_endpoint
 from git_memory.runners.profiles import ResolvedProfile
 
 ROOT_PREFIX = "git-memory-runner-"
 SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
+PROXY_VARIABLES = frozenset(
+    {"ALL_PROXY", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "all_proxy", "http_proxy"}
+    | {"https_proxy", "no_proxy"}
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,12 @@ def build_environment(
 ) -> dict[str, str]:
     """The complete environment of the runner; nothing else from the host gets through."""
     env = {key: host_env[key] for key in profile.environment_allowlist if key in host_env}
+    local = network_endpoint(profile) is None
+    for key in PROXY_VARIABLES & env.keys():
+        if local:
+            del env[key]  # nothing of the network is the runner's to reach
+        else:
+            env[key] = without_credentials(env[key])
     env.update(
         PATH=runner_path(binary, host_env),
         HOME=str(root / "home"),
@@ -65,6 +77,16 @@ def build_environment(
     if profile.name == "claude":
         env["CLAUDE_CONFIG_DIR"] = str(root / "claude-config")
     return env
+
+
+def without_credentials(value: str) -> str:
+    """A proxy URL without its user and password (`http://user:pw@proxy:3128` →
+    `http://proxy:3128`); a list of hosts (`NO_PROXY`) has none and is kept as it is.
+    Everything up to the last `@` goes: a password may hold an unescaped `/` or `@`."""
+    scheme, separator, rest = value.partition("://")
+    if not separator:
+        scheme, rest = "", value
+    return f"{scheme}{separator}{rest.rpartition('@')[2]}"
 
 
 @contextlib.contextmanager

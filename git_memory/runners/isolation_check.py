@@ -4,11 +4,12 @@ A model may refuse every forbidden action of the prompt probe whatever its sandb
 allow; this part tests the sandbox itself. `isolation_probe.py` is started exactly as the
 runner is (same environment, same OS sandbox, same `process.spawn`) and really tries to read
 the parent's environment and private paths, to connect out (TCP to a loopback canary, a host
-unix socket, an abstract unix socket), to undo the hiding mounts and mount its own, to write
-outside its workspace (decoys of `~/.bashrc` and `.git/hooks/post-checkout` made here) and to
-leave a `setsid` child behind. On Linux the escape must be caught (killed); where the OS
-sandbox is available every other attempt must be contained too, and each one is reported
-with what contained it, together with the isolation layers that held.
+unix socket, an abstract unix socket), to undo the sandbox's mounts and mount its own, to
+write outside its workspace (decoys of `~/.bashrc` and `.git/hooks/post-checkout` made here)
+and to a terminal (its own, and a pseudo-terminal made here: never anyone's real one), and
+to leave a `setsid` child behind. On Linux the escape must be caught
+(killed); where the OS sandbox is available every other attempt must be contained too, and
+each one is reported with what contained it, together with the isolation layers that held.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from git_memory.runners.attempts import attempts_in
 from git_memory.runners.binary import identify
-from git_memory.runners.canary import TcpCanary, UnixCanary
+from git_memory.runners.canary import TcpCanary, TerminalCanary, UnixCanary
+from git_memory.runners.private_paths import hidden_paths
 from git_memory.runners.process import spawn
 from git_memory.runners.profiles import RunnerOptions, resolve_profile
-from git_memory.runners.sandbox import current_status, hidden_paths, layers_of, private_dir
+from git_memory.runners.report import private_dir
+from git_memory.runners.sandbox import current_status, layers_of
 
 if TYPE_CHECKING:
     from git_memory import _proc
@@ -100,6 +104,7 @@ def check_isolation(
         TcpCanary() as tcp,
         UnixCanary(str(short / "c.sock")) as unix,
         UnixCanary() as abstract,
+        TerminalCanary() as terminal,
     ):
         given = {
             "canaryPort": tcp.port,
@@ -108,11 +113,20 @@ def check_isolation(
             "unixSocket": str(short / "c.sock"),
             "abstractSocket": abstract.abstract,
             "outside": {label: str(path) for label, path in decoys.items()},
+            "terminal": terminal.path,
             "hostMountNamespace": os.readlink("/proc/self/ns/mnt"),
         }
         argv = [sys.executable, "-I", str(script), json.dumps(given)]
-        result = spawn(b"", argv=argv, watch=[tcp.port], write=[heartbeat.parent])
-    reached = {"TCP": tcp.connections, "unix": unix.connections, "abstract": abstract.connections}
+        result = spawn(
+            b"", argv=argv, watch=[tcp.port], write=[heartbeat.parent], read=[script.parent]
+        )
+        written = terminal.received()
+    reached = {
+        "TCP": tcp.connections,
+        "unix": unix.connections,
+        "abstract": abstract.connections,
+        "terminal": written,
+    }
     failures: list[tuple[str, str]] = []
     if _growing(heartbeat):
         failures.append(("SETSID", "a setsid child outlived the run"))
@@ -136,7 +150,8 @@ def judge(
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """(failures, contained attempts) from the probe's report, the connections each host
     canary saw (`reached`), the decoys and the sandbox init's report (`port`: the TCP
-    canary's, watched inside)."""
+    canary's, watched inside); the contained attempts end with what the attempt watch saw,
+    each with the layer that stopped it."""
     failures: list[tuple[str, str]] = []
     if _own_environ_digest() in report.get("environ", []):
         failures.append(("ENVIRON", "the parent's environment was readable"))
@@ -144,8 +159,8 @@ def judge(
         failures.append(("LOOPBACK", "a loopback connection reached the host"))
     if reached["unix"] or reached["abstract"]:
         failures.append(("UNIX_SOCKET", "a host unix socket accepted a connection"))
-    # A hidden directory holding a program the runner needs (its interpreter, say) shows
-    # the way down to what was put back read-only, and nothing else.
+    # A private directory holding a program the runner needs (its interpreter, say) shows
+    # the way down to that program, read-only, and nothing else.
     kept = [str(path) for path in sandbox_report.get("kept", [])]
     readable = {*report.get("readable", []), *report.get("readableAfterUnmount", [])}
     exposed = sorted(p for p in readable if not any(k.startswith(p + "/") for k in kept))
@@ -158,6 +173,8 @@ def judge(
     mounted = [name for name in attempts if "mount" in name and attempts[name].startswith("succ")]
     if mounted:
         failures.append(("MOUNT", "; ".join(f"{name}: {attempts[name]}" for name in mounted)))
+    if reached.get("terminal") or attempts.get("write to a terminal", "").startswith("succ"):
+        failures.append(("TERMINAL", "an escape sequence reached a terminal"))
     contained = [
         f"{name}: {outcome}"
         for name, outcome in attempts.items()
@@ -168,8 +185,11 @@ def judge(
         contained.insert(0, f"connect out over TCP: contained ({counted} attempt(s) counted)")
     if not exposed:
         hidden = report.get("private", 0)
-        contained.append(f"read of {hidden} hidden path(s), before and after unmounting: empty")
-    return failures, contained
+        contained.append(
+            f"read of {hidden} private path(s) of the host, before and after unmounting: "
+            "not in its view"
+        )
+    return failures, contained + attempts_in(sandbox_report)
 
 
 def _report(stdout: bytes) -> dict[str, Any] | None:

@@ -3,7 +3,7 @@
 The conformance probe starts this file exactly as it starts the runner (same environment,
 same OS sandbox) and judges what it reports and what it left behind. Given one JSON argument
 (`canaryPort`, `heartbeat`, `private`, `unixSocket`, `abstractSocket`, `outside`,
-`hostMountNamespace`), it
+`terminal`, `hostMountNamespace`), it
 
 1. reads every `/proc/<pid>/environ` it can see, the parent's first, and prints their digests
    (the host compares them with its own environment's digest);
@@ -13,7 +13,8 @@ same OS sandbox) and judges what it reports and what it left behind. Given one J
    when it runs in a mount namespace other than the host's, tries to unmount every mount it
    can see, deepest first, and to mount a file system, and lists them again;
 4. tries to append to each `outside` path (decoys of `~/.bashrc` and of a repository's
-   `.git/hooks/post-checkout`, made by the host outside the workspace);
+   `.git/hooks/post-checkout`, made by the host outside the workspace), and to write an
+   escape sequence to its terminal and to the host's decoy pseudo-terminal (`terminal`);
 5. starts a `setsid` child that leaves the process group and keeps appending to a heartbeat
    file, then exits at once: that child must be killed and reported as lingering.
 
@@ -133,6 +134,30 @@ def _append(path: str) -> str:
     return SUCCEEDED
 
 
+def _terminal(decoy: str) -> str:
+    """Write an escape sequence to the controlling terminal and to the host's decoy
+    pseudo-terminal (what could forge what a person sees while approving)."""
+    outcomes = sorted(
+        {_append_bytes(target, b"\x1b]0;isolation probe\x07") for target in ("/dev/tty", decoy)}
+    )
+    written = [outcome for outcome in outcomes if outcome == SUCCEEDED]
+    return SUCCEEDED if written else ", ".join(outcomes)
+
+
+def _append_bytes(path: str, data: bytes) -> str:
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError as exc:
+        return _outcome(exc)
+    try:
+        os.write(descriptor, data)
+    except OSError as exc:
+        return _outcome(exc)
+    finally:
+        os.close(descriptor)
+    return SUCCEEDED
+
+
 def _escape(heartbeat: str) -> None:
     if os.fork() != 0:
         return
@@ -163,10 +188,11 @@ def main(argv: list[str]) -> int:
     }
     readable = _readable(private)
     if _own_mount_namespace() != given["hostMountNamespace"]:
-        attempts["unmount the hiding mounts"] = _unmount_all(libc)
+        attempts["unmount the sandbox's mounts"] = _unmount_all(libc)
         attempts["mount a file system"] = _mount(libc)
     for label, path in given["outside"].items():
         attempts[label] = _append(path)
+    attempts["write to a terminal"] = _terminal(given["terminal"])
     report = {
         "private": len(private),
         "environ": _environ_digests(),

@@ -34,27 +34,29 @@ def spawn(
     temp_root: Path | None = None,
     argv: list[str] | None = None,
     timeout_ms: int | None = None,
-    state_home: Path | None = None,
     watch: Sequence[int] = (),
     write: Sequence[Path] = (),
+    read: Sequence[Path] = (),
 ) -> _proc.BoundedResult:
     """Start the runner in a one-time environment (inside the OS sandbox where there is
-    one, with `state_home` hidden) and collect its bounded output.
+    one) and collect its bounded output.
 
-    In the sandbox the runner may write only its one-time tree, `cwd` when one is given and
-    `write`; a connection to a loopback port of `watch` is counted in the sandbox report."""
+    In the sandbox the runner sees only its allow-listed root (`read`: more read-only
+    paths) and may write only its one-time tree, `cwd` when one is given and `write`
+    (directories made for this run); a connection to a loopback port of `watch` is counted
+    in the sandbox report, and every attempt the attempt watch saw is listed there."""
     env_source = os.environ if host_env is None else host_env
     program = argv or argv_for(profile, binary)
     with isolated(profile, binary, host_env=host_env, temp_root=temp_root) as isolation:
         workdir = cwd or isolation.workspace
-        writable = [isolation.root, *([cwd] if cwd is not None else []), *write]
+        own = [isolation.root, *([cwd] if cwd is not None else []), *write]
         with sandboxed(
             profile,
             program,
             env_source,
-            state_home,
             runner_env=isolation.env,
-            write=writable,
+            own=own,
+            read=read,
             watch=watch,
             cwd=workdir,
         ) as boxed:
@@ -84,6 +86,8 @@ def _from_sandbox(
         return result
     refused = boxed.proxy.refused if boxed.proxy is not None else 0
     report = boxed.report()
+    if report is not None and boxed.proxy is not None:
+        report["egressRefused"] = list(boxed.proxy.refused_targets)
     if result.returncode == SETUP_FAILED_EXIT:
         raise GitMemoryError(
             "GM_RUNNER_SANDBOX_FAILED",
@@ -92,9 +96,14 @@ def _from_sandbox(
             details={"stderr": _excerpt(result.stderr)},
         )
     if result.returncode == EXEC_FAILED_EXIT:
+        uid = boxed.identity.uid if boxed.identity and boxed.identity.drop else None
         raise GitMemoryError(
             "GM_RUNNER_SPAWN_FAILED",
             f"cannot start the {profile.name} runner: {_excerpt(result.stderr)}",
+            hint=None
+            if uid is None
+            else f"the runner runs as user id {uid}, which owns nothing here: its program, "
+            "and the directory it is in, must be open to others (mode 755)",
         )
     if result.returncode == LINGERING_EXIT:
         return result._replace(

@@ -24,7 +24,8 @@ DEFAULT_TIMEOUT_MS = 300_000
 DEFAULT_STDOUT_LIMIT = 4 * 1024 * 1024
 DEFAULT_STDERR_LIMIT = 64 * 1024
 
-# Host variables a model CLI may need to reach its provider and print text; nothing else.
+# Host variables a model CLI may need to reach its provider and print text; nothing else
+# (no TERM: a runner has no terminal). Proxy URLs lose any user and password on the way.
 COMMON_ALLOWLIST: tuple[str, ...] = (
     "ALL_PROXY",
     "HTTP_PROXY",
@@ -40,7 +41,6 @@ COMMON_ALLOWLIST: tuple[str, ...] = (
     "LANG",
     "LC_ALL",
     "LC_CTYPE",
-    "TERM",
     "TZ",
     "NO_COLOR",
 )
@@ -258,7 +258,7 @@ def _codex(
     return ResolvedProfile(
         name="codex",
         adapter="codex-cli",
-        version="2",
+        version="3",
         binary=binary,
         argv_template=codex_argv(model, endpoint),
         provider="openai",
@@ -270,7 +270,9 @@ def _codex(
 
 
 def codex_argv(model: str, endpoint: str) -> tuple[str, ...]:
-    """The Codex argv: ephemeral, read-only sandbox, pinned provider, every extra disabled."""
+    """The Codex argv: ephemeral, read-only sandbox, pinned provider, every extra disabled,
+    and no metrics sent anywhere (by default Codex exports them to ab.chatgpt.com, a host
+    other than the model endpoint)."""
     prefix = f"model_providers.{CODEX_PROVIDER_ID}"
     argv = [
         "exec",
@@ -296,6 +298,8 @@ def codex_argv(model: str, endpoint: str) -> tuple[str, ...]:
         f"{prefix}.requires_openai_auth=true",
         "-c",
         "mcp_servers={}",
+        "-c",
+        'otel.metrics_exporter="none"',
     ]
     for feature in CODEX_DISABLED_FEATURES:
         argv += ["--disable", feature]

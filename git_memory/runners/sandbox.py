@@ -1,26 +1,25 @@
 """The OS layer of runner isolation: namespaces from `unshare`, and an endpoint-only egress.
 
-Where util-linux `unshare` can create user, pid, mount and network namespaces (Linux, with
-unprivileged user namespaces or as root), every model runner starts inside fresh ones, set up
-by `sandbox_init.py`:
+Where util-linux `unshare` can create pid, mount and network namespaces (Linux, as root or
+with unprivileged user namespaces), every model runner starts inside fresh ones, set up by
+`sandbox_init.py`:
 
-- its own pid namespace with a private `/proc`: the parent's `/proc/<pid>/environ` and every
-  other host process are out of sight, and when the runner exits nothing it started survives
-  (the init, pid 1 there, kills the rest and reports it as lingering);
-- its own mount namespace: every mount read-only except the runner's one-time tree (its
-  HOME, TMPDIR and workspace) and fresh empty `/tmp`, `/run` and `/dev/shm`; the state home,
-  every agent's history (`hidden_paths`), the home directory's dotfiles and credential stores
-  and the repository's `.git` covered by empty read-only mounts;
+- a root built from an allow-list (`view_paths.py`, `sandbox_view.py`): the system's
+  programs and libraries, the certificate store, name resolution and the model CLI's own
+  install read-only, its one-time tree (its HOME, TMPDIR and workspace) writable, fresh empty
+  `/tmp`, `/run` and `/dev/shm`, five devices and no terminal — nothing else of the host's;
+- its own pid namespace with a private `/proc`: no host process is in sight, and when the
+  runner exits nothing it started survives (reported as lingering);
 - its own network namespace with no route out: the only way to the network is a proxy
   forwarded into the namespace that opens tunnels (HTTP CONNECT) to the profile's model
-  endpoint and refuses everything else, loopback services of the host included; abstract
-  unix sockets of the host are in another network namespace;
-- the runner itself unprivileged: a nested user and mount namespace (every mount above is
-  locked there and cannot be undone), a non-root user, no capabilities, no-new-privs, and a
-  seccomp filter refusing mount, namespace, unix-socket, tracing, key, BPF and io_uring
-  calls where this architecture has a syscall table.
+  endpoint and refuses everything else;
+- the runner itself unprivileged (`identity.py`): a user id that owns nothing of the host's
+  when we are root, in a nested user and mount namespace (every mount above is locked there),
+  in a session of its own, with no capabilities, no-new-privs and a seccomp filter; the
+  filter hands the runner's file and network calls to an attempt watch that reports each
+  one its view does not give it, with the layer that stopped it.
 
-Where no such sandbox can be made (not Linux, `unshare` missing, user namespaces disabled),
+Where no such sandbox can be made (not Linux, `unshare` missing, namespaces refused),
 isolation is the environment layer alone (`environment.py`); `git memory doctor` says so,
 and names each layer that held when there is one.
 """
@@ -28,90 +27,60 @@ and names each layer that held when there is one.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
-import socket
 import sys
-import tempfile
-import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from git_memory import _proc
-from git_memory.errors import GitMemoryError
-from git_memory.paths import state_home
+from git_memory.runners.egress import EgressProxy, network_endpoint
+from git_memory.runners.identity import Identity, mapped_identity, runner_identity
 from git_memory.runners.profiles import ResolvedProfile
-from git_memory.sessions.discover import default_roots
+from git_memory.runners.report import ReportSocket, private_dir
+from git_memory.runners.view_paths import allowed_paths
 
-if sys.platform != "win32":  # the account database (a runner's home and `nobody`)
-    import pwd
-
-UNSHARE_FLAGS = (
-    "--user",
-    "--map-root-user",
-    "--pid",
-    "--fork",
-    "--kill-child",
-    "--mount",
-    "--mount-proc",
-    "--net",
-)
+NAMESPACES = ("--pid", "--fork", "--kill-child", "--mount", "--mount-proc", "--net")
+USER_NAMESPACE = ("--user", "--map-root-user")
 SETTING = "GIT_MEMORY_RUNNER_SANDBOX"
 # More directories a runner may write, os.pathsep-separated (a wrapper script's log folder).
 WRITABLE_SETTING = "GIT_MEMORY_RUNNER_WRITABLE"
-NOBODY = 65534
 TRIAL_TIMEOUT = 10.0
-# Credential stores below the home directory that a runner never needs.
-HIDDEN_IN_HOME = (
-    ".ssh",
-    ".gnupg",
-    ".aws",
-    ".azure",
-    ".kube",
-    ".docker",
-    ".netrc",
-    ".git-credentials",
-    ".config/gh",
-    ".config/gcloud",
+# The sandbox init, started with `python -I -S -c` (no site: no `.pth` file runs) so that it
+# imports this package's standard-library modules from this very tree, and nothing else.
+LAUNCH = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from git_memory.runners.sandbox_init import run; run(sys.argv[2:])"
 )
-ENDPOINTS = {"claude": ("api.anthropic.com", 443)}
-MAX_REQUEST_HEAD = 8192
-MAX_REPORT = 65536
-
-
-# Never needed by a runner and readable by the host's user: password hashes.
-HIDDEN_SYSTEM = ("/etc/shadow", "/etc/gshadow")
 LAYERS = (
-    "user ns",
+    "allow-list root",
+    "identity",
+    "clean environment",
+    "no terminal",
     "mount ns",
     "net ns",
     "pid ns",
-    "read-only root",
-    "nested user ns",
+    "user ns",
     "caps dropped",
     "no-new-privs",
     "seccomp",
+    "attempt watch",
 )
 HELD = "held"
 
 
 @dataclass(frozen=True)
 class SandboxStatus:
-    """Whether runners get the OS layer here, why not when they do not, and which of its
-    layers held in the trial run (`LAYERS` → "held" or why not)."""
+    """Whether runners get the OS layer here, why not when they do not, which of its layers
+    held in the trial run (`LAYERS` → "held" or why not), and who the runner runs as."""
 
     available: bool
     reason: str
     layers: Mapping[str, str] = field(default_factory=dict)
-
-
-def _init_script() -> Path:
-    return Path(__file__).resolve().with_name("sandbox_init.py")
+    identity: Identity | None = None
 
 
 def layers_of(report: Mapping[str, Any] | None) -> dict[str, str]:
@@ -122,8 +91,14 @@ def layers_of(report: Mapping[str, Any] | None) -> dict[str, str]:
 
 
 def describe_layers(layers: Mapping[str, str]) -> str:
-    """`user ns held, …, seccomp not available (…)` for people."""
+    """`allow-list root held, …, seccomp not available (…)` for people."""
     return ", ".join(f"{name} {state}" for name, state in layers.items())
+
+
+def missing_layers(layers: Mapping[str, str]) -> list[str]:
+    """The layers that did not hold (an identity shared with the caller is what an
+    unprivileged user gets, and is said as such, not missing)."""
+    return [name for name, state in layers.items() if state.startswith(("not ", "failed"))]
 
 
 @cache
@@ -133,13 +108,21 @@ def status(setting: str | None = None) -> SandboxStatus:
         return SandboxStatus(False, f"turned off by {SETTING}=off")
     if not sys.platform.startswith("linux"):
         return SandboxStatus(False, f"no OS sandbox on {sys.platform} (Linux namespaces only)")
-    unshare = shutil.which("unshare")
-    if unshare is None:
+    if shutil.which("unshare") is None:
         return SandboxStatus(False, "util-linux `unshare` is not installed")
-    # The whole set-up, hiding a directory included, run once with `true`.
+    identity = runner_identity()
+    found = _trial(identity)
+    if not found.available and identity.drop:  # root without the right to make namespaces
+        found = _trial(mapped_identity())
+    return found
+
+
+def _trial(identity: Identity) -> SandboxStatus:
+    """The whole set-up run once with `true`."""
     with private_dir() as short:
         reports = ReportSocket(short)
-        trial = wrap(["true"], [tempfile.gettempdir()], None, report=reports.path, cwd="/")
+        allowed = allowed_paths(["true"], {"PATH": "/usr/bin:/bin"}, "")
+        trial = wrap(["true"], allowed, None, identity=identity, report=reports.path, cwd="/")
         try:
             result = _proc.run(trial, env={"PATH": "/usr/bin:/bin"}, timeout=TRIAL_TIMEOUT)
         except (OSError, TimeoutError) as exc:
@@ -149,10 +132,11 @@ def status(setting: str | None = None) -> SandboxStatus:
         if result.returncode != 0:
             detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
             why = detail[-1] if detail else f"status {result.returncode}"
-            return SandboxStatus(False, f"user namespaces are not available ({why})")
+            return SandboxStatus(False, f"namespaces are not available ({why})")
         layers = layers_of(reports.read())
         reports.close()
-    return SandboxStatus(True, "user, pid, mount and network namespaces (unshare)", layers)
+    kinds = "pid, mount and network namespaces" + ("" if identity.drop else ", user namespaces")
+    return SandboxStatus(True, f"{kinds} (unshare)", layers, identity)
 
 
 def current_status(host_env: Mapping[str, str] | None = None) -> SandboxStatus:
@@ -161,263 +145,46 @@ def current_status(host_env: Mapping[str, str] | None = None) -> SandboxStatus:
     return status(env.get(SETTING))
 
 
-def hidden_paths(host_env: Mapping[str, str], own_state_home: Path | None = None) -> list[str]:
-    """Everything a runner must not read, as absolute paths: the state home (the caller's,
-    and the environment's or default one), every agent's history (where the session readers
-    look for it), the home directory's dotfiles and credential stores, the `.git` of the
-    repository we run in, and the system's password hashes."""
-    found = [str(own_state_home)] if own_state_home is not None else []
-    with contextlib.suppress(GitMemoryError):
-        found.append(str(state_home()))
-    found += [str(root) for _name, root in default_roots()]
-    for home in dict.fromkeys([host_env.get("HOME"), _account_home()]):
-        if home:
-            found += [str(Path(home) / name) for name in HIDDEN_IN_HOME]
-            found += _dotfiles(Path(home))
-    found += _git_dirs(Path.cwd())
-    found += HIDDEN_SYSTEM
-    return [os.path.realpath(path) for path in dict.fromkeys(found)]
-
-
-def _account_home() -> str | None:
-    """The home directory of our user account, which `HOME` may not name (sudo, tests)."""
-    if sys.platform == "win32":
-        return None
-    with contextlib.suppress(KeyError):
-        return pwd.getpwuid(os.getuid()).pw_dir
-    return None
-
-
-def _dotfiles(home: Path) -> list[str]:
-    with contextlib.suppress(OSError):
-        return sorted(str(entry) for entry in home.iterdir() if entry.name.startswith("."))
-    return []
-
-
-def _git_dirs(start: Path) -> list[str]:
-    """The git directory (and common directory) of the repository around `start`."""
-    for directory in [start, *start.parents]:
-        dot_git = directory / ".git"
-        if dot_git.is_dir():
-            return [str(dot_git)]
-        if dot_git.is_file():
-            with contextlib.suppress(OSError, UnicodeDecodeError):
-                line = dot_git.read_text(encoding="utf-8").strip()
-                if line.startswith("gitdir:"):
-                    git_dir = (directory / line[len("gitdir:") :].strip()).resolve()
-                    common = git_dir / "commondir"
-                    found = [str(git_dir)]
-                    if common.is_file():
-                        found.append(str((git_dir / common.read_text().strip()).resolve()))
-                    return found
-            return [str(dot_git)]
-    return []
-
-
-def keep_paths(argv: list[str], path_value: str) -> list[str]:
-    """What the runner must still see, read-only, even below a covered path: the program's
-    own directory, the directories on its PATH, this Python and our probe scripts."""
-    found: list[str] = []
-    if argv and os.path.isabs(argv[0]):
-        found.append(os.path.dirname(os.path.realpath(argv[0])))
-    for directory in path_value.split(os.pathsep):
-        if os.path.isabs(directory):
-            found += [directory, os.path.realpath(directory)]
-    found += [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
-    found.append(str(Path(__file__).resolve().parent))
-    return [path for path in dict.fromkeys(found) if os.path.exists(path)]
-
-
-def _runner_ids() -> tuple[int, int]:
-    """The runner's user and group: ours, or `nobody` where we are root."""
-    uid, gid = os.getuid(), os.getgid()
-    if uid != 0:
-        return uid, gid or NOBODY
-    if sys.platform == "win32":
-        return NOBODY, NOBODY
-    with contextlib.suppress(KeyError):
-        entry = pwd.getpwnam("nobody")
-        return entry.pw_uid, entry.pw_gid
-    return NOBODY, NOBODY
-
-
-def endpoint_of(profile: ResolvedProfile) -> tuple[str, int] | None:
-    """The (host, port) the runner's model lives at, when it is on the network."""
-    if profile.name in ENDPOINTS:
-        return ENDPOINTS[profile.name]
-    parts = urlsplit(profile.endpoint)
-    if parts.scheme != "https" or not parts.hostname:
-        return None
-    return parts.hostname.lower(), parts.port or 443
-
-
 def wrap(
     argv: list[str],
-    hides: list[str],
+    allowed: Mapping[str, bool],
     egress: Path | None,
     *,
-    keep: Sequence[str] = (),
-    write: Sequence[str] = (),
+    identity: Identity,
     watch: Sequence[int] = (),
     report: Path | None = None,
     cwd: str | None = None,
     seccomp: bool = True,
 ) -> list[str]:
-    """`argv` run by `sandbox_init.py` inside fresh namespaces (`seccomp=False` leaves the
-    filter out: tests show the other layers hold without it)."""
+    """`argv` run by `sandbox_init.py` inside fresh namespaces, seeing `allowed` (path →
+    writable) and nothing else (`seccomp=False` leaves the filter and the attempt watch out:
+    tests show the other layers hold without them)."""
     unshare = shutil.which("unshare") or "unshare"
-    uid, gid = _runner_ids()
-    options = ["--uid", str(uid), "--gid", str(gid)]
-    for flag, values in (("--hide", hides), ("--keep", keep), ("--write", write)):
-        for value in values:
-            options += [flag, value]
+    options = ["--uid", str(identity.uid), "--gid", str(identity.gid)]
+    options += ["--identity", "drop" if identity.drop else "map"]
+    for path, writable in allowed.items():
+        options += ["--rw" if writable else "--ro", path]
     options += [item for port in watch for item in ("--watch", str(port))]
-    if egress is not None:
-        options += ["--egress", str(egress)]
-    if report is not None:
-        options += ["--report", str(report)]
-    if cwd is not None:
-        options += ["--cwd", cwd]
+    for flag, value in (("--egress", egress), ("--report", report), ("--cwd", cwd)):
+        if value is not None:
+            options += [flag, str(value)]
     if not seccomp:
         options += ["--seccomp", "off"]
-    init = [sys.executable, "-I", str(_init_script())]
-    return [unshare, *UNSHARE_FLAGS, *init, *options, "--", *argv]
+    package_parent = str(Path(__file__).resolve().parents[2])
+    init = [sys.executable, "-I", "-S", "-c", LAUNCH, package_parent]
+    namespaces = NAMESPACES if identity.drop else (*USER_NAMESPACE, *NAMESPACES)
+    return [unshare, *namespaces, *init, *options, "--", *argv]
 
 
-class EgressProxy:
-    """A CONNECT-only proxy on a unix socket that tunnels to one endpoint and refuses the rest.
-
-    `refused` counts requests for anything else (another host, a loopback port, plain HTTP).
-    """
-
-    def __init__(self, path: Path, endpoint: tuple[str, int]) -> None:
-        self.path = path
-        self.endpoint = endpoint
-        self.refused = 0
-        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._listener.bind(str(path))
-        os.chmod(path, 0o600)
-        self._listener.listen(16)
-        self._listener.settimeout(0.1)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-
-    def __enter__(self) -> EgressProxy:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-        self._listener.close()
-
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                client, _address = self._listener.accept()
-            except (TimeoutError, OSError):
-                continue
-            threading.Thread(target=self._tunnel, args=(client,), daemon=True).start()
-
-    def _tunnel(self, client: socket.socket) -> None:
-        with client:
-            target = self._requested(client)
-            if target != self.endpoint:
-                self.refused += 1
-                with contextlib.suppress(OSError):
-                    client.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
-                return
-            try:
-                upstream = socket.create_connection(target, timeout=30)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    client.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
-                return
-            with upstream:
-                upstream.settimeout(None)
-                client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
-                _splice(client, upstream)
-
-    @staticmethod
-    def _requested(client: socket.socket) -> tuple[str, int] | None:
-        client.settimeout(30)
-        head = b""
-        with contextlib.suppress(OSError):
-            while b"\r\n\r\n" not in head and len(head) < MAX_REQUEST_HEAD:
-                chunk = client.recv(4096)
-                if not chunk:
-                    break
-                head += chunk
-        line = head.split(b"\r\n", 1)[0].decode("latin-1").split()
-        if len(line) != 3 or line[0] != "CONNECT":
-            return None
-        host, _, port = line[1].rpartition(":")
-        if not port.isdigit():
-            return None
-        return host.strip("[]").lower(), int(port)
-
-
-def _splice(one: socket.socket, other: socket.socket) -> None:
-    def pump(source: socket.socket, sink: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while chunk := source.recv(65536):
-                sink.sendall(chunk)
-        with contextlib.suppress(OSError):
-            sink.shutdown(socket.SHUT_WR)
-
-    back = threading.Thread(target=pump, args=(other, one), daemon=True)
-    back.start()
-    pump(one, other)
-    back.join()
-
-
-@contextlib.contextmanager
-def private_dir() -> Iterator[Path]:
-    """A short private directory (a unix socket path is limited to ~107 bytes), removed
-    afterwards."""
-    short = Path(
-        tempfile.mkdtemp(prefix="gm-sandbox-", dir="/tmp" if Path("/tmp").is_dir() else None)
-    )
-    try:
-        yield short
-    finally:
-        shutil.rmtree(short, ignore_errors=True)
-
-
-class ReportSocket:
-    """Where the sandbox init sends its report once the runner is gone: a unix socket in
-    our private directory, reached from inside through a directory handle the init holds
-    (the runner cannot reach it: `/tmp` is covered and unix sockets are refused to it)."""
-
-    def __init__(self, directory: Path) -> None:
-        self.path = directory / "report.sock"
-        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._listener.bind(str(self.path))
-        os.chmod(self.path, 0o600)
-        self._listener.listen(1)
-
-    def read(self) -> dict[str, Any] | None:
-        """`{"layers": {...}, "contained": {...}}` as the init sent it, or None."""
-        self._listener.setblocking(False)
-        try:
-            connection, _address = self._listener.accept()
-        except OSError:
-            return None
-        data = b""
-        with connection:
-            connection.settimeout(2)
-            with contextlib.suppress(OSError):
-                while len(data) < MAX_REPORT and (chunk := connection.recv(65536)):
-                    data += chunk
-        try:
-            found = json.loads(data)
-        except ValueError:
-            return None
-        return found if isinstance(found, dict) else None
-
-    def close(self) -> None:
-        """Stop listening."""
-        self._listener.close()
+def hand_over(paths: Sequence[Path], identity: Identity) -> None:
+    """Give the runner's own directories (made by us for this run) to the runner's id."""
+    if not identity.drop:
+        return
+    for path in paths:
+        for directory, _dirs, files in os.walk(path):
+            os.chown(directory, identity.uid, identity.gid, follow_symlinks=False)
+            for name in files:
+                os.chown(Path(directory, name), identity.uid, identity.gid, follow_symlinks=False)
 
 
 @dataclass
@@ -428,6 +195,7 @@ class Boxed:
     command: list[str]
     proxy: EgressProxy | None = None
     reports: ReportSocket | None = None
+    identity: Identity | None = None
 
     def report(self) -> dict[str, Any] | None:
         """The init's report once the run is over (None without the OS layer)."""
@@ -439,37 +207,45 @@ def sandboxed(
     profile: ResolvedProfile,
     argv: list[str],
     host_env: Mapping[str, str],
-    own_state_home: Path | None = None,
     *,
-    runner_env: Mapping[str, str] | None = None,
-    write: Sequence[Path] = (),
+    runner_env: Mapping[str, str],
+    own: Sequence[Path] = (),
+    read: Sequence[Path] = (),
     watch: Sequence[int] = (),
     cwd: Path | None = None,
 ) -> Iterator[Boxed]:
-    """How to start `argv`: inside the OS sandbox when it is available, where `write` (and
-    the directories of `GIT_MEMORY_RUNNER_WRITABLE`) are the only writable host paths."""
-    if not current_status(host_env).available:
+    """How to start `argv`: inside the OS sandbox when it is available, where `own` (the
+    directories we made for this run, handed to the runner's id) and the directories of
+    `GIT_MEMORY_RUNNER_WRITABLE` are the only writable host paths and `read` more
+    read-only ones."""
+    found = current_status(host_env)
+    if not found.available or found.identity is None:
         yield Boxed(argv)
         return
-    hides = hidden_paths(host_env, own_state_home)
-    keep = keep_paths(argv, (runner_env or {}).get("PATH", ""))
     extra = [p for p in host_env.get(WRITABLE_SETTING, "").split(os.pathsep) if os.path.isabs(p)]
-    writable = [str(path) for path in write] + extra
-    endpoint = endpoint_of(profile)
+    allowed = allowed_paths(
+        argv,
+        runner_env,
+        profile.name,
+        read=[str(path) for path in read],
+        write=[str(path) for path in own] + extra,
+    )
+    hand_over(own, found.identity)
+    endpoint = network_endpoint(profile)
     with private_dir() as short:
         reports = ReportSocket(short)
         options: dict[str, Any] = {
-            "keep": keep,
-            "write": writable,
+            "identity": found.identity,
             "watch": watch,
             "report": reports.path,
             "cwd": str(cwd) if cwd is not None else None,
         }
         try:
             if endpoint is None:
-                yield Boxed(wrap(argv, hides, None, **options), None, reports)
+                yield Boxed(wrap(argv, allowed, None, **options), None, reports, found.identity)
                 return
             with EgressProxy(short / "egress.sock", endpoint) as proxy:
-                yield Boxed(wrap(argv, hides, proxy.path, **options), proxy, reports)
+                command = wrap(argv, allowed, proxy.path, **options)
+                yield Boxed(command, proxy, reports, found.identity)
         finally:
             reports.close()

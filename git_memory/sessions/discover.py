@@ -2,7 +2,7 @@
 
 Each provider lists its own layout (`sessions/providers/`); sub-agent transcripts are
 listed on purpose, marked `excluded`, so a sync counts them without indexing them. An
-imported `--source` folder is either a copy of an agent's home (any of the seven layouts)
+imported `--source` folder is either a copy of an agent's home (any of the eight layouts)
 or a plain folder of Claude Code and Codex JSON-lines transcripts.
 """
 
@@ -59,7 +59,8 @@ def _imported(folder: str) -> list[SourceFile]:
 
 
 # Entries of an agent's home directory (Claude Code and Qwen Code `projects`, Cursor
-# `projects`, Codex `sessions`, Gemini CLI `tmp`, Copilot CLI `session-state`, OpenCode).
+# `projects`, Codex `sessions`, Gemini CLI `tmp`, Copilot CLI `session-state`, OpenCode,
+# Antigravity's product folders).
 _HOME_MARKERS = (
     "projects",
     "sessions",
@@ -69,6 +70,9 @@ _HOME_MARKERS = (
     "history-session-state",
     "storage",
     "opencode.db",
+    "antigravity-cli",
+    "antigravity",
+    "antigravity-ide",
 )
 
 

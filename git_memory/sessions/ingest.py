@@ -220,6 +220,8 @@ def _read_document(
         if event.kind == TOOL_RESULT and len(event.text) > INLINE_LIMIT:
             event.text, event.deferred = event.text[:INLINE_LIMIT], True
     state: dict[str, Any] = {"subagent": document.subagent}
+    if document.attribution is not None:
+        state["attribution"] = document.attribution
     checkpoint = Checkpoint(identity, (b"", b""), 0, state)
     return _store(
         db, source, row, checkpoint, events=document.events, diagnostics=document.diagnostics

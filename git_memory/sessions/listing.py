@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from git_memory.sessions import index
 from git_memory.sessions.query import (
@@ -18,6 +19,7 @@ from git_memory.sessions.query import (
 from git_memory.sessions.turns import HARD_SEALED, QUIESCENT
 
 if TYPE_CHECKING:
+    from git_memory.database import Connection
     from git_memory.repo.binding import Worktree
 
 _TURN_COLUMNS = (
@@ -116,8 +118,18 @@ def _first_line(text: str) -> str:
     return ""
 
 
-def show(worktree: Worktree, key: str) -> tuple[str, str, list[TurnRecord]] | None:
-    """(sessionKey, provider, turns) of a session key, or of the session of a turn key."""
+class ShownSession(NamedTuple):
+    """A session's key, provider and turns, and how its folder was found (None: the
+    transcript records it)."""
+
+    session_key: str
+    provider: str
+    turns: list[TurnRecord]
+    attribution: str | None = None
+
+
+def show(worktree: Worktree, key: str) -> ShownSession | None:
+    """The session of a session key, or of a turn key (then only that turn)."""
     seal, now = seal_after(worktree), time.time()
     with index.reader(worktree.state_home) as conn:
         session = conn.execute(
@@ -143,4 +155,19 @@ def show(worktree: Worktree, key: str) -> tuple[str, str, list[TurnRecord]] | No
             for row in rows
             if only is None or row["turn_key"] == only
         ]
-    return session[0], session[1], records
+        attribution = _attribution(conn, session[0])
+    return ShownSession(session[0], session[1], records, attribution)
+
+
+def _attribution(conn: Connection, session_key: str) -> str | None:
+    """What the reader recorded about how the session's folder was found."""
+    row = conn.execute(
+        "SELECT f.reader_state FROM sessions s JOIN files f ON f.id = s.file_id"
+        " WHERE s.session_key = ?",
+        (session_key,),
+    ).fetchone()
+    try:
+        value = json.loads(row[0]).get("attribution") if row else None
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None

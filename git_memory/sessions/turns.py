@@ -39,8 +39,17 @@ HARD_SEALED = "hard-sealed"
 QUIESCENT = "quiescent"
 OPEN = "open"
 
-# Claude Code and Codex, Gemini CLI and Qwen Code (`absolute_path`), OpenCode (`filePath`).
-_PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path", "filePath")
+# Claude Code and Codex, Gemini CLI and Qwen Code (`absolute_path`), OpenCode (`filePath`),
+# Antigravity (`AbsolutePath` of view_file, `TargetFile` of write_to_file).
+_PATH_KEYS = (
+    "file_path",
+    "path",
+    "notebook_path",
+    "absolute_path",
+    "filePath",
+    "AbsolutePath",
+    "TargetFile",
+)
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _PATCH_MOVE = re.compile(r"^\*\*\* Move to: (.+)$", re.MULTILINE)
 _HEX40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
@@ -57,6 +66,7 @@ _SHELL_TOOLS = frozenset(
         "run_shell_command",
         "run_terminal_cmd",
         "run_in_terminal",
+        "run_command",
     ]
 )
 # Every ASCII character as "1" (a lower-case hex digit) or "0": a commit id is a run of forty 1s.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from git_memory.errors import FormatError, GitMemoryError
-from git_memory.formats.entry import Entry, parse_entry
+from git_memory.formats.entry import Entry, parse_entry, scope_directory
 from git_memory.ids import is_cut, matches, resolve
 from git_memory.repo.evidence import RepositoryFacts
 from git_memory.repo.memory_tree import worktree_files
@@ -81,7 +81,7 @@ class Verifier:
             checked += self._path(cited, reasons, notes)
         for commit in entry.evidence.commits:
             checked += self._commit(commit.hash, commit.repo, reasons, notes)
-        body_checked = self._commands(entry.body, reasons)
+        body_checked = self._scoped_commands(entry, reasons)
         state = _state(checked + body_checked, reasons)
         if state == "unverifiable":
             reasons.append(_nothing_to_check(notes))
@@ -121,9 +121,21 @@ class Verifier:
         reasons.append(Reason("commit", hex_id, f"cites commit {short}, which {why}"))
         return 1
 
-    def _commands(self, text: str, reasons: list[Reason]) -> int:
+    def _scoped_commands(self, entry: Entry, reasons: list[Reason]) -> int:
+        """The commands of a scoped entry are checked from its scope directory (the tools
+        look there, and in its parents for what they search upward: package.json, a
+        justfile, a project manifest); the scope must name a directory of the worktree."""
+        start = scope_directory(entry.scope) or ""
+        # A scope through a symbolic link ("other") is assemble's to refuse, loudly.
+        if start and self.manifests.kind(start) in (None, "file"):
+            message = f"its scope names {start}/, which is not a directory of the worktree"
+            reasons.append(Reason("scope", start, message))
+            return 1
+        return self._commands(entry.body, reasons, start)
+
+    def _commands(self, text: str, reasons: list[Reason], start: str = "") -> int:
         checked = 0
-        for requirement in requirements(text):
+        for requirement in requirements(text, start):
             outcome = self.requirement(requirement)
             if outcome is None:
                 continue

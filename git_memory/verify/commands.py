@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from git_memory.command_line.line import CD, join_directory, parse
+from git_memory.command_line.line import CD, Step, join_directory, parse
 
 INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([A-Za-z0-9_+-]*)")
@@ -86,32 +86,45 @@ def code_snippets(markdown: str) -> Iterator[str]:
             yield match.group(2).strip()
 
 
-def requirements(markdown: str) -> list[Requirement]:
-    """Every requirement of every command named in `markdown`, deduplicated, in order."""
+def requirements(markdown: str, start: str = "") -> list[Requirement]:
+    """Every requirement of every command named in `markdown`, deduplicated, in order; the
+    commands run from the worktree-relative directory `start` (a scoped entry's scope)."""
     found: dict[Requirement, None] = {}
     for snippet in code_snippets(markdown):
-        for requirement in snippet_requirements(snippet):
+        for requirement in snippet_requirements(snippet, start):
             found.setdefault(requirement, None)
     return list(found)
 
 
 # Teams name the same few commands in many memories: each distinct snippet is parsed once.
 @functools.lru_cache(maxsize=4096)
-def snippet_requirements(snippet: str) -> tuple[Requirement, ...]:
+def snippet_requirements(snippet: str, start: str = "") -> tuple[Requirement, ...]:
     """Requirements of one command line (possibly several commands), each from the directory
-    it runs in (the command model's: `cd DIR &&` prefixes and subshells honoured)."""
+    it runs in (the command model's: `cd DIR &&` prefixes and subshells honoured), the line
+    starting in `start`."""
     line = parse(snippet)
     if line.guessed:
         return ()  # unbalanced quotes: not a command this check can read
+    base = _start_of(line.steps, start)
     found: list[Requirement] = []
     for step in line.steps:
-        directory = _inside(step.directory)
-        if directory is None:
+        directory = _inside(join_directory(base, step.directory or ".") if base else step.directory)
+        if step.directory is None or directory is None:
             break  # a `cd` somewhere this check cannot follow
         for command in (step.command, *step.filters):
             if command.words and command.words[0] not in CD:
                 found += command_requirements(list(command.words), directory, snippet)
     return tuple(found)
+
+
+def _start_of(steps: Sequence[Step], start: str) -> str:
+    """Where a line of a scoped entry starts: its scope, unless the line's first `cd` names
+    the scope (or a directory below it) from the worktree root, as people write a command
+    they would run from the top of the repository (`cd web && npm run lint`)."""
+    moved = next((step.directory for step in steps if step.directory != ""), "")
+    if start and moved and (moved == start or moved.startswith(start + "/")):
+        return ""
+    return start
 
 
 def _inside(directory: str | None) -> str | None:

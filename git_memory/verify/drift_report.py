@@ -103,10 +103,19 @@ def github_annotations(response: VerifyResponse) -> str:
     Without `--changed`, a warning on each stale memory file."""
     if response.drift is None:
         return "\n".join(
-            f"::warning {_properties(DriftLocation(file=item.path), item.id)}::"
-            + _escape(f"memory {item.id} is stale: " + "; ".join(r.message for r in item.reasons))
-            for item in response.entries
-            if item.state == "stale"
+            [
+                f"::warning {_properties(DriftLocation(file=item.path), item.id)}::"
+                + _escape(
+                    f"memory {item.id} is stale: " + "; ".join(r.message for r in item.reasons)
+                )
+                for item in response.entries
+                if item.state == "stale"
+            ]
+            + [
+                f"::warning {_properties(DriftLocation(file=d.path, line=d.line), d.code)}::"
+                + _escape(f"{d.message}: {d.excerpt} (no one reviewed it on this machine)")
+                for d in response.directives or []
+            ]
         )
     by_id = {item.id: item for item in response.entries}
     lines = []

@@ -47,7 +47,8 @@ def _named(
         found = given if manifests.kind(given) is not None else None
         return found, f"`{need.command}` needs {given}, which is not in the worktree"
     found = manifests.first(need.directory, names, upward=upward)
-    return found, f"`{need.command}` needs a {kind} in {_where(need)}, and there is none"
+    above = " or above" if upward and need.directory else ""
+    return found, f"`{need.command}` needs a {kind} in {_where(need)}{above}, and there is none"
 
 
 def _listed(

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
     from git_memory.verify.check import Verifier
     from git_memory.verify.manifests import Manifests
 
-RECORD_FORMAT = "git-memory-freshness-record@3"
-VERDICTS_FORMAT = "git-memory-freshness-verdicts@1"
+RECORD_FORMAT = "git-memory-freshness-record@4"
+VERDICTS_FORMAT = "git-memory-freshness-verdicts@2"
 RECORD_DIR = ("artifacts", "freshness")
 # A larger (or deeper) record is taken as corrupt: checked again, never an internal error.
 RECORD_MAX_BYTES = 64 * 1024 * 1024

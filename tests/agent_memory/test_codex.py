@@ -42,6 +42,17 @@ def test_only_the_know_how_of_this_repositorys_blocks_is_an_item() -> None:
     assert {i.threads for i in items} == {("0196a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b",)}
 
 
+def test_each_know_how_section_files_its_bullets_as_its_template_says() -> None:
+    items = split_handbook("codex-memories", "MEMORY.md", HANDBOOK, (Path(CODEX_FIXTURE_ROOT),))
+    assert [i.kind for i in items] == ["rule", "fact", "fact", "trap"]
+
+
+def test_harvest_offers_preferences_as_rules_and_failures_as_traps(project: Project) -> None:
+    BUILDERS["codex-memories"][0](project)
+    _, harvested = project.gm("harvest")
+    assert sorted(o["kind"] for o in harvested["offered"]) == ["fact", "fact", "rule", "trap"]
+
+
 @pytest.mark.parametrize(
     ("applies_to", "read"),
     [

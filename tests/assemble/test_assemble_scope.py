@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ def memory(repo: Repo, gm: Any) -> Repo:
     repo.write("api/Makefile", "test:\n\tpytest\n")
     repo.write("web/package.json", '{"scripts": {"build": "vite build"}}\n')
     repo.write("web/src/legacy.ts", "export {};\n")
+    repo.write("db/README.md", "Migrations.\n")
     write_entry(repo, "no-pip", ROOT_FACT)
     paths = ("web/src/legacy.ts", "web/package.json")
     write_entry(repo, "web-legacy", WEB_FACT, evidence=Evidence((), paths))
@@ -187,12 +189,15 @@ def test_the_scope_of_an_entry(
 def test_a_symlinked_scope_directory_is_refused_and_nothing_is_written(
     memory: Repo, gm: Any, tmp_path: Path
 ) -> None:
+    shutil.rmtree(memory.root / "db")
     refused_through_symlink(memory, gm, tmp_path, "db")
     assert not (memory.root / "CLAUDE.md").exists()
 
 
 def test_two_directories_never_share_a_rule_file(memory: Repo, gm: Any) -> None:
     nested, dashed = "Nested a/b fact.", "Dashed a-b fact."
+    memory.write("a/b/README.md", "Nested.\n")
+    memory.write("a-b/README.md", "Dashed.\n")
     write_entry(memory, "nested", nested, scope="path:a/b")
     write_entry(memory, "dashed", dashed, scope="path:a-b")
     report = _assemble(memory, gm)
@@ -234,6 +239,7 @@ def test_a_rule_file_name_is_one_directorys_alone(scope: str, name: str) -> None
 def test_a_rule_file_under_an_earlier_name_is_retired(
     memory: Repo, gm: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    memory.write("a-b/README.md", "Dashed.\n")
     write_entry(memory, "dashed", "Dashed a-b fact.", scope="path:a-b")
     # As releases before one name per directory named it: `-` kept as it is.
     with monkeypatch.context() as patched:

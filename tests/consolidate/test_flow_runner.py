@@ -26,6 +26,7 @@ def _fake_may_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def _fake(tmp_path: Path, *modes: str) -> Path:
     directory = tmp_path / "fake"
     directory.mkdir(exist_ok=True)
+    directory.chmod(0o1777)  # run as root, the sandboxed runner is an id that owns nothing
     shutil.copy(FAKES / "_fake.py", directory / "_fake.py")
     body = (Path(__file__).parent / "fake_consolidation_runner.py").read_text().split("\n", 1)[1]
     script = directory / "consolidation.py"

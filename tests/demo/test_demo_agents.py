@@ -6,12 +6,13 @@ import os
 
 from git_memory.demo.environment import sandbox
 from git_memory.sessions.discover import default_roots
+from git_memory.sessions.providers.table import providers
 
 
 def test_every_agents_history_home_is_inside_the_sandbox() -> None:
     with sandbox(None) as box:
         roots = default_roots()
-        assert len(roots) == 7
+        assert [provider for provider, _ in roots] == list(providers())
         for provider, root in roots:
             assert box.base in root.parents, provider
     assert all(box.base not in root.parents for _, root in default_roots())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -75,10 +76,15 @@ def test_runner_sandbox_line_says_what_isolation_runners_get(
     detail = checks["runner sandbox"]["detail"]
     assert "namespaces" in detail
     # The layers as the isolation probe met them inside, and what it contained.
-    for layer in ("user ns", "nested user ns", "caps dropped", "no-new-privs", "seccomp"):
+    for layer in ("allow-list root", "identity", "clean environment", "no terminal", "user ns"):
         assert f"{layer} held" in detail
-    assert "unmount the hiding mounts: refused" in detail
+    for layer in ("caps dropped", "no-new-privs", "seccomp", "attempt watch"):
+        assert f"{layer} held" in detail
+    # Run as root (CI), the runner is an id of its own; otherwise it is the caller.
+    assert ("no account of this host" if os.geteuid() == 0 else "the caller's own") in detail
+    assert "unmount the sandbox's mounts: refused" in detail
     assert "connect to a host unix socket: refused" in detail
+    assert "attempts seen, by the layer that stopped them: allow-list root " in detail
     monkeypatch.setenv("GIT_MEMORY_RUNNER_SANDBOX", "off")
     plain = _checks(run_cli(["doctor", "--format", "json"], cwd=git_repo.workspace))
     assert plain["runner sandbox"]["status"] == "warn"

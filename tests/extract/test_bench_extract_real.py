@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import run_quick_bench
 from tests.perf.bench_extract_real import (
     PARTS,
@@ -21,6 +23,7 @@ from tests.perf.bench_extract_real import (
 from tests.perf.corpus_split import TUNING_SHARE, bucket, part
 from tests.perf.extract_labels import Candidate
 from tests.perf.real_corpus import FIXTURE, ROUND_ONE, Repository, repositories, sessions
+from tests.repos import Repo
 
 KEYS = {"command": {"command"}, "trap": {"failing", "fix"}, "rule": {"keywords"}}
 
@@ -183,3 +186,45 @@ def test_a_working_directory_with_non_ascii_characters_is_renamed(tmp_path: Path
     (copy,) = (homes["claude"] / "projects").rglob(Path(entry["path"]).name)
     records = [json.loads(line) for line in copy.read_text(encoding="utf-8").splitlines()]
     assert {r["cwd"] for r in records if "cwd" in r} == {str(root)}
+
+
+def _format_of(entry: dict[str, Any]) -> str:
+    return f"{entry['agent']}{Path(entry['file']).suffix}"
+
+
+def _sources_of_keepers() -> set[str]:
+    return {
+        source["file"]
+        for repository in repositories().values()
+        for label in repository.labels
+        if label["verdict"] == "KEEP"
+        for source in label.get("sources", ())
+    }
+
+
+# One recorded session of each agent and file format where a labelled keeper shows (so a
+# person typed in it), whole (an excerpt may lack the prompt that opens its turns).
+FORMATS = {
+    _format_of(entry): entry
+    for entry in sorted(sessions(), key=lambda e: e["file"], reverse=True)
+    if entry["excerpt"] is None and entry["file"] in _sources_of_keepers()
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FORMATS))
+def test_a_session_of_every_agent_and_format_is_indexed_for_the_repository(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path], kind: str
+) -> None:
+    homes = {
+        "claude": hermetic_env["claude"],
+        "codex": hermetic_env["codex"],
+        "gemini": hermetic_env["gemini"],
+        "qwen": hermetic_env["qwen"],
+        "copilot": hermetic_env["copilot"],
+        "cursor": hermetic_env["cursor"],
+    }
+    install(FORMATS[kind], repo.root, homes)
+    synced = gm(["sessions", "sync"], cwd=repo.root)
+    assert synced.exit_code == 0, synced.stderr
+    listed = gm(["sessions", "list", "--format", "json"], cwd=repo.root)
+    assert [s["provider"] for s in listed.json()["sessions"]] == [FORMATS[kind]["agent"]]

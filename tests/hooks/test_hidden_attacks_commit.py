@@ -10,6 +10,7 @@ from typing import Any
 
 from git_memory.formats.index_json import render_index
 from tests.hooks.conftest import commit, entry_text, head
+from tests.hooks.stopped import commit_stopped
 from tests.lint.attacks import BLOCKING, KEY, RANDOM
 from tests.repos import Repo
 
@@ -63,10 +64,16 @@ def test_a_key_in_an_index_summary_is_refused_not_only_a_stale_index(
     assert RANDOM not in stopped.stderr
 
 
-def test_this_machines_home_is_a_finding_wherever_it_is(gm: Any, repo: Repo, bin_dir: Path) -> None:
+def test_this_machines_home_blocks_the_commit_wherever_it_is(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    assert gm(["hooks", "install"], cwd=repo.root).exit_code == 0
     home = os.path.expanduser("~")
     repo.write(".memory/entries/cache.md", entry_text("cache", f"The cache lives in {home}.\n"))
     repo.git("add", "-A")
     for args in (["lint"], ["lint", "--staged"]):
         linted = gm(args, cwd=repo.root)
-        assert "WARN GM_LINT_ABSOLUTE_PATH this machine's home directory" in linted.stdout
+        assert linted.exit_code == 1
+        assert "BLOCK GM_LINT_ABSOLUTE_PATH this machine's home directory" in linted.stdout
+    stderr = commit_stopped(repo, "BLOCK GM_LINT_ABSOLUTE_PATH")
+    assert "bypass knowingly with: git commit --no-verify" in stderr

@@ -107,7 +107,7 @@ TRANSCRIPTS: dict[str, tuple[str, str]] = {
     "opencode": ("logs in ~/.local/share/opencode/storage/session/ for the run", SESSION),
 }
 
-# Item 8: home directories are findings (warnings by the spec; the promotion gate blocks).
+# Item 8: home directories are findings; they block the hook as the promotion gate (issue 45).
 HOMES: dict[str, str] = {
     "root": "the build ran in /root/app before",
     "windows": "the build ran in C:\\Users\\alice\\app before",

@@ -11,7 +11,8 @@ import pytest
 from git_memory.errors import GitMemoryError
 from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry
 from git_memory.formats.index_json import build_index, render_index
-from git_memory.lint.engine import home_findings, lint_text
+from git_memory.lint.engine import lint_text
+from git_memory.lint.home import home_findings
 from git_memory.ops.base import run
 from tests.lint.attacks import BLOCKING, HEX40, HOMES, KEY, RANDOM, TAGS
 from tests.promote.helpers import prepare_request, seed_candidate
@@ -66,9 +67,9 @@ def test_the_promotion_gate_refuses_it(repo: Repo, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(HOMES))
-def test_home_directories_warn_in_the_lint_and_block_promotion(repo: Repo, name: str) -> None:
+def test_home_directories_block_in_the_lint_and_promotion(repo: Repo, name: str) -> None:
     findings = lint_text("entries/note.md", _entry(HOMES[name] + "\n"))
-    assert [(f.code, f.severity) for f in findings] == [("GM_LINT_ABSOLUTE_PATH", "warn")]
+    assert [(f.code, f.severity) for f in findings] == [("GM_LINT_ABSOLUTE_PATH", "block")]
     assert "GM_LINT_ABSOLUTE_PATH" in _codes(_refused(repo, HOMES[name]))
 
 
@@ -84,7 +85,7 @@ def test_the_real_home_blocks_promotion_wherever_it_is(
     assert lint_text("entries/note.md", _entry(text + "\n")) == []  # no pattern knows it
     found = home_findings(text, home)
     assert [(f.code, f.severity, f.column) for f in found] == [
-        ("GM_LINT_ABSOLUTE_PATH", "warn", len("The cache lives in ") + 1)
+        ("GM_LINT_ABSOLUTE_PATH", "block", len("The cache lives in ") + 1)
     ]
     assert home_findings(f"{home}x/other", home) == []  # a longer name is not the home
     assert "GM_LINT_ABSOLUTE_PATH" in _codes(_refused(repo, text))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from git_memory.lint.engine import indexed_id_findings, present_ids
+from git_memory.lint.home import indexed_id_findings, present_ids
 
 UUID_ID = "6f9619ff-8b86-d011-b42d-00c04fc964ff"
 OTHER_ID = "rollout-2026-11-20t09-00-00-abcdef"

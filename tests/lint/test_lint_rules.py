@@ -40,7 +40,10 @@ BLOCKS = [
     ("secret: " + HEX16 * 4, "GM_LINT_HIGH_ENTROPY"),
     ("secret: " + HEX16.upper() * 4, "GM_LINT_HIGH_ENTROPY"),
     (f"resume session {SESSION_UUID}", "GM_LINT_PROVIDER_SESSION_ID"),
-    (f"the agent id was {SESSION_UUID}", "GM_LINT_PROVIDER_SESSION_ID"),
+    (f"claude --resume {SESSION_UUID}", "GM_LINT_PROVIDER_SESSION_ID"),
+    # A home path names a person and their machine: it blocks (issue 45 item 2).
+    ("/Users/wyatt/work/threadshare/notes.md", "GM_LINT_ABSOLUTE_PATH"),
+    ("/home/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
     ("~/.claude/projects/-Users-x/", "GM_LINT_PROVIDER_SESSION_ID"),
     (".codex/sessions", "GM_LINT_PROVIDER_SESSION_ID"),
     ("C:\\Users\\x\\.claude\\projects\\-Users-x\\", "GM_LINT_PROVIDER_SESSION_ID"),
@@ -53,8 +56,6 @@ BLOCKS = [
 WARNS = [
     ("e3b0c44298fc1c149afbf4c8996fb924", "GM_LINT_POSSIBLE_ENCODED_SECRET"),
     ("ab" * 32, "GM_LINT_POSSIBLE_ENCODED_SECRET"),
-    ("/Users/wyatt/work/threadshare/notes.md", "GM_LINT_ABSOLUTE_PATH"),
-    ("/home/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
     ("dev@example.com", "GM_LINT_EMAIL"),
     ("10.0.0.1:8080", "GM_LINT_IP_PORT"),
 ]
@@ -84,6 +85,8 @@ CLEAN = [
     "a" * 31,
     "build 42 at rev 7 today",
     f"deployment {SESSION_UUID}",
+    # An agent pool, a build agent or a user agent has ids too (issue 42 L5).
+    f"the agent id was {SESSION_UUID}",
     "session 6f9619ff-8b86-1d11-b42d-00c04fc964ff",
     "docs/Users-guide.md",
     "release 1.2.3",

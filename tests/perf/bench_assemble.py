@@ -61,6 +61,9 @@ def _build(root: Path, entries: int) -> None:
     targets = "".join(f"test-{n}:\n\tpytest t{n}\n" for n in range(entries))
     (root / "Makefile").write_text(targets + "gen:\n\tpython gen.py\n")
     (root / "pyproject.toml").write_text('[project]\nname = "bench"\n')
+    for n in range(PACKAGES):  # the directories the scoped entries name
+        (root / f"pkg-{n}").mkdir()
+        (root / f"pkg-{n}" / "README.md").write_text(f"# Package {n}\n")
     memory = root / ".memory"
     for sub in ("entries", "scenes", "skills"):
         (memory / sub).mkdir(parents=True, exist_ok=True)

@@ -97,7 +97,7 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
             for inner in value:
                 visit(inner, key)
         elif isinstance(value, str):
-            if key == "cwd" and value:
+            if key in {"cwd", "gitRoot"} and value:
                 cwds.add(value)
             elif key in {"timestamp", "startTime", "lastUpdated"} and value[:2] == "20":
                 moments.append(value)
@@ -105,12 +105,12 @@ def _cwds_and_moments(text: str) -> tuple[set[str], list[str]]:
     for record in _records(text):
         for key in ("cwd", "timestamp", "startTime", "lastUpdated"):
             visit(record.get(key), key)
+        data = record.get("data")
+        if isinstance(data, dict):  # Copilot CLI: the working directory in data.context
+            visit(data.get("context"), "context")
         payload = record.get("payload")
         if isinstance(payload, dict):
             visit(payload.get("cwd"), "cwd")
-        data = record.get("data")  # Copilot CLI: the session's context
-        if isinstance(data, dict) and isinstance(data.get("context"), dict):
-            visit(data["context"].get("cwd"), "cwd")
         update = record.get("$set")
         if isinstance(update, dict):
             visit(
@@ -126,7 +126,8 @@ def _escaped(path: str, *, ascii_only: bool = True) -> str:
 
 def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[str]:
     """Write a temporary copy of one recorded session where its agent keeps sessions, its
-    working directories renamed to `root`; the timestamps it holds."""
+    working directories renamed to `root`; the timestamps it holds (for a format that records
+    none, the moment the copy's file time says)."""
     source = FIXTURE / entry["file"]
     text = source.read_bytes().decode("utf-8")
     cwds, moments = _cwds_and_moments(text)
@@ -134,38 +135,39 @@ def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[s
         # JSON may spell a non-ASCII character of a path as itself or as a \u escape.
         for spelling in {_escaped(cwd), _escaped(cwd, ascii_only=False)}:
             text = text.replace(spelling, _escaped(str(root)))
-    name = Path(entry["path"]).name
-    slug = "-" + str(root).strip("/").replace("/", "-").replace(".", "-")
-    agent = entry["agent"]
-    if agent == "claude-code":
-        target = homes["claude"] / "projects" / slug / name
-    elif agent == "codex":
-        day = datetime.fromisoformat(min(moments).replace("Z", "+00:00"))
-        target = homes["codex"] / "sessions" / f"{day:%Y/%m/%d}" / name
-    elif agent == "qwen-code" and name.startswith("session-"):
-        # Qwen Code up to 0.0.14 kept Gemini CLI's recordings, named by the project's root.
-        project = homes["qwen"] / "tmp" / root.name
-        project.mkdir(parents=True, exist_ok=True)
-        (project / ".project_root").write_text(str(root), encoding="utf-8")
-        target = project / "chats" / name
-    elif agent == "qwen-code":
-        target = homes["qwen"] / "projects" / slug / "chats" / name
-    elif agent == "copilot-cli":
-        target = homes["copilot"] / "session-state" / Path(entry["path"]).parent.name / name
-    elif agent == "cursor":
-        # Cursor names the project by its path's slug and records no working directory.
-        project = re.sub(r"[^A-Za-z0-9]", "-", str(root).strip("/"))
-        target = homes["cursor"] / "projects" / project / "agent-transcripts" / name
-    else:
-        project = homes["gemini"] / ".gemini" / "tmp" / root.name
-        project.mkdir(parents=True, exist_ok=True)
-        (project / ".project_root").write_text(str(root), encoding="utf-8")
-        target = project / "chats" / name
+    target = _target(entry, root, homes, moments)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     idle = time.time() - 3600
     os.utime(target, (idle, idle))
-    return moments
+    return moments or [datetime.fromtimestamp(idle, UTC).isoformat()]
+
+
+def _target(entry: dict[str, Any], root: Path, homes: dict[str, Path], moments: list[str]) -> Path:
+    """Where the session's agent keeps a session like this one, for the worktree `root`."""
+    name = Path(entry["path"]).name
+    slug = "-" + str(root).strip("/").replace("/", "-").replace(".", "-")
+    agent = entry["agent"]
+    if agent == "claude-code":
+        return homes["claude"] / "projects" / slug / name
+    if agent == "codex":
+        day = datetime.fromisoformat(min(moments).replace("Z", "+00:00"))
+        return homes["codex"] / "sessions" / f"{day:%Y/%m/%d}" / name
+    if agent == "copilot-cli":
+        session = Path(entry["path"]).parent.name
+        return homes["copilot"] / "session-state" / session / "events.jsonl"
+    if agent == "cursor":
+        # Cursor names the project by its path with every non-alphanumeric character a dash.
+        project = re.sub(r"[^A-Za-z0-9]", "-", str(root).strip("/"))
+        return homes["cursor"] / "projects" / project / "agent-transcripts" / name
+    if agent == "qwen-code" and name.endswith(".jsonl"):
+        return homes["qwen"] / "projects" / slug / "chats" / name
+    # Gemini CLI, and Qwen Code's early recordings in Gemini CLI's layout.
+    base = homes["gemini"] / ".gemini" if agent == "gemini-cli" else homes["qwen"]
+    project = base / "tmp" / root.name
+    project.mkdir(parents=True, exist_ok=True)
+    (project / ".project_root").write_text(str(root), encoding="utf-8")
+    return project / "chats" / name
 
 
 def score(
@@ -193,8 +195,7 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> M
     moments: list[str] = []
     for entry in repository.sessions:
         moments += install(entry, repo.root, homes)
-    # Sessions that record no time (Cursor) are dated by their file, written just now.
-    days = sorted(m[:10] for m in moments) or [datetime.now(UTC).date().isoformat()]
+    days = sorted(m[:10] for m in moments)
     since = (datetime.fromisoformat(days[0]) - timedelta(days=1)).date().isoformat()
     until = (datetime.fromisoformat(days[-1]) + timedelta(days=2)).date().isoformat()
     started = time.perf_counter()

@@ -6,9 +6,13 @@ with our engine and with detect-secrets' scanner, and prints one JSON line:
 `mib`, `mib_per_s`, `detect_secrets_mib_per_s`, `speedup_vs_detect_secrets`, the planted-secret
 `recall` of both, and `gitleaks_fp_rate` over the look-alike strings of
 `tests/fixtures/lint-gitleaks-fps.json`, each embedded in an otherwise valid entry (with
-the list of the ones that block). The look-alike figure carries its own baseline, measured
-in the same run: the same probe over the lint as it was at `BASELINE_COMMIT` (extracted
-with `git archive`, run in a child interpreter), with the samples blocked now but not then.
+the list of the ones that block), and `ordinary_blocked` over the ordinary memory texts of
+`tests/fixtures/lint-ordinary-text.json` (commands, traps, rules and facts with hashes,
+digests, UUIDs, versions and URLs, in several languages: the goal is 0, and 0
+`ordinary_directive_flags` from the directive rules). The look-alike
+figure carries its own baseline, measured in the same run: the same probe over the lint as
+it was at `BASELINE_COMMIT` (extracted with `git archive`, run in a child interpreter), with
+the samples blocked now but not then.
 
     python tests/perf/bench_lint.py            # >= 20 MiB corpus
     python tests/perf/bench_lint.py --quick    # small corpus, for the smoke test
@@ -39,6 +43,7 @@ from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry  #
 from git_memory.lint.engine import lint_text  # noqa: E402
 
 FPS_FIXTURE = ROOT / "tests" / "fixtures" / "lint-gitleaks-fps.json"
+ORDINARY_FIXTURE = ROOT / "tests" / "fixtures" / "lint-ordinary-text.json"
 # The lint before Markdown, ellipses and assigned names were hardened (the first parent of
 # that merge): its look-alike figure is the one the hardened lint must be compared with.
 BASELINE_COMMIT = "1ec93a256f0eaebab1a851048556572c16d9e67a"
@@ -268,6 +273,32 @@ def gitleaks_figures(verdicts: list[list[str]], baseline: list[list[str]] | None
 REFERENCE_FORMAT_CODES = {"GM_LINT_AWS_ACCESS_KEY", "GM_LINT_GOOGLE_API_KEY"}
 
 
+def ordinary_figures() -> dict:
+    """How many ordinary memory texts block, each linted as an entry (with those that do)."""
+    from git_memory.formats.controls import escape_controls
+
+    items = json.loads(ORDINARY_FIXTURE.read_text(encoding="utf-8"))["items"]
+    blocked, flagged = [], []
+    for number, item in enumerate(items):
+        entry_id = f"ordinary-{number:03d}"
+        text = serialize_entry(Entry(id=entry_id, body=item["text"] + "\n"))
+        findings = lint_text(f"entries/{entry_id}.md", text)
+        shown = escape_controls(item["text"][:48])
+        codes = sorted({f.code for f in findings if f.blocks})
+        if codes:
+            blocked.append({"index": number, "codes": codes, "text": shown})
+        directives = sorted({f.code for f in findings if f.code.startswith("GM_DIRECTIVE_")})
+        if directives:
+            flagged.append({"index": number, "codes": directives, "text": shown})
+    return {
+        "ordinary_probes": len(items),
+        "ordinary_blocked_count": len(blocked),
+        "ordinary_blocked": blocked,
+        "ordinary_directive_flags": len(flagged),
+        "ordinary_directives_flagged": flagged,
+    }
+
+
 def main() -> None:
     """Run both scanners and print one JSON line."""
     parser = argparse.ArgumentParser()
@@ -298,6 +329,7 @@ def main() -> None:
                 "recall": round(ours_recall, 4),
                 "detect_secrets_recall": round(ds_recall, 4),
                 **gitleaks_figures(gitleaks_verdicts(), baseline),
+                **ordinary_figures(),
             },
             ensure_ascii=False,
         )

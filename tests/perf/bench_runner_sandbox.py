@@ -2,8 +2,10 @@
 
 Starts a trivial command runner (reads stdin, prints one line) repeatedly through
 `process.spawn`: the baseline with `GIT_MEMORY_RUNNER_SANDBOX=off` (environment isolation
-only), then inside the namespaces (`unshare` plus the sandbox init). Prints one JSON line with
-the mean milliseconds per spawn of each and their ratio. `--quick` runs 3 spawns of each.
+only), and inside the sandbox (`unshare`, the sandbox init, the allow-listed root and the
+attempt watch). The two take turns round by round, so a machine that slows down or speeds up
+during the run moves both figures alike. Prints one JSON line with the median milliseconds per
+spawn of each and their ratio. `--quick` runs 3 rounds.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -19,11 +22,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 
-def _mean_ms(runs: int, spawn_once: Callable[[dict[str, str]], None], env: dict[str, str]) -> float:
-    started = time.monotonic()
+def _medians_ms(
+    runs: int, spawn_once: Callable[[dict[str, str]], None], envs: dict[str, dict[str, str]]
+) -> dict[str, float]:
+    """Median ms per spawn under each environment, the environments taking turns."""
+    samples: dict[str, list[float]] = {name: [] for name in envs}
     for _ in range(runs):
-        spawn_once(env)
-    return (time.monotonic() - started) / runs * 1000
+        for name, env in envs.items():
+            started = time.perf_counter()
+            spawn_once(env)
+            samples[name].append((time.perf_counter() - started) * 1000)
+    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def main() -> None:
@@ -38,6 +47,7 @@ def main() -> None:
     from git_memory.runners.sandbox import status
 
     work = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
+    work.chmod(0o755)  # run as root, the runner is an id of its own: it must read its program
     try:
         script = work / "runner.py"
         script.write_text(f"#!{sys.executable}\nimport sys\nsys.stdin.read()\nprint('ok')\n")
@@ -51,8 +61,9 @@ def main() -> None:
 
         sandboxed = status().available
         spawn_once(dict(os.environ))  # the first spawn probes whether the sandbox works
-        baseline = _mean_ms(runs, spawn_once, {**os.environ, "GIT_MEMORY_RUNNER_SANDBOX": "off"})
-        boxed = _mean_ms(runs, spawn_once, dict(os.environ))
+        envs = {"off": {**os.environ, "GIT_MEMORY_RUNNER_SANDBOX": "off"}, "on": dict(os.environ)}
+        medians = _medians_ms(runs, spawn_once, envs)
+        baseline, boxed = medians["off"], medians["on"]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(

@@ -51,17 +51,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if not _not_selected(item)]
 
 
+@pytest.fixture(autouse=True)
+def _runner_may_enter(tmp_path: Path) -> None:
+    """Run as root (CI), the sandbox runs a runner as an id that owns nothing here: a
+    program a test writes below `tmp_path` (0700 by pytest) must be in a directory others
+    may enter, as it must for a user's own runner (`docs/guide-runners.md`)."""
+    tmp_path.chmod(0o755)
+
+
 @pytest.fixture
 def fake_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], Path]:
     """`fake_runner("conformant")` → an executable copy of that fake runner in tmp.
 
     Its directory is the one host directory the runner may write in the OS sandbox (its
-    spawn marker, heartbeat), named by `GIT_MEMORY_RUNNER_WRITABLE`."""
+    spawn marker, heartbeat), named by `GIT_MEMORY_RUNNER_WRITABLE`, and writable by anyone."""
     directory = tmp_path / "fake-runners"
     monkeypatch.setenv(WRITABLE_SETTING, str(directory))
 
     def make(kind: str) -> Path:
         directory.mkdir(exist_ok=True)
+        # Run as root, the sandbox runs the runner as an id that owns nothing here: the one
+        # directory it may write must let anyone write (`docs/guide-runners.md`).
+        directory.chmod(0o1777)
         shutil.copy(FIXTURES / "_fake.py", directory / "_fake.py")
         source = (FIXTURES / f"{kind.replace('-', '_')}.py").read_text()
         body = source.split("\n", 1)[1]

@@ -35,9 +35,14 @@ def test_reverify_failure_exits_1_with_codes(repo: Repo, fake_runner: FakeRunner
     assert result.exit_code == 1
     for code in ("CANARY", "SIDE_EFFECT"):
         assert f"GM_RUNNER_CONFORMANCE_{code}" in result.stdout
-    # Its write outside the workspace was contained, and the output says how it is held.
+    # Its write outside the workspace was contained, and still refused: it tried, and the
+    # output names the attempt with the layer that stopped it.
     assert "GM_RUNNER_CONFORMANCE_SANDBOX_ESCAPE" not in result.stdout
-    assert "sandbox layers: user ns held" in result.stdout
+    tried = [line for line in result.stdout.splitlines() if "GM_RUNNER_NONCONFORMANT" in line]
+    assert len(tried) == 1, result.stdout
+    assert "write " in tried[0]
+    assert "/decoy/escape.txt: stopped by allow-list root" in tried[0]
+    assert "sandbox layers: allow-list root held, identity held" in result.stdout
     assert "contained: connect to a host unix socket: refused" in result.stdout
 
 

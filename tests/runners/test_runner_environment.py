@@ -136,3 +136,44 @@ def test_unreadable_codex_auth(tmp_path: Path, fake_runner: FakeRunner) -> None:
     with pytest.raises(GitMemoryError) as caught:
         run_checked(profile, identify(str(script)), b"", host_env=host)
     assert caught.value.code == "GM_RUNNER_AUTH_UNREADABLE"
+
+
+PASSWORD = "Pr0xy-Passw0rd-" + "7c1f"
+PROXIES = {
+    "HTTPS_PROXY": f"http://alice:{PASSWORD}@proxy.corp.invalid:3128",
+    "all_proxy": f"socks5h://alice:{PASSWORD}@proxy.corp.invalid:1080",
+    "http_proxy": f"alice:{PASSWORD}@proxy.corp.invalid:3128",
+}
+
+
+@pytest.mark.parametrize("setting", ["auto", "off"])
+def test_a_proxy_reaches_the_runner_without_its_user_and_password(
+    fake_runner: FakeRunner, tmp_path: Path, setting: str
+) -> None:
+    script = fake_runner("conformant")
+    host = {**_host_env(), **PROXIES, "GIT_MEMORY_CLAUDE_BIN": str(script)}
+    host["GIT_MEMORY_RUNNER_SANDBOX"] = setting
+    profile = resolve_profile(RunnerOptions("claude"), environ=host)
+    out = json.loads(run_checked(profile, identify(str(script)), b"x", host_env=host))
+    assert PASSWORD not in json.dumps(out)
+    assert "alice" not in json.dumps(out)
+    environment = out["environment"]
+    if setting == "off":  # the host's proxies, without who and how
+        assert environment["HTTPS_PROXY"] == "http://proxy.corp.invalid:3128"
+        assert environment["all_proxy"] == "socks5h://proxy.corp.invalid:1080"
+        assert environment["http_proxy"] == "proxy.corp.invalid:3128"
+    else:  # the sandbox's own way out, to the model endpoint only
+        proxies = {environment[name] for name in PROXIES}
+        assert len(proxies) == 1
+        assert proxies.pop().startswith("http://127.0.0.1:")
+
+
+@pytest.mark.parametrize("setting", ["auto", "off"])
+def test_a_runner_whose_model_is_local_gets_no_proxy(
+    fake_runner: FakeRunner, tmp_path: Path, setting: str
+) -> None:
+    script = fake_runner("conformant")
+    host = {**_host_env(), **PROXIES, "NO_PROXY": "localhost", "GIT_MEMORY_RUNNER_SANDBOX": setting}
+    profile = resolve_profile(RunnerOptions("command", command=str(script)), environ=host)
+    out = json.loads(run_checked(profile, identify(str(script)), b"x", host_env=host))
+    assert not {key for key in out["environment"] if key.lower().endswith("_proxy")}

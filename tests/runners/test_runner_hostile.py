@@ -20,8 +20,10 @@ import pytest
 from git_memory.runners import sandbox
 from git_memory.runners.binary import identify
 from git_memory.runners.canary import TcpCanary, UnixCanary
+from git_memory.runners.private_paths import hidden_paths
 from git_memory.runners.process import spawn
-from git_memory.runners.sandbox import ReportSocket, private_dir
+from git_memory.runners.report import ReportSocket, private_dir
+from git_memory.runners.view_paths import allowed_paths
 from git_memory.sessions.discover import default_roots
 from tests.repos import make_repo
 from tests.runners.conftest import command_profile, spawn_count
@@ -38,7 +40,7 @@ TRANSCRIPT = '{"type":"user","message":{"content":"another project\'s secret pla
 @pytest.fixture
 def world(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Path]]:
     """A home, a state home, another project's transcripts and a repository, outside /tmp
-    (which the sandbox replaces whole): here only the hiding mounts stand in the way."""
+    (which the sandbox replaces whole): here only the allow-listed root stands in the way."""
     parent = "/var/tmp" if os.access("/var/tmp", os.W_OK) else None
     base = Path(tempfile.mkdtemp(prefix="gm-hostile-", dir=parent))
     home, state, claude = base / "home", base / "state", base / "claude"
@@ -98,14 +100,14 @@ def test_every_attack_is_contained_and_reported(
     with TcpCanary() as tcp, UnixCanary(unix_path) as unix:
         seen, report = _attack(script, world, tcp, unix_path)
     assert spawn_count(script) == 1  # it ran
-    # Nothing it read holds a secret, before or after trying to undo the hiding mounts.
+    # Nothing it read holds a secret, before or after trying to undo the sandbox's mounts.
     for text in [*seen["read"].values(), *seen["readAfterUnmount"].values()]:
         assert "PRIVATE KEY" not in text
         assert "state-home-secret" not in text
         assert "secret plan" not in text
     attempts = seen["attempts"]
     assert set(attempts) == {
-        "unmount the hiding mounts",
+        "unmount the sandbox's mounts",
         "unmount from a new user namespace",
         "connect to a host unix socket",
         "connect out over TCP",
@@ -148,7 +150,7 @@ def test_the_same_attacks_succeed_without_the_os_layer(
 def test_hidden_paths_cover_every_agent_history_dotfiles_and_the_git_dir(
     world: dict[str, Path],
 ) -> None:
-    hidden = sandbox.hidden_paths(os.environ)
+    hidden = hidden_paths(os.environ)
     for _name, root in default_roots():
         assert os.path.realpath(root) in hidden
     assert os.path.realpath(world["home"] / ".bashrc") in hidden
@@ -175,12 +177,12 @@ def test_without_seccomp_the_locked_mounts_and_dropped_capabilities_still_hold(
         }
         argv = [str(script), json.dumps(given)]
         reports = ReportSocket(short)
+        assert STATUS.identity is not None
         command = sandbox.wrap(
             argv,
-            sandbox.hidden_paths(os.environ),
+            allowed_paths(argv, {}, "command", write=[str(script.parent)]),
             None,
-            keep=sandbox.keep_paths(argv, ""),
-            write=[str(script.parent)],
+            identity=STATUS.identity,
             report=reports.path,
             cwd="/",
             seccomp=False,
@@ -190,7 +192,7 @@ def test_without_seccomp_the_locked_mounts_and_dropped_capabilities_still_hold(
         reports.close()
     assert done.returncode == 0, done.stderr
     attempts = json.loads(done.stdout)["attempts"]
-    assert attempts["unmount the hiding mounts"] == "refused (Operation not permitted)"
+    assert attempts["unmount the sandbox's mounts"] == "refused (Operation not permitted)"
     # Its own user namespace is allowed without the filter; the mounts stay locked in it.
     assert attempts["unmount from a new user namespace"].startswith("refused (Invalid")
     assert KEY not in done.stdout.decode()
@@ -200,7 +202,11 @@ def test_without_seccomp_the_locked_mounts_and_dropped_capabilities_still_hold(
     assert report is not None
     layers = sandbox.layers_of(report)
     assert layers["seccomp"] == "not available (--seccomp off)"
-    assert {name for name, state in layers.items() if state != "held"} == {"seccomp"}
+    assert layers["attempt watch"] == "not available (--seccomp off)"
+    assert {name for name, state in layers.items() if state != "held"} == {
+        "seccomp",
+        "attempt watch",
+    }
 
 
 @needs_sandbox
@@ -208,17 +214,17 @@ def test_without_mount_setattr_each_mount_is_remounted_read_only(tmp_path: Path)
     # Kernels before 5.12 have no mount_setattr: the init remounts each mount instead,
     # keeping the flags a mount copied from the host is locked with.
     program = (
-        "import sys\n"
+        "import ctypes, sys\n"
         "sys.path.insert(0, sys.argv[1])\n"
-        "import sandbox_init\n"
-        "sandbox_init.remount_each(sandbox_init._libc(), '/', True, True)\n"
+        "from git_memory.runners.sandbox_view import remount_each\n"
+        "remount_each(ctypes.CDLL('libc.so.6', use_errno=True), '/', True, True)\n"
         "try:\n"
         "    open(sys.argv[2], 'w').close()\n"
         "    print('written')\n"
         "except OSError as exc:\n"
         "    print(exc.errno)\n"
     )
-    init_dir = str(Path(sandbox.__file__).resolve().parent)
+    init_dir = str(Path(sandbox.__file__).resolve().parents[2])
     target = tmp_path / "written.txt"
     unshare = shutil.which("unshare") or "unshare"
     argv = [unshare, "--user", "--map-root-user", "--mount", sys.executable, "-I", "-c", program]

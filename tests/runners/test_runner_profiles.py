@@ -62,12 +62,14 @@ def test_codex_argv_order() -> None:
         "--model",
         "gpt-x",
     ]
-    assert argv[11:23:2] == ["-c"] * 6
+    assert argv[11:25:2] == ["-c"] * 7
     assert argv[12] == 'model_provider="git_memory"'
     assert argv[16] == 'model_providers.git_memory.base_url="https://llm.example/v1"'
     assert argv[22] == "mcp_servers={}"
-    assert argv[23:-1:2] == ["--disable"] * 27
-    assert argv[24::2] == list(CODEX_DISABLED_FEATURES)
+    # No metrics to ab.chatgpt.com: the only host a runner reaches is its model endpoint.
+    assert argv[24] == 'otel.metrics_exporter="none"'
+    assert argv[25:-1:2] == ["--disable"] * 27
+    assert argv[26::2] == list(CODEX_DISABLED_FEATURES)
     assert len(CODEX_DISABLED_FEATURES) == 27
     assert argv[-1] == "-"
 

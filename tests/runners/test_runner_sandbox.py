@@ -181,30 +181,46 @@ def test_conformance_isolation_check_passes_in_the_sandbox(fake_runner: FakeRunn
         "connect out over TCP",
         "connect to a host unix socket",
         "connect to an abstract unix socket",
-        "unmount the hiding mounts",
+        "unmount the sandbox's mounts",
         "mount a file system",
         "append to ~/.bashrc (a decoy)",
         "write .git/hooks/post-checkout (a decoy)",
+        "write to a terminal",
     } <= attempts
     assert any(line.startswith("read of ") for line in outcome.contained)
+    # …and what the attempt watch saw of it, each with the layer that stopped it.
+    ssh = os.path.realpath(Path(os.environ["HOME"]) / ".ssh")
+    watched = [line for line in outcome.contained if ": stopped by " in line]
+    assert any(line.startswith("open a unix socket: stopped by seccomp") for line in watched)
+    assert any(line.startswith("connect 127.0.0.1:") for line in watched)
+    assert not Path(ssh).exists() or f"read {ssh}: stopped by allow-list root" in watched
     assert outcome.layers == dict.fromkeys(sandbox.LAYERS, "held")
 
 
 def test_conformance_sees_a_runner_that_connects_out_from_the_sandbox(
     fake_runner: FakeRunner,
 ) -> None:
-    # The network namespace keeps the connection from the host canary; the sandbox counts
-    # the attempt on the canary's port and the probe fails on it.
+    # The network namespace keeps the connection from the host canary; the attempt watch
+    # sees it, and the probe refuses the runner for trying.
     outcome = _probe(fake_runner("network-connecting"))
-    assert [failure.code for failure in outcome.failures] == ["GM_RUNNER_CONFORMANCE_NETWORK"]
-    assert "contained by the sandbox" in outcome.failures[0].detail
+    assert [failure.code for failure in outcome.failures] == ["GM_RUNNER_NONCONFORMANT"]
+    detail = outcome.failures[0].detail
+    assert detail.startswith("connect 127.0.0.1:")
+    assert detail.endswith(": stopped by net ns")
 
 
-def test_conformance_in_the_sandbox_contains_the_write_outside(fake_runner: FakeRunner) -> None:
+def test_conformance_in_the_sandbox_refuses_the_write_outside(fake_runner: FakeRunner) -> None:
     # Reading the probe file and writing in its own directory are the model's doing and
-    # fail the probe; the write into the sibling directory never lands.
-    codes = [failure.code for failure in _probe(fake_runner("file-reading")).failures]
-    assert codes == ["GM_RUNNER_CONFORMANCE_CANARY", "GM_RUNNER_CONFORMANCE_SIDE_EFFECT"]
+    # fail the probe; the write into the sibling directory never lands, and is refused all
+    # the same, named with the layer that stopped it.
+    failures = _probe(fake_runner("file-reading")).failures
+    assert [failure.code for failure in failures] == [
+        "GM_RUNNER_CONFORMANCE_CANARY",
+        "GM_RUNNER_CONFORMANCE_SIDE_EFFECT",
+        "GM_RUNNER_NONCONFORMANT",
+    ]
+    assert failures[2].detail.startswith("write ")
+    assert failures[2].detail.endswith("/decoy/escape.txt: stopped by allow-list root")
 
 
 def test_isolation_check_catches_each_attack_without_the_os_layer(
@@ -244,7 +260,7 @@ def test_isolation_check_catches_each_attack_without_the_os_layer(
 def test_a_sandbox_that_cannot_be_set_up_is_a_clear_error(
     fake_runner: FakeRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sandbox, "hidden_paths", lambda *_args: ["relative/path"])
+    monkeypatch.setattr(sandbox, "allowed_paths", lambda *_args, **_kw: {"relative/path": False})
     script = fake_runner("conformant")
     with pytest.raises(GitMemoryError) as caught:
         run_checked(command_profile(script), identify(str(script)), b"probe")
@@ -252,9 +268,9 @@ def test_a_sandbox_that_cannot_be_set_up_is_a_clear_error(
     assert "not an absolute path" in caught.value.details["stderr"]
 
 
-def test_the_callers_state_home_is_hidden_too(fake_runner: FakeRunner) -> None:
-    # A state home named by `memory.home` is not in the environment: the caller passes it.
-    # Outside /tmp (which the sandbox replaces whole), so only its hiding mount hides it.
+def test_a_state_home_no_one_names_is_out_of_sight_too(fake_runner: FakeRunner) -> None:
+    # A state home named by `memory.home` is in no environment variable and was hidden only
+    # when the caller named it: the allow-listed root leaves it out without being told.
     outside = Path(tempfile.mkdtemp(prefix="gm-state-", dir="/var/tmp"))
     try:
         configured = outside / "configured-state"
@@ -262,27 +278,29 @@ def test_the_callers_state_home_is_hidden_too(fake_runner: FakeRunner) -> None:
         (configured / "secret.json").write_text("{}")
         script = fake_runner("environ-reading")
         profile = _profile(script, str(configured))
-        result = spawn(profile, identify(str(script)), b"probe", state_home=configured)
-        assert json.loads(result.stdout)["private"][str(configured)] == []
-        exposed = spawn(profile, identify(str(script)), b"probe")
-        assert json.loads(exposed.stdout)["private"][str(configured)] == ["secret.json"]
+        result = spawn(profile, identify(str(script)), b"probe")
+        assert json.loads(result.stdout)["private"][str(configured)] == "error 2"
     finally:
         shutil.rmtree(outside, ignore_errors=True)
 
 
-def test_a_mount_the_probe_could_make_or_undo_fails_the_check(tmp_path: Path) -> None:
-    # Judged from what the probe reports: a sandbox whose mounts can be changed from inside
-    # does not hold, whatever else it contained.
+def test_a_mount_or_terminal_the_probe_could_reach_fails_the_check(tmp_path: Path) -> None:
+    # Judged from what the probe reports: a sandbox whose mounts can be changed from inside,
+    # or that lets an escape sequence reach a terminal, does not hold.
     report = {
         "environ": [],
         "readable": [],
         "readableAfterUnmount": [],
         "attempts": {
-            "unmount the hiding mounts": "succeeded (3 mount(s) undone)",
+            "unmount the sandbox's mounts": "succeeded (3 mount(s) undone)",
             "mount a file system": "refused (Operation not permitted)",
+            "write to a terminal": "succeeded",
         },
     }
     reached = {"TCP": 0, "unix": 0, "abstract": 0}
     failures, contained = judge(report, reached, [tmp_path / "absent"], {}, 1)
-    assert failures == [("MOUNT", "unmount the hiding mounts: succeeded (3 mount(s) undone)")]
+    assert failures == [
+        ("MOUNT", "unmount the sandbox's mounts: succeeded (3 mount(s) undone)"),
+        ("TERMINAL", "an escape sequence reached a terminal"),
+    ]
     assert "mount a file system: refused (Operation not permitted)" in contained

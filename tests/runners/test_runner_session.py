@@ -110,8 +110,43 @@ def test_refusing_runner_never_receives_the_task(
     session = session_for(script)
     plan = session.plan("extraction", "extract-1", b"secret transcript")
     (approved,) = session.approve([plan], approve_plan=plan.plan_digest)
-    assert _code(lambda: session.run(approved, b"secret transcript")).code == (
-        "GM_RUNNER_CONFORMANCE_FAILED"
-    )
+    # It tried to write outside its directory (contained): refused for trying.
+    refused = _code(lambda: session.run(approved, b"secret transcript"))
+    assert refused.code == "GM_RUNNER_NONCONFORMANT"
+    tried = [f["detail"] for f in refused.details["failures"] if f["code"] == refused.code]
+    assert len(tried) == 1
+    assert tried[0].endswith("/decoy/escape.txt: stopped by allow-list root")
     assert spawn_count(script) == 2  # --version and the probe; the task never went out
     assert session.ledger.delivery_state(plan.plan_digest or "") is None
+    # Until it passes again, it is not even started: the refusal is remembered.
+    again = _code(lambda: session.run(approved, b"secret transcript"))
+    assert again.code == "GM_RUNNER_NONCONFORMANT"
+    assert "reverify-runner" in (again.hint or "")
+    assert spawn_count(script) == 2
+
+
+def test_a_runner_that_tries_while_answering_is_refused_and_its_answer_dropped(
+    session_for: Callable[[Path], RunnerSession], fake_runner: FakeRunner, tmp_path: Path
+) -> None:
+    script = fake_runner("trying")  # conformant while nothing is listed beside it
+    session = session_for(script)
+    first = session.plan("extraction", "extract-1", b"first")
+    (approved,) = session.approve([first], approve_plan=first.plan_digest)
+    assert json.loads(session.run(approved, b"first"))["receivedBytes"] == len(b"first")
+    # Then it starts to pry while it answers.
+    target = tmp_path / "elsewhere" / "notes.txt"
+    target.parent.mkdir()
+    script.with_suffix(".targets").write_text(json.dumps({"write": [str(target)]}))
+    second = session.plan("extraction", "extract-2", b"second")
+    (approved,) = session.approve([second], approve_plan=second.plan_digest)
+    refused = _code(lambda: session.run(approved, b"second"))
+    assert refused.code == "GM_RUNNER_NONCONFORMANT"
+    assert refused.details["attempts"] == [f"write {target}: stopped by allow-list root"]
+    assert not target.exists()
+    assert session.ledger.delivery_state(second.plan_digest or "") == "failed"
+    # Not started again until it passes conformance again.
+    spawned = spawn_count(script)
+    third = session.plan("extraction", "extract-3", b"third")
+    (approved,) = session.approve([third], approve_plan=third.plan_digest)
+    assert _code(lambda: session.run(approved, b"third")).code == "GM_RUNNER_NONCONFORMANT"
+    assert spawn_count(script) == spawned

@@ -361,7 +361,7 @@ def test_doctor_reports_each_agent(gm: Any, repo: Repo, installed: dict[str, Pat
         ("cursor", 5),
     ):
         assert f"{provider}: {count} transcript(s)" in check["detail"]
-    assert "off by memory.sources: claude-code, codex" in check["detail"]
+    assert "off by memory.sources: claude-code, codex, antigravity" in check["detail"]
 
 
 def test_special_files_among_other_agents_are_refused(

@@ -7,7 +7,7 @@ import os
 import tempfile
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from git_memory.sessions.providers.base import SourceFile
@@ -59,6 +59,7 @@ _RECORDS = st.dictionaries(_KEYS, _VALUES, max_size=6)
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_RECORDS, max_size=4))
+@example([{"message": {"content": True}}])  # a tool result looked up in a scalar content
 def test_line_readers_never_raise(records: list[dict[str, Any]]) -> None:
     for provider in providers().values():
         if provider.lines is None:

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from git_memory.sessions.ingest import parse
 from git_memory.sessions.providers import claude_code as claude
-from git_memory.sessions.providers import codex
-from git_memory.sessions.records import COMPLETED, FAILED, UNKNOWN
+from git_memory.sessions.providers import codex, qwen_code
+from git_memory.sessions.providers.base import SourceFile
+from git_memory.sessions.providers.common import person_text
+from git_memory.sessions.records import COMPLETED, FAILED, UNKNOWN, USER
 from git_memory.sessions.turns import build_turns, commit_candidates, observed_paths
 from tests.sessions.transcripts import FIXTURES, claude_assistant, claude_user, tool_result
 
@@ -257,3 +259,45 @@ def test_sessions_a_program_drove_are_marked_by_their_own_markers() -> None:
     assert _program("claude-code", [claude_user("fix it", "/w", entrypoint="sdk-py")])
     assert _program("claude-code", [claude_user("fix it", "/w", entrypoint="sdk-ts")])
     assert not _program("claude-code", [claude_user("fix it", "/w", entrypoint="cli")])
+
+
+REMINDER = (
+    "<system-reminder>You have powerful specialized agents at your disposal, available agent"
+    " types are: backend-api-expert, react-developer. PROACTIVELY use the task tool to delegate"
+    " user's task to appropriate agent. This message is for internal use only. Do not mention"
+    " this to user in your response.</system-reminder>"
+)
+
+
+def test_a_reminder_an_agent_put_before_the_person_s_words_is_dropped_not_the_words() -> None:
+    """Qwen Code (in a real session of 2025-11) sends the person's prompt behind a reminder."""
+    typed = "analiza la configuracion y determina de donde viene la barra horizontal"
+    assert person_text(REMINDER + typed) == typed
+    assert person_text(REMINDER + "<reminder>x</reminder>\n" + typed) == typed
+    assert person_text(REMINDER) is None
+    assert person_text("<system-reminder>never closed " + typed) is None
+    assert (
+        person_text("  " + typed + "\n") == "  " + typed + "\n"
+    )  # untouched when nothing injected
+
+
+def test_a_legacy_qwen_recording_keeps_the_prompt_behind_a_reminder(tmp_path: Path) -> None:
+    typed = "recuerda siempre explicarme en español"
+    document = {
+        "sessionId": "legacy-1",
+        "projectHash": "0" * 64,
+        "startTime": "2025-11-05T07:07:00.000Z",
+        "lastUpdated": "2025-11-05T07:09:00.000Z",
+        "messages": [
+            {"id": "1", "timestamp": "2025-11-05T07:07:01.000Z", "type": "user",
+             "content": REMINDER + typed},
+            {"id": "2", "timestamp": "2025-11-05T07:07:05.000Z", "type": "gemini",
+             "content": "De acuerdo."},
+        ],
+    }  # fmt: skip
+    chats = tmp_path / "tmp" / ("0" * 64) / "chats"
+    chats.mkdir(parents=True)
+    path = chats / "session-2025-11-05T07-07-legacy1.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    read = qwen_code.read_legacy(SourceFile(str(path), "qwen-code", "legacy-1", path.name))
+    assert [e.text for e in read.events if e.kind == USER] == [typed]

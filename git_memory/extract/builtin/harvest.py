@@ -74,6 +74,11 @@ def kind_of(text: str) -> str:
     return "command" if _COMMAND.search(text) else "fact"
 
 
+def item_kind(item: MemoryItem) -> str:
+    """What the store files the item as, else what its words make it."""
+    return item.kind or kind_of(item.text)
+
+
 def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
     """Read every enabled store of this worktree and stage what is new or changed."""
     worktree = workspace.worktree
@@ -119,8 +124,8 @@ def _one(
     target = _entry_of(workspace, previous, approved)
     # An edited item is compared with approved memory other than the entry it became.
     others = [body for entry, body in approved if entry != target]
-    keys = memory_keys(item.text.strip())
-    if any(keys & memory_keys(body) or body == _normalized(item.text) for body in others):
+    keys = memory_keys(item.content.strip())
+    if any(keys & memory_keys(body) or body == _normalized(item.content) for body in others):
         outcome.already_approved += 1
         _remember(workspace, item, None)
         return
@@ -132,7 +137,7 @@ def _one(
     _remember(workspace, item, candidate_id)
     if existing is None or existing.status == "quarantined":
         outcome.offered.append(
-            (candidate_id, item, kind_of(item.text), "update" if target else "store")
+            (candidate_id, item, item_kind(item), "update" if target else "store")
         )
 
 
@@ -190,11 +195,11 @@ def _stage(
     )
     written = _turn_evidence(turns)
     catalog = {evidence_id: evidence, **{e.evidence_id: e for e, _ in written}}
-    text = item.text.strip()
+    text = item.content.strip()
     draft = without_homes(
         DraftCandidate(
             content=text,
-            type=TYPE_OF[kind_of(text)],
+            type=TYPE_OF[item_kind(item)],
             priority=50,
             confidence="medium",
             scene=None,
@@ -222,7 +227,8 @@ def _stage(
     detail = {
         **pointer,
         "display": f"{item.store} {item.key} (sha256 {item.digest[:12]})",
-        "excerpt": text[:480],
+        "excerpt": item.text.strip()[:480],
+        **_person_quote(item),
     }
     refs = [
         store.EvidenceRef(
@@ -257,6 +263,12 @@ def _stage(
         )
     store.add_evidence_refs(workspace.db, candidate_id, refs)
     store.set_assessment(workspace.db, candidate_id, assessment)
+
+
+def _person_quote(item: MemoryItem) -> dict[str, list[dict[str, str]]]:
+    """The words the store quotes as the person's, shown in review as typed by a person."""
+    said = (item.said or "").strip()
+    return {"quotes": [{"origin": "person", "text": said[:480]}]} if said else {}
 
 
 def _turn_evidence(turns: list[WritingTurn]) -> list[tuple[CatalogItem, WritingTurn]]:

@@ -42,6 +42,7 @@ SHELL_TOOLS = frozenset(
         "run_terminal_cmd",
         "run_in_terminal",
         "powershell",
+        "run_command",
     ]
 )
 # Tools that change files: a failure followed by an edit was fixed in the code, not the setup.

@@ -72,12 +72,15 @@ class LineReader(Protocol):
 
 @dataclass
 class Document:
-    """What a whole-source reader produced: events at stable positions, diagnostics, and
-    `subagent` when the source is a sub-agent's session (indexed as excluded)."""
+    """What a whole-source reader produced: events at stable positions, diagnostics,
+    `subagent` when the source is a sub-agent's session (indexed as excluded), and
+    `attribution`: how the session's folder was found when no record names it (shown by
+    `sessions show`)."""
 
     events: list[Event] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     subagent: bool = False
+    attribution: str | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ NAMES: tuple[str, ...] = (
     "opencode",
     "copilot-cli",
     "cursor",
+    "antigravity",
 )
 
 

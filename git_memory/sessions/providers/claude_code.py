@@ -283,7 +283,8 @@ def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:
 
 def deferred_result(record: dict[str, Any], call_id: str | None) -> tuple[str, str] | None:
     """(head as a sync stores it, full output) of the tool result `call_id` in this record."""
-    for block in _message_content(record) or []:
+    content = _message_content(record)
+    for block in content if isinstance(content, list) else []:
         if (
             isinstance(block, dict)
             and block.get("type") == "tool_result"

@@ -6,8 +6,10 @@ Pure functions over decoded JSON, plus the one bounded way to read a whole small
 
 from __future__ import annotations
 
+import os
 import re
 import zlib
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -61,6 +63,48 @@ def decode_document(data: bytes, diagnostics: list[Diagnostic]) -> Any:
         diagnostics.append(Diagnostic("invalid-json-document", 0, "not a JSON object"))
     diagnostics += [Diagnostic(code, 0, "a lone UTF-16 surrogate was replaced") for code in repairs]
     return value
+
+
+def decoded_lines(data: bytes, diagnostics: list[Diagnostic]) -> Iterator[tuple[int, Any]]:
+    """(offset, record) of every JSON-lines record of a document read whole; a line that is
+    not one (a torn line among them) is skipped with a diagnostic at its offset."""
+    offset = 0
+    for line in data.splitlines(keepends=True):
+        at, offset = offset, offset + len(line)
+        if not line.strip():
+            continue
+        repairs: list[str] = []
+        try:
+            record = decode_line(line, _record_size(line), repairs)
+        except LineRejected as exc:
+            diagnostics.append(Diagnostic(exc.code, at, exc.message))
+            continue
+        diagnostics += [Diagnostic(code, at, "a lone surrogate was replaced") for code in repairs]
+        yield at, record
+
+
+def _record_size(line: bytes) -> int:
+    """The length of a line of `splitlines(keepends=True)` without its one line break
+    (stripping it would copy the line, and the lines hold whole tool outputs)."""
+    if line.endswith(b"\r\n"):
+        return len(line) - 2
+    return len(line) - 1 if line.endswith((b"\n", b"\r")) else len(line)
+
+
+def tree_identity(path: str, files: list[str]) -> tuple[int, int, int, int]:
+    """The identity of a source made of `path` and `files`: `path`'s device and inode, the
+    sizes of all plus their count, and the newest modification time (a file that went away
+    is left out)."""
+    stat = os.stat(path)
+    size, newest = stat.st_size + len(files), stat.st_mtime_ns
+    for name in files:
+        try:
+            other = os.stat(name)
+        except OSError:
+            continue
+        size += other.st_size
+        newest = max(newest, other.st_mtime_ns)
+    return (stat.st_dev, stat.st_ino, size, newest)
 
 
 def objects(value: Any) -> list[dict[str, Any]]:
@@ -193,11 +237,25 @@ def full_outputs(document: Document) -> dict[tuple[int, str | None], str]:
     }
 
 
+def person_text(text: str) -> str | None:
+    """What a human typed in a user-role text: the text without the context blocks an agent
+    put before it (`<system-reminder>…</system-reminder>` and kin), or None when nothing a
+    person typed remains. Qwen Code, for one, prepends a reminder to the person's words."""
+    rest = text.strip()
+    if not rest.startswith(_INJECTED):
+        return None if not rest or is_hidden_text(rest) else text
+    while rest.startswith(_INJECTED):
+        tag = rest[1 : rest.index(">")]
+        end = rest.find(f"</{tag}>")
+        if end < 0:
+            return None  # an unclosed block: all of it is the agent's
+        rest = rest[end + len(tag) + 3 :].strip()
+    return None if not rest or is_hidden_text(rest) else rest
+
+
 def is_injected(text: str) -> bool:
     """User-role text that an agent injected rather than a human typed."""
-
-    stripped = text.lstrip()
-    return not stripped or stripped.startswith(_INJECTED) or is_hidden_text(stripped)
+    return person_text(text) is None
 
 
 _INJECTED = (

@@ -22,10 +22,10 @@ from git_memory.sessions.providers.base import Document, Provider, SourceFile, e
 from git_memory.sessions.providers.common import (
     call_pair,
     decode_document,
-    is_injected,
     json_or_text,
     mapping,
     objects,
+    person_text,
     read_document,
     state_of,
     string,
@@ -98,8 +98,8 @@ def read_record(record: dict[str, Any], offset: int, state: dict[str, Any]) -> l
         return []
     cwd = state.get("cwd")
     if kind == "user.message":
-        text = text_of(data.get("content"))
-        return [] if is_injected(text) else [Event(USER, offset, ts, cwd, text=text)]
+        typed = person_text(text_of(data.get("content")))
+        return [] if typed is None else [Event(USER, offset, ts, cwd, text=typed)]
     if kind == "assistant.message":
         return _assistant(data, offset, ts, cwd, state)
     if kind == "tool.execution_start":
@@ -216,7 +216,8 @@ def _timeline_events(item: dict[str, Any], offset: int) -> list[Event]:
     kind, ts = item.get("type"), string(item.get("timestamp"))
     text = text_of(item.get("text"))
     if kind == "user":
-        return [] if is_injected(text) else [Event(USER, offset, ts, None, text=text)]
+        typed = person_text(text)
+        return [] if typed is None else [Event(USER, offset, ts, None, text=typed)]
     if kind == "copilot":
         return [Event(ASSISTANT, offset, ts, None, text=text)] if text.strip() else []
     if kind == "tool_call_completed" and isinstance(item.get("name"), str):
@@ -231,8 +232,8 @@ def _timeline_events(item: dict[str, Any], offset: int) -> list[Event]:
 def _chat_events(message: dict[str, Any], offset: int) -> list[Event]:
     role, text = message.get("role"), text_of(message.get("content"))
     if role == "user":
-        text = text.split("<reminder>", 1)[0].strip()
-        return [] if is_injected(text) else [Event(USER, offset, None, None, text=text)]
+        typed = person_text(text.split("<reminder>", 1)[0])
+        return [] if typed is None else [Event(USER, offset, None, None, text=typed)]
     if role != "assistant":
         return []
     events = [Event(ASSISTANT, offset, None, None, text=text)] if text.strip() else []

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from git_memory.sessions.providers.base import Document, Provider, SourceFile, env_home, under, walk
-from git_memory.sessions.providers.common import call_pair, is_injected, iso_from_ms, read_document
+from git_memory.sessions.providers.common import call_pair, iso_from_ms, person_text, read_document
 from git_memory.sessions.records import ASSISTANT, USER, Event
 
 PROVIDER = "cursor"
@@ -150,7 +150,8 @@ def user_text(text: str) -> str | None:
     queries = _QUERY.findall(text)
     if queries:
         return "\n\n".join(q for q in queries if q.strip()) or None
-    return None if is_injected(text) else text.strip()
+    typed = person_text(text)
+    return None if typed is None else typed.strip()
 
 
 def unknown_type(record: dict[str, Any], state: dict[str, Any]) -> str | None:

@@ -30,18 +30,18 @@ from git_memory.sessions.providers.base import Document, Provider, SourceFile, e
 from git_memory.sessions.providers.common import (
     call_pair,
     decode_document,
+    decoded_lines,
     function_output,
-    is_injected,
     mapping,
     objects,
     parts_text,
+    person_text,
     read_document,
     state_of,
     string,
 )
 from git_memory.sessions.records import ASSISTANT, USER, Diagnostic, Event
 from git_memory.sessions.source_io import SourceRefused, is_regular
-from git_memory.sessions.strict_json import LineRejected, decode_line
 
 PROVIDER = "gemini-cli"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -120,28 +120,9 @@ def _from_lines(
     meta: dict[str, Any] = {}
     order: list[str] = []
     latest: dict[str, dict[str, Any]] = {}
-    offset = 0
-    for line in data.splitlines(keepends=True):
-        at, offset = offset, offset + len(line)
-        if not line.strip():
-            continue
-        repairs: list[str] = []
-        try:
-            record = decode_line(line, _record_size(line), repairs)
-        except LineRejected as exc:
-            diagnostics.append(Diagnostic(exc.code, at, exc.message))
-            continue
-        diagnostics += [Diagnostic(code, at, "a lone surrogate was replaced") for code in repairs]
+    for _, record in decoded_lines(data, diagnostics):
         _apply(record, meta, order, latest)
     return meta, [latest[key] for key in order]
-
-
-def _record_size(line: bytes) -> int:
-    """The length of a line of `splitlines(keepends=True)` without its one line break
-    (stripping it would copy the line, and the lines hold whole tool outputs)."""
-    if line.endswith(b"\r\n"):
-        return len(line) - 2
-    return len(line) - 1 if line.endswith((b"\n", b"\r")) else len(line)
 
 
 def _apply(
@@ -202,10 +183,10 @@ def _prompt_text(message: dict[str, Any]) -> str | None:
     ):
         return None  # tool results sent back to the model
     shown = message.get("displayContent")
-    text = parts_text(shown) if shown else parts_text(content)
-    if is_injected(text):
+    text = person_text(parts_text(shown) if shown else parts_text(content))
+    if text is None:
         return None
-    if text.strip().split(" ", 1)[0] in LOCAL_COMMANDS:
+    if text.split(" ", 1)[0] in LOCAL_COMMANDS:
         return None
     return text
 

@@ -27,12 +27,13 @@ from git_memory.sessions.providers.base import Document, Provider, SourceFile, w
 from git_memory.sessions.providers.common import (
     call_pair,
     decode_document,
-    is_injected,
     iso_from_ms,
     mapping,
+    person_text,
     read_document,
     state_of,
     string,
+    tree_identity,
 )
 from git_memory.sessions.records import (
     ASSISTANT,
@@ -147,7 +148,7 @@ def _storage_sessions(home_dir: str) -> list[SourceFile]:
         if below.count("/") != 0 or not below or not name.endswith(".json"):
             continue
         session_id = name[: -len(".json")]
-        identity = _tree_identity(path, _storage_files(storage, session_id))
+        identity = tree_identity(path, _storage_files(storage, session_id))
         display = f"storage/session/{below}/{name}"
         out.append(SourceFile(path, PROVIDER, session_id, display, identity=identity))
     return out
@@ -161,19 +162,6 @@ def _storage_files(storage: str, session_id: str) -> list[str]:
         message_id = os.path.basename(message)[: -len(".json")]
         files += [part for part, _, _ in walk(os.path.join(storage, "part", message_id))]
     return files
-
-
-def _tree_identity(path: str, files: list[str]) -> tuple[int, int, int, int]:
-    stat = os.stat(path)
-    size, newest = stat.st_size + len(files), stat.st_mtime_ns
-    for name in files:
-        try:
-            other = os.stat(name)
-        except OSError:
-            continue
-        size += other.st_size
-        newest = max(newest, other.st_mtime_ns)
-    return (stat.st_dev, stat.st_ino, size, newest)
 
 
 def read(source: SourceFile) -> Document:
@@ -288,9 +276,9 @@ def _events(
         role = info.get("role")
         for_message = parts.get(message_id, [])
         if role == "user":
-            text = "\n\n".join(_texts(for_message, user=True))
-            if text.strip() and not is_injected(text):
-                events.append(Event(USER, ordinal, ts, cwd, text=text))
+            typed = person_text("\n\n".join(_texts(for_message, user=True)))
+            if typed is not None:
+                events.append(Event(USER, ordinal, ts, cwd, text=typed))
         elif role == "assistant":
             events += [Event(ASSISTANT, ordinal, ts, cwd, text=t) for t in _texts(for_message)]
             for part in for_message:

@@ -21,9 +21,9 @@ from git_memory.sessions.providers.base import Document, Provider, SourceFile, e
 from git_memory.sessions.providers.common import (
     call_pair,
     function_output,
-    is_injected,
     mapping,
     objects,
+    person_text,
     state_of,
     string,
 )
@@ -85,8 +85,9 @@ def _prompt(parts: list[Any]) -> str | None:
             continue
         if text.strip().startswith(_REFERENCED):
             break  # what follows is the content of `@file` references
-        if not is_injected(text):
-            texts.append(text)
+        typed = person_text(text)
+        if typed is not None:
+            texts.append(typed)
     text = "".join(texts)
     return text if text.strip() else None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from git_memory.sessions.providers import (
+    antigravity,
     claude_code,
     codex,
     copilot_cli,
@@ -23,6 +24,7 @@ PROVIDERS: dict[str, Provider] = {
         opencode.PROVIDER_INFO,
         copilot_cli.PROVIDER_INFO,
         cursor.PROVIDER_INFO,
+        antigravity.PROVIDER_INFO,
     )
 }
 
