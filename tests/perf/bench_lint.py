@@ -44,6 +44,7 @@ from git_memory.lint.engine import lint_text  # noqa: E402
 
 FPS_FIXTURE = ROOT / "tests" / "fixtures" / "lint-gitleaks-fps.json"
 ORDINARY_FIXTURE = ROOT / "tests" / "fixtures" / "lint-ordinary-text.json"
+HELDOUT_FIXTURE = ROOT / "tests" / "fixtures" / "lint-ordinary-heldout.json"
 # The lint before Markdown, ellipses and assigned names were hardened (the first parent of
 # that merge): its look-alike figure is the one the hardened lint must be compared with.
 BASELINE_COMMIT = "1ec93a256f0eaebab1a851048556572c16d9e67a"
@@ -275,9 +276,32 @@ REFERENCE_FORMAT_CODES = {"GM_LINT_AWS_ACCESS_KEY", "GM_LINT_GOOGLE_API_KEY"}
 
 def ordinary_figures() -> dict:
     """How many ordinary memory texts block, each linted as an entry (with those that do)."""
+    blocked, flagged = _ordinary_verdicts(ORDINARY_FIXTURE)
+    return {
+        "ordinary_probes": len(json.loads(ORDINARY_FIXTURE.read_text(encoding="utf-8"))["items"]),
+        "ordinary_blocked_count": len(blocked),
+        "ordinary_blocked": blocked,
+        "ordinary_directive_flags": len(flagged),
+        "ordinary_directives_flagged": flagged,
+    }
+
+
+def heldout_figures() -> dict:
+    """The same over the held-out ordinary texts, as counts only: which ones block is never
+    printed, so nothing is tuned on them."""
+    blocked, flagged = _ordinary_verdicts(HELDOUT_FIXTURE)
+    return {
+        "heldout_probes": len(json.loads(HELDOUT_FIXTURE.read_text(encoding="utf-8"))["items"]),
+        "heldout_blocked_count": len(blocked),
+        "heldout_directive_flags": len(flagged),
+    }
+
+
+def _ordinary_verdicts(fixture: Path) -> tuple[list[dict], list[dict]]:
+    """The texts of `fixture` that block, and those the directive rules flag."""
     from git_memory.formats.controls import escape_controls
 
-    items = json.loads(ORDINARY_FIXTURE.read_text(encoding="utf-8"))["items"]
+    items = json.loads(fixture.read_text(encoding="utf-8"))["items"]
     blocked, flagged = [], []
     for number, item in enumerate(items):
         entry_id = f"ordinary-{number:03d}"
@@ -290,13 +314,7 @@ def ordinary_figures() -> dict:
         directives = sorted({f.code for f in findings if f.code.startswith("GM_DIRECTIVE_")})
         if directives:
             flagged.append({"index": number, "codes": directives, "text": shown})
-    return {
-        "ordinary_probes": len(items),
-        "ordinary_blocked_count": len(blocked),
-        "ordinary_blocked": blocked,
-        "ordinary_directive_flags": len(flagged),
-        "ordinary_directives_flagged": flagged,
-    }
+    return blocked, flagged
 
 
 def main() -> None:
@@ -330,6 +348,7 @@ def main() -> None:
                 "detect_secrets_recall": round(ds_recall, 4),
                 **gitleaks_figures(gitleaks_verdicts(), baseline),
                 **ordinary_figures(),
+                **heldout_figures(),
             },
             ensure_ascii=False,
         )
