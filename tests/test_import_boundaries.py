@@ -324,21 +324,25 @@ def _imported_names(node: ast.Import | ast.ImportFrom, module: str, is_package: 
     return [f"{base}.{alias.name}" for alias in node.names] + [base]
 
 
-def file_imports(package: Path = PACKAGE) -> dict[str, set[str]]:
+def file_imports(package: Path = PACKAGE, *, design: bool = False) -> dict[str, set[str]]:
     """module -> the git_memory modules it imports when it runs: imports at any depth count
     (a function-level import runs too), except those under `if TYPE_CHECKING:` and the marked
-    start-up seams. `from a import b` names the module `a.b` when there is one, else `a`."""
+    start-up seams. `from a import b` names the module `a.b` when there is one, else `a`.
+
+    `design=True` draws the graph of the design instead: the imports a type checker reads and
+    the start-up seams count too, and every module depends on the package it belongs to
+    (importing `a.b.c` runs `a/b/__init__.py` first)."""
     paths = {_module_name(_relative(path, package)): path for path in _modules(package)}
     edges: dict[str, set[str]] = {}
     for module, path in paths.items():
         source = path.read_text(encoding="utf-8")
         tree, lines = ast.parse(source), source.splitlines()
-        hidden = _type_checking_only(tree)
-        targets: set[str] = set()
+        hidden = set() if design else _type_checking_only(tree)
+        targets: set[str] = set(_packages_of(module, paths)) if design else set()
         for node in ast.walk(tree):
             if not isinstance(node, ast.Import | ast.ImportFrom) or id(node) in hidden:
                 continue
-            if _is_seam(node, lines):
+            if _is_seam(node, lines) and not design:
                 continue
             names = _imported_names(node, module, path.name == "__init__.py")
             if isinstance(node, ast.ImportFrom):
@@ -349,6 +353,13 @@ def file_imports(package: Path = PACKAGE) -> dict[str, set[str]]:
             targets |= {_nearest_module(name, paths) for name in found} - {None, module}
         edges[module] = {target for target in targets if target is not None}
     return edges
+
+
+def _packages_of(module: str, modules: dict[str, Path]) -> list[str]:
+    """The packages above `module` (their `__init__` runs before it), below `git_memory`."""
+    parts = module.split(".")
+    above = (".".join(parts[:end]) for end in range(2, len(parts)))
+    return [name for name in above if name in modules and name != module]
 
 
 def _nearest_module(name: str, modules: dict[str, Path]) -> str | None:
@@ -391,6 +402,39 @@ def file_cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_cycle_between_files() -> None:
     assert [" <-> ".join(group) for group in file_cycles(file_imports())] == []
+
+
+def test_no_cycle_in_the_design_either() -> None:
+    """Not through an import only the type checker reads, a start-up seam, or a package whose
+    `__init__` imports its own modules (issue 39: `ops/__init__` and `ops/base`, the
+    extractor's `__init__` and its modules)."""
+    cycles = file_cycles(file_imports(design=True))
+    assert [" <-> ".join(group) for group in cycles] == []
+
+
+def test_the_design_graph_sees_type_only_imports_seams_and_packages(tmp_path: Path) -> None:
+    package = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "ops/__init__.py": (
+                "def run():\n    from git_memory.ops import base  # noqa: PLC0415\n"
+            ),
+            "ops/base.py": "",
+            "lint/__init__.py": "",
+            "lint/a.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n"
+                "    from git_memory.lint.b import B\n"
+            ),
+            "lint/b.py": "from git_memory.lint.a import A\n",
+        },
+    )
+    assert file_cycles(file_imports(package)) == []
+    assert file_cycles(file_imports(package, design=True)) == [
+        ["git_memory.lint.a", "git_memory.lint.b"],
+        ["git_memory.ops", "git_memory.ops.base"],
+    ]
 
 
 def test_the_checker_reports_file_cycles_through_functions_and_packages(tmp_path: Path) -> None:

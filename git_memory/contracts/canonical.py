@@ -33,6 +33,8 @@ def _utf16_key(key: str) -> bytes:
 
 
 def _normalize_string(value: str) -> str:
+    if value.isascii():
+        return value  # ASCII is well-formed and already NFC
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -42,6 +44,14 @@ def _normalize_string(value: str) -> str:
 
 def normalize(value: Any) -> Any:
     """Return the canonical form of `value` as plain Python data, or raise."""
+    # The common types first, by exact type: digests of whole tasks walk many nodes.
+    kind = type(value)
+    if kind is str:
+        return _normalize_string(value)
+    if kind is dict:
+        return _normalize_mapping(value)
+    if kind is list:
+        return [normalize(item) for item in value]
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -61,14 +71,18 @@ def normalize(value: Any) -> Any:
 
 def _normalize_mapping(value: Mapping[Any, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    ascii_keys = True
     for raw_key, item in value.items():
-        if not isinstance(raw_key, str):
+        if type(raw_key) is not str and not isinstance(raw_key, str):
             raise CanonicalJsonError("object keys must be strings")
         key = _normalize_string(raw_key)
         if key in out:
             raise CanonicalJsonError(f"object keys collide after NFC normalization: {key!r}")
+        ascii_keys = ascii_keys and key.isascii()
         out[key] = normalize(item)
-    return {key: out[key] for key in sorted(out, key=_utf16_key)}
+    # ASCII keys sort the same by code point as by UTF-16 code unit.
+    order = sorted(out) if ascii_keys else sorted(out, key=_utf16_key)
+    return {key: out[key] for key in order}
 
 
 def canonical_json(value: Any) -> bytes:

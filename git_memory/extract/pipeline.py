@@ -12,7 +12,8 @@ after a preview still matches.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from git_memory.contracts.adjudication import AdjudicationResult, AdjudicationTask
@@ -23,15 +24,29 @@ from git_memory.contracts.extraction import (
     MemoryExtractionRequest,
 )
 from git_memory.contracts.runner import AuthorizationManifest, RunnerExecutionPlan
+from git_memory.contracts.stage import DraftsOutcome
 from git_memory.extract import artifacts
 from git_memory.extract.adjudicate import stage_adjudication
-from git_memory.extract.builtin.runner import BuiltinAdjudicator, BuiltinDrafts, BuiltinExtractor
+from git_memory.extract.builtin.renderers import BuiltinFact
+from git_memory.extract.builtin.runner import (
+    BuiltinAdjudicator,
+    BuiltinDrafts,
+    BuiltinExtractor,
+    find_facts,
+    session_notes,
+)
+from git_memory.extract.builtin.window import WindowFacts, place_facts
 from git_memory.extract.coverage import adjudication_coverage, extraction_coverage
-from git_memory.extract.recall_flow import pending_tasks
+from git_memory.extract.quotes import TurnSource
+from git_memory.extract.recall_flow import pending_tasks, plan_sessions, select_window
+from git_memory.extract.select import WindowSelection
 from git_memory.extract.stage_drafts import stage_drafts
+from git_memory.extract.tasks import PlannedTask
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.runner import DeliveryApproval, ProcessRunner, Runner
 from git_memory.runners.session import RunnerSession
+from git_memory.sessions.query import program_sessions
+from git_memory.store.offers import Corroboration, record_offers
 from git_memory.store.session import Workspace
 from git_memory.store.tasks import list_tasks
 
@@ -145,20 +160,68 @@ def _adjudicator(
 def _run_builtin(
     workspace: Workspace, request: MemoryExtractionRequest | None, limit: int | None
 ) -> BatchOutcome:
+    """Read the window's sessions, find what they show, and answer the tasks of the chunks
+    that hold it: a chunk with nothing new to show gets no task (`builtin_tasks`)."""
     outcome = BatchOutcome()
     if request is None:
         return outcome
-    selection, pending = pending_tasks(workspace, request, capped=False)
+    moment = time.time()
+    selection = select_window(workspace, request, now=moment, capped=False)
+    keys = [session.session_key for session in selection.sessions]
+    source = TurnSource(selection.records, program_sessions(workspace.worktree, keys))
+    found, tally = find_facts(workspace, selection.sessions, source.programs)
+    pending, placed = builtin_tasks(workspace, selection, found, moment)
     taken = pending if limit is None else pending[:limit]
     outcome.sessions = selection.matched_sessions
     outcome.skipped = list(selection.skipped)
     outcome.session_notes = list(selection.skipped_sessions)
     outcome.left = len(pending) - len(taken)
-    extractor = BuiltinExtractor(workspace)
+    records = {planned.task.task_id: planned.host_record() for planned in taken}
+    extractor = BuiltinExtractor(workspace, records, source, placed)
     tasks = [planned.task for planned in taken]
-    _extract(workspace, extractor, tasks, outcome, adjudicator=BuiltinAdjudicator())
-    outcome.session_notes += extractor.notes(outcome.quarantined)
+    # One writer lock for the whole staging (each task still commits on its own): taking
+    # the lock for each of their transactions cost more than the transactions.
+    with workspace.db.locked():
+        _extract(workspace, extractor, tasks, outcome, adjudicator=BuiltinAdjudicator())
+    added = {
+        p.session_key
+        for p in taken
+        if any(c.startswith(p.task.task_id) for c in outcome.quarantined)
+    }
+    outcome.session_notes += session_notes(keys, tally, added, source.programs)
     return outcome
+
+
+def builtin_tasks(
+    workspace: Workspace, selection: WindowSelection, found: WindowFacts, moment: float
+) -> tuple[list[PlannedTask], dict[str, list[BuiltinFact]]]:
+    """The pending tasks that hold the window's new memories, and the facts each proposes.
+
+    Only the sessions a memory's occurrence cites are chunked: the first occurrence's, then,
+    for a memory whose chunks have no room or no pending task, the next one's."""
+    memories = found.memories
+    chunked: set[str] = set()
+    pending: dict[str, PlannedTask] = {}
+    task_of_turn: dict[str, str] = {}
+    placed: dict[str, list[BuiltinFact]] = {}
+    wanted = set(found.sessions())
+    while wanted - chunked:
+        fresh = wanted - chunked
+        chunked |= fresh
+        for task in plan_sessions(workspace, selection, moment, fresh, save_records=False):
+            pending[task.task.task_id] = task
+            task_of_turn.update((t.turn_key, task.task.task_id) for t in task.turns)
+        placed = place_facts(memories, task_of_turn)
+        held = {f.key for facts in placed.values() for f in facts}
+        wanted |= {_next_session(m, chunked) for m in memories if m[0].key not in held}
+        wanted.discard("")
+    return [task for task_id, task in pending.items() if placed.get(task_id)], placed
+
+
+def _next_session(occurrences: Sequence[BuiltinFact], chunked: set[str]) -> str:
+    """The first session of a memory's occurrences not chunked yet ("" when none is left)."""
+    sessions = occurrences[0].sessions
+    return next((s for s in sessions if s not in chunked), "")
 
 
 def _next_extractions(
@@ -180,14 +243,37 @@ def _stage_drafts(
     """Stage one extraction answer; the adjudication task it opened, if any."""
     if isinstance(answer, BuiltinDrafts):
         batch = answer.batch
+        if batch.candidates:  # what its candidates cite is kept; an empty answer needs none
+            artifacts.save_recall(workspace.worktree.state_home, answer.record)
         staged = stage_drafts(
-            workspace, batch, claim_support=answer.claim_support, turns=answer.turns
+            workspace,
+            batch,
+            claim_support=answer.claim_support,
+            turns=answer.turns,
+            record=answer.record,
         )
+        _keep_corroboration(workspace, staged, answer.corroborations, len(batch.candidates))
     else:
         batch = answer
         staged = stage_drafts(workspace, batch)
     outcome.extracted.append(batch.task_id)
     return staged.adjudication_task
+
+
+def _keep_corroboration(
+    workspace: Workspace, staged: DraftsOutcome, found: Mapping[int, Corroboration], drafted: int
+) -> None:
+    """Keep with each staged candidate what corroborates it; it waits until an extract run
+    offers it for review (`store/offers.py`)."""
+    refused = {item.candidate for item in staged.rejected}
+    numbers = [n for n in range(1, drafted + 1) if n not in refused]
+    rows = [
+        (candidate_id, found[number])
+        for number, candidate_id in zip(numbers, staged.candidate_ids, strict=True)
+        if number in found
+    ]
+    if rows:
+        record_offers(workspace.db, workspace.owner, rows)
 
 
 def _stage_result(workspace: Workspace, result: AdjudicationResult, outcome: BatchOutcome) -> None:

@@ -103,7 +103,7 @@ def origin_of(
     if part == "assistant":
         return "agent" if wanted in _flat(scrub(turn.assistant_text or "")) else None
     for call in turn.tool_calls:
-        pieces = [*_strings(call.input), _joined(call.input), call.output or ""]
+        pieces = [*strings_in(call.input), _joined(call.input), call.output or ""]
         if any(wanted in _flat(scrub(piece)) for piece in pieces):
             return "tool"
     return None
@@ -113,17 +113,18 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def _strings(value: Any) -> Iterator[str]:
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string of a tool input, however nested (`{"file_path": …}`, an argv list)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _strings(item)
+            yield from strings_in(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _strings(item)
+            yield from strings_in(item)
 
 
 def _joined(value: Any) -> str:
     """An argv-style input (`["bash", "-lc", "…"]`) as one line."""
-    return " ".join(_strings(value))
+    return " ".join(strings_in(value))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import AgentRecall, RecallGuidance, RecallSelection
@@ -35,16 +36,45 @@ def pending_tasks(
     capped: bool = True,
 ) -> tuple[WindowSelection, list[PlannedTask]]:
     """Sync the session index, select the window and plan its chunks; the pending ones."""
+    moment = time.time() if now is None else now
+    selection = select_window(workspace, request, now=moment, capped=capped)
+    return selection, plan_sessions(workspace, selection, moment)
+
+
+def select_window(
+    workspace: Workspace,
+    request: MemoryExtractionRequest,
+    *,
+    now: float,
+    capped: bool = True,
+) -> WindowSelection:
+    """Sync the session index and select the window."""
     worktree = workspace.worktree
     # Take in what the agents wrote since the last look; an agent calling recall over MCP has
     # no other step that would. The open memory-state DB holds no lock, so the session
     # index's lock is still the first one taken.
     sync(worktree.state_home, providers=enabled(worktree))
-    moment = time.time() if now is None else now
-    selection = select(worktree, request, now=moment, capped=capped)
+    return select(worktree, request, now=now, capped=capped)
+
+
+def plan_sessions(
+    workspace: Workspace,
+    selection: WindowSelection,
+    moment: float,
+    only: Collection[str] | None = None,
+    *,
+    save_records: bool = True,
+) -> list[PlannedTask]:
+    """Plan the chunks of the selected sessions (`only` these when given) and record them;
+    the pending ones.
+
+    `save_records=False`: the private record of each pending task is left to the caller, an
+    in-process runner that keeps it in memory and writes only those it stages candidates
+    from (a record holds its chunk's transcript: writing one per chunk dominated a whole
+    window's builtin extraction)."""
     binding, uuid = workspace.binding, workspace.database_uuid
-    planned = build_tasks(selection, binding, uuid, int(moment * 1000))
-    return selection, [p for p in planned if _plan_pending(workspace, p)]
+    planned = build_tasks(selection, binding, uuid, int(moment * 1000), only)
+    return [p for p in planned if _plan_pending(workspace, p, save_records)]
 
 
 def recall(
@@ -64,8 +94,9 @@ def recall(
     )
 
 
-def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
-    """Record the chunk and task; True when the task still waits for a stage."""
+def _plan_pending(workspace: Workspace, planned: PlannedTask, save: bool = True) -> bool:
+    """Record the chunk and task (and with `save` its private record); True when the task
+    still waits for a stage."""
     task = planned.task
     rng = task.chunk.turn_range
     with workspace.db.write(boundary="extract.plan"):
@@ -89,7 +120,8 @@ def _plan_pending(workspace: Workspace, planned: PlannedTask) -> bool:
         return False
     if lease_is_live(stored):
         return False  # being staged right now by a live process
-    artifacts.save_recall(workspace.worktree.state_home, planned.host_record())
+    if save:
+        artifacts.save_recall(workspace.worktree.state_home, planned.host_record())
     return True
 
 

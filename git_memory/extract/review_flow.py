@@ -23,7 +23,7 @@ from git_memory.extract.review_items import review_model
 from git_memory.extract.skill_stage import check_review
 from git_memory.safefs import open_dir
 from git_memory.sessions.origin import ORIGIN_WORDS
-from git_memory.store.candidates import Candidate, list_candidates
+from git_memory.store.candidates import Candidate, review_queue
 from git_memory.store.journal import get_plan, plan_ids
 from git_memory.store.session import Workspace
 
@@ -34,11 +34,11 @@ WHOLE_REPOSITORY = PATH_PREFIX + "."
 
 
 def queue(workspace: Workspace, kind: str | None) -> list[ReviewItem]:
-    """Quarantined candidates of `kind` (all kinds when None), oldest first."""
-    found = list_candidates(
+    """Quarantined candidates of `kind` (all kinds when None) offered for review, the best
+    corroborated first (`store.candidates.review_queue`)."""
+    found = review_queue(
         workspace.db,
         workspace.owner,
-        statuses=("quarantined",),
         kind=STORE_KIND[kind] if kind else None,
         limit=MAX_ITEMS,
     )

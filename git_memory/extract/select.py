@@ -9,17 +9,24 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import MemoryExtractionRequest, OwnerKeys
 from git_memory.contracts.extraction import Selection as SelectionDigests
-from git_memory.contracts.host_records import EvidencePointer, SelectionResultSet, SelectionSources
+from git_memory.contracts.host_records import (
+    EvidencePointer,
+    SelectedTurn,
+    SelectionResultSet,
+    SelectionSources,
+)
 from git_memory.errors import GitMemoryError
 from git_memory.extract.source import EvidenceEdge, SourceEvent, SourceTurn
+from git_memory.formats.homes import rewrite_homes
 from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
 
@@ -49,11 +56,20 @@ def capability_key(kind: str, name: str) -> str:
 
 @dataclass(frozen=True)
 class SessionSelection:
-    """The selected turns of one session, ordered by (observed time, turn key)."""
+    """The selected turns of one session, ordered by (observed time, turn key): the index's
+    records, and their source form (scrubbed events, evidence edges) computed on first use,
+    since an in-process extractor chunks only the sessions it cites."""
 
     session_key: str
     provider: str
-    turns: tuple[SourceTurn, ...]
+    records: tuple[TurnRecord, ...]
+    repository: str | None = None
+    scrub: Callable[[str], str] = field(default=str, repr=False, compare=False)
+
+    @cached_property
+    def turns(self) -> tuple[SourceTurn, ...]:
+        """The turns as the chunker and the evidence catalog see them."""
+        return tuple(to_source_turn(r, self.repository, self.scrub) for r in self.records)
 
 
 @dataclass(frozen=True)
@@ -69,6 +85,9 @@ class WindowSelection:
     skipped: tuple[tuple[str, int], ...] = ()
     # The same, one (session key, reason) per session left out.
     skipped_sessions: tuple[tuple[str, str], ...] = ()
+    # The index's record of every selected turn, by turn key: an in-process extractor reads
+    # them here rather than from the index a second time.
+    records: Mapping[str, TurnRecord] = field(default_factory=dict)
 
     @property
     def matched_sessions(self) -> int:
@@ -126,27 +145,28 @@ def select(
             ).to_json(),
         }
     )
-    scrub = path_scrubber(worktree.root)
-    turns = [to_source_turn(r, binding.public_repository_identity, scrub) for r in records]
+    repository = binding.public_repository_identity
     minimum = _min_session_turns(worktree)
-    sessions, rejected = _group(turns, minimum)
+    sessions, rejected = _group(records, minimum, repository, path_scrubber(worktree.root))
     skipped = _skipped(minimum, rejected, len(active))
-    kept = [t for s in sessions for t in s.turns]
+    kept = [r for s in sessions for r in s.records]
     result_set = SelectionResultSet(
         request_digest=request_digest,
-        turns=sorted((t.selection_item() for t in kept), key=lambda i: (i.session_key, i.turn_key)),
+        turns=sorted((_selected(r) for r in kept), key=lambda i: (i.session_key, i.turn_key)),
     ).digest()
+    edges = {digest(e.pointer) for r in kept for e in evidence_edges(r, repository)}
     source_binding = SelectionSources(
-        turn_revisions=sorted(t.revision for t in kept),
-        delivery_edge_revisions=sorted({digest(e.pointer) for t in kept for e in t.edges}),
+        turn_revisions=sorted(r.revision for r in kept),
+        delivery_edge_revisions=sorted(edges),
     ).digest()
     kept_keys = {s.session_key for s in sessions}
-    short = sorted({t.session_key for t in turns} - kept_keys)
+    short = sorted({r.session_key for r in records} - kept_keys)
     each = tuple((key, skipped[0][0]) for key in short if rejected) + tuple(
         (key, SKIP_ACTIVE) for key in sorted(active)
     )
+    chosen = {r.turn_key: r for r in records if r.session_key in kept_keys}
     return WindowSelection(
-        request_digest, result_set, source_binding, tuple(sessions), rejected, skipped, each
+        request_digest, result_set, source_binding, tuple(sessions), rejected, skipped, each, chosen
     )
 
 
@@ -199,9 +219,15 @@ def _skipped(minimum: int, short: int, active: int) -> tuple[tuple[str, int], ..
 
 
 def _min_session_turns(worktree: Worktree) -> int:
-    configured = worktree.config_value("memory.minSessionTurns")
+    return positive_setting(worktree, "memory.minSessionTurns", DEFAULT_MIN_SESSION_TURNS)
+
+
+def positive_setting(worktree: Worktree, key: str, default: int) -> int:
+    """A `memory.*` git config value that must be a positive integer (`default` when unset);
+    anything else is `GM_CONFIG_INVALID`."""
+    configured = worktree.config_value(key)
     if configured is None:
-        return DEFAULT_MIN_SESSION_TURNS
+        return default
     try:
         value = int(configured)
     except ValueError:
@@ -209,41 +235,58 @@ def _min_session_turns(worktree: Worktree) -> int:
     if value < 1:
         raise GitMemoryError(
             "GM_CONFIG_INVALID",
-            f"memory.minSessionTurns must be a positive integer: {configured!r}",
+            f"{key} must be a positive integer: {configured!r}",
+            hint=f"git config {key} {default}",
         )
     return value
 
 
-def _group(turns: list[SourceTurn], minimum: int) -> tuple[list[SessionSelection], int]:
-    by_session: dict[str, list[SourceTurn]] = {}
-    for turn in turns:
-        by_session.setdefault(turn.session_key, []).append(turn)
+def _group(
+    records: list[TurnRecord], minimum: int, repository: str | None, scrub: Callable[[str], str]
+) -> tuple[list[SessionSelection], int]:
+    by_session: dict[str, list[TurnRecord]] = {}
+    for record in records:
+        by_session.setdefault(record.session_key, []).append(record)
     kept: list[SessionSelection] = []
     rejected = 0
     for key in sorted(by_session):
-        ordered = sorted(by_session[key], key=lambda t: (t.observed_at, t.turn_key))
+        ordered = sorted(by_session[key], key=lambda r: (r.started or "", r.turn_key))
         if len(ordered) < minimum:
             rejected += 1
             continue
-        kept.append(SessionSelection(key, ordered[0].provider, tuple(ordered)))
+        provider = PUBLIC_PROVIDER.get(ordered[0].provider, ordered[0].provider)
+        kept.append(SessionSelection(key, provider, tuple(ordered), repository, scrub))
     return kept, rejected
 
 
-def path_scrubber(root: Path) -> Callable[[str], str]:
-    """Rewrite absolute paths of this machine in transcript text before it leaves the host.
+def _selected(record: TurnRecord) -> SelectedTurn:
+    """What `resultSetDigest` covers for a turn (`SourceTurn.selection_item`)."""
+    return SelectedTurn(
+        session_key=record.session_key,
+        turn_key=record.turn_key,
+        revision=record.revision,
+        observed_timestamp=record.started or "",
+    )
 
-    Paths inside the worktree become worktree-relative; the rest of the home directory
-    becomes `~`. Models then never see (and never copy into a memory) where the repository
-    lives or whose machine this is.
+
+def path_scrubber(root: Path) -> Callable[[str], str]:
+    """Rewrite absolute paths of this machine and people's homes in transcript text before
+    it leaves the host.
+
+    Paths inside the worktree become worktree-relative; any home directory (this machine's,
+    wherever it lies, and `/Users/…`, `/home/…`, `C:\\Users\\…` of whoever ran the session)
+    becomes `~` and the user names they reveal `<user>` (`formats/homes.py`). Models then
+    never see (and never copy into a memory) where the repository lives or whose machine
+    it was, and neither does a reviewer.
     """
     home = str(Path.home())
-    rules = [(str(root) + "/", ""), (str(root), "."), (home + "/", "~/"), (home, "~")]
+    rules = [(str(root) + "/", ""), (str(root), ".")]
     rules = [(old, new) for old, new in rules if len(old) > 1]
 
     def scrub(text: str) -> str:
         for old, new in rules:
             text = text.replace(old, new)
-        return text
+        return rewrite_homes(text, home).text
 
     return scrub
 
@@ -261,6 +304,20 @@ def to_source_turn(
             events.append(SourceEvent("tool_result", scrub(f"[{call.state}] {call.output}")))
     if record.assistant_text:
         events.append(SourceEvent("assistant", scrub(record.assistant_text)))
+    edges = evidence_edges(record, repository)
+    return SourceTurn(
+        session_key=record.session_key,
+        turn_key=record.turn_key,
+        revision=record.revision,
+        observed_at=record.started or "",
+        provider=PUBLIC_PROVIDER.get(record.provider, record.provider),
+        events=tuple(events),
+        edges=edges,
+    )
+
+
+def evidence_edges(record: TurnRecord, repository: str | None) -> tuple[EvidenceEdge, ...]:
+    """The host-side evidence edges of a turn: commits its tools printed, paths they touched."""
     edges = []
     for edge in record.evidence:
         if edge.kind == "commit":
@@ -277,15 +334,7 @@ def to_source_turn(
                     ("tool-observed",),
                 )
             )
-    return SourceTurn(
-        session_key=record.session_key,
-        turn_key=record.turn_key,
-        revision=record.revision,
-        observed_at=record.started or "",
-        provider=PUBLIC_PROVIDER.get(record.provider, record.provider),
-        events=tuple(events),
-        edges=tuple(edges),
-    )
+    return tuple(edges)
 
 
 def _tool_call_text(call: ToolCall) -> str:

@@ -26,6 +26,7 @@ from git_memory.extract.assess import (
     cited,
 )
 from git_memory.extract.evidence import display
+from git_memory.extract.private_text import without_homes
 from git_memory.extract.quotes import Located, TurnSource, locate_quotes
 from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
 from git_memory.store.candidates import (
@@ -57,10 +58,14 @@ def stage_drafts(
     *,
     claim_support: SupportOf | None = None,
     turns: TurnSource | None = None,
+    record: RecallRecord | None = None,
 ) -> DraftsOutcome:
     """Submit a draft batch; returns the stored outcome (replayed on identical bytes).
-    `turns`: the cited sessions' turns when the caller already read them."""
-    record = artifacts.load_recall(workspace.worktree.state_home, batch.task_id)
+    `turns`: the cited sessions' turns when the caller already read them; `record`: the
+    task's private record when the caller holds it (an in-process runner that planned the
+    task in this run), else it is read from the state home."""
+    if record is None or record.task.task_id != batch.task_id:
+        record = artifacts.load_recall(workspace.worktree.state_home, batch.task_id)
     if batch.binding != record.task.binding:
         raise GitMemoryError(
             "GM_BINDING_DRIFT",
@@ -70,7 +75,8 @@ def stage_drafts(
     response_digest = digest(batch.to_json())
     token = claim_or_replay(workspace, batch.task_id, response_digest)
     if token is not None:
-        source_is_current(workspace, batch.task_id, record.turns)
+        read = turns.turns if turns is not None else None
+        source_is_current(workspace, batch.task_id, record.turns, read)
     result = submit_or_release(
         workspace,
         batch.task_id,
@@ -96,7 +102,8 @@ def _apply(
     turns: TurnSource | None = None,
 ) -> DraftsOutcome:
     catalog = load_catalog(record)
-    kept, rejected = _assess_all(batch.candidates, catalog, claim_support)
+    readable = [without_homes(draft) for draft in batch.candidates]  # no home, no user name
+    kept, rejected = _assess_all(readable, catalog, claim_support)
     if batch.candidates and not kept:
         raise GitMemoryError(
             "GM_NO_CITABLE_STATEMENTS",

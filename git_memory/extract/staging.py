@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from git_memory.contracts.host_records import CitedTurn
@@ -9,7 +10,7 @@ from git_memory.contracts.review import CandidateKind, ReviewItem
 from git_memory.contracts.stage import StagedCandidate
 from git_memory.errors import GitMemoryError
 from git_memory.extract.review_items import review_model
-from git_memory.sessions.query import select_turns
+from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.store.candidates import require_candidate
 from git_memory.store.session import Workspace
 from git_memory.store.tasks import (
@@ -84,14 +85,27 @@ def stale(task_id: str, reason: str, details: dict[str, Any] | None = None) -> G
     )
 
 
-def source_is_current(workspace: Workspace, task_id: str, turns: list[CitedTurn]) -> None:
-    """Refuse (and mark stale) when a source turn changed or vanished since recall."""
-    sessions = sorted({turn.session_key for turn in turns})
+def source_is_current(
+    workspace: Workspace,
+    task_id: str,
+    turns: list[CitedTurn],
+    read: Mapping[str, TurnRecord] | None = None,
+) -> None:
+    """Refuse (and mark stale) when a source turn changed or vanished since recall.
+
+    `read`: the turns (by turn key) an in-process extractor read from the index during this
+    run and drew its answer from; their revisions are the ones the answer rests on, so they
+    are compared instead of reading every turn of the sessions again for each task.
+    """
+    if read is None:
+        sessions = sorted({turn.session_key for turn in turns})
+        closures = ("hard-sealed", "quiescent", "open")
+        read = {
+            record.turn_key: record
+            for record in select_turns(workspace.worktree, session_keys=sessions, closures=closures)
+        }
     current = {
-        record.turn_key: record.revision
-        for record in select_turns(
-            workspace.worktree, session_keys=sessions, closures=("hard-sealed", "quiescent", "open")
-        )
+        turn.turn_key: read[turn.turn_key].revision for turn in turns if turn.turn_key in read
     }
     changed = [t.turn_index for t in turns if current.get(t.turn_key) != t.revision]
     if changed:

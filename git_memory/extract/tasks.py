@@ -6,6 +6,7 @@ provenance timestamp are the only time-dependent fields and neither enters `sour
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -67,11 +68,18 @@ class PlannedTask:
 
 
 def build_tasks(
-    selection: WindowSelection, binding: RepositoryBinding, database_uuid: str, now_ms: int
+    selection: WindowSelection,
+    binding: RepositoryBinding,
+    database_uuid: str,
+    now_ms: int,
+    only: Collection[str] | None = None,
 ) -> list[PlannedTask]:
-    """Every chunk of every selected session as a planned task, in session order."""
+    """Every chunk of every selected session (of the sessions `only` names, when given) as a
+    planned task, in session order."""
     planned: list[PlannedTask] = []
     for session in selection.sessions:
+        if only is not None and session.session_key not in only:
+            continue
         for chunk in chunk_turns(list(session.turns)):
             planned.append(
                 _plan(

@@ -191,6 +191,11 @@ def load_operation(name: str) -> Operation[Any, Any]:
     return load_declared(spec(name))
 
 
+def run(name: str, request: object = None, *, repository: Path | str | None = None) -> Any:
+    """Run operation `name` with a request model (or a dict validated into one)."""
+    return load_operation(name).invoke(OpContext(repository=repository), request)
+
+
 def load_declared(declaration: OperationSpec) -> Operation[Any, Any]:
     """Import the module a declaration names (also one outside the registry: tests serve
     operations of their own) and return its `OPERATION`, which must be bound to it."""

@@ -18,6 +18,7 @@ from git_memory.contracts.harvest import HarvestResponse
 from git_memory.errors import GitMemoryError, UsageError
 from git_memory.extract import window
 from git_memory.extract.builtin.harvest import harvest as harvest_stores
+from git_memory.extract.offering import LIMIT_KEY, Offered, offer
 from git_memory.extract.pipeline import BatchOutcome, preview_batch, run_batch
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.harvest import harvest_response
@@ -27,7 +28,7 @@ from git_memory.ops.short_ids import ShortIds
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.runner import DeliveryApproval
 from git_memory.sessions.listing import oldest_start
-from git_memory.store.candidates import list_candidates
+from git_memory.store.candidates import list_candidates, review_queue
 from git_memory.store.session import Workspace, open_workspace
 
 
@@ -96,6 +97,9 @@ class ExtractRunnerResponse(Model):
     sessions: int = 0
     skipped: list[SkippedSessions] = Field(default_factory=list)
     remaining: int = 0
+    # Builtin: candidates staged and not yet offered for review (`memory.extractLimit` per
+    # run); a later run offers them, the highest rank first.
+    waiting: int = 0
     next: str
     added: list[AddedCandidate] = Field(default_factory=list)
     session_notes: list[SessionNote] = Field(default_factory=list)
@@ -109,9 +113,12 @@ def extract(
 ) -> ExtractRunnerResponse:
     """Send the extraction tasks of a selection (then their adjudication) to a restricted,
     tool-less runner. `--runner builtin` answers in process with no model: commands that
-    work, traps and their fix, and the rules the user stated, each proposed once for the
-    whole window; it sends nothing, needs no approval and takes every pending task of the
-    window in one run (`--limit N` caps it). Without --since/--until it takes everything
+    work, traps and their fix, and the rules the user stated (in any of nine languages),
+    each proposed once for the whole window and ranked by the sessions and people that show
+    it; it sends nothing, needs no approval and takes every pending task of the window in
+    one run (`--limit N` caps it). It offers review at most `memory.extractLimit` (20) new
+    candidates per run, the best corroborated first, and says how many more wait: the next
+    run offers them. Without --since/--until it takes everything
     since this worktree's last extraction (the last 30 days the first time); --since takes
     a date, an ISO time or a relative form (7d, 2w, 12h, yesterday), and a window longer
     than 366 days is extracted as consecutive parts in one run, with progress. For model
@@ -160,31 +167,33 @@ def _extract(
                 window.remember(workspace.db, workspace.owner, window.from_request(part))
             elif found.extracted or found.adjudicated or found.quarantined:
                 break  # a model runner delivers one approved part per run
-    harvested = _harvest(ctx, workspace, outcome) if builtin else None
+    offered = offer(workspace) if builtin else Offered(outcome.quarantined, 0)
+    harvested = _harvest(ctx, workspace, offered.candidate_ids) if builtin else None
     span = {"after": parts[0].after, "before": parts[-1].before}
     return ExtractRunnerResponse(
         runner=request.runner,
         extracted=outcome.extracted,
         adjudicated=outcome.adjudicated,
-        quarantined=outcome.quarantined,
+        quarantined=offered.candidate_ids,
         window=span,
         sessions=outcome.sessions,
         skipped=[SkippedSessions(reason=r, sessions=n) for r, n in outcome.skipped],
         remaining=outcome.left,
-        next=_next(workspace, outcome) if builtin else _next_model(outcome),
-        added=_added(workspace, outcome.quarantined),
+        waiting=offered.waiting,
+        next=_next(workspace, outcome, offered.waiting) if builtin else _next_model(outcome),
+        added=_added(workspace, offered.candidate_ids),
         session_notes=[SessionNote(session_key=k, note=n) for k, n in outcome.session_notes],
         harvest=harvested,
     )
 
 
-def _harvest(ctx: OpContext, workspace: Workspace, outcome: BatchOutcome) -> HarvestResponse | None:
+def _harvest(ctx: OpContext, workspace: Workspace, offered: list[str]) -> HarvestResponse | None:
     """Offer the agents' own memory items as `git memory harvest` does; what it offered
     joins this run's candidates. None when no enabled store exists for this worktree."""
     found = harvest_stores(workspace, enabled_stores(ctx.worktree.config_value("memory.sources")))
     if not found.stores:
         return None
-    outcome.quarantined += [candidate_id for candidate_id, *_ in found.offered]
+    offered += [candidate_id for candidate_id, *_ in found.offered]
     return harvest_response(found)
 
 
@@ -205,11 +214,15 @@ def _next_model(outcome: BatchOutcome) -> str:
     return "nothing new to review" if not outcome.quarantined else "git memory review"
 
 
-def _next(workspace: Workspace, outcome: BatchOutcome) -> str:
-    """The true next step: review when anything waits, else what happened and why."""
-    waiting = len(list_candidates(workspace.db, workspace.owner, statuses=("quarantined",)))
+def _next(workspace: Workspace, outcome: BatchOutcome, held: int) -> str:
+    """The true next step: review when anything waits, else what happened and why (`held`:
+    candidates not offered yet)."""
+    waiting = len(review_queue(workspace.db, workspace.owner))
+    more = f"; {held} more wait for the next extract run" if held else ""
     if waiting:
-        return f"git memory review ({waiting} candidate(s) waiting)"
+        return f"git memory review ({waiting} candidate(s) waiting{more})"
+    if held:
+        return f"git memory extract --runner builtin ({held} candidate(s) wait to be offered)"
     if outcome.left:
         return f"git memory extract --runner builtin ({outcome.left} task(s) left by --limit)"
     if outcome.extracted:
@@ -353,6 +366,11 @@ def _render(response: ExtractRunnerResponse, ids: ShortIds) -> str:
         text = texts.get(candidate)
         lines.append(
             f"  added {shown[candidate]}: {text}" if text else f"  added {shown[candidate]}"
+        )
+    if response.waiting:
+        lines.append(
+            f"  {response.waiting} more candidate(s) wait: the next run offers them, the best"
+            f" corroborated first ({LIMIT_KEY} caps each run)"
         )
     lines += [f"  session {n.session_key[:12]}: {n.note}" for n in response.session_notes]
     lines.append(f"next: {response.next}")

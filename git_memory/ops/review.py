@@ -32,12 +32,13 @@ from git_memory.store.session import open_workspace
 
 
 def review(ctx: OpContext, request: ReviewRequest) -> Review:
-    """List quarantined candidates: every statement with its claim support, provenance,
-    the two digests `prepare` must echo, and excerpts of the evidence it cites with the
-    quoted words that back it: under a command fact the command as run and its observed result
-    line, under a rule the person's words with the turn's date, each marked with where it came
-    from (typed by a person, a pasted document, a program's prompt, the agent's own words, a
-    tool's output). A statement no person's words back says so.
+    """List quarantined candidates, the best corroborated first: every statement with its
+    claim support, provenance, the two digests `prepare` must echo, and excerpts of the
+    evidence it cites with the quoted words that back it: under a command fact the command
+    as run and its observed result line, under a rule the person's words with the turn's
+    date, each marked with where it came from (typed by a person, a pasted document, a
+    program's prompt, the agent's own words, a tool's output). A statement no person's words
+    back says so.
 
     At a terminal (text output) review is interactive and finishes the job: typed facts are
     confirmed together with one key (or one by one), each other statement takes one key

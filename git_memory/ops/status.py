@@ -186,9 +186,14 @@ def _waiting(counts: dict[str, Any], ids: ShortIds) -> list[str]:
     promotions = promotions if isinstance(promotions, dict) else {}
     # Candidates an open plan holds are confirmed already: review does not ask them again.
     held = sum(plan.get("candidates", 0) for plan in promotions.get("openPlans", []))
-    if candidates.get("quarantined", 0) > held:
-        number = _count(candidates["quarantined"] - held, "candidate waits", "candidates wait")
+    waiting = memory.get("waiting", 0) if isinstance(memory, dict) else 0
+    if candidates.get("quarantined", 0) > held + waiting:
+        shown = candidates["quarantined"] - held - waiting
+        number = _count(shown, "candidate waits", "candidates wait")
         items.append(f"{number} for review: git memory review")
+    if waiting:
+        number = _count(waiting, "candidate waits", "candidates wait")
+        items.append(f"{number} to be offered for review: git memory extract --runner builtin")
     if candidates.get("draft"):
         number = _count(candidates["draft"], "draft waits", "drafts wait")
         items.append(f"{number} for the agent's duplicate check (memory_stage adjudication)")

@@ -38,6 +38,10 @@ _PASTED = re.compile(
 )
 _PASTED_ANYWHERE = re.compile(
     r"(?i)\bthe plan below\b|\bfollowing (?:plan|report|audit|findings)\s*:|<uploaded_files>"
+    # A persona's activation prompt ("You must fully embody this agent's persona … NEVER break
+    # character", then `<agent-activation CRITICAL="TRUE">`): a tag with attributes is
+    # markup a program wrote, not words typed in a chat box.
+    r"|\bembody this agent'?s persona\b|<[a-z][\w-]*(?:\s+[\w-]+=\"[^\"]*\")+\s*>"
 )
 
 

@@ -186,6 +186,35 @@ def list_candidates(
     return [_candidate(row) for row in db.rows(sql, params)]
 
 
+# The rank of a candidate without corroboration (staged by an agent or a model runner,
+# harvested): that of a memory one session of one person shows (`corroboration.rank(1, 1)`).
+UNRANKED = 1000
+
+
+def review_queue(
+    db: StateDB, owner: OwnerKeys, *, kind: str | None = None, limit: int | None = None
+) -> list[Candidate]:
+    """The quarantined candidates review shows, the highest rank first (`store/offers.py`):
+    a builtin candidate once an extract run has offered it, any other as soon as it is
+    quarantined; equal ranks by kind weight, then by candidate id."""
+    sql = (
+        "SELECT c.* FROM candidates c LEFT JOIN candidate_offers o"
+        " ON o.candidate_id = c.candidate_id"
+        " WHERE c.repository_key = ? AND c.worktree_key = ? AND c.status = 'quarantined'"
+        " AND (o.candidate_id IS NULL OR o.offered_at IS NOT NULL)"
+    )
+    params: list[Any] = [owner.repository_key, owner.worktree_key]
+    if kind is not None:
+        sql += " AND c.kind = ?"
+        params.append(kind)
+    sql += " ORDER BY COALESCE(o.rank, ?) DESC, COALESCE(o.weight, 0) DESC, c.candidate_id"
+    params.append(UNRANKED)
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    return [_candidate(row) for row in db.rows(sql, params)]
+
+
 def candidate_ids(db: StateDB, owner: OwnerKeys) -> list[str]:
     """Every candidate id of the owner, in any state: what a typed abbreviation is matched
     against."""

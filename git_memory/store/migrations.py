@@ -234,6 +234,19 @@ CREATE TABLE agent_memory_items (
 );
 """
 
+# What corroborates each candidate the builtin extractor proposed, and whether an extract run
+# has offered it to review yet (`extract` offers at most `memory.extractLimit` per run, the
+# highest rank first; the rest wait here for a later run or a higher limit).
+CANDIDATE_OFFERS = """
+CREATE TABLE candidate_offers (
+  candidate_id TEXT PRIMARY KEY REFERENCES candidates (candidate_id) ON DELETE CASCADE,
+  repository_key TEXT NOT NULL, worktree_key TEXT NOT NULL,
+  fact_key TEXT NOT NULL, sessions_json TEXT NOT NULL, people_json TEXT NOT NULL,
+  rank INTEGER NOT NULL, weight INTEGER NOT NULL, offered_at INTEGER
+);
+CREATE INDEX candidate_offers_owner ON candidate_offers (repository_key, worktree_key, offered_at);
+"""
+
 # (name, DDL) in order. Never edit a released one; append.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001-core-tasks-candidates", CORE),
@@ -242,6 +255,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0004-authorization-log-deliveries", AUTHORIZATION),
     ("0005-plan-declines", PLAN_DECLINES),
     ("0006-agent-memory-items", AGENT_MEMORY),
+    ("0008-candidate-offers", CANDIDATE_OFFERS),
 )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from git_memory.store.offers import waiting_count
+
 if TYPE_CHECKING:
     from git_memory.store.db import StateDB
     from git_memory.store.session import Workspace
@@ -29,6 +31,8 @@ def counts(state: Workspace | None) -> dict[str, Any]:
         return {
             "tasks": _by_state(db, "tasks", "status", TASK_STATES, keys),
             "candidates": _by_state(db, "candidates", "status", CANDIDATE_STATES, keys),
+            # Quarantined builtin candidates no extract run has offered review yet.
+            "waiting": waiting_count(db, owner),
             "chunks": _by_state(db, "chunks", "status", CHUNK_STATES, keys),
             "approved": _approved(state),
         }
@@ -38,6 +42,7 @@ def _empty() -> dict[str, Any]:
     return {
         "tasks": dict.fromkeys(TASK_STATES, 0),
         "candidates": dict.fromkeys(CANDIDATE_STATES, 0),
+        "waiting": 0,
         "chunks": dict.fromkeys(CHUNK_STATES, 0),
         # No command has read this worktree's memory yet: nothing is indexed, by design
         # (status creates no state), which is not the same as a scan that drifted.

@@ -111,9 +111,7 @@ def test_an_edited_codex_memory_is_offered_as_an_update(project: Project) -> Non
     assert not any("refuses to run" in e for e in entries)
 
 
-@pytest.mark.parametrize("leak", ["ghp_0123456789abcdefABCDEF0123456789abcd", "HOME/.cache/app"])
-def test_a_secret_or_home_path_in_codex_memory_is_refused(project: Project, leak: str) -> None:
-    leak = leak.replace("HOME", str(Path.home()))
+def _codex_memory(project: Project, leak: str) -> None:
     folder = project.homes["codex"] / "memories"
     folder.mkdir(parents=True)
     (folder / "MEMORY.md").write_text(
@@ -121,12 +119,34 @@ def test_a_secret_or_home_path_in_codex_memory_is_refused(project: Project, leak
         f"applies_to: cwd={project.root.resolve()}; reuse_rule=r\n\n"
         f"## Reusable knowledge\n\n- The deploy step reads {leak} for its cache. [Task 1]\n"
     )
+
+
+def test_a_secret_in_codex_memory_is_refused(project: Project) -> None:
+    _codex_memory(project, "ghp_0123456789abcdefABCDEF0123456789abcd")
     code, harvested = project.gm("harvest")
     assert code == 0
     assert len(harvested["offered"]) == 1
     refused = review_and_promote(project)
     assert refused["error"]["code"] == "GM_LINT_BLOCKED", refused
     assert _entries(project) == []
+
+
+@pytest.mark.parametrize("home", ["HOME", "/Users/alice", "/home/alice"])
+def test_a_home_path_in_codex_memory_is_offered_and_kept_as_tilde(
+    project: Project, home: str
+) -> None:
+    _codex_memory(project, f"{home.replace('HOME', str(Path.home()))}/.cache/app")
+    code, harvested = project.gm("harvest")
+    assert code == 0
+    assert len(harvested["offered"]) == 1
+    code, review = project.gm("review")
+    (item,) = review["items"]
+    assert "The deploy step reads ~/.cache/app for its cache." in item["content"], item
+    review_and_promote(project)
+    (entry,) = _entries(project)
+    assert "~/.cache/app" in entry
+    assert str(Path.home()) not in entry
+    assert "alice" not in entry
 
 
 def test_a_handbook_that_is_a_link_is_skipped_with_a_diagnostic(

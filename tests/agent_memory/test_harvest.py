@@ -79,26 +79,31 @@ def test_an_item_approved_memory_already_holds_is_not_offered(project: Project) 
     assert harvested["alreadyApproved"] == 1
 
 
-@pytest.mark.parametrize(
-    "leak",
-    [
-        "- Deploys use the token ghp_0123456789abcdefABCDEF0123456789abcd.\n",
-        "- Build caches live under HOME/.cache/app.\n",
-    ],
-    ids=["secret", "home-path"],
-)
-def test_a_secret_or_home_path_in_agent_memory_is_refused_by_the_lint_gate(
-    project: Project, leak: str
-) -> None:
-    leak = leak.replace("HOME", str(Path.home()))
+def test_a_secret_in_agent_memory_is_refused_by_the_lint_gate(project: Project) -> None:
     memory = project.root / "CLAUDE.local.md"
-    memory.write_text(leak)
+    memory.write_text("- Deploys use the token ghp_0123456789abcdefABCDEF0123456789abcd.\n")
     code, harvested = project.gm("harvest")
     assert code == 0
     assert len(harvested["offered"]) == 1
     refused = review_and_promote(project)
     assert refused["error"]["code"] == "GM_LINT_BLOCKED", refused
     assert _entries(project) == {}
+
+
+def test_a_home_path_in_agent_memory_reaches_review_and_memory_as_tilde(project: Project) -> None:
+    memory = project.root / "CLAUDE.local.md"
+    memory.write_text(f"- Build caches live under {Path.home()}/.cache/app.\n")
+    code, harvested = project.gm("harvest")
+    assert code == 0
+    assert len(harvested["offered"]) == 1
+    code, review = project.gm("review")
+    assert [item["content"] for item in review["items"]] == [
+        "Build caches live under ~/.cache/app."
+    ]
+    review_and_promote(project)
+    (entry,) = _entries(project).values()
+    assert "~/.cache/app" in entry
+    assert str(Path.home()) not in entry
 
 
 def test_memory_sources_turns_a_store_off(project: Project) -> None:

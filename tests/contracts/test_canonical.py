@@ -90,3 +90,40 @@ def test_keys_are_sorted_by_utf16_code_units(value: dict[str, int]) -> None:
         return
     keys = list(parsed)
     assert keys == sorted(keys, key=lambda k: k.encode("utf-16-be", "surrogatepass"))
+
+
+def _reference(value: object) -> object:
+    """The canonical rules written plainly (docs/contracts.md), without the fast paths."""
+    import unicodedata
+
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, str):
+        value.encode("utf-8")
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, dict):
+        out = {unicodedata.normalize("NFC", k): _reference(v) for k, v in value.items()}
+        return {k: out[k] for k in sorted(out, key=lambda k: k.encode("utf-16-be"))}
+    assert isinstance(value, list)
+    return [_reference(item) for item in value]
+
+
+ascii_or_not = st.text(alphabet=st.sampled_from("aZ_9 é\u0301\uffff😀"), max_size=6)
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-99, 99) | ascii_or_not,
+        lambda children: (
+            st.lists(children, max_size=4) | st.dictionaries(ascii_or_not, children, max_size=4)
+        ),
+        max_leaves=20,
+    )
+)
+def test_fast_paths_give_the_bytes_of_the_plain_rules(value: object) -> None:
+    try:
+        found = canonical_json(value)
+    except CanonicalJsonError:
+        return  # NFC key collisions
+    expected = json.dumps(_reference(value), ensure_ascii=False, separators=(",", ":"))
+    assert found == expected.encode("utf-8")

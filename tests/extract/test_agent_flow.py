@@ -305,3 +305,22 @@ def test_a_statement_reworded_after_review_is_refused(
     assert refused.json()["error"]["code"] == "GM_CONFIRMATION_DRIFT"
     again = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()
     assert again == review, "a refused prepare changes nothing"
+
+
+def test_a_staged_draft_reaches_review_without_home_paths_or_user_names(
+    sample_repo: SampleRepo, tmp_path: Path
+) -> None:
+    task = _claude_task(sample_repo)
+    turn0 = task["chunk"]["turnEvidence"][0]["evidenceId"]
+    home = str(Path.home())
+    drafted = candidate(
+        f"Caches live in /Users/alice/Library/Caches/app and {home}/.cache/app; ask alice.",
+        [("Run `pytest` from C:\\Users\\alice\\src\\app.", [turn0])],
+    )
+    first = stage(sample_repo.root, draft_batch(task, [drafted]), tmp_path)
+    assert first.exit_code == 0, first.stderr
+    second = stage(sample_repo.root, decisions(first.json()["adjudicationTask"]), tmp_path)
+    assert second.exit_code == 0, second.stderr
+    (item,) = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()["items"]
+    assert item["content"] == "Caches live in ~/Library/Caches/app and ~/.cache/app; ask <user>."
+    assert item["statements"][0]["text"] == "Run `pytest` from ~\\src\\app."

@@ -62,7 +62,7 @@ def _proposed(provider: str, path: Path, root: str | None = None) -> list[str]:
     records = _records(provider, path)
     scrub = path_scrubber(Path(root)) if root else str
     tasks = {r.turn_key: "task" for r in records}
-    planned = plan_window([("s", records)], tasks, known=set(), scrub=scrub)
+    planned = plan_window([("s", records)], tasks, known=set(), scrub=scrub).placed
     return [f.content for facts in planned.values() for f in facts if f.content.startswith("`")]
 
 
@@ -361,7 +361,7 @@ def test_a_real_opencode_project_script_that_failed_is_not_proposed(tmp_path: Pa
         ("bash sync-sessions.sh", "bash sync-sessions.sh", Outcome.FAILED)
     ]
     tasks = {r.turn_key: "t" for r in records}
-    planned = plan_window([("s", records)], tasks, known=set(), scrub=scrub)
+    planned = plan_window([("s", records)], tasks, known=set(), scrub=scrub).placed
     assert not [f for facts in planned.values() for f in facts if "sync-sessions" in f.content]
 
 
@@ -380,7 +380,7 @@ def test_a_script_the_session_wrote_is_a_one_off() -> None:
         state="completed",
     )
     records = [_turn("t1", write, run)]
-    planned = plan_window([("s", records)], {"t1": "task"}, known=set())
+    planned = plan_window([("s", records)], {"t1": "task"}, known=set()).placed
     assert [f.content for f in planned["task"]] == [
         "`bash scripts/lint.sh` lints the code (worked in 1 session)."
     ]

@@ -20,6 +20,7 @@ from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord, select_turns
 from git_memory.sessions.turns import ToolCall
+from tests.extract.records import turn_record
 from tests.repos import Repo
 from tests.sessions.transcripts import (
     claude_assistant,
@@ -31,22 +32,7 @@ from tests.sessions.transcripts import (
 
 
 def _turn(key: str, *calls: ToolCall, user: str = "", session: str = "s") -> TurnRecord:
-    return TurnRecord(
-        turn_key=key,
-        session_key=session * 64,
-        provider="claude-code",
-        ordinal=0,
-        started="2026-01-01T00:00:00.000Z",
-        ended=None,
-        cwd=None,
-        revision="r" * 64,
-        closure="hard-sealed",
-        user_text=user,
-        assistant_text="",
-        tool_calls=calls,
-        skills=(),
-        evidence=(),
-    )
+    return turn_record(key, *calls, user=user, session=session * 64)
 
 
 def _bash(command: Any, output: str = "", state: str = "completed", name: str = "Bash") -> ToolCall:
@@ -144,21 +130,21 @@ def test_one_command_memory_per_window_with_its_session_count() -> None:
         ("c", [_turn("c1", _bash("uv run pytest", state="failed"), session="c")]),
     ]
     tasks = {"a1": "task-a", "b1": "task-b", "c1": "task-c"}
-    planned = plan_window(sessions, tasks, known=set())
+    planned = plan_window(sessions, tasks, known=set()).placed
     (fact,) = [f for facts in planned.values() for f in facts]
     assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
     assert planned["task-a"] == [fact]
     assert fact.turn_keys == ("a1",)
     assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
-    again = plan_window(sessions, tasks, known=memory_keys(fact.content))
+    again = plan_window(sessions, tasks, known=memory_keys(fact.content)).placed
     assert again == {}, "a command approved or proposed before is not proposed again"
 
 
 def test_a_run_only_ever_narrowed_once_is_a_one_off() -> None:
     narrowed = [("a", [_turn("a1", _bash("uv run pytest tests/test_x.py::test_y"), session="a")])]
-    assert plan_window(narrowed, {"a1": "task-a"}, known=set()) == {}
+    assert plan_window(narrowed, {"a1": "task-a"}, known=set()).placed == {}
     twice = [*narrowed, ("b", [_turn("b1", _bash("uv run pytest -k slow"), session="b")])]
-    planned = plan_window(twice, {"a1": "task-a", "b1": "task-b"}, known=set())
+    planned = plan_window(twice, {"a1": "task-a", "b1": "task-b"}, known=set()).placed
     (fact,) = planned["task-a"]
     assert fact.content == "`uv run pytest` runs the tests (worked in 2 sessions)."
 
@@ -562,7 +548,7 @@ def test_a_forbidden_command_is_not_proposed_as_working() -> None:
         _turn("t2", _bash("cargo test", "test result: ok. 3 passed"), _bash("npm test", "ok")),
         _turn("t3", _bash("cargo nextest run", "3 passed"), user="Always pnpm, never npm."),
     ]
-    planned = plan_window([("s", records)], {"t1": "a", "t2": "a", "t3": "a"}, known=set())
+    planned = plan_window([("s", records)], {"t1": "a", "t2": "a", "t3": "a"}, known=set()).placed
     contents = [fact.content for fact in planned["a"]]
     assert "`cargo nextest run` runs the tests (worked in 1 session)." in contents
     assert not any(c.startswith(("`cargo test`", "`npm test`")) for c in contents)
@@ -575,5 +561,5 @@ def test_a_trap_whose_fix_a_rule_forbids_is_not_proposed() -> None:
         _turn("t2", user="Always use pnpm, never npm."),
     ]
     assert len(_traps(*records)) == 1, "the trap exists on its own"
-    planned = plan_window([("s", records)], {"t1": "a", "t2": "a"}, known=set())
+    planned = plan_window([("s", records)], {"t1": "a", "t2": "a"}, known=set()).placed
     assert not any(f.content.startswith("Trap: ") for f in planned["a"])

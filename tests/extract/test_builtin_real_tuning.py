@@ -32,7 +32,7 @@ SETUP_PLAN_OUTPUT = (
 
 def _contents(records: list[TurnRecord]) -> list[str]:
     tasks = {r.turn_key: "task" for r in records}
-    planned = plan_window([("s", records)], tasks, known=set())
+    planned = plan_window([("s", records)], tasks, known=set()).placed
     return [f.content for facts in planned.values() for f in facts]
 
 
@@ -64,7 +64,7 @@ def test_one_trap_per_failing_command_and_error_the_fix_that_worked_first() -> N
         _turn("u2", _bash("uv run --with ruff ruff check .", "All checks passed!"), session="u"),
     ]
     tasks = {r.turn_key: "task" for r in first + second}
-    planned = plan_window([("s", first), ("u", second)], tasks, known=set())
+    planned = plan_window([("s", first), ("u", second)], tasks, known=set()).placed
     traps = [f.content for f in planned["task"] if f.content.startswith("Trap:")]
     assert traps == [
         'Trap: `uv run ruff check .` fails with "Caused by: No such file or directory (os '
@@ -87,7 +87,7 @@ def test_the_assignment_that_made_a_command_work_stays_in_the_proposed_command()
         _turn("t3", _bash("PYTHONPATH=. NO_COLOR=1 pytest -q", "....\n36 passed in 0.43s\n")),
     ]
     tasks = {r.turn_key: "task" for r in records}
-    facts = plan_window([("s", records)], tasks, known=set())["task"]
+    facts = plan_window([("s", records)], tasks, known=set()).placed["task"]
     exit_facts = [f for f in facts if f.renderer == renderers.RENDERER_COMMAND_EXIT]
     assert [f.content for f in exit_facts] == [
         "`PYTHONPATH=. pytest` runs the tests (worked in 1 session)."
@@ -102,7 +102,7 @@ def test_an_assignment_of_this_machine_or_a_secret_is_left_out() -> None:
         _turn("t1", _bash("HOME=/home/randy API_TOKEN=abc pytest -q", "36 passed in 0.4s")),
     ]
     tasks = {r.turn_key: "task" for r in records}
-    facts = plan_window([("s", records)], tasks, known=set())["task"]
+    facts = plan_window([("s", records)], tasks, known=set()).placed["task"]
     assert [f.content for f in facts] == ["`pytest` runs the tests (worked in 1 session)."]
 
 
@@ -248,7 +248,7 @@ def test_a_failure_fixed_by_writing_the_file_its_error_names_is_a_trap() -> None
     tasks = {r.turn_key: "task" for r in records}
     fact = next(
         f
-        for f in plan_window([("s", records)], tasks, known=set())["task"]
+        for f in plan_window([("s", records)], tasks, known=set()).placed["task"]
         if f.content.startswith("Trap:")
     )
     assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
@@ -275,7 +275,7 @@ def _gemini(command: str, output: str, state: str = "completed") -> ToolCall:
     )
 
 
-def test_a_hosting_cli_installed_as_a_dev_dependency_gives_its_traps_and_its_deploy() -> None:
+def test_a_hosting_cli_installed_as_a_dev_dependency_gives_its_trap_and_its_deploy() -> None:
     local = "./node_modules/.bin/firebase deploy"
     records = [
         _turn(
@@ -317,11 +317,8 @@ def test_a_hosting_cli_installed_as_a_dev_dependency_gives_its_traps_and_its_dep
             'Trap: `firebase deploy` fails with "/usr/bin/bash: line 2: firebase: command not '
             'found"; run `npm install --save-dev firebase-tools && ./node_modules/.bin/firebase '
             "deploy` instead.",
-            # The local copy failing before the install is a trap of its own, as `pnpm test`
-            # failing with "vitest: not found" until `pnpm install` is in the labelled set.
-            'Trap: `./node_modules/.bin/firebase deploy` fails with "/usr/bin/bash: line 2: '
-            './node_modules/.bin/firebase: No such file or directory" unless `npm install '
-            "--save-dev firebase-tools` runs first.",
+            # The local copy failing before the install is the same memory, met on the way to
+            # the first trap's fix (one candidate per durable fact).
             "`./node_modules/.bin/firebase deploy` deploys the project (worked in 1 session).",
         ]
     )
@@ -377,7 +374,7 @@ def test_a_script_run_with_different_options_is_one_command() -> None:
         ),
     ]
     tasks = {r.turn_key: "task" for _, records in sessions for r in records}
-    planned = plan_window(sessions, tasks, known=set())
+    planned = plan_window(sessions, tasks, known=set()).placed
     assert [f.content for f in planned["task"]] == [
         f"`{script} --json` runs the project checks (worked in 3 sessions)."
     ]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from git_memory.errors import GitMemoryError
-from git_memory.ops import run
+from git_memory.ops.base import run
 from tests.hooks.conftest import commit, entry_text, head
 from tests.lint.views_samples import BLOCKING, L5, SECRETS
 from tests.promote.helpers import prepare_request, seed_candidate

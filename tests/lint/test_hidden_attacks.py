@@ -13,7 +13,7 @@ from git_memory.formats.entry import Commit, Entry, Evidence, serialize_entry
 from git_memory.formats.index_json import build_index, render_index
 from git_memory.lint.engine import lint_text
 from git_memory.lint.home import home_findings
-from git_memory.ops import run
+from git_memory.ops.base import run
 from tests.lint.attacks import BLOCKING, HEX40, HOMES, KEY, RANDOM, TAGS
 from tests.promote.helpers import prepare_request, seed_candidate
 from tests.repos import Repo

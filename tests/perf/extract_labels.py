@@ -105,25 +105,24 @@ def extract(
     limit: int | None = None,
 ) -> list[Candidate]:
     """One builtin extraction for the worktree at `root` over the window `since`..`until` (the
-    default window when neither is given), every pending task or the first `limit`; the
-    candidates it proposed."""
-    from git_memory.contracts.extraction import MemoryExtractionRequest
-    from git_memory.extract.pipeline import run_batch
+    default window when neither is given), every pending task or the first `limit`, through
+    the `extract` operation as `git memory extract --runner builtin` runs it; the candidates
+    it offered, as review shows them."""
     from git_memory.extract.window import resolve_window, utc_now
+    from git_memory.ops.base import OpContext, load_operation
     from git_memory.repo.binding import discover_worktree
-    from git_memory.runners.profiles import RunnerOptions
-    from git_memory.store.candidates import list_candidates
+    from git_memory.store.candidates import review_queue
     from git_memory.store.session import open_workspace
 
-    worktree = discover_worktree(root)
     window = resolve_window(since, until, last_until=None, now=utc_now())
-    request = MemoryExtractionRequest.model_validate(
-        {"format": "git-memory-extraction-request@v1", "window": window.time_window().to_json()}
-    )
-    with open_workspace(worktree) as workspace:
-        run_batch(workspace, RunnerOptions("builtin"), request, limit=limit)
-    with open_workspace(worktree, sync=False) as workspace:
-        found = list_candidates(workspace.db, workspace.owner, statuses=("quarantined",))
+    selection = {
+        "format": "git-memory-extraction-request@v1",
+        "window": window.time_window().to_json(),
+    }
+    request = {"runner": "builtin", "request": selection, "limit": limit}
+    load_operation("extract").invoke(OpContext(repository=root), request)
+    with open_workspace(discover_worktree(root), sync=False) as workspace:
+        found = review_queue(workspace.db, workspace.owner)  # what review shows, in order
         return [Candidate(project, str(c.payload["content"]), _statement(c.payload)) for c in found]
 
 

@@ -172,8 +172,16 @@ def test_no_secret_session_id_or_home_path_reaches_a_committed_file(
     request = tmp_path / "prepare.json"
     request.write_text(json.dumps(prepare_document(review["items"])))
     code, refused = _json(["prepare", "--request", str(request)], sample_repo.root)
-    assert code == 1
-    assert refused["error"]["code"] == "GM_LINT_BLOCKED"
+    if leak.startswith(("Build output goes to", "Caches live under")):
+        # A home path is rewritten as `~` before review shows the draft (issue 39): what is
+        # prepared names no home at all.
+        (item,) = review["items"]
+        assert "~/" in item["content"]
+        assert "/home/alice" not in json.dumps(refused)
+        assert str(Path.home()) not in json.dumps(refused)
+    else:
+        assert code == 1
+        assert refused["error"]["code"] == "GM_LINT_BLOCKED"
     assert not (sample_repo.root / ".memory" / "entries").exists() or not list(
         (sample_repo.root / ".memory" / "entries").glob("*.md")
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.formats.entry import Entry, serialize_entry
-from git_memory.ops import run
+from git_memory.ops.base import run
 from git_memory.promote.writer import ARTIFACT_PREFIX
 from tests.promote.helpers import prepare_request, seed_candidate
 from tests.repos import Repo

@@ -216,7 +216,7 @@ def test_another_worktree_cannot_apply_the_plan(gm: Any, repo: Repo, tmp_path: P
 
 def test_a_forged_stored_diff_is_not_what_the_human_sees(repo: Repo) -> None:
     """The diff is not digest-bound, so the question shows one recomputed from the bytes."""
-    from git_memory.ops import OpContext, load_operation
+    from git_memory.ops.base import OpContext, load_operation
 
     scenario = build(repo)
     state = discover_worktree(repo.root).state_home / "memory-state.sqlite3"

@@ -14,7 +14,7 @@ import pytest
 from git_memory.contracts.review import ReviewItem
 from git_memory.errors import GitMemoryError
 from git_memory.extract.review_flow import bulk_confirmable, interactive, prepare_request
-from git_memory.ops import run
+from git_memory.ops.base import run
 from tests.conftest import run_cli
 from tests.lint.directive_samples import POISONED, PROHIBITIONS
 from tests.mcp.harness import server_parameters, stdio, structured

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from git_memory.errors import GitMemoryError
-from git_memory.ops import OpContext, load_operation, run
+from git_memory.ops.base import OpContext, load_operation, run
 from git_memory.promote.plan import PlannedFile, check_sizes
 from git_memory.repo.binding import discover_worktree
 from git_memory.store import candidates as store

@@ -25,6 +25,7 @@ from git_memory.contracts.extraction import DraftCandidate, DraftStatement
 from git_memory.contracts.host_records import CatalogItem
 from git_memory.extract.assess import assess_statements
 from git_memory.extract.builtin.window import memory_keys
+from git_memory.extract.private_text import without_homes
 from git_memory.store import agent_memory as harvest_state
 from git_memory.store import candidates as store
 from git_memory.store.approved import list_approved_entries
@@ -195,14 +196,17 @@ def _stage(
     written = _turn_evidence(turns)
     catalog = {evidence_id: evidence, **{e.evidence_id: e for e, _ in written}}
     text = item.content.strip()
-    draft = DraftCandidate(
-        content=text,
-        type=TYPE_OF[item_kind(item)],
-        priority=50,
-        confidence="medium",
-        scene=None,
-        statements=[DraftStatement(statement_id="s1", text=text, evidence_ids=list(catalog))],
+    draft = without_homes(
+        DraftCandidate(
+            content=text,
+            type=TYPE_OF[item_kind(item)],
+            priority=50,
+            confidence="medium",
+            scene=None,
+            statements=[DraftStatement(statement_id="s1", text=text, evidence_ids=list(catalog))],
+        )
     )
+    text = draft.content
     (assessment,) = assess_statements(draft.statements, catalog)
     payload = {
         **draft.to_json(),

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from git_memory.command_line.signature import ANSI
+from git_memory.command_line.words import COSMETIC, INTERPRETERS, SCRIPT_FILE
 from git_memory.extract.builtin import shell
 from git_memory.lint.engine import scan_secrets
 
@@ -66,7 +67,7 @@ class BuiltinFact:
 
     `content` is what a teammate reads; `statement` is the checkable text (the rendered fact
     itself, or a user's exact words for a rule). `key` identifies the memory across sessions
-    and against approved memory.
+    and against approved memory; `sessions` and `people` are what corroborates it.
     """
 
     renderer: str
@@ -77,6 +78,9 @@ class BuiltinFact:
     key: str
     parameters: tuple[tuple[str, str], ...] = ()
     quotes: tuple[Quote, ...] = ()
+    # Its corroboration over the window: the sessions that show it and their people.
+    sessions: tuple[str, ...] = ()
+    people: tuple[str, ...] = ()
 
 
 def render_command_exit(command: str, kind: str, sessions: int) -> str:
@@ -185,21 +189,49 @@ def _verify_exit(text: str, values: dict[str, str]) -> bool:
     words = command.split(" ")
     env = list(itertools.takewhile(shell.is_assignment, words))
     normal = " ".join(words[len(env) :])
-    if sessions < 1 or not normal or shell.normal_command(normal) != normal:
+    if sessions < 1 or not normal:
         return False
-    if shell.command_kind(command) != kind:
+    if " && " in normal:  # project commands chained: each in its normal form, together a check
+        parts = normal.split(" && ")
+        if env or kind != "check" or any(shell.normal_command(p) != p for p in parts):
+            return False
+    elif shell.normal_command(normal) != normal or shell.command_kind(command) != kind:
         return False
     return text == render_command_exit(command, kind, sessions)
+
+
+def trap_subject(command: str) -> str | None:
+    """What a trap can be about: a project command, a repository file an interpreter runs
+    (`python3 convert.py`, `node tools/seed.js`), else a setup step (normal forms)."""
+    found = shell.trap_subject(command)
+    main, _ = shell.main_segment(command)
+    if main is not None:
+        return found
+    scripts = [s for s in shell.segments(command) if script_run(s)]
+    return plain_words(scripts[-1]) if scripts else found
+
+
+def script_run(segment: shell.Segment) -> bool:
+    """An interpreter running a file of the repository (not inline code, not a path outside)."""
+    words = segment.words
+    if not words or words[0] not in INTERPRETERS or len(words) < 2:
+        return False
+    target = next((w for w in words[1:] if not w.startswith("-")), "")
+    inline = any(w in ("-c", "-e", "--eval") for w in words[1:])
+    return bool(SCRIPT_FILE.search(target)) and not inline and not shell.outside(target)
+
+
+def plain_words(segment: shell.Segment) -> str:
+    """A command's words without what only changes how it reports (`-q`, `--quiet`)."""
+    return " ".join(w for w in segment.words if not COSMETIC.match(w))
 
 
 def _verify_fix(text: str, values: dict[str, str]) -> bool:
     if set(values) != {"mode", "failing", "error", "fix"} or values["mode"] not in FIX_MODES:
         return False
     mode, failing, error, fix = (values[k] for k in ("mode", "failing", "error", "fix"))
-    if mode == "hook":
-        eligible = shell.is_hooked_git(failing)
-    else:
-        eligible = shell.trap_subject(failing) == failing
+    hooked = mode == "hook"
+    eligible = shell.is_hooked_git(failing) if hooked else trap_subject(failing) == failing
     if not eligible or not fix or "`" in fix or sanitize_error(error) != error:
         return False
     if weakens_safety(fix):

@@ -15,9 +15,13 @@ rules. A statement is kept whole, continuations after `;` or "—" included; a w
 joined to its sentence first, so no rule starts mid-sentence. "Remember …", "note that …",
 "FYI …" mark a statement the person wants kept; conventions ("commits must carry the `X`
 trailer", "schema changes go through an alembic migration") read as rules, and what is only
-described ("FYI the staging database is shared") stays a fact. A short directive in Chinese,
-Japanese or Korean is a rule when it holds every time or adopts a tool by name (`_cjk_rule`);
-a statement the person later replaced ("OK switch to Google Sheets") is dropped.
+described ("FYI the staging database is shared") stays a fact. What the English phrasing does
+not cover, and every other language (Chinese, Japanese, Korean, Russian, Spanish,
+Portuguese, German, French), is read through the lexicon's table (`lexicon.py`,
+`statements.py`) and quoted as typed: a sentence that holds every time, forbids, prefers,
+names the language to work in, or corrects the agent's last action ("you didn't update the
+checkbox", "я тебя просил работать со мной на русском"). A statement the person later
+replaced ("OK switch to Google Sheets") is dropped.
 """
 
 from __future__ import annotations
@@ -26,22 +30,26 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from git_memory.command_line.program import TOOL_NAMES
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.lexicon import NOT_A_RULE, ONE_OFF, forms_of, language_named
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
+from git_memory.extract.builtin.statements import (
+    MAX_RULE_CHARS,
+    english_only,
+    sentences,
+    states_rule,
+)
 from git_memory.lint.engine import scan_secrets
 from git_memory.sessions.origin import typed_origin
 
 if TYPE_CHECKING:
     from git_memory.sessions.query import TurnRecord
 
-MAX_RULE_CHARS = 300
 MIN_RULE_WORDS = 3
 
 _LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[.!?])$|\n+")
 _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|good|great|nice|thanks|thank you|also|and|btw|ps|so|just|"
     r"please|pls|one more thing|important|note(?! that)|team rule|rule|for the team|"
@@ -127,14 +135,16 @@ def rule_facts(
     """The rules one session's user turns state, once each, in order; none from the turns
     a person did not type (`program`: a program drove the whole session)."""
     found: dict[str, BuiltinFact] = {}
-    previous: str | None = None  # the agent's last action: its command, "" for another tool
+    before: Any = None  # the turn before: its agent's last action is what a correction corrects
     for record in records:
         text = scrub(record.user_text or "")
         typed = typed_origin(text, program) == "person"
+        previous = _previous_command(before, scrub)
         for sentence, rule in _rules_of(text, previous) if typed else []:
             if any(f.severity == "block" for f in scan_secrets(sentence + " " + rule)):
                 continue
-            key = rule_key(rule)
+            named = language_named(sentence)
+            key = f"rule:language:{named}" if named else rule_key(rule)
             if key not in found:
                 found[key] = BuiltinFact(
                     RENDERER_USER_RULE,
@@ -145,7 +155,7 @@ def rule_facts(
                     key,
                     quotes=(Quote(record.turn_key, sentence, "user"),),
                 )
-        previous = _last_command(record, scrub) if record.tool_calls else None
+        before = record
     return [fact for fact in found.values() if not _superseded(fact, records, program)]
 
 
@@ -187,76 +197,55 @@ def _named_words(text: str) -> set[str]:
 
 
 def rule_key(text: str) -> str:
-    """What identifies a rule across sessions: its content words, order-free."""
-    words = re.findall(
-        r"[a-z0-9_.\-/]+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+",
-        text.casefold().replace("`", " "),
-    )
+    """What identifies a rule across sessions: its content words, order-free, in any script
+    (a run of Chinese, Japanese or Korean characters is one word)."""
+    words = re.findall(r"[\w.\-/]+", text.casefold().replace("`", " "))
     return "rule:" + " ".join(sorted({w.strip(".-") for w in words} - _STOP - {""}))
 
 
-def _rules_of(text: str, previous_command: str | None) -> list[tuple[str, str]]:
+def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
+    """(sentence as typed, the rule it states) for each rule of a message."""
     text = _BOX_EDGE.sub("", _FENCE.sub("\n", text))
-    found = []
-    for line in _unwrapped(text):
-        if _CODE_OR_LOG.search(line):
-            continue
-        if _CJK.search(line):
-            found += [(s, s) for s in _CJK_SENTENCE.split(line.strip()) if _cjk_rule(s)]
-            continue
-        for part in _SENTENCE.split(_LIST_ITEM.sub("", line.strip())):
-            sentence = part.strip()
-            if not sentence or len(sentence) > MAX_RULE_CHARS or sentence.endswith("?"):
-                continue
-            found += [(sentence, rule) for rule in _phrase(sentence, previous_command)]
+    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
+    said = [sentence for line in lines for sentence in sentences(line)]
+    found: list[tuple[str, str]] = []
+    for index, sentence in enumerate(said):
+        stated = _stated(sentence, previous)
+        following = said[index + 1] if index + 1 < len(said) else ""
+        if len(stated) == 1 and _ELABORATES.match(following) and not _stated(following, None):
+            # "Never use X. You should call Y.": the second sentence says what to do instead.
+            typed, rule = stated[0]
+            stated = [(f"{typed} {following}", f"{rule} {_sentence_case(following)}")]
+        found += stated
     return found
+
+
+_ENGLISH = frozenset(["en"])
+# A sentence that says what to do instead of what the rule before it forbids.
+_ELABORATES = re.compile(r"(?i)^(?:you should (?:call|use|run)|instead,? |use |call )\b")
+
+
+def _stated(sentence: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
+    """English is phrased as the rule; any other language, and English the phrasing does not
+    cover (a correction, the language to work in), is quoted as typed (`statements.py`)."""
+    corrects = previous is not None
+    if not english_only(sentence):
+        return [(sentence, sentence)] if states_rule(sentence, corrects) else []
+    if len(sentence) > MAX_RULE_CHARS or sentence.endswith("?"):
+        return []
+    if forms_of(sentence, _ENGLISH) & {ONE_OFF, NOT_A_RULE}:
+        return []  # "Don't set it, let's see if it keeps happening.": this task only
+    phrased = _phrase(sentence, previous)
+    if phrased:
+        return [(sentence, rule) for rule in phrased]
+    body = _LEAD.sub("", _EMPHASIS.sub("", sentence)).strip()
+    if states_rule(body, corrects) and _acceptable(body):
+        return [(sentence, _sentence_case(body))]
+    return []
 
 
 # The frame of a terminal box a message was copied from (`│ … │`): not part of the words.
 _BOX_EDGE = re.compile(r"(?m)[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║][ \t]*")
-# Chinese, Japanese and Korean script: sentences end at 。！？ and words are not spaced.
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_CJK_SENTENCE = re.compile(r"(?<=[。！？!?])\s*")
-MAX_CJK_RULE_CHARS = 160
-# A request or a directive ("…してください", "必ず", "禁止", "请", "必须", "반드시").
-_CJK_DIRECTIVE = re.compile(
-    r"してください|して下さい|すること|しないこと|しないで|禁止|必ず|常に|毎回|使用|利用|使う|使って"
-    r"|用いる|用いて|请|必须|不要|不得|始终|总是|每次|采用"
-    r"|해 ?주세요|하세요|반드시|항상|금지|매번|사용"
-)
-# What makes it a standing rule rather than a request for now: a condition that recurs
-# ("機能作成前は", before building a feature), "always"/"every time"/"forbidden", or a topic
-# the sentence sets a convention for ("パッケージ管理は", as for package management).
-_CJK_STANDING = re.compile(
-    r"必ず|常に|毎回|禁止|(?:前|後|時|とき|際|場合)は|必须|始终|总是|一律|每次|不得|반드시|항상|금지|매번"
-)
-_CJK_TOPIC = re.compile(r"[\u30a0-\u30ff\u3400-\u9fffA-Za-z0-9]は(?![\u3040-\u309f])")
-# Adopting a tool ("uvを利用", "ruffで…を有効に", "使用 pnpm"): standing when a tool is named.
-_CJK_ADOPT = re.compile(r"利用|使用|使う|使って|用い|有効|導入|採用|采用|启用|사용|도입")
-# This time, the above, now: a request about the task at hand; what happened (past tense,
-# "have never used"): an account, not a rule.
-_CJK_ONE_OFF = re.compile(
-    r"今回|今日|今は|今から|上記|さっき|先ほど|とりあえず|この|その|これ|それ|あの|这次|现在|上面|이번|지금|위의"
-    r"|ました|でした|だった|ことがない|ことがある|했습니다|했어요|었습니다"
-)
-_TOOLS = TOOL_NAMES
-
-
-def _cjk_rule(sentence: str) -> bool:
-    """A sentence in Chinese, Japanese or Korean that states a standing rule: a short
-    directive that either holds every time (a recurring condition, "always", a topic it sets
-    a convention for) or adopts a tool the project runs by name ("パッケージ管理はuvを利用し").
-    A request about the task at hand ("上記を修正してください", "pushしてください") is not."""
-    if len(sentence) > MAX_CJK_RULE_CHARS or sentence.rstrip().endswith(("?", "？", "か", "か。")):
-        return False
-    if not _CJK_DIRECTIVE.search(sentence) or _CJK_ONE_OFF.search(sentence):
-        return False
-    tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & _TOOLS
-    return bool(
-        _CJK_STANDING.search(sentence)
-        or (_CJK_TOPIC.search(sentence) and _CJK_ADOPT.search(sentence))
-        or (tools and _CJK_ADOPT.search(sentence))
-    )
 
 
 def _unwrapped(text: str) -> list[str]:
@@ -279,15 +268,15 @@ def _unwrapped(text: str) -> list[str]:
     return lines
 
 
-def _phrase(sentence: str, previous_command: str | None) -> list[str]:
+def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
     """The rules a sentence states, phrased as rules (none for an ordinary sentence)."""
     body = _LEAD.sub("", _EMPHASIS.sub("", sentence)).strip()
     correction = _CORRECTION.match(body)
-    if correction and previous_command is not None:
+    if correction and previous is not None:
         body = body[correction.end() :]
-        return [_correction(body, previous_command)] if _acceptable(body) else []
-    if previous_command and _INSTEAD.match(body) and _acceptable(body):
-        return [_correction(body, previous_command)]  # "use pnpm instead", after `npm test`
+        return [_correction(body, previous())] if _acceptable(body) else []
+    if previous is not None and _INSTEAD.match(body) and _acceptable(body) and previous():
+        return [_correction(body, previous())]  # "use pnpm instead", after `npm test`
     body = _REFUSAL.sub("", body)
     signal = _SIGNAL.match(body)
     if signal:
@@ -360,6 +349,26 @@ def _sentence_case(body: str) -> str:
     body = re.sub(r"(?i)[,\s]*(please|thanks|thank you)[.!]*$", "", body).strip()
     body = body[:1].upper() + body[1:]
     return body if body.endswith((".", "!")) else body + "."
+
+
+class _PreviousCommand:
+    """The agent's last command before a user turn, parsed only when a sentence asks for it
+    (a correction): parsing every turn's commands for the few corrections was most of the
+    rules' cost over a team's window."""
+
+    def __init__(self, record: Any, scrub: Callable[[str], str]) -> None:
+        self._record, self._scrub = record, scrub
+        self._found: str | None = None
+
+    def __call__(self) -> str:
+        if self._found is None:
+            self._found = _last_command(self._record, self._scrub)
+        return self._found
+
+
+def _previous_command(record: Any, scrub: Callable[[str], str]) -> _PreviousCommand | None:
+    """The agent's last action of `record` (None when it ran no tool)."""
+    return _PreviousCommand(record, scrub) if record is not None and record.tool_calls else None
 
 
 def _last_command(record: TurnRecord, scrub: Callable[[str], str]) -> str:

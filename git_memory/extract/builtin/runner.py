@@ -11,7 +11,7 @@ pipeline (`extract/pipeline.py`) stages every answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,16 +30,20 @@ from git_memory.contracts.extraction import (
     DraftStatement,
     ExtractionTask,
 )
+from git_memory.contracts.host_records import RecallRecord
 from git_memory.extract import artifacts
 from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin.corroboration import corroboration_of, strengthened
+from git_memory.extract.builtin.people import person_of
 from git_memory.extract.builtin.renderers import BuiltinFact
-from git_memory.extract.builtin.window import memory_keys, plan_window
-from git_memory.extract.quotes import TurnSource, read_turns
-from git_memory.extract.select import path_scrubber
+from git_memory.extract.builtin.window import WindowFacts, find_window, memory_keys
+from git_memory.extract.quotes import TurnSource
+from git_memory.extract.select import SessionSelection, path_scrubber
 from git_memory.extract.stage_drafts import SupportOf
-from git_memory.sessions.query import TurnRecord
+from git_memory.store import offers
 from git_memory.store.approved import list_approved_entries
 from git_memory.store.candidates import list_candidates
+from git_memory.store.offers import Corroboration
 from git_memory.store.session import Workspace
 
 TYPE_OF = {
@@ -67,13 +71,13 @@ class TaskTurns:
     task: ExtractionTask
     session_key: str
     turns: tuple[tuple[str, int], ...]
+    record: RecallRecord
 
     @classmethod
-    def read(cls, state_home: Path, task: ExtractionTask) -> TaskTurns:
-        """The task's host record (`artifacts.load_recall`), read at the artifact edge."""
-        record = artifacts.load_recall(state_home, task.task_id)
+    def of(cls, record: RecallRecord) -> TaskTurns:
+        """The task of a host record."""
         turns = tuple((t.turn_key, t.turn_index) for t in record.turns)
-        return cls(task, record.session_key, turns)
+        return cls(record.task, record.session_key, turns, record)
 
     def evidence(self) -> dict[str, str]:
         """Turn key → the evidence id of that turn in the task's chunk."""
@@ -89,6 +93,9 @@ class BuiltinDrafts:
     batch: CandidateDraftBatch
     claim_support: SupportOf
     turns: TurnSource
+    record: RecallRecord
+    # What corroborates each candidate (by number), kept with it once it is staged.
+    corroborations: Mapping[int, Corroboration] = field(default_factory=dict)
 
 
 def _known_keys(workspace: Workspace) -> set[str]:
@@ -106,31 +113,35 @@ def _known_keys(workspace: Workspace) -> set[str]:
     return {key for text in texts for key in memory_keys(text.strip())}
 
 
-def plan_facts(
-    workspace: Workspace, loaded: Sequence[TaskTurns], tally: dict[str, int] | None = None
-) -> tuple[dict[str, list[BuiltinFact]], TurnSource]:
-    """The facts of every task (by task id) of a window, each memory once, and the turns
-    they were read from (staging finds the facts' quotes in them); `tally` receives the
-    facts each session showed."""
-    source = read_turns(workspace, sorted({item.session_key for item in loaded}))
-    found = source.turns
-    sessions: dict[str, dict[str, TurnRecord]] = {}
-    task_of_turn: dict[str, str] = {}
-    for item in loaded:
-        for key, _ in item.turns:
-            if key in found:
-                sessions.setdefault(item.session_key, {})[key] = found[key]
-                task_of_turn.setdefault(key, item.task.task_id)
+def find_facts(
+    workspace: Workspace, sessions: Sequence[SessionSelection], programs: Collection[str]
+) -> tuple[WindowFacts, dict[str, int]]:
+    """The memories a window's sessions show that nothing holds yet, and the facts each
+    session showed (its tally). A memory a candidate still in review holds adds this window's
+    sessions and people to that candidate instead."""
     ordered = [
-        (key, sorted(turns.values(), key=lambda t: (t.started or "", t.ordinal)))
-        for key, turns in sessions.items()
+        (s.session_key, sorted(s.records, key=lambda t: (t.started or "", t.ordinal)))
+        for s in sessions
     ]
-    scrub = path_scrubber(workspace.worktree.root)
-    known = _known_keys(workspace)
-    planned = plan_window(
-        ordered, task_of_turn, known, scrub, programs=source.programs, tally=tally
+    root, home = str(workspace.worktree.root), str(Path.home())
+    people = {key: person_of(records, root, home) for key, records in ordered}
+    held = offers.held(workspace.db, workspace.owner)
+    tally: dict[str, int] = {}
+    found = find_window(
+        ordered,
+        _known_keys(workspace) | set(held),
+        path_scrubber(workspace.worktree.root),
+        programs=programs,
+        people=people,
+        held=held,
+        tally=tally,
     )
-    return planned, source
+    for fact in found.again:
+        candidate_id, current = held[fact.key]
+        more = strengthened(current, fact)
+        if more is not None:
+            offers.set_support(workspace.db, candidate_id, more)
+    return found, tally
 
 
 def _evidence_ids(evidence: dict[str, str], fact: BuiltinFact) -> list[str]:
@@ -220,46 +231,55 @@ def _support_of(support: dict[int, str]) -> SupportOf:
 
 @dataclass
 class BuiltinExtractor:
-    """The builtin `Runner` of extraction tasks: answers a window's tasks in process.
+    """The builtin `Runner` of extraction tasks: answers a window's tasks in process with the
+    facts planned for each (by task id).
 
-    It remembers what it read, so `notes` can say why a session added nothing."""
+    `records` are the private records of the tasks (by task id) and `source` the turns of
+    the window, both as this run planned and read them."""
 
     workspace: Workspace
-    read: list[TaskTurns] = field(default_factory=list)
-    tally: dict[str, int] = field(default_factory=dict)
-    source: TurnSource | None = None
+    records: Mapping[str, RecallRecord]
+    source: TurnSource
+    planned: Mapping[str, list[BuiltinFact]]
 
     def answer(self, tasks: Sequence[ExtractionTask]) -> Iterator[BuiltinDrafts]:
-        """Plan the facts of all `tasks` at once, then yield each task's drafts."""
-        home = self.workspace.worktree.state_home
-        loaded = [TaskTurns.read(home, task) for task in tasks]
-        planned, source = plan_facts(self.workspace, loaded, self.tally)
-        self.read += loaded
-        self.source = source
-        with output.progress("extract via builtin", len(loaded)) as bar:
-            for item in loaded:
-                batch, support = extraction_answer(item, planned.get(item.task.task_id, []))
-                yield BuiltinDrafts(batch, _support_of(support), source)
+        """Yield each task's drafts."""
+        with output.progress("extract via builtin", len(tasks)) as bar:
+            for task in tasks:
+                item = TaskTurns.of(self._record(task))
+                facts = list(self.planned.get(task.task_id, []))
+                batch, support = extraction_answer(item, facts)
+                found = {n: corroboration_of(fact) for n, fact in enumerate(facts, start=1)}
+                yield BuiltinDrafts(batch, _support_of(support), self.source, item.record, found)
                 bar.advance()
 
-    def notes(self, quarantined: Sequence[str]) -> list[tuple[str, str]]:
-        """Why each session read by this runner added no candidate (`quarantined`: the
-        candidates the run added)."""
-        tasks: dict[str, list[str]] = {}
-        for item in self.read:
-            tasks.setdefault(item.session_key, []).append(item.task.task_id)
-        programs = self.source.programs if self.source is not None else ()
-        notes = []
-        for session, ids in tasks.items():
-            if any(c.startswith(f"{t}-c") for t in ids for c in quarantined):
-                continue
-            if self.tally.get(session):
-                notes.append((session, NOTHING_NEW))
-            elif session in programs:
-                notes.append((session, NOTHING_FROM_PROGRAM))
-            else:
-                notes.append((session, NOTHING_FOUND))
-        return notes
+    def _record(self, task: ExtractionTask) -> RecallRecord:
+        """The task's host record: as planned in this run, else as kept in the state home."""
+        found = self.records.get(task.task_id)
+        if found is not None:
+            return found
+        return artifacts.load_recall(self.workspace.worktree.state_home, task.task_id)
+
+
+def session_notes(
+    sessions: Sequence[str],
+    tally: Mapping[str, int],
+    added: Collection[str],
+    programs: Collection[str],
+) -> list[tuple[str, str]]:
+    """Why each session read (`sessions`) added no candidate (`added`: the sessions whose
+    tasks the run's candidates came from)."""
+    notes = []
+    for session in sessions:
+        if session in added:
+            continue
+        if tally.get(session):
+            notes.append((session, NOTHING_NEW))
+        elif session in programs:
+            notes.append((session, NOTHING_FROM_PROGRAM))
+        else:
+            notes.append((session, NOTHING_FOUND))
+    return notes
 
 
 class BuiltinAdjudicator:

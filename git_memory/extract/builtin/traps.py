@@ -29,12 +29,15 @@ from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_FIX,
     BuiltinFact,
     Quote,
+    plain_words,
     render_command_fix,
     result_line,
     sanitize_error,
+    script_run,
     weakens_safety,
 )
 from git_memory.extract.builtin.runs import Run
+from git_memory.extract.builtin.writes import setup_file, written_files
 from git_memory.lint.engine import scan_secrets
 
 MAX_FIX_STEPS = 3
@@ -72,34 +75,29 @@ def _hooked(run: Run) -> bool:
 
 def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     failed = runs[index]
-    if failed.main is None:
+    subject = _subject(failed)
+    if subject is None:
         return _setup_fix(runs, index)
     error = first_error_line(failed.output)
     steps: list[str] = []
-    edited = False
-    written: list[str] = []
+    edited = False  # the code changed: what worked then was a fix of the code, not a trap
+    configured: list[str] = []  # set-up files written (`.env`, `pyproject.toml`, …)
     for later in runs[index + 1 :]:
-        if later.edit:
-            edited = True
-            written += later.paths
-            continue
+        written = written_files(later)
+        if written is not None:
+            edited = edited or not written or any(not setup_file(p) for p in written)
+            configured += [p for p in written if setup_file(p)]
+            if later.edit:
+                continue
         if later.command is None or later.state != "completed":
             continue
-        path = _named_file(error_line(failed.output), written)
-        if later.key == failed.key and path:
-            return _fact("file", failed, later, error, path)
-        if later.key == failed.key:
-            new = [s.normal for s in later.setups if s not in failed.setups]
-            steps = _unique(steps + new)
-            environmental = bool(INVOCATION.search(failed.output))
-            if steps and (not edited or environmental):
-                return _fact("prerequisite", failed, later, error, " && ".join(steps))
-            return _with_environment(failed, later, error, edited)
-        if later.main is not None and _variant(failed, later, edited):
-            fix = " && ".join(_unique([*steps, later.key or ""]))
-            return _fact("variant", failed, later, error, fix)
+        if _subject(later) == subject:
+            return _same_again(failed, later, subject, error, (steps, configured, edited))
+        if _variant(failed, later, edited, error):
+            fix = " && ".join(_unique([*steps, _subject(later) or ""]))
+            return _fact("variant", failed, later, error, fix, failing=subject)
         if later.main is None or later.main.kind in _step_kinds(failed):
-            steps += [s.normal for s in later.setups]
+            steps += [plain_words(s) for s in later.setups]
             if later.main is not None:
                 steps.append(later.main.normal)
             elif _is_setup_line(later):
@@ -107,20 +105,50 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     return None
 
 
+def _same_again(
+    failed: Run, later: Run, subject: str, error: str, between: tuple[list[str], list[str], bool]
+) -> BuiltinFact | None:
+    """The failing command worked again: after set-up steps run before it or in its own line
+    (`prerequisite`: `pip install openpyxl -q && python3 convert.py`), after a set-up file was
+    written (`file`), or with variables set on it."""
+    steps, configured, edited = between
+    new = [plain_words(s) for s in later.setups if s not in failed.setups]
+    steps = _unique(steps + new)
+    environmental = bool(INVOCATION.search(failed.output))
+    if steps and (not edited or environmental):
+        return _fact("prerequisite", failed, later, error, " && ".join(steps), failing=subject)
+    path = _named_file(error_line(failed.output), configured, edited)
+    if path:
+        return _fact("file", failed, later, error, path, failing=subject)
+    return _with_environment(failed, later, error, edited)
+
+
+def _subject(run: Run) -> str | None:
+    """What a failure of this run is a trap about: its project command, else a repository
+    file an interpreter ran (`renderers.trap_subject`); a set-up step's own failure is
+    `_setup_fix`'s."""
+    if run.key is not None:
+        return run.key
+    scripts = [s for s in shell.segments(run.command or "") if script_run(s)]
+    return plain_words(scripts[-1]) if scripts else None
+
+
 _FILE_NAME = re.compile(r"(?<![\w/.-])(\.?[\w-]+(?:\.[\w-]+)*)\.(?:\([\w|]+\)|[\w]+)(?![\w/])")
 
 
-def _named_file(error: str, written: Sequence[str]) -> str | None:
-    """The file the session wrote, when the error line names it as missing and it is the only
-    file written ("couldn't find an eslint.config.(js|mjs|cjs) file" → `eslint.config.js`)."""
-    paths = set(written)
-    if len(paths) != 1 or not _MISSING.search(error):
-        return None
-    path = paths.pop()
-    name = path.rsplit("/", 1)[-1]
+def _named_file(error: str, configured: Sequence[str], edited: bool) -> str | None:
+    """The set-up file that fixed the failure, when no code changed: the one the error names
+    ("couldn't find an eslint.config.(js|mjs|cjs) file" → `eslint.config.js`), or the only
+    one written (a `.env` the failing run needed)."""
+    paths = list(dict.fromkeys(p for p in configured if not shell.outside(p)))
+    if edited:
+        return None  # the code changed too: the fix may be there
     stems = {match.group(1) for match in _FILE_NAME.finditer(error)}
-    named = any(name.startswith(f"{stem}.") for stem in stems if "." in stem or len(stem) > 3)
-    return path if named and not shell.outside(path) else None
+    for path in paths:
+        name = path.rsplit("/", 1)[-1]
+        if any(name.startswith(f"{stem}.") or name == stem for stem in stems if len(stem) > 3):
+            return path
+    return paths[0] if len(paths) == 1 else None
 
 
 _MISSING = re.compile(
@@ -168,16 +196,32 @@ def _with_environment(failed: Run, later: Run, error: str, edited: bool) -> Buil
     return _fact("variant", failed, later, error, " ".join([*added, later.main.normal]))
 
 
-def _variant(failed: Run, later: Run, edited: bool) -> bool:
-    """A corrected invocation: same kind, after an invocation error, or the same tool run
-    another way with no edit in between."""
+def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
+    """A corrected invocation: same kind, after an invocation error; the same tool run
+    another way with no edit in between; or, when the failure said nothing but its exit
+    code, another command of its kind that worked with no edit in between."""
     if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
         return False
     if INVOCATION.search(failed.output):
         return True
+    if not edited and _silent(failed.output):
+        return True  # `npm test` exited 1 with no word, `npx vitest run` then worked
     # The same tool through another wrapper (`pytest` → `uv run pytest`).
     same_tool = _tool(failed.main) == _tool(later.main)
     return not edited and same_tool and _prefix(failed.main) != _prefix(later.main)
+
+
+# What an agent frames a command's output with (Claude Code, Codex, Gemini CLI, Copilot CLI):
+# a failure that printed nothing else said nothing but its exit code.
+_FRAMING = re.compile(
+    r"^(?:Exit code:? -?\d+|Process exited with code -?\d+|Wall time: .*|Output:|Command: .*"
+    r"|Chunk ID: \w+|Original token count: \d+|<exited with exit code -?\d+>)?$"
+)
+
+
+def _silent(output: str) -> bool:
+    """The failure printed nothing but its exit code."""
+    return all(_FRAMING.match(line.strip()) for line in output.splitlines())
 
 
 def _prefix(segment: shell.Segment) -> tuple[str, ...]:
@@ -195,7 +239,7 @@ def _is_setup_line(run: Run) -> bool:
 
 
 def _setup_line(run: Run) -> str:
-    return " && ".join(s.normal for s in shell.segments(run.command or "") if s.setup)
+    return " && ".join(plain_words(s) for s in shell.segments(run.command or "") if s.setup)
 
 
 def _hook_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:

@@ -1,0 +1,377 @@
+"""The words people state rules in: one row per language and cue, each with the real sentence
+it was written from (typed in a session of the labelled corpus, `tests/fixtures/real-sessions/`,
+or written by a person into a public repository's agent instructions).
+
+A cue names the *form* of what a sentence does:
+- `standing`: it holds every time (always, never, from now on, every time, remember);
+- `henceforth` (Chinese, Japanese, Korean): from now on, before or after a step; standing
+  only in a request (`今後のための記録とします` is an account, not a rule);
+- `prohibition`: a negative imperative (never use, don't commit);
+- `preference`: one thing rather than another (instead of, rather than, only with);
+- `language`: the language the agent is to work in (answer in Korean, на русском);
+- `correction`: the person points out what the agent left out (you didn't update…, I told
+  you to…); a rule only right after an agent action;
+- `directive` and `adopt` (Chinese, Japanese, Korean): a request form, and the adoption of a
+  tool (`uvを利用し`); a request is a rule when it adopts a tool or holds every time;
+and what rules a sentence out:
+- `one-off`: the task at hand (for now, this time, today, again);
+- `question`: it asks (any sentence ending in `?` or `？` does, in every language);
+- `not-a-rule`: a sentence shaped like a rule about nothing but "it" (don't set it).
+A language has a row for a form only where a real sentence shows it.
+English is recognised by `rules.py` first, which also rephrases it as the rule ("From now on,
+always use X" → "Always use X."); the English rows here add what that does not cover.
+Words in other languages are quoted as typed. `forms_of` is the one reader of the table.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+
+from git_memory.records import Record
+
+STANDING = "standing"
+HENCEFORTH = "henceforth"
+PROHIBITION = "prohibition"
+PREFERENCE = "preference"
+LANGUAGE = "language"
+CORRECTION = "correction"
+DIRECTIVE = "directive"
+ADOPT = "adopt"
+ONE_OFF = "one-off"
+QUESTION = "question"
+NOT_A_RULE = "not-a-rule"
+
+
+class Cue(Record):
+    """One cue: the language, the form it marks, its pattern and the sentence it came from."""
+
+    language: str
+    form: str
+    pattern: str
+    example: str
+
+
+_LANGUAGES = r"(?:english|chinese|japanese|korean|russian|spanish|portuguese|german|french)"
+
+CUES: tuple[Cue, ...] = (
+    # --- English: what rules.py's phrasing does not cover ---
+    Cue(
+        "en",
+        STANDING,
+        r"\byou (?:should|must) (?:always|never)\b",
+        "You should NEVER use the agent-intercom-ctl tool; that is for local operator use only.",
+    ),
+    Cue(
+        "en",
+        LANGUAGE,
+        r"\b(?:answer|respond|reply|write|explain|talk|speak|work|keep (?:it|everything|them))"
+        rf"\b[^.!?]{{0,30}}\b{_LANGUAGES}\b",
+        "keep it english please",
+    ),
+    Cue(
+        "en",
+        CORRECTION,
+        r"\byou\b[^.!?]{0,40}?\b(?:didn'?t|did not|forgot to) (?!understand|get|see|read|know"
+        r"|listen)\w+",
+        "you did T012 but didn't update the checkbox",
+    ),
+    Cue(
+        "en",
+        CORRECTION,
+        r"^(?:(?:no|but|again)\W+)?I (?:told|asked) you (?:to|not to)\b",
+        "i told you to use pnpm, not npm",
+    ),
+    Cue(
+        "en",
+        CORRECTION,
+        r"\bdon'?t (?:ever )?\w+.{0,60}\bagain\b",
+        "you screwed up there, don't do that again.",
+    ),
+    Cue(
+        "en",
+        CORRECTION,
+        r"^(?:it'?s|that'?s) not \S+.{0,40}\bin(?:s)?te(?:a)?d\b",
+        "it's not DECISION.md, intead, create a new subdir called DECISIONS",
+    ),
+    Cue("en", ONE_OFF, r"\blet'?s see\b", "Don't set it, let's see if it keeps happening."),
+    Cue(
+        "en",
+        NOT_A_RULE,
+        r"^(?:don'?t|do not|never)\s+\w+\s+(?:it|this|that|them)\b\s*(?:[,.;!]|$)",
+        "Don't set it, let's see if it keeps happening.",
+    ),
+    # --- Spanish ---
+    Cue(
+        "es",
+        STANDING,
+        r"\b(?:siempre|nunca|jamás|de ahora en adelante|a partir de ahora|cada vez que|recuerda)\b",
+        "recuerda siempre explicarme en español",
+    ),
+    Cue(
+        "es",
+        PROHIBITION,
+        r"\b(?:no|nunca) (?:uses|hagas|pongas|borres|toques|instales|subas|cambies|modifiques"
+        r"|ejecutes)\b",
+        "Nunca hagas commit de `.env`, tokens o credenciales.",
+    ),
+    Cue(
+        "es",
+        PREFERENCE,
+        r"\b(?:en (?:lugar|vez) de|prefiero|prefiere|usa solo|solo usa)\b",
+        "Prefiere los scripts de Composer para tests, porque desactivan coverage sin Xdebug.",
+    ),
+    Cue("es", LANGUAGE, r"\ben español\b", "recuerda siempre explicarme en español"),
+    Cue("es", CORRECTION, r"\b(?:ya te dije que|te dije que)\b", "ya te dije que..."),
+    Cue("es", QUESTION, r"^(?:¿|por qué|cómo|qué|cuál|dónde|cuándo|puedo)\b", "puedo dictarte?"),
+    # --- Portuguese ---
+    Cue(
+        "pt",
+        STANDING,
+        r"\b(?:sempre|nunca|jamais|a partir de agora|daqui para frente|toda vez que|lembre)\b",
+        "Sempre responda em português brasileiro",
+    ),
+    Cue(
+        "pt",
+        PROHIBITION,
+        r"\bnão (?:use|faça|coloque|apague|mexa|instale|rode|execute|altere|modifique)\b",
+        "não use `css/` ou `js/` nos caminhos, ou os estilos e o JS não vão carregar.",
+    ),
+    Cue(
+        "pt",
+        PREFERENCE,
+        r"\b(?:em vez de|ao invés de|prefiro|prefira|use apenas|use somente)\b",
+        "Use pnpm em vez de npm — é mais rápido",
+    ),
+    Cue("pt", LANGUAGE, r"\bem português\b", "Sempre responda em português brasileiro"),
+    # --- German ---
+    Cue(
+        "de",
+        STANDING,
+        r"\b(?:immer|nie|niemals|ab jetzt|von nun an|künftig|jedes mal|denk daran|merk dir)\b",
+        "Antworte immer auf Deutsch, es sei denn der User fragt nach einer anderen Sprache.",
+    ),
+    Cue(
+        "de",
+        PROHIBITION,
+        r"\b(?:verwende|benutze|nutze|committe|lösche|ändere|installiere) (?:kein|nicht)\w*\b",
+        "Verwende keine Platzhalter wie `// ... restlicher Code`.",
+    ),
+    Cue(
+        "de",
+        PREFERENCE,
+        r"\b(?:statt|anstatt|anstelle von|bevorzuge|nur mit)\b",
+        "nein, nutze pnpm statt npm",
+    ),
+    Cue("de", LANGUAGE, r"\bauf deutsch\b", "Antworte IMMER auf Deutsch!"),
+    # --- French ---
+    Cue(
+        "fr",
+        STANDING,
+        r"\b(?:toujours|jamais|désormais|dorénavant|à partir de maintenant|chaque fois"
+        r"|n'oublie pas|souviens-toi)\b",
+        "ne jamais utiliser `archive/` comme vérité active",
+    ),
+    Cue(
+        "fr",
+        PROHIBITION,
+        r"\b(?:n'utilise (?:pas|jamais)|ne (?:jamais|pas) (?:utiliser|modifier|ajouter|supprimer)"
+        r"|n'(?:ajoute|installe|modifie|touche|supprime)s? (?:pas|jamais))\b",
+        "Ne jamais utiliser MeilleursAgents, SeLoger ou autres estimateurs privés.",
+    ),
+    Cue(
+        "fr",
+        PREFERENCE,
+        r"\b(?:au lieu de|plutôt que|je préfère|uniquement avec|seulement avec)\b",
+        "une application type LMS sécurisé en Golang pur, uniquement avec la librairie standard",
+    ),
+    Cue(
+        "fr",
+        LANGUAGE,
+        r"\ben français\b",
+        "Réponds toujours en français, avec un ton bienveillant, clair et professionnel.",
+    ),
+    # --- Russian ---
+    Cue(
+        "ru",
+        STANDING,
+        r"(?:всегда|никогда|впредь|с этого момента|отныне|каждый раз|запомни|в дальнейшем)",
+        "исправь требования конституции так чтобы ты всегда работал со мной на русском",
+    ),
+    Cue(
+        "ru",
+        PROHIBITION,
+        r"(?:никогда не|^не (?:используй|трогай|удаляй|меняй|добавляй|делай|ставь|запускай"
+        r"|коммить|пушь)|^нельзя)",
+        "Никогда не используй `.env.example` как источник реальных credentials.",
+    ),
+    Cue(
+        "ru",
+        PREFERENCE,
+        r"(?:вместо|предпочитаю|я хочу именно|используй только|только через)",
+        "мне не нравится простой дом, я хочу именно ангуляр",
+    ),
+    Cue("ru", LANGUAGE, r"на русском", "я тебя просил работать со мной на русском"),
+    Cue(
+        "ru",
+        CORRECTION,
+        r"я (?:же |тебя |тебе )*(?:просил|говорил|сказал)",
+        "я тебя просил работать со мной на русском",
+    ),
+    Cue(
+        "ru",
+        ONE_OFF,
+        r"(?:\bсейчас\b|\bпока\b|в этот раз|на этот раз|\bсегодня\b|\bвременно\b)",
+        "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
+    ),
+    # --- Chinese ---
+    Cue(
+        "zh",
+        STANDING,
+        r"必须|始终|总是|一律|每次|不得|记住",
+        "请用中文回答。除非用户明确要求其他语言，否则始终使用简体中文回复。",
+    ),
+    Cue(
+        "zh",
+        HENCEFORTH,
+        r"以后|今后|从现在开始|往后",
+        "以后所有的claude skill 保存在我本地个人目录,而非项目目录",
+    ),
+    Cue("zh", DIRECTIVE, r"请|不要|别再", "中间是否有什么问题,请修复"),
+    Cue("zh", ADOPT, r"使用|采用|启用", "使用gemini-summary skills 總結"),
+    Cue("zh", PREFERENCE, r"而非|而不是|优先使用|统一使用", "保存在我本地个人目录,而非项目目录"),
+    Cue("zh", LANGUAGE, r"用中文|中文回答|中文回复", "请用中文回答用户的问题。"),
+    Cue("zh", ONE_OFF, r"这次|现在|当前|上面|刚才|暂时", "当前没在master分支能直接更新吗"),
+    Cue("zh", QUESTION, r"吗|为什么|如何|怎么|什么|是否|能否", "claude code 如何更新到最新版本"),
+    # --- Japanese ---
+    Cue("ja", STANDING, r"必ず|常に|毎回|禁止", "必ず日本語で回答してください。"),
+    Cue(
+        "ja",
+        HENCEFORTH,
+        r"今後|以後|(?:前|後|時|とき|際|場合)は",
+        "機能作成前はブランチを切り、作成後はREWADMEを更新し、pull requestを作成してください。",
+    ),
+    Cue(
+        "ja",
+        DIRECTIVE,
+        r"してください|して下さい|すること|しないこと|しないで|使用|利用|使う|使って|用いる|用いて",
+        "パッケージ管理はuvを利用し、pydanticで方をチェックしてください。",
+    ),
+    Cue(
+        "ja",
+        ADOPT,
+        r"利用|使用|使う|使って|用い|有効|導入|採用",
+        "またruffでりんターを有効にしてください。",
+    ),
+    Cue("ja", LANGUAGE, r"日本語で", "常に日本語で回答してください。"),
+    Cue(
+        "ja",
+        ONE_OFF,
+        r"今回|今日|今は|今から|上記|さっき|先ほど|とりあえず|この|その|これ|それ|あの"
+        r"|ました|でした|だった|ことがない|ことがある",
+        "上記を修正してください。",
+    ),
+    Cue(
+        "ja",
+        QUESTION,
+        r"ですか|ますか|でしょうか|か[。]?$",
+        "本プロジェクトはバックエンドサーバを使っていますか？",
+    ),
+    # --- Korean ---
+    Cue(
+        "ko",
+        STANDING,
+        r"반드시|항상|금지|매번",
+        "작업 완료 시 반드시 커밋을 작성하세요",
+    ),
+    Cue("ko", DIRECTIVE, r"해 ?주세요|하세요|사용", "공통 함수는 독립적으로 분리하세요"),
+    Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
+    Cue("ko", PREFERENCE, r"대신", "npm 대신 pnpm을 사용하세요."),
+    Cue("ko", LANGUAGE, r"(?:한글|한국어)로", "한글로 답변해줘."),
+    Cue(
+        "ko",
+        ONE_OFF,
+        r"이번|지금|위의|다시|했습니다|했어요|었습니다",
+        "코드라인을 명시하지말고 다시 설명해",
+    ),
+    Cue(
+        "ko",
+        QUESTION,
+        r"(?:까|나요|니|맞나)\s*\??$|^(?:왜|어떻게|뭐)",
+        "프리뷰를 표시하기에 가장 적합한 방법이 iframe 방식이 맞나 ?",
+    ),
+)
+
+
+@cache
+def _compiled(languages: frozenset[str] | None) -> tuple[re.Pattern[str], list[Cue]]:
+    """One pattern that finds whether any cue of `languages` (all when None) is in a
+    sentence, and those cues: most sentences hold none, and one search says so."""
+    cues = [c for c in CUES if languages is None or c.language in languages]
+    anyone = re.compile("|".join(f"(?:{c.pattern})" for c in cues), re.IGNORECASE)
+    return anyone, cues
+
+
+@cache
+def _pattern(cue: Cue) -> re.Pattern[str]:
+    return re.compile(cue.pattern, re.IGNORECASE)
+
+
+def forms_of(sentence: str, languages: frozenset[str] | None = None) -> set[str]:
+    """The forms the cues of `languages` (all when None) find in a sentence."""
+    return set(_forms(sentence, languages))
+
+
+@lru_cache(maxsize=4096)
+def _forms(sentence: str, languages: frozenset[str] | None) -> frozenset[str]:
+    # A sentence is read by several steps (which languages, English phrasing, any language),
+    # and a team types the same instruction in many sessions: each is looked up once.
+    anyone, cues = _compiled(languages)
+    if not anyone.search(sentence):
+        return frozenset()
+    return frozenset(cue.form for cue in cues if _pattern(cue).search(sentence))
+
+
+def languages_of(sentence: str) -> frozenset[str]:
+    """The languages whose cues the sentence could be read by: its script decides for
+    Chinese, Japanese, Korean and Russian; a sentence in Latin letters is read by the
+    cues of every language written in them."""
+    if _KANA.search(sentence):
+        return frozenset(["ja"])
+    if _HANGUL.search(sentence):
+        return frozenset(["ko"])
+    if _HAN.search(sentence):
+        return frozenset(["zh"])
+    if _CYRILLIC.search(sentence):
+        return frozenset(["ru"])
+    return frozenset(["en", "es", "pt", "de", "fr"])
+
+
+# The language a `language` cue names, by the words that name it in any of the languages.
+_LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (
+    ("en", r"english|англий"),
+    ("ru", r"russian|русск"),
+    ("es", r"spanish|español|espanol"),
+    ("pt", r"portuguese|português|portugues"),
+    ("de", r"german|deutsch"),
+    ("fr", r"french|français|francais"),
+    ("zh", r"chinese|中文"),
+    ("ja", r"japanese|日本語"),
+    ("ko", r"korean|한글|한국어"),
+)
+
+
+def language_named(sentence: str) -> str | None:
+    """The language a sentence asks the agent to work in (`ru` for "работай на русском"),
+    None when it names none: what makes several such sentences one memory."""
+    if LANGUAGE not in forms_of(sentence, languages_of(sentence)):
+        return None
+    folded = sentence.casefold()
+    return next((code for code, words in _LANGUAGE_NAMES if re.search(words, folded)), None)
+
+
+CJK = frozenset(["zh", "ja", "ko"])
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")

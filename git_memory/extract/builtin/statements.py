@@ -1,0 +1,89 @@
+"""Rules in any language: the sentences of a typed message, and which of them state a rule,
+read through the lexicon's table (`lexicon.py`). Such a rule is quoted as typed.
+
+A sentence ends at `.`, `!` or `?` before a capital of any alphabet (`¿¡` included), at
+`。！？` in Chinese, Japanese and Korean, and at a line's end. It states a rule when it is no
+question, no task at hand (a `one-off` cue) and no rule about nothing (a `not-a-rule` cue),
+and:
+- in a language written in Latin or Cyrillic letters: it holds every time, forbids, prefers,
+  names the language to work in, or corrects the agent's last action; at least three words;
+- in Chinese, Japanese or Korean: it holds every time, names the language to work in, or is a
+  request that prefers one thing to another or adopts a tool (`uvを利用し`, `使用 pnpm`), by
+  the topic it sets a convention for (`パッケージ管理は`) or by the tool's name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from git_memory.command_line.program import TOOL_NAMES
+from git_memory.extract.builtin.lexicon import (
+    ADOPT,
+    CJK,
+    CORRECTION,
+    DIRECTIVE,
+    HENCEFORTH,
+    LANGUAGE,
+    NOT_A_RULE,
+    ONE_OFF,
+    PREFERENCE,
+    PROHIBITION,
+    QUESTION,
+    STANDING,
+    forms_of,
+    languages_of,
+)
+
+MAX_RULE_CHARS = 300
+MAX_CJK_RULE_CHARS = 160
+MIN_RULE_WORDS = 3
+_CAPITAL = "A-Z`\"'(¿¡À-ÖØ-ÞА-ЯЁ"
+_SENTENCE = re.compile(rf"(?<=[.!?])\s+(?=[{_CAPITAL}])|(?<=[.!?])$|(?<=[。！？])\s*|\n+")
+_LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
+# A topic the sentence sets a convention for (`パッケージ管理は`, as for package management).
+_TOPIC = re.compile(r"[\u30a0-\u30ff\u3400-\u9fffA-Za-z0-9]は(?![\u3040-\u309f])")
+_EXCLUDED = frozenset([ONE_OFF, QUESTION, NOT_A_RULE])
+_STATES = frozenset([STANDING, PROHIBITION, PREFERENCE, LANGUAGE])
+
+
+def sentences(line: str) -> list[str]:
+    """The sentences of one line of a message, list markers left out."""
+    parts = _SENTENCE.split(_LIST_ITEM.sub("", line.strip()))
+    return [part.strip() for part in parts if part and part.strip()]
+
+
+def states_rule(sentence: str, corrects: bool) -> bool:
+    """Whether a sentence states a rule in any language (`corrects`: it follows an agent
+    action, so a correction of it counts)."""
+    if sentence.rstrip().endswith(("?", "？")):
+        return False
+    languages = languages_of(sentence)
+    forms = forms_of(sentence, languages)
+    if forms & _EXCLUDED:
+        return False
+    if languages & CJK:
+        return len(sentence) <= MAX_CJK_RULE_CHARS and _cjk_rule(sentence, forms)
+    if len(sentence) > MAX_RULE_CHARS or len(sentence.split()) < MIN_RULE_WORDS:
+        return False
+    return bool(forms & _STATES) or (CORRECTION in forms and corrects)
+
+
+def _cjk_rule(sentence: str, forms: set[str]) -> bool:
+    """A sentence in Chinese, Japanese or Korean that states a standing rule, not a request
+    about the task at hand (`上記を修正してください`, `pushしてください`)."""
+    if forms & {STANDING, LANGUAGE}:
+        return True
+    if DIRECTIVE not in forms and PREFERENCE not in forms:
+        return False
+    if HENCEFORTH in forms:
+        return True  # from now on, before each step: a request for every time
+    tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
+    adopts = ADOPT in forms and bool(_TOPIC.search(sentence) or tools)
+    return adopts or (PREFERENCE in forms and DIRECTIVE in forms)
+
+
+def english_only(sentence: str) -> bool:
+    """Whether a sentence can be read by English phrasing: Latin letters, no other
+    language's cue."""
+    languages = languages_of(sentence)
+    return "en" in languages and not forms_of(sentence, languages - {"en"})

@@ -1,0 +1,89 @@
+"""Home directories and user names in text a reviewer reads, rewritten as `~`.
+
+A transcript names the machine it ran on: `/Users/alice/Work/cli/x.go`, `/home/bob/.cache`,
+`C:\\Users\\carol\\AppData`, `/root/.npmrc`, and whatever this machine's `$HOME` is. What
+becomes a memory names none of them: each home directory becomes `~` (the rest of the path
+kept, `~/Work/cli/x.go`), and a user name those homes revealed (or this machine's) becomes
+`<user>` where it stands as a word of its own (`ssh alice@build`, `chown alice`). A shared
+account's home (`/home/runner` of a CI machine) is a home too, but its name is an ordinary
+word and stays one elsewhere; `/Users/Shared` is no one's home and stays as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from git_memory.records import Record
+
+USER = "<user>"
+# The home directories of the common systems, one row each, with the shape it was written
+# from: the name of the person is the `name` group.
+_HOMES = (
+    r"/Users/(?P<mac>[A-Za-z0-9._-]+)",  # macOS: /Users/alice/Work/cli
+    r"/home/(?P<linux>[A-Za-z0-9._-]+)",  # Linux: /home/bob/src/api
+    r"/root(?![A-Za-z0-9._-])",  # the superuser: /root/.npmrc
+    # Windows, as typed, with forward slashes, or escaped inside JSON: C:\Users\carol\src
+    r"[A-Za-z]:(?:\\\\|\\|/)Users(?:\\\\|\\|/)(?P<windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`)\]]|$)",
+)
+_HINTS = ("Users", "/home/", "/root")
+
+
+def _hinted(text: str) -> bool:
+    """Whether the text could name a home (plain substring scans: faster than a pattern)."""
+    return any(hint in text for hint in _HINTS)
+
+
+_HOME = re.compile(r"(?<![\w.~/\\-])(?:" + "|".join(_HOMES) + ")")
+# Directories below /Users that are no one's home (macOS's shared folder).
+_NOT_A_HOME = frozenset(["shared"])
+# Account names that are ordinary words or shared machines' accounts: a home, not a person.
+_NOT_A_PERSON = frozenset(
+    """shared guest public runner user users admin administrator default ubuntu debian
+    vagrant ec2-user node app dev developer build ci test root home work""".split()  # noqa: SIM905
+)
+MIN_NAME = 3
+
+
+class Rewrite(Record):
+    """Rewritten text and the user names its home directories revealed."""
+
+    text: str
+    names: frozenset[str]
+
+
+def home_names(text: str) -> set[str]:
+    """The user names the home directories in `text` reveal (not shared accounts)."""
+    found = set()
+    for match in _HOME.finditer(text):
+        name = match.group("mac") or match.group("linux") or match.group("windows")
+        if name and _a_person(name):
+            found.add(name)
+    return found
+
+
+def rewrite_homes(text: str, local_home: str = "", names: Iterable[str] = ()) -> Rewrite:
+    """`text` with every home directory as `~` (`local_home`: this machine's, wherever it
+    lies) and every user name (`names`, and those its homes reveal) as `<user>`."""
+    home = local_home.rstrip("/\\")
+    local = len(home) > 1 and home in text
+    if not local and not names and not _hinted(text):
+        return Rewrite(text, frozenset())  # most text names no home: a few scans of C speed
+    revealed = home_names(text)
+    if local:
+        revealed.add(re.split(r"[/\\]", home)[-1])
+        text = re.sub(re.escape(home) + r"(?![A-Za-z0-9._-])", "~", text)
+    text = _HOME.sub(_tilde, text)
+    people = {name for name in [*revealed, *names] if _a_person(name)}
+    for name in sorted((n for n in people if n in text), key=len, reverse=True):
+        text = re.sub(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", USER, text)
+    return Rewrite(text, frozenset(people))
+
+
+def _tilde(match: re.Match[str]) -> str:
+    name = match.group("mac") or match.group("linux") or match.group("windows")
+    return match.group(0) if name and name.casefold() in _NOT_A_HOME else "~"
+
+
+def _a_person(name: str) -> bool:
+    return len(name) >= MIN_NAME and name.casefold() not in _NOT_A_PERSON

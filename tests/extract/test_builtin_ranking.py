@@ -1,0 +1,304 @@
+"""A team's scale: memories ranked by the sessions and people that show them, review in rank
+order, at most `memory.extractLimit` new candidates offered per run and none lost."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin.corroboration import rank
+from git_memory.extract.builtin.people import LOCAL, person_of
+from git_memory.extract.builtin.window import memory_keys, plan_window
+from git_memory.repo.binding import discover_worktree
+from git_memory.sessions.query import TurnRecord
+from git_memory.sessions.turns import ToolCall
+from git_memory.store import offers
+from git_memory.store.candidates import UNRANKED
+from git_memory.store.session import open_workspace
+from tests.conftest import run_cli
+from tests.extract.records import turn_record
+from tests.mcp.harness import server_parameters, stdio, structured
+from tests.repos import Repo, make_repo
+from tests.sessions.transcripts import (
+    claude_assistant,
+    claude_path,
+    claude_user,
+    tool_result,
+    write_jsonl,
+)
+
+DAY = "2026-11-20"
+SINCE, UNTIL = "2026-11-01", "2026-12-01"
+
+
+def _record(key: str, session: str, *calls: ToolCall, user: str = "") -> TurnRecord:
+    return turn_record(key, *calls, user=user, session=session, cwd="/work/repo")
+
+
+def _call(name: str, payload: dict[str, Any], output: str = "") -> ToolCall:
+    return ToolCall(call_id="c", name=name, input=payload, output=output, state="completed")
+
+
+# --- who ran a session -------------------------------------------------------------------
+
+
+def test_the_person_is_the_home_the_tools_reached_outside_the_worktree() -> None:
+    read = _call("Read", {"file_path": "/Users/bob/go/pkg/mod/github.com/x/y.go"})
+    inside = _call("Read", {"file_path": "/home/me/src/repo/main.go"})
+    session = [_record("t1", "s", inside, read, inside)]
+    bob = person_of(session, "/home/me/src/repo", "/home/me")
+    carol = person_of(
+        [_record("t1", "s", _call("Read", {"file_path": "C:\\Users\\carol\\x"}))],
+        "/home/me/src/repo",
+        "/home/me",
+    )
+    assert bob != carol
+    assert LOCAL not in (bob, carol)
+    assert "bob" not in bob, "only a digest of the name is kept"
+
+
+def test_outputs_and_words_name_the_person_when_the_inputs_do_not() -> None:
+    root, home = "/work/repo", "/home/me"
+    output = _call("Bash", {"command": "go build"}, "open /home/dana/.cache/go-build: denied")
+    typed = _record("t1", "s", user="the log is in /Users/erin/Desktop/error.txt")
+    dana = person_of([_record("t1", "s", output)], root, home)
+    erin = person_of([typed], root, home)
+    assert dana != erin
+    assert LOCAL not in (dana, erin)
+
+
+def test_a_session_naming_no_home_but_this_machines_is_this_machines_user() -> None:
+    mine = _call("Read", {"file_path": "/home/me/.config/app.toml"})
+    assert person_of([_record("t1", "s", mine)], "/home/me/src/repo", "/home/me") == LOCAL
+    assert person_of([_record("t1", "s")], "/home/me/src/repo", "/home/me") == LOCAL
+
+
+# --- the rank ------------------------------------------------------------------------------
+
+
+def test_people_count_first_and_sessions_by_their_order_of_magnitude() -> None:
+    team = rank(120, 5)
+    one_person_often = rank(40, 1)
+    two_people_once_each = rank(2, 2)
+    one_off = rank(1, 1)
+    assert team > one_person_often > two_people_once_each > one_off
+    assert one_off == UNRANKED, "a candidate without corroboration ranks as a one-off"
+    assert rank(3, 1) > rank(2, 1)
+    assert rank(3, 2) > rank(3, 1)
+
+
+def test_a_window_gathers_each_memory_with_its_sessions_and_people() -> None:
+    def session(key: str, person: str, *commands: str) -> tuple[str, list[TurnRecord]]:
+        calls = [_call("Bash", {"command": c}, "12 passed in 0.1s") for c in commands]
+        return key, [_record(f"{key}-t1", key, *calls, user="Always run `make lint` first.")]
+
+    sessions = [session("s1", "alice", "pytest"), session("s2", "bob", "pytest", "make lint")]
+    sessions += [session("s3", "alice", "pytest -k slow")]
+    people = {"s1": "alice", "s2": "bob", "s3": "alice"}
+    tasks = {f"{key}-t1": key for key, _ in sessions}
+    plan = plan_window(sessions, tasks, known=set(), people=people)
+    facts = {f.key: f for found in plan.placed.values() for f in found}
+    assert set(facts["command:pytest"].sessions) == {"s1", "s2", "s3"}
+    assert set(facts["command:pytest"].people) == {"alice", "bob"}
+    rule = next(f for key, f in facts.items() if key.startswith("rule:"))
+    assert len(rule.sessions) == 3, "one rule, said in three sessions"
+    assert sum(1 for key in facts if key.startswith("rule:")) == 1
+
+
+def test_a_memory_a_waiting_candidate_holds_comes_back_as_corroboration() -> None:
+    key = "s9"
+    calls = [_call("Bash", {"command": "pytest"}, "3 passed in 0.1s")]
+    plan = plan_window(
+        [(key, [_record("t9", key, *calls)])],
+        {"t9": "task"},
+        known={"command:pytest"},
+        people={key: "carol"},
+        held={"command:pytest"},
+    )
+    assert plan.placed == {}
+    (again,) = plan.again
+    assert (again.key, again.sessions, again.people) == ("command:pytest", (key,), ("carol",))
+
+
+# --- a team's sessions through extract and review -------------------------------------------
+
+PEOPLE = ("alice", "bob", "carol")
+
+
+def _session(
+    claude: Path, root: Path, number: int, person: str, commands: list[str], *, day: str = DAY
+) -> None:
+    """A sealed Claude Code session of `person` (their module cache read) running `commands`."""
+    cwd = str(root)
+    cache = {"file_path": f"/Users/{person}/go/pkg/mod/golang.org/x/tools/go.mod"}
+    records = [claude_user("Work on the parser.", cwd)]
+    blocks = [{"type": "tool_use", "id": "r0", "name": "Read", "input": cache}]
+    records += [claude_assistant(blocks, cwd, "m0"), tool_result("r0", "module x", cwd)]
+    for n, command in enumerate(commands, start=1):
+        call = {"type": "tool_use", "id": f"b{n}", "name": "Bash", "input": {"command": command}}
+        records += [claude_assistant([call], cwd, f"m{n}")]
+        records += [tool_result(f"b{n}", "ok  \texample.com/parser\t0.2s\nPASS", cwd)]
+    session = f"{number:08d}-2222-4333-8444-555555555555"
+    for line, record in enumerate(records):
+        record.update(sessionId=session, timestamp=f"{day}T10:{number % 60:02d}:{line:02d}.000Z")
+    write_jsonl(claude_path(claude, session), records, time.time() - 3600)
+
+
+@pytest.fixture
+def team(tmp_path: Path, hermetic_env: dict[str, Path]) -> Repo:
+    """Three people's sessions: `go test ./...` by all three in six sessions, `make lint` by
+    two in two, `go vet ./...` by one in two, `make gen` once."""
+    repo = make_repo(tmp_path / "repo")
+    repo.write("go.mod", "module example.com/parser\n")
+    repo.commit_all("init")
+    plan = [  # the one-off comes first, so that the order of discovery is not the rank's
+        ("alice", ["make gen", "go test ./...", "make lint"]),
+        ("bob", ["go test ./...", "make lint"]),
+        ("carol", ["go test ./...", "go vet ./..."]),
+        ("alice", ["go test ./..."]),
+        ("bob", ["go test ./..."]),
+        ("carol", ["go test ./...", "go vet ./..."]),
+    ]
+    for number, (person, commands) in enumerate(plan, start=1):
+        _session(hermetic_env["claude"], repo.root, number, person, commands)
+    return repo
+
+
+def _extract(repo: Repo) -> dict[str, Any]:
+    result = run_cli(
+        ["extract", "--runner", "builtin", "--since", SINCE, "--until", UNTIL, "--format", "json"],
+        cwd=repo.root,
+    )
+    assert result.exit_code == 0, result.stderr + result.stdout
+    document: dict[str, Any] = result.json()
+    return document
+
+
+def _queue(repo: Repo) -> list[str]:
+    items = run_cli(["review", "--format", "json"], cwd=repo.root).json()["items"]
+    return [str(item["content"]) for item in items]
+
+
+EXPECTED = [
+    "`go test ./...` runs the tests (worked in 6 sessions).",
+    "`make lint` lints the code (worked in 2 sessions).",
+    "`go vet ./...` lints the code (worked in 2 sessions).",
+    "`make gen` regenerates the generated code (worked in 1 session).",
+]
+
+
+def test_review_shows_the_best_corroborated_first(team: Repo) -> None:
+    outcome = _extract(team)
+    assert outcome["waiting"] == 0
+    assert _queue(team) == EXPECTED
+
+
+def test_each_run_offers_at_most_the_limit_and_says_how_many_more_wait(team: Repo) -> None:
+    team.git("config", "memory.extractLimit", "1")
+    first = _extract(team)
+    assert len(first["quarantined"]) == 1
+    assert first["waiting"] == 3
+    assert "3 more wait for the next extract run" in first["next"]
+    assert _queue(team) == EXPECTED[:1]
+    text = run_cli(
+        ["extract", "--runner", "builtin", "--since", SINCE, "--until", UNTIL], cwd=team.root
+    )
+    assert "1 more candidate(s) wait" not in text.stdout
+    assert "2 more candidate(s) wait: the next run offers them" in text.stdout
+    assert _queue(team) == EXPECTED[:2], "a later run offers the next, with nothing new read"
+    status = run_cli(["status"], cwd=team.root).stdout
+    assert "2 candidates wait for review: git memory review" in status
+    assert "2 candidates wait to be offered for review" in status
+    team.git("config", "memory.extractLimit", "50")
+    last = _extract(team)
+    assert last["waiting"] == 0
+    assert _queue(team) == EXPECTED, "a higher limit offers the rest: none was lost"
+
+
+def test_a_later_window_raises_a_waiting_memory(team: Repo, hermetic_env: dict[str, Path]) -> None:
+    team.git("config", "memory.extractLimit", "1")
+    _extract(team)
+    for number, person in enumerate(PEOPLE, start=7):
+        _session(hermetic_env["claude"], team.root, number, person, ["make gen"], day="2026-11-22")
+    more = _extract(team)
+    assert more["quarantined"] != [], "the run offers one more"
+    with open_workspace(discover_worktree(team.root)) as workspace:
+        held = offers.held(workspace.db, workspace.owner)
+    _, gen = held["command:make gen"]
+    assert (len(gen.sessions), len(gen.people)) == (4, 3)
+    assert gen.rank == rank(4, 3)
+    assert _queue(team)[1] == "`make gen` regenerates the generated code (worked in 1 session)."
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "twenty"])
+def test_a_limit_that_is_no_positive_number_is_refused(team: Repo, value: str) -> None:
+    team.git("config", "memory.extractLimit", value)
+    result = run_cli(
+        ["extract", "--runner", "builtin", "--since", SINCE, "--until", UNTIL, "--format", "json"],
+        cwd=team.root,
+    )
+    assert result.exit_code != 0
+    assert result.json()["error"]["code"] == "GM_CONFIG_INVALID"
+    assert "memory.extractLimit" in str(result.json()["error"])
+
+
+def test_the_agent_reads_review_over_mcp_in_the_same_order(team: Repo, tmp_path: Path) -> None:
+    _extract(team)
+
+    async def scenario() -> Any:
+        async with stdio(server_parameters(team.root), tmp_path / "err.log") as client:
+            return structured(await client.call_tool("memory_review", {}))
+
+    review = anyio.run(scenario)
+    assert [item["content"] for item in review["items"]] == EXPECTED
+
+
+def test_commands_a_team_chains_are_one_memory_when_several_sessions_chain_them() -> None:
+    def session(key: str, command: str) -> tuple[str, list[TurnRecord]]:
+        return key, [_record(f"{key}-t1", key, _call("Bash", {"command": command}, "0 issues."))]
+
+    chained = "mise run fmt && mise run lint"
+    sessions = [session("s1", chained), session("s2", chained), session("s3", "make a && make b")]
+    tasks = {f"{key}-t1": key for key, _ in sessions}
+    facts = {
+        f.key: f
+        for found in plan_window(sessions, tasks, known=set()).placed.values()
+        for f in found
+    }
+    fact = facts["command:mise run fmt && mise run lint"]
+    assert fact.content == (
+        "`mise run fmt && mise run lint` runs the project checks (worked in 2 sessions)."
+    )
+    assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
+    assert "command:mise run lint" in facts, "each part is still a command of its own"
+    assert "command:make a && make b" not in facts, "one session's chain is that task's way"
+    assert "command:mise run fmt && mise run lint" in memory_keys(fact.content)
+    forged = dict(fact.parameters) | {"command": "mise run fmt && ls -la"}
+    assert not renderers.verify_typed_fact(
+        fact.renderer,
+        fact.statement.replace("mise run lint", "ls -la"),
+        tuple(forged.items()),
+    )
+
+
+def test_a_command_run_on_different_project_files_is_one_memory() -> None:
+    def session(key: str, command: str) -> tuple[str, list[TurnRecord]]:
+        output = "Build succeeded.\n    0 Warning(s)\n    0 Error(s)"
+        return key, [_record(f"{key}-t1", key, _call("Bash", {"command": command}, output))]
+
+    sessions = [
+        session("s1", "dotnet build src/Calc.Core/Calc.Core.csproj --configuration Release"),
+        session("s2", "dotnet build src/Calc.Tui/Calc.Tui.csproj --configuration Release"),
+    ]
+    tasks = {f"{key}-t1": key for key, _ in sessions}
+    found = plan_window(sessions, tasks, known=set()).placed
+    contents = [f.content for facts in found.values() for f in facts]
+    assert contents == [
+        "`dotnet build src/Calc.Core/Calc.Core.csproj --configuration Release` builds the "
+        "project (worked in 2 sessions)."
+    ]

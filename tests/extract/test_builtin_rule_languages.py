@@ -1,0 +1,122 @@
+"""Rules in any language (issue 39): the lexicon table's rows, each read from the sentence it
+came from; whole sentences quoted as typed with the person as origin; corrections of the agent;
+the task at hand, questions and program-written prompts left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from git_memory.extract.builtin import lexicon
+from git_memory.extract.builtin.rules import rule_facts
+from git_memory.sessions.origin import typed_origin
+from git_memory.sessions.query import TurnRecord
+from git_memory.sessions.turns import ToolCall
+from tests.extract.records import turn_record
+
+
+@pytest.mark.parametrize("cue", lexicon.CUES, ids=lambda c: f"{c.language}-{c.form}")
+def test_every_row_reads_the_sentence_it_came_from(cue: lexicon.Cue) -> None:
+    assert cue.form in lexicon.forms_of(cue.example, frozenset([cue.language]))
+
+
+def test_every_language_has_its_rows() -> None:
+    languages = {cue.language for cue in lexicon.CUES}
+    assert languages == {"en", "zh", "ja", "ko", "ru", "es", "pt", "de", "fr"}
+    for language in languages - {"en"}:
+        forms = {c.form for c in lexicon.CUES if c.language == language}
+        assert forms & {lexicon.STANDING, lexicon.LANGUAGE}, language
+
+
+def _record(text: str, key: str = "t1", *calls: ToolCall) -> TurnRecord:
+    return turn_record(key, *calls, user=text)
+
+
+def _rules(*texts: str, after_action: bool = False) -> list[str]:
+    records = []
+    if after_action:
+        edit = ToolCall(call_id="e", name="Edit", input={"file_path": "a.md"}, state="completed")
+        records.append(_record("Update the tasks file.", "t0", edit))
+    records += [_record(text, f"t{n}") for n, text in enumerate(texts, start=1)]
+    return [fact.content for fact in rule_facts(records)]
+
+
+# A rule in each language, as a person typed it: (typed, the candidate's text).
+TYPED = [
+    ("Always use `uv run` for the tests.", "Always use `uv run` for the tests."),
+    ("以后所有的claude skill 保存在我本地个人目录,而非项目目录", None),
+    ("パッケージ管理はuvを利用し、pydanticで方をチェックしてください。", None),
+    ("npm 대신 pnpm을 사용하세요.", None),
+    ("исправь требования конституции так чтобы ты всегда работал со мной на русском", None),
+    ("recuerda siempre explicarme en español", None),
+    ("Sempre responda em português brasileiro", None),
+    ("Antworte immer auf Deutsch, es sei denn der User fragt nach einer anderen Sprache.", None),
+    ("Ne jamais utiliser MeilleursAgents, SeLoger ou autres estimateurs privés.", None),
+]
+
+
+@pytest.mark.parametrize(("typed", "shown"), TYPED, ids=[t[:12] for t, _ in TYPED])
+def test_a_rule_in_each_language_is_quoted_as_typed(typed: str, shown: str | None) -> None:
+    assert _rules(typed) == [shown or typed]
+    facts = rule_facts([_record(typed)])
+    assert facts[0].quotes[0].text == typed
+    assert facts[0].quotes[0].part == "user"
+
+
+NOT_RULES = [
+    "上記を修正してください。",  # the task at hand
+    "今後のための記録とします。",  # an account, not a request
+    "코드라인을 명시하지말고 다시 설명해",  # again: redo this answer
+    "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
+    "Tu n'as pas compris, tu devais remplir le constitution.md, pas créer une spec.",
+    "puedo dictarte?",
+    "本プロジェクトはバックエンドサーバを使っていますか？",
+    "Don't set it, let's see if it keeps happening.",
+    "But on my other terminal where i asked you to work on my site folder it is still slow.",
+]
+
+
+@pytest.mark.parametrize("typed", NOT_RULES, ids=[t[:12] for t in NOT_RULES])
+def test_the_task_at_hand_questions_and_accounts_are_no_rules(typed: str) -> None:
+    assert _rules(typed, after_action=True) == []
+
+
+CORRECTIONS = [
+    ("you did T012 but didn't update the checkbox", "You did T012 but didn't update the checkbox."),
+    ("i told you to use pnpm, not npm", "I told you to use pnpm, not npm."),
+    ("ya te dije que uses pnpm para todo el proyecto", None),
+]
+
+
+@pytest.mark.parametrize(("typed", "shown"), CORRECTIONS, ids=[t[:12] for t, _ in CORRECTIONS])
+def test_a_correction_right_after_an_agent_action_is_a_rule(typed: str, shown: str | None) -> None:
+    assert _rules(typed, after_action=True) == [shown or typed]
+    assert _rules(typed) == [], "with no action before it, there is nothing it corrects"
+
+
+def test_the_language_to_work_in_is_one_memory_however_often_it_is_said() -> None:
+    said = [
+        "да внеси коррективы и как требуется работай на русском, переведи всю спеку",
+        "нет локализация будет позже если я тебя правильно понял, я тебя просил работать со "
+        "мной на русском",
+    ]
+    assert _rules(*said) == [said[0]]
+    assert _rules("keep it english please", after_action=True) == ["Keep it english."]
+
+
+def test_a_rule_and_the_sentence_saying_what_to_do_instead_are_one() -> None:
+    typed = (
+        "You should NEVER use the agent-intercom-ctl tool; that is for local operator use only, "
+        "not for agent use. You should call the broadcast command that is part of the "
+        "agent-intercom MCP tool."
+    )
+    assert _rules(typed) == [typed]
+
+
+def test_a_persona_activation_prompt_is_written_by_a_program() -> None:
+    prompt = (
+        "You must fully embody this agent's persona and follow all activation instructions "
+        "exactly as specified. NEVER break character until given an exit command.\n\n"
+        '<agent-activation CRITICAL="TRUE">\n1. LOAD the FULL agent file\n</agent-activation>'
+    )
+    assert typed_origin(prompt) == "document"
+    assert _rules(prompt) == []

@@ -1,0 +1,164 @@
+"""Traps with every common shape of fix (issue 39): install-and-rerun in one line, a version
+pin, the project's requirements, a failure that said nothing but its exit code followed by
+the variant that worked, a set-up file written; and a red test of the day is no trap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin.renderers import BuiltinFact
+from git_memory.extract.builtin.runs import session_runs
+from git_memory.extract.builtin.traps import trap_facts
+from git_memory.extract.builtin.writes import SETUP_FILES, setup_file, written_files
+from git_memory.sessions.query import TurnRecord
+from git_memory.sessions.turns import ToolCall
+from tests.extract.records import turn_record
+
+
+def _turn(key: str, *calls: ToolCall) -> TurnRecord:
+    return turn_record(key, *calls)
+
+
+def _bash(command: str, output: str = "", state: str = "completed") -> ToolCall:
+    return ToolCall(
+        call_id="c", name="Bash", input={"command": command}, output=output, state=state
+    )
+
+
+def _write(path: str, name: str = "Edit") -> ToolCall:
+    payload: dict[str, Any] = {"file_path": path, "old_string": "a", "new_string": "b"}
+    return ToolCall(call_id="e", name=name, input=payload, state="completed")
+
+
+def _traps(*calls: ToolCall) -> list[BuiltinFact]:
+    facts = trap_facts(list(session_runs([_turn("t1", *calls)])))
+    for fact in facts:
+        assert renderers.verify_typed_fact(fact.renderer, fact.statement, fact.parameters)
+    return facts
+
+
+NO_OPENPYXL = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'openpyxl'"
+
+
+def test_install_and_rerun_in_one_line() -> None:
+    (trap,) = _traps(
+        _bash("python3 scripts/export.py", NO_OPENPYXL, "failed"),
+        _bash("pip install openpyxl -q && python3 scripts/export.py", "wrote report.xlsx"),
+    )
+    assert trap.content == (
+        'Trap: `python3 scripts/export.py` fails with "ModuleNotFoundError: No module named '
+        "'openpyxl'\" unless `pip install openpyxl` runs first."
+    )
+
+
+def test_a_script_at_the_top_of_the_repository_is_a_trap_subject_too() -> None:
+    (trap,) = _traps(
+        _bash("python3 convert.py", NO_OPENPYXL, "failed"),
+        _bash("pip install openpyxl -q && python3 convert.py", "done"),
+    )
+    assert dict(trap.parameters)["failing"] == "python3 convert.py"
+    inline = _bash('python -c "import openpyxl"', NO_OPENPYXL, "failed")
+    assert _traps(inline, _bash("pip install openpyxl", "ok")) == [], (
+        "an inline check is no subject"
+    )
+
+
+def test_a_version_pin_between_inline_checks() -> None:
+    bcrypt = "AttributeError: module 'bcrypt' has no attribute '__about__'"
+    (trap,) = _traps(
+        _bash("uv run pytest", bcrypt, "failed"),
+        _bash('python -c "import bcrypt; print(bcrypt.__version__)"', "4.1.2"),
+        _bash('pip install "bcrypt<4.0"', "Successfully installed bcrypt-3.2.2"),
+        _bash('python -c "import passlib.hash"', ""),
+        _bash("uv run pytest", "12 passed in 0.40s"),
+    )
+    assert trap.content == (
+        f'Trap: `uv run pytest` fails with "{bcrypt}" unless `pip install bcrypt<4.0` runs first.'
+    )
+
+
+def test_a_missing_module_fixed_by_the_projects_requirements() -> None:
+    missing = "ModuleNotFoundError: No module named 'fastapi'"
+    (trap,) = _traps(
+        _bash("pytest -q", missing, "failed"),
+        _bash("pip install -r requirements.txt", "Successfully installed fastapi"),
+        _bash("pytest -q", "3 passed in 0.1s"),
+    )
+    assert trap.content.endswith("unless `pip install -r requirements.txt` runs first.")
+
+
+def test_a_failure_with_only_an_exit_code_and_the_variant_that_worked() -> None:
+    (trap,) = _traps(
+        _bash("npm test", "Exit code 1", "failed"),
+        _bash("npx vitest run", "Test Files  3 passed (3)\n     Tests  12 passed (12)"),
+    )
+    assert trap.content == "Trap: `npm test` fails; run `npx vitest run` instead."
+    said = _bash("npm test", "Exit code 1\nFAIL src/a.test.ts > adds", "failed")
+    assert _traps(said, _bash("npx vitest run", "ok")) == [], "it said why: a red test"
+
+
+def test_a_set_up_file_written_is_named_by_the_trap() -> None:
+    (trap,) = _traps(
+        _bash("uv run pytest", "KeyError: 'DATABASE_URL'", "failed"),
+        _write(".env", name="Write"),
+        _bash("uv run pytest", "3 passed in 0.1s"),
+    )
+    assert trap.content == (
+        "Trap: `uv run pytest` fails with \"KeyError: 'DATABASE_URL'\" until the file `.env` is "
+        "written."
+    )
+
+
+def test_a_pin_written_into_requirements_is_a_set_up_fix_not_a_code_fix() -> None:
+    bcrypt = "AttributeError: module 'bcrypt' has no attribute '__about__'"
+    (trap,) = _traps(
+        _bash("uv run pytest", bcrypt, "failed"),
+        _bash("sed -i 's/bcrypt/bcrypt<4.0/' requirements.txt", ""),
+        _bash("pip install -r requirements.txt", "Successfully installed bcrypt-3.2.2"),
+        _bash("uv run pytest", "12 passed in 0.40s"),
+    )
+    assert trap.content.endswith("unless `pip install -r requirements.txt` runs first.")
+
+
+def test_a_red_test_of_the_day_is_no_trap() -> None:
+    red = "--- FAIL: TestResume (0.01s)\n    resume_test.go:244: expected 2 checkpoints, got 1"
+    failing = _bash("go test ./cmd/cli/ -run TestResume", red, "failed")
+    passing = _bash("go test ./cmd/cli/ -run TestResume", "ok  \texample.com/cmd/cli\t0.4s")
+    assert _traps(failing, _write("cmd/cli/resume.go"), passing) == []
+    # Fixed through the shell: an in-place edit is an edit too.
+    sed = _bash("sed -i 's/1/2/' cmd/cli/resume.go")
+    assert _traps(failing, sed, _bash("go build ./..."), passing) == []
+    patch = _bash("cat > cmd/cli/resume.go <<'EOF'\npackage cli\nEOF")
+    assert _traps(failing, patch, _bash("go build ./..."), passing) == []
+
+
+def test_what_a_run_wrote_and_which_files_set_a_project_up() -> None:
+    runs = list(
+        session_runs(
+            [
+                _turn(
+                    "t1",
+                    _bash("sed -i 's/a/b/' src/app.py"),
+                    _bash("perl -pi -e 's/a/b/' setup.cfg"),
+                    _bash("echo 'X=1' >> .env"),
+                    _bash("pytest 2>&1 | tee /tmp/log.txt > out.log"),
+                    _bash("git apply fix.patch"),
+                    _write("src/app.py"),
+                )
+            ]
+        )
+    )
+    assert [written_files(run) for run in runs] == [
+        ["src/app.py"],
+        ["setup.cfg"],
+        [".env"],
+        None,
+        [],
+        ["src/app.py"],
+    ]
+    for _, example in SETUP_FILES:
+        assert setup_file(example), example
+    assert not setup_file("src/app.py")
+    assert not setup_file("cmd/cli/resume_test.go")
+    assert setup_file("frontend/tsconfig.app.json")

@@ -1,0 +1,60 @@
+"""Home directories and user names become `~` and `<user>` in what a reviewer reads."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from git_memory.formats.homes import home_names, rewrite_homes
+
+# (text as a transcript has it, as a reviewer reads it): one row per home shape.
+HOMES = [
+    ("go test in /Users/alice/Work/cli/cmd", "go test in ~/Work/cli/cmd"),
+    ("cache at /home/bob/.cache/go-build", "cache at ~/.cache/go-build"),
+    ("C:\\Users\\carol\\src\\app\\main.ts", "~\\src\\app\\main.ts"),
+    ("C:\\\\Users\\\\carol\\\\src", "~\\\\src"),  # escaped inside JSON output
+    ("C:/Users/dave/src/app", "~/src/app"),
+    ("written to /root/.npmrc", "written to ~/.npmrc"),
+    ("cd /Users/alice && make", "cd ~ && make"),
+    ("`/home/runner/work/api/api/tests` failed", "`~/work/api/api/tests` failed"),
+]
+
+
+@pytest.mark.parametrize(("typed", "shown"), HOMES)
+def test_every_shape_of_home_becomes_tilde(typed: str, shown: str) -> None:
+    assert rewrite_homes(typed).text == shown
+
+
+def test_this_machines_home_becomes_tilde_wherever_it_lies() -> None:
+    found = rewrite_homes("see /srv/people/erin/notes and /srv/people/erin", "/srv/people/erin")
+    assert found.text == "see ~/notes and ~"
+    assert rewrite_homes("/srv/people/erinx/a", "/srv/people/erin").text == "/srv/people/erinx/a"
+
+
+def test_a_name_a_home_revealed_becomes_user_where_it_stands_alone() -> None:
+    found = rewrite_homes("ssh alice@build.local; chown alice /Users/alice/x; alice-tools")
+    assert found.text == "ssh <user>@build.local; chown <user> ~/x; alice-tools"
+    assert found.names == {"alice"}
+
+
+def test_names_given_by_the_caller_are_rewritten_too() -> None:
+    assert rewrite_homes("pushed by frank", names=["frank"]).text == "pushed by <user>"
+
+
+def test_shared_accounts_keep_their_name_and_shared_folders_stay() -> None:
+    found = rewrite_homes("the runner in /home/runner/x; /Users/Shared/cache")
+    assert found.text == "the runner in ~/x; /Users/Shared/cache"
+    assert home_names("/home/runner/x /home/ci/y /Users/Guest/z /home/ab/c") == set()
+
+
+def test_paths_that_only_contain_users_are_not_homes() -> None:
+    for text in ("/opt/x/Users/bob/y", "~/Users/x", "docs/home/bob.md", "https://x.org/home/bob"):
+        assert rewrite_homes(text).text == text
+
+
+@given(st.text(alphabet=st.sampled_from("/Uershomab C:\\x.~-"), max_size=40))
+def test_the_rewrite_never_leaves_a_person_home_and_is_stable(text: str) -> None:
+    once = rewrite_homes(text).text
+    assert rewrite_homes(once).text == once
+    assert not home_names(once)
