@@ -7,11 +7,11 @@ a plain prefix of the id (`plan-c89d8`), the id with its digest shortened (`extr
 or without its leading kind word (`8961e31-c2`). Matching needs at least 4 characters of the
 digest, as git does for object names.
 
-An id without a digest (an entry's slug) is shown whole up to 32 characters; a longer one is
-cut to the shortest prefix of at least 32 characters that no other id starts with, marked with
-`…`. Typed back, with that mark, with `...` or with none, a prefix of at least 4 characters
-names the one id it starts; a whole id always names itself, even when it starts a longer one
-(`storybook` beside `storybook-2`).
+An id without a digest (an entry's slug, at most 64 characters) is always shown whole: it is
+what a person reads and copies. Typed back, any prefix of at least 4 characters names the one
+id it starts (`make-b` for `make-build-builds-the-project` when nothing else starts so), with
+or without a trailing `…` or `...` (the mark older versions printed after a cut name); a whole
+id always names itself, even when it starts a longer one (`storybook` beside `storybook-2`).
 
 Like git, which abbreviates an object name against every object of the repository, an
 abbreviation is made unique against the whole namespace the resolver searches
@@ -27,9 +27,7 @@ from git_memory.errors import UsageError
 
 MIN_SHOWN = 7
 MIN_TYPED = 4
-MIN_SHOWN_NAME = 32
-SHORT_MARK = "…"
-_TYPED_MARKS = (SHORT_MARK, "...")
+_TYPED_MARKS = ("…", "...")
 _DIGEST = re.compile(r"[0-9a-f]{16,}")
 
 
@@ -39,22 +37,21 @@ def _digest_span(identifier: str) -> tuple[int, int] | None:
 
 
 def _cut(identifier: str, length: int) -> str:
-    """`identifier` with its digest cut to `length` characters (a name without a digest: its
-    first `length` characters and the mark)."""
+    """`identifier` with its digest cut to `length` characters (a name without a digest is
+    never cut)."""
     span = _digest_span(identifier)
-    if span is None:
-        return identifier if len(identifier) <= length else identifier[:length] + SHORT_MARK
-    if span[1] - span[0] <= length:
+    if span is None or span[1] - span[0] <= length:
         return identifier
     return identifier[: span[0] + length] + identifier[span[1] :]
 
 
 def _least(identifier: str, minimum: int) -> int:
-    return MIN_SHOWN_NAME if _digest_span(identifier) is None else minimum
+    return len(identifier) if _digest_span(identifier) is None else minimum
 
 
 def _head(identifier: str, least: int) -> str:
-    """The part of `identifier` its shortest form keeps: up to `least` digest characters."""
+    """The part of `identifier` its shortest form keeps: up to `least` digest characters
+    (a name: all of it)."""
     span = _digest_span(identifier)
     return identifier[: (span[0] if span else 0) + least]
 
@@ -120,7 +117,8 @@ def matches(typed: str, identifier: str) -> bool:
 
 
 def is_cut(typed: str) -> bool:
-    """Whether `typed` ends with the mark of a cut name (`…`, or `...` typed by hand)."""
+    """Whether `typed` ends with the mark of a cut name (`…` as older versions printed it, or
+    `...` typed by hand)."""
     return typed.endswith(_TYPED_MARKS)
 
 

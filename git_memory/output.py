@@ -130,16 +130,21 @@ def prompt_line(question: str) -> str:
     return answer
 
 
-def confirm(question: str, default: bool = False) -> bool:
-    """Ask a yes/no question on the terminal (stderr)."""
+def confirm(question: str) -> bool:
+    """Ask a yes/no question on the terminal (stderr), `[y/N]`: only `y` says yes.
+
+    Every yes/no question of git memory writes files or sends something when answered yes
+    (review's write, promote, a runner plan, a consolidation), so every one has the same
+    default, no: Enter changes nothing (docs/guide-review-promote.md, "One rule for
+    questions")."""
     # Start-up seam (docs/architecture.md): only a question at the terminal needs click.
     import click  # noqa: PLC0415
 
-    return bool(click.confirm(question, default=default, err=True))
+    return bool(click.confirm(question, default=False, err=True))
 
 
 def confirm_after(question: str, *details: str) -> bool:
     """Show what is at stake (each detail on stderr), then ask; no unless the human says yes."""
     for detail in details:
         echo(detail, err=True)
-    return confirm(question, default=False)
+    return confirm(question)

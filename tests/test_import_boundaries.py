@@ -33,6 +33,7 @@ LAYERS = [
         "paths",
         "database",
         "failpoints",
+        "glossary",
         "ids",
         "patterns",
         "records",

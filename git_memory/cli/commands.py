@@ -60,6 +60,10 @@ def build_command(declaration: OperationSpec) -> click.Command:
     own = {param.name for param in operation.cli_params}
     common = common_params(operation.accepts_request_file)
     params = [*operation.cli_params, *(param for param in common if param.name not in own)]
+    if operation.render_text_verbose is not None:
+        params.append(
+            click.Option(["--verbose", "-v"], is_flag=True, help="Print every count, zeros too.")
+        )
 
     def callback(**values: Any) -> int:
         fmt = values.get("output_format", "text")
@@ -84,7 +88,8 @@ def build_command(declaration: OperationSpec) -> click.Command:
         else:
             raw = None
         response = operation.invoke(ctx, raw)
-        render(_text_renderer(operation, ctx), response, fmt)
+        verbose = operation.render_text_verbose if values.get("verbose") else None
+        render(verbose or _text_renderer(operation, ctx), response, fmt)
         return operation.exit_code(response)
 
     return click.Command(

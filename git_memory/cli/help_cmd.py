@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import click
 
-from git_memory import output
+from git_memory import glossary, output
 
 
 @click.command(name="help", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("words", nargs=-1)
 @click.pass_context
 def command(ctx: click.Context, words: tuple[str, ...]) -> None:
-    """Show help for git memory or one of its commands (e.g. `git memory help sessions sync`)."""
+    """Show help for git memory, one of its commands (e.g. `git memory help sessions sync`),
+    or the glossary: `git memory help glossary` says the words its screens use in plain
+    words."""
+    if words == ("glossary",):
+        output.echo(glossary.render())
+        return
     root = ctx.find_root().command
     current: click.Command = root
     info_name = "git memory"

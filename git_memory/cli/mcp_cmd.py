@@ -19,9 +19,13 @@ from git_memory.mcp.main import serve
 def command(repository: str | None) -> int:
     """Serve git memory as an MCP server on standard input and output (for coding agents).
 
-    Register it once, e.g. `claude mcp add git-memory -- git memory mcp`; for Codex and
-    the permission rules, `git memory doctor` prints where the shipped snippets are
-    (contrib/mcp/, installed with the package as git_memory/_contrib/mcp/).
+    Register it once with Claude Code, for every project:
+
+    \b
+      claude mcp add --scope user git-memory -- git memory mcp
+
+    For Codex and the permission rules, `git memory doctor` prints where the shipped
+    snippets are (contrib/mcp/, installed with the package as git_memory/_contrib/mcp/).
     The server is bound to the worktree it starts in; its tools are generated from the same
     operations as these commands and return the documents `--format json` prints.
     """

@@ -22,7 +22,8 @@ ROOT_HELP = (
     "Team memory mined from AI coding agent transcripts, reviewed and kept in git.\n\n"
     "Memories live as sanitized Markdown under .memory/ in the worktree; private state "
     "(transcript index, candidates, plans) lives in the state home. git memory never "
-    "commits, stages, pushes or moves refs."
+    "commits, stages, pushes or moves refs. `git memory help glossary` says the words it "
+    "uses (candidate, quarantine, typed-fact, plan digest…) in plain words."
 )
 USAGE_ARGS = "[OPTIONS] COMMAND [ARGS]..."
 DIRECTORY_OPTION_HELP = "Run as if git memory was started in DIR (like git -C; may be repeated)."
@@ -35,7 +36,10 @@ MAX_CONTENT_WIDTH = 100
 
 # Front-end commands that are not operations (they adapt or document the others).
 BUILTIN_COMMANDS: dict[str, tuple[str, str]] = {
-    "help": ("git_memory.cli.help_cmd", "Show help for git memory or one of its commands."),
+    "help": (
+        "git_memory.cli.help_cmd",
+        "Show help for git memory, one of its commands, or the glossary.",
+    ),
     "mcp": ("git_memory.cli.mcp_cmd", "Serve the operations as MCP tools over stdio."),
 }
 

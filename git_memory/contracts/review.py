@@ -125,6 +125,9 @@ class Review(Model):
     format: Literal["git-memory-review@v1"] = "git-memory-review@v1"
     kind: CandidateKind | None = None
     items: Annotated[list[ReviewItem], Field(max_length=200)]
+    # True after review asked at a terminal: `items` are what still waits once the answers
+    # were given (skipped, or left when the person quit).
+    after_answers: bool = False
 
     @field_validator("items")
     @classmethod

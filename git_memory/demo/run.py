@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.demo.environment import Sandbox
 from git_memory.extract.review_flow import prepare_request
+from git_memory.glossary import plain
 from git_memory.ops.base import OpContext, load_operation
 from git_memory.repo.scratch import create_repository
 from git_memory.samples import install_samples
@@ -94,11 +95,15 @@ def run_demo(box: Sandbox, say: Say) -> dict[str, Any]:
     )
     say(
         f"3. builtin runner (no model, nothing sent anywhere): {len(extracted.quarantined)} "
-        "candidate(s) in quarantine"
+        f"candidate(s) in quarantine ({plain('quarantine')}):"
     )
     review = _run(ctx, "review", {})
-    for item in review.items:
-        say(f"   - [{item.statements[0].claim_support}] {item.content.strip()}")
+    supports = [item.statements[0].claim_support for item in review.items]
+    for item, support in zip(review.items, supports, strict=True):
+        say(f"   - [{support}] {item.content.strip()}")
+    for support in sorted(set(supports) & {"typed-fact", "unverified"}):
+        say(f"   [{support}]: {plain(support)}")
+    say("   (`git memory help glossary` says every word these screens use in plain words)")
     return _promote_and_assemble(ctx, box, review, say)
 
 
@@ -107,8 +112,8 @@ def _promote_and_assemble(ctx: OpContext, box: Sandbox, review: Review, say: Say
     say("4. review: the demo confirms every statement (a real review asks you for each one)")
     plan = _run(ctx, "prepare", prepare_request(review.items))
     say(
-        f"5. prepared plan {plan.plan_id} ({len(plan.per_file)} file(s)); plan digest "
-        f"{plan.plan_digest[:16]}…"
+        f"5. prepared promotion plan {plan.plan_id} ({len(plan.per_file)} file(s)); plan digest "
+        f"{plan.plan_digest[:16]}…: {plain('plan digest')}"
     )
     promoted = _run(ctx, "promote", {"plan": plan.plan_id, "approve": plan.plan_digest})
     say(

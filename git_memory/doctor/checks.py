@@ -48,7 +48,9 @@ def check_man_page() -> DoctorCheck:
             name="man page",
             status="fail",
             detail="git-memory.1 is not installed",
-            hint="reinstall the package: python3 -m pip install .",
+            # The interpreter git memory runs on: its virtual environment's, as README.md
+            # sets it up (a system Python refuses `pip install`).
+            hint=f"reinstall the package from its clone: {sys.executable} -m pip install .",
         )
     if shutil.which("man") is None:
         return DoctorCheck(

@@ -21,6 +21,10 @@ from git_memory.formats import bounded_json
 from git_memory.paths import packaged_file
 
 SERVER = "git-memory"
+# The one way README.md, docs/guide-agent.md, contrib/mcp/README.md and `git memory mcp -h`
+# tell to register the server with Claude Code: user scope, so every project finds it, and
+# Claude Code starts it in the project directory, so it binds to that worktree.
+CLAUDE_REGISTER = "claude mcp add --scope user git-memory -- git memory mcp"
 # A recalled task carries a transcript chunk of up to 40 KiB (about 10k tokens); Codex cuts
 # the middle out of longer tool results (contrib/mcp/codex-config.toml).
 TOOL_OUTPUT_TOKENS = 40_000
@@ -35,10 +39,7 @@ def shipped(relative: str) -> str:
 
 def claude_hint() -> str:
     """How to register the server with Claude Code."""
-    return (
-        "claude mcp add --scope user git-memory -- git memory mcp"
-        f" (permissions and project scope: {shipped('mcp/README.md')})"
-    )
+    return f"{CLAUDE_REGISTER} (permissions and project scope: {shipped('mcp/README.md')})"
 
 
 def codex_hint() -> str:

@@ -21,6 +21,7 @@ from git_memory.contracts.review import ReviewEvidence, ReviewItem, ReviewStatem
 from git_memory.errors import GitMemoryError
 from git_memory.extract.review_items import review_model
 from git_memory.extract.skill_stage import check_review
+from git_memory.glossary import plain
 from git_memory.safefs import open_dir
 from git_memory.sessions.origin import ORIGIN_WORDS
 from git_memory.store.candidates import Candidate, review_queue
@@ -200,7 +201,8 @@ def interactive(
     typed = [item for item in items if bulk_confirmable(item)]
     rest = [item for item in items if not bulk_confirmable(item)]
     if typed:
-        say(f"{len(typed)} typed fact(s), each shown with the run it was observed in:")
+        say(f"{len(typed)} typed fact(s), each shown with the run it was observed in")
+        say(f"(typed-fact: {plain('typed-fact')}):")
         for item in typed:
             say(f"  - {item.content.strip()}")
             _say_evidence(item, say, "      ")
@@ -211,6 +213,8 @@ def interactive(
             rest = typed + rest
         else:
             decisions.skipped += len(typed)
+    if any(s.claim_support == "unverified" for item in rest for s in item.statements):
+        say(f"\nClaims marked unverified are {plain('unverified')}.")
     for position, item in enumerate(rest, start=1):
         scoping = narrowing is not None and item.kind == "entry" and not item.scope
         verdict = _one_item(item, position, len(rest), ask, say, scoping=scoping)
@@ -263,6 +267,14 @@ def _say_evidence(item: ReviewItem, say: Say, indent: str) -> None:
                 say(line)
 
 
+def _support(statement: ReviewStatement) -> str:
+    """`unverified, direct`: the claim support a confirmation changes, and the evidence's
+    strength (only the strength for a typed fact, which is confirmed as it stands)."""
+    if statement.claim_support == "unverified":
+        return f"unverified, {statement.provenance_strength}"
+    return statement.provenance_strength
+
+
 def _evidence_line(evidence: ReviewEvidence, indent: str) -> str:
     excerpt = f" — {evidence.excerpt}" if evidence.excerpt else ""
     return f"{indent}{evidence.display}{excerpt}"
@@ -292,7 +304,7 @@ def _one_item(
         say(line)
     last = len(item.statements)
     for number, statement in enumerate(item.statements, start=1):
-        say(f"  claim: {statement.text}  ({statement.provenance_strength})")
+        say(f"  claim: {statement.text}  ({_support(statement)})")
         warning = support_warning(statement)
         if warning:
             say(f"  ! {warning}")

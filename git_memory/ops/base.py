@@ -98,7 +98,7 @@ class Operation(Generic[RequestT, ResponseT]):
     `exit_code` maps a successful response to an exit status (lint: 1 when blocked). A
     rendering that prints ids is `render_text_with_ids` instead: it is also given a `ShortIds`
     that abbreviates each id against every id of its kind, so a printed id typed back names it
-    alone.
+    alone. `render_text_verbose`, when set, is what `--verbose` prints.
     """
 
     spec: OperationSpec
@@ -109,6 +109,9 @@ class Operation(Generic[RequestT, ResponseT]):
     from_cli: Callable[[OpContext, Mapping[str, Any]], RequestT | Mapping[str, Any]] | None = None
     render_text: Callable[[ResponseT], str] | None = None
     render_text_with_ids: Callable[[ResponseT, ShortIds], str] | None = None
+    # The rendering of `--verbose`, for an operation whose usual text leaves out what is
+    # mostly noise (a sync's zero counts); the command offers the flag only when it is set.
+    render_text_verbose: Callable[[ResponseT], str] | None = None
     exit_code: Callable[[ResponseT], int] = lambda _response: 0
     accepts_request_file: bool = True
     # Combines a `--request FILE` document with the other flags (e.g. a bare

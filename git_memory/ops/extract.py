@@ -22,6 +22,7 @@ from git_memory.extract.offering import LIMIT_KEY, Offered, offer
 from git_memory.extract.pipeline import BatchOutcome, preview_batch, run_batch
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.harvest import harvest_response
+from git_memory.ops.harvest import summary as harvest_summary
 from git_memory.ops.recall import EXTRACTION_REQUEST_FORMAT, SELECTION_PARAMS, request_from_cli
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds
@@ -357,9 +358,8 @@ def _render(response: ExtractRunnerResponse, ids: ShortIds) -> str:
         lines.append(f"  window {response.window['after']} → {response.window['before']}")
     lines += [f"  skipped {item.sessions} session(s): {item.reason}" for item in response.skipped]
     if response.harvest is not None:
-        offered = len(response.harvest.offered)
         stores = ", ".join(store.store for store in response.harvest.stores)
-        lines.append(f"  agents' own memory ({stores}): {offered} item(s) offered")
+        lines.append(f"  agents' own memory ({stores}): {harvest_summary(response.harvest)}")
     shown = ids.of("candidate", response.quarantined)
     texts = {item.candidate_id: item.content for item in response.added}
     for candidate in response.quarantined:

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from git_memory.agent_memory.status import agent_items
 from git_memory.agent_memory.stores import STORES, enabled_stores
 from git_memory.contracts.harvest import HarvestRequest, HarvestResponse
 from git_memory.extract.builtin.harvest import HarvestOutcome
@@ -83,12 +84,26 @@ def _render(response: HarvestResponse, ids: ShortIds) -> str:
         verb = "update" if offer.action == "update" else "new"
         lines.append(f"  {shown[offer.candidate_id]}  {verb} {offer.kind}  {offer.item}")
     lines += [f"skipped {d.store} {d.file}: {d.message}" for d in response.diagnostics]
-    lines.append(
-        f"{len(response.offered)} offered, {response.unchanged} unchanged since the last harvest,"
-        f" {response.already_approved} already approved"
-        + ("; review them with: git memory review" if response.offered else "")
+    return "\n".join([*lines, summary(response)])
+
+
+def summary(response: HarvestResponse) -> str:
+    """The counts in the words `status` uses: what is to review, then what was left alone."""
+    offered = len(response.offered)
+    head = (
+        f"{agent_items(offered)} to review, now in the review queue: git memory review"
+        if offered
+        else "no agent memory item to review"
     )
-    return "\n".join(lines)
+    alone = [
+        f"{number} {words}"
+        for number, words in (
+            (response.already_approved, "already in approved memory"),
+            (response.unchanged, "unchanged since a harvest"),
+        )
+        if number
+    ]
+    return head + (f" ({'; '.join(alone)})" if alone else "")
 
 
 OPERATION = Operation(

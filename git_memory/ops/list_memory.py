@@ -14,7 +14,7 @@ from git_memory.contracts.lifecycle import (
     ListResponse,
     VerifyReason,
 )
-from git_memory.ids import abbreviate_within
+from git_memory.ids import MIN_TYPED, abbreviate_within
 from git_memory.impact.report import impact
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.recorded_answers import answer_before, record_answer_after
@@ -22,16 +22,21 @@ from git_memory.ops.registry import spec
 from git_memory.verify.check import Verifier, counts, verify_memory
 
 FIRST_LINE = 72
+# Every command that takes an entry id resolves a unique prefix (verify/check.py).
+PREFIX_NOTE = (
+    f"an id may be typed as any unique prefix of it ({MIN_TYPED} characters or more):"
+    " git memory verify ID, git memory retire ID --reason TEXT"
+)
 ENTRY_TYPES = ("work_fact", "work_task", "work_method", "work_artifact")
 
 
 def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
-    """List the approved entries of this worktree, highest priority first: short id, type,
-    priority, claim support, the last day it occurred, freshness (as `git memory verify`
-    decides it) and the first line of its text. --type keeps one entry type; --stale keeps
-    only stale entries; --impact adds each trap's, rule's and command's verdict from
-    `git memory impact` and the team's summary line. Deprecated entries are not listed.
-    Changes nothing."""
+    """List the approved entries of this worktree, highest priority first: id (whole; any
+    unique prefix of it works too), type, priority, claim support, the last day it occurred,
+    freshness (as `git memory verify` decides it) and the first line of its text. --type
+    keeps one entry type; --stale keeps only stale entries; --impact adds each trap's,
+    rule's and command's verdict from `git memory impact` and the team's summary line.
+    Deprecated entries are not listed. Changes nothing."""
     name = _recorded_name(request)
     before = answer_before(ctx.worktree, name) if name else None
     verifier = Verifier.for_worktree(ctx.worktree)
@@ -47,7 +52,7 @@ def list_memory(ctx: OpContext, request: ListRequest) -> ListResponse:
     ]
     shown.sort(key=lambda item: (-item.entry.priority if item.entry else 0, item.id))
     every = [item.id for item in checked]  # the ids `verify` and `retire` resolve against
-    short = abbreviate_within((item.id for item in shown), every)
+    short = abbreviate_within((item.id for item in shown), every)  # an entry id: whole
     listed = [_listed(item, short[item.id]) for item in shown]
     summary = None
     if request.impact:
@@ -116,6 +121,8 @@ def render(response: ListResponse) -> str:
         f"{counts.total} approved: {counts.fresh} fresh, {counts.stale} stale, "
         f"{counts.unverifiable} unverifiable"
     )
+    if response.entries:
+        rows.append(PREFIX_NOTE)
     if response.impact_summary is not None:
         rows.append(response.impact_summary)
     return "\n".join(rows)

@@ -8,20 +8,22 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from git_memory.contracts.promotion_ops import PromoteRequest, PromotionResult
-from git_memory.errors import GitMemoryError
+from git_memory.errors import UsageError
 from git_memory.ids import abbreviate_within, resolve
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
 from git_memory.ops.short_ids import ShortIds, namespace
+from git_memory.paths import MEMORY_STATE_DB
 from git_memory.promote import approval
 from git_memory.promote.apply import apply_plan, busy, check_owner, load_plan, promotion_lock
-from git_memory.promote.recover import resume_others
+from git_memory.promote.recover import counts, resume_others
 from git_memory.store.journal import get_plan
 from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys
+    from git_memory.repo.binding import Worktree
     from git_memory.store.db import StateDB
 
 
@@ -85,10 +87,59 @@ def full_plan_id(db: StateDB, owner: OwnerKeys, typed: str) -> str:
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     if not values.get("plan"):
-        raise GitMemoryError("GM_REQUEST_INVALID", "promote needs --plan ID")
+        raise plan_required(ctx.worktree)
     # A plain document: the operation validates it, so a malformed digest is a
     # GM_REQUEST_INVALID like on every other front end, never an internal error.
     return {"plan": values["plan"], "approve": values.get("approve")}
+
+
+def plan_required(worktree: Worktree) -> UsageError:
+    """`GM_PLAN_REQUIRED`: promote was given no plan. Names the plans that wait (as status
+    lists them) and where a plan comes from."""
+    waiting = _waiting_plans(worktree)
+    source = (
+        "`git memory review` makes a plan of the candidates you confirm (and writes it when you"
+        " answer y); `git memory status` lists the plans that wait"
+    )
+    if waiting:
+        listed = ", ".join(f"{shown}{what}" for shown, what in waiting)
+        hint = f"plans waiting: {listed}\nwrite one with: git memory promote --plan {waiting[0][0]}"
+        hint += f"\n{source}"
+    else:
+        hint = f"no plan waits in this worktree: {source}"
+    return UsageError(
+        "GM_PLAN_REQUIRED",
+        "promote needs --plan ID: the promotion plan to write",
+        hint=hint,
+        details={"waiting": [shown for shown, _ in waiting]},
+    )
+
+
+def _waiting_plans(worktree: Worktree) -> list[tuple[str, str]]:
+    """(short id, what it holds) of each open plan of this worktree; none without state."""
+    if not (worktree.state_home / MEMORY_STATE_DB).exists():
+        return []  # nothing was ever prepared here, and asking creates no state
+    with open_workspace(worktree, sync=False) as workspace:
+        plans = counts(workspace)["openPlans"]
+        shown = ShortIds(worktree, workspace).of("plan", [p["planId"] for p in plans])
+    return [(shown[p["planId"]], _holds(p)) for p in plans]
+
+
+def _holds(plan: dict[str, Any]) -> str:
+    """What a waiting plan holds, as status says it (a retirement holds entries: nothing)."""
+    if plan["status"] == "applying":
+        return " (interrupted: this resumes it)"
+    held = plan["candidates"]
+    return f" ({held} confirmed candidate{'' if held == 1 else 's'})" if held else ""
+
+
+# What a person does after a promotion, in order: look, update the agents' files, commit.
+SEE_NEW = ("git status", "see the new files (untracked, so `git diff` alone misses them)")
+SEE_CHANGED = ("git diff", "see the changes")
+AFTERCARE = (
+    ("git memory assemble --provider all", "update your agents' files (CLAUDE.md, AGENTS.md, …)"),
+    ("git add, git commit", "as usual: git memory never commits"),
+)
 
 
 def render(response: PromotionResult, ids: ShortIds) -> str:
@@ -99,15 +150,12 @@ def render(response: PromotionResult, ids: ShortIds) -> str:
     lines += [f"  {path} ({'new' if path in new else 'changed'})" for path in response.files]
     if response.regenerated_index:
         lines.append(f"  {response.regenerated_index} (regenerated)")
-    if new:
-        see = (
-            "see them with `git status` (new files are untracked, so `git diff` alone does"
-            " not show them)"
-        )
-    else:
-        see = "see the changes with `git diff`"
-    lines.append(f"{see}, then `git add` and commit them as usual; git memory never commits")
-    return "\n".join(lines + response.notes)
+    lines += response.notes
+    steps = [SEE_NEW if new else SEE_CHANGED, *AFTERCARE]
+    width = max(len(command) for command, _ in steps)
+    lines.append("next:")
+    lines += [f"  {command:<{width}}  {why}" for command, why in steps]
+    return "\n".join(lines)
 
 
 OPERATION = Operation(

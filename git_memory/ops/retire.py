@@ -25,8 +25,10 @@ def retire(ctx: OpContext, request: RetireRequest) -> PreparedPlan:
     the memory root, leaves assembled context and is marked `deprecated` in search. The plan
     is lint-gated, bound to each file's current blob OID and stored; apply it like any plan with
     `git memory promote --plan ID` (the diff is shown and approved by its digest; over MCP
-    memory_promote asks the human). Unknown ids: GM_ENTRY_NOT_FOUND; an entry already
-    deprecated or a --by that is not approved: GM_RETIRE_INVALID.
+    memory_promote asks the human). An ID (and --by) may be any unique prefix of an entry id.
+    Unknown ids:
+    GM_ENTRY_NOT_FOUND; an entry already deprecated or a --by that is not approved:
+    GM_RETIRE_INVALID.
     """
     with open_workspace(ctx.worktree, sync=False) as workspace:
         plan = plan_retirement(workspace, request)

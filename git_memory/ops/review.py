@@ -72,7 +72,9 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
             # What still waits after the session: a plan kept for later holds the rest.
             held = held_by_open_plans(workspace)
             items = [item for item in items if item.candidate_id not in held]
-    return Review.model_validate({"kind": request.kind, "items": items})
+    return Review.model_validate(
+        {"kind": request.kind, "items": items, "afterAnswers": ctx.interactive}
+    )
 
 
 def _say_held(held: dict[str, str], ids: ShortIds) -> None:
@@ -136,7 +138,7 @@ def _prepare_confirmed(
             f"Write these {len(plan.per_file)} file(s) into {ctx.worktree.memory_root}/ now"
             f" (and regenerate {ctx.worktree.memory_root}/index.json)?"
         )
-        if output.confirm(question, default=True):
+        if output.confirm(question):
             promoted = load_operation("promote").invoke(
                 ctx, {"plan": plan.plan_id, "approve": plan.plan_digest}
             )
@@ -155,6 +157,8 @@ def _render(response: Review, ids: ShortIds) -> str:
     if not response.items:
         return "nothing to review"
     shown = ids.of("candidate", (item.candidate_id for item in response.items))
+    if response.after_answers:
+        return _still_waiting(response.items, shown)
     lines = []
     for item in response.items:
         lines.append(
@@ -177,6 +181,23 @@ def _render(response: Review, ids: ShortIds) -> str:
                 lines.append(f"      evidence {evidence.display}{excerpt}")
                 lines += quote_lines(evidence, "        ")
     return "\n".join(lines)
+
+
+def _still_waiting(items: list[ReviewItem], shown: dict[str, str]) -> str:
+    """The end of a review at a terminal: what it left in the queue, one line each."""
+    count = len(items)
+    lines = [
+        f"{count} candidate{'' if count == 1 else 's'} still wait{'s' if count == 1 else ''}"
+        " for review (skipped this time):"
+    ]
+    lines += [f"  {shown[item.candidate_id]}  {_one_line(item.content)}" for item in items]
+    lines.append("decide them later with: git memory review")
+    return "\n".join(lines)
+
+
+def _one_line(text: str) -> str:
+    first = text.strip().split("\n", 1)[0]
+    return first if len(first) <= 120 else first[:119] + "…"
 
 
 OPERATION = Operation(

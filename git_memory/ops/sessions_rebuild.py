@@ -7,7 +7,7 @@ from filelock import FileLock
 from git_memory.contracts.sessions import SessionsSyncRequest, SyncSummary
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
-from git_memory.ops.sessions_sync import from_cli, render, run_sync, source_options
+from git_memory.ops.sessions_sync import from_cli, render, render_verbose, run_sync, source_options
 from git_memory.paths import ensure_private_dir
 from git_memory.sessions import index
 
@@ -29,4 +29,5 @@ OPERATION = Operation(
     cli_params=source_options(),
     from_cli=from_cli,
     render_text=render,
+    render_text_verbose=render_verbose,
 )

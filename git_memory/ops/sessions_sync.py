@@ -58,19 +58,51 @@ def run_sync(ctx: OpContext, request: SessionsSyncRequest, *, rebuilt: bool = Fa
     return summary_of(result, rebuilt=rebuilt)
 
 
+# The counts of a sync, in the order and the words its summary gives them.
+COUNTS: tuple[tuple[str, str], ...] = (
+    ("new", "new"),
+    ("resumed", "resumed"),
+    ("reread", "re-read"),
+    ("unchanged", "unchanged"),
+    ("removed", "removed"),
+    ("excluded", "excluded (subagents, duplicates)"),
+)
+
+
 def render(response: SyncSummary) -> str:
-    """Human summary of a sync."""
-    verb = "rebuilt" if response.rebuilt else "synced"
+    """What a sync did: the files it read and the turns it added; a zero count is left out
+    (`render_verbose` prints every count)."""
+    done = [f"{getattr(response, key)} {words}" for key, words in COUNTS if getattr(response, key)]
+    head = f"{_verb(response)} {_plural(response.files_seen, 'file')}"
+    if done:
+        head += f": {', '.join(done)}"
+    turns = _plural(response.turns_added, "turn") + " added" if response.turns_added else ""
+    return "\n".join([f"{head}; {turns or 'no new turns'}", *_diagnostics(response)])
+
+
+def render_verbose(response: SyncSummary) -> str:
+    """Every count of a sync, zeros too, and its diagnostics."""
+    counts = ", ".join(f"{getattr(response, key)} {words}" for key, words in COUNTS)
     lines = [
-        f"{verb}: {response.files_seen} files seen, {response.new} new, {response.resumed} resumed,"
-        f" {response.reread} re-read, {response.unchanged} unchanged, {response.removed} removed,"
-        f" {response.excluded} excluded (subagents, duplicates)",
+        f"{_verb(response)}: {response.files_seen} files seen, {counts}",
         f"turns added: {response.turns_added}",
     ]
-    if response.diagnostics:
-        lines.append(f"diagnostics: {response.diagnostics}")
-        lines += [f"  {d.file}@{d.offset}: {d.code}: {d.message}" for d in response.examples]
-    return "\n".join(lines)
+    return "\n".join(lines + _diagnostics(response))
+
+
+def _verb(response: SyncSummary) -> str:
+    return "rebuilt" if response.rebuilt else "synced"
+
+
+def _plural(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _diagnostics(response: SyncSummary) -> list[str]:
+    if not response.diagnostics:
+        return []
+    lines = [f"diagnostics: {response.diagnostics}"]
+    return lines + [f"  {d.file}@{d.offset}: {d.code}: {d.message}" for d in response.examples]
 
 
 def from_cli(ctx: OpContext, values: Mapping[str, Any]) -> SessionsSyncRequest:
@@ -98,4 +130,5 @@ OPERATION = Operation(
     cli_params=source_options(),
     from_cli=from_cli,
     render_text=render,
+    render_text_verbose=render_verbose,
 )

@@ -53,6 +53,18 @@ def _impact(worktree: Worktree, workspace: Workspace | None) -> Any:
     return impact_status.counts(worktree)
 
 
+def _agent_memory(worktree: Worktree, workspace: Workspace | None) -> Any:
+    """What `git memory harvest` would offer for review now, decided as harvest decides it."""
+    stores = agent_memory_status.found_stores(worktree)
+    if not stores:
+        return {"stores": 0, "unharvested": 0, "inReview": 0}
+    # Start-up seam (docs/architecture.md): the harvest's decision loads the builtin
+    # extractor's memory keys, which a worktree without agents' own stores never needs.
+    from git_memory.extract.builtin import harvest_triage  # noqa: PLC0415
+
+    return harvest_triage.counts(worktree, workspace, stores)
+
+
 # Each subsystem contributes counts under its own key, as JSON data; those that read the
 # state DB are marked, and report an error of opening it as their own.
 COUNT_CONTRIBUTORS: tuple[tuple[str, Contributor, bool], ...] = (
@@ -62,7 +74,7 @@ COUNT_CONTRIBUTORS: tuple[tuple[str, Contributor, bool], ...] = (
     ("consolidation", _consolidation, True),
     ("freshness", verify_status.counts, True),
     ("impact", _impact, False),
-    ("agentMemory", agent_memory_status.counts, True),
+    ("agentMemory", _agent_memory, True),
 )
 
 
@@ -214,8 +226,8 @@ def _waiting(counts: dict[str, Any], ids: ShortIds) -> list[str]:
         items.append(f"{number} stale, left out of assembled context: git memory verify")
     agent_memory = counts.get("agentMemory", {})
     if isinstance(agent_memory, dict) and agent_memory.get("unharvested"):
-        number = _count(agent_memory["unharvested"], "agent memory waits", "agent memories wait")
-        items.append(f"{number} in agents' own stores: git memory harvest")
+        number = agent_memory_status.agent_items(agent_memory["unharvested"])
+        items.append(f"{number} to review: git memory harvest")
     consolidation = counts.get("consolidation", {})
     if isinstance(consolidation, dict) and consolidation.get("pendingRunId"):
         items.append("a consolidation waits for review: git memory review --kind consolidation")

@@ -33,16 +33,16 @@ def verify(ctx: OpContext, request: VerifyRequest) -> VerifyResponse:
     (not checked in a shallow clone), and what the commands named in inline code need: the
     make/just target, the `npm|pnpm|yarn|bun run` script in the nearest package.json, a
     script file, pyproject.toml for uv/poetry, Cargo.toml, go.mod, the compose service.
-    Scenes and skills are checked for the commands they name. IDs (entry ids, `scene:NAME`,
-    `skill:NAME`) narrow the check. With `--changed BASE`, only the entries whose evidence
-    (cited paths, the manifests and files their commands need) the change BASE...HEAD touches
-    are listed, each with its state now; `--format github` prints workflow annotations: on the
-    changed lines with `--changed`, else on each stale memory file. Text that tells agents to
-    act beyond a memory's role (fetch and run code, send data out, read credentials, switch
-    checks off, hide actions, override instructions) in a memory file no promotion reviewed
-    on this machine wrote — a teammate's entry after a pull, a file edited by hand — is
-    flagged with its file and line (`GM_DIRECTIVE_*`); a flag does not change the exit
-    status. Exits 1 when anything is stale.
+    Scenes and skills are checked for the commands they name. IDs (entry ids or any unique
+    prefix of one, `scene:NAME`, `skill:NAME`) narrow the check. With `--changed BASE`, only
+    the entries whose evidence (cited paths, the manifests and files their commands need) the
+    change BASE...HEAD touches are listed, each with its state now; `--format github` prints
+    workflow annotations: on the changed lines with `--changed`, else on each stale memory
+    file. Text that tells agents to act beyond a memory's role (fetch and run code, send data
+    out, read credentials, switch checks off, hide actions, override instructions) in a memory
+    file no promotion reviewed on this machine wrote — a teammate's entry after a pull, a file
+    edited by hand — is flagged with its file and line (`GM_DIRECTIVE_*`); a flag does not
+    change the exit status. Exits 1 when anything is stale.
     """
     if request.changed is not None:
         return drift_response(ctx.worktree, request.changed)

@@ -144,9 +144,8 @@ def test_status_counts_waiting_agent_memories_and_doctor_lists_the_stores(
     waiting = before["counts"]["agentMemory"]
     assert waiting["stores"] == 2
     assert waiting["unharvested"] > 0
-    assert "agent memories wait in agents' own stores: git memory harvest" in (
-        run_cli(["status"], cwd=project.root).stdout
-    )
+    shown = f"{waiting['unharvested']} agent memory items to review: git memory harvest"
+    assert shown in run_cli(["status"], cwd=project.root).stdout
     _, harvested = project.gm("harvest")
     _, after = project.gm("status")
     assert after["counts"]["agentMemory"] == {

@@ -70,5 +70,8 @@ def test_the_text_output_names_the_stores_read(project: Project) -> None:
     BUILDERS["claude-local"][0](project)
     result = run_cli(["extract", "--runner", "builtin"], cwd=project.root)
     assert result.exit_code == 0, result.stderr
-    assert "agents' own memory (claude-local): 1 item(s) offered" in result.stdout
+    assert (
+        "agents' own memory (claude-local): 1 agent memory item to review,"
+        " now in the review queue: git memory review" in result.stdout
+    )
     assert "make dev" in result.stdout

@@ -39,12 +39,14 @@ def test_cut_against_the_whole_namespace_not_only_the_ids_shown() -> None:
     assert clash.value.code == "GM_ID_AMBIGUOUS"
 
 
-def test_a_long_name_is_cut_with_a_mark_and_typed_back_with_it() -> None:
+def test_a_name_is_shown_whole_and_typed_back_as_any_unique_prefix() -> None:
     stem = "when-the-integration-suite-fails-on-ci-"
     names = [stem + "check-the-database", stem + "check-the-cache", "storybook", "storybook-2"]
     shown = abbreviate_within([names[0], "storybook"], names)
-    assert shown == {names[0]: stem + "check-the-d…", "storybook": "storybook"}
-    for typed in (stem + "check-the-d…", stem + "check-the-d..."):
+    assert shown == {names[0]: names[0], "storybook": "storybook"}, "never cut (issue 45)"
+    assert abbreviations(names) == {name: name for name in names}
+    # The mark older versions printed after a cut name, or three dots, is still understood.
+    for typed in (stem + "check-the-d", stem + "check-the-d…", stem + "check-the-d..."):
         assert resolve(typed, names, what="entry", code="GM_X", listed_by="x") == names[0]
     assert resolve("storybook", names, what="entry", code="GM_X", listed_by="x") == "storybook"
     assert resolve("make-b", [*names, "make-build"], what="e", code="X", listed_by="x") == (
@@ -52,8 +54,9 @@ def test_a_long_name_is_cut_with_a_mark_and_typed_back_with_it() -> None:
     ), "a plain unique prefix names its entry too"
     assert not matches("sto", "storybook"), "at least 4 characters, as for a digest"
     with pytest.raises(UsageError) as several:
-        resolve("story…", names, what="entry", code="GM_X", listed_by="x")
+        resolve("story", names, what="entry", code="GM_X", listed_by="x")
     assert several.value.details["matches"] == ["storybook", "storybook-2"]
+    assert "it matches storybook, storybook-2" in several.value.message, "whole names"
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ def test_demo_writes_memory_files_and_the_claude_block(
         "1. built",
         "2. indexed",
         "3. builtin runner",
-        "5. prepared plan",
+        "5. prepared promotion plan",
         "6. promoted",
         "7. assembled CLAUDE.md",
     ):

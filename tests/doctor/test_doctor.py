@@ -100,3 +100,17 @@ def test_state_home_inside_the_worktree_is_a_doctor_failure(
     checks = _checks(result)
     assert checks["state home"]["status"] == "fail"
     assert "inside a git worktree" in checks["state home"]["detail"]
+
+
+def test_a_missing_man_page_is_reinstalled_with_the_interpreter_git_memory_runs_on(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import sys
+
+    from git_memory.doctor.checks import check_man_page
+
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))  # an install without the man page
+    check = check_man_page()
+    assert check.status == "fail"
+    # Its own (virtual environment's) interpreter: a system `python3` may refuse to install.
+    assert check.hint == f"reinstall the package from its clone: {sys.executable} -m pip install ."

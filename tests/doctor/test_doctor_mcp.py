@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pytest_git import GitRepo
 
+from git_memory.doctor.mcp_clients import CLAUDE_REGISTER
 from tests.conftest import PROJECT_ROOT, run_cli
 
 CONTRIB = PROJECT_ROOT / "contrib" / "mcp"
@@ -128,3 +130,31 @@ def test_project_scope_needs_trust_and_approval(
     else:
         assert check["status"] == "warn"
         assert "trusted" in check["detail"]
+
+
+# Where a person reads how to register the server with Claude Code (issue 45, item 12).
+REGISTRATION_TEXTS = ("README.md", "docs/guide-agent.md", "contrib/mcp/README.md")
+CLAUDE_ADD = re.compile(r"claude mcp add[^`\n#]*")
+
+
+def test_doctor_and_every_guide_give_one_registration_command(
+    git_repo: GitRepo, hermetic_env: dict[str, Path]
+) -> None:
+    hint = _mcp_checks(git_repo.workspace)["mcp claude"]["hint"]
+    command = hint.split(" (", 1)[0]
+    assert command == CLAUDE_REGISTER
+    own_help = run_cli(["mcp", "-h"], cwd=git_repo.workspace).stdout
+    texts = {name: (PROJECT_ROOT / name).read_text(encoding="utf-8") for name in REGISTRATION_TEXTS}
+    for name, text in {**texts, "git memory mcp -h": own_help}.items():
+        assert command in text, f"{name} does not give the doctor's command"
+        others = {
+            found.strip()
+            for found in CLAUDE_ADD.findall(text)
+            if found.strip() != command and "--repository" not in found
+        }
+        assert others == set(), f"{name} gives another registration command: {others}"
+    # Pinning one repository is the one other form, and it is for one project only.
+    (pin,) = {
+        f.strip() for f in CLAUDE_ADD.findall(texts["contrib/mcp/README.md"]) if "--repo" in f
+    }
+    assert pin.startswith("claude mcp add --scope local git-memory -- git memory mcp --repository")

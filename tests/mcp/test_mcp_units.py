@@ -109,7 +109,7 @@ def test_mcp_command_is_listed_and_documented(gm: Any) -> None:
     own = gm(["mcp", "-h"])
     assert own.exit_code == 0
     assert "--repository" in own.stdout
-    assert "claude mcp add git-memory -- git memory mcp" in own.stdout
+    assert "claude mcp add --scope user git-memory -- git memory mcp" in own.stdout
 
 
 def test_raw_protocol_garbage_gets_json_rpc_errors_not_a_crash(repo: Repo) -> None:
@@ -186,7 +186,7 @@ def test_registration_snippets_name_the_real_command_and_tools() -> None:
     claude = json.loads((contrib / "claude-mcp.json").read_text())["mcpServers"]["git-memory"]
     assert [claude["command"], *claude["args"]] == ["git", "memory", "mcp"]
     readme = (contrib / "README.md").read_text()
-    assert "claude mcp add git-memory -- git memory mcp" in readme
+    assert "claude mcp add --scope user git-memory -- git memory mcp" in readme
     settings = json.loads((contrib / "claude-settings.json").read_text())
     assert settings["enabledMcpjsonServers"] == ["git-memory"]
     permissions = settings["permissions"]

@@ -260,6 +260,35 @@ def report(measured: list[Measured]) -> dict[str, Any]:
     return result
 
 
+def by_kind(measured: list[Measured]) -> dict[str, Any]:
+    """Each part's totals per kind of memory: KEEP labels found of those labelled, and the
+    candidates with what they matched. Totals only, so the test part can be read this way
+    too without showing a single one of its verdicts."""
+    result: dict[str, Any] = {}
+    for name in PARTS:
+        chosen = [m for m in measured if in_part(m.repository, name)]
+        kinds: dict[str, dict[str, int]] = {}
+        for m in chosen:
+            for label in m.repository.labels:
+                if label["verdict"] == "KEEP":
+                    row = kinds.setdefault(_kind(label["kind"]), _zero())
+                    row["keep_labelled"] += 1
+            for candidate, label in m.pairs:
+                row = kinds.setdefault(candidate.kind, _zero())
+                row["candidates"] += 1
+                row[label["verdict"].lower() if label else "unlabelled"] += 1
+        result[name] = dict(sorted(kinds.items()))
+    return result
+
+
+def _kind(kind: str) -> str:
+    return "rule" if kind == "fact" else kind  # review shows facts among the stated rules
+
+
+def _zero() -> dict[str, int]:
+    return dict.fromkeys(("keep_labelled", "candidates", "keep", "maybe", "noise", "unlabelled"), 0)
+
+
 def details(measured: list[Measured]) -> list[str]:
     """The tuning part's verdicts and misses, one line each; the test part's count only."""
     tuning = [m for m in measured if m.repository.part == "tune"]
@@ -296,12 +325,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--details", action="store_true", help="the tuning part's verdicts and misses, to stderr"
     )
+    parser.add_argument(
+        "--by-kind", action="store_true", help="each part's totals per kind of memory, to stderr"
+    )
     args = parser.parse_args(argv)
     repos = args.repos.split(",") if args.repos else list(QUICK) if args.quick else None
     with tempfile.TemporaryDirectory(prefix="bench-extract-real-") as tmp:
         measured = measure(Path(tmp), repos)
     if args.details:
         print(*details(measured), sep="\n", file=sys.stderr)
+    if args.by_kind:
+        print(json.dumps(by_kind(measured)), file=sys.stderr)
     print(json.dumps(report(measured)))
     return 0
 

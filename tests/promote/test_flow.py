@@ -91,7 +91,10 @@ def test_promote_names_every_file_it_wrote_and_which_are_new(gm: Any, repo: Repo
     assert f"  {NEW_PATH} (new)" in lines
     assert f"  {OLD_PATH} (changed)" in lines
     assert "  .memory/index.json (regenerated)" in lines
-    assert "new files are untracked" in applied.stdout
+    next_steps = applied.stdout.split("next:\n", 1)[1].splitlines()
+    assert next_steps[0].split()[:2] == ["git", "status"]
+    assert "untracked, so `git diff` alone misses them" in next_steps[0]
+    assert "git memory assemble --provider all" in next_steps[1], "what updates the agents' files"
 
 
 def test_promote_of_changed_files_only_does_not_speak_of_new_ones(
@@ -109,4 +112,4 @@ def test_promote_of_changed_files_only_does_not_speak_of_new_ones(
     assert applied.exit_code == 0, applied.stderr
     assert f"  {OLD_PATH} (changed)" in applied.stdout.splitlines()
     assert "untracked" not in applied.stdout
-    assert "see the changes with `git diff`" in applied.stdout
+    assert applied.stdout.split("next:\n", 1)[1].split()[:4] == ["git", "diff", "see", "the"]

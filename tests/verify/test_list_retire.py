@@ -31,7 +31,7 @@ def test_list_is_a_table_with_freshness(rotted: Repo, gm: Any) -> None:
         "deploy-with-make", "work_method", "80", "human-confirmed", "2026-01-05", "stale"
     ]  # fmt: skip
     assert lines[1].endswith("Deploy with `make deploy`.")
-    assert lines[-1] == "9 approved: 4 fresh, 4 stale, 1 unverifiable"
+    assert lines[-2] == "9 approved: 4 fresh, 4 stale, 1 unverifiable"
 
 
 def test_list_filters_by_staleness_and_type(rotted: Repo, gm: Any) -> None:
@@ -45,18 +45,25 @@ def test_list_filters_by_staleness_and_type(rotted: Repo, gm: Any) -> None:
     assert facts["counts"]["total"] == len(STALE | FRESH | UNVERIFIABLE) + 1
 
 
-def test_long_ids_get_a_unique_short_form(repo: Repo, gm: Any) -> None:
+def test_long_ids_are_listed_whole_and_a_prefix_is_said_to_work(repo: Repo, gm: Any) -> None:
     stem = "when-the-integration-suite-fails-on-ci-"
-    write_entry(repo, stem + "check-the-database-container", "One.")
-    write_entry(repo, stem + "check-the-cache-container", "Two.")
+    ids = [stem + "check-the-cache-container", stem + "check-the-database-container"]
+    for identifier in ids:
+        write_entry(repo, identifier, "One.")
     short = {
         e["id"]: e["shortId"]
         for e in gm(["list", "--format", "json"], cwd=repo.root).json()["entries"]
     }
-    assert short == {
-        stem + "check-the-database-container": stem + "check-the-d…",
-        stem + "check-the-cache-container": stem + "check-the-c…",
-    }
+    assert short == {identifier: identifier for identifier in ids}
+    table = gm(["list"], cwd=repo.root).stdout.splitlines()
+    assert [line.split()[0] for line in table[1:3]] == ids, "whole ids, nothing cut"
+    assert "…" not in "\n".join(table)
+    assert table[-1] == (
+        "an id may be typed as any unique prefix of it (4 characters or more):"
+        " git memory verify ID, git memory retire ID --reason TEXT"
+    )
+    assert "unique prefix" in gm(["help", "retire"], cwd=repo.root).stdout
+    assert "unique prefix" in gm(["help", "verify"], cwd=repo.root).stdout
 
 
 def _retire(repo: Repo, gm: Any, *args: str) -> dict[str, Any]:
@@ -163,11 +170,11 @@ def test_retire_leaves_git_untouched(rotted: Repo, gm: Any, hermetic_env: dict[s
     assert rotted.snapshot() == before
 
 
-def test_a_short_id_from_the_table_names_its_entry(repo: Repo, gm: Any) -> None:
+def test_a_unique_prefix_names_its_entry(repo: Repo, gm: Any) -> None:
     stem = "when-the-integration-suite-fails-on-ci-"
     write_entry(repo, stem + "check-the-database-container", "Run `make db`.")
     write_entry(repo, stem + "check-the-cache-container", "Run `make cache`.")
-    short = stem + "check-the-d…"
+    short = stem + "check-the-d"
     verified = gm(["verify", short, "--format", "json"], cwd=repo.root)
     assert [e["id"] for e in verified.json()["entries"]] == [stem + "check-the-database-container"]
     plan = _retire(repo, gm, short, "--reason", "no database any more")

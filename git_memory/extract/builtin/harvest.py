@@ -2,13 +2,16 @@
 
 An item travels the path a drafted transcript memory does: a DraftCandidate validated by its
 contract, one statement citing the store item (the store, the item's key and its content
-digest; never a path under the home directory or a session id) and the transcript turns
-that wrote it when the sessions index saw them (agent_memory/origin.py), assessed by the host
-(`unverified` until a person confirms it in review), then the promotion lint gate. What an
-agent wrote is typed the way transcript memories are: a command or a trap is a work method,
-a rule or a fact a work fact. An item whose substance approved memory already holds is not
-offered; an item harvested once is offered again only when its text changed, as an update of
-the entry it became.
+digest; never a path under the home directory or a session id), the transcript turns that
+wrote it when the sessions index saw them (agent_memory/origin.py) and the files of the
+repository it names, assessed by the host (`unverified` until a person confirms it in
+review), then the promotion lint gate. A promoted item thus cites those files, and
+`git memory verify` checks them as it checks an extracted memory's. An item is typed as
+its store files it (`item_kind`), else the way the builtin extractor types what it finds: a
+trap or a command only when its inline code holds a project command or a set-up step as the
+one command model reads it (`command_line`), a rule by its opening words, else a fact; a
+command or a trap is a work method, a rule or a fact a work fact. Which items are offered
+is `harvest_triage`'s decision.
 """
 
 from __future__ import annotations
@@ -20,19 +23,24 @@ from git_memory.agent_memory.items import MemoryItem
 from git_memory.agent_memory.origin import WritingTurn, writing_turns
 from git_memory.agent_memory.read import UnreadFile, read_store
 from git_memory.agent_memory.stores import FoundStore, StoreSpec, locate
+from git_memory.command_line.line import parse
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import DraftCandidate, DraftStatement
 from git_memory.contracts.host_records import CatalogItem
 from git_memory.extract.assess import assess_statements
-from git_memory.extract.builtin.window import memory_keys
+from git_memory.extract.builtin import harvest_triage as triage
 from git_memory.extract.private_text import without_homes
+from git_memory.repo.evidence import RepositoryFacts
 from git_memory.store import agent_memory as harvest_state
 from git_memory.store import candidates as store
-from git_memory.store.approved import list_approved_entries
 from git_memory.store.session import Workspace
 
 LIMITATION = "agent-memory: written by an agent; not checked against the repository"
-_COMMAND = re.compile(r"`[^`\n]+`")
+PATH_LIMITATION = "path-named: the item names this tracked file; what it says of it is unchecked"
+_CODE = re.compile(r"`([^`\n]+)`")
+# A file or folder of the repository as a note names it: `src/app/parser.py`, `Makefile`,
+# docs/guide.md (with or without inline code; a trailing `/`, `.`, `,` or `:` is not part).
+_PATH = re.compile(r"(?<![\w./~-])(?:\./)?([\w-][\w.-]*(?:/[\w.-]+)*)/?")
 _TRAP = re.compile(
     r"\b(?:fails?|failed|failing|error|breaks?|broke|instead|hangs?|crash(?:es)?)\b",
     re.IGNORECASE,
@@ -66,12 +74,36 @@ class HarvestOutcome:
 
 
 def kind_of(text: str) -> str:
-    """command, trap, rule or fact: how the builtin extractor would file the same words."""
-    if _COMMAND.search(text) and _TRAP.search(text):
+    """command, trap, rule or fact: how the builtin extractor would file the same words.
+
+    Inline code counts as a command only when the extractor's command model reads a project
+    command (a test, build, lint… run) or a set-up step (`make migrate`, `bun install`) in
+    it, so a file path, an identifier or a shell tool in backticks leaves a fact a fact."""
+    command = any(_is_command(code) for code in _CODE.findall(text))
+    if command and _TRAP.search(text):
         return "trap"
     if _RULE.match(text.lstrip("*_ ")):
         return "rule"
-    return "command" if _COMMAND.search(text) else "fact"
+    return "command" if command else "fact"
+
+
+def _is_command(code: str) -> bool:
+    """A project command, or a set-up step of a tool and what it sets up (`uv sync`): a lone
+    word in backticks that is no project command is a name (`.env`, `virtualenv`)."""
+    return any(
+        segment.kind is not None or (segment.setup and len(segment.words) > 1)
+        for segment in parse(code).commands
+    )
+
+
+def named_paths(text: str, tracked: frozenset[str]) -> list[str]:
+    """The files and folders of the repository (tracked by git) the text names, in order."""
+    found: list[str] = []
+    for match in _PATH.finditer(text):
+        path = match.group(1).rstrip(".")
+        if path in tracked and path not in found and ("/" in path or "." in path[1:]):
+            found.append(path)
+    return found
 
 
 def item_kind(item: MemoryItem) -> str:
@@ -84,7 +116,7 @@ def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
     worktree = workspace.worktree
     outcome = HarvestOutcome(stores=locate(worktree, specs))
     prior = harvest_state.harvested_items(workspace.db, workspace.owner)
-    approved = _approved(workspace)
+    approved = triage.approved_bodies(workspace)
     items: list[MemoryItem] = []
     for found in outcome.stores:
         read, diagnostics = read_store(found, worktree.root)
@@ -99,46 +131,32 @@ def harvest(workspace: Workspace, specs: list[StoreSpec]) -> HarvestOutcome:
     return outcome
 
 
-def _approved(workspace: Workspace) -> list[tuple[str, str]]:
-    """(entry id, normalized body) of every approved entry."""
-    rows = list_approved_entries(workspace.db, workspace.owner)
-    return [(row["entry_id"], _normalized(row["body_text"])) for row in rows]
-
-
-def _normalized(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def _one(
     workspace: Workspace,
     outcome: HarvestOutcome,
     item: MemoryItem,
     previous: harvest_state.HarvestedItem | None,
-    approved: list[tuple[str, str]],
+    approved: triage.Approved,
     *,
     turns: list[WritingTurn],
 ) -> None:
-    if previous is not None and previous.content_digest == item.digest:
+    decision, target = triage.decide(workspace, item, previous, approved)
+    if decision == "unchanged":
         outcome.unchanged += 1
         return
-    target = _entry_of(workspace, previous, approved)
-    # An edited item is compared with approved memory other than the entry it became.
-    others = [body for entry, body in approved if entry != target]
-    keys = memory_keys(item.content.strip())
-    if any(keys & memory_keys(body) or body == _normalized(item.content) for body in others):
+    if decision == "approved":
         outcome.already_approved += 1
         _remember(workspace, item, None)
         return
     _supersede(workspace, previous)
-    candidate_id = f"harvest-{digest([item.store, item.key, item.digest])[:16]}-c1"
-    existing = store.get_candidate(workspace.db, candidate_id)
-    if existing is None:
-        _stage(workspace, candidate_id, item, target, turns)
+    candidate_id = triage.candidate_id(item)
     _remember(workspace, item, candidate_id)
-    if existing is None or existing.status == "quarantined":
-        outcome.offered.append(
-            (candidate_id, item, item_kind(item), "update" if target else "store")
-        )
+    if decision == "decided":  # its text came back to one a person already decided on
+        outcome.unchanged += 1
+        return
+    if store.get_candidate(workspace.db, candidate_id) is None:
+        _stage(workspace, candidate_id, item, target, turns)
+    outcome.offered.append((candidate_id, item, item_kind(item), "update" if target else "store"))
 
 
 def _supersede(workspace: Workspace, previous: harvest_state.HarvestedItem | None) -> None:
@@ -161,21 +179,6 @@ def _remember(workspace: Workspace, item: MemoryItem, candidate_id: str | None) 
     )
 
 
-def _entry_of(
-    workspace: Workspace,
-    previous: harvest_state.HarvestedItem | None,
-    approved: list[tuple[str, str]],
-) -> str | None:
-    """The approved entry the item's earlier text became (its promoted candidate's content)."""
-    if previous is None or previous.candidate_id is None:
-        return None
-    earlier = store.get_candidate(workspace.db, previous.candidate_id)
-    if earlier is None or earlier.status != "promoted":
-        return None
-    text = _normalized(str(earlier.payload.get("content", "")))
-    return next((entry for entry, body in approved if body == text), None)
-
-
 def _stage(
     workspace: Workspace,
     candidate_id: str,
@@ -194,8 +197,13 @@ def _stage(
         limitations=(LIMITATION,),
     )
     written = _turn_evidence(turns)
-    catalog = {evidence_id: evidence, **{e.evidence_id: e for e, _ in written}}
     text = item.content.strip()
+    named = _path_evidence(named_paths(text, tracked_paths(workspace)), first=len(written) + 2)
+    catalog = {
+        evidence_id: evidence,
+        **{e.evidence_id: e for e, _ in written},
+        **{e.evidence_id: e for e in named},
+    }
     draft = without_homes(
         DraftCandidate(
             content=text,
@@ -261,6 +269,7 @@ def _stage(
                 },
             )
         )
+    refs += [_path_ref(cited) for cited in named]
     store.add_evidence_refs(workspace.db, candidate_id, refs)
     store.set_assessment(workspace.db, candidate_id, assessment)
 
@@ -286,3 +295,39 @@ def _turn_evidence(turns: list[WritingTurn]) -> list[tuple[CatalogItem, WritingT
         )
         found.append((item, turn))
     return found
+
+
+def tracked_paths(workspace: Workspace) -> frozenset[str]:
+    """Every path git tracks in this worktree, and every folder that holds one."""
+    return RepositoryFacts(workspace.worktree.repository).tracked
+
+
+def _path_evidence(paths: list[str], *, first: int) -> list[CatalogItem]:
+    """A catalog item for each repository file the item names (numbered from `first`)."""
+    found = []
+    for number, path in enumerate(paths, start=first):
+        pointer = {"kind": "path", "path": path}
+        found.append(
+            CatalogItem(
+                evidence_id=f"ev-{number}-{digest(pointer)[:12]}",
+                pointer=pointer,
+                pointer_digest=digest(pointer),
+                strength="contextual",
+                relations=("named-in-item",),
+                limitations=(PATH_LIMITATION,),
+            )
+        )
+    return found
+
+
+def _path_ref(cited: CatalogItem) -> store.EvidenceRef:
+    path = str(cited.pointer["path"])
+    return store.EvidenceRef(
+        statement_id="s1",
+        evidence_id=cited.evidence_id,
+        pointer_digest=cited.pointer_digest,
+        relation=cited.relations[0],
+        strength=cited.strength,
+        limitations=list(cited.limitations),
+        detail={"kind": "path", "path": path, "display": f"path {path} (tracked by git)"},
+    )
