@@ -51,8 +51,10 @@ def prepare_plan(workspace: Workspace, request: PrepareRequest) -> PromotionPlan
     with db.read():
         inputs = [_checked_input(db, owner, item) for item in request.candidates]
         confirmed = assessment_rows(db, request.candidates)
-    require_confirmed(request.candidates, [item.content for item in inputs])
+    # Lint first: a secret or a hidden character is refused outright, before anyone is asked
+    # to confirm the directives of a text that can never be planned.
     files = _render(worktree, inputs)
+    require_confirmed(request.candidates, [item.content for item in inputs])
     plan = build_plan(workspace.binding, request, confirmed, _planned(worktree, files))
     store_plan(
         db,

@@ -66,15 +66,21 @@ def test_short_ids_are_printed_and_taken_back(
     discarded = run_cli(["discard", shown], cwd=sample.root)  # no --revision: the current one
     assert discarded.exit_code == 0, discarded.stderr
     assert discarded.stdout.startswith(f"discarded {shown} ")
-    assert _quarantined(hermetic_env["state"]) == queue[1:]
-    ambiguous = run_cli(["discard", queue[1][0][: len("extract-") + 5]], cwd=sample.root)
+    remaining = _quarantined(hermetic_env["state"])
+    (gone,) = set(queue) - set(remaining)
+    assert len(remaining) == len(queue) - 1
+    stem, suffix = shown.rsplit("-", 1)
+    assert gone[0].startswith(stem) and gone[0].endswith(f"-{suffix}"), "review's first line"
+    ambiguous = run_cli(["discard", remaining[0][0][: len("extract-") + 5]], cwd=sample.root)
     assert ambiguous.exit_code == 2
     assert "[GM_ID_AMBIGUOUS]" in ambiguous.stderr
     unknown = run_cli(["discard", "extract-ffffffff-c9"], cwd=sample.root)
     assert unknown.exit_code == 2
     assert "[GM_CANDIDATE_NOT_FOUND]" in unknown.stderr
     assert "hint: `git memory review` lists them" in unknown.stderr
-    stale = run_cli(["discard", queue[1][0], "--revision", str(queue[1][1] + 5)], cwd=sample.root)
+    stale = run_cli(
+        ["discard", remaining[0][0], "--revision", str(remaining[0][1] + 5)], cwd=sample.root
+    )
     assert stale.exit_code == 1
     assert "[GM_REVISION_CONFLICT]" in stale.stderr
 

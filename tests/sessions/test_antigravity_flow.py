@@ -123,7 +123,7 @@ def _planned(path: Path) -> list[str]:
     records = _records(path)
     tasks = {r.turn_key: "task" for r in records}
     planned = plan_window([("s", records)], tasks, known=set())
-    return [fact.content for facts in planned.values() for fact in facts]
+    return [fact.content for facts in planned.placed.values() for fact in facts]
 
 
 def _step(index: int, source: str, kind: str, **fields: Any) -> str:

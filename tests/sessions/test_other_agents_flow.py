@@ -78,7 +78,12 @@ def test_gemini_and_copilot_sessions_reach_recall_and_the_builtin_extractor(
         cwd=repo.root,
     )
     assert extracted.exit_code == 0, extracted.stderr + extracted.stdout
-    assert len(extracted.json()["extracted"]) == len(document["tasks"]) > 0
+    # The builtin extractor reads the whole window and answers the tasks whose turns hold
+    # what it proposes: the Gemini session's command is one of them.
+    answered = extracted.json()
+    assert answered["sessions"] == 1
+    assert answered["extracted"]
+    assert set(answered["extracted"]) <= {task["taskId"] for task in document["tasks"]}
 
 
 def test_cursor_turns_are_dated_and_reach_recall(

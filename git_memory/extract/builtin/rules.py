@@ -356,7 +356,7 @@ class _PreviousCommand:
     (a correction): parsing every turn's commands for the few corrections was most of the
     rules' cost over a team's window."""
 
-    def __init__(self, record: Any, scrub: Callable[[str], str]) -> None:
+    def __init__(self, record: TurnRecord, scrub: Callable[[str], str]) -> None:
         self._record, self._scrub = record, scrub
         self._found: str | None = None
 
@@ -366,7 +366,9 @@ class _PreviousCommand:
         return self._found
 
 
-def _previous_command(record: Any, scrub: Callable[[str], str]) -> _PreviousCommand | None:
+def _previous_command(
+    record: TurnRecord | None, scrub: Callable[[str], str]
+) -> _PreviousCommand | None:
     """The agent's last action of `record` (None when it ran no tool)."""
     return _PreviousCommand(record, scrub) if record is not None and record.tool_calls else None
 
