@@ -126,8 +126,9 @@ class Review(Model):
     kind: CandidateKind | None = None
     items: Annotated[list[ReviewItem], Field(max_length=200)]
     # True after review asked at a terminal: `items` are what still waits once the answers
-    # were given (skipped, or left when the person quit).
-    after_answers: bool = False
+    # were given (skipped, or left when the person quit). Absent otherwise, so a listing's
+    # document is what it always was.
+    after_answers: bool | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
     @field_validator("items")
     @classmethod

@@ -25,8 +25,7 @@ def impact(ctx: OpContext, request: ImpactRequest) -> ImpactResponse:
     gets both windows (sessions, days, counts) and a verdict: helped, no change, not
     relevant since, too little data (fewer than 10 sessions on a side) or uncommitted. A
     correlation in this team's history, not a controlled experiment. IDs (or unique prefixes)
-    narrow it. Run `git memory sessions sync` first to
-    index new transcripts. Changes nothing.
+    narrow it. Run `git memory sessions sync` first. Changes nothing.
     """
     response = measure_impact(ctx.worktree, request.ids, request.since)
     missing = sorted(set(request.ids) - {item.id for item in response.entries})

@@ -73,7 +73,7 @@ def review(ctx: OpContext, request: ReviewRequest) -> Review:
             held = held_by_open_plans(workspace)
             items = [item for item in items if item.candidate_id not in held]
     return Review.model_validate(
-        {"kind": request.kind, "items": items, "afterAnswers": ctx.interactive}
+        {"kind": request.kind, "items": items, "afterAnswers": ctx.interactive or None}
     )
 
 
