@@ -70,7 +70,8 @@ def test_short_ids_are_printed_and_taken_back(
     (gone,) = set(queue) - set(remaining)
     assert len(remaining) == len(queue) - 1
     stem, suffix = shown.rsplit("-", 1)
-    assert gone[0].startswith(stem) and gone[0].endswith(f"-{suffix}"), "review's first line"
+    assert gone[0].startswith(stem), "review's first line"
+    assert gone[0].endswith(f"-{suffix}"), "review's first line"
     ambiguous = run_cli(["discard", remaining[0][0][: len("extract-") + 5]], cwd=sample.root)
     assert ambiguous.exit_code == 2
     assert "[GM_ID_AMBIGUOUS]" in ambiguous.stderr
