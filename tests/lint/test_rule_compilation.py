@@ -60,6 +60,7 @@ def recording(source, flags=0):
 
 
 re.compile = recording
+from git_memory.formats import bounded_json, entry
 from git_memory.lint import assigned, entropy, normalize, rules
 from git_memory.lint.engine import scan_secrets
 re.compile = compile_now
@@ -77,6 +78,9 @@ rare = {
     "rules.SESSION_CONTEXT": rules.SESSION_CONTEXT,
     "rules.HEX_RUN": rules.HEX_RUN,
     "normalize._HEX": normalize._HEX,
+    "bounded_json._NOT_STRUCTURE_BYTES": bounded_json._NOT_STRUCTURE_BYTES,
+    "bounded_json._EMPTY_PAIR": bounded_json._EMPTY_PAIR,
+    "entry.COMMIT_HASH": entry.COMMIT_HASH,
 }
 sources = {name: getattr(value, "pattern", value) for name, value in rare.items()}
 session = "6f9619ff-8b86-4d11-b42d-00c04fc964ff"
@@ -95,7 +99,8 @@ print(json.dumps({
 
 def test_patterns_of_rare_text_are_not_compiled_when_the_engine_loads() -> None:
     """Word splits for entropy, assigned-name parts, HTTP credentials, session-id context, hex
-    runs and hex decoding wait for the text that needs them; such text still blocks."""
+    runs, hex decoding, commit ids and deep JSON wait for the text that needs them; such text
+    still blocks."""
     result = subprocess.run(
         [sys.executable, "-c", IMPORT_PROBE], capture_output=True, text=True, check=True
     )
