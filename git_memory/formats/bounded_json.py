@@ -17,6 +17,8 @@ import json
 import math
 import re
 
+from git_memory.patterns import compiled
+
 # Not `from typing import TYPE_CHECKING`: importing `typing` is a measured part of the
 # pre-commit hook's start (docs/performance.md); type checkers take the name as True.
 TYPE_CHECKING = False
@@ -34,8 +36,11 @@ DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 # possessively, so a text of many lone quotes is still scanned once), or a run of anything
 # that is neither a bracket nor a quote.
 _NOT_STRUCTURE = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)|[^"\[\]{}]++', re.DOTALL)
-_NOT_STRUCTURE_BYTES = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)|[^"\[\]{}]++', re.DOTALL)
-_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
+# The bytes form and the empty pairs are compiled on first use (`re` caches the one,
+# `git_memory.patterns` the other): the pre-commit hook reads text, and few documents open
+# more brackets than the limit.
+_NOT_STRUCTURE_BYTES = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)|[^"\[\]{}]++'
+_EMPTY_PAIR = r"\[\]|\{\}"
 
 
 class JsonRefused(ValueError):
@@ -53,7 +58,7 @@ def nesting_exceeds(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
     decide it whatever the depth of the text. When brackets stop pairing (a malformed text),
     the rounds done plus the openers left bound the depth any parser could reach."""
     if isinstance(text, bytes):
-        skeleton = _NOT_STRUCTURE_BYTES.sub(b"", text).decode("ascii")
+        skeleton = re.compile(_NOT_STRUCTURE_BYTES, re.DOTALL).sub(b"", text).decode("ascii")
     else:
         skeleton = _NOT_STRUCTURE.sub("", text)
     openers = skeleton.count("[") + skeleton.count("{")
@@ -64,7 +69,7 @@ def nesting_exceeds(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
     for rounds in range(limit + 1):
         if not skeleton:
             return False
-        skeleton, removed = _EMPTY_PAIR.subn("", skeleton)
+        skeleton, removed = compiled(_EMPTY_PAIR).subn("", skeleton)
         if not removed:
             return rounds + skeleton.count("[") + skeleton.count("{") > limit
     return True

@@ -55,7 +55,7 @@ PATH_SCOPE = rf"path:(\.|{_SEGMENT}(?:/{_SEGMENT})*)"
 
 ENTRY_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_ID_LENGTH = 128
-COMMIT_HASH = re.compile(r"[0-9a-f]{40}")
+COMMIT_HASH = r"[0-9a-f]{40}"
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
@@ -305,7 +305,7 @@ def _evidence(item: Field) -> Evidence:
         repo, hash_ = commit["repo"], commit["hash"]
         if not (isinstance(repo, str) and repo and isinstance(hash_, str)):
             raise _invalid(item, "commit repo must be a non-empty string")
-        if COMMIT_HASH.fullmatch(hash_) is None:
+        if compiled(COMMIT_HASH).fullmatch(hash_) is None:
             raise _invalid(item, "commit hash must be 40 lowercase hex digits")
         parsed.append(Commit(repo, hash_))
     if not all(isinstance(p, str) and p for p in paths):

@@ -27,6 +27,7 @@ from git_memory.lint.entropy import (
     shannon_bits,
     value_core,
 )
+from git_memory.patterns import compiled
 from git_memory.records import Record
 
 ASSIGNED_CODE = "GM_LINT_ASSIGNED_SECRET"
@@ -49,7 +50,7 @@ _SUFFIX_WORDS = ("password", "passwd", "secret", "token", "credential", "apikey"
 _PART_WORDS = frozenset({*_SUFFIX_WORDS, "credentials", "key", "pwd", "auth", "pass", "passphrase"})
 _PASSWORD_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passphrase"})
 _PUBLIC_WORDS = frozenset({"public", "publishable", "pub"})
-_NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_NAME_PART = r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+"
 
 MIN_PASSWORD = 6
 # API keys and tokens are longer than passwords; a short value under a key name is far more
@@ -58,14 +59,14 @@ MIN_VALUE = 12
 MIN_ENCODED = 16
 MIN_BITS = 3.0
 DOMINANT_SHARE = 0.5
-_ENCODED = re.compile(r"[A-Za-z0-9+/=_-]+")
+_ENCODED = r"[A-Za-z0-9+/=_-]+"
 # Inside a value: an elision, a template, a call or a URL (the URL rule judges URLs).
 _PLACEHOLDERS = ("…", "...", "redacted", "xxxx", "your", "<", ">", "{", "}", "(", "://")
 # At its start: a variable, a path or a reference.
 _REFERENCE_START = ("$", "%", "/", "./", "~/", "@", "&", "#", "[", "\\")
-_CONSTANT_NAME = re.compile(r"[A-Z][A-Z_]*")
+_CONSTANT_NAME = r"[A-Z][A-Z_]*"
 
-_HTTP = re.compile(
+_HTTP = (
     r"(?<![A-Za-z0-9])(?P<scheme>[Bb]asic|BASIC|[Bb]earer|BEARER)[ \t]+"
     r"(?P<value>[A-Za-z0-9._~+/-]{8,}=*)(?![A-Za-z0-9._~+/=-])"
 )
@@ -83,7 +84,7 @@ class Hit(Record):
 def _name_kind(name: str) -> str | None:
     """What the last word of `name` says its value is: "password", "secret", "key" (a bare
     `key`, which names map entries and cache keys as often as credentials) or None."""
-    words = [part.lower() for part in _NAME_PART.findall(name)]
+    words = [part.lower() for part in compiled(_NAME_PART).findall(name)]
     if not words or _PUBLIC_WORDS.intersection(words):
         return None  # `PublicKeyToken`, `publishable_key`: public by name
     last = words[-1]
@@ -111,7 +112,7 @@ def not_a_secret(value: str) -> bool:
     return (
         any(mark in lowered for mark in _PLACEHOLDERS)
         or value.startswith(_REFERENCE_START)
-        or _CONSTANT_NAME.fullmatch(value) is not None
+        or compiled(_CONSTANT_NAME).fullmatch(value) is not None
         or _dominated(value)
         or looks_fake(value)
         or is_identifier_like(value)
@@ -125,7 +126,7 @@ def _secret_value(value: str, kind: str) -> bool:
         return True
     if value.isdigit() or decodes_to_text(value_core(value)):
         return False  # counts and limits (`max_token: 81920`); base64 of text, not key bytes
-    encoded = len(value) >= MIN_ENCODED and _ENCODED.fullmatch(value) is not None
+    encoded = len(value) >= MIN_ENCODED and compiled(_ENCODED).fullmatch(value) is not None
     if kind == "key":
         return encoded and shannon_bits(value) >= MIN_BITS
     return encoded or shannon_bits(value) >= MIN_BITS
@@ -156,7 +157,7 @@ def http_credentials(text: str) -> Iterable[Hit]:
     """`Basic <base64 of user:password>` and `Bearer <token>` credentials in `text`."""
     if not any(trigger in text for trigger in _HTTP_TRIGGERS):
         return
-    for match in _HTTP.finditer(text):
+    for match in compiled(_HTTP).finditer(text):
         value = match.group("value")
         if match.group("scheme").lower() == "basic":
             found = _basic_credentials(value)

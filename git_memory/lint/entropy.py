@@ -16,11 +16,12 @@ from __future__ import annotations
 import binascii
 import itertools
 import math
-import re
 from collections import Counter
 from collections.abc import Iterator
 
-PART = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]|[0-9]+")
+from git_memory.patterns import compiled
+
+PART = r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]|[0-9]+"
 VOWELS = frozenset("aeiouyAEIOUY")
 SHORT_WORDS = frozenset(
     {
@@ -30,11 +31,11 @@ SHORT_WORDS = frozenset(
 )
 PLACEHOLDER_WORDS = ("example", "placeholder", "dummy", "sample", "changeme", "redacted", "xxxxxx")
 HEX_CHARS = frozenset("0123456789abcdefABCDEF")
-WORD_SEPARATORS = re.compile(r"[-_]")
+WORD_SEPARATORS = r"[-_]"
 # Lowercase words with an optional version (`api03`, `us18`, `sgp`, `local`).
-PEELABLE = re.compile(r"[a-z]+[0-9]*|[A-Z][a-z]{2,}")
+PEELABLE = r"[a-z]+[0-9]*|[A-Z][a-z]{2,}"
 # A trailing `-us18`-style region or version tag.
-REGION_SUFFIX = re.compile(r"[a-z]{1,3}[0-9]{1,3}")
+REGION_SUFFIX = r"[a-z]{1,3}[0-9]{1,3}"
 MIN_TOKEN = 20
 WORDY_SHARE = 0.85
 MIN_MEAN_PART = 4.0
@@ -65,7 +66,7 @@ def _wordy(part: str) -> bool:
 
 def is_identifier_like(token: str) -> bool:
     """Whether `token` reads as a compound identifier or path (`hf_requiredTypesForDisplay`)."""
-    parts = PART.findall(token)
+    parts = compiled(PART).findall(token)
     letters = sum(len(p) for p in parts)
     if letters == 0 or sum(ch.isdigit() for ch in token) * 10 > len(token):
         return False
@@ -153,8 +154,8 @@ def _peelable(part: str, leading: bool) -> bool:
     if is_identifier_like(part):
         return True
     if leading:
-        return PEELABLE.fullmatch(part) is not None and len(part) <= 6
-    return REGION_SUFFIX.fullmatch(part) is not None
+        return compiled(PEELABLE).fullmatch(part) is not None and len(part) <= 6
+    return compiled(REGION_SUFFIX).fullmatch(part) is not None
 
 
 def value_core(token: str) -> str:
@@ -165,7 +166,7 @@ def value_core(token: str) -> str:
     """
     if "=" in token.rstrip("="):
         token = token[token.rstrip("=").rindex("=") + 1 :] or token
-    parts = WORD_SEPARATORS.split(token)
+    parts = compiled(WORD_SEPARATORS).split(token)
     first, last = 0, len(parts)
     while last - first > 1 and _peelable(parts[first], leading=True):
         first += 1
@@ -184,7 +185,7 @@ def is_high_entropy(token: str, threshold: float) -> bool:
     if is_identifier_like(token):
         return False
     core = value_core(token)
-    bare = WORD_SEPARATORS.sub("", core)
+    bare = compiled(WORD_SEPARATORS).sub("", core)
     if all(ch in HEX_CHARS for ch in bare):
         return len(bare) >= MIN_TOKEN and shannon_bits(bare.lower()) >= threshold
     if shannon_bits(core) < threshold or is_identifier_like(core):

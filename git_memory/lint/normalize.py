@@ -15,7 +15,6 @@ text inside is linted too.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 
 from git_memory.formats.controls import has_invisible, invisible_pattern
@@ -225,7 +224,7 @@ _STEPS: tuple[Callable[[str], Iterator[Edit]], ...] = (
 
 # Base64 or hex of readable text: ≥ 90 % printable ASCII, from a 20-character token.
 MIN_ENCODED = 20
-_HEX = re.compile(r"(?:[0-9a-fA-F]{2}){16,}")
+_HEX = r"(?:[0-9a-fA-F]{2}){16,}"
 
 
 def _readable(raw: bytes) -> str | None:
@@ -246,7 +245,7 @@ def _may_encode_ascii(token: str) -> bool:
 def encoded_text(token: str) -> str | None:
     """The readable text `token` encodes in base64 (standard or URL-safe, at any of the four
     alignments, after a `name=` prefix) or hex; None when it encodes none."""
-    if _HEX.fullmatch(token):
+    if compiled(_HEX).fullmatch(token):
         return _readable(bytes.fromhex(token))
     if "=" in token.rstrip("="):
         token = token[token.rstrip("=").rindex("=") + 1 :]

@@ -223,7 +223,9 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
 # Session ids are v4 UUIDs; they block only near the words session, transcript,
 # conversation or resume: 48 chars either
 # side on the UUID's own line (a "Sessions" heading does not make every UUID below it one).
-SESSION_UUID = re.compile(
+# Kept as sources and compiled on first use (`git_memory.patterns`): text without the
+# prefilter's `-4xxx-[89ab]` never needs them.
+SESSION_UUID = (
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}"
 )
 # Any UUID: most indexed session ids have this shape, and finding the candidates
@@ -233,7 +235,7 @@ ANY_UUID = re.compile(
 )
 SESSION_UUID_PREFILTER = re.compile(r"-4[0-9a-fA-F]{3}-[89abAB]")
 # "agent" alone is not one: an agent pool, a build agent or a user agent has ids too.
-SESSION_CONTEXT = re.compile(r"session|transcript|conversation|resume", re.IGNORECASE)
+SESSION_CONTEXT = r"(?i:session|transcript|conversation|resume)"
 SESSION_CONTEXT_RADIUS = 48
 SESSION_ID_CODE = "GM_LINT_PROVIDER_SESSION_ID"
 
@@ -241,7 +243,8 @@ SESSION_ID_CODE = "GM_LINT_PROVIDER_SESSION_ID"
 ENTROPY_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{20,}")
 ENTROPY_THRESHOLD = 4.0
 ENTROPY_CODE = "GM_LINT_HIGH_ENTROPY"
-HEX_RUN = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{32,}(?![0-9a-fA-F])")
+# A source compiled on first use: only a token of 32 characters or more is searched.
+HEX_RUN = r"(?<![0-9a-fA-F])[0-9a-fA-F]{32,}(?![0-9a-fA-F])"
 HEX_RUN_MIN = 32
 HEX_RUN_CODE = "GM_LINT_POSSIBLE_ENCODED_SECRET"
 # A bare 40- or 64-hex token is a key as often as a hash (a SHA-1 commit, a SHA-256 sum): it

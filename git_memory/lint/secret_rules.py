@@ -110,7 +110,7 @@ def _pattern_findings(rule: PatternRule, text: str) -> Iterable[RawFinding]:
 
 
 def _session_ids(text: str) -> Iterable[RawFinding]:
-    for match in SESSION_UUID.finditer(text):
+    for match in compiled(SESSION_UUID).finditer(text):
         start, end = match.span()
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
@@ -119,7 +119,7 @@ def _session_ids(text: str) -> Iterable[RawFinding]:
                 len(text) if line_end < 0 else line_end, end + SESSION_CONTEXT_RADIUS
             )
         ]
-        if SESSION_CONTEXT.search(window):
+        if compiled(SESSION_CONTEXT).search(window):
             token = match.group()
             yield RawFinding(
                 SESSION_ID_CODE, BLOCK, start, excerpt(token), "agent session id", end - start
@@ -164,7 +164,7 @@ def _token_findings(text: str, allowed: Sequence[Span], decode: Decode) -> Itera
 
 
 def _hex_runs(token: str, start: int, exempt: _Exempt) -> Iterable[RawFinding]:
-    for hex_match in HEX_RUN.finditer(token):
+    for hex_match in compiled(HEX_RUN).finditer(token):
         hex_start, hex_end = start + hex_match.start(), start + hex_match.end()
         if exempt.covers(hex_start, hex_end):
             continue
