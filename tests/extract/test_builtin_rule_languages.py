@@ -72,6 +72,11 @@ NOT_RULES = [
     "本プロジェクトはバックエンドサーバを使っていますか？",
     "Don't set it, let's see if it keeps happening.",
     "But on my other terminal where i asked you to work on my site folder it is still slow.",
+    # A report of a failure holds "every time" but is the failure of the day.
+    "每次启动都报错，必须看一下配置",
+    "总是白屏，还是不行",
+    "항상 에러가 나요",
+    "всегда падает при запуске",
 ]
 
 

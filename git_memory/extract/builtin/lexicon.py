@@ -14,7 +14,8 @@ A cue names the *form* of what a sentence does:
 - `directive` and `adopt` (Chinese, Japanese, Korean): a request form, and the adoption of a
   tool (`uvを利用し`); a request is a rule when it adopts a tool or holds every time;
 and what rules a sentence out:
-- `one-off`: the task at hand (for now, this time, today, again);
+- `one-off`: the task at hand (for now, this time, today, again), and a report of a failure
+  (it errors, it still does not work, it crashes): an account of the day, not a rule;
 - `question`: it asks (any sentence ending in `?` or `？` does, in every language);
 - `not-a-rule`: a sentence shaped like a rule about nothing but "it" (don't set it).
 A language has a row for a form only where a real sentence shows it.
@@ -221,6 +222,12 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "ru",
         ONE_OFF,
+        r"не работает|не запускается|\bпадает|выда[её]т ошибку|ошибка при",
+        "Если Docker всё равно не работает:",
+    ),
+    Cue(
+        "ru",
+        ONE_OFF,
         r"(?:\bсейчас\b|\bпока\b|в этот раз|на этот раз|\bсегодня\b|\bвременно\b)",
         "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     ),
@@ -242,6 +249,13 @@ CUES: tuple[Cue, ...] = (
     Cue("zh", PREFERENCE, r"而非|而不是|优先使用|统一使用", "保存在我本地个人目录,而非项目目录"),
     Cue("zh", LANGUAGE, r"用中文|中文回答|中文回复", "请用中文回答用户的问题。"),
     Cue("zh", ONE_OFF, r"这次|现在|当前|上面|刚才|暂时", "当前没在master分支能直接更新吗"),
+    Cue(
+        "zh",
+        ONE_OFF,
+        r"报错|出错|崩溃|白屏|没反应|不生效|不起作用|还是不行|还是一样|启动失败|运行失败|编译失败"
+        r"|无法(?:启动|运行|打开|连接|访问)",
+        "还是一样的错误，请你对比一下application-dev.yml和application-test.yml，两者是一样的。",
+    ),
     Cue("zh", QUESTION, r"吗|为什么|如何|怎么|什么|是否|能否", "claude code 如何更新到最新版本"),
     # --- Japanese ---
     Cue("ja", STANDING, r"必ず|常に|毎回|禁止", "必ず日本語で回答してください。"),
@@ -288,6 +302,12 @@ CUES: tuple[Cue, ...] = (
     Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
     Cue("ko", PREFERENCE, r"대신", "npm 대신 pnpm을 사용하세요."),
     Cue("ko", LANGUAGE, r"(?:한글|한국어)로", "한글로 답변해줘."),
+    Cue(
+        "ko",
+        ONE_OFF,
+        r"에러가? 나|오류가? (?:나|발생)|안 ?됩니다|안 ?돼요?\s*[.!]*$|작동하지 않|실패했",
+        "업무 라는 글자가 들어가면 Object not found! 에러가 나옴...... 뭐지?? -_- 뭐지?",
+    ),
     Cue(
         "ko",
         ONE_OFF,
