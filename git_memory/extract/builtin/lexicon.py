@@ -1,6 +1,7 @@
 """The words people state rules in: one row per language and cue, each with the real sentence
-it was written from (typed in a session of the labelled corpus, `tests/fixtures/real-sessions/`,
-or written by a person into a public repository's agent instructions).
+it was written from (typed in a session of the labelled corpus,
+`tests/fixtures/real-sessions/`, or written by a person into a public repository: its agent
+instructions, documentation or the text of its program).
 
 A cue names the *form* of what a sentence does:
 - `standing`: it holds every time (always, never, from now on, every time, remember);
@@ -201,9 +202,17 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "ru",
+        STANDING,
+        r"перед (?:каждым |любым )?(?:коммит|пуш|мерж|деплой|релиз)\w*"
+        r"|после (?:каждого|каждой|любого|любой|любых)\b",
+        "После любых изменений API на бэкенде (новые поля, эндпоинты и т.д.) "
+        "обязательно запускайте:",
+    ),
+    Cue(
+        "ru",
         PROHIBITION,
-        r"(?:никогда не|^не (?:используй|трогай|удаляй|меняй|добавляй|делай|ставь|запускай"
-        r"|коммить|пушь)|^нельзя)",
+        r"(?:никогда не|(?:^|[,;:—–-]\s*|пожалуйста,?\s+)не (?:используй|трогай|удаляй|меняй"
+        r"|добавляй|делай|ставь|запускай|коммить|пушь|пиши|создавай|редактируй|изменяй)|^нельзя)",
         "Никогда не используй `.env.example` как источник реальных credentials.",
     ),
     Cue(
@@ -213,11 +222,18 @@ CUES: tuple[Cue, ...] = (
         "мне не нравится простой дом, я хочу именно ангуляр",
     ),
     Cue("ru", LANGUAGE, r"на русском", "я тебя просил работать со мной на русском"),
+    Cue("ru", LANGUAGE, r"по-русски", "Отвечай только по-русски."),
     Cue(
         "ru",
         CORRECTION,
         r"я (?:же |тебя |тебе )*(?:просил|говорил|сказал)",
         "я тебя просил работать со мной на русском",
+    ),
+    Cue(
+        "ru",
+        CORRECTION,
+        r"\bты (?:же |ещё |опять |снова )?(?:забыл|пропустил)",
+        "Ты опять пропустил",
     ),
     Cue(
         "ru",
@@ -235,8 +251,15 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         STANDING,
-        r"必须|始终|总是|一律|每次|不得|记住",
+        r"必须|始终|总是|一律|每次|不得|记住|永远|绝不|从不",
         "请用中文回答。除非用户明确要求其他语言，否则始终使用简体中文回复。",
+    ),
+    Cue(
+        "zh",
+        STANDING,
+        r"(?:提交|推送|合并|部署|发布|上线|commit|push)\S{0,6}?(?:之)?前",
+        "遵循 TDD（红→绿→重构）在既定任务顺序下实现功能；"
+        "提交前回写文档与变更记录，确保实现与文档一致。",
     ),
     Cue(
         "zh",
@@ -245,10 +268,21 @@ CUES: tuple[Cue, ...] = (
         "以后所有的claude skill 保存在我本地个人目录,而非项目目录",
     ),
     Cue("zh", DIRECTIVE, r"请|不要|别再", "中间是否有什么问题,请修复"),
+    Cue(
+        "zh",
+        PROHIBITION,
+        r"禁止|严禁|不许|不准|切勿|千万(?:不要|别)",
+        "禁止使用轮询方式同步数据，MUST 使用 WebSocket 或微信云开发实时数据监听；",
+    ),
     Cue("zh", ADOPT, r"使用|采用|启用", "使用gemini-summary skills 總結"),
     Cue("zh", PREFERENCE, r"而非|而不是|优先使用|统一使用", "保存在我本地个人目录,而非项目目录"),
     Cue("zh", LANGUAGE, r"用中文|中文回答|中文回复", "请用中文回答用户的问题。"),
-    Cue("zh", ONE_OFF, r"这次|现在|当前|上面|刚才|暂时", "当前没在master分支能直接更新吗"),
+    Cue(
+        "zh",
+        ONE_OFF,
+        r"这次|现在|当前|上面|刚才|暂时",
+        "当前没在master分支能直接更新吗",
+    ),
     Cue(
         "zh",
         ONE_OFF,
@@ -295,10 +329,21 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "ko",
         STANDING,
-        r"반드시|항상|금지|매번",
+        r"반드시|항상|금지|매번|절대(?! ?(?:경로|값|좌표|주소|시간|위치|url))",
         "작업 완료 시 반드시 커밋을 작성하세요",
     ),
-    Cue("ko", DIRECTIVE, r"해 ?주세요|하세요|사용", "공통 함수는 독립적으로 분리하세요"),
+    Cue(
+        "ko",
+        STANDING,
+        r"(?:커밋|푸시|배포|머지|병합|push|commit)(?:하기)? ?전에",
+        "매번 커밋하기 전에 확인:",
+    ),
+    Cue(
+        "ko",
+        DIRECTIVE,
+        r"해 ?주세요|하세요|사용",
+        "공통 함수는 독립적으로 분리하세요",
+    ),
     Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
     Cue("ko", PREFERENCE, r"대신", "npm 대신 pnpm을 사용하세요."),
     Cue("ko", LANGUAGE, r"(?:한글|한국어)로", "한글로 답변해줘."),
@@ -319,6 +364,53 @@ CUES: tuple[Cue, ...] = (
         QUESTION,
         r"(?:까|나요|니|맞나)\s*\??$|^(?:왜|어떻게|뭐)",
         "프리뷰를 표시하기에 가장 적합한 방법이 iframe 방식이 맞나 ?",
+    ),
+    # --- Vietnamese ---
+    Cue(
+        "vi",
+        STANDING,
+        r"\b(?:luôn|không bao giờ|từ (?:giờ|nay|bây giờ)|mỗi (?:lần|khi)|lần sau|bắt buộc"
+        r"|tuyệt đối)\b",
+        "LUÔN LUÔN TRẢ LỜI BẰNG TIẾNG VIỆT.",
+    ),
+    Cue(
+        "vi",
+        PROHIBITION,
+        # "không được" forbids before a verb; after one ("chạy vẫn không được") it says a
+        # thing does not work.
+        r"\b(?:đừng|cấm)\b|^\s*không được (?=\w)|\bkhông được (?=(?:dùng|sử dụng|sửa|xóa|xoá"
+        r"|thay đổi|tạo|thêm|ghi|chỉnh|commit|push|merge|để|gọi|import|cài)\b)",
+        "Không được xóa Job/Candidate đã có Application.",
+    ),
+    Cue(
+        "vi",
+        PREFERENCE,
+        r"\b(?:thay vì|thay cho|ưu tiên|chỉ (?:dùng|sử dụng))\b",
+        "Dùng ApartmentResponseInUserDTO thay vì ApartmentDTO",
+    ),
+    Cue(
+        "vi",
+        LANGUAGE,
+        r"\btiếng việt\b",
+        "Báo cáo bằng tiếng Việt; tập trung kết luận, bằng chứng, lỗi, bước tiếp theo.",
+    ),
+    Cue(
+        "vi",
+        CORRECTION,
+        r"\b(?:tôi|mình|anh|em) đã (?:bảo|nói|dặn)(?! vệ| hiểm)|nói bao nhiêu lần",
+        "Tôi đã bảo bạn làm thế.",
+    ),
+    Cue(
+        "vi",
+        ONE_OFF,
+        r"\b(?:bây giờ|lần này|hôm nay|tạm thời|vừa rồi|trước mắt|này)\b",
+        "Chạy 262 cơ chế trên toàn bộ 168 mã D1 thay vì 5 mã như hôm nay.",
+    ),
+    Cue(
+        "vi",
+        QUESTION,
+        r"\b(?:tại sao|vì sao|thế nào|là gì|được không|có phải)\b",
+        "Tại sao phải dùng Nginx làm Reverse Proxy mà không trỏ thẳng?",
     ),
 )
 
@@ -364,6 +456,8 @@ def languages_of(sentence: str) -> frozenset[str]:
         return frozenset(["zh"])
     if _CYRILLIC.search(sentence):
         return frozenset(["ru"])
+    if _VIETNAMESE.search(sentence):
+        return frozenset(["vi"])
     return frozenset(["en", "es", "pt", "de", "fr"])
 
 
@@ -378,6 +472,7 @@ _LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (
     ("zh", r"chinese|中文"),
     ("ja", r"japanese|日本語"),
     ("ko", r"korean|한글|한국어"),
+    ("vi", r"vietnamese|tiếng việt"),
 )
 
 
@@ -395,3 +490,5 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+# Letters only Vietnamese writes among the languages of the table (ă đ ơ ư, dot below, hook).
+_VIETNAMESE = re.compile(r"[ăĂđĐơƠưƯ\u1ea0-\u1ef9]")
