@@ -97,6 +97,7 @@ TOOLS: tuple[Tool, ...] = (
         ("rustfmt", "rustfmt src/main.rs"),
         ("clang-format", "clang-format -i src/a.cc"),
         ("cargo fmt", "cargo fmt --check"),
+        ("golangci-lint fmt", "golangci-lint fmt ./..."),
         ("go fmt", "go fmt ./..."),
         ("ruff format", "uv run ruff format src tests"),
         ("biome format", "npx biome format --write ."),
@@ -189,8 +190,13 @@ SUBCOMMANDS: dict[tuple[str, str], str] = {
 # Test-environment runners whose session or environment name may say more (`nox -s lint`,
 # `tox -e typing`): the option that names it.
 SESSION_OPTIONS = {"tox": frozenset(["-e"]), "nox": frozenset(["-s", "--session", "-e"])}
-# Programs whose own name is not enough (`build` and `flask` only with nothing or `run` after).
-PROGRAM_ONLY_WITH = {"build": frozenset(["", "run"]), "flask": frozenset(["", "run"])}
+# Programs whose own name is not enough (`build` and `flask` only with nothing or `run` after;
+# `golangci-lint cache clean` or `golangci-lint linters` lint nothing).
+PROGRAM_ONLY_WITH = {
+    "build": frozenset(["", "run"]),
+    "flask": frozenset(["", "run"]),
+    "golangci-lint": frozenset(["", "run"]),
+}
 
 # Words in a script or task name that say what it is for (`make types`, `mise run fmt`,
 # `npm run typecheck`, `./gradlew spotlessCheck`), the first matching kind wins.

@@ -127,7 +127,13 @@ COSMETIC = re.compile(
     r"^(-q+|-v+|-s|-x|--quiet|--verbose|--silent|--no-header|-r[a-zA-Z]+|--tb(=.*)?|--color(=.*)?"
     r"|--colors|--no-color|--maxfail(=.*)?|--lf|--ff|--last-failed|--failed-first|--durations(=.*)?"
     r"|-count=\d+|--ci|--watchAll=false|--watch=false|--run|--reporter(=.*)?|--nocapture"
-    r"|--show-output|--no-fail-fast|--runInBand|-i|--pretty|--show-error-codes|--no-cache)$"
+    r"|--show-output|--no-fail-fast|--runInBand|-i|--pretty|--show-error-codes|--no-cache"
+    # MSBuild and the dotnet CLI: console logger, logo, verbosity and terminal logger switches.
+    r"|(?i:[-/](?:clp|consoleloggerparameters|verbosity|tl|terminallogger)(?::\S+)?|/v:\w+"
+    r"|-v:\w+|[-/]nologo|--nologo|--verbosity=\w+)"
+    # Maven, Gradle and cargo: batch mode, transfer progress, console and message format.
+    r"|-B|--batch-mode|-ntp|--no-transfer-progress|--console=\w+|--warning-mode=\w+"
+    r"|--message-format=[\w-]+)$",
 )
 # Debug switches: decoration of any command (`--debug`, `-vvv`, `--log-level=debug`).
 DEBUG = re.compile(r"^(--debug|-d{1,3}|-v{2,}|--trace|--log-level(=\w+)?|--loglevel(=\w+)?)$")

@@ -103,3 +103,29 @@ def test_command_matching_ignores_directories() -> None:
     wanted = parse("make test").steps[0].command
     seen = parse("cd api && make test -j4").steps[1].command
     assert command_matches(wanted, seen)
+
+
+@pytest.mark.parametrize(
+    ("decorated", "plain"),
+    [
+        (
+            "dotnet build src/App/App.csproj -c Release --no-restore -clp:ErrorsOnly -nologo",
+            "dotnet build src/App/App.csproj -c Release --no-restore",
+        ),
+        ("dotnet test -v:q /clp:NoSummary", "dotnet test"),
+        ("mvn -B -ntp verify", "mvn verify"),
+        ("./gradlew build --console=plain --warning-mode=all", "./gradlew build"),
+        ("cargo clippy --message-format=short -- -D warnings", "cargo clippy -- -D warnings"),
+    ],
+)
+def test_switches_that_only_change_the_report_fold_into_the_command(
+    decorated: str, plain: str
+) -> None:
+    """A run with the build tool's logger, logo or batch-mode switches is the same command
+    a teammate runs without them: one memory (issue 39, item 5)."""
+    assert parse(decorated).steps[-1].command.general == parse(plain).steps[-1].command.general
+
+
+def test_switches_that_change_the_run_stay() -> None:
+    assert parse("python -V").steps[-1].command.general != parse("python").steps[-1].command.general
+    assert "-I" in parse("gcc -I include -o app main.c").steps[-1].command.general

@@ -192,3 +192,19 @@ def test_the_model_imports_only_the_standard_library_and_itself() -> None:
                 top = name.split(".")[0]
                 assert name.startswith("git_memory.command_line") or top != "git_memory", path
                 assert top in {"__future__", "git_memory", *__import__("sys").stdlib_module_names}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("golangci-lint run ./...", "lint"),
+        ("golangci-lint run", "lint"),
+        ("golangci-lint fmt", "format"),
+        ("golangci-lint cache clean", None),
+        ("golangci-lint linters", None),
+    ],
+)
+def test_a_linters_housekeeping_lints_nothing(text: str, kind: str | None) -> None:
+    """`golangci-lint cache clean` cleans a cache: proposing it as a way to lint the code
+    misleads a teammate (issue 39)."""
+    assert parse(text).steps[0].command.kind == kind

@@ -21,7 +21,7 @@ def test_every_row_reads_the_sentence_it_came_from(cue: lexicon.Cue) -> None:
 
 def test_every_language_has_its_rows() -> None:
     languages = {cue.language for cue in lexicon.CUES}
-    assert languages == {"en", "zh", "ja", "ko", "ru", "es", "pt", "de", "fr"}
+    assert languages == {"en", "zh", "ja", "ko", "ru", "es", "pt", "de", "fr", "vi"}
     for language in languages - {"en"}:
         forms = {c.form for c in lexicon.CUES if c.language == language}
         assert forms & {lexicon.STANDING, lexicon.LANGUAGE}, language
@@ -120,3 +120,51 @@ def test_a_persona_activation_prompt_is_written_by_a_program() -> None:
     )
     assert typed_origin(prompt) == "document"
     assert _rules(prompt) == []
+
+
+# Rules written in words the first rows did not read (issue 39, item 3): quoted as typed.
+MORE_TYPED = [
+    "永远不要提交 .env 文件",  # never (zh)
+    "禁止使用 any 类型",  # forbidden (zh)
+    "提交代码前先运行 pnpm lint",  # before committing (zh)
+    "절대 main 브랜치에 직접 푸시하지 마",  # never (ko)
+    "커밋하기 전에 린트를 돌려 주세요",  # before committing (ko)
+    "пожалуйста, не трогай файл миграций",  # please don't (ru)
+    "перед коммитом запускай все тесты",  # before committing (ru)
+    "всегда отвечай по-русски",  # the language to work in (ru)
+    "Luôn trả lời bằng tiếng Việt",  # always, in Vietnamese (vi)
+    "Đừng bao giờ commit file .env",  # never (vi)
+    "Từ giờ hãy viết test cho mọi hàm mới",  # from now on (vi)
+]
+
+
+@pytest.mark.parametrize("typed", MORE_TYPED, ids=[t[:10] for t in MORE_TYPED])
+def test_more_rule_words_in_each_language(typed: str) -> None:
+    assert _rules(typed) == [typed]
+
+
+MORE_NOT_RULES = [
+    "이 버그 고쳐줘",  # the task at hand (ko)
+    "исправь эту ошибку",  # the task at hand (ru)
+    "Sửa lỗi này giúp tôi",  # the task at hand (vi)
+    "Tại sao test bị lỗi?",  # a question (vi)
+    "chạy vẫn không được",  # "still does not work" (vi): no prohibition
+    "절대 경로로 바꿔 주세요",  # an absolute path (ko): no "never"
+]
+
+
+@pytest.mark.parametrize("typed", MORE_NOT_RULES, ids=[t[:10] for t in MORE_NOT_RULES])
+def test_tasks_questions_and_look_alikes_stay_no_rules(typed: str) -> None:
+    assert _rules(typed, after_action=True) == []
+
+
+def test_vietnamese_is_read_by_its_own_rows() -> None:
+    assert lexicon.languages_of("Luôn trả lời bằng tiếng Việt") == frozenset(["vi"])
+    assert lexicon.language_named("Luôn trả lời bằng tiếng Việt") == "vi"
+    assert lexicon.languages_of("Always answer in English") != frozenset(["vi"])
+
+
+def test_a_correction_in_russian_follows_an_agent_action() -> None:
+    typed = "ты опять забыл обновить README"
+    assert _rules(typed, after_action=True) == [typed]
+    assert _rules(typed) == []

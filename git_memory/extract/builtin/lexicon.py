@@ -1,6 +1,7 @@
 """The words people state rules in: one row per language and cue, each with the real sentence
-it was written from (typed in a session of the labelled corpus, `tests/fixtures/real-sessions/`,
-or written by a person into a public repository's agent instructions).
+it was written from (typed in a session of the labelled corpus,
+`tests/fixtures/real-sessions/`, or written by a person into a public repository: its agent
+instructions, documentation or the text of its program).
 
 A cue names the *form* of what a sentence does:
 - `standing`: it holds every time (always, never, from now on, every time, remember);
@@ -14,7 +15,8 @@ A cue names the *form* of what a sentence does:
 - `directive` and `adopt` (Chinese, Japanese, Korean): a request form, and the adoption of a
   tool (`uvを利用し`); a request is a rule when it adopts a tool or holds every time;
 and what rules a sentence out:
-- `one-off`: the task at hand (for now, this time, today, again);
+- `one-off`: the task at hand (for now, this time, today, again), and a report of a failure
+  (it errors, it still does not work, it crashes): an account of the day, not a rule;
 - `question`: it asks (any sentence ending in `?` or `？` does, in every language);
 - `not-a-rule`: a sentence shaped like a rule about nothing but "it" (don't set it).
 A language has a row for a form only where a real sentence shows it.
@@ -200,9 +202,17 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "ru",
+        STANDING,
+        r"перед (?:каждым |любым )?(?:коммит|пуш|мерж|деплой|релиз)\w*"
+        r"|после (?:каждого|каждой|любого|любой|любых)\b",
+        "После любых изменений API на бэкенде (новые поля, эндпоинты и т.д.) "
+        "обязательно запускайте:",
+    ),
+    Cue(
+        "ru",
         PROHIBITION,
-        r"(?:никогда не|^не (?:используй|трогай|удаляй|меняй|добавляй|делай|ставь|запускай"
-        r"|коммить|пушь)|^нельзя)",
+        r"(?:никогда не|(?:^|[,;:—–-]\s*|пожалуйста,?\s+)не (?:используй|трогай|удаляй|меняй"
+        r"|добавляй|делай|ставь|запускай|коммить|пушь|пиши|создавай|редактируй|изменяй)|^нельзя)",
         "Никогда не используй `.env.example` как источник реальных credentials.",
     ),
     Cue(
@@ -212,11 +222,24 @@ CUES: tuple[Cue, ...] = (
         "мне не нравится простой дом, я хочу именно ангуляр",
     ),
     Cue("ru", LANGUAGE, r"на русском", "я тебя просил работать со мной на русском"),
+    Cue("ru", LANGUAGE, r"по-русски", "Отвечай только по-русски."),
     Cue(
         "ru",
         CORRECTION,
         r"я (?:же |тебя |тебе )*(?:просил|говорил|сказал)",
         "я тебя просил работать со мной на русском",
+    ),
+    Cue(
+        "ru",
+        CORRECTION,
+        r"\bты (?:же |ещё |опять |снова )?(?:забыл|пропустил)",
+        "Ты опять пропустил",
+    ),
+    Cue(
+        "ru",
+        ONE_OFF,
+        r"не работает|не запускается|\bпадает|выда[её]т ошибку|ошибка при",
+        "Если Docker всё равно не работает:",
     ),
     Cue(
         "ru",
@@ -228,8 +251,15 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         STANDING,
-        r"必须|始终|总是|一律|每次|不得|记住",
+        r"必须|始终|总是|一律|每次|不得|记住|永远|绝不|从不",
         "请用中文回答。除非用户明确要求其他语言，否则始终使用简体中文回复。",
+    ),
+    Cue(
+        "zh",
+        STANDING,
+        r"(?:提交|推送|合并|部署|发布|上线|commit|push)\S{0,6}?(?:之)?前",
+        "遵循 TDD（红→绿→重构）在既定任务顺序下实现功能；"
+        "提交前回写文档与变更记录，确保实现与文档一致。",
     ),
     Cue(
         "zh",
@@ -238,10 +268,28 @@ CUES: tuple[Cue, ...] = (
         "以后所有的claude skill 保存在我本地个人目录,而非项目目录",
     ),
     Cue("zh", DIRECTIVE, r"请|不要|别再", "中间是否有什么问题,请修复"),
+    Cue(
+        "zh",
+        PROHIBITION,
+        r"禁止|严禁|不许|不准|切勿|千万(?:不要|别)",
+        "禁止使用轮询方式同步数据，MUST 使用 WebSocket 或微信云开发实时数据监听；",
+    ),
     Cue("zh", ADOPT, r"使用|采用|启用", "使用gemini-summary skills 總結"),
     Cue("zh", PREFERENCE, r"而非|而不是|优先使用|统一使用", "保存在我本地个人目录,而非项目目录"),
     Cue("zh", LANGUAGE, r"用中文|中文回答|中文回复", "请用中文回答用户的问题。"),
-    Cue("zh", ONE_OFF, r"这次|现在|当前|上面|刚才|暂时", "当前没在master分支能直接更新吗"),
+    Cue(
+        "zh",
+        ONE_OFF,
+        r"这次|现在|当前|上面|刚才|暂时",
+        "当前没在master分支能直接更新吗",
+    ),
+    Cue(
+        "zh",
+        ONE_OFF,
+        r"报错|出错|崩溃|白屏|没反应|不生效|不起作用|还是不行|还是一样|启动失败|运行失败|编译失败"
+        r"|无法(?:启动|运行|打开|连接|访问)",
+        "还是一样的错误，请你对比一下application-dev.yml和application-test.yml，两者是一样的。",
+    ),
     Cue("zh", QUESTION, r"吗|为什么|如何|怎么|什么|是否|能否", "claude code 如何更新到最新版本"),
     # --- Japanese ---
     Cue("ja", STANDING, r"必ず|常に|毎回|禁止", "必ず日本語で回答してください。"),
@@ -281,13 +329,30 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "ko",
         STANDING,
-        r"반드시|항상|금지|매번",
+        r"반드시|항상|금지|매번|절대(?! ?(?:경로|값|좌표|주소|시간|위치|url))",
         "작업 완료 시 반드시 커밋을 작성하세요",
     ),
-    Cue("ko", DIRECTIVE, r"해 ?주세요|하세요|사용", "공통 함수는 독립적으로 분리하세요"),
+    Cue(
+        "ko",
+        STANDING,
+        r"(?:커밋|푸시|배포|머지|병합|push|commit)(?:하기)? ?전에",
+        "매번 커밋하기 전에 확인:",
+    ),
+    Cue(
+        "ko",
+        DIRECTIVE,
+        r"해 ?주세요|하세요|사용",
+        "공통 함수는 독립적으로 분리하세요",
+    ),
     Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
     Cue("ko", PREFERENCE, r"대신", "npm 대신 pnpm을 사용하세요."),
     Cue("ko", LANGUAGE, r"(?:한글|한국어)로", "한글로 답변해줘."),
+    Cue(
+        "ko",
+        ONE_OFF,
+        r"에러가? 나|오류가? (?:나|발생)|안 ?됩니다|안 ?돼요?\s*[.!]*$|작동하지 않|실패했",
+        "업무 라는 글자가 들어가면 Object not found! 에러가 나옴...... 뭐지?? -_- 뭐지?",
+    ),
     Cue(
         "ko",
         ONE_OFF,
@@ -299,6 +364,53 @@ CUES: tuple[Cue, ...] = (
         QUESTION,
         r"(?:까|나요|니|맞나)\s*\??$|^(?:왜|어떻게|뭐)",
         "프리뷰를 표시하기에 가장 적합한 방법이 iframe 방식이 맞나 ?",
+    ),
+    # --- Vietnamese ---
+    Cue(
+        "vi",
+        STANDING,
+        r"\b(?:luôn|không bao giờ|từ (?:giờ|nay|bây giờ)|mỗi (?:lần|khi)|lần sau|bắt buộc"
+        r"|tuyệt đối)\b",
+        "LUÔN LUÔN TRẢ LỜI BẰNG TIẾNG VIỆT.",
+    ),
+    Cue(
+        "vi",
+        PROHIBITION,
+        # "không được" forbids before a verb; after one ("chạy vẫn không được") it says a
+        # thing does not work.
+        r"\b(?:đừng|cấm)\b|^\s*không được (?=\w)|\bkhông được (?=(?:dùng|sử dụng|sửa|xóa|xoá"
+        r"|thay đổi|tạo|thêm|ghi|chỉnh|commit|push|merge|để|gọi|import|cài)\b)",
+        "Không được xóa Job/Candidate đã có Application.",
+    ),
+    Cue(
+        "vi",
+        PREFERENCE,
+        r"\b(?:thay vì|thay cho|ưu tiên|chỉ (?:dùng|sử dụng))\b",
+        "Dùng ApartmentResponseInUserDTO thay vì ApartmentDTO",
+    ),
+    Cue(
+        "vi",
+        LANGUAGE,
+        r"\btiếng việt\b",
+        "Báo cáo bằng tiếng Việt; tập trung kết luận, bằng chứng, lỗi, bước tiếp theo.",
+    ),
+    Cue(
+        "vi",
+        CORRECTION,
+        r"\b(?:tôi|mình|anh|em) đã (?:bảo|nói|dặn)(?! vệ| hiểm)|nói bao nhiêu lần",
+        "Tôi đã bảo bạn làm thế.",
+    ),
+    Cue(
+        "vi",
+        ONE_OFF,
+        r"\b(?:bây giờ|lần này|hôm nay|tạm thời|vừa rồi|trước mắt|này)\b",
+        "Chạy 262 cơ chế trên toàn bộ 168 mã D1 thay vì 5 mã như hôm nay.",
+    ),
+    Cue(
+        "vi",
+        QUESTION,
+        r"\b(?:tại sao|vì sao|thế nào|là gì|được không|có phải)\b",
+        "Tại sao phải dùng Nginx làm Reverse Proxy mà không trỏ thẳng?",
     ),
 )
 
@@ -344,6 +456,8 @@ def languages_of(sentence: str) -> frozenset[str]:
         return frozenset(["zh"])
     if _CYRILLIC.search(sentence):
         return frozenset(["ru"])
+    if _VIETNAMESE.search(sentence):
+        return frozenset(["vi"])
     return frozenset(["en", "es", "pt", "de", "fr"])
 
 
@@ -358,6 +472,7 @@ _LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (
     ("zh", r"chinese|中文"),
     ("ja", r"japanese|日本語"),
     ("ko", r"korean|한글|한국어"),
+    ("vi", r"vietnamese|tiếng việt"),
 )
 
 
@@ -375,3 +490,5 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+# Letters only Vietnamese writes among the languages of the table (ă đ ơ ư, dot below, hook).
+_VIETNAMESE = re.compile(r"[ăĂđĐơƠưƯ\u1ea0-\u1ef9]")

@@ -11,13 +11,15 @@ logs are not rules.
 
 Only text a person typed counts (`sessions.origin.typed_origin`): a session a program drove,
 a pasted plan, report or benchmark task, any long prompt with headings or code fences give no
-rules. A statement is kept whole, continuations after `;` or "—" included; a wrapped line is
-joined to its sentence first, so no rule starts mid-sentence. "Remember …", "note that …",
+rules, except the message a person typed inside a program's wrapping (`wrapped.py`: a
+slash-command template's "User Input", the files an `@path` reference appended). A
+statement is kept whole, continuations after `;` or "—" included; a wrapped line is joined
+to its sentence first, so no rule starts mid-sentence. "Remember …", "note that …",
 "FYI …" mark a statement the person wants kept; conventions ("commits must carry the `X`
 trailer", "schema changes go through an alembic migration") read as rules, and what is only
 described ("FYI the staging database is shared") stays a fact. What the English phrasing does
 not cover, and every other language (Chinese, Japanese, Korean, Russian, Spanish,
-Portuguese, German, French), is read through the lexicon's table (`lexicon.py`,
+Portuguese, German, French, Vietnamese), is read through the lexicon's table (`lexicon.py`,
 `statements.py`) and quoted as typed: a sentence that holds every time, forbids, prefers,
 names the language to work in, or corrects the agent's last action ("you didn't update the
 checkbox", "я тебя просил работать со мной на русском"). A statement the person later
@@ -39,6 +41,7 @@ from git_memory.extract.builtin.statements import (
     sentences,
     states_rule,
 )
+from git_memory.extract.builtin.wrapped import typed_within
 from git_memory.lint.engine import scan_secrets
 from git_memory.sessions.origin import typed_origin
 
@@ -137,8 +140,7 @@ def rule_facts(
     found: dict[str, BuiltinFact] = {}
     before: Any = None  # the turn before: its agent's last action is what a correction corrects
     for record in records:
-        text = scrub(record.user_text or "")
-        typed = typed_origin(text, program) == "person"
+        text, typed = _typed_text(scrub(record.user_text or ""), program)
         previous = _previous_command(before, scrub)
         for sentence, rule in _rules_of(text, previous) if typed else []:
             if any(f.severity == "block" for f in scan_secrets(sentence + " " + rule)):
@@ -157,6 +159,17 @@ def rule_facts(
                 )
         before = record
     return [fact for fact in found.values() if not _superseded(fact, records, program)]
+
+
+def _typed_text(text: str, program: bool) -> tuple[str, bool]:
+    """The words of a turn a person typed, and whether there are any: the whole text when it
+    reads as typed, else the message a program wrapped (`wrapped.typed_within`)."""
+    if typed_origin(text, program) == "person":
+        return text, True
+    inner = None if program else typed_within(text)
+    if inner is not None and typed_origin(inner) == "person":
+        return inner, True
+    return text, False
 
 
 # "OK switch to Google Sheets", "let's move to Postgres", "we migrated to pnpm".

@@ -2,14 +2,16 @@
 read through the lexicon's table (`lexicon.py`). Such a rule is quoted as typed.
 
 A sentence ends at `.`, `!` or `?` before a capital of any alphabet (`¿¡` included), at
-`。！？` in Chinese, Japanese and Korean, and at a line's end. It states a rule when it is no
-question, no task at hand (a `one-off` cue) and no rule about nothing (a `not-a-rule` cue),
-and:
-- in a language written in Latin or Cyrillic letters: it holds every time, forbids, prefers,
-  names the language to work in, or corrects the agent's last action; at least three words;
-- in Chinese, Japanese or Korean: it holds every time, names the language to work in, or is a
-  request that prefers one thing to another or adopts a tool (`uvを利用し`, `使用 pnpm`), by
-  the topic it sets a convention for (`パッケージ管理は`) or by the tool's name.
+`…`, `..`, `!` or `?` before any word, at `。！？` in Chinese, Japanese and Korean, and at a
+line's end. It states a rule when it is no question, no task at hand (a `one-off` cue) and
+no rule about nothing (a `not-a-rule` cue), and:
+- in a language written in Latin or Cyrillic letters (Vietnamese among them): it holds every
+  time, forbids, prefers, names the language to work in, or corrects the agent's last
+  action; at least three words;
+- in Chinese, Japanese or Korean: it holds every time, names the language to work in,
+  forbids, corrects the agent's last action, or is a request that prefers one thing to
+  another or adopts a tool (`uvを利用し`, `使用 pnpm`), by the topic it sets a convention
+  for (`パッケージ管理は`) or by the tool's name.
 """
 
 from __future__ import annotations
@@ -38,7 +40,11 @@ MAX_RULE_CHARS = 300
 MAX_CJK_RULE_CHARS = 160
 MIN_RULE_WORDS = 3
 _CAPITAL = "A-Z`\"'(¿¡À-ÖØ-ÞА-ЯЁ"
-_SENTENCE = re.compile(rf"(?<=[.!?])\s+(?=[{_CAPITAL}])|(?<=[.!?])$|(?<=[。！？])\s*|\n+")
+_SENTENCE = re.compile(
+    rf"(?<=[.!?])\s+(?=[{_CAPITAL}])|(?<=[.!?])$|(?<=[。！？])\s*|\n+"
+    # Typed in a hurry: "…", "...." or "!"/"?" end a sentence before a lower-case word too.
+    r"|(?:(?<=\.\.)|(?<=[!?…]))\s+(?=[^\W\d_])"
+)
 _LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
 # A topic the sentence sets a convention for (`パッケージ管理は`, as for package management).
 _TOPIC = re.compile(r"[\u30a0-\u30ff\u3400-\u9fffA-Za-z0-9]は(?![\u3040-\u309f])")
@@ -62,16 +68,18 @@ def states_rule(sentence: str, corrects: bool) -> bool:
     if forms & _EXCLUDED:
         return False
     if languages & CJK:
-        return len(sentence) <= MAX_CJK_RULE_CHARS and _cjk_rule(sentence, forms)
+        return len(sentence) <= MAX_CJK_RULE_CHARS and _cjk_rule(sentence, forms, corrects)
     if len(sentence) > MAX_RULE_CHARS or len(sentence.split()) < MIN_RULE_WORDS:
         return False
     return bool(forms & _STATES) or (CORRECTION in forms and corrects)
 
 
-def _cjk_rule(sentence: str, forms: set[str]) -> bool:
+def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
     """A sentence in Chinese, Japanese or Korean that states a standing rule, not a request
-    about the task at hand (`上記を修正してください`, `pushしてください`)."""
-    if forms & {STANDING, LANGUAGE}:
+    about the task at hand (`上記を修正してください`, `pushしてください`): it holds every time,
+    names the language, forbids (`永远不要直接改…`, `…남기지 마세요`) or corrects the agent's
+    last action."""
+    if forms & {STANDING, LANGUAGE, PROHIBITION} or (CORRECTION in forms and corrects):
         return True
     if DIRECTIVE not in forms and PREFERENCE not in forms:
         return False
