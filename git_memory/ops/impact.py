@@ -17,21 +17,15 @@ from git_memory.verify.check import entry_not_found, expand_short_ids
 
 def impact(ctx: OpContext, request: ImpactRequest) -> ImpactResponse:
     """Measure each approved trap, rule and command against the session index (every
-    agent; the sessions of every worktree of the repository, `--worktree` for this one
-    alone): sessions before and after the commit that introduced the entry's current text
-    (an edit moves it; on rewritten history the landing is found by its text or the author
-    date). Command lines are compared through the command model: argument shapes, compound
-    lines, `cd` prefixes. A trap counts the sessions whose failing command failed with its
-    error and those that ran its fix first; a rule, the sessions that ran a command it
-    forbids without the one it asks for, or whose person stated it again, and those that
-    ran what it asks; a command, the sessions that used another command of the same kind
-    and those that used it. Verdicts: helped or worse (the hit rate or the adoption moved
-    by ten points or more, beyond chance), no change, too rare to tell (fewer than 5
-    sessions touched it on a side), not relevant (no session ever touched it), not
-    relevant since, too little data (fewer than 10 sessions on a side), uncommitted.
-    Sessions without a start time are named. A correlation in this team's history, not a
-    controlled experiment. IDs (or unique prefixes) narrow it. Run `git memory sessions
-    sync` first to index new transcripts. Changes nothing.
+    agent and worktree; `--worktree`: this one): sessions before and after the commit of
+    the entry's current text (found by text or author date on rewritten history). Command
+    lines compare through the command model (argument shapes, compound lines, `cd`). Hits:
+    a trap's command failed with its error, a rule's forbidden command ran without what it
+    asks; followed: the fix first, what the rule asks. Verdicts: helped or worse (a rate
+    moved 10 points beyond chance), no change, too rare to tell, not relevant (never
+    touched), not relevant since, too little data, uncommitted. Undated sessions are
+    named. A correlation, not an experiment. IDs narrow it. Run `git memory sessions sync`
+    first. Changes nothing.
     """
     response = measure_impact(
         ctx.worktree, request.ids, request.since, only_this_worktree=request.worktree
