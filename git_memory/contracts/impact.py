@@ -31,7 +31,8 @@ class ImpactRequest(Model):
     format: Literal["git-memory-impact-request@v1"] = "git-memory-impact-request@v1"
     ids: Annotated[list[MemoryId], Field(max_length=1000)] = Field(default_factory=list)
     since: Timestamp | None = None
-    worktree: bool = False
+    # Left out of the document when false, so a request written before keeps its bytes.
+    worktree: bool = Field(default=False, exclude_if=lambda value: not value)
 
 
 class ImpactWindow(Model):
