@@ -89,14 +89,33 @@ def runs(
     return _in_order(wanted, found, leading=leading)
 
 
-def first_words(memory: str) -> frozenset[str]:
-    """The words an observed command that runs the memory's first command starts with
-    (typed or in normal form): a key to find candidate lines without matching each."""
+@functools.lru_cache(maxsize=65536)
+def word_pairs(command: Command) -> frozenset[tuple[str, str]]:
+    """(first word, a later word) of a command as typed, in normal form and in shape, and
+    (first word, "") : an observed command that runs a memory's holds the memory's first
+    pair (`first_pair`), so lines can be found by pairs without matching each."""
+    found: set[tuple[str, str]] = set()
+    for words in {command.words, tuple(command.normal.split()), command.shape.words}:
+        if words:
+            first = words[0]
+            found.add((first, ""))
+            for word in words[1:]:
+                found.add((first, word))
+    return frozenset(found)
+
+
+def first_pairs(memory: str) -> frozenset[tuple[str, str]]:
+    """The (first word, second word or "") of the memory's first command as typed, in
+    normal form and in shape: a line that runs the memory holds one of them (`word_pairs`)."""
     wanted = _wanted_steps(parse(memory), "")
     if not wanted:
         return frozenset()
     command = wanted[0][0]
-    return frozenset(w for w in (command.words[:1] + tuple(command.normal.split()[:1])) if w)
+    found = set()
+    for words in (command.words, tuple(command.normal.split()), command.shape.words):
+        if words:
+            found.add((words[0], words[1] if len(words) > 1 else ""))
+    return frozenset(found)
 
 
 def _in_order(

@@ -5,7 +5,8 @@ that ran it; a command's first word → the distinct lines; normal form and kind
 rule key → sessions whose person stated it), so a thousand entries cost lookups, not a
 thousand passes over the sessions. A trap's or rule's command line is compared, through the
 command model (`command_line.match.runs`), only with the distinct lines that start with its
-first command's word, once per line. Sessions are numbered oldest first, so a window is a
+first command's first two words (or the first and a later one: options may come between),
+once per line. Sessions are numbered oldest first, so a window is a
 cut of those numbers.
 
 Verdicts (docs/guide-verify.md, "Does the memory help?"), in this order:
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from git_memory.command_line.line import parse
-from git_memory.command_line.match import first_words, runs
+from git_memory.command_line.match import first_pairs, runs, word_pairs
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.rules import rule_facts
 from git_memory.impact.subjects import Said, Subject, command_form, failure_key
@@ -98,7 +99,7 @@ class SessionIndex:
         self.lines: list[tuple[str, str]] = []
         self.line_sessions: list[list[int]] = []
         self._line_ids: dict[tuple[str, str], int] = {}
-        self._by_word: dict[str, list[int]] = {}
+        self._by_pair: dict[tuple[str, str], list[int]] = {}
         self._commands: dict[tuple[str, int], str | None] = {}
         self._matched: dict[tuple[str, bool], frozenset[int]] = {}
         self._rules = _RuleReader(rule_keys)
@@ -137,22 +138,17 @@ class SessionIndex:
             found = self._line_ids[key] = len(self.lines)
             self.lines.append(key)
             self.line_sessions.append([])
-            words: set[str] = set()
-            for step in parse(text).steps:
-                command = step.command
-                words.update(command.words[:1])
-                words.update(command.normal.split()[:1])
-            for word in words:
-                self._by_word.setdefault(word, []).append(found)
+            pairs = {pair for step in parse(text).steps for pair in word_pairs(step.command)}
+            for pair in pairs:
+                self._by_pair.setdefault(pair, []).append(found)
         return found
 
     def matching(self, memory: str, *, leading: bool = False) -> frozenset[int]:
         """The distinct lines that run the memory's command line (`match.runs`)."""
         key = (memory, leading)
         if key not in self._matched:
-            candidates = {
-                line for word in first_words(memory) for line in self._by_word.get(word, ())
-            }
+            pairs = first_pairs(memory)
+            candidates = {line for pair in pairs for line in self._by_pair.get(pair, ())}
             self._matched[key] = frozenset(
                 line
                 for line in candidates

@@ -6,6 +6,7 @@ measure over thousands of sessions costs about what reading their rows costs.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -118,6 +119,7 @@ def _sessions(
     return found, undated
 
 
+@functools.lru_cache(maxsize=4096)
 def _relative(cwd: str | None, root: Path) -> str:
     if not cwd:
         return ""
