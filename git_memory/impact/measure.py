@@ -92,6 +92,11 @@ class SessionIndex:
     def __init__(self, sessions: Sequence[SessionActivity], rule_keys: Iterable[str] = ()) -> None:
         self.started = [session.started for session in sessions]
         self.worktrees = [session.worktree for session in sessions]
+        # Each worktree's session numbers, when there are several (for the split).
+        self.by_worktree: dict[str, list[int]] = {}
+        if len(set(self.worktrees)) > 1:
+            for number, name in enumerate(self.worktrees):
+                self.by_worktree.setdefault(name, []).append(number)
         self.ran: dict[str, list[int]] = {}
         self.by_kind: dict[str, dict[str, list[int]]] = {}
         self.stated: dict[str, list[int]] = {}
@@ -113,12 +118,15 @@ class SessionIndex:
             if text is None:
                 continue
             line = self._line(text, session.at)
-            _add(self.line_sessions[line], number)
             calls.append(_Call(line, call.state == FAILED, call.output or ""))
             normal, kind = command_form(text)
-            _add(self.ran.setdefault(normal, []), number)
-            if kind:
-                _add(self.by_kind.setdefault(kind, {}).setdefault(normal, []), number)
+            for found in (
+                self.line_sessions[line],
+                self.ran.setdefault(normal, []),
+                self.by_kind.setdefault(kind, {}).setdefault(normal, []) if kind else None,
+            ):
+                if found is not None and (not found or found[-1] != number):
+                    found.append(number)
         self.calls.append(calls)
         for key in {key for ask in session.asks for key in self._rules.stated(ask)}:
             _add(self.stated.setdefault(key, []), number)
@@ -221,15 +229,12 @@ def measure(index: SessionIndex, subject: Subject, landed: int | None) -> Measur
     before, after = _sides(index, everyone, cut, moment, counted)
     adoption = subject.kind != "rule" or bool(subject.prefers)
     verdict = _verdict(before, after, adoption=adoption)
-    split: dict[str, str] = {}
-    names = sorted(set(index.worktrees))
-    if len(names) > 1:
-        for name in names:
-            own = [n for n in everyone if index.worktrees[n] == name]
-            alone = _verdict(*_sides(index, own, cut, moment, counted), adoption=adoption)
-            split[name] = alone
-        if all(alone in (verdict, "too little data") for alone in split.values()):
-            split = {}
+    split = {
+        name: _verdict(*_sides(index, own, cut, moment, counted), adoption=adoption)
+        for name, own in sorted(index.by_worktree.items())
+    }
+    if all(alone in (verdict, "too little data") for alone in split.values()):
+        split = {}
     return Measured(before, after, verdict, split)
 
 

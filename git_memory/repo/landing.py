@@ -55,21 +55,21 @@ def entry_landings(repository: Any, entries_dir: str) -> dict[str, Landing]:
     )
     walker.simplify_first_parent()
     found: dict[str, Landing] = {}
-    texts: dict[str, str] = {}
+    # The blob of each name's current text; its text is read only when a later blob differs
+    # (most entries are never edited).
     blobs: dict[str, Any] = {}
     before: Any = None
     for commit in walker:
         tree = _subtree(commit.tree, entries_dir)
         if tree is not None and (before is None or tree.id != before.id):
             for item in tree:
-                if blobs.get(item.name) == item.id:
+                known = blobs.get(item.name)
+                if known == item.id:
                     continue
+                if known is not None and _text(repository, known) == _text(repository, item.id):
+                    continue  # the frontmatter alone changed
                 blobs[item.name] = item.id
-                text = _text(repository, item.id)
-                if texts.get(item.name) == text:
-                    continue
                 first = found.get(item.name)
-                texts[item.name] = text
                 found[item.name] = Landing(
                     str(commit.id),
                     int(commit.commit_time),
@@ -82,6 +82,7 @@ def entry_landings(repository: Any, entries_dir: str) -> dict[str, Landing]:
         if _rewritten(repository.get(landing.commit))
     }
     if rewritten:
+        texts = {name: _text(repository, blobs[name]) for name in rewritten}
         found.update(_redated(repository, head, entries_dir, rewritten, texts))
     return found
 
