@@ -103,6 +103,7 @@ class SessionIndex:
         self.calls: list[list[_Call]] = []
         self.lines: list[tuple[str, str]] = []
         self.line_sessions: list[list[int]] = []
+        self.failed_sessions: dict[int, set[int]] = {}
         self._line_ids: dict[tuple[str, str], int] = {}
         self._by_pair: dict[tuple[str, str], list[int]] = {}
         self._commands: dict[tuple[str, int], str | None] = {}
@@ -118,7 +119,10 @@ class SessionIndex:
             if text is None:
                 continue
             line = self._line(text, session.at)
-            calls.append(_Call(line, call.state == FAILED, call.output or ""))
+            failed = call.state == FAILED
+            calls.append(_Call(line, failed, call.output or ""))
+            if failed:
+                self.failed_sessions.setdefault(line, set()).add(number)
             normal, kind = command_form(text)
             for found in (
                 self.line_sessions[line],
@@ -338,13 +342,16 @@ def _failure_key(output: str) -> str:
 
 def _trap(index: SessionIndex, subject: Subject) -> Sets:
     """Hits: a line running the failing command (and not the fix) failed with the trap's
-    error; followed: the fix ran before any such line; relevant: either ran."""
+    error; followed: the fix ran before any such line; relevant: either ran. Only the
+    sessions that ran both, or saw such a line fail, are read call by call."""
     fix = index.matching(subject.fix)
     failing = index.matching(subject.command) - fix
+    fixed = index.sessions_running(fix)
+    tripped = index.sessions_running(failing)
+    followed = fixed - tripped
     hits: set[int] = set()
-    followed: set[int] = set()
-    touched = index.sessions_running(failing | fix)
-    for number in touched:
+    failed = {number for line in failing for number in index.failed_sessions.get(line, ())}
+    for number in (fixed & tripped) | failed:
         fixed_first = None
         for call in index.calls[number]:
             if call.line in fix:
@@ -355,7 +362,7 @@ def _trap(index: SessionIndex, subject: Subject) -> Sets:
                     hits.add(number)
         if fixed_first:
             followed.add(number)
-    return hits, followed, touched
+    return hits, followed, fixed | tripped
 
 
 def _command(index: SessionIndex, subject: Subject) -> Sets:
@@ -374,18 +381,17 @@ def _rule(index: SessionIndex, subject: Subject) -> Sets:
     prefers = frozenset().union(*(index.matching(m, leading=True) for m in subject.prefers))
     forbids = frozenset().union(*(index.matching(m, leading=True) for m in subject.forbids))
     stated = _sessions(index.stated, subject.rule_keys)
-    broken: set[int] = set()
-    followed: set[int] = set()
-    touched = index.sessions_running(prefers | forbids)
-    for number in touched:
-        asked = False
+    followed = index.sessions_running(prefers)
+    forbidden = index.sessions_running(forbids)
+    broken = forbidden - followed
+    for number in forbidden & followed:  # the order in the session tells
         for call in index.calls[number]:
             if call.line in prefers:
-                asked = True
-            elif call.line in forbids and not asked:
+                break
+            if call.line in forbids:
                 broken.add(number)
-        if asked:
-            followed.add(number)
+                break
+    touched = followed | forbidden
     relevant = (touched | stated) if subject.lines else None
     return broken | stated, followed, relevant
 
