@@ -38,7 +38,6 @@ from git_memory.extract.builtin.rules import rule_facts
 from git_memory.impact.subjects import Said, Subject, command_form, failure_key
 from git_memory.sessions.activity import SessionActivity
 from git_memory.sessions.records import FAILED
-from git_memory.sessions.turns import ToolCall
 
 # A window of fewer sessions moves its rate by more than ten points with one session, and a
 # zero there is too likely by chance to mean anything; no rate is shown below it either.
@@ -106,7 +105,7 @@ class SessionIndex:
         self.failed_sessions: dict[int, set[int]] = {}
         self._line_ids: dict[tuple[str, str], int] = {}
         self._by_pair: dict[tuple[str, str], list[int]] = {}
-        self._commands: dict[tuple[str, int], str | None] = {}
+        self._calls: dict[tuple[str, int, str], tuple[int, tuple[list[int], ...]] | None] = {}
         self._matched: dict[tuple[str, bool], frozenset[int]] = {}
         self._rules = _RuleReader(rule_keys)
         for number, session in enumerate(sessions):
@@ -115,35 +114,31 @@ class SessionIndex:
     def _read(self, number: int, session: SessionActivity) -> None:
         calls: list[_Call] = []
         for call in session.calls:
-            text = self._command(call)
-            if text is None:
+            # Calls with the same input share one decoded value (`session_activity`), which
+            # the sessions keep alive: its identity is the key, so each distinct call and
+            # each distinct line is read once.
+            seen = (call.name, id(call.input), session.at)
+            if seen not in self._calls:
+                self._calls[seen] = self._line(shell.command_of(call), session.at)
+            found = self._calls[seen]
+            if found is None:
                 continue
-            line = self._line(text, session.at)
+            line, tables = found
             failed = call.state == FAILED
             calls.append(_Call(line, failed, call.output or ""))
             if failed:
                 self.failed_sessions.setdefault(line, set()).add(number)
-            normal, kind = command_form(text)
-            for found in (
-                self.line_sessions[line],
-                self.ran.setdefault(normal, []),
-                self.by_kind.setdefault(kind, {}).setdefault(normal, []) if kind else None,
-            ):
-                if found is not None and (not found or found[-1] != number):
-                    found.append(number)
+            for table in tables:
+                if not table or table[-1] != number:
+                    table.append(number)
         self.calls.append(calls)
-        for key in {key for ask in session.asks for key in self._rules.stated(ask)}:
-            _add(self.stated.setdefault(key, []), number)
+        for rule in {rule for ask in session.asks for rule in self._rules.stated(ask)}:
+            _add(self.stated.setdefault(rule, []), number)
 
-    def _command(self, call: ToolCall) -> str | None:
-        # Calls with the same input share one decoded value (`session_activity`), which the
-        # sessions keep alive: its identity is the key, so each distinct call is read once.
-        key = (call.name, id(call.input))
-        if key not in self._commands:
-            self._commands[key] = shell.command_of(call)
-        return self._commands[key]
-
-    def _line(self, text: str, at: str) -> int:
+    def _line(self, text: str | None, at: str) -> tuple[int, tuple[list[int], ...]] | None:
+        """The distinct line's number and the session lists a call of it adds to."""
+        if text is None:
+            return None
         key = (text, at)
         found = self._line_ids.get(key)
         if found is None:
@@ -153,7 +148,11 @@ class SessionIndex:
             pairs = {pair for step in parse(text).steps for pair in word_pairs(step.command)}
             for pair in pairs:
                 self._by_pair.setdefault(pair, []).append(found)
-        return found
+        normal, kind = command_form(text)
+        tables = [self.line_sessions[found], self.ran.setdefault(normal, [])]
+        if kind:
+            tables.append(self.by_kind.setdefault(kind, {}).setdefault(normal, []))
+        return found, tuple(tables)
 
     def matching(self, memory: str, *, leading: bool = False) -> frozenset[int]:
         """The distinct lines that run the memory's command line (`match.runs`)."""

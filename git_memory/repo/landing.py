@@ -55,6 +55,7 @@ def entry_landings(repository: Any, entries_dir: str) -> dict[str, Landing]:
     )
     walker.simplify_first_parent()
     found: dict[str, Landing] = {}
+    rewritten_commits: set[str] = set()
     # The blob of each name's current text; its text is read only when a later blob differs
     # (most entries are never edited).
     blobs: dict[str, Any] = {}
@@ -69,6 +70,8 @@ def entry_landings(repository: Any, entries_dir: str) -> dict[str, Landing]:
                 if known is not None and _text(repository, known) == _text(repository, item.id):
                     continue  # the frontmatter alone changed
                 blobs[item.name] = item.id
+                if _rewritten(commit):
+                    rewritten_commits.add(str(commit.id))
                 first = found.get(item.name)
                 found[item.name] = Landing(
                     str(commit.id),
@@ -77,9 +80,7 @@ def entry_landings(repository: Any, entries_dir: str) -> dict[str, Landing]:
                 )
         before = tree
     rewritten = {
-        name: landing
-        for name, landing in found.items()
-        if _rewritten(repository.get(landing.commit))
+        name: landing for name, landing in found.items() if landing.commit in rewritten_commits
     }
     if rewritten:
         texts = {name: _text(repository, blobs[name]) for name in rewritten}
