@@ -53,8 +53,9 @@ def render(response: ImpactResponse) -> str:
     landing; then the sessions no window holds, what a verdict cannot tell, the summary."""
     lines = [_line(item, response.min_sessions) for item in response.entries]
     if response.undated:
+        count = len(response.undated)
         lines.append(
-            f"{len(response.undated)} sessions without a start time not counted: "
+            f"{count} session{'' if count == 1 else 's'} without a start time not counted: "
             + ", ".join(response.undated)
         )
     if any(item.before is not None for item in response.entries):
