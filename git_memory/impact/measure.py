@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import NamedTuple
 
 from git_memory.command_line.line import parse
 from git_memory.command_line.match import first_pairs, runs, word_pairs
@@ -78,8 +79,8 @@ class Measured:
     split: dict[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class _Call:
+class _Call(NamedTuple):
+    # A tuple: sessions hold one per shell call, and a tuple is the cheapest to make.
     line: int  # the distinct (line, directory) it ran
     failed: bool
     output: str
