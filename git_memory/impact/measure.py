@@ -349,19 +349,24 @@ def _trap(index: SessionIndex, subject: Subject) -> Sets:
     fixed = index.sessions_running(fix)
     tripped = index.sessions_running(failing)
     followed = fixed - tripped
-    hits: set[int] = set()
-    failed = {number for line in failing for number in index.failed_sessions.get(line, ())}
-    for number in (fixed & tripped) | failed:
-        fixed_first = None
-        for call in index.calls[number]:
-            if call.line in fix:
-                fixed_first = True if fixed_first is None else fixed_first
-            elif call.line in failing:
-                fixed_first = False if fixed_first is None else fixed_first
-                if call.failed and _failure_key(call.output).startswith(subject.error):
-                    hits.add(number)
-        if fixed_first:
+    for number in fixed & tripped:  # which came first
+        first = next(
+            call.line for call in index.calls[number] if call.line in fix or call.line in failing
+        )
+        if first in fix:
             followed.add(number)
+    hits = {number for line in failing for number in index.failed_sessions.get(line, ())}
+    if subject.error:
+        hits = {
+            number
+            for number in hits
+            if any(
+                call.failed
+                and call.line in failing
+                and _failure_key(call.output).startswith(subject.error)
+                for call in index.calls[number]
+            )
+        }
     return hits, followed, fixed | tripped
 
 
