@@ -7,7 +7,8 @@
 - a rule (a text the `user-rule@1` phrasing reads as a rule: "Never run `pip install`…", or
   "Run `make fmt` before `make lint`."): the command lines it forbids (inline code after
   never/don't/do not/avoid/instead of/rather than/not/before), those it asks for (any other
-  inline code: "A instead of B", "A before B"), and its rule key, which a person asking the
+  inline code: "A instead of B", "A before B"; only code that reads as a command line), and
+  its rule key, which a person asking the
   same again states too.
 Command lines stay as written: the command model (`command_line.match`) compares them with
 what sessions ran, compound structure, `cd` prefixes and argument shapes included.
@@ -95,12 +96,9 @@ def subject_of(body: str) -> Subject | None:
     facts = rule_facts([Said(first)])
     if not facts and not _BEFORE.search(first):
         return None
-    forbids = tuple(dict.fromkeys(_line(m) for m in _FORBIDS.findall(first)))
-    prefers = tuple(
-        line
-        for line in dict.fromkeys(_line(m) for m in _CODE.findall(first))
-        if line not in forbids
-    )
+    forbids = tuple(dict.fromkeys(_commands(_FORBIDS.findall(first))))
+    named = dict.fromkeys(_commands(_CODE.findall(first)))
+    prefers = tuple(line for line in named if line not in forbids)
     return Subject("rule", forbids=forbids, prefers=prefers, rule_keys=tuple(f.key for f in facts))
 
 
@@ -118,6 +116,14 @@ def failure_key(output: str) -> str:
 
 def _line(command: str) -> str:
     return " ".join(command.split())
+
+
+def _commands(spans: list[str]) -> list[str]:
+    """The inline code spans that read as command lines: several words, or one project
+    command (`pytest`); a lone file or branch name (`.env`, `main`) is not one, and a rule
+    naming only such spans applies to every session."""
+    lines = [_line(span) for span in spans]
+    return [line for line in lines if " " in line or parse(line).main is not None]
 
 
 @functools.lru_cache(maxsize=65536)

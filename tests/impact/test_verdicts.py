@@ -90,3 +90,15 @@ def test_a_trap_hit_more_often_after_reads_worse(
     assert (entry["before"]["hits"], entry["after"]["hits"]) == (1, 9)
     assert entry["verdict"] == "worse"
     assert "1 entry worse since landing" in report["summary"]
+
+
+def test_a_rule_naming_a_file_not_a_command_applies_to_every_session(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    claude = hermetic_env["claude"]
+    land(repo, "no-env-file", "Never commit the `.env` file.")
+    sessions(claude, repo, "b", BEFORE, lambda n: [("npm test", False)])
+    sessions(claude, repo, "a", AFTER, lambda n: [("npm run build", False)])
+    [entry] = impact_report(gm, repo)["entries"]
+    assert (entry["before"]["relevant"], entry["after"]["relevant"]) == (10, 12)
+    assert entry["verdict"] == "no change"
