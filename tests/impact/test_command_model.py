@@ -116,3 +116,18 @@ def test_a_cd_prefix_keeps_the_fix_apart_and_red_tests_are_not_the_trap(
     assert (entry["before"]["hits"], entry["before"]["followed"]) == (6, 4)
     assert (entry["after"]["hits"], entry["after"]["followed"]) == (0, 12)
     assert entry["verdict"] == "helped"
+
+
+def test_a_session_started_in_the_directory_runs_the_cd_prefixed_fix(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    claude = hermetic_env["claude"]
+    fix = "cd go && go test ./..."
+    land(repo, "go-lives-in-go", render_command_fix("variant", "go test ./...", NO_MODULE, fix))
+    (repo.root / "go").mkdir()
+    sessions(claude, repo, "b", BEFORE, lambda n: [("go test ./...", True, NO_MODULE)])
+    sessions(claude, repo, "a", AFTER, lambda n: [("go test ./...", False, "ok")], directory="go")
+    [entry] = impact_report(gm, repo)["entries"]
+    assert (entry["before"]["hits"], entry["before"]["followed"]) == (10, 0)
+    assert (entry["after"]["hits"], entry["after"]["followed"]) == (0, 12)
+    assert entry["verdict"] == "helped"
