@@ -5,20 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
-from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindow
+from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindow, Verdict
 from git_memory.formats.entry import Entry
 from git_memory.impact.measure import MIN_SESSIONS, LandingSide, SessionIndex, measure
 from git_memory.impact.subjects import Subject, subject_of
 from git_memory.repo.landing import entry_landings
-from git_memory.sessions.activity import session_activity
+from git_memory.sessions.activity import Activity, session_activity
 from git_memory.verify.check import memory_items
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
-VERDICTS = ("helped", "no change", "not relevant since", "too little data", "uncommitted")
+VERDICTS: tuple[str, ...] = get_args(Verdict)
 
 
 def measurable_entries(
@@ -37,16 +37,26 @@ def measurable_entries(
     return found
 
 
-def impact(worktree: Worktree, ids: Sequence[str] = (), since: str | None = None) -> ImpactResponse:
-    """Every measured entry of `worktree` (or those named by `ids`) from its session index."""
+def impact(
+    worktree: Worktree,
+    ids: Sequence[str] = (),
+    since: str | None = None,
+    *,
+    only_this_worktree: bool = False,
+) -> ImpactResponse:
+    """Every measured entry of `worktree` (or those named by `ids`) from the session index:
+    the sessions of every worktree of the repository, or of this one alone."""
     entries = measurable_entries(worktree, ids)
     landings = entry_landings(worktree.repository, f"{worktree.memory_root}/entries")
-    sessions = session_activity(worktree, since) if entries else []
+    activity = (
+        session_activity(worktree, since, every_worktree=not only_this_worktree)
+        if entries
+        else Activity([], [])
+    )
+    sessions = activity.sessions
     subjects = [subject for _, _, subject in entries]
     index = SessionIndex(
-        sessions,
-        rule_keys=(key for subject in subjects for key in subject.rule_keys),
-        forbids=(command for subject in subjects for command in subject.forbids),
+        sessions, rule_keys=(key for subject in subjects for key in subject.rule_keys)
     )
     measured = []
     for entry, path, subject in entries:
@@ -62,6 +72,11 @@ def impact(worktree: Worktree, ids: Sequence[str] = (), since: str | None = None
                 before=_window(result.before),
                 after=_window(result.after),
                 verdict=result.verdict,
+                first_landed_at=_moment(landing.first_time)
+                if landing and landing.first_time
+                else None,
+                landing_found=landing.found if landing else None,
+                split=result.split,
             )
         )
     verdicts = {name: sum(1 for m in measured if m.verdict == name) for name in VERDICTS}
@@ -71,6 +86,8 @@ def impact(worktree: Worktree, ids: Sequence[str] = (), since: str | None = None
         min_sessions=MIN_SESSIONS,
         verdicts=verdicts,
         summary=summary_line(measured),
+        worktrees=sorted({session.worktree for session in sessions}),
+        undated=activity.undated,
     )
 
 
@@ -91,8 +108,17 @@ def summary_line(measured: Sequence[EntryImpact]) -> str:
     if helped:
         after = max(m.after.sessions for m in helped if m.after)
         parts.append(
-            f"{_count(len(helped), 'entry', 'entries')} helped (hit less since landing, "
-            f"up to {after} sessions after)"
+            f"{_count(len(helped), 'entry', 'entries')} helped (hit less or followed more "
+            f"since landing, up to {after} sessions after)"
+        )
+    worse = [m for m in measured if m.verdict == "worse"]
+    if worse:
+        parts.append(f"{_count(len(worse), 'entry', 'entries')} worse since landing")
+    untouched = sum(1 for m in measured if m.verdict == "not relevant")
+    if untouched:
+        parts.append(
+            f"{_count(untouched, 'entry', 'entries')} not relevant (no session touched it): "
+            "consider `git memory retire`"
         )
     stale = [m for m in measured if m.verdict == "not relevant since"]
     if stale:
@@ -101,7 +127,7 @@ def summary_line(measured: Sequence[EntryImpact]) -> str:
             f"{_count(len(stale), 'entry', 'entries')} not relevant in {days}+ days since "
             "landing: consider `git memory retire`"
         )
-    for verdict in ("no change", "too little data", "uncommitted"):
+    for verdict in ("no change", "too rare to tell", "too little data", "uncommitted"):
         count = sum(1 for m in measured if m.verdict == verdict)
         if count:
             parts.append(f"{count} {verdict}")

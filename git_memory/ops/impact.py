@@ -16,28 +16,52 @@ from git_memory.verify.check import entry_not_found, expand_short_ids
 
 
 def impact(ctx: OpContext, request: ImpactRequest) -> ImpactResponse:
-    """Measure each approved trap, rule and command against this worktree's session index
-    (every agent): sessions before and after the entry landed (the first commit on the
-    current branch that added its file; an uncommitted entry says so). A trap counts the
-    sessions whose failing command failed and those that ran its fix first; a rule, the
-    sessions that ran a command it forbids or whose person stated it again; a command, the
-    sessions that used it and those that used another command of the same kind. Each entry
-    gets both windows (sessions, days, counts) and a verdict: helped, no change, not
-    relevant since, too little data (fewer than 10 sessions on a side) or uncommitted. A
-    correlation in this team's history, not a controlled experiment. IDs (or unique prefixes)
-    narrow it. Run `git memory sessions sync` first. Changes nothing.
+    """Measure each approved trap, rule and command against the session index (every
+    agent and worktree; `--worktree`: this one): sessions before and after the commit of
+    the entry's current text (found by text or author date on rewritten history). Command
+    lines compare through the command model (argument shapes, compound lines, `cd`). Hits:
+    a trap's command failed with its error, a rule's forbidden command ran without what it
+    asks; followed: the fix first, what the rule asks. Verdicts: helped or worse (a rate
+    moved 10 points beyond chance), no change, too rare to tell, not relevant (never
+    touched), not relevant since, too little data, uncommitted. Undated sessions are
+    named. A correlation, not an experiment. IDs narrow it. Run `git memory sessions sync`
+    first. Changes nothing.
     """
-    response = measure_impact(ctx.worktree, request.ids, request.since)
+    response = measure_impact(
+        ctx.worktree, request.ids, request.since, only_this_worktree=request.worktree
+    )
     missing = sorted(set(request.ids) - {item.id for item in response.entries})
     if missing:
         raise entry_not_found(missing)
     return response
 
 
+NOT_AN_EXPERIMENT = (
+    "A landing is not an experiment: the code, the tasks and the people changed too; "
+    "read a verdict as where to look."
+)
+_HITS = {"trap": "hit", "rule": "broke or re-asked", "command": "used a variant"}
+_FOLLOWED = {"trap": "ran the fix first", "rule": "did what it asks", "command": "used it"}
+_FOUND = {
+    "content": "rewritten history: dated by the same text before the rewrite",
+    "author date": "rewritten history: dated by the author date",
+}
+
+
 def render(response: ImpactResponse) -> str:
-    """One line per entry: verdict, kind, id, the counts before → after; then the summary."""
+    """One line per entry: verdict, kind, id, the hits and the adoption before → after, the
+    landing; then the sessions no window holds, what a verdict cannot tell, the summary."""
     lines = [_line(item, response.min_sessions) for item in response.entries]
-    lines.append(f"{response.sessions} sessions read; {response.summary}")
+    if response.undated:
+        count = len(response.undated)
+        lines.append(
+            f"{count} session{'' if count == 1 else 's'} without a start time not counted: "
+            + ", ".join(response.undated)
+        )
+    if any(item.before is not None for item in response.entries):
+        lines.append(NOT_AN_EXPERIMENT)
+    where = f" in {len(response.worktrees)} worktrees" if len(response.worktrees) > 1 else ""
+    lines.append(f"{response.sessions} sessions read{where}; {response.summary}")
     return "\n".join(lines)
 
 
@@ -45,22 +69,43 @@ def _line(item: EntryImpact, threshold: int) -> str:
     head = f"{item.verdict:<18} {item.kind:<7} {item.id}"
     if item.before is None or item.after is None:
         return f"{head}: not committed on this branch yet"
-    what = {"trap": "hit", "rule": "broke or re-asked", "command": "used a variant"}[item.kind]
-    return (
-        f"{head}: {what} in {_counts(item.before, threshold)} before → "
-        f"{_counts(item.after, threshold)} after (landed {(item.landed_at or '')[:10]})"
+    text = (
+        f"{head}: {_HITS[item.kind]} in {_counts(item.before, item.before.hits, threshold)} "
+        f"before → {_counts(item.after, item.after.hits, threshold)} after"
     )
+    if item.kind != "rule" or item.before.followed or item.after.followed:
+        text += (
+            f"; {_FOLLOWED[item.kind]} in {_share(item.before, item.before.followed, threshold)}"
+            f" → {_share(item.after, item.after.followed, threshold)}"
+        )
+    notes = [f"landed {(item.landed_at or '')[:10]}"]
+    if item.first_landed_at:
+        notes.append(f"text edited since it first landed {item.first_landed_at[:10]}")
+    if item.landing_found in _FOUND:
+        notes.append(_FOUND[item.landing_found])
+    if item.split:
+        split = ", ".join(f"{name} {verdict}" for name, verdict in item.split.items())
+        notes.append(f"per worktree: {split}")
+    return f"{text} ({'; '.join(notes)})"
 
 
-def _counts(window: ImpactWindow, threshold: int) -> str:
+def _counts(window: ImpactWindow, count: int, threshold: int) -> str:
+    return f"{_share(window, count, threshold)} over {window.days} days"
+
+
+def _share(window: ImpactWindow, count: int, threshold: int) -> str:
     # A rate over fewer sessions than the threshold would claim more than it can show.
-    share = f" ({100 * window.hits // window.sessions}%)" if window.sessions >= threshold else ""
-    return f"{window.hits}/{window.sessions} sessions{share} over {window.days} days"
+    rate = f" ({100 * count // window.sessions}%)" if window.sessions >= threshold else ""
+    return f"{count}/{window.sessions} sessions{rate}"
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> dict[str, Any]:
     ids = expand_short_ids(ctx.worktree, values.get("ids") or ())
-    return {"ids": ids, "since": utc_timestamp(values.get("since"), "--since")}
+    return {
+        "ids": ids,
+        "since": utc_timestamp(values.get("since"), "--since"),
+        "worktree": bool(values.get("worktree")),
+    }
 
 
 OPERATION = Operation(
@@ -75,6 +120,12 @@ OPERATION = Operation(
             metavar="WHEN",
             default=None,
             help="Count only sessions started since WHEN (2026-11-01, 30d, …).",
+        ),
+        click.Option(
+            ["--worktree"],
+            is_flag=True,
+            default=False,
+            help="Count only this worktree's sessions (default: every worktree's).",
         ),
     ],
     from_cli=_from_cli,

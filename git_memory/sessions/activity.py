@@ -6,8 +6,11 @@ measure over thousands of sessions costs about what reading their rows costs.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from git_memory.database import Connection
@@ -22,43 +25,106 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SessionActivity:
-    """One session: its key, agent, first turn's start (canonical UTC), calls and asks."""
+    """One session: its key, agent, first turn's start (canonical UTC), calls and asks; the
+    worktree it ran in (its name: `main` for the main one) and the directory its first turn
+    started in, relative to that worktree's root ("" the root itself)."""
 
     session_key: str
     provider: str
     started: str
     calls: tuple[ToolCall, ...]
     asks: tuple[str, ...]
+    worktree: str = "main"
+    at: str = ""
 
 
-def session_activity(worktree: Worktree, since: str | None = None) -> list[SessionActivity]:
-    """The sessions attributed to `worktree` (every agent), oldest first; those started
-    before `since` (canonical UTC) and those without a start time are left out."""
+@dataclass(frozen=True)
+class Activity:
+    """The sessions read, oldest first, and the keys of those that could not be placed in
+    time (no turn has a start time), which no window can hold."""
+
+    sessions: list[SessionActivity]
+    undated: list[str]
+
+
+def worktree_roots(worktree: Worktree) -> dict[str, Path]:
+    """Every worktree of the repository by name (`main` for the main one), this one too."""
+    roots: dict[str, Path] = {}
+    if worktree.common_dir.name == ".git":
+        roots["main"] = worktree.common_dir.parent
+    repository = worktree.repository
+    for name in repository.list_worktrees():
+        try:
+            roots[name] = Path(repository.lookup_worktree(name).path).resolve()
+        except (KeyError, ValueError, OSError):
+            continue  # pruned or unreadable: its sessions cannot be attributed
+    if worktree.root not in roots.values():
+        roots["main" if "main" not in roots else worktree.root.name] = worktree.root
+    return roots
+
+
+def session_activity(
+    worktree: Worktree, since: str | None = None, *, every_worktree: bool = False
+) -> Activity:
+    """The sessions attributed to `worktree` (every agent; with `every_worktree`, to every
+    worktree of its repository), oldest first; those started before `since` (canonical UTC)
+    are left out, those without a start time named apart."""
+    roots = worktree_roots(worktree) if every_worktree else {_name(worktree): worktree.root}
     with index.reader(worktree.state_home) as conn:
-        sessions = _sessions(conn, attributed_cwds(conn, worktree.root), since)
+        sessions: dict[int, tuple[str, str, str, str, str]] = {}
+        undated: list[str] = []
+        for name, root in roots.items():
+            found, missing = _sessions(conn, root, attributed_cwds(conn, root), since)
+            sessions.update({key: (*row, name) for key, row in found.items()})
+            undated += missing
         if not sessions:
-            return []
+            return Activity([], sorted(set(undated)))
         calls, asks = _events(conn, sessions)
-    return [
-        SessionActivity(key, provider, started, tuple(calls.get(file_id, ())),
-                        tuple(asks.get(file_id, ())))
-        for file_id, (key, provider, started) in sorted(sessions.items(), key=lambda i: i[1][2])
-    ]  # fmt: skip
+    ordered = sorted(sessions.items(), key=lambda i: i[1][2])
+    return Activity(
+        [
+            SessionActivity(key, provider, started, tuple(calls.get(file_id, ())),
+                            tuple(asks.get(file_id, ())), name, at)
+            for file_id, (key, provider, started, at, name) in ordered
+        ],
+        sorted(set(undated)),
+    )  # fmt: skip
+
+
+def _name(worktree: Worktree) -> str:
+    found = [name for name, root in worktree_roots(worktree).items() if root == worktree.root]
+    return found[0] if found else "main"
 
 
 def _sessions(
-    conn: Connection, cwds: list[str], since: str | None
-) -> dict[int, tuple[str, str, str]]:
+    conn: Connection, root: Path, cwds: list[str], since: str | None
+) -> tuple[dict[int, tuple[str, str, str, str]], list[str]]:
     if not cwds:
-        return {}
+        return {}, []
+    # SQLite gives the bare `cwd` of the row holding the aggregate's minimum.
     rows = conn.execute(
-        "SELECT s.file_id, s.session_key, s.provider, min(t.started) FROM turns t"
+        "SELECT s.file_id, s.session_key, s.provider, min(t.started), t.cwd FROM turns t"
         " JOIN sessions s ON s.session_key = t.session_key"
-        f" WHERE t.cwd IN ({','.join('?' * len(cwds))}) AND t.started IS NOT NULL"
+        f" WHERE t.cwd IN ({','.join('?' * len(cwds))})"
         " GROUP BY s.session_key",
         cwds,
     )
-    return {row[0]: (row[1], row[2], row[3]) for row in rows if since is None or row[3] >= since}
+    found: dict[int, tuple[str, str, str, str]] = {}
+    undated: list[str] = []
+    for file_id, key, provider, started, cwd in rows:
+        if started is None:
+            undated.append(key)
+        elif since is None or started >= since:
+            found[file_id] = (key, provider, started, _relative(cwd, root))
+    return found, undated
+
+
+@functools.lru_cache(maxsize=4096)
+def _relative(cwd: str | None, root: Path) -> str:
+    if not cwd:
+        return ""
+    relative = os.path.relpath(cwd, root)
+    return "" if relative == "." else relative.replace(os.sep, "/")
 
 
 def _events(

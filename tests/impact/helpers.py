@@ -3,6 +3,7 @@ transcripts of sessions before and after, installed where the hermetic Claude ho
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -30,32 +31,67 @@ def land(repo: Repo, entry_id: str, body: str, when: datetime = LANDED) -> str:
     return git(repo.root, "rev-parse", "HEAD").strip()
 
 
+MISSING_MODULE = "E   ModuleNotFoundError: No module named 'app'"
+# (command, failed) with the output a missing module prints when failed; or (command,
+# failed, output).
+Run = tuple[str, bool] | tuple[str, bool, str]
+
+
 def session(
     claude_home: Path,
     repo: Repo,
     name: str,
-    when: datetime,
-    runs: list[tuple[str, bool]],
+    when: datetime | None,
+    runs: Sequence[Run],
     *,
     prompt: str = "please get the tests green",
+    directory: str = "",
 ) -> Path:
-    """One Claude Code session at `when` in the repository: a prompt, then each
-    (command, failed) as a Bash call and its result."""
-    cwd = str(repo.root.resolve())
-    stamp = when.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    """One Claude Code session at `when` (None: a transcript without timestamps) in the
+    repository (in `directory` below its root): a prompt, then each run as a Bash call and
+    its result."""
+    cwd = str((repo.root / directory).resolve())
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%S.000Z") if when else ""
     records: list[dict[str, Any]] = [claude_user(prompt, cwd, ts=stamp)]
-    for number, (command, failed) in enumerate(runs):
+    for number, run in enumerate(runs):
+        command, failed = run[0], run[1]
         call = f"toolu_{name}_{number}"
         block = {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": command}}
         records.append(claude_assistant([block], cwd, f"msg_{name}_{number}", ts=stamp))
-        output = "E   ModuleNotFoundError: No module named 'app'" if failed else "3 passed"
+        output = run[2] if len(run) == 3 else (MISSING_MODULE if failed else "3 passed")
         records.append(tool_result(call, output, cwd, is_error=failed))
     for record in records:
         record["sessionId"] = name
-        record["timestamp"] = stamp
+        if when:
+            record["timestamp"] = stamp
+        else:
+            record.pop("timestamp", None)
     return write_jsonl(claude_path(claude_home, name), records)
+
+
+def sessions(
+    claude_home: Path,
+    repo: Repo,
+    prefix: str,
+    moments: Sequence[datetime],
+    runs_of: Callable[[int], Sequence[Run]],
+    *,
+    directory: str = "",
+) -> None:
+    """One session per moment, the `n`th running `runs_of(n)`."""
+    for number, when in enumerate(moments):
+        name = f"{prefix}-{number}"
+        session(claude_home, repo, name, when, runs_of(number), directory=directory)
 
 
 def days(start: datetime, count: int) -> list[datetime]:
     """`count` moments a day apart from `start`."""
     return [start + timedelta(days=n) for n in range(count)]
+
+
+def impact_report(gm: Any, repo: Repo, *args: str) -> Any:
+    """Sync the sessions, then `git memory impact … --format json`."""
+    assert gm(["sessions", "sync"], cwd=repo.root).exit_code == 0
+    result = gm(["impact", *args, "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 0, result.stderr
+    return result.json()

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from git_memory.extract.builtin.renderers import render_command_exit, render_command_fix
-from tests.impact.helpers import LANDED, days, land, session
+from tests.impact.helpers import LANDED, days, impact_report, land, session
 from tests.repos import Repo, git
 from tests.verify.helpers import write_entry
 
@@ -29,18 +29,11 @@ def _history(repo: Repo, claude: Any, after: int) -> None:
         session(claude, repo, f"after-{number}", when, [("uv run pytest", False)])
 
 
-def _impact(gm: Any, repo: Repo, *args: str) -> Any:
-    assert gm(["sessions", "sync"], cwd=repo.root).exit_code == 0
-    result = gm(["impact", *args, "--format", "json"], cwd=repo.root)
-    assert result.exit_code == 0, result.stderr
-    return result.json()
-
-
 def test_a_trap_hit_five_times_before_and_never_in_twelve_after_helped(
     repo: Repo, hermetic_env: dict[str, Any], gm: Any
 ) -> None:
     _history(repo, hermetic_env["claude"], after=12)
-    report = _impact(gm, repo)
+    report = impact_report(gm, repo)
     [entry] = report["entries"]
     assert entry["id"] == "pytest-needs-uv"
     assert entry["kind"] == "trap"
@@ -58,7 +51,7 @@ def test_one_session_after_is_too_little_data(
     repo: Repo, hermetic_env: dict[str, Any], gm: Any
 ) -> None:
     _history(repo, hermetic_env["claude"], after=1)
-    [entry] = _impact(gm, repo)["entries"]
+    [entry] = impact_report(gm, repo)["entries"]
     assert entry["after"]["sessions"] == 1
     assert entry["verdict"] == "too little data"
 
@@ -68,10 +61,11 @@ def test_the_trap_still_hit_as_often_after_is_no_change(
 ) -> None:
     _history(repo, hermetic_env["claude"], after=0)
     for number, when in enumerate(AFTER):
-        runs = [("pytest", number % 2 == 0), ("uv run pytest", False)]
+        hit = number % 2 == 0
+        runs = [("pytest", True), ("uv run pytest", False)] if hit else [("uv run pytest", False)]
         session(hermetic_env["claude"], repo, f"again-{number}", when, runs)
-    [entry] = _impact(gm, repo)["entries"]
-    assert entry["after"]["hits"] == 6
+    [entry] = impact_report(gm, repo)["entries"]
+    assert (entry["after"]["hits"], entry["after"]["followed"]) == (6, 6)
     assert entry["verdict"] == "no change"
 
 
@@ -81,7 +75,7 @@ def test_sessions_that_never_touch_the_subject_make_it_not_relevant(
     _history(repo, hermetic_env["claude"], after=0)
     for number, when in enumerate(AFTER):
         session(hermetic_env["claude"], repo, f"docs-{number}", when, [("npm run lint", False)])
-    report = _impact(gm, repo)
+    report = impact_report(gm, repo)
     assert report["entries"][0]["verdict"] == "not relevant since"
     assert "consider `git memory retire`" in report["summary"]
 
@@ -95,7 +89,7 @@ def test_a_command_entry_counts_its_use_against_variants(
         session(claude, repo, f"b-{number}", when, [("python -m pytest", False)])
     for number, when in enumerate(AFTER):
         session(claude, repo, f"a-{number}", when, [("uv run pytest", False)])
-    [entry] = _impact(gm, repo)["entries"]
+    [entry] = impact_report(gm, repo)["entries"]
     assert entry["kind"] == "command"
     assert (entry["before"]["hits"], entry["before"]["followed"]) == (10, 0)
     assert (entry["after"]["hits"], entry["after"]["followed"]) == (0, 12)
@@ -114,7 +108,7 @@ def test_a_rule_counts_forbidden_commands_and_the_same_ask_again(
         session(claude, repo, f"b-{number}", when, runs, prompt=prompt)
     for number, when in enumerate(AFTER):
         session(claude, repo, f"a-{number}", when, [("uv add requests", False)])
-    [entry] = _impact(gm, repo)["entries"]
+    [entry] = impact_report(gm, repo)["entries"]
     assert entry["kind"] == "rule"
     assert entry["before"]["hits"] == 5  # four ran pip install, one said the rule again
     assert entry["after"]["hits"] == 0
@@ -123,7 +117,7 @@ def test_a_rule_counts_forbidden_commands_and_the_same_ask_again(
 
 def test_an_uncommitted_entry_says_so(repo: Repo, hermetic_env: dict[str, Any], gm: Any) -> None:
     write_entry(repo, "pytest-needs-uv", TRAP)
-    report = _impact(gm, repo)
+    report = impact_report(gm, repo)
     [entry] = report["entries"]
     assert entry["verdict"] == "uncommitted"
     assert entry["landedCommit"] is None
@@ -134,7 +128,7 @@ def test_an_uncommitted_entry_says_so(repo: Repo, hermetic_env: dict[str, Any], 
 
 def test_facts_are_not_measured_and_unknown_ids_are_refused(repo: Repo, gm: Any) -> None:
     land(repo, "app-is-flask", "The web app is a Flask application.")
-    assert _impact(gm, repo)["entries"] == []
+    assert impact_report(gm, repo)["entries"] == []
     result = gm(["impact", "no-such-entry", "--format", "json"], cwd=repo.root)
     assert result.json()["error"]["code"] == "GM_ENTRY_NOT_FOUND"
 
@@ -167,7 +161,7 @@ def test_list_and_status_show_the_same_verdicts(
 ) -> None:
     _history(repo, hermetic_env["claude"], after=12)
     land(repo, "app-is-flask", "The web app is a Flask application.", when=LANDED)
-    report = _impact(gm, repo)
+    report = impact_report(gm, repo)
     listed = gm(["list", "--impact", "--format", "json"], cwd=repo.root).json()
     verdicts = {entry["id"]: entry["impact"] for entry in listed["entries"]}
     assert verdicts == {"pytest-needs-uv": "helped", "app-is-flask": None}
@@ -186,7 +180,7 @@ def test_since_drops_the_sessions_started_earlier(
     repo: Repo, hermetic_env: dict[str, Any], gm: Any
 ) -> None:
     _history(repo, hermetic_env["claude"], after=12)
-    report = _impact(gm, repo, "--since", "2026-02-27")
+    report = impact_report(gm, repo, "--since", "2026-02-27")
     [entry] = report["entries"]
     assert report["sessions"] == 12 + 1  # the after sessions and the last one before
     assert entry["before"]["sessions"] == 1
@@ -201,6 +195,6 @@ def test_an_entry_merged_from_a_branch_lands_at_the_merge(repo: Repo, gm: Any) -
     dates = {"GIT_COMMITTER_DATE": stamp, "GIT_AUTHOR_DATE": stamp}
     git(repo.root, "merge", "-q", "--no-ff", "-m", "merge side", "side", env=dates)
     merge = repo.git("rev-parse", "HEAD").strip()
-    [entry] = _impact(gm, repo)["entries"]
+    [entry] = impact_report(gm, repo)["entries"]
     assert entry["landedCommit"] == merge
     assert entry["landedAt"] == "2026-03-10T12:00:00.000Z"
