@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from git_memory import safefs
 from git_memory.assemble import projection as proj
+from git_memory.assemble.agent_files import read_agent_file
 from git_memory.assemble.block import Splice, SpliceAction, splice_block
 from git_memory.assemble.compose import RenderSettings, render
 from git_memory.assemble.known import known_text
@@ -28,6 +28,7 @@ from git_memory.assemble.render import (
 from git_memory.assemble.scoped import (
     ScopedPlan,
     load_record,
+    missing_scope_notes,
     plan_scoped,
     save_record,
     write_worktree_file,
@@ -163,7 +164,7 @@ def plan_assembly(
         known=known_text(inputs.root, target, NEW_FILE_HEADERS.get(provider, "")),
     )
     rendered = render(snapshot, settings, save=save)
-    current = safefs.read_file_nofollow(inputs.root, target)
+    current = read_agent_file(inputs.root, target)
     manifest = proj.load_manifest(inputs.manifest_path)
     skill_dir = SKILL_DIRS.get(provider)
     skills = snapshot.files.skills if skill_dir else {}
@@ -224,6 +225,8 @@ def assemble(
         for item, plan in plans:
             _apply(item, plan)
     notes = list(snapshot.files.skipped)
+    if any(item.scoped_record is not None for item, _ in inputs):
+        notes += missing_scope_notes(inputs[0][0].root, snapshot)
     if snapshot.coverage != "complete":
         notes.append(
             "entry files changed while they were read; some entries may be missing "

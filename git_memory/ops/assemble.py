@@ -173,6 +173,9 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> AssembleRequest:
     return AssembleRequest(provider=values["provider"], dry_run=values["dry_run"])
 
 
+# The entries a `verify` command line names at most; the rest are counted.
+MAX_NAMED = 10
+
 _VERBS = {
     "appended": "block appended",
     "replaced": "block replaced",
@@ -219,7 +222,19 @@ def render(response: AssembleResponse) -> str:
             if skill.action not in ("unchanged", "forget")
         ]
     lines += [f"note: {note}" for note in response.notes]
+    lines += held_back_lines(response.providers)
     return "\n".join(lines)
+
+
+def held_back_lines(providers: list[ProviderAssembly]) -> list[str]:
+    """Name the entries held back as stale, and the command that says why (issue 45)."""
+    ids = list(dict.fromkeys(i for item in providers for i in item.block.held_back))
+    if not ids:
+        return []
+    more = len(ids) - MAX_NAMED
+    rest = f" (and {more} more: git memory list --stale)" if more > 0 else ""
+    why = f"  why: git memory verify {' '.join(ids[:MAX_NAMED])}{rest}"
+    return [f"held back as stale: {', '.join(ids)}", why]
 
 
 OPERATION = Operation(
