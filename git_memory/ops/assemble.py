@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -19,6 +19,7 @@ from git_memory.assemble.scoped import record_path
 from git_memory.assemble.snapshot import read_snapshot
 from git_memory.contracts.assemble import (
     AGENTS,
+    Agent,
     AssembledFile,
     AssembleRequest,
     AssembleResponse,
@@ -26,7 +27,7 @@ from git_memory.contracts.assemble import (
     ProviderAssembly,
     ScopedBlock,
 )
-from git_memory.errors import GitMemoryError, UsageError
+from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.store.session import open_workspace
@@ -38,22 +39,19 @@ if TYPE_CHECKING:
 
 
 def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
-    """Write approved memory into each agent's own instruction file (CLAUDE.md, AGENTS.md,
-    GEMINI.md, QWEN.md, .github/copilot-instructions.md, .cursor/rules/git-memory.mdc; all:
-    memory.assembleTargets, a file two agents share written once) as one generated block —
-    approved entries one line each, grouped, then doctrine, scene index and skill index,
-    within memory.assembleBudget bytes; what does not fit is counted — and project skills to
-    .claude/skills/ or .codex/skills/.
+    """Write approved memory as one generated block into each agent's own file (CLAUDE.md,
+    AGENTS.md, GEMINI.md, QWEN.md, .github/copilot-instructions.md,
+    .cursor/rules/git-memory.mdc; all: every one; default: memory.assembleTargets; a shared
+    file once): entries one line each, grouped, then doctrine, scene and skill indexes, within
+    memory.assembleBudget bytes, the rest counted; skills go to .claude/skills/ or
+    .codex/skills/.
 
-    Text outside the block is never touched and unchanged files are not rewritten. A
-    projection edited by someone else is a conflict (nothing is written). With --dry-run,
-    prints the diff and writes nothing.
+    Text outside the block is never touched; unchanged files are not rewritten. A projection
+    someone edited is a conflict (nothing written). --dry-run prints the diff only.
     """
     worktree = ctx.worktree
     require_memory_root(worktree)
-    providers: list[Provider] = (
-        assemble_targets(worktree) if request.provider == "all" else [request.provider]
-    )
+    providers = chosen_providers(worktree, request.provider)
     sharing = readers_by_file(providers)
     budget = assemble_budget(worktree)
     inputs = [(_inputs(worktree, first, budget), first) for first in sharing]
@@ -73,6 +71,29 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
         diff="".join(result.diff for result in results),
         notes=list(dict.fromkeys(note for result in results for note in result.notes))
         + _claude_note(worktree, providers),
+        chosen=_chosen(worktree, request.provider, providers),
+    )
+
+
+def chosen_providers(worktree: Worktree, provider: Agent | str) -> list[Provider]:
+    """`all`: every agent assemble writes for; `configured`: memory.assembleTargets."""
+    if provider == "all":
+        return list(AGENTS)
+    if provider == "configured":
+        return assemble_targets(worktree)
+    return [cast("Provider", provider)]
+
+
+def _chosen(worktree: Worktree, provider: str, providers: list[Provider]) -> str | None:
+    """Without --provider, which agents were chosen and why (issue 45, item 3)."""
+    if provider != "configured":
+        return None
+    names = ", ".join(providers)
+    if worktree.config_value("memory.assembleTargets") is not None:
+        return f"for {names} (memory.assembleTargets; --provider all: every agent)"
+    return (
+        f"for {names} (claude, codex and the agents of this repository's indexed sessions; "
+        "--provider all: every agent; memory.assembleTargets: your own list)"
     )
 
 
@@ -166,11 +187,8 @@ def _assembly(result: AssembleResult, budget: int, shared: list[Provider]) -> Pr
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> AssembleRequest:
-    if values.get("provider") is None:
-        raise UsageError(
-            "GM_USAGE", "--provider is required", hint="git memory assemble --provider claude"
-        )
-    return AssembleRequest(provider=values["provider"], dry_run=values["dry_run"])
+    provider = values.get("provider") or "configured"
+    return AssembleRequest(provider=provider, dry_run=values["dry_run"])
 
 
 # The entries a `verify` command line names at most; the rest are counted.
@@ -203,7 +221,7 @@ def render(response: AssembleResponse) -> str:
     """The diff for --dry-run; otherwise the files touched and what each block holds."""
     if response.dry_run:
         return response.diff.rstrip("\n") or "nothing to change"
-    lines = []
+    lines = [response.chosen] if response.chosen else []
     for item in response.providers:
         readers = f" (read by {', '.join([item.provider, *item.shared_with])})"
         lines.append(
@@ -250,8 +268,8 @@ OPERATION = Operation(
             help="Whose files: claude (CLAUDE.md, .claude/skills), codex (AGENTS.md, "
             ".codex/skills), opencode (AGENTS.md), gemini (GEMINI.md), qwen (QWEN.md), "
             "copilot (.github/copilot-instructions.md), cursor (.cursor/rules/git-memory.mdc) "
-            "or all (memory.assembleTargets; default claude, codex and the agents of this "
-            "repository's indexed sessions). Required.",
+            "or all (every one of them). Default: memory.assembleTargets, else claude, codex "
+            "and the agents of this repository's indexed sessions.",
         ),
         click.Option(["--dry-run"], is_flag=True, help="Print the diff; write nothing."),
     ],

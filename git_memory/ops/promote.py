@@ -137,7 +137,7 @@ def _holds(plan: dict[str, Any]) -> str:
 SEE_NEW = ("git status", "see the new files (untracked, so `git diff` alone misses them)")
 SEE_CHANGED = ("git diff", "see the changes")
 AFTERCARE = (
-    ("git memory assemble --provider all", "update your agents' files (CLAUDE.md, AGENTS.md, …)"),
+    ("git memory assemble", "update your agents' files (CLAUDE.md, AGENTS.md, …)"),
     ("git add, git commit", "as usual: git memory never commits"),
 )
 

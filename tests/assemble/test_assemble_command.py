@@ -263,10 +263,37 @@ def test_more_than_256_skill_directories_is_refused(memory: Repo, gm: Any) -> No
     assert "GM_TOO_MANY_SKILLS" in result.stderr
 
 
-def test_provider_is_required(memory: Repo, gm: Any) -> None:
+def test_without_provider_the_configured_agents_are_assembled_and_named(
+    memory: Repo, gm: Any
+) -> None:
     result = gm(["assemble"], cwd=memory.root)
-    assert result.exit_code == 2
-    assert "--provider is required [GM_USAGE]" in result.stderr
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(
+        "for claude, codex (claude, codex and the agents of this repository's indexed sessions;"
+    )
+    assert (memory.root / "CLAUDE.md").is_file()
+    assert (memory.root / "AGENTS.md").is_file()
+    assert not (memory.root / "GEMINI.md").exists()
+
+
+def test_provider_all_writes_every_agents_file_whatever_is_configured(
+    memory: Repo, gm: Any
+) -> None:
+    memory.git("config", "memory.assembleTargets", "claude")
+    result = gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root)
+    assert result.exit_code == 0, result.stderr
+    assert result.json().get("chosen") is None
+    written = [p["target"]["path"] for p in result.json()["providers"]]
+    assert written == [
+        "CLAUDE.md",
+        "AGENTS.md",
+        "GEMINI.md",
+        "QWEN.md",
+        ".github/copilot-instructions.md",
+        ".cursor/rules/git-memory.mdc",
+    ]
+    for path in written:
+        assert "- Run the tests before pushing." in (memory.root / path).read_text(), path
 
 
 def test_request_document_selects_provider(memory: Repo, gm: Any, tmp_path: Path) -> None:
