@@ -133,8 +133,22 @@ class PlanFile(Model):
         return self
 
 
+# The agents' own files assemble writes its block into (assemble/render.py TARGET_FILES).
+AgentFile = Literal[
+    "CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    "QWEN.md",
+    ".github/copilot-instructions.md",
+    ".cursor/rules/git-memory.mdc",
+]
+
+
 class PromotionPlan(Model):
-    """Exact files bound to their current blob OIDs; approval binds to `plan_digest()`."""
+    """Exact files bound to their current blob OIDs; approval binds to `plan_digest()`.
+
+    `agent_files`: the agents' files (already holding the generated block) that the approved
+    plan brings up to date after its memory files are written, so they never fall behind."""
 
     format: Literal["git-memory-promotion-plan@v1"] = "git-memory-promotion-plan@v1"
     plan_id: Identifier
@@ -144,6 +158,7 @@ class PromotionPlan(Model):
     per_file: Annotated[list[PlanFile], Field(min_length=1, max_length=MAX_PLAN_FILES)]
     policy_version: Literal["sanitize@1"] = POLICY_VERSION
     diff: str
+    agent_files: list[AgentFile] | None = Field(default=None, exclude_if=is_absent)
 
     @field_validator("candidate_ids")
     @classmethod
@@ -160,15 +175,17 @@ class PromotionPlan(Model):
         return self
 
     def plan_digest(self) -> str:
-        """Digest of the plan's binding subset (the owner reduced to its three keys)."""
-        return digest(
-            {
-                "format": self.format,
-                "planId": self.plan_id,
-                "owner": self.owner.owner(),
-                "candidateIds": self.candidate_ids,
-                "policyVersion": self.policy_version,
-                "assessmentDigest": self.assessment_digest,
-                "perFile": [item.to_json() for item in self.per_file],
-            }
-        )
+        """Digest of the plan's binding subset (the owner reduced to its three keys; the agents'
+        files when the plan lists any, so a plan without them keeps its digest)."""
+        bound: dict[str, object] = {
+            "format": self.format,
+            "planId": self.plan_id,
+            "owner": self.owner.owner(),
+            "candidateIds": self.candidate_ids,
+            "policyVersion": self.policy_version,
+            "assessmentDigest": self.assessment_digest,
+            "perFile": [item.to_json() for item in self.per_file],
+        }
+        if self.agent_files:
+            bound["agentFiles"] = self.agent_files
+        return digest(bound)

@@ -38,3 +38,10 @@ def only_generated(text: str) -> bool:
     if not any(line.strip("\r\n\t ") in BEGINS for line in text.splitlines()):
         return False
     return not without_generated(text).strip()
+
+
+def holds_block(data: bytes) -> bool:
+    """Whether `data` (a file's bytes) has a BEGIN marker line: assemble wrote into it."""
+    return any(
+        line.strip(b"\r\t ").decode("utf-8", "replace") in BEGINS for line in data.split(b"\n")
+    )

@@ -8,14 +8,11 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from git_memory import safefs
-from git_memory.assemble.cache import cache_path
 from git_memory.assemble.config import assemble_budget, assemble_targets
 from git_memory.assemble.freshness import freshness_check
-from git_memory.assemble.projection import manifest_path
+from git_memory.assemble.in_step import assemble_inputs
 from git_memory.assemble.render import TARGET_FILES
-from git_memory.assemble.run import AssembleInputs
 from git_memory.assemble.run import assemble as run_assemble
-from git_memory.assemble.scoped import record_path
 from git_memory.assemble.snapshot import read_snapshot
 from git_memory.contracts.assemble import (
     AGENTS,
@@ -34,7 +31,7 @@ from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
     from git_memory.assemble.render import Provider, Rendered
-    from git_memory.assemble.run import AssembleInputs, AssembleResult
+    from git_memory.assemble.run import AssembleResult
     from git_memory.repo.binding import Worktree
 
 
@@ -52,9 +49,18 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
     worktree = ctx.worktree
     require_memory_root(worktree)
     providers = chosen_providers(worktree, request.provider)
+    response = assemble_providers(worktree, providers, request)
+    chosen = _chosen(worktree, request.provider, providers)
+    return response.model_copy(update={"chosen": chosen}) if chosen else response
+
+
+def assemble_providers(
+    worktree: Worktree, providers: list[Provider], request: AssembleRequest
+) -> AssembleResponse:
+    """Assemble the files of `providers` (the request says what to report and whether dry)."""
     sharing = readers_by_file(providers)
     budget = assemble_budget(worktree)
-    inputs = [(_inputs(worktree, first, budget), first) for first in sharing]
+    inputs = [(assemble_inputs(worktree, first, budget), first) for first in sharing]
     with open_workspace(worktree) as workspace:
         snapshot = read_snapshot(workspace, freshness_check())
         results = run_assemble(inputs, snapshot, dry_run=request.dry_run)
@@ -71,7 +77,6 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
         diff="".join(result.diff for result in results),
         notes=list(dict.fromkeys(note for result in results for note in result.notes))
         + _claude_note(worktree, providers),
-        chosen=_chosen(worktree, request.provider, providers),
     )
 
 
@@ -131,18 +136,6 @@ def require_memory_root(worktree: Worktree) -> None:
             f"there is no memory root {worktree.memory_root}/ in this worktree to assemble from",
             hint="git memory init (or pull the branch that has the team's memory)",
         )
-
-
-def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInputs:
-    key = worktree.binding().worktree_key
-    return AssembleInputs(
-        root=worktree.root,
-        memory_root=worktree.memory_root,
-        budget=budget,
-        manifest_path=manifest_path(worktree.state_home, provider, key),
-        cache_path=cache_path(worktree.state_home, provider, key),
-        scoped_record=record_path(worktree.state_home, provider, key),
-    )
 
 
 def block_report(rendered: Rendered, budget: int) -> BlockReport:

@@ -12,9 +12,11 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
+from git_memory.assemble.in_step import agents_in_plan
 from git_memory.contracts.base import parse_timestamp
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import (
+    AgentFile,
     PlanOperation,
     PrepareCandidate,
     PrepareRequest,
@@ -53,7 +55,8 @@ def prepare_plan(workspace: Workspace, request: PrepareRequest) -> PromotionPlan
         confirmed = assessment_rows(db, request.candidates)
     require_confirmed(request.candidates, [item.content for item in inputs])
     files = _render(worktree, inputs)
-    plan = build_plan(workspace.binding, request, confirmed, _planned(worktree, files))
+    planned = _planned(worktree, files)
+    plan = build_plan(workspace.binding, request, confirmed, planned, agents_in_plan(worktree))
     store_plan(
         db,
         owner,
@@ -291,8 +294,10 @@ def build_plan(
     request: PrepareRequest,
     confirmed: list[dict[str, Any]],
     planned: Sequence[planning.PlannedFile],
+    agent_files: list[AgentFile] | None = None,
 ) -> PromotionPlan:
-    """A fresh plan binding the confirmed assessments and the planned files."""
+    """A fresh plan binding the confirmed assessments and the planned files (and the agents'
+    files it brings up to date)."""
     return PromotionPlan(
         plan_id=f"plan-{uuid.uuid4().hex}",
         owner=binding,
@@ -300,4 +305,5 @@ def build_plan(
         assessment_digest=planning.assessment_digest(confirmed),
         per_file=[item.per_file() for item in planned],
         diff=planning.unified_diff(planned),
+        agent_files=agent_files or None,
     )
