@@ -45,3 +45,15 @@ def holds_block(data: bytes) -> bool:
     return any(
         line.strip(b"\r\t ").decode("utf-8", "replace") in BEGINS for line in data.split(b"\n")
     )
+
+
+# The agents' own files assemble writes the block into, at the worktree root
+# (assemble/render.py TARGET_FILES names the agent reading each; a test keeps them equal).
+AGENT_FILES = (
+    "CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    "QWEN.md",
+    ".github/copilot-instructions.md",
+    ".cursor/rules/git-memory.mdc",
+)

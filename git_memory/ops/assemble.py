@@ -27,6 +27,7 @@ from git_memory.contracts.assemble import (
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo.agent_files_staged import touch_assembled
 from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
@@ -64,6 +65,8 @@ def assemble_providers(
     with open_workspace(worktree) as workspace:
         snapshot = read_snapshot(workspace, freshness_check())
         results = run_assemble(inputs, snapshot, dry_run=request.dry_run)
+    if not request.dry_run:
+        touch_assembled(str(worktree.state_home), str(worktree.root))
     assemblies = [_assembly(result, budget, sharing[result.provider]) for result in results]
     first = assemblies[0]
     return AssembleResponse(

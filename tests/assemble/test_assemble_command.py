@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER
+from git_memory.assemble.render import TARGET_FILES
 from tests.repos import Repo
 
 SKILL = '---\nname: "{name}"\ndescription: "{desc}"\n---\n## Steps\n- {step}\n'
@@ -284,14 +285,7 @@ def test_provider_all_writes_every_agents_file_whatever_is_configured(
     assert result.exit_code == 0, result.stderr
     assert result.json().get("chosen") is None
     written = [p["target"]["path"] for p in result.json()["providers"]]
-    assert written == [
-        "CLAUDE.md",
-        "AGENTS.md",
-        "GEMINI.md",
-        "QWEN.md",
-        ".github/copilot-instructions.md",
-        ".cursor/rules/git-memory.mdc",
-    ]
+    assert written == list(dict.fromkeys(TARGET_FILES.values()))
     for path in written:
         assert "- Run the tests before pushing." in (memory.root / path).read_text(), path
 
