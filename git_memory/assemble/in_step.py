@@ -11,7 +11,7 @@ inputs, so an unchanged memory costs one read per file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from git_memory.assemble.agent_files import read_agent_file
 from git_memory.assemble.cache import cache_path
@@ -25,7 +25,6 @@ from git_memory.formats.generated_block import holds_block
 
 if TYPE_CHECKING:
     from git_memory.assemble.snapshot import MemorySnapshot
-    from git_memory.contracts.promotion import AgentFile
     from git_memory.repo.binding import Worktree
 
 # What to run when files are behind.
@@ -66,9 +65,9 @@ def assembled_files(worktree: Worktree) -> list[str]:
     return [TARGET_FILES[provider] for provider in assembled_providers(worktree)]
 
 
-def agents_in_plan(worktree: Worktree) -> list[AgentFile]:
+def agents_in_plan(worktree: Worktree) -> list[str]:
     """The agents' files a promotion plan made now brings up to date once it is applied."""
-    return cast("list[AgentFile]", assembled_files(worktree))
+    return assembled_files(worktree)
 
 
 def files_behind(

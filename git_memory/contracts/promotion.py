@@ -13,6 +13,7 @@ from git_memory.contracts.binding import RepositoryBinding
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import Identifier, PositiveInt, is_absent, unique_by
 from git_memory.formats.entry import is_scope
+from git_memory.formats.generated_block import AGENT_FILES
 from git_memory.lint.directive_keywords import DIRECTIVE_CODES
 
 MAX_PREPARE_CANDIDATES = 50
@@ -133,17 +134,6 @@ class PlanFile(Model):
         return self
 
 
-# The agents' own files assemble writes its block into (assemble/render.py TARGET_FILES).
-AgentFile = Literal[
-    "CLAUDE.md",
-    "AGENTS.md",
-    "GEMINI.md",
-    "QWEN.md",
-    ".github/copilot-instructions.md",
-    ".cursor/rules/git-memory.mdc",
-]
-
-
 class PromotionPlan(Model):
     """Exact files bound to their current blob OIDs; approval binds to `plan_digest()`.
 
@@ -158,7 +148,15 @@ class PromotionPlan(Model):
     per_file: Annotated[list[PlanFile], Field(min_length=1, max_length=MAX_PLAN_FILES)]
     policy_version: Literal["sanitize@1"] = POLICY_VERSION
     diff: str
-    agent_files: list[AgentFile] | None = Field(default=None, exclude_if=is_absent)
+    agent_files: list[str] | None = Field(default=None, exclude_if=is_absent)
+
+    @field_validator("agent_files")
+    @classmethod
+    def _known_agent_files(cls, value: list[str] | None) -> list[str] | None:
+        unknown = [name for name in value or [] if name not in AGENT_FILES]
+        if unknown:
+            raise ValueError(f"not an agent's file assemble writes: {', '.join(unknown)}")
+        return value
 
     @field_validator("candidate_ids")
     @classmethod

@@ -16,7 +16,6 @@ from git_memory.assemble.in_step import agents_in_plan
 from git_memory.contracts.base import parse_timestamp
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import (
-    AgentFile,
     PlanOperation,
     PrepareCandidate,
     PrepareRequest,
@@ -294,7 +293,7 @@ def build_plan(
     request: PrepareRequest,
     confirmed: list[dict[str, Any]],
     planned: Sequence[planning.PlannedFile],
-    agent_files: list[AgentFile] | None = None,
+    agent_files: list[str] | None = None,
 ) -> PromotionPlan:
     """A fresh plan binding the confirmed assessments and the planned files (and the agents'
     files it brings up to date)."""

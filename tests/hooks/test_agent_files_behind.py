@@ -49,14 +49,18 @@ def test_an_entry_edited_by_hand_after_assemble_is_warned_about(
     assert BEHIND in committed.stderr
 
 
-def test_an_assembled_file_left_out_of_the_commit_is_named(
-    gm: Any, repo: Repo, bin_dir: Path
-) -> None:
+def _second_entry_assembled(gm: Any, repo: Repo) -> None:
     _assembled(gm, repo)
     repo.write(
         ".memory/entries/release.md", entry_text("release", "Releases are cut on Tuesdays.\n")
     )
     assert gm(["assemble"], cwd=repo.root).exit_code == 0
+
+
+def test_an_assembled_file_left_out_of_the_commit_is_named(
+    gm: Any, repo: Repo, bin_dir: Path
+) -> None:
+    _second_entry_assembled(gm, repo)
     repo.git("add", ".memory")
     committed = commit(repo)
     assert committed.returncode == 0, committed.stderr
@@ -67,11 +71,7 @@ def test_an_assembled_file_left_out_of_the_commit_is_named(
 def test_memory_and_its_assembled_files_committed_together_say_nothing(
     gm: Any, repo: Repo, bin_dir: Path
 ) -> None:
-    _assembled(gm, repo)
-    repo.write(
-        ".memory/entries/release.md", entry_text("release", "Releases are cut on Tuesdays.\n")
-    )
-    assert gm(["assemble"], cwd=repo.root).exit_code == 0
+    _second_entry_assembled(gm, repo)
     repo.git("add", "-A")
     committed = commit(repo)
     assert committed.returncode == 0, committed.stderr
