@@ -58,8 +58,13 @@ def test_the_default_assembles_every_target_and_a_second_run_changes_nothing(
     assert block_of(claude) == block_of(agents)
     lines = block_of(claude).splitlines()
     assert "- Never pip install into the system interpreter." in lines
-    assert lines.index("### Commands that work") < lines.index("### Traps to avoid")
-    assert lines.index("### Traps to avoid") < lines.index("### Rules the team stated")
+    assert lines.index("### Do not (traps and prohibitions)") < lines.index(
+        "### Commands that work"
+    )
+    # A prohibition a person wrote is a guardrail too, shown as written.
+    guardrails = lines[lines.index("### Do not (traps and prohibitions)") :]
+    guardrails = guardrails[: guardrails.index("### Commands that work")]
+    assert "- Never pip install into the system interpreter." in guardrails
     stamps = [(p.read_bytes(), p.stat().st_mtime_ns) for p in (claude, agents)]
     again = gm(["assemble", "--format", "json"], cwd=memory.root)
     assert again.json()["changed"] is False
