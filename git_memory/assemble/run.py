@@ -18,6 +18,7 @@ from git_memory.assemble.agent_files import read_agent_file
 from git_memory.assemble.block import Splice, SpliceAction, splice_block
 from git_memory.assemble.compose import RenderSettings, render
 from git_memory.assemble.known import known_text
+from git_memory.assemble.once import Carriers, pointer_block
 from git_memory.assemble.render import (
     NEW_FILE_HEADERS,
     SKILL_DIRS,
@@ -83,6 +84,8 @@ class AssembleInputs:
     manifest_path: Path
     cache_path: Path | None = None
     scoped_record: Path | None = None  # None: no scoped blocks are written
+    # Another agent's files that carry this agent's memory (`once.py`); default: none.
+    carriers: Carriers = field(default_factory=Carriers)
 
 
 def _text(data: bytes | None) -> list[str]:
@@ -163,7 +166,10 @@ def plan_assembly(
         cache_path=inputs.cache_path,
         known=known_text(inputs.root, target, NEW_FILE_HEADERS.get(provider, "")),
     )
-    rendered = render(snapshot, settings, save=save)
+    carrier = inputs.carriers.root
+    rendered = (
+        pointer_block(provider, carrier) if carrier else render(snapshot, settings, save=save)
+    )
     current = read_agent_file(inputs.root, target)
     manifest = proj.load_manifest(inputs.manifest_path)
     skill_dir = SKILL_DIRS.get(provider)
@@ -181,7 +187,15 @@ def plan_assembly(
     scoped = []
     if inputs.scoped_record is not None:
         recorded = load_record(inputs.scoped_record)
-        scoped = plan_scoped(inputs.root, provider, snapshot, settings, recorded, save=save)
+        scoped = plan_scoped(
+            inputs.root,
+            provider,
+            snapshot,
+            settings,
+            recorded,
+            save=save,
+            carried=inputs.carriers.scoped,
+        )
     return AssemblyPlan(
         provider, target, current, splice, manifest, projected, projection, rendered, scoped
     )

@@ -87,12 +87,15 @@ def plan_scoped(
     recorded: dict[str, str],
     *,
     save: bool,
+    carried: bool = False,
 ) -> list[ScopedPlan]:
     """The scoped file of every directory with entries, and the recorded ones to retire.
 
-    Each scoped rendering is cached beside the root one (`save`: record fresh renderings)."""
+    Each scoped rendering is cached beside the root one (`save`: record fresh renderings).
+    `carried`: another agent's scoped files, which this agent reads too, carry these entries
+    (`once.py`), so only the recorded files are retired."""
     plans: list[ScopedPlan] = []
-    for scope in snapshot.scopes():
+    for scope in [] if carried else snapshot.scopes():
         if not scope_is_directory(root, scope):
             continue  # never created; `missing_scope_notes` says so (issue 42, S3)
         target = scoped_target(provider, scope)

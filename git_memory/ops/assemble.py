@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import click
 
 from git_memory import safefs
+from git_memory.assemble.agent_files import read_agent_file
 from git_memory.assemble.config import assemble_budget, assemble_targets
 from git_memory.assemble.freshness import freshness_check
 from git_memory.assemble.in_step import assemble_inputs
+from git_memory.assemble.once import carriers
 from git_memory.assemble.render import TARGET_FILES
 from git_memory.assemble.run import assemble as run_assemble
 from git_memory.assemble.snapshot import read_snapshot
@@ -25,6 +28,7 @@ from git_memory.contracts.assemble import (
     ScopedBlock,
 )
 from git_memory.errors import GitMemoryError
+from git_memory.formats.generated_block import holds_block
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
 from git_memory.repo.agent_files_staged import touch_assembled
@@ -32,7 +36,7 @@ from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
     from git_memory.assemble.render import Provider, Rendered
-    from git_memory.assemble.run import AssembleResult
+    from git_memory.assemble.run import AssembleInputs, AssembleResult
     from git_memory.repo.binding import Worktree
 
 
@@ -61,7 +65,10 @@ def assemble_providers(
     """Assemble the files of `providers` (the request says what to report and whether dry)."""
     sharing = readers_by_file(providers)
     budget = assemble_budget(worktree)
-    inputs = [(assemble_inputs(worktree, first, budget), first) for first in sharing]
+    inputs = [
+        (_once(worktree, assemble_inputs(worktree, first, budget), first, providers), first)
+        for first in sharing
+    ]
     with open_workspace(worktree) as workspace:
         snapshot = read_snapshot(workspace, freshness_check())
         results = run_assemble(inputs, snapshot, dry_run=request.dry_run)
@@ -81,6 +88,21 @@ def assemble_providers(
         notes=list(dict.fromkeys(note for result in results for note in result.notes))
         + _claude_note(worktree, providers),
     )
+
+
+def _once(
+    worktree: Worktree, inputs: AssembleInputs, provider: Provider, written: list[Provider]
+) -> AssembleInputs:
+    """`inputs` with the other agents' files that carry `provider`'s memory (`once.py`)."""
+
+    def holds(path: str) -> bool:
+        try:
+            data = read_agent_file(worktree.root, path)
+        except GitMemoryError:
+            return False
+        return data is not None and holds_block(data)
+
+    return replace(inputs, carriers=carriers(provider, written, holds))
 
 
 def chosen_providers(worktree: Worktree, provider: Agent | str) -> list[Provider]:

@@ -286,8 +286,13 @@ def test_provider_all_writes_every_agents_file_whatever_is_configured(
     assert result.json().get("chosen") is None
     written = [p["target"]["path"] for p in result.json()["providers"]]
     assert written == list(dict.fromkeys(TARGET_FILES.values()))
+    # Qwen Code and Copilot CLI read AGENTS.md too: their own file points there instead of
+    # saying it all a second time (docs/guide-context.md, "Once per agent").
+    pointers = {"QWEN.md", ".github/copilot-instructions.md"}
     for path in written:
-        assert "- Run the tests before pushing." in (memory.root / path).read_text(), path
+        text = (memory.root / path).read_text()
+        assert ("- Run the tests before pushing." in text) == (path not in pointers), path
+        assert ("The team memory is in `AGENTS.md`" in text) == (path in pointers), path
 
 
 def test_request_document_selects_provider(memory: Repo, gm: Any, tmp_path: Path) -> None:
