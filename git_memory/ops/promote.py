@@ -97,9 +97,7 @@ def bring_up_to_date(worktree: Worktree, plan: PromotionPlan) -> list[str]:
             f"  the agents' files were not brought up to date ({error.code}: {error.message}); "
             f"run: {UPDATE_COMMAND}"
         ]
-    return [
-        f"  {item.target.path} (brought up to date)" for item in response.providers if item.changed
-    ]
+    return [f"  {item.target.path}{UPDATED}" for item in response.providers if item.changed]
 
 
 def full_plan_id(db: StateDB, owner: OwnerKeys, typed: str) -> str:
@@ -163,6 +161,7 @@ def _holds(plan: dict[str, Any]) -> str:
     return f" ({held} confirmed candidate{'' if held == 1 else 's'})" if held else ""
 
 
+UPDATED = " (brought up to date)"  # an agent's file the plan assembled
 # What a person does after a promotion, in order: look, update the agents' files, commit.
 SEE_NEW = ("git status", "see the new files (untracked, so `git diff` alone misses them)")
 SEE_CHANGED = ("git diff", "see the changes")
@@ -181,7 +180,9 @@ def render(response: PromotionResult, ids: ShortIds) -> str:
     if response.regenerated_index:
         lines.append(f"  {response.regenerated_index} (regenerated)")
     lines += response.notes
-    steps = [SEE_NEW if new else SEE_CHANGED, *AFTERCARE]
+    # The plan brought the agents' files up to date itself: assembling again is not a step.
+    in_step = any(note.endswith(UPDATED) for note in response.notes)
+    steps = [SEE_NEW if new else SEE_CHANGED, *(AFTERCARE[1:] if in_step else AFTERCARE)]
     width = max(len(command) for command, _ in steps)
     lines.append("next:")
     lines += [f"  {command:<{width}}  {why}" for command, why in steps]

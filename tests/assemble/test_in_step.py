@@ -57,8 +57,12 @@ def test_promote_and_retire_bring_the_agents_files_up_to_date_in_the_plan(
     code, plan = project.gm("retire", entry_id, "--reason", "the stack starts differently now")
     assert code == 0, plan
     assert plan["agentFiles"] == AGENT_FILES, "the plan lists the files it brings up to date"
-    code, applied = project.gm("promote", "--plan", plan["planId"], "--approve", plan["planDigest"])
-    assert code == 0, applied
+    promoted = run_cli(
+        ["promote", "--plan", plan["planId"], "--approve", plan["planDigest"]], cwd=project.root
+    )
+    assert promoted.exit_code == 0, promoted.stderr
+    assert "  CLAUDE.md (brought up to date)\n  AGENTS.md (brought up to date)" in promoted.stdout
+    assert "git memory assemble" not in promoted.stdout, "no step left to update them"
     for name in AGENT_FILES:
         assert PHRASE not in (project.root / name).read_text(), name
     assert {p for p in _changed(project.repo) if not p.startswith(".memory/")} == set(AGENT_FILES)
