@@ -91,12 +91,13 @@ def open_dir(root: Path, relparts: list[str], *, create: bool = False) -> Iterat
         os.close(fd)
 
 
-def read_file_nofollow(root: Path, relpath: str) -> bytes | None:
-    """Bytes of `root/relpath`, None when absent; symlinks anywhere on the path are refused."""
+def read_file_nofollow(root: Path, relpath: str, max_bytes: int | None = None) -> bytes | None:
+    """Bytes of `root/relpath`, None when absent; symlinks anywhere on the path are refused,
+    and so is a file larger than `max_bytes` (`GM_FILE_TOO_LARGE`, before it is read)."""
     parts = split_relative(relpath)
     try:
         with open_dir(root, parts[:-1]) as dir_fd:
-            return read_at(dir_fd, parts[-1], relpath)
+            return read_at(dir_fd, parts[-1], relpath, max_bytes)
     except FileNotFoundError:
         return None
 

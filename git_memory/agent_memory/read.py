@@ -16,6 +16,7 @@ from git_memory.agent_memory.codex import has_task_groups, split_handbook, split
 from git_memory.agent_memory.codex_routing import SummaryReader
 from git_memory.agent_memory.items import MemoryItem, split_items
 from git_memory.agent_memory.stores import FoundStore, StoreFile
+from git_memory.formats.generated_block import without_generated
 from git_memory.sessions.source_io import SourceRefused, open_regular
 
 MAX_FILE_BYTES = 256 * 1024
@@ -65,7 +66,9 @@ def read_store(store: FoundStore, worktree_root: Path) -> tuple[list[MemoryItem]
 
 
 def _items_of(store: str, file: StoreFile, text: str) -> list[MemoryItem]:
-    """The items of one file, cut the way its kind of file is written."""
+    """The items of one file, cut the way its kind of file is written; the block `git memory
+    assemble` generated in it is this tool's output, never an item."""
+    text = without_generated(text)
     if file.roots is not None:
         summaries = _summary_reader(file.path.parent / ROLLOUT_SUMMARIES)
         return split_handbook(store, file.name, text, file.roots, summaries)

@@ -18,6 +18,10 @@
   working directory lies in this repository (`codex.py`), and the registries of the legacy
   per-directory buckets of the repository's directories (`codex_layout.py`).
 
+A file holding nothing but the block `git memory assemble` generated (a `GEMINI.md` or an
+untracked `copilot-instructions.md` it created) is this tool's output, not an agent's store,
+and is neither read nor counted.
+
 `memory.sources` (the comma list that also picks transcript agents) turns stores on: an
 agent's name turns on all its stores unless some of them are named, then only those.
 """
@@ -33,13 +37,17 @@ from typing import TYPE_CHECKING
 from git_memory.agent_memory.claude import configured_directory, project_slug
 from git_memory.agent_memory.codex import HANDBOOK
 from git_memory.agent_memory.codex_layout import bucket_files, worktree_buckets
+from git_memory.formats.generated_block import only_generated
 from git_memory.sessions.providers import claude_code, codex, gemini_cli
 from git_memory.sessions.providers.base import MEMORY_STORES
+from git_memory.sessions.source_io import SourceRefused, read_regular
 
 if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
 GEMINI_SECTION = "Gemini Added Memories"
+# A generated block within the budget assemble allows is far smaller; a larger file is not ours.
+GENERATED_MAX_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -159,9 +167,26 @@ def _claude_agents(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
     return FoundStore(spec, root, tuple(files))
 
 
+def written_by_assemble(path: Path) -> bool:
+    """Whether `path` holds only the block `git memory assemble` generates (by its markers).
+    A file that cannot be read is left to the reader, which says why."""
+    try:
+        data = read_regular(str(path), GENERATED_MAX_BYTES)
+    except (OSError, SourceRefused):
+        return False
+    if len(data) > GENERATED_MAX_BYTES:
+        return False
+    return only_generated(data.decode("utf-8", "replace"))
+
+
+def _present(path: Path) -> bool:
+    """Whether an agent's file is there (a link too: the reader refuses it) and not ours."""
+    return (path.exists() or path.is_symlink()) and not written_by_assemble(path)
+
+
 def _single(spec: StoreSpec, worktree: Worktree, name: str) -> FoundStore:
     path = worktree.root / name
-    present = path.exists() or path.is_symlink()
+    present = _present(path)
     return FoundStore(spec, worktree.root, (StoreFile(path, name),) if present else ())
 
 
@@ -187,11 +212,7 @@ def _gemini(spec: StoreSpec, worktree: Worktree) -> FoundStore | None:
         (gemini_cli.home() / "GEMINI.md", "user GEMINI.md"),
         (worktree.root / "GEMINI.md", "GEMINI.md"),
     )
-    files = [
-        StoreFile(path, name, GEMINI_SECTION)
-        for path, name in places
-        if path.exists() or path.is_symlink()
-    ]
+    files = [StoreFile(path, name, GEMINI_SECTION) for path, name in places if _present(path)]
     return FoundStore(spec, worktree.root, tuple(files))
 
 

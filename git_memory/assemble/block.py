@@ -11,15 +11,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from git_memory.errors import GitMemoryError
+from git_memory.formats.generated_block import BEGIN_MARKER, BEGINS, END_MARKER, ENDS
 
-BEGIN_MARKER = "<!-- BEGIN GIT MEMORY (generated; do not edit by hand) -->"
-END_MARKER = "<!-- END GIT MEMORY -->"
-# The original tool's markers: a block it generated is taken over (replaced) in place.
-LEGACY_BEGIN_MARKERS = ("<!-- BEGIN THREADSHARE MEMORY (generated; do not edit by hand) -->",)
-LEGACY_END_MARKERS = ("<!-- END THREADSHARE MEMORY -->",)
+__all__ = ["BEGIN_MARKER", "END_MARKER", "Splice", "remove_block", "splice_block"]
 
-_BEGINS = frozenset(m.encode() for m in (BEGIN_MARKER, *LEGACY_BEGIN_MARKERS))
-_ENDS = frozenset(m.encode() for m in (END_MARKER, *LEGACY_END_MARKERS))
+_BEGINS = frozenset(m.encode() for m in BEGINS)
+_ENDS = frozenset(m.encode() for m in ENDS)
 
 SpliceAction = Literal["appended", "replaced", "unchanged"]
 

@@ -35,13 +35,16 @@ class GroupRule:
         return self.pattern is None or self.pattern.search(text) is not None
 
 
-# Display order of the groups in the block.
+# Display order of the groups in the block: guardrails (traps and prohibitions, stated as
+# constraints) first (docs/guide-context.md, "Guardrails first").
 GROUPS: tuple[Group, ...] = (
+    Group("traps", "Do not (traps and prohibitions)"),
     Group("commands", "Commands that work"),
-    Group("traps", "Traps to avoid"),
     Group("rules", "Rules the team stated"),
     Group("facts", "Facts about the project"),
 )
+# A rule that forbids: a guardrail, shown with the traps.
+_PROHIBITION = r"^(?:the user said:\s*\W*)?(?:never|don'?t|do not|must not|mustn'?t|avoid)\b"
 
 _FAILURE = (
     r"\b(?:fail(?:s|ed|ing|ure)?|errors?|crash(?:es|ed)?|breaks?|broke|refused"
@@ -64,6 +67,7 @@ _COMMAND_PHRASE = (
 GROUP_RULES: tuple[GroupRule, ...] = (
     # `command-fix@1` traps all start with "Trap: "
     GroupRule("traps", re.compile(r"^Trap:")),
+    GroupRule("traps", re.compile(_PROHIBITION, re.IGNORECASE)),
     # `user-rule@1` quotes and rules written as rules
     GroupRule("rules", re.compile(_RULE_START, re.IGNORECASE)),
     # before the failure words: a successful command may be named `lint-errors`

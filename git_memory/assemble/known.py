@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from git_memory import safefs
+from git_memory.assemble.agent_files import AGENT_FILE_MAX_BYTES, read_agent_file
 from git_memory.assemble.block import remove_block
 from git_memory.assemble.entries import ApprovedEntry
 from git_memory.errors import GitMemoryError
@@ -29,12 +30,15 @@ def known_text(root: Path, target: str, header: str = "") -> str:
     `header` is what assemble gives a new file (Cursor's frontmatter): it says nothing either.
     """
     parts = []
-    current = safefs.read_file_nofollow(root, target)
+    current = read_agent_file(root, target)
     if current is not None:
         # A file whose markers cannot be trusted is refused by the splice anyway.
         with contextlib.suppress(GitMemoryError):
             parts.append(remove_block(current))
-    readme = safefs.read_file_nofollow(root, README)
+    # Only compared with, never written: a README past the limit is simply not consulted.
+    readme = None
+    with contextlib.suppress(GitMemoryError):
+        readme = safefs.read_file_nofollow(root, README, AGENT_FILE_MAX_BYTES)
     if readme is not None:
         parts.append(readme)
     # A file holding only the block says nothing: the text must not depend on the block.

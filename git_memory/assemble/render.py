@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER, is_marker_line
+from git_memory.assemble.constraints import as_constraint
 from git_memory.assemble.entries import ApprovedEntry, one_line
 from git_memory.assemble.groups import GROUPS
 from git_memory.contracts.assemble import Agent
@@ -23,6 +24,7 @@ from git_memory.contracts.assemble import Agent
 Provider = Agent
 
 MAX_LISTED_SCENES = 15
+GUARDRAILS = GROUPS[0].key  # traps and prohibitions, filled and shown first
 BYTES_PER_TOKEN = 4
 HEADING = "## Team memory"
 # Each agent's own instruction file (docs/guide-context.md cites where each agent documents it).
@@ -255,6 +257,9 @@ class _Filled:
 def _fill(inp: BlockInput, plan: _Plan, scenes: list[SceneLine], filler: _Filler) -> _Filled:
     """Take items in the order of what matters most (see the module docstring)."""
     shown = [e.id for e in plan.matching if filler.take("matching", f"- {e.text}")]
+    # Guardrails first: they take the room before anything else but the query's matches.
+    guardrails = [e for e in plan.listed if e.group == GUARDRAILS]
+    shown += [e.id for e in guardrails if filler.take(GUARDRAILS, f"- {as_constraint(e.text)}")]
     doctrine = None
     if inp.doctrine is not None:
         doctrine = filler.take("doctrine", _doctrine_text(inp.doctrine))
@@ -263,7 +268,8 @@ def _fill(inp: BlockInput, plan: _Plan, scenes: list[SceneLine], filler: _Filler
         for scene in scenes[:MAX_LISTED_SCENES]
         if filler.take("scenes", _scene_item(scene, inp.memory_root))
     ]
-    shown += [e.id for e in plan.listed if filler.take(e.group, f"- {e.text}")]
+    rest = [e for e in plan.listed if e.group != GUARDRAILS]
+    shown += [e.id for e in rest if filler.take(e.group, f"- {e.text}")]
     skills = sorted(inp.skills, key=lambda skill: skill.name)
     skills_shown = sum(
         filler.take("skills", _skill_item(s, inp.provider, inp.memory_root)) for s in skills

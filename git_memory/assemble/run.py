@@ -13,11 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from git_memory import safefs
 from git_memory.assemble import projection as proj
+from git_memory.assemble.agent_files import read_agent_file
 from git_memory.assemble.block import Splice, SpliceAction, splice_block
 from git_memory.assemble.compose import RenderSettings, render
 from git_memory.assemble.known import known_text
+from git_memory.assemble.once import Carriers, pointer_block
 from git_memory.assemble.render import (
     NEW_FILE_HEADERS,
     SKILL_DIRS,
@@ -28,6 +29,7 @@ from git_memory.assemble.render import (
 from git_memory.assemble.scoped import (
     ScopedPlan,
     load_record,
+    missing_scope_notes,
     plan_scoped,
     save_record,
     write_worktree_file,
@@ -82,6 +84,8 @@ class AssembleInputs:
     manifest_path: Path
     cache_path: Path | None = None
     scoped_record: Path | None = None  # None: no scoped blocks are written
+    # Another agent's files that carry this agent's memory (`once.py`); default: none.
+    carriers: Carriers = field(default_factory=Carriers)
 
 
 def _text(data: bytes | None) -> list[str]:
@@ -162,8 +166,11 @@ def plan_assembly(
         cache_path=inputs.cache_path,
         known=known_text(inputs.root, target, NEW_FILE_HEADERS.get(provider, "")),
     )
-    rendered = render(snapshot, settings, save=save)
-    current = safefs.read_file_nofollow(inputs.root, target)
+    carrier = inputs.carriers.root
+    rendered = (
+        pointer_block(provider, carrier) if carrier else render(snapshot, settings, save=save)
+    )
+    current = read_agent_file(inputs.root, target)
     manifest = proj.load_manifest(inputs.manifest_path)
     skill_dir = SKILL_DIRS.get(provider)
     skills = snapshot.files.skills if skill_dir else {}
@@ -180,7 +187,15 @@ def plan_assembly(
     scoped = []
     if inputs.scoped_record is not None:
         recorded = load_record(inputs.scoped_record)
-        scoped = plan_scoped(inputs.root, provider, snapshot, settings, recorded, save=save)
+        scoped = plan_scoped(
+            inputs.root,
+            provider,
+            snapshot,
+            settings,
+            recorded,
+            save=save,
+            carried=inputs.carriers.scoped,
+        )
     return AssemblyPlan(
         provider, target, current, splice, manifest, projected, projection, rendered, scoped
     )
@@ -224,6 +239,8 @@ def assemble(
         for item, plan in plans:
             _apply(item, plan)
     notes = list(snapshot.files.skipped)
+    if any(item.scoped_record is not None for item, _ in inputs):
+        notes += missing_scope_notes(inputs[0][0].root, snapshot)
     if snapshot.coverage != "complete":
         notes.append(
             "entry files changed while they were read; some entries may be missing "

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from git_memory.store.session import Workspace
 
 # Bumped whenever the rendering changes, so cached blocks of an older rendering are not reused.
-RENDERING = "git-memory-context-block@2"
+RENDERING = "git-memory-context-block@3"
 
 
 @dataclass

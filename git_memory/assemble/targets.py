@@ -4,7 +4,7 @@ Claude Code, Cursor and Copilot read path-scoped rule files whose frontmatter na
 files they apply to (`paths:`, `globs:`, `applyTo:`); Codex, OpenCode, Gemini CLI and Qwen
 Code read the instruction file of the directory they work in (a nested `AGENTS.md`,
 `GEMINI.md`, `QWEN.md`). A rule file is named after the directory (`web/app` → `web-app`),
-one name per directory (`rule_name`).
+one name per directory (`rule_name`), and of bounded length whatever the directory's depth.
 """
 
 from __future__ import annotations
@@ -13,8 +13,16 @@ import string
 from dataclasses import dataclass
 
 from git_memory.assemble.render import TARGET_FILES, Provider
+from git_memory.contracts.canonical import sha256_hex
 
 RULE_PREFIX = "git-memory-"
+# A name longer than this keeps its first READABLE_PART characters and a digest of the
+# directory after a `~`, a character a readable name never holds: with the prefix and the
+# longest suffix (`.instructions.md`) a rule file's name stays far under the 255 bytes file
+# systems allow (issue 42, S1).
+MAX_READABLE_NAME = 60
+READABLE_PART = 40
+DIGEST_PART = 16
 
 
 @dataclass(frozen=True)
@@ -33,8 +41,9 @@ def rule_name(scope: str) -> str:
     """The name of the rule files for `scope`: every other character (a `-` or `+` of the
     directory's own among them) becomes `+` and the hex of its UTF-8 bytes, so that two
     directories never share a name (`a/b` → `a-b`, `a-b` → `a+2db`) and a directory's name
-    never changes."""
-    out = []
+    never changes. A name longer than MAX_READABLE_NAME is cut and completed by a digest of
+    `scope`, so deep directories get names of fixed length."""
+    out: list[str] = []
     for char in scope:
         if char == "/":
             out.append("-")
@@ -42,7 +51,11 @@ def rule_name(scope: str) -> str:
             out.append(char)
         else:
             out.extend(f"+{byte:02x}" for byte in char.encode("utf-8", "surrogateescape"))
-    return "".join(out)
+    readable = "".join(out)
+    if len(readable) <= MAX_READABLE_NAME:
+        return readable
+    tail = sha256_hex(scope.encode("utf-8", "surrogateescape"))[:DIGEST_PART]
+    return f"{readable[:READABLE_PART]}~{tail}"
 
 
 def scoped_target(provider: Provider, scope: str) -> ScopedTarget:

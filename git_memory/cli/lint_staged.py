@@ -19,6 +19,7 @@ from git_memory.errors import (
     GitMemoryError,
 )
 from git_memory.failpoints import failpoint
+from git_memory.repo.agent_files_staged import behind_warnings
 from git_memory.repo.memory_lint import collect_findings, text_lines
 from git_memory.repo.staged import (
     StagedWorktree,
@@ -51,7 +52,11 @@ def run(find_worktree: Callable[[], StagedWorktree] = discover) -> int:
     if lines:
         output.echo("\n".join(lines))
     blocked = any(f.severity == "block" for found in results.values() for f in found)
-    return EXIT_USER_ERROR if blocked else EXIT_OK
+    if blocked:
+        return EXIT_USER_ERROR
+    for warning in behind_warnings(worktree):
+        output.echo(f"git-memory: {warning}", err=True)
+    return EXIT_OK
 
 
 def run_from_hook(settings_listing: str | None) -> int:

@@ -16,11 +16,11 @@ AGENTS: tuple[Agent, ...] = get_args(Agent)
 
 
 class AssembleRequest(Model):
-    """Which provider's context file and skill directory to assemble (`all`: every provider in
-    `memory.assembleTargets`)."""
+    """Which provider's context file and skill directory to assemble (`all`: every agent
+    assemble knows; `configured`, the default: the providers of `memory.assembleTargets`)."""
 
     format: Literal["git-memory-assemble-request@v1"] = "git-memory-assemble-request@v1"
-    provider: Literal[Agent, "all"]
+    provider: Literal[Agent, "all", "configured"] = "configured"
     dry_run: bool = False
 
 
@@ -87,7 +87,7 @@ class AssembleResponse(Model):
     and `block` describe the first provider assembled; `providers` lists every one."""
 
     format: Literal["git-memory-assemble@v1"] = "git-memory-assemble@v1"
-    provider: Literal[Agent, "all"]
+    provider: Literal[Agent, "all", "configured"]
     dry_run: bool
     changed: bool
     target: AssembledFile
@@ -96,6 +96,9 @@ class AssembleResponse(Model):
     providers: list[ProviderAssembly]
     diff: str
     notes: list[str] = Field(default_factory=list)
+    chosen: str | None = added_optional(
+        1024, "Without a provider: which agents were assembled for, and why those."
+    )
 
 
 class ContextRequest(Model):

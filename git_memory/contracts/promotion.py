@@ -13,6 +13,7 @@ from git_memory.contracts.binding import RepositoryBinding
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import Identifier, PositiveInt, is_absent, unique_by
 from git_memory.formats.entry import is_scope
+from git_memory.formats.generated_block import AGENT_FILES
 from git_memory.lint.directive_keywords import DIRECTIVE_CODES
 
 MAX_PREPARE_CANDIDATES = 50
@@ -134,7 +135,10 @@ class PlanFile(Model):
 
 
 class PromotionPlan(Model):
-    """Exact files bound to their current blob OIDs; approval binds to `plan_digest()`."""
+    """Exact files bound to their current blob OIDs; approval binds to `plan_digest()`.
+
+    `agent_files`: the agents' files (already holding the generated block) that the approved
+    plan brings up to date after its memory files are written, so they never fall behind."""
 
     format: Literal["git-memory-promotion-plan@v1"] = "git-memory-promotion-plan@v1"
     plan_id: Identifier
@@ -144,6 +148,15 @@ class PromotionPlan(Model):
     per_file: Annotated[list[PlanFile], Field(min_length=1, max_length=MAX_PLAN_FILES)]
     policy_version: Literal["sanitize@1"] = POLICY_VERSION
     diff: str
+    agent_files: list[str] | None = Field(default=None, exclude_if=is_absent)
+
+    @field_validator("agent_files")
+    @classmethod
+    def _known_agent_files(cls, value: list[str] | None) -> list[str] | None:
+        unknown = [name for name in value or [] if name not in AGENT_FILES]
+        if unknown:
+            raise ValueError(f"not an agent's file assemble writes: {', '.join(unknown)}")
+        return value
 
     @field_validator("candidate_ids")
     @classmethod
@@ -160,15 +173,17 @@ class PromotionPlan(Model):
         return self
 
     def plan_digest(self) -> str:
-        """Digest of the plan's binding subset (the owner reduced to its three keys)."""
-        return digest(
-            {
-                "format": self.format,
-                "planId": self.plan_id,
-                "owner": self.owner.owner(),
-                "candidateIds": self.candidate_ids,
-                "policyVersion": self.policy_version,
-                "assessmentDigest": self.assessment_digest,
-                "perFile": [item.to_json() for item in self.per_file],
-            }
-        )
+        """Digest of the plan's binding subset (the owner reduced to its three keys; the agents'
+        files when the plan lists any, so a plan without them keeps its digest)."""
+        bound: dict[str, object] = {
+            "format": self.format,
+            "planId": self.plan_id,
+            "owner": self.owner.owner(),
+            "candidateIds": self.candidate_ids,
+            "policyVersion": self.policy_version,
+            "assessmentDigest": self.assessment_digest,
+            "perFile": [item.to_json() for item in self.per_file],
+        }
+        if self.agent_files:
+            bound["agentFiles"] = self.agent_files
+        return digest(bound)

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from git_memory.contracts.base import Hex64, Model
-from git_memory.contracts.extraction import Identifier
+from git_memory.contracts.extraction import Identifier, is_absent
 from git_memory.contracts.promotion import PlanFile
 
 
@@ -24,6 +24,11 @@ class PreparedPlan(Model):
     per_file: list[PlanFile]
     diff: str
     next: str
+    agent_files: list[str] | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="The agents' files the plan brings up to date after its memory files.",
+    )
 
 
 class PromoteRequest(Model):

@@ -62,6 +62,7 @@ def doctor(ctx: OpContext, request: EmptyRequest) -> DoctorReport:
             found.append(wt.check_sessions(ctx))
         found.append(check_freshness(ctx))
         found.append(wt.check_agent_memory(ctx))
+        found.append(wt.check_agent_files(ctx))
         found += wt.check_codex_memories(ctx)
 
     root = worktree.root if worktree is not None else None

@@ -7,12 +7,16 @@ from typing import TYPE_CHECKING
 from git_memory.agent_memory.codex_check import codex_layout
 from git_memory.agent_memory.status import found_stores
 from git_memory.agent_memory.stores import STORES, enabled_stores
+from git_memory.assemble.freshness import freshness_check
+from git_memory.assemble.in_step import UPDATE_COMMAND, assembled_files, behind_note, files_behind
+from git_memory.assemble.snapshot import read_snapshot
 from git_memory.doctor.checks import DoctorCheck
 from git_memory.doctor.checks import _shown as shown_path
 from git_memory.errors import GitMemoryError
 from git_memory.ops.base import load_operation
 from git_memory.sessions.discover import default_roots, discover
 from git_memory.sessions.status import counts
+from git_memory.store.session import open_workspace
 from git_memory.verify.check import counts as tally
 from git_memory.verify.check import verify_memory
 
@@ -161,6 +165,27 @@ def check_agent_memory(ctx: OpContext) -> DoctorCheck:
         status="ok",
         detail=(listed or "no agent memory store found for this worktree") + suffix,
         hint="git memory harvest offers their items for review" if found else None,
+    )
+
+
+def check_agent_files(ctx: OpContext) -> DoctorCheck:
+    """Doctor: whether the agents' files assemble wrote are in step with approved memory
+    (docs/guide-context.md, "In step")."""
+    worktree = ctx.worktree
+    if not worktree.memory_dir.is_dir():
+        return DoctorCheck(name="agent files", status="ok", detail="no memory root yet")
+    files = assembled_files(worktree)
+    if not files:
+        detail = f"no agent's file holds the memory block yet ({UPDATE_COMMAND} writes them)"
+        return DoctorCheck(name="agent files", status="ok", detail=detail)
+    with open_workspace(worktree) as workspace:
+        behind = files_behind(worktree, read_snapshot(workspace, freshness_check()))
+    if behind:
+        return DoctorCheck(
+            name="agent files", status="warn", detail=behind_note(behind), hint=UPDATE_COMMAND
+        )
+    return DoctorCheck(
+        name="agent files", status="ok", detail=f"{', '.join(files)} in step with approved memory"
     )
 
 

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
 from git_memory import safefs
-from git_memory.assemble.cache import cache_path
+from git_memory.assemble.agent_files import read_agent_file
 from git_memory.assemble.config import assemble_budget, assemble_targets
 from git_memory.assemble.freshness import freshness_check
-from git_memory.assemble.projection import manifest_path
+from git_memory.assemble.in_step import assemble_inputs
+from git_memory.assemble.once import carriers
 from git_memory.assemble.render import TARGET_FILES
-from git_memory.assemble.run import AssembleInputs
 from git_memory.assemble.run import assemble as run_assemble
-from git_memory.assemble.scoped import record_path
 from git_memory.assemble.snapshot import read_snapshot
 from git_memory.contracts.assemble import (
     AGENTS,
+    Agent,
     AssembledFile,
     AssembleRequest,
     AssembleResponse,
@@ -26,9 +27,11 @@ from git_memory.contracts.assemble import (
     ProviderAssembly,
     ScopedBlock,
 )
-from git_memory.errors import GitMemoryError, UsageError
+from git_memory.errors import GitMemoryError
+from git_memory.formats.generated_block import holds_block
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.registry import spec
+from git_memory.repo.agent_files_staged import touch_assembled
 from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
@@ -38,28 +41,39 @@ if TYPE_CHECKING:
 
 
 def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
-    """Write approved memory into each agent's own instruction file (CLAUDE.md, AGENTS.md,
-    GEMINI.md, QWEN.md, .github/copilot-instructions.md, .cursor/rules/git-memory.mdc; all:
-    memory.assembleTargets, a file two agents share written once) as one generated block —
-    approved entries one line each, grouped, then doctrine, scene index and skill index,
-    within memory.assembleBudget bytes; what does not fit is counted — and project skills to
-    .claude/skills/ or .codex/skills/.
+    """Write approved memory as one generated block into each agent's own file (CLAUDE.md,
+    AGENTS.md, GEMINI.md, QWEN.md, .github/copilot-instructions.md,
+    .cursor/rules/git-memory.mdc; all: every one; default: memory.assembleTargets; a shared
+    file once): entries one line each, grouped, then doctrine, scene and skill indexes, within
+    memory.assembleBudget bytes, the rest counted; skills go to .claude/skills/ or
+    .codex/skills/.
 
-    Text outside the block is never touched and unchanged files are not rewritten. A
-    projection edited by someone else is a conflict (nothing is written). With --dry-run,
-    prints the diff and writes nothing.
+    Text outside the block is never touched; unchanged files are not rewritten. A projection
+    someone edited is a conflict (nothing written). --dry-run prints the diff only.
     """
     worktree = ctx.worktree
     require_memory_root(worktree)
-    providers: list[Provider] = (
-        assemble_targets(worktree) if request.provider == "all" else [request.provider]
-    )
+    providers = chosen_providers(worktree, request.provider)
+    response = assemble_providers(worktree, providers, request)
+    chosen = _chosen(worktree, request.provider, providers)
+    return response.model_copy(update={"chosen": chosen}) if chosen else response
+
+
+def assemble_providers(
+    worktree: Worktree, providers: list[Provider], request: AssembleRequest
+) -> AssembleResponse:
+    """Assemble the files of `providers` (the request says what to report and whether dry)."""
     sharing = readers_by_file(providers)
     budget = assemble_budget(worktree)
-    inputs = [(_inputs(worktree, first, budget), first) for first in sharing]
+    inputs = [
+        (_once(worktree, assemble_inputs(worktree, first, budget), first, providers), first)
+        for first in sharing
+    ]
     with open_workspace(worktree) as workspace:
         snapshot = read_snapshot(workspace, freshness_check())
         results = run_assemble(inputs, snapshot, dry_run=request.dry_run)
+    if not request.dry_run:
+        touch_assembled(str(worktree.state_home), str(worktree.root))
     assemblies = [_assembly(result, budget, sharing[result.provider]) for result in results]
     first = assemblies[0]
     return AssembleResponse(
@@ -73,6 +87,43 @@ def assemble(ctx: OpContext, request: AssembleRequest) -> AssembleResponse:
         diff="".join(result.diff for result in results),
         notes=list(dict.fromkeys(note for result in results for note in result.notes))
         + _claude_note(worktree, providers),
+    )
+
+
+def _once(
+    worktree: Worktree, inputs: AssembleInputs, provider: Provider, written: list[Provider]
+) -> AssembleInputs:
+    """`inputs` with the other agents' files that carry `provider`'s memory (`once.py`)."""
+
+    def holds(path: str) -> bool:
+        try:
+            data = read_agent_file(worktree.root, path)
+        except GitMemoryError:
+            return False
+        return data is not None and holds_block(data)
+
+    return replace(inputs, carriers=carriers(provider, written, holds))
+
+
+def chosen_providers(worktree: Worktree, provider: Agent | str) -> list[Provider]:
+    """`all`: every agent assemble writes for; `configured`: memory.assembleTargets."""
+    if provider == "all":
+        return list(AGENTS)
+    if provider == "configured":
+        return assemble_targets(worktree)
+    return [cast("Provider", provider)]
+
+
+def _chosen(worktree: Worktree, provider: str, providers: list[Provider]) -> str | None:
+    """Without --provider, which agents were chosen and why (issue 45, item 3)."""
+    if provider != "configured":
+        return None
+    names = ", ".join(providers)
+    if worktree.config_value("memory.assembleTargets") is not None:
+        return f"for {names} (memory.assembleTargets; --provider all: every agent)"
+    return (
+        f"for {names} (claude, codex and the agents of this repository's indexed sessions; "
+        "--provider all: every agent; memory.assembleTargets: your own list)"
     )
 
 
@@ -110,18 +161,6 @@ def require_memory_root(worktree: Worktree) -> None:
             f"there is no memory root {worktree.memory_root}/ in this worktree to assemble from",
             hint="git memory init (or pull the branch that has the team's memory)",
         )
-
-
-def _inputs(worktree: Worktree, provider: Provider, budget: int) -> AssembleInputs:
-    key = worktree.binding().worktree_key
-    return AssembleInputs(
-        root=worktree.root,
-        memory_root=worktree.memory_root,
-        budget=budget,
-        manifest_path=manifest_path(worktree.state_home, provider, key),
-        cache_path=cache_path(worktree.state_home, provider, key),
-        scoped_record=record_path(worktree.state_home, provider, key),
-    )
 
 
 def block_report(rendered: Rendered, budget: int) -> BlockReport:
@@ -166,12 +205,12 @@ def _assembly(result: AssembleResult, budget: int, shared: list[Provider]) -> Pr
 
 
 def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> AssembleRequest:
-    if values.get("provider") is None:
-        raise UsageError(
-            "GM_USAGE", "--provider is required", hint="git memory assemble --provider claude"
-        )
-    return AssembleRequest(provider=values["provider"], dry_run=values["dry_run"])
+    provider = values.get("provider") or "configured"
+    return AssembleRequest(provider=provider, dry_run=values["dry_run"])
 
+
+# The entries a `verify` command line names at most; the rest are counted.
+MAX_NAMED = 10
 
 _VERBS = {
     "appended": "block appended",
@@ -200,7 +239,7 @@ def render(response: AssembleResponse) -> str:
     """The diff for --dry-run; otherwise the files touched and what each block holds."""
     if response.dry_run:
         return response.diff.rstrip("\n") or "nothing to change"
-    lines = []
+    lines = [response.chosen] if response.chosen else []
     for item in response.providers:
         readers = f" (read by {', '.join([item.provider, *item.shared_with])})"
         lines.append(
@@ -219,7 +258,19 @@ def render(response: AssembleResponse) -> str:
             if skill.action not in ("unchanged", "forget")
         ]
     lines += [f"note: {note}" for note in response.notes]
+    lines += held_back_lines(response.providers)
     return "\n".join(lines)
+
+
+def held_back_lines(providers: list[ProviderAssembly]) -> list[str]:
+    """Name the entries held back as stale, and the command that says why (issue 45)."""
+    ids = list(dict.fromkeys(i for item in providers for i in item.block.held_back))
+    if not ids:
+        return []
+    more = len(ids) - MAX_NAMED
+    rest = f" (and {more} more: git memory list --stale)" if more > 0 else ""
+    why = f"  why: git memory verify {' '.join(ids[:MAX_NAMED])}{rest}"
+    return [f"held back as stale: {', '.join(ids)}", why]
 
 
 OPERATION = Operation(
@@ -235,8 +286,8 @@ OPERATION = Operation(
             help="Whose files: claude (CLAUDE.md, .claude/skills), codex (AGENTS.md, "
             ".codex/skills), opencode (AGENTS.md), gemini (GEMINI.md), qwen (QWEN.md), "
             "copilot (.github/copilot-instructions.md), cursor (.cursor/rules/git-memory.mdc) "
-            "or all (memory.assembleTargets; default claude, codex and the agents of this "
-            "repository's indexed sessions). Required.",
+            "or all (every one of them). Default: memory.assembleTargets, else claude, codex "
+            "and the agents of this repository's indexed sessions.",
         ),
         click.Option(["--dry-run"], is_flag=True, help="Print the diff; write nothing."),
     ],

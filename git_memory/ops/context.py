@@ -14,6 +14,7 @@ from git_memory.assemble.cache import cache_path
 from git_memory.assemble.compose import RenderSettings, render
 from git_memory.assemble.config import assemble_budget
 from git_memory.assemble.freshness import freshness_check
+from git_memory.assemble.in_step import behind_note, provider_behind
 from git_memory.assemble.known import README, known_text
 from git_memory.assemble.render import NEW_FILE_HEADERS, TARGET_FILES
 from git_memory.assemble.scope import contains
@@ -72,13 +73,16 @@ def context(ctx: OpContext, request: ContextRequest) -> ContextResponse:
         scoped = [] if where is None else _scoped(snapshot, settings, where)
         complete = snapshot.coverage == "complete"
         skipped = list(snapshot.files.skipped)
+        behind = provider_behind(worktree, snapshot, request.provider)
     notes = (
         skipped if complete else [*skipped, "entry files changed while they were read; run again"]
     )
+    # The agent reads its file too: say when that file is behind what this prints.
+    notes += [behind_note(behind)] if behind else []
     text = "\n\n".join([rendered.text, *(item.text for _, item in scoped)])
     watched = consulted_paths(worktree)
     # A recorded answer prints the text alone: one with notes (a skipped skill) is not kept.
-    if complete and not skipped and watched is not None:
+    if complete and not notes and watched is not None:
         # What the block leaves out depends on the agent's own file and the README too.
         watched = sorted({*watched, TARGET_FILES[request.provider], README})
         record_answer_after(worktree, before, rendered.text, watched)
@@ -130,8 +134,8 @@ def _from_cli(ctx: OpContext, values: Mapping[str, Any]) -> ContextRequest:
 
 
 def render_text(response: ContextResponse) -> str:
-    """The rendered memory, exactly."""
-    return response.text
+    """The rendered memory, exactly, then any note (`note: …`)."""
+    return "\n".join([response.text, *(f"note: {note}" for note in response.notes)])
 
 
 OPERATION = Operation(

@@ -44,6 +44,7 @@ def prepared(plan: PromotionPlan) -> PreparedPlan:
         per_file=plan.per_file,
         diff=plan.diff,
         next=f"git memory promote --plan {plan.plan_id} --approve {digest}",
+        agent_files=list(plan.agent_files) if plan.agent_files else None,
     )
 
 
@@ -51,6 +52,8 @@ def render(response: PreparedPlan, ids: ShortIds) -> str:
     """The diff, then how to approve (the plan by its short id, approved by its digest)."""
     plan_id = ids.one("plan", response.plan_id)
     files = "\n".join(f"  {item.target_path}" for item in response.per_file)
+    if response.agent_files:
+        files += "\nthen brought up to date (the agents' files): " + ", ".join(response.agent_files)
     return (
         f"{response.diff}\nplan {plan_id} ({len(response.per_file)} file(s)):\n{files}\n"
         f"plan digest: {response.plan_digest}\n"

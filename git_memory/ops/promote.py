@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from git_memory.assemble.in_step import UPDATE_COMMAND, assembled_providers
+from git_memory.assemble.render import TARGET_FILES
+from git_memory.contracts.assemble import AssembleRequest
 from git_memory.contracts.promotion_ops import PromoteRequest, PromotionResult
-from git_memory.errors import UsageError
+from git_memory.errors import GitMemoryError, UsageError
 from git_memory.ids import abbreviate_within, resolve
+from git_memory.ops.assemble import assemble_providers
 from git_memory.ops.base import OpContext, Operation
 from git_memory.ops.promotion_kinds import PROMOTION_KINDS
 from git_memory.ops.registry import spec
@@ -23,6 +27,7 @@ from git_memory.store.session import open_workspace
 
 if TYPE_CHECKING:
     from git_memory.contracts.extraction import OwnerKeys
+    from git_memory.contracts.promotion import PromotionPlan
     from git_memory.repo.binding import Worktree
     from git_memory.store.db import StateDB
 
@@ -57,6 +62,8 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
             if approved is not None:
                 approval.approve(db, owner, plan_id, approved)
             result = apply_plan(workspace, plan_id, PROMOTION_KINDS)
+    if not result.replayed:
+        result.notes += bring_up_to_date(worktree, plan)
     note = approved.note() if approved is not None else None
     return PromotionResult(
         plan_id=result.plan_id,
@@ -70,6 +77,27 @@ def promote(ctx: OpContext, request: PromoteRequest) -> PromotionResult:
         approved_via=approved.via if approved is not None else None,
         notes=[*result.notes, note] if note else result.notes,
     )
+
+
+def bring_up_to_date(worktree: Worktree, plan: PromotionPlan) -> list[str]:
+    """Assemble the agents' files the approved plan lists, now that its memory files are
+    written (docs/guide-context.md, "In step"); one line per file changed. A file that lost
+    its block or its place in memory.assembleTargets since is left alone; a refusal (an edited
+    projection, markers that cannot be trusted) is reported, the promotion stands."""
+    if not plan.agent_files:
+        return []
+    listed = set(plan.agent_files)
+    providers = [p for p in assembled_providers(worktree) if TARGET_FILES[p] in listed]
+    if not providers:
+        return []
+    try:
+        response = assemble_providers(worktree, providers, AssembleRequest())
+    except GitMemoryError as error:
+        return [
+            f"  the agents' files were not brought up to date ({error.code}: {error.message}); "
+            f"run: {UPDATE_COMMAND}"
+        ]
+    return [f"  {item.target.path}{UPDATED}" for item in response.providers if item.changed]
 
 
 def full_plan_id(db: StateDB, owner: OwnerKeys, typed: str) -> str:
@@ -133,11 +161,12 @@ def _holds(plan: dict[str, Any]) -> str:
     return f" ({held} confirmed candidate{'' if held == 1 else 's'})" if held else ""
 
 
+UPDATED = " (brought up to date)"  # an agent's file the plan assembled
 # What a person does after a promotion, in order: look, update the agents' files, commit.
 SEE_NEW = ("git status", "see the new files (untracked, so `git diff` alone misses them)")
 SEE_CHANGED = ("git diff", "see the changes")
 AFTERCARE = (
-    ("git memory assemble --provider all", "update your agents' files (CLAUDE.md, AGENTS.md, …)"),
+    ("git memory assemble", "update your agents' files (CLAUDE.md, AGENTS.md, …)"),
     ("git add, git commit", "as usual: git memory never commits"),
 )
 
@@ -151,7 +180,9 @@ def render(response: PromotionResult, ids: ShortIds) -> str:
     if response.regenerated_index:
         lines.append(f"  {response.regenerated_index} (regenerated)")
     lines += response.notes
-    steps = [SEE_NEW if new else SEE_CHANGED, *AFTERCARE]
+    # The plan brought the agents' files up to date itself: assembling again is not a step.
+    in_step = any(note.endswith(UPDATED) for note in response.notes)
+    steps = [SEE_NEW if new else SEE_CHANGED, *(AFTERCARE[1:] if in_step else AFTERCARE)]
     width = max(len(command) for command, _ in steps)
     lines.append("next:")
     lines += [f"  {command:<{width}}  {why}" for command, why in steps]

@@ -8,6 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.agent_memory import status as agent_memory_status
 from git_memory.assemble.answers import STATUS_STATE_FILES
+from git_memory.assemble.freshness import freshness_check
+from git_memory.assemble.in_step import behind_note, files_behind
+from git_memory.assemble.render import TARGET_FILES
+from git_memory.assemble.snapshot import read_snapshot
 from git_memory.consolidate import status as consolidation_status
 from git_memory.contracts.status import EmptyRequest, StatusResponse
 from git_memory.errors import GitMemoryError
@@ -65,6 +69,13 @@ def _agent_memory(worktree: Worktree, workspace: Workspace | None) -> Any:
     return harvest_triage.counts(worktree, workspace, stores)
 
 
+def _agent_files(worktree: Worktree, workspace: Workspace | None) -> Any:
+    """The agents' files assemble wrote that are behind approved memory now."""
+    if workspace is None or not worktree.memory_dir.is_dir():
+        return {"behind": []}
+    return {"behind": files_behind(worktree, read_snapshot(workspace, freshness_check()))}
+
+
 # Each subsystem contributes counts under its own key, as JSON data; those that read the
 # state DB are marked, and report an error of opening it as their own.
 COUNT_CONTRIBUTORS: tuple[tuple[str, Contributor, bool], ...] = (
@@ -75,6 +86,7 @@ COUNT_CONTRIBUTORS: tuple[tuple[str, Contributor, bool], ...] = (
     ("freshness", verify_status.counts, True),
     ("impact", _impact, False),
     ("agentMemory", _agent_memory, True),
+    ("agentFiles", _agent_files, True),
 )
 
 
@@ -127,8 +139,15 @@ def status(ctx: OpContext, request: EmptyRequest) -> StatusResponse:
         text = render(response, ShortIds(worktree, workspace)) if recorded else None
     # Recorded once the state DB is closed: the record is keyed on its files as they rest.
     if text is not None:
-        record_answer_after(worktree, before, text, consulted_paths(worktree))
+        record_answer_after(worktree, before, text, _watched(worktree))
     return response
+
+
+def _watched(worktree: Worktree) -> list[str] | None:
+    """What a recorded answer depends on in the worktree: what the freshness check looked at,
+    and the agents' files (whether they are behind)."""
+    consulted = consulted_paths(worktree)
+    return None if consulted is None else [*consulted, *sorted(set(TARGET_FILES.values()))]
 
 
 def render(response: StatusResponse, ids: ShortIds) -> str:
@@ -155,6 +174,9 @@ def render(response: StatusResponse, ids: ShortIds) -> str:
             "nothing waits; after new agent sessions: git memory extract --runner builtin"
             " (or ask your agent to recall what it learned)"
         )
+    behind = counts.get("agentFiles", {})
+    if isinstance(behind, dict) and behind.get("behind"):
+        lines.append(behind_note(behind["behind"]))
     return "\n".join(lines + response.notes)
 
 

@@ -182,9 +182,10 @@ def _summary(
     # An MCP client's human and agent see the whole id, the one the agent's tools carry.
     named = record.plan_id if ctx.front_end == "mcp" else shown_id or record.plan_id
     root = plan.owner.memory_root
+    then = f"; then bring {', '.join(plan.agent_files)} up to date" if plan.agent_files else ""
     return (
         f"Promote plan {named}: {len(plan.per_file)} file(s) into {root}/"
-        f" (and regenerate {root}/index.json)"
+        f" (and regenerate {root}/index.json{then})"
     )
 
 

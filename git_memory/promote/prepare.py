@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
+from git_memory.assemble.in_step import agents_in_plan
 from git_memory.contracts.base import parse_timestamp
 from git_memory.contracts.extraction import OwnerKeys
 from git_memory.contracts.promotion import (
@@ -55,7 +56,8 @@ def prepare_plan(workspace: Workspace, request: PrepareRequest) -> PromotionPlan
     # to confirm the directives of a text that can never be planned.
     files = _render(worktree, inputs)
     require_confirmed(request.candidates, [item.content for item in inputs])
-    plan = build_plan(workspace.binding, request, confirmed, _planned(worktree, files))
+    planned = _planned(worktree, files)
+    plan = build_plan(workspace.binding, request, confirmed, planned, agents_in_plan(worktree))
     store_plan(
         db,
         owner,
@@ -293,8 +295,10 @@ def build_plan(
     request: PrepareRequest,
     confirmed: list[dict[str, Any]],
     planned: Sequence[planning.PlannedFile],
+    agent_files: list[str] | None = None,
 ) -> PromotionPlan:
-    """A fresh plan binding the confirmed assessments and the planned files."""
+    """A fresh plan binding the confirmed assessments and the planned files (and the agents'
+    files it brings up to date)."""
     return PromotionPlan(
         plan_id=f"plan-{uuid.uuid4().hex}",
         owner=binding,
@@ -302,4 +306,5 @@ def build_plan(
         assessment_digest=planning.assessment_digest(confirmed),
         per_file=[item.per_file() for item in planned],
         diff=planning.unified_diff(planned),
+        agent_files=agent_files or None,
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING
 
+from git_memory.assemble.in_step import agents_in_plan
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.lifecycle import RetireRequest
 from git_memory.contracts.promotion import PromotionPlan
@@ -112,6 +113,7 @@ def plan_retirement(workspace: Workspace, request: RetireRequest) -> PromotionPl
         assessment_digest=_basis(request),
         per_file=[item.per_file() for item in planned],
         diff=planning.unified_diff(planned),
+        agent_files=agents_in_plan(worktree) or None,
     )
     contents = {p.target_path: p.content for p in planned}
     with workspace.db.write():

@@ -87,7 +87,7 @@ def commit_known(worktree: StagedWorktree) -> Callable[[str], bool]:
 
     def known(hex_id: str) -> bool:
         if hex_id not in answers:
-            code, out, _ = _run(["git", "cat-file", "-t", hex_id], cwd=worktree.root)
+            code, out, _ = run_git(["git", "cat-file", "-t", hex_id], cwd=worktree.root)
             answers[hex_id] = code == 0 and out.strip() == b"commit"
         return answers[hex_id]
 
@@ -97,7 +97,7 @@ def commit_known(worktree: StagedWorktree) -> Callable[[str], bool]:
 def _git(
     args: list[str], cwd: str, index_path: str | None = None, input_bytes: bytes | None = None
 ) -> bytes:
-    returncode, stdout, stderr = _run(
+    returncode, stdout, stderr = run_git(
         ["git", *args], cwd=cwd, index_path=index_path, input_bytes=input_bytes
     )
     if returncode != 0:
@@ -109,7 +109,7 @@ def _git(
 def discover(start: str | None = None) -> StagedWorktree:
     """The worktree containing `start` (default: cwd), or the `GM_` error discovery raises."""
     cwd = os.path.realpath(start or os.getcwd())
-    returncode, stdout, _ = _run(
+    returncode, stdout, _ = run_git(
         ["git", "rev-parse", "--is-bare-repository", "--is-inside-git-dir", "--show-toplevel"],
         cwd=cwd,
     )
@@ -185,7 +185,7 @@ def _settings(root: str) -> dict[str, str]:
     `-z` keeps each value exactly as configured, as the full command's config lookup does.
     """
     pattern = r"^(memory\.(root|home)|extensions\.objectformat|core\.worktree)$"
-    _, listing, _ = _run(["git", "config", "-z", "--get-regexp", pattern], cwd=root)
+    _, listing, _ = run_git(["git", "config", "-z", "--get-regexp", pattern], cwd=root)
     settings: dict[str, str] = {}
     for record in listing.decode("utf-8", "surrogateescape").split("\0"):
         key, _, value = record.partition("\n")
@@ -211,7 +211,7 @@ def adopt_hook_environment(environ: MutableMapping[str, str] | None = None) -> N
         target["GIT_MEMORY_INDEX_FILE"] = index_file
 
 
-def _run(
+def run_git(
     argv: list[str],
     *,
     cwd: str,

@@ -55,6 +55,11 @@ class Checked:
     entry: Entry | None = field(default=None, compare=False)
 
 
+def scope_not_a_directory(directory: str) -> str:
+    """Why an entry scoped to `directory`, which the worktree does not have, is stale."""
+    return f"its scope names {directory}/, which is not a directory of the worktree"
+
+
 @dataclass
 class Verifier:
     """One verify run: the worktree's manifests and the repository facts, cached."""
@@ -128,8 +133,7 @@ class Verifier:
         start = scope_directory(entry.scope) or ""
         # A scope through a symbolic link ("other") is assemble's to refuse, loudly.
         if start and self.manifests.kind(start) in (None, "file"):
-            message = f"its scope names {start}/, which is not a directory of the worktree"
-            reasons.append(Reason("scope", start, message))
+            reasons.append(Reason("scope", start, scope_not_a_directory(start)))
             return 1
         return self._commands(entry.body, reasons, start)
 

@@ -35,7 +35,7 @@ def test_each_store_reaches_approved_memory_and_the_assembled_block(
     entries = _entries(project)
     assert len(entries) == len(offered)
     assert any(phrase in text for text in entries.values())
-    assert project.gm("assemble", "--provider", "all")[0] == 0
+    assert project.gm("assemble")[0] == 0
     assert phrase in (project.root / "CLAUDE.md").read_text()
     assert phrase in (project.root / "AGENTS.md").read_text()
     assert snapshot(location) == before, "harvest never writes to an agent's store"

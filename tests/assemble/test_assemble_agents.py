@@ -29,7 +29,8 @@ CURSOR_HEADER = (
 
 
 def _assemble_all(repo: Repo, gm: Any) -> dict[str, Any]:
-    result = gm(["assemble", "--provider", "all", "--format", "json"], cwd=repo.root)
+    """Assemble for the configured agents (memory.assembleTargets)."""
+    result = gm(["assemble", "--format", "json"], cwd=repo.root)
     assert result.exit_code == 0, result.stderr
     report: dict[str, Any] = result.json()
     return report
@@ -90,7 +91,7 @@ def refused_through_symlink(repo: Repo, gm: Any, tmp_path: Path, link: str) -> N
     outside = tmp_path / "outside"
     outside.mkdir()
     os.symlink(outside, repo.root / link)
-    result = gm(["assemble", "--provider", "all"], cwd=repo.root)
+    result = gm(["assemble"], cwd=repo.root)
     assert result.exit_code == 1
     assert "[GM_SYMLINK_REFUSED]" in result.stderr
     assert list(outside.iterdir()) == []
@@ -163,14 +164,11 @@ def test_the_session_start_snippets_print_the_hook_json_the_agent_reads(
 
 def test_agents_md_alone_beside_a_claude_md_gets_a_note(memory: Repo, gm: Any) -> None:
     memory.git("config", "memory.assembleTargets", "codex")
-    assert "note:" not in gm(["assemble", "--provider", "all"], cwd=memory.root).stdout
+    assert "note:" not in gm(["assemble"], cwd=memory.root).stdout
     memory.write("CLAUDE.md", "# Ours\n")
-    result = gm(["assemble", "--provider", "all"], cwd=memory.root)
+    result = gm(["assemble"], cwd=memory.root)
     assert "note: Claude Code reads AGENTS.md only when there is no CLAUDE.md" in result.stdout
-    both = gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root)
+    both = gm(["assemble", "--format", "json"], cwd=memory.root)
     assert both.json()["notes"]
     memory.git("config", "memory.assembleTargets", "claude,codex")
-    assert (
-        gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root).json()["notes"]
-        == []
-    )
+    assert gm(["assemble", "--format", "json"], cwd=memory.root).json()["notes"] == []

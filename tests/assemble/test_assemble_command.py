@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER
+from git_memory.assemble.render import TARGET_FILES
 from tests.repos import Repo
 
 SKILL = '---\nname: "{name}"\ndescription: "{desc}"\n---\n## Steps\n- {step}\n'
@@ -263,10 +264,35 @@ def test_more_than_256_skill_directories_is_refused(memory: Repo, gm: Any) -> No
     assert "GM_TOO_MANY_SKILLS" in result.stderr
 
 
-def test_provider_is_required(memory: Repo, gm: Any) -> None:
+def test_without_provider_the_configured_agents_are_assembled_and_named(
+    memory: Repo, gm: Any
+) -> None:
     result = gm(["assemble"], cwd=memory.root)
-    assert result.exit_code == 2
-    assert "--provider is required [GM_USAGE]" in result.stderr
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(
+        "for claude, codex (claude, codex and the agents of this repository's indexed sessions;"
+    )
+    assert (memory.root / "CLAUDE.md").is_file()
+    assert (memory.root / "AGENTS.md").is_file()
+    assert not (memory.root / "GEMINI.md").exists()
+
+
+def test_provider_all_writes_every_agents_file_whatever_is_configured(
+    memory: Repo, gm: Any
+) -> None:
+    memory.git("config", "memory.assembleTargets", "claude")
+    result = gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root)
+    assert result.exit_code == 0, result.stderr
+    assert result.json().get("chosen") is None
+    written = [p["target"]["path"] for p in result.json()["providers"]]
+    assert written == list(dict.fromkeys(TARGET_FILES.values()))
+    # Qwen Code and Copilot CLI read AGENTS.md too: their own file points there instead of
+    # saying it all a second time (docs/guide-context.md, "Once per agent").
+    pointers = {"QWEN.md", ".github/copilot-instructions.md"}
+    for path in written:
+        text = (memory.root / path).read_text()
+        assert ("- Run the tests before pushing." in text) == (path not in pointers), path
+        assert ("The team memory is in `AGENTS.md`" in text) == (path in pointers), path
 
 
 def test_request_document_selects_provider(memory: Repo, gm: Any, tmp_path: Path) -> None:

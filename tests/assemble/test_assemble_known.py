@@ -20,7 +20,7 @@ def test_what_the_agents_file_or_the_readme_says_is_left_out_and_counted(
     memory.write("CLAUDE.md", "# Project\n\nRun the tests with `uv run pytest -q`.\n")
     memory.write("README.md", "# App\n\nNever  pip install into the system interpreter!\n")
     memory.git("config", "memory.assembleTargets", "claude,codex")
-    result = gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root)
+    result = gm(["assemble", "--format", "json"], cwd=memory.root)
     assert result.exit_code == 0, result.stderr
     claude, codex = result.json()["providers"]
     assert claude["block"]["known"] == ["no-pip", "tests-uv"]
@@ -35,7 +35,7 @@ def test_what_the_agents_file_or_the_readme_says_is_left_out_and_counted(
     context = gm(["context"], cwd=memory.root)
     assert context.stdout.splitlines() == block.splitlines()[2:-1]
     # The block itself never counts as something the file already says.
-    again = gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root)
+    again = gm(["assemble", "--format", "json"], cwd=memory.root)
     assert again.json()["changed"] is False
     memory.write("README.md", "# App\n")
     third = gm(["assemble", "--provider", "claude", "--format", "json"], cwd=memory.root)

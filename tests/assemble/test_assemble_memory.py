@@ -46,8 +46,10 @@ def many_entries(repo: Repo, count: int) -> None:
         write_entry(repo, f"fact-{n:04d}", f"Fact {n} about `module_{n}` of the project.")
 
 
-def test_all_assembles_every_target_and_a_second_run_changes_nothing(memory: Repo, gm: Any) -> None:
-    first = gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root)
+def test_the_default_assembles_every_target_and_a_second_run_changes_nothing(
+    memory: Repo, gm: Any
+) -> None:
+    first = gm(["assemble", "--format", "json"], cwd=memory.root)
     assert first.exit_code == 0, first.stderr
     report = first.json()
     assert [p["provider"] for p in report["providers"]] == ["claude", "codex"]
@@ -56,21 +58,28 @@ def test_all_assembles_every_target_and_a_second_run_changes_nothing(memory: Rep
     assert block_of(claude) == block_of(agents)
     lines = block_of(claude).splitlines()
     assert "- Never pip install into the system interpreter." in lines
-    assert lines.index("### Commands that work") < lines.index("### Traps to avoid")
-    assert lines.index("### Traps to avoid") < lines.index("### Rules the team stated")
+    assert lines.index("### Do not (traps and prohibitions)") < lines.index(
+        "### Commands that work"
+    )
+    # A prohibition a person wrote is a guardrail too, shown as written.
+    guardrails = lines[lines.index("### Do not (traps and prohibitions)") :]
+    guardrails = guardrails[: guardrails.index("### Commands that work")]
+    assert "- Never pip install into the system interpreter." in guardrails
     stamps = [(p.read_bytes(), p.stat().st_mtime_ns) for p in (claude, agents)]
-    again = gm(["assemble", "--provider", "all", "--format", "json"], cwd=memory.root)
+    again = gm(["assemble", "--format", "json"], cwd=memory.root)
     assert again.json()["changed"] is False
     assert [(p.read_bytes(), p.stat().st_mtime_ns) for p in (claude, agents)] == stamps
 
 
 def test_assemble_targets_config_picks_the_providers(memory: Repo, gm: Any) -> None:
     memory.git("config", "memory.assembleTargets", "codex")
-    assert gm(["assemble", "--provider", "all"], cwd=memory.root).exit_code == 0
+    chosen = gm(["assemble"], cwd=memory.root)
+    assert chosen.exit_code == 0
+    assert chosen.stdout.startswith("for codex (memory.assembleTargets; --provider all: every")
     assert (memory.root / "AGENTS.md").is_file()
     assert not (memory.root / "CLAUDE.md").exists()
     memory.git("config", "memory.assembleTargets", "claude,vscode")
-    bad = gm(["assemble", "--provider", "all"], cwd=memory.root)
+    bad = gm(["assemble"], cwd=memory.root)
     assert bad.exit_code == 1
     assert "[GM_CONFIG_INVALID]" in bad.stderr
     assert "memory.assembleTargets" in bad.stderr

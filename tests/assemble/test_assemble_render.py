@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from git_memory.assemble.block import BEGIN_MARKER, END_MARKER, splice_block
+from git_memory.assemble.constraints import as_constraint
 from git_memory.assemble.entries import MAX_LINE_CHARS, ApprovedEntry, first_sentence, one_line
 from git_memory.assemble.groups import GROUP_RULES, GroupRule, group_of
 from git_memory.assemble.render import (
@@ -18,6 +19,7 @@ from git_memory.assemble.render import (
     render_block,
     render_context,
 )
+from git_memory.extract.builtin.renderers import FIX_MODES, render_command_fix
 
 SEARCH_LINE = (
     "Find any approved memory with `git memory search QUERY` (or the `memory_search` MCP tool)."
@@ -84,13 +86,43 @@ def test_entries_are_grouped_for_the_agent() -> None:
         entry("j", "Use `uv run`, not bare `pytest`."),
     ]
     sections = sections_of(block(entries=entries).text)
-    ids = {e.text: e.id for e in entries}
+    ids = {as_constraint(e.text): e.id for e in entries}
     assert {title: [ids[line] for line in lines] for title, lines in sections.items()} == {
+        "Do not (traps and prohibitions)": ["c", "e", "h"],
         "Commands that work": ["a", "b", "g", "i"],
-        "Traps to avoid": ["c", "h"],
-        "Rules the team stated": ["d", "e", "j"],
+        "Rules the team stated": ["d", "j"],
         "Facts about the project": ["f"],
     }
+    assert next(iter(sections)) == "Do not (traps and prohibitions)", "guardrails come first"
+    assert sections["Do not (traps and prohibitions)"][0] == (
+        'Do not run `pytest`: it fails with "No module named app"; run `uv run pytest`.'
+    )
+
+
+@pytest.mark.parametrize("mode", FIX_MODES)
+@pytest.mark.parametrize("error", ["", "No module named app"])
+def test_every_trap_the_builtin_runner_writes_reads_as_a_constraint(mode: str, error: str) -> None:
+    trap = render_command_fix(mode, "pytest", error, "uv run pytest")
+    stated = as_constraint(trap)
+    assert stated.startswith("Do not run `pytest`")
+    assert "`uv run pytest`" in stated
+    assert (error in stated) if error else ("with" not in stated)
+    assert (
+        as_constraint("Trap: the cache breaks on Mondays.") == "Trap: the cache breaks on Mondays."
+    )
+
+
+def test_guardrails_take_the_room_first_within_the_same_budget() -> None:
+    facts = [
+        entry(f"f{n}", f"Fact {n} about the project, long enough to cost room.", priority=90)
+        for n in range(40)
+    ]
+    trap = entry("trap", "Never run the migrations by hand on staging.", priority=0)
+    rendered = block(entries=[*facts, trap], budget=1000)
+    assert rendered.bytes <= 1000
+    assert "trap" in rendered.shown
+    assert rendered.shown[0] == "trap"
+    assert rendered.left_out, "the budget is tight: some facts are left out, not the guardrail"
 
 
 def test_a_new_rule_slots_in_as_data() -> None:

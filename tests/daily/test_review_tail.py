@@ -38,7 +38,7 @@ def test_the_tail_heads_what_waits_and_names_assemble(
     steps = after[after.index("next:") :].splitlines()[1:4]
     assert [line.split("  ")[1] for line in steps] == [
         "git status",
-        "git memory assemble --provider all",
+        "git memory assemble",
         "git add, git commit",
     ], steps
     assert "update your agents' files" in steps[1]

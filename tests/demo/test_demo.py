@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from git_memory.assemble.constraints import as_constraint
 from tests.conftest import run_cli
 
 
@@ -43,7 +44,8 @@ def test_demo_writes_memory_files_and_the_claude_block(
     assert (repository / "AGENTS.md").read_text() == claude_md
     for path in entries:
         body = path.read_text().split("\n---\n", 1)[1].strip()
-        assert f"- {body}" in printed
+        # A trap is shown as a constraint (docs/guide-context.md, "Guardrails first").
+        assert f"- {as_constraint(body)}" in printed
     assert str(Path.home()) not in text
     # nothing of the user's (the hermetic home, state, transcripts) was read into or changed
     assert {name: _listing(path) for name, path in hermetic_env.items()} == before

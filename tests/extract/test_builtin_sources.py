@@ -79,9 +79,12 @@ def test_rules_come_only_from_what_a_person_typed(extracted: dict[str, Any]) -> 
 
 
 def test_conventions_and_remembered_statements_are_rules(extracted: dict[str, Any]) -> None:
-    for start in ("Schema changes go through", "Commits must carry", "Don't edit files"):
+    for start in ("Schema changes go through", "Commits must carry"):
         item = _item(extracted, start)
         assert group_of(item["type"], item["content"]) == "rules", item["content"]
+    # A prohibition is a guardrail, shown first (docs/guide-context.md, "Guardrails first").
+    item = _item(extracted, "Don't edit files")
+    assert group_of(item["type"], item["content"]) == "traps", item["content"]
 
 
 def test_a_command_a_stated_rule_forbids_is_not_proposed_as_working(

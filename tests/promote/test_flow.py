@@ -94,7 +94,7 @@ def test_promote_names_every_file_it_wrote_and_which_are_new(gm: Any, repo: Repo
     next_steps = applied.stdout.split("next:\n", 1)[1].splitlines()
     assert next_steps[0].split()[:2] == ["git", "status"]
     assert "untracked, so `git diff` alone misses them" in next_steps[0]
-    assert "git memory assemble --provider all" in next_steps[1], "what updates the agents' files"
+    assert "git memory assemble  " in next_steps[1], "what updates the agents' files"
 
 
 def test_promote_of_changed_files_only_does_not_speak_of_new_ones(

@@ -47,11 +47,10 @@ def _copilot(root: Path, home: Path) -> list[str]:
 def test_copilot_cli_gets_the_root_block_and_is_pointed_at_the_web_instructions(
     memory: Repo, gm: Any, tmp_path: Path
 ) -> None:
-    _assemble(memory, gm)
-    # Copilot CLI also reads AGENTS.md and CLAUDE.md: with them gone, the root block can only
-    # come from .github/copilot-instructions.md.
-    for other in ("AGENTS.md", "CLAUDE.md", "GEMINI.md", "QWEN.md"):
-        (memory.root / other).unlink(missing_ok=True)
+    # Copilot CLI also reads AGENTS.md and CLAUDE.md: with Copilot the only target, the root
+    # block can only come from .github/copilot-instructions.md.
+    memory.git("config", "memory.assembleTargets", "copilot")
+    assert gm(["assemble"], cwd=memory.root).exit_code == 0
     home = tmp_path / "copilot-home"
     home.mkdir()
     request = json.loads(_copilot(memory.root, home)[0])
@@ -69,3 +68,33 @@ def test_copilot_cli_gets_the_root_block_and_is_pointed_at_the_web_instructions(
     assert API_FACT not in json.dumps(request, ensure_ascii=False)
     web = memory.root / ".github" / "instructions" / "git-memory-web.instructions.md"
     assert WEB_FACT in web.read_text(encoding="utf-8")
+
+
+@pytest.mark.realcli("copilot")
+def test_copilot_cli_gets_each_entry_once_beside_codex_and_qwen(
+    memory: Repo, gm: Any, tmp_path: Path
+) -> None:
+    # AGENTS.md carries the memory; Copilot's own files point there (docs/guide-context.md,
+    # "Once per agent"), and the scoped files it lists are Claude Code's when those exist.
+    memory.git("config", "memory.assembleTargets", "codex,qwen,copilot")
+    assert gm(["assemble"], cwd=memory.root).exit_code == 0
+    home = tmp_path / "copilot-home"
+    home.mkdir()
+    request = json.dumps(json.loads(_copilot(memory.root, home)[0]), ensure_ascii=False)
+    assert request.count(ROOT_FACT) == 1
+    assert "The team memory is in `AGENTS.md`" in request
+    for scope in ("api", "db", "web"):
+        assert request.count(f"| {scope}/** |") == 1, scope
+
+
+@pytest.mark.realcli("copilot")
+def test_copilot_cli_lists_each_scope_once_beside_claude_code(
+    memory: Repo, gm: Any, tmp_path: Path
+) -> None:
+    _assemble(memory, gm)  # every agent's file, Claude Code's rule files among them
+    home = tmp_path / "copilot-home"
+    home.mkdir()
+    system = json.loads(_copilot(memory.root, home)[0])["messages"][0]["content"]
+    for scope in ("api", "db", "web"):
+        assert system.count(f"| {scope}/** |") == 1, scope
+        assert f"| {scope}/** | '.claude/rules/git-memory-{scope}.md' |" in system

@@ -102,11 +102,26 @@ def _qwen(cwd: Path, qwen_home: Path) -> list[str]:
 
 
 @pytest.mark.realcli("qwen")
+def test_qwen_code_gets_each_entry_once_though_it_reads_qwen_md_and_agents_md(
+    memory: Repo, gm: Any, hermetic_env: dict[str, Path]
+) -> None:
+    _assemble(memory, gm)  # every agent's file: AGENTS.md carries the memory Qwen Code reads
+    at_root = _qwen(memory.root, hermetic_env["qwen"])[0]
+    assert at_root.count(ROOT_FACT) == 1
+    assert ROOT_FACT in _context(at_root, "AGENTS.md")
+    assert "The team memory is in `AGENTS.md`" in _context(at_root, "QWEN.md")
+    in_web = _qwen(memory.root / "web", hermetic_env["qwen"])[0]
+    assert in_web.count(ROOT_FACT) == 1
+    assert in_web.count(WEB_FACT) == 1
+    assert API_FACT not in in_web
+
+
+@pytest.mark.realcli("qwen")
 def test_qwen_code_gets_qwen_md_at_the_root_and_the_web_block_in_web(
     memory: Repo, gm: Any, hermetic_env: dict[str, Path]
 ) -> None:
-    _assemble(memory, gm)
-    # Qwen Code reads AGENTS.md as well: the facts are looked for in the QWEN.md quotes.
+    memory.git("config", "memory.assembleTargets", "qwen")
+    assert gm(["assemble"], cwd=memory.root).exit_code == 0  # QWEN.md alone carries it
     at_root = _qwen(memory.root, hermetic_env["qwen"])[0]
     assert ROOT_FACT in _context(at_root, "QWEN.md")
     assert WEB_FACT not in at_root
