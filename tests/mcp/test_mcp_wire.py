@@ -28,7 +28,6 @@ from tests.mcp.harness import connect
 from tests.repos import Repo
 from tests.waiting import HANG_CEILING
 
-BUDGET_BYTES = 16_000
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 0,
@@ -125,15 +124,10 @@ def test_catalog_is_current() -> None:
     assert shipped == render_catalog(), "run: python -m git_memory.mcp.catalog"
 
 
-def test_tool_definitions_fit_the_context_budget_and_every_client(repo: Repo) -> None:
+def test_tool_definitions_suit_every_client(repo: Repo) -> None:
+    # Every tool, listed or not by default (their bytes: tests/mcp/test_tool_surface.py).
     _, tools = _sdk_answers(repo.root)
-    visible = [
-        {"name": t["name"], "description": t["description"], "inputSchema": t["inputSchema"]}
-        for t in tools
-    ]
-    size = len(json.dumps(visible, ensure_ascii=False).encode("utf-8"))
-    assert size <= BUDGET_BYTES, f"tools/list shows the model {size} bytes"
-    for tool in visible:
+    for tool in tools:
         schema = tool["inputSchema"]
         # Claude Code drops a tool with a top-level union; Codex empties references.
         assert schema["type"] == "object", tool["name"]
