@@ -14,7 +14,12 @@ from typing import Any
 import anyio
 import pytest
 
-from git_memory.mcp.handshake import load_catalog
+from git_memory.mcp.handshake import (
+    INSTRUCTIONS,
+    INSTRUCTIONS_LIMIT,
+    SELECT_QUERY,
+    load_catalog,
+)
 from git_memory.mcp.surface import EVERYDAY_BUDGET, EVERYDAY_TOOLS, shown_bytes
 from git_memory.ops.registry import OPERATIONS
 from tests.conftest import PROJECT_ROOT
@@ -95,3 +100,13 @@ def test_the_guide_lists_each_tools_cost() -> None:
     total = re.search(r"everyday tools together: ([\d,]+) bytes", GUIDE.read_text())
     assert total is not None
     assert int(total.group(1).replace(",", "")) == sum(measured[n] for n in EVERYDAY_TOOLS)
+
+
+def test_the_instructions_say_how_to_load_deferred_tools_and_fit_claude_code() -> None:
+    # Claude Code cuts a server's instructions after 2,048 characters.
+    assert len(INSTRUCTIONS) <= INSTRUCTIONS_LIMIT
+    assert SELECT_QUERY in INSTRUCTIONS
+    assert "select:" + ",".join(f"mcp__git-memory__{n}" for n in EVERYDAY_TOOLS) == SELECT_QUERY
+    catalog = load_catalog()
+    assert catalog is not None
+    assert catalog["instructions"] == INSTRUCTIONS
