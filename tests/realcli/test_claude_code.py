@@ -21,6 +21,7 @@ from git_memory.mcp.handshake import SELECT_QUERY
 from git_memory.mcp.surface import EVERYDAY_BUDGET
 from tests.conftest import PROJECT_ROOT
 from tests.extract.conftest import build_sample_repo
+from tests.realcli.conftest import cli_version
 from tests.realcli.fake_model import AnthropicAgent, FakeModel
 from tests.realcli.flow_checks import check_flow, check_offered_tools
 
@@ -31,10 +32,10 @@ TIMEOUT = 90
 
 @pytest.mark.realcli("claude")
 def test_claude_code_runs_the_whole_flow(
-    tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path
+    tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path, claude_bin: str
 ) -> None:
     elicited = tmp_path / "elicited.jsonl"
-    _agent, promoted = _claude_flow(tmp_path, hermetic_env, elicited)
+    _agent, promoted = _claude_flow(claude_bin, tmp_path, hermetic_env, elicited)
     # `claude -p` declares elicitation and hands the form to the Elicitation hook: the
     # approval came from the form, which showed the plan and its diff.
     assert promoted["approvedVia"] == "elicitation"
@@ -47,11 +48,11 @@ def test_claude_code_runs_the_whole_flow(
 
 @pytest.mark.realcli("claude")
 def test_claude_print_mode_cancels_the_form_then_the_agents_digest_applies(
-    tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path
+    tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path, claude_bin: str
 ) -> None:
     # No Elicitation hook: `claude -p` has no one to show the form to and answers `cancel`,
     # which is no decision: the agent is told so and retries with the plan's digest.
-    agent, promoted = _claude_flow(tmp_path, hermetic_env, None)
+    agent, promoted = _claude_flow(claude_bin, tmp_path, hermetic_env, None)
     refused = agent.agent.seen[-2][1]
     assert refused["code"] == "GM_APPROVAL_REQUIRED", refused
     assert refused["details"] == {"form": "cancelled"}, refused
@@ -61,18 +62,19 @@ def test_claude_print_mode_cancels_the_form_then_the_agents_digest_applies(
 
 @pytest.mark.realcli("claude")
 def test_claude_code_with_deferred_tools_loads_them_with_one_select_query(
-    tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path
+    tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path, claude_bin: str
 ) -> None:
     # Tool search on (the default of today's Claude Code): the request lists the server's
     # tools by name only, and the model loads them with the query the instructions give. The
     # server is connected before the first request (no keyword search while it connects).
     settings = {"ENABLE_TOOL_SEARCH": "true", "MCP_CONNECTION_NONBLOCKING": "false"}
-    agent, promoted = _claude_flow(tmp_path, hermetic_env, None, settings)
+    agent, promoted = _claude_flow(claude_bin, tmp_path, hermetic_env, None, settings)
     assert agent.searches == [SELECT_QUERY]
     assert promoted["approvedVia"] == "agent"
 
 
 def _claude_flow(
+    claude_bin: str,
     tmp_path: Path,
     hermetic_env: dict[str, Path],
     elicited: Path | None,
@@ -85,16 +87,25 @@ def _claude_flow(
     before = sample.repo.snapshot()
     if elicited is not None:
         _install_elicitation_hook(hermetic_env["claude"])
-    agent = _run_claude(tmp_path, hermetic_env, sample.root, elicited, extra_env or {})
+    agent = _run_claude(
+        claude_bin,
+        tmp_path,
+        hermetic_env,
+        sample.root,
+        elicited=elicited,
+        extra_env=extra_env or {},
+    )
     promoted = check_flow(agent.agent, sample.root, hermetic_env["state"])
     assert sample.repo.snapshot() == before
     return agent, promoted
 
 
 def _run_claude(
+    claude_bin: str,
     tmp_path: Path,
     hermetic_env: dict[str, Path],
     root: Path,
+    *,
     elicited: Path | None,
     extra_env: dict[str, str],
 ) -> AnthropicAgent:
@@ -108,7 +119,7 @@ def _run_claude(
             env["GIT_MEMORY_TEST_ELICITED"] = str(elicited)
         completed = subprocess.run(
             [
-                "claude",
+                claude_bin,
                 "-p",
                 "Recall what we learned in the past sessions and save it as team memory.",
                 "--mcp-config",
@@ -147,15 +158,9 @@ def _run_claude(
         for tools in agent.offered
     ]
     size = max(len(text.encode("utf-8")) for text in sent)
-    print(f"claude {_version()}: the git-memory tools took {size} bytes of a request")
+    print(f"claude {cli_version(claude_bin)}: the git-memory tools took {size} bytes a request")
     assert size <= EVERYDAY_BUDGET, f"Claude Code sent {size} bytes of git-memory tools"
     return agent
-
-
-def _version() -> str:
-    """`claude --version` (which Claude Code ran)."""
-    shown = subprocess.run(["claude", "--version"], capture_output=True, text=True, check=False)
-    return shown.stdout.strip() or shown.stderr.strip()
 
 
 def _install_elicitation_hook(config_dir: Path) -> None:
