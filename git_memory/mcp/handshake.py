@@ -17,6 +17,9 @@ from git_memory.errors import GitMemoryError
 from git_memory.mcp.surface import EVERYDAY_TOOLS
 
 SERVER_NAME = "git-memory"
+# The per-request envelope of the 2026 protocol era (params._meta), as the SDK names its keys.
+PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 CATALOG_PATH = Path(__file__).with_name("catalog.json")
 
 # How Claude Code names a tool of this server when it is registered as `git-memory` (the
@@ -82,3 +85,31 @@ def initialize_result(
     versions: list[str] = catalog["protocolVersions"]
     negotiated = requested if requested in versions else catalog["latestProtocolVersion"]
     return {**catalog["initialize"], "protocolVersion": negotiated, "instructions": instructions}
+
+
+def modern_result(
+    catalog: dict[str, Any], message: dict[str, Any], instructions: str
+) -> dict[str, Any] | None:
+    """The result the SDK would give a `server/discover` or a `tools/list` of the
+    per-request-envelope era, or None when the SDK must answer itself.
+
+    Claude Code 2.1.332 opens with `server/discover` and falls back to `initialize` only after
+    waiting for an answer, so answering it here keeps the connect short. Only a request whose
+    envelope names the catalog's modern version and carries client capabilities (what the SDK
+    requires) is answered; `tools/list` only without a cursor.
+    """
+    modern = catalog.get("modern")
+    params = message.get("params")
+    if not isinstance(modern, dict) or not isinstance(params, dict):
+        return None
+    meta = params.get("_meta")
+    if not isinstance(meta, dict) or CLIENT_CAPABILITIES_KEY not in meta:
+        return None
+    if meta.get(PROTOCOL_VERSION_KEY) != modern["protocolVersion"]:
+        return None
+    method = message.get("method")
+    if method == "server/discover":
+        return {**modern["discover"], "instructions": instructions}
+    if method == "tools/list" and set(params) == {"_meta"}:
+        return {**modern["toolsList"], "tools": catalog["tools"]}
+    return None
