@@ -48,8 +48,7 @@ def listed(surface: str, names: list[str]) -> list[str]:
 def shown_bytes(tool: dict[str, Any]) -> int:
     """The bytes a client spends on `tool` (as tools/list gives it) in every model request:
     its name, description and argument schema as compact JSON, what clients send on."""
-    shown = {"name": tool["name"], "description": tool["description"]}
-    shown["inputSchema"] = tool["inputSchema"]
+    shown = {key: tool[key] for key in ("name", "description", "inputSchema")}
     return len(json.dumps(shown, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
