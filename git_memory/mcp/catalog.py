@@ -15,39 +15,61 @@ import anyio
 from mcp.server.stdio import stdio_server
 from mcp_types import version
 
-from git_memory.mcp.handshake import CATALOG_PATH, Binding
+from git_memory.mcp.handshake import (
+    CATALOG_PATH,
+    CLIENT_CAPABILITIES_KEY,
+    PROTOCOL_VERSION_KEY,
+    Binding,
+)
 from git_memory.mcp.server import MemoryServer
 from git_memory.mcp.tools import load_tools
 
+CLIENT_INFO = {"name": "git-memory-catalog", "version": "1"}
+
 
 def build_catalog() -> dict[str, Any]:
-    """The catalog document: what the SDK server itself writes for the handshake."""
+    """The catalog document: what the SDK server itself writes for the handshake, in the
+    handshake era (`initialize`) and in the per-request-envelope era (`server/discover`)."""
     latest = version.LATEST_HANDSHAKE_VERSION
-    initialize, listed = anyio.run(_handshake, latest)
+    initialize, listed = anyio.run(_exchange, _handshake_requests(latest))
     del initialize["protocolVersion"]
     instructions = initialize.pop("instructions")
+    modern = version.LATEST_MODERN_VERSION
+    discover, modern_listed = anyio.run(_exchange, _modern_requests(modern))
+    del discover["instructions"]
+    del modern_listed["tools"]
     return {
         "protocolVersions": list(version.HANDSHAKE_PROTOCOL_VERSIONS),
         "latestProtocolVersion": latest,
         "initialize": initialize,
         "instructions": instructions,
         "tools": listed["tools"],
+        "modern": {"protocolVersion": modern, "discover": discover, "toolsList": modern_listed},
     }
 
 
-async def _handshake(protocol_version: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Run `initialize` and `tools/list` through the SDK's stdio transport, in process."""
-    answers: list[dict[str, Any]] = []
-    params = {
-        "protocolVersion": protocol_version,
-        "capabilities": {},
-        "clientInfo": {"name": "git-memory-catalog", "version": "1"},
-    }
-    requests = [
+def _handshake_requests(protocol_version: str) -> list[dict[str, Any]]:
+    """`initialize` and `tools/list` as a handshake-era client sends them."""
+    params = {"protocolVersion": protocol_version, "capabilities": {}, "clientInfo": CLIENT_INFO}
+    return [
         {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
     ]
+
+
+def _modern_requests(protocol_version: str) -> list[dict[str, Any]]:
+    """`server/discover` and `tools/list`, each with its per-request envelope."""
+    meta = {PROTOCOL_VERSION_KEY: protocol_version, CLIENT_CAPABILITIES_KEY: {}}
+    return [
+        {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta}},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}},
+    ]
+
+
+async def _exchange(requests: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The results of requests 0 and 1 through the SDK's stdio transport, in process."""
+    answers: list[dict[str, Any]] = []
 
     class Collect:
         async def write(self, text: str) -> None:

@@ -121,7 +121,8 @@ class MemoryServer:
                 GitMemoryError(
                     "GM_MCP_UNKNOWN_TOOL",
                     f"no tool named {params.name!r}",
-                    hint="tools/list shows the tools of this server",
+                    hint="tools/list shows the tools this server lists; `git memory mcp "
+                    "--tools all` (or `git config memory.mcpTools all`) lists every tool",
                 )
             )
         if self.binding.error is not None:

@@ -1,12 +1,14 @@
 """The stdio wire of `git memory mcp`: a handshake at once, the SDK after, a clean exit.
 
 Loading the MCP SDK and the operations takes about a second, and agent clients do not wait
-for a slow server (Codex sends its first model request without its tools). So a reader
-thread answers the handshake-era `initialize`, `tools/list` and `ping` from the generated
-catalog (`mcp/handshake.py`) while the main thread loads the SDK; then the wire replays the
-client's `initialize` to the SDK server (dropping its second answer) and forwards every other
-message to it in order. A client that opens with anything else (the 2026 `server/discover`)
-simply waits for the SDK.
+for a slow server (Codex sends its first model request without its tools; Claude Code 2.1.332
+waits up to 3 s for an answer to its opening `server/discover`, then starts over with
+`initialize`). So a reader thread answers from the generated catalog (`mcp/handshake.py`)
+while the main thread loads the SDK: the handshake-era `initialize`, `tools/list` and `ping`,
+and the 2026 era's `server/discover` and `tools/list` (each request carries its own envelope
+there). Then the wire replays the client's `initialize`, if any, to the SDK server (dropping
+its second answer) and forwards every other message to it in order. Anything else waits for
+the SDK.
 
 Shutdown: stdin EOF ends the session; SIGINT and SIGTERM end the process at once when no tool
 call runs, else as soon as it returns (at most `GRACE` seconds; a promotion cut short is
@@ -32,7 +34,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from git_memory.formats.bounded_json import nesting_exceeds
-from git_memory.mcp.handshake import initialize_result
+from git_memory.mcp.handshake import initialize_result, modern_result
 
 REPLAY_ID = "git-memory-replayed-initialize"
 # The longest line read (a tool call carries at most a 32 MiB request) and the deepest nesting
@@ -156,6 +158,12 @@ class Wire:
         method = message.get("method")
         if method == "initialize" and not self._answered_initialize and "id" in message:
             return self._initialize(message)
+        if method in ("server/discover", "tools/list") and "id" in message:
+            # The per-request-envelope era has no handshake: each request stands alone.
+            result = modern_result(self.catalog, message, self.instructions)
+            if result is not None:
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+                return True
         if not self._answered_initialize:
             return False
         if method == "notifications/initialized" and "id" not in message:

@@ -9,7 +9,7 @@ import anyio
 from mcp import types
 
 from tests.agent_memory.conftest import BUILDERS, Project, snapshot
-from tests.mcp.harness import server_parameters, stdio, structured
+from tests.mcp.harness import ALL_TOOLS, server_parameters, stdio, structured
 
 
 def test_memory_harvest_over_stdio(project: Project, tmp_path: Path) -> None:
@@ -17,7 +17,8 @@ def test_memory_harvest_over_stdio(project: Project, tmp_path: Path) -> None:
     before = snapshot(location)
 
     async def scenario() -> tuple[types.CallToolResult, types.CallToolResult]:
-        async with stdio(server_parameters(project.root), tmp_path / "err.log") as client:
+        params = server_parameters(project.root, ALL_TOOLS)
+        async with stdio(params, tmp_path / "err.log") as client:
             first = await client.call_tool("memory_harvest", {})
             second = await client.call_tool("memory_harvest", {"stores": ["gemini-memories"]})
             return first, second

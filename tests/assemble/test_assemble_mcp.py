@@ -8,7 +8,7 @@ from typing import Any
 import anyio
 from mcp import types
 
-from tests.mcp.harness import server_parameters, stdio, structured
+from tests.mcp.harness import ALL_TOOLS, server_parameters, stdio, structured
 from tests.repos import Repo
 
 
@@ -19,7 +19,7 @@ def test_memory_assemble_over_stdio(repo: Repo, gm: Any, tmp_path: Path) -> None
     before = repo.snapshot()
 
     async def scenario() -> tuple[types.CallToolResult, types.CallToolResult, types.Tool]:
-        async with stdio(server_parameters(repo.root), tmp_path / "err.log") as client:
+        async with stdio(server_parameters(repo.root, ALL_TOOLS), tmp_path / "err.log") as client:
             tools = (await client.list_tools()).tools
             dry = await client.call_tool("memory_assemble", {"provider": "codex", "dryRun": True})
             real = await client.call_tool("memory_assemble", {"provider": "codex"})

@@ -16,6 +16,8 @@ from mcp.client.stdio import stdio_client
 from tests.conftest import PROJECT_ROOT
 
 PROBE_SERVER = Path(__file__).with_name("serve_with_probe.py")
+# The arguments that make the server list every tool, not only the everyday flow's.
+ALL_TOOLS = ("--tools", "all")
 
 Elicit = Callable[[Any, types.ElicitRequestParams], Awaitable[types.ElicitResult]]
 

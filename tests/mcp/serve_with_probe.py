@@ -10,5 +10,9 @@ from tests.mcp.approval_probe import PREVIEW_SPEC, PROBE_SPEC
 
 if __name__ == "__main__":
     sys.exit(
-        serve(sys.argv[1] if len(sys.argv) > 1 else None, (*OPERATIONS, PROBE_SPEC, PREVIEW_SPEC))
+        serve(
+            sys.argv[1] if len(sys.argv) > 1 else None,
+            (*OPERATIONS, PROBE_SPEC, PREVIEW_SPEC),
+            tools="all",
+        )
     )

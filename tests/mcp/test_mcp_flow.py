@@ -17,6 +17,7 @@ from mcp import Client, types
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
 from tests.extract.flow import decisions, sample_batch
 from tests.mcp.harness import (
+    ALL_TOOLS,
     answer,
     check_like_typescript_sdk,
     server_parameters,
@@ -40,7 +41,7 @@ def test_whole_flow_over_mcp(mode: str, tmp_path: Path, hermetic_env: dict[str, 
     sample = build_sample_repo(tmp_path, hermetic_env)
     before = sample.repo.snapshot()
     asked: list[types.ElicitRequestParams] = []
-    params = server_parameters(sample.root)
+    params = server_parameters(sample.root, ALL_TOOLS)
     recall_request = {
         "request": {
             "window": {"after": SINCE, "before": UNTIL},

@@ -17,7 +17,7 @@ import anyio
 import pytest
 from mcp import types
 
-from tests.mcp.harness import Elicit, answer, server_parameters, stdio, structured
+from tests.mcp.harness import ALL_TOOLS, Elicit, answer, server_parameters, stdio, structured
 from tests.promote.helpers import authorizations, prepare_request, seed_candidate
 from tests.repos import Repo
 from tests.verify.helpers import write_entry
@@ -63,7 +63,7 @@ def _session(
     repo: Repo, tmp_path: Path, script: Script, *, mode: str = "legacy", elicit: Elicit | None
 ) -> Any:
     """Run `script(client)` against one server process and return what it returns."""
-    params = server_parameters(repo.root)
+    params = server_parameters(repo.root, ALL_TOOLS)
 
     async def scenario() -> Any:
         async with stdio(params, tmp_path / "err.log", mode=mode, elicit=elicit) as client:

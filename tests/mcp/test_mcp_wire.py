@@ -20,15 +20,22 @@ import anyio
 import pytest
 
 from git_memory.mcp.catalog import render_catalog
-from git_memory.mcp.handshake import CATALOG_PATH
+from git_memory.mcp.handshake import (
+    CATALOG_PATH,
+    PROTOCOL_VERSION_KEY,
+    load_catalog,
+    modern_result,
+)
 from git_memory.mcp.main import serve_from_argv
 from git_memory.mcp.server import MemoryServer
+from git_memory.mcp.surface import EVERYDAY_TOOLS
+from git_memory.ops.registry import OPERATIONS
 from tests.conftest import PROJECT_ROOT
 from tests.mcp.harness import connect
 from tests.repos import Repo
 from tests.waiting import HANG_CEILING
 
-BUDGET_BYTES = 16_000
+REGISTRY_TOOLS = [name for spec in OPERATIONS for name in spec.mcp_tools]
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 0,
@@ -125,15 +132,10 @@ def test_catalog_is_current() -> None:
     assert shipped == render_catalog(), "run: python -m git_memory.mcp.catalog"
 
 
-def test_tool_definitions_fit_the_context_budget_and_every_client(repo: Repo) -> None:
+def test_tool_definitions_suit_every_client(repo: Repo) -> None:
+    # Every tool, listed or not by default (their bytes: tests/mcp/test_tool_surface.py).
     _, tools = _sdk_answers(repo.root)
-    visible = [
-        {"name": t["name"], "description": t["description"], "inputSchema": t["inputSchema"]}
-        for t in tools
-    ]
-    size = len(json.dumps(visible, ensure_ascii=False).encode("utf-8"))
-    assert size <= BUDGET_BYTES, f"tools/list shows the model {size} bytes"
-    for tool in visible:
+    for tool in tools:
         schema = tool["inputSchema"]
         # Claude Code drops a tool with a top-level union; Codex empties references.
         assert schema["type"] == "object", tool["name"]
@@ -247,3 +249,76 @@ def test_the_handshake_path_imports_nothing_heavy() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+# The per-request envelope of the 2026 protocol era, as Claude Code 2.1.332 sends it.
+ENVELOPE = {
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "tests", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    }
+}
+# The wire alone, with the catalog of the default tools: the SDK never loads (and the process
+# ends after a minute, so a wire that does not answer fails the test instead of hanging it).
+WIRE_ONLY = (
+    "-c",
+    "import time; from git_memory.mcp.handshake import INSTRUCTIONS, load_catalog; "
+    "from git_memory.mcp.main import _listed_catalog; from git_memory.mcp.wire import Wire; "
+    "Wire(_listed_catalog(load_catalog(), 'everyday'), INSTRUCTIONS).start(); time.sleep(60)",
+)
+
+
+def _modern_opening(process: Process) -> tuple[Any, Any]:
+    """`server/discover`, then `tools/list`, each with its envelope (no handshake)."""
+    return process.call(0, "server/discover", ENVELOPE), process.call(1, "tools/list", ENVELOPE)
+
+
+def test_the_2026_opening_is_answered_before_the_sdk_loads_as_the_sdk_answers(
+    repo: Repo,
+) -> None:
+    sdk = Process(repo.root, SDK_ONLY)
+    try:
+        sdk_discovered, sdk_listed = _modern_opening(sdk)
+    finally:
+        sdk.stop("eof")
+    wire = Process(repo.root, WIRE_ONLY)
+    try:
+        discovered, listed = _modern_opening(wire)
+    finally:
+        wire.stop("SIGTERM")
+    assert discovered == sdk_discovered
+    assert listed == sdk_listed
+    assert discovered["supportedVersions"] == ["2026-07-28"]
+
+
+def test_after_an_early_2026_opening_the_sdk_serves_the_session(repo: Repo) -> None:
+    process = Process(repo.root)
+    try:
+        _modern_opening(process)
+        call = {"name": "memory_status", "arguments": {}, **ENVELOPE}
+        status = process.call(2, "tools/call", call)
+        again = process.call(3, "tools/list", ENVELOPE)
+    finally:
+        process.stop("eof")
+    assert status["structuredContent"]["format"] == "git-memory-status@v1"
+    assert [tool["name"] for tool in again["tools"]] == [
+        name for name in REGISTRY_TOOLS if name in EVERYDAY_TOOLS
+    ]
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("server/discover", {"_meta": {**ENVELOPE["_meta"], PROTOCOL_VERSION_KEY: "2099-01-01"}}),
+        ("server/discover", {"_meta": {PROTOCOL_VERSION_KEY: "2026-07-28"}}),
+        ("server/discover", {}),
+        ("tools/list", {**ENVELOPE, "cursor": "x"}),
+        ("tools/call", {**ENVELOPE, "name": "memory_status"}),
+    ],
+)
+def test_an_unusual_2026_request_is_left_to_the_sdk(method: str, params: Any) -> None:
+    catalog = load_catalog()
+    assert catalog is not None
+    message = {"jsonrpc": "2.0", "id": 0, "method": method, "params": params}
+    assert modern_result(catalog, message, "instructions") is None

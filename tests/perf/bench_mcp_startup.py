@@ -1,11 +1,15 @@
-"""MCP start-up: how long after spawn `git memory mcp` answers `initialize` and `tools/list`.
+"""MCP start-up: how long after spawn `git memory mcp` answers what an agent client asks first.
 
-Agent clients send their first model request when the handshake ends (Codex) or make the model
-wait for it (Claude Code), so this is the figure a user feels. Each run spawns the installed
-console script as a client does, in a fresh git repository, writes `initialize`, waits for the
-answer, sends `notifications/initialized` and `tools/list`, waits again, then closes stdin and
-times the exit. `python3 -c pass` is the baseline, spawned in the same run. Medians of at
-least 10 runs; prints one JSON line. Goal: initialize_ms ≤ 500.
+Clients spawn the server through git, as the shipped snippets register it (`git memory mcp`:
+git, then the console script), and wait for its first answers before the server counts as
+connected. Claude Code 2.1.332 and later open with the 2026 protocol's `server/discover` and
+then `tools/list`, each with its per-request envelope; older clients (Claude Code 2.1.197,
+Codex) with `initialize`, then `tools/list`. This spawns `git memory mcp` through git in a
+fresh git repository and times both openings from spawn, the first tool call of the second
+(`memory_status`: the MCP SDK and the operations loaded), and the exit after stdin closes.
+`python3 -c pass` is the baseline, spawned in the same run. Medians of at least 10 runs;
+prints one JSON line. Goal: discover_ms and initialize_ms ≤ 500 (Claude Code's own debug log
+measures the connect the same way, from spawn to the first answer).
 """
 
 from __future__ import annotations
@@ -28,10 +32,18 @@ INITIALIZE = {
     "id": 0,
     "method": "initialize",
     "params": {
-        "protocolVersion": "2025-06-18",
+        "protocolVersion": "2025-11-25",
         "capabilities": {},
         "clientInfo": {"name": "bench", "version": "1"},
     },
+}
+# The per-request envelope as Claude Code 2.1.332 sends it.
+ENVELOPE = {
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    }
 }
 
 
@@ -39,30 +51,69 @@ def _line(message: dict[str, object]) -> bytes:
     return (json.dumps(message) + "\n").encode()
 
 
-def _one_session(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, float]:
-    """Seconds from spawn to the initialize answer, to the tools/list answer, to exit."""
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
+def _spawn(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+
+def _answer(process: subprocess.Popen[bytes], *messages: dict[str, object]) -> dict[str, object]:
+    """Send `messages`, read one answer (the result of the last one)."""
     assert process.stdin is not None
     assert process.stdout is not None
-    process.stdin.write(_line(INITIALIZE))
+    for message in messages:
+        process.stdin.write(_line(message))
     process.stdin.flush()
-    if not process.stdout.readline():
-        raise SystemExit(f"{argv} closed its output before answering initialize")
-    initialized = time.perf_counter() - started
-    process.stdin.write(_line({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-    process.stdin.write(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
-    process.stdin.flush()
-    tools = json.loads(process.stdout.readline())["result"]["tools"]
-    listed = time.perf_counter() - started
-    if not tools:
-        raise SystemExit("tools/list answered no tools")
+    line = process.stdout.readline()
+    if not line:
+        raise SystemExit(f"the server closed its output before answering {messages[-1]}")
+    answer: dict[str, object] = json.loads(line)
+    if "result" not in answer:
+        raise SystemExit(f"{messages[-1]['method']} failed: {answer}")
+    return answer
+
+
+def _close(process: subprocess.Popen[bytes]) -> float:
+    """Close stdin; seconds until the process exited."""
+    assert process.stdin is not None
     closing = time.perf_counter()
     process.stdin.close()
     process.wait(10)
-    return initialized, listed, time.perf_counter() - closing
+    return time.perf_counter() - closing
+
+
+def _modern_session(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Seconds from spawn to the `server/discover` answer and to the `tools/list` answer."""
+    started = time.perf_counter()
+    process = _spawn(argv, cwd, env)
+    _answer(process, {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": ENVELOPE})
+    discovered = time.perf_counter() - started
+    _answer(process, {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": ENVELOPE})
+    listed = time.perf_counter() - started
+    _close(process)
+    return discovered, listed
+
+
+def _one_session(
+    argv: list[str], cwd: Path, env: dict[str, str]
+) -> tuple[float, float, float, float]:
+    """Seconds from spawn to the initialize answer, to the tools/list answer, to the first
+    tool call's answer, and from closing stdin to exit."""
+    started = time.perf_counter()
+    process = _spawn(argv, cwd, env)
+    _answer(process, INITIALIZE)
+    initialized = time.perf_counter() - started
+    listed_answer = _answer(
+        process,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+    )
+    listed = time.perf_counter() - started
+    result = listed_answer["result"]
+    if not isinstance(result, dict) or not result.get("tools"):
+        raise SystemExit("tools/list answered no tools")
+    call = {"name": "memory_status", "arguments": {}}
+    _answer(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+    called = time.perf_counter() - started
+    return initialized, listed, called, _close(process)
 
 
 def _python_ms(runs: int) -> float:
@@ -75,7 +126,7 @@ def _python_ms(runs: int) -> float:
 
 
 def measure(runs: int) -> dict[str, float | int]:
-    """Spawn the server `runs` times and the baseline as often; medians in milliseconds."""
+    """Spawn the server `runs` times each way and the baseline as often; medians in ms."""
     from tests.perf.bench_cli_startup import _git_memory_executable
     from tests.repos import make_repo
 
@@ -92,16 +143,31 @@ def measure(runs: int) -> dict[str, float | int]:
         )
         os.environ.update(env)
         repo = make_repo(base / "repo")
-        argv = [_git_memory_executable(base / "bin"), "mcp"]
+        # `git memory` finds the console script on PATH, as it does for a client.
+        executable = Path(_git_memory_executable(base / "bin"))
+        if executable.parent != base / "bin":
+            (base / "bin" / "git-memory").symlink_to(executable)
+        env["PATH"] = f"{base / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        argv = ["git", "memory", "mcp"]
+        modern = [_modern_session(argv, repo.root, env) for _ in range(runs)]
         sessions = [_one_session(argv, repo.root, env) for _ in range(runs)]
         python_ms = _python_ms(runs)
-    initialize_ms = statistics.median(s[0] for s in sessions) * 1000
+
+    def median_ms(values: list[float]) -> float:
+        return round(statistics.median(values) * 1000, 1)
+
+    initialize_ms = median_ms([s[0] for s in sessions])
+    discover_ms = median_ms([m[0] for m in modern])
     return {
         "runs": runs,
-        "initialize_ms": round(initialize_ms, 1),
-        "tools_list_ms": round(statistics.median(s[1] for s in sessions) * 1000, 1),
-        "exit_after_eof_ms": round(statistics.median(s[2] for s in sessions) * 1000, 1),
+        "discover_ms": discover_ms,
+        "modern_tools_list_ms": median_ms([m[1] for m in modern]),
+        "initialize_ms": initialize_ms,
+        "tools_list_ms": median_ms([s[1] for s in sessions]),
+        "first_call_ms": median_ms([s[2] for s in sessions]),
+        "exit_after_eof_ms": median_ms([s[3] for s in sessions]),
         "python_ms": round(python_ms, 1),
+        "discover_ratio": round(discover_ms / python_ms, 2),
         "initialize_ratio": round(initialize_ms / python_ms, 2),
     }
 

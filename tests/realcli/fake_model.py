@@ -11,6 +11,7 @@ the next `memory_*` tool call (see `ScriptedAgent`), then ends with a text answe
 from __future__ import annotations
 
 import json
+import re
 import threading
 import traceback
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from git_memory.mcp.handshake import SERVER_NAME
+from git_memory.mcp.surface import EVERYDAY_TOOLS
 from tests.extract.conftest import SINCE, UNTIL
 from tests.extract.flow import decisions, sample_batch
 from tests.review_helpers import prepare_document
@@ -200,15 +203,27 @@ CLAUDE_PREFIX = "mcp__git-memory__"
 CODEX_NAMESPACE = "mcp__git_memory"
 
 
+# Where a client lists deferred tools by name only, the tool that loads their schemas.
+TOOL_SEARCH = "ToolSearch"
+_SELECT_QUERY = re.compile(r"select:(?:" + re.escape(CLAUDE_PREFIX) + r"\w+,?)+")
+
+
 @dataclass
 class AnthropicAgent:
-    """The Anthropic Messages API as Claude Code calls it, driven by a `ScriptedAgent`."""
+    """The Anthropic Messages API as Claude Code calls it, driven by a `ScriptedAgent`.
+
+    When the client defers the server's tools (lists their names only and offers
+    `ToolSearch`), the agent loads them first with the one `select:` query the server's
+    instructions give, as a model that follows them would.
+    """
 
     agent: ScriptedAgent = field(default_factory=ScriptedAgent)
-    # The `memory_*` tools of each request that offered them, by name.
+    # The `memory_*` tools of each request that offered all of the everyday ones, by name.
     offered: list[dict[str, dict[str, Any]]] = field(default_factory=list)
     # How many model requests the client made, and the tool names of each.
     turns: list[list[str]] = field(default_factory=list)
+    # The ToolSearch queries the agent made (one model request each).
+    searches: list[str] = field(default_factory=list)
 
     def __call__(self, path: str, body: Any) -> tuple[str, bytes]:
         """Answer one request."""
@@ -221,26 +236,48 @@ class AnthropicAgent:
             if str(tool.get("name", "")).startswith(CLAUDE_PREFIX)
         }
         call = None
-        if tools:
+        if set(EVERYDAY_TOOLS) <= set(tools):
             self.offered.append(tools)
             call = self.agent.next_call(_anthropic_results(body["messages"]))
+        elif TOOL_SEARCH in self.turns[-1]:
+            call = self._search(body)
         blocks: list[dict[str, Any]]
         if call is None:
             blocks = [{"type": "text", "text": "Done."}]
         else:
             name, arguments = call
-            use_id = f"toolu_{len(self.agent.calls):02d}"
-            blocks = [
-                {"type": "tool_use", "id": use_id, "name": CLAUDE_PREFIX + name, "input": arguments}
-            ]
+            use_id = f"toolu_{len(self.agent.calls) + len(self.searches):02d}"
+            if name != TOOL_SEARCH:
+                name = CLAUDE_PREFIX + name
+            blocks = [{"type": "tool_use", "id": use_id, "name": name, "input": arguments}]
         stop = "end_turn" if call is None else "tool_use"
         if body.get("stream"):
             return "text/event-stream", _anthropic_stream(body.get("model"), blocks, stop)
         message = _anthropic_message(body.get("model"), blocks, stop)
         return "application/json", json.dumps(message).encode()
 
+    def _search(self, body: dict[str, Any]) -> Call | None:
+        """The ToolSearch call of a model that follows the server's instructions: the
+        `select:` query they give once they are in the request; while the client says the
+        server is still connecting, a keyword search (which waits for it, the client says)."""
+        # Claude Code puts the servers' instructions in the system prompt or in a system
+        # message of the conversation.
+        shown = json.dumps({k: v for k, v in body.items() if k != "tools"}, ensure_ascii=False)
+        found = _SELECT_QUERY.search(shown)
+        if found is not None and found.group().rstrip(",") not in self.searches:
+            query = found.group().rstrip(",")
+        elif found is None and "still connecting" in shown and not self.searches:
+            self.searches.append(SERVER_NAME)
+            return TOOL_SEARCH, {"query": SERVER_NAME, "max_results": len(EVERYDAY_TOOLS)}
+        else:
+            return None
+        self.searches.append(query)
+        return TOOL_SEARCH, {"query": query}
+
 
 def _anthropic_results(messages: list[dict[str, Any]]) -> list[ToolResult]:
+    """The results of the server's tools in the conversation (not those of the client's own
+    tools, such as ToolSearch)."""
     names: dict[str, str] = {}
     results: list[ToolResult] = []
     for message in messages:
@@ -248,10 +285,10 @@ def _anthropic_results(messages: list[dict[str, Any]]) -> list[ToolResult]:
         if not isinstance(content, list):
             continue
         for block in content:
-            if block.get("type") == "tool_use":
+            if block.get("type") == "tool_use" and block["name"].startswith(CLAUDE_PREFIX):
                 names[block["id"]] = block["name"].removeprefix(CLAUDE_PREFIX)
-            elif block.get("type") == "tool_result":
-                results.append((names.get(block["tool_use_id"], "?"), _text(block.get("content"))))
+            elif block.get("type") == "tool_result" and block["tool_use_id"] in names:
+                results.append((names[block["tool_use_id"]], _text(block.get("content"))))
     return results
 
 

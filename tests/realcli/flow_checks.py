@@ -6,25 +6,21 @@ from pathlib import Path
 from typing import Any
 
 from git_memory.mcp.handshake import load_catalog
+from git_memory.mcp.surface import EVERYDAY_TOOLS
 from tests.promote.helpers import authorizations
 from tests.realcli.fake_model import ScriptedAgent
 
-FLOW = [
-    "memory_recall",
-    "memory_stage_drafts",
-    "memory_stage_adjudication",
-    "memory_review",
-    "memory_prepare",
-    "memory_promote",
-]
+# The everyday tools in the order of the flow, without the look-ups (status, search).
+FLOW = [name for name in EVERYDAY_TOOLS if name not in ("memory_status", "memory_search")]
 
 
 def check_offered_tools(offered: list[dict[str, dict[str, Any]]]) -> None:
-    """Every `memory_*` tool reached the model whole: description and parameters."""
+    """Every `memory_*` tool the server lists (the everyday ones) reached the model whole:
+    description and parameters."""
     assert offered, "no request offered the git-memory tools to the model"
     catalog = load_catalog()
     assert catalog is not None
-    served = {tool["name"]: tool for tool in catalog["tools"]}
+    served = {tool["name"]: tool for tool in catalog["tools"] if tool["name"] in EVERYDAY_TOOLS}
     for tools in offered:
         assert set(tools) == set(served)
     for name, tool in offered[0].items():

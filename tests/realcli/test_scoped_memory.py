@@ -78,12 +78,12 @@ def _assemble(repo: Repo, gm: Any) -> None:
 
 @pytest.mark.realcli("claude")
 def test_claude_code_gets_the_web_rule_after_reading_a_web_file_and_not_before(
-    memory: Repo, gm: Any, hermetic_env: dict[str, Path], tmp_path: Path
+    memory: Repo, gm: Any, hermetic_env: dict[str, Path], tmp_path: Path, claude_bin: str
 ) -> None:
     _assemble(memory, gm)
     agent = ReadsOneFile(memory.root / "web" / "src" / "legacy.ts")
     with FakeModel(agent) as model:
-        command = ["claude", "-p", "Look at the legacy web module.", "--allowedTools", "Read"]
+        command = [claude_bin, "-p", "Look at the legacy web module.", "--allowedTools", "Read"]
         run_client(command, memory.root, _client_env(model.url, hermetic_env), model)
     model.dump(tmp_path / "requests.jsonl")
     assert len(agent.turns) == 2, [turn[:200] for turn in agent.turns]

@@ -9,7 +9,7 @@ import anyio
 from mcp import types
 
 from git_memory.formats.entry import parse_entry
-from tests.mcp.harness import answer, server_parameters, stdio, structured
+from tests.mcp.harness import ALL_TOOLS, answer, server_parameters, stdio, structured
 from tests.repos import Repo
 from tests.verify.helpers import STALE, rotting_project
 
@@ -17,7 +17,7 @@ from tests.verify.helpers import STALE, rotting_project
 def test_agent_verifies_then_retires_and_the_human_approves(repo: Repo, tmp_path: Path) -> None:
     rotting_project(repo)
     seen: list[types.ElicitRequestParams] = []
-    params = server_parameters(repo.root)
+    params = server_parameters(repo.root, ALL_TOOLS)
 
     async def scenario() -> tuple[Any, Any, types.CallToolResult]:
         async with stdio(params, tmp_path / "err.log", elicit=answer("approve", seen)) as client:
