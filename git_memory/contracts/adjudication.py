@@ -25,6 +25,7 @@ from git_memory.contracts.extraction import (
     PositiveInt,
     Priority,
     SceneName,
+    is_absent,
     unique_by,
 )
 
@@ -66,6 +67,11 @@ class AdjudicationBinding(Model):
     pool_item_revisions: list[PoolItemRevision]
     prompt_version: NonEmpty
     schema_version: NonEmpty
+    reissue_of: Identifier | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="The stale adjudication task of the same drafts this one replaces.",
+    )
 
 
 class TaskDraft(DraftCandidate):

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StrictBool, model_validator
 
+from git_memory.contracts.adjudication import AdjudicationTask
 from git_memory.contracts.base import Hex64, Model, Slug, schema_of
 from git_memory.contracts.consolidation import SceneSlug
 from git_memory.contracts.extraction import (
@@ -17,6 +18,7 @@ from git_memory.contracts.extraction import (
     PositiveInt,
     Priority,
     SceneName,
+    is_absent,
     unique_by,
 )
 
@@ -174,3 +176,10 @@ class AgentRecall(Model):
     skill_context: SkillContext
     guidance: RecallGuidance
     note: str | None = None
+    adjudication_tasks: list[AdjudicationTask] | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="Drafts staged earlier that no adjudication has decided yet: for each "
+        "batch the task that can move them now (reissued against the current pool when the "
+        "last one went stale). Decide these before drafting more.",
+    )

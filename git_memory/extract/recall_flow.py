@@ -9,6 +9,7 @@ from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import AgentRecall, RecallGuidance, RecallSelection
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
+from git_memory.extract.adjudication_waits import current_adjudications
 from git_memory.extract.select import WindowSelection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks
 from git_memory.sessions.providers.base import enabled
@@ -23,6 +24,7 @@ GUIDANCE_RULES = [
     "candidates are immutable.",
     "Cite only evidence ids from the task's evidenceCatalog (or its turnEvidence map).",
     "Stage the CandidateDraftBatch, then stage the AdjudicationResult the response asks for.",
+    "Decide the adjudicationTasks first: their drafts wait, and count as nothing until decided.",
     "Never stage secrets, session ids or absolute home paths: the lint gate refuses them.",
     "The human confirms each statement in `git memory review` before prepare and promote.",
 ]
@@ -84,6 +86,7 @@ def recall(
     selection, pending = pending_tasks(workspace, request.request, now=now)
     sources = load_sources(workspace)
     memory_context, skill_context = build_contexts(sources, request.request.query)
+    waiting = current_adjudications(workspace)
     return AgentRecall(
         selection=_selection(selection, len(pending)),
         tasks=[p.task for p in pending[: request.limit]],
@@ -91,6 +94,7 @@ def recall(
         skill_context=skill_context,
         guidance=RecallGuidance(rules=GUIDANCE_RULES),
         note=_note(selection, pending, request.limit),
+        adjudication_tasks=waiting or None,
     )
 
 
