@@ -6,12 +6,13 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StrictBool, model_validator
 
-from git_memory.contracts.adjudication import AdjudicationTask
+from git_memory.contracts.adjudication import AdjudicationContract, AdjudicationTask
 from git_memory.contracts.base import Hex64, Model, Slug, schema_of
 from git_memory.contracts.consolidation import SceneSlug
 from git_memory.contracts.extraction import (
     CandidateType,
     Confidence,
+    ExtractionContract,
     ExtractionTask,
     Identifier,
     NonNegativeInt,
@@ -156,6 +157,15 @@ class RecallGuidance(Model):
     rules: list[str]
 
 
+class RecallContracts(Model):
+    """The prompt and the whole answer schema of each task kind, once per recall: every task
+    of the recall (and every adjudication task a stage hands out next) names the one it
+    follows in `contract.sharedIn` instead of repeating it."""
+
+    extraction: ExtractionContract
+    adjudication: AdjudicationContract
+
+
 class RecallSelection(Model):
     """How the selection went: its digests and session/chunk counts."""
 
@@ -176,6 +186,11 @@ class AgentRecall(Model):
     skill_context: SkillContext
     guidance: RecallGuidance
     note: str | None = None
+    contracts: RecallContracts | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="The prompts and answer schemas the tasks point to (`contract.sharedIn`).",
+    )
     adjudication_tasks: list[AdjudicationTask] | None = Field(
         default=None,
         exclude_if=is_absent,

@@ -94,7 +94,7 @@ def _reissued(workspace: Workspace, stored: Task, error: GitMemoryError) -> GitM
         details={
             **(error.details or {}),
             "reissuedTaskId": task.task_id,
-            "adjudicationTask": task.to_json(),
+            "adjudicationTask": task.sharing_contract().to_json(),
         },
     )
 

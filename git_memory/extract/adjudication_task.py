@@ -106,12 +106,7 @@ def adjudication_task_for(
         drafts=[TaskDraft(**dict(draft), candidate_id=cid) for cid, draft in drafts],
         recall_sets=[RecallSet.model_validate(item) for item in found.recall_sets],
         pool=pool,
-        contract=AdjudicationContract(
-            prompts=AdjudicationPrompts(
-                prompt_version=ADJUDICATION_PROMPT_VERSION,
-                adjudication=prompt_text(ADJUDICATION_PROMPT_VERSION),
-            )
-        ),
+        contract=adjudication_contract(),
     )
     plan_task(
         db,
@@ -123,3 +118,13 @@ def adjudication_task_for(
     )
     artifacts.save_adjudication(workspace.worktree.state_home, document)
     return document
+
+
+def adjudication_contract() -> AdjudicationContract:
+    """The whole contract of an adjudication task: its prompt and its answer's schema."""
+    return AdjudicationContract(
+        prompts=AdjudicationPrompts(
+            prompt_version=ADJUDICATION_PROMPT_VERSION,
+            adjudication=prompt_text(ADJUDICATION_PROMPT_VERSION),
+        )
+    )

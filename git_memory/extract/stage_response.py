@@ -6,7 +6,6 @@ from git_memory.contracts.stage import (
     AdjudicationOutcome,
     AgentStage,
     DraftsOutcome,
-    RecallComparison,
     StagedCandidate,
 )
 from git_memory.extract.adjudication_waits import current_adjudication
@@ -43,13 +42,9 @@ def batch_response(workspace: Workspace, outcome: DraftsOutcome) -> AgentStage:
         candidates=staged,
         review_items=[],
         rejected=rejected,
-        adjudication_task=task,
-        recall_comparison=RecallComparison(
-            recall_algorithm_version=task.binding.recall_algorithm_version,
-            recall_sets=task.recall_sets,
-            pool=task.pool,
-            result_set_digest=task.binding.result_set_digest,
-        ),
+        # The task carries the pool and recall sets once, and points to the recall's
+        # prompt and schema instead of repeating them.
+        adjudication_task=task.sharing_contract(),
         next="decide every draft (store, skip, update, merge) against the pool and stage "
         "the AdjudicationResult",
     )

@@ -145,12 +145,7 @@ def _plan(
             transcript=serialize_chunk(chunk, turn_map),
         ),
         context=TaskContext(scene_index_summary=None),
-        contract=ExtractionContract(
-            prompts=ExtractionPrompts(
-                prompt_version=EXTRACTION_PROMPT_VERSION,
-                extraction=prompt_text(EXTRACTION_PROMPT_VERSION),
-            )
-        ),
+        contract=extraction_contract(),
     )
     source_digest = task.compute_source_input_digest()
     task = task.model_copy(
@@ -167,6 +162,16 @@ def _plan(
         chunk_ref,
         tuple(catalog),
         tuple(_turn_record(ct.index, ct.turn) for ct in chunk.turns),
+    )
+
+
+def extraction_contract() -> ExtractionContract:
+    """The whole contract of an extraction task: its prompt and its answer's schema."""
+    return ExtractionContract(
+        prompts=ExtractionPrompts(
+            prompt_version=EXTRACTION_PROMPT_VERSION,
+            extraction=prompt_text(EXTRACTION_PROMPT_VERSION),
+        )
     )
 
 
