@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from datetime import UTC, datetime
 from functools import cache
@@ -156,7 +157,33 @@ def document_schema(model: type[BaseModel]) -> dict[str, Any]:
     kept, so a document that satisfies it is accepted first time.
     """
     schema: dict[str, Any] = _without_titles(without_null_defaults(model.model_json_schema()))
-    return schema
+    return _binding_echoed(schema)
+
+
+ECHOED_BINDING = {
+    "type": "object",
+    "description": "The task's `binding`, echoed exactly as the task gives it.",
+}
+
+
+def _binding_echoed(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with a top-level `binding` described as the echo it is, and the
+    definitions only it used left out: a writer copies the task's binding, it never composes
+    one, and spelling out its parts cost more than the rest of the document's schema."""
+    properties = schema.get("properties") or {}
+    if "binding" not in properties:
+        return schema
+    slim = {**schema, "properties": {**properties, "binding": ECHOED_BINDING}}
+    definitions = slim.pop("$defs", {})
+    used: dict[str, Any] = {}
+    pending = [slim]
+    while pending:
+        text = json.dumps(pending.pop())
+        for name, definition in definitions.items():
+            if name not in used and f'"#/$defs/{name}"' in text:
+                used[name] = definition
+                pending.append(definition)
+    return {**slim, "$defs": used} if used else slim
 
 
 def _without_titles(node: Any) -> Any:

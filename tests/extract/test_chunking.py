@@ -54,11 +54,25 @@ def test_whole_turns_are_packed_greedily_and_exact_fit_stays() -> None:
     assert turn_cost(turns[0].events) * 2 == CHUNK_BUDGET_BYTES
 
 
-def test_user_text_is_never_cut() -> None:
-    big = "x" * (CHUNK_BUDGET_BYTES * 2)
-    chunks = chunk_turns([turn(0, user(big)), turn(1, user("next"))])
-    assert len(chunks) == 2
-    assert chunks[0].turns[0].events[0].text == big
+def test_a_single_turn_over_the_budget_is_cut_to_fit_and_the_cut_declared() -> None:
+    big = "x" * CHUNK_BUDGET_BYTES + "y" * CHUNK_BUDGET_BYTES
+    payloads = [tool(f"{n}" * 1_500) for n in range(40)]  # each under the excerpt threshold
+    chunks = chunk_turns([turn(0, user(big), *payloads), turn(1, user("next"))])
+    (events,) = [t.events for t in chunks[0].turns[:1]]
+    assert turn_cost(events) <= CHUNK_BUDGET_BYTES
+    text = events[0].text
+    sha = hashlib.sha256(big.encode()).hexdigest()
+    assert text.startswith("x" * 256)
+    assert text.endswith("y" * 256)
+    declared = f"[[user text truncated by memory-chunker@2: total {len(big)} bytes, sha256={sha}"
+    assert declared in text
+    assert all(e.truncated for e in events[1:]), "payloads are cut before the person's words"
+    assert chunks[0].coverage()[0].completeness == "truncated"
+
+
+def test_short_user_text_is_kept_whole() -> None:
+    chunks = chunk_turns([turn(0, user("a" * 10_000), tool("b" * 1_000))])
+    assert chunks[0].turns[0].events[0].text == "a" * 10_000
     assert chunks[0].coverage()[0].completeness == "full"
 
 

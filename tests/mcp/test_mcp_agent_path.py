@@ -3,6 +3,9 @@ tasks, and an update that replaces the quarantined candidate it names."""
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +123,57 @@ def test_update_replaces_the_quarantined_candidate(
     assert len(shown) == 2  # the lint candidate of the first batch, and the update
     assert shown[ref]["content"] == new_text
     assert shown[ref]["replacesCandidates"] == [{"candidateId": target, "content": old_text}]
+
+
+def _resume(original: Path) -> Path:
+    """A resumed Claude Code session: the original's records under a new session id, then one
+    new exchange."""
+    new_id = "0b5e7a52-9c1d-4c57-8d0e-6f1a2b3c4d5e"
+    records = [json.loads(line) for line in original.read_text().splitlines() if line.strip()]
+    old_id = records[0]["sessionId"]
+    for record in records:
+        record["sessionId"] = new_id
+    day = records[-1]["timestamp"][:10]
+    base = {key: records[0][key] for key in ("cwd", "version", "gitBranch", "userType")}
+    base |= {"parentUuid": None, "isSidechain": False, "sessionId": new_id}
+    records.append(
+        base
+        | {
+            "type": "user",
+            "message": {"role": "user", "content": "Add a changelog line for the import fix."},
+            "uuid": "r1",
+            "timestamp": f"{day}T11:00:00.000Z",
+        }
+    )
+    reply = {"role": "assistant", "content": [{"type": "text", "text": "Added it."}]}
+    records.append(
+        base
+        | {"type": "assistant", "message": reply, "uuid": "r1-0", "timestamp": f"{day}T11:00:05Z"}
+    )
+    resumed = original.with_name(f"{new_id}.jsonl")
+    resumed.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert old_id != new_id
+    idle = time.time() - 3600
+    os.utime(resumed, (idle, idle))
+    return resumed
+
+
+def test_a_resumed_sessions_replayed_turns_are_handed_out_once(
+    tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    sample = build_sample_repo(tmp_path, hermetic_env)
+    _resume(sample.samples.claude)
+
+    async def scenario() -> dict[str, Any]:
+        async with stdio(server_parameters(sample.root), tmp_path / "err.log") as client:
+            request = {**_recall("claude"), "limit": 8}
+            ok, recalled = await _call(client, "memory_recall", request)
+            assert ok, recalled
+            return dict(recalled)
+
+    recalled = anyio.run(scenario)
+    assert recalled["selection"]["matchedSessions"] == 2
+    assert len(recalled["tasks"]) == 2  # the resumed session's task holds only its new turn
+    transcripts = [task["chunk"]["transcript"] for task in recalled["tasks"]]
+    assert sum(text.count("Run the test suite and tell me") for text in transcripts) == 1
+    assert sum(text.count("Add a changelog line") for text in transcripts) == 1
