@@ -3,9 +3,11 @@
 A turn is never split across chunks. Tool payloads are cut to what evidence needs: every one
 over 2,048 bytes is excerpted to head and tail 1,024 bytes (a file dump or a long log says
 what it is in its first and last lines). A turn that still exceeds the budget alone has its
-payloads over 512 bytes cut to head and tail 256, then its longest user or assistant texts
-(a pasted document) cut in the middle, until it fits. Every cut is declared in the text, with
-the total size and sha256 of what was cut, and in the chunk's coverage.
+payloads over 512 bytes cut to head and tail 256, then the tool events in its middle folded
+into one line, then its longest user or assistant texts (a pasted document) cut in the
+middle, until it fits. The budget counts the transcript's preamble and turn markers. Every
+cut is declared in the text, with the total size and sha256 of what was cut, and in the
+chunk's coverage.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ TIGHT_THRESHOLD_BYTES = 512
 TIGHT_SIDE_BYTES = 256
 # Room kept for the marker that declares a cut of a text.
 MARKER_ROOM_BYTES = 256
+# What the transcript adds around the events (`transcript.py`): the preamble and end marker
+# once, a `<<past-turn …>>` marker per turn; both count against the budget.
+PREAMBLE_ROOM_BYTES = 1_280
+TURN_MARKER_BYTES = 64
 
 
 def event_cost(event: SourceEvent) -> int:
@@ -81,6 +87,7 @@ def fit_turn(events: tuple[SourceEvent, ...], budget: int) -> tuple[SourceEvent,
             return tuple(current)
         if len(current[index].text.encode()) > TIGHT_THRESHOLD_BYTES:
             current[index] = excerpt(current[index], TIGHT_SIDE_BYTES)
+    current = _fold_tool_events(current, budget)
     texts = sorted(
         (i for i, e in enumerate(current) if not e.is_tool_payload),
         key=lambda i: (-len(current[i].text.encode()), i),
@@ -96,6 +103,39 @@ def fit_turn(events: tuple[SourceEvent, ...], budget: int) -> tuple[SourceEvent,
         elif size > 2 * TIGHT_SIDE_BYTES + MARKER_ROOM_BYTES:
             current[index] = excerpt(current[index], TIGHT_SIDE_BYTES)
     return tuple(current)
+
+
+def _fold_tool_events(events: list[SourceEvent], budget: int) -> list[SourceEvent]:
+    """A turn of hundreds of tool calls that is over the budget even with every payload cut
+    keeps its first and last tool events; those in the middle, nearest the middle first,
+    become one line that declares how many were left out, their size and sha256."""
+    tools = [i for i, e in enumerate(events) if e.is_tool_payload]
+    over = turn_cost(tuple(events)) - budget + MARKER_ROOM_BYTES
+    if over <= 0 or not tools:
+        return events
+    middle = len(tools) // 2
+    order = sorted(tools, key=lambda i: (abs(tools.index(i) - middle), i))
+    dropped: set[int] = set()
+    for index in order:
+        if over <= 0:
+            break
+        dropped.add(index)
+        over -= event_cost(events[index])
+    cut = [events[i].payload_sha256 or events[i].text for i in sorted(dropped)]
+    total = sum(events[i].payload_bytes or len(events[i].text.encode()) for i in dropped)
+    sha = hashlib.sha256("\n".join(cut).encode()).hexdigest()
+    line = SourceEvent(
+        kind="tool_result",
+        text=f"[[{len(dropped)} tool calls and results omitted by {CHUNKER_VERSION}: total "
+        f"{total} bytes, sha256={sha}]]",
+        truncated=True,
+        payload_sha256=sha,
+        payload_bytes=total,
+    )
+    first = min(dropped)
+    return [
+        line if i == first else e for i, e in enumerate(events) if i == first or i not in dropped
+    ]
 
 
 @dataclass(frozen=True)
@@ -163,13 +203,14 @@ def chunk_turns(
     chunks: list[TurnChunk] = []
     pending: list[ChunkTurn] = []
     used = 0
+    budget -= PREAMBLE_ROOM_BYTES  # the transcript's preamble and end marker
     for index, turn in enumerate(turns):
         if index in skip:
             continue
         events = cut_payloads(turn.events)
-        if turn_cost(events) > budget:
-            events = fit_turn(events, budget)
-        cost = turn_cost(events)
+        if turn_cost(events) + TURN_MARKER_BYTES > budget:
+            events = fit_turn(events, budget - TURN_MARKER_BYTES)
+        cost = turn_cost(events) + TURN_MARKER_BYTES
         if pending and used + cost > budget:
             chunks.append(TurnChunk(tuple(pending)))
             pending, used = [], 0

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from git_memory.extract.chunk import (
     CHUNK_BUDGET_BYTES,
+    PREAMBLE_ROOM_BYTES,
+    TURN_MARKER_BYTES,
     chunk_turns,
     event_cost,
     turn_cost,
@@ -43,15 +45,16 @@ def test_event_cost_counts_marker_and_blank_line() -> None:
 
 
 def test_whole_turns_are_packed_greedily_and_exact_fit_stays() -> None:
-    overhead = event_cost(user(""))
-    half = CHUNK_BUDGET_BYTES // 2 - overhead
+    overhead = event_cost(user("")) + TURN_MARKER_BYTES
+    room = CHUNK_BUDGET_BYTES - PREAMBLE_ROOM_BYTES
+    half = room // 2 - overhead
     turns = [turn(i, user("a" * half)) for i in range(3)]
     chunks = chunk_turns(turns)
     assert [c.turn_range.to_json() for c in chunks] == [
         {"start": 0, "end": 1},
         {"start": 2, "end": 2},
     ]
-    assert turn_cost(turns[0].events) * 2 == CHUNK_BUDGET_BYTES
+    assert (turn_cost(turns[0].events) + TURN_MARKER_BYTES) * 2 == room
 
 
 def test_a_single_turn_over_the_budget_is_cut_to_fit_and_the_cut_declared() -> None:
@@ -68,6 +71,18 @@ def test_a_single_turn_over_the_budget_is_cut_to_fit_and_the_cut_declared() -> N
     assert declared in text
     assert all(e.truncated for e in events[1:]), "payloads are cut before the person's words"
     assert chunks[0].coverage()[0].completeness == "truncated"
+
+
+def test_a_turn_of_hundreds_of_tool_calls_keeps_both_ends_and_declares_the_fold() -> None:
+    calls = [tool(f"call {n:03d} " + "z" * 400) for n in range(300)]
+    chunks = chunk_turns([turn(0, user("fix every test"), *calls)])
+    (only,) = chunks
+    text = serialize_chunk(only, {0: "ev-1-0123456789ab"})
+    assert len(text.encode()) <= CHUNK_BUDGET_BYTES
+    assert "call 000" in text
+    assert "call 299" in text
+    assert "tool calls and results omitted by memory-chunker@2" in text
+    assert only.coverage()[0].completeness == "truncated"
 
 
 def test_short_user_text_is_kept_whole() -> None:

@@ -2,34 +2,39 @@
 
 Each source repository of `tests/fixtures/real-sessions/` is installed for a throw-away
 repository (as `bench_extract_real.py` installs it), then driven as an agent drives the default
-flow: `recall` (8 tasks at most) and a `stage` of every task it handed out, until recall hands
-out nothing more. Each task is staged with no candidate (`"candidates": []`, the visible no-op
-that consumes its chunk), so the figures count what recall and stage print for the
-transcript, not the drafts or adjudication tasks an agent's own answers would add. Every byte
-is counted as the MCP tools print it (`document_text`, the `--format json` text).
+flow: `recall` (8 tasks at most), then for every task it handed out a `stage` of one drafted
+memory citing the task's first turn and a `stage` of the adjudication that stores it, until
+recall hands out nothing more. Every byte recall and stage print is counted, as the MCP tools
+print it (`document_text`, the `--format json` text); what the agent itself writes is not.
 
 Bytes are attributed to sessions: a task's own bytes and its stage to the session its chunk
 comes from; what a recall prints once (contracts, contexts, guidance) shared equally among the
 sessions of its tasks. Prints one JSON line with, per part (`tune`, `test`, `all`; the split of
 `corpus_split.py`):
 - `per_session`: bytes handed out per session, `median` and `p90`;
-- `baseline_per_session`: the same sessions and recalls counted as if each task repeated the
-  prompt and answer schema (what every task carried before the recall shared them), measured in
-  this run from the same documents;
-- `transcript_share`: the share of those bytes that is transcript (`chunk.transcript`);
-- `coverage`: the share of KEEP labels with a source line whose words are in the transcripts
-  handed out for their repository (`keep_covered` of `keep_labelled`).
+- `transcript_share`: the share of those bytes that is transcript (`chunk.transcript`), and
+  `largest_transcript_bytes`, the longest one task handed out (the chunk limit is 40 KiB);
+- `coverage`: the share of KEEP labels with a source line whose words (a 32-character run of a
+  message, command or output it holds) are in the transcripts handed out for their
+  repository (`keep_covered` of `keep_labelled`).
+Each part also holds `before`, the same figures measured in this run on a fresh copy of the
+same sessions with the flow as it was before it got cheaper (`as_before`: every task carrying
+its prompt and schema, tool payloads cut only in an over-budget turn, no folding, replayed
+turns handed out again), and `ratio`, now / before for the median and p90.
 `--quick` runs three small repositories only; `--repos a/b,c/d` names them.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import re
 import statistics
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -44,17 +49,21 @@ from tests.perf.real_corpus import FIXTURE, Repository, file_stem, repositories 
 
 PARTS = ("tune", "test", "all")
 PROBE_CHARS = 32
-MIN_PROBE_CHARS = 16
+MIN_PROBE_CHARS = 8
+# Probes start every 64 characters of a text's first 2,048: a message or output that was
+# handed out shows some of them even where its middle was cut.
+PROBE_STEP_CHARS = 64
+STAMP = re.compile(r"^\d{4}-\d\d-\d\d[T ]")
+PROBE_SPAN_CHARS = 2_048
 
 
 @dataclass
 class Spent:
-    """One repository's bytes: per session handed out, and as the baseline counts them; the
-    transcript bytes; the transcripts themselves (for coverage)."""
+    """One repository's bytes: per session handed out; the transcript bytes; the transcripts
+    themselves (for coverage)."""
 
     repository: Repository
     sessions: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-    baseline: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     transcript_bytes: int = 0
     transcripts: list[str] = field(default_factory=list)
 
@@ -65,16 +74,43 @@ def _size(document: Any) -> int:
     return len(document_text(document).encode("utf-8"))
 
 
-def _full_contract_bytes() -> int:
-    """What one task's `contract` grows by when it carries the prompt and schema itself."""
-    from git_memory.extract.tasks import extraction_contract
+@contextlib.contextmanager
+def as_before() -> Iterator[None]:
+    """The flow without what made it cheaper, for the baseline measured in the same run: every
+    task carries its own prompt and schema (and the answer schema the binding's parts), tool
+    payloads are cut only in a turn over the budget, a long turn's tool events are never
+    folded, and a resumed session's replayed turns are handed out again."""
+    from git_memory.contracts import base
+    from git_memory.contracts.adjudication import AdjudicationTask
+    from git_memory.contracts.extraction import ExtractionTask
+    from git_memory.extract import chunk, tasks
 
-    full = extraction_contract()
-    return _size({"contract": full.to_json()}) - _size({"contract": full.pointing().to_json()})
+    saved = [
+        (ExtractionTask, "sharing_contract", ExtractionTask.sharing_contract),
+        (AdjudicationTask, "sharing_contract", AdjudicationTask.sharing_contract),
+        (base, "_binding_echoed", base._binding_echoed),
+        (chunk, "cut_payloads", chunk.cut_payloads),
+        (chunk, "_fold_tool_events", chunk._fold_tool_events),
+        (tasks, "replayed_turns", tasks.replayed_turns),
+    ]
+    ExtractionTask.sharing_contract = lambda self: self  # type: ignore[method-assign]
+    AdjudicationTask.sharing_contract = lambda self: self  # type: ignore[method-assign]
+    base._binding_echoed = lambda schema: schema
+    chunk.cut_payloads = lambda events: events
+    chunk._fold_tool_events = lambda events, budget: events
+    tasks.replayed_turns = lambda sessions: {}
+    base.document_schema.cache_clear()
+    try:
+        yield
+    finally:
+        for owner, name, value in saved:
+            setattr(owner, name, value)
+        base.document_schema.cache_clear()
 
 
-def drive(root: Path, since: str, until: str, spent: Spent) -> None:
-    """Recall and stage until nothing is handed out, counting every printed byte."""
+def drive(root: Path, since: str, until: str, spent: Spent, *, before: bool = False) -> None:
+    """Recall and stage until nothing is handed out, counting every printed byte (`before`:
+    without the `contracts` a recall shares, which tasks carried themselves)."""
     from git_memory.extract import artifacts
     from git_memory.ops.base import OpContext, load_operation
     from git_memory.repo.binding import discover_worktree
@@ -82,10 +118,11 @@ def drive(root: Path, since: str, until: str, spent: Spent) -> None:
     state_home = discover_worktree(root).state_home
     recall, stage = load_operation("recall"), load_operation("stage")
     window = {"after": f"{since}T00:00:00.000Z", "before": f"{until}T00:00:00.000Z"}
-    contract_bytes = _full_contract_bytes()
     for _ in range(1000):
         printed = recall.invoke(OpContext(repository=root), {"request": {"window": window}})
         document = printed.to_json()
+        if before:
+            document.pop("contracts", None)
         tasks = document.get("tasks") or []
         if not tasks:
             return
@@ -96,16 +133,53 @@ def drive(root: Path, since: str, until: str, spent: Spent) -> None:
                 "format": "git-memory-candidate-draft-batch@v1",
                 "taskId": task["taskId"],
                 "binding": task["binding"],
-                "candidates": [],
+                "candidates": _one_draft(task),
             }
             staged = stage.invoke(OpContext(repository=root), answer).to_json()
             own = _size(task) + _size(staged) + shared / len(tasks)
+            adjudication = staged.get("adjudicationTask")
+            if adjudication is not None:
+                decided = stage.invoke(OpContext(repository=root), _store_all(adjudication))
+                own += _size(decided.to_json())
             spent.sessions[session] += own
-            spent.baseline[session] += own + contract_bytes
             transcript = task["chunk"]["transcript"]
             spent.transcript_bytes += len(transcript.encode("utf-8"))
             spent.transcripts.append(transcript)
     raise RuntimeError("recall kept handing out tasks")
+
+
+def _one_draft(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """One drafted memory citing the task's first turn, as an agent that keeps one thing per
+    task would stage it (its words are irrelevant here: only the bytes printed count)."""
+    turns = task["chunk"]["turnEvidence"]
+    if not turns:
+        return []
+    cited = turns[0]["evidenceId"]
+    text = f"What the team keeps from turn {turns[0]['turnIndex']} of this task."
+    statement = {"statementId": "s1", "text": text, "evidenceIds": [cited]}
+    return [
+        {
+            "content": text,
+            "type": "work_fact",
+            "priority": 50,
+            "confidence": "medium",
+            "scene": None,
+            "statements": [statement],
+        }
+    ]
+
+
+def _store_all(adjudication: dict[str, Any]) -> dict[str, Any]:
+    """The AdjudicationResult that stores every draft."""
+    return {
+        "format": "git-memory-adjudication-result@v1",
+        "taskId": adjudication["taskId"],
+        "binding": adjudication["binding"],
+        "adjudications": [
+            {"draftRef": d["candidateId"], "action": "store", "targetIds": [], "mergedFields": None}
+            for d in adjudication["drafts"]
+        ],
+    }
 
 
 def _flat(text: str) -> str:
@@ -114,6 +188,11 @@ def _flat(text: str) -> str:
 
 def _strings(value: Any) -> list[str]:
     if isinstance(value, str):
+        if value.startswith(("{", "[")):  # tool arguments recorded as a JSON string
+            try:
+                return _strings(json.loads(value))
+            except json.JSONDecodeError:
+                return [value]
         return [value]
     if isinstance(value, dict):
         return [s for inner in value.values() for s in _strings(inner)]
@@ -122,9 +201,18 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
+def _worded(text: str) -> bool:
+    """Words (a message, a command, an output), not a stamp, an id or a path (the transcript
+    rewrites this machine's paths); a text without spaces counts when it is not ASCII (CJK)."""
+    if len(text) < MIN_PROBE_CHARS or text.startswith(("{", "[", "/")) or STAMP.match(text):
+        return False
+    return " " in text or not text.isascii()
+
+
 def probes(source: dict[str, Any]) -> list[str]:
-    """The opening words of each text a labelled source line holds (a message, a command, an
-    output): if the line's turn was handed out, its texts open the same way in a transcript."""
+    """Runs of words of each text a labelled source line holds (a message, a command, an
+    output), every 64 characters of its start: if the line's turn was handed out, some of
+    them are in a transcript."""
     lines = (FIXTURE / source["file"]).read_text(encoding="utf-8").splitlines()
     found: list[str] = []
     for number in source.get("lines") or []:
@@ -133,11 +221,16 @@ def probes(source: dict[str, Any]) -> list[str]:
         try:
             record = json.loads(lines[number - 1])
         except json.JSONDecodeError:
-            continue
+            record = lines[number - 1]  # a plain-text transcript (Cursor) or pretty JSON
         for text in _strings(record):
             flat = _flat(text)
-            if len(flat) >= MIN_PROBE_CHARS and not flat.startswith(("{", "[", "/")):
-                found.append(flat[:PROBE_CHARS])
+            if not _worded(flat):
+                continue
+            found += [
+                flat[start : start + PROBE_CHARS]
+                for start in range(0, min(len(flat), PROBE_SPAN_CHARS), PROBE_STEP_CHARS)
+                if len(flat[start : start + PROBE_CHARS]) >= MIN_PROBE_CHARS
+            ]
     return found
 
 
@@ -146,11 +239,14 @@ def covered(label: dict[str, Any], handed_out: str) -> bool:
     return any(probe in handed_out for source in label["sources"] for probe in probes(source))
 
 
-def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> Spent:
+def measure_one(
+    base: Path, homes: dict[str, Path], repository: Repository, *, before: bool = False
+) -> Spent:
     """Install one repository's sessions for a throw-away repository and drive the flow."""
     from tests.repos import make_repo
 
-    repo = make_repo(base / "repos" / file_stem(repository.name))
+    pass_name = "before" if before else "after"
+    repo = make_repo(base / pass_name / file_stem(repository.name))
     repo.write("README.md", f"# {repository.name}\n")
     repo.commit_all("Initial commit")
     moments: list[str] = []
@@ -160,7 +256,7 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> S
     since = (datetime.fromisoformat(days[0]) - timedelta(days=1)).date().isoformat()
     until = (datetime.fromisoformat(days[-1]) + timedelta(days=2)).date().isoformat()
     spent = Spent(repository)
-    drive(repo.root, since, until, spent)
+    drive(repo.root, since, until, spent, before=before)
     return spent
 
 
@@ -183,7 +279,6 @@ def _spread(values: list[float]) -> dict[str, int | None]:
 def figures(spent: list[Spent]) -> dict[str, Any]:
     """One part's figures."""
     per_session = [b for s in spent for b in s.sessions.values()]
-    baseline = [b for s in spent for b in s.baseline.values()]
     keep = [
         (label, s)
         for s in spent
@@ -197,7 +292,9 @@ def figures(spent: list[Spent]) -> dict[str, Any]:
         "repositories": len(spent),
         "sessions": len(per_session),
         "per_session": _spread(per_session),
-        "baseline_per_session": _spread(baseline),
+        "largest_transcript_bytes": max(
+            (len(t.encode("utf-8")) for s in spent for t in s.transcripts), default=None
+        ),
         "transcript_share": round(sum(s.transcript_bytes for s in spent) / total, 3)
         if total
         else None,
@@ -207,14 +304,32 @@ def figures(spent: list[Spent]) -> dict[str, Any]:
     }
 
 
-def report(spent: list[Spent]) -> dict[str, Any]:
-    """The JSON line: the figures of every part."""
-    chosen = {
+def _parts(spent: list[Spent]) -> dict[str, list[Spent]]:
+    return {
         "tune": [s for s in spent if s.repository.part == "tune"],
         "test": [s for s in spent if s.repository.part == "test"],
         "all": spent,
     }
-    return {"benchmark": "recall_cost", **{name: figures(chosen[name]) for name in PARTS}}
+
+
+def _ratio(after: int | None, before: int | None) -> float | None:
+    return None if after is None or not before else round(after / before, 3)
+
+
+def report(after: list[Spent], before: list[Spent]) -> dict[str, Any]:
+    """The JSON line: the figures of every part, now and before, and their ratio."""
+    line: dict[str, Any] = {"benchmark": "recall_cost"}
+    now, then = _parts(after), _parts(before)
+    for name in PARTS:
+        figured = figures(now[name])
+        baseline = figures(then[name])
+        figured["before"] = baseline
+        figured["ratio"] = {
+            key: _ratio(figured["per_session"][key], baseline["per_session"][key])
+            for key in ("median", "p90")
+        }
+        line[name] = figured
+    return line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,9 +341,12 @@ def main(argv: list[str] | None = None) -> int:
     names = list(QUICK) if args.quick else (args.repos.split(",") if args.repos else sorted(known))
     with tempfile.TemporaryDirectory(prefix="gm-bench-recall-") as tmp:
         base = Path(tmp)
-        homes = hermetic(base / "env")
-        spent = [measure_one(base, homes, known[name]) for name in names]
-    print(json.dumps(report(spent), sort_keys=True))
+        with as_before():
+            homes = hermetic(base / "before-env")
+            before = [measure_one(base, homes, known[name], before=True) for name in names]
+        homes = hermetic(base / "after-env")
+        after = [measure_one(base, homes, known[name]) for name in names]
+    print(json.dumps(report(after, before), sort_keys=True))
     return 0
 
 
