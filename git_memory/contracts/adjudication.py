@@ -15,6 +15,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from git_memory.contracts.base import Hex64, Model, schema_of, wire_name
 from git_memory.contracts.extraction import (
+    SHARED_DESCRIPTION,
     CandidateType,
     DraftCandidate,
     Identifier,
@@ -25,6 +26,7 @@ from git_memory.contracts.extraction import (
     PositiveInt,
     Priority,
     SceneName,
+    is_absent,
     unique_by,
 )
 
@@ -66,6 +68,11 @@ class AdjudicationBinding(Model):
     pool_item_revisions: list[PoolItemRevision]
     prompt_version: NonEmpty
     schema_version: NonEmpty
+    reissue_of: Identifier | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="The stale adjudication task of the same drafts this one replaces.",
+    )
 
 
 class TaskDraft(DraftCandidate):
@@ -106,10 +113,10 @@ class PoolItem(Model):
 
 
 class AdjudicationPrompts(Model):
-    """The versioned adjudication prompt, embedded in the task."""
+    """The versioned adjudication prompt, embedded in the task (or shared by the recall)."""
 
     prompt_version: NonEmpty
-    adjudication: NonEmpty
+    adjudication: NonEmpty | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
 
 class AdjudicationContract(Model):
@@ -119,9 +126,20 @@ class AdjudicationContract(Model):
     prompts: AdjudicationPrompts
     # The whole JSON Schema of the document that answers the task: an agent (or runner)
     # writes a valid document from it without any other reference.
-    document_schema: dict[str, Any] = Field(
-        default_factory=schema_of("git_memory.contracts.adjudication.AdjudicationResult")
+    document_schema: dict[str, Any] | SkipJsonSchema[None] = Field(
+        default_factory=schema_of("git_memory.contracts.adjudication.AdjudicationResult"),
+        exclude_if=is_absent,
     )
+    shared_in: Literal["contracts.adjudication"] | SkipJsonSchema[None] = Field(
+        default=None, exclude_if=is_absent, description=SHARED_DESCRIPTION
+    )
+
+    def pointing(self) -> AdjudicationContract:
+        """This contract without the prompt text and schema the recall carries once."""
+        prompts = AdjudicationPrompts(prompt_version=self.prompts.prompt_version)
+        return AdjudicationContract(
+            prompts=prompts, document_schema=None, shared_in="contracts.adjudication"
+        )
 
 
 class AdjudicationTask(Model):
@@ -135,6 +153,10 @@ class AdjudicationTask(Model):
     recall_sets: list[RecallSet]
     pool: list[PoolItem]
     contract: AdjudicationContract
+
+    def sharing_contract(self) -> AdjudicationTask:
+        """The task as handed out to an agent: its contract points to the recall's."""
+        return self.model_copy(update={"contract": self.contract.pointing()})
 
     @field_validator("drafts")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from datetime import UTC, datetime
 from functools import cache
@@ -155,8 +156,34 @@ def document_schema(model: type[BaseModel]) -> dict[str, Any]:
     Titles are dropped (they only repeat the field names); everything the host validates is
     kept, so a document that satisfies it is accepted first time.
     """
-    schema: dict[str, Any] = _without_titles(model.model_json_schema())
-    return schema
+    schema: dict[str, Any] = _without_titles(without_null_defaults(model.model_json_schema()))
+    return _binding_echoed(schema)
+
+
+ECHOED_BINDING = {
+    "type": "object",
+    "description": "The task's `binding`, echoed exactly as the task gives it.",
+}
+
+
+def _binding_echoed(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with a top-level `binding` described as the echo it is, and the
+    definitions only it used left out: a writer copies the task's binding, it never composes
+    one, and spelling out its parts cost more than the rest of the document's schema."""
+    properties = schema.get("properties") or {}
+    if "binding" not in properties:
+        return schema
+    slim = {**schema, "properties": {**properties, "binding": ECHOED_BINDING}}
+    definitions = slim.pop("$defs", {})
+    used: dict[str, Any] = {}
+    pending = [slim]
+    while pending:
+        text = json.dumps(pending.pop())
+        for name, definition in definitions.items():
+            if name not in used and f'"#/$defs/{name}"' in text:
+                used[name] = definition
+                pending.append(definition)
+    return {**slim, "$defs": used} if used else slim
 
 
 def _without_titles(node: Any) -> Any:
@@ -165,6 +192,34 @@ def _without_titles(node: Any) -> Any:
     if isinstance(node, list):
         return [_without_titles(item) for item in node]
     return node
+
+
+def without_null_defaults(node: Any) -> Any:
+    """The schema without `"default": null` on properties whose type does not admit null.
+
+    An optional field whose null is never written (`SkipJsonSchema[None]`, left out when
+    unset) would otherwise be described as `{"type": "array", "default": null}`: a schema
+    that contradicts itself, and a writer that copies the default sends a null the type
+    refuses."""
+    if isinstance(node, list):
+        return [without_null_defaults(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        key: without_null_defaults(value)
+        for key, value in node.items()
+        if not (key == "default" and value is None and not _admits_null(node))
+    }
+
+
+def _admits_null(node: dict[str, Any]) -> bool:
+    if "type" in node:
+        kinds = node["type"]
+        return kinds == "null" or (isinstance(kinds, list) and "null" in kinds)
+    branches = node.get("anyOf") or node.get("oneOf")
+    if isinstance(branches, list):
+        return any(isinstance(b, dict) and _admits_null(b) for b in branches)
+    return "$ref" not in node and "enum" not in node and "const" not in node
 
 
 def schema_of(name: str) -> Any:

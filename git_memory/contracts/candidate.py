@@ -24,6 +24,8 @@ class EntryPayload(DraftCandidate):
     occurred: list[NonEmpty] | None = Field(default=None, exclude_if=is_absent)
     action: Literal["store", "update", "merge"] | None = Field(default=None, exclude_if=is_absent)
     target_entry_ids: list[NonEmpty] | None = Field(default=None, exclude_if=is_absent)
+    # Candidates an update or merge folded in: [{candidateId, content}] as they were.
+    replaced_candidates: list[dict[str, str]] | None = Field(default=None, exclude_if=is_absent)
     # The agent-memory item a harvested entry came from: {store, item, digest}.
     source: dict[str, str] | None = Field(default=None, exclude_if=is_absent)
 

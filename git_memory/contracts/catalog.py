@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from git_memory import output
+from git_memory.contracts.base import without_null_defaults
 
 SCHEMA_DIRECTORY = Path(__file__).resolve().parent.parent / "schemas"
 SCHEMA_SUFFIX = ".schema.json"
@@ -114,7 +115,7 @@ def schema_filename(model: Any) -> str:
 
 def schema_document(model: Any) -> str:
     """The JSON Schema text of one model, stable across runs."""
-    schema = model.model_json_schema(mode="validation")
+    schema = without_null_defaults(model.model_json_schema(mode="validation"))
     schema["$id"] = f"https://git-team-memory.invalid/schema/{schema_filename(model)}"
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -58,7 +58,7 @@ MAX_CANDIDATES_PER_BATCH = 8
 MAX_QUOTES = 8
 MAX_QUOTE_CHARS = 480
 PROMPT_VERSION = "memory-prompts@2"
-CHUNKER_VERSION = "memory-chunker@1"
+CHUNKER_VERSION = "memory-chunker@2"
 DRAFT_BATCH_FORMAT: Final = "git-memory-candidate-draft-batch@v1"
 
 
@@ -275,11 +275,17 @@ class TaskContext(Model):
     scene_index_summary: NonEmpty | None = None
 
 
+SHARED_DESCRIPTION = (
+    "Where the prompt text and documentSchema are when the task leaves them out: the field of "
+    "the recall that handed the task out, once for all of its tasks."
+)
+
+
 class ExtractionPrompts(Model):
-    """The versioned extraction prompt, embedded in the task."""
+    """The versioned extraction prompt, embedded in the task (or shared by the recall)."""
 
     prompt_version: NonEmpty
-    extraction: NonEmpty
+    extraction: NonEmpty | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
 
 class ExtractionContract(Model):
@@ -289,9 +295,20 @@ class ExtractionContract(Model):
     prompts: ExtractionPrompts
     # The whole JSON Schema of the document that answers the task: an agent (or runner)
     # writes a valid document from it without any other reference.
-    document_schema: dict[str, Any] = Field(
-        default_factory=schema_of("git_memory.contracts.extraction.CandidateDraftBatch")
+    document_schema: dict[str, Any] | SkipJsonSchema[None] = Field(
+        default_factory=schema_of("git_memory.contracts.extraction.CandidateDraftBatch"),
+        exclude_if=is_absent,
     )
+    shared_in: Literal["contracts.extraction"] | SkipJsonSchema[None] = Field(
+        default=None, exclude_if=is_absent, description=SHARED_DESCRIPTION
+    )
+
+    def pointing(self) -> ExtractionContract:
+        """This contract without the prompt text and schema the recall carries once."""
+        prompts = ExtractionPrompts(prompt_version=self.prompts.prompt_version)
+        return ExtractionContract(
+            prompts=prompts, document_schema=None, shared_in="contracts.extraction"
+        )
 
 
 class ExtractionTask(Model):
@@ -311,6 +328,10 @@ class ExtractionTask(Model):
     @classmethod
     def _unique_evidence(cls, value: list[EvidenceItem]) -> list[EvidenceItem]:
         return unique_by(value, lambda item: item.evidence_id, "evidenceId")
+
+    def sharing_contract(self) -> ExtractionTask:
+        """The task as a recall hands it out: its contract points to the recall's."""
+        return self.model_copy(update={"contract": self.contract.pointing()})
 
     def compute_source_input_digest(self) -> str:
         """Digest of the task's inputs; excludes taskId, lease and provenance."""

@@ -6,17 +6,20 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StrictBool, model_validator
 
+from git_memory.contracts.adjudication import AdjudicationContract, AdjudicationTask
 from git_memory.contracts.base import Hex64, Model, Slug, schema_of
 from git_memory.contracts.consolidation import SceneSlug
 from git_memory.contracts.extraction import (
     CandidateType,
     Confidence,
+    ExtractionContract,
     ExtractionTask,
     Identifier,
     NonNegativeInt,
     PositiveInt,
     Priority,
     SceneName,
+    is_absent,
     unique_by,
 )
 
@@ -154,6 +157,15 @@ class RecallGuidance(Model):
     rules: list[str]
 
 
+class RecallContracts(Model):
+    """The prompt and the whole answer schema of each task kind, once per recall: every task
+    of the recall (and every adjudication task a stage hands out next) names the one it
+    follows in `contract.sharedIn` instead of repeating it."""
+
+    extraction: ExtractionContract
+    adjudication: AdjudicationContract
+
+
 class RecallSelection(Model):
     """How the selection went: its digests and session/chunk counts."""
 
@@ -174,3 +186,15 @@ class AgentRecall(Model):
     skill_context: SkillContext
     guidance: RecallGuidance
     note: str | None = None
+    contracts: RecallContracts | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="The prompts and answer schemas the tasks point to (`contract.sharedIn`).",
+    )
+    adjudication_tasks: list[AdjudicationTask] | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="Drafts staged earlier that no adjudication has decided yet: for each "
+        "batch the task that can move them now (reissued against the current pool when the "
+        "last one went stale). Decide these before drafting more.",
+    )

@@ -76,6 +76,14 @@ class ReviewReplaced(Model):
     approved_text: Annotated[str, StringConstraints(max_length=MAX_APPROVED_CHARS)]
 
 
+class ReviewReplacedCandidate(Model):
+    """A candidate in review that an update or merge folded into this one (it left review),
+    with the text it had, shown beside the new `content`."""
+
+    candidate_id: Identifier
+    content: Annotated[str, StringConstraints(max_length=MAX_APPROVED_CHARS)]
+
+
 class ReviewDirective(Model):
     """An instruction to agents in `content` (`GM_DIRECTIVE_<CLASS>`): a person confirms it
     by listing its code in the prepare request's `confirmedDirectives`."""
@@ -106,6 +114,12 @@ class ReviewItem(Model):
         exclude_if=is_absent,
         description="An update: each approved entry it would rewrite, with the text approved "
         "now (beside `content`, the new text); absent for a new entry.",
+    )
+    replaces_candidates: list[ReviewReplacedCandidate] | SkipJsonSchema[None] = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="Candidates this one replaced in review (an update or merge of them), each "
+        "with its text beside `content`; absent when it replaced none.",
     )
     directives: list[ReviewDirective] | SkipJsonSchema[None] = Field(
         default=None,

@@ -23,6 +23,7 @@ from git_memory.contracts.stage import AdjudicationOutcome, DecisionOutcome
 from git_memory.errors import GitMemoryError
 from git_memory.extract import artifacts
 from git_memory.extract.adjudication_task import similar_drafts
+from git_memory.extract.adjudication_waits import current_adjudication
 from git_memory.extract.merge import Stale, merge_into_draft
 from git_memory.extract.staging import claim_or_replay, stale, submit_or_release
 from git_memory.store.candidates import (
@@ -59,8 +60,8 @@ def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> Adju
             hint="echo the adjudication task's `binding` exactly",
         )
     response_digest = digest(result.to_json())
-    token = claim_or_replay(workspace, result.task_id, response_digest)
     try:
+        token = claim_or_replay(workspace, result.task_id, response_digest)
         submitted = submit_or_release(
             workspace,
             result.task_id,
@@ -70,8 +71,32 @@ def stage_adjudication(workspace: Workspace, result: AdjudicationResult) -> Adju
         )
     except Stale as exc:
         mark_stale(workspace.db, result.task_id, exc.reason)
-        raise stale(result.task_id, exc.reason, exc.details) from None
+        raise _reissued(workspace, stored, stale(result.task_id, exc.reason, exc.details)) from None
+    except GitMemoryError as exc:
+        if exc.code != "GM_TASK_STALE":
+            raise
+        raise _reissued(workspace, stored, exc) from None
     return AdjudicationOutcome.model_validate(submitted.outcome)
+
+
+def _reissued(workspace: Workspace, stored: Task, error: GitMemoryError) -> GitMemoryError:
+    """`error` (a stale task) carrying the task reissued over the same drafts against the
+    current pool, so the drafts are never left without a task that can move them."""
+    batch = stored.draft_batch_ref
+    task = None if batch is None else current_adjudication(workspace, batch)
+    if task is None:
+        return error
+    return GitMemoryError(
+        error.code,
+        error.message,
+        hint="decide the drafts again against the reissued task in `details.adjudicationTask`"
+        " and stage that AdjudicationResult",
+        details={
+            **(error.details or {}),
+            "reissuedTaskId": task.task_id,
+            "adjudicationTask": task.sharing_contract().to_json(),
+        },
+    )
 
 
 def _apply(
@@ -83,7 +108,9 @@ def _apply(
 ) -> AdjudicationOutcome:
     drafts = {d.candidate_id: d for d in task.drafts}
     pool = {p.id: p for p in task.pool}
-    again = similar_drafts(db, workspace, [(cid, d.content) for cid, d in drafts.items()])
+    again = similar_drafts(
+        db, workspace, row.draft_batch_ref, [(cid, d.content) for cid, d in drafts.items()]
+    )
     if again.result_set_digest != task.binding.result_set_digest:
         raise Stale("result-set-digest-mismatch", _what_changed(task, again))
     decisions = _validated(result.adjudications, drafts, pool)

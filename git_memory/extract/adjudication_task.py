@@ -27,15 +27,21 @@ RESULT_FORMAT = "git-memory-adjudication-result@v1"
 
 
 def similar_drafts(
-    db: StateDB, workspace: Workspace, drafts: list[tuple[str, str]]
+    db: StateDB, workspace: Workspace, batch_task_id: str | None, drafts: list[tuple[str, str]]
 ) -> SimilarResult:
     """The approved entries and candidates closest to each (candidateId, content) draft by
-    dual BM25 search; each draft excludes only itself."""
+    dual BM25 search; each draft excludes only itself and sees, of all drafts, only those of
+    its own batch (the one answering extraction task `batch_task_id`)."""
     return find_similar(
         db,
         workspace.owner,
         [
-            Draft(draft_ref=cid, candidate_id=cid, query_text=search_text_of(text))
+            Draft(
+                draft_ref=cid,
+                candidate_id=cid,
+                query_text=search_text_of(text),
+                batch_task_id=batch_task_id,
+            )
             for cid, text in drafts
         ],
     )
@@ -48,14 +54,30 @@ def build_adjudication_task(
     drafts: list[tuple[str, DraftCandidate]],
 ) -> AdjudicationTask:
     """Recall, bind, plan and keep the adjudication task of a staged batch."""
-    found = similar_drafts(db, workspace, [(cid, d.content) for cid, d in drafts])
+    return adjudication_task_for(workspace, db, batch.task_id, batch.draft_batch_digest(), drafts)
+
+
+def adjudication_task_for(
+    workspace: Workspace,
+    db: StateDB,
+    batch_task_id: str,
+    batch_digest: str,
+    drafts: list[tuple[str, DraftCandidate]],
+    *,
+    reissue_of: str | None = None,
+) -> AdjudicationTask:
+    """Recall the pool of `drafts` (of the batch answering `batch_task_id`) as it is now,
+    bind, plan and keep the adjudication task; the same pool gives the same task.
+    `reissue_of`: the stale task this one replaces (bound, so the id is new even when the
+    pool came back to what the stale task saw)."""
+    found = similar_drafts(db, workspace, batch_task_id, [(cid, d.content) for cid, d in drafts])
     pool = [PoolItem.model_validate(item) for item in found.pool]
     uuid = workspace.database_uuid
     binding = AdjudicationBinding(
         database_uuid=uuid,
         memory_state_uuid=uuid,
         owner=workspace.owner,
-        draft_batch_digest=batch.draft_batch_digest(),
+        draft_batch_digest=batch_digest,
         approved_projection=Projection(
             generation=found.approved_generation, analyzer_version=found.analyzers["approved"]
         ),
@@ -74,6 +96,7 @@ def build_adjudication_task(
         ),
         prompt_version=ADJUDICATION_PROMPT_VERSION,
         schema_version=RESULT_FORMAT,
+        reissue_of=reissue_of,
     )
     task_id = f"adjudicate-agent-{binding.digest()}"
     document = AdjudicationTask(
@@ -83,12 +106,7 @@ def build_adjudication_task(
         drafts=[TaskDraft(**dict(draft), candidate_id=cid) for cid, draft in drafts],
         recall_sets=[RecallSet.model_validate(item) for item in found.recall_sets],
         pool=pool,
-        contract=AdjudicationContract(
-            prompts=AdjudicationPrompts(
-                prompt_version=ADJUDICATION_PROMPT_VERSION,
-                adjudication=prompt_text(ADJUDICATION_PROMPT_VERSION),
-            )
-        ),
+        contract=adjudication_contract(),
     )
     plan_task(
         db,
@@ -96,7 +114,17 @@ def build_adjudication_task(
         kind="adjudication",
         owner=workspace.owner,
         binding=binding.to_json(),
-        draft_batch_ref=batch.task_id,
+        draft_batch_ref=batch_task_id,
     )
     artifacts.save_adjudication(workspace.worktree.state_home, document)
     return document
+
+
+def adjudication_contract() -> AdjudicationContract:
+    """The whole contract of an adjudication task: its prompt and its answer's schema."""
+    return AdjudicationContract(
+        prompts=AdjudicationPrompts(
+            prompt_version=ADJUDICATION_PROMPT_VERSION,
+            adjudication=prompt_text(ADJUDICATION_PROMPT_VERSION),
+        )
+    )

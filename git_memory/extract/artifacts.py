@@ -40,6 +40,20 @@ def save_recall(state_home: Path, record: RecallRecord) -> None:
     _save(_path(state_home, RECALLS, record.task.task_id), record.to_json())
 
 
+def recalls_holding(state_home: Path, evidence_ids: set[str]) -> dict[str, str]:
+    """Evidence id -> the extraction task whose catalog holds it, for those of `evidence_ids`
+    some kept recall record holds (ids are unique to a chunk, so one task per id)."""
+    folder = state_home / ARTIFACTS_DIR / RECALLS
+    wanted = {f'"{e}"'.encode(): e for e in evidence_ids}
+    found: dict[str, str] = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        data = read_private(path)
+        for needle, evidence_id in wanted.items():
+            if evidence_id not in found and needle in data:
+                found[evidence_id] = path.stem
+    return found
+
+
 def save_adjudication(state_home: Path, task: AdjudicationTask) -> None:
     """Keep the adjudication task as issued (its drafts and pool) for the second stage."""
     _save(_path(state_home, ADJUDICATIONS, task.task_id), task.to_json())

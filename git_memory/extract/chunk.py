@@ -1,9 +1,13 @@
-"""`memory-chunker@1`: pack whole consecutive turns into chunks of at most 40,960 bytes.
+"""`memory-chunker@2`: pack whole consecutive turns into chunks of at most 40,960 bytes.
 
-A turn is never split and user/assistant text is never cut. Only a turn that alone exceeds
-the budget has its tool payloads over 2,048 bytes excerpted (largest first, earlier first on
-ties) to head and tail 1,024 bytes with the total size and sha256; every loss is declared in
-the chunk's coverage.
+A turn is never split across chunks. Tool payloads are cut to what evidence needs: every one
+over 2,048 bytes is excerpted to head and tail 1,024 bytes (a file dump or a long log says
+what it is in its first and last lines). A turn that still exceeds the budget alone has its
+payloads over 512 bytes cut to head and tail 256, then the tool events in its middle folded
+into one line, then its longest user or assistant texts (a pasted document) cut in the
+middle, until it fits. The budget counts the transcript's preamble and turn markers. Every
+cut is declared in the text, with the total size and sha256 of what was cut, and in the
+chunk's coverage.
 """
 
 from __future__ import annotations
@@ -14,14 +18,22 @@ from dataclasses import dataclass, replace
 from git_memory.contracts.extraction import CoverageItem, TurnRange
 from git_memory.extract.source import SourceEvent, SourceTurn
 
-CHUNKER_VERSION = "memory-chunker@1"
+CHUNKER_VERSION = "memory-chunker@2"
 CHUNK_BUDGET_BYTES = 40_960
 EXCERPT_THRESHOLD_BYTES = 2_048
 EXCERPT_SIDE_BYTES = 1_024
+TIGHT_THRESHOLD_BYTES = 512
+TIGHT_SIDE_BYTES = 256
+# Room kept for the marker that declares a cut of a text.
+MARKER_ROOM_BYTES = 256
+# What the transcript adds around the events (`transcript.py`): the preamble and end marker
+# once, a `<<past-turn …>>` marker per turn; both count against the budget.
+PREAMBLE_ROOM_BYTES = 1_280
+TURN_MARKER_BYTES = 64
 
 
 def event_cost(event: SourceEvent) -> int:
-    """Serialized bytes of one event: `<<past-ROLE>>\\n` + text + blank line."""
+    """Serialized bytes of one event: `<<past-ROLE>>\n` + text + blank line."""
     return len(f"<<past-{event.kind}>>\n{event.text}\n\n".encode())
 
 
@@ -30,38 +42,100 @@ def turn_cost(events: tuple[SourceEvent, ...]) -> int:
     return sum(event_cost(event) for event in events)
 
 
-def excerpt(event: SourceEvent) -> SourceEvent:
-    """Head/tail excerpt of a tool payload, cut on bytes with a lossy decode."""
+def excerpt(event: SourceEvent, side: int = EXCERPT_SIDE_BYTES) -> SourceEvent:
+    """Head/tail excerpt of an event's text, cut on bytes with a lossy decode; the cut is
+    declared with the whole text's size and sha256 (of the original when cut twice)."""
     raw = event.text.encode()
-    sha = hashlib.sha256(raw).hexdigest()
+    sha = event.payload_sha256 or hashlib.sha256(raw).hexdigest()
+    total = event.payload_bytes or len(raw)
+    what = "tool payload" if event.is_tool_payload else f"{event.kind} text"
     marker = (
-        f"[[tool payload truncated by {CHUNKER_VERSION}: total {len(raw)} bytes, "
-        f"sha256={sha}; head/tail {EXCERPT_SIDE_BYTES}-byte excerpts]]"
+        f"[[{what} truncated by {CHUNKER_VERSION}: total {total} bytes, "
+        f"sha256={sha}; head/tail {side}-byte excerpts]]"
     )
-    head = raw[:EXCERPT_SIDE_BYTES].decode("utf-8", "replace")
-    tail = raw[-EXCERPT_SIDE_BYTES:].decode("utf-8", "replace")
+    head = raw[:side].decode("utf-8", "replace")
+    tail = raw[-side:].decode("utf-8", "replace")
     return replace(
         event,
         text=f"{head}\n{marker}\n{tail}",
         truncated=True,
         payload_sha256=sha,
-        payload_bytes=len(raw),
+        payload_bytes=total,
+    )
+
+
+def cut_payloads(events: tuple[SourceEvent, ...]) -> tuple[SourceEvent, ...]:
+    """Every tool payload over the threshold as its head/tail excerpt."""
+    return tuple(
+        excerpt(e)
+        if e.is_tool_payload and not e.truncated and len(e.text.encode()) > EXCERPT_THRESHOLD_BYTES
+        else e
+        for e in events
     )
 
 
 def fit_turn(events: tuple[SourceEvent, ...], budget: int) -> tuple[SourceEvent, ...]:
-    """Excerpt the largest tool payloads of an over-budget turn until it fits (or none left)."""
+    """Cut an over-budget turn until it fits: payloads to a tighter excerpt (largest first,
+    earlier first on ties), then the longest user or assistant texts in the middle."""
     current = list(events)
-    order = sorted(
+    payloads = sorted(
         (i for i, e in enumerate(current) if e.is_tool_payload),
         key=lambda i: (-len(current[i].text.encode()), i),
     )
-    for index in order:
+    for index in payloads:
         if turn_cost(tuple(current)) <= budget:
+            return tuple(current)
+        if len(current[index].text.encode()) > TIGHT_THRESHOLD_BYTES:
+            current[index] = excerpt(current[index], TIGHT_SIDE_BYTES)
+    current = _fold_tool_events(current, budget)
+    texts = sorted(
+        (i for i, e in enumerate(current) if not e.is_tool_payload),
+        key=lambda i: (-len(current[i].text.encode()), i),
+    )
+    for index in texts:
+        over = turn_cost(tuple(current)) - budget
+        if over <= 0:
             break
-        if len(current[index].text.encode()) > EXCERPT_THRESHOLD_BYTES:
-            current[index] = excerpt(current[index])
+        size = len(current[index].text.encode())
+        side = (size - over - MARKER_ROOM_BYTES) // 2
+        if side >= TIGHT_SIDE_BYTES:
+            current[index] = excerpt(current[index], side)
+        elif size > 2 * TIGHT_SIDE_BYTES + MARKER_ROOM_BYTES:
+            current[index] = excerpt(current[index], TIGHT_SIDE_BYTES)
     return tuple(current)
+
+
+def _fold_tool_events(events: list[SourceEvent], budget: int) -> list[SourceEvent]:
+    """A turn of hundreds of tool calls that is over the budget even with every payload cut
+    keeps its first and last tool events; those in the middle, nearest the middle first,
+    become one line that declares how many were left out, their size and sha256."""
+    tools = [i for i, e in enumerate(events) if e.is_tool_payload]
+    over = turn_cost(tuple(events)) - budget + MARKER_ROOM_BYTES
+    if over <= 0 or not tools:
+        return events
+    middle = len(tools) // 2
+    order = sorted(tools, key=lambda i: (abs(tools.index(i) - middle), i))
+    dropped: set[int] = set()
+    for index in order:
+        if over <= 0:
+            break
+        dropped.add(index)
+        over -= event_cost(events[index])
+    cut = [events[i].payload_sha256 or events[i].text for i in sorted(dropped)]
+    total = sum(events[i].payload_bytes or len(events[i].text.encode()) for i in dropped)
+    sha = hashlib.sha256("\n".join(cut).encode()).hexdigest()
+    line = SourceEvent(
+        kind="tool_result",
+        text=f"[[{len(dropped)} tool calls and results omitted by {CHUNKER_VERSION}: total "
+        f"{total} bytes, sha256={sha}]]",
+        truncated=True,
+        payload_sha256=sha,
+        payload_bytes=total,
+    )
+    first = min(dropped)
+    return [
+        line if i == first else e for i, e in enumerate(events) if i == first or i not in dropped
+    ]
 
 
 @dataclass(frozen=True)
@@ -119,14 +193,24 @@ class TurnChunk:
         return sorted({e.payload_sha256 for t in self.turns for e in t.events if e.payload_sha256})
 
 
-def chunk_turns(turns: list[SourceTurn], budget: int = CHUNK_BUDGET_BYTES) -> list[TurnChunk]:
-    """Greedily pack one session's selected turns (in order) into chunks."""
+def chunk_turns(
+    turns: list[SourceTurn],
+    budget: int = CHUNK_BUDGET_BYTES,
+    skip: frozenset[int] = frozenset(),
+) -> list[TurnChunk]:
+    """Greedily pack one session's selected turns (in order) into chunks, leaving out the
+    indexes in `skip` (turns handed out with another session already)."""
     chunks: list[TurnChunk] = []
     pending: list[ChunkTurn] = []
     used = 0
+    budget -= PREAMBLE_ROOM_BYTES  # the transcript's preamble and end marker
     for index, turn in enumerate(turns):
-        events = turn.events if turn_cost(turn.events) <= budget else fit_turn(turn.events, budget)
-        cost = turn_cost(events)
+        if index in skip:
+            continue
+        events = cut_payloads(turn.events)
+        if turn_cost(events) + TURN_MARKER_BYTES > budget:
+            events = fit_turn(events, budget - TURN_MARKER_BYTES)
+        cost = turn_cost(events) + TURN_MARKER_BYTES
         if pending and used + cost > budget:
             chunks.append(TurnChunk(tuple(pending)))
             pending, used = [], 0

@@ -42,7 +42,7 @@ def extraction_coverage(task: ExtractionTask) -> list[InputCoverage]:
             chunk.transcript.encode(),
             truncated=truncated,
         ),
-        _prompt(prompts.prompt_version, prompts.extraction),
+        _prompt(prompts.prompt_version, prompts.extraction or ""),
     ]
 
 
@@ -57,5 +57,5 @@ def adjudication_coverage(task: AdjudicationTask) -> list[InputCoverage]:
             _item(kind, pool.id, pool.summary.encode(), revision=pool.revision, truncated=True)
         )
     prompts = task.contract.prompts
-    items.append(_prompt(prompts.prompt_version, prompts.adjudication))
+    items.append(_prompt(prompts.prompt_version, prompts.adjudication or ""))
     return items

@@ -1,6 +1,7 @@
 """The evidence catalog of a chunk: opaque public ids, host-side strength and limitations.
 
-Public entries are `{evidenceId, kind, pointerDigest, display}` only; relation, strength and
+Public entries are `{evidenceId, kind, pointerDigest, display}` only (an id is unique to its
+chunk: the same pointer cited from two tasks has two ids); relation, strength and
 limitations stay in the host's internal index so a model can never claim or inflate them.
 """
 
@@ -65,6 +66,13 @@ def _add(
     current.limitations.update(limitations)
 
 
+def chunk_scope(chunk: TurnChunk) -> str:
+    """What makes a chunk's evidence ids its own: its session and first turn. A turn pointer
+    names only a turn index, so without it `turn 3` of two sessions (or chunks) would get the
+    same id, and a citation copied from another task would point at the wrong turn."""
+    return digest({"session": chunk.turns[0].turn.session_key, "start": chunk.turns[0].index})
+
+
 def build_catalog(chunk: TurnChunk) -> tuple[list[CatalogItem], dict[int, str]]:
     """The chunk's catalog (ordered kind, pointerDigest) and its turnIndex → evidenceId map."""
     merged: dict[str, _Merged] = {}
@@ -79,9 +87,10 @@ def build_catalog(chunk: TurnChunk) -> tuple[list[CatalogItem], dict[int, str]]:
         for edge in chunk_turn.turn.edges:
             _add(merged, edge.pointer, edge.relation, edge.strength, edge.limitations)
     ordered = sorted(merged.items(), key=lambda kv: (KIND_ORDER[str(kv[1].pointer["kind"])], kv[0]))
+    scope = chunk_scope(chunk)
     items = [
         CatalogItem(
-            evidence_id=f"ev-{position}-{key[:12]}",
+            evidence_id=f"ev-{position}-{digest({'chunk': scope, 'pointer': key})[:12]}",
             pointer=m.pointer,
             pointer_digest=key,
             strength=m.strength,

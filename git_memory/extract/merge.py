@@ -60,17 +60,26 @@ def merge_into_draft(
     payload = EntryPayload.model_validate(draft.payload)
     statements = list(payload.statements)
     approved: list[str] = []
+    replaced: list[dict[str, str]] = list(payload.replaced_candidates or [])
     for target_id in decision.target_ids:
         target = pool[target_id]
         if target.source_kind == "approved":
             approved.append(target_id)
             continue
-        statements += _absorb(workspace, db, draft, target, {s.statement_id for s in statements})
+        taken = {s.statement_id for s in statements}
+        moved, old_text = _absorb(workspace, db, draft, target, taken)
+        statements += moved
+        replaced.append({"candidateId": target_id, "content": old_text})
     fields = decision.merged_fields.to_json() if decision.merged_fields else {}
     if "occurred" in fields:
         fields["occurred"] = sorted(set(payload.occurred or []) | set(fields["occurred"]))
     merged = EntryPayload.model_validate(
-        {**payload.to_json(), **fields, "statements": [s.to_json() for s in statements]}
+        {
+            **payload.to_json(),
+            **fields,
+            "statements": [s.to_json() for s in statements],
+            **({"replacedCandidates": replaced} if replaced else {}),
+        }
     )
     if approved:
         merged = merged.model_copy(update={"action": decision.action, "target_entry_ids": approved})
@@ -87,8 +96,9 @@ def merge_into_draft(
 
 def _absorb(
     workspace: Workspace, db: StateDB, draft: Candidate, target: PoolItem, taken: set[str]
-) -> list[DraftStatement]:
-    """Move a candidate target's statements into the draft and discard the target."""
+) -> tuple[list[DraftStatement], str]:
+    """Move a candidate target's statements into the draft and discard the target; the
+    statements moved and the target's text (review shows it beside the new one)."""
     check_target_revision(db, target)
     source = require_candidate(db, target.id, workspace.owner)
     renamed: dict[str, str] = {}
@@ -112,7 +122,7 @@ def _absorb(
                 dataclasses.replace(assessment, statement_id=renamed[assessment.statement_id]),
             )
     discard(db, source.candidate_id, expected_revision=source.revision)
-    return moved
+    return moved, str(source.payload.get("content", ""))
 
 
 def _free_id(statement_id: str, taken: set[str]) -> str:

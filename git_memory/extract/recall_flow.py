@@ -6,11 +6,18 @@ import time
 from collections.abc import Collection
 
 from git_memory.contracts.extraction import MemoryExtractionRequest
-from git_memory.contracts.recall import AgentRecall, RecallGuidance, RecallSelection
+from git_memory.contracts.recall import (
+    AgentRecall,
+    RecallContracts,
+    RecallGuidance,
+    RecallSelection,
+)
 from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
+from git_memory.extract.adjudication_task import adjudication_contract
+from git_memory.extract.adjudication_waits import current_adjudications
 from git_memory.extract.select import WindowSelection, select
-from git_memory.extract.tasks import PlannedTask, build_tasks
+from git_memory.extract.tasks import PlannedTask, build_tasks, extraction_contract
 from git_memory.sessions.providers.base import enabled
 from git_memory.sessions.sync import sync
 from git_memory.skills.recall_memory import build_contexts, load_sources
@@ -23,6 +30,7 @@ GUIDANCE_RULES = [
     "candidates are immutable.",
     "Cite only evidence ids from the task's evidenceCatalog (or its turnEvidence map).",
     "Stage the CandidateDraftBatch, then stage the AdjudicationResult the response asks for.",
+    "Decide the adjudicationTasks first: their drafts wait, and count as nothing until decided.",
     "Never stage secrets, session ids or absolute home paths: the lint gate refuses them.",
     "The human confirms each statement in `git memory review` before prepare and promote.",
 ]
@@ -84,13 +92,22 @@ def recall(
     selection, pending = pending_tasks(workspace, request.request, now=now)
     sources = load_sources(workspace)
     memory_context, skill_context = build_contexts(sources, request.request.query)
+    waiting = current_adjudications(workspace)
+    tasks = [p.task for p in pending[: request.limit]]
+    # The prompts and schemas travel once, here; each task points to them (repeated by every
+    # task, they were a large share of every recall's bytes).
+    contracts = RecallContracts(
+        extraction=extraction_contract(), adjudication=adjudication_contract()
+    )
     return AgentRecall(
         selection=_selection(selection, len(pending)),
-        tasks=[p.task for p in pending[: request.limit]],
+        tasks=[task.sharing_contract() for task in tasks],
         memory_context=memory_context,
         skill_context=skill_context,
         guidance=RecallGuidance(rules=GUIDANCE_RULES),
         note=_note(selection, pending, request.limit),
+        contracts=contracts if tasks or waiting else None,
+        adjudication_tasks=[task.sharing_contract() for task in waiting] or None,
     )
 
 

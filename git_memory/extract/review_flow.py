@@ -281,11 +281,17 @@ def _evidence_line(evidence: ReviewEvidence, indent: str) -> str:
 
 
 def replaced_lines(item: ReviewItem, indent: str) -> list[str]:
-    """An update's approved text beside its new text, one pair per entry it rewrites."""
+    """An update's approved text beside its new text, one pair per entry it rewrites, and
+    the text of each candidate it replaced in review."""
     lines: list[str] = []
-    for replaced in item.replaces or []:
-        lines.append(f"{indent}updates {replaced.entry_id}:")
-        for label, text in (("approved", replaced.approved_text), ("proposed", item.content)):
+    pairs = [(f"updates {r.entry_id}:", "approved", r.approved_text) for r in item.replaces or []]
+    pairs += [
+        (f"replaces candidate {r.candidate_id}:", "was", r.content)
+        for r in item.replaces_candidates or []
+    ]
+    for heading, old_label, old_text in pairs:
+        lines.append(f"{indent}{heading}")
+        for label, text in ((old_label, old_text), ("proposed", item.content)):
             first, *rest = text.strip().splitlines() or [""]
             lines.append(f"{indent}  {label}: {first}")
             lines += [f"{indent}            {line}" for line in rest]

@@ -11,6 +11,7 @@ from git_memory.contracts.review import (
     ReviewItem,
     ReviewQuote,
     ReviewReplaced,
+    ReviewReplacedCandidate,
     ReviewStatement,
 )
 from git_memory.lint.directives import lint_directives
@@ -69,6 +70,13 @@ def review_model(db: StateDB, candidate: Candidate) -> ReviewItem:
         statements=statements,
         scope=_scope(db, candidate.candidate_id, content) if kind == "entry" else None,
         replaces=_replaced(db, candidate) or None,
+        replaces_candidates=[
+            ReviewReplacedCandidate(
+                candidate_id=one["candidateId"], content=one["content"][:MAX_APPROVED_CHARS]
+            )
+            for one in payload.get("replacedCandidates") or []
+        ]
+        or None,
         directives=review_directives(content) or None,
     )
 

@@ -26,6 +26,7 @@ from git_memory.extract.assess import (
     cited,
 )
 from git_memory.extract.evidence import display
+from git_memory.extract.foreign_evidence import refuse_foreign
 from git_memory.extract.private_text import without_homes
 from git_memory.extract.quotes import Located, TurnSource, locate_quotes
 from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
@@ -72,6 +73,7 @@ def stage_drafts(
             f"the batch's binding differs from task {batch.task_id!r}",
             hint="echo the task's `binding` exactly as recall returned it",
         )
+    refuse_foreign(workspace, record, batch)
     response_digest = digest(batch.to_json())
     token = claim_or_replay(workspace, batch.task_id, response_digest)
     if token is not None:

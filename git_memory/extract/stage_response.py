@@ -6,9 +6,9 @@ from git_memory.contracts.stage import (
     AdjudicationOutcome,
     AgentStage,
     DraftsOutcome,
-    RecallComparison,
     StagedCandidate,
 )
+from git_memory.extract.adjudication_waits import current_adjudication
 from git_memory.extract.review_items import review_model
 from git_memory.extract.staging import staged_candidates
 from git_memory.store.candidates import require_candidate
@@ -16,8 +16,13 @@ from git_memory.store.session import Workspace
 
 
 def batch_response(workspace: Workspace, outcome: DraftsOutcome) -> AgentStage:
-    """Response to a CandidateDraftBatch: the adjudication task, or a visible no-op."""
+    """Response to a CandidateDraftBatch: the adjudication task, or a visible no-op.
+
+    A replay hands out the task that can move the batch's drafts now: the stored one went
+    stale if its pool moved since (`adjudication_waits`)."""
     task, rejected = outcome.adjudication_task, outcome.rejected
+    if task is not None:
+        task = current_adjudication(workspace, outcome.task_id) or task
     if task is None:
         return AgentStage(
             task_id=outcome.task_id,
@@ -37,13 +42,9 @@ def batch_response(workspace: Workspace, outcome: DraftsOutcome) -> AgentStage:
         candidates=staged,
         review_items=[],
         rejected=rejected,
-        adjudication_task=task,
-        recall_comparison=RecallComparison(
-            recall_algorithm_version=task.binding.recall_algorithm_version,
-            recall_sets=task.recall_sets,
-            pool=task.pool,
-            result_set_digest=task.binding.result_set_digest,
-        ),
+        # The task carries the pool and recall sets once, and points to the recall's
+        # prompt and schema instead of repeating them.
+        adjudication_task=task.sharing_contract(),
         next="decide every draft (store, skip, update, merge) against the pool and stage "
         "the AdjudicationResult",
     )

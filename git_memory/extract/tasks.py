@@ -6,7 +6,7 @@ provenance timestamp are the only time-dependent fields and neither enters `sour
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -38,6 +38,7 @@ from git_memory.extract.select import SessionSelection, WindowSelection
 from git_memory.extract.source import SourceTurn
 from git_memory.extract.staging import AGENT_HOLDER, LEASE_MS
 from git_memory.extract.transcript import serialize_chunk
+from git_memory.sessions.query import TurnRecord
 
 if TYPE_CHECKING:
     from git_memory.contracts.binding import RepositoryBinding
@@ -77,10 +78,12 @@ def build_tasks(
     """Every chunk of every selected session (of the sessions `only` names, when given) as a
     planned task, in session order."""
     planned: list[PlannedTask] = []
+    replayed = replayed_turns(selection.sessions)
     for session in selection.sessions:
         if only is not None and session.session_key not in only:
             continue
-        for chunk in chunk_turns(list(session.turns)):
+        skip = replayed.get(session.session_key, frozenset())
+        for chunk in chunk_turns(list(session.turns), skip=skip):
             planned.append(
                 _plan(
                     selection,
@@ -92,6 +95,28 @@ def build_tasks(
                 )
             )
     return planned
+
+
+def replayed_turns(sessions: Sequence[SessionSelection]) -> dict[str, frozenset[int]]:
+    """Per session, the indexes of its turns that repeat, word for word, a turn of a session
+    that started earlier: a resumed or forked session replays the turns of the one it
+    continues, and they are handed out once, with the session they happened in."""
+    seen: set[str] = set()
+    skipped: dict[str, frozenset[int]] = {}
+    ordered = sorted(
+        sessions,
+        key=lambda s: (min((r.started or "" for r in s.records), default=""), s.session_key),
+    )
+    for session in ordered:
+        own = [_replay_key(record) for record in session.records]
+        skipped[session.session_key] = frozenset(i for i, key in enumerate(own) if key in seen)
+        seen.update(own)
+    return skipped
+
+
+def _replay_key(record: TurnRecord) -> str:
+    calls = [[call.name, repr(call.input), call.output] for call in record.tool_calls]
+    return digest({"user": record.user_text, "assistant": record.assistant_text, "calls": calls})
 
 
 def _plan(
@@ -145,12 +170,7 @@ def _plan(
             transcript=serialize_chunk(chunk, turn_map),
         ),
         context=TaskContext(scene_index_summary=None),
-        contract=ExtractionContract(
-            prompts=ExtractionPrompts(
-                prompt_version=EXTRACTION_PROMPT_VERSION,
-                extraction=prompt_text(EXTRACTION_PROMPT_VERSION),
-            )
-        ),
+        contract=extraction_contract(),
     )
     source_digest = task.compute_source_input_digest()
     task = task.model_copy(
@@ -167,6 +187,16 @@ def _plan(
         chunk_ref,
         tuple(catalog),
         tuple(_turn_record(ct.index, ct.turn) for ct in chunk.turns),
+    )
+
+
+def extraction_contract() -> ExtractionContract:
+    """The whole contract of an extraction task: its prompt and its answer's schema."""
+    return ExtractionContract(
+        prompts=ExtractionPrompts(
+            prompt_version=EXTRACTION_PROMPT_VERSION,
+            extraction=prompt_text(EXTRACTION_PROMPT_VERSION),
+        )
     )
 
 

@@ -42,7 +42,14 @@ def _sessions(worktree: Worktree, workspace: Workspace | None) -> Any:
 
 
 def _memory(worktree: Worktree, workspace: Workspace | None) -> Any:
-    return store_status.counts(workspace)
+    counts = store_status.counts(workspace)
+    if workspace is not None and counts["candidates"]["draft"]:
+        # Start-up seam: only drafts that wait need the extraction flow's modules.
+        from git_memory.extract.adjudication_waits import waiting  # noqa: PLC0415
+
+        with workspace.db.read():
+            counts["adjudications"] = [one.to_json() for one in waiting(workspace.db, workspace)]
+    return counts
 
 
 def _promotions(worktree: Worktree, workspace: Workspace | None) -> Any:
@@ -191,6 +198,15 @@ def _plan_waits(plan: dict[str, Any]) -> str:
     return f"{confirmed} waits; write it".lstrip()
 
 
+def _adjudication_line(batch: dict[str, Any]) -> str:
+    drafts = _count(batch["drafts"], "draft", "drafts")
+    task = batch["adjudicationTaskId"]
+    if batch["state"] in ("pending", "claimed"):
+        return f"{drafts} of {batch['draftsOf']}: adjudication task {task} waits"
+    why = "was never issued" if task is None else f"{task} went {batch['state']}"
+    return f"{drafts} of {batch['draftsOf']}: its adjudication task {why}; recall reissues it"
+
+
 def _approved_line(approved: dict[str, Any]) -> str:
     line = _count(approved["entries"], "approved entry", "approved entries")
     retired = approved.get("retired", 0)
@@ -231,6 +247,8 @@ def _waiting(counts: dict[str, Any], ids: ShortIds) -> list[str]:
     if candidates.get("draft"):
         number = _count(candidates["draft"], "draft waits", "drafts wait")
         items.append(f"{number} for the agent's duplicate check (memory_stage adjudication)")
+        for batch in memory.get("adjudications", []):
+            items.append(f"  {_adjudication_line(batch)}")
     for plan in promotions.get("openPlans", []):
         if plan["status"] != "applying":  # an applying plan is listed as interrupted below
             items.append(_plan_line(plan["planId"], _plan_waits(plan), ids))

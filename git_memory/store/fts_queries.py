@@ -77,7 +77,8 @@ CANDIDATE_HITS = (
     "SELECT c.candidate_id, c.revision, c.content_digest, c.status, c.summary"
     " FROM candidate_fts JOIN candidates c ON c.seq = candidate_fts.rowid"
     " WHERE candidate_fts MATCH ? AND c.repository_key = ? AND c.worktree_key = ?"
-    " AND c.kind = 'entry' AND c.status IN ('draft', 'quarantined') AND c.candidate_id != ?"
+    " AND c.kind = 'entry' AND c.candidate_id != ?"
+    " AND (c.status = 'quarantined' OR (c.status = 'draft' AND c.task_id = ?))"
     " ORDER BY bm25(candidate_fts), c.candidate_id LIMIT ?"
 )
 
@@ -97,10 +98,25 @@ def approved_hits(db: StateDB, owner: OwnerKeys, match: str, limit: int) -> list
 
 
 def candidate_hits(
-    db: StateDB, owner: OwnerKeys, match: str, limit: int, exclude_id: str | None
+    db: StateDB,
+    owner: OwnerKeys,
+    match: str,
+    limit: int,
+    exclude_id: str | None,
+    *,
+    batch_task_id: str | None = None,
 ) -> list[FtsHit]:
-    """The owner's visible entry candidates (draft, quarantined) for `match`, minus one id."""
-    params = (match, owner.repository_key, owner.worktree_key, exclude_id or "", limit)
+    """The owner's quarantined entry candidates for `match`, and the drafts of the batch
+    answering `batch_task_id`, minus one id. Drafts of other batches are not memory yet: an
+    unadjudicated draft must never make a later draft look covered."""
+    params = (
+        match,
+        owner.repository_key,
+        owner.worktree_key,
+        exclude_id or "",
+        batch_task_id or "",
+        limit,
+    )
     return [
         FtsHit("candidate", r[0], r[1], r[2], r[3], r[4]) for r in db.rows(CANDIDATE_HITS, params)
     ]

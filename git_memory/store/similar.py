@@ -1,10 +1,12 @@
 """The entries most similar to each draft, for de-duplication: two BM25 lists fused by rank.
 
-For each draft: the owner's approved entries and visible entry candidates (draft and
-quarantined, the draft itself excluded so siblings stay visible), 3·k hits each. Reciprocal
-rank fusion `Σ 1/(60 + rank)` with ranks from 1, ties broken by `(sourceKind, id)`; the top k
-are kept. Raw BM25 scores are never compared across the two corpora. `rank_draft` is the pure
-ranking function; `find_similar` reads the rows (in one snapshot) through `fts_queries`.
+For each draft: the owner's approved entries and visible entry candidates (quarantined, and
+the drafts of the draft's own batch, the draft itself excluded so siblings stay visible; a
+draft of another batch is not memory yet and never counts as covering one), 3·k hits each.
+Reciprocal rank fusion `Σ 1/(60 + rank)` with ranks from 1, ties broken by
+`(sourceKind, id)`; the top k are kept. Raw BM25 scores are never compared across the two
+corpora. `rank_draft` is the pure ranking function; `find_similar` reads the rows (in one
+snapshot) through `fts_queries`.
 
 The algorithm's wire name `recall-rrf@1` and the `recall*` fields below (`recallSets`,
 `recallQueryDigest`) are written into adjudication tasks and results, candidate rows and
@@ -41,11 +43,13 @@ CANDIDATE_ANALYZER = "memory-extraction@1"
 
 @dataclass(frozen=True)
 class Draft:
-    """One draft to match: a caller reference, its candidate id (if stored), its text."""
+    """One draft to match: a caller reference, its candidate id (if stored), its text, and
+    the extraction task its batch answers (whose sibling drafts it sees)."""
 
     draft_ref: str
     candidate_id: str | None
     query_text: str
+    batch_task_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,7 +170,14 @@ def _rank_all(
         if match is not None:
             lists = [
                 queries.approved_hits(db, owner, match, FETCH_FACTOR * k),
-                queries.candidate_hits(db, owner, match, FETCH_FACTOR * k, draft.candidate_id),
+                queries.candidate_hits(
+                    db,
+                    owner,
+                    match,
+                    FETCH_FACTOR * k,
+                    draft.candidate_id,
+                    batch_task_id=draft.batch_task_id,
+                ),
             ]
         by_key = {(h.source_kind, h.id): h for hits in lists for h in hits}
         ordered = rank_draft(lists, k)

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from git_memory.extract.chunk import (
     CHUNK_BUDGET_BYTES,
+    PREAMBLE_ROOM_BYTES,
+    TURN_MARKER_BYTES,
     chunk_turns,
     event_cost,
     turn_cost,
@@ -43,22 +45,49 @@ def test_event_cost_counts_marker_and_blank_line() -> None:
 
 
 def test_whole_turns_are_packed_greedily_and_exact_fit_stays() -> None:
-    overhead = event_cost(user(""))
-    half = CHUNK_BUDGET_BYTES // 2 - overhead
+    overhead = event_cost(user("")) + TURN_MARKER_BYTES
+    room = CHUNK_BUDGET_BYTES - PREAMBLE_ROOM_BYTES
+    half = room // 2 - overhead
     turns = [turn(i, user("a" * half)) for i in range(3)]
     chunks = chunk_turns(turns)
     assert [c.turn_range.to_json() for c in chunks] == [
         {"start": 0, "end": 1},
         {"start": 2, "end": 2},
     ]
-    assert turn_cost(turns[0].events) * 2 == CHUNK_BUDGET_BYTES
+    assert (turn_cost(turns[0].events) + TURN_MARKER_BYTES) * 2 == room
 
 
-def test_user_text_is_never_cut() -> None:
-    big = "x" * (CHUNK_BUDGET_BYTES * 2)
-    chunks = chunk_turns([turn(0, user(big)), turn(1, user("next"))])
-    assert len(chunks) == 2
-    assert chunks[0].turns[0].events[0].text == big
+def test_a_single_turn_over_the_budget_is_cut_to_fit_and_the_cut_declared() -> None:
+    big = "x" * CHUNK_BUDGET_BYTES + "y" * CHUNK_BUDGET_BYTES
+    payloads = [tool(f"{n}" * 1_500) for n in range(40)]  # each under the excerpt threshold
+    chunks = chunk_turns([turn(0, user(big), *payloads), turn(1, user("next"))])
+    (events,) = [t.events for t in chunks[0].turns[:1]]
+    assert turn_cost(events) <= CHUNK_BUDGET_BYTES
+    text = events[0].text
+    sha = hashlib.sha256(big.encode()).hexdigest()
+    assert text.startswith("x" * 256)
+    assert text.endswith("y" * 256)
+    declared = f"[[user text truncated by memory-chunker@2: total {len(big)} bytes, sha256={sha}"
+    assert declared in text
+    assert all(e.truncated for e in events[1:]), "payloads are cut before the person's words"
+    assert chunks[0].coverage()[0].completeness == "truncated"
+
+
+def test_a_turn_of_hundreds_of_tool_calls_keeps_both_ends_and_declares_the_fold() -> None:
+    calls = [tool(f"call {n:03d} " + "z" * 400) for n in range(300)]
+    chunks = chunk_turns([turn(0, user("fix every test"), *calls)])
+    (only,) = chunks
+    text = serialize_chunk(only, {0: "ev-1-0123456789ab"})
+    assert len(text.encode()) <= CHUNK_BUDGET_BYTES
+    assert "call 000" in text
+    assert "call 299" in text
+    assert "tool calls and results omitted by memory-chunker@2" in text
+    assert only.coverage()[0].completeness == "truncated"
+
+
+def test_short_user_text_is_kept_whole() -> None:
+    chunks = chunk_turns([turn(0, user("a" * 10_000), tool("b" * 1_000))])
+    assert chunks[0].turns[0].events[0].text == "a" * 10_000
     assert chunks[0].coverage()[0].completeness == "full"
 
 

@@ -57,14 +57,21 @@ def test_related_sibling_makes_the_task_stale(sample_repo: SampleRepo, tmp_path:
     claude, codex = _tasks(sample_repo)
     first = stage(sample_repo.root, _claude_batch(claude), tmp_path).json()
     assert first["adjudicationTask"]["recallSets"][0]["ordered"] == []
-    stage(sample_repo.root, _codex_batch(codex, "Run the test suite with uv run pytest."), tmp_path)
+    related = _codex_batch(codex, "Run the test suite with uv run pytest.")
+    sibling = stage(sample_repo.root, related, tmp_path).json()["adjudicationTask"]
+    # A draft is not memory: the other batch's draft is not in this pool, nor this one in its.
+    assert sibling["pool"] == []
+    assert stage(sample_repo.root, decisions(sibling), tmp_path).exit_code == 0
     refused = stage(sample_repo.root, decisions(first["adjudicationTask"]), tmp_path)
     error = refused.json()["error"]
     assert error["code"] == "GM_TASK_STALE"
     assert error["details"]["reason"] == "result-set-digest-mismatch"
     assert error["details"]["added"] == [f"{codex['taskId']}-c1"]
     review = run_cli(["review", "--format", "json"], cwd=sample_repo.root).json()
-    assert review["items"] == [], "a stale adjudication quarantines nothing"
+    shown = [item["candidateId"] for item in review["items"]]
+    assert shown == [f"{codex['taskId']}-c1"], "a stale adjudication quarantines nothing"
+    reissued = error["details"]["adjudicationTask"]
+    assert [hit["id"] for hit in reissued["recallSets"][0]["ordered"]] == shown
 
 
 def test_two_processes_stage_the_same_task(sample_repo: SampleRepo, tmp_path: Path) -> None:

@@ -54,12 +54,17 @@ def test_whole_flow_over_mcp(mode: str, tmp_path: Path, hermetic_env: dict[str, 
         async with stdio(params, tmp_path / "err.log", mode=mode, elicit=elicit) as client:
             recalled = await _ok(client, "memory_recall", recall_request)
             (task,) = recalled["tasks"]
-            # The task names and carries the schema of the document that answers it.
-            assert task["contract"]["documentSchema"]["properties"]["candidates"]
+            # The recall carries, once, the schema of the document that answers each task
+            # kind; the tasks point to it.
+            contracts = recalled["contracts"]
+            assert task["contract"]["sharedIn"] == "contracts.extraction"
+            assert contracts["extraction"]["documentSchema"]["properties"]["candidates"]
             staged = await _ok(client, "memory_stage_drafts", sample_batch(task))
             assert staged["status"] == "adjudication-required"
             adjudication = staged["adjudicationTask"]
-            assert adjudication["contract"]["documentSchema"]["properties"]["adjudications"]
+            assert adjudication["contract"]["sharedIn"] == "contracts.adjudication"
+            assert "documentSchema" not in adjudication["contract"]
+            assert contracts["adjudication"]["documentSchema"]["properties"]["adjudications"]
             stored = await _ok(client, "memory_stage_adjudication", decisions(adjudication))
             assert stored["status"] == "staged"
             review = await _ok(client, "memory_review", {})

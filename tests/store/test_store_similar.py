@@ -60,7 +60,13 @@ def db(db: StateDB, tmp_path: Path) -> StateDB:
         ("cand-3", "sqlite wal discarded idea"),
     ):
         cands.insert_candidate(
-            db, candidate_id=cid, owner=OWNER, kind="entry", payload={"c": text}, content=text
+            db,
+            candidate_id=cid,
+            owner=OWNER,
+            kind="entry",
+            payload={"c": text},
+            content=text,
+            task_id="batch-1",
         )
     cands.discard(db, "cand-3", expected_revision=1)
     cands.insert_candidate(
@@ -74,7 +80,7 @@ def db(db: StateDB, tmp_path: Path) -> StateDB:
 
 def test_similar_sets_pool_and_digests(db: StateDB) -> None:
     drafts = [
-        Draft("d1", "cand-1", "sqlite wal readers and writers"),
+        Draft("d1", "cand-1", "sqlite wal readers and writers", batch_task_id="batch-1"),
         Draft("d2", None, "lease epoch"),
     ]
     result = find_similar(db, OWNER, drafts, k=5)
@@ -125,8 +131,18 @@ def test_similar_sets_pool_and_digests(db: StateDB) -> None:
     assert (result.approved_generation, result.approved_coverage) == (1, "complete")
 
 
+def test_drafts_of_another_batch_are_not_in_the_pool(db: StateDB) -> None:
+    """A draft no adjudication has decided is not memory: only its own batch sees it."""
+    text = "sqlite wal readers and writers"
+    elsewhere = find_similar(db, OWNER, [Draft("d1", None, text, batch_task_id="batch-2")])
+    assert [(p["sourceKind"], p["id"]) for p in elsewhere.pool] == [("approved", "wal-mode")]
+    cands.quarantine(db, "cand-2", expected_revision=1)
+    after = find_similar(db, OWNER, [Draft("d1", None, text, batch_task_id="batch-2")])
+    assert ("candidate", "cand-2") in [(p["sourceKind"], p["id"]) for p in after.pool]
+
+
 def test_result_digest_moves_with_a_pool_revision(db: StateDB) -> None:
-    drafts = [Draft("d1", "cand-1", "sqlite wal readers and writers")]
+    drafts = [Draft("d1", "cand-1", "sqlite wal readers and writers", batch_task_id="batch-1")]
     before = find_similar(db, OWNER, drafts)
     again = find_similar(db, OWNER, drafts)
     assert before.result_set_digest == again.result_set_digest
