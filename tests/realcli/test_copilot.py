@@ -95,6 +95,21 @@ def test_copilot_cli_lists_each_scope_once_beside_claude_code(
     home = tmp_path / "copilot-home"
     home.mkdir()
     system = json.loads(_copilot(memory.root, home)[0])["messages"][0]["content"]
+    assert system.count(ROOT_FACT) == 1
     for scope in ("api", "db", "web"):
         assert system.count(f"| {scope}/** |") == 1, scope
         assert f"| {scope}/** | '.claude/rules/git-memory-{scope}.md' |" in system
+
+
+@pytest.mark.realcli("copilot")
+def test_copilot_cli_gets_each_entry_once_from_the_default_targets(
+    memory: Repo, gm: Any, tmp_path: Path
+) -> None:
+    # The default targets write CLAUDE.md and AGENTS.md, both of which Copilot CLI may read: a
+    # developer who works with Copilot beside them still gets each entry once.
+    memory.git("config", "memory.assembleTargets", "claude,codex")
+    assert gm(["assemble"], cwd=memory.root).exit_code == 0
+    home = tmp_path / "copilot-home"
+    home.mkdir()
+    request = json.dumps(json.loads(_copilot(memory.root, home)[0]), ensure_ascii=False)
+    assert request.count(ROOT_FACT) == 1

@@ -75,12 +75,14 @@ def test_gemini_cli_gets_the_root_block_and_the_web_block_once_it_reads_a_web_fi
     first, after_read = turns
     root_file, web_file = memory.root / "GEMINI.md", memory.root / "web" / "GEMINI.md"
     assert ROOT_FACT in _context(first, str(root_file))
+    assert first.count(ROOT_FACT) == 1  # GEMINI.md only, though AGENTS.md holds it too
     assert WEB_FACT not in first
     assert str(web_file) not in first
     assert "export {};" in after_read  # the read_file result came back
     web = _context(after_read, str(web_file))
     assert "Team memory for web/" in web
     assert WEB_FACT in web
+    assert after_read.count(WEB_FACT) == 1
     assert API_FACT not in after_read
 
 
@@ -131,5 +133,6 @@ def test_qwen_code_gets_qwen_md_at_the_root_and_the_web_block_in_web(
     web = _context(in_web, "QWEN.md")
     assert "Team memory for web/" in web
     assert WEB_FACT in web
+    assert in_web.count(WEB_FACT) == 1
     assert ROOT_FACT not in web
     assert API_FACT not in in_web

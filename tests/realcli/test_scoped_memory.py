@@ -89,10 +89,11 @@ def test_claude_code_gets_the_web_rule_after_reading_a_web_file_and_not_before(
     assert len(agent.turns) == 2, [turn[:200] for turn in agent.turns]
     first, after_read = agent.turns
     # CLAUDE.md (the root block) is in every request; the web/ rule only once a web file was read.
-    assert ROOT_FACT in first
+    assert first.count(ROOT_FACT) == 1  # once, though Copilot's and Codex's files hold it too
     assert WEB_FACT not in first
     assert "export {};" in after_read  # the Read result came back
-    assert WEB_FACT in after_read
+    assert after_read.count(ROOT_FACT) == 1
+    assert after_read.count(WEB_FACT) == 1
     assert API_FACT not in after_read
 
 
@@ -114,10 +115,10 @@ def test_codex_in_web_gets_the_nested_agents_md_block_and_elsewhere_not(
     _assemble(memory, gm)
     memory.commit_all("memory assembled")
     in_web = _codex(memory.root / "web", hermetic_env["codex"])
-    assert ROOT_FACT in in_web[0]
-    assert WEB_FACT in in_web[0]
+    assert in_web[0].count(ROOT_FACT) == 1
+    assert in_web[0].count(WEB_FACT) == 1
     assert API_FACT not in in_web[0]
     in_api = _codex(memory.root / "api", hermetic_env["codex"])
-    assert ROOT_FACT in in_api[0]
-    assert API_FACT in in_api[0]
+    assert in_api[0].count(ROOT_FACT) == 1
+    assert in_api[0].count(API_FACT) == 1
     assert WEB_FACT not in in_api[0]
