@@ -36,7 +36,7 @@ def _recall(provider: str) -> dict[str, Any]:
     return {"request": {"window": window, "filters": {"providers": [provider]}}}
 
 
-def _codex_batch(task: dict[str, Any]) -> dict[str, Any]:
+def codex_batch(task: dict[str, Any]) -> dict[str, Any]:
     turn = task["chunk"]["turnEvidence"][0]["evidenceId"]
     return draft_batch(
         task,
@@ -77,7 +77,7 @@ def test_every_order_lands_every_draft(
             ok, second = await _call(client, "memory_recall", _recall("codex"))
             assert ok, second
             (task_a,), (task_b,) = first["tasks"], second["tasks"]
-            batches = {"A": sample_batch(task_a), "B": _codex_batch(task_b)}
+            batches = {"A": sample_batch(task_a), "B": codex_batch(task_b)}
             adjudications: dict[str, dict[str, Any]] = {}
             reissued = 0
             for step in order:

@@ -22,7 +22,7 @@ from git_memory.mcp.surface import EVERYDAY_BUDGET
 from tests.conftest import PROJECT_ROOT
 from tests.extract.conftest import build_sample_repo
 from tests.realcli.conftest import cli_version
-from tests.realcli.fake_model import AnthropicAgent, FakeModel
+from tests.realcli.fake_model import AnthropicAgent, FakeModel, ScriptedAgent
 from tests.realcli.flow_checks import check_flow, check_offered_tools
 
 CONTRIB = PROJECT_ROOT / "contrib" / "mcp"
@@ -108,11 +108,13 @@ def _run_claude(
     *,
     elicited: Path | None,
     extra_env: dict[str, str],
+    scripted: ScriptedAgent | None = None,
 ) -> AnthropicAgent:
-    """`claude -p` in `root` against the scripted model; returns the model's side."""
+    """`claude -p` in `root` against the scripted model (the default flow unless `scripted`
+    is given); returns the model's side."""
     settings = json.loads((CONTRIB / "claude-settings.json").read_text())
     (allowed,) = settings["permissions"]["allow"]
-    agent = AnthropicAgent()
+    agent = AnthropicAgent() if scripted is None else AnthropicAgent(scripted)
     with FakeModel(agent) as model:
         env = _client_env(model.url, hermetic_env) | extra_env
         if elicited is not None:
