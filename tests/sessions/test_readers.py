@@ -120,13 +120,16 @@ def test_codex_twins_count_once_and_terminal_seals() -> None:
 
 def test_codex_era_b_cwd_from_environment_context() -> None:
     lines = (
-        FIXTURES / "codex" / "AcidicSoil__codex-session-viewer__example.excerpt-L1-110.jsonl"
+        FIXTURES
+        / "codex"
+        / "jnarowski__agentcmd__rollout-2025-09-25T15-12-14-019982b8-3422-79e0-8b3b-05abaf4f3c3e"
+        ".jsonl"
     ).read_bytes()
-    turns = _turns("codex", lines)
-    assert turns[0].user_text.startswith("What's the next task")
-    assert {t.cwd for t in turns} == {"/home/user/projects/codex-session-viewer"}
-    assert sum(len(t.tools) for t in turns) == 17  # every function_call, paired by call_id
-    assert all(c.output is not None for t in turns for c in t.tools)
+    (turn,) = _turns("codex", lines)
+    assert turn.user_text.startswith("Evaluate @packages/services")
+    assert turn.cwd == "/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2"
+    assert len(turn.tools) == 34  # every function_call, paired by call_id
+    assert all(c.output is not None for c in turn.tools)
 
 
 def test_codex_ide_preamble_is_stripped() -> None:
