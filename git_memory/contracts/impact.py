@@ -56,7 +56,8 @@ class EntryImpact(Model):
     `landingFound`: `commit` (its commit time), `content` (rewritten history: an older
     commit with the same text from before the rewrite) or `author date` (rewritten
     history: the rewritten commit's author time); `split`: the verdict of each worktree's
-    sessions alone, given only when one differs from the verdict."""
+    sessions alone, and `personSplit` of each person's (`you`, `teammate N`), each given
+    only when one differs from the verdict."""
 
     id: str
     kind: SubjectKind
@@ -69,12 +70,14 @@ class EntryImpact(Model):
     first_landed_at: str | None = None
     landing_found: LandingFound | None = None
     split: dict[str, Verdict] = Field(default_factory=dict)
+    person_split: dict[str, Verdict] = Field(default_factory=dict)
 
 
 class ImpactResponse(Model):
     """`git-memory-impact@v1`: every measured entry, the counts per verdict, the session
     threshold under which no verdict but `too little data` (and no rate) is given, and one
     summary line for the team. `worktrees`: the worktrees whose sessions were read;
+    `people`: how many people ran them (known by the home directories their sessions show);
     `undated`: the keys of sessions no window can hold (no turn has a start time)."""
 
     format: Literal["git-memory-impact@v1"] = "git-memory-impact@v1"
@@ -84,4 +87,5 @@ class ImpactResponse(Model):
     verdicts: dict[str, int]
     summary: str
     worktrees: list[str] = Field(default_factory=list)
+    people: int = Field(default=0, ge=0)
     undated: list[str] = Field(default_factory=list)

@@ -29,7 +29,7 @@ _HOMES = (
 _HINTS = ("Users", "/home/", "/root")
 
 
-def _hinted(text: str) -> bool:
+def may_name_a_home(text: str) -> bool:
     """Whether the text could name a home (plain substring scans: faster than a pattern)."""
     return any(hint in text for hint in _HINTS)
 
@@ -67,7 +67,7 @@ def rewrite_homes(text: str, local_home: str = "", names: Iterable[str] = ()) ->
     lies) and every user name (`names`, and those its homes reveal) as `<user>`."""
     home = local_home.rstrip("/\\")
     local = len(home) > 1 and home in text
-    if not local and not names and not _hinted(text):
+    if not local and not names and not may_name_a_home(text):
         return Rewrite(text, frozenset())  # most text names no home: a few scans of C speed
     revealed = home_names(text)
     if local:

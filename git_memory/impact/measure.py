@@ -28,7 +28,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import NamedTuple
 
@@ -71,12 +71,14 @@ class LandingSide:
 @dataclass(frozen=True)
 class Measured:
     """An entry's two windows and its verdict (`before`/`after` None when uncommitted);
-    `split`: the verdict of each worktree's sessions alone, when one differs."""
+    `split` and `person_split`: the verdict of each worktree's and each person's sessions
+    alone, when one differs."""
 
     before: LandingSide | None
     after: LandingSide | None
     verdict: str
     split: dict[str, str]
+    person_split: dict[str, str] = field(default_factory=dict)
 
 
 class _Call(NamedTuple):
@@ -89,14 +91,18 @@ class _Call(NamedTuple):
 class SessionIndex:
     """The sessions, oldest first, read once into lookups."""
 
-    def __init__(self, sessions: Sequence[SessionActivity], rule_keys: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        sessions: Sequence[SessionActivity],
+        rule_keys: Iterable[str] = (),
+        people: Sequence[str] = (),
+    ) -> None:
         self.started = [session.started for session in sessions]
         self.worktrees = [session.worktree for session in sessions]
-        # Each worktree's session numbers, when there are several (for the split).
-        self.by_worktree: dict[str, list[int]] = {}
-        if len(set(self.worktrees)) > 1:
-            for number, name in enumerate(self.worktrees):
-                self.by_worktree.setdefault(name, []).append(number)
+        # Each worktree's and each person's session numbers, when there are several (for
+        # the splits); `people` names each session's person, in the sessions' order.
+        self.by_worktree = _groups(self.worktrees)
+        self.by_person = _groups(people)
         self.ran: dict[str, list[int]] = {}
         self.by_kind: dict[str, dict[str, list[int]]] = {}
         self.stated: dict[str, list[int]] = {}
@@ -216,6 +222,15 @@ class _RuleReader:
 _WORD = re.compile(r"[a-z0-9_.\-/]+")
 
 
+def _groups(names: Sequence[str]) -> dict[str, list[int]]:
+    """The session numbers of each name, when there are several names."""
+    groups: dict[str, list[int]] = {}
+    if len(set(names)) > 1:
+        for number, name in enumerate(names):
+            groups.setdefault(name, []).append(number)
+    return groups
+
+
 def _add(found: list[int], number: int) -> None:
     if not found or found[-1] != number:
         found.append(number)
@@ -233,13 +248,19 @@ def measure(index: SessionIndex, subject: Subject, landed: int | None) -> Measur
     before, after = _sides(index, everyone, cut, moment, counted)
     adoption = subject.kind != "rule" or bool(subject.prefers)
     verdict = _verdict(before, after, adoption=adoption)
-    split = {
-        name: _verdict(*_sides(index, own, cut, moment, counted), adoption=adoption)
-        for name, own in sorted(index.by_worktree.items())
-    }
-    if all(alone in (verdict, "too little data") for alone in split.values()):
-        split = {}
-    return Measured(before, after, verdict, split)
+
+    def split(groups: Iterable[tuple[str, list[int]]]) -> dict[str, str]:
+        """Each group's verdict alone, when one tells something else than the verdict."""
+        alone = {
+            name: _verdict(*_sides(index, own, cut, moment, counted), adoption=adoption)
+            for name, own in groups
+        }
+        differs = any(told not in (verdict, "too little data") for told in alone.values())
+        return alone if differs else {}
+
+    # Worktrees by name; people as they came (`you`, `teammate 1`, …).
+    worktrees = split(sorted(index.by_worktree.items()))
+    return Measured(before, after, verdict, worktrees, split(index.by_person.items()))
 
 
 def _sides(

@@ -5,14 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
 from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindow, Verdict
+from git_memory.extract.builtin.people import ActivityPeople, person_labels
 from git_memory.formats.entry import Entry
 from git_memory.impact.measure import MIN_SESSIONS, LandingSide, SessionIndex, measure
 from git_memory.impact.subjects import Subject, subject_of
 from git_memory.repo.landing import entry_landings
-from git_memory.sessions.activity import Activity, session_activity
+from git_memory.sessions.activity import (
+    Activity,
+    SessionActivity,
+    session_activity,
+    worktree_roots,
+)
 from git_memory.verify.check import memory_items
 
 if TYPE_CHECKING:
@@ -55,8 +62,11 @@ def impact(
     )
     sessions = activity.sessions
     subjects = [subject for _, _, subject in entries]
+    people = _people(worktree, sessions)
     index = SessionIndex(
-        sessions, rule_keys=(key for subject in subjects for key in subject.rule_keys)
+        sessions,
+        rule_keys=(key for subject in subjects for key in subject.rule_keys),
+        people=people,
     )
     measured = []
     for entry, path, subject in entries:
@@ -77,6 +87,7 @@ def impact(
                 else None,
                 landing_found=landing.found if landing else None,
                 split=result.split,
+                person_split=result.person_split,
             )
         )
     verdicts = {name: sum(1 for m in measured if m.verdict == name) for name in VERDICTS}
@@ -87,8 +98,26 @@ def impact(
         verdicts=verdicts,
         summary=summary_line(measured),
         worktrees=sorted({session.worktree for session in sessions}),
+        people=len(set(people)),
         undated=activity.undated,
     )
+
+
+def _people(worktree: Worktree, sessions: Sequence[SessionActivity]) -> list[str]:
+    """Who ran each session (`you`, `teammate N`), by the homes its tools reached outside
+    its worktree (`extract/builtin/people.py`)."""
+    if not sessions:
+        return []
+    roots = worktree_roots(worktree)
+    readers: dict[str, ActivityPeople] = {}
+    home = str(Path.home())
+    people = []
+    for session in sessions:
+        if session.worktree not in readers:
+            root = roots.get(session.worktree, worktree.root)
+            readers[session.worktree] = ActivityPeople(str(root), home)
+        people.append(readers[session.worktree].person(session.calls, session.asks))
+    return person_labels(people)
 
 
 def _moment(seconds: int) -> str:

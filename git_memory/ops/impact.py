@@ -23,8 +23,9 @@ def impact(ctx: OpContext, request: ImpactRequest) -> ImpactResponse:
     a trap's command failed with its error, a rule's forbidden command ran without what it
     asks; followed: the fix first, what the rule asks. Verdicts: helped or worse (a rate
     moved 10 points beyond chance), no change, too rare to tell, not relevant (never
-    touched), not relevant since, too little data, uncommitted. Undated sessions are
-    named. A correlation, not an experiment. IDs narrow it. Run `git memory sessions sync`
+    touched), not relevant since, too little data, uncommitted. A worktree's or a
+    person's own verdict shows where it differs. Undated sessions are named. A
+    correlation, not an experiment. IDs narrow it. Run `git memory sessions sync`
     first. Changes nothing.
     """
     response = measure_impact(
@@ -61,7 +62,8 @@ def render(response: ImpactResponse) -> str:
     if any(item.before is not None for item in response.entries):
         lines.append(NOT_AN_EXPERIMENT)
     where = f" in {len(response.worktrees)} worktrees" if len(response.worktrees) > 1 else ""
-    lines.append(f"{response.sessions} sessions read{where}; {response.summary}")
+    who = f" of {response.people} people" if response.people > 1 else ""
+    lines.append(f"{response.sessions} sessions{who} read{where}; {response.summary}")
     return "\n".join(lines)
 
 
@@ -86,6 +88,9 @@ def _line(item: EntryImpact, threshold: int) -> str:
     if item.split:
         split = ", ".join(f"{name} {verdict}" for name, verdict in item.split.items())
         notes.append(f"per worktree: {split}")
+    if item.person_split:
+        split = ", ".join(f"{name} {verdict}" for name, verdict in item.person_split.items())
+        notes.append(f"per person: {split}")
     return f"{text} ({'; '.join(notes)})"
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from git_memory.extract.builtin import renderers
 from git_memory.extract.builtin.corroboration import rank
-from git_memory.extract.builtin.people import LOCAL, person_of
+from git_memory.extract.builtin.people import LOCAL, ActivityPeople, person_labels, person_of
 from git_memory.extract.builtin.window import memory_keys, plan_window
 from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.query import TurnRecord
@@ -76,6 +76,27 @@ def test_a_session_naming_no_home_but_this_machines_is_this_machines_user() -> N
     mine = _call("Read", {"file_path": "/home/me/.config/app.toml"})
     assert person_of([_record("t1", "s", mine)], "/home/me/src/repo", "/home/me") == LOCAL
     assert person_of([_record("t1", "s")], "/home/me/src/repo", "/home/me") == LOCAL
+
+
+def test_a_session_read_from_its_activity_names_the_same_person() -> None:
+    root, home = "/home/me/src/repo", "/home/me"
+    sessions = [
+        ([_call("Read", {"file_path": "/home/me/src/repo/main.go"})], []),
+        ([_call("Read", {"file_path": "C:\\Users\\carol\\x"})], []),
+        ([_call("Bash", {"command": "go build"}, "open /home/dana/.cache/go-build: denied")], []),
+        ([], ["the log is in /Users/erin/Desktop/error.txt"]),
+        ([_call("Read", {"file_path": "/home/me/.config/app.toml"})], ["see /home/me/src/repo"]),
+    ]
+    reader = ActivityPeople(root, home)
+    read = [reader.person(calls, asks) for calls, asks in sessions]
+    expected = [
+        person_of([_record("t1", "s", *calls, user="\n".join(asks))], root, home)
+        for calls, asks in sessions
+    ]
+    assert read == expected
+    assert [person == LOCAL for person in read] == [True, False, False, False, True]
+    assert person_labels(read) == ["you", "teammate 1", "teammate 2", "teammate 3", "you"]
+    assert person_labels([read[2], read[1], read[2]]) == ["teammate 1", "teammate 2", "teammate 1"]
 
 
 # --- the rank ------------------------------------------------------------------------------

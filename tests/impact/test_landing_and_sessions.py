@@ -139,3 +139,48 @@ def test_every_worktree_counts_by_default_and_the_split_shows_when_it_differs(
     alone = impact_report(gm, repo, "--worktree")
     assert alone["sessions"] == 22
     assert alone["entries"][0]["verdict"] == "no change"
+
+
+def _teammate(claude: Path, repo: Repo, reads: str) -> None:
+    """A teammate's sessions an hour after each of `_history`'s, each reading a file under
+    their own home (`reads`): half hit the trap before the landing, none after."""
+    look = (f"ls {reads}", False, "00")
+    later = [[when + timedelta(hours=1) for when in moments] for moments in (BEFORE, AFTER)]
+    sessions(claude, repo, "mate-b", later[0], lambda n: [look, *(HIT if n % 2 else FIX_FIRST)])
+    sessions(claude, repo, "mate-a", later[1], lambda n: [look, *FIX_FIRST])
+
+
+def test_each_persons_verdict_shows_when_it_differs_and_names_no_one(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    claude = hermetic_env["claude"]
+    land(repo, "pytest-needs-uv", TRAP)
+    # This machine's user still hits the trap after it landed; a teammate, whose sessions
+    # read their module cache under their own home, no longer does.
+    sessions(claude, repo, "you-b", BEFORE, lambda n: HIT if n % 2 else FIX_FIRST)
+    sessions(claude, repo, "you-a", AFTER, lambda n: HIT if n % 2 else FIX_FIRST)
+    _teammate(claude, repo, "/Users/alice/go/pkg/mod")
+    report = impact_report(gm, repo)
+    [entry] = report["entries"]
+    assert (report["sessions"], report["people"]) == (44, 2)
+    assert entry["verdict"] == "helped"
+    assert entry["personSplit"] == {"you": "no change", "teammate 1": "helped"}
+    assert entry["split"] == {}
+    text = gm(["impact"], cwd=repo.root).stdout
+    assert "per person: you no change, teammate 1 helped" in text
+    assert "44 sessions of 2 people read;" in text
+    assert "alice" not in text
+    assert "alice" not in str(report)
+
+
+def test_no_person_split_when_everyone_tells_the_same(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    claude = hermetic_env["claude"]
+    land(repo, "pytest-needs-uv", TRAP)
+    _history(claude, repo)
+    _teammate(claude, repo, "/home/bob/.cache/go-build")
+    report = impact_report(gm, repo)
+    [entry] = report["entries"]
+    assert (report["people"], entry["verdict"], entry["personSplit"]) == (2, "helped", {})
+    assert "per person" not in gm(["impact"], cwd=repo.root).stdout

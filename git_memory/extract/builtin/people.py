@@ -20,10 +20,10 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from git_memory.extract.quotes import strings_in
-from git_memory.formats.homes import home_names
+from git_memory.formats.homes import home_names, may_name_a_home
 
 LOCAL = "local"
 # How much of a tool output is looked at for a home (paths in a stack trace or a listing
@@ -67,8 +67,62 @@ def person_of(records: Sequence[Any], root: str, local_home: str) -> str:
     for _, texts, _ in SIGNALS:
         names: Counter[str] = Counter()
         for text in texts(records):
-            names.update(home_names(text.replace(inside, "")) - local)
+            if may_name_a_home(text):
+                names.update(home_names(text.replace(inside, "")) - local)
         if names:
             top = max(sorted(names), key=lambda name: names[name])
             return hashlib.sha256(top.encode("utf-8")).hexdigest()[:16]
     return LOCAL
+
+
+class _Said(NamedTuple):
+    """A session's calls or one of its person's messages, in the shape `person_of` reads."""
+
+    tool_calls: Sequence[Any]
+    user_text: str | None
+
+
+class ActivityPeople:
+    """`person_of` for sessions known by their tool calls and their person's messages alone
+    (what the index's activity holds), all run in the worktree at `root`.
+
+    Most sessions reach no home outside the worktree, and one look at what they hold tells
+    so; sessions repeat their calls and share one decoded input per distinct call, so each
+    input is looked at once (by identity: the sessions keep them alive while this reads)."""
+
+    def __init__(self, root: str, local_home: str) -> None:
+        self.root, self.local_home = root, local_home
+        self._inside = root.rstrip("/\\") + "/"
+        self._inputs: dict[int, bool] = {}
+
+    def person(self, calls: Sequence[Any], asks: Sequence[str]) -> str:
+        """The person who ran a session of these calls and messages."""
+        said = [call.output[:OUTPUT_HEAD] for call in calls if call.output]
+        said += asks
+        if not self._names_a_home("\n".join(said)) and not any(
+            map(self._input_names_a_home, [call.input for call in calls])
+        ):
+            return LOCAL
+        records = [_Said(calls, None), *(_Said((), ask) for ask in asks)]
+        return person_of(records, self.root, self.local_home)
+
+    def _input_names_a_home(self, value: Any) -> bool:
+        # A `repr` escapes no letter of a home's hint, so it hides none.
+        key = id(value)
+        if key not in self._inputs:
+            self._inputs[key] = self._names_a_home(repr(value))
+        return self._inputs[key]
+
+    def _names_a_home(self, text: str) -> bool:
+        return may_name_a_home(text) and may_name_a_home(text.replace(self._inside, ""))
+
+
+def person_labels(people: Sequence[str]) -> list[str]:
+    """A name a reader can use for each session's person: `you` for this machine's user,
+    `teammate N` for the others, numbered in the order their first session came (their
+    digests mean nothing to a reader, and their names stay private)."""
+    numbers: dict[str, int] = {}
+    for person in people:
+        if person != LOCAL and person not in numbers:
+            numbers[person] = len(numbers) + 1
+    return ["you" if person == LOCAL else f"teammate {numbers[person]}" for person in people]
