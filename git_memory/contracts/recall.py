@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StrictBool, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from git_memory.contracts.adjudication import AdjudicationContract, AdjudicationTask
 from git_memory.contracts.base import Hex64, Model, Slug, schema_of
@@ -150,9 +151,11 @@ class RecallGuidance(Model):
         "git-memory-candidate-draft-batch@v1"
     )
     skill_request_format: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
-    # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's).
-    skill_document_schema: dict[str, Any] = Field(
-        default_factory=schema_of("git_memory.contracts.skill.SkillCandidate")
+    # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's); left out,
+    # like `contracts`, when an earlier recall of the same process handed it out.
+    skill_document_schema: dict[str, Any] | SkipJsonSchema[None] = Field(
+        default_factory=schema_of("git_memory.contracts.skill.SkillCandidate"),
+        exclude_if=is_absent,
     )
     rules: list[str]
 
@@ -190,6 +193,13 @@ class AgentRecall(Model):
         default=None,
         exclude_if=is_absent,
         description="The prompts and answer schemas the tasks point to (`contract.sharedIn`).",
+    )
+    contracts_handed_earlier: str | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="Set instead of `contracts` (and `guidance.skillDocumentSchema`) when an "
+        "earlier recall of this MCP session handed the same ones out: their digest, and how to "
+        "have them again (`withContracts`).",
     )
     adjudication_tasks: list[AdjudicationTask] | None = Field(
         default=None,

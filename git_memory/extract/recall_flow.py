@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection
 
+from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import (
     AgentRecall,
@@ -16,6 +17,7 @@ from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.adjudication_task import adjudication_contract
 from git_memory.extract.adjudication_waits import current_adjudications
+from git_memory.extract.contracts_handed import handed_before
 from git_memory.extract.select import WindowSelection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks, extraction_contract
 from git_memory.sessions.providers.base import enabled
@@ -34,6 +36,12 @@ GUIDANCE_RULES = [
     "Never stage secrets, session ids or absolute home paths: the lint gate refuses them.",
     "The human confirms each statement in `git memory review` before prepare and promote.",
 ]
+
+
+HANDED_EARLIER = (
+    "contracts and guidance.skillDocumentSchema {digest} as an earlier recall of this session "
+    "handed them out; recall with withContracts: true to have them again"
+)
 
 
 def pending_tasks(
@@ -99,14 +107,26 @@ def recall(
     contracts = RecallContracts(
         extraction=extraction_contract(), adjudication=adjudication_contract()
     )
+    guidance = RecallGuidance(rules=GUIDANCE_RULES)
+    # ...and once per MCP session (`contracts_handed.py`): a later recall names their digest.
+    shared = digest({"contracts": contracts.to_json(), "guidance": guidance.to_json()})
+    earlier = None
+    if not (tasks or waiting):
+        contracts_out: RecallContracts | None = None
+    elif handed_before(workspace.worktree.state_home, shared) and not request.with_contracts:
+        contracts_out, earlier = None, HANDED_EARLIER.format(digest=shared)
+        guidance = guidance.model_copy(update={"skill_document_schema": None})
+    else:
+        contracts_out = contracts
     return AgentRecall(
         selection=_selection(selection, len(pending)),
         tasks=[task.sharing_contract() for task in tasks],
         memory_context=memory_context,
         skill_context=skill_context,
-        guidance=RecallGuidance(rules=GUIDANCE_RULES),
+        guidance=guidance,
         note=_note(selection, pending, request.limit),
-        contracts=contracts if tasks or waiting else None,
+        contracts=contracts_out,
+        contracts_handed_earlier=earlier,
         adjudication_tasks=[task.sharing_contract() for task in waiting] or None,
     )
 

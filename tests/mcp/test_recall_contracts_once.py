@@ -1,0 +1,69 @@
+"""A recall's contracts travel once per MCP session, and tool results are compact JSON (issue 41).
+
+Through the real `git memory mcp` and the SDK client: the first recall of a session carries
+the prompts and schemas, a later one names their digest instead, `withContracts` brings them
+back, a new session (a new server process) and every CLI run carry them again.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import types
+
+from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
+from tests.mcp.harness import server_parameters, stdio, structured
+
+RECALL = {"request": {"window": {"after": SINCE, "before": UNTIL}}}
+
+
+async def _recall(client: Any, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    result = await client.call_tool("memory_recall", arguments)
+    assert not result.is_error, result.content
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return block.text, structured(result)
+
+
+def test_contracts_once_per_session(tmp_path: Path, hermetic_env: dict[str, Path]) -> None:
+    sample = build_sample_repo(tmp_path, hermetic_env)
+    params = server_parameters(sample.root)
+
+    async def session() -> list[tuple[str, dict[str, Any]]]:
+        async with stdio(params, tmp_path / "err.log") as client:
+            return [
+                await _recall(client, RECALL),
+                await _recall(client, RECALL),
+                await _recall(client, {**RECALL, "withContracts": True}),
+            ]
+
+    (first_text, first), (_, second), (_, again) = anyio.run(session)
+    # Compact JSON: no indentation, no space after separators, the same document.
+    assert "\n" not in first_text
+    assert first_text == json.dumps(first, ensure_ascii=False, separators=(",", ":"))
+    contracts = first["contracts"]
+    assert contracts["extraction"]["documentSchema"]["properties"]["candidates"]
+    assert first["guidance"]["skillDocumentSchema"]["properties"]
+    assert "contractsHandedEarlier" not in first
+
+    assert [t["taskId"] for t in second["tasks"]] == [t["taskId"] for t in first["tasks"]]
+    assert second["tasks"][0]["contract"]["sharedIn"] == "contracts.extraction"
+    assert "contracts" not in second
+    assert "skillDocumentSchema" not in second["guidance"]
+    assert second["guidance"]["rules"] == first["guidance"]["rules"]
+    pointer = second["contractsHandedEarlier"]
+    assert "withContracts" in pointer
+    assert len(pointer.split()[3]) == 64  # the digest of what was handed out
+
+    assert again["contracts"] == contracts
+    assert again["guidance"] == first["guidance"]
+
+    # A new session is a new server process: it hands them out on its first recall.
+    async def new_session() -> dict[str, Any]:
+        async with stdio(params, tmp_path / "err.log") as client:
+            return (await _recall(client, RECALL))[1]
+
+    assert anyio.run(new_session)["contracts"] == contracts
