@@ -58,7 +58,7 @@ MAX_CANDIDATES_PER_BATCH = 8
 MAX_QUOTES = 8
 MAX_QUOTE_CHARS = 480
 PROMPT_VERSION = "memory-prompts@2"
-CHUNKER_VERSION = "memory-chunker@2"
+CHUNKER_VERSION = "memory-chunker@3"
 DRAFT_BATCH_FORMAT: Final = "git-memory-candidate-draft-batch@v1"
 
 

@@ -151,13 +151,14 @@ class RecallGuidance(Model):
         "git-memory-candidate-draft-batch@v1"
     )
     skill_request_format: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
-    # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's); left out,
-    # like `contracts`, when an earlier recall of the same process handed it out.
+    # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's); left out
+    # with the rules, like `contracts`, when an earlier recall of the same process handed
+    # them out.
     skill_document_schema: dict[str, Any] | SkipJsonSchema[None] = Field(
         default_factory=schema_of("git_memory.contracts.skill.SkillCandidate"),
         exclude_if=is_absent,
     )
-    rules: list[str]
+    rules: list[str] | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
 
 class RecallContracts(Model):
@@ -197,7 +198,8 @@ class AgentRecall(Model):
     contracts_handed_earlier: str | None = Field(
         default=None,
         exclude_if=is_absent,
-        description="Set instead of `contracts` (and `guidance.skillDocumentSchema`) when an "
+        description="Set instead of `contracts` (and `guidance.skillDocumentSchema` and "
+        "`guidance.rules`) when an "
         "earlier recall of this MCP session handed the same ones out: their digest, and how to "
         "have them again (`withContracts`).",
     )

@@ -1,8 +1,13 @@
-"""`memory-chunker@2`: pack whole consecutive turns into chunks of at most 40,960 bytes.
+"""`memory-chunker@3`: pack whole consecutive turns into chunks of at most 40,960 bytes.
 
 A turn is never split across chunks. Tool payloads are cut to what evidence needs: every one
-over 2,048 bytes is excerpted to head and tail 1,024 bytes (a file dump or a long log says
-what it is in its first and last lines). A turn that still exceeds the budget alone has its
+over 1,024 bytes is excerpted to head and tail 256 bytes (a command and what it ran on are
+at the head, the exit status before it, errors and results at the tail; a file dump or a
+long log says what it is in its first and last lines), and one that repeats, byte for byte,
+a payload handed out in an earlier turn of the session (the same file read again, the same
+command's same output) is one line naming that turn. A user or assistant message over
+4,096 bytes (a pasted document or log, a program's prompt, long reasoning) keeps its first
+and last 1,536 bytes. A turn that still exceeds the budget alone has its
 payloads over 512 bytes cut to head and tail 256, then the tool events in its middle folded
 into one line, then its longest user or assistant texts (a pasted document) cut in the
 middle, until it fits. The budget counts the transcript's preamble and turn markers. Every
@@ -18,10 +23,15 @@ from dataclasses import dataclass, replace
 from git_memory.contracts.extraction import CoverageItem, TurnRange
 from git_memory.extract.source import SourceEvent, SourceTurn
 
-CHUNKER_VERSION = "memory-chunker@2"
+CHUNKER_VERSION = "memory-chunker@3"
 CHUNK_BUDGET_BYTES = 40_960
-EXCERPT_THRESHOLD_BYTES = 2_048
-EXCERPT_SIDE_BYTES = 1_024
+EXCERPT_THRESHOLD_BYTES = 1_024
+EXCERPT_SIDE_BYTES = 256
+# A person's or the agent's message is cut only past this: its own words are the evidence.
+MESSAGE_THRESHOLD_BYTES = 4_096
+MESSAGE_SIDE_BYTES = 1_536
+# A payload shorter than this is not worth a line that points to its earlier copy.
+REPEAT_MIN_BYTES = 256
 TIGHT_THRESHOLD_BYTES = 512
 TIGHT_SIDE_BYTES = 256
 # Room kept for the marker that declares a cut of a text.
@@ -65,13 +75,48 @@ def excerpt(event: SourceEvent, side: int = EXCERPT_SIDE_BYTES) -> SourceEvent:
 
 
 def cut_payloads(events: tuple[SourceEvent, ...]) -> tuple[SourceEvent, ...]:
-    """Every tool payload over the threshold as its head/tail excerpt."""
-    return tuple(
-        excerpt(e)
-        if e.is_tool_payload and not e.truncated and len(e.text.encode()) > EXCERPT_THRESHOLD_BYTES
-        else e
-        for e in events
-    )
+    """Every tool payload over its threshold, and every message over 4 KiB (a pasted document
+    or log, a program's prompt, long reasoning), as its head/tail excerpt."""
+    cut: list[SourceEvent] = []
+    for event in events:
+        size = len(event.text.encode())
+        if event.truncated:
+            cut.append(event)
+        elif event.is_tool_payload:
+            cut.append(excerpt(event) if size > EXCERPT_THRESHOLD_BYTES else event)
+        elif size > MESSAGE_THRESHOLD_BYTES:
+            cut.append(excerpt(event, MESSAGE_SIDE_BYTES))
+        else:
+            cut.append(event)
+    return tuple(cut)
+
+
+def mark_repeats(
+    events: tuple[SourceEvent, ...], index: int, seen: dict[str, int]
+) -> tuple[SourceEvent, ...]:
+    """Every tool payload of turn `index` that repeats one of an earlier turn in `seen` (sha256
+    of the whole payload to the turn it was handed out in) as one line naming that turn; the
+    others are recorded in `seen`."""
+    marked: list[SourceEvent] = []
+    for event in events:
+        size = event.payload_bytes or len(event.text.encode())
+        if not event.is_tool_payload or size < REPEAT_MIN_BYTES:
+            marked.append(event)
+            continue
+        sha = event.payload_sha256 or hashlib.sha256(event.text.encode()).hexdigest()
+        first = seen.setdefault(sha, index)
+        if first == index:
+            marked.append(event)
+            continue
+        what = "tool call" if event.kind == "tool_call" else "tool result"
+        line = (
+            f"[[{what} repeated by {CHUNKER_VERSION}: the same {size} bytes as in turn {first}, "
+            f"sha256={sha}]]"
+        )
+        marked.append(
+            replace(event, text=line, truncated=True, payload_sha256=sha, payload_bytes=size)
+        )
+    return tuple(marked)
 
 
 def fit_turn(events: tuple[SourceEvent, ...], budget: int) -> tuple[SourceEvent, ...]:
@@ -204,10 +249,11 @@ def chunk_turns(
     pending: list[ChunkTurn] = []
     used = 0
     budget -= PREAMBLE_ROOM_BYTES  # the transcript's preamble and end marker
+    seen: dict[str, int] = {}
     for index, turn in enumerate(turns):
         if index in skip:
             continue
-        events = cut_payloads(turn.events)
+        events = cut_payloads(mark_repeats(turn.events, index, seen))
         if turn_cost(events) + TURN_MARKER_BYTES > budget:
             events = fit_turn(events, budget - TURN_MARKER_BYTES)
         cost = turn_cost(events) + TURN_MARKER_BYTES

@@ -39,8 +39,8 @@ GUIDANCE_RULES = [
 
 
 HANDED_EARLIER = (
-    "contracts and guidance.skillDocumentSchema {digest} as an earlier recall of this session "
-    "handed them out; recall with withContracts: true to have them again"
+    "contracts, guidance.skillDocumentSchema and guidance.rules {digest} as an earlier recall "
+    "of this session handed them out; recall with withContracts: true to have them again"
 )
 
 
@@ -115,7 +115,7 @@ def recall(
         contracts_out: RecallContracts | None = None
     elif handed_before(workspace.worktree.state_home, shared) and not request.with_contracts:
         contracts_out, earlier = None, HANDED_EARLIER.format(digest=shared)
-        guidance = guidance.model_copy(update={"skill_document_schema": None})
+        guidance = guidance.model_copy(update={"skill_document_schema": None, "rules": None})
     else:
         contracts_out = contracts
     return AgentRecall(

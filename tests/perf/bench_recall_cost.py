@@ -20,7 +20,7 @@ sessions of its tasks. Prints one JSON line with, per part (`tune`, `test`, `all
 Each part also holds `before`, the same figures measured in this run on a fresh copy of the
 same sessions with the flow as it was before it got cheaper (`as_before`: every task carrying
 its prompt and schema, tool payloads cut only in an over-budget turn, no folding, replayed
-turns handed out again, every recall carrying the contracts and skill schema, every
+turns handed out again, every recall carrying the contracts, skill schema and rules, every
 document printed indented), and `ratio`, now / before for the median and p90.
 `--quick` runs three small repositories only; `--repos a/b,c/d` names them.
 """
@@ -79,10 +79,10 @@ def _size(document: Any) -> int:
 def as_before() -> Iterator[None]:
     """The flow without what made it cheaper, for the baseline measured in the same run: every
     task carries its own prompt and schema (and the answer schema the binding's parts), tool
-    payloads are cut only in a turn over the budget, a long turn's tool events are never
-    folded, a resumed session's replayed turns are handed out again, every recall of a
-    session carries the contracts and the skill schema again, and every document is printed
-    indented."""
+    payloads and long messages are cut only in a turn over the budget (a repeated payload is
+    sent again), a long turn's tool events are never folded, a resumed session's replayed
+    turns are handed out again, every recall of a session carries the contracts, the skill
+    schema and the rules again, and every document is printed indented."""
     from git_memory.contracts import base
     from git_memory.contracts.adjudication import AdjudicationTask
     from git_memory.contracts.extraction import ExtractionTask
@@ -97,6 +97,7 @@ def as_before() -> Iterator[None]:
         (base, "_binding_echoed", base._binding_echoed),
         (chunk, "cut_payloads", chunk.cut_payloads),
         (chunk, "_fold_tool_events", chunk._fold_tool_events),
+        (chunk, "mark_repeats", chunk.mark_repeats),
         (tasks, "replayed_turns", tasks.replayed_turns),
         (recall_flow, "handed_before", recall_flow.handed_before),
     ]
@@ -105,6 +106,7 @@ def as_before() -> Iterator[None]:
     base._binding_echoed = lambda schema: schema
     chunk.cut_payloads = lambda events: events
     chunk._fold_tool_events = lambda events, budget: events
+    chunk.mark_repeats = lambda events, index, seen: events
     tasks.replayed_turns = lambda sessions: {}
     recall_flow.handed_before = lambda state_home, digest: False
     mcp_tools.document_text = lambda document: escape_json_controls(
