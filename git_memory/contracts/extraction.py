@@ -222,7 +222,8 @@ class EvidenceItem(Model):
 
     evidence_id: EvidenceId
     kind: Literal["commit", "turn", "path"]
-    pointer_digest: Hex64
+    # The host keeps it (`CatalogItem`); a task leaves it out: an agent cites the id only.
+    pointer_digest: Hex64 | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
     display: NonEmpty
 
 

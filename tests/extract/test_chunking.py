@@ -78,15 +78,42 @@ def test_a_single_turn_over_the_budget_is_cut_to_fit_and_the_cut_declared() -> N
 
 
 def test_a_turn_of_hundreds_of_tool_calls_keeps_both_ends_and_declares_the_fold() -> None:
-    calls = [tool(f"call {n:03d} " + "z" * 400) for n in range(300)]
-    chunks = chunk_turns([turn(0, user("fix every test"), *calls)])
+    # Steps of the agent between the calls: each call is a run of its own, shown by its first
+    # characters, and there are too many of those lines too.
+    calls = [tool(f"call {n:04d} " + "z" * 400) for n in range(600)]
+    steps = [event for call in calls for event in (SourceEvent("assistant", "next"), call)]
+    chunks = chunk_turns([turn(0, user("fix every test"), *steps)])
     (only,) = chunks
     text = serialize_chunk(only, {0: "ev-1-0123456789ab"})
     assert len(text.encode()) <= CHUNK_BUDGET_BYTES
-    assert "call 000" in text
-    assert "call 299" in text
+    assert "call 0000" in text
+    assert "call 0599" in text
     assert "tool calls and results omitted by memory-chunker@3" in text
     assert only.coverage()[0].completeness == "truncated"
+
+
+def test_the_middle_tool_events_of_a_long_turn_are_shown_by_their_first_characters() -> None:
+    calls = [tool(f"$ npm test -- shard {n:03d}\n" + "z" * 400) for n in range(100)]
+    (only,) = chunk_turns([turn(0, user("fix every test"), *calls, user("thanks"))])
+    events = only.turns[0].events
+    assert [e.text for e in events[1:3]] == [c.text for c in calls[:2]]  # the ends as they are
+    assert [e.text for e in events[-3:-1]] == [c.text for c in calls[-2:]]
+    assert events[-1].text == "thanks"
+    (condensed,) = events[3:-3]
+    lines = condensed.text.splitlines()
+    middle = calls[2:-2]
+    total = sum(len(c.text.encode()) for c in middle)
+    assert lines[0].startswith(
+        f"[[96 tool events shown by their first 120 characters by memory-chunker@3: "
+        f"total {total} bytes, sha256="
+    )
+    assert lines[1] == f"tool_result: $ npm test -- shard 002 {'z' * 96}"
+    assert len(lines) == 1 + len(middle)
+    assert condensed.truncated
+    assert f"payload:{condensed.payload_sha256}" in {i.ref for i in only.coverage()}
+    # A turn with few tool bytes keeps them all.
+    (small,) = chunk_turns([turn(0, user("go"), *calls[:10])])
+    assert [e.text for e in small.turns[0].events[1:]] == [c.text for c in calls[:10]]
 
 
 def test_short_user_text_is_kept_whole() -> None:
@@ -194,9 +221,8 @@ def test_catalog_orders_kinds_and_keeps_strongest_strength() -> None:
     assert public_item(merged_path).to_json() == {
         "evidenceId": merged_path.evidence_id,
         "kind": "path",
-        "pointerDigest": merged_path.pointer_digest,
         "display": "path src/app.py",
-    }
+    }  # the pointer's digest stays on the host, beside the strength
     assert public_item(items[0]).display == f"commit {'a' * 40} @ example.com/t/app"
     assert set(turn_map) == {0, 1}
     assert "strength" not in str([public_item(i).to_json() for i in items])
