@@ -152,7 +152,7 @@ class RecallGuidance(Model):
     )
     skill_request_format: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
     # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's); left out
-    # with the rules, like `contracts`, when an earlier recall of the same process handed
+    # with the rules, like `contracts`, when an earlier recall of the same MCP session handed
     # them out.
     skill_document_schema: dict[str, Any] | SkipJsonSchema[None] = Field(
         default_factory=schema_of("git_memory.contracts.skill.SkillCandidate"),
@@ -186,8 +186,10 @@ class AgentRecall(Model):
     format: Literal["git-memory-agent-recall@v1"] = "git-memory-agent-recall@v1"
     selection: RecallSelection
     tasks: Annotated[list[ExtractionTask], Field(max_length=MAX_RECALL_TASKS)]
-    memory_context: MemoryContext
-    skill_context: SkillContext
+    # Left out, like `contracts`, when an earlier recall of this MCP session handed out the
+    # same ones (`handedEarlier`).
+    memory_context: MemoryContext | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
+    skill_context: SkillContext | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
     guidance: RecallGuidance
     note: str | None = None
     contracts: RecallContracts | None = Field(
@@ -195,12 +197,12 @@ class AgentRecall(Model):
         exclude_if=is_absent,
         description="The prompts and answer schemas the tasks point to (`contract.sharedIn`).",
     )
-    contracts_handed_earlier: str | None = Field(
+    handed_earlier: str | None = Field(
         default=None,
         exclude_if=is_absent,
-        description="Set instead of `contracts` (and `guidance.skillDocumentSchema` and "
-        "`guidance.rules`) when an "
-        "earlier recall of this MCP session handed the same ones out: their digest, and how to "
+        description="Set instead of `contracts`, `memoryContext`, `skillContext` and the "
+        "guidance's rules and skill schema when an earlier recall of this MCP session handed "
+        "the same ones out: their digest, the memory context's `bindingDigest`, and how to "
         "have them again (`withContracts`).",
     )
     adjudication_tasks: list[AdjudicationTask] | None = Field(

@@ -36,7 +36,7 @@ AGENT_MESSAGE_THRESHOLD_BYTES = 2_048
 AGENT_MESSAGE_SIDE_BYTES = 768
 # A turn of many tool calls keeps this many bytes of tool events as they are (and the first
 # and last few events); the others are shown by their first characters.
-TOOL_TURN_BUDGET_BYTES = 8_192
+TOOL_TURN_BUDGET_BYTES = 6_144
 TOOL_ENDS_KEPT = 2
 CONDENSED_HEAD_CHARS = 120
 # A payload shorter than this is not worth a line that points to its earlier copy.

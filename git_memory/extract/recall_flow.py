@@ -39,8 +39,9 @@ GUIDANCE_RULES = [
 
 
 HANDED_EARLIER = (
-    "contracts, guidance.skillDocumentSchema and guidance.rules {digest} as an earlier recall "
-    "of this session handed them out; recall with withContracts: true to have them again"
+    "{digest}: contracts, contexts (memoryContext bindingDigest {memory}), rules and skill "
+    "schema as an earlier recall of this session handed them out (withContracts: true has "
+    "them again)"
 )
 
 
@@ -108,26 +109,40 @@ def recall(
         extraction=extraction_contract(), adjudication=adjudication_contract()
     )
     guidance = RecallGuidance(rules=GUIDANCE_RULES)
-    # ...and once per MCP session (`contracts_handed.py`): a later recall names their digest.
-    shared = digest({"contracts": contracts.to_json(), "guidance": guidance.to_json()})
-    earlier = None
-    if not (tasks or waiting):
-        contracts_out: RecallContracts | None = None
-    elif handed_before(workspace.worktree.state_home, shared) and not request.with_contracts:
-        contracts_out, earlier = None, HANDED_EARLIER.format(digest=shared)
-        guidance = guidance.model_copy(update={"skill_document_schema": None, "rules": None})
-    else:
-        contracts_out = contracts
-    return AgentRecall(
+    # ...and, with the contexts, once per MCP session (`contracts_handed.py`): a later recall
+    # names their digest. New approved memory changes the digest: all of it travels again.
+    shared = digest(
+        {
+            "contracts": contracts.to_json(),
+            "guidance": guidance.to_json(),
+            "memoryContext": memory_context.to_json(),
+            "skillContext": skill_context.to_json(),
+        }
+    )
+    full = AgentRecall(
         selection=_selection(selection, len(pending)),
         tasks=[task.sharing_contract() for task in tasks],
         memory_context=memory_context,
         skill_context=skill_context,
         guidance=guidance,
         note=_note(selection, pending, request.limit),
-        contracts=contracts_out,
-        contracts_handed_earlier=earlier,
+        contracts=contracts if tasks or waiting else None,
         adjudication_tasks=[task.sharing_contract() for task in waiting] or None,
+    )
+    if not (tasks or waiting):
+        return full
+    seen = handed_before(workspace.worktree.state_home, shared)
+    if not seen or request.with_contracts:
+        return full
+    earlier = HANDED_EARLIER.format(digest=shared, memory=memory_context.binding_digest)
+    return full.model_copy(
+        update={
+            "contracts": None,
+            "memory_context": None,
+            "skill_context": None,
+            "guidance": guidance.model_copy(update={"skill_document_schema": None, "rules": None}),
+            "handed_earlier": earlier,
+        }
     )
 
 

@@ -1,8 +1,9 @@
-"""A recall's contracts travel once per MCP session, and tool results are compact JSON (issue 41).
+"""A recall's contracts and contexts travel once per MCP session, and tool results are compact
+JSON (issue 41).
 
 Through the real `git memory mcp` and the SDK client: the first recall of a session carries
-the prompts and schemas, a later one names their digest instead, `withContracts` brings them
-back, a new session (a new server process) and every CLI run carry them again.
+the prompts, schemas, rules and contexts, a later one names their digest instead,
+`withContracts` brings them back, and a new session (a new server process) has them again.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ def test_contracts_once_per_session(tmp_path: Path, hermetic_env: dict[str, Path
     contracts = first["contracts"]
     assert contracts["extraction"]["documentSchema"]["properties"]["candidates"]
     assert first["guidance"]["skillDocumentSchema"]["properties"]
-    assert "contractsHandedEarlier" not in first
+    assert "handedEarlier" not in first
+    assert first["memoryContext"]["bindingDigest"]
+    assert "skillContext" in first
 
     assert [t["taskId"] for t in second["tasks"]] == [t["taskId"] for t in first["tasks"]]
     assert second["tasks"][0]["contract"]["sharedIn"] == "contracts.extraction"
@@ -55,12 +58,17 @@ def test_contracts_once_per_session(tmp_path: Path, hermetic_env: dict[str, Path
     assert "skillDocumentSchema" not in second["guidance"]
     assert "rules" not in second["guidance"]
     assert first["guidance"]["rules"]
-    pointer = second["contractsHandedEarlier"]
+    assert "memoryContext" not in second
+    assert "skillContext" not in second
+    pointer = second["handedEarlier"]
     assert "withContracts" in pointer
-    assert len(pointer.split()[4]) == 64  # the digest of what was handed out
+    assert len(pointer.split(":")[0]) == 64  # the digest of what was handed out
+    # A skill candidate names the memory context it was written against: the pointer has it.
+    assert first["memoryContext"]["bindingDigest"] in pointer
 
     assert again["contracts"] == contracts
     assert again["guidance"] == first["guidance"]
+    assert again["memoryContext"] == first["memoryContext"]
 
     # A new session is a new server process: it hands them out on its first recall.
     async def new_session() -> dict[str, Any]:
