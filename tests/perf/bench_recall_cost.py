@@ -16,7 +16,10 @@ sessions of its tasks. Prints one JSON line with, per part (`tune`, `test`, `all
   `largest_transcript_bytes`, the longest one task handed out (the chunk limit is 40 KiB);
 - `coverage`: the share of KEEP labels with a source line whose words (a 32-character run of a
   message, command or output it holds) are in the transcripts handed out for their
-  repository (`keep_covered` of `keep_labelled`).
+  repository (`keep_covered` of `keep_labelled`); `coverage_by_unit` (`keep_covered_by_unit`)
+  is the same share with a source whose `unit` is `message` read as the session file's
+  message of that number rather than its line (the line of a pretty-printed JSON session is
+  `{` or `},`, which `coverage` cannot find anywhere).
 Each part also holds `before`, the same figures measured in this run on a fresh copy of the
 same sessions with the flow as it was before it got cheaper (`as_before`: every task carrying
 its prompt and schema, tool payloads cut only in an over-budget turn, no folding, replayed
@@ -36,7 +39,7 @@ import statistics
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -253,14 +256,32 @@ def probes(source: dict[str, Any]) -> list[str]:
     output), every 64 characters of its start: if the line's turn was handed out, some of
     them are in a transcript."""
     lines = (FIXTURE / source["file"]).read_text(encoding="utf-8").splitlines()
-    found: list[str] = []
+    records: list[Any] = []
     for number in source.get("lines") or []:
         if not 1 <= number <= len(lines):
             continue
         try:
-            record = json.loads(lines[number - 1])
+            records.append(json.loads(lines[number - 1]))
         except json.JSONDecodeError:
-            record = lines[number - 1]  # a plain-text transcript (Cursor) or pretty JSON
+            records.append(lines[number - 1])  # a plain-text transcript (Cursor) or pretty JSON
+    return _probes_of(records)
+
+
+def unit_probes(source: dict[str, Any]) -> list[str]:
+    """`probes`, except that a source whose `unit` is `message` numbers the messages of the
+    session file (its `messages` list, from 1), not its lines: a pretty-printed JSON session
+    (Gemini CLI) has a message over many lines, and its line N is `{` or `},`."""
+    if source.get("unit") != "message":
+        return probes(source)
+    document = json.loads((FIXTURE / source["file"]).read_text(encoding="utf-8"))
+    messages = (document.get("messages") or []) if isinstance(document, dict) else []
+    numbers = source.get("lines") or []
+    return _probes_of([messages[n - 1] for n in numbers if 1 <= n <= len(messages)])
+
+
+def _probes_of(records: list[Any]) -> list[str]:
+    found: list[str] = []
+    for record in records:
         for text in _strings(record):
             flat = _flat(text)
             if not _worded(flat):
@@ -273,9 +294,13 @@ def probes(source: dict[str, Any]) -> list[str]:
     return found
 
 
-def covered(label: dict[str, Any], handed_out: str) -> bool:
+def covered(
+    label: dict[str, Any],
+    handed_out: str,
+    probe: Callable[[dict[str, Any]], list[str]] = probes,
+) -> bool:
     """Whether some source line of `label` has a text whose opening is in `handed_out`."""
-    return any(probe in handed_out for source in label["sources"] for probe in probes(source))
+    return any(text in handed_out for source in label["sources"] for text in probe(source))
 
 
 def measure_one(
@@ -326,6 +351,7 @@ def figures(spent: list[Spent]) -> dict[str, Any]:
     ]
     handed = {id(s): _flat("\n".join(s.transcripts)) for s in spent}
     hits = sum(1 for label, s in keep if covered(label, handed[id(s)]))
+    unit_hits = sum(1 for label, s in keep if covered(label, handed[id(s)], unit_probes))
     total = sum(per_session)
     return {
         "repositories": len(spent),
@@ -340,6 +366,8 @@ def figures(spent: list[Spent]) -> dict[str, Any]:
         "keep_labelled": len(keep),
         "keep_covered": hits,
         "coverage": round(hits / len(keep), 3) if keep else None,
+        "keep_covered_by_unit": unit_hits,
+        "coverage_by_unit": round(unit_hits / len(keep), 3) if keep else None,
     }
 
 
