@@ -278,7 +278,8 @@ class TaskContext(Model):
 
 SHARED_DESCRIPTION = (
     "Where the prompt text and documentSchema are when the task leaves them out: the field of "
-    "the recall that handed the task out, once for all of its tasks."
+    "the recall that handed the task out, once for all of its tasks (of the session's first "
+    "recall when that one says handedEarlier)."
 )
 
 
