@@ -7,7 +7,7 @@ says what it is in its first and last lines), and one that repeats, byte for byt
 handed out in an earlier turn of the session (the same file read again, the same command's same
 output) is one line naming that turn. A user message over 4,096 bytes (a pasted document or
 log, a program's prompt) keeps its first and last 1,536 bytes, an assistant message over 2,048
-bytes (long reasoning, a summary) its first and last 768; a turn of many tool calls keeps 8 KiB
+bytes (long reasoning, a summary) its first and last 768; a turn of many tool calls keeps 6 KiB
 of them, the others shown by their first characters. A turn that still exceeds the budget alone
 has its payloads over 512 bytes cut to head and tail 256, then the tool events in its middle
 folded into one line, then its longest user or assistant texts (a pasted document) cut in the
@@ -84,8 +84,9 @@ def excerpt(event: SourceEvent, side: int = EXCERPT_SIDE_BYTES) -> SourceEvent:
 
 
 def cut_payloads(events: tuple[SourceEvent, ...]) -> tuple[SourceEvent, ...]:
-    """Every tool payload over its threshold, and every message over 4 KiB (a pasted document
-    or log, a program's prompt, long reasoning), as its head/tail excerpt."""
+    """Every tool payload over 1 KiB, every assistant message over 2 KiB (long reasoning, a
+    summary) and every user message over 4 KiB (a pasted document or log, a program's
+    prompt), as its head/tail excerpt."""
     cut: list[SourceEvent] = []
     for event in events:
         size = len(event.text.encode())
