@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 from mcp import types
 
+from tests.conftest import run_subprocess
 from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
 from tests.mcp.harness import server_parameters, stdio, structured
 
@@ -76,3 +77,17 @@ def test_contracts_once_per_session(tmp_path: Path, hermetic_env: dict[str, Path
             return (await _recall(client, RECALL))[1]
 
     assert anyio.run(new_session)["contracts"] == contracts
+
+
+def test_every_command_line_recall_prints_them(
+    tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    sample = build_sample_repo(tmp_path, hermetic_env)
+    args = ["recall", "--since", SINCE, "--until", UNTIL, "--format", "json"]
+    for _ in range(2):  # each run is a process of its own
+        result = run_subprocess(args, cwd=sample.root)
+        assert result.returncode == 0, result.stderr
+        document = json.loads(result.stdout)
+        assert document["contracts"]["extraction"]["documentSchema"]
+        assert document["memoryContext"]["bindingDigest"]
+        assert "handedEarlier" not in document
