@@ -58,7 +58,7 @@ MAX_CANDIDATES_PER_BATCH = 8
 MAX_QUOTES = 8
 MAX_QUOTE_CHARS = 480
 PROMPT_VERSION = "memory-prompts@2"
-CHUNKER_VERSION = "memory-chunker@2"
+CHUNKER_VERSION = "memory-chunker@3"
 DRAFT_BATCH_FORMAT: Final = "git-memory-candidate-draft-batch@v1"
 
 
@@ -222,7 +222,8 @@ class EvidenceItem(Model):
 
     evidence_id: EvidenceId
     kind: Literal["commit", "turn", "path"]
-    pointer_digest: Hex64
+    # The host keeps it (`CatalogItem`); a task leaves it out: an agent cites the id only.
+    pointer_digest: Hex64 | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
     display: NonEmpty
 
 
@@ -277,7 +278,8 @@ class TaskContext(Model):
 
 SHARED_DESCRIPTION = (
     "Where the prompt text and documentSchema are when the task leaves them out: the field of "
-    "the recall that handed the task out, once for all of its tasks."
+    "the recall that handed the task out, once for all of its tasks (of the session's first "
+    "recall when that one says handedEarlier)."
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, StrictBool, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from git_memory.contracts.adjudication import AdjudicationContract, AdjudicationTask
 from git_memory.contracts.base import Hex64, Model, Slug, schema_of
@@ -150,11 +151,14 @@ class RecallGuidance(Model):
         "git-memory-candidate-draft-batch@v1"
     )
     skill_request_format: Literal["git-memory-skill-candidate@v1"] = "git-memory-skill-candidate@v1"
-    # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's).
-    skill_document_schema: dict[str, Any] = Field(
-        default_factory=schema_of("git_memory.contracts.skill.SkillCandidate")
+    # The whole JSON Schema of a SkillCandidate (the tasks carry the draft batch's); left out
+    # with the rules, like `contracts`, when an earlier recall of the same MCP session handed
+    # them out.
+    skill_document_schema: dict[str, Any] | SkipJsonSchema[None] = Field(
+        default_factory=schema_of("git_memory.contracts.skill.SkillCandidate"),
+        exclude_if=is_absent,
     )
-    rules: list[str]
+    rules: list[str] | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
 
 
 class RecallContracts(Model):
@@ -182,14 +186,24 @@ class AgentRecall(Model):
     format: Literal["git-memory-agent-recall@v1"] = "git-memory-agent-recall@v1"
     selection: RecallSelection
     tasks: Annotated[list[ExtractionTask], Field(max_length=MAX_RECALL_TASKS)]
-    memory_context: MemoryContext
-    skill_context: SkillContext
+    # Left out, like `contracts`, when an earlier recall of this MCP session handed out the
+    # same ones (`handedEarlier`).
+    memory_context: MemoryContext | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
+    skill_context: SkillContext | SkipJsonSchema[None] = Field(default=None, exclude_if=is_absent)
     guidance: RecallGuidance
     note: str | None = None
     contracts: RecallContracts | None = Field(
         default=None,
         exclude_if=is_absent,
         description="The prompts and answer schemas the tasks point to (`contract.sharedIn`).",
+    )
+    handed_earlier: str | None = Field(
+        default=None,
+        exclude_if=is_absent,
+        description="Set instead of `contracts`, `memoryContext`, `skillContext` and the "
+        "guidance's rules and skill schema when an earlier recall of this MCP session handed "
+        "the same ones out: their digest, the memory context's `bindingDigest`, and how to "
+        "have them again (`withContracts`).",
     )
     adjudication_tasks: list[AdjudicationTask] | None = Field(
         default=None,

@@ -23,6 +23,9 @@ class RecallRequest(Model):
     format: Literal["git-memory-recall-request@v1"] = "git-memory-recall-request@v1"
     request: MemoryExtractionRequest
     limit: Annotated[int, Field(ge=1, le=MAX_RECALL_LIMIT)] = 1
+    # The prompts and schemas again, though an earlier recall of this MCP session handed them
+    # out (`extract/contracts_handed.py`); the recall that leaves them out says so.
+    with_contracts: bool = False
 
 
 class ReviewRequest(Model):

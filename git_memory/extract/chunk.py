@@ -1,13 +1,19 @@
-"""`memory-chunker@2`: pack whole consecutive turns into chunks of at most 40,960 bytes.
+"""`memory-chunker@3`: pack whole consecutive turns into chunks of at most 40,960 bytes.
 
 A turn is never split across chunks. Tool payloads are cut to what evidence needs: every one
-over 2,048 bytes is excerpted to head and tail 1,024 bytes (a file dump or a long log says
-what it is in its first and last lines). A turn that still exceeds the budget alone has its
-payloads over 512 bytes cut to head and tail 256, then the tool events in its middle folded
-into one line, then its longest user or assistant texts (a pasted document) cut in the
-middle, until it fits. The budget counts the transcript's preamble and turn markers. Every
-cut is declared in the text, with the total size and sha256 of what was cut, and in the
-chunk's coverage.
+over 1,024 bytes is excerpted to head and tail 256 bytes (a command and what it ran on are at
+the head, the exit status before it, errors and results at the tail; a file dump or a long log
+says what it is in its first and last lines), and one that repeats, byte for byte, a payload
+handed out in an earlier turn of the session (the same file read again, the same command's same
+output) is one line naming that turn. A user message over 4,096 bytes (a pasted document or
+log, a program's prompt) keeps its first and last 1,536 bytes, an assistant message over 2,048
+bytes (long reasoning, a summary) its first and last 768; a turn of many tool calls keeps 6 KiB
+of them, the others shown by their first characters. A turn that still exceeds the budget alone
+has its payloads over 512 bytes cut to head and tail 256, then the tool events in its middle
+folded into one line, then its longest user or assistant texts (a pasted document) cut in the
+middle, until it fits. The budget counts the transcript's preamble and turn markers. Every cut
+is declared in the text, with the total size and sha256 of what was cut, and in the chunk's
+coverage.
 """
 
 from __future__ import annotations
@@ -18,10 +24,23 @@ from dataclasses import dataclass, replace
 from git_memory.contracts.extraction import CoverageItem, TurnRange
 from git_memory.extract.source import SourceEvent, SourceTurn
 
-CHUNKER_VERSION = "memory-chunker@2"
+CHUNKER_VERSION = "memory-chunker@3"
 CHUNK_BUDGET_BYTES = 40_960
-EXCERPT_THRESHOLD_BYTES = 2_048
-EXCERPT_SIDE_BYTES = 1_024
+EXCERPT_THRESHOLD_BYTES = 1_024
+EXCERPT_SIDE_BYTES = 256
+# A person's message is cut only past this: their own words are the evidence. The agent's
+# long messages (reasoning, a summary of what it did) say what matters at their ends.
+MESSAGE_THRESHOLD_BYTES = 4_096
+MESSAGE_SIDE_BYTES = 1_536
+AGENT_MESSAGE_THRESHOLD_BYTES = 2_048
+AGENT_MESSAGE_SIDE_BYTES = 768
+# A turn of many tool calls keeps this many bytes of tool events as they are (and the first
+# and last few events); the others are shown by their first characters.
+TOOL_TURN_BUDGET_BYTES = 6_144
+TOOL_ENDS_KEPT = 2
+CONDENSED_HEAD_CHARS = 120
+# A payload shorter than this is not worth a line that points to its earlier copy.
+REPEAT_MIN_BYTES = 256
 TIGHT_THRESHOLD_BYTES = 512
 TIGHT_SIDE_BYTES = 256
 # Room kept for the marker that declares a cut of a text.
@@ -65,13 +84,91 @@ def excerpt(event: SourceEvent, side: int = EXCERPT_SIDE_BYTES) -> SourceEvent:
 
 
 def cut_payloads(events: tuple[SourceEvent, ...]) -> tuple[SourceEvent, ...]:
-    """Every tool payload over the threshold as its head/tail excerpt."""
-    return tuple(
-        excerpt(e)
-        if e.is_tool_payload and not e.truncated and len(e.text.encode()) > EXCERPT_THRESHOLD_BYTES
-        else e
-        for e in events
+    """Every tool payload over 1 KiB, every assistant message over 2 KiB (long reasoning, a
+    summary) and every user message over 4 KiB (a pasted document or log, a program's
+    prompt), as its head/tail excerpt."""
+    cut: list[SourceEvent] = []
+    for event in events:
+        size = len(event.text.encode())
+        if event.truncated:
+            cut.append(event)
+        elif event.is_tool_payload:
+            cut.append(excerpt(event) if size > EXCERPT_THRESHOLD_BYTES else event)
+        elif event.kind == "assistant" and size > AGENT_MESSAGE_THRESHOLD_BYTES:
+            cut.append(excerpt(event, AGENT_MESSAGE_SIDE_BYTES))
+        elif size > MESSAGE_THRESHOLD_BYTES:
+            cut.append(excerpt(event, MESSAGE_SIDE_BYTES))
+        else:
+            cut.append(event)
+    return tuple(cut)
+
+
+def condense_tool_runs(events: tuple[SourceEvent, ...]) -> tuple[SourceEvent, ...]:
+    """A turn whose tool events (already cut) exceed `TOOL_TURN_BUDGET_BYTES` keeps its first
+    and last `TOOL_ENDS_KEPT` tool events as they are; every run of consecutive tool events
+    between them becomes one event listing each by its first 120 characters (the command, the
+    path, the exit status), with one declaration of the run's size and sha256."""
+    tools = [i for i, e in enumerate(events) if e.is_tool_payload]
+    if len(tools) <= 2 * TOOL_ENDS_KEPT:
+        return events
+    if sum(event_cost(events[i]) for i in tools) <= TOOL_TURN_BUDGET_BYTES:
+        return events
+    middle = set(tools[TOOL_ENDS_KEPT:-TOOL_ENDS_KEPT])
+    condensed: list[SourceEvent] = []
+    run: list[SourceEvent] = []
+    for index, event in enumerate(events):
+        if index in middle:
+            run.append(event)
+            continue
+        condensed += _condensed(run)
+        run = []
+        condensed.append(event)
+    return tuple(condensed + _condensed(run))
+
+
+def _condensed(run: list[SourceEvent]) -> list[SourceEvent]:
+    """One event for a run of tool events, each shown by its first characters; the run as it
+    is when that would not be shorter."""
+    heads = [f"{e.kind}: {' '.join(e.text.split())[:CONDENSED_HEAD_CHARS]}" for e in run]
+    if not run or sum(len(h.encode()) for h in heads) >= sum(event_cost(e) for e in run):
+        return run
+    cut = [e.payload_sha256 or e.text for e in run]
+    total = sum(e.payload_bytes or len(e.text.encode()) for e in run)
+    sha = hashlib.sha256("\n".join(cut).encode()).hexdigest()
+    marker = (
+        f"[[{len(run)} tool events shown by their first {CONDENSED_HEAD_CHARS} characters by "
+        f"{CHUNKER_VERSION}: total {total} bytes, sha256={sha}]]"
     )
+    text = "\n".join([marker, *heads])
+    return [replace(run[0], text=text, truncated=True, payload_sha256=sha, payload_bytes=total)]
+
+
+def mark_repeats(
+    events: tuple[SourceEvent, ...], index: int, seen: dict[str, int]
+) -> tuple[SourceEvent, ...]:
+    """Every tool payload of turn `index` that repeats one of an earlier turn in `seen` (sha256
+    of the whole payload to the turn it was handed out in) as one line naming that turn; the
+    others are recorded in `seen`."""
+    marked: list[SourceEvent] = []
+    for event in events:
+        size = event.payload_bytes or len(event.text.encode())
+        if not event.is_tool_payload or size < REPEAT_MIN_BYTES:
+            marked.append(event)
+            continue
+        sha = event.payload_sha256 or hashlib.sha256(event.text.encode()).hexdigest()
+        first = seen.setdefault(sha, index)
+        if first == index:
+            marked.append(event)
+            continue
+        what = "tool call" if event.kind == "tool_call" else "tool result"
+        line = (
+            f"[[{what} repeated by {CHUNKER_VERSION}: the same {size} bytes as in turn {first}, "
+            f"sha256={sha}]]"
+        )
+        marked.append(
+            replace(event, text=line, truncated=True, payload_sha256=sha, payload_bytes=size)
+        )
+    return tuple(marked)
 
 
 def fit_turn(events: tuple[SourceEvent, ...], budget: int) -> tuple[SourceEvent, ...]:
@@ -204,10 +301,11 @@ def chunk_turns(
     pending: list[ChunkTurn] = []
     used = 0
     budget -= PREAMBLE_ROOM_BYTES  # the transcript's preamble and end marker
+    seen: dict[str, int] = {}
     for index, turn in enumerate(turns):
         if index in skip:
             continue
-        events = cut_payloads(turn.events)
+        events = condense_tool_runs(cut_payloads(mark_repeats(turn.events, index, seen)))
         if turn_cost(events) + TURN_MARKER_BYTES > budget:
             events = fit_turn(events, budget - TURN_MARKER_BYTES)
         cost = turn_cost(events) + TURN_MARKER_BYTES

@@ -1,8 +1,9 @@
 """The evidence catalog of a chunk: opaque public ids, host-side strength and limitations.
 
-Public entries are `{evidenceId, kind, pointerDigest, display}` only (an id is unique to its
-chunk: the same pointer cited from two tasks has two ids); relation, strength and
-limitations stay in the host's internal index so a model can never claim or inflate them.
+Public entries are `{evidenceId, kind, display}` only (an id is unique to its chunk: the same
+pointer cited from two tasks has two ids); the pointer's digest, relation, strength and
+limitations stay in the host's internal index so a model can never claim or inflate them
+(and a task of many paths does not carry a digest per path that nothing reads).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ def public_item(item: CatalogItem) -> EvidenceItem:
     fields = {
         "evidence_id": item.evidence_id,
         "kind": item.kind,
-        "pointer_digest": item.pointer_digest,
         "display": display(item.pointer),
     }
     return EvidenceItem.model_validate(fields, by_alias=False, by_name=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection
 
+from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import MemoryExtractionRequest
 from git_memory.contracts.recall import (
     AgentRecall,
@@ -16,6 +17,7 @@ from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.adjudication_task import adjudication_contract
 from git_memory.extract.adjudication_waits import current_adjudications
+from git_memory.extract.contracts_handed import handed_before
 from git_memory.extract.select import WindowSelection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks, extraction_contract
 from git_memory.sessions.providers.base import enabled
@@ -34,6 +36,13 @@ GUIDANCE_RULES = [
     "Never stage secrets, session ids or absolute home paths: the lint gate refuses them.",
     "The human confirms each statement in `git memory review` before prepare and promote.",
 ]
+
+
+HANDED_EARLIER = (
+    "{digest}: contracts, contexts (memoryContext bindingDigest {memory}), rules and skill "
+    "schema as an earlier recall of this session handed them out (withContracts: true has "
+    "them again)"
+)
 
 
 def pending_tasks(
@@ -99,15 +108,41 @@ def recall(
     contracts = RecallContracts(
         extraction=extraction_contract(), adjudication=adjudication_contract()
     )
-    return AgentRecall(
+    guidance = RecallGuidance(rules=GUIDANCE_RULES)
+    # ...and, with the contexts, once per MCP session (`contracts_handed.py`): a later recall
+    # names their digest. New approved memory changes the digest: all of it travels again.
+    shared = digest(
+        {
+            "contracts": contracts.to_json(),
+            "guidance": guidance.to_json(),
+            "memoryContext": memory_context.to_json(),
+            "skillContext": skill_context.to_json(),
+        }
+    )
+    full = AgentRecall(
         selection=_selection(selection, len(pending)),
         tasks=[task.sharing_contract() for task in tasks],
         memory_context=memory_context,
         skill_context=skill_context,
-        guidance=RecallGuidance(rules=GUIDANCE_RULES),
+        guidance=guidance,
         note=_note(selection, pending, request.limit),
         contracts=contracts if tasks or waiting else None,
         adjudication_tasks=[task.sharing_contract() for task in waiting] or None,
+    )
+    if not (tasks or waiting):
+        return full
+    seen = handed_before(workspace.worktree.state_home, shared)
+    if not seen or request.with_contracts:
+        return full
+    earlier = HANDED_EARLIER.format(digest=shared, memory=memory_context.binding_digest)
+    return full.model_copy(
+        update={
+            "contracts": None,
+            "memory_context": None,
+            "skill_context": None,
+            "guidance": guidance.model_copy(update={"skill_document_schema": None, "rules": None}),
+            "handed_earlier": earlier,
+        }
     )
 
 

@@ -176,5 +176,6 @@ def test_memory_context_binding_digest() -> None:
     raw = EXAMPLES["git-memory-agent-recall@v1"]()
     recall = parsed("git-memory-agent-recall@v1")
     expected = sha(raw["memoryContext"]["binding"])
+    assert recall.memory_context is not None
     assert recall.memory_context.binding.digest() == expected
     assert recall.memory_context.binding_digest == expected

@@ -45,10 +45,11 @@ def test_event_cost_counts_marker_and_blank_line() -> None:
 
 
 def test_whole_turns_are_packed_greedily_and_exact_fit_stays() -> None:
-    overhead = event_cost(user("")) + TURN_MARKER_BYTES
     room = CHUNK_BUDGET_BYTES - PREAMBLE_ROOM_BYTES
-    half = room // 2 - overhead
-    turns = [turn(i, user("a" * half)) for i in range(3)]
+    # Six messages a turn, each under the size past which a message is cut.
+    each = (room // 2 - TURN_MARKER_BYTES - 6 * event_cost(user(""))) // 6
+    assert (room // 2 - TURN_MARKER_BYTES - 6 * event_cost(user(""))) % 6 == 0
+    turns = [turn(i, *[user("a" * each)] * 6) for i in range(3)]
     chunks = chunk_turns(turns)
     assert [c.turn_range.to_json() for c in chunks] == [
         {"start": 0, "end": 1},
@@ -58,51 +59,92 @@ def test_whole_turns_are_packed_greedily_and_exact_fit_stays() -> None:
 
 
 def test_a_single_turn_over_the_budget_is_cut_to_fit_and_the_cut_declared() -> None:
-    big = "x" * CHUNK_BUDGET_BYTES + "y" * CHUNK_BUDGET_BYTES
-    payloads = [tool(f"{n}" * 1_500) for n in range(40)]  # each under the excerpt threshold
-    chunks = chunk_turns([turn(0, user(big), *payloads), turn(1, user("next"))])
+    big = "x" * 2_000 + "y" * 2_000  # under the size past which a message is cut
+    payloads = [tool(f"{n:02d}" * 500) for n in range(40)]  # each under the excerpt threshold
+    messages = [user(big) for _ in range(12)]
+    chunks = chunk_turns([turn(0, *messages, *payloads), turn(1, user("next"))])
     (events,) = [t.events for t in chunks[0].turns[:1]]
     assert turn_cost(events) <= CHUNK_BUDGET_BYTES
     text = events[0].text
     sha = hashlib.sha256(big.encode()).hexdigest()
     assert text.startswith("x" * 256)
     assert text.endswith("y" * 256)
-    declared = f"[[user text truncated by memory-chunker@2: total {len(big)} bytes, sha256={sha}"
+    declared = f"[[user text truncated by memory-chunker@3: total {len(big)} bytes, sha256={sha}"
     assert declared in text
-    assert all(e.truncated for e in events[1:]), "payloads are cut before the person's words"
+    cut = [e.truncated for e in events if e.is_tool_payload]
+    assert cut
+    assert all(cut), "payloads are cut before the person's words"
     assert chunks[0].coverage()[0].completeness == "truncated"
 
 
 def test_a_turn_of_hundreds_of_tool_calls_keeps_both_ends_and_declares_the_fold() -> None:
-    calls = [tool(f"call {n:03d} " + "z" * 400) for n in range(300)]
-    chunks = chunk_turns([turn(0, user("fix every test"), *calls)])
+    # Steps of the agent between the calls: each call is a run of its own, shown by its first
+    # characters, and there are too many of those lines too.
+    calls = [tool(f"call {n:04d} " + "z" * 400) for n in range(600)]
+    steps = [event for call in calls for event in (SourceEvent("assistant", "next"), call)]
+    chunks = chunk_turns([turn(0, user("fix every test"), *steps)])
     (only,) = chunks
     text = serialize_chunk(only, {0: "ev-1-0123456789ab"})
     assert len(text.encode()) <= CHUNK_BUDGET_BYTES
-    assert "call 000" in text
-    assert "call 299" in text
-    assert "tool calls and results omitted by memory-chunker@2" in text
+    assert "call 0000" in text
+    assert "call 0599" in text
+    assert "tool calls and results omitted by memory-chunker@3" in text
     assert only.coverage()[0].completeness == "truncated"
 
 
+def test_the_middle_tool_events_of_a_long_turn_are_shown_by_their_first_characters() -> None:
+    calls = [tool(f"$ npm test -- shard {n:03d}\n" + "z" * 400) for n in range(100)]
+    (only,) = chunk_turns([turn(0, user("fix every test"), *calls, user("thanks"))])
+    events = only.turns[0].events
+    assert [e.text for e in events[1:3]] == [c.text for c in calls[:2]]  # the ends as they are
+    assert [e.text for e in events[-3:-1]] == [c.text for c in calls[-2:]]
+    assert events[-1].text == "thanks"
+    (condensed,) = events[3:-3]
+    lines = condensed.text.splitlines()
+    middle = calls[2:-2]
+    total = sum(len(c.text.encode()) for c in middle)
+    assert lines[0].startswith(
+        f"[[96 tool events shown by their first 120 characters by memory-chunker@3: "
+        f"total {total} bytes, sha256="
+    )
+    assert lines[1] == f"tool_result: $ npm test -- shard 002 {'z' * 96}"
+    assert len(lines) == 1 + len(middle)
+    assert condensed.truncated
+    assert f"payload:{condensed.payload_sha256}" in {i.ref for i in only.coverage()}
+    # A turn with few tool bytes keeps them all.
+    (small,) = chunk_turns([turn(0, user("go"), *calls[:10])])
+    assert [e.text for e in small.turns[0].events[1:]] == [c.text for c in calls[:10]]
+
+
 def test_short_user_text_is_kept_whole() -> None:
-    chunks = chunk_turns([turn(0, user("a" * 10_000), tool("b" * 1_000))])
-    assert chunks[0].turns[0].events[0].text == "a" * 10_000
+    chunks = chunk_turns([turn(0, user("a" * 4_096), tool("b" * 1_000))])
+    assert chunks[0].turns[0].events[0].text == "a" * 4_096
     assert chunks[0].coverage()[0].completeness == "full"
+
+
+def test_a_long_message_keeps_its_head_and_tail() -> None:
+    pasted = "Please review these rules.\n" + "rule text. " * 2_000 + "\nThen fix the scorer."
+    (only,) = chunk_turns([turn(0, user(pasted))])
+    text = only.turns[0].events[0].text
+    assert text.startswith("Please review these rules.\n")
+    assert text.endswith("\nThen fix the scorer.")
+    assert f"total {len(pasted)} bytes" in text
+    assert "head/tail 1536-byte excerpts" in text
+    assert only.coverage()[0].completeness == "truncated"
 
 
 def test_oversize_tool_payloads_are_excerpted_largest_first() -> None:
     large = "L" * 30_000
     medium = "M" * 20_000
-    small = "s" * 2_000
+    small = "s" * 1_000
     chunks = chunk_turns([turn(0, user("run it"), tool(medium), tool(large), tool(small))])
     events = chunks[0].turns[0].events
     assert events[2].truncated  # the largest went first
-    assert not events[3].truncated  # ≤ 2048 bytes is never excerpted
+    assert not events[3].truncated  # ≤ 1024 bytes is never excerpted
     assert turn_cost(events) <= CHUNK_BUDGET_BYTES
     sha = hashlib.sha256(large.encode()).hexdigest()
     assert f"total 30000 bytes, sha256={sha}" in events[2].text
-    assert events[2].text.startswith("L" * 1024 + "\n[[")
+    assert events[2].text.startswith("L" * 256 + "\n[[")
     coverage = [item.to_json() for item in chunks[0].coverage()]
     assert coverage[0] == {
         "sourceKind": "turn",
@@ -119,6 +161,43 @@ def test_oversize_tool_payloads_are_excerpted_largest_first() -> None:
     assert chunks[0].payload_digests() == sorted(
         e.payload_sha256 for e in events if e.payload_sha256
     )
+
+
+def test_a_payload_over_a_kib_keeps_its_head_and_tail_and_declares_the_cut() -> None:
+    output = "$ make test\n" + "ok\n" * 600 + "FAILED tests/test_app.py::test_login\nexit 1\n"
+    (only,) = chunk_turns([turn(0, user("run the tests"), tool(output))])
+    text = only.turns[0].events[1].text
+    sha = hashlib.sha256(output.encode()).hexdigest()
+    assert text.startswith("$ make test\n")
+    assert text.endswith("FAILED tests/test_app.py::test_login\nexit 1\n")
+    assert f"total {len(output.encode())} bytes, sha256={sha}; head/tail 256-byte" in text
+    assert len(text.encode()) < 1_024
+
+
+def test_a_payload_repeated_in_a_later_turn_is_one_line_naming_the_first() -> None:
+    dump = "".join(f"line {n}: def handler(request): return render(request)\n" for n in range(80))
+    short = "ok\n" * 20  # too short to be worth a pointer
+    turns = [
+        turn(0, user("read app.py"), tool(dump), tool(short)),
+        turn(1, user("something else"), tool("other output " * 70)),
+        turn(2, user("read it again"), tool(dump), tool(short)),
+    ]
+    chunks = chunk_turns(turns, budget=2_600)
+    assert len(chunks) > 1  # the copy is named across chunks of the session too
+    events = chunks[-1].turns[-1].events
+    sha = hashlib.sha256(dump.encode()).hexdigest()
+    assert events[1].text == (
+        f"[[tool result repeated by memory-chunker@3: the same {len(dump)} bytes as in turn 0, "
+        f"sha256={sha}]]"
+    )
+    assert events[2].text == short
+    first = chunks[0].turns[0].events[1]
+    assert first.text.startswith("line 0: ")  # excerpted, not a pointer
+    assert first.truncated
+    assert f"payload:{sha}" in {item.ref for item in chunks[-1].coverage()}
+    # A replayed turn left out of the session was never handed out: its copy stays.
+    replayed = chunk_turns(turns, budget=2_600, skip=frozenset({0}))
+    assert replayed[-1].turns[-1].events[1].text.startswith("line 0: ")
 
 
 def test_catalog_orders_kinds_and_keeps_strongest_strength() -> None:
@@ -142,9 +221,8 @@ def test_catalog_orders_kinds_and_keeps_strongest_strength() -> None:
     assert public_item(merged_path).to_json() == {
         "evidenceId": merged_path.evidence_id,
         "kind": "path",
-        "pointerDigest": merged_path.pointer_digest,
         "display": "path src/app.py",
-    }
+    }  # the pointer's digest stays on the host, beside the strength
     assert public_item(items[0]).display == f"commit {'a' * 40} @ example.com/t/app"
     assert set(turn_map) == {0, 1}
     assert "strength" not in str([public_item(i).to_json() for i in items])
