@@ -103,9 +103,15 @@ def replayed_turns(sessions: Sequence[SessionSelection]) -> dict[str, frozenset[
     continues, and they are handed out once, with the session they happened in."""
     seen: set[str] = set()
     skipped: dict[str, frozenset[int]] = {}
+    # A resumed session copies the start times of the one it continues and adds turns: of
+    # two sessions that start at the same moment, the one with fewer turns came first.
     ordered = sorted(
         sessions,
-        key=lambda s: (min((r.started or "" for r in s.records), default=""), s.session_key),
+        key=lambda s: (
+            min((r.started or "" for r in s.records), default=""),
+            len(s.records),
+            s.session_key,
+        ),
     )
     for session in ordered:
         own = [_replay_key(record) for record in session.records]
