@@ -67,7 +67,8 @@ _SIGNAL = re.compile(
     re.IGNORECASE,
 )
 _RULE_START = re.compile(
-    r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to|you) always|"
+    r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to |you )?(?:always|never)|"
+    r"(?:all|every|each) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} (?:should|must|ha(?:s|ve) to)\b|"
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
     r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
