@@ -53,7 +53,8 @@ TYPED = [
     ("Ne jamais utiliser MeilleursAgents, SeLoger ou autres estimateurs privés.", None),
     # Rule shapes the first rows missed: a constraint ("no X, only Y"), the language a team writes
     # its code, comments or commits in, "make sure you never", a convention for all of a kind,
-    # a request for every time in Chinese (Simplified or Traditional characters).
+    # a request for every time in Chinese (Simplified or Traditional characters), the port or
+    # address the project runs on from then on.
     ("I'd like it in the front-end, no database, only local storage.", None),
     ("Make sure you never push directly to main.", "Make sure you never push directly to main."),
     ("All code comments should be in English.", "All code comments should be in English."),
@@ -67,6 +68,7 @@ TYPED = [
     ("每次修改后请更新 CHANGELOG。", None),
     ("以後都用 pnpm，不要用 npm。", None),
     ("請始終用繁體中文回覆。", None),
+    ("Set the backend port to 8081, the frontend expects it there.", None),
 ]
 
 

@@ -108,6 +108,14 @@ CUES: tuple[Cue, ...] = (
         r"\bno [\w./+-]+(?: [\w./+-]+)?,\s*(?:only|just)\b",
         "I'd like it to be completely in the front-end, no database, only local storage.",
     ),
+    Cue(
+        "en",
+        PREFERENCE,
+        # a setting the project keeps from then on: the port, host or address it runs on
+        r"\b(?:change|set|switch|move)\b[^.!?]{0,30}\b(?:port|host|base url|url|address)"
+        r"\b[^.!?]{0,20}\bto\s+\S*\d",
+        "change port number from 5000 to 5001",
+    ),
     Cue("en", ONE_OFF, r"\blet'?s see\b", "Don't set it, let's see if it keeps happening."),
     Cue(
         "en",
