@@ -68,6 +68,7 @@ TYPED = [
     ("每次修改后请更新 CHANGELOG。", None),
     ("以後都用 pnpm，不要用 npm。", None),
     ("請始終用繁體中文回覆。", None),
+    ("下次提交前请先运行 lint", None),  # next time (zh)
     ("Set the backend port to 8081, the frontend expects it there.", None),
 ]
 
@@ -102,6 +103,9 @@ CORRECTIONS = [
     ("you did T012 but didn't update the checkbox", "You did T012 but didn't update the checkbox."),
     ("i told you to use pnpm, not npm", "I told you to use pnpm, not npm."),
     ("ya te dije que uses pnpm para todo el proyecto", None),
+    ("你又忘了把改动写进 CHANGELOG 了", None),  # you forgot again (zh)
+    ("我之前说过，不要动迁移文件", None),  # I said before (zh)
+    ("你沒有更新文件說明", None),  # you did not update (zh, Traditional characters)
 ]
 
 
