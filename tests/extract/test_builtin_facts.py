@@ -317,6 +317,7 @@ NOT_RULES = [
     "Nope, we don't do that here.",
     "Just run it again, don't stop.",
     "Every time I run it, it fails.",
+    "The app uses too much memory after every reload.",  # an account, not what it is built on
     "Before committing, show me the diff.",
     "Run the tests again.",
 ]

@@ -72,7 +72,7 @@ _RULE_START = re.compile(
     r"(?:all|every|each) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} (?:should|must|ha(?:s|ve) to)\b|"
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
     r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
-    r"(?:this|the|our) (?:project|repo|repository|app|codebase) (?:uses?|is built with|runs on)|"
+    r"(?:this|our) (?:project|repo|repository|codebase) (?:uses?|is built with|runs on)|"
     r"stick (?:to|with)|"
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
     r"stop (?:using|running|calling|adding|committing)|let'?s (?:always|never)|"
