@@ -69,6 +69,8 @@ TYPED = [
     ("以後都用 pnpm，不要用 npm。", None),
     ("請始終用繁體中文回覆。", None),
     ("下次提交前请先运行 lint", None),  # next time (zh)
+    ("不要修改迁移文件", None),  # don't change (zh)
+    ("別再修改遷移檔案", None),  # don't change again (zh, Traditional characters)
     ("Set the backend port to 8081, the frontend expects it there.", None),
 ]
 
