@@ -6,6 +6,7 @@ provenance timestamp are the only time-dependent fields and neither enters `sour
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -101,7 +102,7 @@ def replayed_turns(sessions: Sequence[SessionSelection]) -> dict[str, frozenset[
     """Per session, the indexes of its turns that repeat, word for word, a turn of a session
     that started earlier: a resumed or forked session replays the turns of the one it
     continues, and they are handed out once, with the session they happened in."""
-    seen: set[str] = set()
+    seen: set[bytes] = set()
     skipped: dict[str, frozenset[int]] = {}
     # A resumed session copies the start times of the one it continues and adds turns: of
     # two sessions that start at the same moment, the one with fewer turns came first.
@@ -120,9 +121,17 @@ def replayed_turns(sessions: Sequence[SessionSelection]) -> dict[str, frozenset[
     return skipped
 
 
-def _replay_key(record: TurnRecord) -> str:
-    calls = [[call.name, repr(call.input), call.output] for call in record.tool_calls]
-    return digest({"user": record.user_text, "assistant": record.assistant_text, "calls": calls})
+def _replay_key(record: TurnRecord) -> bytes:
+    """A turn's words and every tool call, whole, as one hash of the raw texts: the key is only
+    compared within this run, and canonical JSON of large tool outputs cost most of a team's
+    extraction (tests/perf/bench_extract_team.py)."""
+    parts = [record.user_text or "", record.assistant_text or ""]
+    for call in record.tool_calls:
+        parts += [call.name, repr(call.input), "" if call.output is None else call.output]
+    encoded = [part.encode("utf-8", "surrogatepass") for part in parts]
+    # Each part's length first, so that no two ways of splitting the same text agree.
+    lengths = b"".join(len(data).to_bytes(8, "big") for data in encoded)
+    return hashlib.sha256(lengths + b"".join(encoded)).digest()
 
 
 def _plan(

@@ -278,6 +278,19 @@ RULES = [
         "Whenever you change the schema, regenerate the client.",
     ),
     ("We squash-merge every pull request.", "We squash-merge every pull request."),
+    # Issue 39: more instructions for every time, and what the project is built on.
+    (
+        "Make sure to run the tests after each change.",
+        "Make sure to run the tests after each change.",
+    ),
+    ("Commit after each task, please.", "Commit after each task."),
+    (
+        "Do full debugging of the issues before you make any amendments.",
+        "Do full debugging of the issues before you make any amendments.",
+    ),
+    ("This project uses pnpm workspaces.", "This project uses pnpm workspaces."),
+    ("Stick to the standard library.", "Stick to the standard library."),
+    ("Make sure you never push directly to main.", "Make sure you never push directly to main."),
 ]
 
 
@@ -304,6 +317,7 @@ NOT_RULES = [
     "Nope, we don't do that here.",
     "Just run it again, don't stop.",
     "Every time I run it, it fails.",
+    "The app uses too much memory after every reload.",  # an account, not what it is built on
     "Before committing, show me the diff.",
     "Run the tests again.",
 ]

@@ -51,6 +51,27 @@ TYPED = [
     ("Sempre responda em português brasileiro", None),
     ("Antworte immer auf Deutsch, es sei denn der User fragt nach einer anderen Sprache.", None),
     ("Ne jamais utiliser MeilleursAgents, SeLoger ou autres estimateurs privés.", None),
+    # Rule shapes the first rows missed: a constraint ("no X, only Y"), the language a team writes
+    # its code, comments or commits in, "make sure you never", a convention for all of a kind,
+    # a request for every time in Chinese (Simplified or Traditional characters), the port or
+    # address the project runs on from then on.
+    ("I'd like it in the front-end, no database, only local storage.", None),
+    ("Make sure you never push directly to main.", "Make sure you never push directly to main."),
+    ("All code comments should be in English.", "All code comments should be in English."),
+    ("Codigo puro: sin red, sin base de datos, solo la biblioteca estándar.", None),
+    ("Mantén código y comentarios en inglés.", None),
+    ("Code und Kommentare bitte auf Englisch schreiben.", None),
+    ("Écris le code et les commentaires en anglais.", None),
+    ("Комментарии в коде пиши на английском.", None),
+    ("コメントは英語で書いてください。", None),
+    ("代码注释统一使用英文。", None),
+    ("每次修改后请更新 CHANGELOG。", None),
+    ("以後都用 pnpm，不要用 npm。", None),
+    ("請始終用繁體中文回覆。", None),
+    ("下次提交前请先运行 lint", None),  # next time (zh)
+    ("不要修改迁移文件", None),  # don't change (zh)
+    ("別再修改遷移檔案", None),  # don't change again (zh, Traditional characters)
+    ("Set the backend port to 8081, the frontend expects it there.", None),
 ]
 
 
@@ -84,6 +105,9 @@ CORRECTIONS = [
     ("you did T012 but didn't update the checkbox", "You did T012 but didn't update the checkbox."),
     ("i told you to use pnpm, not npm", "I told you to use pnpm, not npm."),
     ("ya te dije que uses pnpm para todo el proyecto", None),
+    ("你又忘了把改动写进 CHANGELOG 了", None),  # you forgot again (zh)
+    ("我之前说过，不要动迁移文件", None),  # I said before (zh)
+    ("你沒有更新文件說明", None),  # you did not update (zh, Traditional characters)
 ]
 
 
@@ -168,3 +192,38 @@ def test_a_correction_in_russian_follows_an_agent_action() -> None:
     typed = "ты опять забыл обновить README"
     assert _rules(typed, after_action=True) == [typed]
     assert _rules(typed) == []
+
+
+# The account of what a program keeps doing, in words a rule also uses ("always", "never",
+# "every time"), and the requirements of one feature are no rules (issue 39, item 3).
+ACCOUNTS = [
+    "Ça ne marche toujours pas.",  # still does not work (fr)
+    "Toujours la même erreur.",  # always the same error (fr)
+    "Je n'ai jamais utilisé cette bibliothèque.",  # an account of the past (fr)
+    "Es funktioniert immer noch nicht.",  # still does not work (de)
+    "Immer der gleiche Fehler.",  # always the same error (de)
+    "Ich habe das noch nie benutzt.",  # never before (de)
+    "Es sigue sin funcionar, siempre da error.",  # still fails, always errors (es)
+    "Nunca había usado esta librería.",  # an account of the past (es)
+    "Ainda não funciona, sempre dá erro.",  # still fails, always errors (pt)
+    "Я никогда не пользовался этой библиотекой.",  # never used (ru, past)
+    "Всегда одна и та же ошибка.",  # always the same error (ru)
+    "总是报同样的错误。",  # always the same error (zh)
+    "页面总是显示空白。",  # the page always shows blank (zh)
+    "每次点击保存按钮，数据都会丢失。",  # every click loses the data (zh)
+    "首頁的輪播圖始終不顯示。",  # never shows (zh, Traditional characters)
+    "登录页面必须显示验证码。",  # a requirement of one feature (zh)
+    "请使用pnpm安装依赖，然后启动项目。",  # a tool for one step of the task (zh)
+    "请从不同角度分析这个问题。",  # 从不同 ("from different") holds no "never" (zh)
+]
+
+
+@pytest.mark.parametrize("typed", ACCOUNTS, ids=[t[:12] for t in ACCOUNTS])
+def test_an_account_of_the_day_in_rule_words_is_no_rule(typed: str) -> None:
+    assert _rules(typed, after_action=True) == []
+
+
+def test_the_language_a_team_writes_in_is_named_in_any_language() -> None:
+    for typed in ("Mantén comentarios en inglés.", "コメントは英語で書いてください。"):
+        assert lexicon.language_named(typed) == "en", typed
+    assert lexicon.language_named("請始終用繁體中文回覆。") == "zh"

@@ -5,6 +5,8 @@ instructions, documentation or the text of its program).
 
 A cue names the *form* of what a sentence does:
 - `standing`: it holds every time (always, never, from now on, every time, remember);
+- `habitual` (Chinese): always, every time, never: as often the account of what a program
+  keeps doing (`页面总是显示空白`) as a rule, so standing only in a request;
 - `henceforth` (Chinese, Japanese, Korean): from now on, before or after a step; standing
   only in a request (`今後のための記録とします` is an account, not a rule);
 - `prohibition`: a negative imperative (never use, don't commit);
@@ -14,6 +16,8 @@ A cue names the *form* of what a sentence does:
   you to…); a rule only right after an agent action;
 - `directive` and `adopt` (Chinese, Japanese, Korean): a request form, and the adoption of a
   tool (`uvを利用し`); a request is a rule when it adopts a tool or holds every time;
+- `convention` (Chinese): for all, uniformly, by default: what makes the adoption of a tool
+  the project's (`统一使用 pnpm`) rather than a step of the task (`请使用pnpm安装依赖`);
 and what rules a sentence out:
 - `one-off`: the task at hand (for now, this time, today, again), and a report of a failure
   (it errors, it still does not work, it crashes): an account of the day, not a rule;
@@ -41,6 +45,8 @@ CORRECTION = "correction"
 DIRECTIVE = "directive"
 ADOPT = "adopt"
 ONE_OFF = "one-off"
+HABITUAL = "habitual"
+CONVENTION = "convention"
 QUESTION = "question"
 NOT_A_RULE = "not-a-rule"
 
@@ -96,7 +102,28 @@ CUES: tuple[Cue, ...] = (
         r"^(?:it'?s|that'?s) not \S+.{0,40}\bin(?:s)?te(?:a)?d\b",
         "it's not DECISION.md, intead, create a new subdir called DECISIONS",
     ),
+    Cue(
+        "en",
+        PREFERENCE,
+        r"\bno [\w./+-]+(?: [\w./+-]+)?,\s*(?:only|just)\b",
+        "I'd like it to be completely in the front-end, no database, only local storage.",
+    ),
+    Cue(
+        "en",
+        PREFERENCE,
+        # a setting the project keeps from then on: the port, host or address it runs on
+        r"\b(?:change|set|switch|move)\b[^.!?]{0,30}\b(?:port|host|base url|url|address)"
+        r"\b[^.!?]{0,20}\bto\s+\S*\d",
+        "change port number from 5000 to 5001",
+    ),
     Cue("en", ONE_OFF, r"\blet'?s see\b", "Don't set it, let's see if it keeps happening."),
+    Cue(
+        "en",
+        ONE_OFF,
+        r"\b(?:is|are) still\b|\bstill (?:fails?|failing|broken|crash\w*|doesn'?t|does not"
+        r"|not|the same)\b",
+        "But on my other terminal where i asked you to work on my site folder it is still slow.",
+    ),
     Cue(
         "en",
         NOT_A_RULE,
@@ -123,8 +150,28 @@ CUES: tuple[Cue, ...] = (
         r"\b(?:en (?:lugar|vez) de|prefiero|prefiere|usa solo|solo usa)\b",
         "Prefiere los scripts de Composer para tests, porque desactivan coverage sin Xdebug.",
     ),
-    Cue("es", LANGUAGE, r"\ben español\b", "recuerda siempre explicarme en español"),
+    Cue(
+        "es",
+        PREFERENCE,
+        r"\bsin [\w./+-]+(?: [\w./+-]+){0,2},\s*(?:solo|sólo|solamente|únicamente)\b",
+        "Codigo puro: sin red, sin base de datos, solo comparacion de texto.",
+    ),
+    Cue(
+        "es",
+        LANGUAGE,
+        r"\ben (?:español|inglés|ingles|francés|alemán|portugués)\b",
+        "recuerda siempre explicarme en español",
+    ),
     Cue("es", CORRECTION, r"\b(?:ya te dije que|te dije que)\b", "ya te dije que..."),
+    Cue(
+        "es",
+        ONE_OFF,
+        # a report of the day: it still fails, the same error, what I had done
+        r"\bsigue sin\b|\btodav[ií]a\b|\bno funciona|\b(?:da|dando|mismo) error\b"
+        r"|\b(?:había|he|hemos) \w+(?:ado|ido)\b"
+        r"|\b(?:por ahora|de momento|por el momento|esta vez|hoy)\b",
+        "La detección dinámica (Etherscan `tokentx`) sigue sin funcionar (sin verificar / rota).",
+    ),
     Cue("es", QUESTION, r"^(?:¿|por qué|cómo|qué|cuál|dónde|cuándo|puedo)\b", "puedo dictarte?"),
     # --- Portuguese ---
     Cue(
@@ -145,7 +192,20 @@ CUES: tuple[Cue, ...] = (
         r"\b(?:em vez de|ao invés de|prefiro|prefira|use apenas|use somente)\b",
         "Use pnpm em vez de npm — é mais rápido",
     ),
-    Cue("pt", LANGUAGE, r"\bem português\b", "Sempre responda em português brasileiro"),
+    Cue(
+        "pt",
+        LANGUAGE,
+        r"\bem (?:português|portugues|inglês|ingles|espanhol|francês|alemão)\b",
+        "Sempre responda em português brasileiro",
+    ),
+    Cue(
+        "pt",
+        ONE_OFF,
+        r"\bainda n[ãa]o\b|\bn[ãa]o funciona|\b(?:dá|dando|mesmo) erro\b"
+        r"|\bcontinua (?:dando|com|sem)\b|\b(?:tinha|tenho) \w+(?:ado|ido)\b"
+        r"|\b(?:por enquanto|por agora|desta vez|hoje)\b",
+        "O link para lab2 ainda não funciona pois a pasta ainda se encontra vazia.",
+    ),
     # --- German ---
     Cue(
         "de",
@@ -165,7 +225,20 @@ CUES: tuple[Cue, ...] = (
         r"\b(?:statt|anstatt|anstelle von|bevorzuge|nur mit)\b",
         "nein, nutze pnpm statt npm",
     ),
-    Cue("de", LANGUAGE, r"\bauf deutsch\b", "Antworte IMMER auf Deutsch!"),
+    Cue(
+        "de",
+        LANGUAGE,
+        r"\bauf (?:deutsch|englisch|französisch|spanisch)\b",
+        "Antworte IMMER auf Deutsch!",
+    ),
+    Cue(
+        "de",
+        ONE_OFF,
+        r"\bimmer noch\b|\bnoch immer\b|\bnoch nie\b|\bfunktioniert\b[^.!?]{0,20}\bnicht\b"
+        r"|\b(?:gleiche|gleichen|selbe|selben) fehler\b|\bich habe (?!dir|euch|ihnen)"
+        r"|\b(?:vorerst|erstmal|erst mal|diesmal|heute)\b",
+        "Git funktioniert immer noch nicht",
+    ),
     # --- French ---
     Cue(
         "fr",
@@ -190,8 +263,16 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "fr",
         LANGUAGE,
-        r"\ben français\b",
+        r"\ben (?:français|anglais|espagnol|allemand)\b",
         "Réponds toujours en français, avec un ton bienveillant, clair et professionnel.",
+    ),
+    Cue(
+        "fr",
+        ONE_OFF,
+        r"\btoujours pas\b|\bne (?:marche|fonctionne)\b|\b(?:même|une) erreur\b"
+        r"|\bj'ai (?!dit)|\bje n'ai\b|\btoujours (?:la|le|les) mêmes?\b"
+        r"|\b(?:pour l'instant|pour le moment|cette fois|aujourd'hui)\b",
+        "Si cela ne fonctionne toujours pas, essayez de localiser l'outil installé.",
     ),
     # --- Russian ---
     Cue(
@@ -221,8 +302,13 @@ CUES: tuple[Cue, ...] = (
         r"(?:вместо|предпочитаю|я хочу именно|используй только|только через)",
         "мне не нравится простой дом, я хочу именно ангуляр",
     ),
-    Cue("ru", LANGUAGE, r"на русском", "я тебя просил работать со мной на русском"),
-    Cue("ru", LANGUAGE, r"по-русски", "Отвечай только по-русски."),
+    Cue(
+        "ru",
+        LANGUAGE,
+        r"на (?:русском|английском)",
+        "я тебя просил работать со мной на русском",
+    ),
+    Cue("ru", LANGUAGE, r"по-(?:русски|английски)", "Отвечай только по-русски."),
     Cue(
         "ru",
         CORRECTION,
@@ -238,7 +324,8 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "ru",
         ONE_OFF,
-        r"не работает|не запускается|\bпадает|выда[её]т ошибку|ошибка при",
+        r"не работает|не запускается|\bпадает|выда[её]т ошибку|ошибка при|вс[её] ещё|до сих пор"
+        r"|(?:та же|такая же|одна и та же) ошибка|никогда не \w+л[аои]?(?:сь|ся)?\b",
         "Если Docker всё равно не работает:",
     ),
     Cue(
@@ -247,50 +334,96 @@ CUES: tuple[Cue, ...] = (
         r"(?:\bсейчас\b|\bпока\b|в этот раз|на этот раз|\bсегодня\b|\bвременно\b)",
         "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     ),
-    # --- Chinese ---
+    # --- Chinese (Simplified and Traditional characters) ---
+    Cue("zh", STANDING, r"一律|[记記]住|[绝絕]不", "记住：不要提交 .env 文件"),
     Cue(
         "zh",
-        STANDING,
-        r"必须|始终|总是|一律|每次|不得|记住|永远|绝不|从不",
+        HABITUAL,
+        r"始[终終]|[总總]是|每次|永[远遠]|[从從]不(?![同])",
         "请用中文回答。除非用户明确要求其他语言，否则始终使用简体中文回复。",
     ),
     Cue(
         "zh",
         STANDING,
-        r"(?:提交|推送|合并|部署|发布|上线|commit|push)\S{0,6}?(?:之)?前",
+        r"(?:提交|推送|合[并併]|部署|[发發]布|上[线線]|commit|push)\S{0,6}?(?:之)?前",
         "遵循 TDD（红→绿→重构）在既定任务顺序下实现功能；"
         "提交前回写文档与变更记录，确保实现与文档一致。",
     ),
     Cue(
         "zh",
         HENCEFORTH,
-        r"以后|今后|从现在开始|往后",
+        r"以[后後]|今[后後]|[从從][现現]在[开開]始|往[后後]|下次|下回",
         "以后所有的claude skill 保存在我本地个人目录,而非项目目录",
     ),
-    Cue("zh", DIRECTIVE, r"请|不要|别再", "中间是否有什么问题,请修复"),
+    Cue(
+        "zh",
+        DIRECTIVE,
+        r"[请請]|不要|[别別]再|必[须須]|[务務]必|不得|[记記]得|[应應](?:[该該]|[当當])"
+        r"|(?<![想需主重只还還])要(?![求])",
+        "中间是否有什么问题,请修复",
+    ),
     Cue(
         "zh",
         PROHIBITION,
-        r"禁止|严禁|不许|不准|切勿|千万(?:不要|别)",
+        r"禁止|[严嚴]禁|不[许許]|不准|切勿|千[万萬](?:不要|[别別])"
+        r"|(?:不要|[别別]|不能|不可以)(?:再)?(?:使用|用|修改|改[动動]|[删刪]除|提交|推送|引入|安[装裝]|添加)",
         "禁止使用轮询方式同步数据，MUST 使用 WebSocket 或微信云开发实时数据监听；",
     ),
-    Cue("zh", ADOPT, r"使用|采用|启用", "使用gemini-summary skills 總結"),
-    Cue("zh", PREFERENCE, r"而非|而不是|优先使用|统一使用", "保存在我本地个人目录,而非项目目录"),
-    Cue("zh", LANGUAGE, r"用中文|中文回答|中文回复", "请用中文回答用户的问题。"),
+    Cue(
+        "zh",
+        CORRECTION,
+        r"你(?:又|老是|怎[么麼](?:又|[还還]))|你[没沒](?:有)?(?!问题|問題|事)"
+        r"|我不是(?:[让讓]|叫|要)你|我(?:之前|已[经經])?(?:[说說]|[讲講]|[告]訴|告诉|[强強][调調])[过過]"
+        r"|[说說]好的",
+        "没有了，但是你又忘了将我的问题和你的回复录入到PROMPTS里了",
+    ),
+    Cue("zh", ADOPT, r"使用|[采採]用|[启啟]用", "使用gemini-summary skills 總結"),
+    Cue(
+        "zh",
+        CONVENTION,
+        r"[统統]一|一律|默[认認]|[预預][设設]|所有|全部|都(?:用|使用|要用|[采採]用)",
+        "所有代码注释使用英文",
+    ),
+    Cue(
+        "zh",
+        PREFERENCE,
+        r"而非|而不是|[优優]先使用|[统統]一使用",
+        "保存在我本地个人目录,而非项目目录",
+    ),
+    Cue(
+        "zh",
+        PREFERENCE,
+        r"只(?:能)?(?:使用|用)|[仅僅](?:使用|用)",
+        "运行时要求 Python 3.10+，只使用标准库。",
+    ),
+    Cue(
+        "zh",
+        LANGUAGE,
+        r"用(?:[简簡][体體]|[繁][体體])?(?:中文|英文)|(?:中文|英文)(?:回答|回[复覆])"
+        r"|使用(?:[简簡][体體]|[繁][体體])?(?:中文|英文)",
+        "请用中文回答用户的问题。",
+    ),
     Cue(
         "zh",
         ONE_OFF,
-        r"这次|现在|当前|上面|刚才|暂时",
+        r"[这這]次|[现現]在|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時",
         "当前没在master分支能直接更新吗",
     ),
     Cue(
         "zh",
         ONE_OFF,
-        r"报错|出错|崩溃|白屏|没反应|不生效|不起作用|还是不行|还是一样|启动失败|运行失败|编译失败"
-        r"|无法(?:启动|运行|打开|连接|访问)",
+        r"[报報][错錯]|出[错錯]|崩[溃潰]|白屏|[没沒]反[应應]|不生效|不起作用|[还還]是不行|[还還]是一[样樣]"
+        r"|[启啟]动失[败敗]|[启啟]動失敗|[运運]行失[败敗]|[编編][译譯]失[败敗]"
+        r"|[无無]法(?:[启啟][动動]|[运運]行|打[开開]|[连連]接|[访訪][问問])"
+        r"|(?:同[样樣]|一[样樣]|相同)的[错錯][误誤]|[从從]来[没沒]|[从從][没沒]",
         "还是一样的错误，请你对比一下application-dev.yml和application-test.yml，两者是一样的。",
     ),
-    Cue("zh", QUESTION, r"吗|为什么|如何|怎么|什么|是否|能否", "claude code 如何更新到最新版本"),
+    Cue(
+        "zh",
+        QUESTION,
+        r"[吗嗎]|[为為]什[么麼]|如何|怎[么麼](?!又|[还還])|什[么麼]|是否|能否",
+        "claude code 如何更新到最新版本",
+    ),
     # --- Japanese ---
     Cue("ja", STANDING, r"必ず|常に|毎回|禁止", "必ず日本語で回答してください。"),
     Cue(
@@ -311,7 +444,13 @@ CUES: tuple[Cue, ...] = (
         r"利用|使用|使う|使って|用い|有効|導入|採用",
         "またruffでりんターを有効にしてください。",
     ),
-    Cue("ja", LANGUAGE, r"日本語で", "常に日本語で回答してください。"),
+    Cue(
+        "ja",
+        PROHIBITION,
+        r"ないでください|ないで下さい|てはいけ(?:ない|ません)|しないこと",
+        "DBは使用しないでください",
+    ),
+    Cue("ja", LANGUAGE, r"(?:日本語|英語)で", "常に日本語で回答してください。"),
     Cue(
         "ja",
         ONE_OFF,
@@ -346,7 +485,7 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
     Cue("ko", PREFERENCE, r"대신", "npm 대신 pnpm을 사용하세요."),
-    Cue("ko", LANGUAGE, r"(?:한글|한국어)로", "한글로 답변해줘."),
+    Cue("ko", LANGUAGE, r"(?:한글|한국어|영어)로", "한글로 답변해줘."),
     Cue(
         "ko",
         ONE_OFF,
@@ -463,13 +602,13 @@ def languages_of(sentence: str) -> frozenset[str]:
 
 # The language a `language` cue names, by the words that name it in any of the languages.
 _LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (
-    ("en", r"english|англий"),
+    ("en", r"english|англий|inglés|ingles|inglês|anglais|englisch|英文|英语|英語|영어"),
     ("ru", r"russian|русск"),
     ("es", r"spanish|español|espanol"),
     ("pt", r"portuguese|português|portugues"),
     ("de", r"german|deutsch"),
     ("fr", r"french|français|francais"),
-    ("zh", r"chinese|中文"),
+    ("zh", r"chinese|中文|简体|簡體|繁体|繁體"),
     ("ja", r"japanese|日本語"),
     ("ko", r"korean|한글|한국어"),
     ("vi", r"vietnamese|tiếng việt"),

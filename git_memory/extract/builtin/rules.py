@@ -1,8 +1,9 @@
 """`user-rule@1`: rules the user stated, phrased as the rule, quoted as the user said it.
 
 Forms: "always …", "never …", "don't …"/"do not …", "use X instead of Y", "prefer X over
-Y", "X, not Y", "from now on …", "remember: …", "we use …", "make sure to always …",
-instructions for every time ("before pushing, run …"), and a correction right after an agent
+Y", "X, not Y", "from now on …", "remember: …", "we use …", "this project uses …", "stick
+to …", "make sure to always …", "all X should …", instructions for every time ("before
+pushing, run …", "commit after each task"), and a correction right after an agent
 action ("no, run … instead"). The candidate reads as the rule
 ("Always run the tests through `uv run`."); its statement keeps the user's exact sentence,
 which stays `unverified` until a human confirms it. Questions, everyday phrases ("don't
@@ -67,9 +68,12 @@ _SIGNAL = re.compile(
     re.IGNORECASE,
 )
 _RULE_START = re.compile(
-    r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to|you) always|"
+    r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to |you )?(?:always|never)|"
+    r"(?:all|every|each) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} (?:should|must|ha(?:s|ve) to)\b|"
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
     r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
+    r"(?:this|our) (?:project|repo|repository|codebase) (?:uses?|is built with|runs on)|"
+    r"stick (?:to|with)|"
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
     r"stop (?:using|running|calling|adding|committing)|let'?s (?:always|never)|"
     r"(?!(?:like|so|and|but|or|because|if|when|which|that|this|it|there|i|you|maybe|well|"
@@ -86,12 +90,15 @@ _CORRECTION = re.compile(
 )
 _INSTEAD = re.compile(r"^(?:use|run|call|try)\b.+\binstead\b(?!\s+of)", re.IGNORECASE)
 _STANDING = re.compile(
-    r"(?i)\b(?:before (?:you )?(?:commit|push|merg|open|send|releas|deploy|tag)\w*"
-    r"|whenever|every time|each time|after every|any time you)\b"
+    r"(?i)\b(?:before (?:you )?(?:commit|push|merg|open|send|releas|deploy|tag|mak|start"
+    r"|chang|edit|implement)\w*|before (?:you )?(?:do|make|change) any\b"
+    r"|whenever|every time|each time|after (?:each|every|any)|any time you|for everything"
+    r"|everywhere|at all times)\b"
 )
 _IMPERATIVE = re.compile(
     r"(?i)^(?:run|use|call|add|update|regenerate|rebuild|bump|check|format|lint|test|rebase|"
-    r"squash|sign|keep|write|put|restart|clear|reset|make sure)\b"
+    r"squash|sign|keep|write|put|restart|clear|reset|make sure|commit|push|do|document|notify|"
+    r"ask|tell)\b"
 )
 # "No — we use pnpm here": the refusal itself is not part of the rule.
 _REFUSAL = re.compile(r"^(?:no|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECASE)

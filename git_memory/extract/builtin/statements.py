@@ -9,9 +9,12 @@ no rule about nothing (a `not-a-rule` cue), and:
   time, forbids, prefers, names the language to work in, or corrects the agent's last
   action; at least three words;
 - in Chinese, Japanese or Korean: it holds every time, names the language to work in,
-  forbids, corrects the agent's last action, or is a request that prefers one thing to
-  another or adopts a tool (`uvを利用し`, `使用 pnpm`), by the topic it sets a convention
-  for (`パッケージ管理は`) or by the tool's name.
+  forbids, corrects the agent's last action, or is a request that holds every time (`每次
+  修改后请更新…`: "always", "every time" without a request is as often what a program keeps
+  doing), prefers one thing to another or adopts a tool (`uvを利用し`, `统一使用 pnpm`): in
+  Japanese and Korean by the topic it sets a convention for (`パッケージ管理は`) or by the
+  tool's name, in Chinese (no topic particle) when it holds for all of the project (`统一`,
+  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`).
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from git_memory.command_line.program import TOOL_NAMES
 from git_memory.extract.builtin.lexicon import (
     ADOPT,
     CJK,
+    CONVENTION,
     CORRECTION,
     DIRECTIVE,
+    HABITUAL,
     HENCEFORTH,
     LANGUAGE,
     NOT_A_RULE,
@@ -83,10 +88,14 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
         return True
     if DIRECTIVE not in forms and PREFERENCE not in forms:
         return False
-    if HENCEFORTH in forms:
-        return True  # from now on, before each step: a request for every time
+    if forms & {HENCEFORTH, HABITUAL}:
+        return True  # from now on, every time, before each step: a request for every time
     tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
-    adopts = ADOPT in forms and bool(_TOPIC.search(sentence) or tools)
+    if "zh" in languages_of(sentence):
+        # No topic particle: a tool is the project's when the request holds for all of it.
+        adopts = ADOPT in forms and CONVENTION in forms
+    else:
+        adopts = ADOPT in forms and bool(_TOPIC.search(sentence) or tools)
     return adopts or (PREFERENCE in forms and DIRECTIVE in forms)
 
 
