@@ -41,7 +41,7 @@ from git_memory.extract.quotes import TurnSource
 from git_memory.extract.recall_flow import pending_tasks, plan_sessions, select_window
 from git_memory.extract.select import WindowSelection
 from git_memory.extract.stage_drafts import stage_drafts
-from git_memory.extract.tasks import PlannedTask
+from git_memory.extract.tasks import PlannedTask, replayed_turns
 from git_memory.runners.profiles import RunnerOptions
 from git_memory.runners.runner import DeliveryApproval, ProcessRunner, Runner
 from git_memory.runners.session import RunnerSession
@@ -205,10 +205,16 @@ def builtin_tasks(
     task_of_turn: dict[str, str] = {}
     placed: dict[str, list[BuiltinFact]] = {}
     wanted = set(found.sessions())
+    # Planned in rounds, each round a few sessions: which turns replay an earlier session's
+    # is a question about the whole selection, answered once.
+    replayed = replayed_turns(selection.sessions)
     while wanted - chunked:
         fresh = wanted - chunked
         chunked |= fresh
-        for task in plan_sessions(workspace, selection, moment, fresh, save_records=False):
+        planning = plan_sessions(
+            workspace, selection, moment, fresh, save_records=False, replayed=replayed
+        )
+        for task in planning:
             pending[task.task.task_id] = task
             task_of_turn.update((t.turn_key, task.task.task_id) for t in task.turns)
         placed = place_facts(memories, task_of_turn)

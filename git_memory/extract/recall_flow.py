@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from git_memory.contracts.canonical import digest
 from git_memory.contracts.extraction import MemoryExtractionRequest
@@ -81,6 +81,7 @@ def plan_sessions(
     only: Collection[str] | None = None,
     *,
     save_records: bool = True,
+    replayed: Mapping[str, frozenset[int]] | None = None,
 ) -> list[PlannedTask]:
     """Plan the chunks of the selected sessions (`only` these when given) and record them;
     the pending ones.
@@ -90,7 +91,7 @@ def plan_sessions(
     from (a record holds its chunk's transcript: writing one per chunk dominated a whole
     window's builtin extraction)."""
     binding, uuid = workspace.binding, workspace.database_uuid
-    planned = build_tasks(selection, binding, uuid, int(moment * 1000), only)
+    planned = build_tasks(selection, binding, uuid, int(moment * 1000), only, replayed=replayed)
     return [p for p in planned if _plan_pending(workspace, p, save_records)]
 
 

@@ -7,7 +7,7 @@ provenance timestamp are the only time-dependent fields and neither enters `sour
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -75,11 +75,15 @@ def build_tasks(
     database_uuid: str,
     now_ms: int,
     only: Collection[str] | None = None,
+    *,
+    replayed: Mapping[str, frozenset[int]] | None = None,
 ) -> list[PlannedTask]:
     """Every chunk of every selected session (of the sessions `only` names, when given) as a
-    planned task, in session order."""
+    planned task, in session order; `replayed`: the selection's `replayed_turns`, when a
+    caller planning it piece by piece has them already."""
     planned: list[PlannedTask] = []
-    replayed = replayed_turns(selection.sessions)
+    if replayed is None:
+        replayed = replayed_turns(selection.sessions)
     for session in selection.sessions:
         if only is not None and session.session_key not in only:
             continue
