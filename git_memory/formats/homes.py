@@ -26,12 +26,17 @@ _HOMES = (
     # Windows, as typed, with forward slashes, or escaped inside JSON: C:\Users\carol\src
     r"[A-Za-z]:(?:\\\\|\\|/)Users(?:\\\\|\\|/)(?P<windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`)\]]|$)",
 )
-_HINTS = ("Users", "/home/", "/root")
+
+
+# What every row of `_HOMES` holds, in the order of the rows.
+HOME_HINTS = ("Users", "/home/", "/root")
 
 
 def may_name_a_home(text: str) -> bool:
-    """Whether the text could name a home (plain substring scans: faster than a pattern)."""
-    return any(hint in text for hint in _HINTS)
+    """Whether the text could name a home: it holds one of `HOME_HINTS` (plain substring
+    scans, faster than a pattern)."""
+    users, home, root = HOME_HINTS
+    return users in text or home in text or root in text
 
 
 _HOME = re.compile(r"(?<![\w.~/\\-])(?:" + "|".join(_HOMES) + ")")

@@ -97,10 +97,9 @@ class ActivityPeople:
 
     def person(self, calls: Sequence[Any], asks: Sequence[str]) -> str:
         """The person who ran a session of these calls and messages."""
-        said = [call.output[:OUTPUT_HEAD] for call in calls if call.output]
-        said += asks
-        if not self._names_a_home("\n".join(said)) and not any(
-            map(self._input_names_a_home, [call.input for call in calls])
+        said = "\n".join([*(call.output[:OUTPUT_HEAD] for call in calls if call.output), *asks])
+        if not (may_name_a_home(said) and self._names_a_home(said)) and not any(
+            self._input_names_a_home(call.input) for call in calls
         ):
             return LOCAL
         records = [_Said(calls, None), *(_Said((), ask) for ask in asks)]
