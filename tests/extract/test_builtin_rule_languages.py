@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from git_memory.extract.builtin import lexicon
+from git_memory.extract.builtin import languages, lexicon
 from git_memory.extract.builtin.rules import rule_facts
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord
@@ -183,9 +183,9 @@ def test_tasks_questions_and_look_alikes_stay_no_rules(typed: str) -> None:
 
 
 def test_vietnamese_is_read_by_its_own_rows() -> None:
-    assert lexicon.languages_of("Luôn trả lời bằng tiếng Việt") == frozenset(["vi"])
-    assert lexicon.language_named("Luôn trả lời bằng tiếng Việt") == "vi"
-    assert lexicon.languages_of("Always answer in English") != frozenset(["vi"])
+    assert languages.languages_of("Luôn trả lời bằng tiếng Việt") == frozenset(["vi"])
+    assert languages.language_named("Luôn trả lời bằng tiếng Việt") == "vi"
+    assert languages.languages_of("Always answer in English") != frozenset(["vi"])
 
 
 def test_a_correction_in_russian_follows_an_agent_action() -> None:
@@ -225,5 +225,5 @@ def test_an_account_of_the_day_in_rule_words_is_no_rule(typed: str) -> None:
 
 def test_the_language_a_team_writes_in_is_named_in_any_language() -> None:
     for typed in ("Mantén comentarios en inglés.", "コメントは英語で書いてください。"):
-        assert lexicon.language_named(typed) == "en", typed
-    assert lexicon.language_named("請始終用繁體中文回覆。") == "zh"
+        assert languages.language_named(typed) == "en", typed
+    assert languages.language_named("請始終用繁體中文回覆。") == "zh"

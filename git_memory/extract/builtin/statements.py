@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 
 from git_memory.command_line.program import TOOL_NAMES
+from git_memory.extract.builtin.languages import CJK, languages_of
 from git_memory.extract.builtin.lexicon import (
     ADOPT,
-    CJK,
     CONVENTION,
     CORRECTION,
     DIRECTIVE,
@@ -38,7 +38,6 @@ from git_memory.extract.builtin.lexicon import (
     QUESTION,
     STANDING,
     forms_of,
-    languages_of,
 )
 
 MAX_RULE_CHARS = 300

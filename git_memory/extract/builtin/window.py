@@ -25,7 +25,7 @@ from typing import Any
 from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.corroboration import Gathered, failure_key, gather
-from git_memory.extract.builtin.lexicon import language_named
+from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.renderers import TRAP_PREFIX, BuiltinFact
 from git_memory.extract.builtin.rules import rule_facts, rule_key
 from git_memory.extract.builtin.runs import session_runs
