@@ -22,8 +22,3 @@ def handed_before(state_home: Path, contracts_digest: str) -> bool:
     seen = key in _HANDED
     _HANDED.add(key)
     return seen
-
-
-def forget_handed() -> None:
-    """Forget every hand-out (a new session of the same process)."""
-    _HANDED.clear()
