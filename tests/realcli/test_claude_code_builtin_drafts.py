@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.extract.conftest import build_sample_repo
 from tests.extract.flow import candidate, draft_batch
 from tests.realcli.fake_model import Call, ScriptedAgent, ToolResult
-from tests.realcli.test_claude_code import _run_claude
+from tests.realcli.test_claude_code import run_on_sample
 
 OWN = "Note for the team: the integration tests need the db container."
 
@@ -44,18 +43,8 @@ class CopyingAgent(ScriptedAgent):
 def test_claude_code_copies_the_builtin_drafts_and_reaches_review(
     tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path, claude_bin: str
 ) -> None:
-    sample = build_sample_repo(tmp_path, hermetic_env)
-    before = sample.repo.snapshot()
     scripted = CopyingAgent()
-    _run_claude(
-        claude_bin,
-        tmp_path,
-        hermetic_env,
-        sample.root,
-        elicited=None,
-        extra_env={},
-        scripted=scripted,
-    )
+    sample, before = run_on_sample(claude_bin, tmp_path, hermetic_env, scripted)
     marked = sorted(draft["content"] for draft in scripted.marked)
     assert marked == [
         "`uv run pytest` runs the tests (worked in 1 session).",
