@@ -6,7 +6,7 @@ import time
 from collections.abc import Collection, Mapping
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.contracts.extraction import ExtractionTask, MemoryExtractionRequest
 from git_memory.contracts.recall import (
     AgentRecall,
     RecallContracts,
@@ -107,10 +107,7 @@ def recall(
     memory_context, skill_context = build_contexts(sources, request.request.query)
     waiting = current_adjudications(workspace)
     handed = pending[: request.limit]
-    marked = builtin_drafts(workspace, selection, handed)
-    tasks = [
-        p.task.model_copy(update={"builtin_drafts": marked.get(p.task.task_id)}) for p in handed
-    ]
+    tasks = _marked(workspace, selection, handed)
     # The prompts and schemas travel once, here; each task points to them (repeated by every
     # task, they were a large share of every recall's bytes).
     contracts = RecallContracts(
@@ -152,6 +149,24 @@ def recall(
             "handed_earlier": earlier,
         }
     )
+
+
+def _marked(
+    workspace: Workspace, selection: WindowSelection, handed: list[PlannedTask]
+) -> list[ExtractionTask]:
+    """The tasks as handed out, each with the drafts the builtin extractor already writes
+    from its chunk (`builtin/marks.py`); their statements join the task's private record."""
+    marked = builtin_drafts(workspace, selection, handed)
+    tasks = []
+    for planned in handed:
+        found = marked.get(planned.task.task_id)
+        if found is None:
+            tasks.append(planned.task)
+            continue
+        record = planned.host_record().model_copy(update={"observed": found.observed})
+        artifacts.save_recall(workspace.worktree.state_home, record)
+        tasks.append(planned.task.model_copy(update={"builtin_drafts": found.drafts}))
+    return tasks
 
 
 def _plan_pending(workspace: Workspace, planned: PlannedTask, save: bool = True) -> bool:

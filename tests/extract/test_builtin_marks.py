@@ -4,6 +4,7 @@ observed evidence (`builtinDrafts`), so the agent copies it instead of deriving 
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,29 @@ def test_recall_marks_what_the_builtin_finds_with_observed_evidence(
     evidence = reviewed[PYTEST]["statements"][0]["evidence"]
     quotes = [quote["text"] for item in evidence for quote in item.get("quotes") or []]
     assert "12 passed in 0.41s" in quotes, "the observed result is shown where it came from"
+    # Word for word what the host's renderer wrote from the chunk: the host's typed fact, as
+    # the builtin runner would have staged it.
+    assert reviewed[PYTEST]["statements"][0]["claimSupport"] == "typed-fact"
+
+
+def test_only_a_copy_as_handed_out_is_a_typed_fact(sample_repo: SampleRepo, tmp_path: Path) -> None:
+    claude = _task_with(sample_repo.recall("--limit", "8"), "uv run pytest -q")
+    pytest_draft, lint_draft = (json.loads(json.dumps(d)) for d in claude["builtinDrafts"])
+    # The agent's own words for the same fact, and the lint fact cited at another turn.
+    pytest_draft["statements"][0]["text"] = "`uv run pytest` runs the tests, and they all pass."
+    other = next(
+        e["evidenceId"]
+        for e in claude["chunk"]["turnEvidence"]
+        if e["evidenceId"] not in lint_draft["statements"][0]["evidenceIds"]
+    )
+    lint_draft["statements"][0]["evidenceIds"] = [other]
+    staged = stage(sample_repo.root, draft_batch(claude, [pytest_draft, lint_draft]), tmp_path)
+    assert staged.exit_code == 0, staged.stderr + staged.stdout
+    decided = stage(sample_repo.root, decisions(staged.json()["adjudicationTask"]), tmp_path)
+    assert decided.exit_code == 0, decided.stderr + decided.stdout
+    support = {i["content"]: i["statements"][0]["claimSupport"] for i in _review(sample_repo)}
+    assert set(support.values()) == {"unverified"}, support
+    assert len(support) == 2
 
 
 def test_what_the_worktree_holds_is_not_marked_again(

@@ -56,6 +56,8 @@ def test_claude_code_copies_the_builtin_drafts_and_reaches_review(
     evidence = items[marked[0]]["statements"][0]["evidence"]
     quoted = [quote["text"] for item in evidence for quote in item.get("quotes") or []]
     assert "12 passed in 0.41s" in quoted
+    support = {content: item["statements"][0]["claimSupport"] for content, item in items.items()}
+    assert support == {marked[0]: "typed-fact", marked[1]: "typed-fact", OWN: "unverified"}
     assert scripted.seen[-1][0] == "memory_promote"
     assert scripted.seen[-1][1]["status"] == "applied", scripted.seen[-1][1]
     assert sample.repo.snapshot() == before
