@@ -12,6 +12,7 @@ from git_memory.contracts.lifecycle import MemoryId
 Verdict = Literal[
     "helped",
     "worse",
+    "not read",
     "no change",
     "too rare to tell",
     "not relevant",

@@ -17,7 +17,8 @@ Verdicts (docs/guide-verify.md, "Does the memory help?"), in this order:
 - `too rare to tell`: fewer than `MIN_EVENTS` sessions touched its subject on a side;
 - `helped`: the rate of sessions hitting it fell, or the rate following it (adoption) rose,
   by at least `MATERIAL` and beyond chance (binomial tail at the rate before ≤ `CHANCE`);
-- `worse`: the same, the other way;
+- `worse`: the same, the other way (either reads `not read` when nothing delivered the
+  entry to the agents: `delivery.py`);
 - `no change`: anything else.
 """
 

@@ -12,6 +12,7 @@ from git_memory.bulk import collection_paused
 from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindow, Verdict
 from git_memory.extract.builtin.people import ActivityPeople, person_labels
 from git_memory.formats.entry import Entry
+from git_memory.impact.delivery import Deliveries, Marks
 from git_memory.impact.measure import MIN_SESSIONS, LandingSide, SessionIndex, measure
 from git_memory.impact.subjects import Subject, subject_of
 from git_memory.repo.landing import entry_landings
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from git_memory.repo.binding import Worktree
 
 VERDICTS: tuple[str, ...] = get_args(Verdict)
+# Verdicts that say the entry had an effect: only when something delivered it (`delivery.py`).
+MOVED = ("helped", "worse")
 
 
 def measurable_entries(
@@ -77,9 +80,19 @@ def _impact(
         people=people,
     )
     measured = []
+    deliveries: Deliveries | None = None
     for entry, path, subject in entries:
         landing = landings.get(f"{entry.id}.md")
         result = measure(index, subject, landing.time if landing else None)
+        verdict = result.verdict
+        if landing is not None and verdict in MOVED:
+            if deliveries is None:  # read only when some rate moved
+                earliest = min(found.time for found in landings.values())
+                deliveries = Deliveries.read(
+                    worktree.repository, sessions, worktree.memory_root, earliest
+                )
+            if not deliveries.reached(Marks.of(entry.body), landing.time, index):
+                verdict = "not read"
         measured.append(
             EntryImpact(
                 id=entry.id,
@@ -89,7 +102,7 @@ def _impact(
                 landed_at=_moment(landing.time) if landing else None,
                 before=_window(result.before),
                 after=_window(result.after),
-                verdict=result.verdict,
+                verdict=verdict,
                 first_landed_at=_moment(landing.first_time)
                 if landing and landing.first_time
                 else None,
@@ -151,6 +164,12 @@ def summary_line(measured: Sequence[EntryImpact]) -> str:
     worse = [m for m in measured if m.verdict == "worse"]
     if worse:
         parts.append(f"{_count(len(worse), 'entry', 'entries')} worse since landing")
+    unread = sum(1 for m in measured if m.verdict == "not read")
+    if unread:
+        parts.append(
+            f"{_count(unread, 'entry', 'entries')} not read (moved, but nothing put it in "
+            "front of the agents): run `git memory assemble` and commit what it writes"
+        )
     untouched = sum(1 for m in measured if m.verdict == "not relevant")
     if untouched:
         parts.append(

@@ -22,9 +22,10 @@ def impact(ctx: OpContext, request: ImpactRequest) -> ImpactResponse:
     lines compare through the command model (argument shapes, compound lines, `cd`). Hits:
     a trap's command failed with its error, a rule's forbidden command ran without what it
     asks; followed: the fix first, what the rule asks. Verdicts: helped or worse (a rate
-    moved 10 points beyond chance), no change, too rare to tell, not relevant (never
-    touched), not relevant since, too little data, uncommitted. A worktree's or a
-    person's own verdict shows where it differs. Undated sessions are named. A
+    moved 10 points beyond chance), not read (moved, but nothing put the entry before the
+    agents), no change, too rare to tell, not relevant (never touched), not relevant since,
+    too little data, uncommitted. A worktree's or a person's own verdict shows where it
+    differs. Undated sessions are named. A
     correlation, not an experiment. IDs narrow it. Run `git memory sessions sync`
     first. Changes nothing.
     """

@@ -46,14 +46,10 @@ class Landing:
 def entry_landings(repository: Any, entries_dir: str) -> dict[str, Landing]:
     """File name (`<id>.md`) → its landing on HEAD's first-parent chain; empty on an
     unborn branch."""
-    try:
-        head = repository.head.target
-    except (pygit2.GitError, KeyError, ValueError):
+    walked = first_parent_walk(repository)
+    if walked is None:
         return {}
-    walker = repository.walk(
-        head, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
-    )
-    walker.simplify_first_parent()
+    head, walker = walked
     found: dict[str, Landing] = {}
     rewritten_commits: set[str] = set()
     # The blob of each name's current text; its text is read only when a later blob differs
@@ -86,6 +82,20 @@ def entry_landings(repository: Any, entries_dir: str) -> dict[str, Landing]:
         texts = {name: _text(repository, blobs[name]) for name in rewritten}
         found.update(_redated(repository, head, entries_dir, rewritten, texts))
     return found
+
+
+def first_parent_walk(repository: Any) -> tuple[Any, Any] | None:
+    """HEAD's target and a walk of its first-parent history, oldest first; None on an
+    unborn branch."""
+    try:
+        head = repository.head.target
+    except (pygit2.GitError, KeyError, ValueError):
+        return None
+    walker = repository.walk(
+        head, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
+    )
+    walker.simplify_first_parent()
+    return head, walker
 
 
 def _rewritten(commit: Any) -> bool:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from git_memory.assemble.entries import one_line
 from tests.repos import Repo, git
 from tests.sessions.transcripts import (
     claude_assistant,
@@ -21,9 +22,17 @@ from tests.verify.helpers import write_entry
 LANDED = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 
 
-def land(repo: Repo, entry_id: str, body: str, when: datetime = LANDED) -> str:
-    """Write an approved entry and commit it at `when`; returns the commit."""
+def land(
+    repo: Repo, entry_id: str, body: str, when: datetime = LANDED, *, delivered: bool = True
+) -> str:
+    """Write an approved entry and commit it at `when`; returns the commit. `delivered`: the
+    commit also puts its line in CLAUDE.md, as the team's instruction file lists it (else
+    it is only in the memory root and no agent reads it)."""
     write_entry(repo, entry_id, body)
+    if delivered:
+        instructions = repo.root / "CLAUDE.md"
+        listed = instructions.read_text() if instructions.exists() else "## Team memory\n\n"
+        instructions.write_text(f"{listed}- {one_line(body)}\n")
     stamp = when.strftime("%Y-%m-%dT%H:%M:%S+00:00")
     dates = {"GIT_COMMITTER_DATE": stamp, "GIT_AUTHOR_DATE": stamp}
     git(repo.root, "add", "-A")
