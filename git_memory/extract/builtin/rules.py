@@ -24,7 +24,9 @@ Portuguese, German, French, Vietnamese), is read through the lexicon's table (`l
 `statements.py`) and quoted as typed: a sentence that holds every time, forbids, prefers,
 names the language to work in, or corrects the agent's last action ("you didn't update the
 checkbox", "я тебя просил работать со мной на русском"). A statement the person later
-replaced ("OK switch to Google Sheets") is dropped.
+replaced ("OK switch to Google Sheets") is dropped. What the person dictates into the agent's
+instruction file ("写入AGENTS.md: …", "Add to CLAUDE.md: …") is a rule line by line, whatever
+its wording (`dictated.py`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import NOT_A_RULE, ONE_OFF, forms_of
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
@@ -227,6 +230,9 @@ def rule_key(text: str) -> str:
 def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
     """(sentence as typed, the rule it states) for each rule of a message."""
     text = _BOX_EDGE.sub("", _FENCE.sub("\n", text))
+    instructions = dictated(text)
+    if instructions is not None:
+        return [(line, _dictated_rule(line)) for line in _dictated_lines(instructions)]
     lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
     said = [sentence for line in lines for sentence in sentences(line)]
     found: list[tuple[str, str]] = []
@@ -241,6 +247,27 @@ def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, s
     return found
 
 
+def _dictated_lines(instructions: str) -> list[str]:
+    """The sentences of text dictated into the agent's instruction file that can be rules:
+    not a heading, code, a log line or a question."""
+    text = "\n".join(line for line in instructions.splitlines() if not _HEADING.match(line))
+    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
+    said = [sentence for line in lines for sentence in sentences(line)]
+    return [
+        sentence
+        for sentence in said
+        if len(sentence) <= MAX_RULE_CHARS
+        and not sentence.endswith(("?", "？"))
+        and (not english_only(sentence) or len(_content_words(sentence)) >= 2)
+    ]
+
+
+def _dictated_rule(sentence: str) -> str:
+    """A dictated line as the rule: English in sentence case, any other language as typed."""
+    return _sentence_case(sentence) if english_only(sentence) else sentence
+
+
+_HEADING = re.compile(r"^\s*#")
 _ENGLISH = frozenset(["en"])
 # A sentence that says what to do instead of what the rule before it forbids.
 _ELABORATES = re.compile(r"(?i)^(?:you should (?:call|use|run)|instead,? |use |call )\b")
