@@ -72,6 +72,7 @@ TYPED = [
     ("不要修改迁移文件", None),  # don't change (zh)
     ("別再修改遷移檔案", None),  # don't change again (zh, Traditional characters)
     ("Set the backend port to 8081, the frontend expects it there.", None),
+    ("Never edit files under vendor/ by hand.", "Never edit files under vendor/ by hand."),
 ]
 
 
@@ -93,6 +94,10 @@ NOT_RULES = [
     "本プロジェクトはバックエンドサーバを使っていますか？",
     "Don't set it, let's see if it keeps happening.",
     "But on my other terminal where i asked you to work on my site folder it is still slow.",
+    # What presents pasted material is an account; "other files" are the rest of the task's.
+    "Here is the log of the failing build, no stack trace, only the exit code.",
+    "This is the error I get when the page loads.",
+    "Please don't touch any other files.",
 ]
 
 

@@ -130,6 +130,23 @@ CUES: tuple[Cue, ...] = (
         r"^(?:don'?t|do not|never)\s+\w+\s+(?:it|this|that|them)\b\s*(?:[,.;!]|$)",
         "Don't set it, let's see if it keeps happening.",
     ),
+    Cue(
+        "en",
+        NOT_A_RULE,
+        # a sentence that presents what follows (an example, a log, an error): an account
+        r"^(?:here(?:'s| is| are)|below (?:is|are)|attached (?:is|are)|this is (?:the|an?|my) "
+        r"(?:error|output|log|example|trace|result|message))\b",
+        "Here is an example of an error, where there is no code shown, only the error and the"
+        " position.",
+    ),
+    Cue(
+        "en",
+        ONE_OFF,
+        # the rest of the task at hand: "other files" are the files this change does not touch
+        r"\b(?:any|the|all) other (?:files?|code|parts?|places?|things?|components?|modules?"
+        r"|functions?|pages?|tests?)\b",
+        "Don't change any other files.",
+    ),
     # --- Spanish ---
     Cue(
         "es",
