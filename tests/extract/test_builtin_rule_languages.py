@@ -73,6 +73,8 @@ TYPED = [
     ("別再修改遷移檔案", None),  # don't change again (zh, Traditional characters)
     ("Set the backend port to 8081, the frontend expects it there.", None),
     ("Never edit files under vendor/ by hand.", "Never edit files under vendor/ by hand."),
+    ("中文沟通就好", None),  # the language of the conversation (zh)
+    ("除非我要求，不要重构已有的模块", None),  # unless I ask: a permission for every time (zh)
 ]
 
 
@@ -98,6 +100,7 @@ NOT_RULES = [
     "Here is the log of the failing build, no stack trace, only the exit code.",
     "This is the error I get when the page loads.",
     "Please don't touch any other files.",
+    "对话框里的中文显示成乱码",  # a dialog box, not the conversation (zh)
 ]
 
 

@@ -422,6 +422,20 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
+        LANGUAGE,
+        # the language of the conversation itself (not a dialog box: 对话框)
+        r"(?:中文|英文|[简簡][体體]中文|[繁][体體]中文)(?:[对對][话話](?!框)|交流|[沟溝][通])",
+        "中文对话，用最简单的方法完成任务",
+    ),
+    Cue(
+        "zh",
+        STANDING,
+        # a permission the agent must wait for every time: "unless I tell you", "without my OK"
+        r"除非我|未[经經](?:我的?)?(?:允[许許]|同意|确认|確認)|[没沒]有我的(?:允[许許]|同意|确认|確認)",
+        "不要创建新文件，除非我告诉你这么做",
+    ),
+    Cue(
+        "zh",
         ONE_OFF,
         r"[这這]次|[现現]在|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時",
         "当前没在master分支能直接更新吗",
