@@ -75,6 +75,8 @@ TYPED = [
     ("Never edit files under vendor/ by hand.", "Never edit files under vendor/ by hand."),
     ("中文沟通就好", None),  # the language of the conversation (zh)
     ("除非我要求，不要重构已有的模块", None),  # unless I ask: a permission for every time (zh)
+    ("提交信息必须用一句话说明改动", None),  # a norm for the project's commits (zh)
+    ("所有导出函数都要有 JSDoc", None),  # a norm for all of the project's code (zh)
 ]
 
 
@@ -101,6 +103,7 @@ NOT_RULES = [
     "This is the error I get when the page loads.",
     "Please don't touch any other files.",
     "对话框里的中文显示成乱码",  # a dialog box, not the conversation (zh)
+    "首页必须显示最新的三条新闻",  # a modal about a page: a request of the task (zh)
 ]
 
 

@@ -18,6 +18,11 @@ A cue names the *form* of what a sentence does:
   tool (`uvを利用し`); a request is a rule when it adopts a tool or holds every time;
 - `convention` (Chinese): for all, uniformly, by default: what makes the adoption of a tool
   the project's (`统一使用 pnpm`) rather than a step of the task (`请使用pnpm安装依赖`);
+- `obligation` and `subject` (Chinese): a normative modal (must, should, may only) and a
+  subject that belongs to the project's engineering (its code, tests, commits, comments,
+  documentation, dependencies, branches), first in the sentence: together a convention
+  (`所有代码必须通过 TypeScript 类型检查`), where a modal about a page or a feature is a
+  request of the task;
 and what rules a sentence out:
 - `one-off`: the task at hand (for now, this time, today, again), and a report of a failure
   (it errors, it still does not work, it crashes): an account of the day, not a rule;
@@ -47,6 +52,8 @@ ADOPT = "adopt"
 ONE_OFF = "one-off"
 HABITUAL = "habitual"
 CONVENTION = "convention"
+OBLIGATION = "obligation"
+SUBJECT = "subject"
 QUESTION = "question"
 NOT_A_RULE = "not-a-rule"
 
@@ -395,6 +402,21 @@ CUES: tuple[Cue, ...] = (
         "没有了，但是你又忘了将我的问题和你的回复录入到PROMPTS里了",
     ),
     Cue("zh", ADOPT, r"使用|[采採]用|[启啟]用", "使用gemini-summary skills 總結"),
+    Cue(
+        "zh",
+        OBLIGATION,
+        r"必[须須]|[务務]必|[应應](?:[该該]|[当當])|不得|一定要|都要|都得|只能",
+        "所有代码必须通过 TypeScript 类型检查",
+    ),
+    Cue(
+        "zh",
+        SUBJECT,
+        r"^(?:所有|全部|每个|每個|每一个|每一個)?(?:的)?(?:新|新增的?|导出的?|導出的?)?"
+        r"(?:代[码碼]|源[码碼]|注[释釋]|提交(?:信息|[记記][录錄])?|commit|单元测试|單元測試"
+        r"|测试|測試|文[档檔]|依[赖賴]|分支|命名|日志|日誌|[迁遷]移|函[数數]|[变變]量|[脚腳]本"
+        r"|接口|类型|類型|PR|README|lint)",
+        "所有代码必须通过 TypeScript 类型检查",
+    ),
     Cue(
         "zh",
         CONVENTION,

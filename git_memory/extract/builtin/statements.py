@@ -14,7 +14,9 @@ no rule about nothing (a `not-a-rule` cue), and:
   doing), prefers one thing to another or adopts a tool (`uvを利用し`, `统一使用 pnpm`): in
   Japanese and Korean by the topic it sets a convention for (`パッケージ管理は`) or by the
   tool's name, in Chinese (no topic particle) when it holds for all of the project (`统一`,
-  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`).
+  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`); or a norm for the
+  project's engineering: a normative modal with its code, tests, commits or documentation as
+  the subject (`所有代码必须通过 TypeScript 类型检查`), not a page or a feature of the task.
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ from git_memory.extract.builtin.lexicon import (
     HENCEFORTH,
     LANGUAGE,
     NOT_A_RULE,
+    OBLIGATION,
     ONE_OFF,
     PREFERENCE,
     PROHIBITION,
     QUESTION,
     STANDING,
+    SUBJECT,
     forms_of,
 )
 
@@ -85,6 +89,8 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
     last action."""
     if forms & {STANDING, LANGUAGE, PROHIBITION} or (CORRECTION in forms and corrects):
         return True
+    if {OBLIGATION, SUBJECT} <= forms:
+        return True  # a norm for the project's engineering: "所有代码必须通过…检查"
     if DIRECTIVE not in forms and PREFERENCE not in forms:
         return False
     if forms & {HENCEFORTH, HABITUAL}:
