@@ -3,7 +3,11 @@
 Forms: "always …", "never …", "don't …"/"do not …", "use X instead of Y", "prefer X over
 Y", "X, not Y", "from now on …", "remember: …", "we use …", "this project uses …", "stick
 to …", "make sure to always …", "all X should …", instructions for every time ("before
-pushing, run …", "commit after each task"), and a correction right after an agent
+pushing, run …", "commit after each task", "you should run the tests before committing"), a
+wish for every time ("I want you to always …"), a norm about the project's engineering
+("commit messages should be in English": its code, tests, commits, docs as the subject), a
+convention for the whole project ("use pnpm for this project"), "no more …", and a
+correction right after an agent
 action ("no, run … instead"). The candidate reads as the rule
 ("Always run the tests through `uv run`."); its statement keeps the user's exact sentence,
 which stays `unverified` until a human confirms it. Questions, everyday phrases ("don't
@@ -74,6 +78,7 @@ _SIGNAL = re.compile(
 _RULE_START = re.compile(
     r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to |you )?(?:always|never)|"
     r"(?:all|every|each) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} (?:should|must|ha(?:s|ve) to)\b|"
+    r"we(?:'re| are) using [\w`.+-]+(?: [\w`.+-]+)?,? (?:not|instead of|rather than)\b|"
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
     r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
     r"(?:this|our) (?:project|repo|repository|codebase) (?:uses?|is built with|runs on)|"
@@ -105,7 +110,40 @@ _IMPERATIVE = re.compile(
     r"ask|tell)\b"
 )
 # "No — we use pnpm here": the refusal itself is not part of the rule.
-_REFUSAL = re.compile(r"^(?:no|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECASE)
+_REFUSAL = re.compile(r"^(?:no(?! more\b)|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECASE)
+# "I want you to always …", "I'd like you to never …": a wish for every time is the rule itself.
+_WISH = re.compile(
+    r"^(?:i (?:want|need|expect|would like) you to|i'?d like you to)\s+(?=(?:always|never)\b)",
+    re.IGNORECASE,
+)
+# "You should run the tests before committing": the agent addressed, then the instruction.
+_ADDRESSED = re.compile(r"^(?:you (?:should|must|need to|have to)|please)\s+", re.IGNORECASE)
+# What the project's engineering is made of: a norm about it is a convention of the project
+# ("Commit messages should be in English", "Every PR needs a changelog entry").
+_ENGINEERING = (
+    r"(?:code|comments?|commit(?: message)?s?|tests?|test files?|unit tests?|docs?|"
+    r"documentation|prs?|pull requests?|branch(?:es)?|migrations?|dependenc(?:y|ies)|"
+    r"imports?|functions?|variables?|logs?|log messages?|changelog(?: entries)?|readme|"
+    r"type hints?|types|api responses?|error messages?|endpoints?)"
+)
+_NORM = re.compile(
+    rf"^(?:(?:all|every|each|any|our|new)\s+)?"
+    r"(?:(?!(?:the|this|that|these|those|my|your|its|it|a|an)\b)[\w`.-]+\s+)?"
+    rf"{_ENGINEERING}\s+"
+    r"(?:should|must|need to|needs?|have to|has to|are to|is to)\b(?! have\b)",
+    re.IGNORECASE,
+)
+# "… for this project", "… across the codebase": an instruction whose scope is the project.
+_PROJECT_SCOPE = re.compile(
+    r"(?i)\b(?:for|in|across|throughout) (?:this|the|our) (?:whole |entire )?"
+    r"(?:project|repo|repository|codebase|code base|app)\b|\bproject[- ]wide\b"
+)
+# The verbs of a convention, for an instruction whose scope is the whole project.
+_CONVENTION_VERB = re.compile(
+    r"(?i)^(?:use|prefer|keep|write|put|follow|stick to|name|format|store|place)\b"
+)
+# "No more console.log in the code": a prohibition of a kind of thing from now on.
+_NO_MORE = re.compile(r"(?i)^no more\s+\S")
 _NOT_RULES = re.compile(
     r"^(?:don'?t|do not|never)\s+(?:worry|know|think|bother|mind|see|understand|care|get|"
     r"remember|have|want|like|feel|hesitate|forget|believe|recall|seem|mean|agree|expect|"
@@ -325,7 +363,7 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
         return [_correction(body, previous())] if _acceptable(body) else []
     if previous is not None and _INSTEAD.match(body) and _acceptable(body) and previous():
         return [_correction(body, previous())]  # "use pnpm instead", after `npm test`
-    body = _REFUSAL.sub("", body)
+    body = _WISH.sub("", _REFUSAL.sub("", body))
     signal = _SIGNAL.match(body)
     if signal:
         body = _LEAD.sub("", body[signal.end() :]).strip()
@@ -340,8 +378,11 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
             or bool(_RULE_START.match(part))
             or _is_x_not_y(part)
             or _standing_imperative(part)
+            or bool(_NORM.match(part) or _NO_MORE.match(part))
+            or (bool(_CONVENTION_VERB.match(part)) and bool(_PROJECT_SCOPE.search(part)))
         )
-        if stated and _acceptable(part):
+        # After "from now on" the instruction may be short ("From now on, use yarn.").
+        if stated and _acceptable(part, min_words=2 if signal else MIN_RULE_WORDS):
             rules.append(_sentence_case(part))
     return rules
 
@@ -354,13 +395,13 @@ def _standing_imperative(body: str) -> bool:
     clause = re.sub(
         r"(?i)^(?:before|after|whenever|every time|each time|any time)[^,]*,\s*", "", body
     )
-    return bool(_IMPERATIVE.match(clause))
+    return bool(_IMPERATIVE.match(_ADDRESSED.sub("", clause)))
 
 
-def _acceptable(body: str) -> bool:
+def _acceptable(body: str, min_words: int = MIN_RULE_WORDS) -> bool:
     words = body.split()
     return (
-        len(words) >= MIN_RULE_WORDS
+        len(words) >= min_words
         and len(_content_words(body)) >= 2
         and not _NOT_RULES.match(body)
         and not _ONE_OFF.search(body)
