@@ -30,7 +30,8 @@ names the language to work in, or corrects the agent's last action ("you didn't 
 checkbox", "я тебя просил работать со мной на русском"). A statement the person later
 replaced ("OK switch to Google Sheets") is dropped. What the person dictates into the agent's
 instruction file ("写入AGENTS.md: …", "Add to CLAUDE.md: …") is a rule line by line, whatever
-its wording (`dictated.py`).
+its wording (`dictated.py`); the reason typed when refusing a tool call is a correction of
+it, a rule when it names a tool or command of the project (`rejected.py`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import NOT_A_RULE, ONE_OFF, forms_of
+from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
@@ -191,7 +193,8 @@ def rule_facts(
     for record in records:
         text, typed = _typed_text(scrub(record.user_text or ""), program)
         previous = _previous_command(before, scrub)
-        for sentence, rule in _rules_of(text, previous) if typed else []:
+        stated = _rules_of(text, previous) if typed else []
+        for sentence, rule in stated + ([] if program else _refusals(record, scrub)):
             if any(f.severity == "block" for f in scan_secrets(sentence + " " + rule)):
                 continue
             named = language_named(sentence)
@@ -208,6 +211,18 @@ def rule_facts(
                 )
         before = record
     return [fact for fact in found.values() if not _superseded(fact, records, program)]
+
+
+def _refusals(record: Any, scrub: Callable[[str], str]) -> list[tuple[str, str]]:
+    """The rules a person gave as the reason for refusing one of the agent's tool calls
+    (`rejected.py`): quoted as typed, English in sentence case."""
+    found = []
+    for reason in rejection_reasons(record.tool_calls):
+        lines = [line for line in _unwrapped(scrub(reason)) if not _CODE_OR_LOG.search(line)]
+        for sentence in (part for line in lines for part in sentences(line)):
+            if len(sentence) <= MAX_RULE_CHARS and corrects_with_a_tool(sentence):
+                found.append((sentence, _dictated_rule(sentence)))
+    return found
 
 
 def _typed_text(text: str, program: bool) -> tuple[str, bool]:

@@ -66,15 +66,23 @@ def sentences(line: str) -> list[str]:
     return [part.strip() for part in parts if part and part.strip()]
 
 
+def stating_forms(sentence: str) -> tuple[frozenset[str], set[str]] | None:
+    """The languages and forms of a sentence that can state something for every time; None
+    for a question, the task at hand or a rule about nothing."""
+    if sentence.rstrip().endswith(("?", "？")):
+        return None
+    languages = languages_of(sentence)
+    forms = forms_of(sentence, languages)
+    return None if forms & _EXCLUDED else (languages, forms)
+
+
 def states_rule(sentence: str, corrects: bool) -> bool:
     """Whether a sentence states a rule in any language (`corrects`: it follows an agent
     action, so a correction of it counts)."""
-    if sentence.rstrip().endswith(("?", "？")):
+    read = stating_forms(sentence)
+    if read is None:
         return False
-    languages = languages_of(sentence)
-    forms = forms_of(sentence, languages)
-    if forms & _EXCLUDED:
-        return False
+    languages, forms = read
     if languages & CJK:
         return len(sentence) <= MAX_CJK_RULE_CHARS and _cjk_rule(sentence, forms, corrects)
     if len(sentence) > MAX_RULE_CHARS or len(sentence.split()) < MIN_RULE_WORDS:
