@@ -337,6 +337,7 @@ NOT_RULES = [
     "The button should be blue.",  # a product detail, not the project's engineering
     "Run the tests for this project.",  # a request with the project as its object
     "We are using the wrong version.",  # an account
+    "No more than 12 functions can be added on the free plan.",  # a limit someone quoted
 ]
 
 

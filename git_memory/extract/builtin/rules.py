@@ -145,7 +145,7 @@ _CONVENTION_VERB = re.compile(
     r"(?i)^(?:use|prefer|keep|write|put|follow|stick to|name|format|store|place)\b"
 )
 # "No more console.log in the code": a prohibition of a kind of thing from now on.
-_NO_MORE = re.compile(r"(?i)^no more\s+\S")
+_NO_MORE = re.compile(r"(?i)^no more\s+(?!than\b)\S")
 _NOT_RULES = re.compile(
     r"^(?:don'?t|do not|never)\s+(?:worry|know|think|bother|mind|see|understand|care|get|"
     r"remember|have|want|like|feel|hesitate|forget|believe|recall|seem|mean|agree|expect|"
