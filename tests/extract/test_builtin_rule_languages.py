@@ -77,6 +77,8 @@ TYPED = [
     ("除非我要求，不要重构已有的模块", None),  # unless I ask: a permission for every time (zh)
     ("提交信息必须用一句话说明改动", None),  # a norm for the project's commits (zh)
     ("所有导出函数都要有 JSDoc", None),  # a norm for all of the project's code (zh)
+    ("从现在开始用 yarn", None),  # from now on, with a tool: "now" is not the task at hand (zh)
+    ("以后所有的接口都加上鉴权", None),  # from now on, for all of a kind (zh)
 ]
 
 
@@ -104,6 +106,8 @@ NOT_RULES = [
     "Please don't touch any other files.",
     "对话框里的中文显示成乱码",  # a dialog box, not the conversation (zh)
     "首页必须显示最新的三条新闻",  # a modal about a page: a request of the task (zh)
+    "页面总是显示所有的数据",  # what a program keeps doing, not a rule (zh)
+    "下次再试试 npm install",  # trying once more (zh)
 ]
 
 

@@ -459,7 +459,10 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         ONE_OFF,
-        r"[这這]次|[现現]在|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時",
+        # "now" is the task at hand, except in "from now on" (从现在开始, 从现在起); so is
+        # trying or running once more (再试试, 再跑一下)
+        r"[这這]次|(?<![从從])[现現]在(?!起)|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時"
+        r"|再(?:[试試]|跑|来|來|看)",
         "当前没在master分支能直接更新吗",
     ),
     Cue(

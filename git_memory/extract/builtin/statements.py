@@ -11,7 +11,9 @@ no rule about nothing (a `not-a-rule` cue), and:
 - in Chinese, Japanese or Korean: it holds every time, names the language to work in,
   forbids, corrects the agent's last action, or is a request that holds every time (`每次
   修改后请更新…`: "always", "every time" without a request is as often what a program keeps
-  doing), prefers one thing to another or adopts a tool (`uvを利用し`, `统一使用 pnpm`): in
+  doing), holds from now on for all of a kind or with a tool (`以后都用 pnpm`, `从现在开始用
+  yarn`: "now" in "from now on" is not the task at hand), prefers one thing to another or
+  adopts a tool (`uvを利用し`, `统一使用 pnpm`): in
   Japanese and Korean by the topic it sets a convention for (`パッケージ管理は`) or by the
   tool's name, in Chinese (no topic particle) when it holds for all of the project (`统一`,
   `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`); or a norm for the
@@ -99,11 +101,13 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
         return True
     if {OBLIGATION, SUBJECT} <= forms:
         return True  # a norm for the project's engineering: "所有代码必须通过…检查"
+    tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
+    if HENCEFORTH in forms and (CONVENTION in forms or tools):
+        return True  # from now on, for all of a kind or with a tool: "以后都用 pnpm"
     if DIRECTIVE not in forms and PREFERENCE not in forms:
         return False
     if forms & {HENCEFORTH, HABITUAL}:
         return True  # from now on, every time, before each step: a request for every time
-    tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
     if "zh" in languages_of(sentence):
         # No topic particle: a tool is the project's when the request holds for all of it.
         adopts = ADOPT in forms and CONVENTION in forms
