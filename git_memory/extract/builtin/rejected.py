@@ -13,13 +13,16 @@ and a question or pasted output corrects nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from git_memory.command_line.program import TOOL_NAMES
 from git_memory.extract.builtin.languages import CJK
 from git_memory.extract.builtin.lexicon import ADOPT, DIRECTIVE, PREFERENCE, PROHIBITION
 from git_memory.extract.builtin.statements import stating_forms
+
+if TYPE_CHECKING:
+    from git_memory.sessions.turns import ToolCall
 
 _REASON = re.compile(
     r"(?s)^The user doesn't want to proceed with this tool use\b.*?"
@@ -32,7 +35,7 @@ _CJK_USE = re.compile(r"^(?:[请請])?(?:用|改用|[换換]用|[换換]成)")
 _NAMES = re.compile(r"[a-z][a-z0-9.+-]*")
 
 
-def rejection_reasons(tool_calls: Any) -> Iterator[str]:
+def rejection_reasons(tool_calls: Iterable[ToolCall]) -> Iterator[str]:
     """The reasons a person typed for the tool calls of a turn they refused."""
     for call in tool_calls:
         match = _REASON.match(call.output or "") if call.state == "failed" else None

@@ -213,7 +213,7 @@ def rule_facts(
     return [fact for fact in found.values() if not _superseded(fact, records, program)]
 
 
-def _refusals(record: Any, scrub: Callable[[str], str]) -> list[tuple[str, str]]:
+def _refusals(record: TurnRecord, scrub: Callable[[str], str]) -> list[tuple[str, str]]:
     """The rules a person gave as the reason for refusing one of the agent's tool calls
     (`rejected.py`): quoted as typed, English in sentence case."""
     found = []
