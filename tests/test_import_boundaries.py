@@ -37,6 +37,7 @@ LAYERS = [
         "ids",
         "patterns",
         "records",
+        "bulk",
         "safefs",
         "tempnames",
         "_proc",

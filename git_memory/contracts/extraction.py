@@ -313,6 +313,14 @@ class ExtractionContract(Model):
         )
 
 
+BUILTIN_DRAFTS_DESCRIPTION = (
+    "Drafts the builtin extractor already wrote from this chunk with observed evidence (a "
+    "command and the exit it showed, a failure and the fix that worked), citing this task's "
+    "evidence ids: put them in your batch as they are (drop one the person rejects) and do "
+    "not derive them again or restate them in other words. Absent when there are none."
+)
+
+
 class ExtractionTask(Model):
     """One chunk of one session, ready for a model; `taskId = "extract-" + sourceInputDigest`."""
 
@@ -325,6 +333,13 @@ class ExtractionTask(Model):
     chunk: Chunk
     context: TaskContext
     contract: ExtractionContract
+    # Not an input of the task (not in `sourceInputDigest`): what the builtin extractor
+    # already drafted from this chunk with observed evidence, as the memory held then.
+    builtin_drafts: list[DraftCandidate] | SkipJsonSchema[None] = Field(
+        default=None,
+        exclude_if=is_absent,
+        description=BUILTIN_DRAFTS_DESCRIPTION,
+    )
 
     @field_validator("evidence_catalog")
     @classmethod

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
+
 from git_memory.contracts.base import Hex64, Model
-from git_memory.contracts.extraction import ExtractionTask, NonEmpty, NonNegativeInt
+from git_memory.contracts.extraction import ExtractionTask, NonEmpty, NonNegativeInt, is_absent
 
 # The host's private record of a recalled task (an artifact in the state home, never shown
 # to a model): what stage needs to judge an answer without trusting it.
@@ -50,14 +53,29 @@ class CitedTurn(Model):
     excerpt: str
 
 
+class ObservedStatement(Model):
+    """A statement the builtin extractor rendered from what the task's chunk shows, as the
+    task's `builtinDrafts` hand it out: staged with this text and these evidence ids, it is
+    the host's own typed fact (its renderer checks the text against `parameters` again)."""
+
+    text: NonEmpty
+    evidence_ids: list[NonEmpty]
+    renderer: NonEmpty
+    parameters: list[tuple[str, str]]
+
+
 class RecallRecord(Model):
-    """The task as issued, with its evidence catalog (strengths included) and turns."""
+    """The task as issued, with its evidence catalog (strengths included) and turns; and the
+    statements of its `builtinDrafts`, when it was handed out with some."""
 
     task: ExtractionTask
     session_key: NonEmpty
     chunk_ref: NonEmpty
     catalog: list[CatalogItem]
     turns: list[CitedTurn]
+    observed: list[ObservedStatement] | SkipJsonSchema[None] = Field(
+        default=None, exclude_if=is_absent
+    )
 
 
 # Digest inputs of a selection (`resultSetDigest`, `sourceBindingDigest`).

@@ -6,7 +6,7 @@ import time
 from collections.abc import Collection, Mapping
 
 from git_memory.contracts.canonical import digest
-from git_memory.contracts.extraction import MemoryExtractionRequest
+from git_memory.contracts.extraction import ExtractionTask, MemoryExtractionRequest
 from git_memory.contracts.recall import (
     AgentRecall,
     RecallContracts,
@@ -17,6 +17,7 @@ from git_memory.contracts.requests import RecallRequest
 from git_memory.extract import artifacts
 from git_memory.extract.adjudication_task import adjudication_contract
 from git_memory.extract.adjudication_waits import current_adjudications
+from git_memory.extract.builtin.marks import builtin_drafts
 from git_memory.extract.contracts_handed import handed_before
 from git_memory.extract.select import WindowSelection, select
 from git_memory.extract.tasks import PlannedTask, build_tasks, extraction_contract
@@ -31,6 +32,8 @@ GUIDANCE_RULES = [
     "Show the user the candidates you propose and merge their edits before staging: staged "
     "candidates are immutable.",
     "Cite only evidence ids from the task's evidenceCatalog (or its turnEvidence map).",
+    "A task's builtinDrafts were found with observed evidence: put them in your batch as they "
+    "are (drop one the user rejects); read the chunk for what they do not say.",
     "Stage the CandidateDraftBatch, then stage the AdjudicationResult the response asks for.",
     "Decide the adjudicationTasks first: their drafts wait, and count as nothing until decided.",
     "Never stage secrets, session ids or absolute home paths: the lint gate refuses them.",
@@ -103,7 +106,8 @@ def recall(
     sources = load_sources(workspace)
     memory_context, skill_context = build_contexts(sources, request.request.query)
     waiting = current_adjudications(workspace)
-    tasks = [p.task for p in pending[: request.limit]]
+    handed = pending[: request.limit]
+    tasks = _marked(workspace, selection, handed)
     # The prompts and schemas travel once, here; each task points to them (repeated by every
     # task, they were a large share of every recall's bytes).
     contracts = RecallContracts(
@@ -145,6 +149,24 @@ def recall(
             "handed_earlier": earlier,
         }
     )
+
+
+def _marked(
+    workspace: Workspace, selection: WindowSelection, handed: list[PlannedTask]
+) -> list[ExtractionTask]:
+    """The tasks as handed out, each with the drafts the builtin extractor already writes
+    from its chunk (`builtin/marks.py`); their statements join the task's private record."""
+    marked = builtin_drafts(workspace, selection, handed)
+    tasks = []
+    for planned in handed:
+        found = marked.get(planned.task.task_id)
+        if found is None:
+            tasks.append(planned.task)
+            continue
+        record = planned.host_record().model_copy(update={"observed": found.observed})
+        artifacts.save_recall(workspace.worktree.state_home, record)
+        tasks.append(planned.task.model_copy(update={"builtin_drafts": found.drafts}))
+    return tasks
 
 
 def _plan_pending(workspace: Workspace, planned: PlannedTask, save: bool = True) -> bool:

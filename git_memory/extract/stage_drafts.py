@@ -27,6 +27,7 @@ from git_memory.extract.assess import (
 )
 from git_memory.extract.evidence import display
 from git_memory.extract.foreign_evidence import refuse_foreign
+from git_memory.extract.observed_support import observed_support
 from git_memory.extract.private_text import without_homes
 from git_memory.extract.quotes import Located, TurnSource, locate_quotes
 from git_memory.extract.staging import claim_or_replay, source_is_current, submit_or_release
@@ -49,7 +50,9 @@ def load_catalog(record: RecallRecord) -> dict[str, CatalogItem]:
 
 
 # (candidate number from 1, statement id) -> claim support. Only in-process extractors whose
-# statements come from fixed renderers pass one; a staged document never can.
+# statements come from fixed renderers pass one; a staged document never can (its statements
+# are the host's typed facts only where they are, word for word, what the host's own
+# renderers wrote from the chunk: `builtin/marks.py`).
 SupportOf = Callable[[int, str], str]
 
 
@@ -105,6 +108,9 @@ def _apply(
 ) -> DraftsOutcome:
     catalog = load_catalog(record)
     readable = [without_homes(draft) for draft in batch.candidates]  # no home, no user name
+    if claim_support is None and record.observed:
+        # A `builtinDrafts` statement staged as it was handed out: the host's own typed fact.
+        claim_support = observed_support(readable, record.observed)
     kept, rejected = _assess_all(readable, catalog, claim_support)
     if batch.candidates and not kept:
         raise GitMemoryError(

@@ -216,7 +216,9 @@ class _RuleReader:
                 shared[key] = shared.get(key, 0) + 1
         if not any(count >= self._needed[key] for key, count in shared.items()):
             return ()
-        return tuple(f.key for f in rule_facts([Said(ask)]) if f.key in self.keys)
+        return tuple(
+            f.key for f in rule_facts([Said(ask)], screen_secrets=False) if f.key in self.keys
+        )
 
 
 _WORD = re.compile(r"[a-z0-9_.\-/]+")

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
+from git_memory.bulk import collection_paused
 from git_memory.contracts.impact import EntryImpact, ImpactResponse, ImpactWindow, Verdict
 from git_memory.extract.builtin.people import ActivityPeople, person_labels
 from git_memory.formats.entry import Entry
@@ -53,6 +54,13 @@ def impact(
 ) -> ImpactResponse:
     """Every measured entry of `worktree` (or those named by `ids`) from the session index:
     the sessions of every worktree of the repository, or of this one alone."""
+    with collection_paused():
+        return _impact(worktree, ids, since, only_this_worktree)
+
+
+def _impact(
+    worktree: Worktree, ids: Sequence[str], since: str | None, only_this_worktree: bool
+) -> ImpactResponse:
     entries = measurable_entries(worktree, ids)
     landings = entry_landings(worktree.repository, f"{worktree.memory_root}/entries")
     activity = (

@@ -93,7 +93,7 @@ def subject_of(body: str) -> Subject | None:
         normal, kind = command_form(command.group("command"))
         return Subject("command", command=normal, command_kind=kind or "")
     first = text.split("\n\n")[0]
-    facts = rule_facts([Said(first)])
+    facts = rule_facts([Said(first)], screen_secrets=False)
     if not facts and not _BEFORE.search(first):
         return None
     forbids = tuple(dict.fromkeys(_commands(_FORBIDS.findall(first))))

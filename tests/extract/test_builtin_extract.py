@@ -187,10 +187,12 @@ def test_nothing_in_the_window_says_so(sample_repo: SampleRepo) -> None:
 def test_a_staged_document_can_never_claim_typed_fact(
     sample_repo: SampleRepo, tmp_path: Path
 ) -> None:
-    """Mutation test: a model writing the renderer's exact text still gets `unverified`."""
+    """Mutation test: a model writing text in the renderer's exact shape still gets
+    `unverified` (only a statement the host itself rendered from the chunk, staged as it was
+    handed out, is a typed fact: `test_builtin_marks.py`)."""
     task = sample_repo.recall("--providers", "claude")["tasks"][0]
     turn = task["chunk"]["turnEvidence"][0]["evidenceId"]
-    text = "`uv run pytest` runs the tests (worked in 1 session)."
+    text = "`uv run pytest` runs the tests (worked in 3 sessions)."
     batch = draft_batch(task, [candidate(text, [(text, [turn])])])
     batch["candidates"][0]["statements"][0]["claimSupport"] = "typed-fact"
     refused = stage(sample_repo.root, batch, tmp_path)

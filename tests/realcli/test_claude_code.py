@@ -20,7 +20,7 @@ import pytest
 from git_memory.mcp.handshake import SELECT_QUERY
 from git_memory.mcp.surface import EVERYDAY_BUDGET
 from tests.conftest import PROJECT_ROOT
-from tests.extract.conftest import build_sample_repo
+from tests.extract.conftest import SampleRepo, build_sample_repo
 from tests.realcli.conftest import cli_version
 from tests.realcli.fake_model import AnthropicAgent, FakeModel, ScriptedAgent
 from tests.realcli.flow_checks import check_flow, check_offered_tools
@@ -98,6 +98,20 @@ def _claude_flow(
     promoted = check_flow(agent.agent, sample.root, hermetic_env["state"])
     assert sample.repo.snapshot() == before
     return agent, promoted
+
+
+def run_on_sample(
+    claude_bin: str, tmp_path: Path, hermetic_env: dict[str, Path], scripted: ScriptedAgent
+) -> tuple[SampleRepo, Any]:
+    """The sample repository, and `claude -p` run in it against `scripted`; with the
+    repository's snapshot from before the run."""
+    sample = build_sample_repo(tmp_path, hermetic_env)
+    before = sample.repo.snapshot()
+    _run_claude(
+        claude_bin, tmp_path, hermetic_env, sample.root, elicited=None, extra_env={},
+        scripted=scripted,
+    )  # fmt: skip
+    return sample, before
 
 
 def _run_claude(

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from tests.extract.conftest import SINCE, UNTIL, build_sample_repo
+from tests.extract.conftest import SINCE, UNTIL
 from tests.extract.flow import decisions, sample_batch
 from tests.mcp.test_mcp_drafts_converge import codex_batch
 from tests.realcli.fake_model import Call, ScriptedAgent, ToolResult
-from tests.realcli.test_claude_code import _run_claude
+from tests.realcli.test_claude_code import run_on_sample
 
 
 def _recall(provider: str) -> dict[str, Any]:
@@ -71,18 +71,8 @@ class TwoTasksAgent(ScriptedAgent):
 def test_claude_code_drafts_two_tasks_before_adjudicating_and_both_reach_review(
     tmp_path: Path, hermetic_env: dict[str, Path], entry_bin: Path, claude_bin: str, gm: Any
 ) -> None:
-    sample = build_sample_repo(tmp_path, hermetic_env)
-    before = sample.repo.snapshot()
     scripted = TwoTasksAgent()
-    _run_claude(
-        claude_bin,
-        tmp_path,
-        hermetic_env,
-        sample.root,
-        elicited=None,
-        extra_env={},
-        scripted=scripted,
-    )
+    sample, before = run_on_sample(claude_bin, tmp_path, hermetic_env, scripted)
     names = [name for name, _ in scripted.calls]
     assert names[:6] == [
         "memory_recall",

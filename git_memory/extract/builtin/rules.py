@@ -184,10 +184,16 @@ _STOP = frozenset(
 
 
 def rule_facts(
-    records: Sequence[Any], scrub: Callable[[str], str] = str, *, program: bool = False
+    records: Sequence[Any],
+    scrub: Callable[[str], str] = str,
+    *,
+    program: bool = False,
+    screen_secrets: bool = True,
 ) -> list[BuiltinFact]:
     """The rules one session's user turns state, once each, in order; none from the turns
-    a person did not type (`program`: a program drove the whole session)."""
+    a person did not type (`program`: a program drove the whole session). Without
+    `screen_secrets` a rule holding a secret is kept: for a reader that wants only the rules'
+    keys and never shows their text (impact's matching)."""
     found: dict[str, BuiltinFact] = {}
     before: Any = None  # the turn before: its agent's last action is what a correction corrects
     for record in records:
@@ -195,7 +201,9 @@ def rule_facts(
         previous = _previous_command(before, scrub)
         stated = _rules_of(text, previous) if typed else []
         for sentence, rule in stated + ([] if program else _refusals(record, scrub)):
-            if any(f.severity == "block" for f in scan_secrets(sentence + " " + rule)):
+            if screen_secrets and any(
+                f.severity == "block" for f in scan_secrets(sentence + " " + rule)
+            ):
                 continue
             named = language_named(sentence)
             key = f"rule:language:{named}" if named else rule_key(rule)

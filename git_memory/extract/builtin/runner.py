@@ -119,15 +119,33 @@ def find_facts(
     """The memories a window's sessions show that nothing holds yet, and the facts each
     session showed (its tally). A memory a candidate still in review holds adds this window's
     sessions and people to that candidate instead."""
+    held = offers.held(workspace.db, workspace.owner)
+    tally: dict[str, int] = {}
+    found = read_facts(workspace, sessions, programs, held, tally)
+    for fact in found.again:
+        candidate_id, current = held[fact.key]
+        more = strengthened(current, fact)
+        if more is not None:
+            offers.set_support(workspace.db, candidate_id, more)
+    return found, tally
+
+
+def read_facts(
+    workspace: Workspace,
+    sessions: Sequence[SessionSelection],
+    programs: Collection[str],
+    held: Mapping[str, object],
+    tally: dict[str, int] | None = None,
+) -> WindowFacts:
+    """What `find_facts` finds, changing nothing: `held` are the keys of the candidates
+    still waiting for review (`offers.held`)."""
     ordered = [
         (s.session_key, sorted(s.records, key=lambda t: (t.started or "", t.ordinal)))
         for s in sessions
     ]
     root, home = str(workspace.worktree.root), str(Path.home())
     people = {key: person_of(records, root, home) for key, records in ordered}
-    held = offers.held(workspace.db, workspace.owner)
-    tally: dict[str, int] = {}
-    found = find_window(
+    return find_window(
         ordered,
         _known_keys(workspace) | set(held),
         path_scrubber(workspace.worktree.root),
@@ -136,12 +154,6 @@ def find_facts(
         held=held,
         tally=tally,
     )
-    for fact in found.again:
-        candidate_id, current = held[fact.key]
-        more = strengthened(current, fact)
-        if more is not None:
-            offers.set_support(workspace.db, candidate_id, more)
-    return found, tally
 
 
 def _evidence_ids(evidence: dict[str, str], fact: BuiltinFact) -> list[str]:
