@@ -102,6 +102,9 @@ def test_project_commands_and_their_normal_form(command: str, kind: str, normal:
         "sed -n 1,80p src/app.py",
         "pytest --version",
         "go version",
+        "cargo test --no-run",  # builds the tests, runs none
+        "pytest --collect-only -q",  # lists the tests
+        "terraform plan --dry-run",
         "rg TODO",
         "make clean",
         "npm install",
