@@ -79,6 +79,9 @@ TYPED = [
     ("所有导出函数都要有 JSDoc", None),  # a norm for all of the project's code (zh)
     ("从现在开始用 yarn", None),  # from now on, with a tool: "now" is not the task at hand (zh)
     ("以后所有的接口都加上鉴权", None),  # from now on, for all of a kind (zh)
+    ("Не создавай новые файлы без моего разрешения", None),  # without my permission (ru)
+    ("Ничего не коммить, пока я не скажу", None),  # until I say: not "for now" (ru)
+    ("Больше не используй моки в тестах", None),  # no longer (ru)
 ]
 
 
@@ -108,6 +111,7 @@ NOT_RULES = [
     "首页必须显示最新的三条新闻",  # a modal about a page: a request of the task (zh)
     "页面总是显示所有的数据",  # what a program keeps doing, not a rule (zh)
     "下次再试试 npm install",  # trying once more (zh)
+    "Не трогай это",  # a prohibition about nothing but "it" (ru)
 ]
 
 
