@@ -101,7 +101,7 @@ def interpreted(program: Sequence[str]) -> list[str]:
 
 def kind_of(program: Sequence[str]) -> str | None:
     """What the program words run for: a project kind, or None (setup, navigation, other)."""
-    if not program or any(word in words.INFO_FLAGS for word in program[1:]):
+    if not program or any(word in words.INFO_FLAGS | words.DRY_FLAGS for word in program[1:]):
         return None
     head = program[0].rsplit("/", 1)[-1]
     second = next((w for w in program[1:] if not w.startswith(("-", "+"))), "")

@@ -91,6 +91,11 @@ RUNNER_OPTIONS = frozenset(
 )
 # A run that only asks for a version or help is not the command doing its job.
 INFO_FLAGS = frozenset(["--version", "-V", "--help", "-h", "version", "help"])
+# Nor is one that only lists, plans or compiles what it would run (`cargo test --no-run`
+# builds the tests, `pytest --collect-only` lists them, `--dry-run` changes nothing).
+DRY_FLAGS = frozenset(
+    ["--no-run", "--collect-only", "--co", "--dry-run", "--list", "--list-tests", "--listTests"]
+)
 # Prefixes that change nothing about what runs (`time`, `env`, `sudo`, `nice`): left out of
 # the normal form, and `timeout N` with its options.
 TRANSPARENT = frozenset(["time", "env", "nice", "command", "exec", "noglob", "sudo", "nohup"])

@@ -102,6 +102,9 @@ def test_project_commands_and_their_normal_form(command: str, kind: str, normal:
         "sed -n 1,80p src/app.py",
         "pytest --version",
         "go version",
+        "cargo test --no-run",  # builds the tests, runs none
+        "pytest --collect-only -q",  # lists the tests
+        "terraform plan --dry-run",
         "rg TODO",
         "make clean",
         "npm install",
@@ -291,6 +294,18 @@ RULES = [
     ("This project uses pnpm workspaces.", "This project uses pnpm workspaces."),
     ("Stick to the standard library.", "Stick to the standard library."),
     ("Make sure you never push directly to main.", "Make sure you never push directly to main."),
+    # Rule shapes as classes: a wish for every time, the agent addressed with a standing
+    # condition, a short instruction after "from now on", a norm about the project's
+    # engineering, a convention for the whole project, "no more …", "we're using X, not Y".
+    ("I want you to always run the linter first.", "Always run the linter first."),
+    ("I'd like you to never push to main.", "Never push to main."),
+    ("You should run the tests before committing.", "You should run the tests before committing."),
+    ("From now on, use yarn.", "Use yarn."),
+    ("Commit messages should be in English.", "Commit messages should be in English."),
+    ("Every PR needs a changelog entry.", "Every PR needs a changelog entry."),
+    ("Please use pnpm for this project.", "Use pnpm for this project."),
+    ("No more console.log in the code.", "No more console.log in the code."),
+    ("We're using Postgres, not MySQL.", "We're using Postgres, not MySQL."),
 ]
 
 
@@ -320,6 +335,12 @@ NOT_RULES = [
     "The app uses too much memory after every reload.",  # an account, not what it is built on
     "Before committing, show me the diff.",
     "Run the tests again.",
+    "I want you to fix the login bug.",  # a wish of the task at hand
+    "The test should pass now.",  # an expectation about one test
+    "The button should be blue.",  # a product detail, not the project's engineering
+    "Run the tests for this project.",  # a request with the project as its object
+    "We are using the wrong version.",  # an account
+    "No more than 12 functions can be added on the free plan.",  # a limit someone quoted
 ]
 
 

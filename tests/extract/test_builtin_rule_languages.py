@@ -72,6 +72,16 @@ TYPED = [
     ("不要修改迁移文件", None),  # don't change (zh)
     ("別再修改遷移檔案", None),  # don't change again (zh, Traditional characters)
     ("Set the backend port to 8081, the frontend expects it there.", None),
+    ("Never edit files under vendor/ by hand.", "Never edit files under vendor/ by hand."),
+    ("中文沟通就好", None),  # the language of the conversation (zh)
+    ("除非我要求，不要重构已有的模块", None),  # unless I ask: a permission for every time (zh)
+    ("提交信息必须用一句话说明改动", None),  # a norm for the project's commits (zh)
+    ("所有导出函数都要有 JSDoc", None),  # a norm for all of the project's code (zh)
+    ("从现在开始用 yarn", None),  # from now on, with a tool: "now" is not the task at hand (zh)
+    ("以后所有的接口都加上鉴权", None),  # from now on, for all of a kind (zh)
+    ("Не создавай новые файлы без моего разрешения", None),  # without my permission (ru)
+    ("Ничего не коммить, пока я не скажу", None),  # until I say: not "for now" (ru)
+    ("Больше не используй моки в тестах", None),  # no longer (ru)
 ]
 
 
@@ -93,6 +103,15 @@ NOT_RULES = [
     "本プロジェクトはバックエンドサーバを使っていますか？",
     "Don't set it, let's see if it keeps happening.",
     "But on my other terminal where i asked you to work on my site folder it is still slow.",
+    # What presents pasted material is an account; "other files" are the rest of the task's.
+    "Here is the log of the failing build, no stack trace, only the exit code.",
+    "This is the error I get when the page loads.",
+    "Please don't touch any other files.",
+    "对话框里的中文显示成乱码",  # a dialog box, not the conversation (zh)
+    "首页必须显示最新的三条新闻",  # a modal about a page: a request of the task (zh)
+    "页面总是显示所有的数据",  # what a program keeps doing, not a rule (zh)
+    "下次再试试 npm install",  # trying once more (zh)
+    "Не трогай это",  # a prohibition about nothing but "it" (ru)
 ]
 
 

@@ -18,6 +18,11 @@ A cue names the *form* of what a sentence does:
   tool (`uvを利用し`); a request is a rule when it adopts a tool or holds every time;
 - `convention` (Chinese): for all, uniformly, by default: what makes the adoption of a tool
   the project's (`统一使用 pnpm`) rather than a step of the task (`请使用pnpm安装依赖`);
+- `obligation` and `subject` (Chinese): a normative modal (must, should, may only) and a
+  subject that belongs to the project's engineering (its code, tests, commits, comments,
+  documentation, dependencies, branches), first in the sentence: together a convention
+  (`所有代码必须通过 TypeScript 类型检查`), where a modal about a page or a feature is a
+  request of the task;
 and what rules a sentence out:
 - `one-off`: the task at hand (for now, this time, today, again), and a report of a failure
   (it errors, it still does not work, it crashes): an account of the day, not a rule;
@@ -47,6 +52,8 @@ ADOPT = "adopt"
 ONE_OFF = "one-off"
 HABITUAL = "habitual"
 CONVENTION = "convention"
+OBLIGATION = "obligation"
+SUBJECT = "subject"
 QUESTION = "question"
 NOT_A_RULE = "not-a-rule"
 
@@ -129,6 +136,23 @@ CUES: tuple[Cue, ...] = (
         NOT_A_RULE,
         r"^(?:don'?t|do not|never)\s+\w+\s+(?:it|this|that|them)\b\s*(?:[,.;!]|$)",
         "Don't set it, let's see if it keeps happening.",
+    ),
+    Cue(
+        "en",
+        NOT_A_RULE,
+        # a sentence that presents what follows (an example, a log, an error): an account
+        r"^(?:here(?:'s| is| are)|below (?:is|are)|attached (?:is|are)|this is (?:the|an?|my) "
+        r"(?:error|output|log|example|trace|result|message))\b",
+        "Here is an example of an error, where there is no code shown, only the error and the"
+        " position.",
+    ),
+    Cue(
+        "en",
+        ONE_OFF,
+        # the rest of the task at hand: "other files" are the files this change does not touch
+        r"\b(?:any|the|all) other (?:files?|code|parts?|places?|things?|components?|modules?"
+        r"|functions?|pages?|tests?)\b",
+        "Don't change any other files.",
     ),
     # --- Spanish ---
     Cue(
@@ -298,6 +322,29 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "ru",
+        STANDING,
+        # a permission the agent must wait for every time: "without my permission"
+        r"без (?:моего|моей|нашего) (?:разрешения|согласия|подтверждения|ведома)"
+        r"|пока я не (?:скажу|разрешу|попрошу)",
+        "Ничего не удалять и не изменять без моего разрешения.",
+    ),
+    Cue(
+        "ru",
+        PROHIBITION,
+        # "no longer …": a prohibition from now on
+        r"\bбольше не \w+(?:й|йте|и|ите|ь|ьте)\b",
+        "Больше не используйте var",
+    ),
+    Cue(
+        "ru",
+        NOT_A_RULE,
+        # a prohibition about nothing but "it" ("don't touch it")
+        r"^(?:пока |пожалуйста,? )?не \w+ (?:это|этого|его|её|ее|их|так)\b"
+        r"(?:,? пожалуйста)?\s*[.!]?$",
+        "не трогай это пожалуйста",
+    ),
+    Cue(
+        "ru",
         PREFERENCE,
         r"(?:вместо|предпочитаю|я хочу именно|используй только|только через)",
         "мне не нравится простой дом, я хочу именно ангуляр",
@@ -331,7 +378,8 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "ru",
         ONE_OFF,
-        r"(?:\bсейчас\b|\bпока\b|в этот раз|на этот раз|\bсегодня\b|\bвременно\b)",
+        # "пока" is "for now", except in "until I say" (пока я не скажу)
+        r"(?:\bсейчас\b|\bпока\b(?! я не)|в этот раз|на этот раз|\bсегодня\b|\bвременно\b)",
         "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     ),
     # --- Chinese (Simplified and Traditional characters) ---
@@ -380,6 +428,21 @@ CUES: tuple[Cue, ...] = (
     Cue("zh", ADOPT, r"使用|[采採]用|[启啟]用", "使用gemini-summary skills 總結"),
     Cue(
         "zh",
+        OBLIGATION,
+        r"必[须須]|[务務]必|[应應](?:[该該]|[当當])|不得|一定要|都要|都得|只能",
+        "所有代码必须通过 TypeScript 类型检查",
+    ),
+    Cue(
+        "zh",
+        SUBJECT,
+        r"^(?:所有|全部|每个|每個|每一个|每一個)?(?:的)?(?:新|新增的?|导出的?|導出的?)?"
+        r"(?:代[码碼]|源[码碼]|注[释釋]|提交(?:信息|[记記][录錄])?|commit|单元测试|單元測試"
+        r"|测试|測試|文[档檔]|依[赖賴]|分支|命名|日志|日誌|[迁遷]移|函[数數]|[变變]量|[脚腳]本"
+        r"|接口|类型|類型|PR|README|lint)",
+        "所有代码必须通过 TypeScript 类型检查",
+    ),
+    Cue(
+        "zh",
         CONVENTION,
         r"[统統]一|一律|默[认認]|[预預][设設]|所有|全部|都(?:用|使用|要用|[采採]用)",
         "所有代码注释使用英文",
@@ -405,8 +468,25 @@ CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
+        LANGUAGE,
+        # the language of the conversation itself (not a dialog box: 对话框)
+        r"(?:中文|英文|[简簡][体體]中文|[繁][体體]中文)(?:[对對][话話](?!框)|交流|[沟溝][通])",
+        "中文对话，用最简单的方法完成任务",
+    ),
+    Cue(
+        "zh",
+        STANDING,
+        # a permission the agent must wait for every time: "unless I tell you", "without my OK"
+        r"除非我|未[经經](?:我的?)?(?:允[许許]|同意|确认|確認)|[没沒]有我的(?:允[许許]|同意|确认|確認)",
+        "不要创建新文件，除非我告诉你这么做",
+    ),
+    Cue(
+        "zh",
         ONE_OFF,
-        r"[这這]次|[现現]在|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時",
+        # "now" is the task at hand, except in "from now on" (从现在开始, 从现在起); so is
+        # trying or running once more (再试试, 再跑一下)
+        r"[这這]次|(?<![从從])[现現]在(?!起)|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時"
+        r"|再(?:[试試]|跑|来|來|看)",
         "当前没在master分支能直接更新吗",
     ),
     Cue(

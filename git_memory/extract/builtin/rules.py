@@ -3,7 +3,11 @@
 Forms: "always …", "never …", "don't …"/"do not …", "use X instead of Y", "prefer X over
 Y", "X, not Y", "from now on …", "remember: …", "we use …", "this project uses …", "stick
 to …", "make sure to always …", "all X should …", instructions for every time ("before
-pushing, run …", "commit after each task"), and a correction right after an agent
+pushing, run …", "commit after each task", "you should run the tests before committing"), a
+wish for every time ("I want you to always …"), a norm about the project's engineering
+("commit messages should be in English": its code, tests, commits, docs as the subject), a
+convention for the whole project ("use pnpm for this project"), "no more …", and a
+correction right after an agent
 action ("no, run … instead"). The candidate reads as the rule
 ("Always run the tests through `uv run`."); its statement keeps the user's exact sentence,
 which stays `unverified` until a human confirms it. Questions, everyday phrases ("don't
@@ -24,7 +28,10 @@ Portuguese, German, French, Vietnamese), is read through the lexicon's table (`l
 `statements.py`) and quoted as typed: a sentence that holds every time, forbids, prefers,
 names the language to work in, or corrects the agent's last action ("you didn't update the
 checkbox", "я тебя просил работать со мной на русском"). A statement the person later
-replaced ("OK switch to Google Sheets") is dropped.
+replaced ("OK switch to Google Sheets") is dropped. What the person dictates into the agent's
+instruction file ("写入AGENTS.md: …", "Add to CLAUDE.md: …") is a rule line by line, whatever
+its wording (`dictated.py`); the reason typed when refusing a tool call is a correction of
+it, a rule when it names a tool or command of the project (`rejected.py`).
 """
 
 from __future__ import annotations
@@ -34,8 +41,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import NOT_A_RULE, ONE_OFF, forms_of
+from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
@@ -71,6 +80,7 @@ _SIGNAL = re.compile(
 _RULE_START = re.compile(
     r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to |you )?(?:always|never)|"
     r"(?:all|every|each) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} (?:should|must|ha(?:s|ve) to)\b|"
+    r"we(?:'re| are) using [\w`.+-]+(?: [\w`.+-]+)?,? (?:not|instead of|rather than)\b|"
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
     r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
     r"(?:this|our) (?:project|repo|repository|codebase) (?:uses?|is built with|runs on)|"
@@ -102,7 +112,40 @@ _IMPERATIVE = re.compile(
     r"ask|tell)\b"
 )
 # "No — we use pnpm here": the refusal itself is not part of the rule.
-_REFUSAL = re.compile(r"^(?:no|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECASE)
+_REFUSAL = re.compile(r"^(?:no(?! more\b)|nope|actually)\b[,.!:;\s\-–—]+", re.IGNORECASE)
+# "I want you to always …", "I'd like you to never …": a wish for every time is the rule itself.
+_WISH = re.compile(
+    r"^(?:i (?:want|need|expect|would like) you to|i'?d like you to)\s+(?=(?:always|never)\b)",
+    re.IGNORECASE,
+)
+# "You should run the tests before committing": the agent addressed, then the instruction.
+_ADDRESSED = re.compile(r"^(?:you (?:should|must|need to|have to)|please)\s+", re.IGNORECASE)
+# What the project's engineering is made of: a norm about it is a convention of the project
+# ("Commit messages should be in English", "Every PR needs a changelog entry").
+_ENGINEERING = (
+    r"(?:code|comments?|commit(?: message)?s?|tests?|test files?|unit tests?|docs?|"
+    r"documentation|prs?|pull requests?|branch(?:es)?|migrations?|dependenc(?:y|ies)|"
+    r"imports?|functions?|variables?|logs?|log messages?|changelog(?: entries)?|readme|"
+    r"type hints?|types|api responses?|error messages?|endpoints?)"
+)
+_NORM = re.compile(
+    rf"^(?:(?:all|every|each|any|our|new)\s+)?"
+    r"(?:(?!(?:the|this|that|these|those|my|your|its|it|a|an)\b)[\w`.-]+\s+)?"
+    rf"{_ENGINEERING}\s+"
+    r"(?:should|must|need to|needs?|have to|has to|are to|is to)\b(?! have\b)",
+    re.IGNORECASE,
+)
+# "… for this project", "… across the codebase": an instruction whose scope is the project.
+_PROJECT_SCOPE = re.compile(
+    r"(?i)\b(?:for|in|across|throughout) (?:this|the|our) (?:whole |entire )?"
+    r"(?:project|repo|repository|codebase|code base|app)\b|\bproject[- ]wide\b"
+)
+# The verbs of a convention, for an instruction whose scope is the whole project.
+_CONVENTION_VERB = re.compile(
+    r"(?i)^(?:use|prefer|keep|write|put|follow|stick to|name|format|store|place)\b"
+)
+# "No more console.log in the code": a prohibition of a kind of thing from now on.
+_NO_MORE = re.compile(r"(?i)^no more\s+(?!than\b)\S")
 _NOT_RULES = re.compile(
     r"^(?:don'?t|do not|never)\s+(?:worry|know|think|bother|mind|see|understand|care|get|"
     r"remember|have|want|like|feel|hesitate|forget|believe|recall|seem|mean|agree|expect|"
@@ -156,7 +199,8 @@ def rule_facts(
     for record in records:
         text, typed = _typed_text(scrub(record.user_text or ""), program)
         previous = _previous_command(before, scrub)
-        for sentence, rule in _rules_of(text, previous) if typed else []:
+        stated = _rules_of(text, previous) if typed else []
+        for sentence, rule in stated + ([] if program else _refusals(record, scrub)):
             if screen_secrets and any(
                 f.severity == "block" for f in scan_secrets(sentence + " " + rule)
             ):
@@ -175,6 +219,18 @@ def rule_facts(
                 )
         before = record
     return [fact for fact in found.values() if not _superseded(fact, records, program)]
+
+
+def _refusals(record: TurnRecord, scrub: Callable[[str], str]) -> list[tuple[str, str]]:
+    """The rules a person gave as the reason for refusing one of the agent's tool calls
+    (`rejected.py`): quoted as typed, English in sentence case."""
+    found = []
+    for reason in rejection_reasons(record.tool_calls):
+        lines = [line for line in _unwrapped(scrub(reason)) if not _CODE_OR_LOG.search(line)]
+        for sentence in (part for line in lines for part in sentences(line)):
+            if len(sentence) <= MAX_RULE_CHARS and corrects_with_a_tool(sentence):
+                found.append((sentence, _dictated_rule(sentence)))
+    return found
 
 
 def _typed_text(text: str, program: bool) -> tuple[str, bool]:
@@ -235,6 +291,9 @@ def rule_key(text: str) -> str:
 def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
     """(sentence as typed, the rule it states) for each rule of a message."""
     text = _BOX_EDGE.sub("", _FENCE.sub("\n", text))
+    instructions = dictated(text)
+    if instructions is not None:
+        return [(line, _dictated_rule(line)) for line in _dictated_lines(instructions)]
     lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
     said = [sentence for line in lines for sentence in sentences(line)]
     found: list[tuple[str, str]] = []
@@ -249,6 +308,27 @@ def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, s
     return found
 
 
+def _dictated_lines(instructions: str) -> list[str]:
+    """The sentences of text dictated into the agent's instruction file that can be rules:
+    not a heading, code, a log line or a question."""
+    text = "\n".join(line for line in instructions.splitlines() if not _HEADING.match(line))
+    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
+    said = [sentence for line in lines for sentence in sentences(line)]
+    return [
+        sentence
+        for sentence in said
+        if len(sentence) <= MAX_RULE_CHARS
+        and not sentence.endswith(("?", "？"))
+        and (not english_only(sentence) or len(_content_words(sentence)) >= 2)
+    ]
+
+
+def _dictated_rule(sentence: str) -> str:
+    """A dictated line as the rule: English in sentence case, any other language as typed."""
+    return _sentence_case(sentence) if english_only(sentence) else sentence
+
+
+_HEADING = re.compile(r"^\s*#")
 _ENGLISH = frozenset(["en"])
 # A sentence that says what to do instead of what the rule before it forbids.
 _ELABORATES = re.compile(r"(?i)^(?:you should (?:call|use|run)|instead,? |use |call )\b")
@@ -306,7 +386,7 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
         return [_correction(body, previous())] if _acceptable(body) else []
     if previous is not None and _INSTEAD.match(body) and _acceptable(body) and previous():
         return [_correction(body, previous())]  # "use pnpm instead", after `npm test`
-    body = _REFUSAL.sub("", body)
+    body = _WISH.sub("", _REFUSAL.sub("", body))
     signal = _SIGNAL.match(body)
     if signal:
         body = _LEAD.sub("", body[signal.end() :]).strip()
@@ -321,8 +401,11 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
             or bool(_RULE_START.match(part))
             or _is_x_not_y(part)
             or _standing_imperative(part)
+            or bool(_NORM.match(part) or _NO_MORE.match(part))
+            or (bool(_CONVENTION_VERB.match(part)) and bool(_PROJECT_SCOPE.search(part)))
         )
-        if stated and _acceptable(part):
+        # After "from now on" the instruction may be short ("From now on, use yarn.").
+        if stated and _acceptable(part, min_words=2 if signal else MIN_RULE_WORDS):
             rules.append(_sentence_case(part))
     return rules
 
@@ -335,13 +418,13 @@ def _standing_imperative(body: str) -> bool:
     clause = re.sub(
         r"(?i)^(?:before|after|whenever|every time|each time|any time)[^,]*,\s*", "", body
     )
-    return bool(_IMPERATIVE.match(clause))
+    return bool(_IMPERATIVE.match(_ADDRESSED.sub("", clause)))
 
 
-def _acceptable(body: str) -> bool:
+def _acceptable(body: str, min_words: int = MIN_RULE_WORDS) -> bool:
     words = body.split()
     return (
-        len(words) >= MIN_RULE_WORDS
+        len(words) >= min_words
         and len(_content_words(body)) >= 2
         and not _NOT_RULES.match(body)
         and not _ONE_OFF.search(body)

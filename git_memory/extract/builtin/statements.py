@@ -11,10 +11,14 @@ no rule about nothing (a `not-a-rule` cue), and:
 - in Chinese, Japanese or Korean: it holds every time, names the language to work in,
   forbids, corrects the agent's last action, or is a request that holds every time (`每次
   修改后请更新…`: "always", "every time" without a request is as often what a program keeps
-  doing), prefers one thing to another or adopts a tool (`uvを利用し`, `统一使用 pnpm`): in
+  doing), holds from now on for all of a kind or with a tool (`以后都用 pnpm`, `从现在开始用
+  yarn`: "now" in "from now on" is not the task at hand), prefers one thing to another or
+  adopts a tool (`uvを利用し`, `统一使用 pnpm`): in
   Japanese and Korean by the topic it sets a convention for (`パッケージ管理は`) or by the
   tool's name, in Chinese (no topic particle) when it holds for all of the project (`统一`,
-  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`).
+  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`); or a norm for the
+  project's engineering: a normative modal with its code, tests, commits or documentation as
+  the subject (`所有代码必须通过 TypeScript 类型检查`), not a page or a feature of the task.
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ from git_memory.extract.builtin.lexicon import (
     HENCEFORTH,
     LANGUAGE,
     NOT_A_RULE,
+    OBLIGATION,
     ONE_OFF,
     PREFERENCE,
     PROHIBITION,
     QUESTION,
     STANDING,
+    SUBJECT,
     forms_of,
 )
 
@@ -62,15 +68,23 @@ def sentences(line: str) -> list[str]:
     return [part.strip() for part in parts if part and part.strip()]
 
 
+def stating_forms(sentence: str) -> tuple[frozenset[str], set[str]] | None:
+    """The languages and forms of a sentence that can state something for every time; None
+    for a question, the task at hand or a rule about nothing."""
+    if sentence.rstrip().endswith(("?", "？")):
+        return None
+    languages = languages_of(sentence)
+    forms = forms_of(sentence, languages)
+    return None if forms & _EXCLUDED else (languages, forms)
+
+
 def states_rule(sentence: str, corrects: bool) -> bool:
     """Whether a sentence states a rule in any language (`corrects`: it follows an agent
     action, so a correction of it counts)."""
-    if sentence.rstrip().endswith(("?", "？")):
+    read = stating_forms(sentence)
+    if read is None:
         return False
-    languages = languages_of(sentence)
-    forms = forms_of(sentence, languages)
-    if forms & _EXCLUDED:
-        return False
+    languages, forms = read
     if languages & CJK:
         return len(sentence) <= MAX_CJK_RULE_CHARS and _cjk_rule(sentence, forms, corrects)
     if len(sentence) > MAX_RULE_CHARS or len(sentence.split()) < MIN_RULE_WORDS:
@@ -85,11 +99,15 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
     last action."""
     if forms & {STANDING, LANGUAGE, PROHIBITION} or (CORRECTION in forms and corrects):
         return True
+    if {OBLIGATION, SUBJECT} <= forms:
+        return True  # a norm for the project's engineering: "所有代码必须通过…检查"
+    tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
+    if HENCEFORTH in forms and (CONVENTION in forms or tools):
+        return True  # from now on, for all of a kind or with a tool: "以后都用 pnpm"
     if DIRECTIVE not in forms and PREFERENCE not in forms:
         return False
     if forms & {HENCEFORTH, HABITUAL}:
         return True  # from now on, every time, before each step: a request for every time
-    tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
     if "zh" in languages_of(sentence):
         # No topic particle: a tool is the project's when the request holds for all of it.
         adopts = ADOPT in forms and CONVENTION in forms

@@ -1,0 +1,56 @@
+"""Rules a person dictates into the agent's instruction file: "写入AGENTS.md: …", "Add to
+CLAUDE.md: …", "CLAUDE.mdに追記して: …", "добавь в AGENTS.md: …".
+
+What a person asks to be written into the file every later session of the agent reads
+(`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, `.cursorrules`, `copilot-instructions.md`, …) is, by
+that request, a rule for the project, whatever its wording: each line of the dictated text is
+one, quoted as typed. The request is a short header that names the file and a verb of writing
+in any of the lexicon's languages, then a colon or an opening quote, then the text. A header
+that only reports ("I updated CLAUDE.md: …"), asks ("should we add to CLAUDE.md: …?") or is
+long (a program's prompt that mentions such a file) dictates nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The files an agent reads at the start of every session, as people name them.
+_INSTRUCTION_FILE = (
+    r"(?:(?<![A-Za-z0-9_./-])(?:AGENTS|CLAUDE|GEMINI|QWEN|CODEX|COPILOT|CONVENTIONS)\.md(?![A-Za-z0-9_])"
+    r"|copilot-instructions\.md|\.cursorrules|\.windsurfrules|\.clinerules|\.cursor/rules/\S+)"
+)
+# Verbs of writing into a file, by language (the request, not an account of it).
+_WRITE = (
+    r"(?:\b(?:write|add|append|put|save|record|note|include|insert)\b"  # en
+    r"|写入|寫入|写进|寫進|写到|寫到|加入|添加|加到|记录到|記錄到|记到|記到|追加|更新到"  # zh
+    r"|追記|書いて|書き込|記載|追加して"  # ja
+    r"|추가|기록|작성|적어"  # ko
+    r"|добав|запиши|внеси|пропиши|допиши"  # ru
+    r"|\b(?:agrega|añade|escribe|pon|anota|adicione|adiciona|escreva|coloque|"  # es, pt
+    r"schreib|füge|ergänze|trag|ajoute|écris|mets|inscris)\b)"  # de, fr
+)
+# A header that reports the edit or asks about it, in English or Chinese.
+_NOT_A_REQUEST = re.compile(
+    r"(?i)^\s*(?:(?:i|we|you|i've|we've|should|shall|can|could|would|do|does|did|is|are|why"
+    r"|how|what)\b|我?已(?:经|經)?|是否|能否|要不要)"
+)
+_OPENING = re.compile(r"[:：]\s*[\"“'「『]?|[\"“「『]")
+_CLOSING = "\"”'」』"
+_HEADER = re.compile(rf"(?is)^(.{{0,60}}?){_INSTRUCTION_FILE}(.{{0,30}}?)(?={_OPENING.pattern})")
+MAX_HEADER_CHARS = 80
+
+
+def dictated(text: str) -> str | None:
+    """The text a message dictates into the agent's instruction file, None when it dictates
+    nothing."""
+    header = _HEADER.match(text.strip())
+    if header is None:
+        return None
+    around = f"{header.group(1)} {header.group(2)}"
+    if not re.search(_WRITE, around, re.IGNORECASE) or _NOT_A_REQUEST.search(header.group(1)):
+        return None
+    opening = _OPENING.match(text.strip(), header.end())
+    if opening is None or header.end() > MAX_HEADER_CHARS:
+        return None
+    body = text.strip()[opening.end() :].strip().strip(_CLOSING).strip()
+    return body or None

@@ -1,0 +1,61 @@
+"""Rules a person dictates into the agent's instruction file (issue 39): each line of the text
+is a rule quoted as typed, whatever its wording; a report of such an edit, a question about it
+and a program's prompt that only names the file dictate nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from git_memory.extract.builtin.dictated import dictated
+from git_memory.extract.builtin.rules import rule_facts
+from tests.extract.records import turn_record
+
+
+def _rules(text: str) -> list[str]:
+    return [fact.content for fact in rule_facts([turn_record("t1", user=text)])]
+
+
+DICTATED = [
+    (
+        '写入AGENTS.md:"用中文交流，先读 README\n提交信息写成一句话"',
+        ["用中文交流，先读 README", "提交信息写成一句话"],
+    ),
+    (
+        "Add to CLAUDE.md: keep migrations in db/migrations. Tests go next to the module.",
+        ["Keep migrations in db/migrations.", "Tests go next to the module."],
+    ),
+    ("CLAUDE.mdに追記して：「テストはuv runで実行する」", ["テストはuv runで実行する"]),
+    ("добавь в AGENTS.md: отвечай коротко", ["отвечай коротко"]),
+    ("请把这条加到 .cursorrules：组件文件名用 kebab-case", ["组件文件名用 kebab-case"]),
+]
+
+
+@pytest.mark.parametrize(("typed", "shown"), DICTATED, ids=[t[:14] for t, _ in DICTATED])
+def test_each_dictated_line_is_a_rule_quoted_as_typed(typed: str, shown: list[str]) -> None:
+    assert _rules(typed) == shown
+    facts = rule_facts([turn_record("t1", user=typed)])
+    assert all(fact.quotes[0].part == "user" for fact in facts)
+
+
+NOT_DICTATED = [
+    "I updated CLAUDE.md: it lists the commands now.",
+    "Should we add to CLAUDE.md: the deploy steps?",
+    "Please analyze this codebase and create a CLAUDE.md file, which will be given to future"
+    " instances of Claude Code to operate in this repository.\n\nWhat to add:\n1. Commands",
+    "Read AGENTS.md: what does it say about tests",
+    "已经写入AGENTS.md：中文对话",
+]
+
+
+@pytest.mark.parametrize("typed", NOT_DICTATED, ids=[t[:14] for t in NOT_DICTATED])
+def test_a_report_a_question_or_a_long_prompt_dictates_nothing(typed: str) -> None:
+    assert dictated(typed) is None
+
+
+def test_questions_in_the_dictated_text_are_no_rules() -> None:
+    typed = "Add to AGENTS.md:\nkeep functions small and typed\nWhy not classes?"
+    assert _rules(typed) == ["Keep functions small and typed."]
+
+
+def test_the_same_words_outside_a_dictation_need_a_rule_of_their_own() -> None:
+    assert _rules("提交信息写成一句话") == []
