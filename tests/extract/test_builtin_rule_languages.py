@@ -246,3 +246,25 @@ def test_the_language_a_team_writes_in_is_named_in_any_language() -> None:
     for typed in ("Mantén comentarios en inglés.", "コメントは英語で書いてください。"):
         assert languages.language_named(typed) == "en", typed
     assert languages.language_named("請始終用繁體中文回覆。") == "zh"
+
+
+# A Chinese question word a verb of checking or telling takes as its object asks nothing
+# (检查是否…: "check whether"), nor does one that 不管/无论 makes "whatever", nor 什么都
+# ("anything at all"): the instruction around it is read.
+INDIRECT_QUESTIONS = [
+    "每次提交前都要检查是否通过 lint。",
+    "以后不管什么改动都要先跑 pnpm test。",
+    "什么都不要改动 migrations 目录。",
+]
+
+
+@pytest.mark.parametrize("typed", INDIRECT_QUESTIONS, ids=[t[:8] for t in INDIRECT_QUESTIONS])
+def test_an_indirect_question_inside_an_instruction_asks_nothing(typed: str) -> None:
+    assert _rules(typed) == [typed]
+
+
+@pytest.mark.parametrize(
+    "typed", ["为什么每次都要检查是否通过 lint", "以后提交前都要检查是否通过 lint 吗"]
+)
+def test_a_direct_question_about_a_rule_is_still_a_question(typed: str) -> None:
+    assert _rules(typed) == []

@@ -67,6 +67,41 @@ class Cue(Record):
     example: str
 
 
+# Chinese verbs that take a question word as their object, two characters each (a
+# look-behind is of fixed width): "check whether", "explain how", "no matter what".
+_TAKES_A_QUESTION = (
+    "检查",
+    "檢查",
+    "确认",
+    "確認",
+    "确保",
+    "確保",
+    "看看",
+    "看下",
+    "一下",
+    "判断",
+    "判斷",
+    "说明",
+    "說明",
+    "告诉",
+    "告訴",
+    "了解",
+    "查看",
+    "测试",
+    "測試",
+    "验证",
+    "驗證",
+    "注明",
+    "註明",
+    "记录",
+    "記錄",
+    "不管",
+    "无论",
+    "無論",
+    "不论",
+    "不論",
+)
+
 _LANGUAGES = r"(?:english|chinese|japanese|korean|russian|spanish|portuguese|german|french)"
 
 CUES: tuple[Cue, ...] = (
@@ -501,7 +536,12 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         QUESTION,
-        r"[吗嗎]|[为為]什[么麼]|如何|怎[么麼](?!又|[还還])|什[么麼]|是否|能否",
+        # A question word asks only where no verb of checking or telling takes it as its
+        # object (检查是否…, "check whether": an indirect question inside an instruction),
+        # no 不管/无论 makes it "whatever", and 什么都/也 is not "anything at all".
+        r"[吗嗎]|[为為]什[么麼]|"
+        + "".join(f"(?<!{verb})" for verb in _TAKES_A_QUESTION)
+        + r"(?:如何|怎[么麼](?!又|[还還])|什[么麼](?![都也])|是否|能否)",
         "claude code 如何更新到最新版本",
     ),
     # --- Japanese ---
