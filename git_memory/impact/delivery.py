@@ -22,14 +22,19 @@ from git_memory.assemble.constraints import as_constraint
 from git_memory.assemble.entries import one_line
 from git_memory.assemble.render import TARGET_FILES
 from git_memory.impact.measure import SessionIndex
-from git_memory.repo.file_history import Version, file_versions
+from git_memory.repo.file_history import Version, file_versions, files_named
 from git_memory.sessions.activity import SessionActivity
 
-INSTRUCTION_FILES = tuple(sorted(set(TARGET_FILES.values())))
+INSTRUCTION_FILES = tuple(sorted({*TARGET_FILES.values(), ".claude/CLAUDE.md"}))
+# The same files further down the tree: an agent working there loads them too.
+INSTRUCTION_NAMES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md", "QWEN.md")
 # Where the session-start hooks of docs/guide-context.md live, per agent.
 HOOK_SETTINGS = (".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json")
 _CONTEXT_COMMAND = re.compile(r"\bmemory\s+context\b")
 _CODE = re.compile(r"`([^`\n]+)`")
+# Where a compound command line splits into the commands the team's own words may name
+# one by one ("run `mise run fmt`, then `mise run lint`").
+_STEPS = re.compile(r"\s*(?:&&|\|\||;|\|)\s*")
 # How much of an entry's one-line form shows that an assembled block lists it (the block may
 # cut a long line; its opening is always there).
 OPENING_CHARS = 60
@@ -58,7 +63,8 @@ class Marks:
         """Whether a normalized text holds the entry."""
         if any(opening in text for opening in self.openings):
             return True
-        return bool(self.spans) and all(span in text for span in self.spans)
+        steps = [step for span in self.spans for step in _STEPS.split(span) if len(step) > 2]
+        return bool(steps) and all(step.strip() in text for step in steps)
 
 
 @dataclass(frozen=True)
@@ -93,8 +99,10 @@ class Deliveries:
         cls, repository: Any, sessions: Sequence[SessionActivity], memory_root: str, since: int
     ) -> Deliveries:
         """The deliveries of a repository's current branch from `since` (UTC seconds) on."""
-        paths = [*INSTRUCTION_FILES, *HOOK_SETTINGS]
-        return cls(file_versions(repository, paths, since), sessions, memory_root)
+        nested = files_named(repository, INSTRUCTION_NAMES)
+        instructions = sorted({*INSTRUCTION_FILES, *nested})
+        versions = file_versions(repository, [*instructions, *HOOK_SETTINGS], since)
+        return cls(versions, sessions, memory_root)
 
     def reached(self, marks: Marks, landed: int, index: SessionIndex) -> bool:
         """Whether some session that started after `landed` had the entry: it asked for
@@ -116,9 +124,11 @@ class Deliveries:
 
 
 def _period(versions: dict[str, list[Version]], moment: int) -> _Period:
-    texts = {path: _in_effect(found, moment) for path, found in versions.items()}
-    instructions = " \n ".join(flattened(texts.get(path) or "") for path in INSTRUCTION_FILES)
-    hooked = any(_CONTEXT_COMMAND.search(texts.get(path) or "") for path in HOOK_SETTINGS)
+    texts = {path: _in_effect(found, moment) or "" for path, found in versions.items()}
+    instructions = " \n ".join(
+        flattened(text) for path, text in sorted(texts.items()) if path not in HOOK_SETTINGS
+    )
+    hooked = any(_CONTEXT_COMMAND.search(texts.get(path, "")) for path in HOOK_SETTINGS)
     return _Period(moment, instructions, hooked)
 
 

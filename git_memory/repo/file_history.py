@@ -16,6 +16,8 @@ from git_memory.repo.landing import REWRITTEN_AFTER, first_parent_walk
 
 # Instruction files are small; a larger blob is read only up to this size.
 MAX_VERSION_BYTES = 1 << 20
+# How many directories `files_named` looks into at most (a monorepo's tree is large).
+MAX_TREES = 4000
 
 # (commit time in UTC seconds, the file's text then, None while it did not exist)
 Version = tuple[int, str | None]
@@ -89,3 +91,28 @@ def _blob_at(tree: Any, path: str) -> Any:
 def _text(repository: Any, blob_id: Any) -> str:
     data = repository[blob_id].data[:MAX_VERSION_BYTES]
     return str(data.decode("utf-8", "replace"))
+
+
+def files_named(repository: Any, names: Sequence[str], depth: int = 3, most: int = 64) -> list[str]:
+    """Paths of HEAD's tree, at most `depth` directories down, whose file name is one of
+    `names` (nested instruction files: `web/CLAUDE.md`); at most `most`, shallowest first,
+    and at most a few thousand directories looked into."""
+    walked = first_parent_walk(repository)
+    if walked is None:
+        return []
+    wanted = set(names)
+    found: list[str] = []
+    level: list[tuple[str, Any]] = [("", repository[walked[0]].tree)]
+    budget = MAX_TREES
+    for _ in range(depth + 1):
+        deeper: list[tuple[str, Any]] = []
+        for prefix, tree in level:
+            for item in tree:
+                path = f"{prefix}{item.name}"
+                if item.type == pygit2.enums.ObjectType.TREE and budget > 0:
+                    budget -= 1
+                    deeper.append((f"{path}/", repository[item.id]))
+                elif item.name in wanted and len(found) < most:
+                    found.append(path)
+        level = deeper
+    return found

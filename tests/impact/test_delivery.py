@@ -162,3 +162,19 @@ def test_a_rewritten_commit_counts_from_when_it_was_written(repo: Repo) -> None:
     versions = file_versions(discover_worktree(repo.root).repository, ["CLAUDE.md"])
     moment = datetime(2026, 3, 10, 12, 0, tzinfo=UTC).timestamp()
     assert versions["CLAUDE.md"][-1] == (int(moment), "Run `uv run pytest`.\n")
+
+
+def test_a_compound_command_is_held_by_words_naming_its_steps() -> None:
+    marks = Marks.of("Always run `mise run fmt && mise run lint` before committing.\n")
+    assert marks.held_by(flattened("Run `mise run fmt`, then `mise run lint`, before a commit."))
+    assert not marks.held_by(flattened("Run `mise run lint` before a commit."))
+
+
+def test_an_instruction_file_further_down_the_tree_delivers_it(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    land(repo, "pytest-needs-uv", TRAP, delivered=False)
+    repo.write("services/api/AGENTS.md", "Use `uv run pytest`, never bare `pytest`.\n")
+    _commit(repo, LANDED + timedelta(hours=1), "the api's agent notes")
+    _sessions(repo, hermetic_env["claude"])
+    assert _verdict(gm, repo) == "helped"
