@@ -15,7 +15,7 @@ from git_memory.formats.entry import Entry
 from git_memory.impact.delivery import Deliveries, Marks
 from git_memory.impact.measure import MIN_SESSIONS, LandingSide, SessionIndex, measure
 from git_memory.impact.subjects import Subject, subject_of
-from git_memory.repo.landing import entry_landings
+from git_memory.repo.landing import Landing, entry_landings
 from git_memory.sessions.activity import (
     Activity,
     SessionActivity,
@@ -80,19 +80,15 @@ def _impact(
         people=people,
     )
     measured = []
-    deliveries: Deliveries | None = None
+    unread = _Unread(worktree, sessions, landings, index)
     for entry, path, subject in entries:
         landing = landings.get(f"{entry.id}.md")
         result = measure(index, subject, landing.time if landing else None)
-        verdict = result.verdict
-        if landing is not None and verdict in MOVED:
-            if deliveries is None:  # read only when some rate moved
-                earliest = min(found.time for found in landings.values())
-                deliveries = Deliveries.read(
-                    worktree.repository, sessions, worktree.memory_root, earliest
-                )
-            if not deliveries.reached(Marks.of(entry.body), landing.time, index):
-                verdict = "not read"
+        told = [result.verdict, *result.split.values(), *result.person_split.values()]
+        # A move nothing delivered is not the entry's effect, for everyone or for some.
+        read = (
+            landing is None or not any(v in MOVED for v in told) or unread.reached(entry, landing)
+        )
         measured.append(
             EntryImpact(
                 id=entry.id,
@@ -102,13 +98,13 @@ def _impact(
                 landed_at=_moment(landing.time) if landing else None,
                 before=_window(result.before),
                 after=_window(result.after),
-                verdict=verdict,
+                verdict=result.verdict if read else _unread(result.verdict),
                 first_landed_at=_moment(landing.first_time)
                 if landing and landing.first_time
                 else None,
                 landing_found=landing.found if landing else None,
-                split=result.split,
-                person_split=result.person_split,
+                split=result.split if read else _unread_split(result.split),
+                person_split=result.person_split if read else _unread_split(result.person_split),
             )
         )
     verdicts = {name: sum(1 for m in measured if m.verdict == name) for name in VERDICTS}
@@ -122,6 +118,39 @@ def _impact(
         people=len(set(people)),
         undated=activity.undated,
     )
+
+
+class _Unread:
+    """Whether the entries reached the agents (`delivery.py`), the files' history read on
+    the first question: only an entry whose rate moved asks."""
+
+    def __init__(
+        self,
+        worktree: Worktree,
+        sessions: Sequence[SessionActivity],
+        landings: dict[str, Landing],
+        index: SessionIndex,
+    ) -> None:
+        self.worktree, self.sessions, self.landings, self.index = (
+            worktree, sessions, landings, index,
+        )  # fmt: skip
+        self.deliveries: Deliveries | None = None
+
+    def reached(self, entry: Entry, landing: Landing) -> bool:
+        if self.deliveries is None:
+            earliest = min(found.time for found in self.landings.values())
+            self.deliveries = Deliveries.read(
+                self.worktree.repository, self.sessions, self.worktree.memory_root, earliest
+            )
+        return self.deliveries.reached(Marks.of(entry.body), landing.time, self.index)
+
+
+def _unread(verdict: str) -> str:
+    return "not read" if verdict in MOVED else verdict
+
+
+def _unread_split(split: dict[str, str]) -> dict[str, str]:
+    return {name: _unread(verdict) for name, verdict in split.items()}
 
 
 def _people(worktree: Worktree, sessions: Sequence[SessionActivity]) -> list[str]:

@@ -173,6 +173,19 @@ def test_each_persons_verdict_shows_when_it_differs_and_names_no_one(
     assert "alice" not in str(report)
 
 
+def test_a_persons_move_is_not_read_either_when_nothing_delivered_the_entry(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    claude = hermetic_env["claude"]
+    land(repo, "pytest-needs-uv", TRAP, delivered=False)
+    sessions(claude, repo, "you-b", BEFORE, lambda n: HIT if n % 2 else FIX_FIRST)
+    sessions(claude, repo, "you-a", AFTER, lambda n: HIT if n % 2 else FIX_FIRST)
+    _teammate(claude, repo, "/Users/alice/go/pkg/mod")
+    [entry] = impact_report(gm, repo)["entries"]
+    assert entry["verdict"] == "not read"
+    assert entry["personSplit"] == {"you": "no change", "teammate 1": "not read"}
+
+
 def test_no_person_split_when_everyone_tells_the_same(
     repo: Repo, hermetic_env: dict[str, Any], gm: Any
 ) -> None:
