@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from git_memory.extract.builtin import languages, lexicon
+from git_memory.extract.builtin import cue_forms, languages, lexicon
 from git_memory.extract.builtin.rules import rule_facts
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord
@@ -15,7 +15,7 @@ from tests.extract.records import turn_record
 
 
 @pytest.mark.parametrize("cue", lexicon.CUES, ids=lambda c: f"{c.language}-{c.form}")
-def test_every_row_reads_the_sentence_it_came_from(cue: lexicon.Cue) -> None:
+def test_every_row_reads_the_sentence_it_came_from(cue: cue_forms.Cue) -> None:
     assert cue.form in lexicon.forms_of(cue.example, frozenset([cue.language]))
 
 
@@ -24,7 +24,7 @@ def test_every_language_has_its_rows() -> None:
     assert languages == {"en", "zh", "ja", "ko", "ru", "es", "pt", "de", "fr", "vi"}
     for language in languages - {"en"}:
         forms = {c.form for c in lexicon.CUES if c.language == language}
-        assert forms & {lexicon.STANDING, lexicon.LANGUAGE}, language
+        assert forms & {cue_forms.STANDING, cue_forms.LANGUAGE}, language
 
 
 def _record(text: str, key: str = "t1", *calls: ToolCall) -> TurnRecord:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from git_memory.extract.builtin.lexicon import LANGUAGE, forms_of
+from git_memory.extract.builtin.cue_forms import LANGUAGE
+from git_memory.extract.builtin.lexicon import forms_of
 
 
 def languages_of(sentence: str) -> frozenset[str]:

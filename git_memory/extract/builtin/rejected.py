@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from git_memory.command_line.program import TOOL_NAMES
+from git_memory.extract.builtin.cue_forms import ADOPT, DIRECTIVE, PREFERENCE, PROHIBITION
 from git_memory.extract.builtin.languages import CJK
-from git_memory.extract.builtin.lexicon import ADOPT, DIRECTIVE, PREFERENCE, PROHIBITION
 from git_memory.extract.builtin.statements import stating_forms
 
 if TYPE_CHECKING:

@@ -41,9 +41,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.cue_forms import NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
-from git_memory.extract.builtin.lexicon import NOT_A_RULE, ONE_OFF, forms_of
+from git_memory.extract.builtin.lexicon import forms_of
 from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.statements import (

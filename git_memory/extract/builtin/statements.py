@@ -26,8 +26,7 @@ from __future__ import annotations
 import re
 
 from git_memory.command_line.program import TOOL_NAMES
-from git_memory.extract.builtin.languages import CJK, languages_of
-from git_memory.extract.builtin.lexicon import (
+from git_memory.extract.builtin.cue_forms import (
     ADOPT,
     CONVENTION,
     CORRECTION,
@@ -43,8 +42,9 @@ from git_memory.extract.builtin.lexicon import (
     QUESTION,
     STANDING,
     SUBJECT,
-    forms_of,
 )
+from git_memory.extract.builtin.languages import CJK, languages_of
+from git_memory.extract.builtin.lexicon import forms_of
 
 MAX_RULE_CHARS = 300
 MAX_CJK_RULE_CHARS = 160

@@ -1,0 +1,268 @@
+"""The rows of the rule lexicon for Chinese (Simplified and Traditional characters), Japanese
+and Korean: one row per language and cue, each with the real sentence it was written from
+(`lexicon.py` says where they come from; `cue_forms.py` what each form means)."""
+
+from __future__ import annotations
+
+from git_memory.extract.builtin.cue_forms import (
+    ADOPT,
+    CONVENTION,
+    CORRECTION,
+    DIRECTIVE,
+    HABITUAL,
+    HENCEFORTH,
+    LANGUAGE,
+    OBLIGATION,
+    ONE_OFF,
+    PREFERENCE,
+    PROHIBITION,
+    QUESTION,
+    STANDING,
+    SUBJECT,
+    Cue,
+)
+
+# Chinese verbs that take a question word as their object, two characters each (a
+# look-behind is of fixed width): "check whether", "explain how", "no matter what".
+_TAKES_A_QUESTION = (
+    "检查",
+    "檢查",
+    "确认",
+    "確認",
+    "确保",
+    "確保",
+    "看看",
+    "看下",
+    "一下",
+    "判断",
+    "判斷",
+    "说明",
+    "說明",
+    "告诉",
+    "告訴",
+    "了解",
+    "查看",
+    "测试",
+    "測試",
+    "验证",
+    "驗證",
+    "注明",
+    "註明",
+    "记录",
+    "記錄",
+    "不管",
+    "无论",
+    "無論",
+    "不论",
+    "不論",
+)
+
+CJK_CUES: tuple[Cue, ...] = (
+    # --- Chinese (Simplified and Traditional characters) ---
+    Cue("zh", STANDING, r"一律|[记記]住|[绝絕]不", "记住：不要提交 .env 文件"),
+    Cue(
+        "zh",
+        HABITUAL,
+        r"始[终終]|[总總]是|每次|永[远遠]|[从從]不(?![同])",
+        "请用中文回答。除非用户明确要求其他语言，否则始终使用简体中文回复。",
+    ),
+    Cue(
+        "zh",
+        STANDING,
+        r"(?:提交|推送|合[并併]|部署|[发發]布|上[线線]|commit|push)\S{0,6}?(?:之)?前",
+        "遵循 TDD（红→绿→重构）在既定任务顺序下实现功能；"
+        "提交前回写文档与变更记录，确保实现与文档一致。",
+    ),
+    Cue(
+        "zh",
+        HENCEFORTH,
+        r"以[后後]|今[后後]|[从從][现現]在[开開]始|往[后後]|下次|下回",
+        "以后所有的claude skill 保存在我本地个人目录,而非项目目录",
+    ),
+    Cue(
+        "zh",
+        DIRECTIVE,
+        r"[请請]|不要|[别別]再|必[须須]|[务務]必|不得|[记記]得|[应應](?:[该該]|[当當])"
+        r"|(?<![想需主重只还還])要(?![求])",
+        "中间是否有什么问题,请修复",
+    ),
+    Cue(
+        "zh",
+        PROHIBITION,
+        r"禁止|[严嚴]禁|不[许許]|不准|切勿|千[万萬](?:不要|[别別])"
+        r"|(?:不要|[别別]|不能|不可以)(?:再)?(?:使用|用|修改|改[动動]|[删刪]除|提交|推送|引入|安[装裝]|添加)",
+        "禁止使用轮询方式同步数据，MUST 使用 WebSocket 或微信云开发实时数据监听；",
+    ),
+    Cue(
+        "zh",
+        CORRECTION,
+        r"你(?:又|老是|怎[么麼](?:又|[还還]))|你[没沒](?:有)?(?!问题|問題|事)"
+        r"|我不是(?:[让讓]|叫|要)你|我(?:之前|已[经經])?(?:[说說]|[讲講]|[告]訴|告诉|[强強][调調])[过過]"
+        r"|[说說]好的",
+        "没有了，但是你又忘了将我的问题和你的回复录入到PROMPTS里了",
+    ),
+    Cue("zh", ADOPT, r"使用|[采採]用|[启啟]用", "使用gemini-summary skills 總結"),
+    Cue(
+        "zh",
+        OBLIGATION,
+        r"必[须須]|[务務]必|[应應](?:[该該]|[当當])|不得|一定要|都要|都得|只能",
+        "所有代码必须通过 TypeScript 类型检查",
+    ),
+    Cue(
+        "zh",
+        SUBJECT,
+        r"^(?:所有|全部|每个|每個|每一个|每一個)?(?:的)?(?:新|新增的?|导出的?|導出的?)?"
+        r"(?:代[码碼]|源[码碼]|注[释釋]|提交(?:信息|[记記][录錄])?|commit|单元测试|單元測試"
+        r"|测试|測試|文[档檔]|依[赖賴]|分支|命名|日志|日誌|[迁遷]移|函[数數]|[变變]量|[脚腳]本"
+        r"|接口|类型|類型|PR|README|lint)",
+        "所有代码必须通过 TypeScript 类型检查",
+    ),
+    Cue(
+        "zh",
+        CONVENTION,
+        r"[统統]一|一律|默[认認]|[预預][设設]|所有|全部|都(?:用|使用|要用|[采採]用)",
+        "所有代码注释使用英文",
+    ),
+    Cue(
+        "zh",
+        PREFERENCE,
+        r"而非|而不是|[优優]先使用|[统統]一使用",
+        "保存在我本地个人目录,而非项目目录",
+    ),
+    Cue(
+        "zh",
+        PREFERENCE,
+        r"只(?:能)?(?:使用|用)|[仅僅](?:使用|用)",
+        "运行时要求 Python 3.10+，只使用标准库。",
+    ),
+    Cue(
+        "zh",
+        LANGUAGE,
+        r"用(?:[简簡][体體]|[繁][体體])?(?:中文|英文)|(?:中文|英文)(?:回答|回[复覆])"
+        r"|使用(?:[简簡][体體]|[繁][体體])?(?:中文|英文)",
+        "请用中文回答用户的问题。",
+    ),
+    Cue(
+        "zh",
+        LANGUAGE,
+        # the language of the conversation itself (not a dialog box: 对话框)
+        r"(?:中文|英文|[简簡][体體]中文|[繁][体體]中文)(?:[对對][话話](?!框)|交流|[沟溝][通])",
+        "中文对话，用最简单的方法完成任务",
+    ),
+    Cue(
+        "zh",
+        STANDING,
+        # a permission the agent must wait for every time: "unless I tell you", "without my OK"
+        r"除非我|未[经經](?:我的?)?(?:允[许許]|同意|确认|確認)|[没沒]有我的(?:允[许許]|同意|确认|確認)",
+        "不要创建新文件，除非我告诉你这么做",
+    ),
+    Cue(
+        "zh",
+        ONE_OFF,
+        # "now" is the task at hand, except in "from now on" (从现在开始, 从现在起); so is
+        # trying or running once more (再试试, 再跑一下)
+        r"[这這]次|(?<![从從])[现現]在(?!起)|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時"
+        r"|再(?:[试試]|跑|来|來|看)",
+        "当前没在master分支能直接更新吗",
+    ),
+    Cue(
+        "zh",
+        ONE_OFF,
+        r"[报報][错錯]|出[错錯]|崩[溃潰]|白屏|[没沒]反[应應]|不生效|不起作用|[还還]是不行|[还還]是一[样樣]"
+        r"|[启啟]动失[败敗]|[启啟]動失敗|[运運]行失[败敗]|[编編][译譯]失[败敗]"
+        r"|[无無]法(?:[启啟][动動]|[运運]行|打[开開]|[连連]接|[访訪][问問])"
+        r"|(?:同[样樣]|一[样樣]|相同)的[错錯][误誤]|[从從]来[没沒]|[从從][没沒]",
+        "还是一样的错误，请你对比一下application-dev.yml和application-test.yml，两者是一样的。",
+    ),
+    Cue(
+        "zh",
+        QUESTION,
+        # A question word asks only where no verb of checking or telling takes it as its
+        # object (检查是否…, "check whether": an indirect question inside an instruction),
+        # no 不管/无论 makes it "whatever", and 什么都/也 is not "anything at all".
+        r"[吗嗎]|[为為]什[么麼]|"
+        + "".join(f"(?<!{verb})" for verb in _TAKES_A_QUESTION)
+        + r"(?:如何|怎[么麼](?!又|[还還])|什[么麼](?![都也])|是否|能否)",
+        "claude code 如何更新到最新版本",
+    ),
+    # --- Japanese ---
+    Cue("ja", STANDING, r"必ず|常に|毎回|禁止", "必ず日本語で回答してください。"),
+    Cue(
+        "ja",
+        HENCEFORTH,
+        r"今後|以後|(?:前|後|時|とき|際|場合)は",
+        "機能作成前はブランチを切り、作成後はREWADMEを更新し、pull requestを作成してください。",
+    ),
+    Cue(
+        "ja",
+        DIRECTIVE,
+        r"してください|して下さい|すること|しないこと|しないで|使用|利用|使う|使って|用いる|用いて",
+        "パッケージ管理はuvを利用し、pydanticで方をチェックしてください。",
+    ),
+    Cue(
+        "ja",
+        ADOPT,
+        r"利用|使用|使う|使って|用い|有効|導入|採用",
+        "またruffでりんターを有効にしてください。",
+    ),
+    Cue(
+        "ja",
+        PROHIBITION,
+        r"ないでください|ないで下さい|てはいけ(?:ない|ません)|しないこと",
+        "DBは使用しないでください",
+    ),
+    Cue("ja", LANGUAGE, r"(?:日本語|英語)で", "常に日本語で回答してください。"),
+    Cue(
+        "ja",
+        ONE_OFF,
+        r"今回|今日|今は|今から|上記|さっき|先ほど|とりあえず|この|その|これ|それ|あの"
+        r"|ました|でした|だった|ことがない|ことがある",
+        "上記を修正してください。",
+    ),
+    Cue(
+        "ja",
+        QUESTION,
+        r"ですか|ますか|でしょうか|か[。]?$",
+        "本プロジェクトはバックエンドサーバを使っていますか？",
+    ),
+    # --- Korean ---
+    Cue(
+        "ko",
+        STANDING,
+        r"반드시|항상|금지|매번|절대(?! ?(?:경로|값|좌표|주소|시간|위치|url))",
+        "작업 완료 시 반드시 커밋을 작성하세요",
+    ),
+    Cue(
+        "ko",
+        STANDING,
+        r"(?:커밋|푸시|배포|머지|병합|push|commit)(?:하기)? ?전에",
+        "매번 커밋하기 전에 확인:",
+    ),
+    Cue(
+        "ko",
+        DIRECTIVE,
+        r"해 ?주세요|하세요|사용",
+        "공통 함수는 독립적으로 분리하세요",
+    ),
+    Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
+    Cue("ko", PREFERENCE, r"대신", "npm 대신 pnpm을 사용하세요."),
+    Cue("ko", LANGUAGE, r"(?:한글|한국어|영어)로", "한글로 답변해줘."),
+    Cue(
+        "ko",
+        ONE_OFF,
+        r"에러가? 나|오류가? (?:나|발생)|안 ?됩니다|안 ?돼요?\s*[.!]*$|작동하지 않|실패했",
+        "업무 라는 글자가 들어가면 Object not found! 에러가 나옴...... 뭐지?? -_- 뭐지?",
+    ),
+    Cue(
+        "ko",
+        ONE_OFF,
+        r"이번|지금|위의|다시|했습니다|했어요|었습니다",
+        "코드라인을 명시하지말고 다시 설명해",
+    ),
+    Cue(
+        "ko",
+        QUESTION,
+        r"(?:까|나요|니|맞나)\s*\??$|^(?:왜|어떻게|뭐)",
+        "프리뷰를 표시하기에 가장 적합한 방법이 iframe 방식이 맞나 ?",
+    ),
+)
