@@ -150,16 +150,19 @@ def _teammate(claude: Path, repo: Repo, reads: str) -> None:
     sessions(claude, repo, "mate-a", later[1], lambda n: [look, *FIX_FIRST])
 
 
-def test_each_persons_verdict_shows_when_it_differs_and_names_no_one(
-    repo: Repo, hermetic_env: dict[str, Any], gm: Any
-) -> None:
-    claude = hermetic_env["claude"]
-    land(repo, "pytest-needs-uv", TRAP)
-    # This machine's user still hits the trap after it landed; a teammate, whose sessions
-    # read their module cache under their own home, no longer does.
+def _you_still_and_a_teammate_no_longer(claude: Any, repo: Repo) -> None:
+    """This machine's user still hits the trap after it landed; a teammate, whose sessions
+    read their module cache under their own home, no longer does."""
     sessions(claude, repo, "you-b", BEFORE, lambda n: HIT if n % 2 else FIX_FIRST)
     sessions(claude, repo, "you-a", AFTER, lambda n: HIT if n % 2 else FIX_FIRST)
     _teammate(claude, repo, "/Users/alice/go/pkg/mod")
+
+
+def test_each_persons_verdict_shows_when_it_differs_and_names_no_one(
+    repo: Repo, hermetic_env: dict[str, Any], gm: Any
+) -> None:
+    land(repo, "pytest-needs-uv", TRAP)
+    _you_still_and_a_teammate_no_longer(hermetic_env["claude"], repo)
     report = impact_report(gm, repo)
     [entry] = report["entries"]
     assert (report["sessions"], report["people"]) == (44, 2)
@@ -176,11 +179,8 @@ def test_each_persons_verdict_shows_when_it_differs_and_names_no_one(
 def test_a_persons_move_is_not_read_either_when_nothing_delivered_the_entry(
     repo: Repo, hermetic_env: dict[str, Any], gm: Any
 ) -> None:
-    claude = hermetic_env["claude"]
     land(repo, "pytest-needs-uv", TRAP, delivered=False)
-    sessions(claude, repo, "you-b", BEFORE, lambda n: HIT if n % 2 else FIX_FIRST)
-    sessions(claude, repo, "you-a", AFTER, lambda n: HIT if n % 2 else FIX_FIRST)
-    _teammate(claude, repo, "/Users/alice/go/pkg/mod")
+    _you_still_and_a_teammate_no_longer(hermetic_env["claude"], repo)
     [entry] = impact_report(gm, repo)["entries"]
     assert entry["verdict"] == "not read"
     assert entry["personSplit"] == {"you": "no change", "teammate 1": "not read"}

@@ -8,19 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from git_memory.contracts.extraction import DraftCandidate
 from git_memory.contracts.host_records import ObservedStatement
 from git_memory.extract.builtin.runner import TaskTurns, extraction_answer, read_facts
 from git_memory.extract.builtin.window import place_facts
+from git_memory.extract.select import WindowSelection
+from git_memory.extract.tasks import PlannedTask
 from git_memory.sessions.query import program_sessions
 from git_memory.store import offers
-
-if TYPE_CHECKING:
-    from git_memory.contracts.extraction import DraftCandidate
-    from git_memory.extract.select import WindowSelection
-    from git_memory.extract.tasks import PlannedTask
-    from git_memory.store.session import Workspace
+from git_memory.store.session import Workspace
 
 
 @dataclass(frozen=True)
