@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from git_memory.command_line.program import TOOL_NAMES
 from git_memory.extract.builtin.cue_forms import ADOPT, DIRECTIVE, PREFERENCE, PROHIBITION
 from git_memory.extract.builtin.languages import CJK
 from git_memory.extract.builtin.statements import stating_forms
-
-if TYPE_CHECKING:
-    from git_memory.sessions.turns import ToolCall
+from git_memory.sessions.turns import ToolCall
 
 _REASON = re.compile(
     r"(?s)^The user doesn't want to proceed with this tool use\b.*?"
