@@ -4,6 +4,7 @@ verdicts and the team's summary line."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
@@ -120,21 +121,16 @@ def _impact(
     )
 
 
+@dataclass
 class _Unread:
     """Whether the entries reached the agents (`delivery.py`), the files' history read on
     the first question: only an entry whose rate moved asks."""
 
-    def __init__(
-        self,
-        worktree: Worktree,
-        sessions: Sequence[SessionActivity],
-        landings: dict[str, Landing],
-        index: SessionIndex,
-    ) -> None:
-        self.worktree, self.sessions, self.landings, self.index = (
-            worktree, sessions, landings, index,
-        )  # fmt: skip
-        self.deliveries: Deliveries | None = None
+    worktree: Worktree
+    sessions: Sequence[SessionActivity]
+    landings: dict[str, Landing]
+    index: SessionIndex
+    deliveries: Deliveries | None = None
 
     def reached(self, entry: Entry, landing: Landing) -> bool:
         if self.deliveries is None:
