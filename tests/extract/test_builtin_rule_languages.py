@@ -123,6 +123,8 @@ def test_the_task_at_hand_questions_and_accounts_are_no_rules(typed: str) -> Non
 CORRECTIONS = [
     ("you did T012 but didn't update the checkbox", "You did T012 but didn't update the checkbox."),
     ("i told you to use pnpm, not npm", "I told you to use pnpm, not npm."),
+    ("you keep forgetting to update the changelog", "You keep forgetting to update the changelog."),
+    ("You forgot again to run the linter.", None),
     ("ya te dije que uses pnpm para todo el proyecto", None),
     ("你又忘了把改动写进 CHANGELOG 了", None),  # you forgot again (zh)
     ("我之前说过，不要动迁移文件", None),  # I said before (zh)
@@ -268,3 +270,23 @@ def test_an_indirect_question_inside_an_instruction_asks_nothing(typed: str) -> 
 )
 def test_a_direct_question_about_a_rule_is_still_a_question(typed: str) -> None:
     assert _rules(typed) == []
+
+
+# A convention verb over every thing of a kind named in two words or more is a convention
+# of the project; "all the …", "all of these" and "for each item" are things of the task.
+EVERY_OF_A_KIND = [
+    ("Keep all API keys in the .env file.", True),
+    ("Please use conventional commits for every commit message.", True),
+    ("Use snake_case for all Python function names.", True),
+    ("Write tests for every new endpoint.", True),
+    ("Use the same color for all the buttons.", False),
+    ("Put all of these in one file.", False),
+    ("Use a loop for each item.", False),
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "rule"), EVERY_OF_A_KIND, ids=[t[:14] for t, _ in EVERY_OF_A_KIND]
+)
+def test_a_convention_over_every_thing_of_a_kind_is_a_rule(typed: str, rule: bool) -> None:
+    assert bool(_rules(typed)) is rule

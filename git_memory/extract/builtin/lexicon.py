@@ -62,6 +62,14 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "en",
         CORRECTION,
+        # what the agent leaves out again and again: "you keep forgetting to …"
+        r"\byou (?:keep|kept) (?:forgetting|skipping|missing) (?:to )?\w+"
+        r"|\byou (?:always|often) forget (?:to )?\w+|\byou forgot (?:again )?to\b",
+        "you keep forgetting to update the changelog",
+    ),
+    Cue(
+        "en",
+        CORRECTION,
         r"\bdon'?t (?:ever )?\w+.{0,60}\bagain\b",
         "you screwed up there, don't do that again.",
     ),

@@ -145,6 +145,14 @@ _PROJECT_SCOPE = re.compile(
 _CONVENTION_VERB = re.compile(
     r"(?i)^(?:use|prefer|keep|write|put|follow|stick to|name|format|store|place)\b"
 )
+# ... or every thing of a kind named in two words or more: "Use snake_case for all Python
+# function names", "Keep all API keys in the .env file" (not "all the …", "all of these":
+# things of the task at hand; not "for each item": a loop of the code being written).
+_KIND = r"(?!the\b|these\b|those\b|of\b)[\w`.-]+ (?!in\b|to\b|for\b|with\b)[\w`.-]+"
+_EVERY_OF_A_KIND = re.compile(
+    rf"(?i)^\w+(?: \w+)? (?:all|every|each) {_KIND}"
+    rf"|\b(?:for|in|on|to) (?:all|every|each|any) {_KIND}"
+)
 # "No more console.log in the code": a prohibition of a kind of thing from now on.
 _NO_MORE = re.compile(r"(?i)^no more\s+(?!than\b)\S")
 _NOT_RULES = re.compile(
@@ -403,7 +411,10 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
             or _is_x_not_y(part)
             or _standing_imperative(part)
             or bool(_NORM.match(part) or _NO_MORE.match(part))
-            or (bool(_CONVENTION_VERB.match(part)) and bool(_PROJECT_SCOPE.search(part)))
+            or (
+                bool(_CONVENTION_VERB.match(part))
+                and bool(_PROJECT_SCOPE.search(part) or _EVERY_OF_A_KIND.search(part))
+            )
         )
         # After "from now on" the instruction may be short ("From now on, use yarn.").
         if stated and _acceptable(part, min_words=2 if signal else MIN_RULE_WORDS):
