@@ -13,41 +13,16 @@ pattern is tried only on output that has it.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from enum import StrEnum
+from git_memory.command_line.report_rows import F, Outcome, Report, W, row
+from git_memory.command_line.reports_scripting import SCRIPTING_REPORTS
 
+# The row itself lives in `report_rows.py`; the JavaScript, TypeScript and Python rows in
+# `reports_scripting.py`.
+__all__ = ["REPORTS", "SILENT", "Outcome", "Report"]
 
-class Outcome(StrEnum):
-    """The observed result of one command (or one simple command of a line)."""
-
-    WORKED = "worked"
-    FAILED = "failed"
-    UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """One way a tool says how its run ended."""
-
-    tool: str
-    outcome: Outcome
-    kind: str | None
-    hint: str
-    pattern: re.Pattern[str]
-    example: str
-
-
-def _row(
-    tool: str, outcome: Outcome, kind: str | None, *, hint: str, pattern: str, example: str
-) -> Report:
-    return Report(tool, outcome, kind, hint, re.compile(pattern, re.MULTILINE), example)
-
-
-W, F = Outcome.WORKED, Outcome.FAILED
 REPORTS: tuple[Report, ...] = (
     # Go
-    _row(
+    row(
         "go test",
         W,
         "test",
@@ -55,7 +30,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^ok\s+\S+\s+(?:[\d.]+s|\(cached\))",
         example="ok  \tgithub.com/acme/shop/cart\t0.012s",
     ),
-    _row(
+    row(
         "go test",
         W,
         "test",
@@ -63,7 +38,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^PASS\s*$",
         example="PASS",
     ),
-    _row(
+    row(
         "go test",
         F,
         "test",
@@ -72,7 +47,7 @@ REPORTS: tuple[Report, ...] = (
         example="--- FAIL: TestResume (0.00s)",
     ),
     # Rust
-    _row(
+    row(
         "cargo test",
         W,
         "test",
@@ -80,7 +55,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^test result: ok\. \d+ passed; 0 failed",
         example=("test result: ok. 57 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out"),
     ),
-    _row(
+    row(
         "cargo test",
         F,
         "test",
@@ -88,7 +63,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"\btest result: FAILED\b",
         example="test result: FAILED. 11 passed; 1 failed; 0 ignored",
     ),
-    _row(
+    row(
         "cargo",
         W,
         None,
@@ -96,7 +71,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\s*Finished [`\w ,+]*(?:profile|target)",
         example="    Finished `dev` profile [unoptimized + debuginfo] target(s) in 21.07s",
     ),
-    _row(
+    row(
         "cargo",
         F,
         None,
@@ -104,261 +79,9 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^error\[E\d+\]|^error: could not compile\b",
         example="error[E0425]: cannot find value `x` in this scope",
     ),
-    # JavaScript and TypeScript
-    _row(
-        "jest",
-        W,
-        "test",
-        hint="Tests:",
-        pattern=r"^\s*Tests:?\s+(?:\d+ (?:passed|skipped|todo)(?:, )?)+,? \d+ total",
-        example="Tests:       3 passed, 3 total",
-    ),
-    _row(
-        "vitest",
-        W,
-        "test",
-        hint="passed",
-        pattern=r"^\s*Tests?\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)",
-        example="      Tests  96 passed (96)",
-    ),
-    _row(
-        "vitest",
-        W,
-        "test",
-        hint="Test Files",
-        pattern=r"^\s*Test Files\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)",
-        example=" Test Files  18 passed (18)",
-    ),
-    _row(
-        "vitest",
-        W,
-        "test",
-        hint="passed",
-        pattern=r"^\s*[✓✔] \d+ passed\b",
-        example="✓ 12 passed",
-    ),
-    _row(
-        "vitest",
-        F,
-        "test",
-        hint="failed",
-        pattern=r"^\s*Tests?\s+[1-9]\d* failed\b",
-        example="      Tests  3 failed | 9 passed (12)",
-    ),
-    _row(
-        "mocha",
-        W,
-        "test",
-        hint="passing",
-        pattern=r"^\s+\d+ passing \(\d+m?s\)",
-        example="  12 passing (34ms)",
-    ),
-    _row(
-        "mocha",
-        F,
-        "test",
-        hint="failing",
-        pattern=r"^\s+[1-9]\d* failing\s*$",
-        example="  2 failing",
-    ),
-    _row(
-        "playwright",
-        W,
-        "test",
-        hint="passed",
-        pattern=r"^\s+\d+ passed \([\d.]+m?s\)",
-        example="  5 passed (3.2s)",
-    ),
-    _row(
-        "node:test",
-        W,
-        "test",
-        hint="# pass",
-        pattern=r"(?s)^# pass [1-9]\d*\s*$.*?^# fail 0\s*$",
-        example="# pass 12\n# fail 0",
-    ),
-    _row(
-        "bun test",
-        W,
-        "test",
-        hint=" pass",
-        pattern=r"^\s*[1-9]\d* pass\s*\n\s*0 fail\b",
-        example=" 12 pass\n 0 fail",
-    ),
-    _row(
-        "tsc",
-        F,
-        None,
-        hint="error TS",
-        pattern=r"\berror TS\d+:",
-        example=(
-            "src/cart.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'."
-        ),
-    ),
-    _row(
-        "vite",
-        W,
-        "build",
-        hint="built in",
-        pattern=r"^\s*✓ built in [\d.]+m?s\s*$",
-        example="✓ built in 1.52s",
-    ),
-    _row(
-        "prettier",
-        W,
-        "format",
-        hint="Prettier",
-        pattern="^All matched files use Prettier code style!",
-        example="All matched files use Prettier code style!",
-    ),
-    _row(
-        "prettier",
-        F,
-        "format",
-        hint="Code style",
-        pattern="Code style issues found",
-        example="[warn] Code style issues found in 2 files. Run Prettier with --write to fix.",
-    ),
-    _row(
-        "biome",
-        W,
-        "lint",
-        hint="Checked",
-        pattern=r"^Checked \d+ files? in [\d.]+m?s\. No fixes (?:applied|needed)\.",
-        example="Checked 42 files in 12ms. No fixes applied.",
-    ),
-    # Python
-    _row(
-        "pytest",
-        W,
-        "test",
-        hint=" in ",
-        pattern=(
-            r"^(?:=+ )?(?:\d+ (?:passed|skipped|xfailed|xpassed|deselected"
-            r"|warnings?)(?:, )?)+ in [\d.]+s\b"
-        ),
-        example="============================== 12 passed in 0.40s ==============================",
-    ),
-    _row(
-        "pytest",
-        F,
-        "test",
-        hint="FAILED",
-        pattern=r"^FAILED\b",
-        example="FAILED tests/test_cart.py::test_total - assert 3 == 4",
-    ),
-    _row(
-        "unittest",
-        W,
-        "test",
-        hint="OK",
-        pattern=r"^Ran \d+ tests? in [\d.]+s\s*\n\s*\nOK\b",
-        example="Ran 12 tests in 0.010s\n\nOK",
-    ),
-    _row(
-        "unittest",
-        F,
-        "test",
-        hint="FAILED (",
-        pattern=r"^FAILED \((?:failures|errors)=\d+",
-        example="FAILED (failures=1)",
-    ),
-    _row(
-        "tox",
-        W,
-        "test",
-        hint="congratulations",
-        pattern=r"^\s*congratulations :\)",
-        example="  congratulations :) (2.31 seconds)",
-    ),
-    _row(
-        "tox",
-        F,
-        "test",
-        hint="FAIL",
-        pattern=(
-            r"^\s*[\w.-]+: FAIL code \d+|^ERROR:\s+[\w.-]+: (?:commands failed"
-            "|InvocationError)"
-        ),
-        example="  py311: FAIL code 1 (2.10=setup[0.05]+cmd[2.05] seconds)",
-    ),
-    _row(
-        "nox",
-        W,
-        None,
-        hint="was successful",
-        pattern=r"^nox > Session \S+ was successful",
-        example="nox > Session lint was successful in 3 seconds.",
-    ),
-    _row(
-        "nox",
-        F,
-        None,
-        hint="nox > Session",
-        pattern=r"^nox > Session \S+ failed\b",
-        example="nox > Session tests failed.",
-    ),
-    _row(
-        "ruff",
-        W,
-        "lint",
-        hint="All checks passed!",
-        pattern="^All checks passed!",
-        example="All checks passed!",
-    ),
-    _row(
-        "ruff format",
-        W,
-        "format",
-        hint="file",
-        pattern=(
-            r"^\d+ files? (?:reformatted, \d+ files? )?(?:left unchanged"
-            r"|already formatted)\s*$|^\d+ files? reformatted\s*$"
-        ),
-        example="23 files left unchanged",
-    ),
-    _row(
-        "ruff format",
-        F,
-        "format",
-        hint="eformat",
-        pattern=r"(?i)\bwould (?:be )?reformat",
-        example="would reformat tickets/views.py",
-    ),
-    _row(
-        "mypy",
-        W,
-        "typecheck",
-        hint="Success:",
-        pattern=r"^Success: no issues found\b",
-        example="Success: no issues found in 87 source files",
-    ),
-    _row(
-        "pyright",
-        W,
-        "typecheck",
-        hint="0 errors",
-        pattern=r"^0 errors, \d+ warnings?, ",
-        example="0 errors, 0 warnings, 0 informations ",
-    ),
-    _row(
-        "black",
-        W,
-        "format",
-        hint="All done!",
-        pattern="^All done! ✨ 🍰 ✨",
-        example="All done! ✨ 🍰 ✨",
-    ),
-    _row(
-        "black",
-        F,
-        "format",
-        hint="Oh no!",
-        pattern="^Oh no! 💥 💔 💥",
-        example="Oh no! 💥 💔 💥",
-    ),
+    *SCRIPTING_REPORTS,
     # Java and Kotlin
-    _row(
+    row(
         "gradle",
         W,
         None,
@@ -366,7 +89,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^BUILD SUCCESSFUL\b",
         example="BUILD SUCCESSFUL in 38s",
     ),
-    _row(
+    row(
         "gradle",
         F,
         None,
@@ -374,7 +97,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^BUILD FAILED\b|^FAILURE: Build failed",
         example="BUILD FAILED in 4s",
     ),
-    _row(
+    row(
         "maven",
         W,
         None,
@@ -382,7 +105,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\[INFO\] BUILD SUCCESS\s*$",
         example="[INFO] BUILD SUCCESS",
     ),
-    _row(
+    row(
         "maven",
         F,
         None,
@@ -391,7 +114,7 @@ REPORTS: tuple[Report, ...] = (
         example="[INFO] BUILD FAILURE",
     ),
     # .NET
-    _row(
+    row(
         "dotnet build",
         W,
         None,
@@ -399,7 +122,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\s*Build succeeded\.?\s*$",
         example="Build succeeded.",
     ),
-    _row(
+    row(
         "dotnet build",
         F,
         None,
@@ -407,7 +130,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\s*Build FAILED\.",
         example="Build FAILED.",
     ),
-    _row(
+    row(
         "dotnet test",
         W,
         "test",
@@ -415,7 +138,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\s*Passed!\s+- Failed:\s+0,",
         example="Passed!  - Failed:     0, Passed:    12, Skipped:     0, Total:    12",
     ),
-    _row(
+    row(
         "dotnet test",
         F,
         "test",
@@ -424,7 +147,7 @@ REPORTS: tuple[Report, ...] = (
         example="Failed!  - Failed:     1, Passed:    11, Skipped:     0, Total:    12",
     ),
     # Swift
-    _row(
+    row(
         "swift build",
         W,
         None,
@@ -432,7 +155,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^(?:\[\d+/\d+\] )?Build complete!",
         example="Build complete! (3.21s)",
     ),
-    _row(
+    row(
         "swift test",
         W,
         "test",
@@ -440,7 +163,7 @@ REPORTS: tuple[Report, ...] = (
         pattern="^Test Suite 'All tests' passed\\b|^\\s*Executed \\d+ tests?, with 0 failures",
         example="Test Suite 'All tests' passed at 2025-01-01 10:00:00.000.",
     ),
-    _row(
+    row(
         "swift test",
         F,
         "test",
@@ -451,7 +174,7 @@ REPORTS: tuple[Report, ...] = (
         ),
         example="Test Suite 'All tests' failed at 2025-01-01 10:00:00.000.",
     ),
-    _row(
+    row(
         "compilers",
         F,
         None,
@@ -460,7 +183,7 @@ REPORTS: tuple[Report, ...] = (
         example="Sources/App/Cart.swift:12:5: error: cannot find 'total' in scope",
     ),
     # Ruby and PHP
-    _row(
+    row(
         "rspec",
         W,
         "test",
@@ -468,7 +191,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\d+ examples?, 0 failures",
         example="12 examples, 0 failures",
     ),
-    _row(
+    row(
         "rspec",
         F,
         "test",
@@ -476,7 +199,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\d+ examples?, [1-9]\d* failures?",
         example="12 examples, 2 failures",
     ),
-    _row(
+    row(
         "minitest",
         W,
         "test",
@@ -484,7 +207,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\d+ runs, \d+ assertions, 0 failures, 0 errors",
         example="12 runs, 30 assertions, 0 failures, 0 errors, 0 skips",
     ),
-    _row(
+    row(
         "minitest",
         F,
         "test",
@@ -492,7 +215,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^\d+ runs, \d+ assertions, (?:[1-9]\d* failures|\d+ failures, [1-9]\d* errors)",
         example="12 runs, 30 assertions, 1 failures, 0 errors, 0 skips",
     ),
-    _row(
+    row(
         "phpunit",
         W,
         "test",
@@ -500,7 +223,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^OK \(\d+ tests?, \d+ assertions?\)",
         example="OK (12 tests, 30 assertions)",
     ),
-    _row(
+    row(
         "phpunit",
         F,
         "test",
@@ -509,7 +232,7 @@ REPORTS: tuple[Report, ...] = (
         example="FAILURES!",
     ),
     # make and the runners that wrap the tools
-    _row(
+    row(
         "make",
         W,
         None,
@@ -517,7 +240,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^make(?:\[\d+\])?: Nothing to be done for",
         example="make: Nothing to be done for 'all'.",
     ),
-    _row(
+    row(
         "make",
         F,
         None,
@@ -525,7 +248,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^make(?:\[\d+\])?: \*\*\* .*Error \d+",
         example="make: *** [Makefile:14: proto] Error 1",
     ),
-    _row(
+    row(
         "npm",
         F,
         None,
@@ -533,7 +256,7 @@ REPORTS: tuple[Report, ...] = (
         pattern="^npm ERR! |^npm error (?:code |Lifecycle script )",
         example='npm ERR! Missing script: "lint"',
     ),
-    _row(
+    row(
         "pnpm",
         F,
         None,
@@ -541,7 +264,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"ELIFECYCLE\s+(?:Test|Command) failed",
         example=" ELIFECYCLE  Command failed with exit code 2.",
     ),
-    _row(
+    row(
         "pnpm",
         F,
         None,
@@ -549,7 +272,7 @@ REPORTS: tuple[Report, ...] = (
         pattern="ERR_PNPM_",
         example="ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  web@1.0.0 test: `vitest run`",
     ),
-    _row(
+    row(
         "yarn",
         F,
         None,
@@ -557,7 +280,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^error Command failed with exit code \d+",
         example="error Command failed with exit code 1.",
     ),
-    _row(
+    row(
         "bun",
         F,
         None,
@@ -565,7 +288,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^error: script \"\S+\" exited with code [1-9]",
         example='error: script "test" exited with code 1',
     ),
-    _row(
+    row(
         "mise",
         F,
         None,
@@ -573,7 +296,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^(?:\[mise\] |mise )ERR(?:OR)?\b",
         example="[mise] ERROR task failed",
     ),
-    _row(
+    row(
         "just",
         F,
         None,
@@ -581,7 +304,7 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^error: Recipe `\S+` failed\b",
         example="error: Recipe `test` failed on line 12 with exit code 1",
     ),
-    _row(
+    row(
         "task",
         F,
         None,

@@ -1,0 +1,264 @@
+"""The rows of `reports.py` for the JavaScript and TypeScript tools (jest, vitest, mocha,
+playwright, tsc, eslint, prettier, biome, and the package managers' own verdicts) and the
+Python ones (pytest, unittest, tox, nox, ruff, mypy, pyright, black): one row per tool and
+line, each with the output line it was written from (`reports.py` says where from)."""
+
+from __future__ import annotations
+
+from git_memory.command_line.report_rows import F, Report, W, row
+
+SCRIPTING_REPORTS: tuple[Report, ...] = (
+    # JavaScript and TypeScript
+    row(
+        "jest",
+        W,
+        "test",
+        hint="Tests:",
+        pattern=r"^\s*Tests:?\s+(?:\d+ (?:passed|skipped|todo)(?:, )?)+,? \d+ total",
+        example="Tests:       3 passed, 3 total",
+    ),
+    row(
+        "vitest",
+        W,
+        "test",
+        hint="passed",
+        pattern=r"^\s*Tests?\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)",
+        example="      Tests  96 passed (96)",
+    ),
+    row(
+        "vitest",
+        W,
+        "test",
+        hint="Test Files",
+        pattern=r"^\s*Test Files\s+\d+ passed(?: \| \d+ skipped)? \(\d+\)",
+        example=" Test Files  18 passed (18)",
+    ),
+    row(
+        "vitest",
+        W,
+        "test",
+        hint="passed",
+        pattern=r"^\s*[✓✔] \d+ passed\b",
+        example="✓ 12 passed",
+    ),
+    row(
+        "vitest",
+        F,
+        "test",
+        hint="failed",
+        pattern=r"^\s*Tests?\s+[1-9]\d* failed\b",
+        example="      Tests  3 failed | 9 passed (12)",
+    ),
+    row(
+        "mocha",
+        W,
+        "test",
+        hint="passing",
+        pattern=r"^\s+\d+ passing \(\d+m?s\)",
+        example="  12 passing (34ms)",
+    ),
+    row(
+        "mocha",
+        F,
+        "test",
+        hint="failing",
+        pattern=r"^\s+[1-9]\d* failing\s*$",
+        example="  2 failing",
+    ),
+    row(
+        "playwright",
+        W,
+        "test",
+        hint="passed",
+        pattern=r"^\s+\d+ passed \([\d.]+m?s\)",
+        example="  5 passed (3.2s)",
+    ),
+    row(
+        "node:test",
+        W,
+        "test",
+        hint="# pass",
+        pattern=r"(?s)^# pass [1-9]\d*\s*$.*?^# fail 0\s*$",
+        example="# pass 12\n# fail 0",
+    ),
+    row(
+        "bun test",
+        W,
+        "test",
+        hint=" pass",
+        pattern=r"^\s*[1-9]\d* pass\s*\n\s*0 fail\b",
+        example=" 12 pass\n 0 fail",
+    ),
+    row(
+        "tsc",
+        F,
+        None,
+        hint="error TS",
+        pattern=r"\berror TS\d+:",
+        example=(
+            "src/cart.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'."
+        ),
+    ),
+    row(
+        "vite",
+        W,
+        "build",
+        hint="built in",
+        pattern=r"^\s*✓ built in [\d.]+m?s\s*$",
+        example="✓ built in 1.52s",
+    ),
+    row(
+        "prettier",
+        W,
+        "format",
+        hint="Prettier",
+        pattern="^All matched files use Prettier code style!",
+        example="All matched files use Prettier code style!",
+    ),
+    row(
+        "prettier",
+        F,
+        "format",
+        hint="Code style",
+        pattern="Code style issues found",
+        example="[warn] Code style issues found in 2 files. Run Prettier with --write to fix.",
+    ),
+    row(
+        "biome",
+        W,
+        "lint",
+        hint="Checked",
+        pattern=r"^Checked \d+ files? in [\d.]+m?s\. No fixes (?:applied|needed)\.",
+        example="Checked 42 files in 12ms. No fixes applied.",
+    ),
+    # Python
+    row(
+        "pytest",
+        W,
+        "test",
+        hint=" in ",
+        pattern=(
+            r"^(?:=+ )?(?:\d+ (?:passed|skipped|xfailed|xpassed|deselected"
+            r"|warnings?)(?:, )?)+ in [\d.]+s\b"
+        ),
+        example="============================== 12 passed in 0.40s ==============================",
+    ),
+    row(
+        "pytest",
+        F,
+        "test",
+        hint="FAILED",
+        pattern=r"^FAILED\b",
+        example="FAILED tests/test_cart.py::test_total - assert 3 == 4",
+    ),
+    row(
+        "unittest",
+        W,
+        "test",
+        hint="OK",
+        pattern=r"^Ran \d+ tests? in [\d.]+s\s*\n\s*\nOK\b",
+        example="Ran 12 tests in 0.010s\n\nOK",
+    ),
+    row(
+        "unittest",
+        F,
+        "test",
+        hint="FAILED (",
+        pattern=r"^FAILED \((?:failures|errors)=\d+",
+        example="FAILED (failures=1)",
+    ),
+    row(
+        "tox",
+        W,
+        "test",
+        hint="congratulations",
+        pattern=r"^\s*congratulations :\)",
+        example="  congratulations :) (2.31 seconds)",
+    ),
+    row(
+        "tox",
+        F,
+        "test",
+        hint="FAIL",
+        pattern=(
+            r"^\s*[\w.-]+: FAIL code \d+|^ERROR:\s+[\w.-]+: (?:commands failed"
+            "|InvocationError)"
+        ),
+        example="  py311: FAIL code 1 (2.10=setup[0.05]+cmd[2.05] seconds)",
+    ),
+    row(
+        "nox",
+        W,
+        None,
+        hint="was successful",
+        pattern=r"^nox > Session \S+ was successful",
+        example="nox > Session lint was successful in 3 seconds.",
+    ),
+    row(
+        "nox",
+        F,
+        None,
+        hint="nox > Session",
+        pattern=r"^nox > Session \S+ failed\b",
+        example="nox > Session tests failed.",
+    ),
+    row(
+        "ruff",
+        W,
+        "lint",
+        hint="All checks passed!",
+        pattern="^All checks passed!",
+        example="All checks passed!",
+    ),
+    row(
+        "ruff format",
+        W,
+        "format",
+        hint="file",
+        pattern=(
+            r"^\d+ files? (?:reformatted, \d+ files? )?(?:left unchanged"
+            r"|already formatted)\s*$|^\d+ files? reformatted\s*$"
+        ),
+        example="23 files left unchanged",
+    ),
+    row(
+        "ruff format",
+        F,
+        "format",
+        hint="eformat",
+        pattern=r"(?i)\bwould (?:be )?reformat",
+        example="would reformat tickets/views.py",
+    ),
+    row(
+        "mypy",
+        W,
+        "typecheck",
+        hint="Success:",
+        pattern=r"^Success: no issues found\b",
+        example="Success: no issues found in 87 source files",
+    ),
+    row(
+        "pyright",
+        W,
+        "typecheck",
+        hint="0 errors",
+        pattern=r"^0 errors, \d+ warnings?, ",
+        example="0 errors, 0 warnings, 0 informations ",
+    ),
+    row(
+        "black",
+        W,
+        "format",
+        hint="All done!",
+        pattern="^All done! ✨ 🍰 ✨",
+        example="All done! ✨ 🍰 ✨",
+    ),
+    row(
+        "black",
+        F,
+        "format",
+        hint="Oh no!",
+        pattern="^Oh no! 💥 💔 💥",
+        example="Oh no! 💥 💔 💥",
+    ),
+)
