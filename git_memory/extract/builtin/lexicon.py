@@ -118,6 +118,14 @@ _OWN: tuple[Cue, ...] = (
     ),
     Cue(
         "en",
+        NOT_A_RULE,
+        # a dispute of what the agent said: an account of the moment, whatever the agent does
+        r"^(?:no,? )?(?:that|this|it)(?:'s| is| was)(?: actually| just| simply)? ?(?:not )?"
+        r"(?:correct|right|wrong|true|false|incorrect)\b",
+        "That is actually not correct.",
+    ),
+    Cue(
+        "en",
         ONE_OFF,
         # the rest of the task at hand: "other files" are the files this change does not touch
         r"\b(?:any|the|all) other (?:files?|code|parts?|places?|things?|components?|modules?"

@@ -31,7 +31,9 @@ checkbox", "я тебя просил работать со мной на рус�
 replaced ("OK switch to Google Sheets") is dropped. What the person dictates into the agent's
 instruction file ("写入AGENTS.md: …", "Add to CLAUDE.md: …") is a rule line by line, whatever
 its wording (`dictated.py`); the reason typed when refusing a tool call is a correction of
-it, a rule when it names a tool or command of the project (`rejected.py`).
+it, a rule when it names a tool or command of the project (`rejected.py`). A short message
+that no cue reads is a rule when the agent's answer takes it as standing ("Understood — I'll
+always …", "好的，以后我会…", a `save_memory` call: `acknowledged.py`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.acknowledged import acknowledges
 from git_memory.extract.builtin.cue_forms import NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
@@ -52,6 +55,7 @@ from git_memory.extract.builtin.statements import (
     english_only,
     sentences,
     states_rule,
+    stating_forms,
 )
 from git_memory.extract.builtin.wrapped import typed_within
 from git_memory.lint.engine import scan_secrets
@@ -209,6 +213,8 @@ def rule_facts(
         text, typed = _typed_text(scrub(record.user_text or ""), program)
         previous = _previous_command(before, scrub)
         stated = _rules_of(text, previous) if typed else []
+        if typed and not stated and acknowledges(record.assistant_text or "", record.tool_calls):
+            stated = _acknowledged_rules(text)
         for sentence, rule in stated + ([] if program else _refusals(record, scrub)):
             if screen_secrets and any(
                 f.severity == "block" for f in scan_secrets(sentence + " " + rule)
@@ -315,6 +321,36 @@ def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, s
             stated = [(f"{typed} {following}", f"{rule} {_sentence_case(following)}")]
         found += stated
     return found
+
+
+# A message the agent's acknowledgement can point at: a few sentences, not a brief.
+_ACKNOWLEDGED_MAX_CHARS = 400
+_ACKNOWLEDGED_MAX_SENTENCES = 3
+
+
+def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
+    """The rules of a short message the agent answered by taking it as standing
+    (`acknowledged.py`): its sentences that are no question, no task at hand and no rule about
+    nothing, English in sentence case, any other language as typed."""
+    text = _BOX_EDGE.sub("", _FENCE.sub("\n", text)).strip()
+    if len(text) > _ACKNOWLEDGED_MAX_CHARS:
+        return []
+    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
+    said = [sentence for line in lines for sentence in sentences(line)]
+    found = []
+    for sentence in said:
+        body = _LEAD.sub("", _REFUSAL.sub("", _EMPHASIS.sub("", sentence))).strip()
+        if stating_forms(body) is None or len(body) > MAX_RULE_CHARS:
+            continue
+        if english_only(body):
+            if _acceptable(body, min_words=2):
+                found.append((sentence, _sentence_case(body)))
+        elif len(body.split()) >= MIN_RULE_WORDS or len(body) >= _MIN_CJK_RULE_CHARS:
+            found.append((sentence, sentence))
+    return found if len(found) <= _ACKNOWLEDGED_MAX_SENTENCES else []
+
+
+_MIN_CJK_RULE_CHARS = 4
 
 
 def _dictated_lines(instructions: str) -> list[str]:
