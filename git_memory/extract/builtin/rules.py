@@ -33,7 +33,9 @@ instruction file ("写入AGENTS.md: …", "Add to CLAUDE.md: …") is a rule lin
 its wording (`dictated.py`); the reason typed when refusing a tool call is a correction of
 it, a rule when it names a tool or command of the project (`rejected.py`). A short message
 that no cue reads is a rule when the agent's answer takes it as standing ("Understood — I'll
-always …", "好的，以后我会…", a `save_memory` call: `acknowledged.py`).
+always …", "好的，以后我会…", a `save_memory` call: `acknowledged.py`). In code the person
+pastes, a comment shouting a rule about its line (`"phone": "", // ALWAYS try to get this!`)
+is one; what a person types into the agent's memory is dictated.
 """
 
 from __future__ import annotations
@@ -213,6 +215,8 @@ def rule_facts(
         text, typed = _typed_text(scrub(record.user_text or ""), program)
         previous = _previous_command(before, scrub)
         stated = _rules_of(text, previous) if typed else []
+        if not typed and not program and typed_origin(text) == "document":
+            stated = _emphatic_comments(text)  # pasted code keeps the person's shouted comments
         if typed and not stated and acknowledges(record.assistant_text or "", record.tool_calls):
             stated = _acknowledged_rules(text)
         for sentence, rule in stated + ([] if program else _refusals(record, scrub)):
@@ -305,10 +309,40 @@ def rule_key(text: str) -> str:
 
 def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
     """(sentence as typed, the rule it states) for each rule of a message."""
+    pasted = _emphatic_comments(text)
     text = _BOX_EDGE.sub("", _FENCE.sub("\n", text))
     instructions = dictated(text)
     if instructions is not None:
         return [(line, _dictated_rule(line)) for line in _dictated_lines(instructions)]
+    return _rules_of_sentences(text, previous) + pasted
+
+
+# A comment the person wrote into code they pasted, shouting a rule: `"phone": "", // ALWAYS
+# try to get this!`. The capitals are the person's emphasis; the code it annotates is its
+# subject.
+_EMPHATIC_COMMENT = re.compile(
+    r"^(?P<code>.*?\S.*?)\s*(?://|#|/\*|<!--|--)\s*"
+    r"(?P<comment>(?:[A-Z]+ )*(?:ALWAYS|NEVER|MUST(?: NOT)?|DO NOT|DON'?T)\b[^\n]*?)"
+    r"\s*(?:\*/|-->)?\s*$"
+)
+
+
+def _emphatic_comments(text: str) -> list[tuple[str, str]]:
+    """(the line as typed, the rule) for each comment of pasted code that shouts a rule."""
+    found = []
+    for line in text.splitlines():
+        match = _EMPHATIC_COMMENT.match(line.strip())
+        if match is None or not re.search(r"[:=(){}\[\]\"'<>]", match.group("code")):
+            continue  # no code before the comment: a heading or a shouted sentence
+        code = match.group("code").strip().rstrip(",;")
+        rule = _sentence_case(match.group("comment").capitalize())
+        if _acceptable(rule, min_words=2):
+            found.append((line.strip(), f"{rule[:-1]} (`{code}`){rule[-1]}"))
+    return found
+
+
+def _rules_of_sentences(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
+    """The rules the sentences of a message's prose state."""
     lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
     said = [sentence for line in lines for sentence in sentences(line)]
     found: list[tuple[str, str]] = []
