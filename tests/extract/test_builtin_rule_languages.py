@@ -82,6 +82,9 @@ TYPED = [
     ("Не создавай новые файлы без моего разрешения", None),  # without my permission (ru)
     ("Ничего не коммить, пока я не скажу", None),  # until I say: not "for now" (ru)
     ("Больше не используй моки в тестах", None),  # no longer (ru)
+    # a norm of the project's engineering, not of a page of the product
+    ("Secrets must never be committed.", "Secrets must never be committed."),
+    ("The API must never return stack traces.", "The API must never return stack traces."),
 ]
 
 
@@ -112,6 +115,10 @@ NOT_RULES = [
     "页面总是显示所有的数据",  # what a program keeps doing, not a rule (zh)
     "下次再试试 npm install",  # trying once more (zh)
     "Не трогай это",  # a prohibition about nothing but "it" (ru)
+    # a requirement of the product's behaviour is the feature of the task, as in Chinese
+    "The modal must close when clicking outside.",
+    "Users must be able to reset their password by email.",
+    "If the list is empty, the page should show a hint.",
 ]
 
 

@@ -118,6 +118,20 @@ _OWN: tuple[Cue, ...] = (
     ),
     Cue(
         "en",
+        ONE_OFF,
+        # a requirement of the product's behaviour (a page, a button, the app, its users):
+        # the feature of the task, as "首页必须显示…" is in Chinese; not its engineering
+        r"(?:^|,\s*)(?:the |each |every |all |any |our |this |my )?(?:[\w'-]+ ){0,2}?"
+        r"(?:page|screen|modal|dialog|popup|button|form|field|input|list|table|card|chart|graph|sidebar|header|footer"
+        r"|menu|navbar|tab|panel|widget|banner|tooltip|timer|counter|icon|image|logo|layout|view"
+        r"|app|application|site|website|game|player|users?|customers?|notifications?|dashboard"
+        r"|map|calendar|cart|checkout|profile|feed|window|axis|legend|slider|toggle|dropdown"
+        r"|badge|avatar|toast)s? (?:must|should|shall|needs? to|has to|have to|will)\b",
+        "If there are only 1 chart on the dashboard, the chart should be expanded to occupy the"
+        " whole width",
+    ),
+    Cue(
+        "en",
         NOT_A_RULE,
         # a dispute of what the agent said: an account of the moment, whatever the agent does
         r"^(?:no,? )?(?:that|this|it)(?:'s| is| was)(?: actually| just| simply)? ?(?:not )?"
