@@ -4,9 +4,10 @@ says it will hold from now on ("Understood — I'll never use `agent-intercom-ct
 `store_memory` call).
 
 A person states rules in every language and in every shape; the agents acknowledge them in a
-few stereotyped ones, in their first person and their future. One row per language and shape,
-each with a real answer it was written from (an agent's reply in a session of the labelled
-corpus, `tests/fixtures/real-sessions/`, or in public agent transcripts). Only the first words
+few stereotyped ones, in their first person and their future. One row per language, each with
+an answer of its shapes: the English, Chinese, Russian and Spanish ones are agents' replies in
+sessions of the labelled corpus (`tests/fixtures/real-sessions/`, tuning part); the others are
+the same acknowledgements in those languages. Only the first words
 of the answer are read: an acknowledgement comes first, and a long answer that later says
 "from now on the page loads faster" describes the program, not a rule.
 """
@@ -37,8 +38,9 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
         language="en",
         pattern=r"\b(?:from now on|going forward|moving forward|in (?:the )?future),? I(?:'ll|’ll"
         r"| will| am going to)\b|\bI(?:'ll|’ll| will) (?:always|never|remember|keep (?:that|this"
-        r"|it) in mind|stick (?:to|with))\b|\bI(?:'ll|’ll| will)\b[^.!?\n]{0,60}\b(?:from now"
-        r" on|going forward|from here on)\b",
+        r"|it) in mind|stick (?:to|with)|make sure to (?:always|never))\b|\bI(?:'ll|’ll| will)\b"
+        r"[^.!?\n]{0,60}\b(?:from now on|going forward|from here on|for (?:all )?future"
+        r" (?:changes|work|edits|commits|sessions|tasks|responses))\b",
         example="Understood — I'll never use `agent-intercom-ctl`, that's operator-only.",
     ),
     Acknowledgement(
@@ -47,12 +49,14 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
         r"(?:[会會]|[将將]|都|一律|[统統]一|始[终終])|我(?:[会會]|[将將])(?:[记記]住|一直|始[终終])"
         r"|已(?:[经經])?[记記]住|[记記]住了|保存到[记記]忆|保存到[记記]憶"
         # "afterwards I'll …" is a standing promise only as the answer to what was said
-        r"|(?:好的|明白|了解|收到|知道了|[没沒][问問]题)[^。\n]{0,4}?之[后後]我(?:[会會]|[将將])",
+        r"|(?:好的|明白|了解|收到|知道了|[没沒][问問]题)[^。\n]{0,4}?之[后後]我(?:[会會]|[将將])"
+        r"|[记記]下了",
         example="好的，之後我會以繁體中文回覆。",
     ),
     Acknowledgement(
         language="ja",
-        pattern=r"(?:今後|以後|これから|次回から)は?[^。\n]{0,30}(?:します|いたします|ます)",
+        pattern=r"(?:今後|以後|以降|これから|次回から)は?[^。\n]{0,30}(?:します|いたします|ます)"
+        r"|覚えておきます",
         example="承知しました。今後は日本語で回答します。",
     ),
     Acknowledgement(
@@ -63,31 +67,33 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
     Acknowledgement(
         language="ru",
         pattern=r"впредь|с этого момента|теперь (?:буду|всегда)|буду (?:всегда|общаться|отвечать"
-        r"|писать)|запомнил|общаемся на",
+        r"|писать|использовать|следить)|запомнил|общаемся на|\bучту\b|\bпринято\b",
         example="Понял, общаемся на русском.",
     ),
     Acknowledgement(
         language="es",
         pattern=r"\b(?:a partir de ahora|de ahora en adelante|lo tendré en cuenta|lo recordaré"
-        r"|olvidé (?:explicarte|responderte|usar))\b",
+        r"|olvidé (?:explicarte|responderte|usar)|tomo nota)\b",
         example="Lo siento, olvidé explicarte en español.",
     ),
     Acknowledgement(
         language="pt",
         pattern=r"\b(?:a partir de agora|de agora em diante|daqui para frente),? (?:vou|irei)\b"
-        r"|\bvou (?:sempre|lembrar)\b",
+        r"|\bvou (?:sempre|lembrar)\b|\b(?:vou levar|levarei) em conta\b",
         example="Entendido, a partir de agora vou responder em português.",
     ),
     Acknowledgement(
         language="de",
         pattern=r"\b(?:ab jetzt|von nun an|künftig|in zukunft) (?:werde ich|antworte ich)\b"
-        r"|\bwerde ich (?:ab jetzt|künftig|von nun an|immer)\b",
+        r"|\b(?:werde ich|ich werde) (?:ab jetzt|künftig|von nun an|in zukunft|immer)\b"
+        r"|\b(?:merke ich mir|ich merke mir)\b",
         example="Verstanden, ab jetzt werde ich auf Deutsch antworten.",
     ),
     Acknowledgement(
         language="fr",
         pattern=r"\b(?:désormais|dorénavant|à l'avenir),? je\b|\bje (?:vais|répondrai|"
-        r"travaillerai) (?:désormais|dorénavant)\b|\bje retiens\b",
+        r"travaillerai) (?:désormais|dorénavant)\b|\bje retiens\b|\bc'est noté\b"
+        r"|\bje m'en souviendrai\b",
         example="Compris, désormais je répondrai en français.",
     ),
 )
