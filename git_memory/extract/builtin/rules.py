@@ -320,24 +320,32 @@ def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, s
 # A comment the person wrote into code they pasted, shouting a rule: `"phone": "", // ALWAYS
 # try to get this!`. The capitals are the person's emphasis; the code it annotates is its
 # subject.
-_EMPHATIC_COMMENT = re.compile(
-    r"^(?P<code>.*?\S.*?)\s*(?://|#|/\*|<!--|--)\s*"
-    r"(?P<comment>(?:[A-Z]+ )*(?:ALWAYS|NEVER|MUST(?: NOT)?|DO NOT|DON'?T)\b[^\n]*?)"
+_COMMENT_MARK = re.compile(r"//|#|/\*|<!--|--")
+_SHOUTED_COMMENT = re.compile(
+    r"\s*(?P<comment>(?:[A-Z]+ )*(?:ALWAYS|NEVER|MUST(?: NOT)?|DO NOT|DON'?T)\b.*?)"
     r"\s*(?:\*/|-->)?\s*$"
 )
+_SHOUTED = re.compile(r"\b(?:ALWAYS|NEVER|MUST|DO NOT|DON'?T)\b")
+_CODE_MARK = re.compile(r"[:=(){}\[\]\"'<>]")
 
 
 def _emphatic_comments(text: str) -> list[tuple[str, str]]:
     """(the line as typed, the rule) for each comment of pasted code that shouts a rule."""
-    found = []
-    for line in text.splitlines():
-        match = _EMPHATIC_COMMENT.match(line.strip())
-        if match is None or not re.search(r"[:=(){}\[\]\"'<>]", match.group("code")):
-            continue  # no code before the comment: a heading or a shouted sentence
-        code = match.group("code").strip().rstrip(",;")
-        rule = _sentence_case(match.group("comment").capitalize())
-        if _acceptable(rule, min_words=2):
-            found.append((line.strip(), f"{rule[:-1]} (`{code}`){rule[-1]}"))
+    found: list[tuple[str, str]] = []
+    if not _SHOUTED.search(text):
+        return found  # most messages shout nothing: one search says so
+    for line in (line.strip() for line in text.splitlines()):
+        if not _SHOUTED.search(line):
+            continue
+        for mark in _COMMENT_MARK.finditer(line):
+            shouted = _SHOUTED_COMMENT.match(line, mark.end())
+            code = line[: mark.start()].strip().rstrip(",;")
+            if shouted is None or not _CODE_MARK.search(code):
+                continue  # no code before the comment: a heading or a shouted sentence
+            rule = _sentence_case(shouted.group("comment").capitalize())
+            if _acceptable(rule, min_words=2):
+                found.append((line, f"{rule[:-1]} (`{code}`){rule[-1]}"))
+            break
     return found
 
 
