@@ -297,3 +297,39 @@ EVERY_OF_A_KIND = [
 )
 def test_a_convention_over_every_thing_of_a_kind_is_a_rule(typed: str, rule: bool) -> None:
     assert bool(_rules(typed)) is rule
+
+
+# The language to work in, asked for in a word or two, or as a polite question.
+LANGUAGE_REQUESTS = [
+    ("English please", "Work in English."),
+    ("Please speak English.", "Speak English."),
+    ("Can you answer in Chinese?", "Answer in Chinese."),
+    ("说中文", None),
+    ("能用中文回答吗？", None),
+    ("отвечай по-русски", None),
+    ("Можешь отвечать на русском?", None),
+    ("parle français", None),
+    ("fala português", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"), LANGUAGE_REQUESTS, ids=[t[:12] for t, _ in LANGUAGE_REQUESTS]
+)
+def test_a_short_or_polite_language_request_is_a_rule(typed: str, shown: str | None) -> None:
+    assert _rules(typed) == [shown or typed]
+
+
+TRANSLATIONS_AND_QUESTIONS = [
+    "翻译成中文",  # translating a text is a task, not the language to work in
+    "帮我把 README 翻译成英文",
+    "How do I say this in Spanish?",
+    "Why is the UI in German?",
+    "Can you translate the error message to English?",
+    "Переведи на английский",
+]
+
+
+@pytest.mark.parametrize("typed", TRANSLATIONS_AND_QUESTIONS)
+def test_a_translation_or_a_question_about_a_language_is_no_rule(typed: str) -> None:
+    assert _rules(typed) == []

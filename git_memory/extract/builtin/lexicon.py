@@ -42,8 +42,10 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "en",
         LANGUAGE,
-        r"\b(?:answer|respond|reply|write|explain|talk|speak|work|keep (?:it|everything|them))"
-        rf"\b[^.!?]{{0,30}}\b{_LANGUAGES}\b",
+        r"\b(?:answer|respond|reply|write|explain|talk|speak|work|keep (?:it|everything|them)"
+        rf"|switch (?:back )?to)\b[^.!?]{{0,30}}\b{_LANGUAGES}\b"
+        # the language alone, asked for: "English please", "in English only"
+        rf"|^(?:in )?{_LANGUAGES}(?: only)?,? (?:please|pls|only)\b",
         "keep it english please",
     ),
     Cue(
@@ -175,7 +177,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "es",
         LANGUAGE,
-        r"\ben (?:español|inglés|ingles|francés|alemán|portugués)\b",
+        r"\ben (?:español|inglés|ingles|francés|alemán|portugués)\b"
+        r"|\bh[aá]bla(?:me)? (?:en )?(?:español|inglés)\b",
         "recuerda siempre explicarme en español",
     ),
     Cue("es", CORRECTION, r"\b(?:ya te dije que|te dije que)\b", "ya te dije que..."),
@@ -211,7 +214,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "pt",
         LANGUAGE,
-        r"\bem (?:português|portugues|inglês|ingles|espanhol|francês|alemão)\b",
+        r"\bem (?:português|portugues|inglês|ingles|espanhol|francês|alemão)\b"
+        r"|\b(?:fal[ae]|escrev[ae]|respond[ae])\b[^.!?]{0,20}\bportugu[eê]s\b",
         "Sempre responda em português brasileiro",
     ),
     Cue(
@@ -279,7 +283,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "fr",
         LANGUAGE,
-        r"\ben (?:français|anglais|espagnol|allemand)\b",
+        r"\ben (?:français|anglais|espagnol|allemand)\b"
+        r"|\bparle(?:z)? (?:en )?(?:français|anglais)\b",
         "Réponds toujours en français, avec un ton bienveillant, clair et professionnel.",
     ),
     Cue(

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.acknowledged import acknowledges
-from git_memory.extract.builtin.cue_forms import NOT_A_RULE, ONE_OFF
+from git_memory.extract.builtin.cue_forms import LANGUAGE, NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import forms_of
@@ -54,6 +54,7 @@ from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
+    asks_for_a_language,
     english_only,
     sentences,
     states_rule,
@@ -427,17 +428,26 @@ def _stated(sentence: str, previous: _PreviousCommand | None) -> list[tuple[str,
     corrects = previous is not None
     if not english_only(sentence):
         return [(sentence, sentence)] if states_rule(sentence, corrects) else []
-    if len(sentence) > MAX_RULE_CHARS or sentence.endswith("?"):
+    forms = forms_of(sentence, _ENGLISH)
+    language = LANGUAGE in forms and asks_for_a_language(sentence)
+    if len(sentence) > MAX_RULE_CHARS or (sentence.endswith("?") and not language):
         return []
-    if forms_of(sentence, _ENGLISH) & {ONE_OFF, NOT_A_RULE}:
+    if forms & {ONE_OFF, NOT_A_RULE}:
         return []  # "Don't set it, let's see if it keeps happening.": this task only
     phrased = _phrase(sentence, previous)
     if phrased:
         return [(sentence, rule) for rule in phrased]
-    body = _LEAD.sub("", _EMPHASIS.sub("", sentence)).strip()
+    body = _POLITE.sub("", _LEAD.sub("", _EMPHASIS.sub("", sentence))).strip().rstrip("?")
+    if LANGUAGE in forms and language_named(body) and not _ONE_OFF.search(body):
+        rule = _sentence_case(body)  # "Can you answer in …?"; "English please": the language
+        return [(sentence, rule if len(rule.split()) > 1 else f"Work in {rule}")]
     if states_rule(body, corrects) and _acceptable(body):
         return [(sentence, _sentence_case(body))]
     return []
+
+
+# "Can you …", "Could you please …": the request put as a question.
+_POLITE = re.compile(r"(?i)^(?:please )?(?:can|could|would|will) you (?:please )?")
 
 
 # The frame of a terminal box a message was copied from (`│ … │`): not part of the words.
