@@ -55,7 +55,8 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
     ),
     Acknowledgement(
         language="ja",
-        pattern=r"(?:今後|以後|以降|これから|次回から)は?[^。\n]{0,30}(?:します|いたします|ます)"
+        # (not これから: "これから3ファイルを変更します" is what the agent does next)
+        pattern=r"(?:今後|以後|以降|次回から)は?[^。\n]{0,30}(?:します|いたします|ます)"
         r"|覚えておきます",
         example="承知しました。今後は日本語で回答します。",
     ),
