@@ -480,3 +480,43 @@ def test_a_claude_background_shell_takes_the_outcome_its_output_call_shows() -> 
         ("make test", Outcome.WORKED),
         ("npm run e2e", Outcome.FAILED),
     ]
+
+
+def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows() -> None:
+    """Copilot CLI returns "<command with shellId: N is still running …>" and the agent
+    waits with `read_powershell` (or `read_bash`) until "<command with id: N exited with
+    exit code X>"."""
+
+    def call(call_id: str, name: str, payload: Any, output: str, state: str) -> ToolCall:
+        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state=state)
+
+    running = (
+        "<command with shellId: {} is still running after 60 seconds. The command is still"
+        " running but hasn't produced output yet. Use read_powershell to continue waiting.>"
+    )
+    calls = (
+        call("a", "powershell", {"command": "cargo check"}, running.format(5), "completed"),
+        call("b", "bash", {"command": "cargo test"}, running.format(6), "completed"),
+        call("c", "read_powershell", {"shellId": "5", "delay": 45}, running.format(5), "completed"),
+        call(
+            "d",
+            "read_powershell",
+            {"shellId": "5", "delay": 45},
+            "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 1m 12s\n"
+            "<command with id: 5 exited with exit code 0>",
+            "completed",
+        ),
+        call(
+            "e",
+            "read_bash",
+            {"shellId": "6", "delay": 60},
+            "test result: FAILED. 2 passed; 1 failed\n"
+            "<command with id: 6 exited with exit code 101>",
+            "failed",
+        ),
+    )
+    runs = list(session_runs([_turn("t", *calls)]))
+    assert [(r.command, r.outcome) for r in runs] == [
+        ("cargo check", Outcome.WORKED),
+        ("cargo test", Outcome.FAILED),
+    ]

@@ -67,7 +67,9 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
 
     A Codex command still running when its call returned ("Process running with session ID
     5", "Script running with cell ID 7") is read again with what its later `write_stdin` or
-    `wait` call brought back, so its outcome is the one it ended with."""
+    `wait` call brought back, so its outcome is the one it ended with; so is a Copilot CLI
+    command ("<command with shellId: 5 is still running …>") with its `read_powershell` or
+    `read_bash`."""
     found: list[Run] = []
     running: dict[str, tuple[int, ToolCall]] = {}
     for record in records:
@@ -98,6 +100,7 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
 _RUNNING = re.compile(
     r"(?m)^(?:Process running with session ID|Script running with cell ID) (\w+)"
     r"|Command running in background with ID: ([\w-]+)"
+    r"|^<command with shellId: (\w+) is still running\b"  # Copilot CLI
 )
 # Claude Code's `BashOutput` / `TaskOutput` on a background shell that has ended.
 _ENDED = re.compile(r"<status>(?:completed|failed)</status>\s*<exit_code>(-?\d+)</exit_code>")
@@ -107,13 +110,15 @@ _HANDLES = {
     "wait": "cell_id",
     "bashoutput": "bash_id",
     "taskoutput": "task_id",
+    "read_powershell": "shellId",
+    "read_bash": "shellId",
 }
 
 
 def _handle(output: str) -> str | None:
     """The session or cell id of a command still running when its call returned."""
     found = _RUNNING.search(output)
-    return (found.group(1) or found.group(2)) if found else None
+    return next(group for group in found.groups() if group) if found else None
 
 
 def _resumes(
