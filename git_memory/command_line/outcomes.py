@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from git_memory.command_line import kinds
 from git_memory.command_line.line import Line, Step
+from git_memory.command_line.program import tool_words
 from git_memory.command_line.reports import REPORTS, SILENT, Outcome
 
 # A count of failures, as test runners, linters and type checkers report them; not on the
@@ -81,7 +82,7 @@ def printed_passes(output: str) -> frozenset[str | None]:
 
 def silent_on_success(step: Step) -> bool:
     """A tool that prints nothing when it finds nothing wrong (`tsc --noEmit`, `go vet`)."""
-    program = step.command.program
+    program = tool_words(step.command.program)  # `pnpm --filter api exec tsc --noEmit`
     head = (program[0].rsplit("/", 1)[-1], *program[1:2]) if program else ()
     return any(tuple(head[: len(words)]) == words for words, _ in SILENT)
 

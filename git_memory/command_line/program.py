@@ -165,6 +165,18 @@ def _script_kind(program: Sequence[str]) -> str | None:
     return kinds.script_kind(_NAME_PARTS.split(_CAMEL.sub(r"\1-\2", name).lower()))
 
 
+def tool_words(program: Sequence[str]) -> list[str]:
+    """The tool a package manager runs, seen through its options (`pnpm --filter api exec tsc
+    --noEmit` → `tsc --noEmit`, `yarn vitest run` → `vitest run`); the words as they are
+    otherwise."""
+    if not program or program[0] not in kinds.PACKAGE_MANAGERS:
+        return list(program)
+    rest = runner_words(program[1:])
+    if rest[:1] in (["exec"], ["dlx"], ["x"]):
+        return program_words(rest[1:])
+    return program_words(rest) if rest and runs_program(rest) else list(program)
+
+
 def runs_script(program: Sequence[str]) -> bool:
     """A script of the project's package manifest run with arguments (`npm test -- a.test.ts`):
     the script itself ran, so the run counts for it."""

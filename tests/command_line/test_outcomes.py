@@ -63,6 +63,12 @@ def test_a_tool_silent_on_success_worked_when_nothing_was_printed(
     assert _main(example, W, "src/a.ts(3,1): error TS2304: Cannot find name 'x'.\n") is not W
 
 
+def test_a_silent_tool_is_seen_through_its_package_manager() -> None:
+    assert _main("pnpm --filter api exec tsc --noEmit | head", W, "") is W
+    assert _main("yarn tsc --noEmit 2>&1 | tail", W, "") is W
+    assert _main("pnpm --filter api test | tail", W, "") is U
+
+
 def test_the_issue_39_runs_read_as_worked() -> None:
     assert _main("yarn vitest run 2>&1 | tail -5", W, " ✓ 12 passed\n") is W
     go_output = "ok  \tgithub.com/acme/shop/cart\t0.012s\nok  \tgithub.com/acme/shop/api\t(cached)"

@@ -8,6 +8,7 @@ import pytest
 
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.rules import rule_facts
+from git_memory.sessions.providers import claude_code
 from tests.extract.records import turn_record
 
 
@@ -59,3 +60,23 @@ def test_questions_in_the_dictated_text_are_no_rules() -> None:
 
 def test_the_same_words_outside_a_dictation_need_a_rule_of_their_own() -> None:
     assert _rules("提交信息写成一句话") == []
+
+
+def test_what_a_person_types_into_the_agents_memory_is_a_rule() -> None:
+    """Claude Code records a line typed after its `#` memory shortcut as a user record holding
+    `<user-memory-input>`: read by the real reader, it is a rule, whatever its wording."""
+    record = {
+        "type": "user",
+        "sessionId": "c0ffee",
+        "timestamp": "2026-01-01T00:00:00.000Z",
+        "cwd": "/repo",
+        "message": {
+            "role": "user",
+            "content": "<user-memory-input>staging lives on port 8443</user-memory-input>",
+        },
+    }
+    events = claude_code.read_record(record, 0, claude_code.new_state())
+    typed = events[0].text or ""
+    assert _rules(typed) == ["Staging lives on port 8443."]
+    assert _rules("staging lives on port 8443") == [], "the same words typed plainly state nothing"
+    assert dictated("<user-memory-input>  </user-memory-input>") is None

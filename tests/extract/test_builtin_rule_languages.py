@@ -82,6 +82,9 @@ TYPED = [
     ("Не создавай новые файлы без моего разрешения", None),  # without my permission (ru)
     ("Ничего не коммить, пока я не скажу", None),  # until I say: not "for now" (ru)
     ("Больше не используй моки в тестах", None),  # no longer (ru)
+    # a norm of the project's engineering, not of a page of the product
+    ("Secrets must never be committed.", "Secrets must never be committed."),
+    ("The API must never return stack traces.", "The API must never return stack traces."),
 ]
 
 
@@ -112,6 +115,10 @@ NOT_RULES = [
     "页面总是显示所有的数据",  # what a program keeps doing, not a rule (zh)
     "下次再试试 npm install",  # trying once more (zh)
     "Не трогай это",  # a prohibition about nothing but "it" (ru)
+    # a requirement of the product's behaviour is the feature of the task, as in Chinese
+    "The modal must close when clicking outside.",
+    "Users must be able to reset their password by email.",
+    "If the list is empty, the page should show a hint.",
 ]
 
 
@@ -290,3 +297,39 @@ EVERY_OF_A_KIND = [
 )
 def test_a_convention_over_every_thing_of_a_kind_is_a_rule(typed: str, rule: bool) -> None:
     assert bool(_rules(typed)) is rule
+
+
+# The language to work in, asked for in a word or two, or as a polite question.
+LANGUAGE_REQUESTS = [
+    ("English please", "Work in English."),
+    ("Please speak English.", "Speak English."),
+    ("Can you answer in Chinese?", "Answer in Chinese."),
+    ("说中文", None),
+    ("能用中文回答吗？", None),
+    ("отвечай по-русски", None),
+    ("Можешь отвечать на русском?", None),
+    ("parle français", None),
+    ("fala português", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"), LANGUAGE_REQUESTS, ids=[t[:12] for t, _ in LANGUAGE_REQUESTS]
+)
+def test_a_short_or_polite_language_request_is_a_rule(typed: str, shown: str | None) -> None:
+    assert _rules(typed) == [shown or typed]
+
+
+TRANSLATIONS_AND_QUESTIONS = [
+    "翻译成中文",  # translating a text is a task, not the language to work in
+    "帮我把 README 翻译成英文",
+    "How do I say this in Spanish?",
+    "Why is the UI in German?",
+    "Can you translate the error message to English?",
+    "Переведи на английский",
+]
+
+
+@pytest.mark.parametrize("typed", TRANSLATIONS_AND_QUESTIONS)
+def test_a_translation_or_a_question_about_a_language_is_no_rule(typed: str) -> None:
+    assert _rules(typed) == []

@@ -49,6 +49,18 @@ def test_gemini_clis_framing_of_no_output_is_silence() -> None:
     assert _worked("npx tsc --noEmit | tail -20", framed) == ["npx tsc --noEmit"]
 
 
+def test_claude_codes_note_of_no_output_is_silence() -> None:
+    """Claude Code records a command that printed nothing as "(Bash completed with no
+    output)": a type check silent behind `| head` worked."""
+    note = "(Bash completed with no output)"
+    command = "npx tsc --noEmit --skipLibCheck 2>&1 | head -30"
+    assert _worked(command, note) == ["npx tsc --noEmit --skipLibCheck"]
+    assert _worked("pnpm --filter api exec tsc --noEmit | head", note) == [
+        "pnpm --filter api exec tsc --noEmit"
+    ]
+    assert _worked("pnpm --filter api build | tail", note) == [], "a script may print nothing"
+
+
 def test_a_runner_failure_line_is_a_failure_whatever_the_exit() -> None:
     call = ToolCall(
         call_id="c",

@@ -12,6 +12,7 @@ from git_memory.extract.builtin.cue_forms import (
     HABITUAL,
     HENCEFORTH,
     LANGUAGE,
+    NOT_A_RULE,
     OBLIGATION,
     ONE_OFF,
     PREFERENCE,
@@ -138,8 +139,8 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         LANGUAGE,
-        r"用(?:[简簡][体體]|[繁][体體])?(?:中文|英文)|(?:中文|英文)(?:回答|回[复覆])"
-        r"|使用(?:[简簡][体體]|[繁][体體])?(?:中文|英文)",
+        r"(?<![翻译譯])(?:用|[说說讲講])(?:[简簡][体體]|[繁][体體])?(?:中文|英文|[汉漢]语|普通[话話])"
+        r"|(?:中文|英文)(?:回答|回[复覆])|使用(?:[简簡][体體]|[繁][体體])?(?:中文|英文)",
         "请用中文回答用户的问题。",
     ),
     Cue(
@@ -173,6 +174,13 @@ CJK_CUES: tuple[Cue, ...] = (
         r"|[无無]法(?:[启啟][动動]|[运運]行|打[开開]|[连連]接|[访訪][问問])"
         r"|(?:同[样樣]|一[样樣]|相同)的[错錯][误誤]|[从從]来[没沒]|[从從][没沒]",
         "还是一样的错误，请你对比一下application-dev.yml和application-test.yml，两者是一样的。",
+    ),
+    Cue(
+        "zh",
+        NOT_A_RULE,
+        # praise and encouragement of the agent ("挺好的", "不错"), not "好的" (OK)
+        r"^(?:挺好|很好|真好|不[错錯]|太好了|太棒|真棒|[辛]苦了|做得好)",
+        "挺好的，犯错之后的思考是ok的，你还是要自信，我是看好你的",
     ),
     Cue(
         "zh",

@@ -8,6 +8,10 @@ one, quoted as typed. The request is a short header that names the file and a ve
 in any of the lexicon's languages, then a colon or an opening quote, then the text. A header
 that only reports ("I updated CLAUDE.md: …"), asks ("should we add to CLAUDE.md: …?") or is
 long (a program's prompt that mentions such a file) dictates nothing.
+
+What a person types into the agent's memory is dictated the same way: Claude Code records a
+line typed after its `#` memory shortcut as `<user-memory-input>…</user-memory-input>`, and
+writes it to a `CLAUDE.md`.
 """
 
 from __future__ import annotations
@@ -38,11 +42,15 @@ _OPENING = re.compile(r"[:：]\s*[\"“'「『]?|[\"“「『]")
 _CLOSING = "\"”'」』"
 _HEADER = re.compile(rf"(?is)^(.{{0,60}}?){_INSTRUCTION_FILE}(.{{0,30}}?)(?={_OPENING.pattern})")
 MAX_HEADER_CHARS = 80
+_MEMORY_INPUT = re.compile(r"(?s)^\s*<user-memory-input>(.*?)</user-memory-input>\s*$")
 
 
 def dictated(text: str) -> str | None:
     """The text a message dictates into the agent's instruction file, None when it dictates
     nothing."""
+    memory = _MEMORY_INPUT.match(text)
+    if memory is not None:
+        return memory.group(1).strip() or None
     header = _HEADER.match(text.strip())
     if header is None:
         return None

@@ -42,8 +42,10 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "en",
         LANGUAGE,
-        r"\b(?:answer|respond|reply|write|explain|talk|speak|work|keep (?:it|everything|them))"
-        rf"\b[^.!?]{{0,30}}\b{_LANGUAGES}\b",
+        r"\b(?:answer|respond|reply|write|explain|talk|speak|work|keep (?:it|everything|them)"
+        rf"|switch (?:back )?to)\b[^.!?]{{0,30}}\b{_LANGUAGES}\b"
+        # the language alone, asked for: "English please", "in English only"
+        rf"|^(?:in )?{_LANGUAGES}(?: only)?,? (?:please|pls|only)\b",
         "keep it english please",
     ),
     Cue(
@@ -119,6 +121,28 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "en",
         ONE_OFF,
+        # a requirement of the product's behaviour (a page, a button, the app, its users):
+        # the feature of the task, as "首页必须显示…" is in Chinese; not its engineering
+        r"(?:^|,\s*)(?:the |each |every |all |any |our |this |my )?(?:[\w'-]+ ){0,2}?"
+        r"(?:page|screen|modal|dialog|popup|button|form|field|input|list|table|card|chart|graph|sidebar|header|footer"
+        r"|menu|navbar|tab|panel|widget|banner|tooltip|timer|counter|icon|image|logo|layout|view"
+        r"|app|application|site|website|game|player|users?|customers?|notifications?|dashboard"
+        r"|map|calendar|cart|checkout|profile|feed|window|axis|legend|slider|toggle|dropdown"
+        r"|badge|avatar|toast)s? (?:must|should|shall|needs? to|has to|have to|will)\b",
+        "If there are only 1 chart on the dashboard, the chart should be expanded to occupy the"
+        " whole width",
+    ),
+    Cue(
+        "en",
+        NOT_A_RULE,
+        # a dispute of what the agent said: an account of the moment, whatever the agent does
+        r"^(?:no,? )?(?:that|this|it)(?:'s| is| was)(?: actually| just| simply)? ?(?:not )?"
+        r"(?:correct|right|wrong|true|false|incorrect)\b",
+        "That is actually not correct.",
+    ),
+    Cue(
+        "en",
+        ONE_OFF,
         # the rest of the task at hand: "other files" are the files this change does not touch
         r"\b(?:any|the|all) other (?:files?|code|parts?|places?|things?|components?|modules?"
         r"|functions?|pages?|tests?)\b",
@@ -153,7 +177,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "es",
         LANGUAGE,
-        r"\ben (?:español|inglés|ingles|francés|alemán|portugués)\b",
+        r"\ben (?:español|inglés|ingles|francés|alemán|portugués)\b"
+        r"|\bh[aá]bla(?:me)? (?:en )?(?:español|inglés)\b",
         "recuerda siempre explicarme en español",
     ),
     Cue("es", CORRECTION, r"\b(?:ya te dije que|te dije que)\b", "ya te dije que..."),
@@ -189,7 +214,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "pt",
         LANGUAGE,
-        r"\bem (?:português|portugues|inglês|ingles|espanhol|francês|alemão)\b",
+        r"\bem (?:português|portugues|inglês|ingles|espanhol|francês|alemão)\b"
+        r"|\b(?:fal[ae]|escrev[ae]|respond[ae])\b[^.!?]{0,20}\bportugu[eê]s\b",
         "Sempre responda em português brasileiro",
     ),
     Cue(
@@ -257,7 +283,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "fr",
         LANGUAGE,
-        r"\ben (?:français|anglais|espagnol|allemand)\b",
+        r"\ben (?:français|anglais|espagnol|allemand)\b"
+        r"|\bparle(?:z)? (?:en )?(?:français|anglais)\b",
         "Réponds toujours en français, avec un ton bienveillant, clair et professionnel.",
     ),
     Cue(

@@ -86,15 +86,20 @@ def exit_field(output: str) -> Outcome:
 
 def own_output(output: str) -> str:
     """The command's output without the lines an agent added around it (Gemini CLI's
-    `Command:`/`Directory:` before it, `Exit Code:` after it, `Output: (empty)` for none)."""
+    `Command:`/`Directory:` before it, `Exit Code:` after it, `Output: (empty)` for none;
+    Claude Code's `(Bash completed with no output)`)."""
     lines = [line for line in output.splitlines() if line.strip()]
     while lines and _AGENT_TRAILER.match(lines[-1]):
         lines.pop()
     while lines and _AGENT_HEADER.match(lines[0]):
         lines.pop(0)
-    if lines[:1] == ["Output: (empty)"]:
+    if lines[:1] and _NO_OUTPUT.match(lines[0]):
         lines.pop(0)
     return "\n".join(lines)
+
+
+# What an agent writes in place of a command's output when it printed nothing.
+_NO_OUTPUT = re.compile(r"^(?:Output: \(empty\)|\((?:Bash )?completed with no output\))\s*$")
 
 
 def segment_outcomes(line: Line, exit_status: Outcome, output: str) -> list[Outcome]:

@@ -31,7 +31,11 @@ checkbox", "я тебя просил работать со мной на рус�
 replaced ("OK switch to Google Sheets") is dropped. What the person dictates into the agent's
 instruction file ("写入AGENTS.md: …", "Add to CLAUDE.md: …") is a rule line by line, whatever
 its wording (`dictated.py`); the reason typed when refusing a tool call is a correction of
-it, a rule when it names a tool or command of the project (`rejected.py`).
+it, a rule when it names a tool or command of the project (`rejected.py`). A short message
+that no cue reads is a rule when the agent's answer takes it as standing ("Understood — I'll
+always …", "好的，以后我会…", a `save_memory` call: `acknowledged.py`). In code the person
+pastes, a comment shouting a rule about its line (`"phone": "", // ALWAYS try to get this!`)
+is one; what a person types into the agent's memory is dictated.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
-from git_memory.extract.builtin.cue_forms import NOT_A_RULE, ONE_OFF
+from git_memory.extract.builtin.acknowledged import acknowledges
+from git_memory.extract.builtin.cue_forms import LANGUAGE, NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import forms_of
@@ -49,9 +54,11 @@ from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
+    asks_for_a_language,
     english_only,
     sentences,
     states_rule,
+    stating_forms,
 )
 from git_memory.extract.builtin.wrapped import typed_within
 from git_memory.lint.engine import scan_secrets
@@ -209,6 +216,10 @@ def rule_facts(
         text, typed = _typed_text(scrub(record.user_text or ""), program)
         previous = _previous_command(before, scrub)
         stated = _rules_of(text, previous) if typed else []
+        if not typed and not program and typed_origin(text) == "document":
+            stated = _emphatic_comments(text)  # pasted code keeps the person's shouted comments
+        if typed and not stated and acknowledges(record.assistant_text or "", record.tool_calls):
+            stated = _acknowledged_rules(text)
         for sentence, rule in stated + ([] if program else _refusals(record, scrub)):
             if screen_secrets and any(
                 f.severity == "block" for f in scan_secrets(sentence + " " + rule)
@@ -299,10 +310,48 @@ def rule_key(text: str) -> str:
 
 def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
     """(sentence as typed, the rule it states) for each rule of a message."""
+    pasted = _emphatic_comments(text)
     text = _BOX_EDGE.sub("", _FENCE.sub("\n", text))
     instructions = dictated(text)
     if instructions is not None:
         return [(line, _dictated_rule(line)) for line in _dictated_lines(instructions)]
+    return _rules_of_sentences(text, previous) + pasted
+
+
+# A comment the person wrote into code they pasted, shouting a rule: `"phone": "", // ALWAYS
+# try to get this!`. The capitals are the person's emphasis; the code it annotates is its
+# subject.
+_COMMENT_MARK = re.compile(r"//|#|/\*|<!--|--")
+_SHOUTED_COMMENT = re.compile(
+    r"\s*(?P<comment>(?:[A-Z]+ )*(?:ALWAYS|NEVER|MUST(?: NOT)?|DO NOT|DON'?T)\b.*?)"
+    r"\s*(?:\*/|-->)?\s*$"
+)
+_SHOUTED = re.compile(r"\b(?:ALWAYS|NEVER|MUST|DO NOT|DON'?T)\b")
+_CODE_MARK = re.compile(r"[:=(){}\[\]\"'<>]")
+
+
+def _emphatic_comments(text: str) -> list[tuple[str, str]]:
+    """(the line as typed, the rule) for each comment of pasted code that shouts a rule."""
+    found: list[tuple[str, str]] = []
+    if not _SHOUTED.search(text):
+        return found  # most messages shout nothing: one search says so
+    for line in (line.strip() for line in text.splitlines()):
+        if not _SHOUTED.search(line):
+            continue
+        for mark in _COMMENT_MARK.finditer(line):
+            shouted = _SHOUTED_COMMENT.match(line, mark.end())
+            code = line[: mark.start()].strip().rstrip(",;")
+            if shouted is None or not _CODE_MARK.search(code):
+                continue  # no code before the comment: a heading or a shouted sentence
+            rule = _sentence_case(shouted.group("comment").capitalize())
+            if _acceptable(rule, min_words=2):
+                found.append((line, f"{rule[:-1]} (`{code}`){rule[-1]}"))
+            break
+    return found
+
+
+def _rules_of_sentences(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
+    """The rules the sentences of a message's prose state."""
     lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
     said = [sentence for line in lines for sentence in sentences(line)]
     found: list[tuple[str, str]] = []
@@ -315,6 +364,36 @@ def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, s
             stated = [(f"{typed} {following}", f"{rule} {_sentence_case(following)}")]
         found += stated
     return found
+
+
+# A message the agent's acknowledgement can point at: a few sentences, not a brief.
+_ACKNOWLEDGED_MAX_CHARS = 400
+_ACKNOWLEDGED_MAX_SENTENCES = 3
+
+
+def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
+    """The rules of a short message the agent answered by taking it as standing
+    (`acknowledged.py`): its sentences that are no question, no task at hand and no rule about
+    nothing, English in sentence case, any other language as typed."""
+    text = _BOX_EDGE.sub("", _FENCE.sub("\n", text)).strip()
+    if len(text) > _ACKNOWLEDGED_MAX_CHARS:
+        return []
+    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
+    said = [sentence for line in lines for sentence in sentences(line)]
+    found = []
+    for sentence in said:
+        body = _LEAD.sub("", _REFUSAL.sub("", _EMPHASIS.sub("", sentence))).strip()
+        if stating_forms(body) is None or len(body) > MAX_RULE_CHARS:
+            continue
+        if english_only(body):
+            if _acceptable(body, min_words=2):
+                found.append((sentence, _sentence_case(body)))
+        elif len(body.split()) >= MIN_RULE_WORDS or len(body) >= _MIN_CJK_RULE_CHARS:
+            found.append((sentence, sentence))
+    return found if len(found) <= _ACKNOWLEDGED_MAX_SENTENCES else []
+
+
+_MIN_CJK_RULE_CHARS = 4
 
 
 def _dictated_lines(instructions: str) -> list[str]:
@@ -349,17 +428,26 @@ def _stated(sentence: str, previous: _PreviousCommand | None) -> list[tuple[str,
     corrects = previous is not None
     if not english_only(sentence):
         return [(sentence, sentence)] if states_rule(sentence, corrects) else []
-    if len(sentence) > MAX_RULE_CHARS or sentence.endswith("?"):
+    forms = forms_of(sentence, _ENGLISH)
+    language = LANGUAGE in forms and asks_for_a_language(sentence)
+    if len(sentence) > MAX_RULE_CHARS or (sentence.endswith("?") and not language):
         return []
-    if forms_of(sentence, _ENGLISH) & {ONE_OFF, NOT_A_RULE}:
+    if forms & {ONE_OFF, NOT_A_RULE}:
         return []  # "Don't set it, let's see if it keeps happening.": this task only
     phrased = _phrase(sentence, previous)
     if phrased:
         return [(sentence, rule) for rule in phrased]
-    body = _LEAD.sub("", _EMPHASIS.sub("", sentence)).strip()
+    body = _POLITE.sub("", _LEAD.sub("", _EMPHASIS.sub("", sentence))).strip().rstrip("?")
+    if LANGUAGE in forms and language_named(body) and not _ONE_OFF.search(body):
+        rule = _sentence_case(body)  # "Can you answer in …?"; "English please": the language
+        return [(sentence, rule if len(rule.split()) > 1 else f"Work in {rule}")]
     if states_rule(body, corrects) and _acceptable(body):
         return [(sentence, _sentence_case(body))]
     return []
+
+
+# "Can you …", "Could you please …": the request put as a question.
+_POLITE = re.compile(r"(?i)^(?:please )?(?:can|could|would|will) you (?:please )?")
 
 
 # The frame of a terminal box a message was copied from (`│ … │`): not part of the words.

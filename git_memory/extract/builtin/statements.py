@@ -70,12 +70,30 @@ def sentences(line: str) -> list[str]:
 
 def stating_forms(sentence: str) -> tuple[frozenset[str], set[str]] | None:
     """The languages and forms of a sentence that can state something for every time; None
-    for a question, the task at hand or a rule about nothing."""
-    if sentence.rstrip().endswith(("?", "？")):
-        return None
+    for a question, the task at hand or a rule about nothing. A request put as a question is
+    no question when it asks the agent to work in a language ("能用中文回答吗？", "Can you
+    answer in Spanish?")."""
     languages = languages_of(sentence)
     forms = forms_of(sentence, languages)
+    if sentence.rstrip().endswith(("?", "？")) or QUESTION in forms:
+        if LANGUAGE not in forms or not asks_for_a_language(sentence):
+            return None
+        forms.discard(QUESTION)
     return None if forms & _EXCLUDED else (languages, forms)
+
+
+# A polite request put as a question ("can you …", "能不能…", "можешь …", "…してくれますか").
+_POLITE_REQUEST = re.compile(
+    r"(?i)^(?:please )?(?:can|could|would|will) you\b|^(?:[请請][问問])?(?:你)?(?:能|可以|可否|能否"
+    r"|可不可以|能不能)|^(?:можешь|можете|могли бы|мог бы)\b|^(?:puedes|podrías|podes|pode|poderia"
+    r"|kannst du|könntest du|peux-tu|pourrais-tu|tu peux)\b|(?:くれますか|もらえますか"
+    r"|いただけますか|줄래|줄 수 있|주실 수 있|해줘요)"
+)
+
+
+def asks_for_a_language(sentence: str) -> bool:
+    """Whether a question asks the agent to work in a language: a polite request."""
+    return bool(_POLITE_REQUEST.search(sentence.strip()))
 
 
 def states_rule(sentence: str, corrects: bool) -> bool:
@@ -87,7 +105,9 @@ def states_rule(sentence: str, corrects: bool) -> bool:
     languages, forms = read
     if languages & CJK:
         return len(sentence) <= MAX_CJK_RULE_CHARS and _cjk_rule(sentence, forms, corrects)
-    if len(sentence) > MAX_RULE_CHARS or len(sentence.split()) < MIN_RULE_WORDS:
+    # A language to work in is asked for in a word or two ("по-русски", "English please").
+    least = 1 if LANGUAGE in forms else MIN_RULE_WORDS
+    if len(sentence) > MAX_RULE_CHARS or len(sentence.split()) < least:
         return False
     return bool(forms & _STATES) or (CORRECTION in forms and corrects)
 

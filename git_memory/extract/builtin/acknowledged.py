@@ -1,0 +1,116 @@
+"""What the agent took as standing: a person's statement is a rule when the agent's answer
+says it will hold from now on ("Understood — I'll never use `agent-intercom-ctl`", "好的，之後我會
+以繁體中文回覆", "Понял, общаемся на русском") or saves it to its memory (a `save_memory` or
+`store_memory` call).
+
+A person states rules in every language and in every shape; the agents acknowledge them in a
+few stereotyped ones, in their first person and their future. One row per language, each with
+an answer of its shapes: the English, Chinese, Russian and Spanish ones are agents' replies in
+sessions of the labelled corpus (`tests/fixtures/real-sessions/`, tuning part); the others are
+the same acknowledgements in those languages. Only the first words
+of the answer are read: an acknowledgement comes first, and a long answer that later says
+"from now on the page loads faster" describes the program, not a rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+
+from git_memory.records import Record
+from git_memory.sessions.turns import ToolCall
+
+# How much of an answer an acknowledgement is looked for in.
+ANSWER_HEAD_CHARS = 400
+
+
+class Acknowledgement(Record):
+    """One shape in which an agent says it will hold to what the person said."""
+
+    language: str
+    pattern: str
+    example: str
+
+
+ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
+    Acknowledgement(
+        language="en",
+        pattern=r"\b(?:from now on|going forward|moving forward|in (?:the )?future),? I(?:'ll|’ll"
+        r"| will| am going to)\b|\bI(?:'ll|’ll| will) (?:always|never|remember|keep (?:that|this"
+        r"|it) in mind|stick (?:to|with)|make sure to (?:always|never))\b|\bI(?:'ll|’ll| will)\b"
+        r"[^.!?\n]{0,60}\b(?:from now on|going forward|from here on|for (?:all )?future"
+        r" (?:changes|work|edits|commits|sessions|tasks|responses))\b",
+        example="Understood — I'll never use `agent-intercom-ctl`, that's operator-only.",
+    ),
+    Acknowledgement(
+        language="zh",
+        pattern=r"(?:以[后後]|今[后後]|往[后後]|之[后後]都|[后後][续續])[^。！\n]{0,8}?(?:我|都)"
+        r"(?:[会會]|[将將]|都|一律|[统統]一|始[终終])|我(?:[会會]|[将將])(?:[记記]住|一直|始[终終])"
+        r"|已(?:[经經])?[记記]住|[记記]住了|保存到[记記]忆|保存到[记記]憶"
+        # "afterwards I'll …" is a standing promise only as the answer to what was said
+        r"|(?:好的|明白|了解|收到|知道了|[没沒][问問]题)[^。\n]{0,4}?之[后後]我(?:[会會]|[将將])"
+        r"|[记記]下了",
+        example="好的，之後我會以繁體中文回覆。",
+    ),
+    Acknowledgement(
+        language="ja",
+        # (not これから: "これから3ファイルを変更します" is what the agent does next)
+        pattern=r"(?:今後|以後|以降|次回から)は?[^。\n]{0,30}(?:します|いたします|ます)"
+        r"|覚えておきます",
+        example="承知しました。今後は日本語で回答します。",
+    ),
+    Acknowledgement(
+        language="ko",
+        pattern=r"앞으로(?:는)? [^.\n]{0,30}(?:하겠습니다|할게요|드리겠습니다)|기억하겠|명심하겠",
+        example="알겠습니다. 앞으로는 한국어로 답변하겠습니다.",
+    ),
+    Acknowledgement(
+        language="ru",
+        pattern=r"впредь|с этого момента|теперь (?:буду|всегда)|буду (?:всегда|общаться|отвечать"
+        r"|писать|использовать|следить)|запомнил|общаемся на|\bучту\b|\bпринято\b",
+        example="Понял, общаемся на русском.",
+    ),
+    Acknowledgement(
+        language="es",
+        pattern=r"\b(?:a partir de ahora|de ahora en adelante|lo tendré en cuenta|lo recordaré"
+        r"|olvidé (?:explicarte|responderte|usar)|tomo nota)\b",
+        example="Lo siento, olvidé explicarte en español.",
+    ),
+    Acknowledgement(
+        language="pt",
+        pattern=r"\b(?:a partir de agora|de agora em diante|daqui para frente),? (?:vou|irei)\b"
+        r"|\bvou (?:sempre|lembrar)\b|\b(?:vou levar|levarei) em conta\b",
+        example="Entendido, a partir de agora vou responder em português.",
+    ),
+    Acknowledgement(
+        language="de",
+        pattern=r"\b(?:ab jetzt|von nun an|künftig|in zukunft) (?:werde ich|antworte ich)\b"
+        r"|\b(?:werde ich|ich werde) (?:ab jetzt|künftig|von nun an|in zukunft|immer)\b"
+        r"|\b(?:merke ich mir|ich merke mir)\b",
+        example="Verstanden, ab jetzt werde ich auf Deutsch antworten.",
+    ),
+    Acknowledgement(
+        language="fr",
+        pattern=r"\b(?:désormais|dorénavant|à l'avenir),? je\b|\bje (?:vais|répondrai|"
+        r"travaillerai) (?:désormais|dorénavant)\b|\bje retiens\b|\bc'est noté\b"
+        r"|\bje m'en souviendrai\b",
+        example="Compris, désormais je répondrai en français.",
+    ),
+)
+
+# A call that saves what the person said to the agent's own memory (Gemini CLI and Qwen Code
+# `save_memory`, Copilot CLI `store_memory`).
+_MEMORY_CALL = re.compile(r"(?i)^(?:save|store|add|remember)_?(?:memory|memories|fact)$")
+
+
+def acknowledges(answer: str, calls: Iterable[ToolCall]) -> bool:
+    """Whether an agent's answer (its text and calls) takes what the person said as standing."""
+    if any(_MEMORY_CALL.match(call.name) for call in calls):
+        return True
+    return bool(_compiled().search(answer[:ANSWER_HEAD_CHARS]))
+
+
+@cache
+def _compiled() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{row.pattern})" for row in ACKNOWLEDGEMENTS), re.IGNORECASE)

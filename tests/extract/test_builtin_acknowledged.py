@@ -1,0 +1,92 @@
+"""What the agent took as standing (issue 39): a person's statement that no cue of any language
+reads is a rule when the agent's answer says it will hold from now on, or saves it to its
+memory; not when the answer only does the task, says so too late, or the message is a brief."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from git_memory.extract.builtin.acknowledged import ACKNOWLEDGEMENTS, Acknowledgement, acknowledges
+from git_memory.extract.builtin.rules import rule_facts
+from git_memory.sessions.query import TurnRecord
+from git_memory.sessions.turns import ToolCall
+from tests.extract.records import turn_record
+
+
+@pytest.mark.parametrize("row", ACKNOWLEDGEMENTS, ids=lambda row: row.language)
+def test_every_row_reads_the_answer_it_came_from(row: Acknowledgement) -> None:
+    assert acknowledges(row.example, ())
+
+
+def _answered(user: str, answer: str, *calls: ToolCall) -> TurnRecord:
+    return replace(turn_record("t1", *calls, user=user), assistant_text=answer)
+
+
+def _rules(user: str, answer: str, *calls: ToolCall) -> list[str]:
+    return [fact.content for fact in rule_facts([_answered(user, answer, *calls)])]
+
+
+# (what the person typed, no cue reads it, and how the agent took it as standing)
+ACKNOWLEDGED = [
+    ("回复我用繁体", "好的，以后我会用繁体中文回复。"),
+    ("数据库字段名写成下划线风格", "明白，今后我都会用下划线命名数据库字段。"),
+    ("ответы делай короткими", "Понял, впредь буду отвечать коротко."),
+    ("変数名はキャメルケースにして", "承知しました。今後はキャメルケースで書きます。"),
+    ("답변은 짧게 해줘", "알겠습니다. 앞으로는 짧게 답변하겠습니다."),
+    ("respuestas cortas, con ejemplos de código", "Entendido. A partir de ahora seré breve."),
+    ("Kurze Antworten, mit Codebeispielen", "Alles klar, ab jetzt werde ich kurz antworten."),
+    ("Réponses courtes avec des exemples", "Compris, désormais je serai bref."),
+]
+
+
+@pytest.mark.parametrize(("typed", "answer"), ACKNOWLEDGED, ids=[a[:10] for _, a in ACKNOWLEDGED])
+def test_a_statement_the_agent_takes_as_standing_is_a_rule(typed: str, answer: str) -> None:
+    assert _rules(typed, "I'll look at the code first.") == [], "no cue reads it alone"
+    facts = rule_facts([_answered(typed, answer)])
+    assert [fact.statement for fact in facts] == [typed]
+    assert facts[0].quotes[0].part == "user"
+
+
+def test_english_is_shown_as_the_rule() -> None:
+    rules = _rules(
+        "Keep the API responses in camelCase",
+        "Understood — I'll always use camelCase for the API responses.",
+    )
+    assert rules == ["Keep the API responses in camelCase."]
+
+
+def test_a_memory_the_agent_saves_makes_the_statement_a_rule() -> None:
+    save = ToolCall(
+        call_id="m",
+        name="save_memory",
+        input={"fact": "The staging server listens on port 8443"},
+        state="completed",
+    )
+    typed = "The staging server is the one on port 8443"
+    assert _rules(typed, "Noted.") == []
+    assert _rules(typed, "Noted.", save) == [typed + "."]
+
+
+NOT_ACKNOWLEDGED = [
+    # the answer does the task; "from now on" is about the program, not the agent's conduct
+    ("回复我用繁体", "已修改，现在页面以后会自动刷新。"),
+    ("Keep the API responses in camelCase", "From now on the responses are camelCase: done."),
+    # the acknowledgement comes long after the answer's first words
+    ("Keep the API responses in camelCase", "Done. " + "x" * 500 + " I'll always do that."),
+]
+
+
+@pytest.mark.parametrize(("typed", "answer"), NOT_ACKNOWLEDGED)
+def test_an_answer_that_only_does_the_task_acknowledges_nothing(typed: str, answer: str) -> None:
+    assert _rules(typed, answer) == []
+
+
+def test_a_brief_a_question_or_a_dispute_is_no_rule_however_answered() -> None:
+    answer = "Understood — I'll keep that in mind from now on."
+    brief = " ".join(["Build the settings page with a dark theme and three tabs."] * 8)
+    assert _rules(brief, answer) == []
+    assert _rules("Can you keep the answers short?", answer) == []
+    assert _rules("That is actually not correct.", answer) == []
+    assert _rules("For now keep the answers short.", answer) == []

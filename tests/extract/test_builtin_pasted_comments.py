@@ -1,0 +1,39 @@
+"""A rule a person shouts in a comment of the code they paste (issue 39): `"phone": "", //
+ALWAYS try to get this!` is a rule about that field, quoted with its line; a quiet comment, a
+heading or a shouted sentence with no code before it is not."""
+
+from __future__ import annotations
+
+from git_memory.extract.builtin.rules import rule_facts
+from tests.extract.records import turn_record
+
+_PASTED = """Fill the lead from the call notes into this shape:
+```json
+{
+  "name": "",
+  "phone": "", // ALWAYS try to get this!
+  "email": "" // optional
+}
+```"""
+
+
+def test_a_shouted_comment_in_pasted_code_is_a_rule_about_its_line() -> None:
+    facts = rule_facts([turn_record("t1", user=_PASTED)])
+    assert [fact.content for fact in facts] == ['Always try to get this (`"phone": ""`)!']
+    assert facts[0].quotes[0].text == '"phone": "", // ALWAYS try to get this!'
+    assert facts[0].quotes[0].part == "user"
+
+
+def test_quiet_comments_headings_and_bare_shouts_are_no_rules() -> None:
+    for typed in (
+        "x = 1  # never mind the value",
+        "# ALWAYS",
+        "Fix it -- NEVER MIND",
+        '"email": "" // optional',
+    ):
+        assert rule_facts([turn_record("t1", user=typed)]) == [], typed
+
+
+def test_a_program_written_prompt_with_shouted_comments_gives_none() -> None:
+    record = turn_record("t1", user=_PASTED)
+    assert rule_facts([record], program=True) == []
