@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from git_memory.command_line import forms, words
 from git_memory.command_line import program as programs
 from git_memory.command_line.shapes import Shape, shape_of
-from git_memory.command_line.syntax import Piece, pieces
+from git_memory.command_line.syntax import Piece, joined, pieces
 
 # `FOO=1`, and PowerShell's `$env:FOO="1"` (the quotes gone once split).
 _ASSIGNMENT = re.compile(r"(?:\$env:)?[A-Za-z_][A-Za-z0-9_]*=.*")
@@ -62,7 +62,7 @@ class Command:
     @property
     def text(self) -> str:
         """The command as typed, its environment assignments in front."""
-        return " ".join((*self.env, *self.words))
+        return joined((*self.env, *self.words))
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,4 +258,4 @@ def command_of(typed: tuple[str, ...]) -> Command:
     normal = forms.normal_words(rest, program, kind) if kind else rest
     setup = kind is None and programs.is_setup(" ".join(rest))
     narrowed = kind is not None and forms.narrowed(rest, program, normal)
-    return Command(tuple(rest), kind, setup, " ".join(normal), tuple(env), narrowed, tuple(program))
+    return Command(tuple(rest), kind, setup, joined(normal), tuple(env), narrowed, tuple(program))

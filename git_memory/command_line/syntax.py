@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w.-]*)\1")
@@ -33,6 +34,17 @@ class Piece:
     filters: list[list[str]] = field(default_factory=list)
     opens: int = 0
     closes: int = 0
+
+
+# A word that cannot stand in a command line as it is: blanks or a shell operator in it.
+_NEEDS_QUOTES = re.compile(r"[\s;&|()<>'\"`\\]")
+
+
+def joined(found: Sequence[str]) -> str:
+    """Words as a command line a shell splits back into the same words: a word with blanks or
+    an operator in it quoted (`python -c 'import x; print(x)'`), the others as they are (a
+    glob or `$VAR` left to the shell, as it was most likely typed)."""
+    return " ".join(shlex.quote(word) if _NEEDS_QUOTES.search(word) else word for word in found)
 
 
 def without_heredocs(command: str) -> str:

@@ -118,8 +118,10 @@ SETUP: tuple[re.Pattern[str], ...] = tuple(
         r"^(apt-get|apt|brew|dnf|yum|apk|pacman|port|choco|winget) (install|add|-S)\b",
         r"^(alembic upgrade|prisma (migrate|db push)|diesel migration run|sqlx migrate run"
         r"|dbmate up|goose up|rails db:\w+|rake db:\w+|manage\.py migrate|flask db upgrade)\b",
-        r"^(export|source|\.|nvm (use|install)|corepack enable|direnv allow|pyenv (local|install)"
-        r"|cp \S*\.env\S* \S*\.env\S*|cp \S*example\S* \S+|playwright install)\b",
+        # (`.` is the shell's `source` only as a word of its own, not `.venv/bin/python`)
+        r"^\. |^(export|source|nvm (use|install)|corepack enable|direnv allow"
+        r"|pyenv (local|install)|cp \S*\.env\S* \S*\.env\S*|cp \S*example\S* \S+"
+        r"|playwright install)\b",
         r"^(sdk use|jenv (local|shell|global)|asdf (install|local|set)|mise (use|install)"
         r"|volta (install|pin)|rbenv (local|install)|fnm use)\b",
         r"^(make|just|task|npm run|pnpm run|pnpm|yarn|bun run) (deps|install|setup|bootstrap|up"

@@ -208,3 +208,22 @@ def test_a_linters_housekeeping_lints_nothing(text: str, kind: str | None) -> No
     """`golangci-lint cache clean` cleans a cache: proposing it as a way to lint the code
     misleads a teammate (issue 39)."""
     assert parse(text).steps[0].command.kind == kind
+
+
+def test_a_word_with_blanks_or_an_operator_stays_one_word_when_shown() -> None:
+    """A command shown to a teammate splits back into the words that ran: `python -c 'import
+    x; print(x)'` keeps its quotes; a glob or a variable stays as typed."""
+    line = parse('.venv/bin/python -c "import sqlalchemy; print(1)" && pytest -k "not slow" t/*.py')
+    first, second = line.commands
+    assert first.text == ".venv/bin/python -c 'import sqlalchemy; print(1)'"
+    assert parse(first.text).commands[0].words == first.words
+    assert second.text == "pytest -k 'not slow' t/*.py"
+    assert parse("echo $HOME").commands[0].text == "echo $HOME"
+
+
+def test_a_path_starting_with_a_dot_is_not_the_shells_source_command() -> None:
+    """`. .venv/bin/activate` sets the environment up; `.venv/bin/python -c …` (a probe run
+    between a failure and its fix) does not."""
+    assert parse(". .venv/bin/activate").commands[0].setup
+    assert not parse(".venv/bin/python -c 'import x'").commands[0].setup
+    assert not parse("./scripts/check.sh").commands[0].setup

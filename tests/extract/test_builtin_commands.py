@@ -205,7 +205,7 @@ def test_a_real_script_run_after_a_cd_out_of_the_repository_is_not_the_projects(
         ("cat <<'EOF' > x.py\nimport os; os.system('pytest')\nEOF\nnpm test", ["cat", "npm test"]),
         ("# run it\nnpm test  # the suite\nnpm run lint", ["npm test", "npm run lint"]),
         ("FOO=1 env BAR=2 uv run pytest -q", ["uv run pytest"]),
-        ('git commit -m "a; make test" && npm test', ["git commit -m a; make test", "npm test"]),
+        ('git commit -m "a; make test" && npm test', ["git commit -m 'a; make test'", "npm test"]),
         ("(cd web && pnpm test) || true", ["cd web", "pnpm test", "true"]),
         ("for f in a b; do pytest $f; done", ["for f in a b", "pytest"]),
         ("make lint \\\n  && make test", ["make lint", "make test"]),
