@@ -24,10 +24,11 @@ WEAK = re.compile(
     r"(?i)\b(error|failed|failure|not found|cannot|can't|couldn't|refused|denied|missing|invalid"
     r"|unable|does not exist|undefined)\b"
 )
+# Lines that are no error of their own: a stack frame (`at …`, vitest's `❯ …`), a rule.
 NOISE = re.compile(
     r"^(Traceback \(most recent call last\)|Exit code \d+$"
     r"|npm ERR! (A complete log|code|errno|syscall|path|To see)\b"
-    r"|at |[-=_*~]{3,}(?! ?FAIL)|\s*\^+\s*$|\d+ (passed|failed)"
+    r"|at |❯ |→ |[-=_*~⎯]{3,}(?! ?FAIL)|\s*\^+\s*$|\d+ (passed|failed)"
     r"|.*Error: Process completed with exit code)"
 )
 # Decoration before an error: pytest's `E`, npm's, a log level, a quote, Gemini CLI's
@@ -41,7 +42,8 @@ INVOCATION = re.compile(
     r"|permission denied|not installed|could not (find|locate|resolve|connect)"
     r"|connection refused|ECONNREFUSED|is not running|cannot connect|did you mean|^usage:"
     r"|no (rule|target) to make|EADDRINUSE|address already in use|missing go\.sum entry"
-    r"|does not exist|unapplied migration|requires? (python|node|rust|go)\b|couldn'?t find"
+    r"|does not exist|unapplied migration|(?<![.\w])requires? (python|node|rust|go)\b"
+    r"|couldn'?t find"
 )
 # A sandbox or offline machine refusing the network or a path: not what a teammate meets.
 ENVIRONMENT = re.compile(

@@ -128,3 +128,18 @@ def test_signatures_make_paths_numbers_and_hashes_placeholders() -> None:
         "error[E0425]: cannot find value `total` in <path>:<n> at <sha>"
     )
     assert error_signature("ok\n") == ""
+
+
+def test_a_stack_frame_is_never_the_error_quoted() -> None:
+    """vitest prints frames as `❯ Module.require node:internal/…`: the error is the line
+    above them, and "require node" in a frame asks for no Node version."""
+    output = (
+        "⎯⎯⎯⎯⎯⎯⎯ Test Run Error ⎯⎯⎯⎯⎯⎯⎯\n"
+        "TypeError: Cannot read properties of undefined (reading 'get')\n"
+        " ❯ Object.<anonymous> node_modules/webidl-conversions/lib/index.js:325:94\n"
+        " ❯ Module.require node:internal/modules/cjs/loader:1225:19\n"
+    )
+    assert error_line(output) == "TypeError: Cannot read properties of undefined (reading 'get')"
+    assert error_line("error: this project requires node >= 20") == (
+        "error: this project requires node >= 20"
+    )

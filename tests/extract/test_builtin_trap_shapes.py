@@ -110,6 +110,28 @@ def test_a_set_up_file_written_is_named_by_the_trap() -> None:
     )
 
 
+def test_a_finding_in_the_code_quieted_by_the_checks_configuration_is_no_trap() -> None:
+    """A lint error at a position in the code, gone once the linter's configuration was
+    written, was a finding turned off, not a trap; a missing configuration the error names
+    stays one."""
+    finding = "src/App.tsx\n  157:10  error  Calling setState synchronously within an effect"
+    assert (
+        _traps(
+            _bash("npm run lint", finding, "failed"),
+            _write("eslint.config.js", name="Write"),
+            _bash("npm run lint", ""),
+        )
+        == []
+    )
+    missing = "ESLint couldn't find an eslint.config.(js|mjs|cjs) file."
+    (trap,) = _traps(
+        _bash("npm run lint", missing, "failed"),
+        _write("eslint.config.js", name="Write"),
+        _bash("npm run lint", ""),
+    )
+    assert trap.content.endswith("until the file `eslint.config.js` is written.")
+
+
 def test_a_pin_written_into_requirements_is_a_set_up_fix_not_a_code_fix() -> None:
     bcrypt = "AttributeError: module 'bcrypt' has no attribute '__about__'"
     (trap,) = _traps(

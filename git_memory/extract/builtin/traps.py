@@ -118,6 +118,8 @@ def _same_again(
     if steps and (not edited or environmental):
         return _fact("prerequisite", failed, later, error, " && ".join(steps), failing=subject)
     path = _named_file(error_line(failed.output), configured, edited)
+    if path and _FINDING.search(error) and not _names(error, path):
+        path = None  # a finding in the code, "fixed" by the check's configuration: no trap
     if path:
         return _fact("file", failed, later, error, path, failing=subject)
     return _with_environment(failed, later, error, edited)
@@ -134,6 +136,19 @@ def _subject(run: Run) -> str | None:
 
 
 _FILE_NAME = re.compile(r"(?<![\w/.-])(\.?[\w-]+(?:\.[\w-]+)*)\.(?:\([\w|]+\)|[\w]+)(?![\w/])")
+
+
+# A check's finding in the code: a position (`157:10 error …`, `a.ts(3,1): error TS…`,
+# `a.py:3:1: E501`) or a count of problems.
+_FINDING = re.compile(
+    r"^\s*\d+:\d+\s+(?:error|warning)\b|\(\d+,\d+\): error|:\d+:\d+:\s|\b\d+ problems?\b"
+)
+
+
+def _names(error: str, path: str) -> bool:
+    """Whether an error line names a file (`eslint.config.js` for "eslint.config.(js|mjs)")."""
+    stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return len(stem) > 3 and stem in error
 
 
 def _named_file(error: str, configured: Sequence[str], edited: bool) -> str | None:
