@@ -82,6 +82,9 @@ TYPED = [
     ("Не создавай новые файлы без моего разрешения", None),  # without my permission (ru)
     ("Ничего не коммить, пока я не скажу", None),  # until I say: not "for now" (ru)
     ("Больше не используй моки в тестах", None),  # no longer (ru)
+    # "from now on" closing the sentence; a norm for every thing of a kind (es)
+    ("The deploy branch should be `release` from now on.", None),
+    ("Todos los endpoints deben tener tests", None),
     # a norm of the project's engineering, not of a page of the product
     ("Secrets must never be committed.", "Secrets must never be committed."),
     ("The API must never return stack traces.", "The API must never return stack traces."),

@@ -41,6 +41,13 @@ _OWN: tuple[Cue, ...] = (
     ),
     Cue(
         "en",
+        STANDING,
+        # "from now on" closing the sentence, as it opens others ("From now on, …")
+        r"\b(?:from now on|going forward|from here on(?: out)?)\s*[.!]*$",
+        "I manaully changed to gemini.md file, so it should be #mem from now on",
+    ),
+    Cue(
+        "en",
         LANGUAGE,
         r"\b(?:answer|respond|reply|write|explain|talk|speak|work|keep (?:it|everything|them)"
         rf"|switch (?:back )?to)\b[^.!?]{{0,30}}\b{_LANGUAGES}\b"
@@ -180,6 +187,13 @@ _OWN: tuple[Cue, ...] = (
         r"\ben (?:español|inglés|ingles|francés|alemán|portugués)\b"
         r"|\bh[aá]bla(?:me)? (?:en )?(?:español|inglés)\b",
         "recuerda siempre explicarme en español",
+    ),
+    Cue(
+        "es",
+        STANDING,
+        # a norm for every thing of a kind: "cada pregunta debe …", "todos los X deben …"
+        r"\b(?:cada|tod[oa]s? l[oa]s) [\w-]+(?: [\w-]+){0,2} (?:debe|deben|tiene que|tienen que)\b",
+        "Cada pregunta debe tener 5 opciones de respuesta",
     ),
     Cue("es", CORRECTION, r"\b(?:ya te dije que|te dije que)\b", "ya te dije que..."),
     Cue(
