@@ -40,7 +40,8 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
         r"| will| am going to)\b|\bI(?:'ll|’ll| will) (?:always|never|remember|keep (?:that|this"
         r"|it) in mind|stick (?:to|with)|make sure to (?:always|never))\b|\bI(?:'ll|’ll| will)\b"
         r"[^.!?\n]{0,60}\b(?:from now on|going forward|from here on|for (?:all )?future"
-        r" (?:changes|work|edits|commits|sessions|tasks|responses))\b",
+        r" (?:changes|work|edits|commits|sessions|tasks|responses))\b"
+        r"|\b(?:sav|add|stor)(?:e|ed|ing) (?:this|that|it) (?:to|in) (?:my |the )?memory\b",
         example="Understood — I'll never use `agent-intercom-ctl`, that's operator-only.",
     ),
     Acknowledgement(
@@ -62,13 +63,14 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
     ),
     Acknowledgement(
         language="ko",
-        pattern=r"앞으로(?:는)? [^.\n]{0,30}(?:하겠습니다|할게요|드리겠습니다)|기억하겠|명심하겠",
+        pattern=r"(?:앞으로|지금부터|이제부터)(?:는)? [^.\n]{0,30}"
+        r"(?:하겠습니다|할게요|드리겠습니다)|기억하겠|명심하겠",
         example="알겠습니다. 앞으로는 한국어로 답변하겠습니다.",
     ),
     Acknowledgement(
         language="ru",
         pattern=r"впредь|с этого момента|теперь (?:буду|всегда)|буду (?:всегда|общаться|отвечать"
-        r"|писать|использовать|следить)|запомнил|общаемся на|\bучту\b|\bпринято\b",
+        r"|писать|использовать|следить)|запомн(?:ил|ю)|сохраню в памят|общаемся на|\bучту\b",
         example="Понял, общаемся на русском.",
     ),
     Acknowledgement(
