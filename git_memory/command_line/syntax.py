@@ -42,7 +42,7 @@ _NEEDS_QUOTES = re.compile(r"[\s;&|()<>'\"`\\]")
 
 def joined(found: Sequence[str]) -> str:
     """Words as a command line a shell splits back into the same words: a word with blanks or
-    an operator in it quoted (`python -c 'import x; print(x)'`), the others as they are (a
+    an operator in it quoted (`python -c 'import x; x.run()'`), the others as they are (a
     glob or `$VAR` left to the shell, as it was most likely typed)."""
     return " ".join(shlex.quote(word) if _NEEDS_QUOTES.search(word) else word for word in found)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from git_memory.extract.builtin import cue_forms, languages, lexicon
+from git_memory.extract.builtin import cue_forms, languages, lexicon, scripts
 from git_memory.extract.builtin.rules import rule_facts
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord
@@ -214,9 +214,9 @@ def test_tasks_questions_and_look_alikes_stay_no_rules(typed: str) -> None:
 
 
 def test_vietnamese_is_read_by_its_own_rows() -> None:
-    assert languages.languages_of("Luôn trả lời bằng tiếng Việt") == frozenset(["vi"])
+    assert scripts.languages_of("Luôn trả lời bằng tiếng Việt") == frozenset(["vi"])
     assert languages.language_named("Luôn trả lời bằng tiếng Việt") == "vi"
-    assert languages.languages_of("Always answer in English") != frozenset(["vi"])
+    assert scripts.languages_of("Always answer in English") != frozenset(["vi"])
 
 
 def test_a_correction_in_russian_follows_an_agent_action() -> None:

@@ -1,6 +1,5 @@
-"""Which languages a sentence is written in, by its script, and which language it asks the
-agent to work in: what `statements.py` reads a sentence's cues by (`lexicon.py`) and what makes
-several such sentences one memory (`window.py`)."""
+"""Which language a sentence asks the agent to work in: what makes several such sentences one
+memory (`window.py`). Which languages it is written in is its script's (`scripts.py`)."""
 
 from __future__ import annotations
 
@@ -8,24 +7,7 @@ import re
 
 from git_memory.extract.builtin.cue_forms import LANGUAGE
 from git_memory.extract.builtin.lexicon import forms_of
-
-
-def languages_of(sentence: str) -> frozenset[str]:
-    """The languages whose cues the sentence could be read by: its script decides for
-    Chinese, Japanese, Korean and Russian; a sentence in Latin letters is read by the
-    cues of every language written in them."""
-    if _KANA.search(sentence):
-        return frozenset(["ja"])
-    if _HANGUL.search(sentence):
-        return frozenset(["ko"])
-    if _HAN.search(sentence):
-        return frozenset(["zh"])
-    if _CYRILLIC.search(sentence):
-        return frozenset(["ru"])
-    if _VIETNAMESE.search(sentence):
-        return frozenset(["vi"])
-    return frozenset(["en", "es", "pt", "de", "fr"])
-
+from git_memory.extract.builtin.scripts import languages_of
 
 # The language a `language` cue names, by the words that name it in any of the languages.
 _LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (
@@ -49,12 +31,3 @@ def language_named(sentence: str) -> str | None:
         return None
     folded = sentence.casefold()
     return next((code for code, words in _LANGUAGE_NAMES if re.search(words, folded)), None)
-
-
-CJK = frozenset(["zh", "ja", "ko"])
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HANGUL = re.compile(r"[\uac00-\ud7af]")
-_HAN = re.compile(r"[\u3400-\u9fff]")
-_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
-# Letters only Vietnamese writes among the languages of the table (ă đ ơ ư, dot below, hook).
-_VIETNAMESE = re.compile(r"[ăĂđĐơƠưƯ\u1ea0-\u1ef9]")

@@ -27,6 +27,7 @@ from git_memory.extract.builtin.cue_forms import (
     Cue,
 )
 from git_memory.extract.builtin.cues_cjk import CJK_CUES
+from git_memory.extract.builtin.scripts import languages_of
 
 _LANGUAGES = r"(?:english|chinese|japanese|korean|russian|spanish|portuguese|german|french)"
 
@@ -460,14 +461,19 @@ def _pattern(cue: Cue) -> re.Pattern[str]:
 
 def forms_of(sentence: str, languages: frozenset[str] | None = None) -> set[str]:
     """The forms the cues of `languages` (all when None) find in a sentence."""
-    return set(_forms(sentence, languages))
+    if languages is None:
+        return {form for form, _ in _found(sentence, None)}
+    script = languages_of(sentence)
+    # A sentence is read for several sets of its script's languages (all of them, English
+    # alone, all but English): one search over its script serves them all.
+    pool = script if languages <= script else script | languages
+    return {form for form, language in _found(sentence, pool) if language in languages}
 
 
 @lru_cache(maxsize=4096)
-def _forms(sentence: str, languages: frozenset[str] | None) -> frozenset[str]:
-    # A sentence is read by several steps (which languages, English phrasing, any language),
-    # and a team types the same instruction in many sessions: each is looked up once.
+def _found(sentence: str, languages: frozenset[str] | None) -> frozenset[tuple[str, str]]:
+    # A team types the same instruction in many sessions: each is looked up once.
     anyone, cues = _compiled(languages)
     if not anyone.search(sentence):
         return frozenset()
-    return frozenset(cue.form for cue in cues if _pattern(cue).search(sentence))
+    return frozenset((cue.form, cue.language) for cue in cues if _pattern(cue).search(sentence))

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 
 from git_memory.command_line.program import TOOL_NAMES
 from git_memory.extract.builtin.cue_forms import ADOPT, DIRECTIVE, PREFERENCE, PROHIBITION
-from git_memory.extract.builtin.languages import CJK
+from git_memory.extract.builtin.scripts import CJK
 from git_memory.extract.builtin.statements import stating_forms
 from git_memory.sessions.turns import ToolCall
 

@@ -43,8 +43,8 @@ from git_memory.extract.builtin.cue_forms import (
     STANDING,
     SUBJECT,
 )
-from git_memory.extract.builtin.languages import CJK, languages_of
 from git_memory.extract.builtin.lexicon import forms_of
+from git_memory.extract.builtin.scripts import CJK, languages_of
 
 MAX_RULE_CHARS = 300
 MAX_CJK_RULE_CHARS = 160
