@@ -132,6 +132,19 @@ def test_a_finding_in_the_code_quieted_by_the_checks_configuration_is_no_trap() 
     assert trap.content.endswith("until the file `eslint.config.js` is written.")
 
 
+def test_a_script_the_session_added_to_package_json_was_missing_not_a_trap() -> None:
+    missing = 'npm error Missing script: "lint"'
+    assert (
+        _traps(
+            _bash("npm run lint", missing, "failed"),
+            _write("package.json"),
+            _bash("npm install -D eslint", "added 90 packages"),
+            _bash("npm run lint", ""),
+        )
+        == []
+    )
+
+
 def test_a_pin_written_into_requirements_is_a_set_up_fix_not_a_code_fix() -> None:
     bcrypt = "AttributeError: module 'bcrypt' has no attribute '__about__'"
     (trap,) = _traps(

@@ -112,6 +112,8 @@ def _same_again(
     (`prerequisite`: `pip install openpyxl -q && python3 convert.py`), after a set-up file was
     written (`file`), or with variables set on it."""
     steps, configured, edited = between
+    if _MISSING_SCRIPT.search(error) and any(p.endswith("package.json") for p in configured):
+        return None  # the session added the script to the project: nothing a teammate meets
     new = [plain_words(s) for s in later.setups if s not in failed.setups]
     steps = _unique(steps + new)
     environmental = bool(INVOCATION.search(failed.output))
@@ -138,6 +140,7 @@ def _subject(run: Run) -> str | None:
 _FILE_NAME = re.compile(r"(?<![\w/.-])(\.?[\w-]+(?:\.[\w-]+)*)\.(?:\([\w|]+\)|[\w]+)(?![\w/])")
 
 
+_MISSING_SCRIPT = re.compile(r"(?i)missing script")
 # A check's finding in the code: a position (`157:10 error …`, `a.ts(3,1): error TS…`,
 # `a.py:3:1: E501`) or a count of problems.
 _FINDING = re.compile(
