@@ -35,7 +35,7 @@ it, a rule when it names a tool or command of the project (`rejected.py`). A sho
 that no cue reads is a rule when the agent's answer takes it as standing ("Understood — I'll
 always …", "好的，以后我会…", a `save_memory` call: `acknowledged.py`). In code the person
 pastes, a comment shouting a rule about its line (`"phone": "", // ALWAYS try to get this!`)
-is one; what a person types into the agent's memory is dictated.
+is one (`shouted.py`); what a person types into the agent's memory is dictated.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import forms_of
 from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
+from git_memory.extract.builtin.shouted import shouted_comments
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
     asks_for_a_language,
@@ -318,35 +319,14 @@ def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, s
     return _rules_of_sentences(text, previous) + pasted
 
 
-# A comment the person wrote into code they pasted, shouting a rule: `"phone": "", // ALWAYS
-# try to get this!`. The capitals are the person's emphasis; the code it annotates is its
-# subject.
-_COMMENT_MARK = re.compile(r"//|#|/\*|<!--|--")
-_SHOUTED_COMMENT = re.compile(
-    r"\s*(?P<comment>(?:[A-Z]+ )*(?:ALWAYS|NEVER|MUST(?: NOT)?|DO NOT|DON'?T)\b.*?)"
-    r"\s*(?:\*/|-->)?\s*$"
-)
-_SHOUTED = re.compile(r"\b(?:ALWAYS|NEVER|MUST|DO NOT|DON'?T)\b")
-_CODE_MARK = re.compile(r"[:=(){}\[\]\"'<>]")
-
-
 def _emphatic_comments(text: str) -> list[tuple[str, str]]:
-    """(the line as typed, the rule) for each comment of pasted code that shouts a rule."""
-    found: list[tuple[str, str]] = []
-    if not _SHOUTED.search(text):
-        return found  # most messages shout nothing: one search says so
-    for line in (line.strip() for line in text.splitlines()):
-        if not _SHOUTED.search(line):
-            continue
-        for mark in _COMMENT_MARK.finditer(line):
-            shouted = _SHOUTED_COMMENT.match(line, mark.end())
-            code = line[: mark.start()].strip().rstrip(",;")
-            if shouted is None or not _CODE_MARK.search(code):
-                continue  # no code before the comment: a heading or a shouted sentence
-            rule = _sentence_case(shouted.group("comment").capitalize())
-            if _acceptable(rule, min_words=2):
-                found.append((line, f"{rule[:-1]} (`{code}`){rule[-1]}"))
-            break
+    """(the line as typed, the rule) for each comment of pasted code that shouts a rule
+    (`shouted.py`), the code it annotates named."""
+    found = []
+    for line, comment, code in shouted_comments(text):
+        rule = _sentence_case(comment.capitalize())
+        if _acceptable(rule, min_words=2):
+            found.append((line, f"{rule[:-1]} (`{code}`){rule[-1]}"))
     return found
 
 
