@@ -328,6 +328,7 @@ TRANSLATIONS_AND_QUESTIONS = [
     "帮我把 README 翻译成英文",
     "How do I say this in Spanish?",
     "Why is the UI in German?",
+    "Did you reply in English",
     "Can you translate the error message to English?",
     "Переведи на английский",
 ]

@@ -418,7 +418,8 @@ def _stated(sentence: str, previous: _PreviousCommand | None) -> list[tuple[str,
     if phrased:
         return [(sentence, rule) for rule in phrased]
     body = _POLITE.sub("", _LEAD.sub("", _EMPHASIS.sub("", sentence))).strip().rstrip("?")
-    if LANGUAGE in forms and language_named(body) and not _ONE_OFF.search(body):
+    asked = not (_ONE_OFF.search(body) or _QUESTION.match(body) or _NOT_RULES.match(body))
+    if LANGUAGE in forms and language_named(body) and asked:
         rule = _sentence_case(body)  # "Can you answer in …?"; "English please": the language
         return [(sentence, rule if len(rule.split()) > 1 else f"Work in {rule}")]
     if states_rule(body, corrects) and _acceptable(body):
