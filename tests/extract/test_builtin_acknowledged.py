@@ -4,20 +4,29 @@ memory; not when the answer only does the task, says so too late, or the message
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from git_memory.extract.builtin.acknowledged import ACKNOWLEDGEMENTS, Acknowledgement, acknowledges
+from git_memory.extract.builtin.acknowledged import (
+    ACKNOWLEDGEMENTS,
+    Acknowledgement,
+    acknowledgement,
+)
 from git_memory.extract.builtin.rules import rule_facts
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall
 from tests.extract.records import turn_record
+from tests.repos import Repo
+from tests.sessions.transcripts import claude_path, claude_turn, write_jsonl
 
 
 @pytest.mark.parametrize("row", ACKNOWLEDGEMENTS, ids=lambda row: row.language)
 def test_every_row_reads_the_answer_it_came_from(row: Acknowledgement) -> None:
-    assert acknowledges(row.example, ())
+    assert acknowledgement(row.example, ())
 
 
 def _answered(user: str, answer: str, *calls: ToolCall) -> TurnRecord:
@@ -90,3 +99,46 @@ def test_a_brief_a_question_or_a_dispute_is_no_rule_however_answered() -> None:
     assert _rules("Can you keep the answers short?", answer) == []
     assert _rules("That is actually not correct.", answer) == []
     assert _rules("For now keep the answers short.", answer) == []
+
+
+def test_the_agents_words_are_quoted_beside_the_persons() -> None:
+    """A reviewer sees why the statement is a rule: the sentence of the answer that took it
+    as standing is quoted from the agent's part of the turn."""
+    answer = "Sure. Understood — I'll always use camelCase for them. Updating the API now."
+    (fact,) = rule_facts([_answered("Keep the API responses in camelCase", answer)])
+    assert [(q.part, q.text) for q in fact.quotes] == [
+        ("user", "Keep the API responses in camelCase"),
+        ("assistant", "Understood — I'll always use camelCase for them."),
+    ]
+    save = ToolCall(call_id="m", name="save_memory", input={"fact": "x"}, state="completed")
+    (saved,) = rule_facts([_answered("staging listens on port 8443", "Noted.", save)])
+    assert [q.part for q in saved.quotes] == ["user"]
+
+
+def test_review_shows_the_agents_acknowledgement_under_the_rule(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    """Through the real commands: a Claude Code session whose agent took a statement as
+    standing gives a rule whose review shows the person's words and the agent's."""
+    old = time.time() - 6 * 3600
+    turn = claude_turn(
+        "数据库字段名写成下划线风格",
+        "明白，今后我都会用下划线命名数据库字段。先看一下现有的模型。",
+        str(repo.root),
+        "msg_1",
+    )
+    write_jsonl(claude_path(hermetic_env["claude"], "s"), turn, mtime=old)
+    assert gm(["sessions", "sync"], cwd=repo.root).exit_code == 0
+    window = ["--since", "2026-02-28T00:00:00.000Z", "--until", "2026-03-02T00:00:00.000Z"]
+    run = gm(["extract", "--runner", "builtin", *window], cwd=repo.root)
+    assert run.exit_code == 0, run.stderr + run.stdout
+    review = gm(["review", "--format", "json"], cwd=repo.root)
+    (item,) = review.json()["items"]
+    assert item["content"] == "数据库字段名写成下划线风格"
+    (statement,) = item["statements"]
+    assert statement["origins"] == ["person", "agent"]
+    quotes = [(q["origin"], q["text"]) for e in statement["evidence"] for q in e["quotes"]]
+    assert quotes == [
+        ("person", "数据库字段名写成下划线风格"),
+        ("agent", "明白，今后我都会用下划线命名数据库字段。"),
+    ]

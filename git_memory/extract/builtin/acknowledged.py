@@ -106,11 +106,28 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
 _MEMORY_CALL = re.compile(r"(?i)^(?:save|store|add|remember)_?(?:memory|memories|fact)$")
 
 
-def acknowledges(answer: str, calls: Iterable[ToolCall]) -> bool:
-    """Whether an agent's answer (its text and calls) takes what the person said as standing."""
-    if any(_MEMORY_CALL.match(call.name) for call in calls):
-        return True
-    return bool(_compiled().search(answer[:ANSWER_HEAD_CHARS]))
+def acknowledgement(answer: str, calls: Iterable[ToolCall]) -> str | None:
+    """The agent's words that take what the person said as standing: the sentence of its
+    answer that says so, "" when it only saved it to its memory; None when it did neither."""
+    match = _compiled().search(answer[:ANSWER_HEAD_CHARS])
+    if match is not None:
+        return _sentence_around(answer, match.start(), match.end())
+    return "" if any(_MEMORY_CALL.match(call.name) for call in calls) else None
+
+
+# Where a sentence of an answer ends, in any of the languages.
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+MAX_QUOTED_CHARS = 240
+
+
+def _sentence_around(answer: str, start: int, end: int) -> str:
+    """The sentence of the answer holding `answer[start:end]`, as written (cut to a length a
+    reviewer reads at a glance, never before the words that acknowledge)."""
+    before = [m.end() for m in _SENTENCE_END.finditer(answer, 0, start)]
+    after = _SENTENCE_END.search(answer, end)
+    first = before[-1] if before else 0
+    last = after.end() if after is not None else len(answer)
+    return answer[first : max(end, min(last, first + MAX_QUOTED_CHARS))].strip()
 
 
 @cache

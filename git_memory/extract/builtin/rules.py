@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
-from git_memory.extract.builtin.acknowledged import acknowledges
+from git_memory.extract.builtin.acknowledged import acknowledgement
 from git_memory.extract.builtin.cue_forms import LANGUAGE, NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
@@ -219,11 +219,14 @@ def rule_facts(
         stated = _rules_of(text, previous) if typed else []
         if not typed and not program and typed_origin(text) == "document":
             stated = _emphatic_comments(text)  # pasted code keeps the person's shouted comments
-        if typed and not stated and acknowledges(record.assistant_text or "", record.tool_calls):
-            stated = _acknowledged_rules(text)
+        taken = None  # the agent's words that took the message as standing
+        if typed and not stated:
+            taken = acknowledgement(scrub(record.assistant_text or ""), record.tool_calls)
+            stated = [] if taken is None else _acknowledged_rules(text)
+        agent = (Quote(record.turn_key, taken, "assistant"),) if taken else ()
         for sentence, rule in stated + ([] if program else _refusals(record, scrub)):
             if screen_secrets and any(
-                f.severity == "block" for f in scan_secrets(sentence + " " + rule)
+                f.severity == "block" for f in scan_secrets(f"{sentence} {rule} {taken or ''}")
             ):
                 continue
             named = language_named(sentence)
@@ -236,7 +239,7 @@ def rule_facts(
                     sentence,
                     (record.turn_key,),
                     key,
-                    quotes=(Quote(record.turn_key, sentence, "user"),),
+                    quotes=(Quote(record.turn_key, sentence, "user"), *agent),
                 )
         before = record
     return [fact for fact in found.values() if not _superseded(fact, records, program)]
