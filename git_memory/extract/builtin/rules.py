@@ -250,8 +250,7 @@ def _refusals(record: TurnRecord, scrub: Callable[[str], str]) -> list[tuple[str
     (`rejected.py`): quoted as typed, English in sentence case."""
     found = []
     for reason in rejection_reasons(record.tool_calls):
-        lines = [line for line in _unwrapped(scrub(reason)) if not _CODE_OR_LOG.search(line)]
-        for sentence in (part for line in lines for part in sentences(line)):
+        for sentence in _prose_sentences(scrub(reason)):
             if len(sentence) <= MAX_RULE_CHARS and corrects_with_a_tool(sentence):
                 found.append((sentence, _dictated_rule(sentence)))
     return found
@@ -335,8 +334,7 @@ def _emphatic_comments(text: str) -> list[tuple[str, str]]:
 
 def _rules_of_sentences(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
     """The rules the sentences of a message's prose state."""
-    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
-    said = [sentence for line in lines for sentence in sentences(line)]
+    said = _prose_sentences(text)
     found: list[tuple[str, str]] = []
     for index, sentence in enumerate(said):
         stated = _stated(sentence, previous)
@@ -352,6 +350,7 @@ def _rules_of_sentences(text: str, previous: _PreviousCommand | None) -> list[tu
 # A message the agent's acknowledgement can point at: a few sentences, not a brief.
 _ACKNOWLEDGED_MAX_CHARS = 400
 _ACKNOWLEDGED_MAX_SENTENCES = 3
+_MIN_CJK_RULE_CHARS = 4
 
 
 def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
@@ -361,10 +360,8 @@ def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
     text = _BOX_EDGE.sub("", _FENCE.sub("\n", text)).strip()
     if len(text) > _ACKNOWLEDGED_MAX_CHARS:
         return []
-    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
-    said = [sentence for line in lines for sentence in sentences(line)]
     found = []
-    for sentence in said:
+    for sentence in _prose_sentences(text):
         body = _LEAD.sub("", _REFUSAL.sub("", _EMPHASIS.sub("", sentence))).strip()
         if stating_forms(body) is None or len(body) > MAX_RULE_CHARS:
             continue
@@ -376,18 +373,13 @@ def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
     return found if len(found) <= _ACKNOWLEDGED_MAX_SENTENCES else []
 
 
-_MIN_CJK_RULE_CHARS = 4
-
-
 def _dictated_lines(instructions: str) -> list[str]:
     """The sentences of text dictated into the agent's instruction file that can be rules:
     not a heading, code, a log line or a question."""
     text = "\n".join(line for line in instructions.splitlines() if not _HEADING.match(line))
-    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
-    said = [sentence for line in lines for sentence in sentences(line)]
     return [
         sentence
-        for sentence in said
+        for sentence in _prose_sentences(text)
         if len(sentence) <= MAX_RULE_CHARS
         and not sentence.endswith(("?", "？"))
         and (not english_only(sentence) or len(_content_words(sentence)) >= 2)
@@ -436,6 +428,12 @@ _POLITE = re.compile(r"(?i)^(?:please )?(?:can|could|would|will) you (?:please )
 
 # The frame of a terminal box a message was copied from (`│ … │`): not part of the words.
 _BOX_EDGE = re.compile(r"(?m)[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║][ \t]*")
+
+
+def _prose_sentences(text: str) -> list[str]:
+    """The sentences of a text's prose: wrapped lines joined, code and log lines left out."""
+    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
+    return [sentence for line in lines for sentence in sentences(line)]
 
 
 def _unwrapped(text: str) -> list[str]:
