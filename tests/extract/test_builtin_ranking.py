@@ -131,6 +131,59 @@ def test_a_window_gathers_each_memory_with_its_sessions_and_people() -> None:
     assert sum(1 for key in facts if key.startswith("rule:")) == 1
 
 
+def _rules_of_window(said: dict[str, str], **options: Any) -> list[Any]:
+    sessions = [(key, [_record(f"{key}-t1", key, user=text)]) for key, text in said.items()]
+    tasks = {f"{key}-t1": key for key in said}
+    plan = plan_window(sessions, tasks, known=set(options.pop("held", ())), **options)
+    facts = [f for found in plan.placed.values() for f in found]
+    return [f for f in facts if f.key.startswith("rule:")]
+
+
+def test_a_rule_typed_again_with_a_detail_changed_is_one_memory() -> None:
+    exam = "Always give each exam question five answer options, with {} questions at level {}."
+    said = {
+        "s1": exam.format("conceptual", 2),
+        "s2": exam.format("numeric", 3),
+        "s3": exam.format("numeric", 4),
+        "s4": "以后所有的说明都用简体中文写，并且保留英文的专业术语。",
+        "s5": "以后所有的说明都用简体中文写，并且保留英文的原始术语。",
+    }
+    rules = _rules_of_window(said, people=dict.fromkeys(said, "alice"))
+    assert len(rules) == 2, [r.content for r in rules]
+    exam_rule, chinese_rule = rules
+    assert "conceptual" in exam_rule.content, "the first typed speaks for the memory"
+    assert set(exam_rule.sessions) == {"s1", "s2", "s3"}
+    assert set(chinese_rule.sessions) == {"s4", "s5"}
+
+
+def test_rules_on_one_subject_that_say_different_things_stay_apart() -> None:
+    said = {
+        "s1": "Always use pnpm for installing packages in this repo.",
+        "s2": "Always use npm scripts for builds and releases in this repo.",
+        "s3": "Always answer in Chinese.",
+        "s4": "Always answer in English.",
+    }
+    rules = _rules_of_window(said)
+    assert len(rules) == 4, [r.content for r in rules]
+    assert all(len(r.sessions) == 1 for r in rules)
+
+
+def test_a_rule_like_one_a_waiting_candidate_holds_corroborates_it() -> None:
+    first = "Always give each exam question five answer options, with conceptual questions."
+    again = "Always give each exam question five answer options, with numeric questions."
+    (held,) = _rules_of_window({"s1": first})
+    sessions = [
+        ("s0", [_record("s0-t1", "s0", user="Never push to main.")]),
+        ("s2", [_record("s2-t1", "s2", user=again)]),
+    ]
+    tasks = {"s0-t1": "s0", "s2-t1": "s2"}
+    plan = plan_window(sessions, tasks, {held.key}, held={held.key}, known_texts=[first])
+    proposed = [f.content for found in plan.placed.values() for f in found]
+    assert proposed == ["Never push to main."], "the near-duplicate is not proposed anew"
+    (more,) = plan.again
+    assert (more.key, more.sessions) == (held.key, ("s2",))
+
+
 def test_a_memory_a_waiting_candidate_holds_comes_back_as_corroboration() -> None:
     key = "s9"
     calls = [_call("Bash", {"command": "pytest"}, "3 passed in 0.1s")]
@@ -323,3 +376,31 @@ def test_a_command_run_on_different_project_files_is_one_memory() -> None:
         "`dotnet build src/Calc.Core/Calc.Core.csproj --configuration Release` builds the "
         "project (worked in 2 sessions)."
     ]
+
+
+def _said(claude: Path, root: Path, number: int, text: str, day: str) -> None:
+    """A sealed Claude Code session whose person types `text` and the agent answers."""
+    cwd = str(root)
+    records = [claude_user(text, cwd), claude_assistant([{"type": "text", "text": "OK."}], cwd)]
+    session = f"{number:08d}-2222-4333-8444-555555555555"
+    for line, record in enumerate(records):
+        record.update(sessionId=session, timestamp=f"{day}T11:{number % 60:02d}:{line:02d}.000Z")
+    write_jsonl(claude_path(claude, session), records, time.time() - 3600)
+
+
+def test_a_rule_typed_again_in_a_later_window_adds_to_its_waiting_candidate(
+    tmp_path: Path, hermetic_env: dict[str, Path]
+) -> None:
+    repo = make_repo(tmp_path / "repo")
+    exam = "Always give each exam question five answer options, with {} questions at level {}."
+    _said(hermetic_env["claude"], repo.root, 1, exam.format("conceptual", 2), "2026-11-10")
+    first = _extract(repo)
+    assert len(first["quarantined"]) == 1
+    _said(hermetic_env["claude"], repo.root, 2, exam.format("numeric", 3), "2026-11-20")
+    later = ["extract", "--runner", "builtin", "--since", "2026-11-15", "--until", UNTIL]
+    again = run_cli([*later, "--format", "json"], cwd=repo.root).json()
+    assert again["quarantined"] == [], "the rule typed again is no second candidate"
+    assert _queue(repo) == [exam.format("conceptual", 2)]
+    with open_workspace(discover_worktree(repo.root)) as workspace:
+        (held,) = offers.held(workspace.db, workspace.owner).values()
+    assert len(held[1].sessions) == 2, "the later session corroborates the waiting candidate"

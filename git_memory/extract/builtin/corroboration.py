@@ -12,7 +12,7 @@ work (`KIND_WEIGHTS`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from git_memory.extract.builtin.renderers import (
@@ -43,6 +43,8 @@ class Gathered:
 
     by_session: dict[str, BuiltinFact] = field(default_factory=dict)
     people: set[str] = field(default_factory=set)
+    # The keys of memories folded into this one as near-duplicates (`fold_alike`).
+    alike: set[str] = field(default_factory=set)
 
     def occurrences(self) -> list[BuiltinFact]:
         """Each session's occurrence, first seen first, carrying the whole corroboration."""
@@ -63,6 +65,44 @@ def gather(
         entry.by_session.setdefault(session, fact)
         entry.people.add(person)
     return merged
+
+
+# Two statements are one memory when most of their words are shared: a rule typed again with
+# a detail changed ("… nivel 2 …", "… nivel 3 …"). Different rules on one subject share far
+# fewer ("use pnpm for installs" and "use npm for scripts": 2 of 6).
+ALIKE_SHARE = 0.6
+# Below this many words a share says little ("respond in Chinese" / "respond in English").
+ALIKE_LEAST_WORDS = 4
+
+
+def fold_alike(
+    groups: Iterable[Gathered],
+    words: Callable[[BuiltinFact], frozenset[str]],
+    known: Sequence[tuple[str, frozenset[str]]] = (),
+) -> list[Gathered]:
+    """The memories with each near-duplicate (most `words` shared with an earlier one) folded
+    into the first it resembles, which gains its sessions, people and key; a memory that
+    resembles one already `known` (its key, its words) also holds that one's key."""
+    kept: list[tuple[frozenset[str], Gathered]] = []
+    for group in groups:
+        first = next(iter(group.by_session.values()))
+        mine = words(first)
+        group.alike |= {key for key, theirs in known if _alike(mine, theirs)}
+        into = next((g for theirs, g in kept if _alike(mine, theirs)), None)
+        if into is None:
+            kept.append((mine, group))
+            continue
+        for session, fact in group.by_session.items():
+            into.by_session.setdefault(session, fact)
+        into.people |= group.people
+        into.alike |= {first.key, *group.alike}
+    return [group for _, group in kept]
+
+
+def _alike(one: frozenset[str], other: frozenset[str]) -> bool:
+    if min(len(one), len(other)) < ALIKE_LEAST_WORDS:
+        return False
+    return len(one & other) >= ALIKE_SHARE * len(one | other)
 
 
 def failure_key(fact: BuiltinFact) -> object:

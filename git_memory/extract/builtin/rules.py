@@ -52,6 +52,7 @@ from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import forms_of
 from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
+from git_memory.extract.builtin.scripts import UNSPACED
 from git_memory.extract.builtin.shouted import shouted_comments
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
@@ -307,8 +308,24 @@ def _named_words(text: str) -> set[str]:
 def rule_key(text: str) -> str:
     """What identifies a rule across sessions: its content words, order-free, in any script
     (a run of Chinese, Japanese or Korean characters is one word)."""
+    return "rule:" + " ".join(sorted(_key_words(text)))
+
+
+def rule_words(text: str) -> frozenset[str]:
+    """The words two rules are compared by for near-duplicates (`corroboration.fold_alike`):
+    their content words, a run of Chinese or Japanese (written without spaces) as its
+    pairs of characters."""
+    found: set[str] = set()
+    for word in _key_words(text):
+        runs = UNSPACED.findall(word)
+        found |= {run[i : i + 2] for run in runs for i in range(max(len(run) - 1, 1))}
+        found |= set(UNSPACED.sub(" ", word).split()) if runs else {word}
+    return frozenset(found)
+
+
+def _key_words(text: str) -> set[str]:
     words = re.findall(r"[\w.\-/]+", text.casefold().replace("`", " "))
-    return "rule:" + " ".join(sorted({w.strip(".-") for w in words} - _STOP - {""}))
+    return {w.strip(".-") for w in words} - _STOP - {""}
 
 
 def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:

@@ -98,8 +98,9 @@ class BuiltinDrafts:
     corroborations: Mapping[int, Corroboration] = field(default_factory=dict)
 
 
-def _known_keys(workspace: Workspace) -> set[str]:
-    """Keys of the memory this worktree already has: approved entries and every candidate."""
+def _known_texts(workspace: Workspace) -> list[str]:
+    """The texts of the memory this worktree already has: approved entries and every
+    candidate."""
     texts = [row["body_text"] for row in list_approved_entries(workspace.db, workspace.owner)]
     texts += [
         str(c.payload.get("content", c.summary))
@@ -110,7 +111,7 @@ def _known_keys(workspace: Workspace) -> set[str]:
             kind="entry",
         )
     ]
-    return {key for text in texts for key in memory_keys(text.strip())}
+    return [text.strip() for text in texts]
 
 
 def find_facts(
@@ -145,13 +146,15 @@ def read_facts(
     ]
     root, home = str(workspace.worktree.root), str(Path.home())
     people = {key: person_of(records, root, home) for key, records in ordered}
+    known = _known_texts(workspace)
     return find_window(
         ordered,
-        _known_keys(workspace) | set(held),
+        {key for text in known for key in memory_keys(text)} | set(held),
         path_scrubber(workspace.worktree.root),
         programs=programs,
         people=people,
         held=held,
+        known_texts=known,
         tally=tally,
     )
 

@@ -24,6 +24,8 @@ def languages_of(sentence: str) -> frozenset[str]:
 
 
 CJK = frozenset(["zh", "ja", "ko"])
+# Runs of the scripts written without spaces between words (Chinese, Japanese).
+UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]+")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _HAN = re.compile(r"[\u3400-\u9fff]")

@@ -24,10 +24,10 @@ from typing import Any
 
 from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
 from git_memory.extract.builtin import shell
-from git_memory.extract.builtin.corroboration import Gathered, failure_key, gather
+from git_memory.extract.builtin.corroboration import Gathered, failure_key, fold_alike, gather
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.renderers import TRAP_PREFIX, BuiltinFact
-from git_memory.extract.builtin.rules import rule_facts, rule_key
+from git_memory.extract.builtin.rules import rule_facts, rule_key, rule_words
 from git_memory.extract.builtin.runs import session_runs
 from git_memory.extract.builtin.traps import trap_facts
 from git_memory.extract.builtin.worked import Worked, exit_fact, gather_worked, one_per_script
@@ -75,11 +75,19 @@ def plan_window(
     programs: Collection[str] = (),
     people: Mapping[str, str] | None = None,
     held: Collection[str] = (),
+    known_texts: Sequence[str] = (),
     tally: dict[str, int] | None = None,
 ) -> WindowPlan:
     """The facts of a window (`find_window`), each placed in a task (`place_facts`)."""
     found = find_window(
-        sessions, known, scrub, programs=programs, people=people, held=held, tally=tally
+        sessions,
+        known,
+        scrub,
+        programs=programs,
+        people=people,
+        held=held,
+        known_texts=known_texts,
+        tally=tally,
     )
     return WindowPlan(place_facts(found.memories, task_of_turn), found.again)
 
@@ -92,13 +100,16 @@ def find_window(
     programs: Collection[str] = (),
     people: Mapping[str, str] | None = None,
     held: Collection[str] = (),
+    known_texts: Sequence[str] = (),
     tally: dict[str, int] | None = None,
 ) -> WindowFacts:
     """The facts of a window: `sessions` are (session key, ordered turn records);
     `programs` are the sessions a program drove (no rules come from their prompts); `people`
     names the person of each session; `known` are keys not to propose again, of which `held`
-    are those of candidates still waiting (their facts come back in `again`). `tally`, when
-    given, receives how many facts each session showed before what is known was left out."""
+    are those of candidates still waiting (their facts come back in `again`); `known_texts`
+    are the texts of those memories, which a rule in nearly the same words is one of. `tally`,
+    when given, receives how many facts each session showed before what is known was left
+    out."""
     found = _Found()
     for session_key, records in sessions:
         person = (people or {}).get(session_key, "")
@@ -110,12 +121,24 @@ def find_window(
         shown = gather_worked(found.worked, session_key, person, runs, records, program=program)
         if tally is not None:
             tally[session_key] = len(traps) + len(rules) + shown
-    return _memories(found, known, set(held))
+    like = [
+        (key, rule_words(text))
+        for text in known_texts
+        for key in memory_keys(text)
+        if key.startswith("rule:")
+    ]
+    return _memories(found, known, set(held), like)
 
 
-def _memories(found: _Found, known: set[str], held: set[str]) -> WindowFacts:
+def _memories(
+    found: _Found, known: set[str], held: set[str], like: Sequence[tuple[str, frozenset[str]]]
+) -> WindowFacts:
     facts = WindowFacts()
-    rules = list(gather(found.rules, lambda fact: fact.key).values())
+    rules = fold_alike(
+        gather(found.rules, lambda fact: fact.key).values(),
+        lambda fact: rule_words(fact.content),
+        like,
+    )
     forbidden = forbidden_commands(g.occurrences()[0].content for g in rules)
     # A trap whose fix a stated rule forbids would hand a teammate the forbidden command.
     traps = [
@@ -123,17 +146,18 @@ def _memories(found: _Found, known: set[str], held: set[str]) -> WindowFacts:
         for g in gather(found.traps, failure_key).values()
         if not _forbidden(dict(g.occurrences()[0].parameters).get("fix", ""), forbidden)
     ]
-    candidates = [g.occurrences() for g in [*_one_per_fix(traps), *rules]]
+    candidates = [(g.occurrences(), g.alike) for g in [*_one_per_fix(traps), *rules]]
     for command, entry in one_per_script(found.worked).items():
         if entry.shown and not _forbidden(command, forbidden):
-            candidates.append(_command_occurrences(command, entry))
+            candidates.append((_command_occurrences(command, entry), set()))
     seen = set(known)
-    for occurrences in candidates:
-        key = occurrences[0].key
-        if key in held:
-            facts.again.append(occurrences[0])
-        if key not in seen:
-            seen.add(key)
+    for occurrences, alike in candidates:
+        first = occurrences[0]
+        # A near-duplicate folded into this memory may be the one a candidate already holds.
+        keys = [first.key, *sorted(alike)]
+        facts.again += [replace(first, key=key) for key in keys if key in held][:1]
+        if seen.isdisjoint(keys):
+            seen.update(keys)
             facts.memories.append(occurrences)
     return facts
 
