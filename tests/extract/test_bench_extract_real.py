@@ -21,7 +21,7 @@ from tests.perf.bench_extract_real import (
     score,
 )
 from tests.perf.corpus_split import TUNING_SHARE, bucket, part
-from tests.perf.extract_labels import Candidate
+from tests.perf.extract_labels import Candidate, matches
 from tests.perf.real_corpus import FIXTURE, ROUND_ONE, Repository, repositories, sessions
 from tests.repos import Repo
 
@@ -86,6 +86,18 @@ def test_each_label_and_each_candidate_is_matched_at_most_once_keep_first() -> N
     pairs = score(candidates, [noise, keep])
     assert [label for _, label in pairs] == [keep, noise]
     assert [label for _, label in score(candidates, [keep])] == [keep, None]
+
+
+def test_a_label_written_with_a_narrow_run_matches_its_general_command() -> None:
+    said = "`uv run pytest` runs the tests (worked in 1 session)."
+    candidate = Candidate("r", said, said)
+    narrow = _label("KEEP", "uv run pytest tests/test_db.py -v")
+    assert matches(narrow, candidate), "the label's command in the command model's normal form"
+    assert not matches(_label("KEEP", "uv run ruff check"), candidate)
+    trap = "Trap: `uv run pytest` fails with \"No module named 'x'\" unless `uv sync` runs first."
+    label = {"verdict": "KEEP", "kind": "trap", "failing": "uv run pytest tests/a.py -q"}
+    assert matches({**label, "fix": ["uv sync"]}, Candidate("r", trap, trap))
+    assert not matches({**label, "fix": ["pip install"]}, Candidate("r", trap, trap))
 
 
 def test_the_quick_run_reports_consistent_figures() -> None:

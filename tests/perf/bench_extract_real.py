@@ -7,7 +7,10 @@ what should not be proposed (NOISE). Each source repository's sessions are insta
 temporary copy whose `cwd` fields name a throw-away repository, for the agents' homes of a
 hermetic environment; the sessions are indexed and extracted with the builtin runner over a
 window that covers them; the candidates review would show are matched to the labels by robust
-keys (`extract_labels.py`), each label and each candidate at most once, KEEP labels first.
+keys (`extract_labels.py`), each label and each candidate at most once, KEEP labels first. A
+label's command matches as written and in the command model's normal form: a label that
+copied the run it saw (`uv run pytest tests/test_db.py -v`) is the memory of its general
+command (`uv run pytest`), which is the one a candidate names.
 
 The corpus is split by repository (`corpus_split.py`, a fixed hash of the name) into a tuning
 part and a test part. **The test part's figures are the ones that count**; its individual

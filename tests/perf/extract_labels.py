@@ -49,7 +49,11 @@ def normalized(command: str) -> str:
 
 
 def _alternatives(value: str | Iterable[str]) -> set[str]:
-    return {normalized(value)} if isinstance(value, str) else {normalized(v) for v in value}
+    """A label's command(s) as written, and each in the normal form of the command model."""
+    from git_memory.extract.builtin.shell import normal_command
+
+    written = {normalized(value)} if isinstance(value, str) else {normalized(v) for v in value}
+    return written | {n for n in map(normal_command, written) if n}
 
 
 def matches(label: dict[str, Any], candidate: Candidate) -> bool:
