@@ -46,6 +46,10 @@ def _kept(head: list[str], rest: list[str], kind: str) -> tuple[list[str], bool]
     kept: list[str] = []
     dropped = False
     own = words.KEPT_VALUE.get(head[0] if head else "", frozenset())
+    # A run over a top-level folder as well (`flake8 src/pkg/ tests/`) is over the project's
+    # code, not narrowed: dropping the deeper path alone would leave a narrower command (beside
+    # `.`, a deeper path adds nothing and goes).
+    wide = any(_top_folder(word) for word in rest)
     after = ""  # the flag before this word when it takes a value
     for word in rest:
         flag, after = after, ""
@@ -61,7 +65,7 @@ def _kept(head: list[str], rest: list[str], kind: str) -> tuple[list[str], bool]
             dropped = True
         elif words.COSMETIC.match(word):
             continue
-        elif not word.startswith("-") and _narrowing_target(word, head, kept, kind):
+        elif not word.startswith("-") and _narrowing_target(word, head, kept, kind, wide=wide):
             dropped = True
         else:
             kept.append(word)
@@ -87,11 +91,13 @@ def _fixed(head: Sequence[str]) -> int:
     return 1 if head and head[0] in words.SUBCOMMAND_PROGRAMS else 0
 
 
-def _narrowing_target(word: str, head: Sequence[str], kept: Sequence[str], kind: str) -> bool:
+def _narrowing_target(
+    word: str, head: Sequence[str], kept: Sequence[str], kind: str, *, wide: bool = False
+) -> bool:
     program = head[0] if head else ""
     if "::" in word or words.SOURCE_FILE.search(word) or "$" in word:
         return True
-    if kind in ("test", "lint", "format", "typecheck") and _below_top(word):
+    if kind in ("test", "lint", "format", "typecheck") and _below_top(word) and not wide:
         return True  # one folder deep in the tree: `golangci-lint run ./cmd/cli/agent/`
     if kind == "test" and programs.project_script(program):
         return True  # `python3 tests/runtests.py admin_views`: one test module
@@ -108,6 +114,12 @@ def _narrowing_target(word: str, head: Sequence[str], kept: Sequence[str], kind:
     if program in ("jest", "vitest", "mocha") and kind == "test":
         return word != "run"
     return False
+
+
+def _top_folder(word: str) -> bool:
+    """One of the project's top-level folders, named as a folder (`tests/`, `./src/`)."""
+    path = word.removeprefix("./")
+    return path.endswith("/") and "/" not in path[:-1] and path != "/"
 
 
 def _below_top(word: str) -> bool:

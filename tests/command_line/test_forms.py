@@ -40,6 +40,15 @@ def test_a_narrowed_shape_names_a_path_or_test() -> None:
         ("cd go && go test -run TestX ./pkg/...", "go", "go test ./...", True),
         ("gh pr diff 88 --stat", "", "gh pr diff <n> --stat", False),
         ("golangci-lint run ./cmd/entire/cli/agent/openclaw/", "", "golangci-lint run", True),
+        # Beside a top-level folder a deeper one is part of the project's code, not a narrowing.
+        (
+            "uv run flake8 src/pkg/ tests/ --count",
+            "",
+            "uv run flake8 src/pkg/ tests/ --count",
+            False,
+        ),
+        ("ruff check ./src/pkg/ ./tests/", "", "ruff check ./src/pkg/ ./tests/", False),
+        ("npx eslint src/components/ .", "", "npx eslint .", True),
         ("uv run pytest tests/test_x.py -q", "", "uv run pytest", True),
         ("npm run test -- src/a.test.ts", "", "npm test", False),
         ("mise run lint", "", "mise run lint", False),
