@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.acknowledged import acknowledgement
+from git_memory.extract.builtin.corroboration import MUST_MATCH
 from git_memory.extract.builtin.cue_forms import LANGUAGE, NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
@@ -314,13 +315,18 @@ def rule_key(text: str) -> str:
 def rule_words(text: str) -> frozenset[str]:
     """The words two rules are compared by for near-duplicates (`corroboration.fold_alike`):
     their content words, a run of Chinese or Japanese (written without spaces) as its
-    pairs of characters."""
+    pairs of characters, and the code they name (`make lint`) as one word that two alike
+    rules must share."""
     found: set[str] = set()
     for word in _key_words(text):
         runs = UNSPACED.findall(word)
         found |= {run[i : i + 2] for run in runs for i in range(max(len(run) - 1, 1))}
         found |= set(UNSPACED.sub(" ", word).split()) if runs else {word}
-    return frozenset(found)
+    code = sorted(set(_CODE_SPAN.findall(text)))
+    return frozenset(found | ({MUST_MATCH + "\0".join(code)} if code else set()))
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
 def _key_words(text: str) -> set[str]:
