@@ -392,9 +392,13 @@ def _evidence(conn: Connection, worktree: Worktree, row: Row) -> list[EvidencePo
         "SELECT kind, value FROM edges WHERE turn_id = ?", (row["id"],)
     ):
         if kind == "path":
-            path = Path(value)
-            if root in path.parents:
-                edges.append(EvidencePointer("path", path.relative_to(root).as_posix(), "observed"))
+            # Strictly below the root (`relative_to` is far cheaper than walking `parents`).
+            try:
+                inside = Path(value).relative_to(root)
+            except ValueError:
+                continue
+            if inside.parts:
+                edges.append(EvidencePointer("path", inside.as_posix(), "observed"))
         elif kind == "commit" and _commit_exists(worktree, value):
             edges.append(EvidencePointer("commit", value, "direct"))
     return edges

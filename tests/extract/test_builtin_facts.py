@@ -571,6 +571,28 @@ def test_remember_note_and_fyi_mark_what_to_keep() -> None:
     assert group_of("work_fact", "Schema changes must go through an alembic migration.") == "rules"
 
 
+def test_a_note_of_the_moment_after_fyi_or_in_this_project_is_no_rule() -> None:
+    accounts = [
+        "In this project, I want to add a login page.",
+        "In this repo there is a bug in the login page.",
+        "FYI the build is failing on main.",
+        "Heads up, I pushed a fix to the branch.",
+        "For the record, I already tried restarting.",
+        "In this project we need a dashboard that shows sales.",
+        "Note that the tests are currently red.",
+    ]
+    for text in accounts:
+        assert rule_facts([_turn("t1", user=text)]) == [], text
+    standing = {
+        "In this project, we use pnpm for everything.": "We use pnpm for everything.",
+        "Heads up: the CI runs on Node 18, not 20.": "The CI runs on Node 18, not 20.",
+        "Remember: I review every migration myself.": "I review every migration myself.",
+    }
+    for text, content in standing.items():
+        (fact,) = rule_facts([_turn("t1", user=text)])
+        assert fact.content == content
+
+
 def test_a_rule_never_comes_from_a_program_driven_session() -> None:
     said = _turn("t1", user="Always use pnpm, never npm.")
     assert rule_facts([said], program=True) == []

@@ -157,14 +157,19 @@ def test_a_rule_typed_again_with_a_detail_changed_is_one_memory() -> None:
 
 
 def test_rules_on_one_subject_that_say_different_things_stay_apart() -> None:
+    checks = "Always run `{}` before you commit a change to the parser, the lexer or the docs."
     said = {
         "s1": "Always use pnpm for installing packages in this repo.",
         "s2": "Always use npm scripts for builds and releases in this repo.",
         "s3": "Always answer in Chinese.",
         "s4": "Always answer in English.",
+        "s5": "Always run `make lint` before you commit.",
+        "s6": "Always run `make test` before you commit.",
+        "s7": checks.format("make lint"),
+        "s8": checks.format("make test"),
     }
     rules = _rules_of_window(said)
-    assert len(rules) == 4, [r.content for r in rules]
+    assert len(rules) == 8, [r.content for r in rules]
     assert all(len(r.sessions) == 1 for r in rules)
 
 

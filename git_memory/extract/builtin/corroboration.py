@@ -71,8 +71,11 @@ def gather(
 # a detail changed ("… nivel 2 …", "… nivel 3 …"). Different rules on one subject share far
 # fewer ("use pnpm for installs" and "use npm for scripts": 2 of 6).
 ALIKE_SHARE = 0.6
-# Below this many words a share says little ("respond in Chinese" / "respond in English").
-ALIKE_LEAST_WORDS = 4
+# In a short statement one word is the whole rule ("run `make lint` before you commit" is not
+# "run `make test` before you commit"): only statements of this many words or more fold.
+ALIKE_LEAST_WORDS = 8
+# A word that begins with this mark must be in both statements for them to be one.
+MUST_MATCH = "\0"
 
 
 def fold_alike(
@@ -82,7 +85,9 @@ def fold_alike(
 ) -> list[Gathered]:
     """The memories with each near-duplicate (most `words` shared with an earlier one) folded
     into the first it resembles, which gains its sessions, people and key; a memory that
-    resembles one already `known` (its key, its words) also holds that one's key."""
+    resembles one already `known` (its key, its words) also holds that one's key. A word
+    `words` gives beginning with `MUST_MATCH` must be the other's too (two rules naming
+    different commands stay apart)."""
     kept: list[tuple[frozenset[str], Gathered]] = []
     for group in groups:
         first = next(iter(group.by_session.values()))
@@ -101,6 +106,9 @@ def fold_alike(
 
 def _alike(one: frozenset[str], other: frozenset[str]) -> bool:
     if min(len(one), len(other)) < ALIKE_LEAST_WORDS:
+        return False
+    differing = one ^ other
+    if any(word.startswith(MUST_MATCH) for word in differing):
         return False
     return len(one & other) >= ALIKE_SHARE * len(one | other)
 

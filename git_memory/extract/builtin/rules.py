@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.acknowledged import acknowledgement
+from git_memory.extract.builtin.corroboration import MUST_MATCH
 from git_memory.extract.builtin.cue_forms import LANGUAGE, NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
@@ -86,6 +87,19 @@ _SIGNAL = re.compile(
     r"note that|note(?=\s*:)|fyi|just so you know|heads up|for the record)"
     r"\b[,:]?\s*",
     re.IGNORECASE,
+)
+# The signals that only say where or that something is worth knowing ("In this project, …",
+# "FYI …"): what follows is standing only when it is no account of the moment.
+_NOTE_SIGNAL = re.compile(r"(?i)^(?:in this|for this|note|fyi|just so|heads up|for the record)")
+# An account of the moment after such a signal: what the person did, wants or needs now
+# ("I pushed a fix", "we need a dashboard"), or a state that is passing ("the build is
+# failing", "there is a bug in the login page", "currently …").
+_ACCOUNT = re.compile(
+    r"(?i)^(?:i|i'm|i've|i'd|i'll|we need|we want|we'd like|let's|can you|could you|please)\b"
+    r"|\b(?:is|are|was|were) (?:currently |still |now )?(?!going\b)\w+ing\b"
+    r"|\bthere (?:is|are|was|were|'s) (?:a|an|some|\d+)\b[^.!?]{0,30}?"
+    r"\b(?:bugs?|problems?|issues?|errors?|crash\w*)\b"
+    r"|\b(?:currently|right now|at the moment|just now|yesterday|today)\b"
 )
 _RULE_START = re.compile(
     r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to |you )?(?:always|never)|"
@@ -314,13 +328,18 @@ def rule_key(text: str) -> str:
 def rule_words(text: str) -> frozenset[str]:
     """The words two rules are compared by for near-duplicates (`corroboration.fold_alike`):
     their content words, a run of Chinese or Japanese (written without spaces) as its
-    pairs of characters."""
+    pairs of characters, and the code they name (`make lint`) as one word that two alike
+    rules must share."""
     found: set[str] = set()
     for word in _key_words(text):
         runs = UNSPACED.findall(word)
         found |= {run[i : i + 2] for run in runs for i in range(max(len(run) - 1, 1))}
         found |= set(UNSPACED.sub(" ", word).split()) if runs else {word}
-    return frozenset(found)
+    code = sorted(set(_CODE_SPAN.findall(text)))
+    return frozenset(found | ({MUST_MATCH + "\0".join(code)} if code else set()))
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
 def _key_words(text: str) -> set[str]:
@@ -485,8 +504,11 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
     body = _WISH.sub("", _REFUSAL.sub("", body))
     signal = _SIGNAL.match(body)
     if signal:
+        noted = bool(_NOTE_SIGNAL.match(signal.group()))
         body = _LEAD.sub("", body[signal.end() :]).strip()
         body = re.sub(r"(?i)^to\s+", "", body)
+        if noted and _ACCOUNT.search(body):
+            signal = None  # "FYI the build is failing": a rule only if it states one itself
     # Two rules in one sentence ("Always X, and never Y") are two memories; "X but don't Y"
     # is one statement whose second half only qualifies the first.
     parts = re.split(r",?\s+and\s+(?=(?:always|never)\b)", body, flags=re.I)
