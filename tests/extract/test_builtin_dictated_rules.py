@@ -28,6 +28,15 @@ DICTATED = [
     ("CLAUDE.mdに追記して：「テストはuv runで実行する」", ["テストはuv runで実行する"]),
     ("добавь в AGENTS.md: отвечай коротко", ["отвечай коротко"]),
     ("请把这条加到 .cursorrules：组件文件名用 kebab-case", ["组件文件名用 kebab-case"]),
+    (  # typed without capitals: each full stop after a word still ends a rule
+        "Add to AGENTS.md: yorumlar türkçe olacak. her görev bitiminde git commit edilecek."
+        " e.g. and vs. stay inside a sentence.",
+        [
+            "Yorumlar türkçe olacak.",
+            "Her görev bitiminde git commit edilecek.",
+            "E.g. and vs. stay inside a sentence.",
+        ],
+    ),
 ]
 
 

@@ -409,13 +409,20 @@ def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
     return found if len(found) <= _ACKNOWLEDGED_MAX_SENTENCES else []
 
 
+# In dictated text every sentence is a rule, and it is often typed without capitals ("…
+# standart olacak. Türkçe açıklama … formatında. modüler bir yapı olacak …"): a full stop
+# after a word ends the sentence before a lower-case word too (not after "e.g", "etc", "vs").
+_DICTATED_END = re.compile(r"(?<=[^\W\d_]{3}\.)(?<!\betc\.)(?<!\bvs\.)\s+(?=[^\W\d_])")
+
+
 def _dictated_lines(instructions: str) -> list[str]:
     """The sentences of text dictated into the agent's instruction file that can be rules:
     not a heading, code, a log line or a question."""
     text = "\n".join(line for line in instructions.splitlines() if not _HEADING.match(line))
     return [
         sentence
-        for sentence in _prose_sentences(text)
+        for typed in _prose_sentences(text)
+        for sentence in _DICTATED_END.split(typed)
         if len(sentence) <= MAX_RULE_CHARS
         and not sentence.endswith(("?", "？"))
         and (not english_only(sentence) or len(_content_words(sentence)) >= 2)
