@@ -98,6 +98,15 @@ def test_a_label_written_with_a_narrow_run_matches_its_general_command() -> None
     label = {"verdict": "KEEP", "kind": "trap", "failing": "uv run pytest tests/a.py -q"}
     assert matches({**label, "fix": ["uv sync"]}, Candidate("r", trap, trap))
     assert not matches({**label, "fix": ["pip install"]}, Candidate("r", trap, trap))
+    moved = {**label, "failing": 'cd "C:\\Users\\me\\app" && uv run pytest', "fix": ["uv sync"]}
+    assert matches(moved, Candidate("r", trap, trap)), "a leading cd is kept apart"
+
+
+def test_a_rule_label_matches_whatever_the_apostrophes() -> None:
+    said = "Don't build the pipeline in a single file."
+    label = {"verdict": "KEEP", "kind": "rule", "keywords": ["dont build the pipeline"]}
+    assert matches(label, Candidate("r", said, said))
+    assert not matches({**label, "keywords": ["do build"]}, Candidate("r", said, said))
 
 
 def test_the_quick_run_reports_consistent_figures() -> None:

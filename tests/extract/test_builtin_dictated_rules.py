@@ -28,6 +28,15 @@ DICTATED = [
     ("CLAUDE.mdに追記して：「テストはuv runで実行する」", ["テストはuv runで実行する"]),
     ("добавь в AGENTS.md: отвечай коротко", ["отвечай коротко"]),
     ("请把这条加到 .cursorrules：组件文件名用 kebab-case", ["组件文件名用 kebab-case"]),
+    (  # a list a line introduces is part of its rule
+        "Add to CLAUDE.md: in Markdown documents, add a blank line between:\n\n- headers and"
+        " body\n- body and bullet lists\nNever wrap lines.",
+        [
+            "In Markdown documents, add a blank line between: headers and body; body and bullet"
+            " lists.",
+            "Never wrap lines.",
+        ],
+    ),
     (  # typed without capitals: each full stop after a word still ends a rule
         "Add to AGENTS.md: yorumlar türkçe olacak. her görev bitiminde git commit edilecek."
         " e.g. and vs. stay inside a sentence.",

@@ -48,12 +48,23 @@ def normalized(command: str) -> str:
     return " ".join(command.split())
 
 
+# A leading change of directory, which the command model keeps apart from the command.
+_CD_PREFIX = re.compile(r"^cd\s+(?:\"[^\"]*\"|'[^']*'|\S+)\s*&&\s*")
+
+
 def _alternatives(value: str | Iterable[str]) -> set[str]:
-    """A label's command(s) as written, and each in the normal form of the command model."""
+    """A label's command(s) as written, without a leading `cd X &&`, and each in the normal
+    form of the command model."""
     from git_memory.extract.builtin.shell import normal_command
 
     written = {normalized(value)} if isinstance(value, str) else {normalized(v) for v in value}
+    written |= {_CD_PREFIX.sub("", w) for w in written}
     return written | {n for n in map(normal_command, written) if n}
+
+
+def _words(text: str) -> str:
+    """Text compared by its words: case and apostrophes aside ("dont" is "Don't")."""
+    return text.casefold().replace("'", "").replace("\u2019", "")
 
 
 def matches(label: dict[str, Any], candidate: Candidate) -> bool:
@@ -61,7 +72,7 @@ def matches(label: dict[str, Any], candidate: Candidate) -> bool:
     kind = "rule" if label["kind"] == "fact" else label["kind"]
     if kind != candidate.kind:
         return False
-    text = candidate.content.casefold()
+    text = _words(candidate.content)
     first = candidate.commands[:1]
     if kind == "command":
         return bool(first) and first[0] in _alternatives(
@@ -69,8 +80,8 @@ def matches(label: dict[str, Any], candidate: Candidate) -> bool:
         )
     if kind == "trap":
         failing = bool(first) and first[0] in _alternatives(label["failing"])
-        return failing and all(word.casefold() in text for word in label["fix"])
-    return all(word.casefold() in text for word in label["keywords"])
+        return failing and all(_words(word) in text for word in label["fix"])
+    return all(_words(word) in text for word in label["keywords"])
 
 
 def hermetic(base: Path) -> dict[str, Path]:

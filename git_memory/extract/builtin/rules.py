@@ -418,15 +418,34 @@ _DICTATED_END = re.compile(r"(?<=[^\W\d_]{3}\.)(?<!\betc\.)(?<!\bvs\.)\s+(?=[^\W
 def _dictated_lines(instructions: str) -> list[str]:
     """The sentences of text dictated into the agent's instruction file that can be rules:
     not a heading, code, a log line or a question."""
-    text = "\n".join(line for line in instructions.splitlines() if not _HEADING.match(line))
+    lines = [line for line in instructions.splitlines() if not _HEADING.match(line)]
     return [
         sentence
-        for typed in _prose_sentences(text)
+        for typed in _prose_sentences("\n".join(_with_their_items(lines)))
         for sentence in _DICTATED_END.split(typed)
         if len(sentence) <= MAX_RULE_CHARS
         and not sentence.endswith(("?", "？"))
         and (not english_only(sentence) or len(_content_words(sentence)) >= 2)
     ]
+
+
+def _with_their_items(lines: list[str]) -> list[str]:
+    """The lines of a dictated text with the items of a list that a line introduces (it ends
+    with a colon) joined to it: "add a line between:" "- headers and body" "- body and bullet
+    lists" is one rule, "add a line between: headers and body; body and bullet lists."."""
+    joined: list[str] = []
+    items: list[str] = []  # the items of the list the last line introduced
+    for line in [*lines, ""]:
+        item = _LIST_ITEM.match(line.strip())
+        if item and joined and (items or joined[-1].rstrip().endswith((":", "："))):
+            items.append(line.strip()[item.end() :].rstrip(" ;.。"))
+            continue
+        if items:
+            joined[-1] = f"{joined[-1].rstrip()} {'; '.join(items)}."
+            items = []
+        if line.strip() or not joined or not joined[-1].rstrip().endswith((":", "：")):
+            joined.append(line)
+    return joined
 
 
 def _dictated_rule(sentence: str) -> str:
