@@ -593,6 +593,21 @@ def test_a_note_of_the_moment_after_fyi_or_in_this_project_is_no_rule() -> None:
         assert fact.content == content
 
 
+def test_stop_doing_something_and_there_should_be_no_x_are_rules() -> None:
+    said = {
+        "stop trying to run powershell stuff": "Stop trying to run powershell stuff.",
+        "Please stop creating new markdown files for every change.": (
+            "Stop creating new markdown files for every change."
+        ),
+        "There shouldn't be any pane labels.": "There shouldn't be any pane labels.",
+    }
+    for text, content in said.items():
+        (fact,) = rule_facts([_turn("t1", user=text)])
+        assert fact.content == content
+    for text in ("Stop being lazy.", "Stop, wait for me.", "There should be a button here."):
+        assert rule_facts([_turn("t1", user=text)]) == [], text
+
+
 def test_a_rule_never_comes_from_a_program_driven_session() -> None:
     said = _turn("t1", user="Always use pnpm, never npm.")
     assert rule_facts([said], program=True) == []
