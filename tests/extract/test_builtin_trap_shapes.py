@@ -1,6 +1,7 @@
 """Traps with every common shape of fix (issue 39): install-and-rerun in one line, a version
 pin, the project's requirements, a failure that said nothing but its exit code followed by
-the variant that worked, a set-up file written; and a red test of the day is no trap."""
+the variant that worked, a set-up file written, Python run outside the project's environment;
+and a red test of the day is no trap."""
 
 from __future__ import annotations
 
@@ -62,6 +63,47 @@ def test_a_script_at_the_top_of_the_repository_is_a_trap_subject_too() -> None:
     assert _traps(inline, _bash("pip install openpyxl", "ok")) == [], (
         "an inline check is no subject"
     )
+
+
+NO_DOTENV = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'dotenv'"
+
+
+def test_python_run_outside_the_projects_environment_is_a_trap_about_the_interpreter() -> None:
+    check = "- <<'PY'\nfrom app import app\nprint(app.url_map)\nPY"
+    (trap,) = _traps(
+        _bash(f"python {check}", NO_DOTENV, "failed"),
+        _bash(f"./.venv/bin/python {check}", "Map([<Rule '/'>])"),
+    )
+    assert trap.content == (
+        "Trap: `python` fails with \"ModuleNotFoundError: No module named 'dotenv'\"; run "
+        "`./.venv/bin/python` instead."
+    )
+    (activated,) = _traps(
+        _bash('python3 -c "import openpyxl; print(1)"', NO_OPENPYXL, "failed"),
+        _bash('source venv/bin/activate && python3 -c "import openpyxl as x; print(x)"', "ok"),
+    )
+    assert dict(activated.parameters)["fix"] == "source venv/bin/activate && python3"
+    (tool,) = _traps(
+        _bash("python3 tools/report.py", NO_OPENPYXL, "failed"),
+        _bash("uv run python tools/report.py", "wrote report"),
+    )
+    assert dict(tool.parameters)["fix"] == "uv run python"
+    other_mode = dict(tool.parameters) | {"mode": "prerequisite"}
+    text = renderers.render_command_fix("prerequisite", "python3", "", "uv run python")
+    assert not renderers.verify_typed_fact(tool.renderer, text, tuple(other_mode.items())), (
+        "a bare interpreter is a trap's subject only with the environment it should run in"
+    )
+
+
+def test_no_environment_trap_without_a_missing_module_or_the_projects_environment() -> None:
+    code = 'python3 -c "import openpyxl"'
+    system = _bash('/usr/bin/python3 -c "import openpyxl"', "ok")
+    assert _traps(_bash(code, NO_OPENPYXL, "failed"), system) == [], "the system's own Python"
+    other = _bash('.venv/bin/python -c "import json"', "ok")
+    assert _traps(_bash(code, NO_OPENPYXL, "failed"), other) == [], "other code, not the module"
+    syntax = "SyntaxError: invalid syntax"
+    fixed = _bash('.venv/bin/python -c "import openpyxl"', "ok")
+    assert _traps(_bash(code, syntax, "failed"), fixed) == [], "no module was missing"
 
 
 def test_a_version_pin_between_inline_checks() -> None:

@@ -221,6 +221,16 @@ def script_run(segment: shell.Segment) -> bool:
     return bool(SCRIPT_FILE.search(target)) and not inline and not shell.outside(target)
 
 
+# A Python interpreter called bare, by the name the shell finds first (`python3`, `py`): what
+# a trap about running the project's Python outside its environment is about.
+_BARE_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)?)?|py")
+
+
+def bare_python(word: str) -> bool:
+    """Whether a command word is a Python interpreter called by its bare name."""
+    return _BARE_PYTHON.fullmatch(word) is not None
+
+
 def plain_words(segment: shell.Segment) -> str:
     """A command's words without what only changes how it reports (`-q`, `--quiet`)."""
     return " ".join(w for w in segment.words if not COSMETIC.match(w))
@@ -231,7 +241,8 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
         return False
     mode, failing, error, fix = (values[k] for k in ("mode", "failing", "error", "fix"))
     hooked = mode == "hook"
-    eligible = shell.is_hooked_git(failing) if hooked else trap_subject(failing) == failing
+    subject = trap_subject(failing) == failing or (mode == "variant" and bare_python(failing))
+    eligible = shell.is_hooked_git(failing) if hooked else subject
     if not eligible or not fix or "`" in fix or sanitize_error(error) != error:
         return False
     if weakens_safety(fix):

@@ -12,7 +12,11 @@ Three shapes count, each ending in a later success of the same purpose:
 - *hook*: `git commit`/`git push` refused by a hook succeeds after a formatter or linter ran;
 - *file*: the error names a file that is missing ("ESLint couldn't find an
   eslint.config.(js|mjs|cjs) file") and the same command succeeds once the session wrote that
-  file, and only that file, in between.
+  file, and only that file, in between;
+- *environment*: Python code run by the bare interpreter (`python3 -c "import openpyxl …"`,
+  `python - <<'PY' … PY`, `python3 tools/x.py`) fails for want of a module, and the same
+  code succeeds through the project's environment (`./.venv/bin/python`, `source
+  venv/bin/activate && python3`, `uv run python`): the trap is about the interpreter.
 A failure nothing fixed is not a memory, and neither is one "fixed" by turning a safeguard
 off (`renderers.weakens_safety`). The error quoted is the failure's own line, not the noise
 of a sandboxed or offline machine printed beside it.
@@ -29,6 +33,7 @@ from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_FIX,
     BuiltinFact,
     Quote,
+    bare_python,
     plain_words,
     render_command_fix,
     result_line,
@@ -75,6 +80,9 @@ def _hooked(run: Run) -> bool:
 
 def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     failed = runs[index]
+    outside = _environment_fix(runs, index)
+    if outside is not None:
+        return outside
     subject = _subject(failed)
     if subject is None:
         return _setup_fix(runs, index)
@@ -173,6 +181,49 @@ _MISSING = re.compile(
     r"(?i)couldn'?t find|could not find|cannot find|can't find|no such file|not found|missing"
     r"|does not exist|ENOENT"
 )
+
+
+_NO_MODULE = re.compile(r"\bNo module named ['\"]?(?P<module>[\w]+)")
+# Python called by its bare name at the start of a command (or after `&&`, `;`), and what it
+# runs: the rest of the line, inline code and here-documents included.
+_BARE_CALL = re.compile(r"(?:\A|(?:&&|;)\s*)(?P<python>\S+)\s+(?P<code>.+)\Z", re.DOTALL)
+# The interpreter of the project's own environment: a virtualenv's, activated or by its path,
+# or through the project's tool.
+_ENVIRONMENT_CALL = re.compile(
+    r"(?:\A|(?:&&|;)\s*)(?P<python>(?:(?:source|\.)\s+\S*(?:venv|env)/bin/activate\s*&&\s*"
+    r"python(?:\d+(?:\.\d+)?)?)|\S*(?:venv|env)/bin/python(?:\d+(?:\.\d+)?)?"
+    r"|(?:uv|poetry|pipenv|pdm|hatch)\s+run\s+python(?:\d+(?:\.\d+)?)?)\s+(?P<code>.+)\Z",
+    re.DOTALL,
+)
+
+
+def _environment_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    """Python code that failed for want of a module under the bare interpreter and worked
+    through the project's environment (the same code, or code importing that module):
+    "`python3` fails with
+    "ModuleNotFoundError: No module named 'openpyxl'"; run `source venv/bin/activate &&
+    python3` instead."."""
+    failed = runs[index]
+    missing = _NO_MODULE.search(failed.output)
+    if missing is None:
+        return None
+    # The same code, or code that imports the module the bare interpreter lacked.
+    imports = re.compile(rf"\b(?:import|from)\s+{missing.group('module')}\b")
+    bare = _BARE_CALL.search(failed.command or "")
+    while bare is not None and not bare_python(bare.group("python")):
+        bare = _BARE_CALL.search(failed.command or "", bare.start("code"))
+    if bare is None or _ENVIRONMENT_CALL.search(failed.command or ""):
+        return None
+    for later in runs[index + 1 :]:
+        if later.command is None or later.state != "completed":
+            continue
+        found = _ENVIRONMENT_CALL.search(later.command)
+        code = found.group("code") if found is not None else ""
+        if found is not None and (code == bare.group("code") or imports.search(code)):
+            error = first_error_line(failed.output)
+            fix = " ".join(found.group("python").split())
+            return _fact("variant", failed, later, error, fix, failing=bare.group("python"))
+    return None
 
 
 def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
