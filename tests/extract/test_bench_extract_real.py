@@ -102,6 +102,18 @@ def test_a_label_written_with_a_narrow_run_matches_its_general_command() -> None
     assert matches(moved, Candidate("r", trap, trap)), "a leading cd is kept apart"
 
 
+def test_a_trap_label_on_inline_python_matches_the_trap_about_its_interpreter() -> None:
+    trap = (
+        "Trap: `python3` fails with \"ModuleNotFoundError: No module named 'x'\"; run "
+        "`./.venv/bin/python` instead."
+    )
+    label = {"verdict": "KEEP", "kind": "trap", "fix": [".venv/bin/python"]}
+    inline = {**label, "failing": 'python3 -c "\nimport x\nprint(x)\n"'}
+    assert matches(inline, Candidate("r", trap, trap))
+    script = {**label, "failing": "python3 tools/x.py"}
+    assert not matches(script, Candidate("r", trap, trap)), "a script run is its own subject"
+
+
 def test_a_rule_label_matches_whatever_the_apostrophes() -> None:
     said = "Don't build the pipeline in a single file."
     label = {"verdict": "KEEP", "kind": "rule", "keywords": ["dont build the pipeline"]}

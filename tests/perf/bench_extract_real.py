@@ -10,7 +10,9 @@ window that covers them; the candidates review would show are matched to the lab
 keys (`extract_labels.py`), each label and each candidate at most once, KEEP labels first. A
 label's command matches as written and in the command model's normal form: a label that
 copied the run it saw (`uv run pytest tests/test_db.py -v`) is the memory of its general
-command (`uv run pytest`), which is the one a candidate names.
+command (`uv run pytest`), which is the one a candidate names; a leading `cd X &&` is kept
+apart; inline Python (`python3 -c "…"`) is the interpreter a trap about it names; a rule's
+keywords match whatever the apostrophes ("dont" is "Don't").
 
 The corpus is split by repository (`corpus_split.py`, a fixed hash of the name) into a tuning
 part and a test part. **The test part's figures are the ones that count**; its individual

@@ -62,6 +62,18 @@ def _alternatives(value: str | Iterable[str]) -> set[str]:
     return written | {n for n in map(normal_command, written) if n}
 
 
+# Inline Python run by the interpreter's bare name (`python3 -c "…"`, `python - <<'PY'`): a
+# trap about it names the interpreter, the code being the moment's.
+_INLINE_PYTHON = re.compile(r"^(?P<python>python(?:\d+(?:\.\d+)?)?)\s+(?:-c\b|-\s+<<)")
+
+
+def _interpreter(value: str | Iterable[str]) -> set[str]:
+    """The interpreter of a label's inline Python command, as a trap about it names it."""
+    written = [value] if isinstance(value, str) else list(value)
+    found = (_INLINE_PYTHON.match(normalized(w)) for w in written)
+    return {match.group("python") for match in found if match}
+
+
 def _words(text: str) -> str:
     """Text compared by its words: case and apostrophes aside ("dont" is "Don't")."""
     return text.casefold().replace("'", "").replace("\u2019", "")
@@ -79,7 +91,9 @@ def matches(label: dict[str, Any], candidate: Candidate) -> bool:
             [label["command"], *label.get("aliases", [])]
         )
     if kind == "trap":
-        failing = bool(first) and first[0] in _alternatives(label["failing"])
+        failing = bool(first) and first[0] in _alternatives(label["failing"]) | _interpreter(
+            label["failing"]
+        )
         return failing and all(_words(word) in text for word in label["fix"])
     return all(_words(word) in text for word in label["keywords"])
 
