@@ -551,6 +551,14 @@ def test_a_wrapped_sentence_is_read_whole() -> None:
     )
 
 
+def test_a_line_that_stops_at_its_verb_to_be_goes_on_in_the_next() -> None:
+    said = "From now on, the priority of price updates is\nEvent > weekend > Season"
+    (fact,) = rule_facts([_turn("t1", user=said)])
+    assert fact.content == "The priority of price updates is Event > weekend > Season."
+    apart = "Never push to main.\nThe build is green"
+    assert [f.content for f in rule_facts([_turn("t1", user=apart)])] == ["Never push to main."]
+
+
 def test_remember_note_and_fyi_mark_what_to_keep() -> None:
     said = [
         (

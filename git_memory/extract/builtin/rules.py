@@ -499,15 +499,24 @@ def _prose_sentences(text: str) -> list[str]:
     return [sentence for line in lines for sentence in sentences(line)]
 
 
+# A line that stops at its verb "to be" has its complement on the next line ("the priority
+# of price updates is" / "Event > weekend > Season"), whatever that line starts with.
+_UNFINISHED = re.compile(
+    r"(?i)(?:(?<!\w)(?:is|are|was|were|là|es|son|é|são|ist|sind|est|sont|это)|[是为為=])\s*$"
+)
+
+
 def _unwrapped(text: str) -> list[str]:
     """The text's lines with wrapped sentences joined: a line that starts in lower case (not
-    a list item) continues the line before when that one did not end its sentence."""
+    a list item) continues the line before when that one did not end its sentence, and any
+    line continues one that stopped at its verb "to be"."""
     lines: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
         joins = (
             lines
-            and stripped[:1].islower()
+            and stripped
+            and (stripped[:1].islower() or _UNFINISHED.search(lines[-1]))
             and lines[-1].strip()
             and not lines[-1].rstrip().endswith((".", "!", "?", ":"))
             and not _LIST_ITEM.match(stripped)
