@@ -142,6 +142,7 @@ TOOLS: tuple[Tool, ...] = (
         ("hatch build", "hatch build"),
         ("vite build", "npx vite build"),
         ("next build", "npx next build"),
+        ("nest build", "npx nest build"),
         ("dotnet build", "dotnet build"),
         ("mvn package", "mvn package -DskipTests"),
         ("gradle build", "gradle build"),

@@ -12,7 +12,8 @@ worked, failed, or unknown (the rules of docs/architecture.md, "The command mode
   `npm ERR!`, "BUILD SUCCESSFUL", "All checks passed!") overrides a status a pipe hid or
   the output cut: a failure they report is one whatever the exit status, and a final
   success summary shows a run worked; a tool silent on success (`reports.SILENT`) worked
-  when a pipe hid its status and nothing was printed.
+  when a pipe hid its status and nothing was printed (a package script that runs one, when
+  nothing but the script's banner was: `> api@0.0.1 build`, `> nest build`).
 Callers that know more about how a run was awaited (an agent's timeout, a background
 launch) decide that before asking here (`extract/builtin/observed.py`).
 """
@@ -82,9 +83,25 @@ def printed_passes(output: str) -> frozenset[str | None]:
 
 def silent_on_success(step: Step) -> bool:
     """A tool that prints nothing when it finds nothing wrong (`tsc --noEmit`, `go vet`)."""
-    program = tool_words(step.command.program)  # `pnpm --filter api exec tsc --noEmit`
+    return _silent(tool_words(step.command.program))  # `pnpm --filter api exec tsc --noEmit`
+
+
+def _silent(program: Sequence[str]) -> bool:
     head = (program[0].rsplit("/", 1)[-1], *program[1:2]) if program else ()
     return any(tuple(head[: len(words)]) == words for words, _ in SILENT)
+
+
+# The lines a package manager prints before a script's own output (`> api@0.0.1 build /app`,
+# `> nest build`): the last one is the command the script runs.
+_SCRIPT_BANNER = re.compile(r"^\s*> \S")
+
+
+def _banner_only(output: str) -> tuple[str, ...] | None:
+    """The command a package script ran, when its banner is all the output holds."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    if len(lines) < 2 or not all(_SCRIPT_BANNER.match(line) for line in lines):
+        return None
+    return tuple(lines[-1].strip()[2:].split())
 
 
 def line_outcomes(line: Line, exit_status: Outcome, output: str) -> list[Outcome]:
@@ -113,8 +130,10 @@ def step_outcomes(
                 result[index] = _own(steps[index], Outcome.WORKED, pipefail)
     _read_echoes(steps, result, output, pipefail)
     _read_output(steps, result, output)
-    if exit_status is Outcome.WORKED and not output.strip():
-        _read_silence(steps, result, start)
+    if exit_status is Outcome.WORKED:
+        script = _banner_only(output)
+        if not output.strip() or (script is not None and _silent(script)):
+            _read_silence(steps, result, start, scripted=script is not None)
     return result
 
 
@@ -200,13 +219,18 @@ def _through_runner(steps: Sequence[Step], project: list[int]) -> bool:
     return bool(program) and program[0].rsplit("/", 1)[-1] in kinds.SCRIPT_RUNNERS
 
 
-def _read_silence(steps: Sequence[Step], result: list[Outcome], start: int) -> None:
+def _read_silence(
+    steps: Sequence[Step], result: list[Outcome], start: int, *, scripted: bool = False
+) -> None:
     """Exit 0 and no output at all: a tool silent on success, whose status a pipe hid,
-    found nothing wrong (when it surely ran)."""
+    found nothing wrong (when it surely ran). `scripted`: the output was only the banner of
+    a package script that runs such a tool (`> nest build`), so the script run worked."""
     last = len(steps) - 1
     for index in (last, *_succeeded_before(steps, last, start)):
         step = steps[index]
-        if result[index] is Outcome.UNKNOWN and step.piped and silent_on_success(step):
+        program = step.command.program
+        silent = scripted and bool(program) and program[0] in kinds.PACKAGE_MANAGERS
+        if result[index] is Outcome.UNKNOWN and step.piped and (silent or silent_on_success(step)):
             result[index] = Outcome.WORKED
 
 

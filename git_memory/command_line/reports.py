@@ -324,4 +324,5 @@ SILENT: tuple[tuple[tuple[str, ...], str], ...] = (
     (("eslint",), "npx eslint src | tail -30"),
     (("cargo", "fmt"), "cargo fmt --check | head"),
     (("gofmt",), "gofmt -l . | head"),
+    (("nest", "build"), "npx nest build 2>&1 | tail -20"),
 )

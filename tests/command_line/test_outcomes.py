@@ -69,6 +69,17 @@ def test_a_silent_tool_is_seen_through_its_package_manager() -> None:
     assert _main("pnpm --filter api test | tail", W, "") is U
 
 
+def test_a_package_script_that_printed_only_its_banner_ran_a_silent_tool() -> None:
+    banner = "> api@0.0.1 build /work/apps/api\n> nest build\n"
+    assert _main("pnpm --filter api build 2>&1 | tail -40", W, banner) is W
+    typecheck = "\n> app@1.0.0 typecheck\n> tsc --noEmit\n\n"
+    assert _main("npm run typecheck | tail", W, typecheck) is W
+    vitest = "> app@1.0.0 test\n> vitest run\n"
+    assert _main("npm run test | tail", W, vitest) is U, "vitest always reports: cut off"
+    errors = banner + "src/main.ts:3:1 - error TS2304: Cannot find name 'x'."
+    assert _main("pnpm --filter api build 2>&1 | tail -40", W, errors) is not W
+
+
 def test_the_issue_39_runs_read_as_worked() -> None:
     assert _main("yarn vitest run 2>&1 | tail -5", W, " ✓ 12 passed\n") is W
     go_output = "ok  \tgithub.com/acme/shop/cart\t0.012s\nok  \tgithub.com/acme/shop/api\t(cached)"
