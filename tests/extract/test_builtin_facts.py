@@ -551,6 +551,13 @@ def test_a_wrapped_sentence_is_read_whole() -> None:
     )
 
 
+def test_a_sentence_that_introduces_what_follows_is_no_rule_by_itself() -> None:
+    said = "Every task must be:\n   - atomic\n   - verifiable\nNever push to main."
+    assert [f.content for f in rule_facts([_turn("t1", user=said)])] == ["Never push to main."]
+    bug = "Siempre cuando ingreso a neovim obtengo 3 mensajes iguales diciendo:\nError in init"
+    assert rule_facts([_turn("t1", user=bug)]) == []
+
+
 def test_a_line_that_stops_at_its_verb_to_be_goes_on_in_the_next() -> None:
     said = "From now on, the priority of price updates is\nEvent > weekend > Season"
     (fact,) = rule_facts([_turn("t1", user=said)])

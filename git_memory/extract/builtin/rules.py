@@ -374,7 +374,8 @@ def _rules_of_sentences(text: str, previous: _PreviousCommand | None) -> list[tu
     said = _prose_sentences(text)
     found: list[tuple[str, str]] = []
     for index, sentence in enumerate(said):
-        stated = _stated(sentence, previous)
+        # "Every task must be:", "… me sale este error:": what it introduces follows it.
+        stated = [] if sentence.endswith((":", "：")) else _stated(sentence, previous)
         following = said[index + 1] if index + 1 < len(said) else ""
         if len(stated) == 1 and _ELABORATES.match(following) and not _stated(following, None):
             # "Never use X. You should call Y.": the second sentence says what to do instead.
