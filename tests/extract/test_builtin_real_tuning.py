@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from git_memory.extract.builtin import renderers
-from git_memory.extract.builtin.rules import rule_key
+from git_memory.extract.builtin.rule_keys import rule_key
 from git_memory.extract.builtin.window import plan_window
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall

@@ -46,20 +46,19 @@ from typing import TYPE_CHECKING, Any
 
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.acknowledged import acknowledgement
-from git_memory.extract.builtin.corroboration import MUST_MATCH
 from git_memory.extract.builtin.cue_forms import LANGUAGE, NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import forms_of
+from git_memory.extract.builtin.prose import BOX_EDGE, FENCE, LIST_ITEM, prose_sentences
 from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
-from git_memory.extract.builtin.scripts import UNSPACED
+from git_memory.extract.builtin.rule_keys import KEY_STOP_WORDS, rule_key
 from git_memory.extract.builtin.shouted import shouted_comments
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
     asks_for_a_language,
     english_only,
-    sentences,
     states_rule,
     stating_forms,
 )
@@ -72,9 +71,7 @@ if TYPE_CHECKING:
 
 MIN_RULE_WORDS = 3
 
-_LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
-_FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|good|great|nice|thanks|thank you|also|and|btw|ps|so|just|"
     r"please|pls|one more thing|important|note(?! that)|team rule|rule|for the team|"
@@ -198,21 +195,11 @@ _QUESTION = re.compile(
     r"will|shall)\b",
     re.IGNORECASE,
 )
-_CODE_OR_LOG = re.compile(
-    r"^\s{4,}|^\t|^[>$#|]|^\s*(?:at |File \"|Traceback|\d{4}-\d\d-\d\d[ T]|\[\w+\]|[{}\[\]]|"
-    r"def |class |import |from \S+ import|const |let |var |function |fn |func |return )|"
-    r"[{};]\s*$|=>|\b(?:Error|Exception):|^\s*(?:WARN|WARNING|ERROR|INFO|DEBUG|FATAL)\b|"
-    r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$",
-)
 _FUNCTION_WORDS = frozenset(
     """the a an this that these those it its here there do does did done doing so again just
     please me you we us i to of in on at for with be is are was were not don't dont don t
     never always ever anything something thing things like way then now yet too also any all
     more less and or but no yes ok okay one ones stuff""".split()  # noqa: SIM905
-)
-_STOP = frozenset(
-    """a an the to of in on for and or with by is are be it this that we our you your i
-    always never do not don't dont please use using instead""".split()  # noqa: SIM905
 )
 
 
@@ -266,7 +253,7 @@ def _refusals(record: TurnRecord, scrub: Callable[[str], str]) -> list[tuple[str
     (`rejected.py`): quoted as typed, English in sentence case."""
     found = []
     for reason in rejection_reasons(record.tool_calls):
-        for sentence in _prose_sentences(scrub(reason)):
+        for sentence in prose_sentences(scrub(reason)):
             if len(sentence) <= MAX_RULE_CHARS and corrects_with_a_tool(sentence):
                 found.append((sentence, _dictated_rule(sentence)))
     return found
@@ -317,41 +304,13 @@ def _superseded(fact: BuiltinFact, records: Sequence[Any], program: bool) -> boo
 def _named_words(text: str) -> set[str]:
     """The words of a text that can name a thing (four letters or more, not function words)."""
     words = set(re.findall(r"[a-z][a-z0-9+#.-]{3,}", text.casefold()))
-    return {w.strip(".-") for w in words} - _FUNCTION_WORDS - _STOP
-
-
-def rule_key(text: str) -> str:
-    """What identifies a rule across sessions: its content words, order-free, in any script
-    (a run of Chinese, Japanese or Korean characters is one word)."""
-    return "rule:" + " ".join(sorted(_key_words(text)))
-
-
-def rule_words(text: str) -> frozenset[str]:
-    """The words two rules are compared by for near-duplicates (`corroboration.fold_alike`):
-    their content words, a run of Chinese or Japanese (written without spaces) as its
-    pairs of characters, and the code they name (`make lint`) as one word that two alike
-    rules must share."""
-    found: set[str] = set()
-    for word in _key_words(text):
-        runs = UNSPACED.findall(word)
-        found |= {run[i : i + 2] for run in runs for i in range(max(len(run) - 1, 1))}
-        found |= set(UNSPACED.sub(" ", word).split()) if runs else {word}
-    code = sorted(set(_CODE_SPAN.findall(text)))
-    return frozenset(found | ({MUST_MATCH + "\0".join(code)} if code else set()))
-
-
-_CODE_SPAN = re.compile(r"`([^`]+)`")
-
-
-def _key_words(text: str) -> set[str]:
-    words = re.findall(r"[\w.\-/]+", text.casefold().replace("`", " "))
-    return {w.strip(".-") for w in words} - _STOP - {""}
+    return {w.strip(".-") for w in words} - _FUNCTION_WORDS - KEY_STOP_WORDS
 
 
 def _rules_of(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
     """(sentence as typed, the rule it states) for each rule of a message."""
     pasted = _emphatic_comments(text)
-    text = _BOX_EDGE.sub("", _FENCE.sub("\n", text))
+    text = BOX_EDGE.sub("", FENCE.sub("\n", text))
     instructions = dictated(text)
     if instructions is not None:
         return [(line, _dictated_rule(line)) for line in _dictated_lines(instructions)]
@@ -371,7 +330,7 @@ def _emphatic_comments(text: str) -> list[tuple[str, str]]:
 
 def _rules_of_sentences(text: str, previous: _PreviousCommand | None) -> list[tuple[str, str]]:
     """The rules the sentences of a message's prose state."""
-    said = _prose_sentences(text)
+    said = prose_sentences(text)
     found: list[tuple[str, str]] = []
     for index, sentence in enumerate(said):
         # "Every task must be:", "… me sale este error:": what it introduces follows it.
@@ -395,11 +354,11 @@ def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
     """The rules of a short message the agent answered by taking it as standing
     (`acknowledged.py`): its sentences that are no question, no task at hand and no rule about
     nothing, English in sentence case, any other language as typed."""
-    text = _BOX_EDGE.sub("", _FENCE.sub("\n", text)).strip()
+    text = BOX_EDGE.sub("", FENCE.sub("\n", text)).strip()
     if len(text) > _ACKNOWLEDGED_MAX_CHARS:
         return []
     found = []
-    for sentence in _prose_sentences(text):
+    for sentence in prose_sentences(text):
         body = _LEAD.sub("", _REFUSAL.sub("", _EMPHASIS.sub("", sentence))).strip()
         if stating_forms(body) is None or len(body) > MAX_RULE_CHARS:
             continue
@@ -423,7 +382,7 @@ def _dictated_lines(instructions: str) -> list[str]:
     lines = [line for line in instructions.splitlines() if not _HEADING.match(line)]
     return [
         sentence
-        for typed in _prose_sentences("\n".join(_with_their_items(lines)))
+        for typed in prose_sentences("\n".join(_with_their_items(lines)))
         for sentence in _DICTATED_END.split(typed)
         if len(sentence) <= MAX_RULE_CHARS
         and not sentence.endswith(("?", "？"))
@@ -438,7 +397,7 @@ def _with_their_items(lines: list[str]) -> list[str]:
     joined: list[str] = []
     items: list[str] = []  # the items of the list the last line introduced
     for line in [*lines, ""]:
-        item = _LIST_ITEM.match(line.strip())
+        item = LIST_ITEM.match(line.strip())
         if item and joined and (items or joined[-1].rstrip().endswith((":", "："))):
             items.append(line.strip()[item.end() :].rstrip(" ;.。"))
             continue
@@ -488,45 +447,6 @@ def _stated(sentence: str, previous: _PreviousCommand | None) -> list[tuple[str,
 
 # "Can you …", "Could you please …": the request put as a question.
 _POLITE = re.compile(r"(?i)^(?:please )?(?:can|could|would|will) you (?:please )?")
-
-
-# The frame of a terminal box a message was copied from (`│ … │`): not part of the words.
-_BOX_EDGE = re.compile(r"(?m)[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║][ \t]*")
-
-
-def _prose_sentences(text: str) -> list[str]:
-    """The sentences of a text's prose: wrapped lines joined, code and log lines left out."""
-    lines = [line for line in _unwrapped(text) if not _CODE_OR_LOG.search(line)]
-    return [sentence for line in lines for sentence in sentences(line)]
-
-
-# A line that stops at its verb "to be" has its complement on the next line ("the priority
-# of price updates is" / "Event > weekend > Season"), whatever that line starts with.
-_UNFINISHED = re.compile(
-    r"(?i)(?:(?<!\w)(?:is|are|was|were|là|es|son|é|são|ist|sind|est|sont|это)|[是为為=])\s*$"
-)
-
-
-def _unwrapped(text: str) -> list[str]:
-    """The text's lines with wrapped sentences joined: a line that starts in lower case (not
-    a list item) continues the line before when that one did not end its sentence, and any
-    line continues one that stopped at its verb "to be"."""
-    lines: list[str] = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        joins = (
-            lines
-            and stripped
-            and (stripped[:1].islower() or _UNFINISHED.search(lines[-1]))
-            and lines[-1].strip()
-            and not lines[-1].rstrip().endswith((".", "!", "?", ":"))
-            and not _LIST_ITEM.match(stripped)
-        )
-        if joins:
-            lines[-1] = f"{lines[-1].rstrip()} {stripped}"
-        else:
-            lines.append(line)
-    return lines
 
 
 def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:

@@ -27,7 +27,8 @@ from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.corroboration import Gathered, failure_key, fold_alike, gather
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.renderers import TRAP_PREFIX, BuiltinFact
-from git_memory.extract.builtin.rules import rule_facts, rule_key, rule_words
+from git_memory.extract.builtin.rule_keys import rule_key, rule_words
+from git_memory.extract.builtin.rules import rule_facts
 from git_memory.extract.builtin.runs import session_runs
 from git_memory.extract.builtin.traps import trap_facts
 from git_memory.extract.builtin.worked import Worked, exit_fact, gather_worked, one_per_script

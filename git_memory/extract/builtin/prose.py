@@ -1,0 +1,54 @@
+"""The sentences of what a person typed: its prose, with wrapped lines joined and the lines of
+code, logs and terminal boxes left out (`prose_sentences`)."""
+
+from __future__ import annotations
+
+import re
+
+from git_memory.extract.builtin.statements import sentences
+
+LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
+FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
+CODE_OR_LOG = re.compile(
+    r"^\s{4,}|^\t|^[>$#|]|^\s*(?:at |File \"|Traceback|\d{4}-\d\d-\d\d[ T]|\[\w+\]|[{}\[\]]|"
+    r"def |class |import |from \S+ import|const |let |var |function |fn |func |return )|"
+    r"[{};]\s*$|=>|\b(?:Error|Exception):|^\s*(?:WARN|WARNING|ERROR|INFO|DEBUG|FATAL)\b|"
+    r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$",
+)
+# The frame of a terminal box a message was copied from (`│ … │`): not part of the words.
+BOX_EDGE = re.compile(r"(?m)[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║][ \t]*")
+
+
+def prose_sentences(text: str) -> list[str]:
+    """The sentences of a text's prose: wrapped lines joined, code and log lines left out."""
+    lines = [line for line in _unwrapped(text) if not CODE_OR_LOG.search(line)]
+    return [sentence for line in lines for sentence in sentences(line)]
+
+
+# A line that stops at its verb "to be" has its complement on the next line ("the priority
+# of price updates is" / "Event > weekend > Season"), whatever that line starts with.
+_UNFINISHED = re.compile(
+    r"(?i)(?:(?<!\w)(?:is|are|was|were|là|es|son|é|são|ist|sind|est|sont|это)|[是为為=])\s*$"
+)
+
+
+def _unwrapped(text: str) -> list[str]:
+    """The text's lines with wrapped sentences joined: a line that starts in lower case (not
+    a list item) continues the line before when that one did not end its sentence, and any
+    line continues one that stopped at its verb "to be"."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        joins = (
+            lines
+            and stripped
+            and (stripped[:1].islower() or _UNFINISHED.search(lines[-1]))
+            and lines[-1].strip()
+            and not lines[-1].rstrip().endswith((".", "!", "?", ":"))
+            and not LIST_ITEM.match(stripped)
+        )
+        if joins:
+            lines[-1] = f"{lines[-1].rstrip()} {stripped}"
+        else:
+            lines.append(line)
+    return lines
