@@ -64,14 +64,16 @@ def _alternatives(value: str | Iterable[str]) -> set[str]:
 
 # Inline Python run by the interpreter's bare name (`python3 -c "…"`, `python - <<'PY'`): a
 # trap about it names the interpreter, the code being the moment's.
-_INLINE_PYTHON = re.compile(r"^(?P<python>python(?:\d+(?:\.\d+)?)?)\s+(?:-c\b|-\s+<<)")
+_INLINE_PYTHON = re.compile(r"^(?P<python>\S+)\s+(?:-c\b|-\s+<<)")
 
 
 def _interpreter(value: str | Iterable[str]) -> set[str]:
     """The interpreter of a label's inline Python command, as a trap about it names it."""
+    from git_memory.extract.builtin.renderers import bare_python
+
     written = [value] if isinstance(value, str) else list(value)
     found = (_INLINE_PYTHON.match(normalized(w)) for w in written)
-    return {match.group("python") for match in found if match}
+    return {m.group("python") for m in found if m and bare_python(m.group("python"))}
 
 
 def _words(text: str) -> str:

@@ -70,6 +70,8 @@ if TYPE_CHECKING:
     from git_memory.sessions.query import TurnRecord
 
 MIN_RULE_WORDS = 3
+# How a sentence that introduces what follows it (a list, a quote, an error) ends.
+_INTRODUCES = (":", "：")
 
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\w)|(?<=\w)\*(?!\w)")
 _LEAD = re.compile(
@@ -334,7 +336,7 @@ def _rules_of_sentences(text: str, previous: _PreviousCommand | None) -> list[tu
     found: list[tuple[str, str]] = []
     for index, sentence in enumerate(said):
         # "Every task must be:", "… me sale este error:": what it introduces follows it.
-        stated = [] if sentence.endswith((":", "：")) else _stated(sentence, previous)
+        stated = [] if sentence.endswith(_INTRODUCES) else _stated(sentence, previous)
         following = said[index + 1] if index + 1 < len(said) else ""
         if len(stated) == 1 and _ELABORATES.match(following) and not _stated(following, None):
             # "Never use X. You should call Y.": the second sentence says what to do instead.
@@ -398,13 +400,13 @@ def _with_their_items(lines: list[str]) -> list[str]:
     items: list[str] = []  # the items of the list the last line introduced
     for line in [*lines, ""]:
         item = LIST_ITEM.match(line.strip())
-        if item and joined and (items or joined[-1].rstrip().endswith((":", "："))):
+        if item and joined and (items or joined[-1].rstrip().endswith(_INTRODUCES)):
             items.append(line.strip()[item.end() :].rstrip(" ;.。"))
             continue
         if items:
             joined[-1] = f"{joined[-1].rstrip()} {'; '.join(items)}."
             items = []
-        if line.strip() or not joined or not joined[-1].rstrip().endswith((":", "：")):
+        if line.strip() or not joined or not joined[-1].rstrip().endswith(_INTRODUCES):
             joined.append(line)
     return joined
 
