@@ -88,6 +88,9 @@ TYPED = [
     # a norm of the project's engineering, not of a page of the product
     ("Secrets must never be committed.", "Secrets must never be committed."),
     ("The API must never return stack traces.", "The API must never return stack traces."),
+    # one of a kind, or a plural: a convention; not one agent that "goes through a check"
+    ("Every change goes through code review.", "Every change goes through code review."),
+    ("Schema changes go through an alembic migration.", None),
 ]
 
 
@@ -122,6 +125,10 @@ NOT_RULES = [
     "The modal must close when clicking outside.",
     "Users must be able to reset their password by email.",
     "If the list is empty, the page should show a hint.",
+    # what one thing of the task must be: the plan, this function
+    "The plan must include some way to monitor and optimize our agent pipeline.",
+    "This function must return the parsed rows in order.",
+    "Bad news: the scanner agent goes through a check for a long time on first start.",
 ]
 
 

@@ -111,11 +111,14 @@ _RULE_START = re.compile(
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
     r"stop (?:trying to \w+|(?!being\b)\w{3,}ing\b)|let'?s (?:always|never)|"
     r"there (?:should(?:n'?t| not| never)|must(?:n'?t| not| never)) be\b|"
-    r"(?!(?:like|so|and|but|or|because|if|when|which|that|this|it|there|i|you|maybe|well|"
-    r"basically|honestly|anyway|then)\b)"
-    r"(?:the |all |every |each |any |our )?[\w`.*/@:-]+(?: [\w`.*/@:-]+){0,4} "
-    r"(?:must(?: always| never| not)?|should (?:always|never)|mustn'?t|go(?:es)? through)"
-    r"\b(?! have))\b",
+    # "The plan must include …": what one thing of the task must be, unless for every time.
+    r"(?:the|this|that) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,4} (?:must|should) (?:always|never)|"
+    r"(?!(?:like|so|and|but|or|because|if|when|which|that|this|these|those|the|it|there|i|"
+    r"you|my|your|maybe|well|basically|honestly|anyway|then)\b)"
+    r"(?:(?:all|every|each|any|our) )?[\w`.*/@:-]+(?: [\w`.*/@:-]+){0,4} "
+    r"(?:must(?: always| never| not)?|should (?:always|never)|mustn'?t|go through)\b(?! have)|"
+    # "Every change goes through review" (not "the agent goes through a check"): one of a kind.
+    r"(?:every|each|any) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} goes through)\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
