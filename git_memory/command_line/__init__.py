@@ -13,7 +13,8 @@ Reading a line (`line.parse`, cached per distinct text) gives a `Line` of `Step`
 - **where and with what**: each step's `directory` relative to where the line started
   (`api`; None when a `cd` went somewhere the line cannot tell) and its command's `env`
   (`FOO=1`), kept apart from its `words` (`uv run pytest tests/test_x.py -k slow -q`).
-- **what it runs**: `Command.program` (wrappers seen through: `pytest tests/…`), `kind`
+- **what it runs**: `Command.program` (wrappers seen through: `pytest tests/…`; so are the
+  environments a command runs in: `conda run -n ml`, `nix develop -c`, `devbox run --`), `kind`
   (test, lint, format, typecheck, check, build, generate, run, script, deploy; None
   otherwise) from the `kinds` table and task-runner targets (`make test`, `mise run fmt`,
   `npm run typecheck`), `setup` (an install, a service, a migration), and `category` (the

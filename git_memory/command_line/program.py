@@ -57,7 +57,14 @@ def program_words(command: Sequence[str]) -> list[str]:
                 rest = rest[len(wrapper) :]
                 if wrapper[0] == "mise" and "--" in rest:
                     rest = rest[rest.index("--") :]  # `mise x cargo:cargo-deny -- cargo deny`
+                marker = next((w for w in words.COMMAND_AFTER.get(wrapper, ()) if w in rest), None)
+                if marker is not None:
+                    rest = rest[rest.index(marker) + 1 :]  # `nix develop .#rust -c cargo test`
+                elif wrapper in words.COMMAND_AFTER:
+                    rest = []  # `nix develop .#rust`: a shell opened, no command run in it
                 rest = skip_options(rest, words.WRAPPER_OPTIONS)
+                if wrapper in words.ENVIRONMENT_NAMED:
+                    rest = rest[1:]  # `direnv exec . pytest`: `.` names the folder, not the program
                 rest = rest[1:] if rest[:1] == ["--"] else rest
                 changed = True
         container = _container_command(rest)

@@ -27,7 +27,23 @@ WRAPPERS: tuple[tuple[str, ...], ...] = (
     ("bunx",),
     ("mise", "exec"),
     ("mise", "x"),
+    # Environments a command runs inside: a conda environment, a Nix or devbox shell, direnv.
+    ("conda", "run"),
+    ("mamba", "run"),
+    ("micromamba", "run"),
+    ("nix", "develop"),
+    ("nix", "shell"),
+    ("devbox", "run"),
+    ("direnv", "exec"),
 )
+# Environment wrappers whose command follows a marker word, after what names the environment
+# (`nix develop .#rust -c cargo test`, `direnv exec . pytest`).
+COMMAND_AFTER: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("nix", "develop"): ("-c", "--command"),
+    ("nix", "shell"): ("-c", "--command"),
+}
+# Environment wrappers whose first word after their options names the environment.
+ENVIRONMENT_NAMED = frozenset([("direnv", "exec")])
 # Options of a wrapper that take a value (`uv run --with pytest-cov pytest`).
 WRAPPER_OPTIONS = frozenset(
     [
@@ -43,6 +59,9 @@ WRAPPER_OPTIONS = frozenset(
         "--env-file",
         "--env",
         "-e",
+        "-n",
+        "--name",
+        "--prefix",
     ]
 )
 # Running a command in a container: what follows the service is the command

@@ -129,12 +129,28 @@ def test_commands_without_a_project_kind_have_a_category(text: str, category: st
         ("tox -e typing", "typecheck"),
         ("docker compose exec api pytest", "test"),
         ("sudo -E make check", "check"),
+        # run inside an environment: conda, Nix, devbox, direnv
+        ("conda run -n ml pytest -q", "test"),
+        ("mamba run --name ml python -m pytest", "test"),
+        ("nix develop .#rust -c cargo test", "test"),
+        ("nix develop --command cargo clippy", "lint"),
+        ("nix shell nixpkgs#go -c go vet ./...", "lint"),
+        ("devbox run -- pytest", "test"),
+        ("direnv exec . make lint", "lint"),
     ],
 )
 def test_task_runners_and_tools_of_the_brief(text: str, kind: str) -> None:
     main = parse(text).main
     assert main is not None
     assert main.kind == kind
+
+
+def test_an_environment_keeps_its_wrapper_and_a_shell_opened_runs_nothing() -> None:
+    main = parse("conda run -n ml pytest -q").main
+    assert main is not None
+    assert main.normal == "conda run -n ml pytest"
+    assert parse("nix develop .#rust").main is None
+    assert parse("nix develop").main is None
 
 
 @pytest.mark.parametrize("tool", TOOLS, ids=lambda tool: " ".join(tool.words))

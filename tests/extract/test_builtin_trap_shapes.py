@@ -239,3 +239,14 @@ def test_what_a_run_wrote_and_which_files_set_a_project_up() -> None:
     assert not setup_file("src/app.py")
     assert not setup_file("cmd/cli/resume_test.go")
     assert setup_file("frontend/tsconfig.app.json")
+
+
+def test_a_tool_missing_from_the_path_is_a_trap_fixed_by_the_projects_environment() -> None:
+    (trap,) = _traps(
+        _bash("cargo check", "bash: line 1: cargo: command not found\nExit code: 127", "failed"),
+        _bash("nix develop -c cargo check", "    Finished `dev` profile [unoptimized] in 2.1s"),
+    )
+    assert trap.content == (
+        'Trap: `cargo check` fails with "bash: line 1: cargo: command not found"; run '
+        "`nix develop -c cargo check` instead."
+    )
