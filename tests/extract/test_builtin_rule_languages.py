@@ -91,6 +91,8 @@ TYPED = [
     # one of a kind, or a plural: a convention; not one agent that "goes through a check"
     ("Every change goes through code review.", "Every change goes through code review."),
     ("Schema changes go through an alembic migration.", None),
+    # a pronoun whose noun the sentence names is no pointer to the conversation
+    ("Always keep decisions in DECISIONS/ with single-word names for them.", None),
 ]
 
 
@@ -129,6 +131,11 @@ NOT_RULES = [
     "The plan must include some way to monitor and optimize our agent pipeline.",
     "This function must return the parsed rows in order.",
     "Bad news: the scanner agent goes through a check for a long time on first start.",
+    # what the sentence points at is in the conversation: a choice or a thing of the moment
+    "Don't use any external library for this.",
+    "Prefer the second option.",
+    "Use option 2, never the cache.",
+    "Use the blue button instead of the red one.",
 ]
 
 

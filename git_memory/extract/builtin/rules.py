@@ -192,7 +192,12 @@ _ONE_OFF = re.compile(
     r"\b(?:for now|right now|yet|this time|today|tonight|this (?:pr|commit|change|branch|file|"
     r"function|test|bug|fix|task|one|session|method|class|issue|line|step|run)|that (?:file|"
     r"function|test|one|change|line)|these (?:files|tests|changes|lines)|until (?:i|we)\b|"
-    r"the (?:above|previous|last) (?:one|change|commit)|anything else|everything else)\b",
+    r"the (?:above|previous|last) (?:one|change|commit)|anything else|everything else|"
+    # what a demonstrative or "one" points at is in the conversation, not in the sentence:
+    # "… for this", "… like that", "the second option", "option B", "the red one"
+    r"(?:for|with|about|on|to|like|from|in) (?:this|that)(?=\s*[.!]*\s*$)|"
+    r"the (?:first|second|third|fourth|last|other|former|latter) (?:option|one|approach|choice"
+    r"|solution|proposal|suggestion|variant)|options? (?:[1-9]|[a-d])(?!\w)|the \w+ ones?)\b",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(
