@@ -258,6 +258,7 @@ RULES = [
         "Always run the tests through `uv run`, not bare `pytest`.",
     ),
     ("Use ruff instead of flake8 please", "Use ruff instead of flake8."),
+    ("Use uv instead of pip then.", "Use uv instead of pip."),
     ("From now on, run the linter before you commit.", "Run the linter before you commit."),
     ("Remember: migrations go through alembic.", "Migrations go through alembic."),
     ("remember to bump the version in pyproject.toml", "Bump the version in pyproject.toml."),

@@ -546,7 +546,8 @@ def _correction(body: str, previous_command: str) -> str:
 
 def _sentence_case(body: str) -> str:
     body = re.sub(r"(?i)^dont\b", "don't", body.strip().rstrip(",;:"))
-    body = re.sub(r"(?i)[,\s]*(please|thanks|thank you)[.!]*$", "", body).strip()
+    # What closes a turn of the conversation, not the rule: "…, please", "… then".
+    body = re.sub(r"(?i)[,\s]*(please|thanks|thank you|then)[.!]*$", "", body).strip()
     body = body[:1].upper() + body[1:]
     return body if body.endswith((".", "!")) else body + "."
 
