@@ -37,12 +37,13 @@ WRAPPERS: tuple[tuple[str, ...], ...] = (
     ("direnv", "exec"),
 )
 # Environment wrappers whose command follows a marker word, after what names the environment
-# (`nix develop .#rust -c cargo test`, `direnv exec . pytest`).
+# (`nix develop .#rust -c cargo test`).
 COMMAND_AFTER: dict[tuple[str, ...], tuple[str, ...]] = {
     ("nix", "develop"): ("-c", "--command"),
     ("nix", "shell"): ("-c", "--command"),
 }
-# Environment wrappers whose first word after their options names the environment.
+# Environment wrappers whose first word after their options names the environment
+# (`direnv exec . pytest`).
 ENVIRONMENT_NAMED = frozenset([("direnv", "exec")])
 # Options of a wrapper that take a value (`uv run --with pytest-cov pytest`).
 WRAPPER_OPTIONS = frozenset(

@@ -93,6 +93,7 @@ TYPED = [
     ("Schema changes go through an alembic migration.", None),
     # a pronoun whose noun the sentence names is no pointer to the conversation
     ("Always keep decisions in DECISIONS/ with single-word names for them.", None),
+    ("Never pass the --force option a second time.", None),
 ]
 
 

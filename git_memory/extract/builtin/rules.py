@@ -197,7 +197,7 @@ _ONE_OFF = re.compile(
     # "… for this", "… like that", "the second option", "option B", "the red one"
     r"(?:for|with|about|on|to|like|from|in) (?:this|that)(?=\s*[.!]*\s*$)|"
     r"the (?:first|second|third|fourth|last|other|former|latter) (?:option|one|approach|choice"
-    r"|solution|proposal|suggestion|variant)|options? (?:[1-9]|[a-d])(?!\w)|the \w+ ones?)\b",
+    r"|solution|proposal|suggestion|variant)|options? (?:[1-9]|(?-i:[A-D]))(?!\w)|the \w+ ones?)\b",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(
