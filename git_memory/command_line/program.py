@@ -62,7 +62,8 @@ def program_words(command: Sequence[str]) -> list[str]:
                     rest = rest[rest.index(marker) + 1 :]  # `nix develop .#rust -c cargo test`
                 elif wrapper in words.COMMAND_AFTER:
                     rest = []  # `nix develop .#rust`: a shell opened, no command run in it
-                rest = skip_options(rest, words.WRAPPER_OPTIONS)
+                own = words.OWN_WRAPPER_OPTIONS.get(wrapper, frozenset())
+                rest = skip_options(rest, words.WRAPPER_OPTIONS | own)
                 if wrapper in words.ENVIRONMENT_NAMED:
                     rest = rest[1:]  # `direnv exec . pytest`: `.` names the folder, not the program
                 rest = rest[1:] if rest[:1] == ["--"] else rest

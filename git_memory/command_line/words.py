@@ -60,11 +60,14 @@ WRAPPER_OPTIONS = frozenset(
         "--env-file",
         "--env",
         "-e",
-        "-n",
-        "--name",
-        "--prefix",
     ]
 )
+# Options that take a value of one wrapper only (`conda run -n ml pytest`; `uv run -n` is
+# `--no-cache`, a switch).
+OWN_WRAPPER_OPTIONS: dict[tuple[str, ...], frozenset[str]] = {
+    wrapper: frozenset(["-n", "--name", "-p", "--prefix"])
+    for wrapper in (("conda", "run"), ("mamba", "run"), ("micromamba", "run"))
+}
 # Running a command in a container: what follows the service is the command
 # (`docker compose exec api pytest`).
 CONTAINER_RUNS: tuple[tuple[str, ...], ...] = (

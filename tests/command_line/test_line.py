@@ -150,6 +150,9 @@ def test_an_environment_keeps_its_wrapper_and_a_shell_opened_runs_nothing() -> N
     assert main is not None
     assert main.normal == "conda run -n ml pytest"
     assert parse("nix develop .#rust").main is None
+    uv = parse("uv run -n pytest").main  # uv's `-n` is `--no-cache`: a switch, not a name
+    assert uv is not None
+    assert uv.kind == "test"
     assert parse("nix develop").main is None
 
 
