@@ -150,7 +150,10 @@ def parse(text: str) -> Line:
 class _Reader:
     """The state of one pass over a line's pieces: directories, `set` options, steps."""
 
-    def __init__(self, directory: str | None = "") -> None:
+    def __init__(self, directory: str | None = "", around: tuple[str, ...] = ()) -> None:
+        # The environment a child shell runs in (`nix develop -c bash -lc '…'`): its
+        # commands run through it.
+        self.around = around
         self.steps: list[Step] = []
         self.stack: list[tuple[str | None, bool]] = []
         self.directory = directory
@@ -167,9 +170,10 @@ class _Reader:
                 self.directory, self.elsewhere = self.stack.pop()
 
     def _step(self, found: list[str], piece: Piece) -> None:
-        inner = _shell_string(found)
+        program = programs.program_words(found)
+        inner = _shell_string(program)
         if inner is not None:
-            self._inner(inner, piece)
+            self._inner(inner, piece, tuple(found[: len(found) - len(program)]))
             return
         if found[0] == "set":
             options = " ".join(found[1:])
@@ -177,8 +181,9 @@ class _Reader:
             self.errexit = self.errexit or bool(_ERREXIT.search(options))
         joiner = "&&" if self.errexit and piece.joiner in (";", "\n") else piece.joiner
         filters = tuple(command_of(tuple(f)) for f in piece.filters if unwrapped(f))
+        around = () if found[0] in CD else self.around
         step = Step(
-            command_of(tuple(found)),
+            command_of((*around, *found)),
             joiner,
             piece.piped,
             self.elsewhere,
@@ -190,9 +195,10 @@ class _Reader:
             self.elsewhere = programs.outside(found[-1])
             self.directory = join_directory(self.directory, found[-1])
 
-    def _inner(self, inner: str, piece: Piece) -> None:
-        """`bash -lc 'cd api && make test'`: the string's steps, run in a child shell."""
-        child = _Reader(self.directory)
+    def _inner(self, inner: str, piece: Piece, around: tuple[str, ...] = ()) -> None:
+        """`bash -lc 'cd api && make test'`: the string's steps, run in a child shell (inside
+        the environment `around` it, `nix develop -c bash -lc '…'`)."""
+        child = _Reader(self.directory, (*self.around, *around))
         child.elsewhere = self.elsewhere
         for part in pieces(inner)[0]:
             child.read(part)

@@ -150,6 +150,13 @@ def test_an_environment_keeps_its_wrapper_and_a_shell_opened_runs_nothing() -> N
     assert main is not None
     assert main.normal == "conda run -n ml pytest"
     assert parse("nix develop .#rust").main is None
+    # a shell started inside the environment runs each of its commands there
+    inside = parse("nix develop -c bash -lc 'cd kernel && cargo fmt --all && cargo test'")
+    assert [(step.command.normal, step.directory) for step in inside.steps] == [
+        ("cd kernel", ""),
+        ("nix develop -c cargo fmt --all", "kernel"),
+        ("nix develop -c cargo test", "kernel"),
+    ]
     uv = parse("uv run -n pytest").main  # uv's `-n` is `--no-cache`: a switch, not a name
     assert uv is not None
     assert uv.kind == "test"

@@ -246,6 +246,11 @@ def test_a_tool_missing_from_the_path_is_a_trap_fixed_by_the_projects_environmen
         _bash("cargo check", "bash: line 1: cargo: command not found\nExit code: 127", "failed"),
         _bash("nix develop -c cargo check", "    Finished `dev` profile [unoptimized] in 2.1s"),
     )
+    (in_a_shell,) = _traps(
+        _bash("cargo check", "bash: line 1: cargo: command not found\nExit code: 127", "failed"),
+        _bash("nix develop -c bash -lc 'cargo check'", "    Finished `dev` profile in 2.1s"),
+    )
+    assert in_a_shell.content == trap.content
     assert trap.content == (
         'Trap: `cargo check` fails with "bash: line 1: cargo: command not found"; run '
         "`nix develop -c cargo check` instead."
