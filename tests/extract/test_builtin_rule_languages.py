@@ -154,6 +154,12 @@ CORRECTIONS = [
     ("你又忘了把改动写进 CHANGELOG 了", None),  # you forgot again (zh)
     ("我之前说过，不要动迁移文件", None),  # I said before (zh)
     ("你沒有更新文件說明", None),  # you did not update (zh, Traditional characters)
+    ("前にも言ったよね、テストを書いてからコミットして。", None),  # I said it before (ja)
+    ("また変更履歴の更新を忘れてる", None),  # you forgot again (ja)
+    ("패키지 설치는 pnpm 쓰라고 했잖아", None),  # I told you to (ko)
+    ("eu já te disse para usar pnpm em todo o projeto", None),  # I already told you (pt)
+    ("Ich habe dir doch gesagt, dass wir im ganzen Projekt pnpm nutzen.", None),  # (de)
+    ("je t'ai déjà dit d'utiliser pnpm dans tout le projet", None),  # (fr)
 ]
 
 

@@ -222,6 +222,14 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue("ja", LANGUAGE, r"(?:日本語|英語)で", "常に日本語で回答してください。"),
     Cue(
         "ja",
+        CORRECTION,
+        # "I said it before", "you forgot again" (the plain forms: "ました" is an account)
+        r"言(?:った|ってた)(?:よね|でしょ|じゃん|のに|けど)|(?:また|何度も)[^。！!]{0,20}(?:忘れ|間違え)"
+        r"|忘れて(?:る|いる|います)",
+        "前にも言ったよね、テストを書いてからコミットして。",
+    ),
+    Cue(
+        "ja",
         ONE_OFF,
         r"今回|今日|今は|今から|上記|さっき|先ほど|とりあえず|この|その|これ|それ|あの"
         r"|ました|でした|だった|ことがない|ことがある",
@@ -255,6 +263,13 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
     Cue("ko", PREFERENCE, r"대신", "npm 대신 pnpm을 사용하세요."),
     Cue("ko", LANGUAGE, r"(?:한글|한국어|영어)로", "한글로 답변해줘."),
+    Cue(
+        "ko",
+        CORRECTION,
+        # "I told you to …", "you forgot again"
+        r"(?:라고|하라고|말) ?했(?:잖아|는데|지)|또 [^.!?]{0,15}(?:잊|빼먹|까먹)",
+        "패키지 설치는 pnpm 쓰라고 했잖아",
+    ),
     Cue(
         "ko",
         ONE_OFF,

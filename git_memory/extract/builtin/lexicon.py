@@ -235,6 +235,13 @@ _OWN: tuple[Cue, ...] = (
     ),
     Cue(
         "pt",
+        CORRECTION,
+        r"\b(?:eu )?(?:já )?te (?:disse|falei|pedi)\b|\bjá (?:disse|falei|pedi)\b"
+        r"|\bvocê (?:de novo |novamente )?(?:esqueceu|não atualizou|não rodou|não executou)\b",
+        "eu já te disse para usar pnpm em todo o projeto",
+    ),
+    Cue(
+        "pt",
         ONE_OFF,
         r"\bainda n[ãa]o\b|\bn[ãa]o funciona|\b(?:dá|dando|mesmo) erro\b"
         r"|\bcontinua (?:dando|com|sem)\b|\b(?:tinha|tenho) \w+(?:ado|ido)\b"
@@ -265,6 +272,13 @@ _OWN: tuple[Cue, ...] = (
         LANGUAGE,
         r"\bauf (?:deutsch|englisch|französisch|spanisch)\b",
         "Antworte IMMER auf Deutsch!",
+    ),
+    Cue(
+        "de",
+        CORRECTION,
+        r"\bich hab(?:e)? (?:dir |euch |ihnen |doch |das |es |schon |bereits )*(?:gesagt|gebeten)\b"
+        r"|\bdu hast [^.!?]{0,30}\b(?:vergessen|nicht aktualisiert|nicht ausgeführt)\b",
+        "Ich habe dir doch gesagt, dass wir im ganzen Projekt pnpm nutzen.",
     ),
     Cue(
         "de",
@@ -301,6 +315,14 @@ _OWN: tuple[Cue, ...] = (
         r"\ben (?:français|anglais|espagnol|allemand)\b"
         r"|\bparle(?:z)? (?:en )?(?:français|anglais)\b",
         "Réponds toujours en français, avec un ton bienveillant, clair et professionnel.",
+    ),
+    Cue(
+        "fr",
+        CORRECTION,
+        r"\bje (?:t'ai|vous ai|te l'ai|vous l'ai) (?:déjà )?(?:dit|demandé)\b|\bj'ai dit\b"
+        r"|\btu as (?:encore |de nouveau )?oublié\b"
+        r"|\btu n'as pas (?:mis à jour|lancé|exécuté|ajouté)\b",
+        "je t'ai déjà dit d'utiliser pnpm dans tout le projet",
     ),
     Cue(
         "fr",
