@@ -222,6 +222,12 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue("ja", LANGUAGE, r"(?:日本語|英語)で", "常に日本語で回答してください。"),
     Cue(
         "ja",
+        PREFERENCE,
+        r"ではなく|じゃなくて|の?代わりに|(?:の)?(?:ほう|方)が(?:いい|良い)|を優先",
+        "npmではなくpnpmを使ってください。",
+    ),
+    Cue(
+        "ja",
         CORRECTION,
         # "I said it before", "you forgot again" (the plain forms: "ました" is an account)
         r"言(?:った|ってた)(?:よね|でしょ|じゃん|のに|けど)|(?:また|何度も)[^。！!]{0,20}(?:忘れ|間違え)"
