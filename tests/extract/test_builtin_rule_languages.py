@@ -46,7 +46,7 @@ TYPED = [
     ("以后所有的claude skill 保存在我本地个人目录,而非项目目录", None),
     ("パッケージ管理はuvを利用し、pydanticで方をチェックしてください。", None),
     ("npm 대신 pnpm을 사용하세요.", None),
-    ("npmではなくpnpmを使ってください。", None),  # one thing rather than another (ja)
+    ("テストはjestではなくvitestで書いてください。", None),  # one thing rather than another (ja)
     ("исправь требования конституции так чтобы ты всегда работал со мной на русском", None),
     ("recuerda siempre explicarme en español", None),
     ("Sempre responda em português brasileiro", None),
