@@ -47,6 +47,8 @@ TYPED = [
     ("パッケージ管理はuvを利用し、pydanticで方をチェックしてください。", None),
     ("npm 대신 pnpm을 사용하세요.", None),
     ("テストはjestではなくvitestで書いてください。", None),  # one thing rather than another (ja)
+    ("앞으로는 패키지를 pnpm으로 설치해줘", None),  # from now on, with a tool (ko)
+    ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
     ("исправь требования конституции так чтобы ты всегда работал со мной на русском", None),
     ("recuerda siempre explicarme en español", None),
     ("Sempre responda em português brasileiro", None),
@@ -110,6 +112,7 @@ NOT_RULES = [
     "上記を修正してください。",  # the task at hand
     "今後のための記録とします。",  # an account, not a request
     "코드라인을 명시하지말고 다시 설명해",  # again: redo this answer
+    "이 버튼 색깔 바꿔줘",  # a request of the task at hand (ko)
     "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     "Tu n'as pas compris, tu devais remplir le constitution.md, pas créer une spec.",
     "puedo dictarte?",
