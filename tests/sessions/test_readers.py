@@ -69,6 +69,22 @@ def test_claude_blocks_are_grouped_by_message_id_and_paired_with_results() -> No
     assert observed_paths(turn) == ["/w/a.py"]
 
 
+def test_claude_rerun_handle_is_not_the_commands_output() -> None:
+    cwd = "/w"
+    calls = [
+        {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": command}}
+        for n, command in enumerate(["npx tsc --noEmit | head", "ls src"])
+    ]
+    records = [
+        claude_user("check the types", cwd),
+        claude_assistant(calls, cwd, "m1"),
+        tool_result("toolu_0", "[rerun: b8]", cwd),
+        tool_result("toolu_1", "app.ts\nmain.ts\n[rerun: b9]", cwd),
+    ]
+    (turn,) = _turns("claude-code", records)
+    assert [c.output for c in turn.tools] == ["", "app.ts\nmain.ts"]
+
+
 def test_claude_slash_command_opens_turn_with_its_arguments() -> None:
     text = (
         "<command-message>x</command-message>\n<command-name>/review</command-name>\n"

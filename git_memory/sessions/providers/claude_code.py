@@ -105,6 +105,10 @@ LOCAL_COMMANDS = frozenset(
     ]
 )
 _SEEN_LIMIT = 64
+# Claude Code ends a Bash result with a handle to run the command again ("…\n[rerun: b8]",
+# "[rerun: b3]" alone when the command printed nothing): the client's words, not the
+# command's output, so a silent command stays silent.
+_RERUN_HANDLE = re.compile(r"(?:\A|\n)\[rerun: [\w-]+\]\s*\Z")
 # `entrypoint` values of sessions driven by a program (the Agent SDKs), not a person.
 PROGRAM_ENTRYPOINTS = ("sdk",)
 
@@ -170,7 +174,7 @@ def _user(record: dict[str, Any], offset: int, ts: str | None, cwd: str | None) 
         elif block.get("type") == "tool_result":
             state = FAILED if block.get("is_error") is True else COMPLETED
             call_id = block.get("tool_use_id")
-            text = text_of(block.get("content"))
+            text = _RERUN_HANDLE.sub("", text_of(block.get("content")))
             call = call_id if isinstance(call_id, str) else None
             events.append(line_result((offset, ts, cwd), text, call, state))
     if texts:
