@@ -61,6 +61,27 @@ def test_claude_codes_note_of_no_output_is_silence() -> None:
     assert _worked("pnpm --filter api build | tail", note) == [], "a script may print nothing"
 
 
+@pytest.mark.parametrize(
+    "framed",
+    [
+        "Exit code: 0\nWall time: 2.1 seconds\nOutput:\n",  # Codex
+        "Chunk ID: 5c385b\nWall time: 0.0000 seconds\nProcess exited with code 0\n"
+        "Original token count: 0\nOutput:\n",  # Codex, later
+        "<exited with exit code 0>",  # Copilot CLI
+    ],
+)
+def test_codex_and_copilots_framing_of_no_output_is_silence(framed: str) -> None:
+    assert _worked("npx tsc --noEmit | tail -20", framed) == ["npx tsc --noEmit"]
+    report = framed.replace("Output:\n", "Output:\nsrc/a.ts(3,1): error TS2304: x\n")
+    if report != framed:  # what the tool printed inside the frame is read as its words
+        assert _worked("npx tsc --noEmit | tail -20", report) == []
+
+
+def test_gemini_clis_output_label_is_not_part_of_the_output() -> None:
+    framed = "Command: go test ./... | tail\nDirectory: (root)\nOutput: " + GO_OK
+    assert _worked("go test ./... | tail", framed) == ["go test ./..."]
+
+
 def test_a_runner_failure_line_is_a_failure_whatever_the_exit() -> None:
     call = ToolCall(
         call_id="c",

@@ -69,7 +69,7 @@ def test_claude_blocks_are_grouped_by_message_id_and_paired_with_results() -> No
     assert observed_paths(turn) == ["/w/a.py"]
 
 
-def test_claude_rerun_handle_is_not_the_commands_output() -> None:
+def test_what_claude_code_appends_to_a_result_is_not_the_commands_output() -> None:
     cwd = "/w"
     calls = [
         {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": command}}
@@ -79,7 +79,7 @@ def test_claude_rerun_handle_is_not_the_commands_output() -> None:
         claude_user("check the types", cwd),
         claude_assistant(calls, cwd, "m1"),
         tool_result("toolu_0", "[rerun: b8]", cwd),
-        tool_result("toolu_1", "app.ts\nmain.ts\n[rerun: b9]", cwd),
+        tool_result("toolu_1", "app.ts\nmain.ts\nShell cwd was reset to /w\n[rerun: b9]", cwd),
     ]
     (turn,) = _turns("claude-code", records)
     assert [c.output for c in turn.tools] == ["", "app.ts\nmain.ts"]

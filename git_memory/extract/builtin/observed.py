@@ -21,7 +21,15 @@ from git_memory.command_line.line import Line
 from git_memory.command_line.outcomes import line_outcomes
 from git_memory.command_line.reports import Outcome
 
-__all__ = ["Outcome", "awaited", "cut_short", "exit_field", "of_state", "segment_outcomes"]
+__all__ = [
+    "Outcome",
+    "awaited",
+    "cut_short",
+    "exit_field",
+    "of_state",
+    "own_output",
+    "segment_outcomes",
+]
 
 # The agent did not wait for the command to end: background launches, its own timeouts,
 # interruptions (Claude Code, Codex `exec_command` / code mode, Gemini CLI and Qwen Code,
@@ -60,10 +68,23 @@ def awaited(output: str) -> bool:
     return not (any(hint in lower for hint in _AWAIT_HINTS) and _NOT_AWAITED.search(output))
 
 
-# Lines an agent adds after a command's own output (Gemini CLI, Qwen Code).
-_AGENT_TRAILER = re.compile(r"^(?:Process Group PGID|Background PIDs|Signal|Exit Code|Error): ")
-# Lines an agent puts before a command's own output (Gemini CLI, Qwen Code).
-_AGENT_HEADER = re.compile(r"^(?:Command|Directory): ")
+# Lines an agent adds after a command's own output (Gemini CLI and Qwen Code: `Exit Code: 1`;
+# Copilot CLI: `<exited with exit code 0>`).
+_AGENT_TRAILER = re.compile(
+    r"^(?:Process Group PGID|Background PIDs|Signal|Exit Code|Error): "
+    r"|^<(?:command with id: \w+ )?exited with exit code -?\d+>\s*$"
+)
+# Lines an agent puts before a command's own output (Gemini CLI and Qwen Code: `Command:`,
+# `Directory:`; Codex: `Exit code: 0`, `Wall time: …`, `Chunk ID: …`, `Process exited with
+# code 0`, `Original token count: …`, `Total output lines: …`, then `Output:`; Claude Code:
+# `Exit code 1` before a failure's output).
+_AGENT_HEADER = re.compile(
+    r"^(?:Command|Directory): |^(?:Exit code:? -?\d+|Wall time: .*|Chunk ID: \w+"
+    r"|Process exited with code -?\d+|Original token count: \d+|Total output lines: \d+"
+    r"|Output:)\s*$"
+)
+# Gemini CLI and Qwen Code start the output on the line that says so (`Output: On branch`).
+_OUTPUT_LABEL = "Output: "
 # A progress line: an activity still going on ("vite v6.4.2 building for production...",
 # "transforming (8) node_modules/react/jsx-runtime.js").
 _IN_PROGRESS = re.compile(r"(?:\.\.\.|…)\s*$|^\s*[a-z]+ing \(\d+\) \S")
@@ -85,9 +106,9 @@ def exit_field(output: str) -> Outcome:
 
 
 def own_output(output: str) -> str:
-    """The command's output without the lines an agent added around it (Gemini CLI's
-    `Command:`/`Directory:` before it, `Exit Code:` after it, `Output: (empty)` for none;
-    Claude Code's `(Bash completed with no output)`)."""
+    """The command's output without the lines an agent added around it (`_AGENT_HEADER`,
+    `_AGENT_TRAILER`; Gemini CLI's `Output: (empty)` and Claude Code's `(Bash completed with
+    no output)` for none)."""
     lines = [line for line in output.splitlines() if line.strip()]
     while lines and _AGENT_TRAILER.match(lines[-1]):
         lines.pop()
@@ -95,6 +116,8 @@ def own_output(output: str) -> str:
         lines.pop(0)
     if lines[:1] and _NO_OUTPUT.match(lines[0]):
         lines.pop(0)
+    elif lines[:1] and lines[0].startswith(_OUTPUT_LABEL):
+        lines[0] = lines[0].removeprefix(_OUTPUT_LABEL)
     return "\n".join(lines)
 
 

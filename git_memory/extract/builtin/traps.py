@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from git_memory.command_line.signature import INVOCATION, PREFIX, error_line
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.observed import own_output
 from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_FIX,
     BuiltinFact,
@@ -280,17 +281,10 @@ def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
     return not edited and same_tool and _prefix(failed.main) != _prefix(later.main)
 
 
-# What an agent frames a command's output with (Claude Code, Codex, Gemini CLI, Copilot CLI):
-# a failure that printed nothing else said nothing but its exit code.
-_FRAMING = re.compile(
-    r"^(?:Exit code:? -?\d+|Process exited with code -?\d+|Wall time: .*|Output:|Command: .*"
-    r"|Chunk ID: \w+|Original token count: \d+|<exited with exit code -?\d+>)?$"
-)
-
-
 def _silent(output: str) -> bool:
-    """The failure printed nothing but its exit code."""
-    return all(_FRAMING.match(line.strip()) for line in output.splitlines())
+    """The failure printed nothing but its exit code: nothing beside what the agent framed
+    the output with (`observed.own_output`)."""
+    return not own_output(output).strip()
 
 
 def _prefix(segment: shell.Segment) -> tuple[str, ...]:

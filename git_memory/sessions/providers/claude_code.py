@@ -105,10 +105,11 @@ LOCAL_COMMANDS = frozenset(
     ]
 )
 _SEEN_LIMIT = 64
-# Claude Code ends a Bash result with a handle to run the command again ("…\n[rerun: b8]",
-# "[rerun: b3]" alone when the command printed nothing): the client's words, not the
-# command's output, so a silent command stays silent.
-_RERUN_HANDLE = re.compile(r"(?:\A|\n)\[rerun: [\w-]+\]\s*\Z")
+# What Claude Code appends to a Bash result: a handle to run the command again ("…\n[rerun:
+# b8]", "[rerun: b3]" alone when the command printed nothing) and where it put the shell back
+# ("Shell cwd was reset to /…"). The client's words, not the command's output: a silent
+# command stays silent.
+_CLIENT_TRAILER = re.compile(r"(?:\A|\n)(?:\[rerun: [\w-]+\]|Shell cwd was reset to [^\n]*)\s*\Z")
 # `entrypoint` values of sessions driven by a program (the Agent SDKs), not a person.
 PROGRAM_ENTRYPOINTS = ("sdk",)
 
@@ -174,12 +175,19 @@ def _user(record: dict[str, Any], offset: int, ts: str | None, cwd: str | None) 
         elif block.get("type") == "tool_result":
             state = FAILED if block.get("is_error") is True else COMPLETED
             call_id = block.get("tool_use_id")
-            text = _RERUN_HANDLE.sub("", text_of(block.get("content")))
+            text = _own_output(text_of(block.get("content")))
             call = call_id if isinstance(call_id, str) else None
             events.append(line_result((offset, ts, cwd), text, call, state))
     if texts:
         events.insert(0, Event(USER, offset, ts, cwd, text="\n\n".join(texts)))
     return events
+
+
+def _own_output(text: str) -> str:
+    """A tool result without the lines Claude Code appended to it."""
+    while (found := _CLIENT_TRAILER.search(text)) is not None:
+        text = text[: found.start()]
+    return text
 
 
 def _command_text(content: str) -> str | None:
