@@ -31,6 +31,12 @@ NOISE = re.compile(
     r"|at |❯ |→ |[-=_*~⎯]{3,}(?! ?FAIL)|\s*\^+\s*$|\d+ (passed|failed)"
     r"|.*Error: Process completed with exit code)"
 )
+# What a login shell's start-up files print before every command (`~/.profile: line 5:
+# compdef: command not found`): the machine's words, not the command's.
+STARTUP = re.compile(
+    r"^(?:[\w-]+: )?(?:~|/[^\s:]*)/\.(?:profile|bash_profile|bash_login|bashrc|zshrc|zprofile"
+    r"|zshenv|zlogin): line \d+: "
+)
 # Decoration before an error: pytest's `E`, npm's, a log level, a quote, Gemini CLI's
 # `Output:` framing of a shell result.
 PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+|Output:\s+)")
@@ -73,9 +79,15 @@ def error_line(output: str) -> str:
     """The output line a person would quote as the error (colour and decoration removed;
     "" when no line reads as an error)."""
     lines = [PREFIX.sub("", ANSI.sub("", line).strip()) for line in output.splitlines()]
-    lines = [line for line in lines if line and not NOISE.match(line)]
+    lines = [line for line in lines if line and not NOISE.match(line) and not STARTUP.match(line)]
     real = [line for line in lines if not ENVIRONMENT.search(line)]
     return _first_error(real) or _first_error(lines)
+
+
+def invocation_error(output: str) -> bool:
+    """Whether the output tells of an error in how the command was invoked or what its
+    environment lacks (`INVOCATION`), in the command's own lines."""
+    return any(INVOCATION.search(line) and not STARTUP.match(line) for line in output.splitlines())
 
 
 def _first_error(lines: list[str]) -> str:

@@ -7,7 +7,7 @@ import pytest
 from git_memory.command_line.line import parse
 from git_memory.command_line.outcomes import line_outcomes
 from git_memory.command_line.reports import REPORTS, SILENT, Outcome, Report
-from git_memory.command_line.signature import error_line, error_signature
+from git_memory.command_line.signature import error_line, error_signature, invocation_error
 
 W, F, U = Outcome.WORKED, Outcome.FAILED, Outcome.UNKNOWN
 # A command of each kind a row reports on (None: a runner's or build tool's own verdict).
@@ -154,3 +154,16 @@ def test_a_stack_frame_is_never_the_error_quoted() -> None:
     assert error_line("error: this project requires node >= 20") == (
         "error: this project requires node >= 20"
     )
+
+
+STARTUP_NOISE = "~/.profile: line 5: compdef: command not found\n"
+
+
+def test_what_the_shells_start_up_files_print_is_not_the_commands_error() -> None:
+    """A login shell whose start-up file fails prints the same line before every command:
+    the error is the command's own, and a red test is no error in how it was invoked."""
+    red = "FAILED tests/test_cart.py::test_total - assert 3 == 4\n1 failed in 0.2s"
+    assert error_line(STARTUP_NOISE + red).startswith("FAILED tests/test_cart.py")
+    assert not invocation_error(STARTUP_NOISE + red)
+    assert invocation_error(STARTUP_NOISE + "ModuleNotFoundError: No module named 'x'")
+    assert error_line(STARTUP_NOISE) == ""

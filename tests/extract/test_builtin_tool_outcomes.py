@@ -77,6 +77,14 @@ def test_codex_and_copilots_framing_of_no_output_is_silence(framed: str) -> None
         assert _worked("npx tsc --noEmit | tail -20", report) == []
 
 
+def test_what_the_shells_start_up_files_print_is_no_output_of_the_command() -> None:
+    framed = (
+        "Exit code: 0\nWall time: 2 seconds\nOutput:\n"
+        "~/.profile: line 5: compdef: command not found\n"
+    )
+    assert _worked("npx tsc --noEmit | tail -20", framed) == ["npx tsc --noEmit"]
+
+
 def test_gemini_clis_output_label_is_not_part_of_the_output() -> None:
     framed = "Command: go test ./... | tail\nDirectory: (root)\nOutput: " + GO_OK
     assert _worked("go test ./... | tail", framed) == ["go test ./..."]

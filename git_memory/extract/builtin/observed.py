@@ -20,6 +20,7 @@ import re
 from git_memory.command_line.line import Line
 from git_memory.command_line.outcomes import line_outcomes
 from git_memory.command_line.reports import Outcome
+from git_memory.command_line.signature import STARTUP
 
 __all__ = [
     "Outcome",
@@ -108,11 +109,11 @@ def exit_field(output: str) -> Outcome:
 def own_output(output: str) -> str:
     """The command's output without the lines an agent added around it (`_AGENT_HEADER`,
     `_AGENT_TRAILER`; Gemini CLI's `Output: (empty)` and Claude Code's `(Bash completed with
-    no output)` for none)."""
+    no output)` for none) and what the shell's start-up files printed before it."""
     lines = [line for line in output.splitlines() if line.strip()]
     while lines and _AGENT_TRAILER.match(lines[-1]):
         lines.pop()
-    while lines and _AGENT_HEADER.match(lines[0]):
+    while lines and (_AGENT_HEADER.match(lines[0]) or STARTUP.match(lines[0])):
         lines.pop(0)
     if lines[:1] and _NO_OUTPUT.match(lines[0]):
         lines.pop(0)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from git_memory.command_line.signature import INVOCATION, PREFIX, error_line
+from git_memory.command_line.signature import PREFIX, error_line, invocation_error
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import own_output
 from git_memory.extract.builtin.renderers import (
@@ -125,7 +125,7 @@ def _same_again(
         return None  # the session added the script to the project: nothing a teammate meets
     new = [plain_words(s) for s in later.setups if s not in failed.setups]
     steps = _unique(steps + new)
-    environmental = bool(INVOCATION.search(failed.output))
+    environmental = bool(invocation_error(failed.output))
     if steps and (not edited or environmental):
         return _fact("prerequisite", failed, later, error, " && ".join(steps), failing=subject)
     path = _named_file(error_line(failed.output), configured, edited)
@@ -272,7 +272,7 @@ def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
     code, another command of its kind that worked with no edit in between."""
     if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
         return False
-    if INVOCATION.search(failed.output):
+    if invocation_error(failed.output):
         return True
     if not edited and _silent(failed.output):
         return True  # `npm test` exited 1 with no word, `npx vitest run` then worked
