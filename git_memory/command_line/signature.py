@@ -31,11 +31,15 @@ NOISE = re.compile(
     r"|at |❯ |→ |[-=_*~⎯]{3,}(?! ?FAIL)|\s*\^+\s*$|\d+ (passed|failed)"
     r"|.*Error: Process completed with exit code)"
 )
-# What a login shell's start-up files print before every command (`~/.profile: line 5:
-# compdef: command not found`): the machine's words, not the command's.
+# What a login shell's start-up files print before every command: the person's dotfiles
+# (`~/.profile: line 5: compdef: command not found`, `~/.nvm/nvm.sh: line 3: …`) and the
+# machine's scripts they source (`/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18:
+# /bin/ps: Operation not permitted`). The machine's words, not the command's; the shell
+# running the command (`/usr/bin/bash: line 2: firebase: command not found`) is not one.
 STARTUP = re.compile(
-    r"^(?:[\w-]+: )?(?:~|/[^\s:]*)/\.(?:profile|bash_profile|bash_login|bashrc|zshrc|zprofile"
-    r"|zshenv|zlogin): line \d+: "
+    r"^(?:[\w-]+: )?(?:(?:~|/(?:home|Users)/[^/\s:]+|/root)/\.[^\s:]+"
+    r"|/(?:opt|usr|etc)/[^\s:]+\.sh|/etc/(?:profile|bashrc|bash\.bashrc|zshrc|zprofile|zshenv))"
+    r": line \d+: "
 )
 # Decoration before an error: pytest's `E`, npm's, a log level, a quote, Gemini CLI's
 # `Output:` framing of a shell result.

@@ -167,3 +167,12 @@ def test_what_the_shells_start_up_files_print_is_not_the_commands_error() -> Non
     assert not invocation_error(STARTUP_NOISE + red)
     assert invocation_error(STARTUP_NOISE + "ModuleNotFoundError: No module named 'x'")
     assert error_line(STARTUP_NOISE) == ""
+    homebrew = (
+        "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not "
+        "permitted\n"
+    )
+    assert not invocation_error(homebrew + red)
+    # the shell that runs the command speaks for it
+    missing = "/usr/bin/bash: line 2: firebase: command not found"
+    assert invocation_error(homebrew + missing)
+    assert error_line(homebrew + missing) == missing
