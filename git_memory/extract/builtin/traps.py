@@ -125,7 +125,7 @@ def _same_again(
         return None  # the session added the script to the project: nothing a teammate meets
     new = [plain_words(s) for s in later.setups if s not in failed.setups]
     steps = _unique(steps + new)
-    environmental = bool(invocation_error(failed.output))
+    environmental = invocation_error(failed.output)
     if steps and (not edited or environmental):
         return _fact("prerequisite", failed, later, error, " && ".join(steps), failing=subject)
     path = _named_file(error_line(failed.output), configured, edited)

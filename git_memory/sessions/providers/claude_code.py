@@ -175,7 +175,7 @@ def _user(record: dict[str, Any], offset: int, ts: str | None, cwd: str | None) 
         elif block.get("type") == "tool_result":
             state = FAILED if block.get("is_error") is True else COMPLETED
             call_id = block.get("tool_use_id")
-            text = _own_output(text_of(block.get("content")))
+            text = _without_client_lines(text_of(block.get("content")))
             call = call_id if isinstance(call_id, str) else None
             events.append(line_result((offset, ts, cwd), text, call, state))
     if texts:
@@ -183,7 +183,7 @@ def _user(record: dict[str, Any], offset: int, ts: str | None, cwd: str | None) 
     return events
 
 
-def _own_output(text: str) -> str:
+def _without_client_lines(text: str) -> str:
     """A tool result without the lines Claude Code appended to it."""
     while (found := _CLIENT_TRAILER.search(text)) is not None:
         text = text[: found.start()]
