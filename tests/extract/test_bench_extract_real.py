@@ -14,6 +14,8 @@ from tests.perf.bench_extract_real import (
     PARTS,
     QUICK,
     Measured,
+    by_kind,
+    by_language,
     details,
     in_part,
     install,
@@ -187,6 +189,31 @@ def test_the_test_part_is_printed_as_totals_and_never_as_verdicts() -> None:
     assert figures["test_unseen"]["repositories"] == 1
     assert figures["all"]["candidates"] == 2
     assert figures["all"]["non_english"] == 1.0
+
+
+def test_totals_per_kind_and_language_add_up_and_name_no_verdict() -> None:
+    said = "`make check` runs the checks (worked in 2 sessions)."
+    keep = {**_label("KEEP", "make check"), "why": "seen"}
+    other = {**_label("KEEP", "make lint"), "why": "missed"}
+    held = _measured(
+        _named_in("test", "held"),
+        "issue 39",
+        [(Candidate("h", said, said), keep), (Candidate("h", "Never push.", "Never push."), None)],
+        [keep, other],
+    )
+    kinds = by_kind([held])["test"]
+    assert kinds == {
+        "command": {
+            "keep_labelled": 2, "candidates": 1, "keep": 1, "maybe": 0, "noise": 0,
+            "unlabelled": 0,
+        },
+        "rule": {
+            "keep_labelled": 0, "candidates": 1, "keep": 0, "maybe": 0, "noise": 0,
+            "unlabelled": 1,
+        },
+    }  # fmt: skip
+    assert by_language([held])["test"] == {"ko": kinds}
+    assert "make" not in json.dumps(by_language([held]))
 
 
 def test_a_repository_seen_in_round_one_is_not_counted_as_unseen() -> None:

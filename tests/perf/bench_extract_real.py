@@ -28,7 +28,9 @@ after round one, whose sessions were never tuned on) and `all`, each holding:
   writes in a language other than English);
 and `seconds_per_session`: extraction (indexing included) per session, over every part.
 `--details` prints the tuning part's candidates with their verdicts, and its KEEP labels
-missed, to stderr. `--quick` runs three small repositories only; `--repos a/b,c/d` names them.
+missed, to stderr; `--by-kind` and `--by-language` print every part's totals per kind of
+memory, and per language and kind, to stderr (totals only, for the test part too). `--quick`
+runs three small repositories only; `--repos a/b,c/d` names them.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -269,21 +272,41 @@ def by_kind(measured: list[Measured]) -> dict[str, Any]:
     """Each part's totals per kind of memory: KEEP labels found of those labelled, and the
     candidates with what they matched. Totals only, so the test part can be read this way
     too without showing a single one of its verdicts."""
+    return {
+        name: _kind_totals([m for m in measured if in_part(m.repository, name)]) for name in PARTS
+    }
+
+
+def by_language(measured: list[Measured]) -> dict[str, Any]:
+    """Each part's totals per language and kind of memory (`by_kind`), a repository counted
+    in the language most of its sessions are in. Totals only."""
     result: dict[str, Any] = {}
     for name in PARTS:
-        chosen = [m for m in measured if in_part(m.repository, name)]
-        kinds: dict[str, dict[str, int]] = {}
-        for m in chosen:
-            for label in m.repository.labels:
-                if label["verdict"] == "KEEP":
-                    row = kinds.setdefault(_kind(label["kind"]), _zero())
-                    row["keep_labelled"] += 1
-            for candidate, label in m.pairs:
-                row = kinds.setdefault(candidate.kind, _zero())
-                row["candidates"] += 1
-                row[label["verdict"].lower() if label else "unlabelled"] += 1
-        result[name] = dict(sorted(kinds.items()))
+        languages: dict[str, list[Measured]] = {}
+        for m in measured:
+            if in_part(m.repository, name):
+                languages.setdefault(_language(m.repository), []).append(m)
+        result[name] = {lang: _kind_totals(ms) for lang, ms in sorted(languages.items())}
     return result
+
+
+def _language(repository: Repository) -> str:
+    spoken = Counter(str(session["language"]) for session in repository.sessions)
+    return spoken.most_common(1)[0][0] if spoken else "?"
+
+
+def _kind_totals(chosen: list[Measured]) -> dict[str, dict[str, int]]:
+    kinds: dict[str, dict[str, int]] = {}
+    for m in chosen:
+        for label in m.repository.labels:
+            if label["verdict"] == "KEEP":
+                row = kinds.setdefault(_kind(label["kind"]), _zero())
+                row["keep_labelled"] += 1
+        for candidate, label in m.pairs:
+            row = kinds.setdefault(candidate.kind, _zero())
+            row["candidates"] += 1
+            row[label["verdict"].lower() if label else "unlabelled"] += 1
+    return dict(sorted(kinds.items()))
 
 
 def _kind(kind: str) -> str:
@@ -333,6 +356,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--by-kind", action="store_true", help="each part's totals per kind of memory, to stderr"
     )
+    parser.add_argument(
+        "--by-language",
+        action="store_true",
+        help="each part's totals per language and kind of memory, to stderr",
+    )
     args = parser.parse_args(argv)
     repos = args.repos.split(",") if args.repos else list(QUICK) if args.quick else None
     with tempfile.TemporaryDirectory(prefix="bench-extract-real-") as tmp:
@@ -341,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
         print(*details(measured), sep="\n", file=sys.stderr)
     if args.by_kind:
         print(json.dumps(by_kind(measured)), file=sys.stderr)
+    if args.by_language:
+        print(json.dumps(by_language(measured)), file=sys.stderr)
     print(json.dumps(report(measured)))
     return 0
 
