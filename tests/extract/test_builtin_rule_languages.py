@@ -48,6 +48,10 @@ TYPED = [
     ("npm 대신 pnpm을 사용하세요.", None),
     ("テストはjestではなくvitestで書いてください。", None),  # one thing rather than another (ja)
     ("앞으로는 패키지를 pnpm으로 설치해줘", None),  # from now on, with a tool (ko)
+    # what the project is built with, as "we use pnpm" (zh, ja, ko)
+    ("我们用 pnpm 管理依赖", None),
+    ("うちはパッケージ管理にpnpmを使っています。", None),
+    ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
     ("исправь требования конституции так чтобы ты всегда работал со мной на русском", None),
     ("recuerda siempre explicarme en español", None),
@@ -113,6 +117,8 @@ NOT_RULES = [
     "今後のための記録とします。",  # an account, not a request
     "코드라인을 명시하지말고 다시 설명해",  # again: redo this answer
     "이 버튼 색깔 바꿔줘",  # a request of the task at hand (ko)
+    "我们用这个方法试试",  # "we use" a way of the moment, no tool (zh)
+    "我们现在用 npm",  # what is used now (zh)
     "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     "Tu n'as pas compris, tu devais remplir le constitution.md, pas créer une spec.",
     "puedo dictarte?",

@@ -16,7 +16,8 @@ no rule about nothing (a `not-a-rule` cue), and:
   adopts a tool (`uvを利用し`, `统一使用 pnpm`): in
   Japanese and Korean by the topic it sets a convention for (`パッケージ管理は`) or by the
   tool's name, in Chinese (no topic particle) when it holds for all of the project (`统一`,
-  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`); or a norm for the
+  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`); says what the team
+  or the project uses, a tool named (`我们用 pnpm 管理依赖`, as "we use pnpm"); or a norm for the
   project's engineering: a normative modal with its code, tests, commits or documentation as
   the subject (`所有代码必须通过 TypeScript 类型检查`), not a page or a feature of the task.
 """
@@ -42,6 +43,7 @@ from git_memory.extract.builtin.cue_forms import (
     QUESTION,
     STANDING,
     SUBJECT,
+    TEAM,
 )
 from git_memory.extract.builtin.lexicon import forms_of
 from git_memory.extract.builtin.scripts import CJK, languages_of
@@ -122,6 +124,8 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
     if {OBLIGATION, SUBJECT} <= forms:
         return True  # a norm for the project's engineering: "所有代码必须通过…检查"
     tools = set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
+    if TEAM in forms and tools:
+        return True  # what the project is built with: "我们用 pnpm 管理依赖"
     if HENCEFORTH in forms and (CONVENTION in forms or tools):
         return True  # from now on, for all of a kind or with a tool: "以后都用 pnpm"
     if DIRECTIVE not in forms and PREFERENCE not in forms:
