@@ -50,6 +50,7 @@ TYPED = [
     ("앞으로는 패키지를 pnpm으로 설치해줘", None),  # from now on, with a tool (ko)
     # what the project is built with, as "we use pnpm" (zh, ja, ko)
     ("我们用 pnpm 管理依赖", None),
+    ("我们的后端用 Go 写", None),  # "our backend uses Go" (zh)
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
@@ -119,6 +120,7 @@ NOT_RULES = [
     "이 버튼 색깔 바꿔줘",  # a request of the task at hand (ko)
     "我们用这个方法试试",  # "we use" a way of the moment, no tool (zh)
     "我们现在用 npm",  # what is used now (zh)
+    "我们的页面用红色",  # "our page uses red": no tool (zh)
     "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     "Tu n'as pas compris, tu devais remplir le constitution.md, pas créer une spec.",
     "puedo dictarte?",
