@@ -51,6 +51,12 @@ TYPED = [
     # what the project is built with, as "we use pnpm" (zh, ja, ko)
     ("我们用 pnpm 管理依赖", None),
     ("我们的后端用 Go 写", None),  # "our backend uses Go" (zh)
+    ("En este proyecto usamos pnpm para todo.", None),  # es
+    ("Nós usamos pnpm neste projeto.", None),  # pt
+    ("Wir verwenden pnpm in diesem Projekt.", None),  # de
+    ("Nous utilisons pnpm dans ce projet.", None),  # fr
+    ("Мы используем pnpm в этом проекте.", None),  # ru
+    ("Chúng tôi dùng pnpm cho dự án này.", None),  # vi: "this project" is no task at hand
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
@@ -121,6 +127,7 @@ NOT_RULES = [
     "我们用这个方法试试",  # "we use" a way of the moment, no tool (zh)
     "我们现在用 npm",  # what is used now (zh)
     "我们的页面用红色",  # "our page uses red": no tool (zh)
+    "Usamos la segunda opción que propusiste.",  # "we use" a choice of the moment (es)
     "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     "Tu n'as pas compris, tu devais remplir le constitution.md, pas créer une spec.",
     "puedo dictarte?",

@@ -24,6 +24,7 @@ from git_memory.extract.builtin.cue_forms import (
     PROHIBITION,
     QUESTION,
     STANDING,
+    TEAM,
     Cue,
 )
 from git_memory.extract.builtin.cues_cjk import CJK_CUES
@@ -207,6 +208,7 @@ _OWN: tuple[Cue, ...] = (
         "La detección dinámica (Etherscan `tokentx`) sigue sin funcionar (sin verificar / rota).",
     ),
     Cue("es", QUESTION, r"^(?:¿|por qué|cómo|qué|cuál|dónde|cuándo|puedo)\b", "puedo dictarte?"),
+    Cue("es", TEAM, r"\b(?:usamos|utilizamos|trabajamos con)\b", "Usamos pnpm, no npm."),
     # --- Portuguese ---
     Cue(
         "pt",
@@ -248,6 +250,7 @@ _OWN: tuple[Cue, ...] = (
         r"|\b(?:por enquanto|por agora|desta vez|hoje)\b",
         "O link para lab2 ainda não funciona pois a pasta ainda se encontra vazia.",
     ),
+    Cue("pt", TEAM, r"\b(?:usamos|utilizamos|trabalhamos com)\b", "Nós usamos pnpm neste projeto."),
     # --- German ---
     Cue(
         "de",
@@ -287,6 +290,12 @@ _OWN: tuple[Cue, ...] = (
         r"|\b(?:gleiche|gleichen|selbe|selben) fehler\b|\bich habe (?!dir|euch|ihnen)"
         r"|\b(?:vorerst|erstmal|erst mal|diesmal|heute)\b",
         "Git funktioniert immer noch nicht",
+    ),
+    Cue(
+        "de",
+        TEAM,
+        r"\bwir (?:verwenden|nutzen|benutzen|arbeiten mit)\b",
+        "Wir verwenden pnpm in diesem Projekt.",
     ),
     # --- French ---
     Cue(
@@ -331,6 +340,12 @@ _OWN: tuple[Cue, ...] = (
         r"|\bj'ai (?!dit)|\bje n'ai\b|\btoujours (?:la|le|les) mêmes?\b"
         r"|\b(?:pour l'instant|pour le moment|cette fois|aujourd'hui)\b",
         "Si cela ne fonctionne toujours pas, essayez de localiser l'outil installé.",
+    ),
+    Cue(
+        "fr",
+        TEAM,
+        r"\b(?:nous utilisons|nous travaillons avec|on utilise)\b",
+        "Nous utilisons pnpm dans ce projet.",
     ),
     # --- Russian ---
     Cue(
@@ -416,6 +431,7 @@ _OWN: tuple[Cue, ...] = (
         r"(?:\bсейчас\b|\bпока\b(?! я не)|в этот раз|на этот раз|\bсегодня\b|\bвременно\b)",
         "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     ),
+    Cue("ru", TEAM, r"\bмы (?:используем|пользуемся|работаем с)\b", "Мы используем pnpm."),
     # --- Vietnamese ---
     Cue(
         "vi",
@@ -454,7 +470,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "vi",
         ONE_OFF,
-        r"\b(?:bây giờ|lần này|hôm nay|tạm thời|vừa rồi|trước mắt|này)\b",
+        # "này" (this) is the task's, except in "dự án này" (this project), as in English
+        r"\b(?:bây giờ|lần này|hôm nay|tạm thời|vừa rồi|trước mắt|(?<!dự án )(?<!repo )này)\b",
         "Chạy 262 cơ chế trên toàn bộ 168 mã D1 thay vì 5 mã như hôm nay.",
     ),
     Cue(
@@ -462,6 +479,12 @@ _OWN: tuple[Cue, ...] = (
         QUESTION,
         r"\b(?:tại sao|vì sao|thế nào|là gì|được không|có phải)\b",
         "Tại sao phải dùng Nginx làm Reverse Proxy mà không trỏ thẳng?",
+    ),
+    Cue(
+        "vi",
+        TEAM,
+        r"\bchúng (?:tôi|ta|mình) (?:dùng|sử dụng)\b",
+        "Chúng tôi dùng pnpm cho toàn bộ dự án.",
     ),
 )
 CUES: tuple[Cue, ...] = (*_OWN, *CJK_CUES)
