@@ -6,8 +6,9 @@ A sentence ends at `.`, `!` or `?` before a capital of any alphabet (`¿¡` incl
 line's end. It states a rule when it is no question, no task at hand (a `one-off` cue) and
 no rule about nothing (a `not-a-rule` cue), and:
 - in a language written in Latin or Cyrillic letters (Vietnamese among them): it holds every
-  time, forbids, prefers, names the language to work in, or corrects the agent's last
-  action; at least three words;
+  time, forbids, prefers, names the language to work in, says what the team uses with a tool
+  named (`usamos pnpm`, as "we use pnpm"), or corrects the agent's last action; at least
+  three words;
 - in Chinese, Japanese or Korean: it holds every time, names the language to work in,
   forbids, corrects the agent's last action, or is a request that holds every time (`每次
   修改后请更新…`: "always", "every time" without a request is as often what a program keeps
@@ -17,7 +18,7 @@ no rule about nothing (a `not-a-rule` cue), and:
   Japanese and Korean by the topic it sets a convention for (`パッケージ管理は`) or by the
   tool's name, in Chinese (no topic particle) when it holds for all of the project (`统一`,
   `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`); says what the team
-  or the project uses, a tool named (`我们用 pnpm 管理依赖`, as "we use pnpm"); or a norm for the
+  or the project uses, a tool named (`我们用 pnpm 管理依赖`); or a norm for the
   project's engineering: a normative modal with its code, tests, commits or documentation as
   the subject (`所有代码必须通过 TypeScript 类型检查`), not a page or a feature of the task.
 """
