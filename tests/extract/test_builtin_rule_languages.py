@@ -57,6 +57,12 @@ TYPED = [
     ("Nous utilisons pnpm dans ce projet.", None),  # fr
     ("Мы используем pnpm в этом проекте.", None),  # ru
     ("Chúng tôi dùng pnpm cho dự án này.", None),  # vi: "this project" is no task at hand
+    # "this project uses …" (es, pt, de, fr, ru)
+    ("Este proyecto usa vite para el frontend.", None),
+    ("Este projeto usa vite no frontend.", None),
+    ("Dieses Projekt verwendet vite für das Frontend.", None),
+    ("Ce projet utilise vite pour le frontend.", None),
+    ("Этот проект использует vite для фронтенда.", None),
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)

@@ -208,7 +208,12 @@ _OWN: tuple[Cue, ...] = (
         "La detección dinámica (Etherscan `tokentx`) sigue sin funcionar (sin verificar / rota).",
     ),
     Cue("es", QUESTION, r"^(?:¿|por qué|cómo|qué|cuál|dónde|cuándo|puedo)\b", "puedo dictarte?"),
-    Cue("es", TEAM, r"\b(?:usamos|utilizamos|trabajamos con)\b", "Usamos pnpm, no npm."),
+    Cue(
+        "es",
+        TEAM,
+        r"\b(?:usamos|utilizamos|trabajamos con)\b|\b(?:este|el) proyecto (?:usa|utiliza)\b",
+        "Usamos pnpm, no npm.",
+    ),
     # --- Portuguese ---
     Cue(
         "pt",
@@ -250,7 +255,12 @@ _OWN: tuple[Cue, ...] = (
         r"|\b(?:por enquanto|por agora|desta vez|hoje)\b",
         "O link para lab2 ainda não funciona pois a pasta ainda se encontra vazia.",
     ),
-    Cue("pt", TEAM, r"\b(?:usamos|utilizamos|trabalhamos com)\b", "Nós usamos pnpm neste projeto."),
+    Cue(
+        "pt",
+        TEAM,
+        r"\b(?:usamos|utilizamos|trabalhamos com)\b|\b(?:este|o) projeto (?:usa|utiliza)\b",
+        "Nós usamos pnpm neste projeto.",
+    ),
     # --- German ---
     Cue(
         "de",
@@ -294,7 +304,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "de",
         TEAM,
-        r"\bwir (?:verwenden|nutzen|benutzen|arbeiten mit)\b",
+        r"\bwir (?:verwenden|nutzen|benutzen|arbeiten mit)\b"
+        r"|\b(?:dieses|das) projekt (?:verwendet|nutzt|benutzt)\b",
         "Wir verwenden pnpm in diesem Projekt.",
     ),
     # --- French ---
@@ -344,7 +355,7 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "fr",
         TEAM,
-        r"\b(?:nous utilisons|nous travaillons avec|on utilise)\b",
+        r"\b(?:nous utilisons|nous travaillons avec|on utilise|(?:ce|le) projet utilise)\b",
         "Nous utilisons pnpm dans ce projet.",
     ),
     # --- Russian ---
@@ -431,7 +442,12 @@ _OWN: tuple[Cue, ...] = (
         r"(?:\bсейчас\b|\bпока\b(?! я не)|в этот раз|на этот раз|\bсегодня\b|\bвременно\b)",
         "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     ),
-    Cue("ru", TEAM, r"\bмы (?:используем|пользуемся|работаем с)\b", "Мы используем pnpm."),
+    Cue(
+        "ru",
+        TEAM,
+        r"\bмы (?:используем|пользуемся|работаем с)\b|\bпроект использует\b",
+        "Мы используем pnpm.",
+    ),
     # --- Vietnamese ---
     Cue(
         "vi",
