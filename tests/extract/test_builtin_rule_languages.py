@@ -63,6 +63,13 @@ TYPED = [
     ("Dieses Projekt verwendet vite für das Frontend.", None),
     ("Ce projet utilise vite pour le frontend.", None),
     ("Этот проект использует vite для фронтенда.", None),
+    # "stop doing …" (es, pt, de, fr, ru, ja)
+    ("Deja de usar npm en este proyecto.", None),
+    ("Pare de usar npm neste projeto.", None),
+    ("Hör auf, npm zu benutzen.", None),
+    ("Arrête d'utiliser npm dans ce projet.", None),
+    ("Перестань использовать npm в этом проекте.", None),
+    ("もうnpmは使わないで", None),
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
@@ -134,6 +141,7 @@ NOT_RULES = [
     "我们现在用 npm",  # what is used now (zh)
     "我们的页面用红色",  # "our page uses red": no tool (zh)
     "Usamos la segunda opción que propusiste.",  # "we use" a choice of the moment (es)
+    "El servidor deja de responder después de un rato.",  # what a program does (es)
     "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     "Tu n'as pas compris, tu devais remplir le constitution.md, pas créer une spec.",
     "puedo dictarte?",

@@ -236,6 +236,13 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "ja",
+        PROHIBITION,
+        # "no more …": "もうnpmは使わないで"
+        r"もう[^。！!？?]{0,20}ないで",
+        "もうnpmは使わないで",
+    ),
+    Cue(
+        "ja",
         CORRECTION,
         # "I said it before", "you forgot again" (the plain forms: "ました" is an account)
         r"言(?:った|ってた)(?:よね|でしょ|じゃん|のに|けど)|(?:また|何度も)[^。！!]{0,20}(?:忘れ|間違え)"

@@ -214,6 +214,13 @@ _OWN: tuple[Cue, ...] = (
         r"\b(?:usamos|utilizamos|trabajamos con)\b|\b(?:este|el) proyecto (?:usa|utiliza)\b",
         "Usamos pnpm, no npm.",
     ),
+    Cue(
+        "es",
+        PROHIBITION,
+        # "stop doing …", first in its clause ("el servidor deja de responder" is an account)
+        r"(?:^|[,;:]\s*)(?:deja|dejá|dejen) de \w+(?:ar|er|ir)\b",
+        "Deja de usar npm en este proyecto.",
+    ),
     # --- Portuguese ---
     Cue(
         "pt",
@@ -261,6 +268,12 @@ _OWN: tuple[Cue, ...] = (
         r"\b(?:usamos|utilizamos|trabalhamos com)\b|\b(?:este|o) projeto (?:usa|utiliza)\b",
         "Nós usamos pnpm neste projeto.",
     ),
+    Cue(
+        "pt",
+        PROHIBITION,
+        r"(?:^|[,;:]\s*)(?:pare|parem) de \w+(?:ar|er|ir)\b",
+        "Pare de usar npm neste projeto.",
+    ),
     # --- German ---
     Cue(
         "de",
@@ -307,6 +320,12 @@ _OWN: tuple[Cue, ...] = (
         r"\bwir (?:verwenden|nutzen|benutzen|arbeiten mit)\b"
         r"|\b(?:dieses|das) projekt (?:verwendet|nutzt|benutzt)\b",
         "Wir verwenden pnpm in diesem Projekt.",
+    ),
+    Cue(
+        "de",
+        PROHIBITION,
+        r"(?:^|[,;:]\s*)hör(?:e|t)? (?:endlich )?auf\b",
+        "Hör auf, npm zu benutzen.",
     ),
     # --- French ---
     Cue(
@@ -357,6 +376,12 @@ _OWN: tuple[Cue, ...] = (
         TEAM,
         r"\b(?:nous utilisons|nous travaillons avec|on utilise|(?:ce|le) projet utilise)\b",
         "Nous utilisons pnpm dans ce projet.",
+    ),
+    Cue(
+        "fr",
+        PROHIBITION,
+        r"(?:^|[,;:]\s*)arrête(?:z)? (?:de |d')",
+        "Arrête d'utiliser npm dans ce projet.",
     ),
     # --- Russian ---
     Cue(
@@ -447,6 +472,12 @@ _OWN: tuple[Cue, ...] = (
         TEAM,
         r"\bмы (?:используем|пользуемся|работаем с)\b|\bпроект использует\b",
         "Мы используем pnpm.",
+    ),
+    Cue(
+        "ru",
+        PROHIBITION,
+        r"(?:^|[,;:—–-]\s*)(?:перестань|перестаньте|прекрати|прекратите|хватит)\b",
+        "Перестань использовать npm в этом проекте.",
     ),
     # --- Vietnamese ---
     Cue(
