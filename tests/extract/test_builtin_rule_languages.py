@@ -70,6 +70,12 @@ TYPED = [
     ("Arrête d'utiliser npm dans ce projet.", None),
     ("Перестань использовать npm в этом проекте.", None),
     ("もうnpmは使わないで", None),
+    # a norm for every thing of a kind (pt, de, fr, ru, vi), as "Todos los endpoints deben …"
+    ("Todos os endpoints devem ter testes.", None),
+    ("Jede Funktion muss dokumentiert sein.", None),
+    ("Chaque fonction doit avoir un docstring.", None),
+    ("Каждая функция должна иметь докстринг.", None),
+    ("Mỗi endpoint phải có test.", None),
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
@@ -142,6 +148,8 @@ NOT_RULES = [
     "我们的页面用红色",  # "our page uses red": no tool (zh)
     "Usamos la segunda opción que propusiste.",  # "we use" a choice of the moment (es)
     "El servidor deja de responder después de un rato.",  # what a program does (es)
+    # "все" as "everything", then what the mail feature must do (ru)
+    "После того как все сконфигурировано почта должна проверяться каждые пять минут.",
     "пока нет, улучши документацию чтобы было понятно как запустить и проверить",
     "Tu n'as pas compris, tu devais remplir le constitution.md, pas créer une spec.",
     "puedo dictarte?",

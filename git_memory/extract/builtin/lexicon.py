@@ -274,6 +274,13 @@ _OWN: tuple[Cue, ...] = (
         r"(?:^|[,;:]\s*)(?:pare|parem) de \w+(?:ar|er|ir)\b",
         "Pare de usar npm neste projeto.",
     ),
+    Cue(
+        "pt",
+        STANDING,
+        # a norm for every thing of a kind: "cada X deve …", "todos os X devem …"
+        r"\b(?:cada|tod[oa]s? [oa]s) [\w-]+(?: [\w-]+){0,2} (?:deve|devem|tem que|têm que)\b",
+        "Todos os endpoints devem ter testes.",
+    ),
     # --- German ---
     Cue(
         "de",
@@ -326,6 +333,12 @@ _OWN: tuple[Cue, ...] = (
         PROHIBITION,
         r"(?:^|[,;:]\s*)hör(?:e|t)? (?:endlich )?auf\b",
         "Hör auf, npm zu benutzen.",
+    ),
+    Cue(
+        "de",
+        STANDING,
+        r"\b(?:jede[rsnm]?|alle) [\w-]+(?: [\w-]+){0,2} (?:muss|müssen|soll|sollen)\b",
+        "Jede Funktion muss dokumentiert sein.",
     ),
     # --- French ---
     Cue(
@@ -382,6 +395,12 @@ _OWN: tuple[Cue, ...] = (
         PROHIBITION,
         r"(?:^|[,;:]\s*)arrête(?:z)? (?:de |d')",
         "Arrête d'utiliser npm dans ce projet.",
+    ),
+    Cue(
+        "fr",
+        STANDING,
+        r"\b(?:chaque|tou(?:s|tes) les) [\w-]+(?: [\w-]+){0,2} (?:doit|doivent)\b",
+        "Chaque fonction doit avoir un docstring.",
     ),
     # --- Russian ---
     Cue(
@@ -479,6 +498,15 @@ _OWN: tuple[Cue, ...] = (
         r"(?:^|[,;:—–-]\s*)(?:перестань|перестаньте|прекрати|прекратите|хватит)\b",
         "Перестань использовать npm в этом проекте.",
     ),
+    Cue(
+        "ru",
+        STANDING,
+        # first in its clause: "после того как все сконфигурировано, почта должна …" is "all"
+        # as "everything", then a feature of the task
+        r"(?:^|[,;:]\s*)(?:кажд(?:ый|ая|ое|ые)|все) [\w-]+(?: [\w-]+)? "
+        r"(?:должен|должна|должно|должны)\b",
+        "Каждая функция должна иметь докстринг.",
+    ),
     # --- Vietnamese ---
     Cue(
         "vi",
@@ -532,6 +560,12 @@ _OWN: tuple[Cue, ...] = (
         TEAM,
         r"\bchúng (?:tôi|ta|mình) (?:dùng|sử dụng)\b",
         "Chúng tôi dùng pnpm cho toàn bộ dự án.",
+    ),
+    Cue(
+        "vi",
+        STANDING,
+        r"\b(?:mỗi|mọi|tất cả(?: các)?) [\w-]+(?: [\w-]+){0,2} (?:phải|cần phải)\b",
+        "Mỗi endpoint phải có test.",
     ),
 )
 CUES: tuple[Cue, ...] = (*_OWN, *CJK_CUES)
