@@ -76,6 +76,15 @@ TYPED = [
     ("Chaque fonction doit avoir un docstring.", None),
     ("Каждая функция должна иметь докстринг.", None),
     ("Mỗi endpoint phải có test.", None),
+    # "avoid …" and a convention for the whole project (es, pt, de, fr, ru)
+    ("Evita usar any en TypeScript.", None),
+    ("Vermeide any in TypeScript.", None),
+    ("Избегай any в TypeScript.", None),
+    ("Usa pnpm en todo el proyecto.", None),
+    ("Use pnpm em todo o projeto.", None),
+    ("Verwende pnpm im ganzen Projekt.", None),
+    ("Utilise pnpm dans tout le projet.", None),
+    ("Используй pnpm во всём проекте.", None),
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
@@ -148,6 +157,7 @@ NOT_RULES = [
     "我们的页面用红色",  # "our page uses red": no tool (zh)
     "Usamos la segunda opción que propusiste.",  # "we use" a choice of the moment (es)
     "El servidor deja de responder después de un rato.",  # what a program does (es)
+    "La caché evita consultas repetidas al servidor.",  # what a program does (es)
     # "все" as "everything", then what the mail feature must do (ru)
     "После того как все сконфигурировано почта должна проверяться каждые пять минут.",
     "пока нет, улучши документацию чтобы было понятно как запустить и проверить",

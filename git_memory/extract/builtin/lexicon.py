@@ -221,6 +221,21 @@ _OWN: tuple[Cue, ...] = (
         r"(?:^|[,;:]\s*)(?:deja|dejá|dejen) de \w+(?:ar|er|ir)\b",
         "Deja de usar npm en este proyecto.",
     ),
+    Cue(
+        "es",
+        PROHIBITION,
+        # "avoid …", first in its clause ("la caché evita consultas" is what a program does)
+        r"(?:^|[,;:]\s*)(?:evita|evite|eviten) ",
+        "Evita usar any en TypeScript.",
+    ),
+    Cue(
+        "es",
+        STANDING,
+        # a convention for the whole project: "usa pnpm en todo el proyecto"
+        r"^(?:usa|utiliza|sigue|mantén|escribe|pon|nombra)\b.{0,60}"
+        r"\ben tod[oa] (?:el|la) (?:proyecto|repositorio|repo|código|base de código|app)\b",
+        "Usa pnpm en todo el proyecto.",
+    ),
     # --- Portuguese ---
     Cue(
         "pt",
@@ -281,6 +296,14 @@ _OWN: tuple[Cue, ...] = (
         r"\b(?:cada|tod[oa]s? [oa]s) [\w-]+(?: [\w-]+){0,2} (?:deve|devem|tem que|têm que)\b",
         "Todos os endpoints devem ter testes.",
     ),
+    Cue("pt", PROHIBITION, r"(?:^|[,;:]\s*)(?:evite|evitem) ", "Evite usar any no TypeScript."),
+    Cue(
+        "pt",
+        STANDING,
+        r"^(?:use|utilize|siga|mantenha|escreva|coloque|nomeie)\b.{0,60}"
+        r"\bem todo o (?:projeto|repositório|repo|código)\b",
+        "Use pnpm em todo o projeto.",
+    ),
     # --- German ---
     Cue(
         "de",
@@ -339,6 +362,14 @@ _OWN: tuple[Cue, ...] = (
         STANDING,
         r"\b(?:jede[rsnm]?|alle) [\w-]+(?: [\w-]+){0,2} (?:muss|müssen|soll|sollen)\b",
         "Jede Funktion muss dokumentiert sein.",
+    ),
+    Cue("de", PROHIBITION, r"(?:^|[,;:]\s*)vermeide[nt]? ", "Vermeide any in TypeScript."),
+    Cue(
+        "de",
+        STANDING,
+        r"^(?:verwende|benutze|nutze|folge|halte|schreibe|benenne)\b.{0,60}"
+        r"\b(?:im ganzen|im gesamten|im gesamten) (?:projekt|repository|repo|code)\b",
+        "Verwende pnpm im ganzen Projekt.",
     ),
     # --- French ---
     Cue(
@@ -401,6 +432,14 @@ _OWN: tuple[Cue, ...] = (
         STANDING,
         r"\b(?:chaque|tou(?:s|tes) les) [\w-]+(?: [\w-]+){0,2} (?:doit|doivent)\b",
         "Chaque fonction doit avoir un docstring.",
+    ),
+    Cue("fr", PROHIBITION, r"(?:^|[,;:]\s*)évite[zr]? ", "Évite any en TypeScript."),
+    Cue(
+        "fr",
+        STANDING,
+        r"^(?:utilise|utilisez|suis|suivez|garde|gardez|écris|écrivez|nomme|nommez)\b.{0,60}"
+        r"\bdans tout le (?:projet|dépôt|repo|code)\b",
+        "Utilise pnpm dans tout le projet.",
     ),
     # --- Russian ---
     Cue(
@@ -506,6 +545,14 @@ _OWN: tuple[Cue, ...] = (
         r"(?:^|[,;:]\s*)(?:кажд(?:ый|ая|ое|ые)|все) [\w-]+(?: [\w-]+)? "
         r"(?:должен|должна|должно|должны)\b",
         "Каждая функция должна иметь докстринг.",
+    ),
+    Cue("ru", PROHIBITION, r"(?:^|[,;:—–-]\s*)избега(?:й|йте)\b", "Избегай any в TypeScript."),
+    Cue(
+        "ru",
+        STANDING,
+        r"^(?:используй|используйте|следуй|держи|пиши|называй)\b.{0,60}"
+        r"\bво? (?:всём|всем) (?:проекте|репозитории|коде)\b",
+        "Используй pnpm во всём проекте.",
     ),
     # --- Vietnamese ---
     Cue(
