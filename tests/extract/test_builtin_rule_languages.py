@@ -85,6 +85,9 @@ TYPED = [
     ("Verwende pnpm im ganzen Projekt.", None),
     ("Utilise pnpm dans tout le projet.", None),
     ("Используй pnpm во всём проекте.", None),
+    ("整个项目都用 pnpm", None),  # the whole project uses (zh)
+    ("anyは避けてください", None),  # avoid (ja)
+    ("any 타입은 피해주세요", None),  # avoid (ko)
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
