@@ -88,6 +88,14 @@ TYPED = [
     ("整个项目都用 pnpm", None),  # the whole project uses (zh)
     ("anyは避けてください", None),  # avoid (ja)
     ("any 타입은 피해주세요", None),  # avoid (ko)
+    # before each commit, after each change: every time (es, pt, de, fr, ja, vi)
+    ("Antes de hacer commit, ejecuta los tests.", None),
+    ("Antes de commitar, rode os testes.", None),
+    ("Vor jedem Commit die Tests laufen lassen.", None),
+    ("Avant chaque commit, lance les tests.", None),
+    ("コミット前にテストを実行してください", None),
+    ("Trước khi commit, hãy chạy test.", None),
+    ("Después de cada cambio, actualiza el changelog.", None),
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)

@@ -236,6 +236,14 @@ _OWN: tuple[Cue, ...] = (
         r"\ben tod[oa] (?:el|la) (?:proyecto|repositorio|repo|código|base de código|app)\b",
         "Usa pnpm en todo el proyecto.",
     ),
+    Cue(
+        "es",
+        STANDING,
+        # before each commit, push or release; after each change: every time
+        r"\bantes de (?:hacer |cada )?(?:commit|push|merge|desplegar|publicar|subir)"
+        r"|\bdespués de cada\b",
+        "Antes de hacer commit, ejecuta los tests.",
+    ),
     # --- Portuguese ---
     Cue(
         "pt",
@@ -304,6 +312,13 @@ _OWN: tuple[Cue, ...] = (
         r"\bem todo o (?:projeto|repositório|repo|código)\b",
         "Use pnpm em todo o projeto.",
     ),
+    Cue(
+        "pt",
+        STANDING,
+        r"\bantes de (?:fazer |cada )?(?:commit|commitar|push|merge|deploy|publicar)"
+        r"|\bdepois de cada\b",
+        "Antes de commitar, rode os testes.",
+    ),
     # --- German ---
     Cue(
         "de",
@@ -368,8 +383,14 @@ _OWN: tuple[Cue, ...] = (
         "de",
         STANDING,
         r"^(?:verwende|benutze|nutze|folge|halte|schreibe|benenne)\b.{0,60}"
-        r"\b(?:im ganzen|im gesamten|im gesamten) (?:projekt|repository|repo|code)\b",
+        r"\b(?:im ganzen|im gesamten) (?:projekt|repository|repo|code)\b",
         "Verwende pnpm im ganzen Projekt.",
+    ),
+    Cue(
+        "de",
+        STANDING,
+        r"\bvor (?:jedem|dem) (?:commit|push|merge|deploy|release)\b|\bnach jede[rm]\b",
+        "Vor jedem Commit die Tests laufen lassen.",
     ),
     # --- French ---
     Cue(
@@ -440,6 +461,13 @@ _OWN: tuple[Cue, ...] = (
         r"^(?:utilise|utilisez|suis|suivez|garde|gardez|écris|écrivez|nomme|nommez)\b.{0,60}"
         r"\bdans tout le (?:projet|dépôt|repo|code)\b",
         "Utilise pnpm dans tout le projet.",
+    ),
+    Cue(
+        "fr",
+        STANDING,
+        r"\bavant (?:chaque |de )(?:commit|commiter|pousser|push|merge|déployer|livrer)\b"
+        r"|\baprès chaque\b",
+        "Avant chaque commit, lance les tests.",
     ),
     # --- Russian ---
     Cue(
@@ -613,6 +641,12 @@ _OWN: tuple[Cue, ...] = (
         STANDING,
         r"\b(?:mỗi|mọi|tất cả(?: các)?) [\w-]+(?: [\w-]+){0,2} (?:phải|cần phải)\b",
         "Mỗi endpoint phải có test.",
+    ),
+    Cue(
+        "vi",
+        STANDING,
+        r"\btrước khi (?:commit|push|merge|deploy)\b|\bsau mỗi\b",
+        "Trước khi commit, hãy chạy test.",
     ),
 )
 CUES: tuple[Cue, ...] = (*_OWN, *CJK_CUES)
