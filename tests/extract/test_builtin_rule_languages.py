@@ -96,6 +96,13 @@ TYPED = [
     ("コミット前にテストを実行してください", None),
     ("Trước khi commit, hãy chạy test.", None),
     ("Después de cada cambio, actualiza el changelog.", None),
+    # never again; one thing rather than another (es, pt, ja, ko, zh)
+    ("No vuelvas a usar npm.", None),
+    ("Não volte a usar npm.", None),
+    ("二度とnpmを使わないで", None),
+    ("다시는 npm 쓰지 마", None),
+    ("npm 말고 pnpm 써줘", None),
+    ("我更喜欢用 pnpm 而不是 npm", None),
     ("うちはパッケージ管理にpnpmを使っています。", None),
     ("우리는 패키지 관리에 pnpm을 사용하고 있어요", None),
     ("지금부터 커밋 메시지는 영어로 써줘", None),  # from now on: "now" is not the task at hand (ko)
@@ -166,6 +173,7 @@ NOT_RULES = [
     "我们用这个方法试试",  # "we use" a way of the moment, no tool (zh)
     "我们现在用 npm",  # what is used now (zh)
     "我们的页面用红色",  # "our page uses red": no tool (zh)
+    "我喜欢这个设计",  # a liking, not one thing rather than another (zh)
     "Usamos la segunda opción que propusiste.",  # "we use" a choice of the moment (es)
     "El servidor deja de responder después de un rato.",  # what a program does (es)
     "La caché evita consultas repetidas al servidor.",  # what a program does (es)

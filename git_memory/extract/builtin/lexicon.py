@@ -168,7 +168,7 @@ _OWN: tuple[Cue, ...] = (
         "es",
         PROHIBITION,
         r"\b(?:no|nunca) (?:uses|hagas|pongas|borres|toques|instales|subas|cambies|modifiques"
-        r"|ejecutes)\b",
+        r"|ejecutes)\b|\bno vuelvas a \w+",
         "Nunca hagas commit de `.env`, tokens o credenciales.",
     ),
     Cue(
@@ -254,7 +254,8 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "pt",
         PROHIBITION,
-        r"\bnão (?:use|faça|coloque|apague|mexa|instale|rode|execute|altere|modifique)\b",
+        r"\bnão (?:use|faça|coloque|apague|mexa|instale|rode|execute|altere|modifique)\b"
+        r"|\bnão volte a \w+|\bnunca mais\b",
         "não use `css/` ou `js/` nos caminhos, ou os estilos e o JS não vão carregar.",
     ),
     Cue(
