@@ -1,4 +1,5 @@
-"""The forms a cue of the rule lexicon marks (`lexicon.py`, `cues_cjk.py`), and the row itself.
+"""The forms a cue of the rule lexicon marks (`lexicon.py`, `cues_latin.py`, `cues_russian.py`,
+`cues_cjk.py`), and the row itself.
 
 A cue names the *form* of what a sentence does:
 - `standing`: it holds every time (always, never, from now on, every time, remember);

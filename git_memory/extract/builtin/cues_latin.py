@@ -1,0 +1,400 @@
+"""The rows of the rule lexicon for the languages written in Latin letters, English aside:
+Spanish, Portuguese, German, French and Vietnamese. One row per language and cue, each with
+the sentence it was written from (`lexicon.py` says where they come from; `cue_forms.py` what
+each form means)."""
+
+from __future__ import annotations
+
+from git_memory.extract.builtin.cue_forms import (
+    CORRECTION,
+    LANGUAGE,
+    ONE_OFF,
+    PREFERENCE,
+    PROHIBITION,
+    QUESTION,
+    STANDING,
+    TEAM,
+    Cue,
+)
+
+LATIN_CUES: tuple[Cue, ...] = (
+    # --- Spanish ---
+    Cue(
+        "es",
+        STANDING,
+        r"\b(?:siempre|nunca|jamás|de ahora en adelante|a partir de ahora|cada vez que|recuerda)\b",
+        "recuerda siempre explicarme en español",
+    ),
+    Cue(
+        "es",
+        PROHIBITION,
+        r"\b(?:no|nunca) (?:uses|hagas|pongas|borres|toques|instales|subas|cambies|modifiques"
+        r"|ejecutes)\b|\bno vuelvas a \w+",
+        "Nunca hagas commit de `.env`, tokens o credenciales.",
+    ),
+    Cue(
+        "es",
+        PREFERENCE,
+        r"\b(?:en (?:lugar|vez) de|prefiero|prefiere|usa solo|solo usa)\b",
+        "Prefiere los scripts de Composer para tests, porque desactivan coverage sin Xdebug.",
+    ),
+    Cue(
+        "es",
+        PREFERENCE,
+        r"\bsin [\w./+-]+(?: [\w./+-]+){0,2},\s*(?:solo|sólo|solamente|únicamente)\b",
+        "Codigo puro: sin red, sin base de datos, solo comparacion de texto.",
+    ),
+    Cue(
+        "es",
+        LANGUAGE,
+        r"\ben (?:español|inglés|ingles|francés|alemán|portugués)\b"
+        r"|\bh[aá]bla(?:me)? (?:en )?(?:español|inglés)\b",
+        "recuerda siempre explicarme en español",
+    ),
+    Cue(
+        "es",
+        STANDING,
+        # a norm for every thing of a kind: "cada pregunta debe …", "todos los X deben …"
+        r"\b(?:cada|tod[oa]s? l[oa]s) [\w-]+(?: [\w-]+){0,2} (?:debe|deben|tiene que|tienen que)\b",
+        "Cada pregunta debe tener 5 opciones de respuesta",
+    ),
+    Cue("es", CORRECTION, r"\b(?:ya te dije que|te dije que)\b", "ya te dije que..."),
+    Cue(
+        "es",
+        ONE_OFF,
+        # a report of the day: it still fails, the same error, what I had done
+        r"\bsigue sin\b|\btodav[ií]a\b|\bno funciona|\b(?:da|dando|mismo) error\b"
+        r"|\b(?:había|he|hemos) \w+(?:ado|ido)\b"
+        r"|\b(?:por ahora|de momento|por el momento|esta vez|hoy)\b",
+        "La detección dinámica (Etherscan `tokentx`) sigue sin funcionar (sin verificar / rota).",
+    ),
+    Cue("es", QUESTION, r"^(?:¿|por qué|cómo|qué|cuál|dónde|cuándo|puedo)\b", "puedo dictarte?"),
+    Cue(
+        "es",
+        TEAM,
+        r"\b(?:usamos|utilizamos|trabajamos con)\b|\b(?:este|el) proyecto (?:usa|utiliza)\b",
+        "Usamos pnpm, no npm.",
+    ),
+    Cue(
+        "es",
+        PROHIBITION,
+        # "stop doing …", first in its clause ("el servidor deja de responder" is an account)
+        r"(?:^|[,;:]\s*)(?:deja|dejá|dejen) de \w+(?:ar|er|ir)\b",
+        "Deja de usar npm en este proyecto.",
+    ),
+    Cue(
+        "es",
+        PROHIBITION,
+        # "avoid …", first in its clause ("la caché evita consultas" is what a program does)
+        r"(?:^|[,;:]\s*)(?:evita|evite|eviten) ",
+        "Evita usar any en TypeScript.",
+    ),
+    Cue(
+        "es",
+        STANDING,
+        # a convention for the whole project: "usa pnpm en todo el proyecto"
+        r"^(?:usa|utiliza|sigue|mantén|escribe|pon|nombra)\b.{0,60}"
+        r"\ben tod[oa] (?:el|la) (?:proyecto|repositorio|repo|código|base de código|app)\b",
+        "Usa pnpm en todo el proyecto.",
+    ),
+    Cue(
+        "es",
+        STANDING,
+        # before each commit, push or release; after each change: every time
+        r"\bantes de (?:hacer |cada )?(?:commit|push|merge|desplegar|publicar|subir)"
+        r"|\bdespués de cada\b",
+        "Antes de hacer commit, ejecuta los tests.",
+    ),
+    # --- Portuguese ---
+    Cue(
+        "pt",
+        STANDING,
+        r"\b(?:sempre|nunca|jamais|a partir de agora|daqui para frente|toda vez que|lembre)\b",
+        "Sempre responda em português brasileiro",
+    ),
+    Cue(
+        "pt",
+        PROHIBITION,
+        r"\bnão (?:use|faça|coloque|apague|mexa|instale|rode|execute|altere|modifique)\b"
+        r"|\bnão volte a \w+|\bnunca mais\b",
+        "não use `css/` ou `js/` nos caminhos, ou os estilos e o JS não vão carregar.",
+    ),
+    Cue(
+        "pt",
+        PREFERENCE,
+        r"\b(?:em vez de|ao invés de|prefiro|prefira|use apenas|use somente)\b",
+        "Use pnpm em vez de npm — é mais rápido",
+    ),
+    Cue(
+        "pt",
+        LANGUAGE,
+        r"\bem (?:português|portugues|inglês|ingles|espanhol|francês|alemão)\b"
+        r"|\b(?:fal[ae]|escrev[ae]|respond[ae])\b[^.!?]{0,20}\bportugu[eê]s\b",
+        "Sempre responda em português brasileiro",
+    ),
+    Cue(
+        "pt",
+        CORRECTION,
+        r"\b(?:eu )?(?:já )?te (?:disse|falei|pedi)\b|\bjá (?:disse|falei|pedi)\b"
+        r"|\bvocê (?:de novo |novamente )?(?:esqueceu|não atualizou|não rodou|não executou)\b",
+        "eu já te disse para usar pnpm em todo o projeto",
+    ),
+    Cue(
+        "pt",
+        ONE_OFF,
+        r"\bainda n[ãa]o\b|\bn[ãa]o funciona|\b(?:dá|dando|mesmo) erro\b"
+        r"|\bcontinua (?:dando|com|sem)\b|\b(?:tinha|tenho) \w+(?:ado|ido)\b"
+        r"|\b(?:por enquanto|por agora|desta vez|hoje)\b",
+        "O link para lab2 ainda não funciona pois a pasta ainda se encontra vazia.",
+    ),
+    Cue(
+        "pt",
+        TEAM,
+        r"\b(?:usamos|utilizamos|trabalhamos com)\b|\b(?:este|o) projeto (?:usa|utiliza)\b",
+        "Nós usamos pnpm neste projeto.",
+    ),
+    Cue(
+        "pt",
+        PROHIBITION,
+        r"(?:^|[,;:]\s*)(?:pare|parem) de \w+(?:ar|er|ir)\b",
+        "Pare de usar npm neste projeto.",
+    ),
+    Cue(
+        "pt",
+        STANDING,
+        # a norm for every thing of a kind: "cada X deve …", "todos os X devem …"
+        r"\b(?:cada|tod[oa]s? [oa]s) [\w-]+(?: [\w-]+){0,2} (?:deve|devem|tem que|têm que)\b",
+        "Todos os endpoints devem ter testes.",
+    ),
+    Cue("pt", PROHIBITION, r"(?:^|[,;:]\s*)(?:evite|evitem) ", "Evite usar any no TypeScript."),
+    Cue(
+        "pt",
+        STANDING,
+        r"^(?:use|utilize|siga|mantenha|escreva|coloque|nomeie)\b.{0,60}"
+        r"\bem todo o (?:projeto|repositório|repo|código)\b",
+        "Use pnpm em todo o projeto.",
+    ),
+    Cue(
+        "pt",
+        STANDING,
+        r"\bantes de (?:fazer |cada )?(?:commit|commitar|push|merge|deploy|publicar)"
+        r"|\bdepois de cada\b",
+        "Antes de commitar, rode os testes.",
+    ),
+    # --- German ---
+    Cue(
+        "de",
+        STANDING,
+        r"\b(?:immer|nie|niemals|ab jetzt|von nun an|künftig|jedes mal|denk daran|merk dir)\b",
+        "Antworte immer auf Deutsch, es sei denn der User fragt nach einer anderen Sprache.",
+    ),
+    Cue(
+        "de",
+        PROHIBITION,
+        r"\b(?:verwende|benutze|nutze|committe|lösche|ändere|installiere) (?:kein|nicht)\w*\b",
+        "Verwende keine Platzhalter wie `// ... restlicher Code`.",
+    ),
+    Cue(
+        "de",
+        PREFERENCE,
+        r"\b(?:statt|anstatt|anstelle von|bevorzuge|nur mit)\b",
+        "nein, nutze pnpm statt npm",
+    ),
+    Cue(
+        "de",
+        LANGUAGE,
+        r"\bauf (?:deutsch|englisch|französisch|spanisch)\b",
+        "Antworte IMMER auf Deutsch!",
+    ),
+    Cue(
+        "de",
+        CORRECTION,
+        r"\bich hab(?:e)? (?:dir |euch |ihnen |doch |das |es |schon |bereits )*(?:gesagt|gebeten)\b"
+        r"|\bdu hast [^.!?]{0,30}\b(?:vergessen|nicht aktualisiert|nicht ausgeführt)\b",
+        "Ich habe dir doch gesagt, dass wir im ganzen Projekt pnpm nutzen.",
+    ),
+    Cue(
+        "de",
+        ONE_OFF,
+        r"\bimmer noch\b|\bnoch immer\b|\bnoch nie\b|\bfunktioniert\b[^.!?]{0,20}\bnicht\b"
+        r"|\b(?:gleiche|gleichen|selbe|selben) fehler\b|\bich habe (?!dir|euch|ihnen)"
+        r"|\b(?:vorerst|erstmal|erst mal|diesmal|heute)\b",
+        "Git funktioniert immer noch nicht",
+    ),
+    Cue(
+        "de",
+        TEAM,
+        r"\bwir (?:verwenden|nutzen|benutzen|arbeiten mit)\b"
+        r"|\b(?:dieses|das) projekt (?:verwendet|nutzt|benutzt)\b",
+        "Wir verwenden pnpm in diesem Projekt.",
+    ),
+    Cue(
+        "de",
+        PROHIBITION,
+        r"(?:^|[,;:]\s*)hör(?:e|t)? (?:endlich )?auf\b",
+        "Hör auf, npm zu benutzen.",
+    ),
+    Cue(
+        "de",
+        STANDING,
+        r"\b(?:jede[rsnm]?|alle) [\w-]+(?: [\w-]+){0,2} (?:muss|müssen|soll|sollen)\b",
+        "Jede Funktion muss dokumentiert sein.",
+    ),
+    Cue("de", PROHIBITION, r"(?:^|[,;:]\s*)vermeide[nt]? ", "Vermeide any in TypeScript."),
+    Cue(
+        "de",
+        STANDING,
+        r"^(?:verwende|benutze|nutze|folge|halte|schreibe|benenne)\b.{0,60}"
+        r"\b(?:im ganzen|im gesamten) (?:projekt|repository|repo|code)\b",
+        "Verwende pnpm im ganzen Projekt.",
+    ),
+    Cue(
+        "de",
+        STANDING,
+        r"\bvor (?:jedem|dem) (?:commit|push|merge|deploy|release)\b|\bnach jede[rm]\b",
+        "Vor jedem Commit die Tests laufen lassen.",
+    ),
+    # --- French ---
+    Cue(
+        "fr",
+        STANDING,
+        r"\b(?:toujours|jamais|désormais|dorénavant|à partir de maintenant|chaque fois"
+        r"|n'oublie pas|souviens-toi)\b",
+        "ne jamais utiliser `archive/` comme vérité active",
+    ),
+    Cue(
+        "fr",
+        PROHIBITION,
+        r"\b(?:n'utilise (?:pas|jamais)|ne (?:jamais|pas) (?:utiliser|modifier|ajouter|supprimer)"
+        r"|n'(?:ajoute|installe|modifie|touche|supprime)s? (?:pas|jamais))\b",
+        "Ne jamais utiliser MeilleursAgents, SeLoger ou autres estimateurs privés.",
+    ),
+    Cue(
+        "fr",
+        PREFERENCE,
+        r"\b(?:au lieu de|plutôt que|je préfère|uniquement avec|seulement avec)\b",
+        "une application type LMS sécurisé en Golang pur, uniquement avec la librairie standard",
+    ),
+    Cue(
+        "fr",
+        LANGUAGE,
+        r"\ben (?:français|anglais|espagnol|allemand)\b"
+        r"|\bparle(?:z)? (?:en )?(?:français|anglais)\b",
+        "Réponds toujours en français, avec un ton bienveillant, clair et professionnel.",
+    ),
+    Cue(
+        "fr",
+        CORRECTION,
+        r"\bje (?:t'ai|vous ai|te l'ai|vous l'ai) (?:déjà )?(?:dit|demandé)\b|\bj'ai dit\b"
+        r"|\btu as (?:encore |de nouveau )?oublié\b"
+        r"|\btu n'as pas (?:mis à jour|lancé|exécuté|ajouté)\b",
+        "je t'ai déjà dit d'utiliser pnpm dans tout le projet",
+    ),
+    Cue(
+        "fr",
+        ONE_OFF,
+        r"\btoujours pas\b|\bne (?:marche|fonctionne)\b|\b(?:même|une) erreur\b"
+        r"|\bj'ai (?!dit)|\bje n'ai\b|\btoujours (?:la|le|les) mêmes?\b"
+        r"|\b(?:pour l'instant|pour le moment|cette fois|aujourd'hui)\b",
+        "Si cela ne fonctionne toujours pas, essayez de localiser l'outil installé.",
+    ),
+    Cue(
+        "fr",
+        TEAM,
+        r"\b(?:nous utilisons|nous travaillons avec|on utilise|(?:ce|le) projet utilise)\b",
+        "Nous utilisons pnpm dans ce projet.",
+    ),
+    Cue(
+        "fr",
+        PROHIBITION,
+        r"(?:^|[,;:]\s*)arrête(?:z)? (?:de |d')",
+        "Arrête d'utiliser npm dans ce projet.",
+    ),
+    Cue(
+        "fr",
+        STANDING,
+        r"\b(?:chaque|tou(?:s|tes) les) [\w-]+(?: [\w-]+){0,2} (?:doit|doivent)\b",
+        "Chaque fonction doit avoir un docstring.",
+    ),
+    Cue("fr", PROHIBITION, r"(?:^|[,;:]\s*)évite[zr]? ", "Évite any en TypeScript."),
+    Cue(
+        "fr",
+        STANDING,
+        r"^(?:utilise|utilisez|suis|suivez|garde|gardez|écris|écrivez|nomme|nommez)\b.{0,60}"
+        r"\bdans tout le (?:projet|dépôt|repo|code)\b",
+        "Utilise pnpm dans tout le projet.",
+    ),
+    Cue(
+        "fr",
+        STANDING,
+        r"\bavant (?:chaque |de )(?:commit|commiter|pousser|push|merge|déployer|livrer)\b"
+        r"|\baprès chaque\b",
+        "Avant chaque commit, lance les tests.",
+    ),
+    # --- Vietnamese ---
+    Cue(
+        "vi",
+        STANDING,
+        r"\b(?:luôn|không bao giờ|từ (?:giờ|nay|bây giờ)|mỗi (?:lần|khi)|lần sau|bắt buộc"
+        r"|tuyệt đối)\b",
+        "LUÔN LUÔN TRẢ LỜI BẰNG TIẾNG VIỆT.",
+    ),
+    Cue(
+        "vi",
+        PROHIBITION,
+        # "không được" forbids before a verb; after one ("chạy vẫn không được") it says a
+        # thing does not work.
+        r"\b(?:đừng|cấm)\b|^\s*không được (?=\w)|\bkhông được (?=(?:dùng|sử dụng|sửa|xóa|xoá"
+        r"|thay đổi|tạo|thêm|ghi|chỉnh|commit|push|merge|để|gọi|import|cài)\b)",
+        "Không được xóa Job/Candidate đã có Application.",
+    ),
+    Cue(
+        "vi",
+        PREFERENCE,
+        r"\b(?:thay vì|thay cho|ưu tiên|chỉ (?:dùng|sử dụng))\b",
+        "Dùng ApartmentResponseInUserDTO thay vì ApartmentDTO",
+    ),
+    Cue(
+        "vi",
+        LANGUAGE,
+        r"\btiếng việt\b",
+        "Báo cáo bằng tiếng Việt; tập trung kết luận, bằng chứng, lỗi, bước tiếp theo.",
+    ),
+    Cue(
+        "vi",
+        CORRECTION,
+        r"\b(?:tôi|mình|anh|em) đã (?:bảo|nói|dặn)(?! vệ| hiểm)|nói bao nhiêu lần",
+        "Tôi đã bảo bạn làm thế.",
+    ),
+    Cue(
+        "vi",
+        ONE_OFF,
+        # "này" (this) is the task's, except in "dự án này" (this project), as in English
+        r"\b(?:bây giờ|lần này|hôm nay|tạm thời|vừa rồi|trước mắt|(?<!dự án )(?<!repo )này)\b",
+        "Chạy 262 cơ chế trên toàn bộ 168 mã D1 thay vì 5 mã như hôm nay.",
+    ),
+    Cue(
+        "vi",
+        QUESTION,
+        r"\b(?:tại sao|vì sao|thế nào|là gì|được không|có phải)\b",
+        "Tại sao phải dùng Nginx làm Reverse Proxy mà không trỏ thẳng?",
+    ),
+    Cue(
+        "vi",
+        TEAM,
+        r"\bchúng (?:tôi|ta|mình) (?:dùng|sử dụng)\b",
+        "Chúng tôi dùng pnpm cho toàn bộ dự án.",
+    ),
+    Cue(
+        "vi",
+        STANDING,
+        r"\b(?:mỗi|mọi|tất cả(?: các)?) [\w-]+(?: [\w-]+){0,2} (?:phải|cần phải)\b",
+        "Mỗi endpoint phải có test.",
+    ),
+    Cue(
+        "vi",
+        STANDING,
+        r"\btrước khi (?:commit|push|merge|deploy)\b|\bsau mỗi\b",
+        "Trước khi commit, hãy chạy test.",
+    ),
+)
