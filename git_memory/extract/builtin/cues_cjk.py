@@ -94,7 +94,7 @@ CJK_CUES: tuple[Cue, ...] = (
         TEAM,
         r"^(?:我们|我們|团队|團隊|本项目|本項目|这个项目|這個項目|整个项目|整個項目|项目|項目)"
         r"(?:的[^，。,；;\s]{1,6}?)?(?:都|一直|统一|統一)?(?:用|使用|采用|採用|基于|基於)",
-        "我们用 pnpm 管理依赖",
+        "我们使用 pnpm 作为默认包管理器。",
     ),
     Cue(
         "zh",
@@ -233,12 +233,12 @@ CJK_CUES: tuple[Cue, ...] = (
         "ja",
         PREFERENCE,
         r"ではなく|じゃなくて|の?代わりに|(?:の)?(?:ほう|方)が(?:いい|良い)|を優先",
-        "npmではなくpnpmを使ってください。",
+        "npmの代わりに常にpnpmを使ってください",
     ),
     Cue(
         "ja",
         PROHIBITION,
-        # "no more …": "もうnpmは使わないで"
+        # "no more …": "そういうしょうもない迂回作は二度としないでください。"
         r"(?:もう|二度と)[^。！!？?]{0,20}ないで",
         "もうnpmは使わないで",
     ),
@@ -248,6 +248,7 @@ CJK_CUES: tuple[Cue, ...] = (
         # "I said it before", "you forgot again" (the plain forms: "ました" is an account)
         r"言(?:った|ってた)(?:よね|でしょ|じゃん|のに|けど)|(?:また|何度も)[^。！!]{0,20}(?:忘れ|間違え)"
         r"|忘れて(?:る|いる|います)",
+        # a sentence of this form, not yet found in a public repository
         "前にも言ったよね、テストを書いてからコミットして。",
     ),
     Cue(
@@ -280,7 +281,7 @@ CJK_CUES: tuple[Cue, ...] = (
         "ko",
         HENCEFORTH,
         r"앞으로(?:는)?|이제부터|이제 부터|지금부터|다음부터",
-        "앞으로는 패키지를 pnpm으로 설치해줘",
+        "이제부터 코드작업에 진입해",
     ),
     Cue(
         "ko",
@@ -289,17 +290,22 @@ CJK_CUES: tuple[Cue, ...] = (
         r"해 ?주세요|하세요|사용|[가-힣] ?줘(?:요)?\s*[.!]*\s*$",
         "공통 함수는 독립적으로 분리하세요",
     ),
-    Cue("ko", PROHIBITION, r"피해 ?주세요|피하세요|피해줘|피할 것", "any 타입은 피해주세요"),
+    Cue(
+        "ko",
+        PROHIBITION,
+        r"피해 ?주세요|피하세요|피해줘|피할 것",
+        "`dataset`을 정의할 때는 다음의 변수명 사용을 피해주세요.",
+    ),
     Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
     Cue("ko", PREFERENCE, r"대신|[가-힣A-Za-z0-9] ?말고\b", "npm 대신 pnpm을 사용하세요."),
-    Cue("ko", PROHIBITION, r"다시는", "다시는 npm 쓰지 마"),
+    Cue("ko", PROHIBITION, r"다시는", "이것들은 지우고 다시는 쓰지 마"),
     Cue("ko", LANGUAGE, r"(?:한글|한국어|영어)로", "한글로 답변해줘."),
     Cue(
         "ko",
         CORRECTION,
         # "I told you to …", "you forgot again"
         r"(?:라고|하라고|말) ?했(?:잖아|는데|지)|또 [^.!?]{0,15}(?:잊|빼먹|까먹)",
-        "패키지 설치는 pnpm 쓰라고 했잖아",
+        "라이선스는 GPL 라이선스라고 했잖아",
     ),
     Cue(
         "ko",

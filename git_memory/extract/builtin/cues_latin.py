@@ -73,6 +73,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         "es",
         TEAM,
         r"\b(?:usamos|utilizamos|trabajamos con)\b|\b(?:este|el) proyecto (?:usa|utiliza)\b",
+        # a sentence of this form, not yet found in a public repository
         "Usamos pnpm, no npm.",
     ),
     Cue(
@@ -80,6 +81,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         PROHIBITION,
         # "stop doing …", first in its clause ("el servidor deja de responder" is an account)
         r"(?:^|[,;:]\s*)(?:deja|dejá|dejen) de \w+(?:ar|er|ir)\b",
+        # a sentence of this form, not yet found in a public repository
         "Deja de usar npm en este proyecto.",
     ),
     Cue(
@@ -87,7 +89,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         PROHIBITION,
         # "avoid …", first in its clause ("la caché evita consultas" is what a program does)
         r"(?:^|[,;:]\s*)(?:evita|evite|eviten) ",
-        "Evita usar any en TypeScript.",
+        "Evita usar `any` cuando sea posible",
     ),
     Cue(
         "es",
@@ -95,6 +97,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         # a convention for the whole project: "usa pnpm en todo el proyecto"
         r"^(?:usa|utiliza|sigue|mantén|escribe|pon|nombra)\b.{0,60}"
         r"\ben tod[oa] (?:el|la) (?:proyecto|repositorio|repo|código|base de código|app)\b",
+        # a sentence of this form, not yet found in a public repository
         "Usa pnpm en todo el proyecto.",
     ),
     Cue(
@@ -103,7 +106,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         # before each commit, push or release; after each change: every time
         r"\bantes de (?:hacer |cada )?(?:commit|push|merge|desplegar|publicar|subir)"
         r"|\bdespués de cada\b",
-        "Antes de hacer commit, ejecuta los tests.",
+        "Ejecuta `npm run build` antes de hacer commit",
     ),
     # --- Portuguese ---
     Cue(
@@ -137,7 +140,8 @@ LATIN_CUES: tuple[Cue, ...] = (
         CORRECTION,
         r"\b(?:eu )?(?:já )?te (?:disse|falei|pedi)\b|\bjá (?:disse|falei|pedi)\b"
         r"|\bvocê (?:de novo |novamente )?(?:esqueceu|não atualizou|não rodou|não executou)\b",
-        "eu já te disse para usar pnpm em todo o projeto",
+        "Eu já te falei que não é pra você criar arquivos... você deve mandar todo o código na "
+        "conversa como texto.",
     ),
     Cue(
         "pt",
@@ -151,12 +155,14 @@ LATIN_CUES: tuple[Cue, ...] = (
         "pt",
         TEAM,
         r"\b(?:usamos|utilizamos|trabalhamos com)\b|\b(?:este|o) projeto (?:usa|utiliza)\b",
+        # a sentence of this form, not yet found in a public repository
         "Nós usamos pnpm neste projeto.",
     ),
     Cue(
         "pt",
         PROHIBITION,
         r"(?:^|[,;:]\s*)(?:pare|parem) de \w+(?:ar|er|ir)\b",
+        # a sentence of this form, not yet found in a public repository
         "Pare de usar npm neste projeto.",
     ),
     Cue(
@@ -164,14 +170,17 @@ LATIN_CUES: tuple[Cue, ...] = (
         STANDING,
         # a norm for every thing of a kind: "cada X deve …", "todos os X devem …"
         r"\b(?:cada|tod[oa]s? [oa]s) [\w-]+(?: [\w-]+){0,2} (?:deve|devem|tem que|têm que)\b",
+        # a sentence of this form, not yet found in a public repository
         "Todos os endpoints devem ter testes.",
     ),
+    # a sentence of this form, not yet found in a public repository
     Cue("pt", PROHIBITION, r"(?:^|[,;:]\s*)(?:evite|evitem) ", "Evite usar any no TypeScript."),
     Cue(
         "pt",
         STANDING,
         r"^(?:use|utilize|siga|mantenha|escreva|coloque|nomeie)\b.{0,60}"
         r"\bem todo o (?:projeto|repositório|repo|código)\b",
+        # a sentence of this form, not yet found in a public repository
         "Use pnpm em todo o projeto.",
     ),
     Cue(
@@ -179,6 +188,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         STANDING,
         r"\bantes de (?:fazer |cada )?(?:commit|commitar|push|merge|deploy|publicar)"
         r"|\bdepois de cada\b",
+        # a sentence of this form, not yet found in a public repository
         "Antes de commitar, rode os testes.",
     ),
     # --- German ---
@@ -211,7 +221,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         CORRECTION,
         r"\bich hab(?:e)? (?:dir |euch |ihnen |doch |das |es |schon |bereits )*(?:gesagt|gebeten)\b"
         r"|\bdu hast [^.!?]{0,30}\b(?:vergessen|nicht aktualisiert|nicht ausgeführt)\b",
-        "Ich habe dir doch gesagt, dass wir im ganzen Projekt pnpm nutzen.",
+        "Ich hab dir doch gesagt, verwende uv!",
     ),
     Cue(
         "de",
@@ -226,33 +236,37 @@ LATIN_CUES: tuple[Cue, ...] = (
         TEAM,
         r"\bwir (?:verwenden|nutzen|benutzen|arbeiten mit)\b"
         r"|\b(?:dieses|das) projekt (?:verwendet|nutzt|benutzt)\b",
-        "Wir verwenden pnpm in diesem Projekt.",
+        "Dieses Projekt verwendet pnpm als Paketmanager.",
     ),
     Cue(
         "de",
         PROHIBITION,
         r"(?:^|[,;:]\s*)hör(?:e|t)? (?:endlich )?auf\b",
-        "Hör auf, npm zu benutzen.",
+        "Wenn du den Bug nicht durch Timing reproduzieren kannst, hör auf, das Timing zu "
+        "variieren.",
     ),
     Cue(
         "de",
         STANDING,
         r"\b(?:jede[rsnm]?|alle) [\w-]+(?: [\w-]+){0,2} (?:muss|müssen|soll|sollen)\b",
-        "Jede Funktion muss dokumentiert sein.",
+        "Jede Commit-Nachricht muss Metainformationen über den verwendeten AI-Agenten und das "
+        "Modell enthalten.",
     ),
-    Cue("de", PROHIBITION, r"(?:^|[,;:]\s*)vermeide[nt]? ", "Vermeide any in TypeScript."),
+    Cue("de", PROHIBITION, r"(?:^|[,;:]\s*)vermeide[nt]? ", "Vermeide unnötige Inline-Kommentare."),
     Cue(
         "de",
         STANDING,
         r"^(?:verwende|benutze|nutze|folge|halte|schreibe|benenne)\b.{0,60}"
         r"\b(?:im ganzen|im gesamten) (?:projekt|repository|repo|code)\b",
+        # a sentence of this form, not yet found in a public repository
         "Verwende pnpm im ganzen Projekt.",
     ),
     Cue(
         "de",
         STANDING,
         r"\bvor (?:jedem|dem) (?:commit|push|merge|deploy|release)\b|\bnach jede[rm]\b",
-        "Vor jedem Commit die Tests laufen lassen.",
+        "Alle durchgeführten Änderungen am Code müssen vor dem Commit gründlich getestet werden, "
+        "um die Funktionalität und Stabilität sicherzustellen.",
     ),
     # --- French ---
     Cue(
@@ -288,7 +302,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         r"\bje (?:t'ai|vous ai|te l'ai|vous l'ai) (?:déjà )?(?:dit|demandé)\b|\bj'ai dit\b"
         r"|\btu as (?:encore |de nouveau )?oublié\b"
         r"|\btu n'as pas (?:mis à jour|lancé|exécuté|ajouté)\b",
-        "je t'ai déjà dit d'utiliser pnpm dans tout le projet",
+        "Je t'ai déjà demandé 100 fois à ce que dans le curseur ce soit TOUJOURS les 3 couleurs.",
     ),
     Cue(
         "fr",
@@ -302,26 +316,27 @@ LATIN_CUES: tuple[Cue, ...] = (
         "fr",
         TEAM,
         r"\b(?:nous utilisons|nous travaillons avec|on utilise|(?:ce|le) projet utilise)\b",
-        "Nous utilisons pnpm dans ce projet.",
+        "Nous utilisons pnpm :",
     ),
     Cue(
         "fr",
         PROHIBITION,
         r"(?:^|[,;:]\s*)arrête(?:z)? (?:de |d')",
-        "Arrête d'utiliser npm dans ce projet.",
+        "Arrête de générer de nouveaux fichiers Markdown.",
     ),
     Cue(
         "fr",
         STANDING,
         r"\b(?:chaque|tou(?:s|tes) les) [\w-]+(?: [\w-]+){0,2} (?:doit|doivent)\b",
-        "Chaque fonction doit avoir un docstring.",
+        "Chaque fonction doit avoir une docstring.",
     ),
-    Cue("fr", PROHIBITION, r"(?:^|[,;:]\s*)évite[zr]? ", "Évite any en TypeScript."),
+    Cue("fr", PROHIBITION, r"(?:^|[,;:]\s*)évite[zr]? ", "Éviter les `any`"),
     Cue(
         "fr",
         STANDING,
         r"^(?:utilise|utilisez|suis|suivez|garde|gardez|écris|écrivez|nomme|nommez)\b.{0,60}"
         r"\bdans tout le (?:projet|dépôt|repo|code)\b",
+        # a sentence of this form, not yet found in a public repository
         "Utilise pnpm dans tout le projet.",
     ),
     Cue(
@@ -329,7 +344,8 @@ LATIN_CUES: tuple[Cue, ...] = (
         STANDING,
         r"\bavant (?:chaque |de )(?:commit|commiter|pousser|push|merge|déployer|livrer)\b"
         r"|\baprès chaque\b",
-        "Avant chaque commit, lance les tests.",
+        "Après chaque modification de fichier, effectuer une vérification avec l'analyseur Dart "
+        "(dart analyze) pour s'assurer qu'il n'y a pas d'erreurs ou d'avertissements.",
     ),
     # --- Vietnamese ---
     Cue(
@@ -383,18 +399,18 @@ LATIN_CUES: tuple[Cue, ...] = (
         "vi",
         TEAM,
         r"\bchúng (?:tôi|ta|mình) (?:dùng|sử dụng)\b",
-        "Chúng tôi dùng pnpm cho toàn bộ dự án.",
+        "Chúng tôi sử dụng Docker Compose để chuẩn hóa CSDL local cho cả nhóm.",
     ),
     Cue(
         "vi",
         STANDING,
         r"\b(?:mỗi|mọi|tất cả(?: các)?) [\w-]+(?: [\w-]+){0,2} (?:phải|cần phải)\b",
-        "Mỗi endpoint phải có test.",
+        "Props Interface: Mọi Component phải define rõ Interface cho Props.",
     ),
     Cue(
         "vi",
         STANDING,
         r"\btrước khi (?:commit|push|merge|deploy)\b|\bsau mỗi\b",
-        "Trước khi commit, hãy chạy test.",
+        "Trước khi commit, hãy chạy `npm run lint` để kiểm tra style.",
     ),
 )

@@ -4,7 +4,10 @@ it was written from (typed in a session of the labelled corpus,
 instructions, documentation or the text of its program).
 
 A cue names the *form* of what a sentence does (`cue_forms.py`).
-A language has a row for a form only where a real sentence shows it.
+A language has a row for a form where a real sentence shows it, or where English already has
+the form and the language says it the same way ("stop using …", "use X in the whole
+project"): such a row, until a sentence of a public repository is found for it, says so beside
+the sentence of that form it carries.
 English is recognised by `rules.py` first, which also rephrases it as the rule ("From now on,
 always use X" → "Always use X."); the English rows here add what that does not cover.
 Words in other languages are quoted as typed. `forms_of` is the one reader of the table.
