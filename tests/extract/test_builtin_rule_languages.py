@@ -19,6 +19,14 @@ def test_every_row_reads_the_sentence_it_came_from(cue: cue_forms.Cue) -> None:
     assert cue.form in lexicon.forms_of(cue.example, frozenset([cue.language]))
 
 
+@pytest.mark.parametrize("cue", lexicon.CUES, ids=lambda c: f"{c.language}-{c.form}")
+def test_every_row_reads_its_sentence_whatever_its_case(cue: cue_forms.Cue) -> None:
+    """The search for any cue at all reads a sentence in lower case (faster than ignoring
+    case over every alternative): it must find what each row, ignoring case, finds."""
+    for typed in (cue.example.upper(), cue.example.lower(), cue.example.swapcase()):
+        assert cue.form in lexicon.forms_of(typed, frozenset([cue.language])), typed
+
+
 def test_every_language_has_its_rows() -> None:
     languages = {cue.language for cue in lexicon.CUES}
     assert languages == {"en", "zh", "ja", "ko", "ru", "es", "pt", "de", "fr", "vi"}

@@ -167,10 +167,22 @@ CUES: tuple[Cue, ...] = (*_OWN, *LATIN_CUES, *RUSSIAN_CUES, *CJK_CUES)
 @cache
 def _compiled(languages: frozenset[str] | None) -> tuple[re.Pattern[str], list[Cue]]:
     """One pattern that finds whether any cue of `languages` (all when None) is in a
-    sentence, and those cues: most sentences hold none, and one search says so."""
+    sentence, and those cues: most sentences hold none, and one search says so. It reads the
+    sentence in lower case with its letters in lower case, which is faster than ignoring
+    case over so many alternatives; each cue is then read as written (`_pattern`)."""
     cues = [c for c in CUES if languages is None or c.language in languages]
-    anyone = re.compile("|".join(f"(?:{c.pattern})" for c in cues), re.IGNORECASE)
+    anyone = re.compile("|".join(f"(?:{_lower_case(c.pattern)})" for c in cues))
     return anyone, cues
+
+
+def _lower_case(pattern: str) -> str:
+    """A pattern's letters in lower case, its escapes (`\\b`, `\\S`, `\\W`) as written."""
+    out: list[str] = []
+    escaped = False
+    for char in pattern:
+        out.append(char if escaped else char.lower())
+        escaped = not escaped and char == "\\"
+    return "".join(out)
 
 
 @cache
@@ -193,6 +205,6 @@ def forms_of(sentence: str, languages: frozenset[str] | None = None) -> set[str]
 def _found(sentence: str, languages: frozenset[str] | None) -> frozenset[tuple[str, str]]:
     # A team types the same instruction in many sessions: each is looked up once.
     anyone, cues = _compiled(languages)
-    if not anyone.search(sentence):
+    if not anyone.search(sentence.lower()):
         return frozenset()
     return frozenset((cue.form, cue.language) for cue in cues if _pattern(cue).search(sentence))

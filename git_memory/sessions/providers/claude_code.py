@@ -109,7 +109,7 @@ _SEEN_LIMIT = 64
 # b8]", "[rerun: b3]" alone when the command printed nothing) and where it put the shell back
 # ("Shell cwd was reset to /…"). The client's words, not the command's output: a silent
 # command stays silent.
-_CLIENT_TRAILER = re.compile(r"(?:\A|\n)(?:\[rerun: [\w-]+\]|Shell cwd was reset to [^\n]*)\s*\Z")
+_CLIENT_LINE = re.compile(r"\[rerun: [\w-]+\]|Shell cwd was reset to .*")
 # `entrypoint` values of sessions driven by a program (the Agent SDKs), not a person.
 PROGRAM_ENTRYPOINTS = ("sdk",)
 
@@ -184,10 +184,16 @@ def _user(record: dict[str, Any], offset: int, ts: str | None, cwd: str | None) 
 
 
 def _without_client_lines(text: str) -> str:
-    """A tool result without the lines Claude Code appended to it."""
-    while (found := _CLIENT_TRAILER.search(text)) is not None:
-        text = text[: found.start()]
-    return text
+    """A tool result without the lines Claude Code appended to it (read from its end only: a
+    result can be megabytes long)."""
+    cut = end = len(text)  # where the command's own output ends; the line looked at ends
+    while True:
+        while end and text[end - 1].isspace():
+            end -= 1
+        start = text.rfind("\n", 0, end) + 1
+        if end == 0 or not _CLIENT_LINE.fullmatch(text, start, end):
+            return text if cut == len(text) else text[:cut].rstrip("\n")
+        cut = end = start
 
 
 def _command_text(content: str) -> str | None:
