@@ -34,6 +34,8 @@ def normal_words(command: Sequence[str], program: Sequence[str], kind: str) -> l
         return prefix + head + _script_args(head[0], rest)
     if kind == "script":  # its options stay, what it is run on does not
         return prefix + head + [w for w in rest if w.startswith("-")]
+    if kind == "syntax":  # the files checked are what the check is: `node --check app.js`
+        return prefix + head + [w for w in rest if not words.COSMETIC.match(w)]
     kept, dropped = _kept(head, rest, kind)
     targets = [w for w in kept[_fixed(head) :] if not w.startswith("-")]
     if head and not targets and (dropped or head[0] in words.DEFAULT_TARGET):

@@ -96,12 +96,13 @@ def project_script(path: str) -> bool:
 
 def interpreted(program: Sequence[str]) -> list[str]:
     """`bash scripts/test.sh` → `scripts/test.sh`; `python manage.py test` → `manage.py test`;
-    `php scripts/migrate.php` → `scripts/migrate.php`."""
+    `php artisan migrate` → `artisan migrate`; `php scripts/migrate.php` →
+    `scripts/migrate.php`."""
     found = list(program)
     if (
         len(found) > 1
         and found[0] in words.INTERPRETERS
-        and (found[1] == "manage.py" or project_script(found[1]))
+        and (found[1] in words.ENTRY_POINTS or project_script(found[1]))
     ):
         return found[1:]
     return found

@@ -231,6 +231,56 @@ REPORTS: tuple[Report, ...] = (
         pattern=r"^(?:FAILURES|ERRORS)!\s*$",
         example="FAILURES!",
     ),
+    row(
+        "php -l",
+        W,
+        "syntax",
+        hint="No syntax errors",
+        pattern=r"^No syntax errors detected in\b",
+        example="No syntax errors detected in public/index.php",
+    ),
+    # Dart and Flutter
+    row(
+        "dart analyze",
+        W,
+        "lint",
+        hint="No issues found!",
+        pattern=r"^\s*No issues found!",
+        example="No issues found! (ran in 2.1s)",
+    ),
+    row(
+        "dart test",
+        W,
+        "test",
+        hint="All tests passed!",
+        pattern=r"\+\d+(?: ~\d+)?: All tests passed!",
+        example="00:04 +42: All tests passed!",
+    ),
+    row(
+        "dart test",
+        F,
+        "test",
+        hint="Some tests failed.",
+        pattern=r"\+\d+(?: ~\d+)? -[1-9]\d*: Some tests failed\.",
+        example="00:05 +40 -2: Some tests failed.",
+    ),
+    # Solidity (Foundry)
+    row(
+        "forge test",
+        W,
+        "test",
+        hint="Suite result: ok.",
+        pattern=r"^Suite result: ok\. \d+ passed; 0 failed",
+        example="Suite result: ok. 12 passed; 0 failed; 0 skipped; finished in 3.05ms",
+    ),
+    row(
+        "forge test",
+        F,
+        "test",
+        hint="Suite result: FAILED.",
+        pattern=r"^Suite result: FAILED\. \d+ passed; [1-9]\d* failed",
+        example="Suite result: FAILED. 11 passed; 1 failed; 0 skipped; finished in 3.05ms",
+    ),
     # make and the runners that wrap the tools
     row(
         "make",
@@ -325,4 +375,9 @@ SILENT: tuple[tuple[tuple[str, ...], str], ...] = (
     (("cargo", "fmt"), "cargo fmt --check | head"),
     (("gofmt",), "gofmt -l . | head"),
     (("nest", "build"), "npx nest build 2>&1 | tail -20"),
+    (("py_compile",), "python -m py_compile app.py 2>&1 | head"),
+    (("node", "--check"), "node --check server.js 2>&1 | head"),
+    (("flake8",), "flake8 src | head -20"),
+    (("shellcheck",), "shellcheck scripts/*.sh | head"),
+    (("staticcheck",), "staticcheck ./... | head"),
 )

@@ -205,6 +205,9 @@ TEST_VALUE = frozenset(["-k", "-run", "--testNamePattern", "-t", "--grep", "-g",
 INTERPRETERS = frozenset(
     ["bash", "sh", "zsh", "python", "python3", "node", "php", "ruby", "perl", "tsx", "ts-node"]
 )
+# A framework's command file at the project's root, run by its interpreter: what follows is
+# the framework's subcommand (`python manage.py migrate`, `php artisan test`).
+ENTRY_POINTS = frozenset(["manage.py", "artisan"])
 SCRIPT_FILE = re.compile(r"\.(sh|bash|py|js|mjs|cjs|ts|php|rb|pl)$")
 SOURCE_FILE = re.compile(
     r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|"

@@ -17,6 +17,7 @@ _OF_KIND = {
     "format": "ruff format",
     "typecheck": "mypy src",
     "build": "cargo build",
+    "syntax": "python -m py_compile app.py",
     None: "make check",
 }
 

@@ -409,3 +409,32 @@ def test_a_rule_typed_again_in_a_later_window_adds_to_its_waiting_candidate(
     with open_workspace(discover_worktree(repo.root)) as workspace:
         (held,) = offers.held(workspace.db, workspace.owner).values()
     assert len(held[1].sessions) == 2, "the later session corroborates the waiting candidate"
+
+
+def _checked(key: str, *commands: str) -> tuple[str, list[TurnRecord]]:
+    """A Codex-like session whose agent ran each command and saw it exit 0, printing nothing."""
+    calls = [
+        _call("Bash", {"command": command}, "Process exited with code 0\nOutput:\n")
+        for command in commands
+    ]
+    return key, [_record(f"{key}-t{n}", key, call) for n, call in enumerate(calls)]
+
+
+def test_a_syntax_check_is_a_habit_only_when_it_was_run_again() -> None:
+    once = [_checked("s1", "python -m py_compile app.py")]
+    again = [
+        _checked(
+            "s2",
+            "python -m py_compile demo.py pipeline/*.py",
+            "python -m py_compile demo.py evaluate.py pipeline/*.py",
+            "python -m py_compile demo.py pipeline/*.py",
+        )
+    ]
+    for sessions, expected in ((once, []), (again, ["demo.py pipeline/*.py"])):
+        tasks = {record.turn_key: key for key, records in sessions for record in records}
+        found = plan_window(sessions, tasks, known=set()).placed
+        contents = [f.content for facts in found.values() for f in facts]
+        assert contents == [
+            f"`python -m py_compile {files}` checks the syntax (worked in 1 session)."
+            for files in expected
+        ]

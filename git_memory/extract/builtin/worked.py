@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from git_memory.command_line.reports import Outcome
+from git_memory.command_line.words import SOURCE_FILE
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_EXIT,
@@ -49,13 +50,18 @@ class Worked:
     script: str | None = None
     # Project commands chained with `&&`: a habit only when several sessions show it.
     chain: bool = False
+    # How many runs worked, in all its sessions.
+    times: int = 0
 
     @property
     def shown(self) -> bool:
         """Worth a memory: run as it is once, or narrowed runs in several sessions; a chain of
-        commands in several sessions (once, it is that task's way)."""
+        commands in several sessions (once, it is that task's way); a syntax check run again
+        and again (once, it checked the file just edited)."""
         if self.chain:
             return len(self.sessions) > 1
+        if self.kind == "syntax":
+            return self.times > 1 or len(self.sessions) > 1
         return self.full or len(self.sessions) > 1
 
 
@@ -82,6 +88,7 @@ def gather_worked(
                 segment.normal, Worked(segment.kind or "", script=shell.script_path(segment))
             )
             entry.full = entry.full or not segment.narrowed
+            entry.times += 1
             if session_key not in entry.sessions:
                 entry.sessions.append(session_key)
             entry.people.add(person)
@@ -159,15 +166,26 @@ def _form(command: str, entry: Worked) -> str | None:
     if entry.script is not None:
         return f"script:{entry.script}"
     words = command.split(" ")
-    if entry.chain or not any(_PATH_WORD.match(w) for w in words):
+    if entry.chain or not any(_target(w) for w in words):
         return None
-    return " ".join("<path>" if _PATH_WORD.match(w) else w for w in words)
+    form: list[str] = []
+    for word in words:  # a list of files is one target: `py_compile a.py b.py src/*.py`
+        if not _target(word):
+            form.append(word)
+        elif form[-1:] != ["<path>"]:
+            form.append("<path>")
+    return " ".join(form)
+
+
+def _target(word: str) -> bool:
+    return bool(_PATH_WORD.match(word) or (SOURCE_FILE.search(word) and not word.startswith("-")))
 
 
 def one_per_script(worked: dict[str, Worked]) -> dict[str, Worked]:
     """A repository script run with different options (`check-prerequisites.sh --json`,
-    `… --json --paths-only`), or a command run on different paths (`dotnet build
-    src/A/A.csproj …`, `… src/B/B.csproj …`), is one command: the form run in the most
+    `… --json --paths-only`), or a command run on different paths or files (`dotnet build
+    src/A/A.csproj …`, `… src/B/B.csproj …`; `python -m py_compile demo.py src/*.py`, `…
+    demo.py evaluate.py src/*.py`), is one command: the form run in the most
     sessions (on a tie the script's shortest, the first run on paths), counting the sessions
     of all of them."""
     by_script: dict[str, list[str]] = {}
@@ -186,6 +204,7 @@ def one_per_script(worked: dict[str, Worked]) -> dict[str, Worked]:
                 continue
             other = merged.pop(command)
             entry.full = entry.full or other.full
+            entry.times += other.times
             entry.people |= other.people
             for session in other.sessions:
                 if session not in entry.sessions:

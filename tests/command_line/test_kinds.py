@@ -1,0 +1,48 @@
+"""What each tool is run for: the table of tools and the names of scripts (issue 39 item 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from git_memory.command_line.kinds import TOOLS, Tool
+from git_memory.extract.builtin import shell
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: " ".join(t.words))
+def test_each_row_reads_its_own_example(tool: Tool) -> None:
+    assert shell.command_kind(tool.example) == tool.kind
+
+
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        ("npm run db:migrate", "migrate"),
+        ("rake db:migrate", "migrate"),
+        ("uv run python manage.py migrate", "migrate"),
+        ("./artisan migrate", "migrate"),
+        ("php artisan test", "test"),
+        ("npm run migrate:make", "generate"),
+        ("yarn migration:generate", "generate"),
+        ("python manage.py makemigrations", "generate"),
+        ("make syntax", "syntax"),
+        ("goose status", None),
+        ("npx tsup src/index.ts", "build"),
+        ("php -l", "syntax"),
+    ],
+)
+def test_script_names_and_framework_entry_points(command: str, kind: str | None) -> None:
+    assert shell.command_kind(command) == kind
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python -m py_compile demo.py pipeline/*.py",
+        "node --check server.js",
+        "bash -n scripts/model_server.sh",
+        "php -l public/index.php",
+    ],
+)
+def test_a_syntax_check_keeps_the_files_it_checks(command: str) -> None:
+    (segment,) = shell.segments(command)
+    assert (segment.kind, segment.normal, segment.narrowed) == ("syntax", command, False)
