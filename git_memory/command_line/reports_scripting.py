@@ -1,5 +1,5 @@
 """The rows of `reports.py` for the JavaScript and TypeScript tools (jest, vitest, mocha,
-playwright, tsc, eslint, prettier, biome, and the package managers' own verdicts) and the
+playwright, karma, tsc, eslint, prettier, biome, and the package managers' own verdicts) and the
 Python ones (pytest, unittest, tox, nox, ruff, mypy, pyright, black): one row per tool and
 line, each with the output line it was written from (`reports.py` says where from)."""
 
@@ -72,6 +72,22 @@ SCRIPTING_REPORTS: tuple[Report, ...] = (
         hint="passed",
         pattern=r"^\s+\d+ passed \([\d.]+m?s\)",
         example="  5 passed (3.2s)",
+    ),
+    row(
+        "karma",
+        W,
+        "test",
+        hint="SUCCESS",
+        pattern=r"Executed (\d+) of \1 (?:\(skipped \d+\) )?SUCCESS\b",
+        example="Chrome Headless 120.0 (Linux): Executed 42 of 42 SUCCESS (0.8 secs / 0.7 secs)",
+    ),
+    row(
+        "karma",
+        F,
+        "test",
+        hint="FAILED",
+        pattern=r"Executed \d+ of \d+ \([1-9]\d* FAILED\)",
+        example="Chrome Headless 120.0 (Linux): Executed 42 of 42 (2 FAILED) (0.9 secs / 0.8 secs)",
     ),
     row(
         "node:test",
