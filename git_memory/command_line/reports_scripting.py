@@ -116,6 +116,25 @@ SCRIPTING_REPORTS: tuple[Report, ...] = (
         ),
     ),
     row(
+        "node",
+        F,
+        None,
+        hint="Node.js v",
+        # Node ends the report of an uncaught exception (its stack, then the error's fields)
+        # with its version: the process died.
+        pattern=r"^\s+at [^\n]+\n(?:[^\n]*\n){0,6}?\nNode\.js v\d+\.\d+\.\d+[ \t]*$",
+        example=(
+            "Error: Cannot find module '/app/node_modules/typescript/bin/tsc'\n"
+            "    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)\n"
+            "    at node:internal/main/run_main_module:28:49 {\n"
+            "  code: 'MODULE_NOT_FOUND',\n"
+            "  requireStack: []\n"
+            "}\n"
+            "\n"
+            "Node.js v20.19.5"
+        ),
+    ),
+    row(
         "vite",
         W,
         "build",

@@ -49,6 +49,7 @@ def test_each_row_reads_its_own_example_through_a_task_runner(report: Report) ->
         ("pytest 2>&1 | tail -5", "collected 3 items\n"),
         ("make check | tail", "running checks\n"),
         ("yarn lint | head", ""),
+        ("make check | tail", "Installed:\n  ✓ Node.js v20.19.5\nNode.js v20.19.5\n"),
     ],
 )
 def test_nothing_said_stays_unknown_behind_a_pipe(command: str, output: str) -> None:
