@@ -96,6 +96,14 @@ REPORTS: tuple[Report, ...] = (
         example="test result: FAILED. 11 passed; 1 failed; 0 ignored",
     ),
     row(
+        "cargo test",
+        F,
+        "test",
+        hint="error: test failed",
+        pattern=r"^error: test failed, to rerun pass\b",
+        example="error: test failed, to rerun pass `--bin obstruct`",
+    ),
+    row(
         "cargo",
         W,
         None,

@@ -98,6 +98,22 @@ SCRIPTING_REPORTS: tuple[Report, ...] = (
         example="# pass 12\n# fail 0",
     ),
     row(
+        "node:test",
+        W,
+        "test",
+        hint="ℹ pass",
+        pattern=r"(?s)^ℹ pass [1-9]\d*\s*$.*?^ℹ fail 0\s*$",
+        example="ℹ tests 13\nℹ suites 0\nℹ pass 13\nℹ fail 0\nℹ cancelled 0",
+    ),
+    row(
+        "node:test",
+        F,
+        "test",
+        hint="fail",
+        pattern=r"^(?:ℹ|#) fail [1-9]\d*\s*$",
+        example="ℹ tests 13\nℹ pass 11\nℹ fail 2",
+    ),
+    row(
         "bun test",
         W,
         "test",
