@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -119,6 +120,20 @@ def main_index(found: Sequence[Command]) -> int | None:
     return next((i for i in range(len(found) - 1, -1, -1) if found[i].kind is not None), None)
 
 
+def in_project(step: Step) -> bool:
+    """The step ran in the project: not after a `cd` to an absolute or home path, nor above
+    the project's root (`cd .. && make`, from the root), nor in a folder of an agent's own
+    (`.codex/skills/…`: the agent's tooling)."""
+    top = (step.directory or "").split("/", 1)[0]
+    return not step.elsewhere and top != ".." and top not in words.AGENT_FOLDERS
+
+
+def located(command: str, directory: str | None) -> str:
+    """The command as a teammate runs it from the project's root: `cd web && npm test` for
+    `npm test` run in `web/`."""
+    return f"cd {shlex.quote(directory)} && {command}" if directory else command
+
+
 def is_assignment(word: str) -> bool:
     """A variable assignment in front of a command (`PYTHONPATH=.`)."""
     return _ASSIGNMENT.fullmatch(word) is not None
@@ -136,11 +151,14 @@ def join_directory(base: str | None, target: str | None) -> str | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def parse(text: str) -> Line:
+def parse(text: str, start: str = "") -> Line:
     """The line's steps: split as a shell splits it (`syntax`), shell keywords around a
     command left out, `bash -c '…'` read as the line it runs, each command classified, and
-    the directory and environment of each kept apart. Never raises; parses are cached."""
-    reader = _Reader()
+    the directory and environment of each kept apart. `start` is where the line ran, relative
+    to the project's root ("" the root; an absolute or home path is outside the project).
+    Never raises; parses are cached."""
+    reader = _Reader(join_directory("", start) if start else "")
+    reader.elsewhere = bool(start) and programs.outside(start)
     found, closed = pieces(text)
     for piece in found:
         reader.read(piece)

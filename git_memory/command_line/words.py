@@ -213,6 +213,11 @@ SOURCE_FILE = re.compile(
     r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|"
     r"vue|svelte|md|json|toml|yaml|yml|css|scss|sh)$"
 )
+# The folders coding agents keep their own settings, skills and commands in: what runs there
+# is the agent's tooling, not the project's.
+AGENT_FOLDERS = frozenset(
+    [".claude", ".codex", ".gemini", ".qwen", ".cursor", ".opencode", ".agent", ".agents"]
+)
 # Folders whose scripts are the project's own tools; a script elsewhere must be a shell
 # script run by path (`./preflight.sh`) to count (a `python x.py` at the top is a one-off).
 SCRIPT_DIRS = ("scripts/", "script/", "bin/", "tools/", "tests/", "test/", "ci/", "dev/", "hack/")

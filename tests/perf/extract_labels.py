@@ -2,8 +2,8 @@
 repository's sessions, and the matching of the candidates it proposed to labelled memories.
 
 A label names a memory by robust keys, not by wording:
-- `command`: the candidate's first backticked command (spaces normalized) is `command` or one
-  of `aliases`;
+- `command`: the candidate's first backticked command (spaces normalized), with or without a
+  leading `cd DIR &&`, is `command` or one of `aliases`;
 - `trap`: a `Trap:` candidate whose failing command is `failing` (a string or a list of
   alternatives) and whose text holds every `fix` word;
 - `rule` (and `fact`, which review shows among the stated rules): the text holds every keyword.
@@ -87,15 +87,13 @@ def matches(label: dict[str, Any], candidate: Candidate) -> bool:
     if kind != candidate.kind:
         return False
     text = _words(candidate.content)
-    first = candidate.commands[:1]
+    # The folder a command ran in is kept apart on both sides: a label written from a call
+    # the agent ran in `backend/` names `uv run pytest`, the candidate `cd backend && …`.
+    first = {form for c in candidate.commands[:1] for form in (c, _CD_PREFIX.sub("", c))}
     if kind == "command":
-        return bool(first) and first[0] in _alternatives(
-            [label["command"], *label.get("aliases", [])]
-        )
+        return bool(first & _alternatives([label["command"], *label.get("aliases", [])]))
     if kind == "trap":
-        failing = bool(first) and first[0] in _alternatives(label["failing"]) | _interpreter(
-            label["failing"]
-        )
+        failing = bool(first & (_alternatives(label["failing"]) | _interpreter(label["failing"])))
         return failing and all(_words(word) in text for word in label["fix"])
     return all(_words(word) in text for word in label["keywords"])
 

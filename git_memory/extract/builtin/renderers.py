@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import itertools
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from git_memory.command_line.line import join_directory, located
 from git_memory.command_line.signature import ANSI
 from git_memory.command_line.words import COSMETIC, INTERPRETERS, SCRIPT_FILE
 from git_memory.extract.builtin import shell
@@ -187,8 +189,11 @@ def _verify_exit(text: str, values: dict[str, str]) -> bool:
     if set(values) != {"command", "kind", "sessions"} or not values["sessions"].isdigit():
         return False
     command, kind, sessions = values["command"], values["kind"], int(values["sessions"])
+    here = _here(command)
+    if here is None:
+        return False
     # Assignments the successful runs carried stay in front of the normal form.
-    words = command.split(" ")
+    words = command.removeprefix(located("", here)).split(" ")
     env = list(itertools.takewhile(shell.is_assignment, words))
     normal = " ".join(words[len(env) :])
     if sessions < 1 or not normal:
@@ -197,9 +202,23 @@ def _verify_exit(text: str, values: dict[str, str]) -> bool:
         parts = normal.split(" && ")
         if env or kind != "check" or any(shell.normal_command(p) != p for p in parts):
             return False
-    elif shell.normal_command(normal) != normal or shell.command_kind(command) != kind:
+    elif shell.normal_command(normal) != normal or shell.command_kind(normal) != kind:
         return False
     return text == render_command_exit(command, kind, sessions)
+
+
+_LOCATED = re.compile(r"^cd ('[^']*'|[^\s']+) && ")
+
+
+def _here(command: str) -> str | None:
+    """The project folder a command runs in (`cd web && npm test` → `web`; "" the root), or
+    None when it names one outside the project."""
+    found = _LOCATED.match(command)
+    if found is None:
+        return ""
+    directory = shlex.split(found.group(1))[0]
+    inside = join_directory("", directory)
+    return directory if inside == directory and not directory.startswith("..") else None
 
 
 def trap_subject(command: str) -> str | None:
@@ -243,7 +262,9 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
         return False
     mode, failing, error, fix = (values[k] for k in ("mode", "failing", "error", "fix"))
     hooked = mode == "hook"
-    subject = trap_subject(failing) == failing or (mode == "variant" and bare_python(failing))
+    here = _here(failing)
+    core = failing.removeprefix(located("", here)) if here is not None else ""
+    subject = trap_subject(core) == core or (mode == "variant" and bare_python(failing))
     eligible = shell.is_hooked_git(failing) if hooked else subject
     if not eligible or not fix or "`" in fix or sanitize_error(error) != error:
         return False

@@ -13,7 +13,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from git_memory.command_line.line import Command, Step, parse
+from git_memory.command_line.line import (
+    Command,
+    Step,
+    in_project,
+    join_directory,
+    located,
+    parse,
+)
+from git_memory.command_line.program import outside
 from git_memory.extract.builtin import observed, shell
 from git_memory.extract.builtin.observed import Outcome
 from git_memory.sessions.turns import ToolCall, call_paths
@@ -40,6 +48,8 @@ class Run:
     outcomes: tuple[Outcome, ...] = field(default=())
     # The files an edit wrote, as the call named them.
     paths: tuple[str, ...] = field(default=())
+    # Where the command line started, relative to the project's root (`line.parse`).
+    start: str = ""
 
     @property
     def state(self) -> str:
@@ -50,16 +60,39 @@ class Run:
     @property
     def worked(self) -> list[Command]:
         """The project segments this run was seen to run successfully."""
+        return [step.command for step in self.worked_steps]
+
+    @property
+    def worked_steps(self) -> list[Step]:
+        """The steps of project commands this run was seen to run successfully in the project
+        (not after a `cd` out of it), each with the folder it ran in."""
         return [
-            step.command
+            step
             for step, outcome in zip(self.steps, self.outcomes, strict=True)
-            if outcome is Outcome.WORKED and step.command.kind is not None and not step.elsewhere
+            if outcome is Outcome.WORKED and step.command.kind is not None and in_project(step)
         ]
 
     @property
     def key(self) -> str | None:
-        """The normal form of the main project command, when there is one."""
-        return self.main.normal if self.main else None
+        """The main project command as a teammate runs it from the project's root (its normal
+        form, after `cd web &&` when it ran in a folder), when there is one and it ran in the
+        project."""
+        step = self._main_step
+        if self.main is None or (step is not None and not in_project(step)):
+            return None
+        return located(self.main.normal, self.where)
+
+    @property
+    def where(self) -> str:
+        """The project folder the main project command ran in ("" the root, or not known)."""
+        step = self._main_step
+        if step is None or step.directory is None or not in_project(step):
+            return ""
+        return step.directory
+
+    @property
+    def _main_step(self) -> Step | None:
+        return next((s for s in self.steps if s.command is self.main), None)
 
 
 def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> Iterator[Run]:
@@ -93,7 +126,9 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
             handle = _handle(call.output or "")
             if handle is not None:
                 running[handle] = (len(found), call)
-            found.append(_run(record.turn_key, call, scrub(command), scrub(call.output or "")))
+            start = _start(getattr(record, "cwd", None), call, scrub)
+            output = scrub(call.output or "")
+            found.append(_run(record.turn_key, call, scrub(command), output, start))
     yield from found
 
 
@@ -150,11 +185,32 @@ def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str]
         state = "completed" if int(ended.group(1)) == 0 else "failed"
         payload = {k: v for k, v in payload.items() if k != "run_in_background"}
     call = ToolCall(first.call_id, first.name, payload, output, state)
-    return _run(run.turn_key, call, run.command or "", output)
+    return _run(run.turn_key, call, run.command or "", output, run.start)
 
 
-def _run(turn_key: str, call: ToolCall, command: str, output: str) -> Run:
-    line = parse(command)
+# Where an agent's shell tool was told to run the command: Codex's `workdir` (absolute),
+# Gemini CLI's and Qwen Code's `directory` / `dir_path` (relative to the session's folder).
+_WORKDIR_KEYS = ("workdir", "directory", "dir_path")
+
+
+def _start(cwd: str | None, call: ToolCall, scrub: Callable[[str], str]) -> str:
+    """Where a shell call ran, relative to the project's root ("" the root, or where that
+    cannot be told): the session's folder (a session run in `web/` of the worktree), moved
+    by the call's own working directory; an absolute or home path when it ran outside."""
+    base = scrub(cwd) if cwd else ""
+    base = "" if base == "." or outside(base) else base  # unscrubbed: not known, the root
+    payload = call.input if isinstance(call.input, dict) else {}
+    told = next((payload[k] for k in _WORKDIR_KEYS if isinstance(payload.get(k), str)), "")
+    if not told or told == cwd:
+        return base
+    if outside(told):  # an absolute path: under the root it is scrubbed to a relative one
+        moved = scrub(told)
+        return "" if moved == "." else moved
+    return join_directory(base, told) or ""
+
+
+def _run(turn_key: str, call: ToolCall, command: str, output: str, start: str = "") -> Run:
+    line = parse(command, start)
     status = observed.of_state(call.state)
     if status is Outcome.UNKNOWN and _one_code_mode_command(call.input):
         status = observed.exit_field(output)  # a code-mode cell that printed the exec result
@@ -178,6 +234,7 @@ def _run(turn_key: str, call: ToolCall, command: str, output: str) -> Run:
         tuple(setups),
         steps=line.steps,
         outcomes=tuple(outcomes),
+        start=start,
     )
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from git_memory.command_line.line import located
 from git_memory.command_line.signature import PREFIX, error_line, invocation_error
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import own_output
@@ -103,7 +104,7 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         if _subject(later) == subject:
             return _same_again(failed, later, subject, error, (steps, configured, edited))
         if _variant(failed, later, edited, error):
-            fix = " && ".join(_unique([*steps, _subject(later) or ""]))
+            fix = located(" && ".join(_unique([*steps, _run_words(later)])), later.where)
             return _fact("variant", failed, later, error, fix, failing=subject)
         if later.main is None or later.main.kind in _step_kinds(failed):
             steps += [plain_words(s) for s in later.setups]
@@ -137,13 +138,20 @@ def _same_again(
 
 
 def _subject(run: Run) -> str | None:
-    """What a failure of this run is a trap about: its project command, else a repository
-    file an interpreter ran (`renderers.trap_subject`); a set-up step's own failure is
-    `_setup_fix`'s."""
+    """What a failure of this run is a trap about: its project command (after `cd web &&`
+    when it ran in a folder), else a repository file an interpreter ran
+    (`renderers.trap_subject`); a set-up step's own failure is `_setup_fix`'s."""
     if run.key is not None:
         return run.key
     scripts = [s for s in shell.segments(run.command or "") if script_run(s)]
     return plain_words(scripts[-1]) if scripts else None
+
+
+def _run_words(run: Run) -> str:
+    """The run's project command (normal form) or script, wherever it ran."""
+    if run.main is not None:
+        return run.main.normal
+    return (_subject(run) or "") if run.command else ""
 
 
 _FILE_NAME = re.compile(r"(?<![\w/.-])(\.?[\w-]+(?:\.[\w-]+)*)\.(?:\([\w|]+\)|[\w]+)(?![\w/])")
@@ -263,7 +271,8 @@ def _with_environment(failed: Run, later: Run, error: str, edited: bool) -> Buil
     added = [v for v in later.main.env if v not in failed.main.env]
     if not added:
         return None
-    return _fact("variant", failed, later, error, " ".join([*added, later.main.normal]))
+    fix = located(" ".join([*added, later.main.normal]), later.where)
+    return _fact("variant", failed, later, error, fix)
 
 
 def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from git_memory.command_line.line import Step, in_project, located
 from git_memory.command_line.reports import Outcome
 from git_memory.command_line.words import SOURCE_FILE
 from git_memory.extract.builtin import shell
@@ -50,6 +51,8 @@ class Worked:
     script: str | None = None
     # Project commands chained with `&&`: a habit only when several sessions show it.
     chain: bool = False
+    # Where it ran, relative to the project's root ("" the root): `cd web && npm test`.
+    directory: str = ""
     # How many runs worked, in all its sessions.
     times: int = 0
 
@@ -81,11 +84,14 @@ def gather_worked(
     kept = _staged(runs)
     for run in runs:
         written.update(p.removeprefix("./") for p in run.paths if not _kept(p, kept))
-        for segment in run.worked:
+        for step in run.worked_steps:
+            segment = step.command
             if _written_here(segment, written) or _told_to_run(segment, told.get(run.turn_key)):
                 continue
+            directory = step.directory or ""
             entry = worked.setdefault(
-                segment.normal, Worked(segment.kind or "", script=shell.script_path(segment))
+                located(segment.normal, directory),
+                Worked(segment.kind or "", script=shell.script_path(segment), directory=directory),
             )
             entry.full = entry.full or not segment.narrowed
             entry.times += 1
@@ -96,9 +102,10 @@ def gather_worked(
             entry.env = _common_env(entry.env, segment.env)
             _observe(entry, session_key, run)
         for chain in chains(run):
-            key = " && ".join(s.normal for s in chain)
-            entry = worked.setdefault(key, Worked("check", chain=True))
-            entry.full = entry.full or not any(s.narrowed for s in chain)
+            directory = chain[0].directory or ""
+            key = located(" && ".join(s.command.normal for s in chain), directory)
+            entry = worked.setdefault(key, Worked("check", chain=True, directory=directory))
+            entry.full = entry.full or not any(s.command.narrowed for s in chain)
             if session_key not in entry.sessions:
                 entry.sessions.append(session_key)
             entry.people.add(person)
@@ -108,20 +115,22 @@ def gather_worked(
     return sum(1 for run in runs if run.worked)
 
 
-def chains(run: Run) -> list[list[shell.Segment]]:
-    """Project commands a line runs one after the other with `&&`, each seen to work
-    (`mise run fmt && mise run lint`): the habit is the chain, not only its parts."""
-    found: list[list[shell.Segment]] = []
-    current: list[shell.Segment] = []
+def chains(run: Run) -> list[list[Step]]:
+    """Project commands a line runs one after the other with `&&` in one directory, each seen
+    to work (`mise run fmt && mise run lint`): the habit is the chain, not only its parts."""
+    found: list[list[Step]] = []
+    current: list[Step] = []
     for step, outcome in zip(run.steps, run.outcomes, strict=True):
-        project = step.command.kind is not None and not step.elsewhere
+        project = step.command.kind is not None and in_project(step)
         if project and outcome is Outcome.WORKED:
-            current.append(step.command)
+            if current and step.directory != current[0].directory:  # `… && cd web && …`
+                found += [current] if len(current) > 1 else []
+                current = []
+            current.append(step)
         elif step.command.words[:1] != ("cd",):
             current = []
         if step.joiner != "&&" or not (project or step.command.words[:1] == ("cd",)):
-            if len(current) > 1:
-                found.append(current)
+            found += [current] if len(current) > 1 else []
             current = []
     return found
 
@@ -165,10 +174,11 @@ def _form(command: str, entry: Worked) -> str | None:
     repository script they run, or their words with each path a placeholder."""
     if entry.script is not None:
         return f"script:{entry.script}"
-    words = command.split(" ")
+    here = located("", entry.directory)  # where it ran is part of the command, not a target
+    words = command.removeprefix(here).split(" ")
     if entry.chain or not any(_target(w) for w in words):
         return None
-    form: list[str] = []
+    form: list[str] = [here] if here else []
     for word in words:  # a list of files is one target: `py_compile a.py b.py src/*.py`
         if not _target(word):
             form.append(word)
@@ -282,7 +292,8 @@ def _observe(entry: Worked, session_key: str, run: Run) -> None:
 
 def exit_fact(command: str, entry: Worked, key: str) -> BuiltinFact:
     count = len(entry.sessions)
-    command = " ".join([*(entry.env or ()), command])
+    here = located("", entry.directory)  # `cd web && `: the variables go after it
+    command = here + " ".join([*(entry.env or ()), command.removeprefix(here)])
     text = render_command_exit(command, entry.kind, count)
     parameters = (("command", command), ("kind", entry.kind), ("sessions", str(count)))
     quotes = tuple(
