@@ -160,3 +160,14 @@ def test_extract_offers_the_command_where_a_real_session_in_a_folder_ran_it(
     assert [item["content"] for item in items] == [
         "`cd web && npm test` runs the tests (worked in 1 session)."
     ]
+
+
+def test_a_script_of_the_root_and_one_of_a_folder_are_two_memories() -> None:
+    done = "all checks passed"
+    assert _contents(
+        (str(ROOT), _call("Bash", {"command": "./scripts/check.sh"}, done)),
+        (str(ROOT), _call("Bash", {"command": "cd web && ./scripts/check.sh --fast"}, done)),
+    ) == [
+        "`./scripts/check.sh` runs the project checks (worked in 1 session).",
+        "`cd web && ./scripts/check.sh --fast` runs the project checks (worked in 1 session).",
+    ]

@@ -173,7 +173,7 @@ def _form(command: str, entry: Worked) -> str | None:
     """What several commands share when they are one command run on different targets: the
     repository script they run, or their words with each path a placeholder."""
     if entry.script is not None:
-        return f"script:{entry.script}"
+        return f"script:{located(entry.script, entry.directory)}"
     here = located("", entry.directory)  # where it ran is part of the command, not a target
     words = command.removeprefix(here).split(" ")
     if entry.chain or not any(_target(w) for w in words):
