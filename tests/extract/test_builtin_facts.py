@@ -16,6 +16,7 @@ from git_memory.extract.builtin.rules import rule_facts
 from git_memory.extract.builtin.runs import session_runs
 from git_memory.extract.builtin.traps import first_error_line, trap_facts
 from git_memory.extract.builtin.window import memory_keys, plan_window
+from git_memory.extract.builtin.writes import written_files
 from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord, select_turns
@@ -229,6 +230,48 @@ def test_failures_nothing_fixed_or_code_fixed_are_not_traps() -> None:
     assert _traps(_turn("t1", failing, _bash("ls"), _bash("cargo test", "ok"))) == []
     lint = _bash("uv run ruff check .", "F401 `os` imported but unused", "failed")
     assert _traps(_turn("t1", lint, _bash("uv run ruff check --fix .", "1 fixed"))) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "command"),
+    [
+        ("shell", ["apply_patch", "*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n"]),
+        ("exec_command", "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: src/app.py\n"),
+        (
+            "Bash",
+            "python - <<'PY'\nfrom pathlib import Path\nPath('src/app.py').write_text('x')\nPY",
+        ),
+        ("Bash", "node -e \"require('fs').writeFileSync('src/app.js', 'x')\""),
+    ],
+)
+def test_a_code_change_made_through_the_shell_makes_the_failure_a_bug(
+    name: str, command: Any
+) -> None:
+    """Codex runs `apply_patch` through its shell tool, and agents rewrite files with inline
+    code: the command that worked afterwards was fixed in the code, not by a set-up step."""
+    changed = _bash(command, "Done!", name=name)
+    runs = list(session_runs([_turn("t1", changed)]))
+    if name in ("shell", "exec_command"):
+        assert [(r.edit, r.paths) for r in runs] == [(True, ("src/app.py",))]
+    else:
+        assert written_files(runs[0]) == []
+    failing = _bash("uv run pytest", "E   assert 3 == 4", "failed")
+    install = _bash("uv sync", "Resolved 12 packages")
+    worked = _bash("uv run pytest", "== 3 passed in 0.2s ==")
+    assert _traps(_turn("t1", failing, install, worked)), "no change: `uv sync` fixed it"
+    assert _traps(_turn("t1", failing, changed, install, worked)) == []
+
+
+def test_a_variable_that_names_the_environment_fixes_a_missing_module_despite_edits() -> None:
+    failing = _bash("pytest", "E   ModuleNotFoundError: No module named 'opk'", "failed")
+    worked = _bash("PYTHONPATH=. pytest", "== 12 passed in 0.3s ==")
+    (trap,) = _traps(_turn("t1", failing, _edit(), worked))
+    assert trap.content == (
+        "Trap: `pytest` fails with \"ModuleNotFoundError: No module named 'opk'\"; run "
+        "`PYTHONPATH=. pytest` instead."
+    )
+    bug = _bash("pytest", "E   assert 3 == 4", "failed")
+    assert _traps(_turn("t1", bug, _edit(), worked)) == []
 
 
 def test_the_error_line_is_the_meaningful_one_sanitized() -> None:

@@ -115,7 +115,7 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
                     running[str(call.input[_HANDLES[call.name.lower()]])] = resumed
                 continue
             command = shell.command_of(call)
-            if command is None:
+            if command is None or shell.is_edit(call):
                 if shell.is_edit(call):
                     outcome = observed.of_state(call.state)
                     paths = tuple(scrub(p) for p in call_paths(call))

@@ -129,11 +129,15 @@ def _js_string(source: str, start: int) -> str | None:
 
 
 def is_edit(call: ToolCall) -> bool:
-    """The call changed files through an editing tool (a Codex code-mode cell may patch)."""
+    """The call changed files through an editing tool (a Codex code-mode cell may patch, and
+    Codex's shell tool runs `apply_patch` with the patch as its argument or heredoc)."""
     name = call.name.lower()
     payload = call.input
     if name == "exec" and isinstance(payload, str):
         return "tools.apply_patch(" in payload
+    if name in SHELL_TOOLS:
+        command = command_of(call) or ""
+        return command.split(maxsplit=1)[:1] in (["apply_patch"], ["applypatch"])
     return name in EDIT_TOOLS
 
 

@@ -265,8 +265,12 @@ def _step_kinds(failed: Run) -> tuple[str, ...]:
 
 
 def _with_environment(failed: Run, later: Run, error: str, edited: bool) -> BuiltinFact | None:
-    """The same command worked once variables were set on it (`DATABASE_URL=… pytest`)."""
-    if failed.main is None or later.main is None or edited:
+    """The same command worked once variables were set on it (`DATABASE_URL=… pytest`), with
+    no edit in between unless the error names the environment (`No module named 'opk'`
+    before `PYTHONPATH=. pytest`)."""
+    if failed.main is None or later.main is None:
+        return None
+    if edited and not invocation_error(failed.output):
         return None
     added = [v for v in later.main.env if v not in failed.main.env]
     if not added:

@@ -35,6 +35,12 @@ _REDIRECT = re.compile(
     rf"(?<![<>&0-9])>>?\s*([\w./-]+\.(?:{_WRITTEN_EXTENSIONS})|\.env[\w.-]*)(?![\w.])"
 )
 _REWRITES = (("git", "apply"), ("git", "am"), ("git", "restore"))
+# Code run inline that writes a file (`python - <<'PY' … path.write_text(text)`,
+# `node -e "fs.writeFileSync(…)"`): the files it names are the code's, not known here.
+_CODE_WRITES = re.compile(
+    r"\.write_(?:text|bytes)\(|\bopen\([^)\n]*,\s*(?:mode\s*=\s*)?['\"][wax]"
+    r"|\bwriteFileSync\(|\bfs\.writeFile\(|\bshutil\.(?:copy\w*|move)\("
+)
 
 
 def setup_file(path: str) -> bool:
@@ -62,6 +68,7 @@ def written_files(run: Run) -> list[str] | None:
         elif tuple(words[:2]) in _REWRITES:
             writes = True
     found += [t for t in _REDIRECT.findall(run.command) if not shell.outside(t)]
+    writes = writes or bool(_CODE_WRITES.search(run.command))
     return found if writes or found else None
 
 
