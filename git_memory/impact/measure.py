@@ -58,6 +58,10 @@ Sets = tuple[set[int], set[int], set[int] | None]
 Counted = tuple[list[int], list[int], list[int] | None]
 
 
+# A call as read once: its tool, its input's identity, and its session's folder and root.
+_Seen = tuple[str, int, str, str]
+
+
 @dataclass(frozen=True)
 class LandingSide:
     """One side of the landing: sessions, days spanned, and the counts."""
@@ -113,7 +117,7 @@ class SessionIndex:
         self.failed_sessions: dict[int, set[int]] = {}
         self._line_ids: dict[tuple[str, str], int] = {}
         self._by_pair: dict[tuple[str, str], list[int]] = {}
-        self._calls: dict[tuple[str, int, str], tuple[int, tuple[list[int], ...]] | None] = {}
+        self._calls: dict[_Seen, tuple[int, tuple[list[int], ...]] | None] = {}
         self._matched: dict[tuple[str, bool], frozenset[int]] = {}
         self._rules = _RuleReader(rule_keys)
         for number, session in enumerate(sessions):
@@ -125,9 +129,10 @@ class SessionIndex:
             # Calls with the same input share one decoded value (`session_activity`), which
             # the sessions keep alive: its identity is the key, so each distinct call and
             # each distinct line is read once.
-            seen = (call.name, id(call.input), session.at)
+            seen = (call.name, id(call.input), session.at, session.root)
             if seen not in self._calls:
-                self._calls[seen] = self._line(shell.command_of(call), session.at)
+                at = shell.call_start(session.at, call, session.relative)
+                self._calls[seen] = self._line(shell.command_of(call), at)
             found = self._calls[seen]
             if found is None:
                 continue

@@ -36,6 +36,13 @@ class SessionActivity:
     asks: tuple[str, ...]
     worktree: str = "main"
     at: str = ""
+    # That worktree's root (absolute): where a call told to run in an absolute folder ran,
+    # relative to it (`extract.builtin.shell.call_start`).
+    root: str = ""
+
+    def relative(self, path: str) -> str:
+        """An absolute path relative to the session's worktree root (above it: `../…`)."""
+        return _relative(path, Path(self.root)) if self.root else path
 
 
 @dataclass(frozen=True)
@@ -84,7 +91,7 @@ def session_activity(
     return Activity(
         [
             SessionActivity(key, provider, started, tuple(calls.get(file_id, ())),
-                            tuple(asks.get(file_id, ())), name, at)
+                            tuple(asks.get(file_id, ())), name, at, str(roots[name]))
             for file_id, (key, provider, started, at, name) in ordered
         ],
         sorted(set(undated)),

@@ -7,6 +7,9 @@ from datetime import timedelta
 from typing import Any
 
 from git_memory.extract.builtin.renderers import render_command_fix
+from git_memory.impact.measure import SessionIndex
+from git_memory.sessions.activity import SessionActivity
+from git_memory.sessions.turns import ToolCall
 from tests.impact.helpers import LANDED, days, impact_report, land, sessions
 from tests.repos import Repo
 
@@ -131,3 +134,28 @@ def test_a_session_started_in_the_directory_runs_the_cd_prefixed_fix(
     assert (entry["before"]["hits"], entry["before"]["followed"]) == (10, 0)
     assert (entry["after"]["hits"], entry["after"]["followed"]) == (0, 12)
     assert entry["verdict"] == "helped"
+
+
+def test_a_call_the_agent_ran_in_a_folder_runs_the_memorys_cd_prefixed_command() -> None:
+    """Codex's `workdir` and Gemini CLI's `directory` say where a call ran, as extraction
+    reads them: `uv run pytest` run in `backend/` is the memory's `cd backend && uv run
+    pytest`, and not the root's `uv run pytest`."""
+    root = "/work/repo"
+
+    def call(payload: dict[str, Any]) -> ToolCall:
+        return ToolCall("c", "exec_command", payload, "Process exited with code 0", "completed")
+
+    sessions = [
+        SessionActivity("s0", "codex", "2026-11-01T00:00:00Z", (call({"cmd": "uv run pytest",
+            "workdir": f"{root}/backend"}),), (), root=root),
+        SessionActivity("s1", "gemini-cli", "2026-11-02T00:00:00Z", (call({"command":
+            "uv run pytest", "directory": "backend"}),), (), root=root),
+        SessionActivity("s2", "codex", "2026-11-03T00:00:00Z", (call({"cmd": "uv run pytest",
+            "workdir": root}),), (), root=root),
+        SessionActivity("s3", "codex", "2026-11-04T00:00:00Z", (call({"cmd": "uv run pytest",
+            "workdir": "/elsewhere/backend"}),), (), root=root),
+    ]  # fmt: skip
+    index = SessionIndex(sessions)
+    in_backend = index.sessions_running(index.matching("cd backend && uv run pytest"))
+    at_root = index.sessions_running(index.matching("uv run pytest"))
+    assert (in_backend, at_root) == ({0, 1}, {2})

@@ -13,14 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from git_memory.command_line.line import (
-    Command,
-    Step,
-    in_project,
-    join_directory,
-    located,
-    parse,
-)
+from git_memory.command_line.line import Command, Step, in_project, located, parse
 from git_memory.command_line.program import outside
 from git_memory.extract.builtin import observed, shell
 from git_memory.extract.builtin.observed import Outcome
@@ -188,25 +181,14 @@ def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str]
     return _run(run.turn_key, call, run.command or "", output, run.start)
 
 
-# Where an agent's shell tool was told to run the command: Codex's `workdir` (absolute),
-# Gemini CLI's and Qwen Code's `directory` / `dir_path` (relative to the session's folder).
-_WORKDIR_KEYS = ("workdir", "directory", "dir_path")
-
-
 def _start(cwd: str | None, call: ToolCall, scrub: Callable[[str], str]) -> str:
     """Where a shell call ran, relative to the project's root ("" the root, or where that
     cannot be told): the session's folder (a session run in `web/` of the worktree), moved
-    by the call's own working directory; an absolute or home path when it ran outside."""
+    by the call's own working directory (`shell.call_start`); scrubbing makes a path under
+    the root relative to it and leaves one outside absolute."""
     base = scrub(cwd) if cwd else ""
     base = "" if base == "." or outside(base) else base  # unscrubbed: not known, the root
-    payload = call.input if isinstance(call.input, dict) else {}
-    told = next((payload[k] for k in _WORKDIR_KEYS if isinstance(payload.get(k), str)), "")
-    if not told or told == cwd:
-        return base
-    if outside(told):  # an absolute path: under the root it is scrubbed to a relative one
-        moved = scrub(told)
-        return "" if moved == "." else moved
-    return join_directory(base, told) or ""
+    return shell.call_start(base, call, lambda path: base or "." if path == cwd else scrub(path))
 
 
 def _run(turn_key: str, call: ToolCall, command: str, output: str, start: str = "") -> Run:

@@ -7,8 +7,17 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 
-from git_memory.command_line.line import Command, Line, Step, is_assignment, main_index, parse
+from git_memory.command_line.line import (
+    Command,
+    Line,
+    Step,
+    is_assignment,
+    join_directory,
+    main_index,
+    parse,
+)
 from git_memory.command_line.program import outside, program_words, project_script
 from git_memory.command_line.reports import Outcome
 from git_memory.extract.builtin import observed
@@ -126,6 +135,26 @@ def _js_string(source: str, start: int) -> str | None:
         out.append(char)
         index += 1
     return None
+
+
+# Where an agent's shell tool was told to run a command: Codex's `workdir` (absolute), Gemini
+# CLI's and Qwen Code's `directory` / `dir_path` (relative to the session's folder).
+WORKDIR_KEYS = ("workdir", "directory", "dir_path")
+
+
+def call_start(base: str, call: ToolCall, relative: Callable[[str], str]) -> str:
+    """Where a shell call ran, relative to the project's root: the session's folder `base`
+    ("" the root), moved by the folder the agent told its shell tool to use. `relative`
+    makes an absolute path relative to the root (a path outside stays outside: absolute, or
+    above the root)."""
+    payload = call.input if isinstance(call.input, dict) else {}
+    told = next((payload[k] for k in WORKDIR_KEYS if isinstance(payload.get(k), str)), "")
+    if not told:
+        return base
+    if outside(told):
+        moved = relative(told)
+        return "" if moved == "." else moved
+    return join_directory(base, told) or ""
 
 
 def is_edit(call: ToolCall) -> bool:
