@@ -1,6 +1,6 @@
 """A command is named where it ran: a session started in a folder of the worktree, an agent
-told to run a call in one (Codex `workdir`, Gemini CLI `directory`), or a `cd` in the line
-(issue 39 item 7: `cd X &&` kept apart, not lost)."""
+told to run a call in one (Codex `workdir`, Antigravity `Cwd`, Gemini CLI `directory`), or a
+`cd` in the line (issue 39 item 7: `cd X &&` kept apart, not lost)."""
 
 from __future__ import annotations
 
@@ -59,6 +59,7 @@ def test_a_session_started_in_a_folder_names_it() -> None:
         ("shell", {"command": ["bash", "-lc", "pnpm test"], "workdir": f"{ROOT}/web"}),
         ("run_shell_command", {"command": "pnpm test", "directory": "web"}),
         ("run_shell_command", {"command": "pnpm test", "dir_path": "web"}),
+        ("run_command", {"command": "pnpm test", "cwd": f"{ROOT}/web"}),
         ("Bash", {"command": "cd web && pnpm test"}),
         ("Bash", {"command": f"cd {ROOT}/web && pnpm test"}),
     ],
@@ -170,4 +171,15 @@ def test_a_script_of_the_root_and_one_of_a_folder_are_two_memories() -> None:
     ) == [
         "`./scripts/check.sh` runs the project checks (worked in 1 session).",
         "`cd web && ./scripts/check.sh --fast` runs the project checks (worked in 1 session).",
+    ]
+
+
+def test_where_the_session_ran_is_not_known_a_calls_folder_is_not_either() -> None:
+    """Without the session's folder (not scrubbed to the worktree), an absolute folder of a
+    call cannot be placed: the command reads as run at the root, as before."""
+    call = _call("exec_command", {"cmd": "pnpm test", "workdir": "/w/app"})
+    records = [turn_record("t0", call, session="s1", cwd=None)]
+    found = plan_window([("s1", records)], {"t0": "s1"}, set()).placed
+    assert [f.content for facts in found.values() for f in facts] == [
+        "`pnpm test` runs the tests (worked in 1 session)."
     ]

@@ -187,7 +187,9 @@ def _start(cwd: str | None, call: ToolCall, scrub: Callable[[str], str]) -> str:
     by the call's own working directory (`shell.call_start`); scrubbing makes a path under
     the root relative to it and leaves one outside absolute."""
     base = scrub(cwd) if cwd else ""
-    base = "" if base == "." or outside(base) else base  # unscrubbed: not known, the root
+    if not base or outside(base):  # where the session ran is not known: nor is where a call did
+        return shell.call_start("", call, lambda _path: ".")
+    base = "" if base == "." else base
     return shell.call_start(base, call, lambda path: base or "." if path == cwd else scrub(path))
 
 

@@ -137,9 +137,10 @@ def _js_string(source: str, start: int) -> str | None:
     return None
 
 
-# Where an agent's shell tool was told to run a command: Codex's `workdir` (absolute), Gemini
-# CLI's and Qwen Code's `directory` / `dir_path` (relative to the session's folder).
-WORKDIR_KEYS = ("workdir", "directory", "dir_path")
+# Where an agent's shell tool was told to run a command: Codex's `workdir` and Antigravity's
+# `Cwd` (indexed as `cwd`), both absolute; Gemini CLI's and Qwen Code's `directory` /
+# `dir_path` (relative to the session's folder).
+WORKDIR_KEYS = ("workdir", "cwd", "directory", "dir_path")
 
 
 def call_start(base: str, call: ToolCall, relative: Callable[[str], str]) -> str:
