@@ -16,6 +16,7 @@ from git_memory.command_line.shapes import Shape, shape_of
 from git_memory.command_line.syntax import Piece, joined, pieces
 
 # `FOO=1`, and PowerShell's `$env:FOO="1"` (the quotes gone once split).
+_WINDOWS_SEPARATOR = re.compile(r"[\\/]")
 _ASSIGNMENT = re.compile(r"(?:\$env:)?[A-Za-z_][A-Za-z0-9_]*=.*")
 _KEYWORDS = frozenset(["if", "then", "else", "elif", "do", "while", "until", "!", "{"])
 _CLOSERS = frozenset(["fi", "done", "esac", "}"])
@@ -250,12 +251,26 @@ def unwrapped(found: Sequence[str]) -> list[str]:
 
 
 def _shell_string(found: Sequence[str]) -> str | None:
-    """The command line a shell is handed with `-c` (`bash -lc '…'`), if any."""
-    if len(found) < 3 or posixpath.basename(found[0]) not in words.SHELLS:
+    """The command line a shell is handed with `-c` (`bash -lc '…'`), or PowerShell with
+    `-Command` (`powershell.exe -NoProfile -Command "npm test"`) or cmd with `/c`, if any."""
+    if len(found) < 3:
         return None
-    flag = found[1]
-    if flag.startswith("-") and not flag.startswith("--") and "c" in flag:
-        return found[2]
+    name = _WINDOWS_SEPARATOR.split(found[0])[-1].lower().removesuffix(".exe")
+    if name in words.SHELLS:
+        flag = found[1]
+        if flag.startswith("-") and not flag.startswith("--") and "c" in flag:
+            return found[2]
+        return None
+    markers = words.COMMAND_STRING.get(name)
+    if markers is None:
+        return None
+    valued = False  # the word is the value of the option before it (`-ExecutionPolicy Bypass`)
+    for index, word in enumerate(found[1:], start=2):
+        if word.lower() in markers:
+            return " ".join(found[index:]) or None  # the rest is the command, joined
+        if not valued and not word.startswith(("-", "/")):
+            return None  # a script file (`-File x.ps1`, or named first): not a command line
+        valued = not valued and word.lower() in words.COMMAND_STRING_VALUED
     return None
 
 

@@ -127,6 +127,20 @@ TIMEOUT_OPTIONS = frozenset(["-s", "--signal", "-k"])
 PREFIX_OPTIONS = frozenset(["-u", "-g", "-n", "-C", "-h", "-p", "--user", "--group", "--unset"])
 # Shells whose `-c` string is itself a command line (`bash -lc 'cd api && make test'`).
 SHELLS = frozenset(["bash", "sh", "zsh", "dash"])
+# Windows shells and the switch after which the rest of their words is the command line they
+# run (`powershell.exe -NoProfile -Command "npm test"`, `cmd /c "npm test"`).
+COMMAND_STRING = {
+    "powershell": frozenset(["-command", "-c"]),
+    "pwsh": frozenset(["-command", "-c"]),
+    "cmd": frozenset(["/c", "/k"]),
+}
+# Their options that take a value (`-ExecutionPolicy Bypass`).
+COMMAND_STRING_VALUED = frozenset(
+    [
+        *("-executionpolicy", "-ep", "-windowstyle", "-version", "-inputformat"),
+        *("-outputformat", "-configurationname", "-workingdirectory", "-wd", "-settingsfile"),
+    ]
+)
 SETUP: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p)
     for p in (

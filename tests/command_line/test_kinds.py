@@ -1,16 +1,11 @@
-"""What each tool is run for: the table of tools and the names of scripts (issue 39 item 2)."""
+"""What a command is run for, beyond the table's own examples (`test_line.py`): script names,
+framework entry points, syntax checks (issue 39 item 2)."""
 
 from __future__ import annotations
 
 import pytest
 
-from git_memory.command_line.kinds import TOOLS, Tool
 from git_memory.extract.builtin import shell
-
-
-@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: " ".join(t.words))
-def test_each_row_reads_its_own_example(tool: Tool) -> None:
-    assert shell.command_kind(tool.example) == tool.kind
 
 
 @pytest.mark.parametrize(

@@ -253,3 +253,26 @@ def test_a_path_starting_with_a_dot_is_not_the_shells_source_command() -> None:
     assert parse(". .venv/bin/activate").commands[0].setup
     assert not parse(".venv/bin/python -c 'import x'").commands[0].setup
     assert not parse("./scripts/check.sh").commands[0].setup
+
+
+_PS = "powershell.exe -NoProfile -Command"
+_PS_PATH = "'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe'"
+
+
+@pytest.mark.parametrize(
+    ("text", "normals"),
+    [
+        (f'{_PS} "npm test"', ["npm test"]),
+        (f"{_PS} 'npm run lint; npm test'", ["npm run lint", "npm test"]),
+        (
+            'pwsh -NoProfile -ExecutionPolicy Bypass -Command "cd web; npm run build"',
+            ["cd web", "npm run build"],
+        ),
+        (f"{_PS_PATH} -c 'npm test'", ["npm test"]),
+        ('cmd /c "npm test"', ["npm test"]),
+        ("pwsh -ExecutionPolicy Bypass -File x.ps1", ["pwsh -ExecutionPolicy Bypass -File x.ps1"]),
+    ],
+)  # fmt: skip
+def test_a_windows_shell_runs_the_command_line_it_is_handed(text: str, normals: list[str]) -> None:
+    """Codex on Windows runs `["powershell.exe", "-NoProfile", "-Command", "npm test"]`."""
+    assert [step.command.normal for step in parse(text).steps] == normals
