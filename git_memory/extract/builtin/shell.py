@@ -137,6 +137,8 @@ def _js_string(source: str, start: int) -> str | None:
     return None
 
 
+# A folder a memory names only as a plain path: no control character, quote or shell syntax.
+_UNPLAIN_FOLDER = re.compile(r"[\x00-\x1f\x7f'\"`$;&|<>*?]")
 # Where an agent's shell tool was told to run a command: Codex's `workdir` and Antigravity's
 # `Cwd` (indexed as `cwd`), both absolute; Gemini CLI's and Qwen Code's `directory` /
 # `dir_path` (relative to the session's folder).
@@ -150,8 +152,8 @@ def call_start(base: str, call: ToolCall, relative: Callable[[str], str]) -> str
     above the root)."""
     payload = call.input if isinstance(call.input, dict) else {}
     told = next((payload[k] for k in WORKDIR_KEYS if isinstance(payload.get(k), str)), "")
-    if not told:
-        return base
+    if not told or _UNPLAIN_FOLDER.search(told):
+        return base  # no folder, or none a memory could name (`web; rm -rf ~`, `\x1b[8m`)
     if outside(told):
         moved = relative(told)
         return "" if moved == "." else moved
