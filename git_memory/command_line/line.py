@@ -124,9 +124,11 @@ def main_index(found: Sequence[Command]) -> int | None:
 def in_project(step: Step) -> bool:
     """The step ran in the project: not after a `cd` to an absolute or home path, nor above
     the project's root (`cd .. && make`, from the root), nor in a folder of an agent's own
-    (`.codex/skills/…`: the agent's tooling)."""
-    top = (step.directory or "").split("/", 1)[0]
-    return not step.elsewhere and top != ".." and top not in words.AGENT_FOLDERS
+    (`.codex/skills/…`: the agent's tooling), nor in one named with quotes or shell syntax."""
+    folder = step.directory or ""
+    top = folder.split("/", 1)[0]
+    plain = not words.UNPLAIN_FOLDER.search(folder)  # `cd 'a; b'`: no folder a memory names
+    return not step.elsewhere and top != ".." and top not in words.AGENT_FOLDERS and plain
 
 
 def located(command: str, directory: str | None) -> str:

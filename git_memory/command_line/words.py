@@ -227,6 +227,8 @@ SOURCE_FILE = re.compile(
     r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|"
     r"vue|svelte|md|json|toml|yaml|yml|css|scss|sh)$"
 )
+# A folder a memory names only as a plain path: no control character, quote or shell syntax.
+UNPLAIN_FOLDER = re.compile(r"[\x00-\x1f\x7f'\"`$;&|<>*?]")
 # The folders coding agents keep their own settings, skills and commands in: what runs there
 # is the agent's tooling, not the project's.
 AGENT_FOLDERS = frozenset(

@@ -194,3 +194,8 @@ def test_a_hostile_folder_is_never_named(told: str) -> None:
     assert _contents((str(ROOT), call)) == ["`pnpm test` runs the tests (worked in 1 session)."]
     relative = _call("run_shell_command", {"command": "pnpm test", "directory": told})
     assert _contents((str(ROOT), relative)) == ["`pnpm test` runs the tests (worked in 1 session)."]
+
+
+def test_a_cd_into_a_folder_named_with_shell_syntax_is_not_proposed() -> None:
+    call = _call("Bash", {"command": "cd 'web; rm -rf ~' && pnpm test"})
+    assert _contents((str(ROOT), call)) == []

@@ -20,6 +20,7 @@ from git_memory.command_line.line import (
 )
 from git_memory.command_line.program import outside, program_words, project_script
 from git_memory.command_line.reports import Outcome
+from git_memory.command_line.words import UNPLAIN_FOLDER
 from git_memory.extract.builtin import observed
 from git_memory.sessions.turns import ToolCall
 
@@ -137,8 +138,6 @@ def _js_string(source: str, start: int) -> str | None:
     return None
 
 
-# A folder a memory names only as a plain path: no control character, quote or shell syntax.
-_UNPLAIN_FOLDER = re.compile(r"[\x00-\x1f\x7f'\"`$;&|<>*?]")
 # Where an agent's shell tool was told to run a command: Codex's `workdir` and Antigravity's
 # `Cwd` (indexed as `cwd`), both absolute; Gemini CLI's and Qwen Code's `directory` /
 # `dir_path` (relative to the session's folder).
@@ -152,7 +151,7 @@ def call_start(base: str, call: ToolCall, relative: Callable[[str], str]) -> str
     above the root)."""
     payload = call.input if isinstance(call.input, dict) else {}
     told = next((payload[k] for k in WORKDIR_KEYS if isinstance(payload.get(k), str)), "")
-    if not told or _UNPLAIN_FOLDER.search(told):
+    if not told or UNPLAIN_FOLDER.search(told):
         return base  # no folder, or none a memory could name (`web; rm -rf ~`, `\x1b[8m`)
     if outside(told):
         moved = relative(told)
