@@ -199,3 +199,40 @@ def test_a_hostile_folder_is_never_named(told: str) -> None:
 def test_a_cd_into_a_folder_named_with_shell_syntax_is_not_proposed() -> None:
     call = _call("Bash", {"command": "cd 'web; rm -rf ~' && pnpm test"})
     assert _contents((str(ROOT), call)) == []
+
+
+MISSING_PACKAGE = (
+    "src/cart/api.ts(3,28): error TS2307: Cannot find module '@storefront/api-client'\n"
+    " ELIFECYCLE  Command failed with exit code 2."
+)
+
+
+def test_a_step_in_another_folder_is_named_with_it_and_is_no_variant() -> None:
+    """Building a package of the workspace first is a prerequisite run in its own folder,
+    not another way to run the failing command."""
+    failed = ToolCall("c", "Bash", {"command": "pnpm build"}, MISSING_PACKAGE, "failed")
+    built = _call("Bash", {"command": "cd ../packages/api-client && pnpm build"}, "✓ built")
+    again = _call("Bash", {"command": "pnpm build"}, "✓ built in 2.91s")
+    web = f"{ROOT}/web"
+    assert _contents((web, failed), (web, built), (web, again))[0] == (
+        'Trap: `cd web && pnpm build` fails with "src/cart/api.ts(3,28): error TS2307: Cannot '
+        "find module '@storefront/api-client'\" unless `cd packages/api-client && pnpm build` "
+        "runs first."
+    )
+    installed = _call("Bash", {"command": "pnpm install"}, "Packages: +412\nDone in 8.2s")
+    assert _contents((web, failed), (web, installed), (web, built), (web, again))[0].endswith(
+        "unless `(cd web && pnpm install) && (cd packages/api-client && pnpm build)` runs first."
+    )
+
+
+def test_steps_in_the_failing_commands_folder_are_named_with_it() -> None:
+    missing = "sh: 1: vitest: not found\n ELIFECYCLE  Test failed."
+    failed = ToolCall("c", "Bash", {"command": "pnpm test"}, missing, "failed")
+    installed = _call("Bash", {"command": "pnpm install"}, "Packages: +412\nDone in 8.2s")
+    web = f"{ROOT}/web"
+    assert _contents(
+        (web, failed), (web, installed), (web, _call("Bash", {"command": "pnpm test"}))
+    )[0] == (
+        'Trap: `cd web && pnpm test` fails with "sh: 1: vitest: not found" unless `cd web && '
+        "pnpm install` runs first."
+    )

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from git_memory.command_line.line import located
+from git_memory.command_line.line import Command, in_project, located
 from git_memory.command_line.signature import PREFIX, error_line, invocation_error
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import own_output
@@ -89,7 +89,7 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     if subject is None:
         return _setup_fix(runs, index)
     error = first_error_line(failed.output)
-    steps: list[str] = []
+    steps: list[tuple[str, str]] = []  # each step's words and the folder it ran in
     edited = False  # the code changed: what worked then was a fix of the code, not a trap
     configured: list[str] = []  # set-up files written (`.env`, `pyproject.toml`, …)
     for later in runs[index + 1 :]:
@@ -104,19 +104,43 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         if _subject(later) == subject:
             return _same_again(failed, later, subject, error, (steps, configured, edited))
         if _variant(failed, later, edited, error):
-            fix = located(" && ".join(_unique([*steps, _run_words(later)])), later.where)
+            fix = _rooted([*steps, (_run_words(later), later.where)])
             return _fact("variant", failed, later, error, fix, failing=subject)
         if later.main is None or later.main.kind in _step_kinds(failed):
-            steps += [plain_words(s) for s in later.setups]
+            steps += [(plain_words(s), _folder(later, s)) for s in later.setups]
             if later.main is not None:
-                steps.append(later.main.normal)
+                steps.append((later.main.normal, later.where))
             elif _is_setup_line(later):
-                steps.append(_setup_line(later))
+                steps.append((_setup_line(later), _folder(later, later.setups[-1])))
     return None
 
 
+def _folder(run: Run, command: Command) -> str:
+    """The project folder a command of the run ran in ("" the root, or not known)."""
+    step = next((s for s in run.steps if s.command is command), None)
+    if step is None or step.directory is None or not in_project(step):
+        return ""
+    return step.directory
+
+
+def _rooted(steps: Sequence[tuple[str, str]]) -> str:
+    """A fix's steps as a teammate runs them from the project's root: in one folder, after
+    its `cd` (`cd web && pnpm install && pnpm test`); in several, each in its own subshell
+    (`(cd packages/api && pnpm build) && (cd web && pnpm build)`). At most the last
+    `MAX_FIX_STEPS`, each once."""
+    kept = list(dict.fromkeys(step for step in steps if step[0]))[-MAX_FIX_STEPS:]
+    folders = {folder for _, folder in kept}
+    if len(folders) == 1:
+        return located(" && ".join(words for words, _ in kept), folders.pop())
+    return " && ".join(f"({located(w, f)})" if f else w for w, f in kept)
+
+
 def _same_again(
-    failed: Run, later: Run, subject: str, error: str, between: tuple[list[str], list[str], bool]
+    failed: Run,
+    later: Run,
+    subject: str,
+    error: str,
+    between: tuple[list[tuple[str, str]], list[str], bool],
 ) -> BuiltinFact | None:
     """The failing command worked again: after set-up steps run before it or in its own line
     (`prerequisite`: `pip install openpyxl -q && python3 convert.py`), after a set-up file was
@@ -124,11 +148,11 @@ def _same_again(
     steps, configured, edited = between
     if _MISSING_SCRIPT.search(error) and any(p.endswith("package.json") for p in configured):
         return None  # the session added the script to the project: nothing a teammate meets
-    new = [plain_words(s) for s in later.setups if s not in failed.setups]
-    steps = _unique(steps + new)
+    new = [(plain_words(s), _folder(later, s)) for s in later.setups if s not in failed.setups]
+    steps = [*steps, *new]
     environmental = invocation_error(failed.output)
     if steps and (not edited or environmental):
-        return _fact("prerequisite", failed, later, error, " && ".join(steps), failing=subject)
+        return _fact("prerequisite", failed, later, error, _rooted(steps), failing=subject)
     path = _named_file(error_line(failed.output), configured, edited)
     if path and _FINDING.search(error) and not _names(error, path):
         path = None  # a finding in the code, "fixed" by the check's configuration: no trap
@@ -285,6 +309,8 @@ def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
     code, another command of its kind that worked with no edit in between."""
     if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
         return False
+    if later.where != failed.where:
+        return False  # another folder's command (a package built first) is a step, not a variant
     if invocation_error(failed.output):
         return True
     if not edited and _silent(failed.output):
@@ -342,8 +368,8 @@ def _fact(
         failing = failed.key or ""
     if mode == "hook":
         failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
-    steps = fix.split(" && ")
-    fix = " && ".join(_unique(steps)[-MAX_FIX_STEPS:])
+    if not fix.startswith(("cd ", "(")):  # a rooted fix is capped already (`_rooted`)
+        fix = " && ".join(_unique(fix.split(" && "))[-MAX_FIX_STEPS:])
     if not failing or not fix or "`" in fix or fix == failing or _blocked(fix):
         return None
     if weakens_safety(fix) or weakens_safety(fixed.command or ""):
