@@ -60,6 +60,10 @@ def test_a_session_started_in_a_folder_names_it() -> None:
         ("run_shell_command", {"command": "pnpm test", "directory": "web"}),
         ("run_shell_command", {"command": "pnpm test", "dir_path": "web"}),
         ("run_command", {"command": "pnpm test", "cwd": f"{ROOT}/web"}),
+        (
+            "local_shell",
+            {"type": "exec", "command": ["pnpm", "test"], "working_directory": f"{ROOT}/web"},
+        ),
         ("Bash", {"command": "cd web && pnpm test"}),
         ("Bash", {"command": f"cd {ROOT}/web && pnpm test"}),
     ],

@@ -138,10 +138,11 @@ def _js_string(source: str, start: int) -> str | None:
     return None
 
 
-# Where an agent's shell tool was told to run a command: Codex's `workdir` and Antigravity's
-# `Cwd` (indexed as `cwd`), both absolute; Gemini CLI's and Qwen Code's `directory` /
-# `dir_path` (relative to the session's folder).
-WORKDIR_KEYS = ("workdir", "cwd", "directory", "dir_path")
+# Where an agent's shell tool was told to run a command: Codex's `workdir` (its older
+# `local_shell` action's `working_directory`) and Antigravity's `Cwd` (indexed as `cwd`),
+# absolute; Gemini CLI's and Qwen Code's `directory` / `dir_path` (relative to the session's
+# folder).
+WORKDIR_KEYS = ("workdir", "working_directory", "cwd", "directory", "dir_path")
 
 
 def call_start(base: str, call: ToolCall, relative: Callable[[str], str]) -> str:
