@@ -15,8 +15,9 @@ from git_memory.command_line import program as programs
 from git_memory.command_line.shapes import Shape, shape_of
 from git_memory.command_line.syntax import Piece, joined, pieces
 
-# `FOO=1`, and PowerShell's `$env:FOO="1"` (the quotes gone once split).
+# A path's separators, Windows' too (`C:\Windows\powershell.exe`).
 _WINDOWS_SEPARATOR = re.compile(r"[\\/]")
+# `FOO=1`, and PowerShell's `$env:FOO="1"` (the quotes gone once split).
 _ASSIGNMENT = re.compile(r"(?:\$env:)?[A-Za-z_][A-Za-z0-9_]*=.*")
 _KEYWORDS = frozenset(["if", "then", "else", "elif", "do", "while", "until", "!", "{"])
 _CLOSERS = frozenset(["fi", "done", "esac", "}"])

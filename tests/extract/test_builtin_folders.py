@@ -129,7 +129,13 @@ def test_a_trap_in_a_folder_names_it_for_the_failure_and_the_fix() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["cd /etc && npm test", "cd ../x && npm test", "cd ~/x && npm test", "cd web && ls"],
+    [
+        "cd /etc && npm test",
+        "cd ../x && npm test",
+        "cd ~/x && npm test",
+        "cd web && ls",
+        "cd 'a; b' && npm test",
+    ],
 )
 def test_the_renderer_refuses_a_folder_outside_the_project(command: str) -> None:
     text = renderers.render_command_exit(command, "test", 1)

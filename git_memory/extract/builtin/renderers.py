@@ -20,7 +20,7 @@ from typing import Literal
 
 from git_memory.command_line.line import join_directory, located
 from git_memory.command_line.signature import ANSI
-from git_memory.command_line.words import COSMETIC, INTERPRETERS, SCRIPT_FILE
+from git_memory.command_line.words import COSMETIC, INTERPRETERS, SCRIPT_FILE, UNPLAIN_FOLDER
 from git_memory.extract.builtin import shell
 from git_memory.lint.engine import scan_secrets
 
@@ -217,8 +217,8 @@ def _here(command: str) -> str | None:
     if found is None:
         return ""
     directory = shlex.split(found.group(1))[0]
-    inside = join_directory("", directory)
-    return directory if inside == directory and not directory.startswith("..") else None
+    plain = join_directory("", directory) == directory and not UNPLAIN_FOLDER.search(directory)
+    return directory if plain and not directory.startswith("..") else None
 
 
 def trap_subject(command: str) -> str | None:

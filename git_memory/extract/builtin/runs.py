@@ -70,7 +70,7 @@ class Run:
         """The main project command as a teammate runs it from the project's root (its normal
         form, after `cd web &&` when it ran in a folder), when there is one and it ran in the
         project."""
-        step = self._main_step
+        step = self._step_of(self.main)
         if self.main is None or (step is not None and not in_project(step)):
             return None
         return located(self.main.normal, self.where)
@@ -78,14 +78,17 @@ class Run:
     @property
     def where(self) -> str:
         """The project folder the main project command ran in ("" the root, or not known)."""
-        step = self._main_step
+        return self.folder(self.main)
+
+    def folder(self, command: Command | None) -> str:
+        """The project folder one of the run's commands ran in ("" the root, or not known)."""
+        step = self._step_of(command)
         if step is None or step.directory is None or not in_project(step):
             return ""
         return step.directory
 
-    @property
-    def _main_step(self) -> Step | None:
-        return next((s for s in self.steps if s.command is self.main), None)
+    def _step_of(self, command: Command | None) -> Step | None:
+        return next((s for s in self.steps if s.command is command), None)
 
 
 def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> Iterator[Run]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from git_memory.command_line.line import Command, in_project, located
+from git_memory.command_line.line import located
 from git_memory.command_line.signature import PREFIX, error_line, invocation_error
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import own_output
@@ -107,20 +107,12 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             fix = _rooted([*steps, (_run_words(later), later.where)])
             return _fact("variant", failed, later, error, fix, failing=subject)
         if later.main is None or later.main.kind in _step_kinds(failed):
-            steps += [(plain_words(s), _folder(later, s)) for s in later.setups]
+            steps += [(plain_words(s), later.folder(s)) for s in later.setups]
             if later.main is not None:
                 steps.append((later.main.normal, later.where))
             elif _is_setup_line(later):
-                steps.append((_setup_line(later), _folder(later, later.setups[-1])))
+                steps.append((_setup_line(later), later.folder(later.setups[-1])))
     return None
-
-
-def _folder(run: Run, command: Command) -> str:
-    """The project folder a command of the run ran in ("" the root, or not known)."""
-    step = next((s for s in run.steps if s.command is command), None)
-    if step is None or step.directory is None or not in_project(step):
-        return ""
-    return step.directory
 
 
 def _rooted(steps: Sequence[tuple[str, str]]) -> str:
@@ -148,7 +140,7 @@ def _same_again(
     steps, configured, edited = between
     if _MISSING_SCRIPT.search(error) and any(p.endswith("package.json") for p in configured):
         return None  # the session added the script to the project: nothing a teammate meets
-    new = [(plain_words(s), _folder(later, s)) for s in later.setups if s not in failed.setups]
+    new = [(plain_words(s), later.folder(s)) for s in later.setups if s not in failed.setups]
     steps = [*steps, *new]
     environmental = invocation_error(failed.output)
     if steps and (not edited or environmental):
@@ -347,17 +339,17 @@ def _setup_line(run: Run) -> str:
 def _hook_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     failed = runs[index]
     verb = "push" if "git push" in (failed.command or "") else "commit"
-    steps: list[str] = []
+    steps: list[tuple[str, str]] = []  # each step's words and the folder it ran in
     for later in runs[index + 1 :]:
         if later.command is None or later.state != "completed":
             continue
         if later.main is not None and later.main.kind in ("format", "lint", "check"):
-            steps.append(later.main.normal)
+            steps.append((later.main.normal, later.where))
         if shell.is_hooked_git(later.command) and f"git {verb}" in later.command:
             if not steps:
                 return None
             error = first_error_line(failed.output)
-            return _fact("hook", failed, later, error, " && ".join(_unique(steps)))
+            return _fact("hook", failed, later, error, _rooted(steps))
     return None
 
 
@@ -368,8 +360,6 @@ def _fact(
         failing = failed.key or ""
     if mode == "hook":
         failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
-    if not fix.startswith(("cd ", "(")):  # a rooted fix is capped already (`_rooted`)
-        fix = " && ".join(_unique(fix.split(" && "))[-MAX_FIX_STEPS:])
     if not failing or not fix or "`" in fix or fix == failing or _blocked(fix):
         return None
     if weakens_safety(fix) or weakens_safety(fixed.command or ""):
@@ -402,7 +392,3 @@ def _quotes(failed: Run, fixed: Run) -> tuple[Quote, ...]:
 
 def _blocked(text: str) -> bool:
     return any(f.severity == "block" for f in scan_secrets(text))
-
-
-def _unique(items: Sequence[str]) -> list[str]:
-    return list(dict.fromkeys(item for item in items if item))
