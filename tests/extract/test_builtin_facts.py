@@ -350,6 +350,14 @@ RULES = [
     ("Please use pnpm for this project.", "Use pnpm for this project."),
     ("No more console.log in the code.", "No more console.log in the code."),
     ("We're using Postgres, not MySQL.", "We're using Postgres, not MySQL."),
+    # A prohibition of the project's engineering: its files, paths, dependencies, commits.
+    ("Don't touch src/legacy/ at all.", "Don't touch src/legacy/ at all."),
+    (
+        "Do not add dependencies without asking me.",
+        "Do not add dependencies without asking me.",
+    ),
+    ("Don't ever use `any` in TypeScript.", "Don't ever use `any` in TypeScript."),
+    ("Don't build everything in a single file.", "Don't build everything in a single file."),
 ]
 
 
@@ -385,6 +393,9 @@ NOT_RULES = [
     "Run the tests for this project.",  # a request with the project as its object
     "We are using the wrong version.",  # an account
     "No more than 12 functions can be added on the free plan.",  # a limit someone quoted
+    # A prohibition about the product being built is the task at hand.
+    "Don't show the banner on the login page.",
+    "Do not skip onboarding, still show the onboarding step and then the results page.",
 ]
 
 

@@ -1,18 +1,18 @@
 """`user-rule@1`: rules the user stated, phrased as the rule, quoted as the user said it.
 
-Forms: "always …", "never …", "don't …"/"do not …", "use X instead of Y", "prefer X over
-Y", "X, not Y", "from now on …", "remember: …", "we use …", "this project uses …", "stick
-to …", "make sure to always …", "all X should …", instructions for every time ("before
-pushing, run …", "commit after each task", "you should run the tests before committing"), a
-wish for every time ("I want you to always …"), a norm about the project's engineering
-("commit messages should be in English": its code, tests, commits, docs as the subject), a
-convention for the whole project ("use pnpm for this project"), "no more …", and a
-correction right after an agent
-action ("no, run … instead"). The candidate reads as the rule
+Forms: "always …", "never …", "don't …"/"do not …" of the project's engineering (its files,
+paths, code, commits, dependencies: "don't show the banner" is the task at hand), "use X
+instead of Y", "prefer X over Y", "X, not Y", "from now on …", "remember: …", "we use …", "this
+project uses …", "stick to …", "make sure to always …", "all X should …", instructions for
+every time ("before pushing, run …", "commit after each task", "you should run the tests before
+committing"), a wish for every time ("I want you to always …"), a norm about the project's
+engineering ("commit messages should be in English": its code, tests, commits, docs as the
+subject), a convention for the whole project ("use pnpm for this project"), "no more …", and a
+correction right after an agent action ("no, run … instead"). The candidate reads as the rule
 ("Always run the tests through `uv run`."); its statement keeps the user's exact sentence,
 which stays `unverified` until a human confirms it. Questions, everyday phrases ("don't
-worry"), one-off instructions about the task at hand ("don't commit yet"), code and pasted
-logs are not rules.
+worry"), one-off instructions about the task at hand ("don't commit yet"), code and pasted logs
+are not rules.
 
 Only text a person typed counts (`sessions.origin.typed_origin`): a session a program drove,
 a pasted plan, report or benchmark task, any long prompt with headings or code fences give no
@@ -100,8 +100,19 @@ _ACCOUNT = re.compile(
     r"\b(?:bugs?|problems?|issues?|errors?|crash\w*)\b"
     r"|\b(?:currently|right now|at the moment|just now|yesterday|today)\b"
 )
+# A prohibition is a rule when it names the project's engineering (its files, code, commits,
+# tests, dependencies), a path or a command: "don't show the banner" is the task at hand.
+_ENGINEERING_WORD = (
+    r"(?:files?|code|comments?|commits?|commit messages?|push|merge|tests?|docs?|documentation"
+    r"|prs?|pull requests?|branch(?:es)?|migrations?|dependenc(?:y|ies)|packages?|imports?"
+    r"|generated|lock ?files?|config(?:uration)?|schemas?|secrets?|readme|changelog|types?"
+    r"|apis?|main|master)\b"
+)
+# ... "ever", "again", a word of it, a path, a glob, a backticked command or a file name.
+_NAMES_ENGINEERING = rf" ever\b| again\b|.*?\b{_ENGINEERING_WORD}|.*?[`/*]|.*?\.\w{{1,4}}\b"
 _RULE_START = re.compile(
-    r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to |you )?(?:always|never)|"
+    rf"^(?:always|never|(?:don'?t|do not)(?={_NAMES_ENGINEERING})|avoid|prefer|only use|"
+    r"make sure (?:to |you )?(?:always|never)|"
     r"(?:all|every|each) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} (?:should|must|ha(?:s|ve) to)\b|"
     r"we(?:'re| are) using [\w`.+-]+(?: [\w`.+-]+)?,? (?:not|instead of|rather than)\b|"
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
