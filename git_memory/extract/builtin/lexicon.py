@@ -15,8 +15,10 @@ Words in other languages are quoted as typed. `forms_of` is the one reader of th
 
 from __future__ import annotations
 
+import importlib
 import re
 from functools import cache, lru_cache
+from typing import Any
 
 from git_memory.extract.builtin.cue_forms import (
     CORRECTION,
@@ -162,17 +164,64 @@ _OWN: tuple[Cue, ...] = (
     ),
 )
 CUES: tuple[Cue, ...] = (*_OWN, *LATIN_CUES, *RUSSIAN_CUES, *CJK_CUES)
+# The parser `re` compiles with, to read a cue's syntax tree (`required_words`).
+re_parser: Any = importlib.import_module("re._parser")
+re_constants: Any = importlib.import_module("re._constants")
 
 
 @cache
-def _compiled(languages: frozenset[str] | None) -> tuple[re.Pattern[str], list[Cue]]:
-    """One pattern that finds whether any cue of `languages` (all when None) is in a
-    sentence, and those cues: most sentences hold none, and one search says so. It reads the
-    sentence in lower case with its letters in lower case, which is faster than ignoring
-    case over so many alternatives; each cue is then read as written (`_pattern`)."""
-    cues = [c for c in CUES if languages is None or c.language in languages]
-    anyone = re.compile("|".join(f"(?:{_lower_case(c.pattern)})" for c in cues))
-    return anyone, cues
+def _compiled(languages: frozenset[str] | None) -> list[tuple[Cue, tuple[str, ...]]]:
+    """The cues of `languages` (all when None), each with the words one of which is in any
+    sentence it reads (`required_words`), in lower case: most sentences hold none of a cue's
+    words, and looking for a few words is far faster than searching the cue's pattern. A
+    sentence is looked at in lower case; each cue whose words it holds is then read as
+    written (`_pattern`)."""
+    return [
+        (c, required_words(_lower_case(c.pattern)))
+        for c in CUES
+        if languages is None or c.language in languages
+    ]
+
+
+def required_words(pattern: str) -> tuple[str, ...]:
+    """Words one of which is in any text `pattern` matches (found from its syntax tree: the
+    literal runs of a sequence, every branch of an alternation, a repeat that must occur);
+    () when the pattern needs no word, and every text must be searched."""
+    try:
+        found = _required(list(re_parser.parse(pattern)))
+    except (re.error, TypeError, ValueError):
+        return ()
+    return tuple(sorted(found)) if found else ()
+
+
+def _required(items: list[tuple[Any, Any]]) -> set[str] | None:
+    """The words one of which any match of a parsed sequence holds; None when unknown."""
+    best: set[str] | None = None
+    run = ""  # the literal characters in a row
+
+    def better(found: set[str] | None) -> None:
+        nonlocal best
+        if found and (best is None or min(map(len, found)) > min(map(len, best))):
+            best = found
+
+    for op, value in [*items, (None, None)]:
+        if op is re_constants.LITERAL:
+            run += chr(value)
+            continue
+        better({run} if run else None)
+        run = ""
+        if op is re_constants.SUBPATTERN:
+            better(_required(list(value[3])))
+        elif op is re_constants.BRANCH:
+            branches = [_required(list(branch)) for branch in value[1]]
+            if all(branches):
+                better(set().union(*(b for b in branches if b)))
+        elif op in (re_constants.MAX_REPEAT, re_constants.MIN_REPEAT) and value[0] >= 1:
+            better(_required(list(value[2])))
+        elif op is re_constants.IN and all(o is re_constants.LITERAL for o, _ in value):
+            better({chr(v) for _, v in value})
+        # Anchors, look-arounds, classes and optional parts hold no word a match must have.
+    return best
 
 
 def _lower_case(pattern: str) -> str:
@@ -204,7 +253,9 @@ def forms_of(sentence: str, languages: frozenset[str] | None = None) -> set[str]
 @lru_cache(maxsize=4096)
 def _found(sentence: str, languages: frozenset[str] | None) -> frozenset[tuple[str, str]]:
     # A team types the same instruction in many sessions: each is looked up once.
-    anyone, cues = _compiled(languages)
-    if not anyone.search(sentence.lower()):
-        return frozenset()
-    return frozenset((cue.form, cue.language) for cue in cues if _pattern(cue).search(sentence))
+    lowered = sentence.lower()
+    return frozenset(
+        (cue.form, cue.language)
+        for cue, words in _compiled(languages)
+        if (not words or any(word in lowered for word in words)) and _pattern(cue).search(sentence)
+    )
