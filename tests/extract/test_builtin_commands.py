@@ -483,6 +483,76 @@ def test_a_claude_background_shell_takes_the_outcome_its_output_call_shows() -> 
     ]
 
 
+def test_a_server_the_agent_stopped_waiting_for_worked_when_it_said_it_is_up() -> None:
+    """A development server never ends: its exit is never seen, but its own start-up line
+    is (`command_line/reports_servers.py`)."""
+
+    def call(call_id: str, name: str, payload: Any, output: str, state: str) -> ToolCall:
+        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state=state)
+
+    running = "Chunk ID: 1a\nWall time: 5.0 seconds\nProcess running with session ID {}\nOutput:\n"
+    launched = "Command running in background with ID: {}"
+    calls = (
+        # Codex: still running when the call returned, and Vite said it is ready
+        call(
+            "a",
+            "exec_command",
+            {"cmd": "npm run dev"},
+            running.format(3)
+            + "\n  VITE v5.4.2  ready in 312 ms\n\n  ➜  Local:   http://localhost:5173/",
+            "unknown",
+        ),
+        # Claude Code: sent to the background, its output call shows uvicorn up
+        call(
+            "b",
+            "Bash",
+            {"command": "uv run uvicorn app.main:app --port 8000", "run_in_background": True},
+            launched.format("bash_1"),
+            "completed",
+        ),
+        call(
+            "c",
+            "BashOutput",
+            {"bash_id": "bash_1"},
+            "<status>running</status>\n\n<stderr>\nINFO:     Uvicorn running on "
+            "http://127.0.0.1:8000 (Press CTRL+C to quit)\n</stderr>",
+            "completed",
+        ),
+        # up, then an error: not shown to work
+        call(
+            "d",
+            "exec_command",
+            {"cmd": "npm start"},
+            running.format(4)
+            + "Server listening on port 3000\nError: Cannot find module 'x'\n    at Module._load",
+            "unknown",
+        ),
+        # a test run still going is no server: what it printed so far is no result
+        call(
+            "e",
+            "exec_command",
+            {"cmd": "npm test"},
+            running.format(5) + "Server listening on port 3000",
+            "unknown",
+        ),
+        # a server that printed nothing of being up
+        call("f", "exec_command", {"cmd": "npm run dev"}, running.format(6), "unknown"),
+    )
+    runs = list(session_runs([_turn("t", *calls)]))
+    assert [(r.command, r.outcome) for r in runs] == [
+        ("npm run dev", Outcome.WORKED),
+        ("uv run uvicorn app.main:app --port 8000", Outcome.WORKED),
+        ("npm start", Outcome.UNKNOWN),
+        ("npm test", Outcome.UNKNOWN),
+        ("npm run dev", Outcome.UNKNOWN),
+    ]
+    planned = plan_window([("s", [_turn("t", *calls)])], {"t": "task"}, known=set()).placed
+    assert [f.content for f in planned["task"]] == [
+        "`npm run dev` starts the application (worked in 1 session).",
+        "`uv run uvicorn app.main:app --port 8000` starts the application (worked in 1 session).",
+    ]
+
+
 def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows() -> None:
     """Copilot CLI returns "<command with shellId: N is still running …>" and the agent
     waits with `read_powershell` (or `read_bash`) until "<command with id: N exited with

@@ -4,7 +4,9 @@ The command model decides from the line's exit status and the tools' own words
 (`git_memory/command_line/outcomes.py`, issue 26 and issue 39); what only an agent's
 transcript tells is decided here first:
 - a run sent to the background, stopped by the agent's timeout or interrupted is *unknown*,
-  whatever the call's state says;
+  whatever the call's state says, but for a server that said it is up by then
+  (`command_line/reports_servers.py`: "VITE v5.4.2  ready in 312 ms", "Uvicorn running on
+  …"): it started, so the command that starts the application worked;
 - so is a success whose captured output stops in the middle of a progress display
   ("building for production...");
 - a code-mode cell that printed the whole exec result (`{"exit_code": 0, …}`) shows the
@@ -18,8 +20,9 @@ from __future__ import annotations
 import re
 
 from git_memory.command_line.line import Line
-from git_memory.command_line.outcomes import line_outcomes
+from git_memory.command_line.outcomes import line_outcomes, printed_failures
 from git_memory.command_line.reports import Outcome
+from git_memory.command_line.reports_servers import RUN, SERVER_REPORTS
 from git_memory.command_line.signature import STARTUP
 
 __all__ = [
@@ -30,6 +33,8 @@ __all__ = [
     "of_state",
     "own_output",
     "segment_outcomes",
+    "server_up",
+    "started",
 ]
 
 # The agent did not wait for the command to end: background launches, its own timeouts,
@@ -130,9 +135,44 @@ def segment_outcomes(line: Line, exit_status: Outcome, output: str) -> list[Outc
     """The observed outcome of each step of a command line, given the line's exit status as
     the agent recorded it (`exit_status`) and its output."""
     steps = line.steps
-    if not steps or not awaited(output):
-        return [Outcome.UNKNOWN] * len(steps)
+    if not steps:
+        return []
+    if not awaited(output):
+        return started(line, own_output(output))
     if exit_status is Outcome.WORKED and steps[-1].command.kind is not None and cut_short(output):
         # a project command's progress display, not its end (not an installer's)
         return [Outcome.UNKNOWN] * len(steps)
     return line_outcomes(line, exit_status, own_output(output))
+
+
+def started(line: Line, output: str) -> list[Outcome]:
+    """The outcomes of a line the agent stopped waiting for: its server, the last command
+    that starts the application, worked when it said it is up and nothing failed, and so did
+    the commands `&&` joined before it; the rest is unknown."""
+    outcomes = [Outcome.UNKNOWN] * len(line.steps)
+    servers = [i for i, step in enumerate(line.steps) if step.command.kind == RUN]
+    if servers and server_up(output) and not printed_failures(output):
+        index = servers[-1]
+        outcomes[index] = Outcome.WORKED
+        while index > 0 and line.steps[index - 1].joiner == "&&":
+            index -= 1  # `npm run build && npm start`: it ran, so what came before worked
+            outcomes[index] = Outcome.WORKED
+    return outcomes
+
+
+# What a server prints when a request or its start fails after it said it is up.
+_SERVER_ERROR = re.compile(
+    r"\b(?:Error|ERROR|ERR!|Exception|Traceback|FATAL|panic|EADDRINUSE|Failed to compile)\b"
+)
+
+
+def server_up(output: str) -> bool:
+    """A development server's own line saying it is up (`reports_servers.SERVER_REPORTS`),
+    with no error printed after it."""
+    ends = [
+        found.end()
+        for report in SERVER_REPORTS
+        if report.hint in output
+        for found in report.pattern.finditer(output)
+    ]
+    return bool(ends) and not _SERVER_ERROR.search(output, max(ends))

@@ -176,8 +176,9 @@ def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str]
     state, payload = later.state, first.input
     if later.name.lower() in ("bashoutput", "taskoutput"):
         ended = _ENDED.search(later.output or "")
-        if ended is None:
-            return run  # still running: nothing more is known
+        if ended is None:  # still running: only a server saying it is up tells something
+            still = ToolCall(first.call_id, first.name, payload, output, "unknown")
+            return _run(run.turn_key, still, run.command or "", output, run.start)
         state = "completed" if int(ended.group(1)) == 0 else "failed"
         payload = {k: v for k, v in payload.items() if k != "run_in_background"}
     call = ToolCall(first.call_id, first.name, payload, output, state)
@@ -201,8 +202,8 @@ def _run(turn_key: str, call: ToolCall, command: str, output: str, start: str = 
     status = observed.of_state(call.state)
     if status is Outcome.UNKNOWN and _one_code_mode_command(call.input):
         status = observed.exit_field(output)  # a code-mode cell that printed the exec result
-    if _backgrounded(call.input):  # whatever it printed so far is not its result
-        outcomes = [Outcome.UNKNOWN] * len(line.steps)
+    if _backgrounded(call.input):  # what it printed so far is no result, but a server's "up"
+        outcomes = observed.started(line, observed.own_output(output))
     else:
         outcomes = observed.segment_outcomes(line, status, output)
     found = list(line.commands)

@@ -1,0 +1,49 @@
+"""The servers' own words for being up (issue 39): each row reads the line it was written from,
+a server the agent stopped waiting for worked when it printed one, and only then."""
+
+from __future__ import annotations
+
+import pytest
+
+from git_memory.command_line.line import parse
+from git_memory.command_line.report_rows import Report
+from git_memory.command_line.reports import Outcome
+from git_memory.command_line.reports_servers import SERVER_REPORTS
+from git_memory.extract.builtin.observed import server_up, started
+
+RUNNING = "Process running with session ID 7\nOutput:\n"
+
+
+@pytest.mark.parametrize("report", SERVER_REPORTS, ids=lambda r: r.example[:30])
+def test_each_row_reads_the_line_it_was_written_from(report: Report) -> None:
+    assert report.hint in report.example
+    assert report.pattern.search(report.example)
+    assert server_up(f"> app@1.0.0 dev\n\n{report.example}\n")
+
+
+@pytest.mark.parametrize("report", SERVER_REPORTS, ids=lambda r: r.example[:30])
+def test_a_server_that_said_it_is_up_started_the_application(report: Report) -> None:
+    line = parse("cd web && npm run dev")
+    assert started(line, f"{RUNNING}{report.example}\n") == [Outcome.WORKED, Outcome.WORKED]
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "",  # nothing yet
+        "> app@1.0.0 dev\n> vite\n",  # its banner only
+        "  VITE v5.4.2  ready in 312 ms\n\nError: listen EADDRINUSE: address already in use\n"
+        "    at Server.setupListenHandle",  # an error after it said it is up
+        "Compiling...\nFailed to compile.\n",
+        "Starting server on port 3000...",  # still starting
+    ],
+)
+def test_a_server_that_did_not_say_it_is_up_stays_unknown(output: str) -> None:
+    assert started(parse("npm run dev"), output) == [Outcome.UNKNOWN]
+
+
+def test_only_the_command_that_starts_the_application_is_read_so_and_what_it_needed() -> None:
+    said = "Server listening on port 3000\n"
+    assert started(parse("npm test"), said) == [Outcome.UNKNOWN]
+    assert started(parse("npm run build && npm start"), said) == [Outcome.WORKED] * 2
+    assert started(parse("npm run build; npm start"), said) == [Outcome.UNKNOWN, Outcome.WORKED]
