@@ -10,6 +10,7 @@ from git_memory.command_line.report_rows import Report
 from git_memory.command_line.reports import Outcome
 from git_memory.command_line.reports_servers import SERVER_REPORTS
 from git_memory.extract.builtin.observed import server_up, started
+from git_memory.extract.builtin.renderers import result_line
 
 RUNNING = "Process running with session ID 7\nOutput:\n"
 
@@ -47,3 +48,22 @@ def test_only_the_command_that_starts_the_application_is_read_so_and_what_it_nee
     assert started(parse("npm test"), said) == [Outcome.UNKNOWN]
     assert started(parse("npm run build && npm start"), said) == [Outcome.WORKED] * 2
     assert started(parse("npm run build; npm start"), said) == [Outcome.UNKNOWN, Outcome.WORKED]
+
+
+@pytest.mark.parametrize(
+    ("output", "quoted"),
+    [
+        (
+            "> demo@ dev\n> vite\n\n  VITE v5.4.2  ready in 312 ms\n\n"
+            "  ➜  Local:   http://localhost:5173/\n  ➜  Network: use --host to expose\n",
+            "VITE v5.4.2  ready in 312 ms",
+        ),
+        (
+            "INFO:     Waiting for application startup.\nINFO:     Application startup complete.\n"
+            "INFO:     Uvicorn running on http://127.0.0.1:8000 (Press CTRL+C to quit)\n",
+            "INFO:     Uvicorn running on http://127.0.0.1:8000 (Press CTRL+C to quit)",
+        ),
+    ],
+)
+def test_the_line_a_reviewer_sees_is_the_one_saying_it_is_up(output: str, quoted: str) -> None:
+    assert result_line(output) == quoted

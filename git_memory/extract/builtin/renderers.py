@@ -49,7 +49,9 @@ _FORMAT_CHECK = re.compile(r"--check\b|--diff\b|(?<=[a-z])Check\b|:check\b|\bche
 MAX_RESULT_CHARS = 240
 _RESULT = re.compile(
     r"(?i)\b(?:passed|failed|errors?|ok|success(?:ful)?|succeeded|finished|done|built|"
-    r"compiled|no issues|all checks|clean|warnings?|exit(?:ed)? (?:code|with)|tests? run)\b"
+    r"compiled|no issues|all checks|clean|warnings?|exit(?:ed)? (?:code|with)|tests? run"
+    # a server's "up" (`command_line/reports_servers.py`)
+    r"|ready in|(?:running|listening|serving) (?:on|at)|started server)\b"
     r"|✓|✔|\bPASS\b|\bFAIL\b"
 )
 
