@@ -5,7 +5,8 @@ A server does not end: an agent starts it in the background or stops waiting for
 exit status is never seen (`extract/builtin/observed.py`). What it printed by then is: a
 server that says it is listening has started (`npm run dev`, `uvicorn app:app`), one that
 printed no such line, or an error, stays unknown. The rows are read only for a command whose
-kind is `run` (it starts the application).
+kind is `run` (it starts the application), and none is a line a build prints too (webpack's
+"compiled successfully" is both).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ SERVER_REPORTS: tuple[Report, ...] = (
         W,
         RUN,
         hint="ready in",
-        pattern=r"\bVITE v[\d.]+\S*\s+ready in \d",
+        pattern=r"\bVITE v\d\S*[ \t]+ready in \d",
         example="  VITE v5.4.2  ready in 312 ms",
     ),
     row(
@@ -28,7 +29,7 @@ SERVER_REPORTS: tuple[Report, ...] = (
         W,
         RUN,
         hint="eady",
-        pattern=r"^\s*(?:✓ )?Ready in \d|^ready - started server on\b",
+        pattern=r"^[ \t]*(?:✓ )?Ready in \d|^ready - started server on\b",
         example=" ✓ Ready in 2.1s",
     ),
     row(
@@ -36,7 +37,7 @@ SERVER_REPORTS: tuple[Report, ...] = (
         W,
         RUN,
         hint="Local:",
-        pattern=r"^\s*(?:[➜>-]\s+)?Local:\s+https?://",
+        pattern=r"^[ \t]*(?:[➜>-][ \t]+)?Local:[ \t]+https?://",
         example="  ➜  Local:   http://localhost:5173/",
     ),
     row(
@@ -60,7 +61,7 @@ SERVER_REPORTS: tuple[Report, ...] = (
         W,
         RUN,
         hint="Running on",
-        pattern=r"^\s*\* Running on https?://",
+        pattern=r"^[ \t]*\* Running on https?://",
         example=" * Running on http://127.0.0.1:5000",
     ),
     row(
@@ -68,7 +69,7 @@ SERVER_REPORTS: tuple[Report, ...] = (
         W,
         RUN,
         hint="Listening on",
-        pattern=r"^\s*\* Listening on (?:https?|tcp)://",
+        pattern=r"^[ \t]*\* Listening on (?:https?|tcp)://",
         example="* Listening on http://127.0.0.1:3000",
     ),
     row(
@@ -80,19 +81,11 @@ SERVER_REPORTS: tuple[Report, ...] = (
         example="** Angular Live Development Server is listening on localhost:4200 **",
     ),
     row(
-        "webpack dev server",
-        W,
-        RUN,
-        hint="ompiled successfully",
-        pattern=r"^\s*(?:webpack \S+ )?[Cc]ompiled successfully\b",
-        example="webpack 5.91.0 compiled successfully in 1204 ms",
-    ),
-    row(
         "hugo, mkdocs",
         W,
         RUN,
         hint="erv",
-        pattern=r"^\s*Web Server is available at https?://|\bServing on https?://",
+        pattern=r"^[ \t]*Web Server is available at https?://|\bServing on https?://",
         example="INFO    -  [12:00:01] Serving on http://127.0.0.1:8000/",
     ),
     row(
@@ -100,7 +93,7 @@ SERVER_REPORTS: tuple[Report, ...] = (
         W,
         RUN,
         hint="istening",
-        pattern=r"(?i)\blistening (?:on|at) (?:port \d+|\[?https?://)",
+        pattern=r"\b[Ll]istening (?:on|at) (?:port \d+|\[?https?://)",
         example="Server listening on port 3000",
     ),
     row(
@@ -108,7 +101,7 @@ SERVER_REPORTS: tuple[Report, ...] = (
         W,
         RUN,
         hint="unning",
-        pattern=r"(?i)\bserver (?:is )?running (?:on|at) \[?(?:https?://|port \d+)",
+        pattern=r"\b[Ss]erver (?:is )?running (?:on|at) \[?(?:https?://|port \d+)",
         example="   INFO  Server running on [http://127.0.0.1:8000].",
     ),
 )

@@ -37,6 +37,13 @@ def test_a_server_that_said_it_is_up_started_the_application(report: Report) -> 
         "    at Server.setupListenHandle",  # an error after it said it is up
         "Compiling...\nFailed to compile.\n",
         "Starting server on port 3000...",  # still starting
+        # it crashed, was killed or refused to start after, or on, its "up" line
+        "Server listening on port 3000\nthread 'main' panicked at src/main.rs:10:5",
+        "Server listening on port 3000\n[nodemon] app crashed - waiting for file changes",
+        "Server listening on port 3000\nKilled",
+        "Server listening on port 3000\nSegmentation fault (core dumped)",
+        "[error] Failed to start server. Is it already listening on port 3000?",
+        "  ▲ Next.js 14.2.3\n  - Local:        http://localhost:3000\n ⨯ Module not found",
     ],
 )
 def test_a_server_that_did_not_say_it_is_up_stays_unknown(output: str) -> None:
@@ -48,6 +55,9 @@ def test_only_the_command_that_starts_the_application_is_read_so_and_what_it_nee
     assert started(parse("npm test"), said) == [Outcome.UNKNOWN]
     assert started(parse("npm run build && npm start"), said) == [Outcome.WORKED] * 2
     assert started(parse("npm run build; npm start"), said) == [Outcome.UNKNOWN, Outcome.WORKED]
+    # what a build prints is no server's "up": webpack says "compiled successfully" for both
+    built = "> app build\n> webpack\nwebpack 5.91.0 compiled successfully in 1204 ms\n> app start\n"
+    assert started(parse("npm run build && npm start"), built) == [Outcome.UNKNOWN] * 2
 
 
 @pytest.mark.parametrize(

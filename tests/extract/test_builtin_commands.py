@@ -15,7 +15,7 @@ import pytest
 
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import Outcome
-from git_memory.extract.builtin.runs import Run, session_runs
+from git_memory.extract.builtin.runs import MAX_KEPT_OUTPUT, Run, session_runs
 from git_memory.extract.builtin.window import plan_window
 from git_memory.extract.select import path_scrubber
 from git_memory.sessions.ingest import parse
@@ -551,6 +551,39 @@ def test_a_server_the_agent_stopped_waiting_for_worked_when_it_said_it_is_up() -
         "`npm run dev` starts the application (worked in 1 session).",
         "`uv run uvicorn app.main:app --port 8000` starts the application (worked in 1 session).",
     ]
+
+
+def test_what_a_background_command_printed_while_still_running_is_no_result() -> None:
+    """Claude Code sent it to the background on its own (no `run_in_background` input): its
+    output call shows it still running, so a partial "FAIL" or "10 passed" tells nothing,
+    and the polls of a long-running server do not pile up its logs."""
+    launched = "Command running in background with ID: {}. Output is being written to: /tmp/x"
+
+    def call(call_id: str, name: str, payload: Any, output: str) -> ToolCall:
+        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state="completed")
+
+    polls = [
+        call(f"p{n}", "TaskOutput", {"task_id": "b3"}, "<status>running</status>\n<output>\n"
+             + "GET /api/items 200 in 12ms\n" * 400 * n + "</output>")
+        for n in range(1, 40)
+    ]  # fmt: skip
+    calls = (
+        call("a", "Bash", {"command": "npm test"}, launched.format("b1")),
+        call("b", "TaskOutput", {"task_id": "b1"}, "<status>running</status>\n"
+             "<output>\nFAIL src/a.test.ts\n</output>"),
+        call("c", "Bash", {"command": "uv run pytest"}, launched.format("b2")),
+        call("d", "TaskOutput", {"task_id": "b2"}, "<status>running</status>\n"
+             "<output>\n10 passed\n</output>"),
+        call("e", "Bash", {"command": "npm run dev"}, launched.format("b3")),
+        *polls,
+    )  # fmt: skip
+    runs = list(session_runs([_turn("t", *calls)]))
+    assert [(r.command, r.outcome) for r in runs] == [
+        ("npm test", Outcome.UNKNOWN),
+        ("uv run pytest", Outcome.UNKNOWN),
+        ("npm run dev", Outcome.UNKNOWN),
+    ]
+    assert len(runs[-1].output) <= MAX_KEPT_OUTPUT
 
 
 def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows() -> None:

@@ -358,6 +358,12 @@ RULES = [
     ),
     ("Don't ever use `any` in TypeScript.", "Don't ever use `any` in TypeScript."),
     ("Don't build everything in a single file.", "Don't build everything in a single file."),
+    ("Don't use jQuery.", "Don't use jQuery."),
+    ("Do not hardcode credentials.", "Do not hardcode credentials."),
+    ("Don't use git rebase.", "Don't use git rebase."),
+    ("Don't skip the hooks.", "Don't skip the hooks."),
+    ("Don't bump the version.", "Don't bump the version."),
+    ("Don't use --no-verify.", "Don't use --no-verify."),
 ]
 
 
@@ -396,6 +402,9 @@ NOT_RULES = [
     # A prohibition about the product being built is the task at hand.
     "Don't show the banner on the login page.",
     "Do not skip onboarding, still show the onboarding step and then the results page.",
+    "Don't show the code input field on mobile.",
+    "Don't show error types to end users.",
+    "Don't make the modal 3/4 width.",
 ]
 
 

@@ -160,19 +160,24 @@ def started(line: Line, output: str) -> list[Outcome]:
     return outcomes
 
 
-# What a server prints when a request or its start fails after it said it is up.
+# What a server prints when its start, a request or the process itself fails.
 _SERVER_ERROR = re.compile(
-    r"\b(?:Error|ERROR|ERR!|Exception|Traceback|FATAL|panic|EADDRINUSE|Failed to compile)\b"
+    r"(?i)\b(?:error|err!|exception|traceback|fatal|panic(?:ked)?|crash(?:ed)?|killed"
+    r"|segmentation fault|unhandled\w*|eaddrinuse|address already in use"
+    r"|failed to (?:compile|start))\b|⨯"
 )
 
 
 def server_up(output: str) -> bool:
     """A development server's own line saying it is up (`reports_servers.SERVER_REPORTS`),
-    with no error printed after it."""
-    ends = [
-        found.end()
+    with no error on that line or after it."""
+    starts = [
+        found.start()
         for report in SERVER_REPORTS
         if report.hint in output
         for found in report.pattern.finditer(output)
     ]
-    return bool(ends) and not _SERVER_ERROR.search(output, max(ends))
+    if not starts:
+        return False
+    line_start = output.rfind("\n", 0, max(starts)) + 1
+    return not _SERVER_ERROR.search(output, line_start)

@@ -59,6 +59,7 @@ from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
     asks_for_a_language,
     english_only,
+    named_tools,
     states_rule,
     stating_forms,
 )
@@ -100,19 +101,8 @@ _ACCOUNT = re.compile(
     r"\b(?:bugs?|problems?|issues?|errors?|crash\w*)\b"
     r"|\b(?:currently|right now|at the moment|just now|yesterday|today)\b"
 )
-# A prohibition is a rule when it names the project's engineering (its files, code, commits,
-# tests, dependencies), a path or a command: "don't show the banner" is the task at hand.
-_ENGINEERING_WORD = (
-    r"(?:files?|code|comments?|commits?|commit messages?|push|merge|tests?|docs?|documentation"
-    r"|prs?|pull requests?|branch(?:es)?|migrations?|dependenc(?:y|ies)|packages?|imports?"
-    r"|generated|lock ?files?|config(?:uration)?|schemas?|secrets?|readme|changelog|types?"
-    r"|apis?|main|master)\b"
-)
-# ... "ever", "again", a word of it, a path, a glob, a backticked command or a file name.
-_NAMES_ENGINEERING = rf" ever\b| again\b|.*?\b{_ENGINEERING_WORD}|.*?[`/*]|.*?\.\w{{1,4}}\b"
 _RULE_START = re.compile(
-    rf"^(?:always|never|(?:don'?t|do not)(?={_NAMES_ENGINEERING})|avoid|prefer|only use|"
-    r"make sure (?:to |you )?(?:always|never)|"
+    r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to |you )?(?:always|never)|"
     r"(?:all|every|each) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} (?:should|must|ha(?:s|ve) to)\b|"
     r"we(?:'re| are) using [\w`.+-]+(?: [\w`.+-]+)?,? (?:not|instead of|rather than)\b|"
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
@@ -132,6 +122,33 @@ _RULE_START = re.compile(
     r"(?:every|each|any) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} goes through)\b",
     re.IGNORECASE,
 )
+# A bare prohibition ("don't …") is a rule when it is about the project's engineering: one
+# of its verbs (use, install, commit, …), one of its things (files, tests, dependencies, …),
+# a tool the project runs, a path, a glob, an option, a file's name or a backticked command,
+# or it holds "ever" or "again"; "don't show the banner on mobile" is the task at hand.
+_PROHIBITION = re.compile(r"(?i)^(?:don'?t|do not)\b")
+_OF_ENGINEERING = re.compile(
+    r"(?i)^(?:don'?t|do not) (?:ever |again )?(?:use|install|import|commit|push|rebase|merge"
+    r"|hard-?code|bump|deploy|run|force|add (?:any )?(?:new )?(?:dependenc|packages?|librar))"
+    r"|\b(?:ever|again)\b|[`*]|[A-Za-z_.-]\w*/|\s--?\w|\w\.[a-z]{1,4}\b(?!\.\w)"
+    r"|\b(?:files?|comments?|commits?|commit messages?|tests?|docs?|documentation|prs?"
+    r"|pull requests?|branch(?:es)?|migrations?|dependenc(?:y|ies)|packages?|librar(?:y|ies)"
+    r"|imports?|generated|lock ?files?|config(?:uration)?|schemas?|secrets?|credentials?"
+    r"|variables?|readme|changelog|apis?|hooks?|version|sudo|git|ci|linter"
+    r"|formatter)\b"
+)
+
+
+_FORBIDDEN_VERB = re.compile(r"(?i)^(?:don'?t|do not)\s+(?:ever\s+)?\S+")
+
+
+def _about_engineering(prohibition: str) -> bool:
+    """Whether a bare "don't …" is about the project's engineering (`_OF_ENGINEERING`), or
+    names a tool after its verb ("don't make the modal wider": that `make` is the verb)."""
+    after_verb = _FORBIDDEN_VERB.sub("", prohibition)
+    return bool(_OF_ENGINEERING.search(prohibition) or named_tools(after_verb))
+
+
 _CORRECTION = re.compile(
     r"^(?:no|nope|stop|wrong|not like that|actually|wait)\b[,.!:;\s\-–—]+(?:please\s+)?"
     r"(?=(?:use|run|call|do|don'?t|do not|never|always|try)\b)",
@@ -494,7 +511,10 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
     for part in parts:
         stated = (
             bool(signal)
-            or bool(_RULE_START.match(part))
+            or (
+                bool(_RULE_START.match(part))
+                and (not _PROHIBITION.match(part) or _about_engineering(part))
+            )
             or _is_x_not_y(part)
             or _standing_imperative(part)
             or bool(_NORM.match(part) or _NO_MORE.match(part))

@@ -170,15 +170,21 @@ def _still_running(call: ToolCall) -> bool:
     return _handle(call.output or "") is not None
 
 
+# What a command still running has printed is kept to its last part: a server polled many
+# times does not pile up its logs (`TaskOutput` returns all of it again at each poll), and
+# how a command ends is at the end.
+MAX_KEPT_OUTPUT = 65536
+
+
 def _continued(run: Run, first: ToolCall, later: ToolCall, scrub: Callable[[str], str]) -> Run:
     """The run read again with its later output and the state that output ended in."""
     output = _RUNNING.sub("", run.output) + "\n" + scrub(later.output or "")
+    output = output[-MAX_KEPT_OUTPUT:]
     state, payload = later.state, first.input
     if later.name.lower() in ("bashoutput", "taskoutput"):
         ended = _ENDED.search(later.output or "")
         if ended is None:  # still running: only a server saying it is up tells something
-            still = ToolCall(first.call_id, first.name, payload, output, "unknown")
-            return _run(run.turn_key, still, run.command or "", output, run.start)
+            return _run(run.turn_key, first, run.command or "", output, run.start, running=True)
         state = "completed" if int(ended.group(1)) == 0 else "failed"
         payload = {k: v for k, v in payload.items() if k != "run_in_background"}
     call = ToolCall(first.call_id, first.name, payload, output, state)
@@ -197,12 +203,22 @@ def _start(cwd: str | None, call: ToolCall, scrub: Callable[[str], str]) -> str:
     return shell.call_start(base, call, lambda path: base or "." if path == cwd else scrub(path))
 
 
-def _run(turn_key: str, call: ToolCall, command: str, output: str, start: str = "") -> Run:
+def _run(
+    turn_key: str,
+    call: ToolCall,
+    command: str,
+    output: str,
+    start: str = "",
+    *,
+    running: bool = False,
+) -> Run:
+    """The run of one shell call (`running`: it had not ended when `output` was printed)."""
     line = parse(command, start)
     status = observed.of_state(call.state)
     if status is Outcome.UNKNOWN and _one_code_mode_command(call.input):
         status = observed.exit_field(output)  # a code-mode cell that printed the exec result
-    if _backgrounded(call.input):  # what it printed so far is no result, but a server's "up"
+    if running or _backgrounded(call.input):
+        # What it printed so far is no result; only a server saying it is up tells one.
         outcomes = observed.started(line, observed.own_output(output))
     else:
         outcomes = observed.segment_outcomes(line, status, output)

@@ -112,7 +112,7 @@ def states_rule(sentence: str, corrects: bool) -> bool:
     least = 1 if LANGUAGE in forms else MIN_RULE_WORDS
     if len(sentence) > MAX_RULE_CHARS or len(sentence.split()) < least:
         return False
-    uses = TEAM in forms and bool(_tools(sentence))  # "usamos pnpm", as "we use pnpm"
+    uses = TEAM in forms and bool(named_tools(sentence))  # "usamos pnpm", as "we use pnpm"
     return bool(forms & _STATES) or (CORRECTION in forms and corrects) or uses
 
 
@@ -125,7 +125,7 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
         return True
     if {OBLIGATION, SUBJECT} <= forms:
         return True  # a norm for the project's engineering: "所有代码必须通过…检查"
-    tools = _tools(sentence)
+    tools = named_tools(sentence)
     if TEAM in forms and tools:
         return True  # what the project is built with: "我们用 pnpm 管理依赖"
     if HENCEFORTH in forms and (CONVENTION in forms or tools):
@@ -142,7 +142,7 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
     return adopts or (PREFERENCE in forms and DIRECTIVE in forms)
 
 
-def _tools(sentence: str) -> set[str]:
+def named_tools(sentence: str) -> set[str]:
     """The development tools a sentence names (`pnpm`, `vite`, `pytest`)."""
     return set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
 
