@@ -1,18 +1,18 @@
 """`user-rule@1`: rules the user stated, phrased as the rule, quoted as the user said it.
 
-Forms: "always …", "never …", "don't …"/"do not …" of the project's engineering (its files,
-paths, code, commits, dependencies: "don't show the banner" is the task at hand), "use X
-instead of Y", "prefer X over Y", "X, not Y", "from now on …", "remember: …", "we use …", "this
-project uses …", "stick to …", "make sure to always …", "all X should …", instructions for
-every time ("before pushing, run …", "commit after each task", "you should run the tests before
-committing"), a wish for every time ("I want you to always …"), a norm about the project's
-engineering ("commit messages should be in English": its code, tests, commits, docs as the
-subject), a convention for the whole project ("use pnpm for this project"), "no more …", and a
-correction right after an agent action ("no, run … instead"). The candidate reads as the rule
-("Always run the tests through `uv run`."); its statement keeps the user's exact sentence,
-which stays `unverified` until a human confirms it. Questions, everyday phrases ("don't
-worry"), one-off instructions about the task at hand ("don't commit yet"), code and pasted logs
-are not rules.
+Forms: "always …", "never …", "don't …"/"do not …" about the project's engineering (using,
+installing or committing something, a tool, a path, its files, tests or dependencies: "don't
+show the banner" is the task at hand), "use X instead of Y", "prefer X over Y", "X, not Y",
+"from now on …", "remember: …", "we use …", "this project uses …", "stick to …", "make sure to
+always …", "all X should …", instructions for every time ("before pushing, run …", "commit
+after each task", "you should run the tests before committing"), a wish for every time ("I want
+you to always …"), a norm about the project's engineering ("commit messages should be in
+English": its code, tests, commits, docs as the subject), a convention for the whole project
+("use pnpm for this project"), "no more …", and a correction right after an agent action ("no,
+run … instead"). The candidate reads as the rule ("Always run the tests through `uv run`.");
+its statement keeps the user's exact sentence, which stays `unverified` until a human confirms
+it. Questions, everyday phrases ("don't worry"), one-off instructions about the task at hand
+("don't commit yet"), code and pasted logs are not rules.
 
 Only text a person typed counts (`sessions.origin.typed_origin`): a session a program drove,
 a pasted plan, report or benchmark task, any long prompt with headings or code fences give no
