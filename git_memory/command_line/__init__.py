@@ -9,7 +9,10 @@ Reading a line (`line.parse`, cached per distinct text) gives a `Line` of `Step`
   `piped` when its output went into a pipe (its own exit status is then hidden: the
   pipeline's is the last filter's, unless `Line.pipefail`); the pipeline's `filters`
   (`tail -20`); subshells scope their `cd`; heredoc bodies and comments are not commands;
-  `bash -lc '…'` is read as the line it runs. `a && b` stays two steps, never `b`.
+  `bash -lc '…'` is read as the line it runs, and so is a Windows shell's
+  (`powershell -Command "…"`, `cmd /c "…"`), split by its own rules (`syntax_windows`: a
+  backslash is a path's separator); its commands are typed back as that shell reads them
+  (`Command.text`, `normal`). `a && b` stays two steps, never `b`.
 - **where and with what**: each step's `directory` relative to where the line started
   (`api`; None when a `cd` went somewhere the line cannot tell) and its command's `env`
   (`FOO=1`), kept apart from its `words` (`uv run pytest tests/test_x.py -k slow -q`).

@@ -13,16 +13,24 @@ from dataclasses import dataclass
 from git_memory.command_line import forms, words
 from git_memory.command_line import program as programs
 from git_memory.command_line.shapes import Shape, shape_of
-from git_memory.command_line.syntax import Piece, joined, pieces
+from git_memory.command_line.syntax import Dialect, Piece, joined, pieces
+from git_memory.command_line.syntax_windows import windows_pieces
 
-# A path's separators, Windows' too (`C:\Windows\powershell.exe`).
-_WINDOWS_SEPARATOR = re.compile(r"[\\/]")
 # `FOO=1`, and PowerShell's `$env:FOO="1"` (the quotes gone once split).
 _ASSIGNMENT = re.compile(r"(?:\$env:)?[A-Za-z_][A-Za-z0-9_]*=.*")
 _KEYWORDS = frozenset(["if", "then", "else", "elif", "do", "while", "until", "!", "{"])
 _CLOSERS = frozenset(["fi", "done", "esac", "}"])
 # Commands that change the directory the rest of the line runs in (PowerShell's too).
 CD = frozenset(["cd", "pushd", "Set-Location", "Push-Location"])
+# The same as PowerShell and cmd read them: in any case (`CD`, `set-location`), with their
+# other names (`chdir`, PowerShell's `sl`).
+_WINDOWS_CD = frozenset([*(name.lower() for name in CD), "chdir", "sl"])
+# The folder an environment keeps its programs in: `bin`, and on Windows `Scripts`
+# (`C:\venvs\app\Scripts\pytest.exe`).
+_PROGRAM_FOLDER = re.compile(r"/bin/|\\(?i:bin|scripts)\\")
+# A quoted span of a POSIX line, and a backslash between a path's characters.
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+_WINDOWS_PATH = re.compile(r"[\w.:]\\[\w.]")
 # Under `set -e` a failure stops the script: a newline or `;` joins as `&&` does.
 _ERREXIT = re.compile(r"(?:^| )-\w*e")
 
@@ -40,6 +48,9 @@ class Command:
     # The run was narrowed to a file, a test id or an expression (its normal form is wider).
     narrowed: bool = False
     program: tuple[str, ...] = ()
+    # The Windows shell whose line it was read from (None: a POSIX shell's): its words are
+    # typed back by that shell's rules (a backslash kept, double quotes around a blank).
+    dialect: Dialect | None = None
 
     @property
     def shape(self) -> Shape:
@@ -65,7 +76,7 @@ class Command:
     @property
     def text(self) -> str:
         """The command as typed, its environment assignments in front."""
-        return joined((*self.env, *self.words))
+        return joined((*self.env, *self.words), self.dialect)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,27 +166,48 @@ def join_directory(base: str | None, target: str | None) -> str | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def parse(text: str, start: str = "") -> Line:
+def parse(text: str, start: str = "", *, dialect: Dialect | None = None) -> Line:
     """The line's steps: split as a shell splits it (`syntax`), shell keywords around a
     command left out, `bash -c '…'` read as the line it runs, each command classified, and
     the directory and environment of each kept apart. `start` is where the line ran, relative
     to the project's root ("" the root; an absolute or home path is outside the project).
-    Never raises; parses are cached."""
-    reader = _Reader(join_directory("", start) if start else "")
+    With a `dialect`, the line is that Windows shell's (`syntax_windows`). Never raises;
+    parses are cached."""
+    reader = _Reader(join_directory("", start) if start else "", dialect=dialect)
     reader.elsewhere = bool(start) and programs.outside(start)
-    found, closed = pieces(text)
+    found, closed = pieces(text) if dialect is None else windows_pieces(text, dialect)
     for piece in found:
         reader.read(piece)
     return reader.line(text, guessed=not closed)
 
 
+def memory_line(text: str) -> Line:
+    """A command line a memory names, read as it was written: by Windows rules when it was
+    written for PowerShell or cmd (a memory of a command read from such a line names it so:
+    `.\\.venv\\Scripts\\python -m pytest`), else as a POSIX shell reads it."""
+    return parse(text, dialect="powershell" if written_for_windows(text) else None)
+
+
+def written_for_windows(text: str) -> bool:
+    """The line names a path with backslashes outside quotes (`.\\.venv\\Scripts\\python`,
+    `cd web\\app`): a POSIX shell would drop them, as no one escapes a plain character."""
+    return _WINDOWS_PATH.search(_QUOTED.sub(" ", text)) is not None
+
+
 class _Reader:
     """The state of one pass over a line's pieces: directories, `set` options, steps."""
 
-    def __init__(self, directory: str | None = "", around: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        directory: str | None = "",
+        around: tuple[str, ...] = (),
+        *,
+        dialect: Dialect | None = None,
+    ) -> None:
         # The environment a child shell runs in (`nix develop -c bash -lc '…'`): its
         # commands run through it.
         self.around = around
+        self.dialect = dialect  # the Windows shell whose line it is (None: POSIX)
         self.steps: list[Step] = []
         self.stack: list[tuple[str | None, bool]] = []
         self.directory = directory
@@ -193,19 +225,20 @@ class _Reader:
 
     def _step(self, found: list[str], piece: Piece) -> None:
         program = programs.program_words(found)
-        inner = _shell_string(program)
-        if inner is not None:
-            self._inner(inner, piece, tuple(found[: len(found) - len(program)]))
+        handed = _shell_string(program)
+        if handed is not None:
+            self._inner(*handed, piece, tuple(found[: len(found) - len(program)]))
             return
-        if found[0] == "set":
+        if found[0] == "set" and self.dialect is None:  # cmd's `set` assigns a variable
             options = " ".join(found[1:])
             self.pipefail = self.pipefail or "pipefail" in options
             self.errexit = self.errexit or bool(_ERREXIT.search(options))
         joiner = "&&" if self.errexit and piece.joiner in (";", "\n") else piece.joiner
-        filters = tuple(command_of(tuple(f)) for f in piece.filters if unwrapped(f))
-        around = () if found[0] in CD else self.around
+        filters = tuple(command_of(tuple(f), self.dialect) for f in piece.filters if unwrapped(f))
+        moves = self._changes_directory(found[0])
+        around = () if moves else self.around
         step = Step(
-            command_of((*around, *found)),
+            command_of((*around, *found), self.dialect),
             joiner,
             piece.piped,
             self.elsewhere,
@@ -213,21 +246,31 @@ class _Reader:
             filters,
         )
         self.steps.append(step)
-        if found[0] in CD and len(found) > 1:
-            self.elsewhere = programs.outside(found[-1])
-            self.directory = join_directory(self.directory, found[-1])
+        if moves and len(found) > 1:
+            # Windows names a folder with backslashes (`cd web\app`); the project, with `/`.
+            target = found[-1] if self.dialect is None else found[-1].replace("\\", "/")
+            self.elsewhere = programs.outside(target)
+            self.directory = join_directory(self.directory, target)
 
-    def _inner(self, inner: str, piece: Piece, around: tuple[str, ...] = ()) -> None:
+    def _changes_directory(self, name: str) -> bool:
+        """The command moves the rest of the line to another directory (`cd`)."""
+        return name in CD or (self.dialect is not None and name.lower() in _WINDOWS_CD)
+
+    def _inner(
+        self, inner: str, dialect: Dialect | None, piece: Piece, around: tuple[str, ...] = ()
+    ) -> None:
         """`bash -lc 'cd api && make test'`: the string's steps, run in a child shell (inside
-        the environment `around` it, `nix develop -c bash -lc '…'`)."""
-        child = _Reader(self.directory, (*self.around, *around))
+        the environment `around` it, `nix develop -c bash -lc '…'`); a Windows shell's
+        (`dialect`) split by its own rules."""
+        child = _Reader(self.directory, (*self.around, *around), dialect=dialect)
         child.elsewhere = self.elsewhere
-        for part in pieces(inner)[0]:
+        parts = pieces(inner)[0] if dialect is None else windows_pieces(inner, dialect)[0]
+        for part in parts:
             child.read(part)
         if not child.steps:
             return
         last = child.steps[-1]
-        filters = tuple(command_of(tuple(f)) for f in piece.filters if unwrapped(f))
+        filters = tuple(command_of(tuple(f), self.dialect) for f in piece.filters if unwrapped(f))
         child.steps[-1] = Step(
             last.command, piece.joiner, piece.piped or last.piped, last.elsewhere,
             last.directory, last.filters + filters,
@@ -253,24 +296,27 @@ def unwrapped(found: Sequence[str]) -> list[str]:
     return [] if rest[:1] and rest[0] in _CLOSERS else rest
 
 
-def _shell_string(found: Sequence[str]) -> str | None:
+def _shell_string(found: Sequence[str]) -> tuple[str, Dialect | None] | None:
     """The command line a shell is handed with `-c` (`bash -lc '…'`), or PowerShell with
-    `-Command` (`powershell.exe -NoProfile -Command "npm test"`) or cmd with `/c`, if any."""
+    `-Command` (`powershell.exe -NoProfile -Command "npm test"`) or cmd with `/c`, if any,
+    and the Windows shell whose rules it is read by (None: a POSIX shell's)."""
     if len(found) < 3:
         return None
-    name = _WINDOWS_SEPARATOR.split(found[0])[-1].lower().removesuffix(".exe")
+    name = programs.program_name(found[0]).lower()  # `C:\Windows\…\powershell.exe` too
     if name in words.SHELLS:
         flag = found[1]
         if flag.startswith("-") and not flag.startswith("--") and "c" in flag:
-            return found[2]
+            return found[2], None
         return None
     markers = words.COMMAND_STRING.get(name)
     if markers is None:
         return None
+    dialect: Dialect = "cmd" if name == "cmd" else "powershell"
     valued = False  # the word is the value of the option before it (`-ExecutionPolicy Bypass`)
     for index, word in enumerate(found[1:], start=2):
         if word.lower() in markers:
-            return " ".join(found[index:]) or None  # the rest is the command, joined
+            command = " ".join(found[index:])  # the rest is the command, joined
+            return (command, dialect) if command else None
         if not valued and not word.startswith(("-", "/")):
             return None  # a script file (`-File x.ps1`, or named first): not a command line
         valued = not valued and word.lower() in words.COMMAND_STRING_VALUED
@@ -278,8 +324,9 @@ def _shell_string(found: Sequence[str]) -> str | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def command_of(typed: tuple[str, ...]) -> Command:
-    """A simple command classified from its words (each distinct one once)."""
+def command_of(typed: tuple[str, ...], dialect: Dialect | None = None) -> Command:
+    """A simple command classified from its words (each distinct one once); `dialect`, the
+    Windows shell that read them (`Command.dialect`)."""
     rest = list(typed)
     env: list[str] = []
     while rest:
@@ -293,11 +340,14 @@ def command_of(typed: tuple[str, ...]) -> Command:
             rest = programs.skip_options(rest[1:], words.TIMEOUT_OPTIONS)[1:]
         else:
             break
-    if rest and programs.outside(rest[0]) and "/bin/" in rest[0]:
-        rest[0] = rest[0].rsplit("/", 1)[-1]  # `/opt/venv/bin/pytest` is `pytest`
+    if rest and programs.outside(rest[0]) and _PROGRAM_FOLDER.search(rest[0]):
+        rest[0] = programs.program_name(rest[0])  # `/opt/venv/bin/pytest` is `pytest`
     program = programs.program_words(rest)
     kind = programs.kind_of(program)
     normal = forms.normal_words(rest, program, kind) if kind else rest
     setup = kind is None and programs.is_setup(" ".join(rest))
     narrowed = kind is not None and forms.narrowed(rest, program, normal)
-    return Command(tuple(rest), kind, setup, joined(normal), tuple(env), narrowed, tuple(program))
+    return Command(
+        tuple(rest), kind, setup, joined(normal, dialect), tuple(env), narrowed,
+        tuple(program), dialect,
+    )  # fmt: skip

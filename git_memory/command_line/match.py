@@ -22,7 +22,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from git_memory.command_line.line import CD, Command, Line, Step, join_directory, parse
+from git_memory.command_line.line import (
+    CD,
+    Command,
+    Line,
+    Step,
+    join_directory,
+    memory_line,
+    parse,
+)
 from git_memory.command_line.shapes import PLACEHOLDERS
 
 
@@ -82,7 +90,7 @@ def runs(
     each in the memory's directory. `directory` is where the memory's line starts (its
     scope, relative to the repository root), `at` where the observed line started;
     `leading` as in the module docstring."""
-    wanted = _wanted_steps(parse(memory), directory)
+    wanted = _wanted_steps(memory_line(memory), directory)
     if not wanted:
         return False
     found = [(step.command, _joined(at, step.directory)) for step in parse(observed).steps]
@@ -107,7 +115,7 @@ def word_pairs(command: Command) -> frozenset[tuple[str, str]]:
 def first_pairs(memory: str) -> frozenset[tuple[str, str]]:
     """The (first word, second word or "") of the memory's first command as typed, in
     normal form and in shape: a line that runs the memory holds one of them (`word_pairs`)."""
-    wanted = _wanted_steps(parse(memory), "")
+    wanted = _wanted_steps(memory_line(memory), "")
     if not wanted:
         return frozenset()
     command = wanted[0][0]
@@ -140,7 +148,7 @@ def _in_order(
 
 def steps_running(line: Line, memory: str, *, directory: str = "") -> list[Step]:
     """The steps of `line` that run one of the memory's commands (in its directory)."""
-    wanted = _wanted_steps(parse(memory), directory)
+    wanted = _wanted_steps(memory_line(memory), directory)
     return [
         step
         for step in line.steps

@@ -26,6 +26,9 @@ TOOL_NAMES = frozenset(
 
 
 _DRIVE = re.compile(r"[A-Za-z]:")
+_PATH_SEPARATOR = re.compile(r"[\\/]")
+# What Windows adds to a program's file name (`python.exe`, `npm.cmd`, `gradlew.bat`).
+_WINDOWS_PROGRAM_SUFFIX = re.compile(r"\.(?:exe|cmd|bat)$", re.IGNORECASE)
 _NAME_PARTS = re.compile(r"[-_.:/]")
 _SESSION_PARTS = re.compile(r"[-_.,]")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
@@ -34,8 +37,24 @@ _CAMEL = re.compile(r"([a-z])([A-Z])")
 def outside(path: str) -> bool:
     """A path of this machine rather than of the repository: absolute (POSIX or Windows) or
     under the home directory."""
-    # A Windows drive path (`C:\\Users\\…`) loses its backslashes when read as POSIX words.
-    return path.startswith(("/", "~", "$HOME")) or _DRIVE.match(path) is not None
+    # A Windows drive path (`C:\\Users\\…`) loses its backslashes when read as POSIX words;
+    # read as a Windows line it keeps them, and `\x` is the root of the current drive.
+    return path.startswith(("/", "~", "$HOME", "\\")) or _DRIVE.match(path) is not None
+
+
+def program_name(word: str) -> str:
+    """The name a program is known by wherever it is run from: its path's last part, without
+    what Windows adds (`.venv\\Scripts\\python.exe` → `python`, `.venv/bin/pytest` →
+    `pytest`)."""
+    return _WINDOWS_PROGRAM_SUFFIX.sub("", _PATH_SEPARATOR.split(word)[-1])
+
+
+def _starts_with(rest: Sequence[str], wrapper: tuple[str, ...]) -> bool:
+    """The words start with the wrapper, its program named by any path to it (the project's
+    interpreter runs modules as `python` does: `.venv\\Scripts\\python -m pytest`)."""
+    if len(rest) <= len(wrapper) or program_name(rest[0]) != wrapper[0]:
+        return False
+    return tuple(rest[1 : len(wrapper)]) == wrapper[1:]
 
 
 def skip_options(rest: Sequence[str], valued: frozenset[str]) -> list[str]:
@@ -53,7 +72,7 @@ def program_words(command: Sequence[str]) -> list[str]:
     while changed:
         changed = False
         for wrapper in words.WRAPPERS:
-            if tuple(rest[: len(wrapper)]) == wrapper and len(rest) > len(wrapper):
+            if _starts_with(rest, wrapper):
                 rest = rest[len(wrapper) :]
                 if wrapper[0] == "mise" and "--" in rest:
                     rest = rest[rest.index("--") :]  # `mise x cargo:cargo-deny -- cargo deny`
@@ -86,12 +105,18 @@ def _container_command(rest: list[str]) -> list[str] | None:
 def project_script(path: str) -> bool:
     """A script file of the repository run by its path: in a tools folder, or a shell script
     (an absolute or home path is this machine's, not the project's)."""
-    if outside(path) or path.startswith("$") or ".." in path.split("/"):
+    if outside(path) or path.startswith("$") or ".." in _PATH_SEPARATOR.split(path):
         return False
-    relative = path.removeprefix("./")
+    relative = project_path(path)
     if relative.startswith(words.SCRIPT_DIRS) and "/" in relative:
         return bool(words.SCRIPT_FILE.search(relative)) or relative.startswith("bin/")
-    return relative.endswith((".sh", ".bash"))
+    return relative.endswith((".sh", ".bash", ".ps1", ".cmd", ".bat"))
+
+
+def project_path(path: str) -> str:
+    """A path of the repository as the project names it: forward slashes, no leading `./`
+    (`.\\scripts\\build.ps1` → `scripts/build.ps1`)."""
+    return path.replace("\\", "/").removeprefix("./")
 
 
 def interpreted(program: Sequence[str]) -> list[str]:
@@ -101,8 +126,8 @@ def interpreted(program: Sequence[str]) -> list[str]:
     found = list(program)
     if (
         len(found) > 1
-        and found[0] in words.INTERPRETERS
-        and (found[1] in words.ENTRY_POINTS or project_script(found[1]))
+        and program_name(found[0]) in words.INTERPRETERS
+        and (project_path(found[1]) in words.ENTRY_POINTS or project_script(found[1]))
     ):
         return found[1:]
     return found
@@ -112,7 +137,7 @@ def kind_of(program: Sequence[str]) -> str | None:
     """What the program words run for: a project kind, or None (setup, navigation, other)."""
     if not program or any(word in words.INFO_FLAGS | words.DRY_FLAGS for word in program[1:]):
         return None
-    head = program[0].rsplit("/", 1)[-1]
+    head = program_name(program[0])
     second = next((w for w in program[1:] if not w.startswith(("-", "+"))), "")
     for name in (program[0], head):
         for sub in (second, program[1] if len(program) > 1 else ""):  # `cmake --build`
@@ -213,7 +238,7 @@ def category(program: Sequence[str], kind: str | None, setup: bool) -> str:
         return kind
     if setup:
         return "setup"
-    head = program[0].rsplit("/", 1)[-1] if program else ""
+    head = program_name(program[0]) if program else ""
     if head in kinds.VCS:
         return "vcs"
     return "navigation" if head in kinds.NAVIGATION else "other"

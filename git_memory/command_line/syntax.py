@@ -13,6 +13,10 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
+
+# The Windows shell whose rules a line is read by (`syntax_windows`); None is a POSIX shell.
+Dialect = Literal["powershell", "cmd"]
 
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w.-]*)\1")
 _PUNCTUATION = re.compile(r"&&|\|\||;;|\|&|&>>|&>|>>|>&|<&|>\||<<-|<<|[;&|()<>\n]")
@@ -40,11 +44,48 @@ class Piece:
 _NEEDS_QUOTES = re.compile(r"[\s;&|()<>'\"`\\]")
 
 
-def joined(found: Sequence[str]) -> str:
+# The same in a line PowerShell or cmd reads, where a backslash is an ordinary character
+# (`.\.venv\Scripts\python`) and a bare brace, `@` or `#` opening a word means something.
+_WINDOWS_NEEDS_QUOTES = re.compile(r"[\s;&|()<>{}'\"`^]|^[@#]|^$")
+# How deep a PowerShell expression, script block or subexpression each bracket goes.
+_BRACKETS = {"(": 1, "{": 1, ")": -1, "}": -1}
+
+
+def joined(found: Sequence[str], dialect: Dialect | None = None) -> str:
     """Words as a command line a shell splits back into the same words: a word with blanks or
     an operator in it quoted (`python -c 'import x; x.run()'`), the others as they are (a
-    glob or `$VAR` left to the shell, as it was most likely typed)."""
+    glob or `$VAR` left to the shell, as it was most likely typed). With a `dialect`, as
+    PowerShell or cmd reads it (`windows_quoted`); PowerShell runs a program named by a
+    quoted path only after its call operator (`& "C:\\Program Files\\nodejs\\npm.cmd" test`)."""
+    if dialect is not None:
+        typed = [windows_quoted(word, dialect) for word in found]
+        program_quoted = bool(found) and typed[0] != found[0]
+        return " ".join(["&", *typed] if program_quoted and dialect == "powershell" else typed)
     return " ".join(shlex.quote(word) if _NEEDS_QUOTES.search(word) else word for word in found)
+
+
+def windows_quoted(word: str, dialect: Dialect) -> str:
+    """A word as a Windows user types it: as it is, or in double quotes when it holds a blank
+    or an operator (`"C:\\Program Files\\nodejs\\node.exe"`), a quote inside doubled, which
+    PowerShell and cmd both read as one quote; a PowerShell expression as it is."""
+    if _WINDOWS_NEEDS_QUOTES.search(word) is None:
+        return word
+    if dialect == "powershell" and _expression(word):
+        return word
+    return '"' + word.replace('"', '""') + '"'
+
+
+def _expression(word: str) -> bool:
+    """A word PowerShell read with an expression, script block or subexpression in it, kept
+    as typed since quotes would make it a string (`(Get-Content 'a b.txt').Length`,
+    `$s=$(Get-Date)`, `{ $_ }`): its blanks and quotes are all inside brackets (a string such
+    as `(fix) a b` has one outside)."""
+    depth = 0
+    for char in word:
+        depth += _BRACKETS.get(char, 0)
+        if depth < 0 or (depth == 0 and (char.isspace() or char in "'\"")):
+            return False
+    return depth == 0 and any(char in _BRACKETS for char in word)
 
 
 def without_heredocs(command: str) -> str:
@@ -78,7 +119,7 @@ def tokens(command: str) -> tuple[list[str], bool]:
         return command.split(), False
 
 
-class _Splitter:
+class Splitter:
     """The state of one pass over the tokens."""
 
     def __init__(self) -> None:
@@ -140,7 +181,7 @@ class _Splitter:
 def pieces(command: str) -> tuple[list[Piece], bool]:
     """The simple commands of a command line, in order, with the operator after each, and
     whether its quotes close (`tokens`)."""
-    splitter = _Splitter()
+    splitter = Splitter()
     found, closed = tokens(command)
     for token in found:
         if token.strip("();<>|&\n"):

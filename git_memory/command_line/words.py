@@ -222,7 +222,7 @@ INTERPRETERS = frozenset(
 # A framework's command file at the project's root, run by its interpreter: what follows is
 # the framework's subcommand (`python manage.py migrate`, `php artisan test`).
 ENTRY_POINTS = frozenset(["manage.py", "artisan"])
-SCRIPT_FILE = re.compile(r"\.(sh|bash|py|js|mjs|cjs|ts|php|rb|pl)$")
+SCRIPT_FILE = re.compile(r"\.(sh|bash|py|js|mjs|cjs|ts|php|rb|pl|ps1|cmd|bat)$")
 SOURCE_FILE = re.compile(
     r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|"
     r"vue|svelte|md|json|toml|yaml|yml|css|scss|sh)$"

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from git_memory.command_line.line import parse
+from git_memory.command_line.line import memory_line, parse
 from git_memory.command_line.signature import error_line, normalized
 from git_memory.extract.builtin.renderers import TRAP_PREFIX, sanitize_error
 from git_memory.extract.builtin.rules import rule_facts
@@ -90,7 +90,7 @@ def subject_of(body: str) -> Subject | None:
         return Subject("trap", command=_line(trap.group("failing")), fix=_line(fix), error=error)
     command = _COMMAND.match(text)
     if command is not None:
-        normal, kind = command_form(command.group("command"))
+        normal, kind = command_form(command.group("command"), memory=True)
         return Subject("command", command=normal, command_kind=kind or "")
     first = text.split("\n\n")[0]
     facts = rule_facts([Said(first)], screen_secrets=False)
@@ -123,14 +123,15 @@ def _commands(spans: list[str]) -> list[str]:
     command (`pytest`); a lone file or branch name (`.env`, `main`) is not one, and a rule
     naming only such spans applies to every session."""
     lines = [_line(span) for span in spans]
-    return [line for line in lines if " " in line or parse(line).main is not None]
+    return [line for line in lines if " " in line or memory_line(line).main is not None]
 
 
 @functools.lru_cache(maxsize=65536)
-def command_form(command: str) -> tuple[str, str | None]:
+def command_form(command: str, *, memory: bool = False) -> tuple[str, str | None]:
     """(normal form, kind) of a command line's main project command; without one, its
-    words as written and no kind. Sessions repeat their commands, so each is parsed once."""
-    main = parse(command).main
+    words as written and no kind. Sessions repeat their commands, so each is parsed once.
+    `memory`: the line a memory names, read as it was written (`memory_line`)."""
+    main = (memory_line(command) if memory else parse(command)).main
     if main is None:
         return " ".join(command.split()), None
     return main.normal, main.kind

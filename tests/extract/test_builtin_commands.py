@@ -241,6 +241,23 @@ def test_every_agents_shell_call_shape(name: str, payload: Any, command: str | N
     assert shell.command_of(ToolCall(call_id="c", name=name, input=payload)) == command
 
 
+def test_a_codex_powershell_call_is_proposed_as_a_windows_user_types_it() -> None:
+    """Codex on Windows runs the line with PowerShell: the project's venv interpreter keeps
+    its backslashes, and running pytest with it runs the tests (issue 39 item 7)."""
+    line = ".\\.venv\\Scripts\\python -m pytest -q"
+    call = ToolCall(
+        call_id="c",
+        name="shell",
+        input={"command": ["powershell.exe", "-NoProfile", "-Command", line]},
+        output="............\n12 passed in 1.90s\n",
+        state="completed",
+    )
+    planned = plan_window([("s", [_turn("t", call)])], {"t": "task"}, known=set()).placed
+    assert [f.content for f in planned["task"]] == [
+        "`.\\.venv\\Scripts\\python -m pytest` runs the tests (worked in 1 session)."
+    ]
+
+
 def test_a_codex_code_mode_patch_is_an_edit() -> None:
     patch = 'await tools.apply_patch("*** Begin Patch\\n*** Update File: a.py\\n*** End Patch");'
     assert shell.is_edit(ToolCall(call_id="p", name="exec", input=patch))
