@@ -15,6 +15,7 @@ import pytest
 
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import Outcome
+from git_memory.extract.builtin.renderers import verify_typed_fact
 from git_memory.extract.builtin.runs import MAX_KEPT_OUTPUT, Run, session_runs
 from git_memory.extract.builtin.window import plan_window
 from git_memory.extract.select import path_scrubber
@@ -256,6 +257,10 @@ def test_a_codex_powershell_call_is_proposed_as_a_windows_user_types_it() -> Non
     assert [f.content for f in planned["task"]] == [
         "`.\\.venv\\Scripts\\python -m pytest` runs the tests (worked in 1 session)."
     ]
+    # ... and it is a typed fact: re-rendered from its parameters, read as PowerShell reads it
+    (fact,) = planned["task"]
+    assert fact.claim_support == "typed-fact"
+    assert verify_typed_fact(fact.renderer, fact.content, fact.parameters)
 
 
 def test_a_codex_code_mode_patch_is_an_edit() -> None:

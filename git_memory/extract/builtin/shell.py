@@ -16,6 +16,7 @@ from git_memory.command_line.line import (
     is_assignment,
     join_directory,
     main_index,
+    memory_line,
     parse,
 )
 from git_memory.command_line.program import outside, program_words, project_script
@@ -216,15 +217,24 @@ def trap_subject(command: str) -> str | None:
 
 
 def command_kind(command: str) -> str | None:
-    """The kind of a command line's main project command (None when it has none)."""
-    main, _ = main_segment(command)
+    """The kind of the main project command of a line a memory or a rule names (None when
+    it has none)."""
+    main = _named_main(command)
     return main.kind if main else None
 
 
 def normal_command(command: str) -> str | None:
-    """The normal form of a command line's main project command."""
-    main, _ = main_segment(command)
+    """The normal form of the main project command of a line a memory or a rule names."""
+    main = _named_main(command)
     return main.normal if main else None
+
+
+def _named_main(command: str) -> Segment | None:
+    """The main project command of a line written in a memory or a rule, read as it was
+    written (`line.memory_line`: `.\\.venv\\Scripts\\python -m pytest` by PowerShell's rules)."""
+    line = memory_line(command)
+    index = line.main_index
+    return None if index is None else line.steps[index].command
 
 
 def is_hooked_git(command: str) -> bool:
