@@ -229,7 +229,8 @@ def test_command_lines_split_as_a_shell_splits_them(command: str, normals: list[
         ("local_shell", {"type": "exec", "command": ["pytest", "-q"]}, "pytest -q"),
         ("run_shell_command", {"command": "cargo test", "is_background": False}, "cargo test"),
         ("bash", {"command": "npm test", "mode": "sync"}, "npm test"),
-        ("powershell", {"command": "dotnet test"}, "dotnet test"),
+        # Copilot CLI's Windows tool: the line PowerShell runs, read by its rules
+        ("powershell", {"command": "dotnet test"}, "powershell -Command 'dotnet test'"),
         ("Shell", {"command": "make check", "description": "checks"}, "make check"),
         ("run_terminal_cmd", {"command": "npm run lint", "is_background": False}, "npm run lint"),
         ("exec", 'text((await tools.exec_command({cmd: "make lint"})).output);', "make lint"),
@@ -261,6 +262,22 @@ def test_a_codex_powershell_call_is_proposed_as_a_windows_user_types_it() -> Non
     (fact,) = planned["task"]
     assert fact.claim_support == "typed-fact"
     assert verify_typed_fact(fact.renderer, fact.content, fact.parameters)
+
+
+def test_a_copilot_powershell_line_is_read_by_powershells_rules() -> None:
+    """Copilot CLI on Windows runs its `powershell` tool's line with PowerShell: its lines are
+    one script (a `cd` holds for the next one) and a backslash is part of a path."""
+    call = ToolCall(
+        call_id="c",
+        name="powershell",
+        input={"command": "Set-Location backend\n.\\.venv\\Scripts\\python -m pytest -q"},
+        output="12 passed in 1.90s\n<exited with exit code 0>",
+        state="completed",
+    )
+    planned = plan_window([("s", [_turn("t", call)])], {"t": "task"}, known=set()).placed
+    assert [f.content for f in planned["task"]] == [
+        "`cd backend && .\\.venv\\Scripts\\python -m pytest` runs the tests (worked in 1 session)."
+    ]
 
 
 def test_a_codex_code_mode_patch_is_an_edit() -> None:
@@ -643,6 +660,6 @@ def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows()
     )
     runs = list(session_runs([_turn("t", *calls)]))
     assert [(r.command, r.outcome) for r in runs] == [
-        ("cargo check", Outcome.WORKED),
+        ("powershell -Command 'cargo check'", Outcome.WORKED),
         ("cargo test", Outcome.FAILED),
     ]

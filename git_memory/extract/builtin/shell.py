@@ -56,6 +56,8 @@ SHELL_TOOLS = frozenset(
         "run_command",
     ]
 )
+# The shell tool that runs its line with PowerShell (Copilot CLI on Windows).
+POWERSHELL_TOOL = "powershell"
 # Tools that change files: a failure followed by an edit was fixed in the code, not the setup.
 EDIT_TOOLS = frozenset(
     [
@@ -96,7 +98,12 @@ def command_of(call: ToolCall) -> str | None:
     if not isinstance(payload, str) or not payload.strip():
         return None
     lines = (" ".join(line.split()) for line in payload.replace("\r\n", "\n").split("\n"))
-    return "\n".join(line for line in lines if line)
+    kept = [line for line in lines if line]
+    if name == POWERSHELL_TOOL:
+        # Copilot CLI's Windows shell tool hands PowerShell the line: read by its rules, as
+        # `powershell -Command "…"` is (`command_line.syntax_windows`), its lines one script.
+        return shlex.join(["powershell", "-Command", "; ".join(kept)])
+    return "\n".join(kept)
 
 
 _CODE_MODE_CALL = re.compile(r"\btools\.exec_command\(\s*\{")
