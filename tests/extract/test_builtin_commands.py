@@ -15,7 +15,7 @@ import pytest
 
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import Outcome
-from git_memory.extract.builtin.renderers import verify_typed_fact
+from git_memory.extract.builtin.renderers import BuiltinFact, verify_typed_fact
 from git_memory.extract.builtin.runs import MAX_KEPT_OUTPUT, Run, session_runs
 from git_memory.extract.builtin.window import plan_window
 from git_memory.extract.select import path_scrubber
@@ -243,6 +243,11 @@ def test_every_agents_shell_call_shape(name: str, payload: Any, command: str | N
     assert shell.command_of(ToolCall(call_id="c", name=name, input=payload)) == command
 
 
+def _one_turn(*calls: ToolCall) -> list[BuiltinFact]:
+    """The memories one session of one turn making these calls proposes."""
+    return plan_window([("s", [_turn("t", *calls)])], {"t": "task"}, known=set()).placed["task"]
+
+
 def test_a_codex_powershell_call_is_proposed_as_a_windows_user_types_it() -> None:
     """Codex on Windows runs the line with PowerShell: the project's venv interpreter keeps
     its backslashes, and running pytest with it runs the tests (issue 39 item 7)."""
@@ -254,12 +259,11 @@ def test_a_codex_powershell_call_is_proposed_as_a_windows_user_types_it() -> Non
         output="............\n12 passed in 1.90s\n",
         state="completed",
     )
-    planned = plan_window([("s", [_turn("t", call)])], {"t": "task"}, known=set()).placed
-    assert [f.content for f in planned["task"]] == [
+    (fact,) = _one_turn(call)
+    assert fact.content == (
         "`.\\.venv\\Scripts\\python -m pytest` runs the tests (worked in 1 session)."
-    ]
+    )
     # ... and it is a typed fact: re-rendered from its parameters, read as PowerShell reads it
-    (fact,) = planned["task"]
     assert fact.claim_support == "typed-fact"
     assert verify_typed_fact(fact.renderer, fact.content, fact.parameters)
 
@@ -274,8 +278,7 @@ def test_a_copilot_powershell_line_is_read_by_powershells_rules() -> None:
         output="12 passed in 1.90s\n<exited with exit code 0>",
         state="completed",
     )
-    planned = plan_window([("s", [_turn("t", call)])], {"t": "task"}, known=set()).placed
-    assert [f.content for f in planned["task"]] == [
+    assert [f.content for f in _one_turn(call)] == [
         "`cd backend && .\\.venv\\Scripts\\python -m pytest` runs the tests (worked in 1 session)."
     ]
 
@@ -585,8 +588,7 @@ def test_a_server_the_agent_stopped_waiting_for_worked_when_it_said_it_is_up() -
         ("npm test", Outcome.UNKNOWN),
         ("npm run dev", Outcome.UNKNOWN),
     ]
-    planned = plan_window([("s", [_turn("t", *calls)])], {"t": "task"}, known=set()).placed
-    assert [f.content for f in planned["task"]] == [
+    assert [f.content for f in _one_turn(*calls)] == [
         "`npm run dev` starts the application (worked in 1 session).",
         "`uv run uvicorn app.main:app --port 8000` starts the application (worked in 1 session).",
     ]
