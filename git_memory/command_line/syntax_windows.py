@@ -119,10 +119,8 @@ class _Scanner:
         self.skip_word = found.group(1) is None  # `2>&1` has no target; `> out.txt` has
 
     def powershell(self, char: str) -> None:
-        if char == "'":
-            self.literal()
-        elif char == '"':
-            self.string()
+        if char in "'\"":
+            self.quoted_string(char)
         elif char == "`":
             self.escape()
         elif char == "#" and not self.word and not self.quoted:
@@ -133,33 +131,19 @@ class _Scanner:
         else:
             self.word.append(char)
 
-    def literal(self) -> None:
-        """A single-quoted string: every character as it is, `''` a quote inside it."""
+    def quoted_string(self, quote: str) -> None:
+        """A string in `quote`s: that quote doubled is one inside it; in double quotes a
+        backtick escapes (in single quotes every character is as it is)."""
         text, self.quoted = self.text, True
         while self.index < len(text):
             char = text[self.index]
             self.index += 1
-            if char != "'":
-                self.word.append(char)
-            elif text[self.index : self.index + 1] == "'":
-                self.word.append("'")
-                self.index += 1
-            else:
-                return
-        self.closed = False
-
-    def string(self) -> None:
-        """A double-quoted string: backtick escapes read, `""` a quote inside it."""
-        text, self.quoted = self.text, True
-        while self.index < len(text):
-            char = text[self.index]
-            self.index += 1
-            if char == "`":
+            if char == "`" and quote == '"':
                 self.escape()
-            elif char != '"':
+            elif char != quote:
                 self.word.append(char)
-            elif text[self.index : self.index + 1] == '"':
-                self.word.append('"')
+            elif text[self.index : self.index + 1] == quote:
+                self.word.append(quote)
                 self.index += 1
             else:
                 return

@@ -50,6 +50,7 @@ from git_memory.extract.builtin.cue_forms import LANGUAGE, NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.dictated import dictated
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import forms_of
+from git_memory.extract.builtin.prohibitions import about_engineering, bare_prohibition
 from git_memory.extract.builtin.prose import BOX_EDGE, FENCE, LIST_ITEM, prose_sentences
 from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
@@ -59,7 +60,6 @@ from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
     asks_for_a_language,
     english_only,
-    named_tools,
     states_rule,
     stating_forms,
 )
@@ -122,33 +122,6 @@ _RULE_START = re.compile(
     r"(?:every|each|any) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} goes through)\b",
     re.IGNORECASE,
 )
-# A bare prohibition ("don't …") is a rule when it is about the project's engineering: one
-# of its verbs (use, install, commit, …), one of its things (files, tests, dependencies, …),
-# a tool the project runs, a path, a glob, an option, a file's name or a backticked command,
-# or it holds "ever" or "again"; "don't show the banner on mobile" is the task at hand.
-_PROHIBITION = re.compile(r"(?i)^(?:don'?t|do not)\b")
-_OF_ENGINEERING = re.compile(
-    r"(?i)^(?:don'?t|do not) (?:ever |again )?(?:use|install|import|commit|push|rebase|merge"
-    r"|hard-?code|bump|deploy|run|force|add (?:any )?(?:new )?(?:dependenc|packages?|librar))"
-    r"|\b(?:ever|again)\b|[`*]|[A-Za-z_.-]\w*/|\s--?\w|\w\.[a-z]{1,4}\b(?!\.\w)"
-    r"|\b(?:files?|comments?|commits?|commit messages?|tests?|docs?|documentation|prs?"
-    r"|pull requests?|branch(?:es)?|migrations?|dependenc(?:y|ies)|packages?|librar(?:y|ies)"
-    r"|imports?|generated|lock ?files?|config(?:uration)?|schemas?|secrets?|credentials?"
-    r"|variables?|readme|changelog|apis?|hooks?|version|sudo|git|ci|linter"
-    r"|formatter)\b"
-)
-
-
-_FORBIDDEN_VERB = re.compile(r"(?i)^(?:don'?t|do not)\s+(?:ever\s+)?\S+")
-
-
-def _about_engineering(prohibition: str) -> bool:
-    """Whether a bare "don't …" is about the project's engineering (`_OF_ENGINEERING`), or
-    names a tool after its verb ("don't make the modal wider": that `make` is the verb)."""
-    after_verb = _FORBIDDEN_VERB.sub("", prohibition)
-    return bool(_OF_ENGINEERING.search(prohibition) or named_tools(after_verb))
-
-
 _CORRECTION = re.compile(
     r"^(?:no|nope|stop|wrong|not like that|actually|wait)\b[,.!:;\s\-–—]+(?:please\s+)?"
     r"(?=(?:use|run|call|do|don'?t|do not|never|always|try)\b)",
@@ -513,7 +486,7 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
             bool(signal)
             or (
                 bool(_RULE_START.match(part))
-                and (not _PROHIBITION.match(part) or _about_engineering(part))
+                and (not bare_prohibition(part) or about_engineering(part))
             )
             or _is_x_not_y(part)
             or _standing_imperative(part)
