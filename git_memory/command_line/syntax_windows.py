@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from git_memory.command_line.syntax import Dialect, Piece, Splitter
 
 _BLANKS = frozenset(" \t\r")
-# PowerShell's escape sequences: a backtick before any other character stands for it.
-_BACKTICK = {"0": "\0", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-             "t": "\t", "v": "\v"}  # fmt: skip
+# PowerShell's escape sequences for control characters (`` `n ``, `` `e ``): kept as typed,
+# so a word never holds a control character and a command reads back on one line; a
+# backtick before any other character stands for that character.
+_CONTROL_ESCAPES = frozenset("0abefnrtv")
 # A redirection's operator: an optional stream (`2`, `*`), `>` or `>>`, and a merge into
 # another stream (`2>&1`), which takes no target. cmd reads input with `<` as well.
 _REDIRECTION = re.compile(r"[0-9*]?(?:>>?|<)(&[0-9])?")
@@ -157,8 +158,10 @@ class _Scanner:
             return
         char = self.text[self.index]
         self.index += 1
-        if char != "\n":
-            self.word.append(_BACKTICK.get(char, char))
+        if char in _CONTROL_ESCAPES:
+            self.word.append(f"`{char}")
+        elif char != "\n":
+            self.word.append(char)
 
     def group(self, char: str) -> None:
         """`(…)`, `{…}`, `$(…)`, `@(…)`: an expression, script block or subexpression kept

@@ -96,6 +96,11 @@ def test_a_backtick_escapes_in_powershell_and_continues_a_line() -> None:
     assert commit.text == 'git commit -m "say ""hi"" $HOME"'
     [test] = parse(_powershell("npm test `\n-- --ci")).commands
     assert test.words == ("npm", "test", "--", "--ci")
+    # an escape that stands for a control character stays as typed: no control character in
+    # a word, and the command reads back on one line
+    [echo] = parse(_powershell('Write-Host "a`nb`e[31m"')).commands
+    assert echo.words == ("Write-Host", "a`nb`e[31m")
+    assert echo.text == 'Write-Host "a`nb`e[31m"'
 
 
 def test_a_posix_venvs_interpreter_runs_modules_as_python_does() -> None:
