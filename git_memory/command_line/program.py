@@ -9,6 +9,7 @@ project script is read by its name (`scripts/lint.sh` lints). The tables are `ki
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -42,6 +43,7 @@ def outside(path: str) -> bool:
     return path.startswith(("/", "~", "$HOME", "\\")) or _DRIVE.match(path) is not None
 
 
+@functools.lru_cache(maxsize=4096)  # asked of the same word by every wrapper tried
 def program_name(word: str) -> str:
     """The name a program is known by wherever it is run from: its path's last part, without
     what Windows adds (`.venv\\Scripts\\python.exe` → `python`, `.venv/bin/pytest` →

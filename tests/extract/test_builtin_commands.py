@@ -243,6 +243,11 @@ def test_every_agents_shell_call_shape(name: str, payload: Any, command: str | N
     assert shell.command_of(ToolCall(call_id="c", name=name, input=payload)) == command
 
 
+def _call(call_id: str, name: str, payload: Any, output: str, state: str = "completed") -> ToolCall:
+    """A tool call as a transcript records it, with its output and end state."""
+    return ToolCall(call_id=call_id, name=name, input=payload, output=output, state=state)
+
+
 def _one_turn(*calls: ToolCall) -> list[BuiltinFact]:
     """The memories one session of one turn making these calls proposes."""
     return plan_window([("s", [_turn("t", *calls)])], {"t": "task"}, known=set()).placed["task"]
@@ -430,45 +435,42 @@ def test_a_script_the_session_wrote_is_a_one_off() -> None:
 
 
 def test_a_codex_command_still_running_takes_the_outcome_it_ended_with() -> None:
-    def call(call_id: str, name: str, payload: Any, output: str, state: str) -> ToolCall:
-        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state=state)
-
     running = (
         "Chunk ID: 9f8e\nWall time: 10.0 seconds\nProcess running with session ID {}\nOutput:\n"
     )
     cell = "Script running with cell ID {}\nWall time 10.0 seconds\nOutput:\n"
     calls = (
-        call("a", "exec_command", {"cmd": "npm test"}, running.format(5) + "✔ adds", "unknown"),
-        call("b", "exec_command", {"cmd": "make test"}, running.format(6), "unknown"),
-        call(
+        _call("a", "exec_command", {"cmd": "npm test"}, running.format(5) + "✔ adds", "unknown"),
+        _call("b", "exec_command", {"cmd": "make test"}, running.format(6), "unknown"),
+        _call(
             "c",
             "write_stdin",
             {"session_id": 5, "chars": ""},
             "Process exited with code 1\nOutput:\n✖ subtracts",
             "failed",
         ),
-        call(
+        _call(
             "d",
             "write_stdin",
             {"session_id": 6, "chars": ""},
             "Process exited with code 0\nOutput:\nok",
             "completed",
         ),
-        call(
+        _call(
             "e",
             "exec",
             'text((await tools.exec_command({cmd: "pytest -q"})).output);',
             cell.format(7),
             "unknown",
         ),
-        call(
+        _call(
             "f",
             "wait",
             {"cell_id": "7", "yield_time_ms": 10000},
             "Script completed\nWall time 2.0 seconds\nOutput:\n\n12 passed in 1.90s\n",
             "unknown",
         ),
-        call("g", "exec_command", {"cmd": "cargo test"}, running.format(8), "unknown"),
+        _call("g", "exec_command", {"cmd": "cargo test"}, running.format(8), "unknown"),
     )
     runs = list(session_runs([_turn("t", *calls)]))
     assert [(r.command, r.outcome) for r in runs] == [
@@ -480,37 +482,34 @@ def test_a_codex_command_still_running_takes_the_outcome_it_ended_with() -> None
 
 
 def test_a_claude_background_shell_takes_the_outcome_its_output_call_shows() -> None:
-    def call(call_id: str, name: str, payload: Any, output: str) -> ToolCall:
-        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state="completed")
-
     launched = "Command running in background with ID: {}"
     calls = (
-        call(
+        _call(
             "a",
             "Bash",
             {"command": "make test", "run_in_background": True},
             launched.format("bash_1"),
         ),
-        call(
+        _call(
             "b",
             "Bash",
             {"command": "npm run e2e", "run_in_background": True},
             launched.format("bash_2"),
         ),
-        call(
+        _call(
             "c",
             "BashOutput",
             {"bash_id": "bash_1"},
             "<status>running</status>\n\n<stdout>\nok  \tshop/cart\n</stdout>",
         ),
-        call(
+        _call(
             "d",
             "BashOutput",
             {"bash_id": "bash_1"},
             "<status>completed</status>\n\n<exit_code>0</exit_code>\n\n"
             "<stdout>\nok  \tshop/orders\n</stdout>",
         ),
-        call(
+        _call(
             "e",
             "TaskOutput",
             {"task_id": "bash_2", "block": True},
@@ -529,14 +528,11 @@ def test_a_server_the_agent_stopped_waiting_for_worked_when_it_said_it_is_up() -
     """A development server never ends: its exit is never seen, but its own start-up line
     is (`command_line/reports_servers.py`)."""
 
-    def call(call_id: str, name: str, payload: Any, output: str, state: str) -> ToolCall:
-        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state=state)
-
     running = "Chunk ID: 1a\nWall time: 5.0 seconds\nProcess running with session ID {}\nOutput:\n"
     launched = "Command running in background with ID: {}"
     calls = (
         # Codex: still running when the call returned, and Vite said it is ready
-        call(
+        _call(
             "a",
             "exec_command",
             {"cmd": "npm run dev"},
@@ -545,14 +541,14 @@ def test_a_server_the_agent_stopped_waiting_for_worked_when_it_said_it_is_up() -
             "unknown",
         ),
         # Claude Code: sent to the background, its output call shows uvicorn up
-        call(
+        _call(
             "b",
             "Bash",
             {"command": "uv run uvicorn app.main:app --port 8000", "run_in_background": True},
             launched.format("bash_1"),
             "completed",
         ),
-        call(
+        _call(
             "c",
             "BashOutput",
             {"bash_id": "bash_1"},
@@ -561,7 +557,7 @@ def test_a_server_the_agent_stopped_waiting_for_worked_when_it_said_it_is_up() -
             "completed",
         ),
         # up, then an error: not shown to work
-        call(
+        _call(
             "d",
             "exec_command",
             {"cmd": "npm start"},
@@ -570,7 +566,7 @@ def test_a_server_the_agent_stopped_waiting_for_worked_when_it_said_it_is_up() -
             "unknown",
         ),
         # a test run still going is no server: what it printed so far is no result
-        call(
+        _call(
             "e",
             "exec_command",
             {"cmd": "npm test"},
@@ -578,7 +574,7 @@ def test_a_server_the_agent_stopped_waiting_for_worked_when_it_said_it_is_up() -
             "unknown",
         ),
         # a server that printed nothing of being up
-        call("f", "exec_command", {"cmd": "npm run dev"}, running.format(6), "unknown"),
+        _call("f", "exec_command", {"cmd": "npm run dev"}, running.format(6), "unknown"),
     )
     runs = list(session_runs([_turn("t", *calls)]))
     assert [(r.command, r.outcome) for r in runs] == [
@@ -600,22 +596,19 @@ def test_what_a_background_command_printed_while_still_running_is_no_result() ->
     and the polls of a long-running server do not pile up its logs."""
     launched = "Command running in background with ID: {}. Output is being written to: /tmp/x"
 
-    def call(call_id: str, name: str, payload: Any, output: str) -> ToolCall:
-        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state="completed")
-
     polls = [
-        call(f"p{n}", "TaskOutput", {"task_id": "b3"}, "<status>running</status>\n<output>\n"
+        _call(f"p{n}", "TaskOutput", {"task_id": "b3"}, "<status>running</status>\n<output>\n"
              + "GET /api/items 200 in 12ms\n" * 400 * n + "</output>")
         for n in range(1, 40)
     ]  # fmt: skip
     calls = (
-        call("a", "Bash", {"command": "npm test"}, launched.format("b1")),
-        call("b", "TaskOutput", {"task_id": "b1"}, "<status>running</status>\n"
+        _call("a", "Bash", {"command": "npm test"}, launched.format("b1")),
+        _call("b", "TaskOutput", {"task_id": "b1"}, "<status>running</status>\n"
              "<output>\nFAIL src/a.test.ts\n</output>"),
-        call("c", "Bash", {"command": "uv run pytest"}, launched.format("b2")),
-        call("d", "TaskOutput", {"task_id": "b2"}, "<status>running</status>\n"
+        _call("c", "Bash", {"command": "uv run pytest"}, launched.format("b2")),
+        _call("d", "TaskOutput", {"task_id": "b2"}, "<status>running</status>\n"
              "<output>\n10 passed\n</output>"),
-        call("e", "Bash", {"command": "npm run dev"}, launched.format("b3")),
+        _call("e", "Bash", {"command": "npm run dev"}, launched.format("b3")),
         *polls,
     )  # fmt: skip
     runs = list(session_runs([_turn("t", *calls)]))
@@ -632,18 +625,15 @@ def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows()
     waits with `read_powershell` (or `read_bash`) until "<command with id: N exited with
     exit code X>"."""
 
-    def call(call_id: str, name: str, payload: Any, output: str, state: str) -> ToolCall:
-        return ToolCall(call_id=call_id, name=name, input=payload, output=output, state=state)
-
     running = (
         "<command with shellId: {} is still running after 60 seconds. The command is still"
         " running but hasn't produced output yet. Use read_powershell to continue waiting.>"
     )
     calls = (
-        call("a", "powershell", {"command": "cargo check"}, running.format(5), "completed"),
-        call("b", "bash", {"command": "cargo test"}, running.format(6), "completed"),
-        call("c", "read_powershell", {"shellId": "5", "delay": 45}, running.format(5), "completed"),
-        call(
+        _call("a", "powershell", {"command": "cargo check"}, running.format(5)),
+        _call("b", "bash", {"command": "cargo test"}, running.format(6)),
+        _call("c", "read_powershell", {"shellId": "5", "delay": 45}, running.format(5)),
+        _call(
             "d",
             "read_powershell",
             {"shellId": "5", "delay": 45},
@@ -651,7 +641,7 @@ def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows()
             "<command with id: 5 exited with exit code 0>",
             "completed",
         ),
-        call(
+        _call(
             "e",
             "read_bash",
             {"shellId": "6", "delay": 60},
