@@ -19,6 +19,7 @@ from tests.perf.bench_extract_real import (
     details,
     in_part,
     install,
+    install_all,
     report,
     score,
 )
@@ -288,3 +289,43 @@ def test_a_session_of_every_agent_and_format_is_indexed_for_the_repository(
     assert synced.exit_code == 0, synced.stderr
     listed = gm(["sessions", "list", "--format", "json"], cwd=repo.root)
     assert [s["provider"] for s in listed.json()["sessions"]] == [FORMATS[kind]["agent"]]
+
+
+def _excerpts_of_one_transcript() -> list[dict[str, Any]]:
+    """The excerpts the corpus cut from one Codex rollout, as provenance lists them (the later
+    excerpt first, so the order must come from their lines)."""
+    by_path: dict[str, list[dict[str, Any]]] = {}
+    for entry in sessions():
+        by_path.setdefault(entry["path"], []).append(entry)
+    pieces = next(group for group in by_path.values() if len(group) > 1)
+    return sorted(pieces, key=lambda e: e["file"], reverse=True)
+
+
+def test_excerpts_of_one_transcript_are_installed_as_that_transcript(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    """Installed side by side, the later excerpt took the rollout's name and the earlier one,
+    with its labelled keepers, was never read."""
+    pieces = _excerpts_of_one_transcript()
+    homes = {name: hermetic_env[name] for name in ("claude", "codex", "gemini", "qwen")}
+    install_all(pieces, repo.root, homes)
+    (copy,) = (homes["codex"] / "sessions").rglob("*.jsonl")
+    lines = copy.read_text(encoding="utf-8").splitlines()
+    parts = [(FIXTURE / e["file"]).read_text(encoding="utf-8").splitlines() for e in pieces]
+    earlier, later = sorted(parts, key=lambda p: json.loads(p[0])["type"] != "session_meta")
+    assert len(lines) == len(earlier) + len(later)
+    assert json.loads(lines[0])["type"] == "session_meta"  # the rollout opens with its meta
+    assert lines[len(earlier)] == later[0].replace(*_renamed_cwd(later[0], repo.root))
+    synced = gm(["sessions", "sync"], cwd=repo.root)
+    assert synced.exit_code == 0, synced.stderr
+    listed = gm(["sessions", "list", "--format", "json"], cwd=repo.root).json()["sessions"]
+    (session,) = listed
+    prompts = sum(1 for line in earlier + later if '"type":"user_message"' in line)
+    assert session["turns"] == prompts
+
+
+def _renamed_cwd(line: str, root: Path) -> tuple[str, str]:
+    """The working directory a transcript line names and the one the copy names instead."""
+    record = json.loads(line)
+    cwd = record.get("cwd") or record.get("payload", {}).get("cwd") or ""
+    return (json.dumps(cwd)[1:-1], json.dumps(str(root))[1:-1]) if cwd else ("", "")

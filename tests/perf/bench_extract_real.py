@@ -5,7 +5,8 @@ labels, written before any extractor was tuned on them (`real_corpus.py` reads b
 per source repository, what a team lead keeps (KEEP), what is plausible but weak (MAYBE) and
 what should not be proposed (NOISE). Each source repository's sessions are installed, in a
 temporary copy whose `cwd` fields name a throw-away repository, for the agents' homes of a
-hermetic environment; the sessions are indexed and extracted with the builtin runner over a
+hermetic environment (the excerpts cut from one transcript put back into one file, as the
+agent wrote it); the sessions are indexed and extracted with the builtin runner over a
 window that covers them; the candidates review would show are matched to the labels by robust
 keys (`extract_labels.py`), each label and each candidate at most once, KEEP labels first. A
 label's command matches as written and in the command model's normal form: a label that
@@ -136,19 +137,63 @@ def install(entry: dict[str, Any], root: Path, homes: dict[str, Path]) -> list[s
     """Write a temporary copy of one recorded session where its agent keeps sessions, its
     working directories renamed to `root`; the timestamps it holds (for a format that records
     none, the moment the copy's file time says)."""
-    source = FIXTURE / entry["file"]
+    return install_all([entry], root, homes)
+
+
+# Where an excerpt starts in the transcript it was cut from (`….excerpt-L1828-2310.jsonl`).
+_EXCERPT_START = re.compile(r"\.excerpt-L(\d+)")
+
+
+def install_all(entries: list[dict[str, Any]], root: Path, homes: dict[str, Path]) -> list[str]:
+    """Install a repository's recorded sessions (`install`); the excerpts cut from one
+    transcript (the same `path`) go back into one file, in the order of their lines, as the
+    agent wrote them: copied side by side, the later one would replace the earlier (the same
+    name) or be read as a duplicate of its session."""
+    moments: list[str] = []
+    for excerpts in _by_transcript(entries).values():
+        texts = [_renamed(FIXTURE / entry["file"], root) for entry in excerpts]
+        found = [moment for text in texts for moment in _cwds_and_moments(text)[1]]
+        target = _target(excerpts[0], root, homes, found)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("".join(_as_lines(text) for text in texts), encoding="utf-8")
+        idle = time.time() - 3600
+        os.utime(target, (idle, idle))
+        moments += found or [datetime.fromtimestamp(idle, UTC).isoformat()]
+    return moments
+
+
+def _by_transcript(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The entries by the transcript they were cut from, each transcript's excerpts in the
+    order of their first line; excerpts of a transcript read whole (one JSON document) cannot
+    be put back together."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        groups.setdefault(entry["path"], []).append(entry)
+    for path, excerpts in groups.items():
+        if len(excerpts) > 1 and not all(e["file"].endswith(".jsonl") for e in excerpts):
+            raise SystemExit(f"excerpts of {path} are not JSON lines: they cannot be joined")
+        excerpts.sort(key=_first_line)
+    return groups
+
+
+def _first_line(entry: dict[str, Any]) -> int:
+    found = _EXCERPT_START.search(entry["file"])
+    return int(found.group(1)) if found else 1
+
+
+def _as_lines(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def _renamed(source: Path, root: Path) -> str:
+    """A transcript's text with the working directories it names renamed to `root`."""
     text = source.read_bytes().decode("utf-8")
-    cwds, moments = _cwds_and_moments(text)
+    cwds, _ = _cwds_and_moments(text)
     for cwd in sorted(cwds, key=len, reverse=True):
         # JSON may spell a non-ASCII character of a path as itself or as a \u escape.
         for spelling in {_escaped(cwd), _escaped(cwd, ascii_only=False)}:
             text = text.replace(spelling, _escaped(str(root)))
-    target = _target(entry, root, homes, moments)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-    idle = time.time() - 3600
-    os.utime(target, (idle, idle))
-    return moments or [datetime.fromtimestamp(idle, UTC).isoformat()]
+    return text
 
 
 def _target(entry: dict[str, Any], root: Path, homes: dict[str, Path], moments: list[str]) -> Path:
@@ -200,9 +245,7 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> M
     repo = make_repo(base / "repos" / file_stem(repository.name))
     repo.write("README.md", f"# {repository.name}\n")
     repo.commit_all("Initial commit")
-    moments: list[str] = []
-    for entry in repository.sessions:
-        moments += install(entry, repo.root, homes)
+    moments = install_all(list(repository.sessions), repo.root, homes)
     days = sorted(m[:10] for m in moments)
     since = (datetime.fromisoformat(days[0]) - timedelta(days=1)).date().isoformat()
     until = (datetime.fromisoformat(days[-1]) + timedelta(days=2)).date().isoformat()

@@ -48,7 +48,7 @@ from typing import Any
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from tests.perf.bench_extract_real import QUICK, install  # noqa: E402
+from tests.perf.bench_extract_real import QUICK, install_all  # noqa: E402
 from tests.perf.extract_labels import hermetic  # noqa: E402
 from tests.perf.real_corpus import FIXTURE, Repository, file_stem, repositories  # noqa: E402
 
@@ -313,9 +313,7 @@ def measure_one(
     repo = make_repo(base / pass_name / file_stem(repository.name))
     repo.write("README.md", f"# {repository.name}\n")
     repo.commit_all("Initial commit")
-    moments: list[str] = []
-    for entry in repository.sessions:
-        moments += install(entry, repo.root, homes)
+    moments = install_all(list(repository.sessions), repo.root, homes)
     days = sorted(m[:10] for m in moments)
     since = (datetime.fromisoformat(days[0]) - timedelta(days=1)).date().isoformat()
     until = (datetime.fromisoformat(days[-1]) + timedelta(days=2)).date().isoformat()
