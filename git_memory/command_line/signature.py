@@ -55,6 +55,13 @@ INVOCATION = re.compile(
     r"|does not exist|unapplied migration|(?<![.\w])requires? (python|node|rust|go)\b"
     r"|couldn'?t find"
 )
+# A check's finding in the code, at a position: `a.ts(3,1): error TS2339: …`, `a.py:3:1: E501
+# …`, ESLint's `157:10  error …`, Rust's `--> src/main.rs:3:5`.
+FINDING = re.compile(
+    r"^\s*\d+:\d+\s+(?:error|warning)\b|\(\d+,\d+\): error|:\d+:\d+:\s|^\s*--> \S+:\d+:\d+"
+)
+# A finding that names a dependency the environment lacks.
+_MISSING_DEPENDENCY = re.compile(r"Cannot find module|No module named|ModuleNotFoundError")
 # A sandbox or offline machine refusing the network or a path: not what a teammate meets.
 ENVIRONMENT = re.compile(
     r"(?i)could not resolve host|temporary failure in name resolution|name or service not known"
@@ -90,8 +97,20 @@ def error_line(output: str) -> str:
 
 def invocation_error(output: str) -> bool:
     """Whether the output tells of an error in how the command was invoked or what its
-    environment lacks (`INVOCATION`), in the command's own lines."""
-    return any(INVOCATION.search(line) and not STARTUP.match(line) for line in output.splitlines())
+    environment lacks (`INVOCATION`), in the command's own lines. A check's findings in the
+    code say the check ran: "Property 'id' does not exist on type 'never'" is the code's,
+    unless the finding names a dependency the environment lacks ("Cannot find module")."""
+    within = False  # in a finding: its own line and the indented lines that go on with it
+    for line in output.splitlines():
+        if FINDING.search(line):
+            within = True
+        elif not line[:1].isspace():
+            within = False
+        if within and not _MISSING_DEPENDENCY.search(line):
+            continue
+        if INVOCATION.search(line) and not STARTUP.match(line):
+            return True
+    return False
 
 
 def _first_error(lines: list[str]) -> str:

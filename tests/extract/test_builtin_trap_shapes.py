@@ -174,6 +174,45 @@ def test_a_finding_in_the_code_quieted_by_the_checks_configuration_is_no_trap() 
     assert trap.content.endswith("until the file `eslint.config.js` is written.")
 
 
+# What `tsc -b` printed for a build whose code had type errors: positions, and the compiler's
+# "does not exist" about the code's types.
+TYPE_ERRORS = (
+    "> tsc -b && vite build\n\n"
+    "vite.config.ts(16,3): error TS2769: No overload matches this call.\n"
+    "  The last overload gave the following error.\n"
+    "    Object literal may only specify known properties, and 'test' does not exist in type "
+    "'UserConfigExport'.\n"
+    "src/App.tsx(89,62): error TS2339: Property 'id' does not exist on type 'never'.\n"
+)
+
+
+def test_a_type_error_fixed_in_the_code_is_no_trap_whatever_ran_the_build_next() -> None:
+    """The compiler's findings say the build ran: once the code was edited, the build through
+    another wrapper working is the fix of the code, not a corrected invocation."""
+    assert (
+        _traps(
+            _bash("npm run build --workspace ui", TYPE_ERRORS, "failed"),
+            _write("ui/src/App.tsx"),
+            _bash("nix develop -c npm run build --workspace ui", "✓ built in 1.74s"),
+        )
+        == []
+    )
+
+
+def test_a_finding_that_names_a_missing_dependency_still_tells_of_the_environment() -> None:
+    unresolved = (
+        "src/main.tsx(1,23): error TS2307: Cannot find module 'react' or its corresponding "
+        "type declarations.\n"
+    )
+    (trap,) = _traps(
+        _bash("npm run build", unresolved, "failed"),
+        _write("src/main.tsx"),
+        _bash("npm install", "added 312 packages"),
+        _bash("npm run build", "✓ built in 2.10s"),
+    )
+    assert trap.content.endswith("unless `npm install` runs first.")
+
+
 def test_a_script_the_session_added_to_package_json_was_missing_not_a_trap() -> None:
     missing = 'npm error Missing script: "lint"'
     assert (

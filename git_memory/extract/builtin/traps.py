@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 
 from git_memory.command_line.line import located
-from git_memory.command_line.signature import PREFIX, error_line, invocation_error
+from git_memory.command_line.signature import FINDING, PREFIX, error_line, invocation_error
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import own_output
 from git_memory.extract.builtin.renderers import (
@@ -174,11 +174,8 @@ _FILE_NAME = re.compile(r"(?<![\w/.-])(\.?[\w-]+(?:\.[\w-]+)*)\.(?:\([\w|]+\)|[\
 
 
 _MISSING_SCRIPT = re.compile(r"(?i)missing script")
-# A check's finding in the code: a position (`157:10 error …`, `a.ts(3,1): error TS…`,
-# `a.py:3:1: E501`) or a count of problems.
-_FINDING = re.compile(
-    r"^\s*\d+:\d+\s+(?:error|warning)\b|\(\d+,\d+\): error|:\d+:\d+:\s|\b\d+ problems?\b"
-)
+# A check's finding in the code: at a position (`signature.FINDING`), or a count of problems.
+_FINDING = re.compile(rf"{FINDING.pattern}|\b\d+ problems?\b")
 
 
 def _names(error: str, path: str) -> bool:
