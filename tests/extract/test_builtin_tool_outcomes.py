@@ -100,3 +100,39 @@ def test_a_runner_failure_line_is_a_failure_whatever_the_exit() -> None:
     )
     (run,) = session_runs([_turn("t", call)])
     assert run.outcome is Outcome.FAILED
+
+
+# What Node printed when `tsc` could not start (a real run's output, the store path cut): its
+# report of an uncaught exception ends with a blank line and Node's version.
+NODE_DIED = (
+    "node:internal/modules/cjs/loader:1423\n"
+    "  throw err;\n"
+    "  ^\n"
+    "\n"
+    "Error: Cannot find module 'node_modules/.pnpm/typescript@5.8.3/node_modules/typescript"
+    "/bin/tsc'\n"
+    "    at Module._resolveFilename (node:internal/modules/cjs/loader:1420:15)\n"
+    "    at node:internal/main/run_main_module:33:47 {\n"
+    "  code: 'MODULE_NOT_FOUND',\n"
+    "  requireStack: []\n"
+    "}\n"
+    "\n"
+    "Node.js v25.2.1\n"
+)
+
+
+@pytest.mark.parametrize(
+    "framing", ["", "Chunk ID: 2ac4a3\nWall time: 0.0515 seconds\n\nOutput:\n\n"]
+)
+def test_node_dying_behind_a_pipe_is_a_failure_by_its_own_report(framing: str) -> None:
+    """`head` exited 0; the report's blank lines are kept when the agent's framing around
+    the output is taken off, so Node's own report still reads as the process dying."""
+    call = ToolCall(
+        call_id="c",
+        name="Bash",
+        input={"command": "cd apps/api && npx tsc --noEmit 2>&1 | head -60"},
+        output=framing + NODE_DIED,
+        state="completed",
+    )
+    (run,) = session_runs([_turn("t", call)])
+    assert run.outcome is Outcome.FAILED

@@ -115,16 +115,28 @@ def own_output(output: str) -> str:
     """The command's output without the lines an agent added around it (`_AGENT_HEADER`,
     `_AGENT_TRAILER`; Gemini CLI's `Output: (empty)` and Claude Code's `(Bash completed with
     no output)` for none) and what the shell's start-up files printed before it."""
-    lines = [line for line in output.splitlines() if line.strip()]
-    while lines and _AGENT_TRAILER.match(lines[-1]):
+    # The blank lines inside it stay: a report may be shaped by them (Node ends an uncaught
+    # exception's stack with a blank line, then its version).
+    lines = output.splitlines()
+    while _trimmed(lines) and _AGENT_TRAILER.match(lines[-1]):
         lines.pop()
-    while lines and (_AGENT_HEADER.match(lines[0]) or STARTUP.match(lines[0])):
+    while _trimmed(lines) and (_AGENT_HEADER.match(lines[0]) or STARTUP.match(lines[0])):
         lines.pop(0)
     if lines[:1] and _NO_OUTPUT.match(lines[0]):
         lines.pop(0)
+        _trimmed(lines)
     elif lines[:1] and lines[0].startswith(_OUTPUT_LABEL):
         lines[0] = lines[0].removeprefix(_OUTPUT_LABEL)
     return "\n".join(lines)
+
+
+def _trimmed(lines: list[str]) -> bool:
+    """Drop the blank lines at both ends of `lines`; whether any line is left."""
+    while lines and not lines[-1].strip():
+        lines.pop()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return bool(lines)
 
 
 # What an agent writes in place of a command's output when it printed nothing.
