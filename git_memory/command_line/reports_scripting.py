@@ -175,6 +175,15 @@ SCRIPTING_REPORTS: tuple[Report, ...] = (
         example="[warn] Code style issues found in 2 files. Run Prettier with --write to fix.",
     ),
     row(
+        "eslint",
+        F,
+        "lint",
+        hint="Oops!",
+        # ESLint could not run at all (a configuration it cannot load, a plugin missing).
+        pattern=r"^Oops! Something went wrong! :\($",
+        example="Oops! Something went wrong! :(",
+    ),
+    row(
         "biome",
         W,
         "lint",

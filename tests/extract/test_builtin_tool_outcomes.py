@@ -136,3 +136,22 @@ def test_node_dying_behind_a_pipe_is_a_failure_by_its_own_report(framing: str) -
     )
     (run,) = session_runs([_turn("t", call)])
     assert run.outcome is Outcome.FAILED
+
+
+def test_eslint_that_could_not_run_failed_whatever_hid_its_status() -> None:
+    """`|| true` made the line exit 0; ESLint's own words say it never linted."""
+    crashed = (
+        "> tp-tutor@0.1.0 lint\n> eslint .\n\n\nOops! Something went wrong! :(\n\n"
+        "ESLint: 9.39.4\n\n"
+        "TypeError: Cannot read properties of undefined (reading 'recommended')\n"
+        "    at file:///home/user/TP-Tutor/eslint.config.js:15:31\n"
+    )
+    call = ToolCall(
+        call_id="c",
+        name="Bash",
+        input={"command": "npm run lint || true"},
+        output=crashed,
+        state="completed",
+    )
+    (run,) = session_runs([_turn("t", call)])
+    assert run.outcome is Outcome.FAILED
