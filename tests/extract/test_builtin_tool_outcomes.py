@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from git_memory.extract.builtin.observed import Outcome
+from git_memory.extract.builtin.observed import Outcome, own_output
 from git_memory.extract.builtin.runs import session_runs
 from git_memory.sessions.turns import ToolCall
 from tests.extract.test_builtin_facts import _turn
@@ -155,3 +155,18 @@ def test_eslint_that_could_not_run_failed_whatever_hid_its_status() -> None:
     )
     (run,) = session_runs([_turn("t", call)])
     assert run.outcome is Outcome.FAILED
+
+
+def test_a_last_line_starting_with_error_is_the_commands_unless_the_agent_framed_it() -> None:
+    """Gemini CLI closes a shell result with `Error: (none)`, `Exit Code: 1`, …: those are
+    its words; a command whose own last line is "Error: …" keeps it."""
+    own = "Server listening on port 3000\nError: listen EADDRINUSE: address already in use"
+    assert own_output(own) == own
+    gemini = (
+        "Command: npm start\nDirectory: (root)\nOutput: Server listening on port 3000\n"
+        "Error: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n"
+        "Process Group PGID: 4242"
+    )
+    assert own_output(gemini) == "Server listening on port 3000"
+    spawn_failed = "Command: npm start\nOutput: (empty)\nError: spawn EACCES\nExit Code: 1"
+    assert own_output(spawn_failed) == ""

@@ -6,7 +6,8 @@ transcript tells is decided here first:
 - a run sent to the background, stopped by the agent's timeout or interrupted is *unknown*,
   whatever the call's state says, but for a server that said it is up by then
   (`command_line/reports_servers.py`: "VITE v5.4.2  ready in 312 ms", "Uvicorn running on
-  …"): it started, so the command that starts the application worked;
+  …"): it started, so the command that starts the application worked (or a later call
+  showed it up: `served.py`);
 - so is a success whose captured output stops in the middle of a progress display
   ("building for production...");
 - a code-mode cell that printed the whole exec result (`{"exit_code": 0, …}`) shows the
@@ -18,8 +19,9 @@ transcript tells is decided here first:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from git_memory.command_line.line import Line
+from git_memory.command_line.line import Line, Step
 from git_memory.command_line.outcomes import line_outcomes, printed_failures
 from git_memory.command_line.reports import Outcome
 from git_memory.command_line.reports_servers import RUN, SERVER_REPORTS
@@ -35,6 +37,7 @@ __all__ = [
     "segment_outcomes",
     "server_up",
     "started",
+    "up",
 ]
 
 # The agent did not wait for the command to end: background launches, its own timeouts,
@@ -118,8 +121,12 @@ def own_output(output: str) -> str:
     # The blank lines inside it stay: a report may be shaped by them (Node ends an uncaught
     # exception's stack with a blank line, then its version).
     lines = output.splitlines()
+    framed = False  # a trailer was taken off: an `Error: ` line above it is the agent's too
     while _trimmed(lines) and _AGENT_TRAILER.match(lines[-1]):
+        if lines[-1].startswith("Error: ") and not framed and lines[-1] != "Error: (none)":
+            break  # the command's own last line ("Error: listen EADDRINUSE …")
         lines.pop()
+        framed = True
     while _trimmed(lines) and (_AGENT_HEADER.match(lines[0]) or STARTUP.match(lines[0])):
         lines.pop(0)
     if lines[:1] and _NO_OUTPUT.match(lines[0]):
@@ -161,12 +168,20 @@ def started(line: Line, output: str) -> list[Outcome]:
     """The outcomes of a line the agent stopped waiting for: its server, the last command
     that starts the application, worked when it said it is up and nothing failed, and so did
     the commands `&&` joined before it; the rest is unknown."""
-    outcomes = [Outcome.UNKNOWN] * len(line.steps)
-    servers = [i for i, step in enumerate(line.steps) if step.command.kind == RUN]
-    if servers and server_up(output) and not printed_failures(output):
+    if server_up(output) and not printed_failures(output):
+        return up(line.steps)
+    return [Outcome.UNKNOWN] * len(line.steps)
+
+
+def up(steps: Sequence[Step]) -> list[Outcome]:
+    """The outcomes of steps whose server was seen up: the last command that starts the
+    application worked, and so did the commands `&&` joined before it; the rest is unknown."""
+    outcomes = [Outcome.UNKNOWN] * len(steps)
+    servers = [i for i, step in enumerate(steps) if step.command.kind == RUN]
+    if servers:
         index = servers[-1]
         outcomes[index] = Outcome.WORKED
-        while index > 0 and line.steps[index - 1].joiner == "&&":
+        while index > 0 and steps[index - 1].joiner == "&&":
             index -= 1  # `npm run build && npm start`: it ran, so what came before worked
             outcomes[index] = Outcome.WORKED
     return outcomes

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from git_memory.command_line.line import Command, Step, in_project, located, parse
 from git_memory.command_line.program import outside
-from git_memory.extract.builtin import observed, shell
+from git_memory.extract.builtin import observed, served, shell
 from git_memory.extract.builtin.observed import Outcome
 from git_memory.sessions.turns import ToolCall, call_paths
 
@@ -43,6 +43,9 @@ class Run:
     paths: tuple[str, ...] = field(default=())
     # Where the command line started, relative to the project's root (`line.parse`).
     start: str = ""
+    # A server this run started, shown up by a later call (`served.py`): that call's turn
+    # and the line that showed it.
+    shown: tuple[str, str] | None = None
 
     @property
     def state(self) -> str:
@@ -125,7 +128,27 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
             start = _start(getattr(record, "cwd", None), call, scrub)
             output = scrub(call.output or "")
             found.append(_run(record.turn_key, call, scrub(command), output, start))
-    yield from found
+    yield from _shown_up(found)
+
+
+def _shown_up(runs: list[Run]) -> list[Run]:
+    """The runs, each server started without a result of its own taking the one a later
+    call showed (`served.py`): worked, with that call's line as evidence."""
+    found = list(runs)
+    for index, run in enumerate(found):
+        if not served.waiting(run):
+            continue
+        for later in found[index + 1 : index + 1 + served.CHECK_WINDOW]:
+            if served.starts_a_server(later):
+                break  # what follows is about that server
+            line = served.showing(run, later)
+            if line:
+                outcomes = tuple(observed.up(run.steps))
+                main = next(i for i, step in enumerate(run.steps) if step.command is run.main)
+                shown = (later.turn_key, line)
+                found[index] = replace(run, outcome=outcomes[main], outcomes=outcomes, shown=shown)
+                break
+    return found
 
 
 _RUNNING = re.compile(

@@ -285,6 +285,9 @@ def _observe(entry: Worked, session_key: str, run: Run) -> None:
     if session_key in entry.runs or not run.command:
         return
     entry.runs[session_key] = Quote(run.turn_key, run.command)
+    if run.shown is not None:  # a server a later call showed up: that call's line
+        entry.results[session_key] = Quote(*run.shown)
+        return
     line = result_line(run.output)
     if line:
         entry.results[session_key] = Quote(run.turn_key, line)
