@@ -37,12 +37,13 @@ DICTATED = [
             "Never wrap lines.",
         ],
     ),
-    (  # typed without capitals: each full stop after a word still ends a rule
+    (  # typed without capitals: each full stop after a word still ends a rule; Turkish is
+        # quoted as typed, English in sentence case
         "Add to AGENTS.md: yorumlar türkçe olacak. her görev bitiminde git commit edilecek."
         " e.g. and vs. stay inside a sentence.",
         [
-            "Yorumlar türkçe olacak.",
-            "Her görev bitiminde git commit edilecek.",
+            "yorumlar türkçe olacak.",
+            "her görev bitiminde git commit edilecek.",
             "E.g. and vs. stay inside a sentence.",
         ],
     ),

@@ -29,7 +29,7 @@ def test_every_row_reads_its_sentence_whatever_its_case(cue: cue_forms.Cue) -> N
 
 def test_every_language_has_its_rows() -> None:
     languages = {cue.language for cue in lexicon.CUES}
-    assert languages == {"en", "zh", "ja", "ko", "ru", "es", "pt", "de", "fr", "vi"}
+    assert languages == {"en", "zh", "ja", "ko", "ru", "es", "pt", "de", "fr", "vi", "tr"}
     for language in languages - {"en"}:
         forms = {c.form for c in lexicon.CUES if c.language == language}
         assert forms & {cue_forms.STANDING, cue_forms.LANGUAGE}, language
@@ -316,6 +316,54 @@ def test_vietnamese_is_read_by_its_own_rows() -> None:
     assert scripts.languages_of("Luôn trả lời bằng tiếng Việt") == frozenset(["vi"])
     assert languages.language_named("Luôn trả lời bằng tiếng Việt") == "vi"
     assert scripts.languages_of("Always answer in English") != frozenset(["vi"])
+
+
+# Turkish, read with the other languages in Latin letters: what it says every time, what it
+# forbids, one thing rather than another, the language, what the team uses (tr).
+TURKISH = [
+    "Her zaman Türkçe konuş lütfen.",  # always, in Turkish
+    "benimle türkçe konuşacaksın",  # you will speak Turkish with me
+    "shadcn componentleri dışında html taglar kullanılmayacak",  # will not be used
+    "kod hataları düzeltirken kesinlikle yapı bozulmayacak",  # will never break
+    "Sakın main dalına doğrudan push etme.",  # don't you ever push to main
+    "Makefile yerine pnpm script'leri kullan.",  # pnpm scripts instead of the Makefile
+    "Tüm API yanıtları JSON olmalıdır.",  # every API answer must be JSON
+    "biz pnpm kullanıyoruz, npm değil",  # what the team uses
+    "Kullanilan kutuphaneler disinda yeni paket eklenmeyecek.",  # typed without ı, ş
+]
+
+
+@pytest.mark.parametrize("typed", TURKISH, ids=[t[:14] for t in TURKISH])
+def test_turkish_rules_are_quoted_as_typed(typed: str) -> None:
+    assert _rules(typed) == [typed]
+
+
+TURKISH_NOT_RULES = [
+    "Şimdilik bu dosyayı kullanma, testleri çalıştır.",  # for now: the task at hand
+    "bunların hepsini düzeltirmisin?",  # a question
+    "Bu hata bugün düzelmedi.",  # an account of today
+    "dosyaları checklist üzerinden kontrol edermisin",  # a request of the task
+]
+
+
+@pytest.mark.parametrize("typed", TURKISH_NOT_RULES, ids=[t[:14] for t in TURKISH_NOT_RULES])
+def test_turkish_tasks_questions_and_accounts_are_no_rules(typed: str) -> None:
+    assert _rules(typed, after_action=True) == []
+
+
+def test_turkish_rows_do_not_read_the_other_latin_languages() -> None:
+    """The rows hold words and endings of Turkish alone: a sentence of another language in
+    Latin letters is read as it was."""
+    for typed in (
+        "Always use pnpm for this project.",
+        "Siempre usa mi configuración de pnpm.",
+        "Nunca hagas commit de `.env`.",
+        "Keep her logs in the logs/ folder from now on.",
+    ):
+        found = lexicon.forms_of(typed, frozenset(["tr"]))
+        assert found == set(), (typed, found)
+    assert languages.language_named("Her zaman Türkçe konuş") == "tr"
+    assert languages.language_named("Always answer in Turkish.") == "tr"
 
 
 def test_a_correction_in_russian_follows_an_agent_action() -> None:

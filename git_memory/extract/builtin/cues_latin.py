@@ -1,5 +1,5 @@
 """The rows of the rule lexicon for the languages written in Latin letters, English aside:
-Spanish, Portuguese, German, French and Vietnamese. One row per language and cue, each with
+Spanish, Portuguese, German, French, Vietnamese and Turkish. One row per language and cue, each with
 the sentence it was written from (`lexicon.py` says where they come from; `cue_forms.py` what
 each form means)."""
 
@@ -412,5 +412,45 @@ LATIN_CUES: tuple[Cue, ...] = (
         STANDING,
         r"\btrước khi (?:commit|push|merge|deploy)\b|\bsau mỗi\b",
         "Trước khi commit, hãy chạy `npm run lint` để kiểm tra style.",
+    ),
+    # --- Turkish: read with the other languages in Latin letters, so each row holds words
+    # or endings no other of them has (the dotless ı may be typed as i) ---
+    Cue(
+        "tr",
+        STANDING,
+        r"\b(?:her (?:zaman|seferinde|defas[ıi]nda|g[öo]rev\w*|commit\w*|ad[ıi]m\w*)"
+        r"|bundan (?:sonra|b[öo]yle)|daima|asla)\b",
+        "Kullanıcı ile her zaman Türkçe konuş",
+    ),
+    Cue(
+        "tr",
+        STANDING,
+        # a norm for all of a kind: "tüm/bütün/her … -malı(dır)" (all … must)
+        r"\b(?:t[üu]m|b[üu]t[üu]n|her)\b[^.!?]*?\w(?:mal[ıi]|meli)(?:d[ıi]r|s[ıi]n(?:[ıi]z)?)?\b",
+        "TÜM AKIŞ SADECE CLAUDE API ÜZERİNDEN OLMALIDIR!",
+    ),
+    Cue(
+        "tr",
+        PROHIBITION,
+        # "sakın" (don't you ever); a passive that says what is not done ("kullanılmaz",
+        # "kullanılmayacak": is not, will not be used); "will not …" ("bozulmayacak")
+        r"\bsak[ıi]n\b|\b\w+(?:[ıiuü]l|[aeıioöuü]n)(?:maz|mez)\b"
+        r"|\b\w+(?:mayacak|meyecek)(?:s[ıi]n(?:[ıi]z)?|t[ıi]r)?\b|\byasak(?:t[ıi]r)?\b",
+        "shadcn componentleri dışında html taglar kullanılmayacak",
+    ),
+    Cue(
+        "tr",
+        PREFERENCE,
+        r"\b\S+ yerine\b",
+        "Ortam doğrudan Windows; Makefile yerine pnpm script'leri kullan ve tüm komutlar "
+        "PowerShell'de çalışsın.",
+    ),
+    Cue("tr", LANGUAGE, r"\bt[üu]rk[çc]e\b", "Bundan sonra bana Türkçe cevap ver"),
+    Cue("tr", TEAM, r"\bkullan[ıi]yoruz\b", "biz pnpm kullanıyoruz, npm değil"),
+    Cue(
+        "tr",
+        ONE_OFF,
+        r"\b(?:[şs]imdilik|bu (?:sefer|kez|seferlik)|bug[üu]n|[şs]u an(?:da|l[ıi]k)?)\b",
+        "Precision'ı daha sonra hesaplayacağımız için şimdilik skorları kullan",
     ),
 )

@@ -21,6 +21,7 @@ _LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (
     ("ja", r"japanese|日本語"),
     ("ko", r"korean|한글|한국어"),
     ("vi", r"vietnamese|tiếng việt"),
+    ("tr", r"turkish|türkçe|turkce"),
 )
 
 

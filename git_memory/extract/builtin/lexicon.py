@@ -34,7 +34,10 @@ from git_memory.extract.builtin.cues_latin import LATIN_CUES
 from git_memory.extract.builtin.cues_russian import RUSSIAN_CUES
 from git_memory.extract.builtin.scripts import languages_of
 
-_LANGUAGES = r"(?:english|chinese|japanese|korean|russian|spanish|portuguese|german|french)"
+_LANGUAGES = (
+    r"(?:english|chinese|japanese|korean|russian|spanish|portuguese|german|french|vietnamese"
+    r"|turkish)"
+)
 
 # The English rows; the other languages' are in `cues_latin.py`, `cues_russian.py` and
 # `cues_cjk.py` (Chinese, Japanese and Korean).

@@ -24,7 +24,7 @@ to its sentence first, so no rule starts mid-sentence. "Remember …", "note tha
 trailer", "schema changes go through an alembic migration") read as rules, and what is only
 described ("FYI the staging database is shared") stays a fact. What the English phrasing does
 not cover, and every other language (Chinese, Japanese, Korean, Russian, Spanish,
-Portuguese, German, French, Vietnamese), is read through the lexicon's table (`lexicon.py`,
+Portuguese, German, French, Vietnamese, Turkish), is read through the lexicon's table (`lexicon.py`,
 `statements.py`) and quoted as typed: a sentence that holds every time, forbids, prefers,
 names the language to work in, or corrects the agent's last action ("you didn't update the
 checkbox", "я тебя просил работать со мной на русском"). A statement the person later

@@ -20,7 +20,7 @@ def languages_of(sentence: str) -> frozenset[str]:
         return frozenset(["ru"])
     if _VIETNAMESE.search(sentence):
         return frozenset(["vi"])
-    return frozenset(["en", "es", "pt", "de", "fr"])
+    return frozenset(["en", "es", "pt", "de", "fr", "tr"])
 
 
 CJK = frozenset(["zh", "ja", "ko"])

@@ -5,10 +5,10 @@ A sentence ends at `.`, `!` or `?` before a capital of any alphabet (`¿¡` incl
 `…`, `..`, `!` or `?` before any word, at `。！？` in Chinese, Japanese and Korean, and at a
 line's end. It states a rule when it is no question, no task at hand (a `one-off` cue) and
 no rule about nothing (a `not-a-rule` cue), and:
-- in a language written in Latin or Cyrillic letters (Vietnamese among them): it holds every
-  time, forbids, prefers, names the language to work in, says what the team uses with a tool
-  named (`usamos pnpm`, as "we use pnpm"), or corrects the agent's last action; at least
-  three words;
+- in a language written in Latin or Cyrillic letters (Vietnamese and Turkish among them): it
+  holds every time, forbids, prefers, names the language to work in, says what the team uses
+  with a tool named (`usamos pnpm`, as "we use pnpm"), or corrects the agent's last action;
+  at least three words;
 - in Chinese, Japanese or Korean: it holds every time, names the language to work in,
   forbids, corrects the agent's last action, or is a request that holds every time (`每次
   修改后请更新…`: "always", "every time" without a request is as often what a program keeps
