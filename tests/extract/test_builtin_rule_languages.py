@@ -484,3 +484,14 @@ TRANSLATIONS_AND_QUESTIONS = [
 @pytest.mark.parametrize("typed", TRANSLATIONS_AND_QUESTIONS)
 def test_a_translation_or_a_question_about_a_language_is_no_rule(typed: str) -> None:
     assert _rules(typed) == []
+
+
+def test_letters_lower_case_spells_otherwise_are_read_as_a_pattern_reads_them() -> None:
+    """Turkish İ lower-cased is i and a combining dot, and ſ stays ſ, while a pattern that
+    ignores case reads them as i and s: the look-up for a cue's words does too."""
+    assert languages.language_named("KEEP İT ENGLİSH") == "en"
+    assert _rules("KEEP İT ENGLİSH") == ["KEEP İT ENGLİSH."]
+    assert cue_forms.LANGUAGE in lexicon.forms_of("Alwayſ anſwer in Engliſh", frozenset(["en"]))
+    assert lexicon.lower_case("HER ZAMAN TÜRKÇE, İNGİLİZCE DEĞİL") == (
+        "her zaman türkçe, ingilizce değil"
+    )

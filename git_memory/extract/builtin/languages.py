@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from git_memory.extract.builtin.cue_forms import LANGUAGE
-from git_memory.extract.builtin.lexicon import forms_of
+from git_memory.extract.builtin.lexicon import forms_of, lower_case
 from git_memory.extract.builtin.scripts import languages_of
 
 # The language a `language` cue names, by the words that name it in any of the languages.
@@ -30,5 +30,5 @@ def language_named(sentence: str) -> str | None:
     None when it names none: what makes several such sentences one memory."""
     if LANGUAGE not in forms_of(sentence, languages_of(sentence)):
         return None
-    folded = sentence.casefold()
+    folded = lower_case(sentence)
     return next((code for code, words in _LANGUAGE_NAMES if re.search(words, folded)), None)

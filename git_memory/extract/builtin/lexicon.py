@@ -253,10 +253,21 @@ def forms_of(sentence: str, languages: frozenset[str] | None = None) -> set[str]
     return {form for form, language in _found(sentence, pool) if language in languages}
 
 
+# Letters whose lower case `str.lower` spells otherwise than a pattern that ignores case reads
+# them: Turkish İ is "i̇" (i and a combining dot) for the one, "i" for the other; ſ is "s".
+_SIMPLE_CASE = str.maketrans({"İ": "i", "ſ": "s"})
+
+
+def lower_case(text: str) -> str:
+    """A text in lower case as a pattern that ignores case reads it ("KEEP İT ENGLİSH" is
+    "keep it english")."""
+    return text.translate(_SIMPLE_CASE).lower()
+
+
 @lru_cache(maxsize=4096)
 def _found(sentence: str, languages: frozenset[str] | None) -> frozenset[tuple[str, str]]:
     # A team types the same instruction in many sessions: each is looked up once.
-    lowered = sentence.lower()
+    lowered = lower_case(sentence)
     return frozenset(
         (cue.form, cue.language)
         for cue, words in _compiled(languages)
