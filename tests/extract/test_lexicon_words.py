@@ -72,3 +72,40 @@ def test_the_shortcut_finds_what_every_pattern_finds(
 ) -> None:
     sentence = case(" ".join(pieces)[cut:])
     assert lexicon._found.__wrapped__(sentence, None) == _every_cue(sentence)
+
+
+def _spans_without_bound(items: list[tuple[object, object]]) -> list[str]:
+    """The repeats of a parsed pattern that run over spaces and sentence ends with no upper
+    bound (`[^.]*`, `.*`): after any of a sentence's many starting points each scans the rest
+    of it, so a long hostile sentence costs the square of its length."""
+    constants = lexicon.re_constants
+    found: list[str] = []
+    for op, value in items:
+        if op in (constants.MAX_REPEAT, constants.MIN_REPEAT):
+            _, high, inner = value  # type: ignore[misc]
+            item = list(inner)
+            wide = len(item) == 1 and (
+                item[0][0] in (constants.ANY, constants.NOT_LITERAL)
+                or (item[0][0] is constants.IN and item[0][1][:1] == [(constants.NEGATE, None)])
+            )
+            if wide and high is constants.MAXREPEAT:
+                found.append(str(item))
+            found += _spans_without_bound(item)
+        elif op is constants.SUBPATTERN:
+            found += _spans_without_bound(list(value[3]))  # type: ignore[index]
+        elif op is constants.BRANCH:
+            for branch in value[1]:  # type: ignore[index]
+                found += _spans_without_bound(list(branch))
+    return found
+
+
+@pytest.mark.parametrize("cue", lexicon.CUES, ids=lambda c: f"{c.language}-{c.form}")
+def test_no_row_scans_the_rest_of_a_sentence_without_a_bound(cue: lexicon.Cue) -> None:
+    assert _spans_without_bound(list(lexicon.re_parser.parse(cue.pattern))) == []
+
+
+def test_an_unbounded_span_is_found_where_it_hides() -> None:
+    for pattern in (r"\bher\b[^.!?]*?mal", r"(?:a|b.*)c", r"x(?:[^,]+,)?y", r"a.+?b"):
+        assert _spans_without_bound(list(lexicon.re_parser.parse(pattern))), pattern
+    for pattern in (r"\bher\b[^.!?]{0,120}?mal", r"\w+mayacak", r"\s+", r"[a-z]*", r"\S+"):
+        assert _spans_without_bound(list(lexicon.re_parser.parse(pattern))) == [], pattern

@@ -426,7 +426,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         "tr",
         STANDING,
         # a norm for all of a kind: "tüm/bütün/her … -malı(dır)" (all … must)
-        r"\b(?:t[üu]m|b[üu]t[üu]n|her)\b[^.!?]*?\w(?:mal[ıi]|meli)(?:d[ıi]r|s[ıi]n(?:[ıi]z)?)?\b",
+        r"\b(?:t[üu]m|b[üu]t[üu]n|her)\b[^.!?]{0,120}?\w(?:mal[ıi]|meli)(?:d[ıi]r|s[ıi]n(?:[ıi]z)?)?\b",
         "TÜM AKIŞ SADECE CLAUDE API ÜZERİNDEN OLMALIDIR!",
     ),
     Cue(
@@ -441,7 +441,7 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "tr",
         PREFERENCE,
-        r"\b\S+ yerine\b",
+        r"\byerine\b",
         "Ortam doğrudan Windows; Makefile yerine pnpm script'leri kullan ve tüm komutlar "
         "PowerShell'de çalışsın.",
     ),
