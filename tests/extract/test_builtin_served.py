@@ -12,6 +12,7 @@ import pytest
 
 from git_memory.extract.builtin.observed import Outcome
 from git_memory.extract.builtin.runs import session_runs
+from git_memory.extract.builtin.window import plan_window
 from git_memory.sessions.turns import ToolCall
 from tests.extract.test_builtin_commands import _one_turn, _turn
 
@@ -113,3 +114,99 @@ def test_the_file_the_servers_output_went_to_shows_it_up() -> None:
 def test_a_log_read_that_does_not_show_it_up_shows_nothing(reader: str, log: str) -> None:
     started = _bash("npm run dev > .logs/server.log 2>&1 &", "")
     assert _server_outcome(started, _bash(reader, log)) is Outcome.UNKNOWN
+
+
+def test_the_request_steps_own_outcome_counts_not_the_lines() -> None:
+    """`curl …; echo "exit: $?"` exits 0 whatever curl did: curl's own status said 7."""
+    later = _bash('curl -s http://localhost:3000; echo "exit: $?"', "exit: 7")
+    assert _server_outcome(_started("npm run dev"), later) is Outcome.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("request_line", "answer"),
+    [
+        (f"{STATUS.replace('%{http_code}', 'HTTP Status: %{http_code}')}", "HTTP Status: 500"),
+        ('curl -s -w "\\nHTTP Status: %{http_code}\\n" http://localhost:4177', "<p>x</p>\n404"),
+        (STATUS, "Cannot GET /404"),
+        (f'{STATUS} && echo " - Server is running"', "500 - Server is running"),
+        ("curl -v http://localhost:4177/ 2>&1", "> GET / HTTP/1.1\n< HTTP/1.1 500 Internal"),
+        (
+            "Invoke-WebRequest http://localhost:4177 -UseBasicParsing",
+            "Response status code does not indicate success: 500 (Internal Server Error).",
+        ),
+        ("curl -s -o /dev/null http://localhost:4177", ""),  # nothing shown at all
+    ],
+)
+def test_an_error_status_anywhere_in_the_answer_shows_nothing(
+    request_line: str, answer: str
+) -> None:
+    assert _server_outcome(_started(), _bash(request_line, answer)) is Outcome.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    "server",
+    [
+        _bash("cargo run", "Compiling app v0.1.0\nCommand timed out after 2m 0.0s", "failed"),
+        _bash("npm run dev", "> vite\n[Request interrupted by user for tool use]", "failed"),
+        _bash(
+            "npm run dev 2>&1 | head -20",
+            "> vite\nError: listen EADDRINUSE: address already in use :::4177",
+        ),
+    ],
+)
+def test_a_server_stopped_or_failed_is_not_shown_up_by_another_answering(
+    server: ToolCall,
+) -> None:
+    """What answers then is another process: the one holding the port, or none at all."""
+    assert _server_outcome(server, _bash(STATUS, "200")) is Outcome.UNKNOWN
+
+
+def test_a_log_that_shows_the_server_failed_ends_the_search() -> None:
+    started = _bash("npm run dev > dev.log 2>&1 &", "")
+    failed = _bash("cat dev.log", "Error: listen EADDRINUSE: address already in use :::4177")
+    assert _server_outcome(started, failed, _bash(STATUS, "200")) is Outcome.UNKNOWN
+
+
+def test_a_request_to_the_port_another_server_was_told_is_about_that_one() -> None:
+    api = _started("uvicorn app:app --port 8000")
+    web = _started("npm run dev")
+    runs = list(session_runs([_turn("t", api, web, _bash("curl -s localhost:8000/health", "ok"))]))
+    assert [run.outcome for run in runs[:2]] == [Outcome.UNKNOWN, Outcome.UNKNOWN]
+
+
+@pytest.mark.parametrize(
+    ("server", "asked", "shown"),
+    [
+        ("npm start -- -p=3000", "3000", Outcome.WORKED),
+        ("npm start -- -p=3000", "3001", Outcome.UNKNOWN),
+        ("python manage.py runserver 8001", "8001", Outcome.WORKED),
+        ("python manage.py runserver 8001", "8000", Outcome.UNKNOWN),
+    ],
+)
+def test_the_port_a_server_was_told_in_any_common_form(
+    server: str, asked: str, shown: Outcome
+) -> None:
+    later = _bash(f"curl -s http://127.0.0.1:{asked}/", "<html></html>")
+    assert _server_outcome(_started(server), later) is shown
+
+
+def test_the_evidence_is_the_request_as_typed_and_its_turn_is_cited() -> None:
+    """The quote must be found in the transcript as it stands (quoting kept), and the turn
+    that holds it is one of the memory's turns."""
+    request = "curl -s -H 'Accept: application/json' http://localhost:3000/api/health"
+    calls = [_started("npm run dev"), _bash(request, '{"ok":true}')]
+    records = [_turn("t1", calls[0]), _turn("t2", calls[1])]
+    (fact,) = plan_window([("s", records)], {"t1": "task", "t2": "task"}, known=set()).placed[
+        "task"
+    ]
+    assert [(q.turn_key, q.text) for q in fact.quotes] == [("t1", "npm run dev"), ("t2", request)]
+    assert fact.turn_keys == ("t1", "t2")
+
+
+def test_a_log_line_as_evidence_is_cut_and_plain() -> None:
+    started = _bash("npm run dev > dev.log 2>&1 &", "")
+    ready = "\x1b[32m  VITE v5.4.2  ready in 312 ms\x1b[39m " + "x" * 400
+    (fact,) = _one_turn(started, _bash("tail dev.log", ready))
+    assert fact.quotes[-1].text.startswith("VITE v5.4.2  ready in 312 ms")
+    assert "\x1b" not in fact.quotes[-1].text
+    assert len(fact.quotes[-1].text) <= 240

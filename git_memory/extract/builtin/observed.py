@@ -35,23 +35,30 @@ __all__ = [
     "of_state",
     "own_output",
     "segment_outcomes",
+    "server_failed",
     "server_up",
     "started",
+    "stopped",
     "up",
 ]
 
 # The agent did not wait for the command to end: background launches, its own timeouts,
 # interruptions (Claude Code, Codex `exec_command` / code mode, Gemini CLI and Qwen Code,
 # Copilot CLI, OpenCode; shapes in tests/fixtures/PROVENANCE.md and the fixtures).
-_NOT_AWAITED = re.compile(
-    r"(?im)^Command timed out after\b|\bCommand running in background with ID\b"
-    r"|\bmoved to (?:the )?background\b|\bwas manually backgrounded\b"
-    r"|^Process running with session ID \d+|^Script running with cell ID\b"
-    r"|^Background PIDs: \d|\bwaiting for command\b.*\btimed out\b"
+# ... and of those, what stopped the command: the agent's timeout, an interruption.
+_STOPPED = (
+    r"^Command timed out after\b|\bwaiting for command\b.*\btimed out\b"
     r"|<bash_metadata>[^<]{0,500}?\b(?:timeout|timed out|terminated|aborted)\b"
     r"|^\[Request interrupted by user|\[Operation Cancelled\]|^Command was cancelled\b"
     r"|^Command aborted\b|\binterrupted by user\b"
 )
+_NOT_AWAITED = re.compile(
+    r"(?im)\bCommand running in background with ID\b"
+    r"|\bmoved to (?:the )?background\b|\bwas manually backgrounded\b"
+    r"|^Process running with session ID \d+|^Script running with cell ID\b"
+    rf"|^Background PIDs: \d|{_STOPPED}"
+)
+_STOPPED_BY_AGENT = re.compile(f"(?im){_STOPPED}")
 _AWAIT_HINTS = (
     "timed out",
     "background",
@@ -193,6 +200,17 @@ _SERVER_ERROR = re.compile(
     r"|segmentation fault|unhandled\w*|eaddrinuse|address already in use"
     r"|failed to (?:compile|start))\b|⨯"
 )
+
+
+def stopped(output: str) -> bool:
+    """The agent's timeout or an interruption stopped the command (a server so stopped is
+    no longer running)."""
+    return bool(_STOPPED_BY_AGENT.search(output))
+
+
+def server_failed(output: str) -> bool:
+    """A server's output tells of a failure: its start, a request or the process failed."""
+    return bool(_SERVER_ERROR.search(output))
 
 
 def server_up(output: str) -> bool:

@@ -132,16 +132,21 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
 
 
 def _shown_up(runs: list[Run]) -> list[Run]:
-    """The runs, each server started without a result of its own taking the one a later
-    call showed (`served.py`): worked, with that call's line as evidence."""
+    """The runs, each server left running taking the result a later call showed
+    (`served.py`): worked, with that call's line as evidence."""
     found = list(runs)
+    # the ports the session's servers were told: a request to one is about that server
+    ports = {i: served.port(run) for i, run in enumerate(found) if served.starts_a_server(run)}
     for index, run in enumerate(found):
         if not served.waiting(run):
             continue
+        others = {port for i, port in ports.items() if port and i != index}
         for later in found[index + 1 : index + 1 + served.CHECK_WINDOW]:
             if served.starts_a_server(later):
                 break  # what follows is about that server
-            line = served.showing(run, later)
+            line = served.showing(run, later, others)
+            if line is None:
+                break  # it failed
             if line:
                 outcomes = tuple(observed.up(run.steps))
                 main = next(i for i, step in enumerate(run.steps) if step.command is run.main)

@@ -14,39 +14,68 @@ use (`--port 3000`, `PORT=3000`), an answer that is an error (`000`, `HTTP/1.1 5
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections.abc import Collection
 from typing import Protocol
 
 from git_memory.command_line.line import Command, Step
 from git_memory.command_line.outcomes import printed_failures
 from git_memory.command_line.reports_servers import RUN
-from git_memory.extract.builtin.observed import Outcome, own_output, server_up
+from git_memory.extract.builtin.observed import (
+    Outcome,
+    own_output,
+    server_failed,
+    server_up,
+    stopped,
+)
+from git_memory.extract.builtin.renderers import result_line
 
 # How many calls after the server's start can show it up.
 CHECK_WINDOW = 8
 _REQUESTERS = frozenset(
-    ["curl", "wget", "http", "https", "xh", "Invoke-WebRequest", "iwr", "Invoke-RestMethod", "irm"]
+    [
+        "curl",
+        "curl.exe",
+        "wget",
+        "http",
+        "https",
+        "xh",
+        "Invoke-WebRequest",
+        "iwr",
+        "Invoke-RestMethod",
+        "irm",
+    ]
 )
 _READERS = frozenset(["cat", "tail", "head", "less", "more", "Get-Content", "gc", "type"])
 # A URL of this machine, and its port.
 _LOCAL_URL = re.compile(
     r"^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::(?P<port>\d+))?(?:[/?#]|$)"
 )
-# Where a server is told to listen: `--port 3000`, `-p 3000`, `--port=3000`, `PORT=3000`,
-# `0.0.0.0:8000` (`manage.py runserver`, `gunicorn -b`).
-_PORT_OPTION = frozenset(["--port", "-p", "--http-port", "--listen-port"])
-_PORT_VALUE = re.compile(r"^(?:--port|--http-port|--listen-port)=(\d+)$|^PORT=(\d+)$")
+# Options whose value is no URL of the request (a proxy, a socket).
+_NOT_THE_URL = frozenset(["-x", "--proxy", "--unix-socket", "--abstract-unix-socket", "-e"])
+# Where a server is told to listen: `--port 3000`, `-p 3000`, `--port=3000`, `-p=3000`,
+# `PORT=3000`, `0.0.0.0:8000` (`gunicorn -b`), `manage.py runserver 8001`.
+_PORT_OPTION = frozenset(["--port", "-p", "--http-port", "--listen-port", "runserver"])
+_PORT_VALUE = re.compile(r"^(?:--port|--http-port|--listen-port|-p)=(\d+)$|^PORT=(\d+)$")
 _HOST_PORT = re.compile(r"^(?:[\w.-]+|\[::1?\]):(\d{2,5})$")
-# An answer that is no page: curl's `000` (nothing answered), a 4xx or 5xx status, the
-# client's own failure.
-_STATUS_ONLY = re.compile(r"^\s*(\d{3})\s*$")
-_STATUS_LINE = re.compile(r"^HTTP/[\d.]+ (\d{3})\b.*$", re.MULTILINE)
-_REFUSED = re.compile(
-    r"(?i)connection refused|failed to connect|couldn'?t connect|could not connect"
-    r"|unable to connect|empty reply from server"
+# A status the answer shows: HTTP's status line (`curl -i`: `HTTP/1.1 200 OK`, `curl -v`:
+# `< HTTP/2 500`) or a code printed alone or labelled (`-w "%{http_code}"`: `200`,
+# `HTTP Status: 404`, `500 - Server is running`).
+_STATUS = re.compile(
+    r"(?im)^[<\s]*HTTP/[\d.]+ (\d{3})\b.*$"
+    r"|^\s*(?:[\w ]*\b(?:status|code)\w*\s*[:=]\s*)?(\d{3})(?![\w.:/]).*$"
+)
+# An answer that is no page: curl's `000` (nothing answered), a 4xx or 5xx status anywhere,
+# the client's own failure, an error page.
+_NO_PAGE = re.compile(
+    r"(?i)(?<![\w.])(?:000|[45]\d\d)(?![\w.:])|connection refused|failed to connect"
+    r"|couldn'?t connect|could not connect|unable to connect|empty reply from server"
+    r"|cannot (?:get|post)\b|not found|bad gateway|service unavailable|internal server error"
+    r"|does not indicate success|\berror\b"
 )
 # Where a command line sends its output: `> file`, `>> file`, `&> file`, `| tee file`.
-_OUTPUT_FILE = re.compile(r"(?:&>>?|\d?>>?|\|\s*tee(?:\s+-a)?)\s*(?!&)([^\s;&|<>]+)")
+_OUTPUT_FILE = re.compile(r"(?:&>>?|\d?>>?|\|&?\s*tee(?:\s+-a)?)\s*(?!&)(['\"]?)([^\s;&|<>'\"]+)\1")
 
 
 class Call(Protocol):
@@ -59,6 +88,8 @@ class Call(Protocol):
     @property
     def steps(self) -> tuple[Step, ...]: ...
     @property
+    def outcomes(self) -> tuple[Outcome, ...]: ...
+    @property
     def output(self) -> str: ...
     @property
     def outcome(self) -> Outcome: ...
@@ -70,57 +101,21 @@ def starts_a_server(call: Call) -> bool:
 
 
 def waiting(call: Call) -> bool:
-    """A call that starts the application and showed no result of its own."""
-    return starts_a_server(call) and call.command is not None and call.outcome is Outcome.UNKNOWN
+    """A call that starts the application, left running with no result of its own: not
+    stopped by the agent's timeout or an interruption, no failure in what it printed."""
+    return (
+        starts_a_server(call)
+        and call.command is not None
+        and call.outcome is Outcome.UNKNOWN
+        and not stopped(call.output)
+        and not server_failed(own_output(call.output))
+    )
 
 
-def showing(server: Call, later: Call) -> str:
-    """The line of `later` that shows the server up ("" when it shows nothing): its answer
-    to a request, or the server's "up" line in the file the server's output went to."""
-    return _request_answered(server, later) or _log_read(server, later)
-
-
-def _request_answered(server: Call, later: Call) -> str:
-    """The line that shows a request of `later` to the server on this machine answered (its
-    status, else the request as typed); "" when it is no such request."""
-    if later.outcome is not Outcome.WORKED or later.command is None:
-        return ""
-    port = _port(server)
-    asked = [
-        step
-        for step in later.steps
-        if step.command.words and step.command.words[0] in _REQUESTERS and _asks(step, port)
-    ]
-    if not asked:
-        return ""
-    output = own_output(later.output)
-    if _REFUSED.search(output):
-        return ""
-    status = _STATUS_ONLY.match(output) or _last_status(output)
-    if status is not None:
-        code = int(status.group(1))
-        return status.group(0).strip() if 200 <= code < 400 else ""
-    return " ".join(asked[0].command.words)
-
-
-def _last_status(output: str) -> re.Match[str] | None:
-    found = list(_STATUS_LINE.finditer(output))
-    return found[-1] if found else None
-
-
-def _asks(step: Step, port: str | None) -> bool:
-    """Whether a request step names a URL of this machine (on the server's port, when the
-    server was told one)."""
-    for word in step.command.words[1:]:
-        url = _LOCAL_URL.match(word)
-        if url is not None:
-            return port is None or url.group("port") == port
-    return False
-
-
-def _port(server: Call) -> str | None:
+def port(server: Call) -> str | None:
     """The port the server was told to listen on, when its command says."""
-    assert server.main is not None
+    if server.main is None:
+        return None
     words = [*server.main.env, *server.main.words]
     for word, following in zip(words, [*words[1:], ""], strict=True):
         if word in _PORT_OPTION and following.isdigit():
@@ -131,24 +126,77 @@ def _port(server: Call) -> str | None:
     return None
 
 
-def _log_read(server: Call, later: Call) -> str:
+def showing(server: Call, later: Call, others: Collection[str] = ()) -> str | None:
+    """The line of `later` that shows the server up: its answer to a request on this machine,
+    or the server's "up" line in the file the server's output went to; "" when it shows
+    nothing, None when it shows the server failed (its file reports an error). `others` are
+    the ports other servers of the session were told: a request to one of them is about
+    that server."""
+    return _request_answered(server, later, others) or _log_read(server, later)
+
+
+def _request_answered(server: Call, later: Call, others: Collection[str]) -> str:
+    """The line that shows a request of `later` to the server answered with a page (its
+    status, else the request as typed); "" when it is no such request or no page."""
+    if later.command is None:
+        return ""
+    told = port(server)
+    asked = [
+        index
+        for index, step in enumerate(later.steps)
+        if _requested_port(step) is not None
+        and later.outcomes[index] is Outcome.WORKED
+        and _on_the_server(_requested_port(step) or "", told, others)
+    ]
+    output = own_output(later.output)
+    if not asked or not output.strip() or _NO_PAGE.search(output):
+        return ""
+    status = _STATUS.search(output)
+    if status is not None:
+        return result_line(status.group(0))
+    return result_line(later.command)
+
+
+def _requested_port(step: Step) -> str | None:
+    """The port a request step asks on this machine ("" for the scheme's own port), None
+    when it is no request to this machine."""
+    words = step.command.words
+    if not words or words[0] not in _REQUESTERS:
+        return None
+    for word, before in zip(words[1:], words, strict=False):
+        url = _LOCAL_URL.match(word)
+        if url is not None and before not in _NOT_THE_URL:
+            return url.group("port") or ""
+    return None
+
+
+def _on_the_server(asked: str, told: str | None, others: Collection[str]) -> bool:
+    return asked == told if told is not None else asked not in others
+
+
+def _log_read(server: Call, later: Call) -> str | None:
     """The server's "up" line, when `later` read the file the server's output went to and
-    it shows the server up with no error after."""
-    if later.outcome is not Outcome.WORKED or later.command is None or server.command is None:
+    it shows the server up with no error after; None when that file shows a failure."""
+    if later.command is None or server.command is None:
         return ""
     targets = {
-        path.rsplit("/", 1)[-1]
-        for path in _OUTPUT_FILE.findall(server.command)
+        posixpath.normpath(path)
+        for _, path in _OUTPUT_FILE.findall(server.command)
         if path != "/dev/null"
     }
     read = any(
-        step.command.words[:1]
+        later.outcomes[index] is Outcome.WORKED
+        and step.command.words[:1]
         and step.command.words[0] in _READERS
-        and any(word.rsplit("/", 1)[-1] in targets for word in step.command.words[1:])
-        for step in later.steps
+        and any(posixpath.normpath(word) in targets for word in step.command.words[1:])
+        for index, step in enumerate(later.steps)
     )
-    output = own_output(later.output)
-    if not read or not server_up(output) or printed_failures(output):
+    if not read:
         return ""
-    lines = [line.strip() for line in reversed(output.splitlines()) if line.strip()]
-    return next((line for line in lines if server_up(line)), lines[0])
+    output = own_output(later.output)
+    if printed_failures(output) or server_failed(output):
+        return None
+    if not server_up(output):
+        return ""
+    lines = [line for line in reversed(output.splitlines()) if line.strip()]
+    return result_line(next(line for line in lines if server_up(line)))

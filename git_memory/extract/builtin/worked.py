@@ -286,6 +286,7 @@ def _observe(entry: Worked, session_key: str, run: Run) -> None:
         return
     entry.runs[session_key] = Quote(run.turn_key, run.command)
     if run.shown is not None:  # a server a later call showed up: that call's line
+        entry.turns[session_key].append(run.shown[0])
         entry.results[session_key] = Quote(*run.shown)
         return
     line = result_line(run.output)
