@@ -170,3 +170,15 @@ def test_a_last_line_starting_with_error_is_the_commands_unless_the_agent_framed
     assert own_output(gemini) == "Server listening on port 3000"
     spawn_failed = "Command: npm start\nOutput: (empty)\nError: spawn EACCES\nExit Code: 1"
     assert own_output(spawn_failed) == ""
+    # Gemini CLI writes one `Error: ` line: a command's own "Error: …" above it stays
+    unreachable = "Error: P1001 can't reach the database"
+    own_error = gemini.replace("Error: (none)", f"{unreachable}\nError: (none)")
+    assert own_output(own_error) == f"Server listening on port 3000\n{unreachable}"
+    # Copilot CLI's closing line is no Gemini trailer: the command's "Error: …" above it stays
+    copilot = "Server listening on port 3000\nError: listen EADDRINUSE\n<exited with exit code 1>"
+    assert own_output(copilot) == "Server listening on port 3000\nError: listen EADDRINUSE"
+
+
+def test_an_output_of_many_blank_or_framing_lines_is_read_to_its_end() -> None:
+    assert own_output("\n" * 200_000 + "ok\n" + "\n" * 200_000) == "ok"
+    assert own_output("Output:\n" * 100_000 + "ok") == "ok"

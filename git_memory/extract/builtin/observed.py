@@ -126,31 +126,43 @@ def own_output(output: str) -> str:
     `_AGENT_TRAILER`; Gemini CLI's `Output: (empty)` and Claude Code's `(Bash completed with
     no output)` for none) and what the shell's start-up files printed before it."""
     # The blank lines inside it stay: a report may be shaped by them (Node ends an uncaught
-    # exception's stack with a blank line, then its version).
+    # exception's stack with a blank line, then its version). The ends move by index: an
+    # output of many blank or framing lines costs its length.
     lines = output.splitlines()
-    framed = False  # a trailer was taken off: an `Error: ` line above it is the agent's too
-    while _trimmed(lines) and _AGENT_TRAILER.match(lines[-1]):
-        if lines[-1].startswith("Error: ") and not framed and lines[-1] != "Error: (none)":
-            break  # the command's own last line ("Error: listen EADDRINUSE …")
-        lines.pop()
-        framed = True
-    while _trimmed(lines) and (_AGENT_HEADER.match(lines[0]) or STARTUP.match(lines[0])):
-        lines.pop(0)
-    if lines[:1] and _NO_OUTPUT.match(lines[0]):
-        lines.pop(0)
-        _trimmed(lines)
-    elif lines[:1] and lines[0].startswith(_OUTPUT_LABEL):
-        lines[0] = lines[0].removeprefix(_OUTPUT_LABEL)
-    return "\n".join(lines)
+    first, last = 0, len(lines)  # the command's own lines are lines[first:last]
 
+    def blank(index: int) -> bool:
+        return not lines[index].strip()
 
-def _trimmed(lines: list[str]) -> bool:
-    """Drop the blank lines at both ends of `lines`; whether any line is left."""
-    while lines and not lines[-1].strip():
-        lines.pop()
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    return bool(lines)
+    framed = False  # Gemini CLI's trailer was taken off: the `Error: ` line above is its own
+    while last > first:
+        line = lines[last - 1]
+        if blank(last - 1):
+            last -= 1
+        elif not _AGENT_TRAILER.match(line):
+            break
+        elif line.startswith("Error: "):
+            if not (framed or line == "Error: (none)"):
+                break  # the command's own last line ("Error: listen EADDRINUSE …")
+            last -= 1
+            break  # Gemini CLI writes one `Error: ` line: what is above it is the command's
+        else:
+            framed = framed or not line.startswith("<")  # Copilot CLI's `<exited …>` is not
+            last -= 1
+    while first < last and (
+        blank(first) or _AGENT_HEADER.match(lines[first]) or STARTUP.match(lines[first])
+    ):
+        first += 1
+    while last > first and blank(last - 1):
+        last -= 1
+    kept = lines[first:last]
+    if kept[:1] and _NO_OUTPUT.match(kept[0]):
+        kept = kept[1:]
+        while kept and not kept[0].strip():
+            kept = kept[1:]
+    elif kept[:1] and kept[0].startswith(_OUTPUT_LABEL):
+        kept[0] = kept[0].removeprefix(_OUTPUT_LABEL)
+    return "\n".join(kept)
 
 
 # What an agent writes in place of a command's output when it printed nothing.
