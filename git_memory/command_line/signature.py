@@ -57,11 +57,18 @@ INVOCATION = re.compile(
 )
 # A check's finding in the code, at a position: `a.ts(3,1): error TS2339: …`, `a.py:3:1: E501
 # …`, ESLint's `157:10  error …`, Rust's `--> src/main.rs:3:5`.
+# The position is a file's, with its extension: a time of day (`12:30:45: …`) is none.
 FINDING = re.compile(
-    r"^\s*\d+:\d+\s+(?:error|warning)\b|\(\d+,\d+\): error|:\d+:\d+:\s|^\s*--> \S+:\d+:\d+"
+    r"^\s*\d+:\d+\s+(?:error|warning)\b|\(\d+,\d+\): error|\.[A-Za-z]\w*:\d+:\d+:\s"
+    r"|^\s*--> \S+:\d+:\d+"
 )
-# A finding that names a dependency the environment lacks.
-_MISSING_DEPENDENCY = re.compile(r"Cannot find module|No module named|ModuleNotFoundError")
+# A finding that names a dependency the environment lacks: a module, a header, a package, a
+# checksum entry, a linter's plugin.
+_MISSING_DEPENDENCY = re.compile(
+    r"Cannot find module|No module named|ModuleNotFoundError"
+    r"|fatal error: .*(?:No such file or directory|file not found)|missing go\.sum entry"
+    r"|cannot find package|can't find crate|Definition for rule .* was not found"
+)
 # A sandbox or offline machine refusing the network or a path: not what a teammate meets.
 ENVIRONMENT = re.compile(
     r"(?i)could not resolve host|temporary failure in name resolution|name or service not known"

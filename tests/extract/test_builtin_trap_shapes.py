@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from git_memory.command_line.signature import invocation_error
 from git_memory.extract.builtin import renderers
 from git_memory.extract.builtin.renderers import BuiltinFact
 from git_memory.extract.builtin.runs import session_runs
@@ -211,6 +214,33 @@ def test_a_finding_that_names_a_missing_dependency_still_tells_of_the_environmen
         _bash("npm run build", "✓ built in 2.10s"),
     )
     assert trap.content.endswith("unless `npm install` runs first.")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "src/net.c:1:10: fatal error: openssl/ssl.h: No such file or directory",
+        "main.c:1:10: fatal error: 'SDL2/SDL.h' file not found",
+        "      src/_x.c:15:10: fatal error: Python.h: No such file or directory",
+        "main.go:5:2: missing go.sum entry for module providing package github.com/a/b",
+        # a time of day is no position in a file
+        "2024-01-01T12:30:45: PM2 error: Error: spawn node ENOENT",
+        "12:30:45: could not connect to server: Connection refused",
+    ],
+)
+def test_what_the_environment_lacks_is_told_even_at_a_position(line: str) -> None:
+    assert invocation_error(line)
+
+
+def test_a_missing_go_sum_entry_fixed_by_go_mod_tidy_is_a_trap_after_an_edit_too() -> None:
+    missing = "main.go:5:2: missing go.sum entry for module providing package github.com/a/b"
+    (trap,) = _traps(
+        _bash("go build ./...", missing, "failed"),
+        _write("main.go"),
+        _bash("go mod tidy", ""),
+        _bash("go build ./...", ""),
+    )
+    assert trap.content.endswith("unless `go mod tidy` runs first.")
 
 
 def test_a_script_the_session_added_to_package_json_was_missing_not_a_trap() -> None:
