@@ -330,6 +330,9 @@ TURKISH = [
     "Tüm API yanıtları JSON olmalıdır.",  # every API answer must be JSON
     "biz pnpm kullanıyoruz, npm değil",  # what the team uses
     "Kullanilan kutuphaneler disinda yeni paket eklenmeyecek.",  # typed without ı, ş
+    "Hiçbir zaman force push yapma.",  # never
+    "Benimle İngilizce konuş.",  # the language, another than Turkish
+    "Aşağıdaki harici servisler KULLANILMAZ.",  # is not used
 ]
 
 
@@ -343,6 +346,17 @@ TURKISH_NOT_RULES = [
     "bunların hepsini düzeltirmisin?",  # a question
     "Bu hata bugün düzelmedi.",  # an account of today
     "dosyaları checklist üzerinden kontrol edermisin",  # a request of the task
+    "Her zaman aynı hatayı veriyor.",  # what keeps happening, as "it always errors"
+    "Asla çalışmıyor bu sayfa.",  # "it never works"
+    "İnanılmaz hızlı oldu, teşekkürler.",  # "incredibly fast": an adjective in -maz
+    "Buton mobilde görünmez oldu.",  # "became invisible"
+    "Hata mesajı anlaşılmaz, düzeltir misin.",  # "incomprehensible", then a request
+    "Bu fonksiyon böyle çalışmayacak.",  # a prediction: "will not work"
+    "Build geçmeyecek çünkü test kırık.",  # a prediction
+    "Dosyayı eski yerine koy.",  # "put it back in its place"
+    "Bu görevi yerine getir.",  # "carry out this task"
+    "README dosyasını Türkçe'ye çevir.",  # a translation
+    "Bu metni Türkçe olarak özetle.",  # a summary in Turkish
 ]
 
 
@@ -359,11 +373,17 @@ def test_turkish_rows_do_not_read_the_other_latin_languages() -> None:
         "Siempre usa mi configuración de pnpm.",
         "Nunca hagas commit de `.env`.",
         "Keep her logs in the logs/ folder from now on.",
+        "I reviewed her commits and they look fine.",
+        "Please cherry-pick her commit onto the release branch.",
+        "Send the report to Mehmet Yılmaz.",
+        "Ask Sönmez and Gülmez about the deploy script.",
+        "Ne filmez pas les données des clients.",
     ):
         found = lexicon.forms_of(typed, frozenset(["tr"]))
         assert found == set(), (typed, found)
     assert languages.language_named("Her zaman Türkçe konuş") == "tr"
     assert languages.language_named("Always answer in Turkish.") == "tr"
+    assert languages.language_named("Türkçe cevap verme, İngilizce yaz.") == "en"
 
 
 def test_a_correction_in_russian_follows_an_agent_action() -> None:

@@ -418,8 +418,8 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "tr",
         STANDING,
-        r"\b(?:her (?:zaman|seferinde|defas[ıi]nda|g[öo]rev\w*|commit\w*|ad[ıi]m\w*)"
-        r"|bundan (?:sonra|b[öo]yle)|daima|asla)\b",
+        r"\b(?:her (?:zaman|seferinde|defas[ıi]nda|g[öo]rev\w*|ad[ıi]m\w*)"
+        r"|hi[çc]bir zaman|bundan (?:sonra|b[öo]yle)|daima|asla)\b",
         "Kullanıcı ile her zaman Türkçe konuş",
     ),
     Cue(
@@ -432,25 +432,46 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "tr",
         PROHIBITION,
-        # "sakın" (don't you ever); a passive that says what is not done ("kullanılmaz",
-        # "kullanılmayacak": is not, will not be used); "will not …" ("bozulmayacak")
-        r"\bsak[ıi]n\b|\b\w+(?:[ıiuü]l|[aeıioöuü]n)(?:maz|mez)\b"
-        r"|\b\w+(?:mayacak|meyecek)(?:s[ıi]n(?:[ıi]z)?|t[ıi]r)?\b|\byasak(?:t[ıi]r)?\b",
+        # "sakın" (don't you ever); a passive that says what is not done, closing its clause
+        # as a Turkish verb does ("… KULLANILMAZ": is not used; not the adjective of
+        # "inanılmaz hızlı", nor the name Yılmaz) or in the future ("kullanılmayacak",
+        # "bozulmayacak": will not be); "you will not …" ("-mayacaksın")
+        r"\bsak[ıi]n\b|\b\w{3,}(?:[ıiuü]l|[aeıioöuü]n)(?:maz|mez)(?:d[ıi]r)?(?=\s*(?:[.!;]|$))"
+        r"|\b\w{3,}(?:[ıiuü]l|[aeıioöuü]n)(?:mayacak|meyecek)(?:t[ıi]r)?\b"
+        r"|\b\w+(?:mayacak|meyecek)s[ıi]n(?:[ıi]z)?\b|\byasak(?:t[ıi]r)?\b",
         "shadcn componentleri dışında html taglar kullanılmayacak",
     ),
     Cue(
         "tr",
         PREFERENCE,
-        r"\byerine\b",
+        # "X yerine Y kullan" (use Y instead of X); not "yerine koy" (put back in its place)
+        # nor "yerine getir" (carry out)
+        r"\byerine\b[^.!?]{0,40}?\b(?:kullan|tercih|se[çc])\w*",
         "Ortam doğrudan Windows; Makefile yerine pnpm script'leri kullan ve tüm komutlar "
         "PowerShell'de çalışsın.",
     ),
-    Cue("tr", LANGUAGE, r"\bt[üu]rk[çc]e\b", "Bundan sonra bana Türkçe cevap ver"),
+    Cue(
+        "tr",
+        LANGUAGE,
+        # the language to talk, answer, write or explain in; not a translation ("Türkçe'ye
+        # çevir") or a summary in it
+        r"\b(?:t[üu]rk[çc]e|ingilizce)\s+(?:olarak\s+)?(?:konu[şs]|cevap|yan[ıi]t|yaz|a[çc][ıi]kla"
+        r"|anlat|ileti[şs]im|sor|d[üu][şs][üu]n)\w*|\b(?:t[üu]rk[çc]e|ingilizce)\s+(?:olsun|olmal[ıi]|olacak)",
+        "Bundan sonra bana Türkçe cevap ver",
+    ),
     Cue("tr", TEAM, r"\bkullan[ıi]yoruz\b", "biz pnpm kullanıyoruz, npm değil"),
     Cue(
         "tr",
         ONE_OFF,
-        r"\b(?:[şs]imdilik|bu (?:sefer|kez|seferlik)|bug[üu]n|[şs]u an(?:da|l[ıi]k)?)\b",
+        r"\b(?:[şs]imdilik|bu (?:sefer|kez|seferlik)|bug[üu]n|şu an(?:da|l[ıi]k)?)\b",
         "Precision'ı daha sonra hesaplayacağımız için şimdilik skorları kullan",
+    ),
+    Cue(
+        "tr",
+        ONE_OFF,
+        # a report of a failure: it gives an error, it does not work
+        r"\bhata(?:y[ıi])? ver(?:iyor|di)\w*|\b[çc]al[ıi][şs]m[ıi]yor\w*|\b[çc]al[ıi][şs]mad[ıi]\w*"
+        r"|\bolmuyor\b",
+        "Elasticsearch JSON formatında ' hata veriyor.",
     ),
 )

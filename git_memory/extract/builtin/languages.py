@@ -11,7 +11,7 @@ from git_memory.extract.builtin.scripts import languages_of
 
 # The language a `language` cue names, by the words that name it in any of the languages.
 _LANGUAGE_NAMES: tuple[tuple[str, str], ...] = (
-    ("en", r"english|англий|inglés|ingles|inglês|anglais|englisch|英文|英语|英語|영어"),
+    ("en", r"english|англий|inglés|ingles|inglês|anglais|englisch|ingilizce|英文|英语|英語|영어"),
     ("ru", r"russian|русск"),
     ("es", r"spanish|español|espanol"),
     ("pt", r"portuguese|português|portugues"),
