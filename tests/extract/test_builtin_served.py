@@ -210,3 +210,23 @@ def test_a_log_line_as_evidence_is_cut_and_plain() -> None:
     assert fact.quotes[-1].text.startswith("VITE v5.4.2  ready in 312 ms")
     assert "\x1b" not in fact.quotes[-1].text
     assert len(fact.quotes[-1].text) <= 240
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "npm run dev & sleep 5 && curl -s http://localhost:5173/ | head -5",
+        "npm run dev > dev.log 2>&1 & sleep 5; grep -i ready dev.log",
+    ],
+)
+def test_the_same_line_may_show_its_server_up(line: str) -> None:
+    answer = "<!doctype html><html>" if "curl" in line else "  VITE v5.4.2  ready in 312 ms"
+    runs = list(session_runs([_turn("t", _bash(line, answer))]))
+    assert runs[0].outcome is Outcome.WORKED
+
+
+def test_a_piped_request_that_printed_a_page_shows_it_up() -> None:
+    later = _bash("curl -s http://localhost:3000/ | head -20", "<!doctype html><title>App</title>")
+    assert _server_outcome(_started("npm run dev"), later) is Outcome.WORKED
+    empty = _bash("curl -s http://localhost:3000/ | head -20", "")
+    assert _server_outcome(_started("npm run dev"), empty) is Outcome.UNKNOWN

@@ -141,8 +141,8 @@ def _shown_up(runs: list[Run]) -> list[Run]:
         if not served.waiting(run):
             continue
         others = {port for i, port in ports.items() if port and i != index}
-        for later in found[index + 1 : index + 1 + served.CHECK_WINDOW]:
-            if served.starts_a_server(later):
+        for later in [run, *found[index + 1 : index + 1 + served.CHECK_WINDOW]]:
+            if later is not run and served.starts_a_server(later):
                 break  # what follows is about that server
             line = served.showing(run, later, others)
             if line is None:

@@ -6,10 +6,11 @@ machine (`curl -s -o /dev/null -w "%{http_code}" http://127.0.0.1:4177` printing
 reads the file the server's output went to (`npm run dev > .logs/server.log 2>&1 &`, then
 `tail .logs/server.log` showing "VITE v5.4.2  ready in 312 ms"). Either shows the server up,
 so the command that starts the application worked (`observed.up`, applied by
-`runs.session_runs`); the line that showed it is its evidence. Only the next calls count, up
-to the next server started: a request to another port than the one the server was told to
-use (`--port 3000`, `PORT=3000`), an answer that is an error (`000`, `HTTP/1.1 500`,
-"Connection refused") or a log with an error after its "up" line shows nothing.
+`runs.session_runs`); the line that showed it is its evidence. The same line may check it
+(`npm run dev & sleep 5 && curl …`), or one of the next calls up to the next server started.
+A request to another port than the one the server was told to use (`--port 3000`,
+`PORT=3000`), an answer that is an error (`000`, `HTTP/1.1 500`, "Connection refused", an
+error page) or a log with an error after its "up" line shows nothing.
 """
 
 from __future__ import annotations
@@ -47,7 +48,13 @@ _REQUESTERS = frozenset(
         "irm",
     ]
 )
-_READERS = frozenset(["cat", "tail", "head", "less", "more", "Get-Content", "gc", "type"])
+# Calls that show a file's lines (a log's "up" line among them).
+_READERS = frozenset(
+    [
+        *("cat", "tail", "head", "less", "more", "grep", "rg"),
+        *("type", "Get-Content", "gc", "Select-String", "sls"),
+    ]
+)
 # A URL of this machine, and its port.
 _LOCAL_URL = re.compile(
     r"^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::(?P<port>\d+))?(?:[/?#]|$)"
@@ -145,7 +152,8 @@ def _request_answered(server: Call, later: Call, others: Collection[str]) -> str
         index
         for index, step in enumerate(later.steps)
         if _requested_port(step) is not None
-        and later.outcomes[index] is Outcome.WORKED
+        # seen to fail, it got no page; a pipe may hide its status (`curl … | head`)
+        and later.outcomes[index] is not Outcome.FAILED
         and _on_the_server(_requested_port(step) or "", told, others)
     ]
     output = own_output(later.output)
@@ -185,7 +193,7 @@ def _log_read(server: Call, later: Call) -> str | None:
         if path != "/dev/null"
     }
     read = any(
-        later.outcomes[index] is Outcome.WORKED
+        later.outcomes[index] is not Outcome.FAILED
         and step.command.words[:1]
         and step.command.words[0] in _READERS
         and any(posixpath.normpath(word) in targets for word in step.command.words[1:])
