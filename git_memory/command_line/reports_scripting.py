@@ -94,7 +94,9 @@ SCRIPTING_REPORTS: tuple[Report, ...] = (
         W,
         "test",
         hint="# pass",
-        pattern=r"(?s)^# pass [1-9]\d*\s*$.*?^# fail 0\s*$",
+        # the summary's "fail 0" a few lines after its "pass" (not anywhere after: a long
+        # output of "pass" lines would be read from each of them to its end)
+        pattern=r"^# pass [1-9]\d*[ \t]*\r?\n(?:[^\n]*\n){0,3}?# fail 0\s*$",
         example="# pass 12\n# fail 0",
     ),
     row(
@@ -102,7 +104,7 @@ SCRIPTING_REPORTS: tuple[Report, ...] = (
         W,
         "test",
         hint="ℹ pass",
-        pattern=r"(?s)^ℹ pass [1-9]\d*\s*$.*?^ℹ fail 0\s*$",
+        pattern=r"^ℹ pass [1-9]\d*[ \t]*\r?\n(?:[^\n]*\n){0,3}?ℹ fail 0\s*$",
         example="ℹ tests 13\nℹ suites 0\nℹ pass 13\nℹ fail 0\nℹ cancelled 0",
     ),
     row(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from git_memory.command_line.line import parse
-from git_memory.command_line.outcomes import line_outcomes
+from git_memory.command_line.outcomes import line_outcomes, printed_passes
 from git_memory.command_line.reports import REPORTS, SILENT, Outcome, Report
 from git_memory.command_line.signature import error_line, error_signature, invocation_error
 
@@ -178,3 +178,20 @@ def test_what_the_shells_start_up_files_print_is_not_the_commands_error() -> Non
     missing = "/usr/bin/bash: line 2: firebase: command not found"
     assert invocation_error(homebrew + missing)
     assert error_line(homebrew + missing) == missing
+
+
+@pytest.mark.parametrize(
+    ("output", "passed"),
+    [
+        ("# tests 5\n# suites 0\n# pass 5\n# fail 0\n# cancelled 0\n", True),
+        ("ℹ tests 13\nℹ suites 0\nℹ pass 13\nℹ fail 0\nℹ cancelled 0\n", True),
+        ("# pass 5\n# fail 1\n", False),
+        # the "fail 0" of another summary, far below: not this one's
+        ("# pass 5\n" + "ok 1 - x\n" * 10 + "# fail 0\n", False),
+        ("# pass 1\n" * 20_000, False),  # read from each "pass" line to a few lines after
+    ],
+)
+def test_node_tests_summary_is_its_pass_and_the_fail_0_right_after(
+    output: str, passed: bool
+) -> None:
+    assert ("test" in printed_passes(output)) is passed
