@@ -230,3 +230,9 @@ def test_a_piped_request_that_printed_a_page_shows_it_up() -> None:
     assert _server_outcome(_started("npm run dev"), later) is Outcome.WORKED
     empty = _bash("curl -s http://localhost:3000/ | head -20", "")
     assert _server_outcome(_started("npm run dev"), empty) is Outcome.UNKNOWN
+
+
+def test_the_evidence_of_a_request_in_a_script_is_its_own_line() -> None:
+    script = "sleep 3\ncurl -s http://localhost:3000/health\necho checked"
+    (fact,) = _one_turn(_started("npm run dev"), _bash(script, '{"ok":true}\nchecked'))
+    assert fact.quotes[-1].text == "curl -s http://localhost:3000/health"

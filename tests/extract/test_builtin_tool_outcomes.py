@@ -6,17 +6,22 @@ from __future__ import annotations
 import pytest
 
 from git_memory.extract.builtin.observed import Outcome, own_output
-from git_memory.extract.builtin.runs import session_runs
+from git_memory.extract.builtin.runs import Run, session_runs
 from git_memory.sessions.turns import ToolCall
 from tests.extract.test_builtin_facts import _turn
 
 
-def _worked(command: str, output: str, state: str = "completed") -> list[str]:
+def _run(command: str, output: str, state: str = "completed") -> Run:
+    """The run of one Bash call with this output and end state."""
     call = ToolCall(
         call_id="c", name="Bash", input={"command": command}, output=output, state=state
     )
     (run,) = session_runs([_turn("t", call)])
-    return [command.normal for command in run.worked]
+    return run
+
+
+def _worked(command: str, output: str, state: str = "completed") -> list[str]:
+    return [command.normal for command in _run(command, output, state).worked]
 
 
 GO_OK = "ok  \tgithub.com/acme/shop/cart\t0.012s\nok  \tgithub.com/acme/shop/api\t(cached)\n"
@@ -91,15 +96,8 @@ def test_gemini_clis_output_label_is_not_part_of_the_output() -> None:
 
 
 def test_a_runner_failure_line_is_a_failure_whatever_the_exit() -> None:
-    call = ToolCall(
-        call_id="c",
-        name="Bash",
-        input={"command": "just lint | tail"},
-        output="error: Recipe `lint` failed on line 4 with exit code 1\n",
-        state="completed",
-    )
-    (run,) = session_runs([_turn("t", call)])
-    assert run.outcome is Outcome.FAILED
+    recipe = "error: Recipe `lint` failed on line 4 with exit code 1\n"
+    assert _run("just lint | tail", recipe).outcome is Outcome.FAILED
 
 
 # What Node printed when `tsc` could not start (a real run's output, the store path cut): its
@@ -127,14 +125,7 @@ NODE_DIED = (
 def test_node_dying_behind_a_pipe_is_a_failure_by_its_own_report(framing: str) -> None:
     """`head` exited 0; the report's blank lines are kept when the agent's framing around
     the output is taken off, so Node's own report still reads as the process dying."""
-    call = ToolCall(
-        call_id="c",
-        name="Bash",
-        input={"command": "cd apps/api && npx tsc --noEmit 2>&1 | head -60"},
-        output=framing + NODE_DIED,
-        state="completed",
-    )
-    (run,) = session_runs([_turn("t", call)])
+    run = _run("cd apps/api && npx tsc --noEmit 2>&1 | head -60", framing + NODE_DIED)
     assert run.outcome is Outcome.FAILED
 
 
@@ -146,15 +137,7 @@ def test_eslint_that_could_not_run_failed_whatever_hid_its_status() -> None:
         "TypeError: Cannot read properties of undefined (reading 'recommended')\n"
         "    at file:///home/user/TP-Tutor/eslint.config.js:15:31\n"
     )
-    call = ToolCall(
-        call_id="c",
-        name="Bash",
-        input={"command": "npm run lint || true"},
-        output=crashed,
-        state="completed",
-    )
-    (run,) = session_runs([_turn("t", call)])
-    assert run.outcome is Outcome.FAILED
+    assert _run("npm run lint || true", crashed).outcome is Outcome.FAILED
 
 
 def test_a_last_line_starting_with_error_is_the_commands_unless_the_agent_framed_it() -> None:

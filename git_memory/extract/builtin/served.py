@@ -144,37 +144,40 @@ def showing(server: Call, later: Call, others: Collection[str] = ()) -> str | No
 
 def _request_answered(server: Call, later: Call, others: Collection[str]) -> str:
     """The line that shows a request of `later` to the server answered with a page (its
-    status, else the request as typed); "" when it is no such request or no page."""
+    status, else the line of the call that holds the request); "" when it is no such
+    request or no page."""
     if later.command is None:
         return ""
     told = port(server)
-    asked = [
-        index
+    urls = [
+        url
         for index, step in enumerate(later.steps)
-        if _requested_port(step) is not None
+        if (asked := _request(step)) is not None
         # seen to fail, it got no page; a pipe may hide its status (`curl … | head`)
         and later.outcomes[index] is not Outcome.FAILED
-        and _on_the_server(_requested_port(step) or "", told, others)
+        and _on_the_server(asked[0], told, others)
+        for url in asked[1:]
     ]
     output = own_output(later.output)
-    if not asked or not output.strip() or _NO_PAGE.search(output):
+    if not urls or not output.strip() or _NO_PAGE.search(output):
         return ""
     status = _STATUS.search(output)
     if status is not None:
         return result_line(status.group(0))
-    return result_line(later.command)
+    typed = next((line for line in later.command.splitlines() if urls[0] in line), "")
+    return result_line(typed or later.command)
 
 
-def _requested_port(step: Step) -> str | None:
-    """The port a request step asks on this machine ("" for the scheme's own port), None
-    when it is no request to this machine."""
+def _request(step: Step) -> tuple[str, str] | None:
+    """The port a request step asks on this machine ("" for the scheme's own) and the URL
+    as typed; None when it is no request to this machine."""
     words = step.command.words
     if not words or words[0] not in _REQUESTERS:
         return None
     for word, before in zip(words[1:], words, strict=False):
         url = _LOCAL_URL.match(word)
         if url is not None and before not in _NOT_THE_URL:
-            return url.group("port") or ""
+            return url.group("port") or "", word
     return None
 
 
