@@ -165,3 +165,4 @@ def test_a_last_line_starting_with_error_is_the_commands_unless_the_agent_framed
 def test_an_output_of_many_blank_or_framing_lines_is_read_to_its_end() -> None:
     assert own_output("\n" * 200_000 + "ok\n" + "\n" * 200_000) == "ok"
     assert own_output("Output:\n" * 100_000 + "ok") == "ok"
+    assert own_output("(Bash completed with no output)\n" + "\n" * 200_000 + "ok") == "ok"

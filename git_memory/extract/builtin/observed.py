@@ -155,14 +155,13 @@ def own_output(output: str) -> str:
         first += 1
     while last > first and blank(last - 1):
         last -= 1
-    kept = lines[first:last]
-    if kept[:1] and _NO_OUTPUT.match(kept[0]):
-        kept = kept[1:]
-        while kept and not kept[0].strip():
-            kept = kept[1:]
-    elif kept[:1] and kept[0].startswith(_OUTPUT_LABEL):
-        kept[0] = kept[0].removeprefix(_OUTPUT_LABEL)
-    return "\n".join(kept)
+    if first < last and _NO_OUTPUT.match(lines[first]):
+        first += 1
+        while first < last and blank(first):
+            first += 1
+    elif first < last and lines[first].startswith(_OUTPUT_LABEL):
+        lines[first] = lines[first].removeprefix(_OUTPUT_LABEL)
+    return "\n".join(lines[first:last])
 
 
 # What an agent writes in place of a command's output when it printed nothing.
