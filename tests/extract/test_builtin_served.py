@@ -236,3 +236,10 @@ def test_the_evidence_of_a_request_in_a_script_is_its_own_line() -> None:
     script = "sleep 3\ncurl -s http://localhost:3000/health\necho checked"
     (fact,) = _one_turn(_started("npm run dev"), _bash(script, '{"ok":true}\nchecked'))
     assert fact.quotes[-1].text == "curl -s http://localhost:3000/health"
+
+
+def test_a_request_is_known_by_its_programs_name_wherever_it_runs_from() -> None:
+    later = _bash("/usr/bin/curl -s http://127.0.0.1:4177/", "<html></html>")
+    assert _server_outcome(_started(), later) is Outcome.WORKED
+    windows = _bash("/c/Windows/System32/curl.exe -s http://127.0.0.1:4177/", "<html></html>")
+    assert _server_outcome(_started(), windows) is Outcome.WORKED

@@ -202,18 +202,37 @@ def test_a_type_error_fixed_in_the_code_is_no_trap_whatever_ran_the_build_next()
     )
 
 
-def test_a_finding_that_names_a_missing_dependency_still_tells_of_the_environment() -> None:
-    unresolved = (
-        "src/main.tsx(1,23): error TS2307: Cannot find module 'react' or its corresponding "
-        "type declarations.\n"
-    )
+@pytest.mark.parametrize(
+    ("command", "missing", "edited", "setup", "passed"),
+    [
+        (
+            "npm run build",
+            "src/main.tsx(1,23): error TS2307: Cannot find module 'react' or its corresponding "
+            "type declarations.",
+            "src/main.tsx",
+            "npm install",
+            "✓ built in 2.10s",
+        ),
+        (
+            "go build ./...",
+            "main.go:5:2: missing go.sum entry for module providing package github.com/a/b",
+            "main.go",
+            "go mod tidy",
+            "",
+        ),
+    ],
+)
+def test_a_finding_that_names_a_missing_dependency_still_tells_of_the_environment(
+    command: str, missing: str, edited: str, setup: str, passed: str
+) -> None:
+    """Fixed by a set-up step, it is a trap even with an edit in between."""
     (trap,) = _traps(
-        _bash("npm run build", unresolved, "failed"),
-        _write("src/main.tsx"),
-        _bash("npm install", "added 312 packages"),
-        _bash("npm run build", "✓ built in 2.10s"),
+        _bash(command, missing, "failed"),
+        _write(edited),
+        _bash(setup, ""),
+        _bash(command, passed),
     )
-    assert trap.content.endswith("unless `npm install` runs first.")
+    assert trap.content.endswith(f"unless `{setup}` runs first.")
 
 
 @pytest.mark.parametrize(
@@ -230,17 +249,6 @@ def test_a_finding_that_names_a_missing_dependency_still_tells_of_the_environmen
 )
 def test_what_the_environment_lacks_is_told_even_at_a_position(line: str) -> None:
     assert invocation_error(line)
-
-
-def test_a_missing_go_sum_entry_fixed_by_go_mod_tidy_is_a_trap_after_an_edit_too() -> None:
-    missing = "main.go:5:2: missing go.sum entry for module providing package github.com/a/b"
-    (trap,) = _traps(
-        _bash("go build ./...", missing, "failed"),
-        _write("main.go"),
-        _bash("go mod tidy", ""),
-        _bash("go build ./...", ""),
-    )
-    assert trap.content.endswith("unless `go mod tidy` runs first.")
 
 
 def test_a_script_the_session_added_to_package_json_was_missing_not_a_trap() -> None:

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from git_memory.command_line.line import Command, Step
 from git_memory.command_line.outcomes import printed_failures
+from git_memory.command_line.program import program_name
 from git_memory.command_line.reports_servers import RUN
 from git_memory.extract.builtin.observed import (
     Outcome,
@@ -37,7 +38,6 @@ CHECK_WINDOW = 8
 _REQUESTERS = frozenset(
     [
         "curl",
-        "curl.exe",
         "wget",
         "http",
         "https",
@@ -112,7 +112,6 @@ def waiting(call: Call) -> bool:
     stopped by the agent's timeout or an interruption, no failure in what it printed."""
     return (
         starts_a_server(call)
-        and call.command is not None
         and call.outcome is Outcome.UNKNOWN
         and not stopped(call.output)
         and not server_failed(own_output(call.output))
@@ -172,7 +171,7 @@ def _request(step: Step) -> tuple[str, str] | None:
     """The port a request step asks on this machine ("" for the scheme's own) and the URL
     as typed; None when it is no request to this machine."""
     words = step.command.words
-    if not words or words[0] not in _REQUESTERS:
+    if not words or program_name(words[0]) not in _REQUESTERS:
         return None
     for word, before in zip(words[1:], words, strict=False):
         url = _LOCAL_URL.match(word)
@@ -198,7 +197,7 @@ def _log_read(server: Call, later: Call) -> str | None:
     read = any(
         later.outcomes[index] is not Outcome.FAILED
         and step.command.words[:1]
-        and step.command.words[0] in _READERS
+        and program_name(step.command.words[0]) in _READERS
         and any(posixpath.normpath(word) in targets for word in step.command.words[1:])
         for index, step in enumerate(later.steps)
     )
