@@ -98,3 +98,32 @@ def test_a_sentence_typed_in_a_hurry_ends_before_a_lower_case_word() -> None:
     # A version or an abbreviation is no end of a sentence.
     assert sentences("Use v1.2 of it, e.g. the wheel") == ["Use v1.2 of it, e.g. the wheel"]
     assert [q for _, q in _rules(typed)] == ["recuerda siempre explicarme en español...."]
+
+
+def test_a_sentence_typed_in_lower_case_ends_at_its_full_stop() -> None:
+    # Typed as the argument of /speckit.constitution, every sentence a standing rule.
+    typed = (
+        "benimle türkçe konuşacaksın. kod hataları düzeltirken kesinlikle yapı bozulmayacak."
+        " her görev bitiminde git commit edilecek."
+    )
+    assert sentences(typed) == [
+        "benimle türkçe konuşacaksın.",
+        "kod hataları düzeltirken kesinlikle yapı bozulmayacak.",
+        "her görev bitiminde git commit edilecek.",
+    ]
+    assert [q for _, q in _rules(typed)] == sentences(typed)
+    assert sentences("한글로 답변해줘. 그리고 커밋 메시지는 영어로 써줘") == [
+        "한글로 답변해줘.",
+        "그리고 커밋 메시지는 영어로 써줘",
+    ]
+    # An abbreviation, a reason that follows, a lone word after a stray full stop: one sentence.
+    for whole in (
+        "use pnpm, etc. and never npm",
+        "run it from the root, cf. the docs",
+        "the pc wipes git files for security reasons. that is why I push with backup.bat",
+    ):
+        assert sentences(whole) == [whole]
+    assert sentences("and restore it using. restore.bat. I saw it work") == [
+        "and restore it using. restore.bat.",
+        "I saw it work",
+    ]

@@ -2,9 +2,10 @@
 read through the lexicon's table (`lexicon.py`). Such a rule is quoted as typed.
 
 A sentence ends at `.`, `!` or `?` before a capital of any alphabet (`¿¡` included), at
-`…`, `..`, `!` or `?` before any word, at `。！？` in Chinese, Japanese and Korean, and at a
-line's end. It states a rule when it is no question, no task at hand (a `one-off` cue) and
-no rule about nothing (a `not-a-rule` cue), and:
+`…`, `..`, `!` or `?` before any word, at a word's `.` before a word (typed in lower case:
+not after an abbreviation, before "that is why …" or before a word alone), at `。！？` in
+Chinese, Japanese and Korean, and at a line's end. It states a rule when it is no question,
+no task at hand (a `one-off` cue) and no rule about nothing (a `not-a-rule` cue), and:
 - in a language written in Latin or Cyrillic letters (Vietnamese and Turkish among them): it
   holds every time, forbids, prefers, names the language to work in, says what the team uses
   with a tool named (`usamos pnpm`, as "we use pnpm"), or corrects the agent's last action;
@@ -57,6 +58,13 @@ _SENTENCE = re.compile(
     rf"(?<=[.!?])\s+(?=[{_CAPITAL}])|(?<=[.!?])$|(?<=[。！？])\s*|\n+"
     # Typed in a hurry: "…", "...." or "!"/"?" end a sentence before a lower-case word too.
     r"|(?:(?<=\.\.)|(?<=[!?…]))\s+(?=[^\W\d_])"
+    # Typed in lower case: a word's full stop before a word, except after an abbreviation,
+    # before what gives its reason ("… for security reasons. that is why I push …") and
+    # before a word that is all of its sentence ("restore it using. restore.bat. I saw").
+    r"|(?<=[^\W\d_]\.)(?<!\b[A-Za-z]\.)(?<!\b[A-Za-z]{2}\.)(?<![Ee]tc\.)(?<!approx\.)"
+    r"(?<!incl\.)(?<!bzw\.)(?<!usw\.)(?<!ggf\.)(?<!evtl\.)(?<!inkl\.)\s+"
+    r"(?!(?:that(?:'s| is) why|this is why|because|so|which|hence|therefore|otherwise)\b)"
+    rf"(?!\S+(?:\s+[{_CAPITAL}]|\s*$))(?=[^\W\d_])"
 )
 _LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
 # A topic the sentence sets a convention for (`パッケージ管理は`, as for package management).
