@@ -216,7 +216,7 @@ def test_a_log_line_as_evidence_is_cut_and_plain() -> None:
     "line",
     [
         "npm run dev & sleep 5 && curl -s http://localhost:5173/ | head -5",
-        "npm run dev > dev.log 2>&1 & sleep 5; grep -i ready dev.log",
+        "npm run dev > dev.log 2>&1 & sleep 5; tail -n 20 dev.log",
     ],
 )
 def test_the_same_line_may_show_its_server_up(line: str) -> None:
@@ -243,3 +243,78 @@ def test_a_request_is_known_by_its_programs_name_wherever_it_runs_from() -> None
     assert _server_outcome(_started(), later) is Outcome.WORKED
     windows = _bash("/c/Windows/System32/curl.exe -s http://127.0.0.1:4177/", "<html></html>")
     assert _server_outcome(_started(), windows) is Outcome.WORKED
+
+
+@pytest.mark.parametrize(
+    ("request_line", "answer"),
+    [
+        ('curl -s http://localhost:5173 || echo "Server not responding"', "Server not responding"),
+        ("curl -s http://localhost:5173; echo done", "done"),
+        (
+            "if curl -s http://localhost:5173 >/dev/null; then echo running; else echo down; fi",
+            "down",
+        ),
+        ('curl -s http://localhost:5173; echo "exit: $?"', "<html></html>\nexit: 0"),
+        ("curl -s http://localhost:5173; node -e 'console.log(1)'", "<html></html>\n1"),
+    ],
+)
+def test_what_another_step_of_the_call_printed_is_no_answer(request_line: str, answer: str) -> None:
+    """Only what the request printed can be its page: an echo's own words are taken off, and
+    after any other step printing, only a status shows the answer."""
+    later = _bash(request_line, answer)
+    assert _server_outcome(_started("npm run dev"), later) is Outcome.UNKNOWN
+
+
+def test_an_echo_beside_an_answered_request_is_taken_off_it() -> None:
+    later = _bash("curl -s http://localhost:5173; echo done", "<html></html>\ndone")
+    assert _server_outcome(_started("npm run dev"), later) is Outcome.WORKED
+    status = _bash(f"{STATUS} || echo down", "200")
+    assert _server_outcome(_started("npm run dev"), status) is Outcome.WORKED
+
+
+def test_a_request_to_a_port_another_server_listens_on_is_about_that_one() -> None:
+    # uvicorn listens on 8000 when not told: that answer is its, not the web server's
+    api, web = _started("uvicorn main:app --reload"), _started("npm run dev")
+    health = _bash("curl -s localhost:8000/health", '{"ok":true}')
+    runs = list(session_runs([_turn("t", api, web, health)]))
+    assert [run.outcome for run in runs[:2]] == [Outcome.UNKNOWN, Outcome.UNKNOWN]
+    # in one line, the answer on 8000 is the server told 8000's, whichever the line's main is
+    both = "uvicorn api:app --port 8000 & npm run dev & sleep 5 && curl -s localhost:8000/h"
+    (run,) = session_runs([_turn("t", _bash(both, '{"ok":true}'))])
+    assert (run.main.text if run.main else "", run.outcome) == ("npm run dev", Outcome.UNKNOWN)
+    swapped = "npm run dev & uvicorn api:app --port 8000 & sleep 5 && curl -s localhost:8000/h"
+    (run,) = session_runs([_turn("t", _bash(swapped, '{"ok":true}'))])
+    assert run.main is not None
+    assert run.main.text == "uvicorn api:app --port 8000"
+    assert run.outcome is Outcome.WORKED
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        "grep -i ready dev.log",  # a filter cannot show that no error followed
+        "Select-String -Path dev.log -Pattern ready",
+        "tail -5 dev.log; cat old.log",  # what came from which file cannot be told
+    ],
+)
+def test_a_read_that_shows_part_of_the_log_shows_nothing(reader: str) -> None:
+    started = _bash("npm run dev > dev.log 2>&1 &", "")
+    assert _server_outcome(started, _bash(reader, VITE_UP)) is Outcome.UNKNOWN
+
+
+def test_a_filtered_read_that_shows_a_failure_ends_the_search() -> None:
+    started = _bash("npm run dev > dev.log 2>&1 &", "")
+    failed = _bash("grep -i error dev.log", "Error: Cannot find module 'vite'")
+    assert _server_outcome(started, failed, _bash(STATUS, "200")) is Outcome.UNKNOWN
+
+
+def test_an_answer_of_many_blank_lines_is_read_to_its_end() -> None:
+    later = _bash("curl -s http://localhost:5173/", "<html>" + "\n" * 20_000 + "</html>")
+    assert _server_outcome(_started("npm run dev"), later) is Outcome.WORKED
+    spaced = _bash("curl -s http://localhost:5173/", "<html>" + " \n" * 20_000 + "500")
+    assert _server_outcome(_started("npm run dev"), spaced) is Outcome.UNKNOWN
+
+
+def test_a_powershell_request_is_known_in_any_case() -> None:
+    later = _bash("invoke-webrequest http://localhost:5173 -UseBasicParsing", "StatusCode : 200")
+    assert _server_outcome(_started("npm run dev"), later) is Outcome.WORKED

@@ -135,12 +135,13 @@ def _shown_up(runs: list[Run]) -> list[Run]:
     """The runs, each server left running taking the result a later call showed
     (`served.py`): worked, with that call's line as evidence."""
     found = list(runs)
-    # the ports the session's servers were told: a request to one is about that server
-    ports = {i: served.port(run) for i, run in enumerate(found) if served.starts_a_server(run)}
+    # the ports the session's servers listen on: a request to one is about that server
+    ports = {i: served.listening(run) for i, run in enumerate(found)}
     for index, run in enumerate(found):
         if not served.waiting(run):
             continue
-        others = {port for i, port in ports.items() if port and i != index}
+        others = {port for i, told in ports.items() if i != index for port in told}
+        others |= served.listening(run, besides=run.main)
         for later in [run, *found[index + 1 : index + 1 + served.CHECK_WINDOW]]:
             if later is not run and served.starts_a_server(later):
                 break  # what follows is about that server

@@ -9,8 +9,11 @@ so the command that starts the application worked (`observed.up`, applied by
 `runs.session_runs`); the line that showed it is its evidence. The same line may check it
 (`npm run dev & sleep 5 && curl …`), or one of the next calls up to the next server started.
 A request to another port than the one the server was told to use (`--port 3000`,
-`PORT=3000`), an answer that is an error (`000`, `HTTP/1.1 500`, "Connection refused", an
-error page) or a log with an error after its "up" line shows nothing.
+`PORT=3000`) or to one another server listens on (told, or its program's default: uvicorn's
+8000), an answer that is an error (`000`, `HTTP/1.1 500`, "Connection refused", an error
+page), an answer another step of the call may have printed (`|| echo "not responding"`), a
+log with an error after its "up" line, and a filtered read of the log (`grep ready dev.log`
+cannot show that no error followed) show nothing.
 """
 
 from __future__ import annotations
@@ -35,26 +38,28 @@ from git_memory.extract.builtin.renderers import result_line
 
 # How many calls after the server's start can show it up.
 CHECK_WINDOW = 8
+# Programs by their names in lower case (PowerShell's cmdlets are typed in any case).
 _REQUESTERS = frozenset(
-    [
-        "curl",
-        "wget",
-        "http",
-        "https",
-        "xh",
-        "Invoke-WebRequest",
-        "iwr",
-        "Invoke-RestMethod",
-        "irm",
-    ]
+    ["curl", "wget", "http", "https", "xh", "invoke-webrequest", "iwr", "invoke-restmethod", "irm"]
 )
-# Calls that show a file's lines (a log's "up" line among them).
-_READERS = frozenset(
-    [
-        *("cat", "tail", "head", "less", "more", "grep", "rg"),
-        *("type", "Get-Content", "gc", "Select-String", "sls"),
-    ]
-)
+# Calls that show a file's lines, all of them or its ends (a log's "up" line among them).
+_READERS = frozenset(["cat", "tail", "head", "less", "more", "type", "get-content", "gc"])
+# Calls that show only the lines matching a pattern: a failure among them, never its absence.
+_FILTERS = frozenset(["grep", "egrep", "rg", "select-string", "sls"])
+# Steps that print nothing of their own around a request or a read.
+_QUIET = frozenset(["sleep", "start-sleep", "wait", "cd", "set-location", "true"])
+# Steps that print their own words (`echo checked`): taken off what a request printed.
+_ECHOES = frozenset(["echo", "write-host", "write-output"])
+# The port a server listens on when not told, by its program: what another server's
+# request may be about.
+_DEFAULT_PORTS = {
+    **dict.fromkeys(["uvicorn", "gunicorn", "manage.py", "mkdocs", "artisan"], "8000"),
+    **dict.fromkeys(["http.server", "gatsby"], "8000"),
+    **dict.fromkeys(["next", "nuxt", "nuxi", "rails", "docusaurus", "remix"], "3000"),
+    **dict.fromkeys(["webpack-dev-server", "eleventy"], "8080"),
+    **{"vite": "5173", "flask": "5000", "ng": "4200", "hugo": "1313", "astro": "4321"},
+    **{"streamlit": "8501", "jekyll": "4000", "storybook": "6006", "parcel": "1234"},
+}
 # A URL of this machine, and its port.
 _LOCAL_URL = re.compile(
     r"^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::(?P<port>\d+))?(?:[/?#]|$)"
@@ -69,9 +74,10 @@ _HOST_PORT = re.compile(r"^(?:[\w.-]+|\[::1?\]):(\d{2,5})$")
 # A status the answer shows: HTTP's status line (`curl -i`: `HTTP/1.1 200 OK`, `curl -v`:
 # `< HTTP/2 500`) or a code printed alone or labelled (`-w "%{http_code}"`: `200`,
 # `HTTP Status: 404`, `500 - Server is running`).
+# Each part reads within one line, so a long answer costs its length.
 _STATUS = re.compile(
-    r"(?im)^[<\s]*HTTP/[\d.]+ (\d{3})\b.*$"
-    r"|^\s*(?:[\w ]*\b(?:status|code)\w*\s*[:=]\s*)?(\d{3})(?![\w.:/]).*$"
+    r"(?im)^[< \t]*HTTP/[\d.]+ (\d{3})\b.*$"
+    r"|^[ \t]*(?:[\w ]{0,40}?\b(?:status|code)\w*[ \t]*[:=][ \t]*)?(\d{3})(?![\w.:/]).*$"
 )
 # An answer that is no page: curl's `000` (nothing answered), a 4xx or 5xx status anywhere,
 # the client's own failure, an error page.
@@ -120,9 +126,23 @@ def waiting(call: Call) -> bool:
 
 def port(server: Call) -> str | None:
     """The port the server was told to listen on, when its command says."""
-    if server.main is None:
-        return None
-    words = [*server.main.env, *server.main.words]
+    return None if server.main is None else _told(server.main)
+
+
+def listening(call: Call, *, besides: Command | None = None) -> set[str]:
+    """The ports the servers a call starts listen on (told, else their program's default),
+    but for the server of command `besides`."""
+    return {
+        found
+        for step in call.steps
+        if step.command.kind == RUN and step.command is not besides
+        for found in [_told(step.command) or _default_port(step.command)]
+        if found
+    }
+
+
+def _told(command: Command) -> str | None:
+    words = [*command.env, *command.words]
     for word, following in zip(words, [*words[1:], ""], strict=True):
         if word in _PORT_OPTION and following.isdigit():
             return following
@@ -130,6 +150,15 @@ def port(server: Call) -> str | None:
         if value is not None:
             return next(group for group in value.groups() if group)
     return None
+
+
+def _default_port(command: Command) -> str | None:
+    program = command.program or command.words
+    return _DEFAULT_PORTS.get(_named(program[0])) if program else None
+
+
+def _named(word: str) -> str:
+    return program_name(word).lower()
 
 
 def showing(server: Call, later: Call, others: Collection[str] = ()) -> str | None:
@@ -163,15 +192,36 @@ def _request_answered(server: Call, later: Call, others: Collection[str]) -> str
     status = _STATUS.search(output)
     if status is not None:
         return result_line(status.group(0))
+    if not _answer(later, output).strip():
+        return ""
     typed = next((line for line in later.command.splitlines() if urls[0] in line), "")
     return result_line(typed or later.command)
+
+
+def _answer(call: Call, output: str) -> str:
+    """What the call's requests printed: its output without what its other steps printed
+    (an `echo` of its own words); "" when another step printed what cannot be told apart
+    (`echo "exit: $?"`, any other program)."""
+    lines = output.splitlines()
+    for step in call.steps:
+        words = step.command.words
+        name = _named(words[0]) if words else ""
+        if name in _QUIET or step.command.kind == RUN or _request(step) is not None:
+            continue
+        if name not in _ECHOES or any("$" in word or "`" in word for word in words[1:]):
+            return ""
+        said = " ".join(word for word in words[1:] if not word.startswith("-"))
+        at = next((i for i, line in enumerate(lines) if line.strip() == said.strip()), None)
+        if at is not None:
+            del lines[at]
+    return "\n".join(lines)
 
 
 def _request(step: Step) -> tuple[str, str] | None:
     """The port a request step asks on this machine ("" for the scheme's own) and the URL
     as typed; None when it is no request to this machine."""
     words = step.command.words
-    if not words or program_name(words[0]) not in _REQUESTERS:
+    if not words or _named(words[0]) not in _REQUESTERS:
         return None
     for word, before in zip(words[1:], words, strict=False):
         url = _LOCAL_URL.match(word)
@@ -185,8 +235,9 @@ def _on_the_server(asked: str, told: str | None, others: Collection[str]) -> boo
 
 
 def _log_read(server: Call, later: Call) -> str | None:
-    """The server's "up" line, when `later` read the file the server's output went to and
-    it shows the server up with no error after; None when that file shows a failure."""
+    """The server's "up" line, when `later` read the whole file the server's output went to
+    (or its ends), and nothing else, and it shows the server up with no error after; None
+    when what it read of that file shows a failure."""
     if later.command is None or server.command is None:
         return ""
     targets = {
@@ -197,7 +248,7 @@ def _log_read(server: Call, later: Call) -> str | None:
     read = any(
         later.outcomes[index] is not Outcome.FAILED
         and step.command.words[:1]
-        and program_name(step.command.words[0]) in _READERS
+        and _named(step.command.words[0]) in _READERS | _FILTERS
         and any(posixpath.normpath(word) in targets for word in step.command.words[1:])
         for index, step in enumerate(later.steps)
     )
@@ -206,7 +257,20 @@ def _log_read(server: Call, later: Call) -> str | None:
     output = own_output(later.output)
     if printed_failures(output) or server_failed(output):
         return None
-    if not server_up(output):
+    if not all(_quiet_or_reading(step, targets) for step in later.steps) or not server_up(output):
         return ""
     lines = [line for line in reversed(output.splitlines()) if line.strip()]
     return result_line(next(line for line in lines if server_up(line)))
+
+
+def _quiet_or_reading(step: Step, targets: Collection[str]) -> bool:
+    """A step that prints nothing of its own, starts the server, or shows all of the
+    server's file (or its ends) and no other file."""
+    words = step.command.words
+    name = _named(words[0]) if words else ""
+    if name in _QUIET or step.command.kind == RUN:
+        return True
+    return name in _READERS and all(
+        word.startswith("-") or word.isdigit() or posixpath.normpath(word) in targets
+        for word in words[1:]
+    )
