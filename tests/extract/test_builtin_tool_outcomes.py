@@ -151,8 +151,14 @@ def test_a_last_line_starting_with_error_is_the_commands_unless_the_agent_framed
         "Process Group PGID: 4242"
     )
     assert own_output(gemini) == "Server listening on port 3000"
-    spawn_failed = "Command: npm start\nOutput: (empty)\nError: spawn EACCES\nExit Code: 1"
+    spawn_failed = gemini.replace("Server listening on port 3000", "(empty)").replace(
+        "Error: (none)", "Error: spawn EACCES"
+    )
     assert own_output(spawn_failed) == ""
+    # Its newer trailer (`Exit Code:`, `Process Group PGID:`) has no `Error: ` line: one
+    # above it is the command's own
+    newer = "Output: > vite\nError: listen EADDRINUSE: :::5173\nExit Code: 1\nProcess Group PGID: 7"
+    assert own_output(newer) == "> vite\nError: listen EADDRINUSE: :::5173"
     # Gemini CLI writes one `Error: ` line: a command's own "Error: …" above it stays
     unreachable = "Error: P1001 can't reach the database"
     own_error = gemini.replace("Error: (none)", f"{unreachable}\nError: (none)")

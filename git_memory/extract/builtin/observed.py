@@ -90,6 +90,7 @@ _AGENT_TRAILER = re.compile(
     r"^(?:Process Group PGID|Background PIDs|Signal|Exit Code|Error): "
     r"|^<(?:command with id: \w+ )?exited with exit code -?\d+>\s*$"
 )
+_OLDER_GEMINI_TRAILER = ("Signal: ", "Background PIDs: ")
 # Lines an agent puts before a command's own output (Gemini CLI and Qwen Code: `Command:`,
 # `Directory:`; Codex: `Exit code: 0`, `Wall time: …`, `Chunk ID: …`, `Process exited with
 # code 0`, `Original token count: …`, `Total output lines: …`, then `Output:`; Claude Code:
@@ -134,7 +135,10 @@ def own_output(output: str) -> str:
     def blank(index: int) -> bool:
         return not lines[index].strip()
 
-    framed = False  # Gemini CLI's trailer was taken off: the `Error: ` line above is its own
+    # Gemini CLI's older trailer was taken off (its `Signal:`, `Background PIDs:`): the
+    # `Error: ` line above is its own. The newer one (`Exit Code:`, `Process Group PGID:`)
+    # and Copilot CLI's `<exited …>` have none, so an `Error: ` above them is the command's.
+    framed = False
     while last > first:
         line = lines[last - 1]
         if blank(last - 1):
@@ -147,7 +151,7 @@ def own_output(output: str) -> str:
             last -= 1
             break  # Gemini CLI writes one `Error: ` line: what is above it is the command's
         else:
-            framed = framed or not line.startswith("<")  # Copilot CLI's `<exited …>` is not
+            framed = framed or line.startswith(_OLDER_GEMINI_TRAILER)
             last -= 1
     while first < last and (
         blank(first) or _AGENT_HEADER.match(lines[first]) or STARTUP.match(lines[first])
