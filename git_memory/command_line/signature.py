@@ -53,7 +53,7 @@ INVOCATION = re.compile(
     r"|connection refused|ECONNREFUSED|is not running|cannot connect|did you mean|^usage:"
     r"|no (rule|target) to make|EADDRINUSE|address already in use|missing go\.sum entry"
     r"|does not exist|unapplied migration|(?<![.\w])requires? (python|node|rust|go)\b"
-    r"|couldn'?t find"
+    r"|couldn'?t find|cannot find package|can'?t find crate|no required module provides package"
 )
 # A check's finding in the code, at a position: `a.ts(3,1): error TS2339: …`, `a.py:3:1: E501
 # …`, ESLint's `157:10  error …`, Rust's `--> src/main.rs:3:5`.
@@ -67,7 +67,8 @@ FINDING = re.compile(
 _MISSING_DEPENDENCY = re.compile(
     r"Cannot find module|No module named|ModuleNotFoundError"
     r"|fatal error: .*(?:No such file or directory|file not found)|missing go\.sum entry"
-    r"|cannot find package|can't find crate|Definition for rule .* was not found"
+    r"|cannot find package|can'?t find crate|no required module provides package"
+    r"|Definition for rule .* was not found"
 )
 # A sandbox or offline machine refusing the network or a path: not what a teammate meets.
 ENVIRONMENT = re.compile(

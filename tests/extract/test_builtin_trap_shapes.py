@@ -242,6 +242,9 @@ def test_a_finding_that_names_a_missing_dependency_still_tells_of_the_environmen
         "main.c:1:10: fatal error: 'SDL2/SDL.h' file not found",
         "      src/_x.c:15:10: fatal error: Python.h: No such file or directory",
         "main.go:5:2: missing go.sum entry for module providing package github.com/a/b",
+        'main.go:4:2: cannot find package "github.com/a/b" in any of:',
+        "main.go:4:2: no required module provides package github.com/a/b; to add it:",
+        "error[E0463]: can't find crate for `serde`\n --> src/main.rs:1:1",
         # a time of day is no position in a file
         "2024-01-01T12:30:45: PM2 error: Error: spawn node ENOENT",
         "12:30:45: could not connect to server: Connection refused",
