@@ -120,6 +120,11 @@ def test_a_sentence_typed_in_lower_case_ends_at_its_full_stop() -> None:
     for whole in (
         "use pnpm, etc. and never npm",
         "run it from the root, cf. the docs",
+        "never push to main directly, esp. on fridays",
+        "always lint first, resp. format, vgl. the guide",
+        "Acme Inc. team uses pnpm",
+        "всегда пиши тесты, т.е. для каждой новой функции, см. выше",
+        "use `foo.bar. baz` always",
         "the pc wipes git files for security reasons. that is why I push with backup.bat",
     ):
         assert sentences(whole) == [whole]

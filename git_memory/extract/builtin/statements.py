@@ -54,6 +54,20 @@ MAX_RULE_CHARS = 300
 MAX_CJK_RULE_CHARS = 160
 MIN_RULE_WORDS = 3
 _CAPITAL = "A-Z`\"'(¿¡À-ÖØ-ÞА-ЯЁ"
+# Letters of the alphabets whose short words before a full stop are abbreviations (`e.g.`,
+# `vs.`, `т.е.`, `см.`), not those of Korean, where `해줘.` ends a sentence.
+_ALPHABETIC = "A-Za-zÀ-ɏͰ-ϿЀ-ӿ"
+# Longer abbreviations typed in lower case, in the languages the lexicon reads.
+ABBREVIATIONS = (
+    *("etc", "esp", "resp", "approx", "incl", "excl", "max", "min", "inc", "ltd", "dept"),
+    *("misc", "env", "ref", "refs", "fig", "vol", "obs", "aprox", "ecc", "pág"),
+    *("bzw", "usw", "ggf", "evtl", "inkl", "vgl", "bspw", "bzgl", "sog"),
+    *("örn", "bkz", "tzn", "itd", "напр", "стр"),
+)
+_NOT_AFTER_AN_ABBREVIATION = "".join(
+    f"(?<!\\b{re.escape(word)}\\.)(?<!\\b{re.escape(word.capitalize())}\\.)"
+    for word in ABBREVIATIONS
+)
 _SENTENCE = re.compile(
     rf"(?<=[.!?])\s+(?=[{_CAPITAL}])|(?<=[.!?])$|(?<=[。！？])\s*|\n+"
     # Typed in a hurry: "…", "...." or "!"/"?" end a sentence before a lower-case word too.
@@ -61,11 +75,13 @@ _SENTENCE = re.compile(
     # Typed in lower case: a word's full stop before a word, except after an abbreviation,
     # before what gives its reason ("… for security reasons. that is why I push …") and
     # before a word that is all of its sentence ("restore it using. restore.bat. I saw").
-    r"|(?<=[^\W\d_]\.)(?<!\b[A-Za-z]\.)(?<!\b[A-Za-z]{2}\.)(?<![Ee]tc\.)(?<!approx\.)"
-    r"(?<!incl\.)(?<!bzw\.)(?<!usw\.)(?<!ggf\.)(?<!evtl\.)(?<!inkl\.)\s+"
-    r"(?!(?:that(?:'s| is) why|this is why|because|so|which|hence|therefore|otherwise)\b)"
+    rf"|(?<=[^\W\d_]\.)(?<!\b[{_ALPHABETIC}]\.)(?<!\b[{_ALPHABETIC}]{{2}}\.)"
+    + _NOT_AFTER_AN_ABBREVIATION
+    + r"\s+(?!(?:that(?:'s| is) why|this is why|because|so|which|hence|therefore|otherwise)\b)"
     rf"(?!\S+(?:\s+[{_CAPITAL}]|\s*$))(?=[^\W\d_])"
 )
+# Code quoted in a sentence (`foo.bar. baz`): no sentence ends inside it.
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
 _LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
 # A topic the sentence sets a convention for (`パッケージ管理は`, as for package management).
 _TOPIC = re.compile(r"[\u30a0-\u30ff\u3400-\u9fffA-Za-z0-9]は(?![\u3040-\u309f])")
@@ -75,8 +91,19 @@ _STATES = frozenset([STANDING, PROHIBITION, PREFERENCE, LANGUAGE])
 
 def sentences(line: str) -> list[str]:
     """The sentences of one line of a message, list markers left out."""
-    parts = _SENTENCE.split(_LIST_ITEM.sub("", line.strip()))
-    return [part.strip() for part in parts if part and part.strip()]
+    text = _LIST_ITEM.sub("", line.strip())
+    code = [span.span() for span in _CODE_SPAN.finditer(text)]
+    parts: list[str] = []
+    start = at = 0  # where the sentence starts; the first code span not before the end
+    for end in _SENTENCE.finditer(text):
+        while at < len(code) and code[at][1] <= end.start():
+            at += 1
+        if at < len(code) and code[at][0] < end.start():
+            continue  # inside quoted code
+        parts.append(text[start : end.start()])
+        start = end.end()
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
 
 
 def stating_forms(sentence: str) -> tuple[frozenset[str], set[str]] | None:
