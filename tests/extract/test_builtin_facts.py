@@ -679,11 +679,19 @@ def test_stop_doing_something_and_there_should_be_no_x_are_rules() -> None:
             "Stop creating new markdown files for every change."
         ),
         "There shouldn't be any pane labels.": "There shouldn't be any pane labels.",
+        "stop using npm in this repo": "Stop using npm in this repo.",
+        "use pnpm not npm": "Use pnpm not npm.",
     }
     for text, content in said.items():
         (fact,) = rule_facts([_turn("t1", user=text)])
         assert fact.content == content
-    for text in ("Stop being lazy.", "Stop, wait for me.", "There should be a button here."):
+    for text in (
+        "Stop being lazy.",
+        "Stop, wait for me.",
+        "There should be a button here.",
+        "stop using it",
+        "use the new api not the old one",
+    ):
         assert rule_facts([_turn("t1", user=text)]) == [], text
 
 

@@ -2,7 +2,8 @@
 
 Forms: "always …", "never …", "don't …"/"do not …" about the project's engineering (using,
 installing or committing something, a tool, a path, its files, tests or dependencies: "don't
-show the banner" is the task at hand), "use X instead of Y", "prefer X over Y", "X, not Y",
+show the banner" is the task at hand), "use X instead of Y", "prefer X over Y", "X, not Y"
+("use pnpm not npm" typed without the comma), "stop using X",
 "from now on …", "remember: …", "we use …", "this project uses …", "stick to …", "make sure to
 always …", "all X should …", instructions for every time ("before pushing, run …", "commit
 after each task", "you should run the tests before committing"), a wish for every time ("I want
@@ -110,7 +111,8 @@ _RULE_START = re.compile(
     r"(?:this|our) (?:project|repo|repository|codebase) (?:uses?|is built with|runs on)|"
     r"stick (?:to|with)|"
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
-    r"stop (?:trying to \w+|(?!being\b)\w{3,}ing\b)|let'?s (?:always|never)|"
+    r"stop (?:trying to \w+|using\s+(?!(?:it|this|that|them|these|those)\b)|"
+    r"(?!being\b)\w{3,}ing\b)|let'?s (?:always|never)|"
     r"there (?:should(?:n'?t| not| never)|must(?:n'?t| not| never)) be\b|"
     # "The plan must include …": what one thing of the task must be, unless for every time.
     r"(?:the|this|that) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,4} (?:must|should) (?:always|never)|"
@@ -531,8 +533,11 @@ def _content_words(text: str) -> set[str]:
 
 
 def _is_x_not_y(body: str) -> bool:
-    """ "X, not Y" / "X, never Y" about tools: an imperative or code on both sides."""
-    match = re.search(r"^(.+?),\s+(?:not|never)\s+(.+)$", body)
+    """ "X, not Y" / "X, never Y" about tools: an imperative or code on both sides; typed
+    without the comma, Y is one word ("use pnpm not npm")."""
+    match = re.search(r"^(.+?),\s+(?:not|never)\s+(.+)$", body) or re.search(
+        r"^(\S+(?:\s+\S+){1,3}?)\s+(?:not|never)\s+([\w`.@/-]+)[.!]?$", body
+    )
     if not match:
         return False
     imperative = re.match(r"(?i)^(use|run|call|prefer|import|install|target|pin|put|keep)\b", body)
