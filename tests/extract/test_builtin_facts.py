@@ -350,6 +350,11 @@ RULES = [
     ("Please use pnpm for this project.", "Use pnpm for this project."),
     ("No more console.log in the code.", "No more console.log in the code."),
     ("We're using Postgres, not MySQL.", "We're using Postgres, not MySQL."),
+    # Permission asked every time, and the condition typed without its comma.
+    ("ask me before adding dependencies", "Ask me before adding dependencies."),
+    ("Check with me before deleting files.", "Check with me before deleting files."),
+    ("only commit when I ask", "Only commit when I ask."),
+    ("before committing run the tests", "Before committing run the tests."),
     # A prohibition of the project's engineering: its files, paths, dependencies, commits.
     ("Don't touch src/legacy/ at all.", "Don't touch src/legacy/ at all."),
     (

@@ -109,7 +109,7 @@ _RULE_START = re.compile(
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
     r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
     r"(?:this|our) (?:project|repo|repository|codebase) (?:uses?|is built with|runs on)|"
-    r"stick (?:to|with)|"
+    r"stick (?:to|with)|only (?:\w+ ){1,3}?(?:when|if|once|after) i (?:ask|tell|say|approve)|"
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
     r"stop (?:trying to \w+|using\s+(?!(?:it|this|that|them|these|those)\b)|"
     r"(?!being\b)\w{3,}ing\b)|let'?s (?:always|never)|"
@@ -132,7 +132,8 @@ _CORRECTION = re.compile(
 _INSTEAD = re.compile(r"^(?:use|run|call|try)\b.+\binstead\b(?!\s+of)", re.IGNORECASE)
 _STANDING = re.compile(
     r"(?i)\b(?:before (?:you )?(?:commit|push|merg|open|send|releas|deploy|tag|mak|start"
-    r"|chang|edit|implement)\w*|before (?:you )?(?:do|make|change) any\b"
+    r"|chang|edit|implement|add|install|delet|remov|upgrad|bump)\w*"
+    r"|before (?:you )?(?:do|make|change) any\b"
     r"|whenever|every time|each time|after (?:each|every|any)|any time you|for everything"
     r"|everywhere|at all times)\b"
 )
@@ -512,6 +513,8 @@ def _standing_imperative(body: str) -> bool:
     clause = re.sub(
         r"(?i)^(?:before|after|whenever|every time|each time|any time)[^,]*,\s*", "", body
     )
+    # "before committing run the tests": the clause typed without its comma
+    clause = re.sub(r"(?i)^(?:before|after) (?:you )?\w+ (?:always )?", "", clause)
     return bool(_IMPERATIVE.match(_ADDRESSED.sub("", clause)))
 
 
