@@ -230,7 +230,7 @@ CORRECTIONS = [
     ("You forgot again to run the linter.", None),
     ("ya te dije que uses pnpm para todo el proyecto", None),
     ("你又忘了把改动写进 CHANGELOG 了", None),  # you forgot again (zh)
-    ("我之前说过，不要动迁移文件", None),  # I said before (zh)
+    ("我之前说过要先跑测试", None),  # I said before (zh)
     ("你沒有更新文件說明", None),  # you did not update (zh, Traditional characters)
     ("前にも言ったよね、テストを書いてからコミットして。", None),  # I said it before (ja)
     ("また変更履歴の更新を忘れてる", None),  # you forgot again (ja)
@@ -289,6 +289,18 @@ MORE_TYPED = [
     "Luôn trả lời bằng tiếng Việt",  # always, in Vietnamese (vi)
     "Đừng bao giờ commit file .env",  # never (vi)
     "Từ giờ hãy viết test cho mọi hàm mới",  # from now on (vi)
+    # how a step is forbidden, a tool the project's part goes through, after and before a
+    # change (zh), as English "don't ever …", "tests use pytest", "after each change …"
+    "别动 src/legacy 下面的文件",  # don't touch
+    "不要 push，我来 push",  # the English verb typed as is
+    "不要自动提交",  # not on its own
+    "避免使用 any 类型",  # avoid using
+    "测试用 pytest",  # tests go through pytest
+    "我们的后端是 fastapi",  # our backend is
+    "优先使用 pnpm",  # a tool preferred
+    "改完代码要跑测试",  # after changing the code
+    "修改前先备份配置",  # before modifying, first
+    "我之前说过，不要动迁移文件",  # a prohibition, whether or not it corrects an action
 ]
 
 
@@ -304,6 +316,11 @@ MORE_NOT_RULES = [
     "Tại sao test bị lỗi?",  # a question (vi)
     "chạy vẫn không được",  # "still does not work" (vi): no prohibition
     "절대 경로로 바꿔 주세요",  # an absolute path (ko): no "never"
+    "不要动它",  # don't touch it: about nothing (zh)
+    "我们的后端是通过URL的hash值传递信息",  # how the backend works, no tool (zh)
+    "测试用例写好了吗",  # a question (zh)
+    "我改完了，你看看",  # an account of the task (zh)
+    "优先使用缓存的数据",  # what the feature does, no tool (zh)
 ]
 
 

@@ -16,10 +16,10 @@ A cue names the *form* of what a sentence does:
   tool (`uvを利用し`); a request is a rule when it adopts a tool or holds every time;
 - `convention` (Chinese): for all, uniformly, by default: what makes the adoption of a tool
   the project's (`统一使用 pnpm`) rather than a step of the task (`请使用pnpm安装依赖`);
-- `team`: the team or the project uses something (`我们用 pnpm`, `usamos pnpm`, `wir
-  verwenden pnpm`, `мы используем pnpm`): with a tool named, what the project is built
-  with, as English "we use pnpm" is (Japanese and Korean say it with a topic and a verb of
-  adopting);
+- `team`: the team, the project or a part of its engineering uses something (`我们用 pnpm`,
+  `测试用 pytest`, `usamos pnpm`, `wir verwenden pnpm`, `мы используем pnpm`): with a tool
+  named, what the project is built with, as English "we use pnpm" is (Japanese and Korean
+  say it with a topic and a verb of adopting);
 - `obligation` and `subject` (Chinese): a normative modal (must, should, may only) and a
   subject that belongs to the project's engineering (its code, tests, commits, comments,
   documentation, dependencies, branches), first in the sentence: together a convention

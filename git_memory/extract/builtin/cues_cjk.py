@@ -83,6 +83,24 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
+        HENCEFORTH,
+        # after each change of the code, a step asked for ("修改完代码后，记得提交")
+        r"(?:改|修改|[写寫]|做|[开開][发發]|完成)完(?:代[码碼]|功能)?(?:之?[后後]|以[后後])?"
+        r"[，,]?\s{0,2}(?:要|都要|[记記]得|必[须須]|[务務]必|[请請])",
+        # the contributing guide of a public repository
+        "修改完代码后，记得提交和推送到 GitHub。",
+    ),
+    Cue(
+        "zh",
+        STANDING,
+        # before a change, a step first ("修改前先读对应文件")
+        r"(?:修改|改[动動]|[删刪]除|[动動]手|[写寫]代[码碼]|重构|重構)前[，,]?\s{0,2}"
+        r"(?:先|要|[请請]|都|必[须須]|[务務]必)",
+        # the skill file of a public repository
+        "修改前先读对应文件了解既有写法，保持风格一致。",
+    ),
+    Cue(
+        "zh",
         DIRECTIVE,
         r"[请請]|不要|[别別]再|必[须須]|[务務]必|不得|[记記]得|[应應](?:[该該]|[当當])"
         r"|我(?:更|比较|比較)?(?:喜欢|喜歡|倾向于|傾向於|偏好)"
@@ -98,10 +116,41 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
+        TEAM,
+        # what the team's or the project's part is built with (a tool named makes it one)
+        r"^(?:我们|我們|本?项目|本?項目)的[^，。,；;\s]{1,6}?(?:是|用的是|使用的是)",
+        # a design document of a public repository
+        "我们的后端是 FastAPI（全异步），httpx 是它的标配 HTTP 客户端。",
+    ),
+    Cue(
+        "zh",
+        TEAM,
+        # a part of the project's engineering and the tool it goes through: "测试用 pytest"
+        r"^(?:测试|測試|单元测试|單元測試|依[赖賴]|包管理|构建|構建|打包|格式化|代[码碼]风格|代碼風格"
+        r"|lint|类型检查|類型檢查)(?:都|统一|統一|一律)?(?:用|使用|采用|採用|通过|通過)",
+        # the development guide of a public repository
+        "测试使用 Pytest；请在 `./backend/tests/` 中修改或新增测试。",
+    ),
+    Cue(
+        "zh",
         PROHIBITION,
         r"禁止|[严嚴]禁|不[许許]|不准|切勿|千[万萬](?:不要|[别別])"
         r"|(?:不要|[别別]|不能|不可以)(?:再)?(?:使用|用|修改|改[动動]|[删刪]除|提交|推送|引入|安[装裝]|添加)",
         "禁止使用轮询方式同步数据，MUST 使用 WebSocket 或微信云开发实时数据监听；",
+    ),
+    Cue(
+        "zh",
+        PROHIBITION,
+        # a step of the project's engineering forbidden with how it is done (on its own,
+        # casually), in Chinese or with the English verb typed as is; "avoid using"
+        r"(?:不要|[别別]|不能|不可以)(?:再)?\s?(?:自[动動]|随便|隨便|擅自|私自|直接|自己|主[动動])?"
+        r"\s?(?:[动動碰](?=\s?[^\s它了吧啊。！，,])|[创創]建|新建|生成|[写寫]死|合[并併]|部署"
+        r"|push|commit|merge|install|rebase|deploy)"
+        r"|(?:不要|[别別]|不能|不可以)(?:再)?\s?(?:自[动動]|随便|隨便|擅自|私自|直接|自己|主[动動])"
+        r"(?:使用|用|修改|改|[删刪]除|提交|推送|引入|安[装裝]|添加)"
+        r"|避免(?:使用|用|引入|直接)",
+        # an agent file of a public repository (AGENTS.md)
+        "不要自动提交；只有用户明确要求提交时才执行 `git add` 和 `git commit`。",
     ),
     Cue(
         "zh",

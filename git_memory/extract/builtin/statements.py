@@ -18,8 +18,9 @@ no task at hand (a `one-off` cue) and no rule about nothing (a `not-a-rule` cue)
   adopts a tool (`uvを利用し`, `统一使用 pnpm`): in
   Japanese and Korean by the topic it sets a convention for (`パッケージ管理は`) or by the
   tool's name, in Chinese (no topic particle) when it holds for all of the project (`统一`,
-  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`); says what the team
-  or the project uses, a tool named (`我们用 pnpm 管理依赖`); or a norm for the
+  `所有`, `默认`), not for one step of the task (`请使用pnpm安装依赖`); prefers a tool named
+  (`优先使用 pnpm`); says what the team, the project or a part of its engineering uses, a
+  tool named (`我们用 pnpm 管理依赖`, `我们的后端是 fastapi`, `测试用 pytest`); or a norm for the
   project's engineering: a normative modal with its code, tests, commits or documentation as
   the subject (`所有代码必须通过 TypeScript 类型检查`), not a page or a feature of the task.
 """
@@ -165,6 +166,8 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
         return True  # what the project is built with: "我们用 pnpm 管理依赖"
     if HENCEFORTH in forms and (CONVENTION in forms or tools):
         return True  # from now on, for all of a kind or with a tool: "以后都用 pnpm"
+    if PREFERENCE in forms and ADOPT in forms and (tools or "`" in sentence):
+        return True  # a tool preferred: "优先使用 pnpm", "在 PowerShell 中优先使用 `npm.cmd`"
     if DIRECTIVE not in forms and PREFERENCE not in forms:
         return False
     if forms & {HENCEFORTH, HABITUAL}:
