@@ -301,6 +301,11 @@ MORE_TYPED = [
     "改完代码要跑测试",  # after changing the code
     "修改前先备份配置",  # before modifying, first
     "我之前说过，不要动迁移文件",  # a prohibition, whether or not it corrects an action
+    "勝手にコミットしないで",  # a plain "don't" that ends the sentence (ja)
+    "テストはpytestで書いてください",  # a topic and the tool it goes through (ja)
+    "main 브랜치에 직접 푸시하지 마",  # the negative imperative of a step (ko)
+    "기존 코드는 수정하지 마세요",  # don't modify (ko)
+    "테스트는 pytest로 작성해 주세요",  # a topic and the tool it goes through (ko)
 ]
 
 
@@ -321,6 +326,9 @@ MORE_NOT_RULES = [
     "测试用例写好了吗",  # a question (zh)
     "我改完了，你看看",  # an account of the task (zh)
     "优先使用缓存的数据",  # what the feature does, no tool (zh)
+    "テストを書かないでコミットした",  # "without writing tests": an account (ja)
+    "걱정하지 마세요",  # "don't worry": no step of the project (ko)
+    "이거 커밋하지 마",  # this one thing (ko)
 ]
 
 

@@ -293,6 +293,22 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "ja",
+        PROHIBITION,
+        # a plain "don't …" that ends the sentence (not "…ないで、…": "without …")
+        r"ないで(?:ね|よ|ほしい|欲しい)?(?=[。！!]|$)",
+        # a corrective prompt in a public repository's tests
+        "二度と勝手にコミットしないで。前にも言った。",
+    ),
+    Cue(
+        "ja",
+        TEAM,
+        # a topic and the tool it goes through: "テストはpytestで書く"
+        r"は[A-Za-z][\w.+-]*で(?:[書か]|実行|管理|記述|作成|ビルド|動か|回|走らせ|行)",
+        # the coding rules of a public repository's CLAUDE.md
+        "テストはpytestで書く。カバレッジ80%以上",
+    ),
+    Cue(
+        "ja",
         CORRECTION,
         # "I said it before", "you forgot again" (the plain forms: "ました" is an account)
         r"言(?:った|ってた)(?:よね|でしょ|じゃん|のに|けど)|(?:また|何度も)[^。！!]{0,20}(?:忘れ|間違え)"
@@ -348,6 +364,24 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue("ko", ADOPT, r"사용|도입", "패키지 매니저는 pnpm을 사용하세요 (npm 대신)"),
     Cue("ko", PREFERENCE, r"대신|[가-힣A-Za-z0-9] ?말고\b", "npm 대신 pnpm을 사용하세요."),
     Cue("ko", PROHIBITION, r"다시는", "이것들은 지우고 다시는 쓰지 마"),
+    Cue(
+        "ko",
+        PROHIBITION,
+        # the negative imperative: "…하지 마(세요)", "…하지 말고", "…하지 말 것"
+        r"(?:커밋|푸시|머지|병합|배포|수정|삭제|지우|변경|건드리|만들|생성|설치|추가|사용|쓰|올리|바꾸"
+        r"|고치|실행|돌리|push|commit|merge|deploy|install)(?:하)? ?지 ?"
+        r"(?:마(?:세요|십시오|라|요)?(?=\s*[.!,)]|\s*$)|말(?:고|아|아 ?주세요|아줘|것))",
+        # the notes of a public repository's README
+        "이 저장소에는 실제 운영용 secret key를 커밋하지 마세요.",
+    ),
+    Cue(
+        "ko",
+        TEAM,
+        # a topic and the tool it goes through: "테스트는 pytest로 작성"
+        r"[은는] ?[A-Za-z][\w.+-]*(?:으로|로) ?(?:작성|실행|관리|빌드|돌|테스트|해)",
+        # a guide to CLAUDE.md in a public repository
+        "테스트는 pytest로 작성합니다.",
+    ),
     Cue("ko", LANGUAGE, r"(?:한글|한국어|영어)로", "한글로 답변해줘."),
     Cue(
         "ko",
@@ -365,7 +399,8 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "ko",
         ONE_OFF,
-        r"이번|지금(?! ?부터)|위의|다시(?!는)|했습니다|했어요|었습니다",
+        r"이번|지금(?! ?부터)|위의|다시(?!는)|했습니다|했어요|었습니다"
+        r"|(?:그|이|저)(?:거|것|건)(?:[을를은는도]|\s)",  # this or that one thing
         "코드라인을 명시하지말고 다시 설명해",
     ),
     Cue(
