@@ -306,6 +306,10 @@ MORE_TYPED = [
     "main 브랜치에 직접 푸시하지 마",  # the negative imperative of a step (ko)
     "기존 코드는 수정하지 마세요",  # don't modify (ko)
     "테스트는 pytest로 작성해 주세요",  # a topic and the tool it goes through (ko)
+    "usamos pnpm",  # what the team uses, in two words (es)
+    "não crie novos arquivos",  # don't create (pt)
+    "erstelle keine neuen Dateien",  # create none (de)
+    "ne commite pas directement sur main",  # don't commit (fr)
 ]
 
 
@@ -329,6 +333,8 @@ MORE_NOT_RULES = [
     "テストを書かないでコミットした",  # "without writing tests": an account (ja)
     "걱정하지 마세요",  # "don't worry": no step of the project (ko)
     "이거 커밋하지 마",  # this one thing (ko)
+    "usamos esto",  # "we use this": no tool (es)
+    "ne change pas d'avis",  # "don't change your mind": no step of the project (fr)
 ]
 
 

@@ -29,7 +29,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         "es",
         PROHIBITION,
         r"\b(?:no|nunca) (?:uses|hagas|pongas|borres|toques|instales|subas|cambies|modifiques"
-        r"|ejecutes)\b|\bno vuelvas a \w+",
+        r"|ejecutes|crees|edites|agregues|añadas|elimines|commitees|pushees)\b|\bno vuelvas a \w+",
         "Nunca hagas commit de `.env`, tokens o credenciales.",
     ),
     Cue(
@@ -118,7 +118,8 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "pt",
         PROHIBITION,
-        r"\bnão (?:use|faça|coloque|apague|mexa|instale|rode|execute|altere|modifique)\b"
+        r"\bnão (?:use|faça|coloque|apague|mexa|instale|rode|execute|altere|modifique|crie"
+        r"|commite|suba|remova|adicione|edite|mude)\b"
         r"|\bnão volte a \w+|\bnunca mais\b",
         "não use `css/` ou `js/` nos caminhos, ou os estilos e o JS não vão carregar.",
     ),
@@ -201,7 +202,8 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "de",
         PROHIBITION,
-        r"\b(?:verwende|benutze|nutze|committe|lösche|ändere|installiere) (?:kein|nicht)\w*\b",
+        r"\b(?:verwende|benutze|nutze|committe|lösche|ändere|installiere|erstelle|pushe|bearbeite"
+        r"|berühre) (?:kein|nicht)\w*\b",
         "Verwende keine Platzhalter wie `// ... restlicher Code`.",
     ),
     Cue(
@@ -280,7 +282,9 @@ LATIN_CUES: tuple[Cue, ...] = (
         "fr",
         PROHIBITION,
         r"\b(?:n'utilise (?:pas|jamais)|ne (?:jamais|pas) (?:utiliser|modifier|ajouter|supprimer)"
-        r"|n'(?:ajoute|installe|modifie|touche|supprime)s? (?:pas|jamais))\b",
+        r"|n'(?:ajoute|installe|modifie|touche|supprime)s? (?:pas|jamais)"
+        r"|ne (?:cré|commit|modifi|touch|supprim|pouss|push|install|utilis|ajout)\w{0,3}"
+        r" (?:pas|jamais))\b",
         "Ne jamais utiliser MeilleursAgents, SeLoger ou autres estimateurs privés.",
     ),
     Cue(

@@ -144,11 +144,12 @@ def states_rule(sentence: str, corrects: bool) -> bool:
     languages, forms = read
     if languages & CJK:
         return len(sentence) <= MAX_CJK_RULE_CHARS and _cjk_rule(sentence, forms, corrects)
-    # A language to work in is asked for in a word or two ("по-русски", "English please").
-    least = 1 if LANGUAGE in forms else MIN_RULE_WORDS
+    # A language to work in is asked for in a word or two ("по-русски", "English please"),
+    # what the team uses in two ("usamos pnpm", as "we use pnpm").
+    uses = TEAM in forms and bool(named_tools(sentence))
+    least = 1 if LANGUAGE in forms else 2 if uses else MIN_RULE_WORDS
     if len(sentence) > MAX_RULE_CHARS or len(sentence.split()) < least:
         return False
-    uses = TEAM in forms and bool(named_tools(sentence))  # "usamos pnpm", as "we use pnpm"
     return bool(forms & _STATES) or (CORRECTION in forms and corrects) or uses
 
 
