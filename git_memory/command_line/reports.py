@@ -55,6 +55,15 @@ REPORTS: tuple[Report, ...] = (
         example="DONE 214 tests in 3.512s",
     ),
     row(
+        "golangci-lint",
+        W,
+        "lint",
+        hint="0 issues",
+        # its summary since v2 ("3 issues:" and the list when it found some)
+        pattern=r"^0 issues\.\s*$",
+        example="0 issues.",
+    ),
+    row(
         "gotestsum",
         F,
         "test",
@@ -288,6 +297,56 @@ REPORTS: tuple[Report, ...] = (
         example="FAILURES!",
     ),
     row(
+        "pest",
+        W,
+        "test",
+        hint="Tests:",
+        # Pest and `php artisan test`: "Tests:    12 passed (30 assertions)"
+        pattern=r"^\s*Tests:\s+(?:\d+ (?:skipped|todo|risky), )*\d+ passed\b(?!.*\bfailed\b)",
+        example="  Tests:    12 passed (30 assertions)",
+    ),
+    row(
+        "pest",
+        F,
+        "test",
+        hint="failed",
+        pattern=r"^\s*Tests:\s+[1-9]\d* failed\b",
+        example="  Tests:    1 failed, 11 passed (30 assertions)",
+    ),
+    # Elixir, C and C++
+    row(
+        "mix test",
+        W,
+        "test",
+        hint="0 failures",
+        pattern=r"^\d+ (?:tests?|doctests?|propert(?:y|ies))(?:, \d+ \w+)*, 0 failures\b",
+        example="12 tests, 0 failures",
+    ),
+    row(
+        "mix test",
+        F,
+        "test",
+        hint="failure",
+        pattern=r"^\d+ (?:tests?|doctests?|propert(?:y|ies))(?:, \d+ \w+)*, [1-9]\d* failures?\b",
+        example="12 tests, 2 failures",
+    ),
+    row(
+        "ctest",
+        W,
+        "test",
+        hint="100% tests passed",
+        pattern=r"^100% tests passed, 0 tests failed out of \d+",
+        example="100% tests passed, 0 tests failed out of 12",
+    ),
+    row(
+        "ctest",
+        F,
+        "test",
+        hint="tests failed",
+        pattern=r"^\d+% tests passed, [1-9]\d* tests? failed out of \d+",
+        example="83% tests passed, 2 tests failed out of 12",
+    ),
+    row(
         "php -l",
         W,
         "syntax",
@@ -485,4 +544,6 @@ SILENT: tuple[tuple[tuple[str, ...], str], ...] = (
     (("flake8",), "flake8 src | head -20"),
     (("shellcheck",), "shellcheck scripts/*.sh | head"),
     (("staticcheck",), "staticcheck ./... | head"),
+    (("golangci-lint", "run"), "golangci-lint run ./... 2>&1 | tail -20"),
+    (("hadolint",), "hadolint Dockerfile | head"),
 )

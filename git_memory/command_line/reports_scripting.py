@@ -186,6 +186,42 @@ SCRIPTING_REPORTS: tuple[Report, ...] = (
         example="Oops! Something went wrong! :(",
     ),
     row(
+        "next lint",
+        W,
+        "lint",
+        hint="No ESLint warnings",
+        pattern=r"^\s*✔ No ESLint warnings or errors\s*$",
+        example="✔ No ESLint warnings or errors",
+    ),
+    row(
+        "next build",
+        W,
+        "build",
+        hint="(Static)",
+        # the legend under the routes a finished build lists
+        pattern=(
+            r"^\s*○\s+\(Static\)\s+"
+            r"(?:automatically rendered as static HTML|prerendered as static)"
+        ),
+        example="○  (Static)  prerendered as static content",
+    ),
+    row(
+        "deno test",
+        W,
+        "test",
+        hint="passed",
+        pattern=r"^ok \| \d+ passed(?: \(\d+ steps?\))? \| 0 failed\b",
+        example="ok | 12 passed | 0 failed (120ms)",
+    ),
+    row(
+        "deno test",
+        F,
+        "test",
+        hint="FAILED",
+        pattern=r"^FAILED \| \d+ passed(?: \(\d+ steps?\))? \| [1-9]\d* failed\b",
+        example="FAILED | 11 passed | 1 failed (120ms)",
+    ),
+    row(
         "biome",
         W,
         "lint",
