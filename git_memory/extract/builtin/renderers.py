@@ -20,6 +20,7 @@ from typing import Literal
 
 from git_memory.command_line.line import join_directory, located
 from git_memory.command_line.signature import ANSI
+from git_memory.command_line.syntax import joined
 from git_memory.command_line.words import COSMETIC, INTERPRETERS, SCRIPT_FILE, UNPLAIN_FOLDER
 from git_memory.extract.builtin import shell
 from git_memory.lint.engine import scan_secrets
@@ -255,8 +256,9 @@ def bare_python(word: str) -> bool:
 
 
 def plain_words(segment: shell.Segment) -> str:
-    """A command's words without what only changes how it reports (`-q`, `--quiet`)."""
-    return " ".join(w for w in segment.words if not COSMETIC.match(w))
+    """A command's words without what only changes how it reports (`-q`, `--quiet`), typed
+    back as its shell reads them (`pip install 'bcrypt<4.0'`: unquoted, `<` redirects)."""
+    return joined([w for w in segment.words if not COSMETIC.match(w)], segment.dialect)
 
 
 def _verify_fix(text: str, values: dict[str, str]) -> bool:
