@@ -345,7 +345,9 @@ def command_of(typed: tuple[str, ...], dialect: Dialect | None = None) -> Comman
     program = programs.program_words(rest)
     kind = programs.kind_of(program)
     normal = forms.normal_words(rest, program, kind) if kind else rest
-    setup = kind is None and programs.is_setup(" ".join(rest))
+    # a set-up program run by its path is one too (`.venv/bin/pip install`, `python -m pip`)
+    named = [programs.program_name(program[0]), *program[1:]] if program else []
+    setup = kind is None and any(programs.is_setup(" ".join(w)) for w in (rest, named))
     narrowed = kind is not None and forms.narrowed(rest, program, normal)
     return Command(
         tuple(rest), kind, setup, joined(normal, dialect), tuple(env), narrowed,

@@ -255,6 +255,18 @@ def test_a_path_starting_with_a_dot_is_not_the_shells_source_command() -> None:
     assert not parse("./scripts/check.sh").commands[0].setup
 
 
+@pytest.mark.parametrize(
+    "typed",
+    [
+        ".venv/bin/pip install -r requirements.txt",
+        "venv/bin/pip install flask",
+        ".venv/bin/python -m pip install -r requirements.txt",
+    ],
+)
+def test_a_setup_program_run_by_its_path_is_a_setup_step(typed: str) -> None:
+    assert parse(typed).commands[0].setup
+
+
 _PS = "powershell.exe -NoProfile -Command"
 _PS_PATH = "'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe'"
 

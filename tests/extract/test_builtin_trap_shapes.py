@@ -118,8 +118,10 @@ def test_a_version_pin_between_inline_checks() -> None:
         _bash('python -c "import passlib.hash"', ""),
         _bash("uv run pytest", "12 passed in 0.40s"),
     )
+    # quoted as the shell needs it: unquoted, `<4.0` would read a file named 4.0
     assert trap.content == (
-        f'Trap: `uv run pytest` fails with "{bcrypt}" unless `pip install bcrypt<4.0` runs first.'
+        f"Trap: `uv run pytest` fails with \"{bcrypt}\" unless `pip install 'bcrypt<4.0'` runs"
+        " first."
     )
 
 
@@ -335,3 +337,67 @@ def test_a_tool_missing_from_the_path_is_a_trap_fixed_by_the_projects_environmen
         'Trap: `cargo check` fails with "bash: line 1: cargo: command not found"; run '
         "`nix develop -c cargo check` instead."
     )
+
+
+YARN_BERRY = (
+    'error This project\'s package.json defines "packageManager": "yarn@4.1.0". However the'
+    " current global version of Yarn is 1.22.19."
+)
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        [_bash("corepack enable && yarn install", "➤ YN0000: · Done in 3s")],
+        [_bash("corepack enable", ""), _bash("yarn install", "➤ YN0000: · Done in 3s")],
+    ],
+)
+def test_a_setup_step_that_needs_another_first(calls: list[ToolCall]) -> None:
+    (trap,) = _traps(_bash("yarn install", YARN_BERRY, "failed"), *calls)
+    assert trap.content.endswith("unless `corepack enable` runs first.")
+
+
+REFUSED = "error: externally-managed-environment\n× This environment is externally managed"
+
+
+def test_a_setup_step_the_system_refused_run_by_the_projects_own_installation() -> None:
+    (trap,) = _traps(
+        _bash("pip install -r requirements.txt", REFUSED, "failed"),
+        _bash("python3 -m venv .venv && .venv/bin/pip install -r requirements.txt", "Successfully"),
+    )
+    assert trap.content == (
+        "Trap: `pip install -r requirements.txt` fails with"
+        ' "error: externally-managed-environment";'
+        " run `python3 -m venv .venv && .venv/bin/pip install -r requirements.txt` instead."
+    )
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        # offline: the machine's network, nothing a teammate meets
+        [
+            _bash(
+                "pip install -r requirements.txt",
+                "Could not resolve host: pypi.org\nERROR: No matching distribution found for flask",
+                "failed",
+            ),
+            _bash("pip config set global.index-url https://mirror.example/simple", ""),
+            _bash("pip install -r requirements.txt", "Successfully installed flask"),
+        ],
+        # the system's safeguard turned off is no fix to hand on
+        [
+            _bash("pip install -r requirements.txt", REFUSED, "failed"),
+            _bash("pip install --break-system-packages -r requirements.txt", "Successfully"),
+        ],
+        # it worked again by itself
+        [
+            _bash("npm install", "npm error code ECONNRESET", "failed"),
+            _bash("npm install", "added 3 packages"),
+        ],
+    ],
+)
+def test_a_setup_step_that_worked_again_for_no_teammates_reason_is_no_trap(
+    calls: list[ToolCall],
+) -> None:
+    assert _traps(*calls) == []

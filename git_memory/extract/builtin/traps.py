@@ -28,7 +28,14 @@ import re
 from collections.abc import Sequence
 
 from git_memory.command_line.line import located
-from git_memory.command_line.signature import FINDING, PREFIX, error_line, invocation_error
+from git_memory.command_line.program import program_name
+from git_memory.command_line.signature import (
+    ENVIRONMENT,
+    FINDING,
+    PREFIX,
+    error_line,
+    invocation_error,
+)
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import own_output
 from git_memory.extract.builtin.renderers import (
@@ -249,25 +256,51 @@ def _environment_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
 
 
 def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
-    """A setup step that failed and worked once options were added to it
-    (`npm install` → `npm install --legacy-peer-deps`)."""
+    """A setup step that failed and worked once options were added to it (`npm install` →
+    `npm install --legacy-peer-deps`); or, when it failed for want of something in the
+    environment, once other set-up steps ran first (`corepack enable` before `yarn install`)
+    or run by another installation of its program (`.venv/bin/pip install -r
+    requirements.txt` after `python3 -m venv .venv`, where the system's pip refused)."""
     failed = runs[index]
     subject = failed.setups[-1] if failed.setups else None
     if subject is None:
         return None
+    error = first_error_line(failed.output)
+    # what the machine lacks, not a sandbox or an offline machine refusing the network
+    environmental = invocation_error(failed.output) and not ENVIRONMENT.search(error)
+    between: list[tuple[str, str]] = []  # set-up steps that worked since, and their folders
     for later in runs[index + 1 :]:
         if later.command is None or later.state != "completed" or not later.setups:
             continue
         fixed = later.setups[-1]
+        before = [(plain_words(s), later.folder(s)) for s in later.setups[:-1]]
         if fixed.normal == subject.normal:
-            return None
+            steps = [*between, *before]
+            if not (steps and environmental):
+                return None
+            fix = _rooted(steps)
+            return _fact("prerequisite", failed, later, error, fix, failing=subject.normal)
         added = fixed.words[: len(subject.words)] == subject.words and all(
             w.startswith("-") or w[:1].isdigit() for w in fixed.words[len(subject.words) :][:1]
         )
         if added and len(fixed.words) > len(subject.words):
-            error = first_error_line(failed.output)
             return _fact("variant", failed, later, error, fixed.normal, failing=subject.normal)
+        if environmental and _installed_elsewhere(subject, fixed):
+            fix = _rooted([*before, (plain_words(fixed), later.folder(fixed))])
+            return _fact("variant", failed, later, error, fix, failing=subject.normal)
+        between += [*before, (plain_words(fixed), later.folder(fixed))]
     return None
+
+
+def _installed_elsewhere(subject: shell.Segment, fixed: shell.Segment) -> bool:
+    """The same step run by another installation of its program: `.venv/bin/pip install …`
+    or `python3 -m pip install …` for `pip install …`."""
+
+    def named(segment: shell.Segment) -> list[str]:
+        program = list(segment.program)
+        return [program_name(program[0]), *program[1:]] if program else []
+
+    return fixed.words != subject.words and bool(named(fixed)) and named(fixed) == named(subject)
 
 
 def _step_kinds(failed: Run) -> tuple[str, ...]:
