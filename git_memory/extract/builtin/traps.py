@@ -8,7 +8,11 @@ Three shapes count, each ending in a later success of the same purpose:
 - *variant*: a corrected invocation of the same kind succeeds (`uv run pytest` after `pytest`
   failed with `ModuleNotFoundError`): another wrapper around the same tool, or any command of
   the same kind after an invocation error (command not found, unknown option, …), or a setup
-  step that worked once an option was added (`npm install --legacy-peer-deps`);
+  step that worked once an option was added (`npm install --legacy-peer-deps`) or, refused
+  for want of something in the environment, through the project's own installation of its
+  program (`python3 -m venv .venv && .venv/bin/pip install -r requirements.txt`); a set-up
+  step so refused that worked after other set-up steps is a *prerequisite* (`yarn install`
+  unless `corepack enable` runs first);
 - *hook*: `git commit`/`git push` refused by a hook succeeds after a formatter or linter ran;
 - *file*: the error names a file that is missing ("ESLint couldn't find an
   eslint.config.(js|mjs|cjs) file") and the same command succeeds once the session wrote that
