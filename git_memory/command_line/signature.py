@@ -55,6 +55,7 @@ INVOCATION = re.compile(
     r"|does not exist|unapplied migration|(?<![.\w])requires? (python|node|rust|go)\b"
     r"|couldn'?t find|cannot find package|can'?t find crate|no required module provides package"
     r"|externally-managed-environment|package\.json defines \W?packageManager"
+    r"|is not a [\w-]+ command"
 )
 # A check's finding in the code, at a position: `a.ts(3,1): error TS2339: …`, `a.py:3:1: E501
 # …`, ESLint's `157:10  error …`, Rust's `--> src/main.rs:3:5`.

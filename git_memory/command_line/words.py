@@ -158,7 +158,7 @@ SETUP: tuple[re.Pattern[str], ...] = tuple(
         # (`.` is the shell's `source` only as a word of its own, not `.venv/bin/python`)
         r"^\. |^(export|source|nvm (use|install)|corepack enable|direnv allow"
         r"|pyenv (local|install)|cp \S*\.env\S* \S*\.env\S*|cp \S*example\S* \S+"
-        r"|playwright install)\b",
+        r"|playwright install|chmod (?:[ua]?\+x|755) \S+)(?:\s|$)",
         r"^(sdk use|jenv (local|shell|global)|asdf (install|local|set)|mise (use|install)"
         r"|volta (install|pin)|rbenv (local|install)|fnm use)\b",
         r"^(make|just|task|npm run|pnpm run|pnpm|yarn|bun run) (deps|install|setup|bootstrap|up"
@@ -221,7 +221,7 @@ INTERPRETERS = frozenset(
 )
 # A framework's command file at the project's root, run by its interpreter: what follows is
 # the framework's subcommand (`python manage.py migrate`, `php artisan test`).
-ENTRY_POINTS = frozenset(["manage.py", "artisan"])
+ENTRY_POINTS = frozenset(["manage.py", "artisan", "gradlew", "mvnw"])
 SCRIPT_FILE = re.compile(r"\.(sh|bash|py|js|mjs|cjs|ts|php|rb|pl|ps1|cmd|bat)$")
 SOURCE_FILE = re.compile(
     r"\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|rs|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|ex|exs|"

@@ -401,3 +401,58 @@ def test_a_setup_step_that_worked_again_for_no_teammates_reason_is_no_trap(
     calls: list[ToolCall],
 ) -> None:
     assert _traps(*calls) == []
+
+
+@pytest.mark.parametrize(
+    ("failing", "error", "fixed", "trap_ends"),
+    [
+        (
+            "docker compose up -d",
+            "docker: 'compose' is not a docker command.",
+            "docker-compose up -d",
+            "run `docker-compose up -d` instead.",
+        ),
+        (
+            "pip install -r requirements.txt",
+            "bash: pip: command not found",
+            "pip3 install -r requirements.txt",
+            "run `pip3 install -r requirements.txt` instead.",
+        ),
+        (
+            "./gradlew build",
+            "bash: ./gradlew: Permission denied",
+            "chmod +x gradlew && ./gradlew build",
+            "unless `chmod +x gradlew` runs first.",
+        ),
+        (
+            "./gradlew build",
+            "bash: ./gradlew: Permission denied",
+            "sh gradlew build",
+            "run `sh gradlew build` instead.",
+        ),
+        # the folder holds no project of the tool: the same command in the folder that does
+        (
+            "go test ./...",
+            "go: go.mod file not found in current directory or any parent directory",
+            "cd backend && go test ./...",
+            "run `cd backend && go test ./...` instead.",
+        ),
+        (
+            "cargo build",
+            "error: could not find `Cargo.toml` in `/app` or any parent directory",
+            "cd crates/core && cargo build",
+            "run `cd crates/core && cargo build` instead.",
+        ),
+    ],
+)
+def test_the_same_step_another_installation_name_or_folder_runs(
+    failing: str, error: str, fixed: str, trap_ends: str
+) -> None:
+    passed = "BUILD SUCCESSFUL in 3s\nok  \tgithub.com/a/b\t0.01s\n    Finished `dev` profile"
+    (trap,) = _traps(_bash(failing, error, "failed"), _bash(fixed, passed))
+    assert trap.content.endswith(trap_ends)
+
+
+def test_a_failure_of_the_code_is_no_trap_whichever_folder_then_passed() -> None:
+    red = "Tests:  1 failed, 2 passed, 3 total"
+    assert _traps(_bash("npm test", red, "failed"), _bash("cd web && npm test", "3 passed")) == []

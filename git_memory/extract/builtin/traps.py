@@ -7,7 +7,9 @@ Three shapes count, each ending in a later success of the same purpose:
   connection, a missing module): a failure an edit fixed was a bug, not a trap;
 - *variant*: a corrected invocation of the same kind succeeds (`uv run pytest` after `pytest`
   failed with `ModuleNotFoundError`): another wrapper around the same tool, or any command of
-  the same kind after an invocation error (command not found, unknown option, …), or a setup
+  the same kind after an invocation error (command not found, unknown option, …), the same
+  command in another folder when this one holds no project of its tool (`go.mod file not
+  found` before `cd backend && go test ./...`), or a setup
   step that worked once an option was added (`npm install --legacy-peer-deps`) or, refused
   for want of something in the environment, through the project's own installation of its
   program (`python3 -m venv .venv && .venv/bin/pip install -r requirements.txt`); a set-up
@@ -300,11 +302,16 @@ def _installed_elsewhere(subject: shell.Segment, fixed: shell.Segment) -> bool:
     """The same step run by another installation of its program: `.venv/bin/pip install …`
     or `python3 -m pip install …` for `pip install …`."""
 
-    def named(segment: shell.Segment) -> list[str]:
+    def named(segment: shell.Segment) -> str:
+        # `pip3` is `pip`, `docker-compose up` is `docker compose up`
         program = list(segment.program)
-        return [program_name(program[0]), *program[1:]] if program else []
+        head = _VERSIONED.sub("", program_name(program[0])) if program else ""
+        return " ".join([head, *program[1:]]).replace("-", " ")
 
     return fixed.words != subject.words and bool(named(fixed)) and named(fixed) == named(subject)
+
+
+_VERSIONED = re.compile(r"(?<=[a-z])\d+(?:\.\d+)*$")
 
 
 def _step_kinds(failed: Run) -> tuple[str, ...]:
@@ -336,7 +343,9 @@ def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
     if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
         return False
     if later.where != failed.where:
-        return False  # another folder's command (a package built first) is a step, not a variant
+        # another folder's command (a package built first) is a step, not a variant, unless
+        # the failure said this folder is no project's (`go.mod file not found`)
+        return later.main.normal == failed.main.normal and bool(_NO_PROJECT.search(failed.output))
     if invocation_error(failed.output):
         return True
     if not edited and _silent(failed.output):
@@ -344,6 +353,15 @@ def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
     # The same tool through another wrapper (`pytest` → `uv run pytest`).
     same_tool = _tool(failed.main) == _tool(later.main)
     return not edited and same_tool and _prefix(failed.main) != _prefix(later.main)
+
+
+# A project command run in a folder that holds no project of its tool.
+_NO_PROJECT = re.compile(
+    r"go\.mod file not found|Could not read package\.json|no such file or directory, open"
+    r" \S*package\.json|could not find `Cargo\.toml`|does not appear to be a Python project"
+    r"|No targets specified and no makefile found|neither 'setup\.py' nor 'pyproject\.toml'"
+    r"|MSB1003: Specify a project or solution file|there is no POM in this directory"
+)
 
 
 def _silent(output: str) -> bool:
