@@ -302,6 +302,10 @@ MORE_TYPED = [
     "修改前先备份配置",  # before modifying, first
     "我之前说过，不要动迁移文件",  # a prohibition, whether or not it corrects an action
     "勝手にコミットしないで",  # a plain "don't" that ends the sentence (ja)
+    "テストは pytest で書いてください",  # the tool typed between spaces (ja)
+    "커밋 하지 마",  # the English-born verb typed apart from 하다 (ko)
+    "不要 git push",  # the git command as typed (zh)
+    "不要随便删文件",  # delete, casually (zh)
     "テストはpytestで書いてください",  # a topic and the tool it goes through (ja)
     "main 브랜치에 직접 푸시하지 마",  # the negative imperative of a step (ko)
     "기존 코드는 수정하지 마세요",  # don't modify (ko)
@@ -335,6 +339,24 @@ MORE_NOT_RULES = [
     "이거 커밋하지 마",  # this one thing (ko)
     "usamos esto",  # "we use this": no tool (es)
     "ne change pas d'avis",  # "don't change your mind": no step of the project (fr)
+    # what a program or a person did, said with the words of a rule
+    "部署脚本不能自动创建数据库",  # "cannot": what the script does (zh)
+    "我们这样写是为了避免直接访问数据库",  # "in order to avoid": a reason (zh)
+    "这个页面不要动画效果",  # 动画 is an animation, not "touch" (zh)
+    "先不要 commit，等我确认",  # "not yet" (zh)
+    "我们的问题是 pytest 一直超时",  # "our problem is" (zh)
+    "测试通过了，pytest 全部绿了",  # "the tests passed" (zh)
+    "依赖用 npm 装不上",  # "cannot be installed with npm" (zh)
+    "改完请跑一下 pytest 看看",  # "run it and see" (zh)
+    "删除前先备份一下这个表",  # this one table (zh)
+    "CI 里使用的是 `npm` 而不是 `pnpm`，所以锁文件不一致",  # an account of CI (zh)
+    "心配しないで。",  # "don't worry" (ja)
+    "まだコミットしないで",  # "not yet" (ja)
+    "テストはpytestで回したけど通らない",  # "ran it with pytest but it fails" (ja)
+    "아직 커밋하지 마",  # "not yet" (ko)
+    "백엔드는 docker로 돌아가는데 자꾸 죽어요",  # "runs in docker but keeps dying" (ko)
+    "le script ne crée pas le dossier dist",  # what the script does (fr)
+    "no crees que sería mejor usar redis",  # "don't you think" (es)
 ]
 
 

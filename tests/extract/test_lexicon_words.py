@@ -5,6 +5,7 @@ never loses a cue the pattern alone would find."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -119,7 +120,10 @@ def _class_reach(members: list[tuple[object, object]]) -> tuple[bool, bool]:
     return word, blank
 
 
-def _spans_without_bound(items: list[tuple[object, object]]) -> list[str]:
+def _spans_without_bound(
+    items: list[tuple[object, object]],
+    crosses: Callable[[list[tuple[object, object]]], bool] = lambda inner: all(_reach(inner)),
+) -> list[str]:
     """The repeats of a parsed pattern with no upper bound whose classes run over words and
     blanks alike (`[^.]*`, `.*`, `(?:\\w+\\s+)*`, `[\\s\\S]*`): after any of a sentence's many
     starting points each scans the rest of it, so a long hostile sentence costs the square
@@ -130,17 +134,63 @@ def _spans_without_bound(items: list[tuple[object, object]]) -> list[str]:
     for op, value in items:
         if op in (c.MAX_REPEAT, c.MIN_REPEAT):
             _, high, inner = value  # type: ignore[misc]
-            if high is c.MAXREPEAT and all(_reach(list(inner))):
+            if high is c.MAXREPEAT and crosses(list(inner)):
                 found.append(str(list(inner)))
-            found += _spans_without_bound(list(inner))
+            found += _spans_without_bound(list(inner), crosses)
         elif op is c.SUBPATTERN:
-            found += _spans_without_bound(list(value[3]))  # type: ignore[index]
+            found += _spans_without_bound(list(value[3]), crosses)  # type: ignore[index]
         elif op is c.BRANCH:
             for branch in value[1]:  # type: ignore[index]
-                found += _spans_without_bound(list(branch))
+                found += _spans_without_bound(list(branch), crosses)
         elif op in (c.ASSERT, c.ASSERT_NOT):
-            found += _spans_without_bound(list(value[1]))  # type: ignore[index]
+            found += _spans_without_bound(list(value[1]), crosses)  # type: ignore[index]
     return found
+
+
+def _reaches_cjk(items: list[tuple[object, object]]) -> bool:
+    """Whether a parsed pattern's classes can consume a Chinese, Japanese or Korean letter:
+    in those languages a run of letters has no blank to end it, so a repeat of them without
+    a bound scans the rest of the sentence (`[\\w.+-]*` after `は`)."""
+    c = lexicon.re_constants
+    for op, value in items:
+        if op in (c.ANY, c.NOT_LITERAL):
+            return True
+        if op is c.IN:
+            for kind, member in value:  # type: ignore[union-attr]
+                if kind is c.NEGATE or (
+                    kind is c.CATEGORY
+                    and member in (c.CATEGORY_WORD, c.CATEGORY_NOT_SPACE, c.CATEGORY_NOT_DIGIT)
+                ):
+                    return True
+                if kind is c.RANGE and member[1] >= 0x3040:  # type: ignore[index]
+                    return True
+        else:
+            inner: list[list[tuple[object, object]]] = []
+            if op is c.SUBPATTERN:
+                inner = [list(value[3])]  # type: ignore[index]
+            elif op is c.BRANCH:
+                inner = [list(branch) for branch in value[1]]  # type: ignore[index]
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                inner = [list(value[2])]  # type: ignore[index]
+            if any(_reaches_cjk(part) for part in inner):
+                return True
+    return False
+
+
+_CJK_CUES = [cue for cue in lexicon.CUES if cue.language in ("zh", "ja", "ko")]
+
+
+@pytest.mark.parametrize("cue", _CJK_CUES, ids=lambda c: f"{c.language}-{c.form}")
+def test_no_cjk_row_scans_the_rest_of_a_sentence_without_a_bound(cue: lexicon.Cue) -> None:
+    assert _spans_without_bound(list(lexicon.re_parser.parse(cue.pattern)), _reaches_cjk) == []
+
+
+def test_an_unbounded_run_of_letters_is_found_in_a_cjk_row() -> None:
+    for pattern in (r"は[A-Za-z][\w.+-]*で", r"x\S*y", r"[^。]*で", r"(?:[가-힣]+ )*로"):
+        assert _spans_without_bound(list(lexicon.re_parser.parse(pattern)), _reaches_cjk), pattern
+    for pattern in (r"は[A-Za-z][A-Za-z0-9.+-]{0,40}で", r"[^。]{0,20}で", r"[a-z]*で"):
+        parsed = list(lexicon.re_parser.parse(pattern))
+        assert _spans_without_bound(parsed, _reaches_cjk) == [], pattern
 
 
 @pytest.mark.parametrize("cue", lexicon.CUES, ids=lambda c: f"{c.language}-{c.form}")

@@ -29,7 +29,8 @@ LATIN_CUES: tuple[Cue, ...] = (
         "es",
         PROHIBITION,
         r"\b(?:no|nunca) (?:uses|hagas|pongas|borres|toques|instales|subas|cambies|modifiques"
-        r"|ejecutes|crees|edites|agregues|añadas|elimines|commitees|pushees)\b|\bno vuelvas a \w+",
+        r"|ejecutes|crees(?! que)|edites|agregues|añadas|elimines|commitees|pushees)\b"
+        r"|\bno vuelvas a \w+",
         "Nunca hagas commit de `.env`, tokens o credenciales.",
     ),
     Cue(
@@ -119,7 +120,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         "pt",
         PROHIBITION,
         r"\bnão (?:use|faça|coloque|apague|mexa|instale|rode|execute|altere|modifique|crie"
-        r"|commite|suba|remova|adicione|edite|mude)\b"
+        r"|commite|remova|adicione|edite)\b"
         r"|\bnão volte a \w+|\bnunca mais\b",
         "não use `css/` ou `js/` nos caminhos, ou os estilos e o JS não vão carregar.",
     ),
@@ -283,8 +284,9 @@ LATIN_CUES: tuple[Cue, ...] = (
         PROHIBITION,
         r"\b(?:n'utilise (?:pas|jamais)|ne (?:jamais|pas) (?:utiliser|modifier|ajouter|supprimer)"
         r"|n'(?:ajoute|installe|modifie|touche|supprime)s? (?:pas|jamais)"
-        r"|ne (?:cré|commit|modifi|touch|supprim|pouss|push|install|utilis|ajout)\w{0,3}"
-        r" (?:pas|jamais))\b",
+        # the imperative, first in its clause ("le script ne crée pas …" tells what it does)
+        r"|(?:^|[,;:]\s*)ne (?:crée|commite|modifie|touche|supprime|pousse|pushe?|installe"
+        r"|utilise|ajoute)z? (?:pas|jamais))\b",
         "Ne jamais utiliser MeilleursAgents, SeLoger ou autres estimateurs privés.",
     ),
     Cue(

@@ -87,6 +87,8 @@ _LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
 # A topic the sentence sets a convention for (`パッケージ管理は`, as for package management).
 _TOPIC = re.compile(r"[\u30a0-\u30ff\u3400-\u9fffA-Za-z0-9]は(?![\u3040-\u309f])")
 _EXCLUDED = frozenset([ONE_OFF, QUESTION, NOT_A_RULE])
+# First in preference (not "而不是", which as often tells what a program did instead).
+_PREFERRED = re.compile(r"[优優]先")
 _STATES = frozenset([STANDING, PROHIBITION, PREFERENCE, LANGUAGE])
 
 
@@ -167,7 +169,7 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
         return True  # what the project is built with: "我们用 pnpm 管理依赖"
     if HENCEFORTH in forms and (CONVENTION in forms or tools):
         return True  # from now on, for all of a kind or with a tool: "以后都用 pnpm"
-    if PREFERENCE in forms and ADOPT in forms and (tools or "`" in sentence):
+    if ADOPT in forms and _PREFERRED.search(sentence) and (tools or "`" in sentence):
         return True  # a tool preferred: "优先使用 pnpm", "在 PowerShell 中优先使用 `npm.cmd`"
     if DIRECTIVE not in forms and PREFERENCE not in forms:
         return False
