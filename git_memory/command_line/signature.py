@@ -105,6 +105,11 @@ def error_line(output: str) -> str:
     return _first_error(real) or _first_error(lines)
 
 
+def missing_dependency(output: str) -> bool:
+    """Whether the output names a module, package, crate or header the run could not find."""
+    return _MISSING_DEPENDENCY.search(output) is not None
+
+
 def invocation_error(output: str) -> bool:
     """Whether the output tells of an error in how the command was invoked or what its
     environment lacks (`INVOCATION`), in the command's own lines. A check's findings in the

@@ -61,7 +61,18 @@ def joined(found: Sequence[str], dialect: Dialect | None = None) -> str:
         typed = [windows_quoted(word, dialect) for word in found]
         program_quoted = bool(found) and typed[0] != found[0]
         return " ".join(["&", *typed] if program_quoted and dialect == "powershell" else typed)
-    return " ".join(shlex.quote(word) if _NEEDS_QUOTES.search(word) else word for word in found)
+    return " ".join(_posix_quoted(word) for word in found)
+
+
+def _posix_quoted(word: str) -> str:
+    """A word as a POSIX shell reads it back: as it is, or quoted when it holds a blank or an
+    operator; in double quotes when it expands (`JAVA_HOME="$(/usr/libexec/java_home)"`:
+    single quotes would make the expansion literal text), else in single quotes."""
+    if _NEEDS_QUOTES.search(word) is None:
+        return word
+    if "$" in word or "`" in word:
+        return '"' + re.sub(r'(["\\])', r"\\\1", word) + '"'
+    return shlex.quote(word)
 
 
 def windows_quoted(word: str, dialect: Dialect) -> str:

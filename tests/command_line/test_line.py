@@ -288,3 +288,12 @@ _PS_PATH = "'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe'"
 def test_a_windows_shell_runs_the_command_line_it_is_handed(text: str, normals: list[str]) -> None:
     """Codex on Windows runs `["powershell.exe", "-NoProfile", "-Command", "npm test"]`."""
     assert [step.command.normal for step in parse(text).steps] == normals
+
+
+def test_a_word_that_expands_is_typed_back_in_double_quotes() -> None:
+    """Single quotes would make `$(…)` literal text: JAVA_HOME set to "$(/usr/libexec/…)"."""
+    (command,) = parse('export JAVA_HOME="$(/usr/libexec/java_home -v 17)"').commands
+    assert command.text == 'export "JAVA_HOME=$(/usr/libexec/java_home -v 17)"'
+    assert parse(command.text).commands[0].words == command.words
+    (literal,) = parse("python -c 'import x; x.run()'").commands
+    assert literal.text == "python -c 'import x; x.run()'"

@@ -696,6 +696,14 @@ def test_stop_doing_something_and_there_should_be_no_x_are_rules() -> None:
         "There should be a button here.",
         "stop using it",
         "use the new api not the old one",
+        "use light mode not dark",  # no tool on either side
+        "stop using the debugger and just fix the bug",
+        "stop using port 3000 it's taken",
+        "check the logs before removing the container",  # one step of the task
+        "run the build before bumping the version",
+        "only happens when I ask it to refresh",  # an account
+        "i tried pnpm install. always fails with the same error",  # an account
+        "we tried npm first. never worked on windows",
     ):
         assert rule_facts([_turn("t1", user=text)]) == [], text
 

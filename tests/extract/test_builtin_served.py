@@ -256,6 +256,11 @@ def test_a_request_is_known_by_its_programs_name_wherever_it_runs_from() -> None
         ),
         ('curl -s http://localhost:5173; echo "exit: $?"', "<html></html>\nexit: 0"),
         ("curl -s http://localhost:5173; node -e 'console.log(1)'", "<html></html>\n1"),
+        ('curl -s http://localhost:5173 || echo -e "\\nServer not responding"', "\nNot up"),
+        (
+            'curl -s localhost:5173 || Write-Host "Server not responding" -ForegroundColor Red',
+            "Server not responding",
+        ),
     ],
 )
 def test_what_another_step_of_the_call_printed_is_no_answer(request_line: str, answer: str) -> None:
@@ -295,6 +300,7 @@ def test_a_request_to_a_port_another_server_listens_on_is_about_that_one() -> No
         "grep -i ready dev.log",  # a filter cannot show that no error followed
         "Select-String -Path dev.log -Pattern ready",
         "tail -5 dev.log; cat old.log",  # what came from which file cannot be told
+        "tail -n 50 dev.log | head -n 5",  # only what the filter let through
     ],
 )
 def test_a_read_that_shows_part_of_the_log_shows_nothing(reader: str) -> None:

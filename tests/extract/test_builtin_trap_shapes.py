@@ -350,6 +350,13 @@ YARN_BERRY = (
     [
         [_bash("corepack enable && yarn install", "➤ YN0000: · Done in 3s")],
         [_bash("corepack enable", ""), _bash("yarn install", "➤ YN0000: · Done in 3s")],
+        # set-up steps run earlier, with other calls after them, are no part of the fix
+        [
+            _bash("cp .env.example .env && pip install requests", ""),
+            _bash("ls", "src"),
+            _bash("corepack enable", ""),
+            _bash("yarn install", "➤ YN0000: · Done in 3s"),
+        ],
     ],
 )
 def test_a_setup_step_that_needs_another_first(calls: list[ToolCall]) -> None:
@@ -393,6 +400,12 @@ def test_a_setup_step_the_system_refused_run_by_the_projects_own_installation() 
         # it worked again by itself
         [
             _bash("npm install", "npm error code ECONNRESET", "failed"),
+            _bash("npm install", "added 3 packages"),
+        ],
+        # a proxy refused, then it worked after a step of no bearing on it
+        [
+            _bash("npm install", "npm error connect ECONNREFUSED 127.0.0.1:8080", "failed"),
+            _bash("cp .env.example .env", ""),
             _bash("npm install", "added 3 packages"),
         ],
     ],
@@ -456,3 +469,9 @@ def test_the_same_step_another_installation_name_or_folder_runs(
 def test_a_failure_of_the_code_is_no_trap_whichever_folder_then_passed() -> None:
     red = "Tests:  1 failed, 2 passed, 3 total"
     assert _traps(_bash("npm test", red, "failed"), _bash("cd web && npm test", "3 passed")) == []
+
+
+def test_a_dependency_named_wrong_in_the_code_is_fixed_by_the_edit() -> None:
+    typo = "error[E0463]: can't find crate for `serd`"
+    calls = (_bash("cargo build", typo, "failed"), _write("src/main.rs"))
+    assert _traps(*calls, _bash("cargo build --release", "    Finished `release` profile")) == []

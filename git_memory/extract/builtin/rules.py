@@ -61,6 +61,7 @@ from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
     asks_for_a_language,
     english_only,
+    named_tools,
     states_rule,
     stating_forms,
 )
@@ -109,9 +110,11 @@ _RULE_START = re.compile(
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
     r"squash|rebase|pin|vendor|tag)|our \w+ (?:is|are|uses?)|"
     r"(?:this|our) (?:project|repo|repository|codebase) (?:uses?|is built with|runs on)|"
-    r"stick (?:to|with)|only (?:\w+ ){1,3}?(?:when|if|once|after) i (?:ask|tell|say|approve)|"
+    r"stick (?:to|with)|only (?:commit|push|deploy|merge|release|install|delete|publish|tag)"
+    r"(?: \w+){0,2}? (?:when|if|once|after) i (?:ask|tell|say|approve)|"
     r"use\b.+\binstead of\b|run\b.+\binstead of\b|prefer\b.+\bover\b|"
-    r"stop (?:trying to \w+|using\s+(?!(?:it|this|that|them|these|those)\b)|"
+    r"stop (?:trying to \w+|using\s+(?:`|(?:npm|pnpm|yarn|bun|pip|conda|poetry|docker"
+    r"|powershell|cmd|sudo|python2?|node|jest|mocha|webpack|eslint|prettier|black)\b)|"
     r"(?!being\b)\w{3,}ing\b)|let'?s (?:always|never)|"
     r"there (?:should(?:n'?t| not| never)|must(?:n'?t| not| never)) be\b|"
     # "The plan must include …": what one thing of the task must be, unless for every time.
@@ -132,7 +135,10 @@ _CORRECTION = re.compile(
 _INSTEAD = re.compile(r"^(?:use|run|call|try)\b.+\binstead\b(?!\s+of)", re.IGNORECASE)
 _STANDING = re.compile(
     r"(?i)\b(?:before (?:you )?(?:commit|push|merg|open|send|releas|deploy|tag|mak|start"
-    r"|chang|edit|implement|add|install|delet|remov|upgrad|bump)\w*"
+    r"|chang|edit|implement)\w*"
+    # adding, installing, deleting: every time only for a kind of thing, not one of the task
+    r"|before (?:you )?(?:add|install|delet|remov|upgrad|bump)\w* (?:any|new|dependenc\w*|anything"
+    r"|packages?|librar\w*|modules?|files?)\b"
     r"|before (?:you )?(?:do|make|change) any\b"
     r"|whenever|every time|each time|after (?:each|every|any)|any time you|for everything"
     r"|everywhere|at all times)\b"
@@ -444,7 +450,7 @@ def _stated(sentence: str, previous: _PreviousCommand | None) -> list[tuple[str,
     language = LANGUAGE in forms and asks_for_a_language(sentence)
     if len(sentence) > MAX_RULE_CHARS or (sentence.endswith("?") and not language):
         return []
-    if forms & {ONE_OFF, NOT_A_RULE}:
+    if forms & {ONE_OFF, NOT_A_RULE} or _ACCOUNT_OF_ALWAYS.match(sentence):
         return []  # "Don't set it, let's see if it keeps happening.": this task only
     phrased = _phrase(sentence, previous)
     if phrased:
@@ -459,6 +465,13 @@ def _stated(sentence: str, previous: _PreviousCommand | None) -> list[tuple[str,
     return []
 
 
+# "always fails", "never worked": what something keeps doing, told without its subject
+# (typed in lower case after a full stop: "i tried pnpm install. always fails …"), not the
+# imperative of a rule ("always run", "always pass --frozen-lockfile", "always focus on …").
+_ACCOUNT_OF_ALWAYS = re.compile(
+    r"(?i)^(?:always|never)\s+(?:\w+[^su\W]s|worked|happened|was|were|is|are|does|did|had|has"
+    r"|got)\b"
+)
 # "Can you …", "Could you please …": the request put as a question.
 _POLITE = re.compile(r"(?i)^(?:please )?(?:can|could|would|will) you (?:please )?")
 
@@ -537,10 +550,12 @@ def _content_words(text: str) -> set[str]:
 
 def _is_x_not_y(body: str) -> bool:
     """ "X, not Y" / "X, never Y" about tools: an imperative or code on both sides; typed
-    without the comma, Y is one word ("use pnpm not npm")."""
-    match = re.search(r"^(.+?),\s+(?:not|never)\s+(.+)$", body) or re.search(
-        r"^(\S+(?:\s+\S+){1,3}?)\s+(?:not|never)\s+([\w`.@/-]+)[.!]?$", body
-    )
+    without the comma, tools or code named on both sides ("use pnpm not npm")."""
+    match = re.search(r"^(.+?),\s+(?:not|never)\s+(.+)$", body)
+    if match is None:
+        bare = re.search(r"^(\S+(?:\s+\S+){1,3}?)\s+(?:not|never)\s+([\w`.@/-]+)[.!]?$", body)
+        named = bare is not None and all("`" in side or named_tools(side) for side in bare.groups())
+        match = bare if named else None
     if not match:
         return False
     imperative = re.match(r"(?i)^(use|run|call|prefer|import|install|target|pin|put|keep)\b", body)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Collection
 from typing import Protocol
 
@@ -200,21 +201,24 @@ def _request_answered(server: Call, later: Call, others: Collection[str]) -> str
 
 def _answer(call: Call, output: str) -> str:
     """What the call's requests printed: its output without what its other steps printed
-    (an `echo` of its own words); "" when another step printed what cannot be told apart
-    (`echo "exit: $?"`, any other program)."""
-    lines = output.splitlines()
+    (an `echo` of its own words, no option); "" when another step printed what cannot be
+    told apart (`echo "exit: $?"`, `echo -e …`, any other program)."""
+    said: Counter[str] = Counter()
     for step in call.steps:
         words = step.command.words
         name = _named(words[0]) if words else ""
         if name in _QUIET or step.command.kind == RUN or _request(step) is not None:
             continue
-        if name not in _ECHOES or any("$" in word or "`" in word for word in words[1:]):
+        if name not in _ECHOES or any(w.startswith("-") or "$" in w or "`" in w for w in words):
             return ""
-        said = " ".join(word for word in words[1:] if not word.startswith("-"))
-        at = next((i for i, line in enumerate(lines) if line.strip() == said.strip()), None)
-        if at is not None:
-            del lines[at]
-    return "\n".join(lines)
+        said[" ".join(words[1:]).strip()] += 1
+    kept = []
+    for line in output.splitlines():
+        if said[line.strip()] > 0:
+            said[line.strip()] -= 1  # the echo's own line
+        else:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _request(step: Step) -> tuple[str, str] | None:
@@ -270,7 +274,12 @@ def _quiet_or_reading(step: Step, targets: Collection[str]) -> bool:
     name = _named(words[0]) if words else ""
     if name in _QUIET or step.command.kind == RUN:
         return True
-    return name in _READERS and all(
-        word.startswith("-") or word.isdigit() or posixpath.normpath(word) in targets
-        for word in words[1:]
+    # (through a pipe, only what the next filter let through was shown)
+    return (
+        name in _READERS
+        and not step.piped
+        and all(
+            word.startswith("-") or word.isdigit() or posixpath.normpath(word) in targets
+            for word in words[1:]
+        )
     )

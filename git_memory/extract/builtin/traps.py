@@ -41,6 +41,7 @@ from git_memory.command_line.signature import (
     PREFIX,
     error_line,
     invocation_error,
+    missing_dependency,
 )
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.observed import own_output
@@ -264,27 +265,33 @@ def _environment_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
 def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     """A setup step that failed and worked once options were added to it (`npm install` →
     `npm install --legacy-peer-deps`); or, when it failed for want of something in the
-    environment, once other set-up steps ran first (`corepack enable` before `yarn install`)
-    or run by another installation of its program (`.venv/bin/pip install -r
-    requirements.txt` after `python3 -m venv .venv`, where the system's pip refused)."""
+    environment, once other set-up steps ran right before it (`corepack enable` before `yarn
+    install`, in its line or the call before) or run by another installation of its program
+    (`.venv/bin/pip install -r requirements.txt` after `python3 -m venv .venv`, where the
+    system's pip refused). A network that failed is the machine's, not the project's."""
     failed = runs[index]
     subject = failed.setups[-1] if failed.setups else None
     if subject is None:
         return None
     error = first_error_line(failed.output)
-    # what the machine lacks, not a sandbox or an offline machine refusing the network
-    environmental = invocation_error(failed.output) and not ENVIRONMENT.search(error)
-    between: list[tuple[str, str]] = []  # set-up steps that worked since, and their folders
-    for later in runs[index + 1 :]:
+    environmental = (
+        invocation_error(failed.output)
+        and not ENVIRONMENT.search(error)
+        and not _NETWORK.search(failed.output)
+    )
+    for position in range(index + 1, len(runs)):
+        later = runs[position]
         if later.command is None or later.state != "completed" or not later.setups:
             continue
         fixed = later.setups[-1]
         before = [(plain_words(s), later.folder(s)) for s in later.setups[:-1]]
         if fixed.normal == subject.normal:
-            steps = [*between, *before]
-            if not (steps and environmental):
+            previous = runs[position - 1]
+            if previous is not failed and previous.state == "completed" and not previous.main:
+                before = [(plain_words(s), previous.folder(s)) for s in previous.setups] + before
+            if not (before and environmental):
                 return None
-            fix = _rooted(steps)
+            fix = _rooted(before)
             return _fact("prerequisite", failed, later, error, fix, failing=subject.normal)
         added = fixed.words[: len(subject.words)] == subject.words and all(
             w.startswith("-") or w[:1].isdigit() for w in fixed.words[len(subject.words) :][:1]
@@ -294,8 +301,14 @@ def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         if environmental and _installed_elsewhere(subject, fixed):
             fix = _rooted([*before, (plain_words(fixed), later.folder(fixed))])
             return _fact("variant", failed, later, error, fix, failing=subject.normal)
-        between += [*before, (plain_words(fixed), later.folder(fixed))]
     return None
+
+
+# A network or a proxy that failed: this machine's connection, not what the project lacks.
+_NETWORK = re.compile(
+    r"(?i)\b(?:ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|socket hang up|proxy"
+    r"|network|timed? ?out|could not resolve|temporary failure|tls|ssl|certificate)\b"
+)
 
 
 def _installed_elsewhere(subject: shell.Segment, fixed: shell.Segment) -> bool:
@@ -347,7 +360,9 @@ def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
         # the failure said this folder is no project's (`go.mod file not found`)
         return later.main.normal == failed.main.normal and bool(_NO_PROJECT.search(failed.output))
     if invocation_error(failed.output):
-        return True
+        # a module, package or crate named wrong in the code is fixed by the edit, not by
+        # the other invocation
+        return not (edited and missing_dependency(failed.output))
     if not edited and _silent(failed.output):
         return True  # `npm test` exited 1 with no word, `npx vitest run` then worked
     # The same tool through another wrapper (`pytest` → `uv run pytest`).
