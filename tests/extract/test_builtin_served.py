@@ -324,3 +324,13 @@ def test_an_answer_of_many_blank_lines_is_read_to_its_end() -> None:
 def test_a_powershell_request_is_known_in_any_case() -> None:
     later = _bash("invoke-webrequest http://localhost:5173 -UseBasicParsing", "StatusCode : 200")
     assert _server_outcome(_started("npm run dev"), later) is Outcome.WORKED
+
+
+def test_a_server_not_told_its_port_listens_on_its_own_when_nothing_else_can_set_it() -> None:
+    uvicorn = _started("uvicorn main:app --reload")
+    page = '{"ok":true}'
+    assert _server_outcome(uvicorn, _bash("curl -s localhost:3000/", page)) is Outcome.UNKNOWN
+    assert _server_outcome(uvicorn, _bash("curl -s localhost:8000/", page)) is Outcome.WORKED
+    # a script's server may have its port from its configuration: any port no other holds
+    later = _bash("curl -s localhost:3000/", page)
+    assert _server_outcome(_started("npm run dev"), later) is Outcome.WORKED

@@ -61,6 +61,8 @@ _DEFAULT_PORTS = {
     **{"vite": "5173", "flask": "5000", "ng": "4200", "hugo": "1313", "astro": "4321"},
     **{"streamlit": "8501", "jekyll": "4000", "storybook": "6006", "parcel": "1234"},
 }
+# Servers whose port only their command line sets (no configuration file of the project).
+_FIXED_DEFAULT = frozenset(["uvicorn", "manage.py", "http.server", "artisan"])
 # A URL of this machine, and its port.
 _LOCAL_URL = re.compile(
     r"^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::(?P<port>\d+))?(?:[/?#]|$)"
@@ -126,8 +128,14 @@ def waiting(call: Call) -> bool:
 
 
 def port(server: Call) -> str | None:
-    """The port the server was told to listen on, when its command says."""
-    return None if server.main is None else _told(server.main)
+    """The port the server was told to listen on, when its command says; else its
+    program's own when no file of the project can change it (uvicorn's 8000, Django's
+    runserver's), not Vite's or Next's, which their configuration may set."""
+    if server.main is None:
+        return None
+    program = server.main.program or server.main.words
+    fixed = bool(program) and _named(program[0]) in _FIXED_DEFAULT
+    return _told(server.main) or (_default_port(server.main) if fixed else None)
 
 
 def listening(call: Call, *, besides: Command | None = None) -> set[str]:
