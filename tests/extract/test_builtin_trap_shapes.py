@@ -475,3 +475,14 @@ def test_a_dependency_named_wrong_in_the_code_is_fixed_by_the_edit() -> None:
     typo = "error[E0463]: can't find crate for `serd`"
     calls = (_bash("cargo build", typo, "failed"), _write("src/main.rs"))
     assert _traps(*calls, _bash("cargo build --release", "    Finished `release` profile")) == []
+
+
+def test_a_script_the_session_wrote_without_its_mode_is_no_trap() -> None:
+    denied = "bash: ./scripts/migrate.sh: Permission denied"
+    calls = (
+        _bash("./scripts/migrate.sh", denied, "failed"),
+        _bash("chmod +x scripts/migrate.sh && ./scripts/migrate.sh", "migrated"),
+    )
+    assert _traps(_write("/home/dev/app/scripts/migrate.sh", "Write"), *calls) == []
+    (trap,) = _traps(*calls)  # a script of the repository: its committed mode is the trap
+    assert trap.content.endswith("unless `chmod +x scripts/migrate.sh` runs first.")

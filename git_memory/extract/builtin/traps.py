@@ -30,6 +30,7 @@ of a sandboxed or offline machine printed beside it.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
 
@@ -102,6 +103,8 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     subject = _subject(failed)
     if subject is None:
         return _setup_fix(runs, index)
+    if _NOT_EXECUTABLE.search(failed.output) and _written_by_the_session(runs[:index], failed):
+        return None  # its own new script: a teammate gets the mode it is committed with
     error = first_error_line(failed.output)
     steps: list[tuple[str, str]] = []  # each step's words and the folder it ran in
     edited = False  # the code changed: what worked then was a fix of the code, not a trap
@@ -139,6 +142,19 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     if len(folders) == 1:
         return located(" && ".join(words for words, _ in kept), folders.pop())
     return " && ".join(f"({located(w, f)})" if f else w for w, f in kept)
+
+
+_NOT_EXECUTABLE = re.compile(r"(?i)permission denied")
+
+
+def _written_by_the_session(earlier: Sequence[Run], failed: Run) -> bool:
+    """Whether the program the failed run started is a file the session wrote before."""
+    program = failed.main.words[0] if failed.main is not None else ""
+    name = posixpath.normpath(program.removeprefix("./")) if program else ""
+    if not name or name == ".":
+        return False
+    written = [posixpath.normpath(p) for run in earlier for p in written_files(run) or []]
+    return any(path == name or path.endswith("/" + name) for path in written)
 
 
 def _same_again(
