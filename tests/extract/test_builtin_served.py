@@ -51,6 +51,7 @@ def test_a_server_a_later_request_found_answering_started_the_application() -> N
         ("curl -sI http://localhost:5173/", "HTTP/1.1 200 OK\nContent-Type: text/html"),
         ("curl -s http://localhost:3000/api/health", '{"ok":true}'),
         ("wget -qO- http://127.0.0.1:8000/", "<!doctype html><html></html>"),
+        ("http :3000/api/health", 'HTTP/1.1 200 OK\n\n{"ok": true}'),  # HTTPie's localhost
     ],
 )
 def test_any_answered_request_to_this_machine_shows_it_up(request_line: str, answer: str) -> None:

@@ -66,6 +66,7 @@ _FIXED_DEFAULT = frozenset(["uvicorn", "manage.py", "http.server", "artisan"])
 # A URL of this machine, and its port.
 _LOCAL_URL = re.compile(
     r"^(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::(?P<port>\d+))?(?:[/?#]|$)"
+    r"|^:(?P<short>\d+)(?:[/?#]|$)"  # HTTPie's and xh's shorthand for localhost: `http :3000`
 )
 # Options whose value is no URL of the request (a proxy, a socket).
 _NOT_THE_URL = frozenset(["-x", "--proxy", "--unix-socket", "--abstract-unix-socket", "-e"])
@@ -238,7 +239,7 @@ def _request(step: Step) -> tuple[str, str] | None:
     for word, before in zip(words[1:], words, strict=False):
         url = _LOCAL_URL.match(word)
         if url is not None and before not in _NOT_THE_URL:
-            return url.group("port") or "", word
+            return url.group("port") or url.group("short") or "", word
     return None
 
 
