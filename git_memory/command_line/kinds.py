@@ -45,6 +45,8 @@ TOOLS: tuple[Tool, ...] = (
         ("unittest", "python -m unittest discover"),
         ("cargo test", "cargo test parse_header -- --nocapture"),
         ("cargo nextest", "cargo nextest run"),
+        ("hatch test", "hatch test"),
+        ("rye test", "rye test --all"),
         ("cargo llvm-cov", "cargo llvm-cov --html"),
         ("cargo insta", "cargo insta test"),
         ("go test", "cd go && go test -run TestX ./pkg/..."),
@@ -355,7 +357,10 @@ PROGRAM_ONLY_WITH = {
 # Words in a script or task name that say what it is for (`make types`, `mise run fmt`,
 # `npm run typecheck`, `./gradlew spotlessCheck`), the first matching kind wins.
 SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("typecheck", frozenset(["typecheck", "types", "tsc", "mypy", "pyright", "typing"])),
+    (
+        "typecheck",
+        frozenset(["typecheck", "types", "tsc", "mypy", "pyright", "typing", "phpstan", "psalm"]),
+    ),
     ("format", frozenset(["format", "fmt", "prettier", "black", "formatting", "spotless"])),
     ("lint", frozenset(["lint", "eslint", "clippy", "vet", "stylelint", "ruff", "linter"])),
     (
@@ -391,6 +396,10 @@ SCRIPT_RUNNERS = frozenset(
         "gradlew",
         "turbo",
         "nx",
+        "lerna",
+        "pixi",
+        "deno",
+        "composer",
     ]
 )
 PACKAGE_MANAGERS = frozenset(["npm", "pnpm", "yarn", "bun"])

@@ -186,7 +186,13 @@ def _script_kind(program: Sequence[str]) -> str | None:
         return _script_kind(rest)  # `pnpm turbo build`
     if runner in ("yarn", "pnpm", "bun") and rest[:1] and runs_program(rest):
         return kind_of(program_words(rest))  # `yarn vitest run x.test.ts`
-    if runner in ("mise", "turbo", "nx") and rest[:1] == ["run"]:
+    if runner == "yarn" and rest[:1] == ["workspace"] and len(rest) > 2:
+        return _script_kind([runner, *rest[2:]])  # `yarn workspace web test`
+    if runner == "nx" and rest[:1] in (["run-many"], ["affected"]):
+        return _target_kind(rest[1:])  # `nx run-many -t test`
+    if (runner in ("mise", "turbo", "nx", "lerna", "pixi") and rest[:1] == ["run"]) or (
+        runner == "deno" and rest[:1] == ["task"]
+    ):
         rest = rest[1:]
     if runner in managers and rest[:1] == ["run"]:
         rest = rest[1:]
@@ -199,6 +205,23 @@ def _script_kind(program: Sequence[str]) -> str | None:
         return kinds.PM_BUILTINS[name]
     # Task names in camelCase (`spotlessCheck`) split like kebab-case ones.
     return kinds.script_kind(_NAME_PARTS.split(_CAMEL.sub(r"\1-\2", name).lower()))
+
+
+def _target_kind(options: Sequence[str]) -> str | None:
+    """The kind of the one target `nx run-many` or `nx affected` runs (`-t test`,
+    `--target=lint`); None for several (`-t lint test`)."""
+    for index, word in enumerate(options):
+        if word in ("-t", "--target", "--targets") and index + 1 < len(options):
+            named = [options[index + 1]]
+        elif word.startswith(("--target=", "--targets=")):
+            named = [word.split("=", 1)[1]]
+        else:
+            continue
+        targets = [t for part in named for t in part.split(",") if t]
+        if len(targets) == 1:
+            return kinds.script_kind(_NAME_PARTS.split(_CAMEL.sub(r"\1-\2", targets[0]).lower()))
+        return None
+    return None
 
 
 def tool_words(program: Sequence[str]) -> list[str]:

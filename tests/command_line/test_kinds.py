@@ -23,6 +23,18 @@ from git_memory.extract.builtin import shell
         ("goose status", None),
         ("npx tsup src/index.ts", "build"),
         ("php -l", "syntax"),
+        # the scripts and tasks of more runners, and the one target of a monorepo's run
+        ("yarn workspace web test", "test"),
+        ("lerna run test", "test"),
+        ("pixi run test", "test"),
+        ("deno task test", "test"),
+        ("composer phpstan", "typecheck"),
+        ("composer install", None),
+        ("hatch test", "test"),
+        ("rye test", "test"),
+        ("npx nx run-many -t test", "test"),
+        ("nx affected --target=lint", "lint"),
+        ("nx run-many -t lint,test", None),
     ],
 )
 def test_script_names_and_framework_entry_points(command: str, kind: str | None) -> None:
