@@ -350,6 +350,9 @@ RULES = [
     ("Please use pnpm for this project.", "Use pnpm for this project."),
     ("No more console.log in the code.", "No more console.log in the code."),
     ("We're using Postgres, not MySQL.", "We're using Postgres, not MySQL."),
+    # A tool kept for a kind of work.
+    ("Use Zod for validation.", "Use Zod for validation."),
+    ("use react-query for data fetching", "Use react-query for data fetching."),
     # Permission asked every time, and the condition typed without its comma.
     ("ask me before adding dependencies", "Ask me before adding dependencies."),
     ("Check with me before deleting files.", "Check with me before deleting files."),
@@ -704,6 +707,8 @@ def test_stop_doing_something_and_there_should_be_no_x_are_rules() -> None:
         "only happens when I ask it to refresh",  # an account
         "i tried pnpm install. always fails with the same error",  # an account
         "we tried npm first. never worked on windows",
+        "use curl to test the endpoint",  # a tool for one step of the task
+        "use chrome mcp to access http://localhost:5174/",
     ):
         assert rule_facts([_turn("t1", user=text)]) == [], text
 

@@ -3,7 +3,8 @@
 Forms: "always …", "never …", "don't …"/"do not …" about the project's engineering (using,
 installing or committing something, a tool, a path, its files, tests or dependencies: "don't
 show the banner" is the task at hand), "use X instead of Y", "prefer X over Y", "X, not Y"
-("use pnpm not npm" typed without the comma), "stop using X",
+("use pnpm not npm" typed without the comma), "stop using X", a tool kept for a kind of work
+("use Zod for validation"),
 "from now on …", "remember: …", "we use …", "this project uses …", "stick to …", "make sure to
 always …", "all X should …", instructions for every time ("before pushing, run …", "commit
 after each task", "you should run the tests before committing"), a wish for every time ("I want
@@ -188,6 +189,15 @@ _KIND = r"(?!the\b|these\b|those\b|of\b)[\w`.-]+ (?!in\b|to\b|for\b|with\b)[\w`.
 _EVERY_OF_A_KIND = re.compile(
     rf"(?i)^\w+(?: \w+)? (?:all|every|each) {_KIND}"
     rf"|\b(?:for|in|on|to) (?:all|every|each|any) {_KIND}"
+)
+# "Use Zod for validation", "Use nix flakes to manage dependencies": a tool kept for a kind
+# of work, not one step of the task ("use curl to test the endpoint", "use chrome mcp to
+# access http://localhost:5174/"): nothing definite, no address in what it is for.
+_TOOL_FOR_A_PURPOSE = re.compile(
+    r"(?i)^use (?!(?:the|this|that|these|those|your|my|it|them|a|an|one|some)\b)"
+    r"[\w`.@/+-]+(?: [\w`.@/+-]+){0,3}? (?:to|for) "
+    r"(?![^.;,]*\b(?:the|this|that|these|those|it|them|my|your|now|today)\b)"
+    r"(?![^.;,]*(?:https?://|localhost|127\.0\.0\.1))\w"
 )
 # "No more console.log in the code": a prohibition of a kind of thing from now on.
 _NO_MORE = re.compile(r"(?i)^no more\s+(?!than\b)\S")
@@ -506,7 +516,7 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
             )
             or _is_x_not_y(part)
             or _standing_imperative(part)
-            or bool(_NORM.match(part) or _NO_MORE.match(part))
+            or bool(_NORM.match(part) or _NO_MORE.match(part) or _TOOL_FOR_A_PURPOSE.match(part))
             or (
                 bool(_CONVENTION_VERB.match(part))
                 and bool(_PROJECT_SCOPE.search(part) or _EVERY_OF_A_KIND.search(part))
