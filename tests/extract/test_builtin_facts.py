@@ -353,6 +353,8 @@ RULES = [
     # A tool kept for a kind of work.
     ("Use Zod for validation.", "Use Zod for validation."),
     ("use react-query for data fetching", "Use react-query for data fetching."),
+    ("Name files in kebab-case.", "Name files in kebab-case."),
+    ("use named exports only", "Use named exports only."),
     # Permission asked every time, and the condition typed without its comma.
     ("ask me before adding dependencies", "Ask me before adding dependencies."),
     ("Check with me before deleting files.", "Check with me before deleting files."),
@@ -708,6 +710,8 @@ def test_stop_doing_something_and_there_should_be_no_x_are_rules() -> None:
         "i tried pnpm install. always fails with the same error",  # an account
         "we tried npm first. never worked on windows",
         "use curl to test the endpoint",  # a tool for one step of the task
+        "rename this variable to camelCase",
+        "use the second one only",
         "use chrome mcp to access http://localhost:5174/",
     ):
         assert rule_facts([_turn("t1", user=text)]) == [], text

@@ -4,7 +4,8 @@ Forms: "always …", "never …", "don't …"/"do not …" about the project's e
 installing or committing something, a tool, a path, its files, tests or dependencies: "don't
 show the banner" is the task at hand), "use X instead of Y", "prefer X over Y", "X, not Y"
 ("use pnpm not npm" typed without the comma), "stop using X", a tool kept for a kind of work
-("use Zod for validation"),
+("use Zod for validation"), a convention of names and forms ("name files in kebab-case",
+"use named exports only"),
 "from now on …", "remember: …", "we use …", "this project uses …", "stick to …", "make sure to
 always …", "all X should …", instructions for every time ("before pushing, run …", "commit
 after each task", "you should run the tests before committing"), a wish for every time ("I want
@@ -198,6 +199,14 @@ _TOOL_FOR_A_PURPOSE = re.compile(
     r"[\w`.@/+-]+(?: [\w`.@/+-]+){0,3}? (?:to|for) "
     r"(?![^.;,]*\b(?:the|this|that|these|those|it|them|my|your|now|today)\b)"
     r"(?![^.;,]*(?:https?://|localhost|127\.0\.0\.1))\w"
+)
+# "Name files in kebab-case", "Use named exports only": a convention of the code's names and
+# forms, nothing definite of the task in it ("use the second one only").
+_NAMING_OR_ONLY = re.compile(
+    r"(?i)^(?:name|use|write|keep)\b(?![^.;,]*\b(?:this|that|these|those|it)\b)[^.;]{0,60}"
+    r"\b(?:kebab|camel|snake|pascal|screaming[-_ ]snake)[-_ ]?case\b"
+    r"|^use (?!(?:the|this|that|these|those|your|my|it|them|a|an|one)\b)"
+    r"[\w`.@/+-]+(?: [\w`.@/+-]+){0,3} only[.!]?$"
 )
 # "No more console.log in the code": a prohibition of a kind of thing from now on.
 _NO_MORE = re.compile(r"(?i)^no more\s+(?!than\b)\S")
@@ -517,6 +526,7 @@ def _phrase(sentence: str, previous: _PreviousCommand | None) -> list[str]:
             or _is_x_not_y(part)
             or _standing_imperative(part)
             or bool(_NORM.match(part) or _NO_MORE.match(part) or _TOOL_FOR_A_PURPOSE.match(part))
+            or bool(_NAMING_OR_ONLY.match(part))
             or (
                 bool(_CONVENTION_VERB.match(part))
                 and bool(_PROJECT_SCOPE.search(part) or _EVERY_OF_A_KIND.search(part))
