@@ -203,7 +203,7 @@ _TOOL_FOR_A_PURPOSE = re.compile(
 # "Name files in kebab-case", "Use named exports only": a convention of the code's names and
 # forms, nothing definite of the task in it ("use the second one only").
 _NAMING_OR_ONLY = re.compile(
-    r"(?i)^(?:name|use|write|keep)\b(?![^.;,]*\b(?:this|that|these|those|it)\b)[^.;]{0,60}"
+    r"(?i)^(?:name|use|write|keep)\b(?![^.;,]*\b(?:the|this|that|these|those|it)\b)[^.;]{0,60}"
     r"\b(?:kebab|camel|snake|pascal|screaming[-_ ]snake)[-_ ]?case\b"
     r"|^use (?!(?:the|this|that|these|those|your|my|it|them|a|an|one)\b)"
     r"[\w`.@/+-]+(?: [\w`.@/+-]+){0,3} only[.!]?$"
