@@ -248,20 +248,14 @@ def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
     return found if len(found) <= _ACKNOWLEDGED_MAX_SENTENCES else []
 
 
-# In dictated text every sentence is a rule, and it is often typed without capitals ("…
-# standart olacak. Türkçe açıklama … formatında. modüler bir yapı olacak …"): a full stop
-# after a word ends the sentence before a lower-case word too (not after "e.g", "etc", "vs").
-_DICTATED_END = re.compile(r"(?<=[^\W\d_]{3}\.)(?<!\betc\.)(?<!\bvs\.)\s+(?=[^\W\d_])")
-
-
 def _dictated_lines(instructions: str) -> list[str]:
     """The sentences of text dictated into the agent's instruction file that can be rules:
     not a heading, code, a log line or a question."""
     lines = [line for line in instructions.splitlines() if not _HEADING.match(line)]
+    # (a sentence typed in lower case ends at its full stop: `statements.sentences`)
     return [
         sentence
-        for typed in prose_sentences("\n".join(_with_their_items(lines)))
-        for sentence in _DICTATED_END.split(typed)
+        for sentence in prose_sentences("\n".join(_with_their_items(lines)))
         if len(sentence) <= MAX_RULE_CHARS
         and not sentence.endswith(("?", "？"))
         and (not english_only(sentence) or len(content_words(sentence)) >= 2)
