@@ -355,6 +355,10 @@ RULES = [
     ("use react-query for data fetching", "Use react-query for data fetching."),
     ("Name files in kebab-case.", "Name files in kebab-case."),
     ("use named exports only", "Use named exports only."),
+    # ... said to the agent with a modal: the convention as an imperative.
+    ("You should use pnpm for dependency management.", "Use pnpm for dependency management."),
+    ("you must use pnpm for this project", "Use pnpm for this project."),
+    ("You should name files in kebab-case.", "Name files in kebab-case."),
     # Permission asked every time, and the condition typed without its comma.
     ("ask me before adding dependencies", "Ask me before adding dependencies."),
     ("Check with me before deleting files.", "Check with me before deleting files."),
@@ -415,6 +419,10 @@ NOT_RULES = [
     "Don't show the code input field on mobile.",
     "Don't show error types to end users.",
     "Don't make the modal 3/4 width.",
+    # A modal before a step of the task is still the task.
+    "You should use curl to test the endpoint.",
+    "You should use the second option.",
+    "You must use pnpm here.",
 ]
 
 

@@ -314,6 +314,15 @@ MORE_TYPED = [
     "não crie novos arquivos",  # don't create (pt)
     "erstelle keine neuen Dateien",  # create none (de)
     "ne commite pas directement sur main",  # don't commit (fr)
+    # a tool one must use (es, pt, de, fr, ru, vi)
+    "hay que usar pnpm para instalar dependencias",
+    "você deve usar pnpm neste projeto",
+    "Tests müssen mit pytest laufen",
+    "du musst pnpm statt npm verwenden",
+    "il faut utiliser pnpm pour les dépendances",
+    "для миграций нужно использовать prisma",
+    "Người đóng góp phải dùng pnpm",
+    "앞으로 패키지는 pnpm으로 설치하니까",  # "since from now on …": a reason, no question (ko)
 ]
 
 
@@ -357,6 +366,8 @@ MORE_NOT_RULES = [
     "백엔드는 docker로 돌아가는데 자꾸 죽어요",  # "runs in docker but keeps dying" (ko)
     "le script ne crée pas le dossier dist",  # what the script does (fr)
     "no crees que sería mejor usar redis",  # "don't you think" (es)
+    "нужно использовать функцию форматирования цены",  # must use a function, no tool (ru)
+    "hay que usar la segunda opción",  # must use an option of the moment, no tool (es)
 ]
 
 

@@ -17,9 +17,10 @@ A cue names the *form* of what a sentence does:
 - `convention` (Chinese): for all, uniformly, by default: what makes the adoption of a tool
   the project's (`统一使用 pnpm`) rather than a step of the task (`请使用pnpm安装依赖`);
 - `team`: the team, the project or a part of its engineering uses something (`我们用 pnpm`,
-  `测试用 pytest`, `usamos pnpm`, `wir verwenden pnpm`, `мы используем pnpm`): with a tool
-  named, what the project is built with, as English "we use pnpm" is (Japanese and Korean
-  say it with a topic and a verb of adopting);
+  `测试用 pytest`, `usamos pnpm`, `wir verwenden pnpm`, `мы используем pnpm`), or a tool
+  one must use (`hay que usar pnpm`, `il faut utiliser pnpm`, `нужно использовать pnpm`):
+  with a tool named, what the project is built with, as English "we use pnpm" is (Japanese
+  and Korean say it with a topic and a verb of adopting);
 - `obligation` and `subject` (Chinese): a normative modal (must, should, may only) and a
   subject that belongs to the project's engineering (its code, tests, commits, comments,
   documentation, dependencies, branches), first in the sentence: together a convention

@@ -410,7 +410,8 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "ko",
         QUESTION,
-        r"(?:까|나요|니|맞나)\s*\??$|^(?:왜|어떻게|뭐)",
+        # not the reason clause "…니까" ("since …"), which ends no question
+        r"(?:(?<!니)까|나요|니|맞나)\s*\??$|^(?:왜|어떻게|뭐)",
         "프리뷰를 표시하기에 가장 적합한 방법이 iframe 방식이 맞나 ?",
     ),
 )

@@ -79,6 +79,14 @@ LATIN_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "es",
+        TEAM,
+        # a tool one must use ("hay que usar pnpm"): with a tool named, what the project uses
+        r"\b(?:hay que|tienes que|tenemos que|debes|debemos|se debe|deber[ií]as)"
+        r"\s+(?:siempre\s+)?(?:usar|utilizar)\b",
+        "así que hay que usar pnpm o las versiones resueltas dejan de ser reproducibles.",
+    ),
+    Cue(
+        "es",
         PROHIBITION,
         # "stop doing …", first in its clause ("el servidor deja de responder" is an account)
         r"(?:^|[,;:]\s*)(?:deja|dejá|dejen) de \w+(?:ar|er|ir)\b",
@@ -162,6 +170,14 @@ LATIN_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "pt",
+        TEAM,
+        r"\b(?:deve-se|devemos|deve|tem que|temos que|precisa|precisamos)"
+        r"\s+(?:sempre\s+)?(?:usar|utilizar)\b",
+        "Deve-se usar o comando `git pull origin main` (que é a combinação dos comandos "
+        "`git fetch` e `git merge`)",
+    ),
+    Cue(
+        "pt",
         PROHIBITION,
         r"(?:^|[,;:]\s*)(?:pare|parem) de \w+(?:ar|er|ir)\b",
         # a sentence of this form, not yet found in a public repository
@@ -240,6 +256,14 @@ LATIN_CUES: tuple[Cue, ...] = (
         r"\bwir (?:verwenden|nutzen|benutzen|arbeiten mit)\b"
         r"|\b(?:dieses|das) projekt (?:verwendet|nutzt|benutzt)\b",
         "Dieses Projekt verwendet pnpm als Paketmanager.",
+    ),
+    Cue(
+        "de",
+        TEAM,
+        r"\b(?:muss|müssen|musst|soll|sollen|sollte|sollten|solltest)\b[^.!?;]{0,40}?"
+        r"\b(?:verwenden|benutzen|nutzen|verwendet|benutzt|genutzt)\b"
+        r"|\b(?:muss|müssen|sollen|sollten) mit \S+ (?:laufen|gebaut|getestet|formatiert)\b",
+        "Tests müssen mit pytest laufen",
     ),
     Cue(
         "de",
@@ -326,6 +350,12 @@ LATIN_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "fr",
+        TEAM,
+        r"\b(?:il faut|tu dois|vous devez|on doit|nous devons)\s+(?:toujours\s+)?utiliser\b",
+        "Il faut utiliser pnpm (pas npm global) :",
+    ),
+    Cue(
+        "fr",
         PROHIBITION,
         r"(?:^|[,;:]\s*)arrête(?:z)? (?:de |d')",
         "Arrête de générer de nouveaux fichiers Markdown.",
@@ -406,6 +436,12 @@ LATIN_CUES: tuple[Cue, ...] = (
         TEAM,
         r"\bchúng (?:tôi|ta|mình) (?:dùng|sử dụng)\b",
         "Chúng tôi sử dụng Docker Compose để chuẩn hóa CSDL local cho cả nhóm.",
+    ),
+    Cue(
+        "vi",
+        TEAM,
+        r"\b(?:phải|nên|cần) (?:dùng|sử dụng)\b",
+        "Người đóng góp phải dùng pnpm; phiên bản pnpm/Node được ghim ở M0.",
     ),
     Cue(
         "vi",

@@ -69,6 +69,14 @@ RUSSIAN_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "ru",
+        TEAM,
+        # a tool one must use: with a tool named, what the project uses
+        r"\b(?:надо|нужно|необходимо|стоит|следует|должн[аоы]?|долж[её]н)\s+(?:\w+\s+)?"
+        r"(?:использовать|применять|юзать)\b",
+        'для timestamp миграции стоит использовать node -e "console.log(Date.now())"',
+    ),
+    Cue(
+        "ru",
         LANGUAGE,
         r"на (?:русском|английском)",
         "я тебя просил работать со мной на русском",

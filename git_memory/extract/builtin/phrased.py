@@ -248,25 +248,39 @@ def _phrase(sentence: str, previous: PreviousCommand | None) -> list[str]:
     parts = re.split(r",?\s+and\s+(?=(?:always|never)\b)", body, flags=re.I)
     rules = []
     for part in parts:
-        stated = (
-            bool(signal)
-            or (
-                bool(_RULE_START.match(part))
-                and (not bare_prohibition(part) or about_engineering(part))
-            )
-            or _is_x_not_y(part)
-            or _standing_imperative(part)
-            or bool(_NORM.match(part) or _NO_MORE.match(part) or _TOOL_FOR_A_PURPOSE.match(part))
-            or bool(_NAMING_OR_ONLY.match(part))
-            or (
-                bool(_CONVENTION_VERB.match(part))
-                and bool(_PROJECT_SCOPE.search(part) or _EVERY_OF_A_KIND.search(part))
-            )
-        )
+        rule = part
+        if not (signal or _states(part)):
+            # "You should use pnpm for dependencies": the imperative of a convention.
+            instruction = _ADDRESSED.sub("", part)
+            rule = instruction if instruction != part and _convention(instruction) else ""
         # After "from now on" the instruction may be short ("From now on, use yarn.").
-        if stated and acceptable(part, min_words=2 if signal else MIN_RULE_WORDS):
-            rules.append(sentence_case(part))
+        if rule and acceptable(rule, min_words=2 if signal else MIN_RULE_WORDS):
+            rules.append(sentence_case(rule))
     return rules
+
+
+def _states(part: str) -> bool:
+    """Whether one part of a sentence, typed without a signal, is phrased as a rule."""
+    return (
+        (bool(_RULE_START.match(part)) and (not bare_prohibition(part) or about_engineering(part)))
+        or _is_x_not_y(part)
+        or _standing_imperative(part)
+        or bool(_NORM.match(part) or _NO_MORE.match(part))
+        or _convention(part)
+    )
+
+
+def _convention(instruction: str) -> bool:
+    """An imperative that keeps a tool, a name or a form for a kind of work ("Use Zod for
+    validation", "Name files in kebab-case", "Use pnpm for this project")."""
+    return bool(
+        _TOOL_FOR_A_PURPOSE.match(instruction)
+        or _NAMING_OR_ONLY.match(instruction)
+        or (
+            _CONVENTION_VERB.match(instruction)
+            and (_PROJECT_SCOPE.search(instruction) or _EVERY_OF_A_KIND.search(instruction))
+        )
+    )
 
 
 def _standing_imperative(body: str) -> bool:
