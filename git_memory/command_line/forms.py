@@ -65,7 +65,7 @@ def _kept(head: list[str], rest: list[str], kind: str) -> tuple[list[str], bool]
             kept += [word] if word in own else []
         elif words.NARROWING_ASSIGNED.match(word):
             dropped = True
-        elif words.COSMETIC.match(word):
+        elif words.COSMETIC.match(word) and not (kind == "format" and word in words.IN_PLACE):
             continue
         elif not word.startswith("-") and _narrowing_target(word, head, kept, kind, wide=wide):
             dropped = True

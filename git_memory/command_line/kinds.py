@@ -78,6 +78,11 @@ TOOLS: tuple[Tool, ...] = (
         ("hardhat test", "npx hardhat test"),
         ("anchor test", "anchor test"),
         ("bazel test", "bazel test //..."),
+        ("buck2 test", "buck2 test //..."),
+        ("pants test", "pants test ::"),
+        ("dune test", "dune test"),
+        ("gleam test", "gleam test"),
+        ("elm-test", "npx elm-test"),
         ("ng test", "npx ng test --watch=false"),
         ("sbt test", "sbt test"),
         ("lein test", "lein test"),
@@ -113,6 +118,7 @@ TOOLS: tuple[Tool, ...] = (
         ("ktlint", "ktlint"),
         ("detekt", "detekt"),
         ("swiftlint", "swiftlint"),
+        ("pants lint", "pants lint ::"),
         ("yamllint", "yamllint ."),
         ("actionlint", "actionlint"),
         ("markdownlint", "npx markdownlint '**/*.md'"),
@@ -162,6 +168,10 @@ TOOLS: tuple[Tool, ...] = (
         ("pint", "vendor/bin/pint"),
         ("taplo fmt", "taplo fmt"),
         ("zig fmt", "zig fmt src"),
+        ("swift format", "swift format -i -r Sources"),
+        ("gleam format", "gleam format"),
+        ("dune fmt", "dune fmt"),
+        ("pants fmt", "pants fmt ::"),
         ("dprint fmt", "dprint fmt"),
         ("buf format", "buf format -w"),
     ),
@@ -244,6 +254,9 @@ TOOLS: tuple[Tool, ...] = (
         ("astro build", "npx astro build"),
         ("flutter build", "flutter build apk"),
         ("bazel build", "bazel build //..."),
+        ("buck2 build", "buck2 build //..."),
+        ("dune build", "dune build"),
+        ("gleam build", "gleam build"),
         ("sbt compile", "sbt compile"),
         ("stack build", "stack build"),
         ("cabal build", "cabal build"),
@@ -313,6 +326,8 @@ TOOLS: tuple[Tool, ...] = (
         ("expo start", "npx expo start"),
         ("flutter run", "flutter run -d chrome"),
         ("swift run", "swift run"),
+        ("bazel run", "bazel run //app:server"),
+        ("gleam run", "gleam run"),
         ("hugo server", "hugo server -D"),
         ("mkdocs serve", "mkdocs serve"),
         ("wrangler dev", "npx wrangler dev"),
@@ -334,6 +349,17 @@ TOOLS: tuple[Tool, ...] = (
         ("kamal deploy", "kamal deploy"),
     ),
 )
+
+# Build systems whose step or target names what a run is for (`zig build test`, `ninja -C
+# build test`, `cmake --build build --target test`, `swift format lint`): the first word after
+# the program (and subcommand), or the option naming the target; with none of a known kind,
+# the kind of the row.
+BUILD_STEPS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
+    ("zig", "build"): (frozenset(), "build"),
+    ("ninja", ""): (frozenset(), "build"),
+    ("cmake", "--build"): (frozenset(["--target", "-t"]), "build"),
+    ("swift", "format"): (frozenset(), "format"),
+}
 
 # program -> kind, and (program, subcommand) -> kind: the rows as the lookups read them.
 PROGRAMS: dict[str, str] = {tool.words[0]: tool.kind for tool in TOOLS if len(tool.words) == 1}

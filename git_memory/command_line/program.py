@@ -141,6 +141,10 @@ def kind_of(program: Sequence[str]) -> str | None:
         return None
     head = program_name(program[0])
     second = next((w for w in program[1:] if not w.startswith(("-", "+"))), "")
+    built = _build_step(head, program[1:])
+    if built is not None:
+        step, kind = built
+        return (kinds.script_kind(_NAME_PARTS.split(step)) if step else None) or kind
     for name in (program[0], head):
         for sub in (second, program[1] if len(program) > 1 else ""):  # `cmake --build`
             if (name, sub) in kinds.SUBCOMMANDS:
@@ -159,6 +163,22 @@ def kind_of(program: Sequence[str]) -> str | None:
     if project_script(program[0]):
         stem = words.SCRIPT_FILE.sub("", head)
         return kinds.script_kind(_NAME_PARTS.split(stem)) or "script"
+    return None
+
+
+def _build_step(head: str, rest: Sequence[str]) -> tuple[str, str] | None:
+    """The step or target a build system is told to run (`zig build test` → `test`,
+    `cmake --build build --target test` → `test`, `swift format lint` → `lint`; "" for none)
+    and the kind of a run of no step of a known kind; None when `head` is no such system."""
+    for (program, sub), (options, kind) in kinds.BUILD_STEPS.items():
+        if program != head or (sub and sub not in rest):
+            continue
+        after = list(rest[rest.index(sub) + 1 :]) if sub else list(rest)
+        if options:
+            named = [after[i + 1] for i, w in enumerate(after[:-1]) if w in options]
+        else:
+            named = [w for w in runner_words(after) if not w.startswith(("-", "+"))]
+        return (named[0] if named else ""), kind
     return None
 
 

@@ -179,6 +179,9 @@ COSMETIC = re.compile(
     r"|-B|--batch-mode|-ntp|--no-transfer-progress|--console=\w+|--warning-mode=\w+"
     r"|--message-format=[\w-]+)$",
 )
+# A formatter's switch to write the files it formats (`swift format -i`, `clang-format -i`),
+# which elsewhere only decorates a run (`jest -i`, as `--runInBand`).
+IN_PLACE = frozenset(["-i", "--in-place", "--inplace"])
 # Debug switches: decoration of any command (`--debug`, `-vvv`, `--log-level=debug`).
 DEBUG = re.compile(r"^(--debug|-d{1,3}|-v{2,}|--trace|--log-level(=\w+)?|--loglevel(=\w+)?)$")
 # Flags whose value narrows a run to a subset (dropped with their value).

@@ -35,6 +35,25 @@ from git_memory.extract.builtin import shell
         ("npx nx run-many -t test", "test"),
         ("nx affected --target=lint", "lint"),
         ("nx run-many -t lint,test", None),
+        # a build system's step or target says what the run is for; none of a known kind builds
+        ("zig build test", "test"),
+        ("zig build test --summary all", "test"),
+        ("zig build run", "run"),
+        ("zig build -Doptimize=ReleaseFast", "build"),
+        ("ninja -C build test", "test"),
+        ("ninja -C build", "build"),
+        ("cmake --build build --target test", "test"),
+        ("cmake --build build", "build"),
+        ("cmake -S . -B build", None),
+        ("swift format lint --recursive Sources", "lint"),
+        ("swift format -i -r Sources", "format"),
+        # more build systems' own subcommands
+        ("bazel run //app:server", "run"),
+        ("buck2 test //...", "test"),
+        ("pants lint ::", "lint"),
+        ("dune build", "build"),
+        ("gleam test", "test"),
+        ("npx elm-test", "test"),
     ],
 )
 def test_script_names_and_framework_entry_points(command: str, kind: str | None) -> None:
@@ -53,3 +72,18 @@ def test_script_names_and_framework_entry_points(command: str, kind: str | None)
 def test_a_syntax_check_keeps_the_files_it_checks(command: str) -> None:
     (segment,) = shell.segments(command)
     assert (segment.kind, segment.normal, segment.narrowed) == ("syntax", command, False)
+
+
+@pytest.mark.parametrize(
+    ("command", "normal"),
+    [
+        ("swift format -i -r Sources", "swift format -i -r Sources"),
+        ("shfmt -w -i 2 scripts", "shfmt -w -i 2 scripts"),
+        ("npx jest -i", "npx jest"),
+    ],
+)
+def test_a_formatters_in_place_switch_is_its_command(command: str, normal: str) -> None:
+    # `-i` writes the files a formatter formats (or, for shfmt, sets the indent): without it
+    # the memory's command would print the formatted code and change nothing.
+    (segment,) = shell.segments(command)
+    assert segment.normal == normal
