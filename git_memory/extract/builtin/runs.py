@@ -3,7 +3,8 @@
 Each shell call becomes a `Run` holding its command line as the shell reads it and the
 observed outcome of each of its steps (`observed`): a run counts as worked or failed only
 where the transcript shows it, so a status a pipe hid, a background launch or the agent's
-timeout leaves it unknown.
+timeout leaves it unknown. A set-up step the person says they ran themselves comes first in
+its turn, as a shell call that worked (`told.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from git_memory.command_line.line import Command, Step, in_project, located, par
 from git_memory.command_line.program import outside
 from git_memory.extract.builtin import observed, served, shell
 from git_memory.extract.builtin.observed import Outcome
+from git_memory.extract.builtin.told import told_steps
+from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.turns import ToolCall, call_paths
 
 _STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}
@@ -105,7 +108,7 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
     found: list[Run] = []
     running: dict[str, tuple[int, ToolCall]] = {}
     for record in records:
-        for call in record.tool_calls:
+        for call in (*_told(record), *record.tool_calls):
             resumed = _resumes(call, running)
             if resumed is not None:
                 index, first = resumed
@@ -129,6 +132,12 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
             output = scrub(call.output or "")
             found.append(_run(record.turn_key, call, scrub(command), output, start))
     yield from _shown_up(found)
+
+
+def _told(record: Any) -> list[ToolCall]:
+    """The set-up step the person's message says they ran themselves (`told.py`)."""
+    text = getattr(record, "user_text", None) or ""
+    return told_steps(text) if text and typed_origin(text) == "person" else []
 
 
 def _shown_up(runs: list[Run]) -> list[Run]:
