@@ -486,3 +486,87 @@ def test_a_script_the_session_wrote_without_its_mode_is_no_trap() -> None:
     assert _traps(_write("/home/dev/app/scripts/migrate.sh", "Write"), *calls) == []
     (trap,) = _traps(*calls)  # a script of the repository: its committed mode is the trap
     assert trap.content.endswith("unless `chmod +x scripts/migrate.sh` runs first.")
+
+
+@pytest.mark.parametrize(
+    ("failing", "error", "fixed", "trap"),
+    [
+        (
+            'rg -n "ABSOLUTE|absolute" src',
+            "zsh:1: command not found: rg",
+            'grep -R -n "ABSOLUTE|absolute" src',
+            'Trap: `rg` fails with "zsh:1: command not found: rg"; run `grep` instead.',
+        ),
+        (
+            "rg --files -g 'README.md'",
+            "/bin/bash: line 1: rg: command not found",
+            "find . -maxdepth 3 -name 'README.md'",
+            'Trap: `rg --files` fails with "/bin/bash: line 1: rg: command not found"; run `find` '
+            "instead.",
+        ),
+        (
+            "fd -e md",
+            "bash: fd: command not found\nExit code: 127",
+            'find . -name "*.md"',
+            'Trap: `fd` fails with "bash: fd: command not found"; run `find` instead.',
+        ),
+        (
+            "grep -r foo .",
+            "'grep' is not recognized as an internal or external command,",
+            "Select-String -Path *.ts -Pattern foo",
+            "Trap: `grep` fails with \"'grep' is not recognized as an internal or external "
+            'command,"; run `Select-String` instead.',
+        ),
+        (
+            "http :3000/api/health",
+            "sh: 1: http: not found",
+            "curl -s http://localhost:3000/api/health",
+            'Trap: `http` fails with "sh: 1: http: not found"; run `curl` instead.',
+        ),
+    ],
+)
+def test_a_program_the_machine_lacks_and_one_of_the_same_use_is_a_trap(
+    failing: str, error: str, fixed: str, trap: str
+) -> None:
+    (found,) = _traps(_bash(failing, error, "failed"), _bash("ls", "a"), _bash(fixed, "ok"))
+    assert found.content == trap
+    assert dict(found.parameters)["mode"] == "variant"
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        # installed, then run: a set-up step, not an alternative
+        [
+            _bash("rg foo", "bash: rg: command not found", "failed"),
+            _bash("brew install ripgrep", "installed"),
+            _bash("rg foo", "a.ts:1:foo"),
+            _bash("grep -rn foo .", "a.ts:1:foo"),
+        ],
+        # nothing of the same use ran after it
+        [_bash("rg foo", "bash: rg: command not found", "failed"), _bash("npm test", "ok")],
+        # a program the shell found, failing for another reason
+        [_bash("rg foo", "rg: foo: IO error", "failed"), _bash("grep -rn foo .", "a:1")],
+        # run for another use than the one that ran after it: searching text, then files
+        [
+            _bash("rg TODO", "bash: rg: command not found", "failed"),
+            _bash("find . -name '*.md'", "./a.md"),
+        ],
+        # a program of no use the table knows
+        [_bash("fzf", "bash: fzf: command not found", "failed"), _bash("grep -rn x .", "a:1")],
+    ],
+)
+def test_no_trap_without_a_missing_program_and_its_alternative(calls: list[ToolCall]) -> None:
+    assert _traps(*calls) == []
+
+
+def test_a_trap_naming_two_programs_of_different_uses_does_not_verify() -> None:
+    error = "zsh:1: command not found: rg"
+    for fix, verified in (("curl", False), ("grep", True), ("grep -R -n TODO src", False)):
+        # a search tool's pattern, paths and switches are the task's, never the trap's
+        text = f'Trap: `rg` fails with "{error}"; run `{fix}` instead.'
+        parameters = (("mode", "variant"), ("failing", "rg"), ("error", error), ("fix", fix))
+        assert (
+            renderers.verify_typed_fact(renderers.RENDERER_COMMAND_FIX, text, parameters)
+            is verified
+        ), fix

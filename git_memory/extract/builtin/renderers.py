@@ -23,6 +23,7 @@ from git_memory.command_line.signature import ANSI
 from git_memory.command_line.syntax import joined
 from git_memory.command_line.words import COSMETIC, INTERPRETERS, SCRIPT_FILE, UNPLAIN_FOLDER
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.missing import missing_and_alternative
 from git_memory.lint.engine import scan_secrets
 
 RENDERER_COMMAND_EXIT = "command-exit@1"
@@ -268,7 +269,10 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
     hooked = mode == "hook"
     here = _here(failing)
     core = failing.removeprefix(located("", here)) if here is not None else ""
-    subject = trap_subject(core) == core or (mode == "variant" and bare_python(failing))
+    variant = mode == "variant"
+    subject = trap_subject(core) == core or (
+        variant and (bare_python(failing) or missing_and_alternative(failing, fix))
+    )
     eligible = shell.is_hooked_git(failing) if hooked else subject
     if not eligible or not fix or "`" in fix or sanitize_error(error) != error:
         return False

@@ -19,6 +19,8 @@ Three shapes count, each ending in a later success of the same purpose:
 - *file*: the error names a file that is missing ("ESLint couldn't find an
   eslint.config.(js|mjs|cjs) file") and the same command succeeds once the session wrote that
   file, and only that file, in between;
+- *alternative*: a program the machine lacks (`zsh:1: command not found: rg`) and one of the
+  same use that worked after it (`grep -R -n …`), told as a variant (`missing.py`);
 - *environment*: Python code run by the bare interpreter (`python3 -c "import openpyxl …"`,
   `python - <<'PY' … PY`, `python3 tools/x.py`) fails for want of a module, and the same
   code succeeds through the project's environment (`./.venv/bin/python`, `source
@@ -45,6 +47,7 @@ from git_memory.command_line.signature import (
     missing_dependency,
 )
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.missing import alternative_to, missing_program
 from git_memory.extract.builtin.observed import own_output
 from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_FIX,
@@ -102,7 +105,7 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         return outside
     subject = _subject(failed)
     if subject is None:
-        return _setup_fix(runs, index)
+        return _setup_fix(runs, index) or _alternative_fix(runs, index)
     if _NOT_EXECUTABLE.search(failed.output) and _written_by_the_session(runs[:index], failed):
         return None  # its own new script: a teammate gets the mode it is committed with
     error = first_error_line(failed.output)
@@ -130,6 +133,32 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             elif _is_setup_line(later):
                 steps.append((_setup_line(later), later.folder(later.setups[-1])))
     return None
+
+
+# How far after a missing program's failure its alternative may run.
+ALTERNATIVE_WINDOW = 6
+
+
+def _alternative_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    """A program the machine lacks, and one of the same use that worked (`missing.py`)."""
+    failed = runs[index]
+    program = missing_program(_programs(failed), failed.output)
+    if program is None:
+        return None
+    for later in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW]:
+        if later.command is None or later.state != "completed":
+            continue
+        fix = alternative_to(program, _programs(later))
+        if fix == "":
+            return None  # it ran after all
+        if fix is not None:
+            error = first_error_line(failed.output)
+            return _fact("variant", failed, later, error, fix, failing=program)
+    return None
+
+
+def _programs(run: Run) -> list[tuple[str, ...]]:
+    return [step.command.program for step in run.steps if step.command.program]
 
 
 def _rooted(steps: Sequence[tuple[str, str]]) -> str:
