@@ -84,12 +84,24 @@ NOT_ACKNOWLEDGED = [
     ("Keep the API responses in camelCase", "From now on the responses are camelCase: done."),
     # the acknowledgement comes long after the answer's first words
     ("Keep the API responses in camelCase", "Done. " + "x" * 500 + " I'll always do that."),
+    # "noted", said to whatever the agent was told: a thought for later, "let's go on"
+    ("这个先记下来，啃完骨头后再想办法优化。", "记下了。"),
+    ("我们继续", "明白，记下了。"),
+    ("respuestas cortas", "Tomo nota."),
+    ("Réponses courtes", "C'est noté."),
 ]
 
 
 @pytest.mark.parametrize(("typed", "answer"), NOT_ACKNOWLEDGED)
 def test_an_answer_that_only_does_the_task_acknowledges_nothing(typed: str, answer: str) -> None:
     assert _rules(typed, answer) == []
+
+
+def test_an_error_pasted_with_the_statement_is_not_part_of_the_rule() -> None:
+    typed = "Invalid view type: 'tree'. We are on Odoo 18, list views only"
+    assert _rules(typed, "Let me save this to memory: Odoo 18 uses list.") == [
+        "We are on Odoo 18, list views only."
+    ]
 
 
 def test_a_brief_a_question_or_a_dispute_is_no_rule_however_answered() -> None:

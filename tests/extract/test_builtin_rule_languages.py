@@ -366,6 +366,8 @@ MORE_NOT_RULES = [
     "백엔드는 docker로 돌아가는데 자꾸 죽어요",  # "runs in docker but keeps dying" (ko)
     "le script ne crée pas le dossier dist",  # what the script does (fr)
     "no crees que sería mejor usar redis",  # "don't you think" (es)
+    "必须完整无缺，出完以后，自审一遍。",  # "after it is out": the task's step, not "from now on"
+    "闲鱼爬取每次都要登录问题",  # the problem of logging in every time: a topic, no request (zh)
     "нужно использовать функцию форматирования цены",  # must use a function, no tool (ru)
     "hay que usar la segunda opción",  # must use an option of the moment, no tool (es)
 ]

@@ -3,6 +3,9 @@ says it will hold from now on ("Understood — I'll never use `agent-intercom-ct
 以繁體中文回覆", "Понял, общаемся на русском") or saves it to its memory (a `save_memory` or
 `store_memory` call).
 
+"Noted" alone (记下了, tomo nota, c'est noté) is no such answer: an agent says it to whatever it
+was told, a thought to come back to ("先记下来") or "let's go on" ("我们继续").
+
 A person states rules in every language and in every shape; the agents acknowledge them in a
 few stereotyped ones, in their first person and their future. One row per language, each with
 an answer of its shapes: the English, Chinese, Russian and Spanish ones are agents' replies in
@@ -50,8 +53,7 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
         r"(?:[会會]|[将將]|都|一律|[统統]一|始[终終])|我(?:[会會]|[将將])(?:[记記]住|一直|始[终終])"
         r"|已(?:[经經])?[记記]住|[记記]住了|保存到[记記]忆|保存到[记記]憶"
         # "afterwards I'll …" is a standing promise only as the answer to what was said
-        r"|(?:好的|明白|了解|收到|知道了|[没沒][问問]题)[^。\n]{0,4}?之[后後]我(?:[会會]|[将將])"
-        r"|[记記]下了",
+        r"|(?:好的|明白|了解|收到|知道了|[没沒][问問]题)[^。\n]{0,4}?之[后後]我(?:[会會]|[将將])",
         example="好的，之後我會以繁體中文回覆。",
     ),
     Acknowledgement(
@@ -76,7 +78,7 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
     Acknowledgement(
         language="es",
         pattern=r"\b(?:a partir de ahora|de ahora en adelante|lo tendré en cuenta|lo recordaré"
-        r"|olvidé (?:explicarte|responderte|usar)|tomo nota)\b",
+        r"|olvidé (?:explicarte|responderte|usar))\b",
         example="Lo siento, olvidé explicarte en español.",
     ),
     Acknowledgement(
@@ -95,7 +97,7 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
     Acknowledgement(
         language="fr",
         pattern=r"\b(?:désormais|dorénavant|à l'avenir),? je\b|\bje (?:vais|répondrai|"
-        r"travaillerai) (?:désormais|dorénavant)\b|\bje retiens\b|\bc'est noté\b"
+        r"travaillerai) (?:désormais|dorénavant)\b|\bje retiens\b"
         r"|\bje m'en souviendrai\b",
         example="Compris, désormais je répondrai en français.",
     ),

@@ -78,7 +78,8 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         HENCEFORTH,
-        r"以[后後]|今[后後]|[从從][现現]在[开開]始|往[后後]|下次|下回",
+        # not "after" one step is done (出完以后, 做了以后: what follows is of the task)
+        r"(?<![完了过過])以[后後]|今[后後]|[从從][现現]在[开開]始|往[后後]|下次|下回",
         "以后所有的claude skill 保存在我本地个人目录,而非项目目录",
     ),
     Cue(
@@ -234,6 +235,14 @@ CJK_CUES: tuple[Cue, ...] = (
         r"|[无無]法(?:[启啟][动動]|[运運]行|打[开開]|[连連]接|[访訪][问問])"
         r"|(?:同[样樣]|一[样樣]|相同)的[错錯][误誤]|[从從]来[没沒]|[从從][没沒]|[装裝]不上|不成功",
         "还是一样的错误，请你对比一下application-dev.yml和application-test.yml，两者是一样的。",
+    ),
+    Cue(
+        "zh",
+        ONE_OFF,
+        # a problem named as the topic at hand ("…每次都要登录问题": the problem of having to
+        # log in every time), not a request
+        r"[问問][题題]\s{0,2}[。.!！]?$",
+        "闲鱼爬取每次都要登录问题",
     ),
     Cue(
         "zh",

@@ -47,6 +47,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from git_memory.command_line.signature import error_line
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.acknowledged import acknowledgement
 from git_memory.extract.builtin.dictated import dictated
@@ -238,8 +239,8 @@ def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
     found = []
     for sentence in prose_sentences(text):
         body = bare(sentence)
-        if stating_forms(body) is None or len(body) > MAX_RULE_CHARS:
-            continue
+        if stating_forms(body) is None or len(body) > MAX_RULE_CHARS or error_line(body):
+            continue  # (an error the person pasted with it is what went wrong, not the rule)
         if english_only(body):
             if acceptable(body, min_words=2):
                 found.append((sentence, sentence_case(body)))
