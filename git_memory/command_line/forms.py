@@ -65,13 +65,21 @@ def _kept(head: list[str], rest: list[str], kind: str) -> tuple[list[str], bool]
             kept += [word] if word in own else []
         elif words.NARROWING_ASSIGNED.match(word):
             dropped = True
-        elif words.COSMETIC.match(word) and not (kind == "format" and word in words.IN_PLACE):
+        elif _decoration(word, kind):
             continue
         elif not word.startswith("-") and _narrowing_target(word, head, kept, kind, wide=wide):
             dropped = True
         else:
             kept.append(word)
     return kept, dropped
+
+
+def _decoration(word: str, kind: str) -> bool:
+    """A switch that only decorates the run (`-q`, `--color`, a server's `--reload`); a
+    formatter's `-i` writes the files."""
+    if kind == "format" and word in words.IN_PLACE:
+        return False
+    return bool(words.COSMETIC.match(word)) or (kind == "run" and word in words.AUTO_RELOAD)
 
 
 def narrowed(command: Sequence[str], program: Sequence[str], normal: Sequence[str]) -> bool:

@@ -182,6 +182,9 @@ COSMETIC = re.compile(
 # A formatter's switch to write the files it formats (`swift format -i`, `clang-format -i`),
 # which elsewhere only decorates a run (`jest -i`, as `--runInBand`).
 IN_PLACE = frozenset(["-i", "--in-place", "--inplace"])
+# A server's switch to restart when the code changes (`uvicorn app:app --reload`): the same
+# application started, one memory with the run without it.
+AUTO_RELOAD = frozenset(["--reload", "--reload=true"])
 # Debug switches: decoration of any command (`--debug`, `-vvv`, `--log-level=debug`).
 DEBUG = re.compile(r"^(--debug|-d{1,3}|-v{2,}|--trace|--log-level(=\w+)?|--loglevel(=\w+)?)$")
 # Flags whose value narrows a run to a subset (dropped with their value).

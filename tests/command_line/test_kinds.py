@@ -87,3 +87,11 @@ def test_a_formatters_in_place_switch_is_its_command(command: str, normal: str) 
     # the memory's command would print the formatted code and change nothing.
     (segment,) = shell.segments(command)
     assert segment.normal == normal
+
+
+def test_a_servers_reload_switch_folds_into_the_command_it_starts() -> None:
+    # `--reload` restarts the same application on a change: one memory for both runs
+    runs = ["uvicorn app.main:app --port 8000 --reload", "uvicorn app.main:app --port 8000"]
+    assert {shell.segments(run)[0].normal for run in runs} == {"uvicorn app.main:app --port 8000"}
+    (segment,) = shell.segments("pytest --reload")  # no server: nothing folds
+    assert segment.kind == "test"

@@ -359,6 +359,7 @@ RULES = [
     ("You should use pnpm for dependency management.", "Use pnpm for dependency management."),
     ("you must use pnpm for this project", "Use pnpm for this project."),
     ("You should name files in kebab-case.", "Name files in kebab-case."),
+    ("donts use hooks", "Don't use hooks."),  # typed in a hurry
     # Permission asked every time, and the condition typed without its comma.
     ("ask me before adding dependencies", "Ask me before adding dependencies."),
     ("Check with me before deleting files.", "Check with me before deleting files."),

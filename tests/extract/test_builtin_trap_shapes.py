@@ -570,3 +570,29 @@ def test_a_trap_naming_two_programs_of_different_uses_does_not_verify() -> None:
             renderers.verify_typed_fact(renderers.RENDERER_COMMAND_FIX, text, parameters)
             is verified
         ), fix
+
+
+def test_a_setup_step_run_in_a_folder_is_named_as_run_there() -> None:
+    # the failing step and its fix both ran in backend/: a teammate runs both from there
+    (trap,) = _traps(
+        _bash(
+            "cd backend && ./venv/Scripts/pip install -r requirements.txt",
+            "error: Rust not found, installing into a temporary directory",
+            "failed",
+        ),
+        _bash("cd backend && ./venv/Scripts/python -m pip install --upgrade pip", "Successfully"),
+        _bash("cd backend && ./venv/Scripts/pip install -r requirements.txt", "Successfully"),
+    )
+    assert trap.content.startswith(
+        "Trap: `cd backend && ./venv/Scripts/pip install -r requirements.txt` fails"
+    )
+    (variant,) = _traps(
+        _bash(
+            "cd web && npm install", "npm ERR! ERESOLVE unable to resolve dependency tree", "failed"
+        ),
+        _bash("cd web && npm install --legacy-peer-deps", "added 3 packages"),
+    )
+    assert variant.content == (
+        'Trap: `cd web && npm install` fails with "ERESOLVE unable to resolve dependency tree"; '
+        "run `cd web && npm install --legacy-peer-deps` instead."
+    )

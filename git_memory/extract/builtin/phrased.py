@@ -54,7 +54,8 @@ _ACCOUNT = re.compile(
     r"|\b(?:currently|right now|at the moment|just now|yesterday|today)\b"
 )
 _RULE_START = re.compile(
-    r"^(?:always|never|don'?t|do not|avoid|prefer|only use|make sure (?:to |you )?(?:always|never)|"
+    r"^(?:always|never|don'?ts?|do not|avoid|prefer|only use"
+    r"|make sure (?:to |you )?(?:always|never)|"
     r"(?:all|every|each) [\w`.*/@:-]+(?: [\w`.*/@:-]+){0,3} (?:should|must|ha(?:s|ve) to)\b|"
     r"we(?:'re| are) using [\w`.+-]+(?: [\w`.+-]+)?,? (?:not|instead of|rather than)\b|"
     r"we (?:use|always|never|don'?t|do not|prefer|run|deploy|release|name|keep|store|follow|"
@@ -337,7 +338,7 @@ def _correction(body: str, previous_command: str) -> str:
 
 
 def sentence_case(body: str) -> str:
-    body = re.sub(r"(?i)^dont\b", "don't", body.strip().rstrip(",;:"))
+    body = re.sub(r"(?i)^donts?\b", "don't", body.strip().rstrip(",;:"))
     # What closes a turn of the conversation, not the rule: "…, please", "… then".
     body = re.sub(r"(?i)[,\s]*(please|thanks|thank you|then)[.!]*$", "", body).strip()
     body = body[:1].upper() + body[1:]

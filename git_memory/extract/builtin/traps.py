@@ -319,6 +319,7 @@ def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     if subject is None:
         return None
     error = first_error_line(failed.output)
+    failing = located(subject.normal, failed.folder(subject))  # where a teammate runs it
     environmental = (
         invocation_error(failed.output)
         and not ENVIRONMENT.search(error)
@@ -337,15 +338,16 @@ def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             if not (before and environmental):
                 return None
             fix = _rooted(before)
-            return _fact("prerequisite", failed, later, error, fix, failing=subject.normal)
+            return _fact("prerequisite", failed, later, error, fix, failing=failing)
         added = fixed.words[: len(subject.words)] == subject.words and all(
             w.startswith("-") or w[:1].isdigit() for w in fixed.words[len(subject.words) :][:1]
         )
         if added and len(fixed.words) > len(subject.words):
-            return _fact("variant", failed, later, error, fixed.normal, failing=subject.normal)
+            fix = located(fixed.normal, later.folder(fixed))
+            return _fact("variant", failed, later, error, fix, failing=failing)
         if environmental and _installed_elsewhere(subject, fixed):
             fix = _rooted([*before, (plain_words(fixed), later.folder(fixed))])
-            return _fact("variant", failed, later, error, fix, failing=subject.normal)
+            return _fact("variant", failed, later, error, fix, failing=failing)
     return None
 
 
