@@ -454,6 +454,8 @@ def kind_of_tool(program: str, second: str) -> str | None:
 def script_kind(parts: list[str] | tuple[str, ...]) -> str | None:
     """The kind a script or task name's words say (`test-integration` → test)."""
     found = set(parts)
+    if "type" in found and found & {"check", "checks", "checking"}:
+        return "typecheck"  # `npm run type-check`, `typeCheck`: not the project's whole gate
     if found & {"verify", "validate", "check"} and found & {"spec", "specs"}:
         return "check"  # `verify_spec.py` checks a specification
     if "migrate" in found and found & {"make", "create", "new", "generate", "revision"}:

@@ -35,6 +35,9 @@ from git_memory.extract.builtin import shell
         ("npx nx run-many -t test", "test"),
         ("nx affected --target=lint", "lint"),
         ("nx run-many -t lint,test", None),
+        ("npm run type-check", "typecheck"),
+        ("yarn typeCheck", "typecheck"),
+        ("npm run check", "check"),
         # a build system's step or target says what the run is for; none of a known kind builds
         ("zig build test", "test"),
         ("zig build test --summary all", "test"),
