@@ -596,3 +596,82 @@ def test_a_setup_step_run_in_a_folder_is_named_as_run_there() -> None:
         'Trap: `cd web && npm install` fails with "ERESOLVE unable to resolve dependency tree"; '
         "run `cd web && npm install --legacy-peer-deps` instead."
     )
+
+
+@pytest.mark.parametrize(
+    ("failing", "error", "fixed", "trap"),
+    [
+        (
+            "brew bundle --no-lock",
+            "Error: invalid option: --no-lock",
+            "brew bundle",
+            'Trap: `brew bundle --no-lock` fails with "Error: invalid option: --no-lock"; run '
+            "`brew bundle` instead.",
+        ),
+        (
+            "vllm serve Qwen/Qwen3-8B --enable-reasoning --port 8000",
+            "usage: vllm [-h] [-v] {chat,serve}\nvllm: error: unrecognized arguments: "
+            "--enable-reasoning",
+            "vllm serve Qwen/Qwen3-8B --port 8000 --reasoning-parser deepseek_r1",
+            'Trap: `vllm serve --enable-reasoning` fails with "vllm: error: unrecognized '
+            'arguments: --enable-reasoning"; run `vllm serve --reasoning-parser deepseek_r1` '
+            "instead.",
+        ),
+        (
+            "supabase db push --include-all --linked-only",
+            "Error: unknown flag: --linked-only",
+            "supabase db push --include-all --linked",
+            'Trap: `supabase db push --linked-only` fails with "Error: unknown flag: '
+            '--linked-only"; run `supabase db push --linked` instead.',
+        ),
+    ],
+)
+def test_a_switch_the_installed_program_refuses_is_a_trap(
+    failing: str, error: str, fixed: str, trap: str
+) -> None:
+    (found,) = _traps(_bash(failing, error, "failed"), _bash(fixed, "ok"))
+    assert found.content == trap
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        # a slip of the agent's own typing, typed right the next time
+        [
+            _bash("git commit --amend --no-edti", "error: unknown option `no-edti'", "failed"),
+            _bash("git commit --amend --no-edit", "[main 1a2b3c] x"),
+        ],
+        # a program that only looks around
+        [_bash("ls --foo", "ls: unrecognized option '--foo'", "failed"), _bash("ls", "a")],
+        # the switch still there when it worked: something else changed
+        [
+            _bash("brew bundle --no-lock", "Error: invalid option: --no-lock", "failed"),
+            _bash("brew bundle --no-lock --file Brewfile", "done"),
+        ],
+        # another program worked, not this one without the switch
+        [
+            _bash("brew bundle --no-lock", "Error: invalid option: --no-lock", "failed"),
+            _bash("brew install jq", "done"),
+        ],
+    ],
+)
+def test_no_switch_trap_without_the_same_program_working_without_it(
+    calls: list[ToolCall],
+) -> None:
+    assert _traps(*calls) == []
+
+
+def test_a_switch_trap_verifies_only_without_the_switch_refused() -> None:
+    error = "Error: invalid option: --no-lock"
+    for fix, verified in (("brew bundle", True), ("brew bundle --no-lock", False), ("ls", False)):
+        text = f'Trap: `brew bundle --no-lock` fails with "{error}"; run `{fix}` instead.'
+        parameters = (
+            ("mode", "variant"),
+            ("failing", "brew bundle --no-lock"),
+            ("error", error),
+            ("fix", fix),
+        )
+        assert (
+            renderers.verify_typed_fact(renderers.RENDERER_COMMAND_FIX, text, parameters)
+            is verified
+        ), fix

@@ -24,6 +24,7 @@ from git_memory.command_line.syntax import joined
 from git_memory.command_line.words import COSMETIC, INTERPRETERS, SCRIPT_FILE, UNPLAIN_FOLDER
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.missing import missing_and_alternative
+from git_memory.extract.builtin.unknown_option import dropped_switch
 from git_memory.lint.engine import scan_secrets
 
 RENDERER_COMMAND_EXIT = "command-exit@1"
@@ -271,7 +272,12 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
     core = failing.removeprefix(located("", here)) if here is not None else ""
     variant = mode == "variant"
     subject = trap_subject(core) == core or (
-        variant and (bare_python(failing) or missing_and_alternative(failing, fix))
+        variant
+        and (
+            bare_python(failing)
+            or missing_and_alternative(failing, fix)
+            or dropped_switch(failing, fix)
+        )
     )
     eligible = shell.is_hooked_git(failing) if hooked else subject
     if not eligible or not fix or "`" in fix or sanitize_error(error) != error:

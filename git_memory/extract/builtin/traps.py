@@ -21,6 +21,8 @@ Three shapes count, each ending in a later success of the same purpose:
   file, and only that file, in between;
 - *alternative*: a program the machine lacks (`zsh:1: command not found: rg`) and one of the
   same use that worked after it (`grep -R -n …`), told as a variant (`missing.py`);
+- *switch*: a switch the program refused (`Error: invalid option: --no-lock`) and the same
+  program and subcommand that worked without it, told as a variant (`unknown_option.py`);
 - *environment*: Python code run by the bare interpreter (`python3 -c "import openpyxl …"`,
   `python - <<'PY' … PY`, `python3 tools/x.py`) fails for want of a module, and the same
   code succeeds through the project's environment (`./.venv/bin/python`, `source
@@ -62,6 +64,7 @@ from git_memory.extract.builtin.renderers import (
     weakens_safety,
 )
 from git_memory.extract.builtin.runs import Run
+from git_memory.extract.builtin.unknown_option import refused_switch, switch_fix
 from git_memory.extract.builtin.writes import setup_file, written_files
 from git_memory.lint.engine import scan_secrets
 
@@ -105,7 +108,7 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         return outside
     subject = _subject(failed)
     if subject is None:
-        return _setup_fix(runs, index) or _alternative_fix(runs, index)
+        return _setup_fix(runs, index) or _alternative_fix(runs, index) or _switch_fix(runs, index)
     if _NOT_EXECUTABLE.search(failed.output) and _written_by_the_session(runs[:index], failed):
         return None  # its own new script: a teammate gets the mode it is committed with
     error = first_error_line(failed.output)
@@ -154,6 +157,22 @@ def _alternative_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         if fix is not None:
             error = first_error_line(failed.output)
             return _fact("variant", failed, later, error, fix, failing=program)
+    return None
+
+
+def _switch_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    """A switch the program refused, and the same program run without it (`unknown_option`)."""
+    failed = runs[index]
+    later = [r for r in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW] if r.state == "completed"]
+    for step in failed.steps:
+        words = step.command.words
+        for run in later:
+            found = switch_fix(words, failed.output, [s.command.words for s in run.steps])
+            refused = refused_switch(failed.output)
+            if found is not None and refused is not None:
+                failing, fix = found
+                error = sanitize_error(PREFIX.sub("", refused[1]))  # the line refusing it
+                return _fact("variant", failed, run, error, fix, failing=failing)
     return None
 
 

@@ -1,0 +1,120 @@
+"""A switch the installed program does not have: the program refuses it (`brew bundle
+--no-lock` → "Error: invalid option: --no-lock"), and the same program and subcommand worked
+without it. Agents reach for switches older versions had; the trap tells the next one what
+this machine's version takes:
+"Trap: `brew bundle --no-lock` fails with "Error: invalid option: --no-lock"; run `brew
+bundle` instead."
+
+The trap names the program, its subcommand and the switch refused, and the run that worked
+with its own switches (a replacement: `npm install --omit=optional` for `--no-optional`), not
+the paths or names the task gave them. A project command or a set-up step refused the same
+way is `traps.py`'s own variant; programs that only look around are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from git_memory.command_line.kinds import NAVIGATION
+
+# The words of the common command-line parsers for a switch they do not know: Homebrew,
+# argparse, click, clap, cobra, getopt, Node, pip, Yarn; the switch they name.
+_REFUSED = re.compile(
+    r"(?i)(?:invalid option|unrecognized (?:arguments?|option)"
+    r"|unknown (?:shorthand )?(?:flag|option)|no such option|unexpected argument|bad option"
+    r"|unsupported option name)"
+    r"[:\s]*[(\"'`]*(--?[A-Za-z][\w-]*)"
+)
+# A subcommand's name, and how many words a program and its subcommands take at most.
+_SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
+MAX_HEAD_WORDS = 3
+# How alike a refused switch and the one typed next are when the first was a slip.
+TYPO_LIKENESS = 0.8
+# git's own wording: "error: unknown option `no-edit'".
+_GIT_REFUSED = re.compile(r"unknown (?:switch|option) `([\w-]+)'")
+
+
+def refused_switch(output: str) -> tuple[str, str] | None:
+    """The switch a program's output says it does not know (`--no-lock`), and the line that
+    says so."""
+    for line in output.splitlines():
+        found = _REFUSED.search(line)
+        if found is not None:
+            return found.group(1), line.strip()
+        git = _GIT_REFUSED.search(line)
+        if git is not None:
+            name = git.group(1)
+            return (f"-{name}" if len(name) == 1 else f"--{name}"), line.strip()
+    return None
+
+
+def head(words: Sequence[str]) -> list[str]:
+    """The program and its subcommands: the words named like commands before its first
+    switch (`brew bundle`, `supabase db push`; not `Qwen/Qwen3-8B`), at most three."""
+    found = list(words[:1])
+    for word in words[1:MAX_HEAD_WORDS]:
+        if not _SUBCOMMAND.fullmatch(word):
+            break
+        found.append(word)
+    return found
+
+
+def _switches(words: Sequence[str], taken: Sequence[str]) -> list[str]:
+    """The switches of `words` not in `taken`, each with the value typed after it."""
+    found: list[str] = []
+    for index, word in enumerate(words):
+        if not word.startswith("-") or len(word) < 2 or word in taken:
+            continue
+        value = words[index + 1] if index + 1 < len(words) else ""
+        found += [word, value] if value and not value.startswith("-") else [word]
+    return found
+
+
+def _a_typo(switch: str, added: Sequence[str]) -> bool:
+    """A switch misspelled and then typed right (`--no-edti`, `--no-edit`): the run's own
+    slip, nothing the machine refuses."""
+    return any(
+        SequenceMatcher(None, switch, word).ratio() >= TYPO_LIKENESS
+        for word in added
+        if word.startswith("-")
+    )
+
+
+def _has(words: Sequence[str], switch: str) -> bool:
+    return any(w == switch or w.startswith(switch + "=") for w in words)
+
+
+def switch_fix(
+    failing: Sequence[str], output: str, later: Sequence[Sequence[str]]
+) -> tuple[str, str] | None:
+    """(the refused run as the trap names it, the run that worked) when `failing`'s program
+    refused one of its switches and a later run (`later`, its steps' program words, in order)
+    of the same program and subcommand went without it."""
+    if not failing or failing[0] in NAVIGATION:
+        return None
+    refused = refused_switch(output)
+    if refused is None or not _has(failing[1:], refused[0]):
+        return None
+    switch = refused[0]
+    start = head(failing)
+    for words in later:
+        if list(words[: len(start)]) != start or _has(words[1:], switch):
+            continue
+        added = _switches(words[len(start) :], failing)
+        if _a_typo(switch, added):
+            return None
+        return " ".join([*start, switch]), " ".join([*start, *added])
+    return None
+
+
+def dropped_switch(failing: str, fix: str) -> bool:
+    """Whether a trap's two commands are a program refusing a switch and the same program
+    and subcommand run without it, as `switch_fix` names them."""
+    words = failing.split()
+    if len(words) < 2 or words[0] in NAVIGATION or not words[-1].startswith("-"):
+        return False
+    start, switch = words[:-1], words[-1]
+    fixed = fix.split()
+    return head(words) == start and fixed[: len(start)] == start and not _has(fixed, switch)
