@@ -455,7 +455,11 @@ def script_kind(parts: list[str] | tuple[str, ...]) -> str | None:
     """The kind a script or task name's words say (`test-integration` → test)."""
     found = set(parts)
     if "type" in found and found & {"check", "checks", "checking"}:
-        return "typecheck"  # `npm run type-check`, `typeCheck`: not the project's whole gate
+        # `npm run type-check`, `typeCheck`: not the project's whole gate, unless it names
+        # another kind as well (`test-and-type-check`)
+        rest = found - {"type", "check", "checks", "checking"}
+        if not any(rest & words for _, words in SCRIPT_WORDS):
+            return "typecheck"
     if found & {"verify", "validate", "check"} and found & {"spec", "specs"}:
         return "check"  # `verify_spec.py` checks a specification
     if "migrate" in found and found & {"make", "create", "new", "generate", "revision"}:

@@ -171,15 +171,31 @@ def _build_step(head: str, rest: Sequence[str]) -> tuple[str, str] | None:
     `cmake --build build --target test` → `test`, `swift format lint` → `lint`; "" for none)
     and the kind of a run of no step of a known kind; None when `head` is no such system."""
     for (program, sub), (options, kind) in kinds.BUILD_STEPS.items():
-        if program != head or (sub and sub not in rest):
-            continue
-        after = list(rest[rest.index(sub) + 1 :]) if sub else list(rest)
+        if program != head or (sub and rest[:1] != [sub]):
+            continue  # (`swift test --filter format` is a test run, not `swift format`)
+        after = list(rest[1:]) if sub else list(rest)
         if options:
             named = [after[i + 1] for i, w in enumerate(after[:-1]) if w in options]
         else:
-            named = [w for w in runner_words(after) if not w.startswith(("-", "+"))]
+            named = _positional(after)
         return (named[0] if named else ""), kind
     return None
+
+
+def _positional(words: Sequence[str]) -> list[str]:
+    """The words of a build system's line that are no switch nor a switch's value (`ninja
+    -C build -j 8 test` → `test`): a short switch other than `-v` or `-n` takes the word
+    after it."""
+    found: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith(("-", "+")):
+            skip = len(word) == 2 and word not in ("-v", "-n")
+        else:
+            found.append(word)
+    return found
 
 
 def _session_kind(head: str, rest: Sequence[str]) -> str | None:

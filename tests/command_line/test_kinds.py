@@ -36,6 +36,12 @@ from git_memory.extract.builtin import shell
         ("nx affected --target=lint", "lint"),
         ("nx run-many -t lint,test", None),
         ("npm run type-check", "typecheck"),
+        ("npm run test-and-type-check", "test"),
+        ("npm run lint-and-type-check", "lint"),
+        ("swift test --filter format", "test"),  # `format` is the filter's value
+        ("swift build --product format", "build"),
+        ("ninja -j 8 test", "test"),
+        ("ninja -C build -j 4 test", "test"),
         ("yarn typeCheck", "typecheck"),
         ("npm run check", "check"),
         # a build system's step or target says what the run is for; none of a known kind builds

@@ -98,10 +98,11 @@ def test_an_answer_that_only_does_the_task_acknowledges_nothing(typed: str, answ
 
 
 def test_an_error_pasted_with_the_statement_is_not_part_of_the_rule() -> None:
-    typed = "Invalid view type: 'tree'. We are on Odoo 18, list views only"
-    assert _rules(typed, "Let me save this to memory: Odoo 18 uses list.") == [
-        "We are on Odoo 18, list views only."
-    ]
+    answer = "Let me save this to memory: Odoo 18 uses list."
+    typed = "Invalid view type: 'tree'.\n\nWe are on Odoo 18, list views only"
+    assert _rules(typed, answer) == ["We are on Odoo 18, list views only."]
+    # a statement about errors typed alone is no error pasted
+    assert _rules("Error messages are in English.", answer) == ["Error messages are in English."]
 
 
 def test_a_brief_a_question_or_a_dispute_is_no_rule_however_answered() -> None:

@@ -424,6 +424,7 @@ NOT_RULES = [
     "You should use curl to test the endpoint.",
     "You should use the second option.",
     "You must use pnpm here.",
+    "You should use git log to see what changed.",  # to look at something once
 ]
 
 

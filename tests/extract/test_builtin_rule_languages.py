@@ -323,6 +323,8 @@ MORE_TYPED = [
     "для миграций нужно использовать prisma",
     "Người đóng góp phải dùng pnpm",
     "앞으로 패키지는 pnpm으로 설치하니까",  # "since from now on …": a reason, no question (ko)
+    "以后每次提交前都要先跑测试，不然会出问题。",  # "or there will be problems": no topic (zh)
+    "以后都用 pnpm 安装依赖，npm 会有兼容问题",
 ]
 
 
@@ -370,6 +372,20 @@ MORE_NOT_RULES = [
     "闲鱼爬取每次都要登录问题",  # the problem of logging in every time: a topic, no request (zh)
     "нужно использовать функцию форматирования цены",  # must use a function, no tool (ru)
     "hay que usar la segunda opción",  # must use an option of the moment, no tool (es)
+    # a tool one must use once, to look at something, or need not use (es, pt, ru, de, fr, vi)
+    "Tienes que usar docker logs para ver el error.",
+    "Tem que usar o npm run dev para ver a página.",
+    "Нужно использовать npm run build, чтобы увидеть ошибку.",
+    "Du musst docker logs verwenden, um den Fehler zu sehen.",
+    "Il faut utiliser la commande docker logs pour voir l'erreur.",
+    "Не нужно использовать docker для этой задачи.",
+    "Não precisa usar o docker para isso.",
+    "Du musst dafür nicht docker verwenden.",
+    "Bạn không cần dùng docker cho việc này.",
+    # Vietnamese words hold no tool's name in their letters ("dùng" is no `ng`)
+    "Bạn nên dùng cách thứ hai.",
+    "Bạn phải dùng cổng khác vì cổng 3000 đang bận.",
+    "앞으로 항상 pnpm을 사용해야 합니까",  # the formal question ending …ㅂ니까 (ko)
 ]
 
 

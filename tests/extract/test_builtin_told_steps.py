@@ -60,6 +60,22 @@ def test_the_step_is_read_in_backticks_or_among_the_words(text: str, command: st
         "I ran npm install and pip install -r requirements.txt",  # which one fixed it?
         "I ran npm test",  # a check the person ran is no set-up step
         "I ran npm install. " + "Then I looked at the page for a while. " * 6,  # no short note
+        # asked, asked for, not done, or done and of no help
+        "Should I run npm install?",
+        "Run npm install, I've done the rest.",
+        "npm install を実行したら教えて",  # "tell me when you have run it"
+        "npm install 실행했는지 확인해줘",  # "check whether it was run"
+        "你执行了 npm install 吗？",
+        "не запустил npm install",
+        "não rodei npm install",
+        "ich habe npm install nicht ausgeführt",
+        "I ran npm install, didn't help",
+        "я запустил npm install, не помогло",
+        "ya ejecuté npm install y no funcionó",
+        "I run npm install every morning",  # a habit, not a step of this session
+        # the sentence's own words after the command: where or why, not its arguments
+        "I ran npm install in the backend folder",
+        "I ran npm install I get EACCES permission denied",
     ],
 )
 def test_anything_else_is_no_step(text: str) -> None:
@@ -100,3 +116,14 @@ def test_the_persons_step_is_no_command_memory() -> None:
     sessions = [("a", records), ("b", [turn_record("b1", user="I ran `npm install`")])]
     placed = plan_window(sessions, {"a1": "task-a", "a2": "task-a", "b1": "task-b"}, set()).placed
     assert placed == {}
+
+
+def test_the_persons_words_are_the_evidence_of_the_step_they_ran() -> None:
+    eresolve = "npm ERR! ERESOLVE unable to resolve dependency tree"
+    records = _session(
+        ("t0", "install it", (_bash("npm install", eresolve, "failed"),)),
+        ("t1", "I ran `npm install --legacy-peer-deps`, continue", ()),
+    )
+    (trap,) = trap_facts(list(session_runs(records)))
+    assert trap.content.endswith("run `npm install --legacy-peer-deps` instead.")
+    assert [(q.turn_key, q.part) for q in trap.quotes][-1] == ("t1", "user")

@@ -552,6 +552,11 @@ def test_a_program_the_machine_lacks_and_one_of_the_same_use_is_a_trap(
             _bash("rg TODO", "bash: rg: command not found", "failed"),
             _bash("find . -name '*.md'", "./a.md"),
         ],
+        # another step's failure beside it, the program found
+        [
+            _bash("ls src/legacy; rg -n TODO src", "ls: cannot access 'src/legacy'", "failed"),
+            _bash("rg -n TODO src", "src/a.ts:1: TODO"),
+        ],
         # a program of no use the table knows
         [_bash("fzf", "bash: fzf: command not found", "failed"), _bash("grep -rn x .", "a:1")],
     ],
@@ -653,6 +658,56 @@ def test_a_switch_the_installed_program_refuses_is_a_trap(
             _bash("brew bundle --no-lock", "Error: invalid option: --no-lock", "failed"),
             _bash("brew install jq", "done"),
         ],
+        # what ran after it only asked for help
+        [
+            _bash("openclaw directory --channel x", "error: unknown option '--channel'", "failed"),
+            _bash("openclaw directory --help", "Usage: openclaw directory [options]"),
+        ],
+        # the script an interpreter ran refused it, not the interpreter
+        [
+            _bash(
+                "python3 /tmp/check_env.py --verbose",
+                "usage: check_env.py [-h]\ncheck_env.py: error: unrecognized arguments: --verbose",
+                "failed",
+            ),
+            _bash("python3 /tmp/check_env.py", "ok"),
+        ],
+        # the remote command refused it, not ssh
+        [
+            _bash(
+                "ssh web1 systemctl status app --no-pager-x",
+                "systemctl: unrecognized option '--no-pager-x'",
+                "failed",
+            ),
+            _bash("ssh web1 systemctl status app", "active"),
+        ],
+        # another subcommand ran after it: no fix of this one
+        [
+            _bash(
+                "gcloud compute instances list --filtr=name",
+                "ERROR: (gcloud.compute.instances.list) unrecognized arguments: --filtr=name",
+                "failed",
+            ),
+            _bash("gcloud compute instances describe vm1 --zone us-east1-b", "ok"),
+        ],
+        # the refusal echoes a secret
+        [
+            _bash(
+                "mytool deploy --tokn ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
+                "Error: unknown flag: --tokn ghp_1234567890abcdefghijklmnopqrstuvwxyzAB",
+                "failed",
+            ),
+            _bash("mytool deploy", "deployed"),
+        ],
+        # a program path with a space in it: no command a memory can name
+        [
+            _bash(
+                '"/opt/My Tools/brew" bundle --no-lock',
+                "Error: invalid option: --no-lock",
+                "failed",
+            ),
+            _bash('"/opt/My Tools/brew" bundle', "done"),
+        ],
     ],
 )
 def test_no_switch_trap_without_the_same_program_working_without_it(
@@ -675,3 +730,24 @@ def test_a_switch_trap_verifies_only_without_the_switch_refused() -> None:
             renderers.verify_typed_fact(renderers.RENDERER_COMMAND_FIX, text, parameters)
             is verified
         ), fix
+
+
+def test_a_missing_programs_trap_quotes_the_line_saying_it_is_missing() -> None:
+    (trap,) = _traps(
+        _bash(
+            "ls src/legacy; rg -n TODO src",
+            "ls: cannot access 'src/legacy': No such file\nbash: rg: command not found",
+            "failed",
+        ),
+        _bash("grep -rn TODO src", "src/a.ts:1: TODO"),
+    )
+    assert (
+        trap.content == 'Trap: `rg` fails with "bash: rg: command not found"; run `grep` instead.'
+    )
+
+
+def test_a_setup_step_fixed_in_another_folder_is_no_trap() -> None:
+    eresolve = "npm ERR! ERESOLVE unable to resolve dependency tree"
+    for fixed in ("cd api && npm install --legacy-peer-deps", "npm install --legacy-peer-deps"):
+        calls = [_bash("cd web && npm install", eresolve, "failed"), _bash(fixed, "added 3")]
+        assert _traps(*calls) == [], fixed

@@ -24,6 +24,9 @@ from git_memory.extract.builtin.cue_forms import (
     Cue,
 )
 
+# The Hangul syllables whose final consonant is ㅂ (합, 습, 됩): before 니까 they make the
+# formal question, not the reason clause.
+_B_FINAL = "".join(chr(0xAC00 + 28 * syllable + 17) for syllable in range(19 * 21))
 # Chinese verbs that take a question word as their object, two characters each (a
 # look-behind is of fixed width): "check whether", "explain how", "no matter what".
 _TAKES_A_QUESTION = (
@@ -240,8 +243,9 @@ CJK_CUES: tuple[Cue, ...] = (
         "zh",
         ONE_OFF,
         # a problem named as the topic at hand ("…每次都要登录问题": the problem of having to
-        # log in every time), not a request
-        r"[问問][题題]\s{0,2}[。.!！]?$",
+        # log in every time), not a request: the whole sentence one phrase, not a clause of
+        # what goes wrong otherwise ("…，不然会出问题", "npm 会有兼容问题")
+        r"^[^，,；;]{1,40}(?<![出有会會])[问問][题題]\s{0,2}[。.!！]?$",
         "闲鱼爬取每次都要登录问题",
     ),
     Cue(
@@ -419,8 +423,9 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "ko",
         QUESTION,
-        # not the reason clause "…니까" ("since …"), which ends no question
-        r"(?:(?<!니)까|나요|니|맞나)\s*\??$|^(?:왜|어떻게|뭐)",
+        # not the reason clause "…(으)니까" ("since …"), which ends no question; the formal
+        # question "…ㅂ니까" (합니까, 습니까) is one
+        rf"(?:(?<!니)까|(?<=[{_B_FINAL}]니)까|나요|니|맞나)\s*\??$|^(?:왜|어떻게|뭐)",
         "프리뷰를 표시하기에 가장 적합한 방법이 iframe 방식이 맞나 ?",
     ),
 )

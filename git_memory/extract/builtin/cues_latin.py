@@ -81,8 +81,10 @@ LATIN_CUES: tuple[Cue, ...] = (
         "es",
         TEAM,
         # a tool one must use ("hay que usar pnpm"): with a tool named, what the project uses
-        r"\b(?:hay que|tienes que|tenemos que|debes|debemos|se debe|deber[ií]as)"
-        r"\s+(?:siempre\s+)?(?:usar|utilizar)\b",
+        # (not "no debes usar", nor to look at something once: "… para ver el error")
+        r"(?<!no )\b(?:hay que|tienes que|tenemos que|debes|debemos|se debe|deber[ií]as)"
+        r"\s+(?:siempre\s+)?(?:usar|utilizar)\b"
+        r"(?![^.!?;]{0,60}\bpara (?:ver|comprobar|probar|revisar|mirar|esto|eso)\b)",
         "así que hay que usar pnpm o las versiones resueltas dejan de ser reproducibles.",
     ),
     Cue(
@@ -171,8 +173,9 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "pt",
         TEAM,
-        r"\b(?:deve-se|devemos|deve|tem que|temos que|precisa|precisamos)"
-        r"\s+(?:sempre\s+)?(?:usar|utilizar)\b",
+        r"(?<!não )\b(?:deve-se|devemos|deve|tem que|temos que|precisa|precisamos)"
+        r"\s+(?:sempre\s+)?(?:usar|utilizar)\b"
+        r"(?![^.!?;]{0,60}\bpara (?:ver|testar|verificar|conferir|isso|isto)\b)",
         "Deve-se usar o comando `git pull origin main` (que é a combinação dos comandos "
         "`git fetch` e `git merge`)",
     ),
@@ -260,8 +263,10 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "de",
         TEAM,
-        r"\b(?:muss|müssen|musst|soll|sollen|sollte|sollten|solltest)\b[^.!?;]{0,40}?"
+        r"\b(?:muss|müssen|musst|soll|sollen|sollte|sollten|solltest)\b"
+        r"(?:(?!\bnicht\b|\bkein)[^.!?;]){0,40}?"
         r"\b(?:verwenden|benutzen|nutzen|verwendet|benutzt|genutzt)\b"
+        r"(?![^.!?;]{0,60}\bzu (?:sehen|prüfen|testen)\b)"
         r"|\b(?:muss|müssen|sollen|sollten) mit \S+ (?:laufen|gebaut|getestet|formatiert)\b",
         "Tests müssen mit pytest laufen",
     ),
@@ -351,7 +356,8 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "fr",
         TEAM,
-        r"\b(?:il faut|tu dois|vous devez|on doit|nous devons)\s+(?:toujours\s+)?utiliser\b",
+        r"\b(?:il faut|tu dois|vous devez|on doit|nous devons)\s+(?:toujours\s+)?utiliser\b"
+        r"(?![^.!?;]{0,60}\bpour (?:voir|vérifier|tester|ça|cela)\b)",
         "Il faut utiliser pnpm (pas npm global) :",
     ),
     Cue(
@@ -440,7 +446,8 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "vi",
         TEAM,
-        r"\b(?:phải|nên|cần) (?:dùng|sử dụng)\b",
+        r"(?<!không )\b(?:phải|nên|cần) (?:dùng|sử dụng)\b"
+        r"(?![^.!?;]{0,60}\bđể (?:xem|kiểm tra|thử)\b)",
         "Người đóng góp phải dùng pnpm; phiên bản pnpm/Node được ghim ở M0.",
     ),
     Cue(

@@ -36,13 +36,16 @@ def _not_found(program: str) -> re.Pattern[str]:
     )
 
 
-def missing_program(programs: Sequence[Sequence[str]], output: str) -> str | None:
+def missing_program(programs: Sequence[Sequence[str]], output: str) -> tuple[str, str] | None:
     """The program of a failed run (its steps' program words) that the shell could not find,
-    if it has one of a known use."""
+    if it has one of a known use, and the line saying so."""
     for words in programs:
-        known = bool(words) and any(_use(words) in group for group in ALTERNATIVES)
-        if known and _not_found(words[0]).search(output):
-            return _use(words)
+        if not words or not any(_use(words) in group for group in ALTERNATIVES):
+            continue
+        said = _not_found(words[0])
+        line = next((line for line in output.splitlines() if said.search(line)), None)
+        if line is not None:
+            return _use(words), line.strip()
     return None
 
 

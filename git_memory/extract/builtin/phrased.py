@@ -147,6 +147,8 @@ _TOOL_FOR_A_PURPOSE = re.compile(
     r"(?i)^use (?!(?:the|this|that|these|those|your|my|it|them|a|an|one|some)\b)"
     r"[\w`.@/+-]+(?: [\w`.@/+-]+){0,3}? (?:to|for) "
     r"(?![^.;,]*\b(?:the|this|that|these|those|it|them|my|your|now|today)\b)"
+    # nor to look at something once ("use git log to see what changed")
+    r"(?!(?:see|view|look|inspect|find out|check (?:what|whether|if|why|how))\b)"
     r"(?![^.;,]*(?:https?://|localhost|127\.0\.0\.1))\w"
 )
 # "Name files in kebab-case", "Use named exports only": a convention of the code's names and

@@ -237,10 +237,16 @@ def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
     if len(text) > _ACKNOWLEDGED_MAX_CHARS:
         return []
     found = []
+    # An error the person pasted above the statement, its own lines: what went wrong, not
+    # the rule (a one-line statement about errors, "Error messages are in English", stays).
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    pasted = {line for line in lines if error_line(line)} if len(lines) > 1 else set()
     for sentence in prose_sentences(text):
         body = bare(sentence)
-        if stating_forms(body) is None or len(body) > MAX_RULE_CHARS or error_line(body):
-            continue  # (an error the person pasted with it is what went wrong, not the rule)
+        if stating_forms(body) is None or len(body) > MAX_RULE_CHARS:
+            continue
+        if any(sentence in line for line in pasted):
+            continue
         if english_only(body):
             if acceptable(body, min_words=2):
                 found.append((sentence, sentence_case(body)))

@@ -18,7 +18,7 @@ from git_memory.command_line.line import Command, Step, in_project, located, par
 from git_memory.command_line.program import outside
 from git_memory.extract.builtin import observed, served, shell
 from git_memory.extract.builtin.observed import Outcome
-from git_memory.extract.builtin.told import told_steps
+from git_memory.extract.builtin.told import TOLD, told_steps
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.turns import ToolCall, call_paths
 
@@ -49,6 +49,8 @@ class Run:
     # A server this run started, shown up by a later call (`served.py`): that call's turn
     # and the line that showed it.
     shown: tuple[str, str] | None = None
+    # A step the person said they ran (`told.py`): their words are its evidence.
+    told: bool = False
 
     @property
     def state(self) -> str:
@@ -130,7 +132,8 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
                 running[handle] = (len(found), call)
             start = _start(getattr(record, "cwd", None), call, scrub)
             output = scrub(call.output or "")
-            found.append(_run(record.turn_key, call, scrub(command), output, start))
+            run = _run(record.turn_key, call, scrub(command), output, start)
+            found.append(replace(run, told=True) if call.call_id == TOLD else run)
     yield from _shown_up(found)
 
 

@@ -184,8 +184,15 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
 
 
 def named_tools(sentence: str) -> set[str]:
-    """The development tools a sentence names (`pnpm`, `vite`, `pytest`)."""
-    return set(re.findall(r"[a-z][a-z0-9.+-]*", sentence.casefold())) & TOOL_NAMES
+    """The development tools a sentence names (`pnpm`, `vite`, `pytest`): whole words, not
+    the letters of one written with accents around them (Vietnamese "dùng" holds no `ng`);
+    a particle of Chinese, Japanese or Korean may follow (`pnpm으로`)."""
+    return set(_TOOL_WORD.findall(sentence.casefold())) & TOOL_NAMES
+
+
+# Latin letters, accented ones among them: a tool's name stands apart from them.
+_LATIN = "a-z\u00c0-\u024f\u1e00-\u1eff"
+_TOOL_WORD = re.compile(rf"(?<![{_LATIN}])[a-z][a-z0-9.+-]*(?![{_LATIN}])")
 
 
 def english_only(sentence: str) -> bool:

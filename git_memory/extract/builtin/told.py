@@ -22,12 +22,14 @@ MAX_TOLD_CHARS = 200
 # The call id of a step the person ran.
 TOLD = "told-by-the-person"
 
-# (language, pattern, a sentence it reads): the words saying a step was done.
+# (language, pattern, a sentence it reads): the words saying a step was done, in the past
+# ("I ran", not "I run"; not "when you have run it": したら, "whether": 했는지).
 DONE_CUES: tuple[tuple[str, str, str], ...] = (
     (
         "en",
-        r"(?i)\b(?:i(?:'ve| have)? (?:just |already )?(?:ran|run|did|done|executed|installed)"
-        r"|(?:already|just) (?:ran|run|did|installed)|ran it|it'?s done)\b|^done\b",
+        r"(?i)\bi(?:'ve| have) (?:just |already )?(?:run|done|executed|installed)\b"
+        r"|\bi (?:just |already )?(?:ran|did|executed|installed)\b"
+        r"|\b(?:already|just) (?:ran|installed)\b|^(?:ran|done)\b",
         "ok I ran npm install",
     ),
     (
@@ -38,10 +40,10 @@ DONE_CUES: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "ja",
-        r"(?:実施|実行|インストール)(?:した|しました|済み)|やった|やりました",
+        r"(?:実施|実行|インストール)(?:しました|した|済み)(?![らか])|やった|やりました",
         "npm install は私が実施した",
     ),
-    ("ko", r"(?:실행|설치)(?:했|함|완료)", "npm install 실행했어요"),
+    ("ko", r"(?:실행|설치)(?:했|함|완료)(?!는지|나|니)", "npm install 실행했어요"),
     ("es", r"(?i)\b(?:ya )?(?:ejecuté|instalé|corrí)\b", "ya ejecuté npm install"),
     ("pt", r"(?i)\b(?:já )?(?:rodei|executei|instalei)\b", "já rodei npm install"),
     (
@@ -54,20 +56,39 @@ DONE_CUES: tuple[tuple[str, str, str], ...] = (
 )
 # A failure told with the step: it fixed nothing.
 _FAILURE = re.compile(
-    r"(?i)\b(?:still|same|error|errors|fail\w*|doesn'?t work|not working|broken|but)\b"
-    r"|还是|還是|报错|報錯|失败|失敗|不行|错误|錯誤|まだ|エラー|여전히|에러|실패|안 ?돼"
-    r"|\b(?:sigue|falla|ainda|erro|immer noch|fehler|toujours|erreur|всё ещё|ошибк\w*)"
+    r"(?i)\b(?:still|same|error|errors|fail\w*|doesn'?t work|not working|broken|but|no luck"
+    r"|crash\w*|denied|eacces)\b"
+    r"|(?:didn'?t|did not|doesn'?t|does not) help"
+    r"|还是|還是|报错|報錯|失败|失敗|不行|错误|錯誤|没用|沒用|まだ|エラー|ダメ|だめ"
+    r"|여전히|에러|실패|안 ?돼"
+    r"|\b(?:sigue|falla|funcionó|funcionou|ainda|erro|immer noch|fehler|toujours|erreur"
+    r"|всё ещё|ошибк\w*|помогло)"
+)
+# A step not done, or asked about: negations and questions, in the languages above.
+_NOT_DONE = re.compile(
+    r"(?i)\b(?:didn'?t|did not|haven'?t|have not|hasn'?t|never|not|should|shall|can|could"
+    r"|would|will|please|no|nunca|não|nicht|nie|kein\w*|pas|jamais|не|ни)\b"
+    r"|[?？]|[没沒未不吗嗎]|ない|なかった|ません|せず|안 |않|못"
 )
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
+# A clause of a note: a command is told done only with the words saying so beside it.
+_CLAUSE = re.compile(r"[,;!?，。；！？、]\s*|\.(?:\s|$)|\s+(?:and|but|then|y|e|und|et|и|а|но)\s+")
 # The words of a command typed among others: words of Latin letters, digits and a shell's
-# marks in a row (a word of any other letters ends them), up to a clause's end.
+# marks in a row (a word of any other letters ends them).
 _COMMAND_WORD = re.compile(r"[A-Za-z0-9_./:@=+'\"<>^~-]+")
-_CLAUSE_END = re.compile(r"[,;!?]|\.(?:\s|$)|\b(?:and|then)\b")
+# The words of an English sentence that are no argument of a step typed in it.
+_PROSE = frozenset(
+    """in on at for with from inside into under the a an i it you we my our to of as before
+    after when since because so that this there""".split()  # noqa: SIM905 (a list of words)
+)
 # Chinese, Japanese and Korean letters typed against a command (`npm installは`).
 _CJK = re.compile(r"([\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+)")
-# Words that close a sentence, not a command typed in it ("I ran npm install already").
-_NOT_ARGUMENTS = frozenset(
-    ["now", "already", "too", "again", "just", "then", "and", "it", "ok", "okay", "done", "you"]
+# Words that close a sentence after a command, not arguments of it ("I ran npm install
+# already"); any other word after it is the sentence's ("… in the backend folder"), and the
+# step is not taken.
+_CLOSING = frozenset(
+    """now already too again just then it ok okay done you yesterday today earlier first
+    myself manually locally here""".split()  # noqa: SIM905 (a list of words)
 )
 MAX_COMMAND_WORDS = 8
 _DONE = [re.compile(pattern) for _, pattern, _ in DONE_CUES]
@@ -79,42 +100,53 @@ def told_steps(text: str) -> list[ToolCall]:
     text = text.strip()
     if not text or len(text) > MAX_TOLD_CHARS or "\n\n" in text or _FAILURE.search(text):
         return []
-    if not any(done.search(text) for done in _DONE):
-        return []
-    found = set(_commands(text))
-    if len(found) != 1:
-        return []
+    found, told = set(), set()
+    for clause in _CLAUSE.split(_CJK.sub(r" \1 ", _spaced_code(text))):
+        named = set(_commands(clause))
+        found |= named
+        if any(done.search(clause) for done in _DONE):
+            if _NOT_DONE.search(clause):
+                return []  # "I didn't run npm install", "npm install を実行したら…", "…吗"
+            told |= named
+    if len(found) != 1 or found != told:
+        return []  # none, or which of two steps did it?
     return [ToolCall(TOLD, "Bash", {"command": found.pop()}, "", "completed")]
 
 
-def _commands(text: str) -> list[str]:
-    """The set-up steps a message names: in backticks, else the words of one typed in it
-    (from its program's name to the clause's end, the sentence's own words left out)."""
-    quoted = [span.strip() for span in _BACKTICKED.findall(text)]
+def _spaced_code(text: str) -> str:
+    """The text with each backticked command kept whole through the clause split."""
+    return _BACKTICKED.sub(lambda m: "`" + m.group(1).replace(",", "\0") + "`", text)
+
+
+def _commands(clause: str) -> list[str]:
+    """The set-up steps a clause names: in backticks, else the words of one typed in it
+    (from its program's name on, nothing but its arguments after it)."""
+    quoted = [span.replace("\0", ",").strip() for span in _BACKTICKED.findall(clause)]
     if quoted:
         return [command for command in quoted if _a_step(command)]
     found = []
-    for clause in _CLAUSE_END.split(_CJK.sub(r" \1 ", text)):
-        run: list[str] = []
-        for word in [*clause.split(), ""]:
-            if word and _COMMAND_WORD.fullmatch(word):
-                run.append(word)
-                continue
-            step = _step_in(run)
-            if step is not None:
-                found.append(step)
-            run = []
+    run: list[str] = []
+    for word in [*clause.split(), ""]:
+        if word and _COMMAND_WORD.fullmatch(word):
+            run.append(word)
+            continue
+        step = _step_in(run)
+        if step is not None:
+            found.append(step)
+        run = []
     return found
 
 
 def _step_in(words: list[str]) -> str | None:
-    """The set-up step a run of words ends with, from its program's name on."""
-    while words and words[-1].casefold() in _NOT_ARGUMENTS:
+    """The set-up step a run of words ends with, from its program's name on; none when the
+    sentence's own words follow it ("npm install in the backend folder": not where it ran)."""
+    while words and words[-1].casefold() in _CLOSING:
         words = words[:-1]
     for start in range(max(0, len(words) - MAX_COMMAND_WORDS), len(words)):
-        command = " ".join(words[start:])
-        if _a_step(command):
-            return command
+        command = words[start:]
+        if _a_step(" ".join(command)):
+            prose = any(word.casefold() in _PROSE for word in command[1:])
+            return None if prose else " ".join(command)
     return None
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from typing import Literal
 
 from git_memory.command_line.line import located
 from git_memory.command_line.program import program_name
@@ -61,6 +62,7 @@ from git_memory.extract.builtin.renderers import (
     result_line,
     sanitize_error,
     script_run,
+    verify_typed_fact,
     weakens_safety,
 )
 from git_memory.extract.builtin.runs import Run
@@ -88,7 +90,10 @@ def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
         if run.command is None or run.state != "failed":
             continue
         fact = _hook_fix(runs, index) if _hooked(run) else _fix(runs, index)
-        if fact is not None and fact.key not in facts:
+        if fact is None or fact.key in facts:
+            continue
+        # Every shape is rendered by the one renderer; what it would not vouch for stays out.
+        if verify_typed_fact(fact.renderer, fact.statement, fact.parameters):
             facts[fact.key] = fact
     return list(facts.values())
 
@@ -145,9 +150,10 @@ ALTERNATIVE_WINDOW = 6
 def _alternative_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     """A program the machine lacks, and one of the same use that worked (`missing.py`)."""
     failed = runs[index]
-    program = missing_program(_programs(failed), failed.output)
-    if program is None:
+    missing = missing_program(_programs(failed), failed.output)
+    if missing is None:
         return None
+    program, said = missing
     for later in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW]:
         if later.command is None or later.state != "completed":
             continue
@@ -155,7 +161,7 @@ def _alternative_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         if fix == "":
             return None  # it ran after all
         if fix is not None:
-            error = first_error_line(failed.output)
+            error = sanitize_error(PREFIX.sub("", said))  # the line saying it is not found
             return _fact("variant", failed, later, error, fix, failing=program)
     return None
 
@@ -163,13 +169,14 @@ def _alternative_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
 def _switch_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     """A switch the program refused, and the same program run without it (`unknown_option`)."""
     failed = runs[index]
+    refused = refused_switch(failed.output)
+    if refused is None:
+        return None
     later = [r for r in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW] if r.state == "completed"]
     for step in failed.steps:
-        words = step.command.words
         for run in later:
-            found = switch_fix(words, failed.output, [s.command.words for s in run.steps])
-            refused = refused_switch(failed.output)
-            if found is not None and refused is not None:
+            found = switch_fix(step.command.words, refused, [s.command.words for s in run.steps])
+            if found is not None:
                 failing, fix = found
                 error = sanitize_error(PREFIX.sub("", refused[1]))  # the line refusing it
                 return _fact("variant", failed, run, error, fix, failing=failing)
@@ -349,6 +356,8 @@ def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         if later.command is None or later.state != "completed" or not later.setups:
             continue
         fixed = later.setups[-1]
+        if later.folder(fixed) != failed.folder(subject):
+            continue  # a step in another folder: another project's, not this one's fix
         before = [(plain_words(s), later.folder(s)) for s in later.setups[:-1]]
         if fixed.normal == subject.normal:
             previous = runs[position - 1]
@@ -493,8 +502,8 @@ def _fact(
         failing = failed.key or ""
     if mode == "hook":
         failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
-    if not failing or not fix or "`" in fix or fix == failing or _blocked(fix):
-        return None
+    if not failing or not fix or "`" in fix or fix == failing or _blocked(f"{fix} {error}"):
+        return None  # (an error line can echo a secret the command was given)
     if weakens_safety(fix) or weakens_safety(fixed.command or ""):
         return None  # a fix that turns a safeguard off is not one to hand on
     text = render_command_fix(mode, failing, error, fix)
@@ -514,13 +523,14 @@ def _fact(
 def _quotes(failed: Run, fixed: Run) -> tuple[Quote, ...]:
     """The failing command as run with the line that shows its failure, and the run that
     worked with its result line."""
-    lines = (
-        (failed.turn_key, failed.command or ""),
-        (failed.turn_key, error_line(failed.output)),
-        (fixed.turn_key, fixed.command or ""),
-        (fixed.turn_key, result_line(fixed.output)),
+    lines: tuple[tuple[str, str, Literal["user", "tool"]], ...] = (
+        (failed.turn_key, failed.command or "", "tool"),
+        (failed.turn_key, error_line(failed.output), "tool"),
+        # a step the person ran is quoted from what they typed (`told.py`)
+        (fixed.turn_key, fixed.command or "", "user" if fixed.told else "tool"),
+        (fixed.turn_key, result_line(fixed.output), "tool"),
     )
-    return tuple(Quote(turn, text) for turn, text in lines if text)
+    return tuple(Quote(turn, text, part) for turn, text, part in lines if text)
 
 
 def _blocked(text: str) -> bool:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from git_memory.command_line.kinds import NAVIGATION
+from git_memory.command_line.words import DRY_FLAGS, INFO_FLAGS, INTERPRETERS
 
 # The words of the common command-line parsers for a switch they do not know: Homebrew,
 # argparse, click, clap, cobra, getopt, Node, pip, Yarn; the switch they name.
@@ -29,7 +30,15 @@ _REFUSED = re.compile(
 )
 # A subcommand's name, and how many words a program and its subcommands take at most.
 _SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
-MAX_HEAD_WORDS = 3
+MAX_HEAD_WORDS = 4
+# Programs that run another program or a script, whose switches may be that one's.
+_NOT_THE_PROGRAM = frozenset(
+    [*INTERPRETERS, "ssh", "env", "sudo", "xargs", "time", "nohup", "timeout", "npx", "bunx"]
+)
+# A program's name a refusal starts with (`vllm: error: …`), and the words that are no name.
+_NAMED = re.compile(r"^([\w./-]+): ")
+_NOT_NAMES = frozenset(["error", "fatal", "warning", "usage", "err", "npm", "yarn"])
+_PLAIN = re.compile(r"[\w./@+-]+")
 # How alike a refused switch and the one typed next are when the first was a slip.
 TYPO_LIKENESS = 0.8
 # git's own wording: "error: unknown option `no-edit'".
@@ -52,7 +61,7 @@ def refused_switch(output: str) -> tuple[str, str] | None:
 
 def head(words: Sequence[str]) -> list[str]:
     """The program and its subcommands: the words named like commands before its first
-    switch (`brew bundle`, `supabase db push`; not `Qwen/Qwen3-8B`), at most three."""
+    switch (`brew bundle`, `supabase db push`; not `Qwen/Qwen3-8B`), at most four."""
     found = list(words[:1])
     for word in words[1:MAX_HEAD_WORDS]:
         if not _SUBCOMMAND.fullmatch(word):
@@ -87,26 +96,40 @@ def _has(words: Sequence[str], switch: str) -> bool:
 
 
 def switch_fix(
-    failing: Sequence[str], output: str, later: Sequence[Sequence[str]]
+    failing: Sequence[str], refused: tuple[str, str], later: Sequence[Sequence[str]]
 ) -> tuple[str, str] | None:
     """(the refused run as the trap names it, the run that worked) when `failing`'s program
-    refused one of its switches and a later run (`later`, its steps' program words, in order)
-    of the same program and subcommand went without it."""
-    if not failing or failing[0] in NAVIGATION:
+    refused one of its switches (`refused`: the switch and the line saying so) and a later run
+    (`later`, its steps' program words, in order) of the same program and subcommands went
+    without it."""
+    switch, line = refused
+    if not _its_own(failing, line) or not _has(failing[1:], switch):
         return None
-    refused = refused_switch(output)
-    if refused is None or not _has(failing[1:], refused[0]):
-        return None
-    switch = refused[0]
     start = head(failing)
     for words in later:
-        if list(words[: len(start)]) != start or _has(words[1:], switch):
+        if head(words) != start or _has(words[1:], switch):
             continue
         added = _switches(words[len(start) :], failing)
+        if any(word in INFO_FLAGS | DRY_FLAGS for word in added):
+            continue  # it asked for help or a dry run: nothing worked yet
         if _a_typo(switch, added):
             return None
         return " ".join([*start, switch]), " ".join([*start, *added])
     return None
+
+
+def _its_own(failing: Sequence[str], line: str) -> bool:
+    """Whether the refusal is the program's own: not an interpreter's or a wrapper's, whose
+    script or remote command refused it (`python3 check.py --verbose` → "check.py: error:
+    …"), and not another program's named in the line; a plain word, no path with spaces."""
+    if not failing or failing[0] in _NOT_THE_PROGRAM or failing[0] in NAVIGATION:
+        return False
+    if any(not _PLAIN.fullmatch(word) for word in head(failing)):
+        return False
+    named = _NAMED.match(line)
+    if named is None or named.group(1).casefold() in _NOT_NAMES:
+        return True
+    return named.group(1).rsplit("/", 1)[-1] == failing[0].rsplit("/", 1)[-1]
 
 
 def dropped_switch(failing: str, fix: str) -> bool:
