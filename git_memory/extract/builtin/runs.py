@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from git_memory.command_line.line import Command, Step, in_project, located, parse
 from git_memory.command_line.program import outside
@@ -21,6 +21,9 @@ from git_memory.extract.builtin.observed import Outcome
 from git_memory.extract.builtin.told import TOLD, told_steps
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.turns import ToolCall, call_paths
+
+if TYPE_CHECKING:
+    from git_memory.sessions.query import TurnRecord
 
 _STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}
 # Inputs that send a shell call to the background (Claude Code, Gemini CLI and Qwen Code,
@@ -137,9 +140,9 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
     yield from _shown_up(found)
 
 
-def _told(record: Any) -> list[ToolCall]:
+def _told(turn: TurnRecord) -> list[ToolCall]:
     """The set-up step the person's message says they ran themselves (`told.py`)."""
-    text = getattr(record, "user_text", None) or ""
+    text = getattr(turn, "user_text", None) or ""
     return told_steps(text) if text and typed_origin(text) == "person" else []
 
 
