@@ -405,6 +405,8 @@ SCRIPT_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     ("run", frozenset(["dev", "start", "serve", "server", "run", "watch"])),
 )
+# The kinds a script named `X-and-type-check` runs besides the type check.
+_CHECKED_WITH_TYPES = frozenset(["test", "tests", "lint", "format", "fmt"])
 # Task runners: the name after them is a target or script of the project (`make test`,
 # `just lint`, `mise run fmt`, `task build`, `npm run typecheck`, `./gradlew check`).
 SCRIPT_RUNNERS = frozenset(
@@ -454,12 +456,11 @@ def kind_of_tool(program: str, second: str) -> str | None:
 def script_kind(parts: list[str] | tuple[str, ...]) -> str | None:
     """The kind a script or task name's words say (`test-integration` → test)."""
     found = set(parts)
-    if "type" in found and found & {"check", "checks", "checking"}:
-        # `npm run type-check`, `typeCheck`: not the project's whole gate, unless it names
-        # another kind as well (`test-and-type-check`)
-        rest = found - {"type", "check", "checks", "checking"}
-        if not any(rest & words for _, words in SCRIPT_WORDS):
-            return "typecheck"
+    # `npm run type-check`, `type-check:ci`: not the project's whole gate, unless it runs
+    # another kind of check with it (`test-and-type-check`)
+    with_other = "and" in found and bool(found & _CHECKED_WITH_TYPES)
+    if "type" in found and found & {"check", "checks", "checking"} and not with_other:
+        return "typecheck"
     if found & {"verify", "validate", "check"} and found & {"spec", "specs"}:
         return "check"  # `verify_spec.py` checks a specification
     if "migrate" in found and found & {"make", "create", "new", "generate", "revision"}:

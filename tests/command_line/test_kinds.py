@@ -36,6 +36,8 @@ from git_memory.extract.builtin import shell
         ("nx affected --target=lint", "lint"),
         ("nx run-many -t lint,test", None),
         ("npm run type-check", "typecheck"),
+        ("npm run type-check:ci", "typecheck"),
+        ("npm run type-check:build", "typecheck"),
         ("npm run test-and-type-check", "test"),
         ("npm run lint-and-type-check", "lint"),
         ("swift test --filter format", "test"),  # `format` is the filter's value

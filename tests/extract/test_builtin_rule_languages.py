@@ -323,6 +323,10 @@ MORE_TYPED = [
     "для миграций нужно использовать prisma",
     "Người đóng góp phải dùng pnpm",
     "앞으로 패키지는 pnpm으로 설치하니까",  # "since from now on …": a reason, no question (ko)
+    "Hay que usar pnpm.",  # the tool named before the full stop
+    "Hay que usar vitest para probar los componentes",  # to test: the tool's own purpose
+    "Il faut utiliser pytest pour tester le backend",
+    "Нужно использовать pytest, чтобы проверить бэкенд",
     "以后每次提交前都要先跑测试，不然会出问题。",  # "or there will be problems": no topic (zh)
     "以后都用 pnpm 安装依赖，npm 会有兼容问题",
 ]

@@ -42,6 +42,15 @@ def test_each_languages_words_for_done_read_their_sentence(
         ("I've run uv sync, you can retry", "uv sync"),
         ("I installed the dependencies with pnpm install now", "pnpm install"),
         ("我已经执行了 poetry install", "poetry install"),
+        # a full stop inside the backticks or the command's own `.`: no end of a sentence
+        ("I ran `uv pip install -e . --system`", "uv pip install -e . --system"),
+        ("I ran pip install -e .", "pip install -e ."),
+        ("I ran npm i", "npm i"),
+        # what follows saying it is done, or that it helped, is no failure
+        ("I ran `npm install` so it should work now", "npm install"),
+        ("npm install 已经跑完了没问题", "npm install"),
+        ("já rodei npm install, funcionou", "npm install"),
+        ("запустил npm install, помогло", "npm install"),
     ],
 )
 def test_the_step_is_read_in_backticks_or_among_the_words(text: str, command: str) -> None:
@@ -73,6 +82,9 @@ def test_the_step_is_read_in_backticks_or_among_the_words(text: str, command: st
         "я запустил npm install, не помогло",
         "ya ejecuté npm install y no funcionó",
         "I run npm install every morning",  # a habit, not a step of this session
+        "npm install やった？",  # questions, their mark in any clause
+        "npm install 실행했습니까",
+        "I already ran npm install?",
         # the sentence's own words after the command: where or why, not its arguments
         "I ran npm install in the backend folder",
         "I ran npm install I get EACCES permission denied",
@@ -116,6 +128,17 @@ def test_the_persons_step_is_no_command_memory() -> None:
     sessions = [("a", records), ("b", [turn_record("b1", user="I ran `npm install`")])]
     placed = plan_window(sessions, {"a1": "task-a", "a2": "task-a", "b1": "task-b"}, set()).placed
     assert placed == {}
+
+
+def test_a_step_the_person_ran_before_the_same_command_is_quoted_from_their_words() -> None:
+    records = _session(
+        ("t1", "run the tests", (_bash("npm test", NOT_FOUND, "failed"),)),
+        ("t2", "I ran `npm install`", ()),
+        ("t3", "try again", (_bash("npm test", PASSED),)),
+    )
+    (trap,) = trap_facts(list(session_runs(records)))
+    assert trap.turn_keys == ("t1", "t2", "t3")
+    assert ("t2", "npm install", "user") in [(q.turn_key, q.text, q.part) for q in trap.quotes]
 
 
 def test_the_persons_words_are_the_evidence_of_the_step_they_ran() -> None:

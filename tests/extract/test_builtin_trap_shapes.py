@@ -623,6 +623,13 @@ def test_a_setup_step_run_in_a_folder_is_named_as_run_there() -> None:
             "instead.",
         ),
         (
+            "brew install --no-quarantine wget",
+            "Error: invalid option: --no-quarantine",
+            "brew install wget",
+            'Trap: `brew install --no-quarantine` fails with "Error: invalid option: '
+            '--no-quarantine"; run `brew install` instead.',
+        ),
+        (
             "supabase db push --include-all --linked-only",
             "Error: unknown flag: --linked-only",
             "supabase db push --include-all --linked",
@@ -744,6 +751,7 @@ def test_a_missing_programs_trap_quotes_the_line_saying_it_is_missing() -> None:
     assert (
         trap.content == 'Trap: `rg` fails with "bash: rg: command not found"; run `grep` instead.'
     )
+    assert trap.quotes[1].text == "bash: rg: command not found"  # the line it states
 
 
 def test_a_setup_step_fixed_in_another_folder_is_no_trap() -> None:

@@ -16,7 +16,7 @@ CODE_OR_LOG = re.compile(
     r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$",
 )
 # The frame of a terminal box a message was copied from (`│ … │`): not part of the words.
-BOX_EDGE = re.compile(r"(?m)[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║][ \t]*")
+BOX_EDGE = re.compile(r"(?m)(?<![ \t])[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║][ \t]*")
 
 
 def prose_sentences(text: str) -> list[str]:

@@ -192,7 +192,7 @@ def named_tools(sentence: str) -> set[str]:
 
 # Latin letters, accented ones among them: a tool's name stands apart from them.
 _LATIN = "a-z\u00c0-\u024f\u1e00-\u1eff"
-_TOOL_WORD = re.compile(rf"(?<![{_LATIN}])[a-z][a-z0-9.+-]*(?![{_LATIN}])")
+_TOOL_WORD = re.compile(rf"(?<![{_LATIN}])[a-z](?:[a-z0-9.+-]*[a-z0-9+])?(?![{_LATIN}])")
 
 
 def english_only(sentence: str) -> bool:

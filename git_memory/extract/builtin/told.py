@@ -13,6 +13,7 @@ command memory counts the runs a transcript shows, not what someone says of one.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from git_memory.extract.builtin import shell
 from git_memory.sessions.turns import ToolCall
@@ -43,7 +44,7 @@ DONE_CUES: tuple[tuple[str, str, str], ...] = (
         r"(?:実施|実行|インストール)(?:しました|した|済み)(?![らか])|やった|やりました",
         "npm install は私が実施した",
     ),
-    ("ko", r"(?:실행|설치)(?:했|함|완료)(?!는지|나|니)", "npm install 실행했어요"),
+    ("ko", r"(?:실행|설치)(?:했|함|완료)(?!는지|나|니|습)", "npm install 실행했어요"),
     ("es", r"(?i)\b(?:ya )?(?:ejecuté|instalé|corrí)\b", "ya ejecuté npm install"),
     ("pt", r"(?i)\b(?:já )?(?:rodei|executei|instalei)\b", "já rodei npm install"),
     (
@@ -57,29 +58,32 @@ DONE_CUES: tuple[tuple[str, str, str], ...] = (
 # A failure told with the step: it fixed nothing.
 _FAILURE = re.compile(
     r"(?i)\b(?:still|same|error|errors|fail\w*|doesn'?t work|not working|broken|but|no luck"
-    r"|crash\w*|denied|eacces)\b"
+    r"|crash\w*|denied|eacces|didn'?t work|did not work)\b"
     r"|(?:didn'?t|did not|doesn'?t|does not) help"
     r"|还是|還是|报错|報錯|失败|失敗|不行|错误|錯誤|没用|沒用|まだ|エラー|ダメ|だめ"
     r"|여전히|에러|실패|안 ?돼"
-    r"|\b(?:sigue|falla|funcionó|funcionou|ainda|erro|immer noch|fehler|toujours|erreur"
-    r"|всё ещё|ошибк\w*|помогло)"
+    r"|\b(?:sigue|falla|no funcion\w*|não funcion\w*|ainda|erro|immer noch|fehler|toujours"
+    r"|erreur|всё ещё|ошибк\w*|не помогл\w*)"
 )
-# A step not done, or asked about: negations and questions, in the languages above.
+# A step not done: a negation before (or within) the words saying it was.
 _NOT_DONE = re.compile(
-    r"(?i)\b(?:didn'?t|did not|haven'?t|have not|hasn'?t|never|not|should|shall|can|could"
-    r"|would|will|please|no|nunca|não|nicht|nie|kein\w*|pas|jamais|не|ни)\b"
-    r"|[?？]|[没沒未不吗嗎]|ない|なかった|ません|せず|안 |않|못"
+    r"(?i)\b(?:didn'?t|did not|haven'?t|have not|hasn'?t|never|not|no|nunca|não|nicht|nie"
+    r"|kein\w*|pas|jamais|не|ни)\b|[没沒未不]"
 )
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
+_HELD = re.compile(r"`(\d+)`")
 # A clause of a note: a command is told done only with the words saying so beside it.
-_CLAUSE = re.compile(r"[,;!?，。；！？、]\s*|\.(?:\s|$)|\s+(?:and|but|then|y|e|und|et|и|а|но)\s+")
+_CLAUSE = re.compile(
+    r"[,;!?，。；！？、]\s*|(?<=\S)\.(?:\s|$)|\s+(?:and|but|then|y|e|und|et|и|а|но)\s+"
+)
 # The words of a command typed among others: words of Latin letters, digits and a shell's
 # marks in a row (a word of any other letters ends them).
 _COMMAND_WORD = re.compile(r"[A-Za-z0-9_./:@=+'\"<>^~-]+")
 # The words of an English sentence that are no argument of a step typed in it.
 _PROSE = frozenset(
-    """in on at for with from inside into under the a an i it you we my our to of as before
+    """in on at for with from inside into under the a an it you we my our to of as before
     after when since because so that this there""".split()  # noqa: SIM905 (a list of words)
+    # ("i" is no such word: `npm i`)
 )
 # Chinese, Japanese and Korean letters typed against a command (`npm installは`).
 _CJK = re.compile(r"([\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+)")
@@ -100,28 +104,43 @@ def told_steps(text: str) -> list[ToolCall]:
     text = text.strip()
     if not text or len(text) > MAX_TOLD_CHARS or "\n\n" in text or _FAILURE.search(text):
         return []
+    if _QUESTION.search(text):
+        return []  # "npm install やった？", "Did you run npm install?"
+    spans: list[str] = []
     found, told = set(), set()
-    for clause in _CLAUSE.split(_CJK.sub(r" \1 ", _spaced_code(text))):
-        named = set(_commands(clause))
+    for clause in _CLAUSE.split(_CJK.sub(r" \1 ", _held(text, spans))):
+        named = set(_commands(clause, spans))
         found |= named
-        if any(done.search(clause) for done in _DONE):
-            if _NOT_DONE.search(clause):
-                return []  # "I didn't run npm install", "npm install を実行したら…", "…吗"
+        cue = next((m for done in _DONE if (m := done.search(clause))), None)
+        if cue is not None:
+            if _NOT_DONE.search(clause[: cue.end()]):
+                return []  # "I didn't run npm install", "не запустил npm install"
             told |= named
     if len(found) != 1 or found != told:
         return []  # none, or which of two steps did it?
     return [ToolCall(TOLD, "Bash", {"command": found.pop()}, "", "completed")]
 
 
-def _spaced_code(text: str) -> str:
-    """The text with each backticked command kept whole through the clause split."""
-    return _BACKTICKED.sub(lambda m: "`" + m.group(1).replace(",", "\0") + "`", text)
+# A question, in any of the languages: a question mark, or Chinese 吗, or the formal
+# Korean question …습니까.
+_QUESTION = re.compile(r"[?？]|[吗嗎]|습니까")
 
 
-def _commands(clause: str) -> list[str]:
-    """The set-up steps a clause names: in backticks, else the words of one typed in it
-    (from its program's name on, nothing but its arguments after it)."""
-    quoted = [span.replace("\0", ",").strip() for span in _BACKTICKED.findall(clause)]
+def _held(text: str, spans: list[str]) -> str:
+    """The text with each backticked command held aside (its place: `` `0` ``), so that no
+    full stop or comma in it splits a clause (`uv pip install -e . --system`)."""
+
+    def hold(match: re.Match[str]) -> str:
+        spans.append(match.group(1))
+        return f"`{len(spans) - 1}`"
+
+    return _BACKTICKED.sub(hold, text)
+
+
+def _commands(clause: str, spans: Sequence[str]) -> list[str]:
+    """The set-up steps a clause names: in backticks (held aside in `spans`), else the words
+    of one typed in it (from its program's name on, nothing but its arguments after it)."""
+    quoted = [spans[int(held)].strip() for held in _HELD.findall(clause)]
     if quoted:
         return [command for command in quoted if _a_step(command)]
     found = []

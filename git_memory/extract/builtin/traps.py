@@ -37,6 +37,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal
 
 from git_memory.command_line.line import located
@@ -120,6 +121,7 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     steps: list[tuple[str, str]] = []  # each step's words and the folder it ran in
     edited = False  # the code changed: what worked then was a fix of the code, not a trap
     configured: list[str] = []  # set-up files written (`.env`, `pyproject.toml`, …)
+    told: list[Run] = []  # the steps the person said they ran (`told.py`)
     for later in runs[index + 1 :]:
         written = written_files(later)
         if written is not None:
@@ -130,17 +132,31 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         if later.command is None or later.state != "completed":
             continue
         if _subject(later) == subject:
-            return _same_again(failed, later, subject, error, (steps, configured, edited))
+            fact = _same_again(failed, later, subject, error, (steps, configured, edited))
+            return _told_in(fact, told)
         if _variant(failed, later, edited, error):
             fix = _rooted([*steps, (_run_words(later), later.where)])
-            return _fact("variant", failed, later, error, fix, failing=subject)
+            return _told_in(_fact("variant", failed, later, error, fix, failing=subject), told)
         if later.main is None or later.main.kind in _step_kinds(failed):
+            told += [later] if later.told else []
             steps += [(plain_words(s), later.folder(s)) for s in later.setups]
             if later.main is not None:
                 steps.append((later.main.normal, later.where))
             elif _is_setup_line(later):
                 steps.append((_setup_line(later), later.folder(later.setups[-1])))
     return None
+
+
+def _told_in(fact: BuiltinFact | None, told: Sequence[Run]) -> BuiltinFact | None:
+    """The fact with the person's words quoted for each step of its fix they said they ran:
+    nothing else in the transcript shows that step."""
+    fix = dict(fact.parameters).get("fix", "") if fact is not None else ""
+    steps = [run for run in told if run.command and run.command in fix]
+    if fact is None or not steps:
+        return fact
+    turns = (*fact.turn_keys[:-1], *(run.turn_key for run in steps), fact.turn_keys[-1])
+    quotes = (*fact.quotes, *(Quote(run.turn_key, run.command or "", "user") for run in steps))
+    return replace(fact, turn_keys=tuple(dict.fromkeys(turns)), quotes=quotes)
 
 
 # How far after a missing program's failure its alternative may run.
@@ -162,7 +178,7 @@ def _alternative_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             return None  # it ran after all
         if fix is not None:
             error = sanitize_error(PREFIX.sub("", said))  # the line saying it is not found
-            return _fact("variant", failed, later, error, fix, failing=program)
+            return _fact("variant", failed, later, error, fix, failing=program, said=said)
     return None
 
 
@@ -178,8 +194,9 @@ def _switch_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             found = switch_fix(step.command.words, refused, [s.command.words for s in run.steps])
             if found is not None:
                 failing, fix = found
-                error = sanitize_error(PREFIX.sub("", refused[1]))  # the line refusing it
-                return _fact("variant", failed, run, error, fix, failing=failing)
+                said = refused[1]  # the line refusing it
+                error = sanitize_error(PREFIX.sub("", said))
+                return _fact("variant", failed, run, error, fix, failing=failing, said=said)
     return None
 
 
@@ -361,12 +378,14 @@ def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         before = [(plain_words(s), later.folder(s)) for s in later.setups[:-1]]
         if fixed.normal == subject.normal:
             previous = runs[position - 1]
+            told: list[Run] = []
             if previous is not failed and previous.state == "completed" and not previous.main:
                 before = [(plain_words(s), previous.folder(s)) for s in previous.setups] + before
+                told += [previous] if previous.told else []
             if not (before and environmental):
                 return None
-            fix = _rooted(before)
-            return _fact("prerequisite", failed, later, error, fix, failing=failing)
+            fact = _fact("prerequisite", failed, later, error, _rooted(before), failing=failing)
+            return _told_in(fact, told)
         added = fixed.words[: len(subject.words)] == subject.words and all(
             w.startswith("-") or w[:1].isdigit() for w in fixed.words[len(subject.words) :][:1]
         )
@@ -496,8 +515,17 @@ def _hook_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
 
 
 def _fact(
-    mode: str, failed: Run, fixed: Run, error: str, fix: str, *, failing: str | None = None
+    mode: str,
+    failed: Run,
+    fixed: Run,
+    error: str,
+    fix: str,
+    *,
+    failing: str | None = None,
+    said: str = "",
 ) -> BuiltinFact | None:
+    """The trap, quoting the failing run with the line its error came from (`said`, when it
+    is not the first error line of its output) and the run that worked."""
     if failing is None:
         failing = failed.key or ""
     if mode == "hook":
@@ -516,16 +544,16 @@ def _fact(
         turns,
         f"fix:{failing}\0{fix}",
         (("mode", mode), ("failing", failing), ("error", error), ("fix", fix)),
-        _quotes(failed, fixed),
+        _quotes(failed, fixed, said),
     )
 
 
-def _quotes(failed: Run, fixed: Run) -> tuple[Quote, ...]:
+def _quotes(failed: Run, fixed: Run, said: str = "") -> tuple[Quote, ...]:
     """The failing command as run with the line that shows its failure, and the run that
     worked with its result line."""
     lines: tuple[tuple[str, str, Literal["user", "tool"]], ...] = (
         (failed.turn_key, failed.command or "", "tool"),
-        (failed.turn_key, error_line(failed.output), "tool"),
+        (failed.turn_key, said or error_line(failed.output), "tool"),
         # a step the person ran is quoted from what they typed (`told.py`)
         (fixed.turn_key, fixed.command or "", "user" if fixed.told else "tool"),
         (fixed.turn_key, result_line(fixed.output), "tool"),

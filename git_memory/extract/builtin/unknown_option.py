@@ -107,8 +107,8 @@ def switch_fix(
         return None
     start = head(failing)
     for words in later:
-        if head(words) != start or _has(words[1:], switch):
-            continue
+        if list(words[: len(start)]) != start or _has(words[1:], switch):
+            continue  # (`brew install wget` after `brew install --no-quarantine wget`)
         added = _switches(words[len(start) :], failing)
         if any(word in INFO_FLAGS | DRY_FLAGS for word in added):
             continue  # it asked for help or a dry run: nothing worked yet
