@@ -268,8 +268,30 @@ def lower_case(text: str) -> str:
 def _found(sentence: str, languages: frozenset[str] | None) -> frozenset[tuple[str, str]]:
     # A team types the same instruction in many sessions: each is looked up once.
     lowered = lower_case(sentence)
+    always, by_letter = _index(languages)
+    held = set(always)
+    for letter in set(lowered) & by_letter.keys():
+        held.update(at for word, at in by_letter[letter] if at not in held and word in lowered)
+    cues = _compiled(languages)
     return frozenset(
-        (cue.form, cue.language)
-        for cue, words in _compiled(languages)
-        if (not words or any(word in lowered for word in words)) and _pattern(cue).search(sentence)
+        (cues[at][0].form, cues[at][0].language)
+        for at in sorted(held)
+        if _pattern(cues[at][0]).search(sentence)
     )
+
+
+@cache
+def _index(
+    languages: frozenset[str] | None,
+) -> tuple[frozenset[int], dict[str, tuple[tuple[str, int], ...]]]:
+    """The cues to search in every sentence (they need no word), and by the first letter of
+    each of their words, the word and the cue (its place in `_compiled`): a sentence is looked
+    up by the letters it holds, not cue by cue."""
+    always: set[int] = set()
+    by_letter: dict[str, list[tuple[str, int]]] = {}
+    for at, (_cue, words) in enumerate(_compiled(languages)):
+        if not words:
+            always.add(at)
+        for word in words:
+            by_letter.setdefault(word[0], []).append((word, at))
+    return frozenset(always), {letter: tuple(found) for letter, found in by_letter.items()}

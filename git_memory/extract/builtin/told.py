@@ -106,6 +106,8 @@ def told_steps(text: str) -> list[ToolCall]:
         return []
     if _QUESTION.search(text):
         return []  # "npm install やった？", "Did you run npm install?"
+    if not any(done.search(text) for done in _DONE):
+        return []  # (most messages: no command is looked for)
     spans: list[str] = []
     found, told = set(), set()
     for clause in _CLAUSE.split(_CJK.sub(r" \1 ", _held(text, spans))):
