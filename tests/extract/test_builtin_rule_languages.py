@@ -326,6 +326,7 @@ MORE_TYPED = [
     "Hay que usar pnpm.",  # the tool named before the full stop
     "Hay que usar vitest para probar los componentes",  # to test: the tool's own purpose
     "Il faut utiliser pytest pour tester le backend",
+    "Wir sollen kein npm verwenden, sondern pnpm",  # not X but Y (de)
     "Нужно использовать pytest, чтобы проверить бэкенд",
     "以后每次提交前都要先跑测试，不然会出问题。",  # "or there will be problems": no topic (zh)
     "以后都用 pnpm 安装依赖，npm 会有兼容问题",
@@ -386,6 +387,7 @@ MORE_NOT_RULES = [
     "Não precisa usar o docker para isso.",
     "Du musst dafür nicht docker verwenden.",
     "Bạn không cần dùng docker cho việc này.",
+    "Das ist nicht nur schnell, sondern auch stabil.",  # "not only … but also" (de)
     # Vietnamese words hold no tool's name in their letters ("dùng" is no `ng`)
     "Bạn nên dùng cách thứ hai.",
     "Bạn phải dùng cổng khác vì cổng 3000 đang bận.",

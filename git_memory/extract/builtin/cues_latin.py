@@ -234,6 +234,14 @@ LATIN_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "de",
+        PREFERENCE,
+        # "not X but Y" ("nicht nur …, sondern auch" adds, it prefers nothing)
+        r"\b(?:nicht|kein\w*)\b(?! nur\b)[^.!?;]{0,40}?\bsondern\b(?! auch\b)",
+        "Zettlr nutzt meistens nicht NPM, sondern Yarn, daher solltest du Yarn idealerweise "
+        "auch installieren.",
+    ),
+    Cue(
+        "de",
         LANGUAGE,
         r"\bauf (?:deutsch|englisch|französisch|spanisch)\b",
         "Antworte IMMER auf Deutsch!",
