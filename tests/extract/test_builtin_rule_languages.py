@@ -330,6 +330,7 @@ MORE_TYPED = [
     "Нужно использовать pytest, чтобы проверить бэкенд",
     "以后每次提交前都要先跑测试，不然会出问题。",  # "or there will be problems": no topic (zh)
     "以后都用 pnpm 安装依赖，npm 会有兼容问题",
+    "以后每次提交前都先处理一下 lint 问题",  # a request for every time, about problems (zh)
 ]
 
 

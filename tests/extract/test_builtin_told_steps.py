@@ -46,6 +46,8 @@ def test_each_languages_words_for_done_read_their_sentence(
         ("I ran `uv pip install -e . --system`", "uv pip install -e . --system"),
         ("I ran pip install -e .", "pip install -e ."),
         ("I ran npm i", "npm i"),
+        ("npm install done", "npm install"),
+        ("ok, npm install is done", "npm install"),
         # what follows saying it is done, or that it helped, is no failure
         ("I ran `npm install` so it should work now", "npm install"),
         ("npm install 已经跑完了没问题", "npm install"),

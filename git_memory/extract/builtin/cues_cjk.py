@@ -244,8 +244,10 @@ CJK_CUES: tuple[Cue, ...] = (
         ONE_OFF,
         # a problem named as the topic at hand ("…每次都要登录问题": the problem of having to
         # log in every time), not a request: the whole sentence one phrase, not a clause of
-        # what goes wrong otherwise ("…，不然会出问题", "npm 会有兼容问题")
-        r"^[^，,；;]{1,40}(?<![出有会會])[问問][题題]\s{0,2}[。.!！]?$",
+        # what goes wrong otherwise ("…，不然会出问题", "npm 会有兼容问题"), nor a request for
+        # every time ("以后每次提交前都先处理一下 lint 问题")
+        r"^(?![^，,；;]{0,40}(?:以[后後]|所有|永[远遠]|[总總]是|一律))"
+        r"[^，,；;]{1,40}(?<![出有会會])[问問][题題]\s{0,2}[。.!！]?$",
         "闲鱼爬取每次都要登录问题",
     ),
     Cue(

@@ -30,7 +30,7 @@ DONE_CUES: tuple[tuple[str, str, str], ...] = (
         "en",
         r"(?i)\bi(?:'ve| have) (?:just |already )?(?:run|done|executed|installed)\b"
         r"|\bi (?:just |already )?(?:ran|did|executed|installed)\b"
-        r"|\b(?:already|just) (?:ran|installed)\b|^(?:ran|done)\b",
+        r"|\b(?:already|just) (?:ran|installed)\b|^(?:ran|done)\b|\b(?:is )?done[.!]?$",
         "ok I ran npm install",
     ),
     (
@@ -92,7 +92,7 @@ _CJK = re.compile(r"([\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+)")
 # step is not taken.
 _CLOSING = frozenset(
     """now already too again just then it ok okay done you yesterday today earlier first
-    myself manually locally here""".split()  # noqa: SIM905 (a list of words)
+    myself manually locally here is was""".split()  # noqa: SIM905 (a list of words)
 )
 MAX_COMMAND_WORDS = 8
 _DONE = [re.compile(pattern) for _, pattern, _ in DONE_CUES]
