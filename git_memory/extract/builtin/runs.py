@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from git_memory.command_line.line import Command, Step, in_project, located, parse
 from git_memory.command_line.program import outside
@@ -20,10 +20,8 @@ from git_memory.extract.builtin import observed, served, shell
 from git_memory.extract.builtin.observed import Outcome
 from git_memory.extract.builtin.told import TOLD, told_steps
 from git_memory.sessions.origin import typed_origin
+from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall, call_paths
-
-if TYPE_CHECKING:
-    from git_memory.sessions.query import TurnRecord
 
 _STATE_OF = {Outcome.WORKED: "completed", Outcome.FAILED: "failed", Outcome.UNKNOWN: "unknown"}
 # Inputs that send a shell call to the background (Claude Code, Gemini CLI and Qwen Code,
