@@ -3,11 +3,14 @@
 it fixed is a trap (`traps.py`: `npm test` fails with "vitest: not found" unless `npm install`
 runs first) though no tool call of the agent ran it.
 
-The person's message counts when it is short, typed (not pasted), names one set-up step (a
-command in backticks, or the words of one typed in Latin letters among any others) and says
-in any language that it was done, with no word of a failure ("I ran npm install but it still
-fails" tells that the step fixed nothing). A build or a check the person ran is left out: a
-command memory counts the runs a transcript shows, not what someone says of one.
+The person's message counts when it is short, typed (not pasted), no question, names one
+set-up step (a command in backticks, or the words of one typed in Latin letters among any
+others, nothing of the sentence after it: "npm install in the backend folder" says where, not
+what) and says in the same clause, in the past and not negated, that it was done ("I ran",
+"запустил", not "I run", "не запустил", "実行したら"), with no word of a failure ("I ran npm
+install but it still fails" tells that the step fixed nothing). A build or a check the person
+ran is left out: a command memory counts the runs a transcript shows, not what someone says
+of one.
 """
 
 from __future__ import annotations
@@ -79,11 +82,11 @@ _CLAUSE = re.compile(
 # The words of a command typed among others: words of Latin letters, digits and a shell's
 # marks in a row (a word of any other letters ends them).
 _COMMAND_WORD = re.compile(r"[A-Za-z0-9_./:@=+'\"<>^~-]+")
-# The words of an English sentence that are no argument of a step typed in it.
+# The words of an English sentence that are no argument of a step typed in it ("i" is one:
+# `npm i`).
 _PROSE = frozenset(
     """in on at for with from inside into under the a an it you we my our to of as before
     after when since because so that this there""".split()  # noqa: SIM905 (a list of words)
-    # ("i" is no such word: `npm i`)
 )
 # Chinese, Japanese and Korean letters typed against a command (`npm installは`).
 _CJK = re.compile(r"([\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+)")
