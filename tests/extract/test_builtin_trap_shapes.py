@@ -665,6 +665,25 @@ def test_a_switch_the_installed_program_refuses_is_a_trap(
             _bash("brew bundle --no-lock", "Error: invalid option: --no-lock", "failed"),
             _bash("brew install jq", "done"),
         ],
+        # a slip the program itself points out: it suggests the switch, or lists it
+        [
+            _bash(
+                "cargo build --relase",
+                "error: unexpected argument '--relase' found\n\n  tip: a similar argument "
+                "exists: '--release'",
+                "failed",
+            ),
+            _bash("cargo build", "Finished"),
+        ],
+        [
+            _bash(
+                "git log --grpah",
+                "error: unknown option `grpah'\nusage: git log [<options>]\n\n"
+                "    --graph               draw a text-based graphical representation",
+                "failed",
+            ),
+            _bash("git log", "commit abc"),
+        ],
         # what ran after it only asked for help
         [
             _bash("openclaw directory --channel x", "error: unknown option '--channel'", "failed"),

@@ -67,7 +67,7 @@ from git_memory.extract.builtin.renderers import (
     weakens_safety,
 )
 from git_memory.extract.builtin.runs import Run
-from git_memory.extract.builtin.unknown_option import refused_switch, switch_fix
+from git_memory.extract.builtin.unknown_option import a_slip, refused_switch, switch_fix
 from git_memory.extract.builtin.writes import setup_file, written_files
 from git_memory.lint.engine import scan_secrets
 
@@ -186,8 +186,8 @@ def _switch_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     """A switch the program refused, and the same program run without it (`unknown_option`)."""
     failed = runs[index]
     refused = refused_switch(failed.output)
-    if refused is None:
-        return None
+    if refused is None or a_slip(refused[0], failed.output):
+        return None  # (a slip the program itself pointed out is no switch it lacks)
     later = [r for r in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW] if r.state == "completed"]
     for step in failed.steps:
         for run in later:

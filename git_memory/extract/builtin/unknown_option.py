@@ -41,6 +41,9 @@ _NOT_NAMES = frozenset(["error", "fatal", "warning", "usage", "err", "npm", "yar
 _PLAIN = re.compile(r"[\w./@+-]+")
 # How alike a refused switch and the one typed next are when the first was a slip.
 TYPO_LIKENESS = 0.8
+# A program suggesting the switch it expected, and a switch a usage text lists.
+_SUGGESTS = re.compile(r"(?i)did you mean|similar (?:argument|flag|option)|perhaps you meant")
+_LISTED_SWITCH = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 # git's own wording: "error: unknown option `no-edit'".
 _GIT_REFUSED = re.compile(r"unknown (?:switch|option) `([\w-]+)'")
 
@@ -93,6 +96,16 @@ def _a_typo(switch: str, added: Sequence[str]) -> bool:
 
 def _has(words: Sequence[str], switch: str) -> bool:
     return any(w == switch or w.startswith(switch + "=") for w in words)
+
+
+def a_slip(switch: str, output: str) -> bool:
+    """Whether the program took the refused switch for a slip: it suggests another ("Did you
+    mean --graph?", clap's "a similar argument exists"), or lists among its own switches one
+    spelled nearly the same (git prints its usage: `--graph` beside the refused `--grpah`)."""
+    if _SUGGESTS.search(output):
+        return True
+    listed = set(_LISTED_SWITCH.findall(output)) - {switch}
+    return any(SequenceMatcher(None, switch, word).ratio() >= TYPO_LIKENESS for word in listed)
 
 
 def switch_fix(
