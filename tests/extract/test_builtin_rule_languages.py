@@ -327,6 +327,7 @@ MORE_TYPED = [
     "Hay que usar vitest para probar los componentes",  # to test: the tool's own purpose
     "Il faut utiliser pytest pour tester le backend",
     "Wir sollen kein npm verwenden, sondern pnpm",  # not X but Y (de)
+    "Chúng tôi dùng pnpm.",  # Vietnamese by its words, its accents shared with others (vi)
     "Нужно использовать pytest, чтобы проверить бэкенд",
     "以后每次提交前都要先跑测试，不然会出问题。",  # "or there will be problems": no topic (zh)
     "以后都用 pnpm 安装依赖，npm 会有兼容问题",

@@ -30,5 +30,9 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
-# Letters only Vietnamese writes among the languages of the table (ă đ ơ ư, dot below, hook).
-_VIETNAMESE = re.compile(r"[ăĂđĐơƠưƯ\u1ea0-\u1ef9]")
+# Letters only Vietnamese writes among the languages of the table (ă đ ĩ ơ ũ ư, dot below,
+# hook), and its common words written with accents other languages share too ("Chúng tôi
+# dùng pnpm", "không").
+_VIETNAMESE = re.compile(
+    r"[ăĂđĐĩĨơƠũŨưƯ\u1ea0-\u1ef9]|(?i:(?<!\w)(?:tôi|dùng|chúng|không)(?!\w))"
+)
