@@ -33,6 +33,4 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 # Letters only Vietnamese writes among the languages of the table (ă đ ĩ ơ ũ ư, dot below,
 # hook), and its common words written with accents other languages share too ("Chúng tôi
 # dùng pnpm", "không").
-_VIETNAMESE = re.compile(
-    r"[ăĂđĐĩĨơƠũŨưƯ\u1ea0-\u1ef9]|(?i:(?<!\w)(?:tôi|dùng|chúng|không)(?!\w))"
-)
+_VIETNAMESE = re.compile(r"[ăĂđĐĩĨơƠũŨưƯ\u1ea0-\u1ef9]|(?i:(?<!\w)(?:tôi|dùng|chúng|không)(?!\w))")
