@@ -152,3 +152,19 @@ def test_the_persons_words_are_the_evidence_of_the_step_they_ran() -> None:
     (trap,) = trap_facts(list(session_runs(records)))
     assert trap.content.endswith("run `npm install --legacy-peer-deps` instead.")
     assert [(q.turn_key, q.part) for q in trap.quotes][-1] == ("t1", "user")
+
+
+def test_only_a_step_the_fix_names_whole_quotes_the_persons_words() -> None:
+    records = _session(
+        ("t1", "run the tests", (_bash("npm test", NOT_FOUND, "failed"),)),
+        ("t2", "I ran `npm i`", ()),
+        ("t3", "go on", (_bash("npm install", "added 3 packages"),)),
+        ("t4", "go on", (_bash("npx prisma generate", "Generated Prisma Client"),)),
+        ("t5", "go on", (_bash("npm run build", "built in 2s"),)),
+        ("t6", "again", (_bash("npm test", PASSED),)),
+    )
+    (trap,) = trap_facts(list(session_runs(records)))
+    # the fix keeps its last three steps: `npm i` is not one of them, though `npm install` is
+    assert "npm i &&" not in dict(trap.parameters)["fix"] + " &&"
+    assert "t2" not in trap.turn_keys
+    assert all(q.part != "user" for q in trap.quotes)

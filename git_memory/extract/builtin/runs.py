@@ -140,7 +140,7 @@ def session_runs(records: Iterable[Any], scrub: Callable[[str], str] = str) -> I
 
 def _told(turn: TurnRecord) -> list[ToolCall]:
     """The set-up step the person's message says they ran themselves (`told.py`)."""
-    text = getattr(turn, "user_text", None) or ""
+    text = turn.user_text or ""
     return told_steps(text) if text and typed_origin(text) == "person" else []
 
 

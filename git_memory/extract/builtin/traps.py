@@ -151,7 +151,9 @@ def _told_in(fact: BuiltinFact | None, told: Sequence[Run]) -> BuiltinFact | Non
     """The fact with the person's words quoted for each step of its fix they said they ran:
     nothing else in the transcript shows that step."""
     fix = dict(fact.parameters).get("fix", "") if fact is not None else ""
-    steps = [run for run in told if run.command and run.command in fix]
+    # each step of the fix whole (`npm i` is no step of `npm install`), as `_rooted` joins them
+    parts = {part.strip("() ") for part in fix.split(" && ")}
+    steps = [run for run in told if run.command in parts]
     if fact is None or not steps:
         return fact
     turns = (*fact.turn_keys[:-1], *(run.turn_key for run in steps), fact.turn_keys[-1])
