@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -42,6 +43,8 @@ Connection = sqlite3.Connection
 DatabaseError = sqlite3.DatabaseError
 LOCK_SUFFIX = ".lock"
 BUSY_TIMEOUT_MS = 30_000
+# SQLite's words for a file another connection holds locked.
+_BUSY = re.compile(r"(?i)database (?:is|table is) locked|database is busy")
 WRITER_LOCK_TIMEOUT_S = 60.0
 # Reading another program's database: seconds per connection, VM steps between clock checks,
 # and the longest value (a message or part row is far smaller).
@@ -123,6 +126,13 @@ class Database:
             self._pragmas()
             if migrate:
                 run_migrations(self, upto=upto)
+        except sqlite3.OperationalError as exc:
+            self.conn.close()
+            if _BUSY.search(str(exc)):
+                # Another process held the file past the busy timeout: the file is sound, and
+                # no rebuild is called for.
+                raise schema.busy.error() from exc
+            raise schema.unusable.error(exc) from exc
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise schema.unusable.error(exc) from exc

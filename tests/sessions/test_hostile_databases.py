@@ -107,3 +107,28 @@ def test_a_corrupt_session_index_points_at_the_rebuild(
     assert "git memory sessions rebuild" in error["next"]
     rebuilt = gm(["sessions", "rebuild", "--format", "json"], cwd=repo.root)
     assert rebuilt.exit_code == 0, rebuilt.stderr
+
+
+def test_an_index_another_process_holds_locked_is_busy_not_unreadable(
+    hermetic_env: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two syncs starting together: the one that waited past SQLite's busy timeout is told
+    # that another sync runs, never to rebuild (which would delete a sound index).
+    from git_memory import database
+    from git_memory.errors import GitMemoryError
+    from git_memory.sessions.index import index_path, open_index
+
+    state = hermetic_env["state"]
+    open_index(state).conn.close()
+    holder = sqlite3.connect(str(index_path(state)), isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
+    try:
+        with pytest.raises(GitMemoryError) as raised:
+            open_index(state)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert raised.value.code == "GM_SESSIONS_LOCKED"
+    open_index(state).conn.close()  # and once released, it opens
