@@ -147,13 +147,31 @@ class Database:
     def _pragmas(self) -> None:
         self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if str(self.scalar("PRAGMA journal_mode")).lower() != "wal":
-            mode = self.scalar("PRAGMA journal_mode = WAL")
-            if str(mode).lower() != "wal":
-                raise self.schema.unusable.error("it cannot use WAL mode")
+            self._switch_to_wal()
         self.conn.execute("PRAGMA foreign_keys = ON")
         if self.schema.secure_delete:
             self.conn.execute("PRAGMA secure_delete = ON")
         self.conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _switch_to_wal(self) -> None:
+        """Put a new file in WAL mode, as a writer: under the filelock, on a fresh connection.
+
+        Two processes opening a new file at once both read it before either switched it; the
+        second one's switch then fails with "database is locked" as long as the first holds
+        any transaction (a whole sync). Under the lock, a fresh connection sees what the
+        first one did and has nothing left to switch."""
+        with self.locked():
+            self.conn.close()
+            self.conn = sqlite3.connect(
+                str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+            self.conn.row_factory = sqlite3.Row
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if str(self.scalar("PRAGMA journal_mode")).lower() == "wal":
+                return
+            mode = self.scalar("PRAGMA journal_mode = WAL")
+            if str(mode).lower() != "wal":
+                raise self.schema.unusable.error("it cannot use WAL mode")
 
     # -- transactions -------------------------------------------------------------------
 

@@ -132,3 +132,50 @@ def test_an_index_another_process_holds_locked_is_busy_not_unreadable(
         holder.close()
     assert raised.value.code == "GM_SESSIONS_LOCKED"
     open_index(state).conn.close()  # and once released, it opens
+
+
+def test_a_new_index_is_switched_to_wal_by_one_opener_at_a_time(
+    hermetic_env: dict[str, Path],
+) -> None:
+    # Two syncs starting together on a new index: both read the empty file and both
+    # switched it to WAL, and one of them could fail with "database is locked" (seen in a
+    # run of two real syncs). The switch is a writer's step: an opener waits for the writer
+    # lock, then sees the file as the lock's holder left it.
+    import threading
+
+    from filelock import FileLock
+
+    from git_memory import database
+    from git_memory.sessions.index import MIGRATIONS, index_path, lock_path, open_index
+
+    state = hermetic_env["state"]
+    path = index_path(state)
+    database.create_private(path)
+    opened: list[object] = []
+
+    def open_it() -> None:
+        try:
+            with open_index(state) as db:
+                opened.append((db.scalar("PRAGMA journal_mode"), database.applied_migrations(db)))
+        except Exception as exc:  # reported below, in the test's thread
+            opened.append(exc)
+
+    holder = FileLock(str(lock_path(state)))
+    holder.acquire()
+    opener = threading.Thread(target=open_it)
+    try:
+        opener.start()
+        opener.join(0.5)
+        assert opener.is_alive(), opened  # it waits for the writer lock,
+        assert path.stat().st_size == 0  # and leaves the file to the lock's holder
+        assert not Path(str(path) + "-wal").exists()
+        first = sqlite3.connect(str(path), isolation_level=None)
+        first.execute("PRAGMA journal_mode = WAL")
+        first.execute("CREATE TABLE first_was_here (x)")
+        first.execute("BEGIN")
+        first.execute("SELECT * FROM first_was_here").fetchall()
+    finally:
+        holder.release()
+    opener.join(60)
+    first.close()
+    assert opened == [("wal", [name for name, _ in MIGRATIONS])]
