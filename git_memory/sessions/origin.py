@@ -26,7 +26,9 @@ ORIGIN_WORDS: dict[str, str] = {
 
 # Longer than this, a prompt is a pasted document rather than a message typed in a chat box.
 MAX_TYPED_CHARS = 1200
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S", re.MULTILINE)
+# A heading starts a line, or follows the sentence that introduces the section quoted
+# ("… le chapitre suivant : ## Gouvernance").
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S|[:：]\s*#{1,6}\s+[^\W\d]", re.MULTILINE)
 _FENCE = re.compile(r"^\s*(?:```|~~~)", re.MULTILINE)
 _PASTED = re.compile(
     r"(?i)^\s*(?:implement the following plan|a previous agent produced the plan"

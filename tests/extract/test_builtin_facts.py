@@ -613,6 +613,14 @@ def test_an_error_line_is_cut_at_a_word() -> None:
         ("A previous agent produced the plan below.\n- Never edit gen/ by hand.", "document"),
         ("Fix this:\n```\nnever_call()\n```", "document"),
         ("## Audit report\nAlways pin versions.", "document"),
+        # A section quoted after the sentence that introduces it, its heading on that line.
+        (
+            "j'ai un doute sur le chapitre suivant de la constitution : ## Gouvernance\n"
+            "- Tout écart MUST être justifié dans le plan.",
+            "document",
+        ),
+        ("关于下面这一节：## 部署\n- 每次发布前必须跑完整测试。", "document"),
+        ("Fix issue: # 12 is still open, always rebase first.", "person"),
         ("Always pin versions. " * 80, "document"),
         ("<uploaded_files>\n/repo\n</uploaded_files>\nAlways run the tests.", "document"),
         ("Always pin versions in requirements.txt.", "person"),
