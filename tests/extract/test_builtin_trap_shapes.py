@@ -636,6 +636,21 @@ def test_a_setup_step_run_in_a_folder_is_named_as_run_there() -> None:
             'Trap: `supabase db push --linked-only` fails with "Error: unknown flag: '
             '--linked-only"; run `supabase db push --linked` instead.',
         ),
+        # the program a package runner ran refused it: named with its runner
+        (
+            "npx supabase db push --include-all --linked-only",
+            "Error: unknown flag: --linked-only",
+            "npx supabase db push --include-all --linked",
+            'Trap: `npx supabase db push --linked-only` fails with "Error: unknown flag: '
+            '--linked-only"; run `npx supabase db push --linked` instead.',
+        ),
+        (
+            "pnpm dlx vercel link --confirm",
+            "Error: unknown or unexpected option: --confirm",
+            "pnpm dlx vercel link --yes",
+            'Trap: `pnpm dlx vercel link --confirm` fails with "Error: unknown or unexpected '
+            'option: --confirm"; run `pnpm dlx vercel link --yes` instead.',
+        ),
     ],
 )
 def test_a_switch_the_installed_program_refuses_is_a_trap(
@@ -697,6 +712,13 @@ def test_a_switch_the_installed_program_refuses_is_a_trap(
                 "failed",
             ),
             _bash("python3 /tmp/check_env.py", "ok"),
+        ],
+        # through a package runner: the same program run directly is another installation
+        [
+            _bash(
+                "npx supabase db push --linked-only", "Error: unknown flag: --linked-only", "failed"
+            ),
+            _bash("supabase db push", "done"),
         ],
         # the remote command refused it, not ssh
         [

@@ -21,10 +21,12 @@ from git_memory.command_line.kinds import NAVIGATION
 from git_memory.command_line.words import DRY_FLAGS, INFO_FLAGS, INTERPRETERS
 
 # The words of the common command-line parsers for a switch they do not know: Homebrew,
-# argparse, click, clap, cobra, getopt, Node, pip, Yarn; the switch they name.
+# argparse, click, clap, cobra, getopt, Node, pip, Yarn, `arg` (Prisma, Vercel); the switch
+# they name.
 _REFUSED = re.compile(
     r"(?i)(?:invalid option|unrecognized (?:arguments?|option)"
-    r"|unknown (?:shorthand )?(?:flag|option)|no such option|unexpected argument|bad option"
+    r"|unknown (?:or unexpected )?(?:shorthand )?(?:flag|option)|no such option"
+    r"|unexpected argument|bad option"
     r"|unsupported option name)"
     r"[:\s]*[(\"'`]*(--?[A-Za-z][\w-]*)"
 )
@@ -33,8 +35,12 @@ _SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
 MAX_HEAD_WORDS = 4
 # Programs that run another program or a script, whose switches may be that one's.
 _NOT_THE_PROGRAM = frozenset(
-    [*INTERPRETERS, "ssh", "env", "sudo", "xargs", "time", "nohup", "timeout", "npx", "bunx"]
+    [*INTERPRETERS, "ssh", "env", "sudo", "xargs", "time", "nohup", "timeout"]
 )
+# Runners of a package's program (`npx supabase db push …`): the program named after them
+# (and after their own switches, `npx -y`) is the one that refuses, and the trap names it
+# with its runner, as a teammate types it.
+_PACKAGE_RUNNERS = (("npx",), ("bunx",), ("pnpx",), ("pnpm", "dlx"), ("yarn", "dlx"), ("bun", "x"))
 # A program's name a refusal starts with (`vllm: error: …`), and the words that are no name.
 _NAMED = re.compile(r"^([\w./-]+): ")
 _NOT_NAMES = frozenset(["error", "fatal", "warning", "usage", "err", "npm", "yarn"])
@@ -108,26 +114,42 @@ def a_slip(switch: str, output: str) -> bool:
     return any(SequenceMatcher(None, switch, word).ratio() >= TYPO_LIKENESS for word in listed)
 
 
+def unwrapped(words: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the package runner's words, the program's): `npx -y supabase db push` is (`npx
+    -y`, `supabase db push`); a program run directly has no runner."""
+    for runner in _PACKAGE_RUNNERS:
+        if tuple(words[: len(runner)]) == runner:
+            position = len(runner)
+            while position < len(words) and words[position].startswith("-"):
+                position += 1
+            return list(words[:position]), list(words[position:])
+    return [], list(words)
+
+
 def switch_fix(
     failing: Sequence[str], refused: tuple[str, str], later: Sequence[Sequence[str]]
 ) -> tuple[str, str] | None:
     """(the refused run as the trap names it, the run that worked) when `failing`'s program
     refused one of its switches (`refused`: the switch and the line saying so) and a later run
     (`later`, its steps' program words, in order) of the same program and subcommands went
-    without it."""
+    without it, through the same package runner if any."""
     switch, line = refused
+    runner, failing = unwrapped(failing)
     if not _its_own(failing, line) or not _has(failing[1:], switch):
         return None
     start = head(failing)
-    for words in later:
-        if list(words[: len(start)]) != start or _has(words[1:], switch):
+    for each in later:
+        its_runner, words = unwrapped(each)
+        if its_runner[:1] != runner[:1] or words[: len(start)] != start:
+            continue
+        if _has(words[1:], switch):
             continue  # (`brew install wget` after `brew install --no-quarantine wget`)
         added = _switches(words[len(start) :], failing)
         if any(word in INFO_FLAGS | DRY_FLAGS for word in added):
             continue  # it asked for help or a dry run: nothing worked yet
         if _a_typo(switch, added):
             return None
-        return " ".join([*start, switch]), " ".join([*start, *added])
+        return " ".join([*runner, *start, switch]), " ".join([*its_runner, *start, *added])
     return None
 
 
@@ -148,9 +170,14 @@ def _its_own(failing: Sequence[str], line: str) -> bool:
 def dropped_switch(failing: str, fix: str) -> bool:
     """Whether a trap's two commands are a program refusing a switch and the same program
     and subcommand run without it, as `switch_fix` names them."""
-    words = failing.split()
+    runner, words = unwrapped(failing.split())
     if len(words) < 2 or words[0] in NAVIGATION or not words[-1].startswith("-"):
         return False
     start, switch = words[:-1], words[-1]
-    fixed = fix.split()
-    return head(words) == start and fixed[: len(start)] == start and not _has(fixed, switch)
+    its_runner, fixed = unwrapped(fix.split())
+    return (
+        its_runner[:1] == runner[:1]
+        and head(words) == start
+        and fixed[: len(start)] == start
+        and not _has(fixed, switch)
+    )
