@@ -112,6 +112,9 @@ def test_a_brief_a_question_or_a_dispute_is_no_rule_however_answered() -> None:
     assert _rules("Can you keep the answers short?", answer) == []
     assert _rules("That is actually not correct.", answer) == []
     assert _rules("For now keep the answers short.", answer) == []
+    # who the person is belongs to them, not to the project's memory
+    assert _rules("My name is Jeremie Rykner remember it.", answer) == []
+    assert _rules("Hi, my name's Ana, keep it in mind.", answer) == []
 
 
 def test_the_agents_words_are_quoted_beside_the_persons() -> None:

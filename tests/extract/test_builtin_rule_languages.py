@@ -332,6 +332,10 @@ MORE_TYPED = [
     "以后每次提交前都要先跑测试，不然会出问题。",  # "or there will be problems": no topic (zh)
     "以后都用 pnpm 安装依赖，npm 会有兼容问题",
     "以后每次提交前都先处理一下 lint 问题",  # a request for every time, about problems (zh)
+    "请你牢记,删除文档类的内容之前必须请示,不能直接删除.",  # bear in mind; before a kind (zh)
+    "部署到生产环境之前必须先备份数据库",  # before deploying, what comes first (zh)
+    "中文跟我对话",  # the language of the conversation, "with me" (zh)
+    "我希望你直接给我数据，而不是给我生成代码",  # what the person wants instead (zh)
 ]
 
 
@@ -367,6 +371,11 @@ MORE_NOT_RULES = [
     "依赖用 npm 装不上",  # "cannot be installed with npm" (zh)
     "改完请跑一下 pytest 看看",  # "run it and see" (zh)
     "删除前先备份一下这个表",  # this one table (zh)
+    "删除这个表之前先备份一下",  # before deleting this one table (zh)
+    "我希望你修复这个登录的问题",  # a wish about the task at hand (zh)
+    # a condition or a guess about what the agent did, no correction of it (en)
+    "Now please remember to do this everyday at 11:45pm unless you didn't have any activity.",
+    "Probably you didn't call the API with the right model name, check the docs.",
     "CI 里使用的是 `npm` 而不是 `pnpm`，所以锁文件不一致",  # an account of CI (zh)
     "心配しないで。",  # "don't worry" (ja)
     "まだコミットしないで",  # "not yet" (ja)

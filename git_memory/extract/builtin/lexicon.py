@@ -68,6 +68,10 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "en",
         CORRECTION,
+        # not a condition or a guess ("unless you didn't have any activity", "probably you
+        # didn't call it right"): what the agent left out, said as such
+        r"(?<!\bunless )(?<!\bif )(?<!\bwhen )(?<!\bwhether )(?<!\bprobably )(?<!\bmaybe )"
+        r"(?<!\bperhaps )(?<!\bin case )"
         r"\byou\b[^.!?]{0,40}?\b(?:didn'?t|did not|forgot to) (?!understand|get|see|read|know"
         r"|listen)\w+",
         "you did T012 but didn't update the checkbox",
@@ -148,6 +152,14 @@ _OWN: tuple[Cue, ...] = (
         r"|badge|avatar|toast)s? (?:must|should|shall|needs? to|has to|have to|will)\b",
         "If there are only 1 chart on the dashboard, the chart should be expanded to occupy the"
         " whole width",
+    ),
+    Cue(
+        "en",
+        NOT_A_RULE,
+        # the person introducing themselves: who they are is theirs, not the project's
+        r"^(?:hi|hello|hey)?[,!]?\s*(?:my name is|my name's)\b",
+        # a session of a public repository
+        "My name is Jeremie Rykner remember it.",
     ),
     Cue(
         "en",
