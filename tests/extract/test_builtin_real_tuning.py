@@ -41,6 +41,15 @@ def test_a_script_a_slash_command_template_told_the_agent_to_run_is_not_proposed
     assert _contents([_turn("t1", run, user=SPEC_KIT_PLAN)]) == []
 
 
+def test_a_template_script_run_again_when_the_person_asks_for_the_work_again_is_not_proposed() -> (
+    None
+):
+    run = _bash(".specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
+    again = _bash(".specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
+    turns = [_turn("t1", run, user=SPEC_KIT_PLAN), _turn("t2", again, user="do the plan again")]
+    assert _contents(turns) == []
+
+
 def test_the_same_script_run_on_a_persons_request_is_the_projects() -> None:
     run = _bash(".specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
     found = _contents([_turn("t1", run, user="set up the plan folder")])

@@ -80,13 +80,15 @@ def gather_worked(
     """Count into `worked` the commands one session's runs were seen to work; how many runs
     worked."""
     written: set[str] = set()
-    told = _template_prompts(records, program=program)
+    # A template's step stays the template's when the person asks for the same work again
+    # in a later turn ("do the checklist again"): every template prompt of the session counts.
+    told = "\n".join(_template_prompts(records, program=program).values()) or None
     kept = _staged(runs)
     for run in runs:
         written.update(p.removeprefix("./") for p in run.paths if not _kept(p, kept))
         for step in run.worked_steps:
             segment = step.command
-            if _written_here(segment, written) or _told_to_run(segment, told.get(run.turn_key)):
+            if _written_here(segment, written) or _told_to_run(segment, told):
                 continue
             directory = step.directory or ""
             entry = worked.setdefault(
@@ -245,7 +247,7 @@ def _template_prompts(records: Sequence[Any], *, program: bool) -> dict[str, str
 
 
 def _told_to_run(segment: shell.Segment, prompt: str | None) -> bool:
-    """A script the turn's template prompt names ("Run `.specify/scripts/bash/setup-plan.sh
+    """A script a template prompt of the session names ("Run `.specify/scripts/bash/setup-plan.sh
     --json`") ran because the template said so: the template's step, not the team's command."""
     path = shell.script_path(segment)
     return prompt is not None and path is not None and path in prompt
