@@ -336,6 +336,7 @@ MORE_TYPED = [
     "部署到生产环境之前必须先备份数据库",  # before deploying, what comes first (zh)
     "中文跟我对话",  # the language of the conversation, "with me" (zh)
     "我希望你直接给我数据，而不是给我生成代码",  # what the person wants instead (zh)
+    "ты не должен менять существующие миграции",  # "you may not change" (ru)
 ]
 
 
@@ -387,6 +388,7 @@ MORE_NOT_RULES = [
     "必须完整无缺，出完以后，自审一遍。",  # "after it is out": the task's step, not "from now on"
     "闲鱼爬取每次都要登录问题",  # the problem of logging in every time: a topic, no request (zh)
     "нужно использовать функцию форматирования цены",  # must use a function, no tool (ru)
+    "ты не можешь подключиться к базе из песочницы",  # "you cannot connect": an account (ru)
     "hay que usar la segunda opción",  # must use an option of the moment, no tool (es)
     # a tool one must use once, to look at something, or need not use (es, pt, ru, de, fr, vi)
     "Tienes que usar docker logs para ver el error.",

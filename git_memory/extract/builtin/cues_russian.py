@@ -40,6 +40,16 @@ RUSSIAN_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "ru",
+        PROHIBITION,
+        # "you may not change …": the agent told what it must never do to a kind of thing
+        r"\bты не (?:можешь|должен|должна|имеешь права) (?:изменять|менять|удалять|трогать"
+        r"|править|редактировать|переписывать|коммитить|пушить)\b",
+        # a session of a public repository
+        "нет, ты не можешь изменять миграцию, надо новую создвавать, вот нужный таймстемп "
+        "1775563283158",
+    ),
+    Cue(
+        "ru",
         STANDING,
         # a permission the agent must wait for every time: "without my permission"
         r"без (?:моего|моей|нашего) (?:разрешения|согласия|подтверждения|ведома)"
