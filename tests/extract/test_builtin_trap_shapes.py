@@ -800,3 +800,81 @@ def test_a_setup_step_fixed_in_another_folder_is_no_trap() -> None:
     for fixed in ("cd api && npm install --legacy-peer-deps", "npm install --legacy-peer-deps"):
         calls = [_bash("cd web && npm install", eresolve, "failed"), _bash(fixed, "added 3")]
         assert _traps(*calls) == [], fixed
+
+
+@pytest.mark.parametrize(
+    ("failing", "fixed", "trap"),
+    [
+        (
+            "mkdir -p app/destinations app/destinations/[slug] app/about",
+            "mkdir -p app/destinations 'app/destinations/[slug]' app/about",
+            "Trap: `mkdir -p app/destinations app/destinations/[slug] app/about` fails with "
+            '"zsh:1: no matches found: app/destinations/[slug]"; run `mkdir -p '
+            "app/destinations 'app/destinations/[slug]' app/about` instead.",
+        ),
+        # quoted in double quotes
+        (
+            "touch app/api/trips/[id]/route.ts",
+            'touch "app/api/trips/[id]/route.ts"',
+            "Trap: `touch app/api/trips/[id]/route.ts` fails with "
+            '"zsh:1: no matches found: app/api/trips/[id]/route.ts"; run `touch '
+            "'app/api/trips/[id]/route.ts'` instead.",
+        ),
+    ],
+)
+def test_a_route_folder_zsh_took_for_a_pattern_is_a_trap_fixed_by_quoting_it(
+    failing: str, fixed: str, trap: str
+) -> None:
+    path = next(w for w in failing.split() if "[" in w)
+    refused = _bash(failing, f"zsh:1: no matches found: {path}", "failed")
+    (found,) = _traps(refused, _bash(fixed, ""))
+    assert found.content == trap
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        # a wildcard that matched nothing: nothing to quote
+        [
+            _bash("ls .eslintrc*", "zsh:1: no matches found: .eslintrc*", "failed"),
+            _bash("ls -a", ".eslintrc.json"),
+        ],
+        # the same path quoted in another command: no fix of this one
+        [
+            _bash("mkdir -p app/[id]", "zsh:1: no matches found: app/[id]", "failed"),
+            _bash("ls 'app/[id]'", ""),
+        ],
+        # bash leaves an unmatched pattern as it is: no refusal, no trap
+        [
+            _bash(
+                "mkdir -p app/[id]", "mkdir: cannot create directory: Permission denied", "failed"
+            ),
+            _bash("mkdir -p 'app/[id]'", ""),
+        ],
+    ],
+)
+def test_no_quoting_trap_without_a_route_folder_zsh_refused_and_its_quoted_run(
+    calls: list[ToolCall],
+) -> None:
+    assert _traps(*calls) == []
+
+
+def test_a_quoting_trap_verifies_only_with_the_same_words_quoted() -> None:
+    error = "zsh:1: no matches found: app/[id]"
+    for fix, verified in (
+        ("mkdir -p 'app/[id]'", True),
+        ("mkdir -p app/[id]", False),
+        ("mkdir -p 'app/[slug]'", False),
+        ("rm -rf 'app/[id]'", False),
+    ):
+        text = f'Trap: `mkdir -p app/[id]` fails with "{error}"; run `{fix}` instead.'
+        parameters = (
+            ("mode", "variant"),
+            ("failing", "mkdir -p app/[id]"),
+            ("error", error),
+            ("fix", fix),
+        )
+        assert (
+            renderers.verify_typed_fact(renderers.RENDERER_COMMAND_FIX, text, parameters)
+            is verified
+        ), fix

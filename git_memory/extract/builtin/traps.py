@@ -51,6 +51,7 @@ from git_memory.command_line.signature import (
     missing_dependency,
 )
 from git_memory.extract.builtin import shell
+from git_memory.extract.builtin.globbed import quoted_fix, unmatched_route
 from git_memory.extract.builtin.missing import alternative_to, missing_program
 from git_memory.extract.builtin.observed import own_output
 from git_memory.extract.builtin.renderers import (
@@ -114,7 +115,12 @@ def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         return outside
     subject = _subject(failed)
     if subject is None:
-        return _setup_fix(runs, index) or _alternative_fix(runs, index) or _switch_fix(runs, index)
+        return (
+            _setup_fix(runs, index)
+            or _alternative_fix(runs, index)
+            or _switch_fix(runs, index)
+            or _quoted_fix(runs, index)
+        )
     if _NOT_EXECUTABLE.search(failed.output) and _written_by_the_session(runs[:index], failed):
         return None  # its own new script: a teammate gets the mode it is committed with
     error = first_error_line(failed.output)
@@ -197,6 +203,25 @@ def _switch_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             if found is not None:
                 failing, fix = found
                 said = refused[1]  # the line refusing it
+                error = sanitize_error(PREFIX.sub("", said))
+                return _fact("variant", failed, run, error, fix, failing=failing, said=said)
+    return None
+
+
+def _quoted_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    """A route folder zsh took for a pattern, and the same command with it quoted
+    (`globbed`)."""
+    failed = runs[index]
+    refused = unmatched_route(failed.output)
+    if refused is None:
+        return None
+    path, said = refused
+    later = [r for r in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW] if r.state == "completed"]
+    for step in failed.steps:
+        for run in later:
+            found = quoted_fix(step.command.words, path, run.command or "")
+            if found is not None:
+                failing, fix = found
                 error = sanitize_error(PREFIX.sub("", said))
                 return _fact("variant", failed, run, error, fix, failing=failing, said=said)
     return None
