@@ -764,20 +764,17 @@ def test_no_switch_trap_without_the_same_program_working_without_it(
     assert _traps(*calls) == []
 
 
+def _variant_verifies(failing: str, error: str, fix: str) -> bool:
+    """Whether the renderer vouches for the variant trap `failing` → `fix`."""
+    text = f'Trap: `{failing}` fails with "{error}"; run `{fix}` instead.'
+    parameters = (("mode", "variant"), ("failing", failing), ("error", error), ("fix", fix))
+    return renderers.verify_typed_fact(renderers.RENDERER_COMMAND_FIX, text, parameters)
+
+
 def test_a_switch_trap_verifies_only_without_the_switch_refused() -> None:
     error = "Error: invalid option: --no-lock"
     for fix, verified in (("brew bundle", True), ("brew bundle --no-lock", False), ("ls", False)):
-        text = f'Trap: `brew bundle --no-lock` fails with "{error}"; run `{fix}` instead.'
-        parameters = (
-            ("mode", "variant"),
-            ("failing", "brew bundle --no-lock"),
-            ("error", error),
-            ("fix", fix),
-        )
-        assert (
-            renderers.verify_typed_fact(renderers.RENDERER_COMMAND_FIX, text, parameters)
-            is verified
-        ), fix
+        assert _variant_verifies("brew bundle --no-lock", error, fix) is verified, fix
 
 
 def test_a_missing_programs_trap_quotes_the_line_saying_it_is_missing() -> None:
@@ -867,14 +864,4 @@ def test_a_quoting_trap_verifies_only_with_the_same_words_quoted() -> None:
         ("mkdir -p 'app/[slug]'", False),
         ("rm -rf 'app/[id]'", False),
     ):
-        text = f'Trap: `mkdir -p app/[id]` fails with "{error}"; run `{fix}` instead.'
-        parameters = (
-            ("mode", "variant"),
-            ("failing", "mkdir -p app/[id]"),
-            ("error", error),
-            ("fix", fix),
-        )
-        assert (
-            renderers.verify_typed_fact(renderers.RENDERER_COMMAND_FIX, text, parameters)
-            is verified
-        ), fix
+        assert _variant_verifies("mkdir -p app/[id]", error, fix) is verified, fix
