@@ -865,3 +865,91 @@ def test_a_quoting_trap_verifies_only_with_the_same_words_quoted() -> None:
         ("rm -rf 'app/[id]'", False),
     ):
         assert _variant_verifies("mkdir -p app/[id]", error, fix) is verified, fix
+
+
+ONLY_ALLOW = (
+    "> preinstall\n> npx only-allow pnpm\n\n"
+    "╔═════════════════════════════════════════════════════════════╗\n"
+    "║                                                             ║\n"
+    '║   Use "pnpm install" for installation in this project.      ║\n'
+    "║                                                             ║\n"
+    "╚═════════════════════════════════════════════════════════════╝\n"
+    "npm error code 1"
+)
+
+
+@pytest.mark.parametrize(
+    ("failing", "output", "fixed", "trap"),
+    [
+        (
+            "npm install",
+            ONLY_ALLOW,
+            "pnpm install",
+            "Trap: `npm install` fails with \"Use 'pnpm install' for installation in this "
+            'project."; run `pnpm install` instead.',
+        ),
+        (
+            "cd web && npm install",
+            "Usage Error: This project is configured to use yarn because package.json has a "
+            '"packageManager" field',
+            "cd web && yarn install",
+            'Trap: `cd web && npm install` fails with "Usage Error: This project is '
+            "configured to use yarn because package.json has a 'packageManager' field\"; run "
+            "`cd web && yarn install` instead.",
+        ),
+        # a hook on the machine that forbids a command and names the one to use
+        (
+            "rm -rf .next",
+            "BLOCKED: rm -rf is forbidden - use trash instead",
+            "trash .next",
+            'Trap: `rm -rf .next` fails with "BLOCKED: rm -rf is forbidden - use trash '
+            'instead"; run `trash .next` instead.',
+        ),
+    ],
+)
+def test_a_refusal_naming_the_program_to_use_is_a_trap(
+    failing: str, output: str, fixed: str, trap: str
+) -> None:
+    (found,) = _traps(_bash(failing, output, "failed"), _bash(fixed, "done"))
+    assert found.content == trap
+    assert _variant_verifies(*(dict(found.parameters)[k] for k in ("failing", "error", "fix")))
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        # the program named never ran after it
+        [_bash("npm install", ONLY_ALLOW, "failed"), _bash("npm run build", "done")],
+        # another program ran, not the one named
+        [_bash("npm install", ONLY_ALLOW, "failed"), _bash("yarn install", "done")],
+        # the program named ran in another folder: another project's step
+        [_bash("cd web && npm install", ONLY_ALLOW, "failed"), _bash("cd api && pnpm install", "")],
+        # an error that names nothing to use
+        [_bash("npm install", "npm error code ERESOLVE", "failed"), _bash("pnpm install", "")],
+    ],
+)
+def test_no_pointed_trap_without_the_named_program_run_after_it(calls: list[ToolCall]) -> None:
+    assert _traps(*calls) == []
+
+
+def test_a_command_a_hook_blocked_before_it_ran_is_a_trap_when_the_hook_names_the_fix() -> None:
+    blocked = (
+        'Error: Command blocked!\n\nCommand: rm -rf .next && echo "Done"\n'
+        "Reason: rm -rf is forbidden - use trash instead\nSeverity: CRITICAL"
+    )
+    refused = _bash('rm -rf .next && echo "Done"', blocked, "error")
+    (found,) = _traps(refused, _bash("trash .next", "ok"))
+    assert found.content == (
+        'Trap: `rm -rf .next` fails with "Reason: rm -rf is forbidden - use trash instead"; '
+        "run `trash .next` instead."
+    )
+    # advice in the output of a run not known to have failed refuses nothing
+    advice = "npm warn deprecated glob@7.2.3: use rimraf instead\nadded 3 packages"
+    assert _traps(_bash("npm install", advice, "error"), _bash("rimraf dist", "")) == []
+
+
+def test_a_pointed_trap_verifies_only_when_its_error_names_the_fix() -> None:
+    error = "BLOCKED: rm -rf is forbidden - use trash instead"
+    assert _variant_verifies("rm -rf .next", error, "trash .next")
+    assert not _variant_verifies("rm -rf .next", error, "gio trash .next")
+    assert not _variant_verifies("rm -rf .next", "BLOCKED: rm -rf is forbidden", "trash .next")

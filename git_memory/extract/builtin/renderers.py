@@ -25,6 +25,7 @@ from git_memory.command_line.words import COSMETIC, INTERPRETERS, SCRIPT_FILE, U
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.globbed import quoted_again
 from git_memory.extract.builtin.missing import missing_and_alternative
+from git_memory.extract.builtin.pointed import pointed_by
 from git_memory.extract.builtin.unknown_option import dropped_switch
 from git_memory.lint.engine import scan_secrets
 
@@ -279,6 +280,7 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
             or missing_and_alternative(failing, fix)
             or dropped_switch(failing, fix)
             or quoted_again(failing, fix)
+            or pointed_by(error, failing, fix)
         )
     )
     eligible = shell.is_hooked_git(failing) if hooked else subject

@@ -50,10 +50,12 @@ from git_memory.command_line.signature import (
     invocation_error,
     missing_dependency,
 )
+from git_memory.command_line.syntax import joined
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.globbed import quoted_fix, unmatched_route
 from git_memory.extract.builtin.missing import alternative_to, missing_program
 from git_memory.extract.builtin.observed import own_output
+from git_memory.extract.builtin.pointed import pointed_fix, pointed_program, refused_pointing
 from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_FIX,
     BuiltinFact,
@@ -89,9 +91,13 @@ def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
     """One fact per (failing command, fix) of one session's runs, first occurrence first."""
     facts: dict[str, BuiltinFact] = {}
     for index, run in enumerate(runs):
-        if run.command is None or run.state != "failed":
+        if run.command is None or run.state == "completed":
             continue
-        fact = _hook_fix(runs, index) if _hooked(run) else _fix(runs, index)
+        if run.state != "failed":
+            # refused before it ran, by a hook naming what to use (`pointed`)
+            fact = _pointed_fix(runs, index) if refused_pointing(run.output) else None
+        else:
+            fact = _hook_fix(runs, index) if _hooked(run) else _fix(runs, index)
         if fact is None or fact.key in facts:
             continue
         # Every shape is rendered by the one renderer; what it would not vouch for stays out.
@@ -110,7 +116,7 @@ def _hooked(run: Run) -> bool:
 
 def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     failed = runs[index]
-    outside = _environment_fix(runs, index)
+    outside = _environment_fix(runs, index) or _pointed_fix(runs, index)
     if outside is not None:
         return outside
     subject = _subject(failed)
@@ -224,6 +230,30 @@ def _quoted_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
                 failing, fix = found
                 error = sanitize_error(PREFIX.sub("", said))
                 return _fact("variant", failed, run, error, fix, failing=failing, said=said)
+    return None
+
+
+def _pointed_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    """A refusal naming the program to use instead, and a later run of it (`pointed`)."""
+    failed = runs[index]
+    pointed = pointed_program(failed.output)
+    if pointed is None:
+        return None
+    program, said = pointed
+    failing = [step.command.words for step in failed.steps]
+    for later in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW]:
+        if later.command is None or later.state != "completed":
+            continue
+        found = pointed_fix(failing, program, [step.command.words for step in later.steps])
+        if found is not None:
+            refused, fixed = failed.steps[found[0]].command, later.steps[found[1]].command
+            if failed.folder(refused) != later.folder(fixed):
+                continue  # another folder's project: no fix of this one
+            where = failed.folder(refused)
+            error = sanitize_error(PREFIX.sub("", said))
+            fix = located(joined(fixed.words, fixed.dialect), where)
+            name = located(joined(refused.words, refused.dialect), where)
+            return _fact("variant", failed, later, error, fix, failing=name, said=said)
     return None
 
 
