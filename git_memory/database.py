@@ -160,18 +160,25 @@ class Database:
         second one's switch then fails with "database is locked" as long as the first holds
         any transaction (a whole sync). Under the lock, a fresh connection sees what the
         first one did and has nothing left to switch."""
+        if self._reconnected_in_wal():
+            return  # switched meanwhile: a reader need not wait for the writer's whole hold
         with self.locked():
-            self.conn.close()
-            self.conn = sqlite3.connect(
-                str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
-            )
-            self.conn.row_factory = sqlite3.Row
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            if str(self.scalar("PRAGMA journal_mode")).lower() == "wal":
+            if self._reconnected_in_wal():
                 return
             mode = self.scalar("PRAGMA journal_mode = WAL")
             if str(mode).lower() != "wal":
                 raise self.schema.unusable.error("it cannot use WAL mode")
+
+    def _reconnected_in_wal(self) -> bool:
+        """Open a fresh connection (an earlier one keeps the mode it first read) and say
+        whether the file is in WAL mode now."""
+        self.conn.close()
+        self.conn = sqlite3.connect(
+            str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+        )
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return str(self.scalar("PRAGMA journal_mode")).lower() == "wal"
 
     # -- transactions -------------------------------------------------------------------
 
@@ -222,6 +229,12 @@ class Database:
             lock.acquire(timeout=self.lock_timeout)
         except TimeoutError as exc:  # filelock's Timeout is a TimeoutError
             raise self.schema.busy.error() from exc
+        except OSError as exc:  # a read-only or foreign state directory: no lock file
+            raise GitMemoryError(
+                "GM_STATE_HOME_INVALID",
+                f"cannot create the lock file {lock.lock_file!r} ({exc.strerror or exc})",
+                hint="make the state directory writable, or point GIT_MEMORY_HOME elsewhere",
+            ) from exc
         self._holding = 1
         try:
             yield

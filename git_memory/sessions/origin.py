@@ -26,9 +26,10 @@ ORIGIN_WORDS: dict[str, str] = {
 
 # Longer than this, a prompt is a pasted document rather than a message typed in a chat box.
 MAX_TYPED_CHARS = 1200
-# A heading starts a line, or follows the sentence that introduces the section quoted
-# ("… le chapitre suivant : ## Gouvernance").
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S|[:：]\s*#{1,6}\s+[^\W\d]", re.MULTILINE)
+# A heading starts a line, or follows on its line the sentence that introduces the section
+# quoted ("… le chapitre suivant : ## Gouvernance"); there a single `#` is as often a number
+# ("Reason: # of CVEs", "issue: #12").
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S|[:：][ \t]*#{2,6}[ \t]+\S", re.MULTILINE)
 _FENCE = re.compile(r"^\s*(?:```|~~~)", re.MULTILINE)
 _PASTED = re.compile(
     r"(?i)^\s*(?:implement the following plan|a previous agent produced the plan"

@@ -644,6 +644,15 @@ def test_a_setup_step_run_in_a_folder_is_named_as_run_there() -> None:
             'Trap: `npx supabase db push --linked-only` fails with "Error: unknown flag: '
             '--linked-only"; run `npx supabase db push --linked` instead.',
         ),
+        # the runner's own switches and their values are the runner's (`-p yo`, `--`)
+        (
+            "npx -p yo -p generator-code -- yo code --skip-install",
+            "error: unknown option '--skip-install'",
+            "npx -p yo -p generator-code -- yo code",
+            'Trap: `npx -p yo -p generator-code -- yo code --skip-install` fails with "error: '
+            "unknown option '--skip-install'\"; run `npx -p yo -p generator-code -- yo code` "
+            "instead.",
+        ),
         (
             "pnpm dlx vercel link --confirm",
             "Error: unknown or unexpected option: --confirm",
@@ -720,6 +729,13 @@ def test_a_switch_the_installed_program_refuses_is_a_trap(
             ),
             _bash("supabase db push", "done"),
         ],
+        # a script a script runner ran refused it, through a package runner too
+        [
+            _bash(
+                "npx vite-node scripts/seed.ts --force", "error: unknown option '--force'", "failed"
+            ),
+            _bash("npx vite-node scripts/seed.ts", "seeded"),
+        ],
         # the remote command refused it, not ssh
         [
             _bash(
@@ -775,6 +791,11 @@ def test_a_switch_trap_verifies_only_without_the_switch_refused() -> None:
     error = "Error: invalid option: --no-lock"
     for fix, verified in (("brew bundle", True), ("brew bundle --no-lock", False), ("ls", False)):
         assert _variant_verifies("brew bundle --no-lock", error, fix) is verified, fix
+    # nor with it moved among the runner's words
+    error = "Error: unknown flag: --linked-only"
+    failing = "npx supabase db push --linked-only"
+    assert _variant_verifies(failing, error, "npx supabase db push --linked")
+    assert not _variant_verifies(failing, error, "npx --linked-only supabase db push")
 
 
 def test_a_missing_programs_trap_quotes_the_line_saying_it_is_missing() -> None:

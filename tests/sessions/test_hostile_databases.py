@@ -179,3 +179,21 @@ def test_a_new_index_is_switched_to_wal_by_one_opener_at_a_time(
     opener.join(60)
     first.close()
     assert opened == [("wal", [name for name, _ in MIGRATIONS])]
+
+
+def test_a_lock_file_that_cannot_be_created_is_a_clear_error(
+    gm: Any, repo: Repo, hermetic_env: dict[str, Path]
+) -> None:
+    # A read-only state directory, or something else in the lock file's place: the index
+    # cannot be switched to WAL or written under its lock; the user is told why, no crash.
+    from git_memory.sessions.index import index_path, lock_path
+
+    state = hermetic_env["state"]
+    state.mkdir(mode=0o700, exist_ok=True)
+    index_path(state).write_bytes(b"")
+    lock_path(state).mkdir()
+    result = gm(["sessions", "list", "--all", "--format", "json"], cwd=repo.root)
+    assert result.exit_code == 1, result.stderr
+    error = result.json()["error"]
+    assert error["code"] == "GM_STATE_HOME_INVALID"
+    assert "lock file" in error["problem"]

@@ -35,12 +35,21 @@ _SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
 MAX_HEAD_WORDS = 4
 # Programs that run another program or a script, whose switches may be that one's.
 _NOT_THE_PROGRAM = frozenset(
-    [*INTERPRETERS, "ssh", "env", "sudo", "xargs", "time", "nohup", "timeout"]
+    [
+        *INTERPRETERS,
+        *("ssh", "env", "sudo", "xargs", "time", "nohup", "timeout"),
+        # runners of a script file, whose switches after it are the script's
+        *("vite-node", "zx", "esno", "jiti", "deno", "bun"),
+    ]
 )
 # Runners of a package's program (`npx supabase db push …`): the program named after them
 # (and after their own switches, `npx -y`) is the one that refuses, and the trap names it
 # with its runner, as a teammate types it.
 _PACKAGE_RUNNERS = (("npx",), ("bunx",), ("pnpx",), ("pnpm", "dlx"), ("yarn", "dlx"), ("bun", "x"))
+# The runners' switches that take the next word (a package to install first), and those that
+# run a shell line instead of a program.
+_RUNNER_VALUED = frozenset(["-p", "--package"])
+_RUNNER_SHELL = frozenset(["-c", "--call"])
 # A program's name a refusal starts with (`vllm: error: …`), and the words that are no name.
 _NAMED = re.compile(r"^([\w./-]+): ")
 _NOT_NAMES = frozenset(["error", "fatal", "warning", "usage", "err", "npm", "yarn"])
@@ -116,13 +125,23 @@ def a_slip(switch: str, output: str) -> bool:
 
 def unwrapped(words: Sequence[str]) -> tuple[list[str], list[str]]:
     """(the package runner's words, the program's): `npx -y supabase db push` is (`npx
-    -y`, `supabase db push`); a program run directly has no runner."""
+    -y`, `supabase db push`), `npx -p yo -- yo code` is (`npx -p yo --`, `yo code`); a
+    program run directly has no runner, a shell line the runner is given (`npx -c '…'`) no
+    program."""
     for runner in _PACKAGE_RUNNERS:
-        if tuple(words[: len(runner)]) == runner:
-            position = len(runner)
-            while position < len(words) and words[position].startswith("-"):
-                position += 1
-            return list(words[:position]), list(words[position:])
+        if tuple(words[: len(runner)]) != runner:
+            continue
+        position = len(runner)
+        while position < len(words) and words[position].startswith("-"):
+            switch = words[position]
+            position += 1
+            if switch == "--":
+                break
+            if switch in _RUNNER_SHELL:
+                return list(words), []
+            if switch in _RUNNER_VALUED:
+                position += 1  # its value: a package, not the program
+        return list(words[:position]), list(words[position:])
     return [], list(words)
 
 
@@ -179,5 +198,5 @@ def dropped_switch(failing: str, fix: str) -> bool:
         its_runner[:1] == runner[:1]
         and head(words) == start
         and fixed[: len(start)] == start
-        and not _has(fixed, switch)
+        and not _has([*its_runner, *fixed], switch)
     )
