@@ -135,7 +135,7 @@ def test_an_index_another_process_holds_locked_is_busy_not_unreadable(
 
 
 def test_a_new_index_is_switched_to_wal_by_one_opener_at_a_time(
-    hermetic_env: dict[str, Path],
+    hermetic_env: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Two syncs starting together on a new index: both read the empty file and both
     # switched it to WAL, and one of them could fail with "database is locked" (seen in a
@@ -143,15 +143,25 @@ def test_a_new_index_is_switched_to_wal_by_one_opener_at_a_time(
     # lock, then sees the file as the lock's holder left it.
     import threading
 
-    from filelock import FileLock
+    import filelock
 
     from git_memory import database
     from git_memory.sessions.index import MIGRATIONS, index_path, lock_path, open_index
+    from tests.waiting import MIN_WAIT
 
     state = hermetic_env["state"]
     path = index_path(state)
     database.create_private(path)
     opened: list[object] = []
+    waiting = threading.Event()  # the opener has come to the writer lock
+    acquire = filelock.FileLock.acquire
+
+    def noted(lock: Any, *args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            waiting.set()
+        return acquire(lock, *args, **kwargs)
+
+    monkeypatch.setattr(filelock.FileLock, "acquire", noted)
 
     def open_it() -> None:
         try:
@@ -160,14 +170,13 @@ def test_a_new_index_is_switched_to_wal_by_one_opener_at_a_time(
         except Exception as exc:  # reported below, in the test's thread
             opened.append(exc)
 
-    holder = FileLock(str(lock_path(state)))
+    holder = filelock.FileLock(str(lock_path(state)))
     holder.acquire()
     opener = threading.Thread(target=open_it)
     try:
         opener.start()
-        opener.join(0.5)
-        assert opener.is_alive(), opened  # it waits for the writer lock,
-        assert path.stat().st_size == 0  # and leaves the file to the lock's holder
+        assert waiting.wait(MIN_WAIT), opened
+        assert path.stat().st_size == 0  # it left the file to the lock's holder
         assert not Path(str(path) + "-wal").exists()
         first = sqlite3.connect(str(path), isolation_level=None)
         first.execute("PRAGMA journal_mode = WAL")
@@ -176,7 +185,7 @@ def test_a_new_index_is_switched_to_wal_by_one_opener_at_a_time(
         first.execute("SELECT * FROM first_was_here").fetchall()
     finally:
         holder.release()
-    opener.join(60)
+    opener.join(MIN_WAIT)
     first.close()
     assert opened == [("wal", [name for name, _ in MIGRATIONS])]
 
