@@ -50,6 +50,14 @@ def test_a_template_script_run_again_when_the_person_asks_for_the_work_again_is_
     assert _contents(turns) == []
 
 
+def test_a_pasted_log_naming_the_script_hides_it_in_no_other_turn() -> None:
+    ok = "All 42 tests passed"
+    t1 = _turn("t1", _bash("./scripts/test.sh", ok), user="run the tests please")
+    pasted = "CI is red on main, here is the log:\n```\n$ ./scripts/test.sh\nFAIL a\n```\nwhy?"
+    t2 = _turn("t2", _bash("git log -1 --oneline", "abc123 fix"), user=pasted)
+    assert _contents([t1, t2]) == ["`./scripts/test.sh` runs the tests (worked in 1 session)."]
+
+
 def test_the_same_script_run_on_a_persons_request_is_the_projects() -> None:
     run = _bash(".specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
     found = _contents([_turn("t1", run, user="set up the plan folder")])

@@ -332,8 +332,7 @@ MORE_TYPED = [
     "以后每次提交前都要先跑测试，不然会出问题。",  # "or there will be problems": no topic (zh)
     "以后都用 pnpm 安装依赖，npm 会有兼容问题",
     "以后每次提交前都先处理一下 lint 问题",  # a request for every time, about problems (zh)
-    "请你牢记,删除文档类的内容之前必须请示,不能直接删除.",  # bear in mind; before a kind (zh)
-    "部署到生产环境之前必须先备份数据库",  # before deploying, what comes first (zh)
+    "请你牢记,删除文档类的内容之前必须请示,不能直接删除.",  # bear in mind (zh)
     "中文跟我对话",  # the language of the conversation, "with me" (zh)
     "我希望你直接给我数据，而不是给我生成代码",  # what the person wants instead (zh)
     "ты не должен менять существующие миграции",  # "you may not change" (ru)
@@ -373,6 +372,13 @@ MORE_NOT_RULES = [
     "改完请跑一下 pytest 看看",  # "run it and see" (zh)
     "删除前先备份一下这个表",  # this one table (zh)
     "删除这个表之前先备份一下",  # before deleting this one table (zh)
+    "删除 legacy 目录之前先备份一下",  # before deleting one folder of the task (zh)
+    "发布 v2.3 之前要先更新 changelog",  # before one release (zh)
+    "我希望你把这个函数改成异步的，而不是用回调",  # this one function (zh)
+    "英文跟我对话的时候回答太长了",  # "when we talk in English, …": a complaint (zh)
+    "если ты не можешь изменять этот файл, просто скажи мне",  # a condition (ru)
+    "видимо ты не можешь менять права на папку, давай я сам",  # a guess (ru)
+    "почему ты не можешь редактировать конфиг",  # a question without its mark (ru)
     "我希望你修复这个登录的问题",  # a wish about the task at hand (zh)
     # a condition or a guess about what the agent did, no correction of it (en)
     "Now please remember to do this everyday at 11:45pm unless you didn't have any activity.",

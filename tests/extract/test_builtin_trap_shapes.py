@@ -974,3 +974,112 @@ def test_a_pointed_trap_verifies_only_when_its_error_names_the_fix() -> None:
     assert _variant_verifies("rm -rf .next", error, "trash .next")
     assert not _variant_verifies("rm -rf .next", error, "gio trash .next")
     assert not _variant_verifies("rm -rf .next", "BLOCKED: rm -rf is forbidden", "trash .next")
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        # advice printed beside a failure names a program, and an unrelated run of it follows
+        [
+            _bash(
+                "shellcheck scripts/deploy.sh",
+                "        ^-- SC2012 (info): Use find instead of ls to better handle "
+                "non-alphanumeric filenames.",
+                "failed",
+            ),
+            _bash("find src -name '*.test.ts'", "src/a.test.ts"),
+        ],
+        [
+            _bash(
+                "npm test", "WARN: ts-node is deprecated, use tsx instead\nFAIL a.test", "failed"
+            ),
+            _bash("tsx scripts/seed.ts", "seeded"),
+        ],
+        [
+            _bash(
+                "npm run lint",
+                "warning: eslint-plugin-foo's error reporting is deprecated, use biome instead",
+                "error",
+            ),
+            _bash("biome check .", "ok"),
+        ],
+        # the program named, run for another job
+        [_bash("npm install", ONLY_ALLOW, "failed"), _bash("pnpm --version", "9.1.0")],
+        [_bash("npm install", ONLY_ALLOW, "failed"), _bash("pnpm test", "ok")],
+        [
+            _bash("rm -rf .next", "BLOCKED: rm -rf is forbidden - use trash instead", "failed"),
+            _bash("trash node_modules/.cache", ""),
+        ],
+    ],
+)
+def test_advice_or_another_job_of_the_program_named_is_no_pointed_trap(
+    calls: list[ToolCall],
+) -> None:
+    assert _traps(*calls) == []
+
+
+@pytest.mark.parametrize(
+    ("failing", "trap"),
+    [
+        (
+            "rm -rf node_modules package-lock.json && npm install",
+            "Trap: `npm install` fails with \"Use 'pnpm install' for installation in this "
+            'project."; run `pnpm install` instead.',
+        ),
+        (
+            "git pull && npm install",
+            "Trap: `npm install` fails with \"Use 'pnpm install' for installation in this "
+            'project."; run `pnpm install` instead.',
+        ),
+    ],
+)
+def test_the_step_a_refusal_is_about_is_the_one_blamed(failing: str, trap: str) -> None:
+    (found,) = _traps(_bash(failing, ONLY_ALLOW, "failed"), _bash("pnpm install", "Done"))
+    assert found.content == trap
+
+
+def test_a_secret_in_the_refused_command_stays_out_of_the_trap() -> None:
+    token = "npm_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    refused = _bash(f"npm install --//registry.npmjs.org/:_authToken={token}", ONLY_ALLOW, "failed")
+    assert _traps(refused, _bash("pnpm install", "Done")) == []
+    assert not _variant_verifies(
+        f"npm install --//registry.npmjs.org/:_authToken={token}",
+        "Use 'pnpm install' for installation in this project.",
+        "pnpm install",
+    )
+
+
+def test_a_pointed_trap_keeps_a_route_folder_quoted() -> None:
+    blocked = "BLOCKED: rm -rf is forbidden - use trash instead"
+    (found,) = _traps(_bash("rm -rf 'app/[slug]'", blocked, "failed"), _bash("trash 'app/[slug]'"))
+    assert found.content.endswith("run `trash 'app/[slug]'` instead.")
+
+
+def test_a_real_trap_is_not_displaced_by_advice_printed_beside_it() -> None:
+    out = (
+        "(node:4242) Warning: ts-node is deprecated, use tsx instead\n"
+        "Error: Cannot find module 'dotenv'\nRequire stack:\n- src/config.ts"
+    )
+    (found,) = _traps(
+        _bash("npm test", out, "failed"),
+        _bash("npm install", "added 12 packages"),
+        _bash("npm test", "Tests: 12 passed"),
+        _bash("tsx scripts/seed.ts", "seeded 3 rows"),
+    )
+    assert found.content == (
+        "Trap: `npm test` fails with \"Error: Cannot find module 'dotenv'\" unless "
+        "`npm install` runs first."
+    )
+
+
+def test_every_route_folder_of_the_command_is_quoted_and_an_echo_is_no_fix() -> None:
+    refused = _bash(
+        "mkdir -p app/trips/[id] app/api/trips/[id]",
+        "zsh:1: no matches found: app/trips/[id]",
+        "failed",
+    )
+    (found,) = _traps(refused, _bash("mkdir -p 'app/trips/[id]' 'app/api/trips/[id]'", ""))
+    assert found.content.endswith("run `mkdir -p 'app/trips/[id]' 'app/api/trips/[id]'` instead.")
+    echoed = _bash("echo \"next: mkdir 'app/[id]'\"", "next: mkdir 'app/[id]'")
+    refused = _bash("mkdir app/[id]", "zsh:1: no matches found: app/[id]", "failed")
+    assert _traps(refused, echoed) == []

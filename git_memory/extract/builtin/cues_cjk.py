@@ -67,16 +67,6 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue("zh", STANDING, r"一律|[记記]住|牢[记記]|[绝絕]不", "记住：不要提交 .env 文件"),
     Cue(
         "zh",
-        STANDING,
-        # before a step of a kind, what must come first ("删除文档类的内容之前必须请示"), not
-        # before one thing of the task ("删除这个表之前…")
-        r"(?:修改|改[动動]|[删刪]除|[动動]手|[写寫]代[码碼]|重构|重構|提交|推送|部署|[发發]布)"
-        r"[^，。,！？这這那此该該]{1,10}之前[，,]?\s{0,2}(?:先|要|[请請]|都|必[须須]|[务務]必)",
-        # a session of a public repository
-        "这个非常严重的错误,请你牢记,删除文档类的内容之前必须请示,并且做好归档保存再删除,不能直接删除.",
-    ),
-    Cue(
-        "zh",
         HABITUAL,
         r"始[终終]|[总總]是|每次|永[远遠]|[从從]不(?![同])",
         "请用中文回答。除非用户明确要求其他语言，否则始终使用简体中文回复。",
@@ -222,7 +212,8 @@ CJK_CUES: tuple[Cue, ...] = (
         LANGUAGE,
         # the language of the conversation itself (not a dialog box: 对话框)
         r"(?:中文|英文|[简簡][体體]中文|[繁][体體]中文)(?:跟我|和我|与我|與我|同我)?"
-        r"(?:[对對][话話](?!框)|交流|[沟溝][通])",
+        # not "when we talk in English, …": a complaint about one time
+        r"(?:[对對][话話](?!框)|交流|[沟溝][通])(?!的?[时時])",
         "中文对话，用最简单的方法完成任务",
     ),
     Cue(

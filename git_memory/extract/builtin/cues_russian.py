@@ -42,6 +42,9 @@ RUSSIAN_CUES: tuple[Cue, ...] = (
         "ru",
         PROHIBITION,
         # "you may not change …": the agent told what it must never do to a kind of thing
+        # (not a condition, a guess or a question: "если ты не можешь…", "видимо ты не
+        # можешь…", "почему ты не можешь…")
+        r"(?<!если )(?<!почему )(?<!видимо )(?<!наверное )(?<!кажется )(?<!раз )(?<!что )"
         r"\bты не (?:можешь|должен|должна|имеешь права) (?:изменять|менять|удалять|трогать"
         r"|править|редактировать|переписывать|коммитить|пушить)\b",
         # a session of a public repository

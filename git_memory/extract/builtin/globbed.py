@@ -15,6 +15,8 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from git_memory.command_line.syntax import Dialect, joined
+
 # zsh's words for a pattern that matched no file, and the path it names.
 _NO_MATCH = re.compile(r"no matches found: (\S+)\s*$")
 # A folder named in brackets: a route segment, not a wildcard.
@@ -31,17 +33,26 @@ def unmatched_route(output: str) -> tuple[str, str] | None:
     return None
 
 
-def quoted_fix(failing: Sequence[str], path: str, command: str) -> tuple[str, str] | None:
-    """(the refused command, the same command with the path quoted) when `failing` (a step's
-    words) names `path` and `command` (a later run's line) typed those same words with the path
-    quoted."""
-    if path not in failing:
+def quoted_fix(
+    failing: Sequence[str], path: str, later: Sequence[Sequence[str]], command: str
+) -> tuple[str, str] | None:
+    """(the refused command, the same command with its route paths quoted) when `failing` (a
+    step's words) names `path` and a later run (`later`, its steps' words; `command`, its
+    line) ran those same words with the path quoted."""
+    if path not in failing or not any(list(words) == list(failing) for words in later):
         return None
-    quoted = shlex.quote(path)
-    typed = " ".join(quoted if word == path else word for word in failing)
-    if typed not in command and typed.replace("'", '"') not in command:
-        return None
-    return " ".join(failing), typed
+    if shlex.quote(path) not in command and f'"{path}"' not in command:
+        return None  # the same words, typed bare again: nothing was quoted
+    return " ".join(failing), typed_back(failing)
+
+
+def typed_back(words: Sequence[str], dialect: Dialect | None = None) -> str:
+    """A command's words as a shell that globs reads them back: a route path quoted
+    (`'app/[slug]'`), every other word as `syntax.joined` types it."""
+    return " ".join(
+        shlex.quote(word) if _ROUTE_SEGMENT.search(word) else joined([word], dialect)
+        for word in words
+    )
 
 
 def quoted_again(failing: str, fix: str) -> bool:

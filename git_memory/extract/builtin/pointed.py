@@ -1,13 +1,17 @@
-"""A refusal that names the program to use instead, and a later run of that program: the
-project allows one package manager (`npm install` → `Use "pnpm install" for installation in
-this project.`, corepack's "This project is configured to use yarn"), a hook on the machine
-forbids a command (`rm -rf .next` → "rm -rf is forbidden - use trash instead"). The agent
-reaches for the forbidden one again in every session; the trap hands on what the refusal said:
+"""A refusal that names the program to use instead, and a later run of that program doing the
+same job: the project allows one package manager (`npm install` → `Use "pnpm install" for
+installation in this project.`, corepack's "This project is configured to use yarn"), a hook
+on the machine forbids a command (`rm -rf .next` → "rm -rf is forbidden - use trash
+instead"). The agent reaches for the forbidden one again in every session; the trap hands on
+what the refusal said:
 "Trap: `npm install` fails with "Use 'pnpm install' for installation in this project."; run
 `pnpm install` instead."
 
-Only a program the refusal names counts, run after it in the same session: what the agent
-tried on its own after an error that named nothing is no fix the machine asked for.
+Only a line that refuses counts, not advice printed beside a failure (a deprecation's "use
+tsx instead", a linter's "Use find instead of ls"). The step refused is the one the line is
+about: the program it names as forbidden (`rm`), or the other package manager when it names
+the one to install with; the fix is the named program doing that step's job (`pnpm install`
+for `npm install`, `trash .next` for `rm -rf .next`), not any later run of it.
 """
 
 from __future__ import annotations
@@ -15,62 +19,86 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from git_memory.command_line.kinds import NAVIGATION
-
 # The words of a refusal naming what to run: only-allow, corepack and pnpm, hooks.
 _POINTS = re.compile(
     r"(?i)\buse\s+[\"'`]?(?P<use>[\w.-]+)(?:\s+[\w:.-]+)?[\"'`]?\s+(?:instead\b|for installation\b)"
     r"|\bconfigured to use\s+[\"'`]?(?P<configured>[\w.-]+)"
 )
-
-
-# A line that refuses, not one that only advises (a deprecation's "use … instead").
+# A line that refuses, not one that only advises.
 _REFUSING = re.compile(
-    r"(?i)\b(?:blocked|forbidden|not allowed|refused|denied|error|for installation"
-    r"|configured to use)\b"
+    r"(?i)\b(?:blocked|forbidden|not allowed|refused|denied|for installation|configured to use)\b"
 )
-
-
-def refused_pointing(output: str) -> bool:
-    """Whether a run whose outcome is not known was refused by a line naming what to use
-    instead (a hook blocks a command before it runs: "Command blocked! … use trash
-    instead")."""
-    pointed = pointed_program(output)
-    return pointed is not None and bool(_REFUSING.search(pointed[1]))
+# The package managers: a refusal naming one to install with is about another one's step.
+PACKAGE_MANAGERS = frozenset(["npm", "pnpm", "yarn", "bun"])
+# A package manager's words for installing the project's dependencies.
+_INSTALLS = frozenset(["install", "i", "add", "ci"])
 
 
 def pointed_program(output: str) -> tuple[str, str] | None:
-    """The program a failed run's output says to use instead, and the line saying so."""
+    """The program a refusing line of a run's output says to use instead, and the line."""
     for line in output.splitlines():
         found = _POINTS.search(line)
-        if found is not None:
+        if found is not None and _REFUSING.search(line):
             program = found.group("use") or found.group("configured")
             return program.casefold(), line.strip().strip("║│|").strip()
     return None
 
 
 def pointed_fix(
-    failing: Sequence[Sequence[str]], program: str, later: Sequence[Sequence[str]]
+    failing: Sequence[Sequence[str]], program: str, said: str, later: Sequence[Sequence[str]]
 ) -> tuple[int, int] | None:
-    """(which step of the failed run was refused, which step of a later run ran the program
-    named), given their steps' words: the refused one ran another program."""
-    refused = next(
-        (
-            n
-            for n, w in enumerate(failing)
-            if w and w[0].casefold() != program and w[0] not in NAVIGATION
-        ),
+    """(which step of the failed run was refused, which step of a later run did its job with
+    the program named), given their steps' words and the refusing line."""
+    refused = _refused_step(failing, program, said)
+    if refused is None:
+        return None
+    fixed = next(
+        (n for n, w in enumerate(later) if w and w[0].casefold() == program),
         None,
     )
-    fixed = next((n for n, w in enumerate(later) if w and w[0].casefold() == program), None)
-    if refused is None or fixed is None:
+    if fixed is None or not same_job(failing[refused], later[fixed]):
         return None
     return refused, fixed
 
 
+def _refused_step(steps: Sequence[Sequence[str]], program: str, said: str) -> int | None:
+    """The step the refusing line is about: the one whose program it names (`rm -rf is
+    forbidden`), else, when it names a package manager to install with, the step of another
+    package manager."""
+    named = {word.casefold() for word in re.findall(r"[\w.-]+", said)}
+    for index, words in enumerate(steps):
+        if words and words[0].casefold() != program and words[0].casefold() in named:
+            return index
+    if program in PACKAGE_MANAGERS:
+        for index, words in enumerate(steps):
+            if words and words[0].casefold() in PACKAGE_MANAGERS - {program}:
+                return index
+    return None
+
+
+def same_job(refused: Sequence[str], fixed: Sequence[str]) -> bool:
+    """Whether two steps of different programs do one job: the same targets (`rm -rf .next`,
+    `trash .next`), or, for two package managers, the same subcommand (an install is one
+    whatever its spelling: `npm i`, `yarn`, `pnpm install`)."""
+    if refused[0].casefold() in PACKAGE_MANAGERS and fixed[0].casefold() in PACKAGE_MANAGERS:
+        return _subcommand(refused) == _subcommand(fixed)
+    return _targets(refused) == _targets(fixed) and bool(_targets(fixed))
+
+
+def _subcommand(words: Sequence[str]) -> str:
+    rest = _targets(words)
+    if (rest[:1] and rest[0] in _INSTALLS) or list(words) == ["yarn"]:
+        return "install"  # (`yarn` alone installs; `pnpm --version` does not)
+    return " ".join(rest)
+
+
+def _targets(words: Sequence[str]) -> list[str]:
+    return [word for word in words[1:] if not word.startswith("-")]
+
+
 def pointed_by(error: str, failing: str, fix: str) -> bool:
-    """Whether a trap's error names its fix's program, which its failing command did not
-    run."""
+    """Whether a trap's error is a refusal naming its fix's program, which its failing
+    command did not run, and the two do one job."""
     found = pointed_program(error)
     # each named as a teammate runs it, after the `cd` into its folder
     words, fixed = failing.rsplit(" && ", 1)[-1].split(), fix.rsplit(" && ", 1)[-1].split()
@@ -80,4 +108,5 @@ def pointed_by(error: str, failing: str, fix: str) -> bool:
         and bool(fixed)
         and fixed[0].casefold() == found[0]
         and words[0].casefold() != found[0]
+        and same_job(words, fixed)
     )

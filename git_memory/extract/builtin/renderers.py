@@ -288,7 +288,7 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
         return False
     if weakens_safety(fix):
         return False
-    if _blocked(error):
+    if _blocked(f"{failing} {fix} {error}"):
         return False
     return text == render_command_fix(mode, failing, error, fix)
 

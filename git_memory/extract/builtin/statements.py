@@ -90,6 +90,11 @@ _EXCLUDED = frozenset([ONE_OFF, QUESTION, NOT_A_RULE])
 # First in preference (not "而不是", which as often tells what a program did instead).
 _PREFERRED = re.compile(r"[优優]先")
 _STATES = frozenset([STANDING, PROHIBITION, PREFERENCE, LANGUAGE])
+# "This" one thing of the task (a function, a file, a line), not this project.
+_THIS_ONE = re.compile(
+    r"[这這此](?:个|個|段|张|張|条|條|行|处|處|里|裡|次|些|份)?(?!项目|項目|仓库|倉庫|工程|repo)"
+    r"(?:函[数數]|文件|方法|[类類]|[组組]件|接口|[页頁]面|[变變]量|[脚腳]本|表|字段|按[钮鈕]|功能|模[块塊])"
+)
 
 
 def sentences(line: str) -> list[str]:
@@ -180,7 +185,9 @@ def _cjk_rule(sentence: str, forms: set[str], corrects: bool) -> bool:
         adopts = ADOPT in forms and CONVENTION in forms
     else:
         adopts = ADOPT in forms and bool(_TOPIC.search(sentence) or tools)
-    return adopts or (PREFERENCE in forms and DIRECTIVE in forms)
+    # one thing over another, asked for: not of "this" one thing of the task ("把这个函数改成
+    # 异步的，而不是用回调")
+    return adopts or (PREFERENCE in forms and DIRECTIVE in forms and not _THIS_ONE.search(sentence))
 
 
 def named_tools(sentence: str) -> set[str]:

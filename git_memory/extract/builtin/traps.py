@@ -50,12 +50,11 @@ from git_memory.command_line.signature import (
     invocation_error,
     missing_dependency,
 )
-from git_memory.command_line.syntax import joined
 from git_memory.extract.builtin import shell
-from git_memory.extract.builtin.globbed import quoted_fix, unmatched_route
+from git_memory.extract.builtin.globbed import quoted_fix, typed_back, unmatched_route
 from git_memory.extract.builtin.missing import alternative_to, missing_program
 from git_memory.extract.builtin.observed import own_output
-from git_memory.extract.builtin.pointed import pointed_fix, pointed_program, refused_pointing
+from git_memory.extract.builtin.pointed import pointed_fix, pointed_program
 from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_FIX,
     BuiltinFact,
@@ -95,7 +94,7 @@ def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
             continue
         if run.state != "failed":
             # refused before it ran, by a hook naming what to use (`pointed`)
-            fact = _pointed_fix(runs, index) if refused_pointing(run.output) else None
+            fact = _pointed_fix(runs, index) if pointed_program(run.output) else None
         else:
             fact = _hook_fix(runs, index) if _hooked(run) else _fix(runs, index)
         if fact is None or fact.key in facts:
@@ -115,8 +114,14 @@ def _hooked(run: Run) -> bool:
 
 
 def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
+    # A refusal naming what to use is the last shape tried: the others read the failure
+    # itself, this one only a line the refusal printed.
+    return _shaped_fix(runs, index) or _pointed_fix(runs, index)
+
+
+def _shaped_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     failed = runs[index]
-    outside = _environment_fix(runs, index) or _pointed_fix(runs, index)
+    outside = _environment_fix(runs, index)
     if outside is not None:
         return outside
     subject = _subject(failed)
@@ -225,7 +230,8 @@ def _quoted_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     later = [r for r in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW] if r.state == "completed"]
     for step in failed.steps:
         for run in later:
-            found = quoted_fix(step.command.words, path, run.command or "")
+            steps = [s.command.words for s in run.steps]
+            found = quoted_fix(step.command.words, path, steps, run.command or "")
             if found is not None:
                 failing, fix = found
                 error = sanitize_error(PREFIX.sub("", said))
@@ -244,15 +250,15 @@ def _pointed_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     for later in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW]:
         if later.command is None or later.state != "completed":
             continue
-        found = pointed_fix(failing, program, [step.command.words for step in later.steps])
+        found = pointed_fix(failing, program, said, [s.command.words for s in later.steps])
         if found is not None:
             refused, fixed = failed.steps[found[0]].command, later.steps[found[1]].command
             if failed.folder(refused) != later.folder(fixed):
                 continue  # another folder's project: no fix of this one
             where = failed.folder(refused)
             error = sanitize_error(PREFIX.sub("", said))
-            fix = located(joined(fixed.words, fixed.dialect), where)
-            name = located(joined(refused.words, refused.dialect), where)
+            fix = located(typed_back(fixed.words, fixed.dialect), where)
+            name = located(typed_back(refused.words, refused.dialect), where)
             return _fact("variant", failed, later, error, fix, failing=name, said=said)
     return None
 
@@ -587,8 +593,10 @@ def _fact(
         failing = failed.key or ""
     if mode == "hook":
         failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
-    if not failing or not fix or "`" in fix or fix == failing or _blocked(f"{fix} {error}"):
-        return None  # (an error line can echo a secret the command was given)
+    if not failing or not fix or "`" in fix or fix == failing:
+        return None
+    if _blocked(f"{failing} {fix} {error}"):
+        return None  # (a command can hold a secret, an error line echo one)
     if weakens_safety(fix) or weakens_safety(fixed.command or ""):
         return None  # a fix that turns a safeguard off is not one to hand on
     text = render_command_fix(mode, failing, error, fix)

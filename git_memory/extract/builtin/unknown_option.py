@@ -39,7 +39,7 @@ _NOT_THE_PROGRAM = frozenset(
         *INTERPRETERS,
         *("ssh", "env", "sudo", "xargs", "time", "nohup", "timeout"),
         # runners of a script file, whose switches after it are the script's
-        *("vite-node", "zx", "esno", "jiti", "deno", "bun"),
+        *("vite-node", "zx", "esno", "jiti"),
     ]
 )
 # Runners of a package's program (`npx supabase db push …`): the program named after them

@@ -29,6 +29,7 @@ from git_memory.extract.builtin.renderers import (
     result_line,
 )
 from git_memory.extract.builtin.runs import Run
+from git_memory.extract.builtin.wrapped import a_command_template
 from git_memory.sessions.origin import typed_origin
 
 
@@ -81,13 +82,17 @@ def gather_worked(
     worked."""
     written: set[str] = set()
     # A template's step stays the template's when the person asks for the same work again
-    # in a later turn ("do the checklist again"): every template prompt of the session counts.
-    told = "\n".join(_template_prompts(records, program=program).values()) or None
+    # in a later turn ("do the checklist again"): a slash-command template or a program's
+    # prompt counts for the whole session; any other prompt not typed (a pasted log that
+    # shows the script run) only for its own turn.
+    prompts = _template_prompts(records, program=program)
+    templates = "\n".join(p for p in prompts.values() if program or a_command_template(p))
     kept = _staged(runs)
     for run in runs:
         written.update(p.removeprefix("./") for p in run.paths if not _kept(p, kept))
         for step in run.worked_steps:
             segment = step.command
+            told = f"{templates}\n{prompts.get(run.turn_key, '')}"
             if _written_here(segment, written) or _told_to_run(segment, told):
                 continue
             directory = step.directory or ""
@@ -246,11 +251,11 @@ def _template_prompts(records: Sequence[Any], *, program: bool) -> dict[str, str
     }
 
 
-def _told_to_run(segment: shell.Segment, prompt: str | None) -> bool:
-    """A script a template prompt of the session names ("Run `.specify/scripts/bash/setup-plan.sh
-    --json`") ran because the template said so: the template's step, not the team's command."""
+def _told_to_run(segment: shell.Segment, prompt: str) -> bool:
+    """A script a template prompt names ("Run `.specify/scripts/bash/setup-plan.sh --json`")
+    ran because the template said so: the template's step, not the team's command."""
     path = shell.script_path(segment)
-    return prompt is not None and path is not None and path in prompt
+    return path is not None and path in prompt
 
 
 # Variables that only change how a run looks or which machine it ran on, not whether it works.

@@ -39,9 +39,15 @@ WRAPPERS: tuple[Wrapper, ...] = (
     ),
 )
 _COMPILED = tuple(re.compile(w.pattern, re.DOTALL | re.MULTILINE) for w in WRAPPERS)
+_TEMPLATE = next(n for n, w in enumerate(WRAPPERS) if w.name == "a slash-command template's input")
 # An item of a list, on a line of its own or after the end of the item before it.
 _ITEM = re.compile(r"(?:^|[.!?;:]\s)\s*(?:[-*•+]|\d+[.)])\s+\S", re.MULTILINE)
 PASTED_ITEMS = 3
+
+
+def a_command_template(text: str) -> bool:
+    """Whether a prompt is a slash-command template (its "User Input" block, empty or not)."""
+    return _COMPILED[_TEMPLATE].search(text) is not None
 
 
 def typed_within(text: str) -> str | None:
