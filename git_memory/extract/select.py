@@ -8,6 +8,7 @@ counts per day and provider so the user can narrow the window or the query.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -280,8 +281,10 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
     it was, and neither does a reviewer.
     """
     home = str(Path.home())
-    rules = [(str(root) + "/", ""), (str(root), ".")]
-    rules = [(old, new) for old, new in rules if len(old) > 1]
+    rules = [
+        (form + separator, "") for form in root_spellings(str(root)) for separator in "/\\"
+    ] + [(form, ".") for form in root_spellings(str(root))]
+    rules = sorted({(old, new) for old, new in rules if len(old) > 1}, key=lambda r: -len(r[0]))
 
     def scrub(text: str) -> str:
         for old, new in rules:
@@ -289,6 +292,25 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
         return rewrite_homes(text, home).text
 
     return scrub
+
+
+_DRIVE = re.compile(r"^([A-Za-z]):[\\/]")
+
+
+def root_spellings(root: str) -> list[str]:
+    """The ways a command line names the worktree's folder: as it is, and for a Windows
+    folder (`C:\\Users\\ana\\app`) with forward slashes (`C:/Users/ana/app`), either case of
+    its drive, and as Git Bash (`/c/Users/ana/app`) and WSL (`/mnt/c/Users/ana/app`) name it."""
+    drive = _DRIVE.match(root)
+    if drive is None:
+        return [root]
+    letter, rest = drive.group(1), root[2:]
+    forward, backward = rest.replace("\\", "/"), rest.replace("/", "\\")
+    forms = [root]
+    for case in (letter.upper(), letter.lower()):
+        forms += [f"{case}:{backward}", f"{case}:{forward}"]
+    forms += [f"/{letter.lower()}{forward}", f"/mnt/{letter.lower()}{forward}"]
+    return list(dict.fromkeys(form.rstrip("/\\") or form for form in forms))
 
 
 def to_source_turn(

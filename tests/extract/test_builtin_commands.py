@@ -655,3 +655,27 @@ def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows()
         ("powershell -Command 'cargo check'", Outcome.WORKED),
         ("cargo test", Outcome.FAILED),
     ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "scrubbed"),
+    [
+        (
+            "C:/Users/ana/app/.venv/Scripts/python.exe -m ruff check .",
+            ".venv/Scripts/python.exe -m ruff check .",
+        ),
+        (
+            "C:\\Users\\ana\\app\\.venv\\Scripts\\python.exe -m pytest",
+            ".venv\\Scripts\\python.exe -m pytest",
+        ),
+        ("cd /c/Users/ana/app/web && npm test", "cd web && npm test"),
+        ("bash /mnt/c/Users/ana/app/scripts/check.sh", "bash scripts/check.sh"),
+        ("ls c:/Users/ana/app", "ls ."),
+        # another folder of the same person stays a home path, never the worktree
+        ("C:/Users/ana/other/run.sh", "~/other/run.sh"),
+    ],
+)
+def test_every_spelling_of_a_windows_worktree_is_made_relative(typed: str, scrubbed: str) -> None:
+    # Claude Code on Windows records the folder as `C:\Users\ana\app` while the agent's
+    # commands name it `C:/Users/ana/app` or `/c/Users/ana/app`: one command, one memory.
+    assert path_scrubber(Path("C:\\Users\\ana\\app"))(typed) == scrubbed
