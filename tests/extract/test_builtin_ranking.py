@@ -383,6 +383,26 @@ def test_a_command_run_on_different_project_files_is_one_memory() -> None:
     ]
 
 
+def test_a_module_run_by_the_bare_or_the_environments_python_is_one_memory() -> None:
+    def session(key: str, command: str) -> tuple[str, list[TurnRecord]]:
+        output = "All checks passed!"
+        return key, [_record(f"{key}-t1", key, _call("Bash", {"command": command}, output))]
+
+    sessions = [
+        session("s1", ".venv/Scripts/python.exe -m ruff check ."),
+        session("s2", "python -m ruff check ."),
+        session("s3", "python -m ruff check ."),
+        session("s4", "python -m ruff format --check ."),
+    ]
+    tasks = {f"{key}-t1": key for key, _ in sessions}
+    found = plan_window(sessions, tasks, known=set()).placed
+    contents = sorted(f.content for facts in found.values() for f in facts)
+    assert contents == [
+        "`python -m ruff check .` lints the code (worked in 3 sessions).",
+        "`python -m ruff format --check .` checks the formatting (worked in 1 session).",
+    ]
+
+
 def _said(claude: Path, root: Path, number: int, text: str, day: str) -> None:
     """A sealed Claude Code session whose person types `text` and the agent answers."""
     cwd = str(root)

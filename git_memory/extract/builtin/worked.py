@@ -171,6 +171,11 @@ def _written_here(segment: shell.Segment, written: set[str]) -> bool:
 
 
 # A word naming a path (`src/App/App.csproj`, `crates/a/Cargo.toml`) or a project file.
+# A Python interpreter by its bare name or an environment's (`.venv/bin/python`,
+# `venv\Scripts\python.exe`).
+_PYTHON = re.compile(
+    r"(?:\S*(?:venv|env)[/\\](?:bin|Scripts)[/\\])?(?:python(?:\d+(?:\.\d+)?)?|py)(?:\.exe)?"
+)
 _PATH_WORD = re.compile(
     r"^(?!-)(?:[\w.-]*[/\\][\w./\\-]*|[\w.-]+\.(?:csproj|fsproj|vbproj|vcxproj|sln))$"
 )
@@ -183,7 +188,12 @@ def _form(command: str, entry: Worked) -> str | None:
         return f"script:{located(entry.script, entry.directory)}"
     here = located("", entry.directory)  # where it ran is part of the command, not a target
     words = command.removeprefix(here).split(" ")
-    if entry.chain or not any(_target(w) for w in words):
+    # A module run by the bare interpreter or the project environment's (`python -m ruff
+    # check .`, `.venv/Scripts/python.exe -m ruff check .`): one command of that module.
+    interpreted = len(words) > 2 and words[1] == "-m" and bool(_PYTHON.fullmatch(words[0]))
+    if interpreted:
+        words[0] = "<python>"
+    if entry.chain or not (interpreted or any(_target(w) for w in words)):
         return None
     form: list[str] = [here] if here else []
     for word in words:  # a list of files is one target: `py_compile a.py b.py src/*.py`
