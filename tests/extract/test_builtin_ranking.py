@@ -365,38 +365,42 @@ def test_commands_a_team_chains_are_one_memory_when_several_sessions_chain_them(
     )
 
 
-def test_a_command_run_on_different_project_files_is_one_memory() -> None:
-    def session(key: str, command: str) -> tuple[str, list[TurnRecord]]:
-        output = "Build succeeded.\n    0 Warning(s)\n    0 Error(s)"
-        return key, [_record(f"{key}-t1", key, _call("Bash", {"command": command}, output))]
+def _one_run(key: str, command: str, output: str) -> tuple[str, list[TurnRecord]]:
+    """A session of one command that worked."""
+    return key, [_record(f"{key}-t1", key, _call("Bash", {"command": command}, output))]
 
-    sessions = [
-        session("s1", "dotnet build src/Calc.Core/Calc.Core.csproj --configuration Release"),
-        session("s2", "dotnet build src/Calc.Tui/Calc.Tui.csproj --configuration Release"),
-    ]
-    tasks = {f"{key}-t1": key for key, _ in sessions}
+
+def _proposed(sessions: list[tuple[str, list[TurnRecord]]]) -> list[str]:
+    tasks = {record.turn_key: key for key, records in sessions for record in records}
     found = plan_window(sessions, tasks, known=set()).placed
-    contents = [f.content for facts in found.values() for f in facts]
+    return [f.content for facts in found.values() for f in facts]
+
+
+def test_a_command_run_on_different_project_files_is_one_memory() -> None:
+    built = "Build succeeded.\n    0 Warning(s)\n    0 Error(s)"
+    contents = _proposed(
+        [
+            _one_run("s1", "dotnet build src/Calc.Core/Calc.Core.csproj -c Release", built),
+            _one_run("s2", "dotnet build src/Calc.Tui/Calc.Tui.csproj -c Release", built),
+        ]
+    )
     assert contents == [
-        "`dotnet build src/Calc.Core/Calc.Core.csproj --configuration Release` builds the "
+        "`dotnet build src/Calc.Core/Calc.Core.csproj -c Release` builds the "
         "project (worked in 2 sessions)."
     ]
 
 
 def test_a_module_run_by_the_bare_or_the_environments_python_is_one_memory() -> None:
-    def session(key: str, command: str) -> tuple[str, list[TurnRecord]]:
-        output = "All checks passed!"
-        return key, [_record(f"{key}-t1", key, _call("Bash", {"command": command}, output))]
-
-    sessions = [
-        session("s1", ".venv/Scripts/python.exe -m ruff check ."),
-        session("s2", "python -m ruff check ."),
-        session("s3", "python -m ruff check ."),
-        session("s4", "python -m ruff format --check ."),
-    ]
-    tasks = {f"{key}-t1": key for key, _ in sessions}
-    found = plan_window(sessions, tasks, known=set()).placed
-    contents = sorted(f.content for facts in found.values() for f in facts)
+    ok = "All checks passed!"
+    contents = _proposed(
+        [
+            _one_run("s1", ".venv/Scripts/python.exe -m ruff check .", ok),
+            _one_run("s2", "python -m ruff check .", ok),
+            _one_run("s3", "python -m ruff check .", ok),
+            _one_run("s4", "python -m ruff format --check .", ok),
+        ]
+    )
+    contents.sort()
     assert contents == [
         "`python -m ruff check .` lints the code (worked in 3 sessions).",
         "`python -m ruff format --check .` checks the formatting (worked in 1 session).",
