@@ -43,6 +43,7 @@ ACKNOWLEDGED = [
     ("数据库字段名写成下划线风格", "明白，今后我都会用下划线命名数据库字段。"),
     ("ответы делай короткими", "Понял, впредь буду отвечать коротко."),
     ("変数名はキャメルケースにして", "承知しました。今後はキャメルケースで書きます。"),
+    ("変数名はキャメルケースにして", "承知しました。以降はキャメルケースで書きます。"),
     ("답변은 짧게 해줘", "알겠습니다. 앞으로는 짧게 답변하겠습니다."),
     ("respuestas cortas, con ejemplos de código", "Entendido. A partir de ahora seré breve."),
     ("Kurze Antworten, mit Codebeispielen", "Alles klar, ab jetzt werde ich kurz antworten."),
@@ -89,6 +90,11 @@ NOT_ACKNOWLEDGED = [
     ("我们继续", "明白，记下了。"),
     ("respuestas cortas", "Tomo nota."),
     ("Réponses courtes", "C'est noté."),
+    # 以降 after a name: the blocks after it, not "from now on"
+    (
+        "Req 6 を Req 2 に、Req 7 を Req 3 に変更して。",
+        "これから `Requirement 2` 以降のブロックを並び替えて再採番します。",
+    ),
 ]
 
 

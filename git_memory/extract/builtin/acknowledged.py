@@ -58,8 +58,9 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
     ),
     Acknowledgement(
         language="ja",
-        # (not これから: "これから3ファイルを変更します" is what the agent does next)
-        pattern=r"(?:今後|以後|以降|次回から)は?[^。\n]{0,30}(?:します|いたします|ます)"
+        # (not これから: "これから3ファイルを変更します" is what the agent does next; nor 以降
+        # after a name: "`Requirement 2` 以降のブロック" are the blocks after it)
+        pattern=r"(?:今後|(?:以後|以降)(?=[はも、,])|次回から)は?[^。\n]{0,30}(?:します|いたします|ます)"
         r"|覚えておきます",
         example="承知しました。今後は日本語で回答します。",
     ),
