@@ -281,17 +281,29 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
     it was, and neither does a reviewer.
     """
     home = str(Path.home())
-    rules = [
-        (form + separator, "") for form in root_spellings(str(root)) for separator in "/\\"
-    ] + [(form, ".") for form in root_spellings(str(root))]
-    rules = sorted({(old, new) for old, new in rules if len(old) > 1}, key=lambda r: -len(r[0]))
+    root_at = _root_pattern(root_spellings(str(root)))
 
     def scrub(text: str) -> str:
-        for old, new in rules:
-            text = text.replace(old, new)
+        if root_at is not None:
+            text = root_at.sub(lambda m: "" if m.group("separator") else ".", text)
         return rewrite_homes(text, home).text
 
     return scrub
+
+
+# What may follow the worktree's folder where a command names it: a separator (a path inside
+# it), or the end of the path (a blank, a quote, the end of the text); `app-api` beside `app`
+# is another folder.
+_ROOT_END = r"(?:(?P<separator>\\\\|[/\\])|(?=[\s\"'`;:,)|&<>\]]|\.(?:\s|$)|$))"
+
+
+def _root_pattern(spellings: list[str]) -> re.Pattern[str] | None:
+    """The worktree's folder in any of its spellings, as a whole path element."""
+    forms = sorted({form for form in spellings if len(form) > 1}, key=len, reverse=True)
+    if not forms:
+        return None
+    escaped = "|".join(re.escape(form) for form in forms)
+    return re.compile(rf"(?<![\w.\\/-])(?:{escaped}){_ROOT_END}")
 
 
 _DRIVE = re.compile(r"^([A-Za-z]):[\\/]")
@@ -300,17 +312,28 @@ _DRIVE = re.compile(r"^([A-Za-z]):[\\/]")
 def root_spellings(root: str) -> list[str]:
     """The ways a command line names the worktree's folder: as it is, and for a Windows
     folder (`C:\\Users\\ana\\app`) with forward slashes (`C:/Users/ana/app`), either case of
-    its drive, and as Git Bash (`/c/Users/ana/app`) and WSL (`/mnt/c/Users/ana/app`) name it."""
+    its drive, as Git Bash (`/c/Users/ana/app`) and WSL (`/mnt/c/Users/ana/app`) name it, and
+    escaped inside JSON (`C:\\\\Users\\\\…`); a UNC share (`\\\\server\\share\\app`)
+    with forward slashes too. A drive's root (`D:\\`) names no folder of its own: none."""
     drive = _DRIVE.match(root)
+    if root.startswith("\\\\"):
+        forward = root.replace("\\", "/")
+        return list(dict.fromkeys([root, forward, root.replace("\\", "\\\\")]))
     if drive is None:
         return [root]
-    letter, rest = drive.group(1), root[2:]
+    letter, rest = drive.group(1), root[2:].rstrip("/\\")
+    if not rest:
+        return []
     forward, backward = rest.replace("\\", "/"), rest.replace("/", "\\")
-    forms = [root]
+    forms = []
     for case in (letter.upper(), letter.lower()):
-        forms += [f"{case}:{backward}", f"{case}:{forward}"]
+        forms += [
+            f"{case}:{backward}",
+            f"{case}:{forward}",
+            f"{case}:{backward}".replace("\\", "\\\\"),
+        ]
     forms += [f"/{letter.lower()}{forward}", f"/mnt/{letter.lower()}{forward}"]
-    return list(dict.fromkeys(form.rstrip("/\\") or form for form in forms))
+    return list(dict.fromkeys(forms))
 
 
 def to_source_turn(

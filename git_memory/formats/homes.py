@@ -24,19 +24,23 @@ _HOMES = (
     r"/home/(?P<linux>[A-Za-z0-9._-]+)",  # Linux: /home/bob/src/api
     r"/root(?![A-Za-z0-9._-])",  # the superuser: /root/.npmrc
     # Windows, as typed, with forward slashes, or escaped inside JSON: C:\Users\carol\src
-    r"[A-Za-z]:(?:\\\\|\\|/)Users(?:\\\\|\\|/)(?P<windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`)\]]|$)",
+    # (`users` too: the file system ignores case)
+    r"[A-Za-z]:(?:\\\\|\\|/)[Uu]sers(?:\\\\|\\|/)"
+    r"(?P<windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`)\]]|$)",
+    # Windows as Git Bash and WSL name it: /c/Users/carol/src, /mnt/c/Users/carol/src
+    r"(?:/mnt)?/[a-z]/[Uu]sers/(?P<unix_windows>[A-Za-z0-9._ -]+?)(?=/|[\s\"'`)\]]|$)",
 )
 
 
 # What every row of `_HOMES` holds, in the order of the rows.
-HOME_HINTS = ("Users", "/home/", "/root")
+HOME_HINTS = ("Users", "/home/", "/root", "users")
 
 
 def may_name_a_home(text: str) -> bool:
     """Whether the text could name a home: it holds one of `HOME_HINTS` (plain substring
     scans, faster than a pattern)."""
-    users, home, root = HOME_HINTS
-    return users in text or home in text or root in text
+    users, home, root, lower = HOME_HINTS
+    return users in text or home in text or root in text or lower in text
 
 
 _HOME = re.compile(r"(?<![\w.~/\\-])(?:" + "|".join(_HOMES) + ")")
@@ -61,7 +65,7 @@ def home_names(text: str) -> set[str]:
     """The user names the home directories in `text` reveal (not shared accounts)."""
     found = set()
     for match in _HOME.finditer(text):
-        name = match.group("mac") or match.group("linux") or match.group("windows")
+        name = _name(match)
         if name and _a_person(name):
             found.add(name)
     return found
@@ -85,8 +89,14 @@ def rewrite_homes(text: str, local_home: str = "", names: Iterable[str] = ()) ->
     return Rewrite(text, frozenset(people))
 
 
+def _name(match: re.Match[str]) -> str | None:
+    """The user name a home directory names (None for /root)."""
+    groups = ("mac", "linux", "windows", "unix_windows")
+    return next((match.group(g) for g in groups if match.group(g)), None)
+
+
 def _tilde(match: re.Match[str]) -> str:
-    name = match.group("mac") or match.group("linux") or match.group("windows")
+    name = _name(match)
     return match.group(0) if name and name.casefold() in _NOT_A_HOME else "~"
 
 

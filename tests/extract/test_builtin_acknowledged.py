@@ -44,6 +44,8 @@ ACKNOWLEDGED = [
     ("ответы делай короткими", "Понял, впредь буду отвечать коротко."),
     ("変数名はキャメルケースにして", "承知しました。今後はキャメルケースで書きます。"),
     ("変数名はキャメルケースにして", "承知しました。以降はキャメルケースで書きます。"),
+    ("変数名はキャメルケースにして", "承知しました。以降すべてキャメルケースで書きます。"),
+    ("変数名はキャメルケースにして", "申し訳ありません。以後気をつけます。"),
     ("답변은 짧게 해줘", "알겠습니다. 앞으로는 짧게 답변하겠습니다."),
     ("respuestas cortas, con ejemplos de código", "Entendido. A partir de ahora seré breve."),
     ("Kurze Antworten, mit Codebeispielen", "Alles klar, ab jetzt werde ich kurz antworten."),
@@ -95,6 +97,8 @@ NOT_ACKNOWLEDGED = [
         "Req 6 を Req 2 に、Req 7 を Req 3 に変更して。",
         "これから `Requirement 2` 以降のブロックを並び替えて再採番します。",
     ),
+    ("Req 6 を Req 2 に変更して。", "`Requirement 2` 以降は番号を1つずつ繰り下げます。"),
+    ("10行目から消して", "10行目以降は不要なので削除します。"),
 ]
 
 

@@ -673,9 +673,25 @@ def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows()
         ("ls c:/Users/ana/app", "ls ."),
         # another folder of the same person stays a home path, never the worktree
         ("C:/Users/ana/other/run.sh", "~/other/run.sh"),
+        ("cd C:/Users/ana/app-api && npm test", "cd ~/app-api && npm test"),
+        ("ls C:/Users/ana/app2/x", "ls ~/app2/x"),
+        # inside a JSON-dumped tool call, its backslashes doubled
+        ('{"command": "C:\\\\Users\\\\ana\\\\app\\\\web"}', '{"command": "web"}'),
     ],
 )
 def test_every_spelling_of_a_windows_worktree_is_made_relative(typed: str, scrubbed: str) -> None:
     # Claude Code on Windows records the folder as `C:\Users\ana\app` while the agent's
     # commands name it `C:/Users/ana/app` or `/c/Users/ana/app`: one command, one memory.
     assert path_scrubber(Path("C:\\Users\\ana\\app"))(typed) == scrubbed
+
+
+def test_a_drive_root_or_a_share_is_named_as_a_worktree_folder_should_be() -> None:
+    # a worktree at a drive's root (a `subst` drive) names no folder to rewrite: text with
+    # `/d` or `D:` in it stays as it is; a share's folder is made relative in both spellings
+    text = "npm test 2>/dev/null; cmd /d /c; Passed: 9"
+    assert path_scrubber(Path("D:\\"))(text) == text
+    share = path_scrubber(Path("\\\\server\\share\\repo"))
+    assert (
+        share("cd //server/share/repo/web && cd \\\\server\\share\\repo\\api") == "cd web && cd api"
+    )
+    assert path_scrubber(Path("/home/ana/app"))("cd /home/ana/app-api") == "cd ~/app-api"

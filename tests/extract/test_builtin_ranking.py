@@ -395,16 +395,25 @@ def test_a_module_run_by_the_bare_or_the_environments_python_is_one_memory() -> 
     contents = _proposed(
         [
             _one_run("s1", ".venv/Scripts/python.exe -m ruff check .", ok),
-            _one_run("s2", "python -m ruff check .", ok),
+            _one_run("s2", ".venv/Scripts/python.exe -m ruff check .", ok),
             _one_run("s3", "python -m ruff check .", ok),
             _one_run("s4", "python -m ruff format --check .", ok),
         ]
     )
     contents.sort()
+    # the bare interpreter's form speaks for them: the environment's path is one machine's
     assert contents == [
         "`python -m ruff check .` lints the code (worked in 3 sessions).",
         "`python -m ruff format --check .` checks the formatting (worked in 1 session).",
     ]
+    # an interpreter outside the worktree is no form of the project's command
+    outside = _proposed(
+        [
+            _one_run("s1", "../main/.venv/bin/python -m pytest", "5 passed in 0.1s"),
+            _one_run("s2", "python -m pytest", "5 passed in 0.1s"),
+        ]
+    )
+    assert "`python -m pytest` runs the tests (worked in 1 session)." in outside
 
 
 def _said(claude: Path, root: Path, number: int, text: str, day: str) -> None:

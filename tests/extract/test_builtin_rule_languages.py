@@ -335,6 +335,7 @@ MORE_TYPED = [
     "请你牢记,删除文档类的内容之前必须请示,不能直接删除.",  # bear in mind (zh)
     "中文跟我对话",  # the language of the conversation, "with me" (zh)
     "我希望你直接给我数据，而不是给我生成代码",  # what the person wants instead (zh)
+    "这类脚本请优先用 bash 写，而不是 zsh",  # "this kind of" script: every one (zh)
     "ты не должен менять существующие миграции",  # "you may not change" (ru)
 ]
 
@@ -379,6 +380,7 @@ MORE_NOT_RULES = [
     "если ты не можешь изменять этот файл, просто скажи мне",  # a condition (ru)
     "видимо ты не можешь менять права на папку, давай я сам",  # a guess (ru)
     "почему ты не можешь редактировать конфиг",  # a question without its mark (ru)
+    "Если вдруг ты не можешь изменять этот файл, скажи мне",  # a condition, a word between (ru)
     "我希望你修复这个登录的问题",  # a wish about the task at hand (zh)
     # a condition or a guess about what the agent did, no correction of it (en)
     "Now please remember to do this everyday at 11:45pm unless you didn't have any activity.",

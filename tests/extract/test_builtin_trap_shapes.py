@@ -11,6 +11,7 @@ import pytest
 
 from git_memory.command_line.signature import invocation_error
 from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin.globbed import typed_back
 from git_memory.extract.builtin.renderers import BuiltinFact
 from git_memory.extract.builtin.runs import session_runs
 from git_memory.extract.builtin.traps import trap_facts
@@ -1006,6 +1007,9 @@ def test_a_pointed_trap_verifies_only_when_its_error_names_the_fix() -> None:
         # the program named, run for another job
         [_bash("npm install", ONLY_ALLOW, "failed"), _bash("pnpm --version", "9.1.0")],
         [_bash("npm install", ONLY_ALLOW, "failed"), _bash("pnpm test", "ok")],
+        # an install of other packages, or of none, is another job
+        [_bash("npm install lodash", ONLY_ALLOW, "failed"), _bash("pnpm install", "ok")],
+        [_bash("npm install", ONLY_ALLOW, "failed"), _bash("pnpm add -D vitest", "ok")],
         [
             _bash("rm -rf .next", "BLOCKED: rm -rf is forbidden - use trash instead", "failed"),
             _bash("trash node_modules/.cache", ""),
@@ -1083,3 +1087,14 @@ def test_every_route_folder_of_the_command_is_quoted_and_an_echo_is_no_fix() -> 
     echoed = _bash("echo \"next: mkdir 'app/[id]'\"", "next: mkdir 'app/[id]'")
     refused = _bash("mkdir app/[id]", "zsh:1: no matches found: app/[id]", "failed")
     assert _traps(refused, echoed) == []
+
+
+def test_a_pointed_fix_is_typed_back_as_its_shell_reads_it() -> None:
+    (added,) = _traps(_bash("npm install lodash", ONLY_ALLOW, "failed"), _bash("pnpm add lodash"))
+    assert added.content.endswith("run `pnpm add lodash` instead.")
+    blocked = "BLOCKED: rm -rf is forbidden - use trash instead"
+    (kept,) = _traps(
+        _bash('rm -rf "$OUT/app/[id]"', blocked, "failed"), _bash('trash "$OUT/app/[id]"')
+    )
+    assert kept.content.endswith('run `trash "$OUT/app/[id]"` instead.')  # `$OUT` still expands
+    assert typed_back(["pnpm", "add", "react@>=18"], "powershell") == 'pnpm add "react@>=18"'

@@ -18,6 +18,11 @@ HOMES = [
     ("written to /root/.npmrc", "written to ~/.npmrc"),
     ("cd /Users/alice && make", "cd ~ && make"),
     ("`/home/runner/work/api/api/tests` failed", "`~/work/api/api/tests` failed"),
+    # Windows homes as Git Bash and WSL name them, and in lower case
+    ("bash /c/Users/erin/tools/x.sh", "bash ~/tools/x.sh"),
+    ("/mnt/c/Users/erin/other/run.sh", "~/other/run.sh"),
+    ("cd c:/users/erin/app/web", "cd ~/app/web"),
+    ("c:\\users\\erin\\x", "~\\x"),
 ]
 
 

@@ -58,9 +58,11 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
     ),
     Acknowledgement(
         language="ja",
-        # (not これから: "これから3ファイルを変更します" is what the agent does next; nor 以降
-        # after a name: "`Requirement 2` 以降のブロック" are the blocks after it)
-        pattern=r"(?:今後|(?:以後|以降)(?=[はも、,])|次回から)は?[^。\n]{0,30}(?:します|いたします|ます)"
+        # (not これから: "これから3ファイルを変更します" is what the agent does next; 以降 and
+        # 以後 only where a sentence or clause starts, or after これ/それ/今回: "`Requirement
+        # 2` 以降のブロック", "10行目以降" are what comes after a thing)
+        pattern=r"(?:今後|(?:(?<![^\n。、，,！!])|これ|それ|今回)(?:以後|以降)|次回から)"
+        r"は?[^。\n]{0,30}(?:します|いたします|ます)"
         r"|覚えておきます",
         example="承知しました。今後は日本語で回答します。",
     ),

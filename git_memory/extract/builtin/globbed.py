@@ -47,12 +47,20 @@ def quoted_fix(
 
 
 def typed_back(words: Sequence[str], dialect: Dialect | None = None) -> str:
-    """A command's words as a shell that globs reads them back: a route path quoted
-    (`'app/[slug]'`), every other word as `syntax.joined` types it."""
+    """A command's words as a POSIX shell that globs reads them back: a route path quoted
+    (`'app/[slug]'`, `"$OUT/app/[id]"` where a variable must still expand), every other
+    word as `syntax.joined` types it; PowerShell's or cmd's line as `joined` types it."""
+    if dialect is not None or not any(_ROUTE_SEGMENT.search(word) for word in words):
+        return joined(words, dialect)
     return " ".join(
-        shlex.quote(word) if _ROUTE_SEGMENT.search(word) else joined([word], dialect)
-        for word in words
+        _quoted_route(word) if _ROUTE_SEGMENT.search(word) else joined([word]) for word in words
     )
+
+
+def _quoted_route(word: str) -> str:
+    if "$" in word and not any(c in word for c in '"`\\'):
+        return f'"{word}"'
+    return shlex.quote(word)
 
 
 def quoted_again(failing: str, fix: str) -> bool:

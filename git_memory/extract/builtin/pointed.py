@@ -86,9 +86,13 @@ def same_job(refused: Sequence[str], fixed: Sequence[str]) -> bool:
 
 
 def _subcommand(words: Sequence[str]) -> str:
+    """A package manager's step: its subcommand, an install of any spelling as `install`
+    (`yarn` alone installs; `pnpm --version` does not), with the packages it names."""
     rest = _targets(words)
-    if (rest[:1] and rest[0] in _INSTALLS) or list(words) == ["yarn"]:
-        return "install"  # (`yarn` alone installs; `pnpm --version` does not)
+    if rest[:1] and rest[0] in _INSTALLS:
+        rest = ["install", *rest[1:]]
+    elif list(words) == ["yarn"]:
+        rest = ["install"]
     return " ".join(rest)
 
 

@@ -92,8 +92,10 @@ _PREFERRED = re.compile(r"[优優]先")
 _STATES = frozenset([STANDING, PROHIBITION, PREFERENCE, LANGUAGE])
 # "This" one thing of the task (a function, a file, a line), not this project.
 _THIS_ONE = re.compile(
-    r"[这這此](?:个|個|段|张|張|条|條|行|处|處|里|裡|次|些|份)?(?!项目|項目|仓库|倉庫|工程|repo)"
-    r"(?:函[数數]|文件|方法|[类類]|[组組]件|接口|[页頁]面|[变變]量|[脚腳]本|表|字段|按[钮鈕]|功能|模[块塊])"
+    # (not "this kind of": 这类, 此类)
+    r"[这這此](?:个|個|段|张|張|条|條|行|处|處|里|裡|次|些|份)?(?!项目|項目|仓库|倉庫|工程|repo|[类類])"
+    r"(?:函[数數]|文件(?![夹夾])|方法|[组組]件|接口|[页頁]面|[变變]量|[脚腳]本|表|字段|按[钮鈕]"
+    r"|功能|模[块塊])"
 )
 
 

@@ -25,6 +25,7 @@ from git_memory.extract.builtin.renderers import (
     RENDERER_COMMAND_EXIT,
     BuiltinFact,
     Quote,
+    bare_python,
     render_command_exit,
     result_line,
 )
@@ -174,7 +175,8 @@ def _written_here(segment: shell.Segment, written: set[str]) -> bool:
 # A Python interpreter by its bare name or an environment's (`.venv/bin/python`,
 # `venv\Scripts\python.exe`).
 _PYTHON = re.compile(
-    r"(?:\S*(?:venv|env)[/\\](?:bin|Scripts)[/\\])?(?:python(?:\d+(?:\.\d+)?)?|py)(?:\.exe)?"
+    r"(?:(?!\.\.|[/\\~]|[A-Za-z]:)\S*(?:venv|env)[/\\](?:bin|Scripts)[/\\])?"
+    r"(?:python(?:\d+(?:\.\d+)?)?|py)(?:\.exe)?"
 )
 _PATH_WORD = re.compile(
     r"^(?!-)(?:[\w.-]*[/\\][\w./\\-]*|[\w.-]+\.(?:csproj|fsproj|vbproj|vcxproj|sln))$"
@@ -221,10 +223,15 @@ def one_per_script(worked: dict[str, Worked]) -> dict[str, Worked]:
         if form is not None:
             by_script.setdefault(form, []).append(command)
     merged = dict(worked)
-    for commands in by_script.values():
+    for form, commands in by_script.items():
         if len(commands) < 2:
             continue
         chosen = min(commands, key=lambda c: _rank(worked, c))
+        if "<python>" in form:
+            # the bare interpreter's form runs wherever the environment is active; the
+            # environment's path is one machine's layout (`.venv/Scripts/python.exe`)
+            bare = [c for c in commands if bare_python(c.rsplit(" && ", 1)[-1].split(" ", 1)[0])]
+            chosen = min(bare, key=lambda c: _rank(worked, c)) if bare else chosen
         entry = merged[chosen]
         for command in commands:
             if command == chosen:
