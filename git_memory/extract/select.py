@@ -281,28 +281,35 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
     it was, and neither does a reviewer.
     """
     home = str(Path.home())
-    root_at = _root_pattern(root_spellings(str(root)))
+    spellings = sorted(
+        (form for form in root_spellings(str(root)) if len(form) > 1), key=len, reverse=True
+    )
+    # A path inside the worktree: its folder and a separator, plain replaces at C speed; the
+    # folder named alone only as a whole path element (not `app` of `app-api`).
+    inside = [form + separator for form in spellings for separator in ("\\\\", "/", "\\")]
+    alone = _root_pattern(spellings)
 
     def scrub(text: str) -> str:
-        if root_at is not None:
-            text = root_at.sub(lambda m: "" if m.group("separator") else ".", text)
+        for prefix in inside:
+            if prefix in text:
+                text = text.replace(prefix, "")
+        if alone is not None and any(form in text for form in spellings):
+            text = alone.sub(".", text)
         return rewrite_homes(text, home).text
 
     return scrub
 
 
-# What may follow the worktree's folder where a command names it: a separator (a path inside
-# it), or the end of the path (a blank, a quote, the end of the text); `app-api` beside `app`
-# is another folder.
-_ROOT_END = r"(?:(?P<separator>\\\\|[/\\])|(?=[\s\"'`;:,)|&<>\]]|\.(?:\s|$)|$))"
+# What follows the worktree's folder where a command names it alone: the end of the path (a
+# blank, a quote, the end of the text); `app-api` beside `app` is another folder.
+_ROOT_END = r"(?=[\s\"'`;:,)|&<>\]]|\.(?:\s|$)|$)"
 
 
 def _root_pattern(spellings: list[str]) -> re.Pattern[str] | None:
     """The worktree's folder in any of its spellings, as a whole path element."""
-    forms = sorted({form for form in spellings if len(form) > 1}, key=len, reverse=True)
-    if not forms:
+    if not spellings:
         return None
-    escaped = "|".join(re.escape(form) for form in forms)
+    escaped = "|".join(re.escape(form) for form in spellings)
     return re.compile(rf"(?<![\w.\\/-])(?:{escaped}){_ROOT_END}")
 
 
