@@ -288,6 +288,13 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
     # folder named alone only as a whole path element (not `app` of `app-api`).
     inside = [form + separator for form in spellings for separator in ("\\\\", "/", "\\")]
     alone = _root_pattern(spellings)
+    # Windows names a folder in any letter case (`C:\\Users\\Ana\\App`, typed `…\\app`): one
+    # more pass, case-blind, only for text that still names it so.
+    folded = [form.casefold() for form in spellings] if spellings != [str(root)] else []
+    blind = _root_pattern(spellings, re.IGNORECASE) if folded else None
+    blind_inside = (
+        re.compile("|".join(re.escape(p) for p in inside), re.IGNORECASE) if folded else None
+    )
 
     def scrub(text: str) -> str:
         for prefix in inside:
@@ -295,6 +302,10 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
                 text = text.replace(prefix, "")
         if alone is not None and any(form in text for form in spellings):
             text = alone.sub(".", text)
+        if blind is not None and blind_inside is not None:
+            lowered = text.casefold()
+            if any(form in lowered for form in folded):
+                text = blind.sub(".", blind_inside.sub("", text))
         return rewrite_homes(text, home).text
 
     return scrub
@@ -305,12 +316,12 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
 _ROOT_END = r"(?=[\s\"'`;:,)|&<>\]]|\.(?:\s|$)|$)"
 
 
-def _root_pattern(spellings: list[str]) -> re.Pattern[str] | None:
+def _root_pattern(spellings: list[str], flags: int = 0) -> re.Pattern[str] | None:
     """The worktree's folder in any of its spellings, as a whole path element."""
     if not spellings:
         return None
     escaped = "|".join(re.escape(form) for form in spellings)
-    return re.compile(rf"(?<![\w.\\/-])(?:{escaped}){_ROOT_END}")
+    return re.compile(rf"(?<![\w.\\/-])(?:{escaped}){_ROOT_END}", flags)
 
 
 _DRIVE = re.compile(r"^([A-Za-z]):[\\/]")

@@ -675,6 +675,8 @@ def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows()
         ("C:/Users/ana/other/run.sh", "~/other/run.sh"),
         ("cd C:/Users/ana/app-api && npm test", "cd ~/app-api && npm test"),
         ("ls C:/Users/ana/app2/x", "ls ~/app2/x"),
+        # Windows names a folder in any letter case
+        ("cd C:\\Users\\Ana\\App\\web && dir C:\\USERS\\ANA\\APP", "cd web && dir ."),
         # inside a JSON-dumped tool call, its backslashes doubled
         ('{"command": "C:\\\\Users\\\\ana\\\\app\\\\web"}', '{"command": "web"}'),
     ],
