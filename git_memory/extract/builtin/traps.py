@@ -1,6 +1,6 @@
 """`command-fix@1`: a project command that failed, and what made it work in the same session.
 
-Three shapes count, each ending in a later success of the same purpose:
+These shapes count, each ending in a later success of the same purpose:
 - *prerequisite*: the same command succeeds after setup steps (`docker compose up -d db`,
   `npm install`, `uv sync`, a build or code generation), run separately or chained before it,
   with no file edit in between unless the error names the environment (a refused
@@ -19,10 +19,9 @@ Three shapes count, each ending in a later success of the same purpose:
 - *file*: the error names a file that is missing ("ESLint couldn't find an
   eslint.config.(js|mjs|cjs) file") and the same command succeeds once the session wrote that
   file, and only that file, in between;
-- *alternative*: a program the machine lacks (`zsh:1: command not found: rg`) and one of the
-  same use that worked after it (`grep -R -n …`), told as a variant (`missing.py`);
-- *switch*: a switch the program refused (`Error: invalid option: --no-lock`) and the same
-  program and subcommand that worked without it, told as a variant (`unknown_option.py`);
+- *told by the output* (`told_by_output.py`): a program the machine lacks and one of the same
+  use, a switch refused and the program run without it, a route folder zsh took for a
+  pattern and the command with it quoted, a refusal naming the program to use instead;
 - *environment*: Python code run by the bare interpreter (`python3 -c "import openpyxl …"`,
   `python - <<'PY' … PY`, `python3 tools/x.py`) fails for want of a module, and the same
   code succeeds through the project's environment (`./.venv/bin/python`, `source
@@ -38,52 +37,41 @@ import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Literal
 
 from git_memory.command_line.line import located
 from git_memory.command_line.program import program_name
 from git_memory.command_line.signature import (
     ENVIRONMENT,
     FINDING,
-    PREFIX,
     error_line,
     invocation_error,
     missing_dependency,
 )
 from git_memory.extract.builtin import shell
-from git_memory.extract.builtin.globbed import quoted_fix, typed_back, unmatched_route
-from git_memory.extract.builtin.missing import alternative_to, missing_program
 from git_memory.extract.builtin.observed import own_output
-from git_memory.extract.builtin.pointed import pointed_fix, pointed_program
+from git_memory.extract.builtin.pointed import pointed_program
 from git_memory.extract.builtin.renderers import (
-    RENDERER_COMMAND_FIX,
     BuiltinFact,
     Quote,
     bare_python,
     plain_words,
-    render_command_fix,
-    result_line,
-    sanitize_error,
     script_run,
     verify_typed_fact,
-    weakens_safety,
 )
 from git_memory.extract.builtin.runs import Run
-from git_memory.extract.builtin.unknown_option import a_slip, refused_switch, switch_fix
+from git_memory.extract.builtin.told_by_output import (
+    alternative_trap,
+    pointed_trap,
+    quoted_trap,
+    switch_trap,
+)
+from git_memory.extract.builtin.trap_fact import first_error_line, trap_fact
 from git_memory.extract.builtin.writes import setup_file, written_files
-from git_memory.lint.engine import scan_secrets
 
 MAX_FIX_STEPS = 3
 _HOOK = re.compile(
     r"(?i)\bhooks?\b|pre-commit|husky|lint-staged|would reformat|files were modified"
 )
-
-
-def first_error_line(output: str) -> str:
-    """The first meaningful error line of a failed command's output ("" when none), fit for
-    a memory (`signature.error_line` picks it)."""
-    raw = error_line(output)
-    return sanitize_error(PREFIX.sub("", raw)) if raw else ""
 
 
 def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
@@ -94,7 +82,7 @@ def trap_facts(runs: Sequence[Run]) -> list[BuiltinFact]:
             continue
         if run.state != "failed":
             # refused before it ran, by a hook naming what to use (`pointed`)
-            fact = _pointed_fix(runs, index) if pointed_program(run.output) else None
+            fact = pointed_trap(runs, index) if pointed_program(run.output) else None
         else:
             fact = _hook_fix(runs, index) if _hooked(run) else _fix(runs, index)
         if fact is None or fact.key in facts:
@@ -116,7 +104,7 @@ def _hooked(run: Run) -> bool:
 def _fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     # A refusal naming what to use is the last shape tried: the others read the failure
     # itself, this one only a line the refusal printed.
-    return _shaped_fix(runs, index) or _pointed_fix(runs, index)
+    return _shaped_fix(runs, index) or pointed_trap(runs, index)
 
 
 def _shaped_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
@@ -128,9 +116,9 @@ def _shaped_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
     if subject is None:
         return (
             _setup_fix(runs, index)
-            or _alternative_fix(runs, index)
-            or _switch_fix(runs, index)
-            or _quoted_fix(runs, index)
+            or alternative_trap(runs, index)
+            or switch_trap(runs, index)
+            or quoted_trap(runs, index)
         )
     if _NOT_EXECUTABLE.search(failed.output) and _written_by_the_session(runs[:index], failed):
         return None  # its own new script: a teammate gets the mode it is committed with
@@ -153,7 +141,7 @@ def _shaped_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             return _told_in(fact, told)
         if _variant(failed, later, edited, error):
             fix = _rooted([*steps, (_run_words(later), later.where)])
-            return _told_in(_fact("variant", failed, later, error, fix, failing=subject), told)
+            return _told_in(trap_fact("variant", failed, later, error, fix, failing=subject), told)
         if later.main is None or later.main.kind in _step_kinds(failed):
             told += [later] if later.told else []
             steps += [(plain_words(s), later.folder(s)) for s in later.setups]
@@ -179,94 +167,6 @@ def _told_in(fact: BuiltinFact | None, told: Sequence[Run]) -> BuiltinFact | Non
 
 
 # How far after a missing program's failure its alternative may run.
-ALTERNATIVE_WINDOW = 6
-
-
-def _alternative_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
-    """A program the machine lacks, and one of the same use that worked (`missing.py`)."""
-    failed = runs[index]
-    missing = missing_program(_programs(failed), failed.output)
-    if missing is None:
-        return None
-    program, said = missing
-    for later in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW]:
-        if later.command is None or later.state != "completed":
-            continue
-        fix = alternative_to(program, _programs(later))
-        if fix == "":
-            return None  # it ran after all
-        if fix is not None:
-            error = sanitize_error(PREFIX.sub("", said))  # the line saying it is not found
-            return _fact("variant", failed, later, error, fix, failing=program, said=said)
-    return None
-
-
-def _switch_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
-    """A switch the program refused, and the same program run without it (`unknown_option`)."""
-    failed = runs[index]
-    refused = refused_switch(failed.output)
-    if refused is None or a_slip(refused[0], failed.output):
-        return None  # (a slip the program itself pointed out is no switch it lacks)
-    later = [r for r in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW] if r.state == "completed"]
-    for step in failed.steps:
-        for run in later:
-            found = switch_fix(step.command.words, refused, [s.command.words for s in run.steps])
-            if found is not None:
-                failing, fix = found
-                said = refused[1]  # the line refusing it
-                error = sanitize_error(PREFIX.sub("", said))
-                return _fact("variant", failed, run, error, fix, failing=failing, said=said)
-    return None
-
-
-def _quoted_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
-    """A route folder zsh took for a pattern, and the same command with it quoted
-    (`globbed`)."""
-    failed = runs[index]
-    refused = unmatched_route(failed.output)
-    if refused is None:
-        return None
-    path, said = refused
-    later = [r for r in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW] if r.state == "completed"]
-    for step in failed.steps:
-        for run in later:
-            steps = [s.command.words for s in run.steps]
-            found = quoted_fix(step.command.words, path, steps, run.command or "")
-            if found is not None:
-                failing, fix = found
-                error = sanitize_error(PREFIX.sub("", said))
-                return _fact("variant", failed, run, error, fix, failing=failing, said=said)
-    return None
-
-
-def _pointed_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
-    """A refusal naming the program to use instead, and a later run of it (`pointed`)."""
-    failed = runs[index]
-    pointed = pointed_program(failed.output)
-    if pointed is None:
-        return None
-    program, said = pointed
-    failing = [step.command.words for step in failed.steps]
-    for later in runs[index + 1 : index + 1 + ALTERNATIVE_WINDOW]:
-        if later.command is None or later.state != "completed":
-            continue
-        found = pointed_fix(failing, program, said, [s.command.words for s in later.steps])
-        if found is not None:
-            refused, fixed = failed.steps[found[0]].command, later.steps[found[1]].command
-            if failed.folder(refused) != later.folder(fixed):
-                continue  # another folder's project: no fix of this one
-            where = failed.folder(refused)
-            error = sanitize_error(PREFIX.sub("", said))
-            fix = located(typed_back(fixed.words, fixed.dialect), where)
-            name = located(typed_back(refused.words, refused.dialect), where)
-            return _fact("variant", failed, later, error, fix, failing=name, said=said)
-    return None
-
-
-def _programs(run: Run) -> list[tuple[str, ...]]:
-    return [step.command.program for step in run.steps if step.command.program]
-
-
 def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     """A fix's steps as a teammate runs them from the project's root: in one folder, after
     its `cd` (`cd web && pnpm install && pnpm test`); in several, each in its own subshell
@@ -309,12 +209,12 @@ def _same_again(
     steps = [*steps, *new]
     environmental = invocation_error(failed.output)
     if steps and (not edited or environmental):
-        return _fact("prerequisite", failed, later, error, _rooted(steps), failing=subject)
+        return trap_fact("prerequisite", failed, later, error, _rooted(steps), failing=subject)
     path = _named_file(error_line(failed.output), configured, edited)
     if path and _FINDING.search(error) and not _names(error, path):
         path = None  # a finding in the code, "fixed" by the check's configuration: no trap
     if path:
-        return _fact("file", failed, later, error, path, failing=subject)
+        return trap_fact("file", failed, later, error, path, failing=subject)
     return _with_environment(failed, later, error, edited)
 
 
@@ -409,7 +309,7 @@ def _environment_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         if found is not None and (code == bare.group("code") or imports.search(code)):
             error = first_error_line(failed.output)
             fix = " ".join(found.group("python").split())
-            return _fact("variant", failed, later, error, fix, failing=bare.group("python"))
+            return trap_fact("variant", failed, later, error, fix, failing=bare.group("python"))
     return None
 
 
@@ -447,17 +347,17 @@ def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
                 told += [previous] if previous.told else []
             if not (before and environmental):
                 return None
-            fact = _fact("prerequisite", failed, later, error, _rooted(before), failing=failing)
+            fact = trap_fact("prerequisite", failed, later, error, _rooted(before), failing=failing)
             return _told_in(fact, told)
         added = fixed.words[: len(subject.words)] == subject.words and all(
             w.startswith("-") or w[:1].isdigit() for w in fixed.words[len(subject.words) :][:1]
         )
         if added and len(fixed.words) > len(subject.words):
             fix = located(fixed.normal, later.folder(fixed))
-            return _fact("variant", failed, later, error, fix, failing=failing)
+            return trap_fact("variant", failed, later, error, fix, failing=failing)
         if environmental and _installed_elsewhere(subject, fixed):
             fix = _rooted([*before, (plain_words(fixed), later.folder(fixed))])
-            return _fact("variant", failed, later, error, fix, failing=failing)
+            return trap_fact("variant", failed, later, error, fix, failing=failing)
     return None
 
 
@@ -503,7 +403,7 @@ def _with_environment(failed: Run, later: Run, error: str, edited: bool) -> Buil
     if not added:
         return None
     fix = located(" ".join([*added, later.main.normal]), later.where)
-    return _fact("variant", failed, later, error, fix)
+    return trap_fact("variant", failed, later, error, fix)
 
 
 def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
@@ -573,58 +473,5 @@ def _hook_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             if not steps:
                 return None
             error = first_error_line(failed.output)
-            return _fact("hook", failed, later, error, _rooted(steps))
+            return trap_fact("hook", failed, later, error, _rooted(steps))
     return None
-
-
-def _fact(
-    mode: str,
-    failed: Run,
-    fixed: Run,
-    error: str,
-    fix: str,
-    *,
-    failing: str | None = None,
-    said: str = "",
-) -> BuiltinFact | None:
-    """The trap, quoting the failing run with the line its error came from (`said`, when it
-    is not the first error line of its output) and the run that worked."""
-    if failing is None:
-        failing = failed.key or ""
-    if mode == "hook":
-        failing = f"git {'push' if 'git push' in (failed.command or '') else 'commit'}"
-    if not failing or not fix or "`" in fix or fix == failing:
-        return None
-    if _blocked(f"{failing} {fix} {error}"):
-        return None  # (a command can hold a secret, an error line echo one)
-    if weakens_safety(fix) or weakens_safety(fixed.command or ""):
-        return None  # a fix that turns a safeguard off is not one to hand on
-    text = render_command_fix(mode, failing, error, fix)
-    turns = tuple(dict.fromkeys((failed.turn_key, fixed.turn_key)))
-    return BuiltinFact(
-        RENDERER_COMMAND_FIX,
-        "typed-fact",
-        text,
-        text,
-        turns,
-        f"fix:{failing}\0{fix}",
-        (("mode", mode), ("failing", failing), ("error", error), ("fix", fix)),
-        _quotes(failed, fixed, said),
-    )
-
-
-def _quotes(failed: Run, fixed: Run, said: str = "") -> tuple[Quote, ...]:
-    """The failing command as run with the line that shows its failure, and the run that
-    worked with its result line."""
-    lines: tuple[tuple[str, str, Literal["user", "tool"]], ...] = (
-        (failed.turn_key, failed.command or "", "tool"),
-        (failed.turn_key, said or error_line(failed.output), "tool"),
-        # a step the person ran is quoted from what they typed (`told.py`)
-        (fixed.turn_key, fixed.command or "", "user" if fixed.told else "tool"),
-        (fixed.turn_key, result_line(fixed.output), "tool"),
-    )
-    return tuple(Quote(turn, text, part) for turn, text, part in lines if text)
-
-
-def _blocked(text: str) -> bool:
-    return any(f.severity == "block" for f in scan_secrets(text))
