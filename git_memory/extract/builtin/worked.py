@@ -93,8 +93,9 @@ def gather_worked(
         written.update(p.removeprefix("./") for p in run.paths if not _kept(p, kept))
         for step in run.worked_steps:
             segment = step.command
-            told = f"{templates}\n{prompts.get(run.turn_key, '')}"
-            if _written_here(segment, written) or _told_to_run(segment, told):
+            own = prompts.get(run.turn_key, "")
+            told = _told_to_run(segment, templates) or _told_to_run(segment, own)
+            if _written_here(segment, written) or told:
                 continue
             directory = step.directory or ""
             entry = worked.setdefault(
