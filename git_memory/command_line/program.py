@@ -106,10 +106,13 @@ def _container_command(rest: list[str]) -> list[str] | None:
 
 def project_script(path: str) -> bool:
     """A script file of the repository run by its path: in a tools folder, or a shell script
-    (an absolute or home path is this machine's, not the project's)."""
+    (an absolute or home path is this machine's, not the project's, and so is a program
+    installed below a home that is the worktree: `AppData/…/code.cmd`)."""
     if outside(path) or path.startswith("$") or ".." in _PATH_SEPARATOR.split(path):
         return False
     relative = project_path(path)
+    if relative.startswith(words.INSTALLED_FOLDERS):
+        return False
     if relative.startswith(words.SCRIPT_DIRS) and "/" in relative:
         return bool(words.SCRIPT_FILE.search(relative)) or relative.startswith("bin/")
     return relative.endswith((".sh", ".bash", ".ps1", ".cmd", ".bat"))

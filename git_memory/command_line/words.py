@@ -240,6 +240,13 @@ UNPLAIN_FOLDER = re.compile(r"[\x00-\x1f\x7f'\"`$;&|<>*?]")
 AGENT_FOLDERS = frozenset(
     [".claude", ".codex", ".gemini", ".qwen", ".cursor", ".opencode", ".agent", ".agents"]
 )
+# The folders of a home where installed programs live (`AppData/Local/Programs/…/code.cmd`,
+# `.local/bin/…`): met inside a worktree only when the worktree is a home (a dotfiles
+# repository), and what runs there is the machine's, not the project's.
+INSTALLED_FOLDERS = (
+    *("AppData/", ".local/", ".cargo/", ".rustup/", ".nvm/", ".pyenv/", ".rbenv/", ".sdkman/"),
+    *("scoop/", "go/bin/", "Library/", ".volta/", ".bun/", ".deno/"),
+)
 # Folders whose scripts are the project's own tools; a script elsewhere must be a shell
 # script run by path (`./preflight.sh`) to count (a `python x.py` at the top is a one-off).
 SCRIPT_DIRS = ("scripts/", "script/", "bin/", "tools/", "tests/", "test/", "ci/", "dev/", "hack/")

@@ -387,6 +387,9 @@ def test_project_scripts_and_task_runners(
         "uv run python debug.py",
         "~/.claude/hooks/tmux-waiting.sh mark",
         "/home/marco/tools/test.sh",
+        # a program installed below a home that is the worktree (a dotfiles repository)
+        "'AppData/Local/Programs/Microsoft VS Code/bin/code.cmd' --list-extensions",
+        ".local/bin/deploy.sh",
     ],
 )
 def test_one_off_and_machine_scripts_are_not_project_commands(command: str) -> None:
