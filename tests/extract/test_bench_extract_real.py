@@ -249,6 +249,20 @@ def test_a_working_directory_with_non_ascii_characters_is_renamed(tmp_path: Path
     assert {r["cwd"] for r in records if "cwd" in r} == {str(root)}
 
 
+def test_a_windows_folder_the_commands_spell_otherwise_is_renamed_too(tmp_path: Path) -> None:
+    """Claude Code on Windows records `C:\\Users\\ubin`; its Git Bash commands name the same
+    folder `/c/Users/ubin/…`: on the machine that ran them, the same folder."""
+    entry = next(s for s in sessions() if "5c175bc4-27d8" in s["file"])
+    assert "/c/Users/ubin/" in (FIXTURE / entry["file"]).read_text(encoding="utf-8")
+    homes = {name: tmp_path / name for name in ("claude", "codex", "gemini", "qwen")}
+    root = tmp_path / "repo"
+    install(entry, root, homes)
+    (copy,) = (homes["claude"] / "projects").rglob(Path(entry["path"]).name)
+    text = copy.read_text(encoding="utf-8")
+    assert "/c/Users/ubin/" not in text
+    assert f"{root}/AppData/Local/Programs/Microsoft VS Code/bin/code.cmd" in text
+
+
 def _format_of(entry: dict[str, Any]) -> str:
     return f"{entry['agent']}{Path(entry['file']).suffix}"
 

@@ -53,6 +53,7 @@ from typing import Any
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 
+from git_memory.extract.select import root_spellings  # noqa: E402
 from tests.perf.extract_labels import Candidate, extract, hermetic, matches  # noqa: E402
 from tests.perf.real_corpus import FIXTURE, Repository, file_stem, repositories  # noqa: E402
 
@@ -193,6 +194,12 @@ def _renamed(source: Path, root: Path) -> str:
         # JSON may spell a non-ASCII character of a path as itself or as a \u escape.
         for spelling in {_escaped(cwd), _escaped(cwd, ascii_only=False)}:
             text = text.replace(spelling, _escaped(str(root)))
+        # A Windows folder the agent's commands name otherwise (`C:/…`, Git Bash's `/c/…`),
+        # as a path inside it: the same folder on the machine that ran the session.
+        for form in root_spellings(cwd)[1:]:
+            for spelling in {_escaped(form), _escaped(form, ascii_only=False)}:
+                for separator in ("/", "\\\\"):
+                    text = text.replace(spelling + separator, _escaped(str(root)) + "/")
     return text
 
 
