@@ -284,44 +284,69 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
     spellings = sorted(
         (form for form in root_spellings(str(root)) if len(form) > 1), key=len, reverse=True
     )
-    # A path inside the worktree: its folder and a separator, plain replaces at C speed; the
-    # folder named alone only as a whole path element (not `app` of `app-api`).
-    inside = [form + separator for form in spellings for separator in ("\\\\", "/", "\\")]
-    alone = _root_pattern(spellings)
     # Windows names a folder in any letter case (`C:\\Users\\Ana\\App`, typed `…\\app`): one
     # more pass, case-blind, only for text that still names it so.
-    folded = [form.casefold() for form in spellings] if spellings != [str(root)] else []
-    blind = _root_pattern(spellings, re.IGNORECASE) if folded else None
-    blind_inside = (
-        re.compile("|".join(re.escape(p) for p in inside), re.IGNORECASE) if folded else None
+    blind = (
+        re.compile("|".join(re.escape(form) for form in spellings), re.IGNORECASE)
+        if spellings != [str(root)] and spellings
+        else None
     )
 
     def scrub(text: str) -> str:
-        for prefix in inside:
-            if prefix in text:
-                text = text.replace(prefix, "")
-        if alone is not None and any(form in text for form in spellings):
-            text = alone.sub(".", text)
-        if blind is not None and blind_inside is not None:
-            lowered = text.casefold()
-            if any(form in lowered for form in folded):
-                text = blind.sub(".", blind_inside.sub("", text))
+        for form in spellings:
+            if form in text:
+                text = _relative(text, form)
+        if blind is not None:
+            for form in {found.group(0) for found in blind.finditer(text)}:
+                text = _relative(text, form)
         return rewrite_homes(text, home).text
 
     return scrub
 
 
-# What follows the worktree's folder where a command names it alone: the end of the path (a
-# blank, a quote, the end of the text); `app-api` beside `app` is another folder.
-_ROOT_END = r"(?=[\s\"'`;:,)|&<>\]]|\.(?:\s|$)|$)"
+# A character that continues a longer path or word before the worktree's folder: there it is
+# part of another path (`/srv/app/logs`, `github.com/org/app/pull/3`), not the worktree.
+_ON_A_PATH = frozenset("_.\\/-")
+# What ends a path after the worktree's folder named alone: a blank, a quote, the end of an
+# argument; an escape in JSON text (`\\"`, `\\n`) after a folder spelled with slashes.
+_PATH_END = frozenset(" \t\r\n\"'`;:,)|&<>]}?!")
 
 
-def _root_pattern(spellings: list[str], flags: int = 0) -> re.Pattern[str] | None:
-    """The worktree's folder in any of its spellings, as a whole path element."""
-    if not spellings:
-        return None
-    escaped = "|".join(re.escape(form) for form in spellings)
-    return re.compile(rf"(?<![\w.\\/-])(?:{escaped}){_ROOT_END}", flags)
+def _relative(text: str, form: str) -> str:
+    """`text` with the worktree's folder spelled `form` made relative where it is a whole path
+    element: `form/web` → `web`, `form/` → `./`, `form` alone → `.`; a sibling folder
+    (`form-api`) or a longer path holding it (`/srv/form`) stays as it is."""
+    separator = _separator(form)
+    parts = text.split(form)
+    out = [parts[0]]
+    before = parts[0][-1:]
+    for part in parts[1:]:
+        kept = bool(before) and (before.isalnum() or before in _ON_A_PATH)
+        after = part[len(separator) :] if part.startswith(separator) else None
+        if kept:
+            out.append(form + part)
+        elif after is not None:
+            # a path inside it; its folder alone when nothing of a path follows the separator
+            ends = not after or after[0] in _PATH_END
+            out.append(("." + separator if ends else "") + after)
+        elif not part or part[0] in _PATH_END or (separator == "/" and part[0] == "\\"):
+            out.append("." + part)
+        elif part[0] == "." and (len(part) == 1 or part[1] in _PATH_END):
+            out.append("." + part)  # the end of a sentence
+        else:
+            out.append(form + part)  # another folder whose name starts the same
+        before = out[-1][-1:] if out[-1] else before
+    return "".join(out)
+
+
+def _separator(form: str) -> str:
+    """The separator a spelling of the folder continues with: a JSON-escaped backslash, a
+    backslash, or a slash."""
+    if "\\\\" in form[2:]:
+        return "\\\\"
+    if "\\" in form and "/" not in form:
+        return "\\"
+    return "/"
 
 
 _DRIVE = re.compile(r"^([A-Za-z]):[\\/]")
@@ -335,6 +360,7 @@ def root_spellings(root: str) -> list[str]:
     with forward slashes too. A drive's root (`D:\\`) names no folder of its own: none."""
     drive = _DRIVE.match(root)
     if root.startswith("\\\\"):
+        root = "\\\\" + root[2:].rstrip("/\\")
         forward = root.replace("\\", "/")
         return list(dict.fromkeys([root, forward, root.replace("\\", "\\\\")]))
     if drive is None:

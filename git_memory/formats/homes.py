@@ -26,9 +26,10 @@ _HOMES = (
     # Windows, as typed, with forward slashes, or escaped inside JSON: C:\Users\carol\src
     # (`users` too: the file system ignores case)
     r"[A-Za-z]:(?:\\\\|\\|/)[Uu]sers(?:\\\\|\\|/)"
-    r"(?P<windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`)\]]|$)",
-    # Windows as Git Bash and WSL name it: /c/Users/carol/src, /mnt/c/Users/carol/src
-    r"(?:/mnt)?/[a-z]/[Uu]sers/(?P<unix_windows>[A-Za-z0-9._ -]+?)(?=/|[\s\"'`)\]]|$)",
+    r"(?P<windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`);:\]]|$)",
+    # Windows as Git Bash and WSL name it, the folder's case kept: /c/Users/carol/src,
+    # /mnt/c/Users/carol/src (an API's `/v/users/123` is no home)
+    r"(?:/mnt)?/[a-z]/Users/(?P<unix_windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`);:\]]|$)",
 )
 
 

@@ -690,6 +690,35 @@ def test_every_spelling_of_a_windows_worktree_is_made_relative(typed: str, scrub
     assert path_scrubber(Path("C:\\Users\\ana\\app"))(typed) == scrubbed
 
 
+@pytest.mark.parametrize(
+    ("root", "typed", "scrubbed"),
+    [
+        # the worktree's folder inside a longer path or a URL is not the worktree
+        ("/app", "see https://github.com/org/app/pull/3 and /srv/app/logs", None),
+        ("/work", "cat /tmp/work/notes.txt", None),
+        # an escape of JSON text after it is no separator
+        (
+            "/home/ana/app",
+            'Bash {"command": "cd \\"/home/ana/app\\" && npm test"}',
+            'Bash {"command": "cd \\".\\" && npm test"}',
+        ),
+        (
+            "/home/ana/app",
+            'Write {"content": "ROOT=/home/ana/app\\nPORT=3000"}',
+            'Write {"content": "ROOT=.\\nPORT=3000"}',
+        ),
+        # named alone with its separator, it stays a folder
+        ("/home/ana/app", "cp build.zip /home/ana/app/ && ls", "cp build.zip ./ && ls"),
+        ("C:\\Users\\ana\\app", 'cd "C:\\Users\\ana\\app\\"', 'cd ".\\"'),
+        ("/home/ana/app", "is the repo at /home/ana/app?", "is the repo at .?"),
+    ],
+)
+def test_the_worktree_is_made_relative_only_where_it_is_a_whole_path(
+    root: str, typed: str, scrubbed: str | None
+) -> None:
+    assert path_scrubber(Path(root))(typed) == (typed if scrubbed is None else scrubbed)
+
+
 def test_a_drive_root_or_a_share_is_named_as_a_worktree_folder_should_be() -> None:
     # a worktree at a drive's root (a `subst` drive) names no folder to rewrite: text with
     # `/d` or `D:` in it stays as it is; a share's folder is made relative in both spellings

@@ -56,6 +56,17 @@ def test_shared_accounts_keep_their_name_and_shared_folders_stay() -> None:
 def test_paths_that_only_contain_users_are_not_homes() -> None:
     for text in ("/opt/x/Users/bob/y", "~/Users/x", "docs/home/bob.md", "https://x.org/home/bob"):
         assert rewrite_homes(text).text == text
+    # an API's route is no Git Bash home: nothing and no number becomes `<user>`
+    for text in ("fetch('/v/users/123') failed; retried 123 times", 'get("/c/users/list")'):
+        assert rewrite_homes(text).text == text
+
+
+def test_a_git_bash_home_ends_where_a_path_list_or_an_escape_goes_on() -> None:
+    assert rewrite_homes("export PATH=/c/Users/bob:/usr/bin; cd /c/Users/bob").text == (
+        "export PATH=~:/usr/bin; cd ~"
+    )
+    assert rewrite_homes('cd \\"/c/Users/bob\\" && ls').text == 'cd \\"~\\" && ls'
+    assert rewrite_homes("PATH=C:\\Users\\bob;C:\\Windows").text == "PATH=~;C:\\Windows"
 
 
 @given(st.text(alphabet=st.sampled_from("/Uershomab C:\\x.~-"), max_size=40))
