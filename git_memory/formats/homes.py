@@ -25,12 +25,18 @@ _HOMES = (
     r"/root(?![A-Za-z0-9._-])",  # the superuser: /root/.npmrc
     # Windows, as typed, with forward slashes, or escaped inside JSON: C:\Users\carol\src
     # (`users` too: the file system ignores case)
-    r"[A-Za-z]:(?:\\\\|\\|/)[Uu]sers(?:\\\\|\\|/)"
-    r"(?P<windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`);:\]]|$)",
+    r"[A-Za-z]:(?:\\\\|\\|/)[Uu]sers(?:\\\\|\\|/)(?P<windows>" + r"{name})",
     # Windows as Git Bash and WSL name it, the folder's case kept: /c/Users/carol/src,
     # /mnt/c/Users/carol/src (an API's `/v/users/123` is no home)
-    r"(?:/mnt)?/[a-z]/Users/(?P<unix_windows>[A-Za-z0-9._ -]+?)(?=\\|/|[\s\"'`);:\]]|$)",
+    r"(?:/mnt)?/[a-z]/Users/(?P<unix_windows>" + r"{name})",
 )
+# A Windows account's folder: its name, with a blank in it (`John Smith`) when the path goes on
+# after it, else up to the end of the path.
+_WINDOWS_NAME = (
+    r"[A-Za-z0-9._-]+(?: [A-Za-z0-9._-]+)+(?=\\|/)"
+    r"|[A-Za-z0-9._-]+(?=\\|/|[\s\"'`);:\]]|$)"
+)
+_HOMES = tuple(row.replace("{name}", _WINDOWS_NAME) for row in _HOMES)
 
 
 # What every row of `_HOMES` holds, in the order of the rows.

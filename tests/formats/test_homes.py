@@ -23,6 +23,9 @@ HOMES = [
     ("/mnt/c/Users/erin/other/run.sh", "~/other/run.sh"),
     ("cd c:/users/erin/app/web", "cd ~/app/web"),
     ("c:\\users\\erin\\x", "~\\x"),
+    # a Windows account's folder with a blank in its name
+    ('dir "C:\\Users\\John Smith\\Documents"', 'dir "~\\Documents"'),
+    ('ls "/c/Users/John Smith/Documents"', 'ls "~/Documents"'),
 ]
 
 
