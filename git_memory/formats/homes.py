@@ -19,7 +19,7 @@ from git_memory.records import Record
 USER = "<user>"
 # The home directories of the common systems, one row each, with the shape it was written
 # from: the name of the person is the `name` group.
-_HOMES = (
+_ROWS = (
     r"/Users/(?P<mac>[A-Za-z0-9._-]+)",  # macOS: /Users/alice/Work/cli
     r"/home/(?P<linux>[A-Za-z0-9._-]+)",  # Linux: /home/bob/src/api
     r"/root(?![A-Za-z0-9._-])",  # the superuser: /root/.npmrc
@@ -36,7 +36,7 @@ _WINDOWS_NAME = (
     r"[A-Za-z0-9._-]+(?: [A-Za-z0-9._-]+)+(?=\\|/)"
     r"|[A-Za-z0-9._-]+(?=\\|/|[\s\"'`);:\]]|$)"
 )
-_HOMES = tuple(row.replace("{name}", _WINDOWS_NAME) for row in _HOMES)
+_HOMES = tuple(row.replace("{name}", _WINDOWS_NAME) for row in _ROWS)
 
 
 # What every row of `_HOMES` holds, in the order of the rows.
