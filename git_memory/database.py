@@ -116,12 +116,9 @@ class Database:
         self._savepoints = 0
         create_private(path)
         try:
-            self.conn = sqlite3.connect(
-                str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
-            )
+            self.conn = self._connect()
         except sqlite3.Error as exc:
             raise schema.unusable.error(exc) from exc
-        self.conn.row_factory = sqlite3.Row
         try:
             self._pragmas()
             if migrate:
@@ -173,12 +170,15 @@ class Database:
         """Open a fresh connection (an earlier one keeps the mode it first read) and say
         whether the file is in WAL mode now."""
         self.conn.close()
-        self.conn = sqlite3.connect(
-            str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
-        )
-        self.conn.row_factory = sqlite3.Row
+        self.conn = self._connect()
         self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         return str(self.scalar("PRAGMA journal_mode")).lower() == "wal"
+
+    def _connect(self) -> Connection:
+        """A connection to the file, in autocommit (transactions are ours), rows by name."""
+        conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn.row_factory = sqlite3.Row
+        return conn
 
     # -- transactions -------------------------------------------------------------------
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from git_memory.command_line.kinds import PACKAGE_MANAGERS
+
 # The words of a refusal naming what to run: only-allow, corepack and pnpm, hooks.
 _POINTS = re.compile(
     r"(?i)\buse\s+[\"'`]?(?P<use>[\w.-]+)(?:\s+[\w:.-]+)?[\"'`]?\s+(?:instead\b|for installation\b)"
@@ -28,8 +30,6 @@ _POINTS = re.compile(
 _REFUSING = re.compile(
     r"(?i)\b(?:blocked|forbidden|not allowed|refused|denied|for installation|configured to use)\b"
 )
-# The package managers: a refusal naming one to install with is about another one's step.
-PACKAGE_MANAGERS = frozenset(["npm", "pnpm", "yarn", "bun"])
 # A package manager's words for installing the project's dependencies.
 _INSTALLS = frozenset(["install", "i", "add", "ci"])
 
@@ -102,10 +102,10 @@ def _targets(words: Sequence[str]) -> list[str]:
 
 def pointed_by(error: str, failing: str, fix: str) -> bool:
     """Whether a trap's error is a refusal naming its fix's program, which its failing
-    command did not run, and the two do one job."""
+    command did not run, and the two do one job (each named without the `cd` into the
+    folder it ran in)."""
     found = pointed_program(error)
-    # each named as a teammate runs it, after the `cd` into its folder
-    words, fixed = failing.rsplit(" && ", 1)[-1].split(), fix.rsplit(" && ", 1)[-1].split()
+    words, fixed = failing.split(), fix.split()
     return (
         found is not None
         and bool(words)

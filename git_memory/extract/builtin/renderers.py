@@ -280,7 +280,7 @@ def _verify_fix(text: str, values: dict[str, str]) -> bool:
             or missing_and_alternative(failing, fix)
             or dropped_switch(failing, fix)
             or quoted_again(failing, fix)
-            or pointed_by(error, failing, fix)
+            or pointed_by(error, core, fix.removeprefix(located("", here)))
         )
     )
     eligible = shell.is_hooked_git(failing) if hooked else subject

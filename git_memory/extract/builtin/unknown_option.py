@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from git_memory.command_line.kinds import NAVIGATION
-from git_memory.command_line.words import DRY_FLAGS, INFO_FLAGS, INTERPRETERS
+from git_memory.command_line.program import skip_options
+from git_memory.command_line.words import DRY_FLAGS, INFO_FLAGS, INTERPRETERS, WRAPPER_OPTIONS
 
 # The words of the common command-line parsers for a switch they do not know: Homebrew,
 # argparse, click, clap, cobra, getopt, Node, pip, Yarn, `arg` (Prisma, Vercel); the switch
@@ -46,9 +47,7 @@ _NOT_THE_PROGRAM = frozenset(
 # (and after their own switches, `npx -y`) is the one that refuses, and the trap names it
 # with its runner, as a teammate types it.
 _PACKAGE_RUNNERS = (("npx",), ("bunx",), ("pnpx",), ("pnpm", "dlx"), ("yarn", "dlx"), ("bun", "x"))
-# The runners' switches that take the next word (a package to install first), and those that
-# run a shell line instead of a program.
-_RUNNER_VALUED = frozenset(["-p", "--package"])
+# The runners' switches that run a shell line instead of a program.
 _RUNNER_SHELL = frozenset(["-c", "--call"])
 # A program's name a refusal starts with (`vllm: error: …`), and the words that are no name.
 _NAMED = re.compile(r"^([\w./-]+): ")
@@ -125,23 +124,17 @@ def a_slip(switch: str, output: str) -> bool:
 
 def unwrapped(words: Sequence[str]) -> tuple[list[str], list[str]]:
     """(the package runner's words, the program's): `npx -y supabase db push` is (`npx
-    -y`, `supabase db push`), `npx -p yo -- yo code` is (`npx -p yo --`, `yo code`); a
+    -y`, `supabase db push`), `npx -p yo -- yo code` is (`npx -p yo --`, `yo code`), the
+    runner's options read as the command model reads them (`program.skip_options`); a
     program run directly has no runner, a shell line the runner is given (`npx -c '…'`) no
     program."""
     for runner in _PACKAGE_RUNNERS:
         if tuple(words[: len(runner)]) != runner:
             continue
-        position = len(runner)
-        while position < len(words) and words[position].startswith("-"):
-            switch = words[position]
-            position += 1
-            if switch == "--":
-                break
-            if switch in _RUNNER_SHELL:
-                return list(words), []
-            if switch in _RUNNER_VALUED:
-                position += 1  # its value: a package, not the program
-        return list(words[:position]), list(words[position:])
+        rest = skip_options(words[len(runner) :], WRAPPER_OPTIONS)
+        rest = rest[1:] if rest[:1] == ["--"] else rest
+        own = list(words[: len(words) - len(rest)])
+        return (own, []) if _RUNNER_SHELL & set(own) else (own, rest)
     return [], list(words)
 
 
