@@ -284,13 +284,10 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
     spellings = sorted(
         (form for form in root_spellings(str(root)) if len(form) > 1), key=len, reverse=True
     )
-    # Windows names a folder in any letter case (`C:\\Users\\Ana\\App`, typed `…\\app`): one
-    # more pass, case-blind, only for text that still names it so.
-    blind = (
-        re.compile("|".join(re.escape(form) for form in spellings), re.IGNORECASE)
-        if spellings != [str(root)] and spellings
-        else None
-    )
+    # Windows names a folder in any letter case and with either separator, mixed at will
+    # (`C:\\Users\\Ana\\App`, typed `c:\\users\\ana/app`): one more pass, only for text
+    # that still names it so.
+    blind = windows_root_pattern(str(root))
 
     def scrub(text: str) -> str:
         for form in spellings:
@@ -316,20 +313,21 @@ def _relative(text: str, form: str) -> str:
     """`text` with the worktree's folder spelled `form` made relative where it is a whole path
     element: `form/web` → `web`, `form/` → `./`, `form` alone → `.`; a sibling folder
     (`form-api`) or a longer path holding it (`/srv/form`) stays as it is."""
-    separator = _separator(form)
+    separators = _separators(form)
     parts = text.split(form)
     out = [parts[0]]
     before = parts[0][-1:]
     for part in parts[1:]:
         kept = bool(before) and (before.isalnum() or before in _ON_A_PATH)
-        after = part[len(separator) :] if part.startswith(separator) else None
+        separator = next((sep for sep in separators if part.startswith(sep)), "")
+        after = part[len(separator) :] if separator else None
         if kept:
             out.append(form + part)
         elif after is not None:
             # a path inside it; its folder alone when nothing of a path follows the separator
             ends = not after or after[0] in _PATH_END
             out.append(("." + separator if ends else "") + after)
-        elif not part or part[0] in _PATH_END or (separator == "/" and part[0] == "\\"):
+        elif not part or part[0] in _PATH_END or (separators == ("/",) and part[0] == "\\"):
             out.append("." + part)
         elif part[0] == "." and (len(part) == 1 or part[1] in _PATH_END):
             out.append("." + part)  # the end of a sentence
@@ -339,17 +337,45 @@ def _relative(text: str, form: str) -> str:
     return "".join(out)
 
 
-def _separator(form: str) -> str:
-    """The separator a spelling of the folder continues with: a JSON-escaped backslash, a
-    backslash, or a slash."""
+def _separators(form: str) -> tuple[str, ...]:
+    """The separators a spelling of the folder continues with: a spelling with backslashes
+    (JSON-escaped ones doubled) continues with them or with a slash, as Windows reads both; a
+    spelling with slashes alone only with a slash (a backslash after it is an escape: `\\n`)."""
     if "\\\\" in form[2:]:
-        return "\\\\"
-    if "\\" in form and "/" not in form:
-        return "\\"
-    return "/"
+        return ("\\\\", "/")
+    if "\\" in form:
+        return ("\\", "/")
+    return ("/",)
 
 
 _DRIVE = re.compile(r"^([A-Za-z]):[\\/]")
+
+
+# A separator of a Windows path as a command line may type it: a backslash, escaped inside
+# JSON or not, or a slash.
+_ANY_SEPARATOR = r"(?:\\\\|\\|/)"
+
+
+def windows_root_pattern(root: str) -> re.Pattern[str] | None:
+    """Every spelling of a Windows worktree's folder (`root_spellings`), in any letter case and
+    with any mix of separators (`c:\\users\\ana/app`); None for a POSIX folder or a drive's
+    root."""
+    drive = _DRIVE.match(root)
+    if drive is not None:
+        letter = re.escape(drive.group(1))
+        start = rf"(?:{letter}:|(?:/mnt)?/{letter}){_ANY_SEPARATOR}"
+        rest = root[3:]
+    elif root.startswith("\\\\"):
+        start = r"(?:\\\\\\\\|\\\\|//)"
+        rest = root[2:]
+    else:
+        return None
+    elements = [element for element in re.split(r"[\\/]", rest) if element]
+    if not elements:
+        return None
+    return re.compile(
+        start + _ANY_SEPARATOR.join(re.escape(element) for element in elements), re.IGNORECASE
+    )
 
 
 def root_spellings(root: str) -> list[str]:

@@ -24,33 +24,35 @@ _ROWS = (
     r"/home/(?P<linux>[A-Za-z0-9._-]+)",  # Linux: /home/bob/src/api
     r"/root(?![A-Za-z0-9._-])",  # the superuser: /root/.npmrc
     # Windows, as typed, with forward slashes, or escaped inside JSON: C:\Users\carol\src
-    # (`users` too: the file system ignores case)
-    r"[A-Za-z]:(?:\\\\|\\|/)[Uu]sers(?:\\\\|\\|/)(?P<windows>" + r"{name})",
+    # (`users`, `USERS` too: the file system ignores case); its colon percent-encoded in a
+    # `file:///c%3A/Users/…` link
+    r"[A-Za-z](?::|%3[Aa])(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/)(?P<windows>" + r"{name})",
     # Windows as Git Bash and WSL name it, the folder's case kept: /c/Users/carol/src,
-    # /mnt/c/Users/carol/src (an API's `/v/users/123` is no home)
-    r"(?:/mnt)?/[a-z]/Users/(?P<unix_windows>" + r"{name})",
+    # /mnt/c/Users/carol/src, /C/USERS/carol (an API's `/v/users/123` is no home)
+    r"(?:/mnt)?/[A-Za-z]/(?:Users|USERS)/(?P<unix_windows>" + r"{name})",
 )
 # A Windows account's folder: its name, with a blank in it (`John Smith`) when the path goes on
 # after it, else up to the end of the path.
 _WINDOWS_NAME = (
-    r"[A-Za-z0-9._-]+(?: [A-Za-z0-9._-]+)+(?=\\|/)"
+    r"[A-Za-z0-9._-]+(?:(?: |%20)[A-Za-z0-9._-]+)+(?=\\|/)"
     r"|[A-Za-z0-9._-]+(?=\\|/|[\s\"'`);:\]]|$)"
 )
 _HOMES = tuple(row.replace("{name}", _WINDOWS_NAME) for row in _ROWS)
 
 
 # What every row of `_HOMES` holds, in the order of the rows.
-HOME_HINTS = ("Users", "/home/", "/root", "users")
+HOME_HINTS = ("Users", "/home/", "/root", "users", "USERS")
 
 
 def may_name_a_home(text: str) -> bool:
     """Whether the text could name a home: it holds one of `HOME_HINTS` (plain substring
     scans, faster than a pattern)."""
-    users, home, root, lower = HOME_HINTS
-    return users in text or home in text or root in text or lower in text
+    return any(hint in text for hint in HOME_HINTS)
 
 
-_HOME = re.compile(r"(?<![\w.~/\\-])(?:" + "|".join(_HOMES) + ")")
+# A home starts a path of its own, or the path of a `file://` link (`file:///home/bob/x`,
+# `file:///C:/Users/bob/x`).
+_HOME = re.compile(r"(?:(?<![\w.~/\\-])|(?<=file://)|(?<=file:///))(?:" + "|".join(_HOMES) + ")")
 # Directories below /Users that are no one's home (macOS's shared folder).
 _NOT_A_HOME = frozenset(["shared"])
 # Account names that are ordinary words or shared machines' accounts: a home, not a person.

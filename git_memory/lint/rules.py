@@ -200,8 +200,13 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         # (SPEC §1), not only a promotion.
         r"/(?:Users|home)/[^\s\"'`)\]]+"
         r"|(?<![A-Za-z0-9_.~/-])/root(?![A-Za-z0-9_.-])[^\s\"'`)\]]*"
-        r"|(?<![A-Za-z])[A-Za-z]:\\Users\\[^\s\\\"'`)\]]+",
-        ("/Users/", "/home/", "/root", "\\Users\\"),
+        # a Windows profile in any case (the file system ignores it), with either separator,
+        # its backslashes doubled inside JSON
+        r"|(?<![A-Za-z])[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/)[^\s\\/\"'`)\]]+",
+        (
+            *("/Users/", "/home/", "/root", ":/users/", ":/USERS/"),
+            *("\\Users\\", "\\users\\", "\\USERS\\"),
+        ),
     ),
     _rule(
         "EMAIL",

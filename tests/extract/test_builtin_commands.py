@@ -682,6 +682,15 @@ def test_a_copilot_command_still_running_takes_the_outcome_its_read_call_shows()
         ("cd C:\\Users\\Ana\\App\\web && dir C:\\USERS\\ANA\\APP", "cd web && dir ."),
         # inside a JSON-dumped tool call, its backslashes doubled
         ('{"command": "C:\\\\Users\\\\ana\\\\app\\\\web"}', '{"command": "web"}'),
+        # either separator, mixed at will, and Git Bash's drive in capitals
+        ("type C:\\Users\\ana/app\\web\\a.ts", "type web\\a.ts"),
+        ("cd c:/users/ana\\app/web && npm test", "cd web && npm test"),
+        ("cd C:\\Users\\ana\\app/web", "cd web"),
+        ("ls /C/Users/ana/app/web", "ls web"),
+        # after a spelling with slashes alone, a backslash is an escape of JSON text
+        ('{"content": "ROOT=C:/Users/ana/app\\nPORT=3000"}', '{"content": "ROOT=.\\nPORT=3000"}'),
+        # a link to a file of the worktree names no one
+        ("file:///C:/Users/ana/app/src/a.ts", "file:///~/app/src/a.ts"),
     ],
 )
 def test_every_spelling_of_a_windows_worktree_is_made_relative(typed: str, scrubbed: str) -> None:

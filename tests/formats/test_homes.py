@@ -26,6 +26,15 @@ HOMES = [
     # a Windows account's folder with a blank in its name
     ('dir "C:\\Users\\John Smith\\Documents"', 'dir "~\\Documents"'),
     ('ls "/c/Users/John Smith/Documents"', 'ls "~/Documents"'),
+    # Windows ignores case: typed in capitals, and Git Bash's drive in capitals too
+    ("type C:\\USERS\\bob\\notes.txt", "type ~\\notes.txt"),
+    ("cd /C/Users/bob/src && ls /C/USERS/bob", "cd ~/src && ls ~"),
+    # a `file://` link names the home as its path, its colon or blank percent-encoded
+    ("open file:///home/bob/report.html", "open file://~/report.html"),
+    ("[x](file:///Users/alice/Work/a.md)", "[x](file://~/Work/a.md)"),
+    ("file:///C:/Users/carol/src/a.ts", "file:///~/src/a.ts"),
+    ("file:///c%3A/Users/carol/src/a.ts#L3", "file:///~/src/a.ts#L3"),
+    ("file:///C:/Users/John%20Smith/Documents/a.md", "file:///~/Documents/a.md"),
 ]
 
 
@@ -62,6 +71,12 @@ def test_paths_that_only_contain_users_are_not_homes() -> None:
     # an API's route is no Git Bash home: nothing and no number becomes `<user>`
     for text in ("fetch('/v/users/123') failed; retried 123 times", 'get("/c/users/list")'):
         assert rewrite_homes(text).text == text
+
+
+def test_no_user_name_a_link_or_a_capitalised_home_revealed_is_left() -> None:
+    found = rewrite_homes("see file:///home/bob/x.html; ssh bob@ci; C:\\USERS\\dora\\y; dora")
+    assert found.names == {"bob", "dora"}
+    assert found.text == "see file://~/x.html; ssh <user>@ci; ~\\y; <user>"
 
 
 def test_a_git_bash_home_ends_where_a_path_list_or_an_escape_goes_on() -> None:

@@ -44,6 +44,11 @@ BLOCKS = [
     # A home path names a person and their machine: it blocks (issue 45 item 2).
     ("/Users/wyatt/work/threadshare/notes.md", "GM_LINT_ABSOLUTE_PATH"),
     ("/home/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
+    # a Windows profile in any case, with either separator, escaped inside JSON
+    ("c:\\users\\alice\\notes.md", "GM_LINT_ABSOLUTE_PATH"),
+    ("C:\\USERS\\alice", "GM_LINT_ABSOLUTE_PATH"),
+    ("c:/users/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
+    ('{"cwd": "C:\\\\Users\\\\alice\\\\app"}', "GM_LINT_ABSOLUTE_PATH"),
     ("~/.claude/projects/-Users-x/", "GM_LINT_PROVIDER_SESSION_ID"),
     (".codex/sessions", "GM_LINT_PROVIDER_SESSION_ID"),
     ("C:\\Users\\x\\.claude\\projects\\-Users-x\\", "GM_LINT_PROVIDER_SESSION_ID"),
