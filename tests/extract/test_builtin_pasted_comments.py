@@ -37,3 +37,27 @@ def test_quiet_comments_headings_and_bare_shouts_are_no_rules() -> None:
 def test_a_program_written_prompt_with_shouted_comments_gives_none() -> None:
     record = turn_record("t1", user=_PASTED)
     assert rule_facts([record], program=True) == []
+
+
+# An agent's log the person pasted after their request (a real session did so): a tool call
+# whose arguments hold a whole file as one JSON string, its comments shouting.
+_PASTED_LOG = (
+    "Create the docker setup for the app. Write all files.\n"
+    '[Tool: Write] {"file_path":"docker/.env.example","content":"# =======\\n'
+    "# Copy this file to .env and fill in your values\\n"
+    "# NEVER commit .env to version control!\\n# =======\\n\\nNODE_ENV=production\\n"
+    'PORT=3000\\n"}\n'
+    "Always keep the compose file at the root of the repository."
+)
+
+
+def test_a_file_dumped_as_one_escaped_string_is_no_ones_rule() -> None:
+    facts = rule_facts([turn_record("t1", user=_PASTED_LOG)])
+    assert [fact.content for fact in facts] == [
+        "Always keep the compose file at the root of the repository."
+    ]
+
+
+def test_a_line_naming_the_escape_once_is_still_read() -> None:
+    typed = "Never leave a literal \\n in the page titles."
+    assert [fact.content for fact in rule_facts([turn_record("t1", user=typed)])] == [typed]

@@ -413,6 +413,8 @@ MORE_NOT_RULES = [
     "Bạn nên dùng cách thứ hai.",
     "Bạn phải dùng cổng khác vì cổng 3000 đang bận.",
     "앞으로 항상 pnpm을 사용해야 합니까",  # the formal question ending …ㅂ니까 (ko)
+    # "remember this as a guideline": it points at the sentence before, alone it says nothing
+    "Merk dir dies als Leitlinie für zukünftige Problemsituationen!",
 ]
 
 

@@ -146,6 +146,20 @@ def test_a_failure_with_only_an_exit_code_and_the_variant_that_worked() -> None:
     assert _traps(said, _bash("npx vitest run", "ok")) == [], "it said why: a red test"
 
 
+def test_another_project_script_is_another_job_not_a_variant() -> None:
+    # a real session: a template's script could not find its template, and the agent went
+    # on to the next script of the workflow; a script whose name says no job has no variant
+    # but itself run another way
+    missing = "WARNING: Template file not found\nERROR: Template not found at .specify/t.md"
+    failed = _bash(".specify/scripts/bash/update-agent-context.sh codex", missing, "failed")
+    assert invocation_error(failed.output or "")
+    later = _bash(".specify/scripts/bash/create-new-feature.sh --json --number 4", '{"N": 4}')
+    assert _traps(failed, later) == []
+    script = ".specify/scripts/bash/update-agent-context.sh"
+    (trap,) = _traps(failed, _bash(f"bash {script} codex"))
+    assert trap.content.endswith(f"run `bash {script}` instead.")
+
+
 def test_a_set_up_file_written_is_named_by_the_trap() -> None:
     (trap,) = _traps(
         _bash("uv run pytest", "KeyError: 'DATABASE_URL'", "failed"),

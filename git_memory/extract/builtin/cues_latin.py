@@ -8,6 +8,7 @@ from __future__ import annotations
 from git_memory.extract.builtin.cue_forms import (
     CORRECTION,
     LANGUAGE,
+    NOT_A_RULE,
     ONE_OFF,
     PREFERENCE,
     PROHIBITION,
@@ -307,6 +308,15 @@ LATIN_CUES: tuple[Cue, ...] = (
         r"\bvor (?:jedem|dem) (?:commit|push|merge|deploy|release)\b|\bnach jede[rm]\b",
         "Alle durchgeführten Änderungen am Code müssen vor dem Commit gründlich getestet werden, "
         "um die Funktionalität und Stabilität sicherzustellen.",
+    ),
+    Cue(
+        "de",
+        NOT_A_RULE,
+        # "remember this (as a guideline)": it points at what was said before, which is the
+        # rule if there is one; alone it says nothing
+        r"^merke? (?:dir|euch) (?:das|dies|diese[sn]?)\b(?: als(?: \w+){1,5})?\s*[.!]*$",
+        # a session of a public repository
+        "Merk dir dies als Leitlinie für zukünftige Problemsituationen!",
     ),
     # --- French ---
     Cue(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from git_memory.extract.builtin.shouted import ESCAPED_LINES
 from git_memory.extract.builtin.statements import sentences
 
 LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
@@ -20,8 +21,13 @@ BOX_EDGE = re.compile(r"(?m)(?<![ \t])[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║
 
 
 def prose_sentences(text: str) -> list[str]:
-    """The sentences of a text's prose: wrapped lines joined, code and log lines left out."""
-    lines = [line for line in _unwrapped(text) if not CODE_OR_LOG.search(line)]
+    """The sentences of a text's prose: wrapped lines joined, code, log and escaped lines left
+    out."""
+    lines = [
+        line
+        for line in _unwrapped(text)
+        if not CODE_OR_LOG.search(line) and not ESCAPED_LINES.search(line)
+    ]
     return [sentence for line in lines for sentence in sentences(line)]
 
 

@@ -12,6 +12,11 @@ _SHOUTS = r"(?:ALWAYS|NEVER|MUST(?: NOT)?|DO NOT|DON'?T)\b"
 _SHOUTED = re.compile(rf"\b{_SHOUTS}")
 _SHOUTED_COMMENT = re.compile(rf"\s*(?P<comment>(?:[A-Z]+ )*{_SHOUTS}.*?)\s*(?:\*/|-->)?\s*$")
 _CODE_MARK = re.compile(r"[:=(){}\[\]\"'<>]")
+# A line of escaped text: a file's content or a tool call's arguments dumped as one JSON
+# string (`"# Copy this file to .env\n# NEVER commit .env\n…"`), pasted from an agent's
+# log. Its lines are the dump's, not the person's, whatever they shout; a typed line names
+# the escape once or twice at most (`remove the \n left in the titles`).
+ESCAPED_LINES = re.compile(r"\\n(?:.*?\\n){2}")
 
 
 def shouted_comments(text: str) -> list[tuple[str, str, str]]:
@@ -21,7 +26,7 @@ def shouted_comments(text: str) -> list[tuple[str, str, str]]:
     if not _SHOUTED.search(text):
         return found
     for line in (line.strip() for line in text.splitlines()):
-        if not _SHOUTED.search(line):
+        if not _SHOUTED.search(line) or ESCAPED_LINES.search(line):
             continue
         for mark in _COMMENT_MARK.finditer(line):
             shouted = _SHOUTED_COMMENT.match(line, mark.end())

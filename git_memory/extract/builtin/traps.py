@@ -412,6 +412,8 @@ def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
     code, another command of its kind that worked with no edit in between."""
     if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
         return False
+    if failed.main.kind == "script" and _tool(failed.main)[:1] != _tool(later.main)[:1]:
+        return False  # a project script whose name says no job: another one does another
     if later.where != failed.where:
         # another folder's command (a package built first) is a step, not a variant, unless
         # the failure said this folder is no project's (`go.mod file not found`)
