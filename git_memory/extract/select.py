@@ -319,6 +319,8 @@ def _relative(text: str, form: str) -> str:
     before = parts[0][-1:]
     for part in parts[1:]:
         kept = bool(before) and (before.isalnum() or before in _ON_A_PATH)
+        # a share's folder spelled with slashes after a URL's scheme is a web address
+        kept = kept or (before == ":" and form.startswith("//"))
         separator = next((sep for sep in separators if part.startswith(sep)), "")
         after = part[len(separator) :] if separator else None
         if kept:
@@ -327,7 +329,9 @@ def _relative(text: str, form: str) -> str:
             # a path inside it; its folder alone when nothing of a path follows the separator
             ends = not after or after[0] in _PATH_END
             out.append(("." + separator if ends else "") + after)
-        elif not part or part[0] in _PATH_END or (separators == ("/",) and part[0] == "\\"):
+        elif not part or part[0] in _PATH_END or (part[0] == "\\" and "\\" not in separators):
+            # after a spelling whose separators are no single backslash, a backslash starts an
+            # escape of JSON text (`\n`, `\"`)
             out.append("." + part)
         elif part[0] == "." and (len(part) == 1 or part[1] in _PATH_END):
             out.append("." + part)  # the end of a sentence

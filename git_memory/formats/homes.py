@@ -20,8 +20,8 @@ USER = "<user>"
 # The home directories of the common systems, one row each, with the shape it was written
 # from: the name of the person is the `name` group.
 _ROWS = (
-    r"/Users/(?P<mac>[A-Za-z0-9._-]+)",  # macOS: /Users/alice/Work/cli
-    r"/home/(?P<linux>[A-Za-z0-9._-]+)",  # Linux: /home/bob/src/api
+    r"/Users/(?P<mac>{account})",  # macOS: /Users/alice/Work/cli
+    r"/home/(?P<linux>{account})",  # Linux: /home/bob/src/api
     r"/root(?![A-Za-z0-9._-])",  # the superuser: /root/.npmrc
     # Windows, as typed, with forward slashes, or escaped inside JSON: C:\Users\carol\src
     # (`users`, `USERS` too: the file system ignores case); its colon percent-encoded in a
@@ -31,28 +31,32 @@ _ROWS = (
     # /mnt/c/Users/carol/src, /C/USERS/carol (an API's `/v/users/123` is no home)
     r"(?:/mnt)?/[A-Za-z]/(?:Users|USERS)/(?P<unix_windows>" + r"{name})",
 )
-# A Windows account's folder: its name, with a blank in it (`John Smith`) when the path goes on
-# after it, else up to the end of the path.
+# An account's name: letters of any alphabet, digits, `.`, `_` and `-`, not ending in the full
+# stop of a sentence (`cd /home/bob. Then …`).
+_ACCOUNT = r"[\w.-]*[\w-]"
+# A Windows account's folder: its name, with a blank in it (`John Smith`, `John%20Smith` in a
+# link) when the path goes on after it, else up to where the path or its argument ends.
 _WINDOWS_NAME = (
-    r"[A-Za-z0-9._-]+(?:(?: |%20)[A-Za-z0-9._-]+)+(?=\\|/)"
-    r"|[A-Za-z0-9._-]+(?=\\|/|[\s\"'`);:\]]|$)"
+    rf"{_ACCOUNT}(?:(?: |%20){_ACCOUNT})+(?=\\|/)"
+    rf"|{_ACCOUNT}(?:%20{_ACCOUNT})*(?=\.?(?:[\\/\s\"'`);:,<>|\]]|$))"
 )
-_HOMES = tuple(row.replace("{name}", _WINDOWS_NAME) for row in _ROWS)
-
-
-# What every row of `_HOMES` holds, in the order of the rows.
-HOME_HINTS = ("Users", "/home/", "/root", "users", "USERS")
+_HOMES = tuple(row.replace("{account}", _ACCOUNT).replace("{name}", _WINDOWS_NAME) for row in _ROWS)
 
 
 def may_name_a_home(text: str) -> bool:
-    """Whether the text could name a home: it holds one of `HOME_HINTS` (plain substring
-    scans, faster than a pattern)."""
-    return any(hint in text for hint in HOME_HINTS)
+    """Whether the text could name a home: it holds what each row of `_HOMES` does (plain
+    substring scans, faster than a pattern; Windows's `users` in any case)."""
+    return "Users" in text or "/home/" in text or "/root" in text or "users" in text.lower()
 
 
-# A home starts a path of its own, or the path of a `file://` link (`file:///home/bob/x`,
-# `file:///C:/Users/bob/x`).
-_HOME = re.compile(r"(?:(?<![\w.~/\\-])|(?<=file://)|(?<=file:///))(?:" + "|".join(_HOMES) + ")")
+# A home starts a path of its own, the path of a link to a file (`file:///home/bob/x`,
+# `file:///C:/Users/bob/x`, `file://localhost/home/bob/x`, VS Code's `vscode://file/home/…`),
+# or a Windows path written with its long-path prefix (`\\?\C:\Users\bob`).
+_HOME = re.compile(
+    r"(?:(?<![\w.~/\\-])|(?<=file://)|(?<=file:///)|(?<=FILE://)|(?<=FILE:///)"
+    r"|(?<=file://localhost)|(?<=vscode://file)|(?<=\\\\\?\\))"
+    r"(?:" + "|".join(_HOMES) + ")"
+)
 # Directories below /Users that are no one's home (macOS's shared folder).
 _NOT_A_HOME = frozenset(["shared"])
 # Account names that are ordinary words or shared machines' accounts: a home, not a person.
@@ -93,15 +97,19 @@ def rewrite_homes(text: str, local_home: str = "", names: Iterable[str] = ()) ->
         text = re.sub(re.escape(home) + r"(?![A-Za-z0-9._-])", "~", text)
     text = _HOME.sub(_tilde, text)
     people = {name for name in [*revealed, *names] if _a_person(name)}
-    for name in sorted((n for n in people if n in text), key=len, reverse=True):
-        text = re.sub(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", USER, text)
+    named = sorted((n for n in people if n in text), key=len, reverse=True)
+    if named:
+        # one pass for all the names: a transcript can reveal thousands
+        alternatives = "|".join(re.escape(name) for name in named)
+        text = re.sub(rf"(?<![\w.-])(?:{alternatives})(?![\w-])", USER, text)
     return Rewrite(text, frozenset(people))
 
 
 def _name(match: re.Match[str]) -> str | None:
-    """The user name a home directory names (None for /root)."""
+    """The user name a home directory names (None for /root), a link's `%20` a blank again."""
     groups = ("mac", "linux", "windows", "unix_windows")
-    return next((match.group(g) for g in groups if match.group(g)), None)
+    name = next((match.group(g) for g in groups if match.group(g)), None)
+    return None if name is None else name.replace("%20", " ")
 
 
 def _tilde(match: re.Match[str]) -> str:

@@ -198,15 +198,14 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         # profile; the real `$HOME`, whatever it is, is added by the callers that know it.
         # A home path names a person and their machine: it blocks a commit as a secret does
         # (SPEC §1), not only a promotion.
-        r"/(?:Users|home)/[^\s\"'`)\]]+"
+        r"/(?:Users|USERS|home)/[^\s\"'`)\]]+"
         r"|(?<![A-Za-z0-9_.~/-])/root(?![A-Za-z0-9_.-])[^\s\"'`)\]]*"
         # a Windows profile in any case (the file system ignores it), with either separator,
-        # its backslashes doubled inside JSON
-        r"|(?<![A-Za-z])[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/)[^\s\\/\"'`)\]]+",
-        (
-            *("/Users/", "/home/", "/root", ":/users/", ":/USERS/"),
-            *("\\Users\\", "\\users\\", "\\USERS\\"),
-        ),
+        # its backslashes doubled inside JSON; a drive's letter, not the end of a word or of a
+        # URL's path (`e.g:/users/…`, `http://x/a:/users/…`)
+        r"|(?<![\w.])(?<!\w/)[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/)[^\s\\/\"'`)\]]+",
+        # every Windows profile holds its drive's `:\` or `:/`
+        ("/Users/", "/USERS/", "/home/", "/root", ":\\", ":/"),
     ),
     _rule(
         "EMAIL",

@@ -720,6 +720,16 @@ def test_every_spelling_of_a_windows_worktree_is_made_relative(typed: str, scrub
         ("/home/ana/app", "cp build.zip /home/ana/app/ && ls", "cp build.zip ./ && ls"),
         ("C:\\Users\\ana\\app", 'cd "C:\\Users\\ana\\app\\"', 'cd ".\\"'),
         ("/home/ana/app", "is the repo at /home/ana/app?", "is the repo at .?"),
+        # an escape of JSON text after a spelling with doubled backslashes (PowerShell's
+        # listing of the folder, dumped as JSON)
+        (
+            "D:\\work\\acme\\app",
+            '{"output": "Directory: D:\\\\work\\\\acme\\\\app\\n\\nMode"}',
+            '{"output": "Directory: .\\n\\nMode"}',
+        ),
+        # a share's folder spelled with slashes in a web address is not the share
+        ("\\\\server\\share\\app", "see https://server/share/app/x", None),
+        ("\\\\server\\share\\app", "see https://SERVER/Share/app/x", None),
     ],
 )
 def test_the_worktree_is_made_relative_only_where_it_is_a_whole_path(

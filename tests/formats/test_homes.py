@@ -35,6 +35,21 @@ HOMES = [
     ("file:///C:/Users/carol/src/a.ts", "file:///~/src/a.ts"),
     ("file:///c%3A/Users/carol/src/a.ts#L3", "file:///~/src/a.ts#L3"),
     ("file:///C:/Users/John%20Smith/Documents/a.md", "file:///~/Documents/a.md"),
+    ("[doc](file:///C:/Users/John%20Smith)", "[doc](file:///~)"),
+    ("open file://localhost/home/bob/x.py", "open file://localhost~/x.py"),
+    ("vscode://file/home/bob/x.py:12", "vscode://file~/x.py:12"),
+    ("FILE:///home/bob/x", "FILE://~/x"),
+    # any mix of case and separators Windows reads, and its long-path prefix
+    ("cd C:\\UsErS\\bob\\src", "cd ~\\src"),
+    ("dir c:/Users\\bob\\src", "dir ~\\src"),
+    ("dir \\\\?\\C:\\Users\\bob\\x", "dir \\\\?\\~\\x"),
+    # where the account's name ends: a sentence's full stop, a list, a pipe, an angle bracket
+    ("cd /home/bob. Then run it", "cd ~. Then run it"),
+    ("cd C:\\Users\\carol. Then run it", "cd ~. Then run it"),
+    ("profile C:\\Users\\bob, then <C:\\Users\\bob>|more", "profile ~, then <~>|more"),
+    # names in any alphabet
+    ("C:\\Users\\José\\x", "~\\x"),
+    ("/home/josé/x", "~/x"),
 ]
 
 
@@ -77,6 +92,22 @@ def test_no_user_name_a_link_or_a_capitalised_home_revealed_is_left() -> None:
     found = rewrite_homes("see file:///home/bob/x.html; ssh bob@ci; C:\\USERS\\dora\\y; dora")
     assert found.names == {"bob", "dora"}
     assert found.text == "see file://~/x.html; ssh <user>@ci; ~\\y; <user>"
+
+
+def test_a_name_a_link_or_a_sentence_revealed_is_the_persons_whole_name() -> None:
+    found = rewrite_homes("file:///C:/Users/John%20Smith/x.txt -- John Smith wrote it")
+    assert found.names == {"John Smith"}
+    assert found.text == "file:///~/x.txt -- <user> wrote it"
+    found = rewrite_homes("cd /home/josé. Then josé ran ssh josé@build")
+    assert found.text == "cd ~. Then <user> ran ssh <user>@build"
+
+
+def test_thousands_of_names_are_rewritten_in_one_pass() -> None:
+    # a transcript naming many homes: each name is not one more pass over the whole text
+    text = "".join(f"/home/u{n:05d} u{n:05d}\n" for n in range(3000))
+    found = rewrite_homes(text)
+    assert len(found.names) == 3000
+    assert found.text == "~ <user>\n" * 3000
 
 
 def test_a_git_bash_home_ends_where_a_path_list_or_an_escape_goes_on() -> None:

@@ -49,6 +49,9 @@ BLOCKS = [
     ("C:\\USERS\\alice", "GM_LINT_ABSOLUTE_PATH"),
     ("c:/users/alice/notes.md", "GM_LINT_ABSOLUTE_PATH"),
     ('{"cwd": "C:\\\\Users\\\\alice\\\\app"}', "GM_LINT_ABSOLUTE_PATH"),
+    ("cd C:\\UsErS\\alice\\src", "GM_LINT_ABSOLUTE_PATH"),
+    ("dir c:/Users\\alice\\src", "GM_LINT_ABSOLUTE_PATH"),
+    ("dir /C/USERS/alice/src", "GM_LINT_ABSOLUTE_PATH"),
     ("~/.claude/projects/-Users-x/", "GM_LINT_PROVIDER_SESSION_ID"),
     (".codex/sessions", "GM_LINT_PROVIDER_SESSION_ID"),
     ("C:\\Users\\x\\.claude\\projects\\-Users-x\\", "GM_LINT_PROVIDER_SESSION_ID"),
@@ -66,6 +69,9 @@ WARNS = [
 ]
 
 CLEAN = [
+    # a word or a URL's path before `:/users/` is no drive's letter
+    "See e.g:/users/42 in the API docs",
+    "GET http://x/a:/users/me",
     "AKIAIOSF",
     "ASIAIOSF",
     "BAKIAIOSFODNN7EXAMPLE",
