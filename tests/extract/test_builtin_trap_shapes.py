@@ -510,6 +510,13 @@ def test_a_script_the_session_wrote_without_its_mode_is_no_trap() -> None:
             'rg -n "ABSOLUTE|absolute" src',
             "zsh:1: command not found: rg",
             'grep -R -n "ABSOLUTE|absolute" src',
+            'Trap: `rg` fails with "zsh:1: command not found: rg"; run `grep -R` instead.',
+        ),
+        # grep searching one file is no search of a tree: named without the mode
+        (
+            "rg -n TODO notes.md",
+            "zsh:1: command not found: rg",
+            "grep -n TODO notes.md",
             'Trap: `rg` fails with "zsh:1: command not found: rg"; run `grep` instead.',
         ),
         (
@@ -822,8 +829,8 @@ def test_a_missing_programs_trap_quotes_the_line_saying_it_is_missing() -> None:
         ),
         _bash("grep -rn TODO src", "src/a.ts:1: TODO"),
     )
-    assert (
-        trap.content == 'Trap: `rg` fails with "bash: rg: command not found"; run `grep` instead.'
+    assert trap.content == (
+        'Trap: `rg` fails with "bash: rg: command not found"; run `grep -R` instead.'
     )
     assert trap.quotes[1].text == "bash: rg: command not found"  # the line it states
 

@@ -1,10 +1,11 @@
 """A program the machine lacks and one of the same use that worked instead: `rg` is not
 installed (`zsh:1: command not found: rg`), then `grep -R -n "TODO" src` found what it looked
 for. The agent would try `rg` again in every session; the trap tells it what works here:
-"Trap: `rg` fails with "zsh:1: command not found: rg"; run `grep` instead."
+"Trap: `rg` fails with "zsh:1: command not found: rg"; run `grep -R` instead."
 
-The trap names the two programs only: the pattern, the paths and the switches were the
-task's, and one memory stands for every session that met the same lack. No trap when the
+The trap names the two programs only, and the mode a use needs (`grep -R` searches a folder's
+tree as `rg` does): the pattern, the paths and the other switches were the task's, and one
+memory stands for every session that met the same lack. No trap when the
 program worked later in the session (it was installed, or the failure was another), or when
 nothing of the same use ran after it.
 """
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 
 # Programs of one use each, any of which can stand for another.
 ALTERNATIVES: tuple[frozenset[str], ...] = (
-    frozenset(["rg", "ag", "ack", "grep", "Select-String", "findstr"]),  # search text
+    frozenset(["rg", "ag", "ack", "grep", "grep -R", "Select-String", "findstr"]),  # search text
     frozenset(["fd", "fdfind", "rg --files", "find", "Get-ChildItem"]),  # find files
     frozenset(["bat", "batcat", "cat", "Get-Content"]),  # show a file
     frozenset(["tree", "eza", "exa", "ls", "Get-ChildItem"]),  # list folders
@@ -45,7 +46,8 @@ def missing_program(programs: Sequence[Sequence[str]], output: str) -> tuple[str
         said = _not_found(words[0])
         line = next((line for line in output.splitlines() if said.search(line)), None)
         if line is not None:
-            return _use(words), line.strip()
+            # the program the shell lacks, whatever mode it was run in
+            return ("grep" if words[0] == "grep" else _use(words)), line.strip()
     return None
 
 
@@ -59,9 +61,18 @@ def alternative_to(program: str, programs: Sequence[Sequence[str]]) -> str | Non
     return _use(found) if found is not None else None
 
 
+# grep's switches that search a folder's whole tree, alone or among others (`-rn`, `-Rin`).
+_RECURSIVE = re.compile(r"-[A-Za-z]*[rR][A-Za-z]*|--recursive|--dereference-recursive")
+
+
 def _use(words: Sequence[str]) -> str:
-    """The program, as the table names its use: `rg --files` lists files, `rg` searches."""
-    return "rg --files" if words[0] == "rg" and "--files" in words else words[0]
+    """The program, as the table names its use: `rg --files` lists files, `rg` searches;
+    `grep -R` searches a folder's tree, `grep` a file."""
+    if words[0] == "rg" and "--files" in words:
+        return "rg --files"
+    if words[0] == "grep" and any(_RECURSIVE.fullmatch(word) for word in words[1:]):
+        return "grep -R"
+    return words[0]
 
 
 def missing_and_alternative(failing: str, fix: str) -> bool:
