@@ -278,6 +278,8 @@ def test_a_persona_activation_prompt_is_written_by_a_program() -> None:
 
 # Rules written in words the first rows did not read (issue 39, item 3): quoted as typed.
 MORE_TYPED = [
+    # "next time, tell me when a task is done with …" (fr)
+    'la prochaine fois indique moi quand tu as terminé une tache par "étape suivante ?"',
     "永远不要提交 .env 文件",  # never (zh)
     "禁止使用 any 类型",  # forbidden (zh)
     "提交代码前先运行 pnpm lint",  # before committing (zh)

@@ -328,6 +328,14 @@ LATIN_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "fr",
+        STANDING,
+        # "next time", "in future": what to do every time from now on
+        r"\b(?:la prochaine fois|les prochaines fois|à l'avenir)\b",
+        # a session of a public repository
+        'la prochaine fois indique moi quand tu as terminé une tache par "étape suivante ?"',
+    ),
+    Cue(
+        "fr",
         PROHIBITION,
         r"\b(?:n'utilise (?:pas|jamais)|ne (?:jamais|pas) (?:utiliser|modifier|ajouter|supprimer)"
         r"|n'(?:ajoute|installe|modifie|touche|supprime)s? (?:pas|jamais)"
