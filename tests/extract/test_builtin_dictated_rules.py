@@ -28,6 +28,10 @@ DICTATED = [
     ("CLAUDE.mdに追記して：「テストはuv runで実行する」", ["テストはuv runで実行する"]),
     ("добавь в AGENTS.md: отвечай коротко", ["отвечай коротко"]),
     ("请把这条加到 .cursorrules：组件文件名用 kebab-case", ["组件文件名用 kebab-case"]),
+    (  # a session of a public repository: the text opened by a comma right after the verb
+        "你在claude.md里加上,在回答问题之前,先检查是否有可用skills.我发现我给你装的插件,你都不调用",
+        ["在回答问题之前,先检查是否有可用skills.我发现我给你装的插件,你都不调用"],
+    ),
     (  # a list a line introduces is part of its rule
         "Add to CLAUDE.md: in Markdown documents, add a blank line between:\n\n- headers and"
         " body\n- body and bullet lists\nNever wrap lines.",
@@ -64,6 +68,10 @@ NOT_DICTATED = [
     " instances of Claude Code to operate in this repository.\n\nWhat to add:\n1. Commands",
     "Read AGENTS.md: what does it say about tests",
     "已经写入AGENTS.md：中文对话",
+    # a comma after the file's name alone, or after what is not a verb of writing
+    "Add to CLAUDE.md, it is important",
+    "读一下CLAUDE.md里加上的内容, 然后继续",
+    "我看了CLAUDE.md，写得不错",
 ]
 
 

@@ -278,6 +278,11 @@ def test_a_persona_activation_prompt_is_written_by_a_program() -> None:
 
 # Rules written in words the first rows did not read (issue 39, item 3): quoted as typed.
 MORE_TYPED = [
+    ".claudeCodeSessions我自己提交",  # "I commit .claudeCodeSessions myself" (zh)
+    "我说过“不要提交”，你又提交了",  # a correction quoting what was said (zh)
+    # a sentence opening on the one before it ("when doing so, always …") is one rule with it
+    "指定したgithubリポジトリに指定したディレクトリやファイルをコミットを完了させる。"
+    "する際変更点などをコメントに必ずきにゅうすること。",
     # "next time, tell me when a task is done with …" (fr)
     'la prochaine fois indique moi quand tu as terminé une tache par "étape suivante ?"',
     "永远不要提交 .env 文件",  # never (zh)
@@ -369,6 +374,11 @@ MORE_NOT_RULES = [
     "我们这样写是为了避免直接访问数据库",  # "in order to avoid": a reason (zh)
     "这个页面不要动画效果",  # 动画 is an animation, not "touch" (zh)
     "先不要 commit，等我确认",  # "not yet" (zh)
+    "请先修改，不要提交",  # "change it first, don't commit": this change's steps (zh)
+    # the words to write into a document, quoted after the verb that writes them (zh)
+    "请在README中把安全警告部分同时也放在文档的最前面，并且着重说明“如非必要请不要提交"
+    ".claudeCodeSessions到仓库中”",
+    "请提交本次修改并标记版本标签",  # "commit this change and tag it": this time (zh)
     "我们的问题是 pytest 一直超时",  # "our problem is" (zh)
     "测试通过了，pytest 全部绿了",  # "the tests passed" (zh)
     "依赖用 npm 装不上",  # "cannot be installed with npm" (zh)

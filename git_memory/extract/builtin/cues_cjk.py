@@ -160,6 +160,15 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
+        PROHIBITION,
+        # a step of the project the person keeps for themselves: "X needn't be committed, I
+        # commit it myself"
+        r"不用(?:你)?(?:提交|推送|commit|push)|我自己(?:来|來)?(?:提交|推送|commit|push)",
+        # a session of a public repository
+        ".claudeCodeSessions不用提交，我自己提交",
+    ),
+    Cue(
+        "zh",
         CORRECTION,
         r"你(?:又|老是|怎[么麼](?:又|[还還]))|你[没沒](?:有)?(?!问题|問題|事)"
         r"|我不是(?:[让讓]|叫|要)你|我(?:之前|已[经經])?(?:[说說]|[讲講]|[告]訴|告诉|[强強][调調])[过過]"
@@ -228,9 +237,18 @@ CJK_CUES: tuple[Cue, ...] = (
         ONE_OFF,
         # "now" is the task at hand, except in "from now on" (从现在开始, 从现在起); so is
         # trying or running once more (再试试, 再跑一下)
-        r"[这這]次|(?<![从從])[现現]在(?!起)|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時"
+        r"[这這本]次|(?<![从從])[现現]在(?!起)|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時"
         r"|再(?:[试試]|跑|来|來|看)|先(?:不要|[别別])|看看",
         "当前没在master分支能直接更新吗",
+    ),
+    Cue(
+        "zh",
+        ONE_OFF,
+        # "do X first, don't Y (yet)": the order of the steps of this change
+        r"先(?:修改|改|做|完成|[写寫]|[处處]理|看|[检檢]查|[实實][现現]|[测測][试試])[^，。,！!]{0,12}[，,]\s?"
+        r"(?:先|[暂暫]时|[暂暫]時|[还還])?(?:不要|[别別])",
+        # a session of a public repository
+        "请先修改，不要提交",
     ),
     Cue(
         "zh",

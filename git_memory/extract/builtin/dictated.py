@@ -26,7 +26,7 @@ _INSTRUCTION_FILE = (
 # Verbs of writing into a file, by language (the request, not an account of it).
 _WRITE = (
     r"(?:\b(?:write|add|append|put|save|record|note|include|insert)\b"  # en
-    r"|写入|寫入|写进|寫進|写到|寫到|加入|添加|加到|记录到|記錄到|记到|記到|追加|更新到"  # zh
+    r"|写入|寫入|写进|寫進|写到|寫到|加入|添加|加上|加到|记录到|記錄到|记到|記到|追加|更新到"  # zh
     r"|追記|書いて|書き込|記載|追加して"  # ja
     r"|추가|기록|작성|적어"  # ko
     r"|добав|запиши|внеси|пропиши|допиши"  # ru
@@ -39,8 +39,13 @@ _NOT_A_REQUEST = re.compile(
     r"|how|what)\b|我?已(?:经|經)?|是否|能否|要不要)"
 )
 _OPENING = re.compile(r"[:：]\s*[\"“'「『]?|[\"“「『]")
+# A comma opens the text only right after the verb that follows the file's name ("在CLAUDE.md
+# 里加上，回答前先检查…"): after the name alone it goes on about the file.
+_COMMA = re.compile(r"[,，]\s*")
 _CLOSING = "\"”'」』"
-_HEADER = re.compile(rf"(?is)^(.{{0,60}}?){_INSTRUCTION_FILE}(.{{0,30}}?)(?={_OPENING.pattern})")
+_HEADER = re.compile(
+    rf"(?is)^(.{{0,60}}?){_INSTRUCTION_FILE}(.{{0,30}}?)(?={_OPENING.pattern}|{_COMMA.pattern})"
+)
 MAX_HEADER_CHARS = 80
 _MEMORY_INPUT = re.compile(r"(?s)^\s*<user-memory-input>(.*?)</user-memory-input>\s*$")
 
@@ -58,6 +63,8 @@ def dictated(text: str) -> str | None:
     if not re.search(_WRITE, around, re.IGNORECASE) or _NOT_A_REQUEST.search(header.group(1)):
         return None
     opening = _OPENING.match(text.strip(), header.end())
+    if opening is None and re.search(rf"{_WRITE}\s*$", header.group(2), re.IGNORECASE):
+        opening = _COMMA.match(text.strip(), header.end())
     if opening is None or header.end() > MAX_HEADER_CHARS:
         return None
     body = text.strip()[opening.end() :].strip().strip(_CLOSING).strip()

@@ -99,21 +99,32 @@ _THIS_ONE = re.compile(
 )
 
 
+# A Japanese sentence that opens on the one before it ("…をコミットする。する際変更点を
+# コメントに必ず記入すること": "when doing so"): one statement with it.
+_GOES_BACK = re.compile(r"(?:する|した)(?:際|とき|時|場合)|その際")
+
+
 def sentences(line: str) -> list[str]:
     """The sentences of one line of a message, list markers left out."""
     text = _LIST_ITEM.sub("", line.strip())
     code = [span.span() for span in _CODE_SPAN.finditer(text)]
-    parts: list[str] = []
+    spans: list[tuple[int, int]] = []
     start = at = 0  # where the sentence starts; the first code span not before the end
     for end in _SENTENCE.finditer(text):
         while at < len(code) and code[at][1] <= end.start():
             at += 1
         if at < len(code) and code[at][0] < end.start():
             continue  # inside quoted code
-        parts.append(text[start : end.start()])
+        spans.append((start, end.start()))
         start = end.end()
-    parts.append(text[start:])
-    return [part.strip() for part in parts if part.strip()]
+    spans.append((start, len(text)))
+    merged: list[tuple[int, int]] = []
+    for begin, finish in spans:
+        if merged and text[begin:finish].strip() and _GOES_BACK.match(text[begin:finish].lstrip()):
+            merged[-1] = (merged[-1][0], finish)
+        else:
+            merged.append((begin, finish))
+    return [text[b:f].strip() for b, f in merged if text[b:f].strip()]
 
 
 def stating_forms(sentence: str) -> tuple[frozenset[str], set[str]] | None:
@@ -122,12 +133,21 @@ def stating_forms(sentence: str) -> tuple[frozenset[str], set[str]] | None:
     no question when it asks the agent to work in a language ("能用中文回答吗？", "Can you
     answer in Spanish?")."""
     languages = languages_of(sentence)
-    forms = forms_of(sentence, languages)
+    forms = forms_of(_WRITTEN_TEXT.sub("“”", sentence), languages)
     if sentence.rstrip().endswith(("?", "？")) or QUESTION in forms:
         if LANGUAGE not in forms or not asks_for_a_language(sentence):
             return None
         forms.discard(QUESTION)
     return None if forms & _EXCLUDED else (languages, forms)
+
+
+# Words the person asks to be written into a document or a page, quoted after the verb that
+# writes them ("在README中…着重说明“如非必要请不要提交…”"): the document's words, not the
+# person's to the agent.
+_WRITTEN_TEXT = re.compile(
+    r"(?<=说明|說明|注明|註明|写上|寫上|写成|寫成|改成|改为|改為|提示|显示|顯示|标注|標註|加上)"
+    r"\s?(?:“[^”]{1,200}”|「[^」]{1,200}」|『[^』]{1,200}』)"
+)
 
 
 # A polite request put as a question ("can you …", "能不能…", "можешь …", "…してくれますか").
