@@ -279,6 +279,7 @@ def test_a_persona_activation_prompt_is_written_by_a_program() -> None:
 # Rules written in words the first rows did not read (issue 39, item 3): quoted as typed.
 MORE_TYPED = [
     ".claudeCodeSessions我自己提交",  # "I commit .claudeCodeSessions myself" (zh)
+    "在完成一个单测之后要跑一次 nca",  # after each unit test is done (zh)
     "我说过“不要提交”，你又提交了",  # a correction quoting what was said (zh)
     # a sentence opening on the one before it ("when doing so, always …") is one rule with it
     "指定したgithubリポジトリに指定したディレクトリやファイルをコミットを完了させる。"
@@ -375,6 +376,7 @@ MORE_NOT_RULES = [
     "这个页面不要动画效果",  # 动画 is an animation, not "touch" (zh)
     "先不要 commit，等我确认",  # "not yet" (zh)
     "请先修改，不要提交",  # "change it first, don't commit": this change's steps (zh)
+    "完成这个功能之后要提交",  # after this one feature (zh)
     # the words to write into a document, quoted after the verb that writes them (zh)
     "请在README中把安全警告部分同时也放在文档的最前面，并且着重说明“如非必要请不要提交"
     ".claudeCodeSessions到仓库中”",

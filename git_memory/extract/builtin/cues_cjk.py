@@ -96,6 +96,16 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
+        HENCEFORTH,
+        # after each piece of work of a kind ("一个单测": any unit test), a step asked for;
+        # not after this one (完成这个功能之后)
+        r"(?:完成|做完|[写寫]完|改完|修改完)(?:一[个個]|每[个個]|每一[个個])[^，。！？,]{1,8}?"
+        r"(?:之?[后後]|以[后後])[，,]?\s{0,2}(?:都)?(?:要|[记記]得|必[须須]|[务務]必|[请請])",
+        # a session of a public repository
+        "需要跑nca命令，根据错误/警告修复问题，之后，你要往自己的的设置写这个命令，在完成一个单测之后要跑一次",
+    ),
+    Cue(
+        "zh",
         STANDING,
         # before a change, a step first ("修改前先读对应文件")
         r"(?:修改|改[动動]|[删刪]除|[动動]手|[写寫]代[码碼]|重构|重構)前[，,]?\s{0,2}"
