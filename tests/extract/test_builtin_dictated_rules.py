@@ -32,6 +32,7 @@ DICTATED = [
         "你在claude.md里加上,在回答问题之前,先检查是否有可用skills.我发现我给你装的插件,你都不调用",
         ["在回答问题之前,先检查是否有可用skills.我发现我给你装的插件,你都不调用"],
     ),
+    ("在CLAUDE.md里加上一句，回答前先检查现有代码", ["回答前先检查现有代码"]),
     (  # a list a line introduces is part of its rule
         "Add to CLAUDE.md: in Markdown documents, add a blank line between:\n\n- headers and"
         " body\n- body and bullet lists\nNever wrap lines.",
@@ -72,6 +73,11 @@ NOT_DICTATED = [
     "Add to CLAUDE.md, it is important",
     "读一下CLAUDE.md里加上的内容, 然后继续",
     "我看了CLAUDE.md，写得不错",
+    # a comma after a report, a question, or what the request is about
+    "你在CLAUDE.md里写入，为什么没生效",
+    "把这条规则在CLAUDE.md里加上, 然后继续修bug",
+    "CLAUDE.md里我已经添加，但是agent还是不遵守",
+    "Update AGENTS.md and add, then commit and push the branch.",
 ]
 
 

@@ -281,6 +281,14 @@ MORE_TYPED = [
     ".claudeCodeSessions我自己提交",  # "I commit .claudeCodeSessions myself" (zh)
     "在完成一个单测之后要跑一次 nca",  # after each unit test is done (zh)
     "我说过“不要提交”，你又提交了",  # a correction quoting what was said (zh)
+    "再次说明“以后不要直接推送到 main 分支”",  # the person's own rule, no document named (zh)
+    "每次提交时，commit message里要说明本次改动的原因",  # "this change" of each commit (zh)
+    "以后都要先写测试，不要直接写实现",  # "first …, don't …" every time (zh)
+    "每完成一項任務之後要提交",  # after each task (zh, Traditional)
+    "La prochaine fois, lance les tests avant de committer.",  # next time, do … (fr)
+    "Merk dir diese als Regel und verwende nie npm",  # the rule follows (de)
+    "Never edit files under D:\\repos\\nexus\\node_modules\\next directly.",  # no escape
+    "Never join CSV rows with \\n in the export; always use \\r\\n, as Excel needs \\r\\n.",
     # a sentence opening on the one before it ("when doing so, always …") is one rule with it
     "指定したgithubリポジトリに指定したディレクトリやファイルをコミットを完了させる。"
     "する際変更点などをコメントに必ずきにゅうすること。",
@@ -380,7 +388,18 @@ MORE_NOT_RULES = [
     # the words to write into a document, quoted after the verb that writes them (zh)
     "请在README中把安全警告部分同时也放在文档的最前面，并且着重说明“如非必要请不要提交"
     ".claudeCodeSessions到仓库中”",
-    "请提交本次修改并标记版本标签",  # "commit this change and tag it": this time (zh)
+    # a step kept for oneself with no file named: a report or this change's request (zh)
+    "不用提交到远程，本地就行",
+    "改好了，我自己提交吧",
+    "这部分我自己提交过了，你继续修下一个bug",
+    "帮我写三个接口，完成一个接口之后要先给我看一下",  # this task's order (zh)
+    # "next time" with no request for it (fr)
+    "Merci, à la prochaine fois !",
+    "La prochaine fois, je vais essayer avec Docker.",
+    "Tu pourras le corriger la prochaine fois si tu veux.",
+    # "remember this" pointing at the sentence before (de)
+    "Merk dir das bitte.",
+    "Merk dir das für die Zukunft!",
     "我们的问题是 pytest 一直超时",  # "our problem is" (zh)
     "测试通过了，pytest 全部绿了",  # "the tests passed" (zh)
     "依赖用 npm 装不上",  # "cannot be installed with npm" (zh)
@@ -640,3 +659,12 @@ def test_letters_lower_case_spells_otherwise_are_read_as_a_pattern_reads_them() 
     assert lexicon.lower_case("HER ZAMAN TÜRKÇE, İNGİLİZCE DEĞİL") == (
         "her zaman türkçe, ingilizce değil"
     )
+
+
+def test_a_sentence_of_its_own_after_the_rule_stays_apart() -> None:
+    # "その際、…" is a sentence of its own (this time's exception), not the end of the rule
+    typed = (
+        "今後、PRを作る時は必ずテンプレートを使ってください。"
+        "その際、今回はレビュアーを指定しなくていいです。"
+    )
+    assert _rules(typed) == ["今後、PRを作る時は必ずテンプレートを使ってください。"]

@@ -1119,3 +1119,29 @@ def test_a_pointed_fix_is_typed_back_as_its_shell_reads_it() -> None:
     )
     assert kept.content.endswith('run `trash "$OUT/app/[id]"` instead.')  # `$OUT` still expands
     assert typed_back(["pnpm", "add", "react@>=18"], "powershell") == 'pnpm add "react@>=18"'
+
+
+def test_a_script_named_with_or_without_its_folder_dot_is_the_same_script() -> None:
+    denied = "bash: ./scripts/update-agent-context.sh: Permission denied"
+    (trap,) = _traps(
+        _bash("./scripts/update-agent-context.sh codex", denied, "failed"),
+        _bash("bash scripts/update-agent-context.sh codex", "done"),
+    )
+    assert trap.content.endswith("run `bash scripts/update-agent-context.sh` instead.")
+
+
+@pytest.mark.parametrize(
+    ("fixed", "named"),
+    [
+        ("grep -n -e -Werror build.log", "grep"),  # `-e` takes the pattern "-Werror"
+        ("grep -n -- -march Makefile", "grep"),  # after `--`, a pattern
+        ("grep -n -d recurse TODO src", "grep -R"),
+        ("grep -n --directories=recurse TODO src", "grep -R"),
+        ("grep -rn --include=*.ts TODO src", "grep -R"),
+    ],
+)
+def test_grep_is_named_with_r_only_when_its_switches_search_a_tree(fixed: str, named: str) -> None:
+    (trap,) = _traps(
+        _bash("rg -n TODO src", "zsh:1: command not found: rg", "failed"), _bash(fixed, "a:1")
+    )
+    assert trap.content.endswith(f"run `{named}` instead.")

@@ -99,8 +99,9 @@ CJK_CUES: tuple[Cue, ...] = (
         HENCEFORTH,
         # after each piece of work of a kind ("一个单测": any unit test), a step asked for;
         # not after this one (完成这个功能之后)
-        r"(?:完成|做完|[写寫]完|改完|修改完)(?:一[个個]|每[个個]|每一[个個])[^，。！？,]{1,8}?"
-        r"(?:之?[后後]|以[后後])[，,]?\s{0,2}(?:都)?(?:要|[记記]得|必[须須]|[务務]必|[请請])",
+        r"(?:完成|做完|[写寫]完|改完|修改完)(?:一[个個项項]|每[个個项項]|每一[个個项項])"
+        r"[^，。！？,]{1,8}?(?:之?[后後]|以[后後])?[，,]?\s{0,2}(?:你)?(?:都|就)?"
+        r"(?:要|需要|[记記]得|必[须須]|[务務]必|[请請])(?!先)",
         # a session of a public repository
         "需要跑nca命令，根据错误/警告修复问题，之后，你要往自己的的设置写这个命令，在完成一个单测之后要跑一次",
     ),
@@ -171,9 +172,10 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         PROHIBITION,
-        # a step of the project the person keeps for themselves: "X needn't be committed, I
-        # commit it myself"
-        r"不用(?:你)?(?:提交|推送|commit|push)|我自己(?:来|來)?(?:提交|推送|commit|push)",
+        # a file or folder of the project whose step the person keeps for themselves: "X
+        # needn't be committed, I commit it myself" (not a report: "我自己提交过了")
+        r"(?<![\w.\-/])[\w\-]{0,40}[./][\w.\-/]{1,80}\s?(?:不用(?:你)?|我自己(?:来|來)?)\s?"
+        r"(?:提交|推送|commit|push)(?![了过過])",
         # a session of a public repository
         ".claudeCodeSessions不用提交，我自己提交",
     ),
@@ -247,16 +249,18 @@ CJK_CUES: tuple[Cue, ...] = (
         ONE_OFF,
         # "now" is the task at hand, except in "from now on" (从现在开始, 从现在起); so is
         # trying or running once more (再试试, 再跑一下)
-        r"[这這本]次|(?<![从從])[现現]在(?!起)|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時"
+        r"[这這]次|(?<![从從])[现現]在(?!起)|[当當]前|上面|[刚剛]才|[暂暫]时|[暂暫]時"
         r"|再(?:[试試]|跑|来|來|看)|先(?:不要|[别別])|看看",
         "当前没在master分支能直接更新吗",
     ),
     Cue(
         "zh",
         ONE_OFF,
-        # "do X first, don't Y (yet)": the order of the steps of this change
-        r"先(?:修改|改|做|完成|[写寫]|[处處]理|看|[检檢]查|[实實][现現]|[测測][试試])[^，。,！!]{0,12}[，,]\s?"
-        r"(?:先|[暂暫]时|[暂暫]時|[还還])?(?:不要|[别別])",
+        # "do X first, don't Y (yet)": the order of the steps of this change, unless the
+        # sentence holds every time ("以后都要先写测试，不要直接写实现")
+        r"^(?![^。！？]{0,40}(?:以[后後]|今[后後]|永[远遠]|每次|始[终終]|[总總]是|一律|都要))"
+        r"[^。！？]{0,40}?先(?:修改|改|做|完成|[写寫]|[处處]理|看|[检檢]查|[实實][现現]|[测測][试試])"
+        r"[^，。！!,]{0,12}[，,]\s?(?:先|[暂暫]时|[暂暫]時|[还還])?(?:不要|[别別])",
         # a session of a public repository
         "请先修改，不要提交",
     ),

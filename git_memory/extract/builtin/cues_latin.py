@@ -314,7 +314,9 @@ LATIN_CUES: tuple[Cue, ...] = (
         NOT_A_RULE,
         # "remember this (as a guideline)": it points at what was said before, which is the
         # rule if there is one; alone it says nothing
-        r"^merke? (?:dir|euch) (?:das|dies|diese[sn]?)\b(?: als(?: \w+){1,5})?\s*[.!]*$",
+        r"^merke? (?:dir|euch) (?:das|dies|diese[sn]?)(?: bitte)?"
+        r"(?: als (?:\w+ )?(?:leitlinie|regel|richtlinie|grundsatz|prinzip)\w*)?"
+        r"(?: für (?:die zukunft|später|(?:zu)?künftige \w+))?\s*[.!]*$",
         # a session of a public repository
         "Merk dir dies als Leitlinie für zukünftige Problemsituationen!",
     ),
@@ -329,8 +331,11 @@ LATIN_CUES: tuple[Cue, ...] = (
     Cue(
         "fr",
         STANDING,
-        # "next time", "in future": what to do every time from now on
-        r"\b(?:la prochaine fois|les prochaines fois|à l'avenir)\b",
+        # "next time, tell me …", "in future, use …": what to do every time from now on, an
+        # imperative right after it (not "à la prochaine fois", "on verra la prochaine fois")
+        r"\b(?:la prochaine fois|les prochaines fois|à l'avenir)\s?,?\s(?:(?:tu|vous) )?"
+        r"(?:indique|dis|préviens|pense|utilise|fais|mets|lance|vérifie|demande|n'oublie"
+        r"|évite|ajoute|écris|commence|garde)\w*",
         # a session of a public repository
         'la prochaine fois indique moi quand tu as terminé une tache par "étape suivante ?"',
     ),

@@ -18,6 +18,10 @@ from __future__ import annotations
 
 import re
 
+from git_memory.extract.builtin.cue_forms import QUESTION
+from git_memory.extract.builtin.lexicon import forms_of
+from git_memory.extract.builtin.scripts import languages_of
+
 # The files an agent reads at the start of every session, as people name them.
 _INSTRUCTION_FILE = (
     r"(?:(?<![A-Za-z0-9_./-])(?:AGENTS|CLAUDE|GEMINI|QWEN|CODEX|COPILOT|CONVENTIONS)\.md(?![A-Za-z0-9_])"
@@ -39,9 +43,15 @@ _NOT_A_REQUEST = re.compile(
     r"|how|what)\b|我?已(?:经|經)?|是否|能否|要不要)"
 )
 _OPENING = re.compile(r"[:：]\s*[\"“'「『]?|[\"“「『]")
-# A comma opens the text only right after the verb that follows the file's name ("在CLAUDE.md
-# 里加上，回答前先检查…"): after the name alone it goes on about the file.
+# A comma opens the text only in the Chinese request "(请/你)在 CLAUDE.md 里加上(一条)，…": the
+# place, then the verb right before the comma. Anything else before it (a report, a question,
+# "this rule") goes on about the file.
 _COMMA = re.compile(r"[,，]\s*")
+_COMMA_BEFORE = re.compile(r"\s*(?:你|[请請]你?|[帮幫]我)?\s*在\s*")
+_COMMA_AFTER = re.compile(
+    r"\s*(?:里|裡|中|里面|裡面)?\s*(?:加上|添加|加入|写入|寫入|写上|寫上|追加)"
+    r"(?:一句|一[条條]|[这這]一?[条條])?\s*"
+)
 _CLOSING = "\"”'」』"
 _HEADER = re.compile(
     rf"(?is)^(.{{0,60}}?){_INSTRUCTION_FILE}(.{{0,30}}?)(?={_OPENING.pattern}|{_COMMA.pattern})"
@@ -63,9 +73,15 @@ def dictated(text: str) -> str | None:
     if not re.search(_WRITE, around, re.IGNORECASE) or _NOT_A_REQUEST.search(header.group(1)):
         return None
     opening = _OPENING.match(text.strip(), header.end())
-    if opening is None and re.search(rf"{_WRITE}\s*$", header.group(2), re.IGNORECASE):
+    if (
+        opening is None
+        and _COMMA_BEFORE.fullmatch(header.group(1))
+        and _COMMA_AFTER.fullmatch(header.group(2))
+    ):
         opening = _COMMA.match(text.strip(), header.end())
     if opening is None or header.end() > MAX_HEADER_CHARS:
         return None
     body = text.strip()[opening.end() :].strip().strip(_CLOSING).strip()
+    if _COMMA.fullmatch(opening.group()) and QUESTION in forms_of(body, languages_of(body)):
+        return None  # "…里写入，为什么没生效": a question about the file, no text for it
     return body or None

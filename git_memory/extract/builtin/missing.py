@@ -61,8 +61,10 @@ def alternative_to(program: str, programs: Sequence[Sequence[str]]) -> str | Non
     return _use(found) if found is not None else None
 
 
-# grep's switches that search a folder's whole tree, alone or among others (`-rn`, `-Rin`).
-_RECURSIVE = re.compile(r"-[A-Za-z]*[rR][A-Za-z]*|--recursive|--dereference-recursive")
+# grep's short switches that take a value (`-e PATTERN`, `-m 5`, `-d recurse`): the rest of
+# the cluster or the next word is that value, not a switch.
+_TAKES_A_VALUE = frozenset("efmABCdD")
+_RECURSIVE = frozenset(["--recursive", "--dereference-recursive", "--directories=recurse"])
 
 
 def _use(words: Sequence[str]) -> str:
@@ -70,9 +72,36 @@ def _use(words: Sequence[str]) -> str:
     `grep -R` searches a folder's tree, `grep` a file."""
     if words[0] == "rg" and "--files" in words:
         return "rg --files"
-    if words[0] == "grep" and any(_RECURSIVE.fullmatch(word) for word in words[1:]):
+    if words[0] == "grep" and _recursive(words[1:]):
         return "grep -R"
     return words[0]
+
+
+def _recursive(arguments: Sequence[str]) -> bool:
+    """Whether grep's switches search a folder's tree (`-r`, `-Rn`, `-d recurse`), read as
+    grep reads them: up to `--`, a value after the switch that takes it (`-e -r` searches for
+    "-r")."""
+    value_of = ""  # the switch whose value the next word is
+    for word in arguments:
+        if value_of:
+            if value_of == "d" and word == "recurse":
+                return True
+            value_of = ""
+        elif word == "--":
+            return False
+        elif word in _RECURSIVE:
+            return True
+        elif word.startswith("-") and not word.startswith("--"):
+            for at, letter in enumerate(word[1:], start=1):
+                if letter in "rR":
+                    return True
+                if letter in _TAKES_A_VALUE:
+                    value = word[at + 1 :]
+                    if letter == "d" and value == "recurse":
+                        return True
+                    value_of = "" if value else letter
+                    break
+    return False
 
 
 def missing_and_alternative(failing: str, fix: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from git_memory.extract.builtin.shouted import ESCAPED_LINES
+from git_memory.extract.builtin.shouted import without_dumps
 from git_memory.extract.builtin.statements import sentences
 
 LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
@@ -21,13 +21,10 @@ BOX_EDGE = re.compile(r"(?m)(?<![ \t])[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║
 
 
 def prose_sentences(text: str) -> list[str]:
-    """The sentences of a text's prose: wrapped lines joined, code, log and escaped lines left
-    out."""
-    lines = [
-        line
-        for line in _unwrapped(text)
-        if not CODE_OR_LOG.search(line) and not ESCAPED_LINES.search(line)
-    ]
+    """The sentences of a text's prose: wrapped lines joined, code and log lines left out, and
+    the files a pasted log dumps as JSON strings."""
+    lines = [without_dumps(line) for line in _unwrapped(text)]
+    lines = [line for line in lines if not CODE_OR_LOG.search(line)]
     return [sentence for line in lines for sentence in sentences(line)]
 
 

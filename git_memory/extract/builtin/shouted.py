@@ -12,11 +12,28 @@ _SHOUTS = r"(?:ALWAYS|NEVER|MUST(?: NOT)?|DO NOT|DON'?T)\b"
 _SHOUTED = re.compile(rf"\b{_SHOUTS}")
 _SHOUTED_COMMENT = re.compile(rf"\s*(?P<comment>(?:[A-Z]+ )*{_SHOUTS}.*?)\s*(?:\*/|-->)?\s*$")
 _CODE_MARK = re.compile(r"[:=(){}\[\]\"'<>]")
-# A line of escaped text: a file's content or a tool call's arguments dumped as one JSON
-# string (`"# Copy this file to .env\n# NEVER commit .env\n…"`), pasted from an agent's
-# log. Its lines are the dump's, not the person's, whatever they shout; a typed line names
-# the escape once or twice at most (`remove the \n left in the titles`).
-ESCAPED_LINES = re.compile(r"\\n(?:.*?\\n){2}")
+# A quoted string of JSON holding a file's lines: a tool call's arguments pasted from an
+# agent's log (`{"content":"# Copy this file to .env\n# NEVER commit .env\n\nPORT=3000"}`).
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# Lines of a file it holds: three escaped line ends, one of them where no word goes on (a
+# blank line, a comment, an indent: `\n\n`, `\n#`, `\n  `), unlike a Windows path's folders
+# (`D:\repos\nexus\node_modules`) or a person naming the escape (`use \r\n, not \n`).
+_ESCAPED_LINES = re.compile(r"(?:\\n.*?){3}")
+_LINE_OF_A_FILE = re.compile(r"\\n(?![A-Za-z0-9_])")
+
+
+def without_dumps(line: str) -> str:
+    """The line with each JSON string that holds a file's lines emptied: the dump's words, not
+    the person's, whatever they say or shout."""
+    if "\\n" not in line:
+        return line
+    return _JSON_STRING.sub(_emptied, line)
+
+
+def _emptied(string: re.Match[str]) -> str:
+    text = string.group()
+    dumped = _ESCAPED_LINES.search(text) and _LINE_OF_A_FILE.search(text)
+    return '""' if dumped else text
 
 
 def shouted_comments(text: str) -> list[tuple[str, str, str]]:
@@ -25,8 +42,8 @@ def shouted_comments(text: str) -> list[tuple[str, str, str]]:
     found: list[tuple[str, str, str]] = []
     if not _SHOUTED.search(text):
         return found
-    for line in (line.strip() for line in text.splitlines()):
-        if not _SHOUTED.search(line) or ESCAPED_LINES.search(line):
+    for line in (without_dumps(line.strip()) for line in text.splitlines()):
+        if not _SHOUTED.search(line):
             continue
         for mark in _COMMENT_MARK.finditer(line):
             shouted = _SHOUTED_COMMENT.match(line, mark.end())

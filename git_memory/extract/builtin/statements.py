@@ -99,9 +99,10 @@ _THIS_ONE = re.compile(
 )
 
 
-# A Japanese sentence that opens on the one before it ("…をコミットする。する際変更点を
-# コメントに必ず記入すること": "when doing so"): one statement with it.
-_GOES_BACK = re.compile(r"(?:する|した)(?:際|とき|時|場合)|その際")
+# A Japanese sentence that opens on the verb of the one before it ("…をコミットする。する際
+# 変更点をコメントに必ず記入すること": "when doing so"), no sentence without it: one statement
+# with it. ("その際、…" is a sentence of its own.)
+_GOES_BACK = re.compile(r"(?:する|した)(?:際|とき|時|場合)")
 
 
 def sentences(line: str) -> list[str]:
@@ -133,7 +134,8 @@ def stating_forms(sentence: str) -> tuple[frozenset[str], set[str]] | None:
     no question when it asks the agent to work in a language ("能用中文回答吗？", "Can you
     answer in Spanish?")."""
     languages = languages_of(sentence)
-    forms = forms_of(_WRITTEN_TEXT.sub("“”", sentence), languages)
+    read = _WRITTEN_TEXT.sub("“”", sentence) if _A_DOCUMENT.search(sentence) else sentence
+    forms = forms_of(read, languages)
     if sentence.rstrip().endswith(("?", "？")) or QUESTION in forms:
         if LANGUAGE not in forms or not asks_for_a_language(sentence):
             return None
@@ -147,6 +149,11 @@ def stating_forms(sentence: str) -> tuple[frozenset[str], set[str]] | None:
 _WRITTEN_TEXT = re.compile(
     r"(?<=说明|說明|注明|註明|写上|寫上|写成|寫成|改成|改为|改為|提示|显示|顯示|标注|標註|加上)"
     r"\s?(?:“[^”]{1,200}”|「[^」]{1,200}」|『[^』]{1,200}』)"
+)
+# The document or page those words go into, named in the sentence ("在README中…"): without
+# it, "再次说明“以后不要…”" restates the person's own rule.
+_A_DOCUMENT = re.compile(
+    r"README|readme|\.md\b|文[档檔]|[页頁]面|界面|[弹彈][窗框]|[页頁]脚|[页頁]眉|按[钮鈕]|[标標]题|[标標]題"
 )
 
 

@@ -412,7 +412,7 @@ def _variant(failed: Run, later: Run, edited: bool, error: str) -> bool:
     code, another command of its kind that worked with no edit in between."""
     if failed.main is None or later.main is None or later.main.kind != failed.main.kind:
         return False
-    if failed.main.kind == "script" and _tool(failed.main)[:1] != _tool(later.main)[:1]:
+    if failed.main.kind == "script" and _script(failed.main) != _script(later.main):
         return False  # a project script whose name says no job: another one does another
     if later.where != failed.where:
         # another folder's command (a package built first) is a step, not a variant, unless
@@ -452,6 +452,12 @@ def _prefix(segment: shell.Segment) -> tuple[str, ...]:
 def _tool(segment: shell.Segment) -> tuple[str, ...]:
     program = shell.program_words(segment.words)
     return tuple(program[:2])
+
+
+def _script(segment: shell.Segment) -> str:
+    """The script a segment runs, however it was named (`./x.sh`, `bash x.sh`)."""
+    program = shell.program_words(segment.words)
+    return program[0].removeprefix("./") if program else ""
 
 
 def _is_setup_line(run: Run) -> bool:
