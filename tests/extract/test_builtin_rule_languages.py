@@ -384,6 +384,7 @@ MORE_NOT_RULES = [
     "这个页面不要动画效果",  # 动画 is an animation, not "touch" (zh)
     "先不要 commit，等我确认",  # "not yet" (zh)
     "请先修改，不要提交",  # "change it first, don't commit": this change's steps (zh)
+    "以后你还是要用中文回答么",  # a question ending in 么 (zh)
     "完成这个功能之后要提交",  # after this one feature (zh)
     # the words to write into a document, quoted after the verb that writes them (zh)
     "请在README中把安全警告部分同时也放在文档的最前面，并且着重说明“如非必要请不要提交"

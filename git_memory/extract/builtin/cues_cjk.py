@@ -302,6 +302,13 @@ CJK_CUES: tuple[Cue, ...] = (
         + r"(?:如何|怎[么麼](?!又|[还還])|什[么麼](?![都也])|是否|能否)",
         "claude code 如何更新到最新版本",
     ),
+    Cue(
+        "zh",
+        QUESTION,
+        # 么 ending the sentence asks as 吗 does (not in 这么, 那么, 怎么, 什么, 多么, 要么)
+        r"(?<![这這那怎什多要])[么麼][?？!！。]{0,3}\s{0,2}$",
+        "你还是忠臣么",
+    ),
     # --- Japanese ---
     Cue("ja", STANDING, r"必ず|常に|毎回|禁止", "必ず日本語で回答してください。"),
     Cue(
