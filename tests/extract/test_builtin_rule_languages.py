@@ -385,6 +385,9 @@ MORE_NOT_RULES = [
     "先不要 commit，等我确认",  # "not yet" (zh)
     "请先修改，不要提交",  # "change it first, don't commit": this change's steps (zh)
     "以后你还是要用中文回答么",  # a question ending in 么 (zh)
+    # what a program will do from now on, not the agent (en)
+    "Update the script accordingly, save it, and then restart it to ensure it runs at 11:45 PM"
+    " daily from now on.",
     "完成这个功能之后要提交",  # after this one feature (zh)
     # the words to write into a document, quoted after the verb that writes them (zh)
     "请在README中把安全警告部分同时也放在文档的最前面，并且着重说明“如非必要请不要提交"

@@ -120,6 +120,18 @@ _OWN: tuple[Cue, ...] = (
     Cue(
         "en",
         ONE_OFF,
+        # when a program will run from now on (its schedule), not what the agent will do
+        r"\b(?:it|this|that|the (?:script|job|cron|task|service|server|bot|backup))\s+"
+        r"(?:runs?|starts?|fires?|executes?|happens?)\b[^.!?]{0,40}"
+        r"\b(?:at \d|daily|hourly|nightly|weekly|every|each (?:day|night|hour|week))"
+        r"[^.!?]{0,30}\bfrom now on\b",
+        # a session of a public repository
+        "Update the script accordingly, save it, and then restart it to ensure it runs at 11:45"
+        " PM daily from now on.",
+    ),
+    Cue(
+        "en",
+        ONE_OFF,
         r"\b(?:is|are) still\b|\bstill (?:fails?|failing|broken|crash\w*|doesn'?t|does not"
         r"|not|the same)\b",
         "But on my other terminal where i asked you to work on my site folder it is still slow.",
