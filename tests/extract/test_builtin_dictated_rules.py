@@ -33,6 +33,10 @@ DICTATED = [
         ["在回答问题之前,先检查是否有可用skills.我发现我给你装的插件,你都不调用"],
     ),
     ("在CLAUDE.md里加上一句，回答前先检查现有代码", ["回答前先检查现有代码"]),
+    ("请在 CLAUDE.md 里添加一条规则，提交前必须运行测试", ["提交前必须运行测试"]),
+    ("你帮我在CLAUDE.md里加上，提交前必须运行测试", ["提交前必须运行测试"]),
+    # a question word inside the text does not make it a question
+    ("在CLAUDE.md里加上，回答问题时不要问我为什么", ["回答问题时不要问我为什么"]),
     (  # a list a line introduces is part of its rule
         "Add to CLAUDE.md: in Markdown documents, add a blank line between:\n\n- headers and"
         " body\n- body and bullet lists\nNever wrap lines.",

@@ -4,6 +4,8 @@ heading or a shouted sentence with no code before it is not."""
 
 from __future__ import annotations
 
+import pytest
+
 from git_memory.extract.builtin.rules import rule_facts
 from tests.extract.records import turn_record
 
@@ -56,6 +58,21 @@ def test_a_file_dumped_as_one_escaped_string_is_no_ones_rule() -> None:
     assert [fact.content for fact in facts] == [
         "Always keep the compose file at the root of the repository."
     ]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        # a program's repr of a file, a value after its key
+        "the tool failed with content='# Copy this file to .env\\n# NEVER commit .env\\n\\n"
+        "PORT=3000' why",
+        # settings lines, each starting with a letter
+        'it wrote "PORT=3000\\nDB_URL=postgres://x\\nSECRET=abc // NEVER commit this\\nDEBUG=1"'
+        " to .env",
+    ],
+)
+def test_a_dumped_file_in_any_quotes_is_no_ones_rule(typed: str) -> None:
+    assert rule_facts([turn_record("t1", user=typed)]) == []
 
 
 def test_a_line_naming_the_escape_once_is_still_read() -> None:

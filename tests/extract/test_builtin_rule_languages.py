@@ -287,6 +287,12 @@ MORE_TYPED = [
     "每完成一項任務之後要提交",  # after each task (zh, Traditional)
     "La prochaine fois, lance les tests avant de committer.",  # next time, do … (fr)
     "Merk dir diese als Regel und verwende nie npm",  # the rule follows (de)
+    "每完成一个功能后都要先跑一遍测试再提交",  # after each feature, first … (zh)
+    "以后不要问我为甚么",  # 为甚么 is no question's end (zh)
+    "docs/不用提交",  # a folder named with its slash (zh)
+    "La prochaine fois que tu fais un commit, lance les tests avant.",  # (fr)
+    "Always write a test that runs every edge case from now on.",  # no schedule (en)
+    "Make sure it runs at 0 lint warnings from now on.",  # "at 0" is no time (en)
     "Never edit files under D:\\repos\\nexus\\node_modules\\next directly.",  # no escape
     "Never join CSV rows with \\n in the export; always use \\r\\n, as Excel needs \\r\\n.",
     # a sentence opening on the one before it ("when doing so, always …") is one rule with it
@@ -396,7 +402,14 @@ MORE_NOT_RULES = [
     "不用提交到远程，本地就行",
     "改好了，我自己提交吧",
     "这部分我自己提交过了，你继续修下一个bug",
-    "帮我写三个接口，完成一个接口之后要先给我看一下",  # this task's order (zh)
+    "请帮我完成一个登录页面，要支持微信登录",  # a request for one page (zh)
+    "请先修改配置文件，不要提交，改完以后告诉我",  # 以后 as "after it": this change (zh)
+    "main.py是我自己提交的",  # a report of who committed (zh)
+    # the words to show in a message or to write into a file named (zh)
+    "把错误提示改成“请不要直接推送到main分支”",
+    "在Readme里加上“不要直接推送到main”",
+    "Merk dir das als Grundregel.",  # "remember this as a rule": the rule is before (de)
+    "Merk dir das bitte für die Zukunft.",
     # "next time" with no request for it (fr)
     "Merci, à la prochaine fois !",
     "La prochaine fois, je vais essayer avec Docker.",

@@ -98,10 +98,12 @@ CJK_CUES: tuple[Cue, ...] = (
         "zh",
         HENCEFORTH,
         # after each piece of work of a kind ("一个单测": any unit test), a step asked for;
-        # not after this one (完成这个功能之后)
+        # not after this one (完成这个功能之后), not a request for one ("完成一个页面，要…")
         r"(?:完成|做完|[写寫]完|改完|修改完)(?:一[个個项項]|每[个個项項]|每一[个個项項])"
-        r"[^，。！？,]{1,8}?(?:之?[后後]|以[后後])?[，,]?\s{0,2}(?:你)?(?:都|就)?"
-        r"(?:要|需要|[记記]得|必[须須]|[务務]必|[请請])(?!先)",
+        r"[^，。！？,]{1,8}?(?:之?[后後]|以[后後])[，,]?\s{0,2}(?:你)?(?:都|就)?"
+        r"(?:要|需要|[记記]得|必[须須]|[务務]必|[请請])"
+        r"|每(?:完成|做完|[写寫]完|改完)[^，。！？,]{1,10}?[，,]\s{0,2}(?:你)?(?:都|就)"
+        r"(?:要|需要|[记記]得|必[须須]|[务務]必)",
         # a session of a public repository
         "需要跑nca命令，根据错误/警告修复问题，之后，你要往自己的的设置写这个命令，在完成一个单测之后要跑一次",
     ),
@@ -174,8 +176,8 @@ CJK_CUES: tuple[Cue, ...] = (
         PROHIBITION,
         # a file or folder of the project whose step the person keeps for themselves: "X
         # needn't be committed, I commit it myself" (not a report: "我自己提交过了")
-        r"(?<![\w.\-/])[\w\-]{0,40}[./][\w.\-/]{1,80}\s?(?:不用(?:你)?|我自己(?:来|來)?)\s?"
-        r"(?:提交|推送|commit|push)(?![了过過])",
+        r"(?<![\w.\-/])[\w\-]{0,40}[./][\w.\-/]{0,80}\s?(?:不用(?:你)?|我自己(?:来|來)?)\s?"
+        r"(?:提交|推送|commit|push)(?![了过過的])",
         # a session of a public repository
         ".claudeCodeSessions不用提交，我自己提交",
     ),
@@ -256,10 +258,11 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         ONE_OFF,
-        # "do X first, don't Y (yet)": the order of the steps of this change, unless the
-        # sentence holds every time ("以后都要先写测试，不要直接写实现")
-        r"^(?![^。！？]{0,40}(?:以[后後]|今[后後]|永[远遠]|每次|始[终終]|[总總]是|一律|都要))"
-        r"[^。！？]{0,40}?先(?:修改|改|做|完成|[写寫]|[处處]理|看|[检檢]查|[实實][现現]|[测測][试試])"
+        # "do X first, don't Y (yet)": the order of the steps of this change, unless "first"
+        # holds every time ("以后都要先写测试，不要直接写实现"; not 以后 as "after it": 改完以后)
+        r"^(?![^。！？]{0,80}?(?:(?:以|今)[后後](?:都|每次|所有|一律|也|要|永[远遠])|永[远遠]|每次"
+        r"|始[终終]|[总總]是|一律)[^。！？]{0,80}?先)"
+        r"[^。！？]{0,80}?先(?:修改|改|做|完成|[写寫]|[处處]理|看|[检檢]查|[实實][现現]|[测測][试試])"
         r"[^，。！!,]{0,12}[，,]\s?(?:先|[暂暫]时|[暂暫]時|[还還])?(?:不要|[别別])",
         # a session of a public repository
         "请先修改，不要提交",
@@ -306,7 +309,7 @@ CJK_CUES: tuple[Cue, ...] = (
         "zh",
         QUESTION,
         # 么 ending the sentence asks as 吗 does (not in 这么, 那么, 怎么, 什么, 多么, 要么)
-        r"(?<![这這那怎什多要])[么麼][?？!！。]{0,3}\s{0,2}$",
+        r"(?<![这這那怎什甚多要])[么麼][?？!！。]{0,3}\s{0,2}$",
         "你还是忠臣么",
     ),
     # --- Japanese ---

@@ -315,8 +315,9 @@ LATIN_CUES: tuple[Cue, ...] = (
         # "remember this (as a guideline)": it points at what was said before, which is the
         # rule if there is one; alone it says nothing
         r"^merke? (?:dir|euch) (?:das|dies|diese[sn]?)(?: bitte)?"
-        r"(?: als (?:\w+ )?(?:leitlinie|regel|richtlinie|grundsatz|prinzip)\w*)?"
-        r"(?: für (?:die zukunft|später|(?:zu)?künftige \w+))?\s*[.!]*$",
+        r"(?: als (?:\w+ )?\w{0,12}(?:leitlinie|regel|richtlinie|grundsatz|prinzip|hinweis"
+        r"|konvention|practice)\w*)?"
+        r"(?: für (?:die zukunft|später|(?:dieses|das) projekt|(?:zu)?künftige \w+))?\s*[.!]*$",
         # a session of a public repository
         "Merk dir dies als Leitlinie für zukünftige Problemsituationen!",
     ),
@@ -333,9 +334,9 @@ LATIN_CUES: tuple[Cue, ...] = (
         STANDING,
         # "next time, tell me …", "in future, use …": what to do every time from now on, an
         # imperative right after it (not "à la prochaine fois", "on verra la prochaine fois")
-        r"\b(?:la prochaine fois|les prochaines fois|à l'avenir)\s?,?\s(?:(?:tu|vous) )?"
-        r"(?:indique|dis|préviens|pense|utilise|fais|mets|lance|vérifie|demande|n'oublie"
-        r"|évite|ajoute|écris|commence|garde)\w*",
+        r"\b(?:la prochaine fois|les prochaines fois|à l'avenir)(?: que [^,.!?]{1,60})?\s?,?\s"
+        r"(?:(?:tu|vous) )?(?:indique|dis|préviens|pense|utilise|fais|mets|lance|vérifie|demande"
+        r"|n'oublie|évite|ajoute|écris|commence|garde|crée|relance|teste)\w*",
         # a session of a public repository
         'la prochaine fois indique moi quand tu as terminé une tache par "étape suivante ?"',
     ),

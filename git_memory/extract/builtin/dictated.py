@@ -18,10 +18,6 @@ from __future__ import annotations
 
 import re
 
-from git_memory.extract.builtin.cue_forms import QUESTION
-from git_memory.extract.builtin.lexicon import forms_of
-from git_memory.extract.builtin.scripts import languages_of
-
 # The files an agent reads at the start of every session, as people name them.
 _INSTRUCTION_FILE = (
     r"(?:(?<![A-Za-z0-9_./-])(?:AGENTS|CLAUDE|GEMINI|QWEN|CODEX|COPILOT|CONVENTIONS)\.md(?![A-Za-z0-9_])"
@@ -47,10 +43,19 @@ _OPENING = re.compile(r"[:：]\s*[\"“'「『]?|[\"“「『]")
 # place, then the verb right before the comma. Anything else before it (a report, a question,
 # "this rule") goes on about the file.
 _COMMA = re.compile(r"[,，]\s*")
-_COMMA_BEFORE = re.compile(r"\s*(?:你|[请請]你?|[帮幫]我)?\s*在\s*")
+_COMMA_BEFORE = re.compile(
+    r"\s*(?:你|[请請]你?|[帮幫]我|你[帮幫]我|[请請][帮幫]我|麻[烦煩]你?)?\s*在\s*"
+    r"(?:[这這]?个?项目的?|[這这]?個?項目的?|根目[录錄](?:下的?)?)?\s*"
+)
+# A text that asks rather than dictates: a question word first, or a question's end with no
+# text quoted after a colon ("改完代码后问我：要不要提交？" dictates the question to ask).
+_ASKS = re.compile(
+    r"^(?:为什么|為什麼|怎么|怎麼|是否|能不能|可不可以)"
+    r"|^[^:：]*(?:[?？吗嗎呢]|(?<![什甚怎这這那多要])[么麼])\s*$"
+)
 _COMMA_AFTER = re.compile(
-    r"\s*(?:里|裡|中|里面|裡面)?\s*(?:加上|添加|加入|写入|寫入|写上|寫上|追加)"
-    r"(?:一句|一[条條]|[这這]一?[条條])?\s*"
+    r"\s*(?:里|裡|中|里面|裡面)?\s*(?:加上|添加|加入|加|写入|寫入|写上|寫上|追加|[记記][录錄])"
+    r"(?:一句|一[条條]|[这這]一?[条條])?(?:规则|規則|[说說]明)?\s*"
 )
 _CLOSING = "\"”'」』"
 _HEADER = re.compile(
@@ -82,6 +87,6 @@ def dictated(text: str) -> str | None:
     if opening is None or header.end() > MAX_HEADER_CHARS:
         return None
     body = text.strip()[opening.end() :].strip().strip(_CLOSING).strip()
-    if _COMMA.fullmatch(opening.group()) and QUESTION in forms_of(body, languages_of(body)):
+    if _COMMA.fullmatch(opening.group()) and _ASKS.search(body):
         return None  # "…里写入，为什么没生效": a question about the file, no text for it
     return body or None

@@ -123,7 +123,8 @@ _OWN: tuple[Cue, ...] = (
         # when a program will run from now on (its schedule), not what the agent will do
         r"\b(?:it|this|that|the (?:script|job|cron|task|service|server|bot|backup))\s+"
         r"(?:runs?|starts?|fires?|executes?|happens?)\b[^.!?]{0,40}"
-        r"\b(?:at \d|daily|hourly|nightly|weekly|every|each (?:day|night|hour|week))"
+        r"\b(?:at \d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|at \d{1,2}:\d\d|daily|hourly"
+        r"|nightly|weekly|(?:every|each) (?:day|night|hour|week|morning|evening|\d))"
         r"[^.!?]{0,30}\bfrom now on\b",
         # a session of a public repository
         "Update the script accordingly, save it, and then restart it to ensure it runs at 11:45"

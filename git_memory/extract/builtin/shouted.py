@@ -14,26 +14,35 @@ _SHOUTED_COMMENT = re.compile(rf"\s*(?P<comment>(?:[A-Z]+ )*{_SHOUTS}.*?)\s*(?:\
 _CODE_MARK = re.compile(r"[:=(){}\[\]\"'<>]")
 # A quoted string of JSON holding a file's lines: a tool call's arguments pasted from an
 # agent's log (`{"content":"# Copy this file to .env\n# NEVER commit .env\n\nPORT=3000"}`).
-_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# (A string starts at a quote no backslash escapes: a cut-off line of escaped quotes is read
+# once, not once per quote.)
+_JSON_STRING = re.compile(r"""(?<!\\)(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
+# A value: after a key's colon or a name's `=` (`"content":"…"`, `content='…'`).
+_A_VALUE = re.compile(r"[:=]\s{0,2}$")
 # Lines of a file it holds: three escaped line ends, one of them where no word goes on (a
 # blank line, a comment, an indent: `\n\n`, `\n#`, `\n  `), unlike a Windows path's folders
 # (`D:\repos\nexus\node_modules`) or a person naming the escape (`use \r\n, not \n`).
 _ESCAPED_LINES = re.compile(r"(?:\\n.*?){3}")
 _LINE_OF_A_FILE = re.compile(r"\\n(?![A-Za-z0-9_])")
+# A line of settings (`\nDB_URL=…`, `\nport: 3000`): two of them make a file too.
+_SETTING_LINE = re.compile(r"\\n[\w.-]{1,40}\s?[=:]")
 
 
 def without_dumps(line: str) -> str:
-    """The line with each JSON string that holds a file's lines emptied: the dump's words, not
-    the person's, whatever they say or shout."""
-    if "\\n" not in line:
+    """The line with each quoted string that holds a file's lines emptied (a JSON value or a
+    program's repr of one): the dump's words, not the person's, whatever they say or shout."""
+    if line.count("\\n") < 3:
         return line
     return _JSON_STRING.sub(_emptied, line)
 
 
 def _emptied(string: re.Match[str]) -> str:
     text = string.group()
-    dumped = _ESCAPED_LINES.search(text) and _LINE_OF_A_FILE.search(text)
-    return '""' if dumped else text
+    if not _ESCAPED_LINES.search(text):
+        return text
+    value = bool(_A_VALUE.search(string.string, 0, string.start()))
+    dumped = value or _LINE_OF_A_FILE.search(text) or len(_SETTING_LINE.findall(text)) >= 2
+    return text[0] * 2 if dumped else text
 
 
 def shouted_comments(text: str) -> list[tuple[str, str, str]]:

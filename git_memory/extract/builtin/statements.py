@@ -153,7 +153,9 @@ _WRITTEN_TEXT = re.compile(
 # The document or page those words go into, named in the sentence ("在README中…"): without
 # it, "再次说明“以后不要…”" restates the person's own rule.
 _A_DOCUMENT = re.compile(
-    r"README|readme|\.md\b|文[档檔]|[页頁]面|界面|[弹彈][窗框]|[页頁]脚|[页頁]眉|按[钮鈕]|[标標]题|[标標]題"
+    r"(?i)readme|\.md\b|文[档檔]|[页頁]面|界面|[弹彈][窗框]|[页頁]脚|[页頁]眉|按[钮鈕]|[标標]题|[标標]題"
+    r"|提示|信息|[注註][释釋]|[帮幫]助|文案|消息|[报報][错錯]|日志|日誌"
+    r"|在[^，。“”「」]{1,30}(?:里|裡|中|上)"
 )
 
 
