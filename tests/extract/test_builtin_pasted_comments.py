@@ -78,3 +78,14 @@ def test_a_dumped_file_in_any_quotes_is_no_ones_rule(typed: str) -> None:
 def test_a_line_naming_the_escape_once_is_still_read() -> None:
     typed = "Never leave a literal \\n in the page titles."
     assert [fact.content for fact in rule_facts([turn_record("t1", user=typed)])] == [typed]
+
+
+def test_a_line_copied_after_a_programs_prompt_is_no_rule() -> None:
+    # a real session: the person pasted what they had typed at another agent's prompt
+    typed = (
+        "claude> 常に --dangerous (bypassPermissions) モードで起動するように、ユーザー設定"
+        '（~/.claude/settings.json）の permissions.defaultMode を "bypassPermissions" に'
+        "設定してください。"
+    )
+    assert rule_facts([turn_record("t1", user=typed)]) == []
+    assert rule_facts([turn_record("t1", user=typed.removeprefix("claude> "))]) != []

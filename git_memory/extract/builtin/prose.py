@@ -14,7 +14,9 @@ CODE_OR_LOG = re.compile(
     r"^\s{4,}|^\t|^[>$#|]|^\s*(?:at |File \"|Traceback|\d{4}-\d\d-\d\d[ T]|\[\w+\]|[{}\[\]]|"
     r"def |class |import |from \S+ import|const |let |var |function |fn |func |return )|"
     r"[{};]\s*$|=>|\b(?:Error|Exception):|^\s*(?:WARN|WARNING|ERROR|INFO|DEBUG|FATAL)\b|"
-    r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$",
+    r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$"
+    # a line after a program's prompt, copied from a terminal (`claude> …`, `sqlite> …`)
+    r"|^\s*[a-z][\w.-]{0,15}>\s",
 )
 # The frame of a terminal box a message was copied from (`│ … │`): not part of the words.
 BOX_EDGE = re.compile(r"(?m)(?<![ \t])[ \t]*[│┃║][ \t]*$|^[ \t]*[│┃║][ \t]*")
