@@ -37,7 +37,8 @@ NOISE = re.compile(
 # /bin/ps: Operation not permitted`). The machine's words, not the command's; the shell
 # running the command (`/usr/bin/bash: line 2: firebase: command not found`) is not one.
 STARTUP = re.compile(
-    r"^(?:[\w-]+: )?(?:(?:~|/(?:home|Users)/[^/\s:]+|/root)/\.[^\s:]+"
+    # (a home as Linux, macOS, Git Bash and WSL name it: /home/bob, /c/Users/bob, /mnt/c/Users/bob)
+    r"^(?:[\w-]+: )?(?:(?:~|(?:/mnt)?(?:/[A-Za-z])?/(?:home|Users)/[^/\s:]+|/root)/\.[^\s:]+"
     r"|/(?:opt|usr|etc)/[^\s:]+\.sh|/etc/(?:profile|bashrc|bash\.bashrc|zshrc|zprofile|zshenv))"
     r": line \d+: "
 )

@@ -169,6 +169,10 @@ def test_what_the_shells_start_up_files_print_is_not_the_commands_error() -> Non
     assert not invocation_error(STARTUP_NOISE + red)
     assert invocation_error(STARTUP_NOISE + "ModuleNotFoundError: No module named 'x'")
     assert error_line(STARTUP_NOISE) == ""
+    # Git Bash's home on Windows, a start-up file saved as UTF-16 (a real session)
+    git_bash = "/c/Users/1/.bashrc: line 1: $'\\377\\376eval': command not found\n"
+    assert error_line(git_bash + red).startswith("FAILED tests/test_cart.py")
+    assert not invocation_error(git_bash + red)
     homebrew = (
         "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not "
         "permitted\n"
