@@ -32,6 +32,8 @@ def test_quiet_comments_headings_and_bare_shouts_are_no_rules() -> None:
         "# ALWAYS",
         "Fix it -- NEVER MIND",
         '"email": "" // optional',
+        # a comment on a line of its own in a pasted guide (Phoenix's AGENTS.md): no code
+        "      <%!-- THIS IS INVALID NEVER EVER DO THIS --%>",
     ):
         assert rule_facts([turn_record("t1", user=typed)]) == [], typed
 

@@ -57,7 +57,8 @@ def shouted_comments(text: str) -> list[tuple[str, str, str]]:
         for mark in _COMMENT_MARK.finditer(line):
             shouted = _SHOUTED_COMMENT.match(line, mark.end())
             code = line[: mark.start()].strip().rstrip(",;")
-            if shouted is not None and _CODE_MARK.search(code):
+            # the code it annotates: a word of it, not only a comment's opener (`<%!--`)
+            if shouted is not None and _CODE_MARK.search(code) and re.search(r"\w", code):
                 found.append((line, shouted.group("comment"), code))
                 break
     return found
