@@ -47,7 +47,12 @@ STARTUP = re.compile(
 PREFIX = re.compile(r"^(E\s{2,}|npm ERR!\s+|ERR!\s+|\[\w+\]\s+|>\s+|Output:\s+)")
 # An error in how the command was invoked or what its environment lacks.
 INVOCATION = re.compile(
-    r"(?i)command not found|\bnot found\b|No module named|ModuleNotFoundError|ImportError"
+    # "not found" of what a run needs (`sh: 1: http: not found`, `go.mod file not found`,
+    # `Rust not found`), not of what a test looked for (`Error: element(s) not found`)
+    r"(?i)command not found|(?:\b(?:module|file|package|command|program|executable|binary"
+    r"|directory|folder|template|crate|header|library|plugin|interpreter|sdk|toolchain"
+    r"|version|rust|node|python|java|cargo|go|npm|pnpm|yarn|git)|[\w.()/'\"-]+:|404)"
+    r"\s+not found\b|No module named|ModuleNotFoundError|ImportError"
     r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
     r"|unrecognized (arguments?|option)|no such (command|subcommand|option|file)|not recognized"
     r"|permission denied|not installed|could not (find|locate|resolve|connect)"

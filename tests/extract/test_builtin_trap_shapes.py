@@ -1145,3 +1145,14 @@ def test_grep_is_named_with_r_only_when_its_switches_search_a_tree(fixed: str, n
         _bash("rg -n TODO src", "zsh:1: command not found: rg", "failed"), _bash(fixed, "a:1")
     )
     assert trap.content.endswith(f"run `{named}` instead.")
+
+
+def test_what_a_test_did_not_find_is_no_error_of_how_it_was_run() -> None:
+    # a real session: an end-to-end test's locator found nothing, then another suite passed;
+    # "not found" of what a test looked for is the code's, not the environment's
+    red = "  1) login.spec.ts:12:5 › signs in\n    Error: element(s) not found\n  1 failed"
+    assert not invocation_error(red)
+    later = _bash("pnpm --filter @ship/api exec vitest run", "Test Files  3 passed (3)")
+    assert _traps(_bash("pnpm exec playwright test", red, "failed"), later) == []
+    for needed in ("sh: 1: http: not found", "go: go.mod file not found", "Rust not found"):
+        assert invocation_error(needed), needed
