@@ -1156,3 +1156,21 @@ def test_what_a_test_did_not_find_is_no_error_of_how_it_was_run() -> None:
     assert _traps(_bash("pnpm exec playwright test", red, "failed"), later) == []
     for needed in ("sh: 1: http: not found", "go: go.mod file not found", "Rust not found"):
         assert invocation_error(needed), needed
+
+
+def test_a_set_up_step_that_failed_on_the_code_is_not_fixed_by_installing_packages() -> None:
+    # a real session: `npm install` ran the package's `prepare` build, which failed on type
+    # errors; the code was edited, and a later install named packages of its own
+    typed = "src/tools/index.ts(23,5): error TS2322: Type 'A' is not assignable to type 'B'."
+    calls = [
+        _bash("npm install", typed + "\nnpm error code 2", "failed"),
+        _write("src/tools/index.ts"),
+        _bash("npm install --save-dev @types/jsonwebtoken @types/uuid", "added 2 packages"),
+    ]
+    assert _traps(*calls) == []
+    # the same step with a switch only, nothing edited between: the classic fix stays a trap
+    (trap,) = _traps(
+        _bash("npm install", "npm error code ERESOLVE\nnpm error could not resolve", "failed"),
+        _bash("npm install --legacy-peer-deps", "added 812 packages"),
+    )
+    assert trap.content.endswith("run `npm install --legacy-peer-deps` instead.")

@@ -331,8 +331,11 @@ def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
         and not ENVIRONMENT.search(error)
         and not _NETWORK.search(failed.output)
     )
+    edited = False  # the code changed since: what worked then was a fix of the code
     for position in range(index + 1, len(runs)):
         later = runs[position]
+        written = written_files(later) if later.edit else None
+        edited = edited or any(not setup_file(path) for path in written or ())
         if later.command is None or later.state != "completed" or not later.setups:
             continue
         fixed = later.setups[-1]
@@ -349,10 +352,13 @@ def _setup_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
                 return None
             fact = trap_fact("prerequisite", failed, later, error, _rooted(before), failing=failing)
             return _told_in(fact, told)
+        # the same step with switches only (`--legacy-peer-deps`), not with packages named
+        # (`npm install --save-dev @types/uuid` installs something else)
+        extra = fixed.words[len(subject.words) :]
         added = fixed.words[: len(subject.words)] == subject.words and all(
-            w.startswith("-") or w[:1].isdigit() for w in fixed.words[len(subject.words) :][:1]
+            w.startswith("-") or w[:1].isdigit() for w in extra
         )
-        if added and len(fixed.words) > len(subject.words):
+        if added and extra and not edited:
             fix = located(fixed.normal, later.folder(fixed))
             return trap_fact("variant", failed, later, error, fix, failing=failing)
         if environmental and _installed_elsewhere(subject, fixed):
