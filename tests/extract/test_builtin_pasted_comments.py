@@ -91,3 +91,12 @@ def test_a_line_copied_after_a_programs_prompt_is_no_rule() -> None:
     )
     assert rule_facts([turn_record("t1", user=typed)]) == []
     assert rule_facts([turn_record("t1", user=typed.removeprefix("claude> "))]) != []
+
+
+def test_a_pasted_error_whose_message_reads_like_a_norm_is_no_rule() -> None:
+    # a real session: the browser's console error, pasted as the person's whole message
+    typed = (
+        'Uncaught TypeError: Failed to resolve module specifier "firebase/firestore". '
+        'Relative references must start with either "/", "./", or "../".'
+    )
+    assert rule_facts([turn_record("t1", user=typed)]) == []

@@ -13,7 +13,7 @@ FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 CODE_OR_LOG = re.compile(
     r"^\s{4,}|^\t|^[>$#|]|^\s*(?:at |File \"|Traceback|\d{4}-\d\d-\d\d[ T]|\[\w+\]|[{}\[\]]|"
     r"def |class |import |from \S+ import|const |let |var |function |fn |func |return )|"
-    r"[{};]\s*$|=>|\b(?:Error|Exception):|^\s*(?:WARN|WARNING|ERROR|INFO|DEBUG|FATAL)\b|"
+    r"[{};]\s*$|=>|\b\w*(?:Error|Exception):|^\s*(?:WARN|WARNING|ERROR|INFO|DEBUG|FATAL)\b|"
     r"</?[a-z][\w-]*>|^\s*[\w.]+\(.*\)\s*;?\s*$"
     # a line after a program's prompt, copied from a terminal (`claude> …`, `sqlite> …`)
     r"|^\s*[a-z][\w.-]{0,15}>\s",
