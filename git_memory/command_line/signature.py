@@ -50,9 +50,10 @@ INVOCATION = re.compile(
     # "not found" of what a run needs (`sh: 1: http: not found`, `go.mod file not found`,
     # `Rust not found`), not of what a test looked for (`Error: element(s) not found`)
     r"(?i)command not found|(?:\b(?:module|file|package|command|program|executable|binary"
-    r"|directory|folder|template|crate|header|library|plugin|interpreter|sdk|toolchain"
-    r"|version|rust|node|python|java|cargo|go|npm|pnpm|yarn|git)|[\w.()/'\"-]+:|404)"
-    r"\s+not found\b|No module named|ModuleNotFoundError|ImportError"
+    r"|directory|folder|path|repository|image|template|crate|header|library|plugin|interpreter"
+    r"|sdk|toolchain|version|rust|node|python|java|cargo|go|npm|pnpm|yarn|git)"
+    r"|[\w.()/'\"-]+:|404)(?:\s+['\"][^'\"\n]{1,200}['\"])?\s+not found\b"
+    r"|No module named|ModuleNotFoundError|ImportError"
     r"|Cannot find module|ENOENT|missing script|unknown (command|option|flag|argument)"
     r"|unrecognized (arguments?|option)|no such (command|subcommand|option|file)|not recognized"
     r"|permission denied|not installed|could not (find|locate|resolve|connect)"

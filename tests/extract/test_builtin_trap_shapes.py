@@ -1154,7 +1154,13 @@ def test_what_a_test_did_not_find_is_no_error_of_how_it_was_run() -> None:
     assert not invocation_error(red)
     later = _bash("pnpm --filter @ship/api exec vitest run", "Test Files  3 passed (3)")
     assert _traps(_bash("pnpm exec playwright test", red, "failed"), later) == []
-    for needed in ("sh: 1: http: not found", "go: go.mod file not found", "Rust not found"):
+    for needed in (
+        "sh: 1: http: not found",
+        "go: go.mod file not found",
+        "Rust not found",
+        "fatal: repository 'https://example.com/x.git/' not found",
+        "npm error 404 Not Found - GET https://registry.npmjs.org/left-padd",
+    ):
         assert invocation_error(needed), needed
 
 
