@@ -281,20 +281,18 @@ def path_scrubber(root: Path) -> Callable[[str], str]:
     it was, and neither does a reviewer.
     """
     home = str(Path.home())
-    spellings = sorted(
-        (form for form in root_spellings(str(root)) if len(form) > 1), key=len, reverse=True
-    )
     # Windows names a folder in any letter case and with either separator, mixed at will
-    # (`C:\\Users\\Ana\\App`, typed `c:\\users\\ana/app`): one more pass, only for text
-    # that still names it so.
-    blind = windows_root_pattern(str(root))
+    # (`C:\\Users\\Ana\\App`, typed `c:\\users\\ana/app`): one pattern finds every spelling
+    # `root_spellings` lists and more. A POSIX folder has one spelling (a drive's root none).
+    windows = windows_root_pattern(str(root))
+    exact = [] if windows is not None else [f for f in root_spellings(str(root)) if len(f) > 1]
 
     def scrub(text: str) -> str:
-        for form in spellings:
+        for form in exact:
             if form in text:
                 text = _relative(text, form)
-        if blind is not None:
-            for form in {found.group(0) for found in blind.finditer(text)}:
+        if windows is not None:
+            for form in {found.group(0) for found in windows.finditer(text)}:
                 text = _relative(text, form)
         return rewrite_homes(text, home).text
 
