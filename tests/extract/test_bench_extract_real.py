@@ -117,6 +117,43 @@ def test_a_trap_label_on_inline_python_matches_the_trap_about_its_interpreter() 
     assert not matches(script, Candidate("r", trap, trap)), "a script run is its own subject"
 
 
+def test_a_label_copied_from_the_transcript_matches_the_path_as_review_shows_it() -> None:
+    from git_memory.extract.select import path_scrubber
+
+    shown = path_scrubber(Path("/Users/ana/Desktop/shop"))
+    trap = (
+        'Trap: `rm -rf .next` fails with "Reason: rm -rf is forbidden - use trash instead"; '
+        "run `trash .next` instead."
+    )
+    label = {
+        "verdict": "KEEP",
+        "kind": "trap",
+        "failing": ["rm -rf /Users/ana/Desktop/shop/.next"],
+        "fix": ["trash /Users/ana/Desktop/shop/.next"],
+    }
+    assert not matches(label, Candidate("r", trap, trap)), "as the transcript spells it"
+    assert matches(label, Candidate("r", trap, trap), shown), "as review shows it"
+    elsewhere = {**label, "failing": ["rm -rf /Users/ana/Desktop/blog/.next"]}
+    assert not matches(elsewhere, Candidate("r", trap, trap), shown), "another folder's"
+    said = "`scripts/check.sh` runs the checks (worked in 1 session)."
+    command = _label("KEEP", "/Users/ana/Desktop/shop/scripts/check.sh")
+    assert not matches(command, Candidate("r", said, said))
+    assert matches(command, Candidate("r", said, said), shown)
+
+
+def test_a_label_is_shown_relative_to_the_working_directory_its_path_lies_in() -> None:
+    from tests.perf.bench_extract_real import _as_shown
+
+    repository = repositories()["K3RN-LABS/k3rn.labs"]
+    cwds = {"/Users/user/Desktop/N8N consultant", "/Users/user/Desktop/k3rn"}
+    texts = [(FIXTURE / s["file"]).read_text(encoding="utf-8") for s in repository.sessions]
+    assert all(any(f'"cwd":"{cwd}"' in text for text in texts) for cwd in cwds)
+    shown = _as_shown(repository)
+    assert shown("rm -rf /Users/user/Desktop/k3rn/.next") == "rm -rf .next"
+    assert shown("ls /Users/user/Desktop/N8N consultant/flows") == "ls flows"
+    assert shown("cat /Users/user/notes.md") == "cat ~/notes.md"
+
+
 def test_a_rule_label_matches_whatever_the_apostrophes() -> None:
     said = "Don't build the pipeline in a single file."
     label = {"verdict": "KEEP", "kind": "rule", "keywords": ["dont build the pipeline"]}

@@ -13,7 +13,9 @@ label's command matches as written and in the command model's normal form: a lab
 copied the run it saw (`uv run pytest tests/test_db.py -v`) is the memory of its general
 command (`uv run pytest`), which is the one a candidate names; a leading `cd X &&` is kept
 apart; inline Python (`python3 -c "…"`) is the interpreter a trap about it names; a rule's
-keywords match whatever the apostrophes ("dont" is "Don't").
+keywords match whatever the apostrophes ("dont" is "Don't"); a path a label copied as the
+transcript spells it (`rm -rf /Users/ana/app/.next`) matches as review shows it, made
+relative inside the session's working directory and a home written `~` (`rm -rf .next`).
 
 The corpus is split by repository (`corpus_split.py`, a fixed hash of the name) into a tuning
 part and a test part. **The test part's figures are the ones that count**; its individual
@@ -44,7 +46,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -53,7 +55,7 @@ from typing import Any
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 
-from git_memory.extract.select import root_spellings  # noqa: E402
+from git_memory.extract.select import path_scrubber, root_spellings  # noqa: E402
 from tests.perf.extract_labels import Candidate, extract, hermetic, matches  # noqa: E402
 from tests.perf.real_corpus import FIXTURE, Repository, file_stem, repositories  # noqa: E402
 
@@ -231,14 +233,18 @@ def _target(entry: dict[str, Any], root: Path, homes: dict[str, Path], moments: 
 
 
 def score(
-    candidates: list[Candidate], labels: Iterable[dict[str, Any]]
+    candidates: list[Candidate],
+    labels: Iterable[dict[str, Any]],
+    shown: Callable[[str], str] = str,
 ) -> list[tuple[Candidate, dict[str, Any] | None]]:
-    """Each candidate with the label it matched (KEEP labels taken first), or None."""
+    """Each candidate with the label it matched (KEEP labels taken first), or None; `shown`
+    rewrites a label's words as review shows the sessions' text (`matches`)."""
     ordered = sorted(labels, key=lambda label: VERDICTS.index(label["verdict"]))
     taken: dict[int, dict[str, Any]] = {}
     for label in ordered:
         hit = next(
-            (i for i, c in enumerate(candidates) if i not in taken and matches(label, c)), None
+            (i for i, c in enumerate(candidates) if i not in taken and matches(label, c, shown)),
+            None,
         )
         if hit is not None:
             taken[hit] = label
@@ -259,7 +265,23 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> M
     started = time.perf_counter()
     found = extract(repository.name, repo.root, since=since, until=until)
     seconds = time.perf_counter() - started
-    return Measured(repository, score(found, repository.labels), seconds)
+    return Measured(repository, score(found, repository.labels, _as_shown(repository)), seconds)
+
+
+def _as_shown(repository: Repository) -> Callable[[str], str]:
+    """How review shows a path of the repository's sessions: the product's own rewriting of a
+    path inside the session's working directory to a relative one and of a home to `~`. The
+    sessions may name several working directories: a path is shown relative to the one it
+    lies in, which is the rewriting that leaves it shortest."""
+    cwds: set[str] = set()
+    for entry in repository.sessions:
+        cwds |= _cwds_and_moments((FIXTURE / entry["file"]).read_text(encoding="utf-8"))[0]
+    scrubbers = [path_scrubber(Path(cwd)) for cwd in sorted(cwds)]
+
+    def shown(text: str) -> str:
+        return min((scrub(text) for scrub in scrubbers), key=len, default=text)
+
+    return shown
 
 
 def measure(base: Path, repos: list[str] | None = None) -> list[Measured]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,21 +81,35 @@ def _words(text: str) -> str:
     return text.casefold().replace("'", "").replace("\u2019", "")
 
 
-def matches(label: dict[str, Any], candidate: Candidate) -> bool:
-    """Whether a candidate is the memory a label describes."""
+def matches(label: dict[str, Any], candidate: Candidate, shown: Callable[[str], str] = str) -> bool:
+    """Whether a candidate is the memory a label describes. `shown` rewrites a label's words
+    as review shows the session's text: a label copied a path as the transcript spells it
+    (`rm -rf /Users/ana/app/.next`), review shows it inside the worktree made relative and a
+    home as `~` (`rm -rf .next`); either spelling matches."""
     kind = "rule" if label["kind"] == "fact" else label["kind"]
     if kind != candidate.kind:
         return False
     text = _words(candidate.content)
+
+    def spellings(value: str | Iterable[str]) -> list[str]:
+        written = [value] if isinstance(value, str) else list(value)
+        return list(dict.fromkeys([*written, *map(shown, written)]))
+
+    def holds(word: str) -> bool:
+        return any(_words(form) in text for form in spellings(word))
+
     # The folder a command ran in is kept apart on both sides: a label written from a call
     # the agent ran in `backend/` names `uv run pytest`, the candidate `cd backend && …`.
     first = {form for c in candidate.commands[:1] for form in (c, _CD_PREFIX.sub("", c))}
     if kind == "command":
-        return bool(first & _alternatives([label["command"], *label.get("aliases", [])]))
+        named = spellings([label["command"], *label.get("aliases", [])])
+        return bool(first & _alternatives(named))
     if kind == "trap":
-        failing = bool(first & (_alternatives(label["failing"]) | _interpreter(label["failing"])))
-        return failing and all(_words(word) in text for word in label["fix"])
-    return all(_words(word) in text for word in label["keywords"])
+        failing = spellings(label["failing"])
+        return bool(first & (_alternatives(failing) | _interpreter(failing))) and all(
+            holds(word) for word in label["fix"]
+        )
+    return all(holds(word) for word in label["keywords"])
 
 
 def hermetic(base: Path) -> dict[str, Path]:
