@@ -30,10 +30,16 @@ _ROWS = (
     # Windows as Git Bash and WSL name it, the folder's case kept: /c/Users/carol/src,
     # /mnt/c/Users/carol/src, /C/USERS/carol (an API's `/v/users/123` is no home)
     r"(?:/mnt)?/[A-Za-z]/(?:Users|USERS)/(?P<unix_windows>" + r"{name})",
+    # a Linux home of WSL as Windows reaches it, through the `\\wsl$` or `\\wsl.localhost`
+    # share and the distribution's name (\\wsl$\Ubuntu\home\bob, //wsl.localhost/Debian/…),
+    # escaped inside JSON too
+    r"(?:\\\\\\\\|\\\\|//)(?i:wsl)(?:\$|\.localhost)(?:\\\\|\\|/)[\w.-]+(?:\\\\|\\|/)home"
+    r"(?:\\\\|\\|/)(?P<wsl>{account})",
 )
 # An account's name: letters of any alphabet, digits, `.`, `_` and `-`, not ending in the full
-# stop of a sentence (`cd /home/bob. Then …`).
-_ACCOUNT = r"[\w.-]*[\w-]"
+# stop of a sentence (`cd /home/bob. Then …`); an `@` (a domain's account, `bob@corp`) or an
+# apostrophe (`O'Brien`, not the `'s` of "bob's") inside it.
+_ACCOUNT = r"[\w.-]*[\w-](?:@[\w-](?:[\w.-]*[\w-])?|'[\w-]{2,})*"
 # A Windows account's folder: its name, with a blank in it (`John Smith`, `John%20Smith` in a
 # link) when the path goes on after it, else up to where the path or its argument ends.
 _WINDOWS_NAME = (
@@ -45,8 +51,11 @@ _HOMES = tuple(row.replace("{account}", _ACCOUNT).replace("{name}", _WINDOWS_NAM
 
 def may_name_a_home(text: str) -> bool:
     """Whether the text could name a home: it holds what each row of `_HOMES` does (plain
-    substring scans, faster than a pattern; Windows's `users` in any case)."""
-    return "Users" in text or "/home/" in text or "/root" in text or "users" in text.lower()
+    substring scans, faster than a pattern; Windows's `users` and WSL's share in any case)."""
+    if "Users" in text or "/home/" in text or "/root" in text:
+        return True
+    lowered = text.lower()
+    return "users" in lowered or "wsl" in lowered
 
 
 # A home starts a path of its own, the path of a link to a file (`file:///home/bob/x`,
@@ -81,6 +90,10 @@ def home_names(text: str) -> set[str]:
         name = _name(match)
         if name and _a_person(name):
             found.add(name)
+            # a domain's account (`bob@corp`) is its person's name alone too
+            local = name.split("@", 1)[0]
+            if local != name and _a_person(local):
+                found.add(local)
     return found
 
 
@@ -107,7 +120,7 @@ def rewrite_homes(text: str, local_home: str = "", names: Iterable[str] = ()) ->
 
 def _name(match: re.Match[str]) -> str | None:
     """The user name a home directory names (None for /root), a link's `%20` a blank again."""
-    groups = ("mac", "linux", "windows", "unix_windows")
+    groups = ("mac", "linux", "windows", "unix_windows", "wsl")
     name = next((match.group(g) for g in groups if match.group(g)), None)
     return None if name is None else name.replace("%20", " ")
 

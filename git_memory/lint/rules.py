@@ -203,9 +203,11 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         # a Windows profile in any case (the file system ignores it), with either separator,
         # its backslashes doubled inside JSON; a drive's letter, not the end of a word or of a
         # URL's path (`e.g:/users/…`, `http://x/a:/users/…`)
-        r"|(?<![\w.])(?<!\w/)[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/)[^\s\\/\"'`)\]]+",
-        # every Windows profile holds its drive's `:\` or `:/`
-        ("/Users/", "/USERS/", "/home/", "/root", ":\\", ":/"),
+        r"|(?<![\w.])(?<!\w/)[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/)[^\s\\/\"'`)\]]+"
+        # a Linux home of WSL through Windows's share: \\wsl$\Ubuntu\home\bob
+        r"|(?i:wsl)(?:\$|\.localhost)\\{1,2}[^\s\\/]+\\{1,2}home\\{1,2}[^\s\\/\"'`)\]]+",
+        # every Windows profile holds its drive's `:\` or `:/`, a WSL share its name
+        ("/Users/", "/USERS/", "/home/", "/root", ":\\", ":/", "wsl", "WSL"),
     ),
     _rule(
         "EMAIL",

@@ -50,6 +50,14 @@ HOMES = [
     # names in any alphabet
     ("C:\\Users\\José\\x", "~\\x"),
     ("/home/josé/x", "~/x"),
+    # a name with an apostrophe or a domain's `@` in it, not the `'s` after one
+    ("cd C:\\Users\\O'Brien\\src", "cd ~\\src"),
+    ("C:\\Users\\bob@corp\\x", "~\\x"),
+    ("see /Users/bob's folder", "see ~'s folder"),
+    # a WSL home through Windows's share, as typed, with slashes, escaped inside JSON
+    ("cd \\\\wsl$\\Ubuntu\\home\\bob\\src", "cd ~\\src"),
+    ("open //wsl.localhost/Debian/home/bob/x.py", "open ~/x.py"),
+    ('"\\\\\\\\wsl$\\\\Ubuntu\\\\home\\\\bob\\\\x"', '"~\\\\x"'),
 ]
 
 
@@ -68,6 +76,14 @@ def test_a_name_a_home_revealed_becomes_user_where_it_stands_alone() -> None:
     found = rewrite_homes("ssh alice@build.local; chown alice /Users/alice/x; alice-tools")
     assert found.text == "ssh <user>@build.local; chown <user> ~/x; alice-tools"
     assert found.names == {"alice"}
+
+
+def test_a_name_with_an_apostrophe_or_a_domain_is_rewritten_whole_and_alone() -> None:
+    found = rewrite_homes("cd C:\\Users\\O'Brien\\x; O'Brien and bob@corp in /home/bob@corp")
+    assert found.names == {"O'Brien", "bob", "bob@corp"}
+    assert found.text == "cd ~\\x; <user> and <user> in ~"
+    assert rewrite_homes("/Users/bob's folder; bob ran it").text == "~'s folder; <user> ran it"
+    assert rewrite_homes("/home/bob@corp/x; ssh bob@build").text == "~/x; ssh <user>@build"
 
 
 def test_names_given_by_the_caller_are_rewritten_too() -> None:

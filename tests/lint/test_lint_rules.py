@@ -52,6 +52,10 @@ BLOCKS = [
     ("cd C:\\UsErS\\alice\\src", "GM_LINT_ABSOLUTE_PATH"),
     ("dir c:/Users\\alice\\src", "GM_LINT_ABSOLUTE_PATH"),
     ("dir /C/USERS/alice/src", "GM_LINT_ABSOLUTE_PATH"),
+    # a WSL home through Windows's share, as typed and escaped inside JSON
+    ("cd \\\\wsl$\\Ubuntu\\home\\alice\\src", "GM_LINT_ABSOLUTE_PATH"),
+    ("\\\\WSL.localhost\\Debian\\home\\alice", "GM_LINT_ABSOLUTE_PATH"),
+    ('{"cwd": "\\\\\\\\wsl$\\\\Ubuntu\\\\home\\\\alice"}', "GM_LINT_ABSOLUTE_PATH"),
     ("~/.claude/projects/-Users-x/", "GM_LINT_PROVIDER_SESSION_ID"),
     (".codex/sessions", "GM_LINT_PROVIDER_SESSION_ID"),
     ("C:\\Users\\x\\.claude\\projects\\-Users-x\\", "GM_LINT_PROVIDER_SESSION_ID"),
