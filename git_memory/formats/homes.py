@@ -31,20 +31,24 @@ _ROWS = (
     # /mnt/c/Users/carol/src, /C/USERS/carol (an API's `/v/users/123` is no home)
     r"(?:/mnt)?/[A-Za-z]/(?:Users|USERS)/(?P<unix_windows>" + r"{name})",
     # a Linux home of WSL as Windows reaches it, through the `\\wsl$` or `\\wsl.localhost`
-    # share and the distribution's name (\\wsl$\Ubuntu\home\bob, //wsl.localhost/Debian/…),
-    # escaped inside JSON too
-    r"(?:\\\\\\\\|\\\\|//)(?i:wsl)(?:\$|\.localhost)(?:\\\\|\\|/)[\w.-]+(?:\\\\|\\|/)home"
-    r"(?:\\\\|\\|/)(?P<wsl>{account})",
+    # share (any case) and the distribution's name (\\wsl$\Ubuntu\home\bob,
+    # //wsl.localhost/Debian/…, the long-path `\\?\UNC\wsl$\…`), escaped inside JSON too; not
+    # a web address on a host of that name (`http://wsl.localhost/…`)
+    r"(?:\\\\\\\\|\\\\|(?<!:)//|\\\\\?\\(?i:unc)\\)(?i:wsl(?:\$|\.localhost))(?:\\\\|\\|/)[\w.-]+"
+    r"(?:\\\\|\\|/)home(?:\\\\|\\|/)(?P<wsl>{account})",
 )
 # An account's name: letters of any alphabet, digits, `.`, `_` and `-`, not ending in the full
-# stop of a sentence (`cd /home/bob. Then …`); an `@` (a domain's account, `bob@corp`) or an
-# apostrophe (`O'Brien`, not the `'s` of "bob's") inside it.
-_ACCOUNT = r"[\w.-]*[\w-](?:@[\w-](?:[\w.-]*[\w-])?|'[\w-]{2,})*"
+# stop of a sentence (`cd /home/bob. Then …`); an `@` inside it (a domain's account,
+# `bob@corp`).
+_ACCOUNT = r"[\w.-]*[\w-](?:@[\w-](?:[\w.-]*[\w-])?)*"
+# A Windows account may hold an apostrophe before a capital (`O'Brien`, `D’Angelo`), not the
+# `'s` of "bob's" or the quote closing an argument (`'C:\Users\bob'if …`).
+_WINDOWS_ACCOUNT = _ACCOUNT + r"(?:['’][A-Z][\w-]*)*"
 # A Windows account's folder: its name, with a blank in it (`John Smith`, `John%20Smith` in a
 # link) when the path goes on after it, else up to where the path or its argument ends.
 _WINDOWS_NAME = (
-    rf"{_ACCOUNT}(?:(?: |%20){_ACCOUNT})+(?=\\|/)"
-    rf"|{_ACCOUNT}(?:%20{_ACCOUNT})*(?=\.?(?:[\\/\s\"'`);:,<>|\]]|$))"
+    rf"{_WINDOWS_ACCOUNT}(?:(?: |%20){_WINDOWS_ACCOUNT})+(?=\\|/)"
+    rf"|{_WINDOWS_ACCOUNT}(?:%20{_WINDOWS_ACCOUNT})*(?=\.?(?:[\\/\s\"'`);:,<>|\]]|$))"
 )
 _HOMES = tuple(row.replace("{account}", _ACCOUNT).replace("{name}", _WINDOWS_NAME) for row in _ROWS)
 
@@ -60,10 +64,11 @@ def may_name_a_home(text: str) -> bool:
 
 # A home starts a path of its own, the path of a link to a file (`file:///home/bob/x`,
 # `file:///C:/Users/bob/x`, `file://localhost/home/bob/x`, VS Code's `vscode://file/home/…`),
-# or a Windows path written with its long-path prefix (`\\?\C:\Users\bob`).
+# a Windows path written with its long-path prefix (`\\?\C:\Users\bob`), or a line of text
+# escaped inside JSON (`ls\n/home/bob`, a tool call's input as it is read).
 _HOME = re.compile(
     r"(?:(?<![\w.~/\\-])|(?<=file://)|(?<=file:///)|(?<=FILE://)|(?<=FILE:///)"
-    r"|(?<=file://localhost)|(?<=vscode://file)|(?<=\\\\\?\\))"
+    r"|(?<=file://localhost)|(?<=vscode://file)|(?<=\\\\\?\\)|(?<=\\[nrt]))"
     r"(?:" + "|".join(_HOMES) + ")"
 )
 # Directories below /Users that are no one's home (macOS's shared folder).
@@ -113,7 +118,10 @@ def rewrite_homes(text: str, local_home: str = "", names: Iterable[str] = ()) ->
     named = sorted((n for n in people if n in text), key=len, reverse=True)
     if named:
         # one pass for all the names: a transcript can reveal thousands
-        alternatives = "|".join(re.escape(name) for name in named)
+        # a domain's account (`bob@corp`) is no part of a longer address (`bob@corp.com`)
+        alternatives = "|".join(
+            re.escape(name) + (r"(?!\.\w)" if "@" in name else "") for name in named
+        )
         text = re.sub(rf"(?<![\w.-])(?:{alternatives})(?![\w-])", USER, text)
     return Rewrite(text, frozenset(people))
 

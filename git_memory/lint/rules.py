@@ -204,10 +204,12 @@ PATTERN_RULES: tuple[PatternRule, ...] = (
         # its backslashes doubled inside JSON; a drive's letter, not the end of a word or of a
         # URL's path (`e.g:/users/…`, `http://x/a:/users/…`)
         r"|(?<![\w.])(?<!\w/)[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/)[^\s\\/\"'`)\]]+"
-        # a Linux home of WSL through Windows's share: \\wsl$\Ubuntu\home\bob
-        r"|(?i:wsl)(?:\$|\.localhost)\\{1,2}[^\s\\/]+\\{1,2}home\\{1,2}[^\s\\/\"'`)\]]+",
-        # every Windows profile holds its drive's `:\` or `:/`, a WSL share its name
-        ("/Users/", "/USERS/", "/home/", "/root", ":\\", ":/", "wsl", "WSL"),
+        # a Linux home of WSL through Windows's share (any case, either separator):
+        # \\wsl$\Ubuntu\home\bob
+        r"|(?i:wsl(?:\$|\.localhost))[\\/]{1,2}[^\s\\/]+[\\/]{1,2}home[\\/]{1,2}[^\s\\/\"'`)\]]+",
+        # every Windows profile holds its drive's `:\` or `:/`; a WSL share starts with `\\`,
+        # or with `//` before its `/home/`
+        ("/Users/", "/USERS/", "/home/", "/root", ":\\", ":/", "\\\\"),
     ),
     _rule(
         "EMAIL",

@@ -58,6 +58,15 @@ HOMES = [
     ("cd \\\\wsl$\\Ubuntu\\home\\bob\\src", "cd ~\\src"),
     ("open //wsl.localhost/Debian/home/bob/x.py", "open ~/x.py"),
     ('"\\\\\\\\wsl$\\\\Ubuntu\\\\home\\\\bob\\\\x"', '"~\\\\x"'),
+    ("cd \\\\WSL.LOCALHOST\\Ubuntu\\home\\bob\\src", "cd ~\\src"),
+    ("error: \\\\?\\UNC\\wsl$\\Ubuntu\\home\\bob\\Cargo.toml", "error: ~\\Cargo.toml"),
+    # a line of text escaped inside JSON, as a tool call's input is read
+    ('{"command": "ls\\n/home/bob/src"}', '{"command": "ls\\n~/src"}'),
+    ('"cd X\\n\\\\\\\\wsl$\\\\Ubuntu\\\\home\\\\bob\\\\src"', '"cd X\\n~\\\\src"'),
+    # a typographic apostrophe before a capital; not a quote closing an argument
+    ("cd C:\\Users\\O’Brien\\src", "cd ~\\src"),
+    ("p = 'C:\\Users\\bob'if x else '/tmp'", "p = '~'if x else '/tmp'"),
+    ("copied to /home/bob's-backup/x", "copied to ~'s-backup/x"),
 ]
 
 
@@ -84,6 +93,16 @@ def test_a_name_with_an_apostrophe_or_a_domain_is_rewritten_whole_and_alone() ->
     assert found.text == "cd ~\\x; <user> and <user> in ~"
     assert rewrite_homes("/Users/bob's folder; bob ran it").text == "~'s folder; <user> ran it"
     assert rewrite_homes("/home/bob@corp/x; ssh bob@build").text == "~/x; ssh <user>@build"
+
+
+def test_an_address_a_domain_account_starts_keeps_its_domain() -> None:
+    found = rewrite_homes("/home/bob@corp/x; mail bob@corp.com or bob@corp-mail.com")
+    assert found.text == "~/x; mail <user>@corp.com or <user>@corp-mail.com"
+
+
+def test_a_web_address_on_a_host_named_like_the_share_is_no_home() -> None:
+    text = "open http://wsl.localhost/app/home/dashboard then run the dashboard tests"
+    assert rewrite_homes(text).text == text
 
 
 def test_names_given_by_the_caller_are_rewritten_too() -> None:
