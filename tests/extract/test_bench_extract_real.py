@@ -141,17 +141,39 @@ def test_a_label_copied_from_the_transcript_matches_the_path_as_review_shows_it(
     assert matches(command, Candidate("r", said, said), shown)
 
 
-def test_a_label_is_shown_relative_to_the_working_directory_its_path_lies_in() -> None:
+def test_a_label_is_shown_as_the_installed_sessions_are(tmp_path: Path) -> None:
     from tests.perf.bench_extract_real import _as_shown
 
     repository = repositories()["K3RN-LABS/k3rn.labs"]
     cwds = {"/Users/user/Desktop/N8N consultant", "/Users/user/Desktop/k3rn"}
     texts = [(FIXTURE / s["file"]).read_text(encoding="utf-8") for s in repository.sessions]
     assert all(any(f'"cwd":"{cwd}"' in text for text in texts) for cwd in cwds)
-    shown = _as_shown(repository)
+    shown = _as_shown(repository, tmp_path / "repo")
     assert shown("rm -rf /Users/user/Desktop/k3rn/.next") == "rm -rf .next"
     assert shown("ls /Users/user/Desktop/N8N consultant/flows") == "ls flows"
+    # every working directory is the one worktree, as `install` renames them
+    assert shown("cp /Users/user/Desktop/k3rn/.env '/Users/user/Desktop/N8N consultant/.env'") == (
+        "cp .env '.env'"
+    )
     assert shown("cat /Users/user/notes.md") == "cat ~/notes.md"
+    # sessions that name no working directory: a home is `~` all the same
+    nameless = Repository("x/y", "issue 39", (), ())
+    assert _as_shown(nameless, tmp_path / "repo")("run /home/lr/a.py") == "run ~/a.py"
+
+
+def test_a_label_word_shown_shorter_still_names_a_whole_path() -> None:
+    from git_memory.extract.select import path_scrubber
+
+    shown = path_scrubber(Path("/Users/ana/shop"))
+    said = "Use pnpm, not npm."
+    folder = {"verdict": "KEEP", "kind": "rule", "keywords": ["/Users/ana/shop"]}
+    assert not matches(folder, Candidate("r", said, said), shown), "the folder alone is `.`"
+    trap = 'Trap: `go build ./...` fails with "x"; run `cd services/api && go build ./...` instead.'
+    label = {"verdict": "KEEP", "kind": "trap", "failing": "go build ./..."}
+    root = {**label, "fix": ["cd /Users/ana/shop"]}
+    assert not matches(root, Candidate("r", trap, trap), shown), "`cd .` is not `cd services`"
+    below = {**label, "fix": ["cd /Users/ana/shop/services/api"]}
+    assert matches(below, Candidate("r", trap, trap), shown)
 
 
 def test_a_rule_label_matches_whatever_the_apostrophes() -> None:

@@ -265,21 +265,27 @@ def measure_one(base: Path, homes: dict[str, Path], repository: Repository) -> M
     started = time.perf_counter()
     found = extract(repository.name, repo.root, since=since, until=until)
     seconds = time.perf_counter() - started
-    return Measured(repository, score(found, repository.labels, _as_shown(repository)), seconds)
+    shown = _as_shown(repository, repo.root)
+    return Measured(repository, score(found, repository.labels, shown), seconds)
 
 
-def _as_shown(repository: Repository) -> Callable[[str], str]:
-    """How review shows a path of the repository's sessions: the product's own rewriting of a
-    path inside the session's working directory to a relative one and of a home to `~`. The
-    sessions may name several working directories: a path is shown relative to the one it
-    lies in, which is the rewriting that leaves it shortest."""
+def _as_shown(repository: Repository, root: Path) -> Callable[[str], str]:
+    """How review shows a path a label copied from the repository's sessions: as `install`
+    does to the transcripts, each working directory they name renamed to the worktree `root`
+    (the longest first, a Windows folder in each spelling a command line gives it); then the
+    product's own rewriting, a path inside the worktree made relative and a home `~`."""
     cwds: set[str] = set()
     for entry in repository.sessions:
         cwds |= _cwds_and_moments((FIXTURE / entry["file"]).read_text(encoding="utf-8"))[0]
-    scrubbers = [path_scrubber(Path(cwd)) for cwd in sorted(cwds)]
+    scrub = path_scrubber(root)
 
     def shown(text: str) -> str:
-        return min((scrub(text) for scrub in scrubbers), key=len, default=text)
+        for cwd in sorted(cwds, key=len, reverse=True):
+            text = text.replace(cwd, str(root))
+            for form in root_spellings(cwd)[1:]:
+                for separator in ("/", "\\"):
+                    text = text.replace(form + separator, f"{root}/")
+        return scrub(text)
 
     return shown
 

@@ -96,7 +96,13 @@ def matches(label: dict[str, Any], candidate: Candidate, shown: Callable[[str], 
         return list(dict.fromkeys([*written, *map(shown, written)]))
 
     def holds(word: str) -> bool:
-        return any(_words(form) in text for form in spellings(word))
+        if _words(word) in text:
+            return True
+        # as review shows it, a whole path: `cd .` is no part of `cd ./services/api`, and a
+        # word that was only the worktree's folder (shown `.`) names nothing
+        form = _words(shown(word))
+        whole = re.compile(re.escape(form) + r"(?![\w./\\-])")
+        return form != _words(word) and bool(re.search(r"\w", form) and whole.search(text))
 
     # The folder a command ran in is kept apart on both sides: a label written from a call
     # the agent ran in `backend/` names `uv run pytest`, the candidate `cd backend && …`.
