@@ -359,6 +359,11 @@ MORE_TYPED = [
     "我希望你直接给我数据，而不是给我生成代码",  # what the person wants instead (zh)
     "这类脚本请优先用 bash 写，而不是 zsh",  # "this kind of" script: every one (zh)
     "ты не должен менять существующие миграции",  # "you may not change" (ru)
+    # every so often, needed from now on, not allowed, leave as it is (zh)
+    "并且要加上 current-progress.md阶段性要更新，不然反而变成项目障碍了",
+    "在md加上以后生成的文档需要标记",
+    "方案书生成阶段，是不允许在日志中去查询的。",
+    "全面检查代码错误 不要改变原本功能和性能 然后跑CI",
 ]
 
 
@@ -383,6 +388,9 @@ MORE_NOT_RULES = [
     "걱정하지 마세요",  # "don't worry": no step of the project (ko)
     "이거 커밋하지 마",  # this one thing (ko)
     "usamos esto",  # "we use this": no tool (es)
+    "以后需要你帮我看一下",  # the agent asked for a task of the moment, "later" (zh)
+    "浏览器不允许跨域请求",  # what a program allows (zh)
+    "改完以后需要重启一下",  # 以后 as "after it": this change (zh)
     "ne change pas d'avis",  # "don't change your mind": no step of the project (fr)
     # what a program or a person did, said with the words of a rule
     "部署脚本不能自动创建数据库",  # "cannot": what the script does (zh)

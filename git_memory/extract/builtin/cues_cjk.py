@@ -73,6 +73,14 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
+        HABITUAL,
+        # every so often, for as long as the work goes on ("阶段性要更新": update it at each stage)
+        r"定期|[阶階]段性",
+        # a session of a public repository
+        "并且要加上 current-progress.md阶段性要更新，不然反而变成项目障碍了",
+    ),
+    Cue(
+        "zh",
         STANDING,
         r"(?:提交|推送|合[并併]|部署|[发發]布|上[线線]|commit|push)\S{0,6}?(?:之)?前",
         "遵循 TDD（红→绿→重构）在既定任务顺序下实现功能；"
@@ -127,6 +135,15 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
+        DIRECTIVE,
+        # what is needed from now on ("以后生成的文档需要标记"), not the agent asked for a task
+        # of the moment ("以后需要你帮我看一下")
+        r"(?<![完了过過])(?:以|今)[后後][^，。！？,]{0,20}?需要(?!你)",
+        # a session of a public repository
+        "在md加上以后生成的文档需要标记",
+    ),
+    Cue(
+        "zh",
         TEAM,
         r"^(?:我们|我們|团队|團隊|本项目|本項目|这个项目|這個項目|整个项目|整個項目|项目|項目)"
         r"(?:的[^，。,；;\s]{1,6}?)?(?:都|一直|统一|統一)?(?:用|使用|采用|採用|基于|基於)",
@@ -170,6 +187,22 @@ CJK_CUES: tuple[Cue, ...] = (
         r"|(?<!为了)(?<!為了)避免(?:使用|用|引入|直接)",
         # an agent file of a public repository (AGENTS.md)
         "不要自动提交；只有用户明确要求提交时才执行 `git add` 和 `git commit`。",
+    ),
+    Cue(
+        "zh",
+        PROHIBITION,
+        # "it is not allowed" said of a step, not of what a program allows ("浏览器不允许…")
+        r"(?:^|[，,；;]\s?|是)不允[许許]",
+        # a session of a public repository
+        "而且关键字找不到，方案书生成阶段，是不允许在日志中去查询的。",
+    ),
+    Cue(
+        "zh",
+        PROHIBITION,
+        # what the work must leave as it is: "don't change / break / affect" what exists
+        r"(?:不要|[别別]|不能|不可以)(?:再)?(?:改[变變]|破坏|破壞|影[响響])",
+        # a session of a public repository
+        "全面检查代码错误 不要改变原本功能和性能 然后跑CI",
     ),
     Cue(
         "zh",
