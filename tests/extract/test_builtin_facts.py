@@ -379,6 +379,13 @@ RULES = [
     ("Don't skip the hooks.", "Don't skip the hooks."),
     ("Don't bump the version.", "Don't bump the version."),
     ("Don't use --no-verify.", "Don't use --no-verify."),
+    # a thing of the code: the reports, functions, logs the work leaves, "in the code"
+    ("Don't delete reports.", "Don't delete reports."),
+    ("Don't rename the functions.", "Don't rename the functions."),
+    (
+        "dont mention claude in any part of the code",
+        "Don't mention claude in any part of the code.",
+    ),
 ]
 
 
@@ -420,6 +427,7 @@ NOT_RULES = [
     "Don't show the code input field on mobile.",
     "Don't show error types to end users.",
     "Don't make the modal 3/4 width.",
+    "Don't delete the user's account when they log out.",
     # A modal before a step of the task is still the task.
     "You should use curl to test the endpoint.",
     "You should use the second option.",
