@@ -1180,3 +1180,15 @@ def test_a_set_up_step_that_failed_on_the_code_is_not_fixed_by_installing_packag
         _bash("npm install --legacy-peer-deps", "added 812 packages"),
     )
     assert trap.content.endswith("run `npm install --legacy-peer-deps` instead.")
+
+
+def test_a_fix_names_each_step_once_when_set_up_lines_repeat_one() -> None:
+    (trap,) = _traps(
+        _bash("npm run compile", "Error HH13: ts-node is not installed.", "failed"),
+        _bash("source ~/.nvm/nvm.sh && nvm use 20", "Now using node v20.19.5"),
+        _bash("source ~/.nvm/nvm.sh && nvm use 20 && npm install -g pnpm", "added 1 package"),
+        _bash("npm run compile", "Compiled 12 Solidity files successfully"),
+    )
+    assert trap.content.endswith(
+        "unless `source ~/.nvm/nvm.sh && nvm use 20 && npm install -g pnpm` runs first."
+    )

@@ -172,7 +172,9 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     its `cd` (`cd web && pnpm install && pnpm test`); in several, each in its own subshell
     (`(cd packages/api && pnpm build) && (cd web && pnpm build)`). At most the last
     `MAX_FIX_STEPS`, each once."""
-    kept = list(dict.fromkeys(step for step in steps if step[0]))[-MAX_FIX_STEPS:]
+    last = list(dict.fromkeys(step for step in steps if step[0]))[-MAX_FIX_STEPS:]
+    # each step once, also where a step was a line of several (`source x && nvm use 20`)
+    kept = list(dict.fromkeys((p, folder) for words, folder in last for p in words.split(" && ")))
     folders = {folder for _, folder in kept}
     if len(folders) == 1:
         return located(" && ".join(words for words, _ in kept), folders.pop())
