@@ -13,7 +13,8 @@ worked, failed, or unknown (the rules of docs/architecture.md, "The command mode
   the output cut: a failure they report is one whatever the exit status, and a final
   success summary shows a run worked; a tool silent on success (`reports.SILENT`) worked
   when a pipe hid its status and nothing was printed (a package script that runs one, when
-  nothing but the script's banner was: `> api@0.0.1 build`, `> nest build`).
+  nothing but the script's banner was: `> api@0.0.1 build`, `> nest build`), unless a filter
+  that selects lines stood in the pipe (`tsc --noEmit | grep src/app`: nothing matched).
 Callers that know more about how a run was awaited (an agent's timeout, a background
 launch) decide that before asking here (`extract/builtin/observed.py`).
 """
@@ -25,7 +26,7 @@ import re
 from collections.abc import Sequence
 
 from git_memory.command_line import kinds
-from git_memory.command_line.line import Line, Step
+from git_memory.command_line.line import Command, Line, Step
 from git_memory.command_line.program import tool_words
 from git_memory.command_line.reports import REPORTS, SILENT, Outcome
 
@@ -230,8 +231,29 @@ def _read_silence(
         step = steps[index]
         program = step.command.program
         silent = scripted and bool(program) and program[0] in kinds.PACKAGE_MANAGERS
-        if result[index] is Outcome.UNKNOWN and step.piped and (silent or silent_on_success(step)):
+        quiet = step.piped and not any(map(_selects_lines, step.filters))
+        if result[index] is Outcome.UNKNOWN and quiet and (silent or silent_on_success(step)):
             result[index] = Outcome.WORKED
+
+
+# Filters that pass on only the lines they select: behind one, silence says that nothing
+# matched (`tsc --noEmit | grep src/app`), not that the tool printed nothing.
+_SELECTING = frozenset(
+    {
+        *("grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "jq", "yq", "findstr"),
+        *("select-string", "sls", "where-object", "where", "?"),
+    }
+)
+
+
+def _selects_lines(command: Command) -> bool:
+    words = command.program
+    name = words[0].rsplit("/", 1)[-1] if words else ""
+    if name.casefold() in _SELECTING:
+        return True
+    # sed picks lines by a pattern's address (`sed -n '/error/p'`, `sed '/^$/d'`), not by a
+    # range of lines (`sed -n '1,20p'`) or a substitution
+    return name == "sed" and any(w.startswith("/") for w in words[1:])
 
 
 def _blamed(

@@ -71,6 +71,25 @@ def test_a_silent_tool_is_seen_through_its_package_manager() -> None:
     assert _main("pnpm --filter api test | tail", W, "") is U
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        'npx tsc --noEmit 2>&1 | grep -E "Contractor/PatrolRecord" | head -40',
+        "go vet ./... 2>&1 | rg internal/",
+        "npx tsc --noEmit | sed -n '/error/p'",
+        'npx tsc --noEmit 2>&1 | Select-String "src/app"',
+        "cargo check 2>&1 | awk '/warning/'",
+    ],
+)
+def test_silence_behind_a_filter_that_selects_lines_says_nothing_matched(command: str) -> None:
+    assert _main(command, W, "") is U
+
+
+def test_silence_behind_a_filter_that_passes_lines_on_is_the_tools() -> None:
+    assert _main("npx tsc --noEmit | sed -n '1,20p'", W, "") is W
+    assert _main("npx tsc --noEmit 2>&1 | head -30 | cut -c1-200", W, "") is W
+
+
 def test_a_package_script_that_printed_only_its_banner_ran_a_silent_tool() -> None:
     banner = "> api@0.0.1 build /work/apps/api\n> nest build\n"
     assert _main("pnpm --filter api build 2>&1 | tail -40", W, banner) is W
