@@ -41,6 +41,14 @@ def test_a_script_a_slash_command_template_told_the_agent_to_run_is_not_proposed
     assert _contents([_turn("t1", run, user=SPEC_KIT_PLAN)]) == []
 
 
+def test_a_template_script_run_from_a_folder_above_is_still_the_templates() -> None:
+    run = _bash("./ship/.specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
+    assert _contents([_turn("t1", run, user=SPEC_KIT_PLAN)]) == []
+    other = _bash("./ship/scripts/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
+    found = _contents([_turn("t1", other, user=SPEC_KIT_PLAN)])
+    assert [c for c in found if "setup-plan.sh" in c], "a script the template does not name"
+
+
 def test_a_template_script_run_again_when_the_person_asks_for_the_work_again_is_not_proposed() -> (
     None
 ):

@@ -271,9 +271,15 @@ def _template_prompts(records: Sequence[Any], *, program: bool) -> dict[str, str
 
 def _told_to_run(segment: shell.Segment, prompt: str) -> bool:
     """A script a template prompt names ("Run `.specify/scripts/bash/setup-plan.sh --json`")
-    ran because the template said so: the template's step, not the team's command."""
+    ran because the template said so: the template's step, not the team's command; also
+    when run from a folder above the one the template speaks from
+    (`./ship/.specify/scripts/bash/setup-plan.sh`): the path ends with the one it names (two
+    folders at least, not a script's bare name)."""
     path = shell.script_path(segment)
-    return path is not None and path in prompt
+    if path is None:
+        return False
+    parts = path.split("/")
+    return any("/".join(parts[at:]) in prompt for at in range(max(len(parts) - 2, 1)))
 
 
 # Variables that only change how a run looks or which machine it ran on, not whether it works.
