@@ -386,6 +386,13 @@ RULES = [
         "dont mention claude in any part of the code",
         "Don't mention claude in any part of the code.",
     ),
+    # what one ought not to do, of the project's engineering
+    ("We should not commit secrets to the repo.", "We should not commit secrets to the repo."),
+    ("We shouldn't hardcode the API URL.", "We shouldn't hardcode the API URL."),
+    (
+        "I think we should not be placing my password into the user file we push to github",
+        "I think we should not be placing my password into the user file we push to github.",
+    ),
 ]
 
 
@@ -428,6 +435,9 @@ NOT_RULES = [
     "Don't show error types to end users.",
     "Don't make the modal 3/4 width.",
     "Don't delete the user's account when they log out.",
+    "We shouldn't show the banner on mobile.",
+    "You shouldn't have deleted the tests.",  # a complaint of what was done
+    "We should not worry about the docs.",
     # A modal before a step of the task is still the task.
     "You should use curl to test the endpoint.",
     "You should use the second option.",

@@ -262,10 +262,22 @@ def _phrase(sentence: str, previous: PreviousCommand | None) -> list[str]:
     return rules
 
 
+# "We should not …", "you shouldn't …": a prohibition put as what one ought not to do, read as
+# a bare "don't …" is (`prohibitions.py`); "I think" may open it; not a complaint of what was
+# done ("you shouldn't have …").
+_OUGHT_NOT = re.compile(
+    r"(?i)^(?:i think )?(?:we|you) (?:should(?:n'?t| not)|must(?:n'?t| not)|ought not to)"
+    r"\s+(?!have\b)(?:be\s+)?(?=\w)"
+)
+
+
 def _states(part: str) -> bool:
     """Whether one part of a sentence, typed without a signal, is phrased as a rule."""
+    ought_not = _OUGHT_NOT.match(part)
+    forbidden = "don't " + part[ought_not.end() :] if ought_not else ""
     return (
         (bool(_RULE_START.match(part)) and (not bare_prohibition(part) or about_engineering(part)))
+        or (bool(forbidden) and about_engineering(forbidden) and not _NOT_RULES.match(forbidden))
         or _is_x_not_y(part)
         or _standing_imperative(part)
         or bool(_NORM.match(part) or _NO_MORE.match(part))
