@@ -393,6 +393,14 @@ RULES = [
         "I think we should not be placing my password into the user file we push to github",
         "I think we should not be placing my password into the user file we push to github.",
     ),
+    # what the person will not have in the project's code
+    ("I don't want comments in the code.", "I don't want comments in the code."),
+    (
+        "I DONT NEED COMMENTS IN MY CODE, STRICT WARNING",
+        "I DONT NEED COMMENTS IN MY CODE, STRICT WARNING.",
+    ),
+    ("I don't want you to touch the tests.", "I don't want you to touch the tests."),
+    ("I don't want any new dependencies.", "I don't want any new dependencies."),
 ]
 
 
@@ -438,6 +446,10 @@ NOT_RULES = [
     "We shouldn't show the banner on mobile.",
     "You shouldn't have deleted the tests.",  # a complaint of what was done
     "We should not worry about the docs.",
+    "I don't want a modal here.",  # the product
+    "I don't want to point to AA50, I want to use round.",  # the task at hand
+    "I don't need the others for now",
+    "i dont want the fading glow over 60 seconds i just want the green to be brighter",  # `just`
     # A modal before a step of the task is still the task.
     "You should use curl to test the endpoint.",
     "You should use the second option.",

@@ -271,10 +271,30 @@ _OUGHT_NOT = re.compile(
 )
 
 
+# "I don't want comments in my code", "I don't want you to touch the tests": what the person
+# will not have, read as "don't add …" and "don't touch …" are.
+_NOT_WANTED = re.compile(r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need) (?:any )?(?!to\b)")
+
+
+def _forbidden(part: str) -> str:
+    """The bare prohibition a sentence put as what one ought not to do or what the person does
+    not want says ("we shouldn't commit X" → "don't commit X"); "" for none."""
+    ought_not = _OUGHT_NOT.match(part)
+    if ought_not:
+        return "don't " + part[ought_not.end() :]
+    not_wanted = _NOT_WANTED.match(part)
+    if not_wanted is None:
+        return ""
+    # the thing not wanted, up to where the sentence goes on to something else ("… over 60
+    # seconds i just want the green brighter")
+    rest = re.split(r"(?i)[,;:]|\s(?:-|–|—|i|but|because|so|and)\s", part[not_wanted.end() :])[0]
+    asked = re.match(r"(?i)you to\s+", rest)
+    return "don't " + rest[asked.end() :] if asked else "don't add " + rest
+
+
 def _states(part: str) -> bool:
     """Whether one part of a sentence, typed without a signal, is phrased as a rule."""
-    ought_not = _OUGHT_NOT.match(part)
-    forbidden = "don't " + part[ought_not.end() :] if ought_not else ""
+    forbidden = _forbidden(part)
     return (
         (bool(_RULE_START.match(part)) and (not bare_prohibition(part) or about_engineering(part)))
         or (bool(forbidden) and about_engineering(forbidden) and not _NOT_RULES.match(forbidden))
