@@ -1192,3 +1192,31 @@ def test_a_fix_names_each_step_once_when_set_up_lines_repeat_one() -> None:
     assert trap.content.endswith(
         "unless `source ~/.nvm/nvm.sh && nvm use 20 && npm install -g pnpm` runs first."
     )
+
+
+def test_a_step_run_again_after_another_keeps_its_place_in_the_fix() -> None:
+    no_module = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'flask'"
+    (trap,) = _traps(
+        _bash("pytest tests", no_module, "failed"),
+        _bash("pip install -r requirements.txt", "Successfully installed flask-3.0.0"),
+        _bash("source .venv/bin/activate && pip install -r requirements.txt", "Successfully"),
+        _bash("pytest tests", "5 passed in 0.3s"),
+    )
+    assert trap.content.endswith(
+        "unless `pip install -r requirements.txt && source .venv/bin/activate && pip install -r "
+        "requirements.txt` runs first."
+    )
+
+
+def test_a_quoted_argument_holding_and_and_stays_whole_in_the_fix() -> None:
+    docker = "docker run --rm -w /app node:20 sh -c "
+    (trap,) = _traps(
+        _bash("npm test", "Error: Cannot find module './generated/client'", "failed"),
+        _bash(docker + '"npm ci && npm run build:deps"', "built"),
+        _bash(docker + '"npm ci && npm run codegen"', "generated"),
+        _bash("npm test", "Tests: 4 passed, 4 total"),
+    )
+    fix = dict(trap.parameters)["fix"]
+    assert fix == (
+        f"{docker}'npm ci && npm run build:deps' && {docker}'npm ci && npm run codegen'"
+    ), fix

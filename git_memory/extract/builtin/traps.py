@@ -144,11 +144,13 @@ def _shaped_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             return _told_in(trap_fact("variant", failed, later, error, fix, failing=subject), told)
         if later.main is None or later.main.kind in _step_kinds(failed):
             told += [later] if later.told else []
+            if later.main is None and _is_setup_line(later):
+                # a line of set-up steps is one step, not its parts and then itself again
+                steps.append((_setup_line(later), later.folder(later.setups[-1])))
+                continue
             steps += [(plain_words(s), later.folder(s)) for s in later.setups]
             if later.main is not None:
                 steps.append((later.main.normal, later.where))
-            elif _is_setup_line(later):
-                steps.append((_setup_line(later), later.folder(later.setups[-1])))
     return None
 
 
@@ -172,9 +174,14 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     its `cd` (`cd web && pnpm install && pnpm test`); in several, each in its own subshell
     (`(cd packages/api && pnpm build) && (cd web && pnpm build)`). At most the last
     `MAX_FIX_STEPS`, each once."""
-    last = list(dict.fromkeys(step for step in steps if step[0]))[-MAX_FIX_STEPS:]
-    # each step once, also where a step was a line of several (`source x && nvm use 20`)
-    kept = list(dict.fromkeys((p, folder) for words, folder in last for p in words.split(" && ")))
+    # each step once: a step run in the root spelled `cd . &&` is the one run there without it,
+    # and a line a later one in the same folder starts with is run again by it
+    rooted = list(dict.fromkeys((w, "" if f == "." else f) for w, f in steps if w))
+    kept = [
+        (words, folder)
+        for at, (words, folder) in enumerate(rooted)
+        if not any(f == folder and w.startswith(words + " && ") for w, f in rooted[at + 1 :])
+    ][-MAX_FIX_STEPS:]
     folders = {folder for _, folder in kept}
     if len(folders) == 1:
         return located(" && ".join(words for words, _ in kept), folders.pop())
