@@ -44,9 +44,23 @@ def test_a_script_a_slash_command_template_told_the_agent_to_run_is_not_proposed
 def test_a_template_script_run_from_a_folder_above_is_still_the_templates() -> None:
     run = _bash("./ship/.specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
     assert _contents([_turn("t1", run, user=SPEC_KIT_PLAN)]) == []
-    other = _bash("./ship/scripts/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
-    found = _contents([_turn("t1", other, user=SPEC_KIT_PLAN)])
-    assert [c for c in found if "setup-plan.sh" in c], "a script the template does not name"
+    for own in ("./ship/scripts/setup-plan.sh", "./tools/scripts/bash/setup-plan.sh"):
+        found = _contents(
+            [_turn("t1", _bash(f"{own} --json", SETUP_PLAN_OUTPUT), user=SPEC_KIT_PLAN)]
+        )
+        assert [c for c in found if "setup-plan.sh" in c], (
+            f"{own}: a script the template does not name"
+        )
+
+
+def test_a_template_naming_a_longer_folder_does_not_name_the_projects_script() -> None:
+    prompt = (
+        "# /seed-mobile\n\nRun `apps/mobile-web/scripts/seed.sh` from repo root, then report.\n"
+    )
+    found = _contents(
+        [_turn("t1", _bash("./apps/web/scripts/seed.sh", "seeded 3 rows"), user=prompt)]
+    )
+    assert [c for c in found if "apps/web/scripts/seed.sh" in c], found
 
 
 def test_a_template_script_run_again_when_the_person_asks_for_the_work_again_is_not_proposed() -> (

@@ -279,7 +279,13 @@ def _told_to_run(segment: shell.Segment, prompt: str) -> bool:
     if path is None:
         return False
     parts = path.split("/")
-    return any("/".join(parts[at:]) in prompt for at in range(max(len(parts) - 2, 1)))
+    named = ("/".join(parts[at:]) for at in range(max(len(parts) - 2, 1)))
+    # a whole path the prompt names (`apps/web/x.sh` is not in `apps/mobile-web/x.sh`)
+    return any(re.search(_A_WHOLE_PATH + re.escape(tail) + r"(?![\w.-])", prompt) for tail in named)
+
+
+# Where a path named in a prompt starts: not inside a longer name or path (`./` may open it).
+_A_WHOLE_PATH = r"(?:^|(?<=[^\w.\-/\\])|(?<=[^\w.\-/\\]\./)|(?<=^\./))"
 
 
 # Variables that only change how a run looks or which machine it ran on, not whether it works.
