@@ -379,9 +379,11 @@ RULES = [
     ("Don't skip the hooks.", "Don't skip the hooks."),
     ("Don't bump the version.", "Don't bump the version."),
     ("Don't use --no-verify.", "Don't use --no-verify."),
-    # a thing of the code: the reports, functions, logs the work leaves, "in the code"
-    ("Don't delete reports.", "Don't delete reports."),
-    ("Don't rename the functions.", "Don't rename the functions."),
+    # what goes "in the code"
+    (
+        "Don't leave debug output in the source code.",
+        "Don't leave debug output in the source code.",
+    ),
     (
         "dont mention claude in any part of the code",
         "Don't mention claude in any part of the code.",
@@ -444,6 +446,10 @@ NOT_RULES = [
     "Don't make the modal 3/4 width.",
     "Don't delete the user's account when they log out.",
     "We shouldn't show the banner on mobile.",
+    "Don't show the reports tab to guest users.",
+    "Don't show the logs panel on mobile.",
+    "Don't allow spaces in the code field.",
+    "Don't call the endpoint twice when the user clicks submit.",
     "You shouldn't have deleted the tests.",  # a complaint of what was done
     "We should not worry about the docs.",
     "I don't want a modal here.",  # the product

@@ -362,7 +362,9 @@ MORE_TYPED = [
     # every so often, needed from now on, not allowed, leave as it is (zh)
     "并且要加上 current-progress.md阶段性要更新，不然反而变成项目障碍了",
     "在md加上以后生成的文档需要标记",
-    "方案书生成阶段，是不允许在日志中去查询的。",
+    "以后，生成的文档需要标记",
+    "阶段性地把进度写进 progress.md",
+    "定期更新 CHANGELOG.md",
     "全面检查代码错误 不要改变原本功能和性能 然后跑CI",
 ]
 
@@ -391,6 +393,17 @@ MORE_NOT_RULES = [
     "以后需要你帮我看一下",  # the agent asked for a task of the moment, "later" (zh)
     "浏览器不允许跨域请求",  # what a program allows (zh)
     "改完以后需要重启一下",  # 以后 as "after it": this change (zh)
+    # what the product does after a step, a feature run every so often, a status, what a
+    # program allows or cannot do (zh)
+    "登录以后需要跳转到首页",
+    "升级以后需要重新登录",
+    "帮我加一个定期清理缓存的定时任务，要每天凌晨执行",
+    "定期备份的功能要加到设置页面里",
+    "目前只是阶段性完成，要继续把剩下的做完",
+    "浏览器是不允许跨域请求的",
+    "这个接口是不允许匿名访问的",
+    "这个样式不能改变按钮颜色",
+    "用户不能改变自己的角色",
     "ne change pas d'avis",  # "don't change your mind": no step of the project (fr)
     # what a program or a person did, said with the words of a rule
     "部署脚本不能自动创建数据库",  # "cannot": what the script does (zh)

@@ -73,9 +73,13 @@ CJK_CUES: tuple[Cue, ...] = (
     ),
     Cue(
         "zh",
-        HABITUAL,
-        # every so often, for as long as the work goes on ("阶段性要更新": update it at each stage)
-        r"定期|[阶階]段性",
+        STANDING,
+        # a record kept up to date every so often, for as long as the work goes on ("阶段性要
+        # 更新": update it at each stage); not a feature that runs so ("定期清理缓存的定时任务",
+        # "定期备份的功能"), nor work done only in part ("阶段性完成")
+        r"(?:定期|[阶階]段性)(?:地)?\s?(?:要|都要|需要|[请請])?\s?(?:把[^，。！？,]{1,20}?)?"
+        r"(?:更新|同步|提交|整理|[记記][录錄]|[写寫](?:进|進|入|到)|[汇匯][报報]|[总總][结結])"
+        r"(?![^，。！？,]{0,12}的)",
         # a session of a public repository
         "并且要加上 current-progress.md阶段性要更新，不然反而变成项目障碍了",
     ),
@@ -138,7 +142,8 @@ CJK_CUES: tuple[Cue, ...] = (
         DIRECTIVE,
         # what is needed from now on ("以后生成的文档需要标记"), not the agent asked for a task
         # of the moment ("以后需要你帮我看一下")
-        r"(?<![完了过過])(?:以|今)[后後][^，。！？,]{0,20}?需要(?!你)",
+        # 以后 opening its clause (after 加上 when dictated), not "after" a step: "登录以后需要…"
+        r"(?:^|[，,。；;：:\s]|加上|[写寫]上|[记記]住)(?:以|今)[后後][，,]?[^，。！？,]{0,20}?需要(?!你)",
         # a session of a public repository
         "在md加上以后生成的文档需要标记",
     ),
@@ -191,16 +196,9 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         PROHIBITION,
-        # "it is not allowed" said of a step, not of what a program allows ("浏览器不允许…")
-        r"(?:^|[，,；;]\s?|是)不允[许許]",
-        # a session of a public repository
-        "而且关键字找不到，方案书生成阶段，是不允许在日志中去查询的。",
-    ),
-    Cue(
-        "zh",
-        PROHIBITION,
-        # what the work must leave as it is: "don't change / break / affect" what exists
-        r"(?:不要|[别別]|不能|不可以)(?:再)?(?:改[变變]|破坏|破壞|影[响響])",
+        # what the work must leave as it is: "don't change / break / affect" what exists (the
+        # imperative, not what a thing cannot do: "这个样式不能改变按钮颜色")
+        r"(?:不要|[别別])(?:再)?(?:改[变變]|破坏|破壞|影[响響])",
         # a session of a public repository
         "全面检查代码错误 不要改变原本功能和性能 然后跑CI",
     ),

@@ -3,12 +3,11 @@
 "Never …" holds every time by its own word; a bare "don't …" holds every time when it is about
 the project's engineering: a verb of it (use, install, import, commit, push, rebase, merge,
 hardcode, bump, deploy, run), a thing of it (files, tests, dependencies, packages, libraries,
-config, secrets, credentials, hooks, the version, git, CI, functions, modules, scripts,
-reports, logs, the database, "in the code"), a tool the project runs named after the verb, a
-path, a glob, an option, a file's name, a backticked command, or "ever"/"again". "Don't show
-the banner on mobile" and "don't delete the user's account" are the task at hand. The Chinese
-prohibition cues (`cues_cjk.py`) ask the same of 不要: a verb of the project's engineering after
-it.
+config, secrets, credentials, hooks, the version, git, CI, what goes "in the code"), a tool
+the project runs named after the verb, a path, a glob, an option, a file's name, a
+backticked command, or "ever"/"again". "Don't show the banner on mobile" and "don't delete
+the user's account" are the task at hand. The Chinese prohibition cues (`cues_cjk.py`) ask the
+same of 不要: a verb of the project's engineering after it.
 """
 
 from __future__ import annotations
@@ -35,8 +34,10 @@ _OF_ENGINEERING = re.compile(
     r"|pull requests?|branch(?:es)?|migrations?|dependenc(?:y|ies)|packages?|librar(?:y|ies)"
     r"|imports?|generated|lock ?files?|config(?:uration)?|schemas?|secrets?|credentials?"
     r"|variables?|readme|changelog|apis?|hooks?|version|sudo|git|ci|linter"
-    r"|formatter|functions?|methods?|classes|modules?|reports?|logs|log files?|scripts?|database"
-    r"|endpoints?)\b|\bin (?:\w+ ){0,3}(?:the|my|our) code\b"
+    r"|formatter)\b"
+    # "in the code" as where a thing goes, not a field or an editor of the product's
+    r"|\bin (?:\w+ ){0,3}(?:the|my|our) (?:\w+ )?code\b(?!\s+(?:field|input|editor|box|view"
+    r"|panel|tab|block|snippet|page|screen|form))"
 )
 # The prohibition and its verb: a tool's name there is the verb ("don't make …").
 _FORBIDDEN_VERB = re.compile(r"(?i)^(?:don'?t|do not)\s+(?:ever\s+)?\S+")
