@@ -14,7 +14,8 @@ worked, failed, or unknown (the rules of docs/architecture.md, "The command mode
   success summary shows a run worked; a tool silent on success (`reports.SILENT`) worked
   when a pipe hid its status and nothing was printed (a package script that runs one, when
   nothing but the script's banner was: `> api@0.0.1 build`, `> nest build`), unless a filter
-  that selects lines stood in the pipe (`tsc --noEmit | grep src/app`: nothing matched).
+  that selects lines stood in the pipe (`tsc --noEmit | grep src/app`: nothing matched; a
+  filter for the lines of a problem, `grep "error TS"`, found none: that silence counts).
 Callers that know more about how a run was awaited (an agent's timeout, a background
 launch) decide that before asking here (`extract/builtin/observed.py`).
 """
@@ -237,23 +238,41 @@ def _read_silence(
 
 
 # Filters that pass on only the lines they select: behind one, silence says that nothing
-# matched (`tsc --noEmit | grep src/app`), not that the tool printed nothing.
+# matched (`tsc --noEmit | grep src/app`), not that the tool printed nothing. A filter for the
+# lines of a problem (`grep "error TS"`, `Where-Object { $_ -match 'error' }`) found none, and
+# one that drops only what it names (`grep -v "^$"`, `sed '/^$/d'`) passes the rest on: there
+# silence is the tool's own.
 _SELECTING = frozenset(
     {
-        *("grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "jq", "yq", "findstr"),
+        *("grep", "egrep", "fgrep", "rg", "ag", "ack", "findstr"),
         *("select-string", "sls", "where-object", "where", "?"),
     }
 )
+_PROBLEM = re.compile(r"(?i)err|warn|fail|problem|fatal|panic|exception|traceback")
 
 
 def _selects_lines(command: Command) -> bool:
+    """Whether a pipeline's filter passes on only some lines of its own choosing."""
     words = command.program
-    name = words[0].rsplit("/", 1)[-1] if words else ""
-    if name.casefold() in _SELECTING:
-        return True
-    # sed picks lines by a pattern's address (`sed -n '/error/p'`, `sed '/^$/d'`), not by a
-    # range of lines (`sed -n '1,20p'`) or a substitution
-    return name == "sed" and any(w.startswith("/") for w in words[1:])
+    name = words[0].rsplit("/", 1)[-1].casefold() if words else ""
+    arguments = words[1:]
+    if name in _SELECTING:
+        inverted = any(w in ("-v", "--invert-match", "-NotMatch") for w in arguments)
+        return not inverted and not any(_PROBLEM.search(w) for w in arguments)
+    if name in ("awk", "gawk"):
+        # a pattern before any action (`awk '/warning/'`), not a program for every line
+        program = next((w for w in arguments if not w.startswith("-")), "")
+        return not program.lstrip().startswith("{") and not _PROBLEM.search(program)
+    if name == "jq":
+        return any("select(" in w for w in arguments)
+    # sed picks lines by a pattern's address when it prints only those (`sed -n '/x/p'`)
+    addressed = [w for w in arguments if w.startswith("/")]
+    return (
+        name == "sed"
+        and "-n" in arguments
+        and bool(addressed)
+        and not _PROBLEM.search(" ".join(addressed))
+    )
 
 
 def _blamed(

@@ -76,18 +76,34 @@ def test_a_silent_tool_is_seen_through_its_package_manager() -> None:
     [
         'npx tsc --noEmit 2>&1 | grep -E "Contractor/PatrolRecord" | head -40',
         "go vet ./... 2>&1 | rg internal/",
-        "npx tsc --noEmit | sed -n '/error/p'",
+        "npx tsc --noEmit | sed -n '/src\\/app/p'",
         'npx tsc --noEmit 2>&1 | Select-String "src/app"',
-        "cargo check 2>&1 | awk '/warning/'",
+        "cargo check 2>&1 | awk '/src/'",
+        "npx tsc --noEmit | jq -R 'select(test(\"app\"))'",
     ],
 )
 def test_silence_behind_a_filter_that_selects_lines_says_nothing_matched(command: str) -> None:
     assert _main(command, W, "") is U
 
 
-def test_silence_behind_a_filter_that_passes_lines_on_is_the_tools() -> None:
-    assert _main("npx tsc --noEmit | sed -n '1,20p'", W, "") is W
-    assert _main("npx tsc --noEmit 2>&1 | head -30 | cut -c1-200", W, "") is W
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npx tsc --noEmit | sed -n '1,20p'",
+        "npx tsc --noEmit 2>&1 | head -30 | cut -c1-200",
+        # a filter for the lines of a problem found none
+        'npx tsc --noEmit 2>&1 | grep "error TS" | head -20',
+        "npx tsc --noEmit 2>&1 | Where-Object { $_ -match 'error TS' }",
+        "npx tsc --noEmit | sed -n '/error/p'",
+        # a filter that drops only what it names, or acts on every line
+        'npx tsc --noEmit 2>&1 | grep -v "^$"',
+        "npx tsc --noEmit | sed '/^$/d'",
+        "npx tsc --noEmit 2>&1 | awk -F'(' '{print $1}' | sort -u",
+        "npx tsc --noEmit | jq -R .",
+    ],
+)
+def test_silence_behind_a_filter_that_passes_its_lines_on_is_the_tools(command: str) -> None:
+    assert _main(command, W, "") is W
 
 
 def test_a_package_script_that_printed_only_its_banner_ran_a_silent_tool() -> None:
