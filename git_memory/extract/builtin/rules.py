@@ -36,7 +36,9 @@ instruction file ("写入AGENTS.md: …", "Add to CLAUDE.md: …") is a rule lin
 its wording (`dictated.py`); the reason typed when refusing a tool call is a correction of
 it, a rule when it names a tool or command of the project (`rejected.py`). A short message
 that no cue reads is a rule when the agent's answer takes it as standing ("Understood — I'll
-always …", "好的，以后我会…", a `save_memory` call: `acknowledged.py`). In code the person
+always …", "好的，以后我会…", a `save_memory` call: `acknowledged.py`), and so are the sentences
+a person asks the agent to remember ("… Remember this.", "…。这个要求添加到你的记忆文档里":
+`remembered.py`). In code the person
 pastes, a comment shouting a rule about its line (`"phone": "", // ALWAYS try to get this!`)
 is one (`shouted.py`); what a person types into the agent's memory is dictated.
 """
@@ -62,6 +64,7 @@ from git_memory.extract.builtin.phrased import (
 )
 from git_memory.extract.builtin.prose import BOX_EDGE, FENCE, LIST_ITEM, prose_sentences
 from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
+from git_memory.extract.builtin.remembered import pointed_back
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.rule_keys import KEY_STOP_WORDS, rule_key
 from git_memory.extract.builtin.shouted import shouted_comments
@@ -104,7 +107,7 @@ def rule_facts(
         taken = None  # the agent's words that took the message as standing
         if typed and not stated:
             taken = acknowledgement(scrub(record.assistant_text or ""), record.tool_calls)
-            stated = [] if taken is None else _acknowledged_rules(text)
+            stated = _remembered_rules(text) if taken is None else _acknowledged_rules(text)
         agent = (Quote(record.turn_key, taken, "assistant"),) if taken else ()
         for sentence, rule in stated + ([] if program else _refusals(record, scrub)):
             if screen_secrets and any(
@@ -247,12 +250,36 @@ def _acknowledged_rules(text: str) -> list[tuple[str, str]]:
             continue
         if any(sentence in line for line in pasted):
             continue
-        if english_only(body):
-            if acceptable(body, min_words=2):
-                found.append((sentence, sentence_case(body)))
-        elif len(body.split()) >= MIN_RULE_WORDS or len(body) >= _MIN_CJK_RULE_CHARS:
-            found.append((sentence, sentence))
+        found += _taken_as_rule(sentence, body)
     return found if len(found) <= _ACKNOWLEDGED_MAX_SENTENCES else []
+
+
+def _taken_as_rule(sentence: str, body: str) -> list[tuple[str, str]]:
+    """A sentence someone took as standing, as its rule: English in sentence case, any other
+    language as typed; none when too short to say anything."""
+    if english_only(body):
+        return [(sentence, sentence_case(body))] if acceptable(body, min_words=2) else []
+    if len(body.split()) >= MIN_RULE_WORDS or len(body) >= _MIN_CJK_RULE_CHARS:
+        return [(sentence, sentence)]
+    return []
+
+
+# How many sentences before "remember this" it points at.
+_REMEMBERED_SENTENCES = 2
+
+
+def _remembered_rules(text: str) -> list[tuple[str, str]]:
+    """The rules of a message that asks the agent to remember what it said (`remembered.py`):
+    the last sentences before the request, no question and no pasted error, English in sentence
+    case, any other language as typed. The person marks them as standing themselves, so words
+    of the moment in them ("当前", "check whether …") do not make them the task at hand."""
+    text = BOX_EDGE.sub("", FENCE.sub("\n", text)).strip()
+    found = []
+    for sentence in pointed_back(prose_sentences(text))[-_REMEMBERED_SENTENCES:]:
+        body = bare(sentence)
+        if not (body.endswith(("?", "？")) or len(body) > MAX_RULE_CHARS or error_line(body)):
+            found += _taken_as_rule(sentence, body)
+    return found
 
 
 def _dictated_lines(instructions: str) -> list[str]:

@@ -1,0 +1,65 @@
+"""What a person asks the agent to remember is a rule: the sentences before "remember this"
+in the same message (`extract/builtin/remembered.py`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from git_memory.extract.builtin.remembered import REQUESTS, Request, asks_to_remember
+from git_memory.extract.builtin.rules import rule_facts
+from tests.extract.records import turn_record
+
+
+@pytest.mark.parametrize("row", REQUESTS, ids=lambda row: row.language)
+def test_every_row_reads_the_request_it_came_from(row: Request) -> None:
+    assert asks_to_remember(row.example)
+
+
+def _rules(typed: str) -> list[str]:
+    return [fact.content for fact in rule_facts([turn_record("t1", user=typed)])]
+
+
+@pytest.mark.parametrize(
+    ("typed", "rule"),
+    [
+        (
+            "Check src/locale for an existing key before adding a translation. Remember this.",
+            "Check src/locale for an existing key before adding a translation.",
+        ),
+        (
+            "Seed data lives in fixtures/seed.sql. Please add this to your memory.",
+            "Seed data lives in fixtures/seed.sql.",
+        ),
+        # words of the moment ("当前") in what the person marks as standing themselves (zh)
+        (
+            "优先检查当前src/locale里是否有相同的翻译，有就直接用。这个要求添加到你的记忆文档里",
+            "优先检查当前src/locale里是否有相同的翻译，有就直接用。",
+        ),
+        (
+            "Bei Übersetzungen zuerst src/locale prüfen. Merk dir das als Grundregel.",
+            "Bei Übersetzungen zuerst src/locale prüfen.",
+        ),
+        (
+            "Les traductions vont dans src/locale. Retiens ça.",
+            "Les traductions vont dans src/locale.",
+        ),
+    ],
+)
+def test_the_sentences_before_a_request_to_remember_them_are_rules(typed: str, rule: str) -> None:
+    assert _rules(typed) == [rule]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Remember this.",  # what it points at is in another message
+        "Why does the build fail on CI? Remember this.",  # a question is no rule
+        "Do you remember this file?",
+        "I remember this bug from last week.",
+        "这个文件你还记得吗？",
+    ],
+)
+def test_a_request_to_remember_with_nothing_before_it_or_a_question_is_no_rule(
+    typed: str,
+) -> None:
+    assert _rules(typed) == []
