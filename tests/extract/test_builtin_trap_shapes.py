@@ -1220,3 +1220,58 @@ def test_a_quoted_argument_holding_and_and_stays_whole_in_the_fix() -> None:
     assert fix == (
         f"{docker}'npm ci && npm run build:deps' && {docker}'npm ci && npm run codegen'"
     ), fix
+
+
+@pytest.mark.parametrize(
+    ("setup", "fix"),
+    [
+        # a `cd` inside a set-up line: each step in its own folder
+        (
+            "pip install -r requirements.txt && cd web && npm install",
+            "pip install -r requirements.txt && (cd web && npm install)",
+        ),
+        (
+            "cd api && npm install && cd ../web && npm install",
+            "(cd api && npm install) && (cd web && npm install)",
+        ),
+    ],
+)
+def test_a_set_up_line_across_folders_keeps_each_step_in_its_folder(setup: str, fix: str) -> None:
+    (trap,) = _traps(
+        _bash("npm test", "Error: Cannot find module 'vite'", "failed"),
+        _bash(setup, "added 10 packages"),
+        _bash("npm test", "Tests: 4 passed, 4 total"),
+    )
+    assert dict(trap.parameters)["fix"] == fix
+
+
+@pytest.mark.parametrize(
+    ("lines", "fix"),
+    [
+        # a step run again after another counts where it ran last
+        (
+            [
+                "pip install -r requirements.txt",
+                "source .venv/bin/activate",
+                "pip install -r requirements.txt",
+            ],
+            "source .venv/bin/activate && pip install -r requirements.txt",
+        ),
+        # a line another starts with is run by that one
+        (
+            [
+                "source ~/.nvm/nvm.sh && nvm use 20 && npm install -g pnpm",
+                "source ~/.nvm/nvm.sh && nvm use 20",
+            ],
+            "source ~/.nvm/nvm.sh && nvm use 20 && npm install -g pnpm",
+        ),
+    ],
+)
+def test_set_up_lines_run_again_are_named_once_where_they_count(lines: list[str], fix: str) -> None:
+    no_module = "ModuleNotFoundError: No module named 'flask'"
+    (trap,) = _traps(
+        _bash("npm run check", no_module, "failed"),
+        *(_bash(line, "done") for line in lines),
+        _bash("npm run check", "All checks passed!"),
+    )
+    assert dict(trap.parameters)["fix"] == fix

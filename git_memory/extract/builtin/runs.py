@@ -96,6 +96,15 @@ class Run:
             return ""
         return step.directory
 
+    def setup_folders(self) -> list[str]:
+        """The project folder each of `setups` ran in, in order: by position, as the same set-up
+        command may run in two folders (`cd api && npm install && cd ../web && npm install`)."""
+        ran = [step for step in self.steps if step.command.setup][: len(self.setups)]
+        return [
+            "" if step.directory is None or not in_project(step) else step.directory
+            for step in ran
+        ]
+
     def _step_of(self, command: Command | None) -> Step | None:
         return next((s for s in self.steps if s.command is command), None)
 

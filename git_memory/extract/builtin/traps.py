@@ -144,11 +144,13 @@ def _shaped_fix(runs: Sequence[Run], index: int) -> BuiltinFact | None:
             return _told_in(trap_fact("variant", failed, later, error, fix, failing=subject), told)
         if later.main is None or later.main.kind in _step_kinds(failed):
             told += [later] if later.told else []
-            if later.main is None and _is_setup_line(later):
-                # a line of set-up steps is one step, not its parts and then itself again
-                steps.append((_setup_line(later), later.folder(later.setups[-1])))
+            folders = later.setup_folders()
+            if later.main is None and _is_setup_line(later) and len(set(folders)) == 1:
+                # a line of set-up steps in one folder is one step, not its parts and then
+                # itself again
+                steps.append((_setup_line(later), folders[0]))
                 continue
-            steps += [(plain_words(s), later.folder(s)) for s in later.setups]
+            steps += [(plain_words(s), f) for s, f in zip(later.setups, folders, strict=False)]
             if later.main is not None:
                 steps.append((later.main.normal, later.where))
     return None
@@ -174,13 +176,15 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     its `cd` (`cd web && pnpm install && pnpm test`); in several, each in its own subshell
     (`(cd packages/api && pnpm build) && (cd web && pnpm build)`). At most the last
     `MAX_FIX_STEPS`, each once."""
-    # each step once: a step run in the root spelled `cd . &&` is the one run there without it,
-    # and a line a later one in the same folder starts with is run again by it
-    rooted = list(dict.fromkeys((w, "" if f == "." else f) for w, f in steps if w))
+    # each step once, where it ran last (`pip install` again after `source .venv/…` is the
+    # one that counts); a step run in the root spelled `cd . &&` is the one run there without
+    # it, and a line another one in the same folder starts with is run by that one
+    rooted = [(w, "" if f == "." else f) for w, f in steps if w]
+    last = list(reversed(dict.fromkeys(reversed(rooted))))
     kept = [
         (words, folder)
-        for at, (words, folder) in enumerate(rooted)
-        if not any(f == folder and w.startswith(words + " && ") for w, f in rooted[at + 1 :])
+        for words, folder in last
+        if not any(f == folder and w.startswith(words + " && ") for w, f in last)
     ][-MAX_FIX_STEPS:]
     folders = {folder for _, folder in kept}
     if len(folders) == 1:
