@@ -392,8 +392,8 @@ RULES = [
     ("We should not commit secrets to the repo.", "We should not commit secrets to the repo."),
     ("We shouldn't hardcode the API URL.", "We shouldn't hardcode the API URL."),
     (
-        "I think we should not be placing my password into the user file we push to github",
-        "I think we should not be placing my password into the user file we push to github.",
+        "I think we should not put my password into the user file we push to github",
+        "I think we should not put my password into the user file we push to github.",
     ),
     # what the person will not have in the project's code
     ("I don't want comments in the code.", "I don't want comments in the code."),
@@ -401,8 +401,10 @@ RULES = [
         "I DONT NEED COMMENTS IN MY CODE, STRICT WARNING",
         "I DONT NEED COMMENTS IN MY CODE, STRICT WARNING.",
     ),
-    ("I don't want you to touch the tests.", "I don't want you to touch the tests."),
-    ("I don't want any new dependencies.", "I don't want any new dependencies."),
+    (
+        "I don't want to see any comments in the code.",
+        "I don't want to see any comments in the code.",
+    ),
 ]
 
 
@@ -455,6 +457,17 @@ NOT_RULES = [
     "I don't want a modal here.",  # the product
     "I don't want to point to AA50, I want to use round.",  # the task at hand
     "I don't need the others for now",
+    # what the person expects, a bug report, the product, the task of the moment
+    "We shouldn't be getting a 404 from the API.",
+    "You shouldn't run into the merge conflict again.",
+    "We shouldn't lose any commits with this approach.",
+    "You shouldn't be able to upload files larger than 10MB.",
+    "I don't need the tests anymore, delete them.",
+    "I don't need you to write tests, just fix the bug.",
+    "I don't want the version number in the footer.",
+    "I don't want the tests to take this long.",
+    "Don't show the dashes in the promo code.",
+    "Don't count spaces in the zip code.",
     "i dont want the fading glow over 60 seconds i just want the green to be brighter",  # `just`
     # A modal before a step of the task is still the task.
     "You should use curl to test the endpoint.",

@@ -365,6 +365,8 @@ MORE_TYPED = [
     "以后，生成的文档需要标记",
     "阶段性地把进度写进 progress.md",
     "定期更新 CHANGELOG.md",
+    "定期把工作进展更新到项目的 README 里",
+    "不要影响现有功能",
     "全面检查代码错误 不要改变原本功能和性能 然后跑CI",
 ]
 
@@ -404,6 +406,13 @@ MORE_NOT_RULES = [
     "这个接口是不允许匿名访问的",
     "这个样式不能改变按钮颜色",
     "用户不能改变自己的角色",
+    "先不做，以后需要再加",  # later, if needed
+    "以后可能需要支持多语言",
+    "这个脚本会定期同步数据库",  # what a program does every so often
+    "系统每天定期更新汇率",
+    "不要改变页面布局，只把标题改大一点",  # one thing of the task
+    "不要改变按钮的颜色",
+    "别改变主意",
     "ne change pas d'avis",  # "don't change your mind": no step of the project (fr)
     # what a program or a person did, said with the words of a rule
     "部署脚本不能自动创建数据库",  # "cannot": what the script does (zh)

@@ -77,9 +77,13 @@ CJK_CUES: tuple[Cue, ...] = (
         # a record kept up to date every so often, for as long as the work goes on ("阶段性要
         # 更新": update it at each stage); not a feature that runs so ("定期清理缓存的定时任务",
         # "定期备份的功能"), nor work done only in part ("阶段性完成")
-        r"(?:定期|[阶階]段性)(?:地)?\s?(?:要|都要|需要|[请請])?\s?(?:把[^，。！？,]{1,20}?)?"
+        # asked at the start of a clause, after a request or the file it keeps ("….md阶段性
+        # 要更新"), not said of what a system does ("系统每天定期更新汇率")
+        r"(?:^|(?<=[，,。；;：:\s])|(?<=要|[请請]|都)|(?<=[记記]得|需要)|(?<=\.[a-z]{2})"
+        r"|(?<=\.[a-z]{3}))(?:定期|[阶階]段性)(?:地)?\s?(?:要|都要|需要|[请請])?\s?"
+        r"(?:把[^，。！？,]{1,20}?)?"
         r"(?:更新|同步|提交|整理|[记記][录錄]|[写寫](?:进|進|入|到)|[汇匯][报報]|[总總][结結])"
-        r"(?![^，。！？,]{0,12}的)",
+        r"(?![^，。！？,]{0,12}的(?:功能|任[务務]|[脚腳]本|定[时時]|服[务務]|机制|機制))",
         # a session of a public repository
         "并且要加上 current-progress.md阶段性要更新，不然反而变成项目障碍了",
     ),
@@ -143,7 +147,8 @@ CJK_CUES: tuple[Cue, ...] = (
         # what is needed from now on ("以后生成的文档需要标记"), not the agent asked for a task
         # of the moment ("以后需要你帮我看一下")
         # 以后 opening its clause (after 加上 when dictated), not "after" a step: "登录以后需要…"
-        r"(?:^|[，,。；;：:\s]|加上|[写寫]上|[记記]住)(?:以|今)[后後][，,]?[^，。！？,]{0,20}?需要(?!你)",
+        r"(?:^|[，,。；;：:\s]|加上|[写寫]上|[记記]住)(?:以|今)[后後][，,]?"
+        r"(?:(?!可能|也[许許]|或[许許]|如果)[^，。！？,]){0,20}?需要(?!你|再|的|[时時]|[么麼])",
         # a session of a public repository
         "在md加上以后生成的文档需要标记",
     ),
@@ -196,9 +201,11 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         PROHIBITION,
-        # what the work must leave as it is: "don't change / break / affect" what exists (the
-        # imperative, not what a thing cannot do: "这个样式不能改变按钮颜色")
-        r"(?:不要|[别別])(?:再)?(?:改[变變]|破坏|破壞|影[响響])",
+        # what the work must leave as it is: "don't change / break / affect" what exists or
+        # what else there is (the imperative, not what a thing cannot do: "这个样式不能改变按钮
+        # 颜色"; not one thing of the task: "不要改变按钮的颜色")
+        r"(?:不要|[别別])(?:再)?(?:改[变變]|破坏|破壞|影[响響])(?:到)?"
+        r"(?:原[本有来來]|[现現]有|既有|已有|其[他它]|[别別]的|之前)",
         # a session of a public repository
         "全面检查代码错误 不要改变原本功能和性能 然后跑CI",
     ),

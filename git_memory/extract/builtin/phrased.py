@@ -262,34 +262,28 @@ def _phrase(sentence: str, previous: PreviousCommand | None) -> list[str]:
     return rules
 
 
-# "We should not …", "you shouldn't …": a prohibition put as what one ought not to do, read as
-# a bare "don't …" is (`prohibitions.py`); "I think" may open it; not a complaint of what was
-# done ("you shouldn't have …").
+# "We should not …": a prohibition put as what the team ought not to do, read as a bare
+# "don't …" is (`prohibitions.py`); "I think" may open it. Not "you shouldn't …" (as often
+# what the person expects: "you shouldn't run into the conflict again"), nor what ought not
+# to be, to have been or to happen ("we shouldn't be getting a 404", "… have deleted it",
+# "we shouldn't lose any commits").
 _OUGHT_NOT = re.compile(
-    r"(?i)^(?:i think )?(?:we|you) (?:should(?:n'?t| not)|must(?:n'?t| not)|ought not to)"
-    r"\s+(?!have\b)(?:be\s+)?(?=\w)"
+    r"(?i)^(?:i think )?we (?:should(?:n'?t| not)|must(?:n'?t| not)|ought not to)"
+    r"\s+(?!(?:have|be|lose|see|get|need|hit|face|encounter|run (?:out|into))\b)(?=\w)"
+)
+# "I don't want comments in my code", "I DONT NEED COMMENTS IN MY CODE", "I don't want to see
+# any comments in the code": what the person will not have in the project's code.
+_NOT_WANTED_IN_CODE = re.compile(
+    r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need) (?:to see )?(?:any )?\w[^,;:]*?"
+    r"\bin (?:\w+ ){0,3}(?:my|the|our) (?:source )?code\b"
 )
 
 
-# "I don't want comments in my code", "I don't want you to touch the tests": what the person
-# will not have, read as "don't add …" and "don't touch …" are.
-_NOT_WANTED = re.compile(r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need) (?:any )?(?!to\b)")
-
-
 def _forbidden(part: str) -> str:
-    """The bare prohibition a sentence put as what one ought not to do or what the person does
-    not want says ("we shouldn't commit X" → "don't commit X"); "" for none."""
+    """The bare prohibition a sentence put as what the team ought not to do says ("we
+    shouldn't commit X" → "don't commit X"); "" for none."""
     ought_not = _OUGHT_NOT.match(part)
-    if ought_not:
-        return "don't " + part[ought_not.end() :]
-    not_wanted = _NOT_WANTED.match(part)
-    if not_wanted is None:
-        return ""
-    # the thing not wanted, up to where the sentence goes on to something else ("… over 60
-    # seconds i just want the green brighter")
-    rest = re.split(r"(?i)[,;:]|\s(?:-|–|—|i|but|because|so|and)\s", part[not_wanted.end() :])[0]
-    asked = re.match(r"(?i)you to\s+", rest)
-    return "don't " + rest[asked.end() :] if asked else "don't add " + rest
+    return "don't " + part[ought_not.end() :] if ought_not else ""
 
 
 def _states(part: str) -> bool:
@@ -298,6 +292,7 @@ def _states(part: str) -> bool:
     return (
         (bool(_RULE_START.match(part)) and (not bare_prohibition(part) or about_engineering(part)))
         or (bool(forbidden) and about_engineering(forbidden) and not _NOT_RULES.match(forbidden))
+        or bool(_NOT_WANTED_IN_CODE.match(part))
         or _is_x_not_y(part)
         or _standing_imperative(part)
         or bool(_NORM.match(part) or _NO_MORE.match(part))

@@ -36,8 +36,8 @@ _OF_ENGINEERING = re.compile(
     r"|variables?|readme|changelog|apis?|hooks?|version|sudo|git|ci|linter"
     r"|formatter)\b"
     # "in the code" as where a thing goes, not a field or an editor of the product's
-    r"|\bin (?:\w+ ){0,3}(?:the|my|our) (?:\w+ )?code\b(?!\s+(?:field|input|editor|box|view"
-    r"|panel|tab|block|snippet|page|screen|form))"
+    r"|\bin (?:\w+ ){0,3}(?:the|my|our) (?:source )?code\b(?!\s+(?:field|input|editor|box"
+    r"|view|panel|tab|block|snippet|page|screen|form))"
 )
 # The prohibition and its verb: a tool's name there is the verb ("don't make …").
 _FORBIDDEN_VERB = re.compile(r"(?i)^(?:don'?t|do not)\s+(?:ever\s+)?\S+")
