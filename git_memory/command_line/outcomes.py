@@ -248,7 +248,12 @@ _SELECTING = frozenset(
         *("select-string", "sls", "where-object", "where", "?"),
     }
 )
-_PROBLEM = re.compile(r"(?i)err|warn|fail|problem|fatal|panic|exception|traceback")
+# The words of a problem's lines as a filter looks for them (`"error TS"`, `-i error`), not a
+# name or a path that holds one (`ErrorBoundary`, `src/lib/errors.ts`).
+_PROBLEM = re.compile(
+    r"(?i)(?<![\w./-])(?:errors?|err|warn(?:ings?)?|fail(?:ed|ures?|s)?|problems?|fatal|panic"
+    r"|exceptions?|traceback)(?![\w./-])"
+)
 
 
 def _selects_lines(command: Command) -> bool:
@@ -256,8 +261,12 @@ def _selects_lines(command: Command) -> bool:
     words = command.program
     name = words[0].rsplit("/", 1)[-1].casefold() if words else ""
     arguments = words[1:]
+    short = "".join(w[1:] for w in arguments if w.startswith("-") and not w.startswith("--"))
     if name in _SELECTING:
-        inverted = any(w in ("-v", "--invert-match", "-NotMatch") for w in arguments)
+        lowered = {w.casefold() for w in arguments}
+        if "q" in short or lowered & {"--quiet", "--silent", "-quiet"}:
+            return True  # it prints nothing either way: its status says what it found
+        inverted = "v" in short or lowered & {"--invert-match", "-notmatch", "/v"}
         return not inverted and not any(_PROBLEM.search(w) for w in arguments)
     if name in ("awk", "gawk"):
         # a pattern before any action (`awk '/warning/'`), not a program for every line
@@ -267,12 +276,9 @@ def _selects_lines(command: Command) -> bool:
         return any("select(" in w for w in arguments)
     # sed picks lines by a pattern's address when it prints only those (`sed -n '/x/p'`)
     addressed = [w for w in arguments if w.startswith("/")]
-    return (
-        name == "sed"
-        and "-n" in arguments
-        and bool(addressed)
-        and not _PROBLEM.search(" ".join(addressed))
-    )
+    quiet = "n" in short or "--quiet" in arguments or "--silent" in arguments
+    pattern = " ".join(addressed).replace("/", " ")  # the address's delimiters
+    return name == "sed" and quiet and bool(addressed) and not _PROBLEM.search(pattern)
 
 
 def _blamed(

@@ -80,6 +80,11 @@ def test_a_silent_tool_is_seen_through_its_package_manager() -> None:
         'npx tsc --noEmit 2>&1 | Select-String "src/app"',
         "cargo check 2>&1 | awk '/src/'",
         "npx tsc --noEmit | jq -R 'select(test(\"app\"))'",
+        # a quiet grep prints nothing either way; a name or a path holding "error"
+        'npx tsc --noEmit | grep -q "error TS"',
+        "npx tsc --noEmit 2>&1 | grep ErrorBoundary | head -20",
+        'npx tsc --noEmit 2>&1 | grep "src/lib/errors.ts" | head -20',
+        'npx tsc --noEmit 2>&1 | sed -ne "/src\\/app/p"',
     ],
 )
 def test_silence_behind_a_filter_that_selects_lines_says_nothing_matched(command: str) -> None:
@@ -100,6 +105,9 @@ def test_silence_behind_a_filter_that_selects_lines_says_nothing_matched(command
         "npx tsc --noEmit | sed '/^$/d'",
         "npx tsc --noEmit 2>&1 | awk -F'(' '{print $1}' | sort -u",
         "npx tsc --noEmit | jq -R .",
+        'npx tsc --noEmit 2>&1 | grep -Ev "node_modules" | head -20',
+        'npx tsc --noEmit | findstr /V "node_modules"',
+        'npx tsc --noEmit | Select-String -notmatch "node_modules"',
     ],
 )
 def test_silence_behind_a_filter_that_passes_its_lines_on_is_the_tools(command: str) -> None:

@@ -101,8 +101,7 @@ class Run:
         command may run in two folders (`cd api && npm install && cd ../web && npm install`)."""
         ran = [step for step in self.steps if step.command.setup][: len(self.setups)]
         return [
-            "" if step.directory is None or not in_project(step) else step.directory
-            for step in ran
+            "" if step.directory is None or not in_project(step) else step.directory for step in ran
         ]
 
     def _step_of(self, command: Command | None) -> Step | None:
