@@ -53,6 +53,22 @@ def test_a_template_script_run_from_a_folder_above_is_still_the_templates() -> N
         )
 
 
+@pytest.mark.parametrize(
+    "named",
+    [
+        "from repo root run .specify/scripts/bash/setup-plan.sh.",  # a full stop after it
+        "run `$REPO_ROOT/.specify/scripts/bash/setup-plan.sh --json`",  # the root as a variable
+        "run `{REPO_ROOT}/.specify/scripts/bash/setup-plan.sh --json`",
+    ],
+)
+def test_a_template_names_its_script_after_the_roots_variable_or_before_a_full_stop(
+    named: str,
+) -> None:
+    prompt = f"## Outline\n\n1. Setup: {named} Parse its JSON.\n"
+    run = _bash(".specify/scripts/bash/setup-plan.sh --json", SETUP_PLAN_OUTPUT)
+    assert _contents([_turn("t1", run, user=prompt)]) == []
+
+
 def test_a_template_naming_a_longer_folder_does_not_name_the_projects_script() -> None:
     prompt = (
         "# /seed-mobile\n\nRun `apps/mobile-web/scripts/seed.sh` from repo root, then report.\n"

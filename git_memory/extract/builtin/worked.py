@@ -279,13 +279,22 @@ def _told_to_run(segment: shell.Segment, prompt: str) -> bool:
     if path is None:
         return False
     parts = path.split("/")
-    named = ("/".join(parts[at:]) for at in range(max(len(parts) - 2, 1)))
-    # a whole path the prompt names (`apps/web/x.sh` is not in `apps/mobile-web/x.sh`)
-    return any(re.search(_A_WHOLE_PATH + re.escape(tail) + r"(?![\w.-])", prompt) for tail in named)
+    tails = ("/".join(parts[at:]) for at in range(max(len(parts) - 2, 1)))
+    return any(_names_whole(prompt, tail) for tail in tails)
 
 
-# Where a path named in a prompt starts: not inside a longer name or path (`./` may open it).
-_A_WHOLE_PATH = r"(?:^|(?<=[^\w.\-/\\])|(?<=[^\w.\-/\\]\./)|(?<=^\./))"
+# What may open a path a prompt names: nothing of a longer name or path before it, `./`, or
+# the root of the repository as a variable (`$REPO_ROOT/`, `{REPO_ROOT}/`, `${ROOT}/`).
+_OPENS_A_PATH = re.compile(r"(?:^|[^\w.\-/\\$}])(?:\./)?$|(?:\$\{?\w+\}?|\{\w+\})/$")
+
+
+def _names_whole(prompt: str, path: str) -> bool:
+    """Whether the prompt names `path` as a whole path (`apps/web/x.sh` is not in
+    `apps/mobile-web/x.sh`), a sentence's full stop after it or not."""
+    for found in re.finditer(re.escape(path) + r"(?![\w-]|\.\w)", prompt):
+        if _OPENS_A_PATH.search(prompt[max(0, found.start() - 40) : found.start()]):
+            return True
+    return False
 
 
 # Variables that only change how a run looks or which machine it ran on, not whether it works.
