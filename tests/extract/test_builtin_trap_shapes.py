@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from git_memory.command_line.signature import invocation_error
-from git_memory.extract.builtin import renderers
+from git_memory.extract.builtin import renderers, shell
 from git_memory.extract.builtin.globbed import typed_back
 from git_memory.extract.builtin.renderers import BuiltinFact
 from git_memory.extract.builtin.runs import session_runs
@@ -1275,3 +1275,21 @@ def test_set_up_lines_run_again_are_named_once_where_they_count(lines: list[str]
         _bash("npm run check", "All checks passed!"),
     )
     assert dict(trap.parameters)["fix"] == fix
+
+
+@pytest.mark.parametrize(
+    ("typed", "plain"),
+    [
+        ("rm -rf node_modules", "rm -rf node_modules"),  # not `rm node_modules`
+        ("docker run -v /w:/app node:20 npm ci", "docker run -v /w:/app node:20 npm ci"),
+        ("grep -v '^#' .env", "grep -v ^# .env"),
+        ("ln -s ../shared shared", "ln -s ../shared shared"),
+        ("pip install -q -r requirements.txt", "pip install -r requirements.txt"),  # reporting
+        ("python -m pytest -q -x tests", "python -m pytest tests"),
+    ],
+)
+def test_a_step_drops_a_switch_only_where_it_changes_how_a_tool_reports(
+    typed: str, plain: str
+) -> None:
+    (segment,) = shell.segments(typed)
+    assert renderers.plain_words(segment) == plain

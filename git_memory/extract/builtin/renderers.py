@@ -259,9 +259,27 @@ def bare_python(word: str) -> bool:
     return _BARE_PYTHON.fullmatch(word) is not None
 
 
+# The tools whose `-q`, `-v`, `-s`, `-x`, `-r…` only change how they report. Elsewhere they
+# change what is done: `rm -rf`, `docker run -v …`, `sed -i`, `tar -x`, `grep -v`.
+_REPORTING_TOOLS = frozenset(
+    {
+        *("pytest", "py.test", "pip", "pip3", "uv", "poetry", "pdm", "pipenv", "conda", "tox"),
+        *("nox", "ruff", "mypy", "pyright", "npm", "npx", "pnpm", "yarn", "bun", "deno", "jest"),
+        *("vitest", "mocha", "playwright", "eslint", "tsc", "prettier", "biome", "cargo", "go"),
+        *("make", "mvn", "mvnw", "gradle", "gradlew", "dotnet", "msbuild", "composer", "bundle"),
+        *("gem", "rspec", "rake", "mix", "swift", "flutter", "dart"),
+    }
+)
+
+
 def plain_words(segment: shell.Segment) -> str:
-    """A command's words without what only changes how it reports (`-q`, `--quiet`), typed
-    back as its shell reads them (`pip install 'bcrypt<4.0'`: unquoted, `<` redirects)."""
+    """A command's words without what only changes how a tool reports (`pip install -q`,
+    `pytest -x`), typed back as its shell reads them (`pip install 'bcrypt<4.0'`: unquoted,
+    `<` redirects)."""
+    program = (segment.program or segment.words or ("",))[0]
+    name = program.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".cmd").removesuffix(".exe")
+    if name.casefold() not in _REPORTING_TOOLS:
+        return joined(list(segment.words), segment.dialect)
     return joined([w for w in segment.words if not COSMETIC.match(w)], segment.dialect)
 
 
