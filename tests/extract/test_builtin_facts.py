@@ -468,6 +468,8 @@ NOT_RULES = [
     "I don't want the tests to take this long.",
     "Don't show the dashes in the promo code.",
     "Don't count spaces in the zip code.",
+    "We don't have it installed on this little computer.",  # what the team lacks
+    "We don't know why it fails.",
     "i dont want the fading glow over 60 seconds i just want the green to be brighter",  # `just`
     # A modal before a step of the task is still the task.
     "You should use curl to test the endpoint.",

@@ -286,9 +286,19 @@ def _forbidden(part: str) -> str:
     return "don't " + part[ought_not.end() :] if ought_not else ""
 
 
+# "We don't have it installed here", "we don't know why": what the team lacks or does not
+# know, an account, not what it does not do ("we don't use npm", "we don't need X" stay).
+_WE_LACK = re.compile(
+    r"(?i)^we (?:don'?t|do not|never) (?:have|know|think|see|understand|remember|get|mind"
+    r"|care|believe|recall|seem|mean|agree|expect|like|want)\b"
+)
+
+
 def _states(part: str) -> bool:
     """Whether one part of a sentence, typed without a signal, is phrased as a rule."""
     forbidden = _forbidden(part)
+    if _WE_LACK.match(part):
+        return False
     return (
         (bool(_RULE_START.match(part)) and (not bare_prohibition(part) or about_engineering(part)))
         or (bool(forbidden) and about_engineering(forbidden) and not _NOT_RULES.match(forbidden))
