@@ -1248,14 +1248,20 @@ def test_a_set_up_line_across_folders_keeps_each_step_in_its_folder(setup: str, 
 @pytest.mark.parametrize(
     ("lines", "fix"),
     [
-        # a step run again after another counts where it ran last
+        # a step run again after one that changed its environment counts again
         (
             [
                 "pip install -r requirements.txt",
                 "source .venv/bin/activate",
                 "pip install -r requirements.txt",
             ],
-            "source .venv/bin/activate && pip install -r requirements.txt",
+            "pip install -r requirements.txt && source .venv/bin/activate && pip install -r "
+            "requirements.txt",
+        ),
+        # ... and only once after any other step, where it first ran
+        (
+            ["npm install", "npm run build", "npm install"],
+            "npm install && npm run build",
         ),
         # a line another starts with is run by that one
         (
@@ -1293,3 +1299,11 @@ def test_a_step_drops_a_switch_only_where_it_changes_how_a_tool_reports(
 ) -> None:
     (segment,) = shell.segments(typed)
     assert renderers.plain_words(segment) == plain
+
+
+def test_set_up_steps_chained_before_the_command_keep_their_folders() -> None:
+    (trap,) = _traps(
+        _bash("cd web && npm test", "Error: Cannot find module 'vite'", "failed"),
+        _bash("cd api && npm install && cd ../web && npm install && npm test", "Tests: 4 passed"),
+    )
+    assert dict(trap.parameters)["fix"] == "(cd api && npm install) && (cd web && npm install)"

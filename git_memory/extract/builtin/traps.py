@@ -176,20 +176,38 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     its `cd` (`cd web && pnpm install && pnpm test`); in several, each in its own subshell
     (`(cd packages/api && pnpm build) && (cd web && pnpm build)`). At most the last
     `MAX_FIX_STEPS`, each once."""
-    # each step once, where it ran last (`pip install` again after `source .venv/…` is the
-    # one that counts); a step run in the root spelled `cd . &&` is the one run there without
-    # it, and a line another one in the same folder starts with is run by that one
-    rooted = [(w, "" if f == "." else f) for w, f in steps if w]
-    last = list(reversed(dict.fromkeys(reversed(rooted))))
+    # each step once, unless it ran again after a step that changed its environment (`pip
+    # install` again after `source .venv/…` is the one that counts); a step run in the root
+    # spelled `cd . &&` is the one run there without it, and a line another one in the same
+    # folder starts with is run by that one
+    once: list[tuple[str, str]] = []
+    for step in ((w, "" if f == "." else f) for w, f in steps if w):
+        if step in once and not any(_ENVIRONMENT_STEP.search(w) for w, _ in _since(once, step)):
+            continue
+        once.append(step)
     kept = [
         (words, folder)
-        for words, folder in last
-        if not any(f == folder and w.startswith(words + " && ") for w, f in last)
+        for words, folder in once
+        if not any(f == folder and w.startswith(words + " && ") for w, f in once)
     ][-MAX_FIX_STEPS:]
     folders = {folder for _, folder in kept}
     if len(folders) == 1:
         return located(" && ".join(words for words, _ in kept), folders.pop())
     return " && ".join(f"({located(w, f)})" if f else w for w, f in kept)
+
+
+# A step that changes the environment of the steps after it: an activated venv, a Node
+# version, an exported variable.
+_ENVIRONMENT_STEP = re.compile(
+    r"(?:^|&& )(?:source|\.|export|set|workon|deactivate|conda (?:de)?activate|nvm use"
+    r"|fnm use|pyenv (?:local|shell)|corepack enable|mise use|asdf (?:local|shell)|volta pin)\b"
+)
+
+
+def _since(steps: Sequence[tuple[str, str]], step: tuple[str, str]) -> Sequence[tuple[str, str]]:
+    """The steps after the last time `step` ran."""
+    last = max(at for at, seen in enumerate(steps) if seen == step)
+    return steps[last + 1 :]
 
 
 _NOT_EXECUTABLE = re.compile(r"(?i)permission denied")
@@ -218,7 +236,11 @@ def _same_again(
     steps, configured, edited = between
     if _MISSING_SCRIPT.search(error) and any(p.endswith("package.json") for p in configured):
         return None  # the session added the script to the project: nothing a teammate meets
-    new = [(plain_words(s), later.folder(s)) for s in later.setups if s not in failed.setups]
+    new = [
+        (plain_words(s), folder)
+        for s, folder in zip(later.setups, later.setup_folders(), strict=False)
+        if s not in failed.setups
+    ]
     steps = [*steps, *new]
     environmental = invocation_error(failed.output)
     if steps and (not edited or environmental):
