@@ -43,6 +43,20 @@ def _rules(typed: str) -> list[str]:
             "Les traductions vont dans src/locale. Retiens ça.",
             "Les traductions vont dans src/locale.",
         ),
+        # a time it holds for after the request
+        (
+            "Check src/locale for an existing key before adding one. Remember this for next time.",
+            "Check src/locale for an existing key before adding one.",
+        ),
+        (
+            "Seed data lives in fixtures/seed.sql. Keep this in mind going forward.",
+            "Seed data lives in fixtures/seed.sql.",
+        ),
+        # only the sentence right before it
+        (
+            "Perfect, that fixed it. Seed data lives in fixtures/seed.sql. Remember this.",
+            "Seed data lives in fixtures/seed.sql.",
+        ),
     ],
 )
 def test_the_sentences_before_a_request_to_remember_them_are_rules(typed: str, rule: str) -> None:
@@ -57,6 +71,19 @@ def test_the_sentences_before_a_request_to_remember_them_are_rules(typed: str, r
         "Do you remember this file?",
         "I remember this bug from last week.",
         "这个文件你还记得吗？",
+        # a question, a negation
+        "The login page is broken after the last deploy. Remember this bug from last week?",
+        "テストが失敗しました。これを覚えていますか？",
+        "这是临时的调试代码。不要把这个写到记忆里。",
+        "这是临时的调试代码。这个写到记忆里了吗？",
+        # what it points at comes after it, or is pasted output
+        "Here is the output of the build. Keep this in mind when fixing.",
+        "Fix the login bug in auth.py. Remember these steps:\n1. run the tests",
+        "I pasted the output below.\nRemember this.\nFAILED tests/test_a.py::test_x",
+        "npm ERR! code ERESOLVE\nnpm ERR! peer dep missing\nRemember this.",
+        "Build log:\n[12:01:02] compiled 12 files\nRemember this.",
+        "Hmm, that's weird. Remember this.",
+        "Remember that issue we had with unicode?",
     ],
 )
 def test_a_request_to_remember_with_nothing_before_it_or_a_question_is_no_rule(

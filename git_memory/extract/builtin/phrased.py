@@ -13,6 +13,7 @@ from git_memory.extract.builtin.cue_forms import LANGUAGE, NOT_A_RULE, ONE_OFF
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.lexicon import forms_of
 from git_memory.extract.builtin.prohibitions import about_engineering, bare_prohibition
+from git_memory.extract.builtin.remembered import asks_to_remember
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
     MIN_RULE_WORDS,
@@ -197,6 +198,8 @@ def stated(sentence: str, previous: PreviousCommand | None) -> list[tuple[str, s
     """English is phrased as the rule; any other language, and English the phrasing does not
     cover (a correction, the language to work in), is quoted as typed (`statements.py`)."""
     corrects = previous is not None
+    if asks_to_remember(sentence):
+        return []  # it points at what was said before it (`remembered.py`)
     if not english_only(sentence):
         return [(sentence, sentence)] if states_rule(sentence, corrects) else []
     forms = forms_of(sentence, _ENGLISH)

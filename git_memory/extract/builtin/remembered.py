@@ -1,7 +1,8 @@
 """What a person asks the agent to remember: "Check src/locale before adding a key. Remember
-this.", "…。这个要求添加到你的记忆文档里", "…. Merk dir das als Grundregel." The sentences before
-such a request, in the same message, are what it points at: the person says themselves that
-they hold from now on, as an agent's acknowledgement says it (`acknowledged.py`).
+this.", "…。这个要求添加到你的记忆文档里", "…. Merk dir das als Grundregel." The sentence right
+before such a request, when the request ends the message, is what it points at: the person
+says themselves that it holds from now on, as an agent's acknowledgement says it
+(`acknowledged.py`).
 
 One row per language, each with a request of its shapes: the Chinese one is a person's in a
 session of a public repository; the others are the same request in those languages. Alone,
@@ -27,19 +28,24 @@ class Request(Record):
 REQUESTS: tuple[Request, ...] = (
     Request(
         language="en",
-        pattern=r"^(?:please |pls )?(?:remember|memori[sz]e|keep in mind) (?:this|that|these"
-        r"|it)\b|^(?:please |pls )?(?:keep|bear) (?:this|that|these|it) in mind\b"
-        r"|^(?:please |pls )?(?:add|save|write|put|store) (?:this|that|these|it)(?: rules?"
-        r"| requirements?| conventions?)? (?:to|in|into) (?:your |the )?(?:memory|memories"
-        r"|claude\.md|agents\.md|gemini\.md|rules|instructions)\b",
+        # "that" as the thing said, not opening a clause ("remember that we use pnpm")
+        # the request alone, a time it holds for at most ("… for next time", "… going
+        # forward"), not what to do with it ("keep this in mind when fixing")
+        pattern=r"^(?:please |pls )?(?:(?:remember|memori[sz]e|keep in mind) (?:this|that|these"
+        r"|it)|(?:keep|bear) (?:this|that|these|it) in mind|(?:add|save|write|put|store) (?:this"
+        r"|that|these|it)(?: rules?| requirements?| conventions?)? (?:to|in|into) (?:your |the )?"
+        r"(?:memory|memories|claude\.md|agents\.md|gemini\.md|rules|instructions))"
+        r"(?:,? (?:for (?:the )?(?:future|next time|later)|going forward|from now on|in the future"
+        r"|next time|please|pls|as a rule))?\s*[.!]*$",
         example="Remember this for the future.",
     ),
     Request(
         language="zh",
-        pattern=r"(?:[这這][个個条條点點]|此|以上|上面的?)(?:要求|[规規]则|[规規]范|[约約]定|[内內]容)?"
+        pattern=r"^(?:[请請]|[帮幫]我)?(?:把)?(?:[这這][个個条條点點]|此|以上|上面的?)"
+        r"(?:要求|[规規]则|[规規]范|[约約]定|[内內]容)?"
         r"[^，。！？,]{0,4}?(?:添加|加|[写寫]|[记記]|保存|存)(?:到|进|進|入)(?:你的)?"
-        r"(?:[记記]忆|[记記]憶|memory|claude\.?md|agents\.?md|[规規]则)"
-        r"|^[请請]?[记記]住(?:[这這][个個条條点點]|以上|上面)",
+        r"(?:[记記]忆|[记記]憶|memory|claude\.?md|agents\.?md|[规規]则)(?![^，。！？]{0,3}[吗嗎么麼])"
+        r"|^[请請]?[记記]住(?:[这這][个個条條点點]|以上|上面)(?![^，。！？]{0,3}[吗嗎么麼])",
         example="这个要求添加到你的记忆文档里，且仅限hse，之后让你整理翻译时按此逻辑来，限hse）",
     ),
     Request(
@@ -83,17 +89,21 @@ REQUESTS: tuple[Request, ...] = (
 
 
 def asks_to_remember(sentence: str) -> bool:
-    """Whether a sentence asks the agent to keep what was said before it."""
-    return _compiled().search(sentence.strip()) is not None
+    """Whether a sentence asks the agent to keep what was said before it: no question ("Remember
+    this bug?", "这个记到记忆里了吗"), nothing it introduces ("Remember these steps:")."""
+    typed = sentence.strip()
+    if typed.endswith(("?", "？", ":", "：")):
+        return False
+    return _compiled().search(typed) is not None
 
 
-def pointed_back(sentences: list[str]) -> list[str]:
-    """The sentences of a message before the first that asks the agent to remember them;
-    none when no sentence asks it or nothing comes before it."""
-    for index, sentence in enumerate(sentences):
-        if asks_to_remember(sentence):
-            return sentences[:index]
-    return []
+def pointed_back(sentences: list[str]) -> str | None:
+    """The sentence a message's last sentence asks the agent to remember: the one right before
+    it; None when the last sentence asks nothing or nothing comes before it (what it points at
+    is then in another message, or after it)."""
+    if len(sentences) < 2 or not asks_to_remember(sentences[-1]):
+        return None
+    return sentences[-2]
 
 
 @cache

@@ -67,6 +67,7 @@ from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_
 from git_memory.extract.builtin.remembered import pointed_back
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.rule_keys import KEY_STOP_WORDS, rule_key
+from git_memory.extract.builtin.scripts import CJK, languages_of
 from git_memory.extract.builtin.shouted import shouted_comments
 from git_memory.extract.builtin.statements import (
     MAX_RULE_CHARS,
@@ -264,22 +265,33 @@ def _taken_as_rule(sentence: str, body: str) -> list[tuple[str, str]]:
     return []
 
 
-# How many sentences before "remember this" it points at.
-_REMEMBERED_SENTENCES = 2
-
-
 def _remembered_rules(text: str) -> list[tuple[str, str]]:
-    """The rules of a message that asks the agent to remember what it said (`remembered.py`):
-    the last sentences before the request, no question and no pasted error, English in sentence
-    case, any other language as typed. The person marks them as standing themselves, so words
-    of the moment in them ("当前", "check whether …") do not make them the task at hand."""
+    """The rule of a message that ends by asking the agent to remember what it said
+    (`remembered.py`): the sentence right before the request, unless it is a question, a line
+    of a pasted error or log, or a few words only; English in sentence case, any other language
+    as typed. The person marks it as standing themselves, so words of the moment in a Chinese,
+    Japanese or Korean one ("当前", "是否") do not make it the task at hand."""
     text = BOX_EDGE.sub("", FENCE.sub("\n", text)).strip()
-    found = []
-    for sentence in pointed_back(prose_sentences(text))[-_REMEMBERED_SENTENCES:]:
-        body = bare(sentence)
-        if not (body.endswith(("?", "？")) or len(body) > MAX_RULE_CHARS or error_line(body)):
-            found += _taken_as_rule(sentence, body)
-    return found
+    sentence = pointed_back(prose_sentences(text))
+    if sentence is None:
+        return []
+    body = bare(sentence)
+    lines = [line for line in text.splitlines() if sentence in line]
+    if body.endswith(("?", "？")) or len(body) > MAX_RULE_CHARS or _LOGGED.match(body):
+        return []
+    if any(error_line(line) for line in lines) or error_line(body):
+        return []
+    if not languages_of(body) & CJK and (
+        len(body.split()) < _REMEMBERED_MIN_WORDS or stating_forms(body) is None
+    ):
+        return []
+    return _taken_as_rule(sentence, body)
+
+
+# The fewest words of a sentence the person asks to remember (not "Hmm, that's weird.").
+_REMEMBERED_MIN_WORDS = 4
+# A line a program printed: a time or a number first (`[12:01:02] compiled`, `42 passed`).
+_LOGGED = re.compile(r"^\W{0,2}\d")
 
 
 def _dictated_lines(instructions: str) -> list[str]:
