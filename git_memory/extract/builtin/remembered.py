@@ -60,7 +60,10 @@ REQUESTS: tuple[Request, ...] = (
     ),
     Request(
         language="de",
-        pattern=r"^merke? (?:dir|euch) (?:das|dies|diese[sn]?)\b",
+        # the request alone ("Merk dir das als Grundregel."), not with the rule in it ("Merk dir
+        # diese als Regel und verwende nie npm")
+        pattern=r"^merke? (?:dir|euch) (?:das|dies|diese[sn]?)(?: bitte)?(?: als \w+)?"
+        r"(?: für (?:die zukunft|später|(?:zu)?künftige \w+))?\s*[.!]*$",
         example="Merk dir das als Grundregel.",
     ),
     Request(
