@@ -250,10 +250,18 @@ _SELECTING = frozenset(
 )
 # The words of a problem's lines as a filter looks for them (`"error TS"`, `-i error`), not a
 # name or a path that holds one (`ErrorBoundary`, `src/lib/errors.ts`).
-_PROBLEM = re.compile(
-    r"(?i)(?<![\w./-])(?:errors?|err|warn(?:ings?)?|fail(?:ed|ures?|s)?|problems?|fatal|panic"
-    r"|exceptions?|traceback)(?![\w./-])"
-)
+_PROBLEM = re.compile(r"(?i)err|warn|fail|problem|fatal|panic|exception|traceback")
+# ... not a path or a file that holds such a word, nor a name (`ErrorBoundary`, `FailoverTest`)
+_A_PATH = re.compile(r"\w/\w|^[\w.-]+\.[a-z]{1,4}$")
+_A_NAME = re.compile(r"(?:Error|Warn\w*|Fail\w*|Problem|Exception)[A-Z][a-z]")
+
+
+def _looks_for_problems(argument: str) -> bool:
+    """Whether a filter's pattern looks for the lines of a problem (`"error TS"`, `-i warn`,
+    `'/error/'`, `TypeError|SyntaxError`)."""
+    return bool(
+        _PROBLEM.search(argument) and not _A_PATH.search(argument) and not _A_NAME.search(argument)
+    )
 
 
 def _selects_lines(command: Command) -> bool:
@@ -261,24 +269,27 @@ def _selects_lines(command: Command) -> bool:
     words = command.program
     name = words[0].rsplit("/", 1)[-1].casefold() if words else ""
     arguments = words[1:]
-    short = "".join(w[1:] for w in arguments if w.startswith("-") and not w.startswith("--"))
+    # clustered short switches (`-Ev`, `-qi`), not PowerShell's named ones (`-CaseSensitive`);
+    # findstr's (`/IV`)
+    short = "".join(w[1:] for w in arguments if re.fullmatch(r"-[a-zA-Z]{1,4}", w))
+    slashed = "".join(w[1:].casefold() for w in arguments if re.fullmatch(r"/[a-zA-Z]{1,4}", w))
     if name in _SELECTING:
         lowered = {w.casefold() for w in arguments}
         if "q" in short or lowered & {"--quiet", "--silent", "-quiet"}:
             return True  # it prints nothing either way: its status says what it found
-        inverted = "v" in short or lowered & {"--invert-match", "-notmatch", "/v"}
-        return not inverted and not any(_PROBLEM.search(w) for w in arguments)
+        inverted = "v" in short or "v" in slashed or lowered & {"--invert-match", "-notmatch"}
+        return not inverted and not any(map(_looks_for_problems, arguments))
     if name in ("awk", "gawk"):
         # a pattern before any action (`awk '/warning/'`), not a program for every line
         program = next((w for w in arguments if not w.startswith("-")), "")
-        return not program.lstrip().startswith("{") and not _PROBLEM.search(program)
+        return not program.lstrip().startswith("{") and not _looks_for_problems(program)
     if name == "jq":
         return any("select(" in w for w in arguments)
     # sed picks lines by a pattern's address when it prints only those (`sed -n '/x/p'`)
     addressed = [w for w in arguments if w.startswith("/")]
     quiet = "n" in short or "--quiet" in arguments or "--silent" in arguments
     pattern = " ".join(addressed).replace("/", " ")  # the address's delimiters
-    return name == "sed" and quiet and bool(addressed) and not _PROBLEM.search(pattern)
+    return name == "sed" and quiet and bool(addressed) and not _looks_for_problems(pattern)
 
 
 def _blamed(

@@ -85,6 +85,7 @@ def test_a_silent_tool_is_seen_through_its_package_manager() -> None:
         "npx tsc --noEmit 2>&1 | grep ErrorBoundary | head -20",
         'npx tsc --noEmit 2>&1 | grep "src/lib/errors.ts" | head -20',
         'npx tsc --noEmit 2>&1 | sed -ne "/src\\/app/p"',
+        "npx tsc --noEmit | Select-String -Pattern 'src/app' -CaseSensitive",
     ],
 )
 def test_silence_behind_a_filter_that_selects_lines_says_nothing_matched(command: str) -> None:
@@ -108,6 +109,10 @@ def test_silence_behind_a_filter_that_selects_lines_says_nothing_matched(command
         'npx tsc --noEmit 2>&1 | grep -Ev "node_modules" | head -20',
         'npx tsc --noEmit | findstr /V "node_modules"',
         'npx tsc --noEmit | Select-String -notmatch "node_modules"',
+        "npx tsc --noEmit | findstr /IV node_modules",
+        "tsc --noEmit 2>&1 | awk '/error/'",
+        "tsc --noEmit 2>&1 | grep -E 'TypeError|SyntaxError'",
+        "tsc --noEmit 2>&1 | grep -i '\\berror\\b'",
     ],
 )
 def test_silence_behind_a_filter_that_passes_its_lines_on_is_the_tools(command: str) -> None:
