@@ -405,6 +405,12 @@ RULES = [
         "I don't want to see any comments in the code.",
         "I don't want to see any comments in the code.",
     ),
+    # what the team ought not to be doing
+    (
+        "We shouldn't be using console.log in production code.",
+        "We shouldn't be using console.log in production code.",
+    ),
+    ("We should not be committing the .env file.", "We should not be committing the .env file."),
 ]
 
 
@@ -470,6 +476,8 @@ NOT_RULES = [
     "Don't count spaces in the zip code.",
     "We don't have it installed on this little computer.",  # what the team lacks
     "We don't know why it fails.",
+    "I don't want to spend hours digging in the code.",
+    "I do not want to waste time on this in the code review",
     "i dont want the fading glow over 60 seconds i just want the green to be brighter",  # `just`
     # A modal before a step of the task is still the task.
     "You should use curl to test the endpoint.",

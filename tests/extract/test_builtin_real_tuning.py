@@ -69,6 +69,12 @@ def test_a_template_names_its_script_after_the_roots_variable_or_before_a_full_s
     assert _contents([_turn("t1", run, user=prompt)]) == []
 
 
+def test_a_variable_folder_inside_a_templates_path_does_not_name_the_projects_script() -> None:
+    prompt = "# /seed\n\nRun `apps/$APP/scripts/seed.sh` from repo root, then report.\n"
+    found = _contents([_turn("t1", _bash("./scripts/seed.sh", "seeded 3 rows"), user=prompt)])
+    assert [c for c in found if "scripts/seed.sh" in c], found
+
+
 def test_a_template_naming_a_longer_folder_does_not_name_the_projects_script() -> None:
     prompt = (
         "# /seed-mobile\n\nRun `apps/mobile-web/scripts/seed.sh` from repo root, then report.\n"

@@ -367,6 +367,10 @@ MORE_TYPED = [
     "定期更新 CHANGELOG.md",
     "定期把工作进展更新到项目的 README 里",
     "不要影响现有功能",
+    "不要破坏向后兼容",
+    "不要影响性能",
+    "不要改变公共API的签名",
+    "以后每次改完都需要再运行一次lint",
     "全面检查代码错误 不要改变原本功能和性能 然后跑CI",
 ]
 
@@ -413,6 +417,8 @@ MORE_NOT_RULES = [
     "不要改变页面布局，只把标题改大一点",  # one thing of the task
     "不要改变按钮的颜色",
     "别改变主意",
+    "后端有个 worker 定期同步订单状态",
+    "Redis 定期同步到磁盘的数据会丢失",
     "ne change pas d'avis",  # "don't change your mind": no step of the project (fr)
     # what a program or a person did, said with the words of a rule
     "部署脚本不能自动创建数据库",  # "cannot": what the script does (zh)

@@ -270,23 +270,47 @@ def _phrase(sentence: str, previous: PreviousCommand | None) -> list[str]:
 # what the person expects: "you shouldn't run into the conflict again"), nor what ought not
 # to be, to have been or to happen ("we shouldn't be getting a 404", "… have deleted it",
 # "we shouldn't lose any commits").
+# What the team does, also as it goes on ("we shouldn't be committing .env"): the step.
+_GOING_ON = {
+    "using": "use",
+    "committing": "commit",
+    "pushing": "push",
+    "hardcoding": "hardcode",
+    "adding": "add",
+    "installing": "install",
+    "importing": "import",
+    "deploying": "deploy",
+    "merging": "merge",
+    "rebasing": "rebase",
+    "running": "run",
+    "writing": "write",
+    "leaving": "leave",
+    "putting": "put",
+    "storing": "store",
+    "bumping": "bump",
+}
 _OUGHT_NOT = re.compile(
-    r"(?i)^(?:i think )?we (?:should(?:n'?t| not)|must(?:n'?t| not)|ought not to)"
-    r"\s+(?!(?:have|be|lose|see|get|need|hit|face|encounter|run (?:out|into))\b)(?=\w)"
+    r"(?i)^(?:i think )?we (?:should(?:n'?t| not)|must(?:n'?t| not)|ought not to)\s+"
+    rf"(?:be (?=(?:{'|'.join(_GOING_ON)})\b))?"
+    r"(?!(?:have|be|lose|see|get|need|hit|face|encounter|run (?:out|into))\b)(?=\w)"
 )
 # "I don't want comments in my code", "I DONT NEED COMMENTS IN MY CODE", "I don't want to see
 # any comments in the code": what the person will not have in the project's code.
 _NOT_WANTED_IN_CODE = re.compile(
-    r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need) (?:to see )?(?:any )?\w[^,;:]*?"
-    r"\bin (?:\w+ ){0,3}(?:my|the|our) (?:source )?code\b"
+    r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need) (?:to see )?(?:any )?(?!to\b)\w[^,;:]*?"
+    r"\bin (?:\w+ ){0,3}(?:my|the|our) (?:source )?code\b(?!\s+(?:review|reviews|base|search))"
 )
 
 
 def _forbidden(part: str) -> str:
     """The bare prohibition a sentence put as what the team ought not to do says ("we
-    shouldn't commit X" → "don't commit X"); "" for none."""
+    shouldn't commit X" → "don't commit X", "we shouldn't be using X" → "don't use X");
+    "" for none."""
     ought_not = _OUGHT_NOT.match(part)
-    return "don't " + part[ought_not.end() :] if ought_not else ""
+    if ought_not is None:
+        return ""
+    verb, _, after = part[ought_not.end() :].partition(" ")
+    return f"don't {_GOING_ON.get(verb.casefold(), verb)} {after}"
 
 
 # "We don't have it installed here", "we don't know why": what the team lacks or does not

@@ -284,8 +284,11 @@ def _told_to_run(segment: shell.Segment, prompt: str) -> bool:
 
 
 # What may open a path a prompt names: nothing of a longer name or path before it, `./`, or
-# the root of the repository as a variable (`$REPO_ROOT/`, `{REPO_ROOT}/`, `${ROOT}/`).
-_OPENS_A_PATH = re.compile(r"(?:^|[^\w.\-/\\$}])(?:\./)?$|(?:\$\{?\w+\}?|\{\w+\})/$")
+# the root of the repository as a variable opening the path (`$REPO_ROOT/`, `{REPO_ROOT}/`,
+# `${ROOT}/`; not a folder inside it: `apps/$APP/`).
+_OPENS_A_PATH = re.compile(
+    r"(?:^|[^\w.\-/\\$}])(?:\./)?$|(?:^|[^\w.\-/\\$}])(?:\$\{?\w+\}?|\{\w+\})/$"
+)
 
 
 def _names_whole(prompt: str, path: str) -> bool:
