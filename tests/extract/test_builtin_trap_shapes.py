@@ -1263,6 +1263,11 @@ def test_a_set_up_line_across_folders_keeps_each_step_in_its_folder(setup: str, 
             ["npm install", "npm run build", "npm install"],
             "npm install && npm run build",
         ),
+        # setting the environment up again changes nothing
+        (
+            ["source .venv/bin/activate", "pip install pyyaml", "source .venv/bin/activate"],
+            "source .venv/bin/activate && pip install pyyaml",
+        ),
         # a line another starts with is run by that one
         (
             [

@@ -182,8 +182,13 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     # folder starts with is run by that one
     once: list[tuple[str, str]] = []
     for step in ((w, "" if f == "." else f) for w, f in steps if w):
-        if step in once and not any(_ENVIRONMENT_STEP.search(w) for w, _ in _since(once, step)):
-            continue
+        changed = (
+            any(_ENVIRONMENT_STEP.search(w) for w, _ in _since(once, step))
+            if step in once
+            else True
+        )
+        if step in once and (_ENVIRONMENT_STEP.match(step[0]) or not changed):
+            continue  # (setting the environment up again changes nothing)
         once.append(step)
     kept = [
         (words, folder)
