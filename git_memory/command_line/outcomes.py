@@ -250,18 +250,24 @@ _SELECTING = frozenset(
 )
 # The words of a problem's lines as a filter looks for them (`"error TS"`, `-i error`), not a
 # name or a path that holds one (`ErrorBoundary`, `src/lib/errors.ts`).
-_PROBLEM = re.compile(r"(?i)err|warn|fail|problem|fatal|panic|exception|traceback")
-# ... not a path or a file that holds such a word, nor a name (`ErrorBoundary`, `FailoverTest`)
+# The words of a problem's lines as a filter looks for them: the word itself (`"error TS"`,
+# `-i warn`, `'/FAILED/'`) or a class of error (`TypeError|SyntaxError`); not a name holding
+# one (`handleError`, `onFailure`, `ErrorBoundary`) nor a path (`src/lib/errors.ts`).
+_PROBLEM_WORD = re.compile(
+    r"(?i:errors?|err|warn(?:ings?)?|fail(?:ed|ures?|s|ing)?|problems?|fatal|panic|exceptions?"
+    r"|traceback)|[A-Z][a-z]+(?:Error|Exception|Warning)"
+)
 _A_PATH = re.compile(r"\w/\w|^[\w.-]+\.[a-z]{1,4}$")
-_A_NAME = re.compile(r"(?:Error|Warn\w*|Fail\w*|Problem|Exception)[A-Z][a-z]")
+# A regular expression's escapes (`\b`, `\/`), which join or split no word.
+_ESCAPE = re.compile(r"\\[bBwWdDsS<>]")
 
 
 def _looks_for_problems(argument: str) -> bool:
-    """Whether a filter's pattern looks for the lines of a problem (`"error TS"`, `-i warn`,
-    `'/error/'`, `TypeError|SyntaxError`)."""
-    return bool(
-        _PROBLEM.search(argument) and not _A_PATH.search(argument) and not _A_NAME.search(argument)
-    )
+    """Whether a filter's pattern looks for the lines of a problem (the module's docstring)."""
+    pattern = _ESCAPE.sub(" ", argument.replace("\\/", "/"))
+    if _A_PATH.search(pattern):
+        return False
+    return any(_PROBLEM_WORD.fullmatch(word) for word in re.findall(r"\w+", pattern))
 
 
 def _selects_lines(command: Command) -> bool:
@@ -288,8 +294,14 @@ def _selects_lines(command: Command) -> bool:
     # sed picks lines by a pattern's address when it prints only those (`sed -n '/x/p'`)
     addressed = [w for w in arguments if w.startswith("/")]
     quiet = "n" in short or "--quiet" in arguments or "--silent" in arguments
-    pattern = " ".join(addressed).replace("/", " ")  # the address's delimiters
-    return name == "sed" and quiet and bool(addressed) and not _looks_for_problems(pattern)
+    # (the pattern between the address's slashes, not the command after them)
+    pattern = re.match(r"/((?:\\.|[^/\\])*)/", addressed[0]) if addressed else None
+    return (
+        name == "sed"
+        and quiet
+        and bool(addressed)
+        and not (pattern is not None and _looks_for_problems(pattern.group(1)))
+    )
 
 
 def _blamed(

@@ -86,6 +86,11 @@ def test_a_silent_tool_is_seen_through_its_package_manager() -> None:
         'npx tsc --noEmit 2>&1 | grep "src/lib/errors.ts" | head -20',
         'npx tsc --noEmit 2>&1 | sed -ne "/src\\/app/p"',
         "npx tsc --noEmit | Select-String -Pattern 'src/app' -CaseSensitive",
+        # a name or a path holding a problem's word
+        "npx tsc --noEmit 2>&1 | grep handleError",
+        "npx tsc --noEmit 2>&1 | grep -i interrupt",
+        "npx tsc --noEmit 2>&1 | sed -n '/src\\/lib\\/errors.ts/p'",
+        "npx tsc --noEmit 2>&1 | awk '/src\\/lib\\/errors.ts/'",
     ],
 )
 def test_silence_behind_a_filter_that_selects_lines_says_nothing_matched(command: str) -> None:
