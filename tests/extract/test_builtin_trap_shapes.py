@@ -1268,6 +1268,24 @@ def test_a_set_up_line_across_folders_keeps_each_step_in_its_folder(setup: str, 
             ["source .venv/bin/activate", "pip install pyyaml", "source .venv/bin/activate"],
             "source .venv/bin/activate && pip install pyyaml",
         ),
+        # unless another step changed it in between; `.` sources, `.venv/bin/pip` does not
+        (
+            ["nvm use 20", "npm install", "nvm use 18", "nvm use 20", "npm install"],
+            "nvm use 18 && nvm use 20 && npm install",
+        ),
+        (
+            [
+                "pip install -r requirements.txt",
+                ". .venv/bin/activate",
+                "pip install -r requirements.txt",
+            ],
+            "pip install -r requirements.txt && . .venv/bin/activate && pip install -r "
+            "requirements.txt",
+        ),
+        (
+            ["npm install", ".venv/bin/pip install flask", "npm install"],
+            "npm install && .venv/bin/pip install flask",
+        ),
         # a line another starts with is run by that one
         (
             [

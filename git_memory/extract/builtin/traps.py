@@ -176,19 +176,16 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     its `cd` (`cd web && pnpm install && pnpm test`); in several, each in its own subshell
     (`(cd packages/api && pnpm build) && (cd web && pnpm build)`). At most the last
     `MAX_FIX_STEPS`, each once."""
-    # each step once, unless it ran again after a step that changed its environment (`pip
-    # install` again after `source .venv/…` is the one that counts); a step run in the root
-    # spelled `cd . &&` is the one run there without it, and a line another one in the same
-    # folder starts with is run by that one
+    # each step once, unless it ran again after another step changed its environment (`pip
+    # install` again after `source .venv/…`, `nvm use 20` again after `nvm use 18`); a step
+    # run in the root spelled `cd . &&` is the one run there without it, and a line another one
+    # in the same folder starts with is run by that one
     once: list[tuple[str, str]] = []
     for step in ((w, "" if f == "." else f) for w, f in steps if w):
-        changed = (
-            any(_ENVIRONMENT_STEP.search(w) for w, _ in _since(once, step))
-            if step in once
-            else True
-        )
-        if step in once and (_ENVIRONMENT_STEP.match(step[0]) or not changed):
-            continue  # (setting the environment up again changes nothing)
+        if step in once and not any(
+            _ENVIRONMENT_STEP.search(w) and (w, f) != step for w, f in _since(once, step)
+        ):
+            continue  # (nothing it depends on changed: it did the same again)
         once.append(step)
     kept = [
         (words, folder)
@@ -204,8 +201,9 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
 # A step that changes the environment of the steps after it: an activated venv, a Node
 # version, an exported variable.
 _ENVIRONMENT_STEP = re.compile(
-    r"(?:^|&& )(?:source|\.|export|set|workon|deactivate|conda (?:de)?activate|nvm use"
-    r"|fnm use|pyenv (?:local|shell)|corepack enable|mise use|asdf (?:local|shell)|volta pin)\b"
+    r"(?:^|&& )(?:(?:source|export|set|workon|deactivate|conda (?:de)?activate|nvm use"
+    r"|fnm use|pyenv (?:local|shell)|corepack enable|mise use|asdf (?:local|shell)|volta pin"
+    r"|uv venv|python3? -m venv|virtualenv)\b|\.\s)"
 )
 
 
@@ -241,10 +239,11 @@ def _same_again(
     steps, configured, edited = between
     if _MISSING_SCRIPT.search(error) and any(p.endswith("package.json") for p in configured):
         return None  # the session added the script to the project: nothing a teammate meets
+    before = set(zip(failed.setups, failed.setup_folders(), strict=False))
     new = [
         (plain_words(s), folder)
         for s, folder in zip(later.setups, later.setup_folders(), strict=False)
-        if s not in failed.setups
+        if (s, folder) not in before
     ]
     steps = [*steps, *new]
     environmental = invocation_error(failed.output)
