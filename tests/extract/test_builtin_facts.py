@@ -411,6 +411,11 @@ RULES = [
         "We shouldn't be using console.log in production code.",
     ),
     ("We should not be committing the .env file.", "We should not be committing the .env file."),
+    ("I don't want comments in the code base.", "I don't want comments in the code base."),
+    (
+        "We don't want default exports in this codebase.",
+        "We don't want default exports in this codebase.",
+    ),
 ]
 
 
@@ -477,6 +482,7 @@ NOT_RULES = [
     "We don't have it installed on this little computer.",  # what the team lacks
     "We don't know why it fails.",
     "I don't want to spend hours digging in the code.",
+    "We shouldn't be running into rate limits with the new cache.",
     "I do not want to waste time on this in the code review",
     "i dont want the fading glow over 60 seconds i just want the green to be brighter",  # `just`
     # A modal before a step of the task is still the task.

@@ -52,6 +52,27 @@ def _rules(typed: str) -> list[str]:
             "Seed data lives in fixtures/seed.sql. Keep this in mind going forward.",
             "Seed data lives in fixtures/seed.sql.",
         ),
+        (
+            "Translations live in src/locale. Remember this for future sessions.",
+            "Translations live in src/locale.",
+        ),
+        (
+            "Translations live in src/locale. Remember this rule.",
+            "Translations live in src/locale.",
+        ),
+        (
+            "Translations live in src/locale. Add this to your memory file.",
+            "Translations live in src/locale.",
+        ),
+        (
+            "Übersetzungen liegen in src/locale. Merk dir das fürs nächste Mal.",
+            "Übersetzungen liegen in src/locale.",
+        ),
+        # a number first is no log line
+        (
+            "2 spaces for indentation in all YAML files. Remember this.",
+            "2 spaces for indentation in all YAML files.",
+        ),
         # only the sentence right before it
         (
             "Perfect, that fixed it. Seed data lives in fixtures/seed.sql. Remember this.",

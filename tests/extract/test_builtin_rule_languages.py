@@ -371,6 +371,8 @@ MORE_TYPED = [
     "不要影响性能",
     "不要改变公共API的签名",
     "以后每次改完都需要再运行一次lint",
+    "以后每次提交前都需要再跑一遍测试",
+    "开发过程中 定期提交代码",
     "全面检查代码错误 不要改变原本功能和性能 然后跑CI",
 ]
 
@@ -419,6 +421,8 @@ MORE_NOT_RULES = [
     "别改变主意",
     "后端有个 worker 定期同步订单状态",
     "Redis 定期同步到磁盘的数据会丢失",
+    "以后需要再确认一下",
+    "以后需要再次确认",
     "ne change pas d'avis",  # "don't change your mind": no step of the project (fr)
     # what a program or a person did, said with the words of a rule
     "部署脚本不能自动创建数据库",  # "cannot": what the script does (zh)

@@ -291,14 +291,14 @@ _GOING_ON = {
 }
 _OUGHT_NOT = re.compile(
     r"(?i)^(?:i think )?we (?:should(?:n'?t| not)|must(?:n'?t| not)|ought not to)\s+"
-    rf"(?:be (?=(?:{'|'.join(_GOING_ON)})\b))?"
+    rf"(?:be (?=(?:{'|'.join(_GOING_ON)})\b)(?!running (?:into|out)\b))?"
     r"(?!(?:have|be|lose|see|get|need|hit|face|encounter|run (?:out|into))\b)(?=\w)"
 )
 # "I don't want comments in my code", "I DONT NEED COMMENTS IN MY CODE", "I don't want to see
 # any comments in the code": what the person will not have in the project's code.
 _NOT_WANTED_IN_CODE = re.compile(
     r"(?i)^i (?:really )?(?:don'?t|do not) (?:want|need) (?:to see )?(?:any )?(?!to\b)\w[^,;:]*?"
-    r"\bin (?:\w+ ){0,3}(?:my|the|our) (?:source )?code\b(?!\s+(?:review|reviews|base|search))"
+    r"\bin (?:\w+ ){0,3}(?:my|the|our) (?:source )?code\b(?!\s+(?:review|reviews|search))"
 )
 
 
@@ -317,7 +317,7 @@ def _forbidden(part: str) -> str:
 # know, an account, not what it does not do ("we don't use npm", "we don't need X" stay).
 _WE_LACK = re.compile(
     r"(?i)^we (?:don'?t|do not|never) (?:have|know|think|see|understand|remember|get|mind"
-    r"|care|believe|recall|seem|mean|agree|expect|like|want)\b"
+    r"|care|believe|recall|seem|mean|agree|expect)\b"
 )
 
 

@@ -34,9 +34,11 @@ REQUESTS: tuple[Request, ...] = (
         pattern=r"^(?:please |pls )?(?:(?:remember|memori[sz]e|keep in mind) (?:this|that|these"
         r"|it)|(?:keep|bear) (?:this|that|these|it) in mind|(?:add|save|write|put|store) (?:this"
         r"|that|these|it)(?: rules?| requirements?| conventions?)? (?:to|in|into) (?:your |the )?"
-        r"(?:memory|memories|claude\.md|agents\.md|gemini\.md|rules|instructions))"
-        r"(?:,? (?:for (?:the )?(?:future|next time|later)|going forward|from now on|in the future"
-        r"|next time|please|pls|as a rule))?\s*[.!]*$",
+        r"(?:memory|memories|claude\.md|agents\.md|gemini\.md|rules|instructions)"
+        r"(?: files?| docs?)?)"
+        # what it is, and for how long it holds ("this rule", "for future sessions")
+        r"(?: (?:rule|convention|requirement|instruction|preference)s?)?"
+        r"(?:,? (?:(?:for|from|going|in|next|as)\b[^.!?]{0,30}|please|pls))?\s*[.!]*$",
         example="Remember this for the future.",
     ),
     Request(
@@ -63,7 +65,7 @@ REQUESTS: tuple[Request, ...] = (
         # the request alone ("Merk dir das als Grundregel."), not with the rule in it ("Merk dir
         # diese als Regel und verwende nie npm")
         pattern=r"^merke? (?:dir|euch) (?:das|dies|diese[sn]?)(?: bitte)?(?: als \w+)?"
-        r"(?: für (?:die zukunft|später|(?:zu)?künftige \w+))?\s*[.!]*$",
+        r"(?: (?:für|fürs|ab)\b[^.!?]{0,30})?\s*[.!]*$",
         example="Merk dir das als Grundregel.",
     ),
     Request(

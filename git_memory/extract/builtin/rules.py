@@ -290,8 +290,11 @@ def _remembered_rules(text: str) -> list[tuple[str, str]]:
 
 # The fewest words of a sentence the person asks to remember (not "Hmm, that's weird.").
 _REMEMBERED_MIN_WORDS = 4
-# A line a program printed: a time or a number first (`[12:01:02] compiled`, `42 passed`).
-_LOGGED = re.compile(r"^\W{0,2}\d")
+# A line a program printed: a time or a count first (`[12:01:02] compiled`, `42 passed`).
+_LOGGED = re.compile(
+    r"^\W{0,2}(?:\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|\d+ (?:passed|failed|errors?|warnings?|tests?"
+    r"|files?|packages?)\b)"
+)
 
 
 def _dictated_lines(instructions: str) -> list[str]:
