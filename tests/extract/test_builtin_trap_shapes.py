@@ -1312,7 +1312,7 @@ def test_set_up_lines_run_again_are_named_once_where_they_count(lines: list[str]
         ("rm -rf node_modules", "rm -rf node_modules"),  # not `rm node_modules`
         ("docker run -v /w:/app node:20 npm ci", "docker run -v /w:/app node:20 npm ci"),
         ("grep -v '^#' .env", "grep -v ^# .env"),
-        ("ln -s ../shared shared", "ln -s ../shared shared"),
+        ("ln -s ../common common", "ln -s ../common common"),
         ("pip install -q -r requirements.txt", "pip install -r requirements.txt"),  # reporting
         ("python -m pytest -q -x tests", "python -m pytest tests"),
     ],
