@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from git_memory.extract.builtin.remembered import REQUESTS, Request, asks_to_remember
+from git_memory.extract.builtin.remembered import (
+    REQUESTS,
+    Request,
+    asks_to_remember,
+    may_ask_to_remember,
+)
 from git_memory.extract.builtin.rules import rule_facts
 from tests.extract.records import turn_record
 
@@ -13,6 +18,7 @@ from tests.extract.records import turn_record
 @pytest.mark.parametrize("row", REQUESTS, ids=lambda row: row.language)
 def test_every_row_reads_the_request_it_came_from(row: Request) -> None:
     assert asks_to_remember(row.example)
+    assert may_ask_to_remember(row.example), "the scan that spares most messages lets it through"
 
 
 def _rules(typed: str) -> list[str]:

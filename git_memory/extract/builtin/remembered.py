@@ -102,6 +102,21 @@ def asks_to_remember(sentence: str) -> bool:
     return _compiled().search(typed) is not None
 
 
+# Words every request holds, one of them at least: most messages hold none, and are not split
+# into sentences to find out.
+_REQUEST_WORDS = (
+    *("remember", "memor", "mind", "claude.md", "agents.md", "gemini.md", "merk", "retiens"),
+    *("souviens", "mémoris", "mémoire", "recuerda", "añade", "agrega", "guard", "lembr"),
+    *("запомн", "记", "記", "覚え", "기억", "메모리"),
+)
+
+
+def may_ask_to_remember(text: str) -> bool:
+    """Whether a message could hold a request to remember (a plain scan of its words)."""
+    lowered = text.lower()
+    return any(word in lowered for word in _REQUEST_WORDS)
+
+
 def pointed_back(sentences: list[str]) -> str | None:
     """The sentence a message's last sentence asks the agent to remember: the one right before
     it; None when the last sentence asks nothing or nothing comes before it (what it points at

@@ -64,7 +64,7 @@ from git_memory.extract.builtin.phrased import (
 )
 from git_memory.extract.builtin.prose import BOX_EDGE, FENCE, LIST_ITEM, prose_sentences
 from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
-from git_memory.extract.builtin.remembered import pointed_back
+from git_memory.extract.builtin.remembered import may_ask_to_remember, pointed_back
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
 from git_memory.extract.builtin.rule_keys import KEY_STOP_WORDS, rule_key
 from git_memory.extract.builtin.scripts import CJK, languages_of
@@ -271,6 +271,8 @@ def _remembered_rules(text: str) -> list[tuple[str, str]]:
     of a pasted error or log, or a few words only; English in sentence case, any other language
     as typed. The person marks it as standing themselves, so words of the moment in a Chinese,
     Japanese or Korean one ("当前", "是否") do not make it the task at hand."""
+    if not may_ask_to_remember(text):
+        return []
     text = BOX_EDGE.sub("", FENCE.sub("\n", text)).strip()
     sentence = pointed_back(prose_sentences(text))
     if sentence is None:
