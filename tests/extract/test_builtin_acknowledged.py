@@ -13,7 +13,7 @@ import pytest
 
 from git_memory.extract.builtin.acknowledged import (
     ACKNOWLEDGEMENTS,
-    Acknowledgement,
+    Phrasing,
     acknowledgement,
 )
 from git_memory.extract.builtin.rules import rule_facts
@@ -25,7 +25,7 @@ from tests.sessions.transcripts import claude_path, claude_turn, write_jsonl
 
 
 @pytest.mark.parametrize("row", ACKNOWLEDGEMENTS, ids=lambda row: row.language)
-def test_every_row_reads_the_answer_it_came_from(row: Acknowledgement) -> None:
+def test_every_row_reads_the_answer_it_came_from(row: Phrasing) -> None:
     assert acknowledgement(row.example, ())
 
 

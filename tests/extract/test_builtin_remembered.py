@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from git_memory.extract.builtin.acknowledged import Phrasing
 from git_memory.extract.builtin.remembered import (
     REQUESTS,
-    Request,
     asks_to_remember,
     may_ask_to_remember,
 )
@@ -16,7 +16,7 @@ from tests.extract.records import turn_record
 
 
 @pytest.mark.parametrize("row", REQUESTS, ids=lambda row: row.language)
-def test_every_row_reads_the_request_it_came_from(row: Request) -> None:
+def test_every_row_reads_the_request_it_came_from(row: Phrasing) -> None:
     assert asks_to_remember(row.example)
     assert may_ask_to_remember(row.example), "the scan that spares most messages lets it through"
 

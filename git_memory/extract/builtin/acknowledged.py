@@ -28,16 +28,23 @@ from git_memory.sessions.turns import ToolCall
 ANSWER_HEAD_CHARS = 400
 
 
-class Acknowledgement(Record):
-    """One shape in which an agent says it will hold to what the person said."""
+class Phrasing(Record):
+    """One shape of words in one language that takes something as standing (here, an agent's
+    answer that says it will hold to what the person said; in `remembered.py`, a person's
+    request to remember it), and the sentence it was written from."""
 
     language: str
     pattern: str
     example: str
 
 
-ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
-    Acknowledgement(
+def any_of(rows: tuple[Phrasing, ...]) -> re.Pattern[str]:
+    """One pattern that finds any row's shape, in any letter case."""
+    return re.compile("|".join(f"(?:{row.pattern})" for row in rows), re.IGNORECASE)
+
+
+ACKNOWLEDGEMENTS: tuple[Phrasing, ...] = (
+    Phrasing(
         language="en",
         pattern=r"\b(?:from now on|going forward|moving forward|in (?:the )?future),? I(?:'ll|’ll"
         r"| will| am going to)\b|\bI(?:'ll|’ll| will) (?:always|never|remember|keep (?:that|this"
@@ -47,7 +54,7 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
         r"|\b(?:sav|add|stor)(?:e|ed|ing) (?:this|that|it) (?:to|in) (?:my |the )?memory\b",
         example="Understood — I'll never use `agent-intercom-ctl`, that's operator-only.",
     ),
-    Acknowledgement(
+    Phrasing(
         language="zh",
         pattern=r"(?:以[后後]|今[后後]|往[后後]|之[后後]都|[后後][续續])[^。！\n]{0,8}?(?:我|都)"
         r"(?:[会會]|[将將]|都|一律|[统統]一|始[终終])|我(?:[会會]|[将將])(?:[记記]住|一直|始[终終])"
@@ -56,7 +63,7 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
         r"|(?:好的|明白|了解|收到|知道了|[没沒][问問]题)[^。\n]{0,4}?之[后後]我(?:[会會]|[将將])",
         example="好的，之後我會以繁體中文回覆。",
     ),
-    Acknowledgement(
+    Phrasing(
         language="ja",
         # (not これから: "これから3ファイルを変更します" is what the agent does next; 以降 and
         # 以後 only where a sentence or clause starts, or after これ/それ/今回: "`Requirement
@@ -66,38 +73,38 @@ ACKNOWLEDGEMENTS: tuple[Acknowledgement, ...] = (
         r"|覚えておきます",
         example="承知しました。今後は日本語で回答します。",
     ),
-    Acknowledgement(
+    Phrasing(
         language="ko",
         pattern=r"(?:앞으로|지금부터|이제부터)(?:는)? [^.\n]{0,30}"
         r"(?:하겠습니다|할게요|드리겠습니다)|기억하겠|명심하겠",
         example="알겠습니다. 앞으로는 한국어로 답변하겠습니다.",
     ),
-    Acknowledgement(
+    Phrasing(
         language="ru",
         pattern=r"впредь|с этого момента|теперь (?:буду|всегда)|буду (?:всегда|общаться|отвечать"
         r"|писать|использовать|следить)|запомн(?:ил|ю)|сохраню в памят|общаемся на|\bучту\b",
         example="Понял, общаемся на русском.",
     ),
-    Acknowledgement(
+    Phrasing(
         language="es",
         pattern=r"\b(?:a partir de ahora|de ahora en adelante|lo tendré en cuenta|lo recordaré"
         r"|olvidé (?:explicarte|responderte|usar))\b",
         example="Lo siento, olvidé explicarte en español.",
     ),
-    Acknowledgement(
+    Phrasing(
         language="pt",
         pattern=r"\b(?:a partir de agora|de agora em diante|daqui para frente),? (?:vou|irei)\b"
         r"|\bvou (?:sempre|lembrar)\b|\b(?:vou levar|levarei) em conta\b",
         example="Entendido, a partir de agora vou responder em português.",
     ),
-    Acknowledgement(
+    Phrasing(
         language="de",
         pattern=r"\b(?:ab jetzt|von nun an|künftig|in zukunft) (?:werde ich|antworte ich)\b"
         r"|\b(?:werde ich|ich werde) (?:ab jetzt|künftig|von nun an|in zukunft|immer)\b"
         r"|\b(?:merke ich mir|ich merke mir)\b",
         example="Verstanden, ab jetzt werde ich auf Deutsch antworten.",
     ),
-    Acknowledgement(
+    Phrasing(
         language="fr",
         pattern=r"\b(?:désormais|dorénavant|à l'avenir),? je\b|\bje (?:vais|répondrai|"
         r"travaillerai) (?:désormais|dorénavant)\b|\bje retiens\b"
@@ -137,4 +144,4 @@ def _sentence_around(answer: str, start: int, end: int) -> str:
 
 @cache
 def _compiled() -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{row.pattern})" for row in ACKNOWLEDGEMENTS), re.IGNORECASE)
+    return any_of(ACKNOWLEDGEMENTS)

@@ -14,19 +14,11 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from git_memory.records import Record
+from git_memory.extract.builtin.acknowledged import Phrasing, any_of
 
-
-class Request(Record):
-    """One shape in which a person asks the agent to keep what they just said."""
-
-    language: str
-    pattern: str
-    example: str
-
-
-REQUESTS: tuple[Request, ...] = (
-    Request(
+# One shape in which a person asks the agent to keep what they just said, per row.
+REQUESTS: tuple[Phrasing, ...] = (
+    Phrasing(
         language="en",
         # "that" as the thing said, not opening a clause ("remember that we use pnpm")
         # the request alone, a time it holds for at most ("… for next time", "… going
@@ -41,7 +33,7 @@ REQUESTS: tuple[Request, ...] = (
         r"(?:,? (?:(?:for|from|going|in|next|as)\b[^.!?]{0,30}|please|pls))?\s*[.!]*$",
         example="Remember this for the future.",
     ),
-    Request(
+    Phrasing(
         language="zh",
         pattern=r"^(?:[请請]|[帮幫]我)?(?:把)?(?:[这這][个個条條点點]|此|以上|上面的?)"
         r"(?:要求|[规規]则|[规規]范|[约約]定|[内內]容)?"
@@ -50,17 +42,17 @@ REQUESTS: tuple[Request, ...] = (
         r"|^[请請]?[记記]住(?:[这這][个個条條点點]|以上|上面)(?![^，。！？]{0,3}[吗嗎么麼])",
         example="这个要求添加到你的记忆文档里，且仅限hse，之后让你整理翻译时按此逻辑来，限hse）",
     ),
-    Request(
+    Phrasing(
         language="ja",
         pattern=r"^(?:これ|この(?:ルール|こと|方針)|以上)を?(?:覚えて|記憶して|メモリに)",
         example="これを覚えておいてください。",
     ),
-    Request(
+    Phrasing(
         language="ko",
         pattern=r"^(?:이거|이것|이 규칙|위 내용)(?:을|를)? ?(?:기억해|메모리에)",
         example="이거 기억해 줘.",
     ),
-    Request(
+    Phrasing(
         language="de",
         # the request alone ("Merk dir das als Grundregel."), not with the rule in it ("Merk dir
         # diese als Regel und verwende nie npm")
@@ -68,24 +60,24 @@ REQUESTS: tuple[Request, ...] = (
         r"(?: (?:für|fürs|ab)\b[^.!?]{0,30})?\s*[.!]*$",
         example="Merk dir das als Grundregel.",
     ),
-    Request(
+    Phrasing(
         language="fr",
         pattern=r"^(?:retiens|souviens-toi de|mémorise) (?:ça|cela|ceci)\b"
         r"|^ajoute (?:ça|cela|ceci) (?:à|dans) (?:ta mémoire|claude\.md|agents\.md)\b",
         example="Retiens ça pour la suite.",
     ),
-    Request(
+    Phrasing(
         language="es",
         pattern=r"^(?:recuerda|memoriza) (?:esto|eso)\b"
         r"|^(?:añade|agrega|guarda) (?:esto|eso) (?:a|en) (?:tu memoria|claude\.md|agents\.md)\b",
         example="Recuerda esto para el futuro.",
     ),
-    Request(
+    Phrasing(
         language="pt",
         pattern=r"^(?:lembre-se disso|lembre disso|memorize isso|guarde isso)\b",
         example="Lembre-se disso daqui pra frente.",
     ),
-    Request(
+    Phrasing(
         language="ru",
         pattern=r"^(?:запомни|запомните) (?:это|этот|эти)\b",
         example="Запомни это на будущее.",
@@ -128,4 +120,4 @@ def pointed_back(sentences: list[str]) -> str | None:
 
 @cache
 def _compiled() -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{row.pattern})" for row in REQUESTS), re.IGNORECASE)
+    return any_of(REQUESTS)
