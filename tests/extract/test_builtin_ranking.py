@@ -131,6 +131,31 @@ def test_a_window_gathers_each_memory_with_its_sessions_and_people() -> None:
     assert sum(1 for key in facts if key.startswith("rule:")) == 1
 
 
+def test_a_program_one_persons_machine_lacks_is_no_memory_of_the_team() -> None:
+    def session(key: str) -> tuple[str, list[TurnRecord]]:
+        failed = ToolCall(
+            "c1",
+            "Bash",
+            {"command": "rg -n TODO src"},
+            "zsh:1: command not found: rg\nExit code: 127",
+            "failed",
+        )
+        found = _call("Bash", {"command": "grep -R -n TODO src"}, "src/app.py:3: # TODO")
+        return key, [_record(f"{key}-t1", key, failed, found)]
+
+    def traps(people: dict[str, str]) -> list[str]:
+        sessions = [session(key) for key in people]
+        plan = plan_window(sessions, {f"{k}-t1": k for k in people}, known=set(), people=people)
+        placed = [f for found in plan.placed.values() for f in found]
+        return [f.content for f in placed if f.renderer == renderers.RENDERER_COMMAND_FIX]
+
+    lacks = 'Trap: `rg` fails with "zsh:1: command not found: rg"; run `grep -R` instead.'
+    # one person's machine, however often: true of that machine, not of the project
+    assert traps({"s1": "alice", "s2": "alice", "s3": "alice"}) == []
+    # two people's: the environment the team shares (a container image, a sandbox) lacks it
+    assert traps({"s1": "alice", "s2": "bob"}) == [lacks]
+
+
 def _rules_of_window(said: dict[str, str], **options: Any) -> list[Any]:
     sessions = [(key, [_record(f"{key}-t1", key, user=text)]) for key, text in said.items()]
     tasks = {f"{key}-t1": key for key in said}

@@ -7,7 +7,9 @@ The trap names the two programs only, and the mode a use needs (`grep -R` search
 tree as `rg` does): the pattern, the paths and the other switches were the task's, and one
 memory stands for every session that met the same lack. No trap when the
 program worked later in the session (it was installed, or the failure was another), or when
-nothing of the same use ran after it.
+nothing of the same use ran after it. What one person's machine lacks is true of that machine,
+not of the project: a window proposes the trap only when two people's sessions show it, the
+environment the team shares (`window.MACHINE_LACK_PEOPLE`).
 """
 
 from __future__ import annotations

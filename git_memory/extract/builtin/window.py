@@ -26,6 +26,7 @@ from git_memory.contracts.extraction import MAX_CANDIDATES_PER_BATCH
 from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.corroboration import Gathered, failure_key, fold_alike, gather
 from git_memory.extract.builtin.languages import language_named
+from git_memory.extract.builtin.missing import missing_and_alternative
 from git_memory.extract.builtin.renderers import TRAP_PREFIX, BuiltinFact
 from git_memory.extract.builtin.rule_keys import rule_key, rule_words
 from git_memory.extract.builtin.rules import rule_facts
@@ -146,6 +147,7 @@ def _memories(
         g
         for g in gather(found.traps, failure_key).values()
         if not _forbidden(dict(g.occurrences()[0].parameters).get("fix", ""), forbidden)
+        and not _one_machine_lacks(g)
     ]
     candidates = [(g.occurrences(), g.alike) for g in [*_one_per_fix(traps), *rules]]
     for command, entry in one_per_script(found.worked).items():
@@ -161,6 +163,22 @@ def _memories(
             seen.update(keys)
             facts.memories.append(occurrences)
     return facts
+
+
+# The fewest people whose sessions show that the machine lacks a program of everyday use
+# (`missing.py`) for the lack to be the team's environment (a shared container image, a
+# sandbox), not one person's machine.
+MACHINE_LACK_PEOPLE = 2
+
+
+def _one_machine_lacks(trap: Gathered) -> bool:
+    """A program of everyday use (`rg`, `fd`, `tree`) that only one person's machine was
+    seen to lack: true of that machine, not of the project every teammate works on."""
+    values = dict(trap.occurrences()[0].parameters)
+    lack = values.get("mode") == "variant" and missing_and_alternative(
+        values.get("failing", ""), values.get("fix", "")
+    )
+    return lack and len(trap.people - {""}) < MACHINE_LACK_PEOPLE
 
 
 def _one_per_fix(traps: Sequence[Gathered]) -> list[Gathered]:
