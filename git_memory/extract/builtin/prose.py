@@ -37,12 +37,19 @@ _UNFINISHED = re.compile(
 )
 
 
+# A backslash that ends a line the person typed: the agent's prompt takes it as "go on on the
+# next line" and the transcript keeps it ("1. No, we dont use mermaid.js anymore\"); not
+# one of two (an escaped backslash).
+_CONTINUED = re.compile(r"(?<!\\)\\[ \t]*$")
+
+
 def _unwrapped(text: str) -> list[str]:
     """The text's lines with wrapped sentences joined: a line that starts in lower case (not
     a list item) continues the line before when that one did not end its sentence, and any
     line continues one that stopped at its verb "to be"."""
     lines: list[str] = []
-    for line in text.splitlines():
+    for typed in text.splitlines():
+        line = _CONTINUED.sub("", typed)
         stripped = line.strip()
         joins = (
             lines
