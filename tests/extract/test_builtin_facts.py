@@ -345,6 +345,14 @@ RULES = [
     ("I'd like you to never push to main.", "Never push to main."),
     ("You should run the tests before committing.", "You should run the tests before committing."),
     ("From now on, use yarn.", "Use yarn."),
+    # the same time, said otherwise (a session of a public repository: "from this point on use
+    # recommended option and do not ask me for choice")
+    (
+        "from this point on use the recommended option and do not ask me to choose",
+        "Use the recommended option and do not ask me to choose.",
+    ),
+    ("From here on out, deploy with `fly deploy`.", "Deploy with `fly deploy`."),
+    ("Squash every PR from this point on.", "Squash every PR from this point on."),
     ("Commit messages should be in English.", "Commit messages should be in English."),
     ("Every PR needs a changelog entry.", "Every PR needs a changelog entry."),
     ("Please use pnpm for this project.", "Use pnpm for this project."),
@@ -725,6 +733,16 @@ def test_a_line_that_stops_at_its_verb_to_be_goes_on_in_the_next() -> None:
     assert fact.content == "The priority of price updates is Event > weekend > Season."
     apart = "Never push to main.\nThe build is green"
     assert [f.content for f in rule_facts([_turn("t1", user=apart)])] == ["Never push to main."]
+
+
+def test_a_backslash_that_ends_a_typed_line_is_no_part_of_its_words() -> None:
+    # the agent's prompt takes a line's last backslash as "go on on the next line"
+    said = "Answering your questions:\\\n1. No, we dont use mermaid.js anymore\\\n2. Yes\\\n"
+    (fact,) = rule_facts([_turn("t1", user=said)])
+    assert fact.content == "We dont use mermaid.js anymore."
+    # a path's own backslash, escaped, stays
+    (path,) = rule_facts([_turn("t1", user="Never write to C:\\build\\\\")])
+    assert path.content.endswith("\\\\.")
 
 
 def test_remember_note_and_fyi_mark_what_to_keep() -> None:

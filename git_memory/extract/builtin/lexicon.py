@@ -53,7 +53,8 @@ _OWN: tuple[Cue, ...] = (
         "en",
         STANDING,
         # "from now on" closing the sentence, as it opens others ("From now on, …")
-        r"\b(?:from now on|going forward|from here on(?: out)?)\s*[.!]*$",
+        r"\b(?:from now on|going forward|from here on(?: out)?|from this point (?:on|onwards?"
+        r"|forward))\s*[.!]*$",
         "I manaully changed to gemini.md file, so it should be #mem from now on",
     ),
     Cue(

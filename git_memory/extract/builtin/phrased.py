@@ -35,7 +35,9 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _SIGNAL = re.compile(
-    r"^(?:from now on|going forward|in the future|in this repo(?:sitory)?|in this project|"
+    r"^(?:from now on|going forward|from this point (?:on|onwards?"
+    r"|forward)|from here on(?: out)?|henceforth|in the future|in this repo(?:sitory)?"
+    r"|in this project|"
     r"remember(?: that)?|keep in mind(?: that)?|as a rule|for this (?:repo|project)|"
     r"note that|note(?=\s*:)|fyi|just so you know|heads up|for the record)"
     r"\b[,:]?\s*",
