@@ -162,6 +162,12 @@ TYPED = [
     # a pronoun whose noun the sentence names is no pointer to the conversation
     ("Always keep decisions in DECISIONS/ with single-word names for them.", None),
     ("Never pass the --force option a second time.", None),
+    # "remember to always …": 记得 with a word of every time (zh)
+    ("嗯嗯，记得一定要验证数据的完整性", None),
+    ("提交之前务必要记得跑一遍 lint", None),
+    # every thing of a kind named in Latin letters (zh)
+    ("所有md文档必须整理好此类规则", None),
+    ("所有Python代码必须有类型注解", None),
 ]
 
 
@@ -171,6 +177,22 @@ def test_a_rule_in_each_language_is_quoted_as_typed(typed: str, shown: str | Non
     facts = rule_facts([_record(typed)])
     assert facts[0].quotes[0].text == typed
     assert facts[0].quotes[0].part == "user"
+
+
+@pytest.mark.parametrize(
+    ("typed", "rule"),
+    [
+        ("4.所有md文档必须整理好此类规则", "所有md文档必须整理好此类规则"),
+        ("二、所有代码必须通过 TypeScript 类型检查", "所有代码必须通过 TypeScript 类型检查"),
+        ("3、提交信息统一用英文", "提交信息统一用英文"),
+        ("1.5版本以后都用 pnpm", "1.5版本以后都用 pnpm"),
+    ],
+)
+def test_a_numbered_item_of_a_chinese_list_is_read_without_its_number(
+    typed: str, rule: str
+) -> None:
+    (fact,) = rule_facts([_record(typed)])
+    assert fact.content == fact.quotes[0].text == rule
 
 
 NOT_RULES = [
@@ -201,6 +223,10 @@ NOT_RULES = [
     "首页必须显示最新的三条新闻",  # a modal about a page: a request of the task (zh)
     "页面总是显示所有的数据",  # what a program keeps doing, not a rule (zh)
     "下次再试试 npm install",  # trying once more (zh)
+    "记得提交",  # remember to commit: a step of the task (zh)
+    # a verdict asked for at the end of what the person understood (zh)
+    "硬件兼容性要iPhone 11及以上，这是uwb协议的要求，而不是蓝牙的要求，请确认是否正确",
+    "以后所有接口都这样写，请帮我确认一下是否合理？",
     "Не трогай это",  # a prohibition about nothing but "it" (ru)
     # a requirement of the product's behaviour is the feature of the task, as in Chinese
     "The modal must close when clicking outside.",

@@ -67,6 +67,14 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue("zh", STANDING, r"一律|[记記]住|牢[记記]|[绝絕]不", "记住：不要提交 .env 文件"),
     Cue(
         "zh",
+        STANDING,
+        # "remember to always": 记得 alone asks for a step of the task ("记得提交")
+        r"[记記]得(?:要)?(?:一定|[务務]必|每次|始[终終]|永[远遠])|(?:一定|[务務]必)要?[记記]得",
+        # a session of a public repository
+        "嗯嗯，记得一定要验证数据的完整性",
+    ),
+    Cue(
+        "zh",
         HABITUAL,
         r"始[终終]|[总總]是|每次|永[远遠]|[从從]不(?![同])",
         "请用中文回答。除非用户明确要求其他语言，否则始终使用简体中文回复。",
@@ -241,6 +249,8 @@ CJK_CUES: tuple[Cue, ...] = (
         "zh",
         SUBJECT,
         r"^(?:所有|全部|每个|每個|每一个|每一個)?(?:的)?(?:新|新增的?|导出的?|導出的?)?"
+        # a kind named in Latin letters first: "所有md文档", "所有Python代码"
+        r"(?:(?<=[有部个個])[A-Za-z][A-Za-z0-9.+#-]{0,11}\s?)?"
         r"(?:代[码碼]|源[码碼]|注[释釋]|提交(?:信息|[记記][录錄])?|commit|单元测试|單元測試"
         r"|测试|測試|文[档檔]|依[赖賴]|分支|命名|日志|日誌|[迁遷]移|函[数數]|[变變]量|[脚腳]本"
         r"|接口|类型|類型|PR|README|lint)",
@@ -345,6 +355,17 @@ CJK_CUES: tuple[Cue, ...] = (
         + "".join(f"(?<!{verb})" for verb in _TAKES_A_QUESTION)
         + r"(?:如何|怎[么麼](?!又|[还還])|什[么麼](?![都也])|是否|能否)",
         "claude code 如何更新到最新版本",
+    ),
+    Cue(
+        "zh",
+        QUESTION,
+        # a verdict asked for at the end ("…，请确认是否正确"): the sentence asks, whatever
+        # came before it (not a check of every time: "提交前请确认是否通过 lint")
+        r"[请請](?:[帮幫]我)?(?:确认|確認|核实|核實|判断|判斷)(?:一下)?(?:是否|是不是)"
+        r"(?:正确|正確|准确|準確|对|對|合理|可行|有[误誤]|成立)[。.？?！!]?\s*$",
+        # a session of a public repository
+        "3、硬件兼容性提到要iPhone 11及以上（U1芯片）,我理解这是对uwb协议的要求，"
+        "而不是蓝牙6.0 channel sounding的要求，请确认是否正确",
     ),
     Cue(
         "zh",

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 from git_memory.extract.builtin.shouted import without_dumps
-from git_memory.extract.builtin.statements import sentences
+from git_memory.extract.builtin.statements import LIST_ITEM, sentences
 
-LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
 FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 CODE_OR_LOG = re.compile(
     r"^\s{4,}|^\t|^[>$#|]|^\s*(?:at |File \"|Traceback|\d{4}-\d\d-\d\d[ T]|\[\w+\]|[{}\[\]]|"

@@ -62,7 +62,7 @@ from git_memory.extract.builtin.phrased import (
     sentence_case,
     stated,
 )
-from git_memory.extract.builtin.prose import BOX_EDGE, FENCE, LIST_ITEM, prose_sentences
+from git_memory.extract.builtin.prose import BOX_EDGE, FENCE, prose_sentences
 from git_memory.extract.builtin.rejected import corrects_with_a_tool, rejection_reasons
 from git_memory.extract.builtin.remembered import may_ask_to_remember, pointed_back
 from git_memory.extract.builtin.renderers import RENDERER_USER_RULE, BuiltinFact, Quote
@@ -70,6 +70,7 @@ from git_memory.extract.builtin.rule_keys import KEY_STOP_WORDS, rule_key
 from git_memory.extract.builtin.scripts import CJK, languages_of
 from git_memory.extract.builtin.shouted import shouted_comments
 from git_memory.extract.builtin.statements import (
+    LIST_ITEM,
     MAX_RULE_CHARS,
     MIN_RULE_WORDS,
     english_only,

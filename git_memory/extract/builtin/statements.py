@@ -83,7 +83,13 @@ _SENTENCE = re.compile(
 )
 # Code quoted in a sentence (`foo.bar. baz`): no sentence ends inside it.
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
-_LIST_ITEM = re.compile(r"^(?:[-*•+]|\d+[.)])\s+")
+# A list's marker: "- ", "1. ", "2) ", and as Chinese and Japanese lists number their items,
+# "3、", "二、", "4．" or "4." right before the item's first character ("4.所有md文档…"; not
+# the "1." of "1.5").
+LIST_ITEM = re.compile(
+    r"^(?:[-*•+]|\d+[.)])\s+|^(?:\d+|[一二三四五六七八九十]+)[、．]\s*"
+    r"|^\d+[.)](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+)
 # A topic the sentence sets a convention for (`パッケージ管理は`, as for package management).
 _TOPIC = re.compile(r"[\u30a0-\u30ff\u3400-\u9fffA-Za-z0-9]は(?![\u3040-\u309f])")
 _EXCLUDED = frozenset([ONE_OFF, QUESTION, NOT_A_RULE])
@@ -107,7 +113,7 @@ _GOES_BACK = re.compile(r"(?:する|した)(?:際|とき|時|場合)")
 
 def sentences(line: str) -> list[str]:
     """The sentences of one line of a message, list markers left out."""
-    text = _LIST_ITEM.sub("", line.strip())
+    text = LIST_ITEM.sub("", line.strip())
     code = [span.span() for span in _CODE_SPAN.finditer(text)]
     spans: list[tuple[int, int]] = []
     start = at = 0  # where the sentence starts; the first code span not before the end
