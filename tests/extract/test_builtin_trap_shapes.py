@@ -1294,6 +1294,25 @@ def test_a_set_up_line_across_folders_keeps_each_step_in_its_folder(setup: str, 
             ],
             "source ~/.nvm/nvm.sh && nvm use 20 && npm install -g pnpm",
         ),
+        # a line that sets up again what is still set up runs the rest in it
+        (
+            [
+                "python3 -m venv .venv",
+                "source .venv/bin/activate && pip install pytest",
+                "source .venv/bin/activate && pip install pyyaml",
+            ],
+            "python3 -m venv .venv && source .venv/bin/activate && pip install pytest && pip "
+            "install pyyaml",
+        ),
+        # ... not after another set-up of its own in between
+        (
+            [
+                "source ~/.nvm/nvm.sh && nvm use 18 && npm install",
+                "source ~/.nvm/nvm.sh && nvm use 20 && npm install -g pnpm",
+            ],
+            "source ~/.nvm/nvm.sh && nvm use 18 && npm install && source ~/.nvm/nvm.sh && nvm "
+            "use 20 && npm install -g pnpm",
+        ),
     ],
 )
 def test_set_up_lines_run_again_are_named_once_where_they_count(lines: list[str], fix: str) -> None:

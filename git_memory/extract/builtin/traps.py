@@ -181,7 +181,14 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     # run in the root spelled `cd . &&` is the one run there without it, and a line another one
     # in the same folder starts with is run by that one
     once: list[tuple[str, str]] = []
-    for step in ((w, "" if f == "." else f) for w, f in steps if w):
+    for words, folder in ((w, "" if f == "." else f) for w, f in steps if w):
+        # a line that sets up again what is still set up (`source .venv/bin/activate && pip
+        # install pyyaml` after `source .venv/bin/activate && pip install pytest`) runs the
+        # rest in it
+        parts = words.split(" && ")
+        while len(parts) > 1 and _in_effect(parts[0], folder, once):
+            parts = parts[1:]
+        step = (" && ".join(parts), folder)
         if step in once and not any(
             _ENVIRONMENT_STEP.search(w) and (w, f) != step for w, f in _since(once, step)
         ):
@@ -205,6 +212,18 @@ _ENVIRONMENT_STEP = re.compile(
     r"|fnm use|pyenv (?:local|shell)|corepack enable|mise use|asdf (?:local|shell)|volta pin"
     r"|uv venv|python3? -m venv|virtualenv)\b|\.\s)"
 )
+
+
+def _in_effect(part: str, folder: str, steps: Sequence[tuple[str, str]]) -> bool:
+    """Whether an environment step ran in `folder` already and no other one ran there since."""
+    if not _ENVIRONMENT_STEP.search(part):
+        return False
+    ran = [(p, f) for w, f in steps if f == folder for p in w.split(" && ")]
+    if (part, folder) not in ran:
+        return False
+    return not any(
+        _ENVIRONMENT_STEP.search(p) and p != part for p, _ in _since(ran, (part, folder))
+    )
 
 
 def _since(steps: Sequence[tuple[str, str]], step: tuple[str, str]) -> Sequence[tuple[str, str]]:
