@@ -162,6 +162,8 @@ TYPED = [
     # a pronoun whose noun the sentence names is no pointer to the conversation
     ("Always keep decisions in DECISIONS/ with single-word names for them.", None),
     ("Never pass the --force option a second time.", None),
+    # 不准 before what it forbids (zh)
+    ("任何人都不准直接推送到main", None),
     # "remember to always …": 记得 with a word of every time (zh)
     ("嗯嗯，记得一定要验证数据的完整性", None),
     ("提交之前务必要记得跑一遍 lint", None),
@@ -224,6 +226,13 @@ NOT_RULES = [
     "页面总是显示所有的数据",  # what a program keeps doing, not a rule (zh)
     "下次再试试 npm install",  # trying once more (zh)
     "记得提交",  # remember to commit: a step of the task (zh)
+    # 不准 as "inaccurate", not "not allowed" (zh)
+    "他们一直说的一个点是，纯信号算出来的后加TTP会不准，这才是我纠结的点",
+    "这个预测模型的结果太不准了",
+    # what forbidding something would do: a reason weighed (zh)
+    "禁止直接翻转能减少约三分之一切换，同时还会通过 ranging 的机制额外减缓。",
+    # one sweep of the code: replacing every one of something (zh)
+    "替换所有的SeatSelection type要使用新的包",
     # a verdict asked for at the end of what the person understood (zh)
     "硬件兼容性要iPhone 11及以上，这是uwb协议的要求，而不是蓝牙的要求，请确认是否正确",
     "以后所有接口都这样写，请帮我确认一下是否合理？",
