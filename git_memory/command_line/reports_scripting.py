@@ -133,6 +133,39 @@ SCRIPTING_REPORTS: tuple[Report, ...] = (
             "src/cart.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'."
         ),
     ),
+    # Astro's and Svelte's checkers: a summary of the diagnostics of the files they read
+    row(
+        "astro check",
+        W,
+        "typecheck",
+        hint="Result (",
+        pattern=r"^Result \(\d+ files?\):[ \t]*\r?\n- 0 errors?[ \t]*$",
+        example="Result (148 files): \n- 0 errors\n- 0 warnings\n- 0 hints",
+    ),
+    row(
+        "astro check",
+        F,
+        "typecheck",
+        hint="Result (",
+        pattern=r"^Result \(\d+ files?\):[ \t]*\r?\n- [1-9]\d* errors?[ \t]*$",
+        example="Result (159 files): \n- 3 errors\n- 0 warnings\n- 1 hint",
+    ),
+    row(
+        "svelte-check",
+        W,
+        "typecheck",
+        hint="svelte-check found 0 errors",
+        pattern=r"^svelte-check found 0 errors? and \d+ warnings?",
+        example="svelte-check found 0 errors and 0 warnings in 12 files",
+    ),
+    row(
+        "svelte-check",
+        F,
+        "typecheck",
+        hint="svelte-check found",
+        pattern=r"^svelte-check found [1-9]\d* errors?\b",
+        example="svelte-check found 2 errors and 1 warning in 2 files",
+    ),
     row(
         "node",
         F,

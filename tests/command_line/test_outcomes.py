@@ -43,6 +43,22 @@ def test_each_row_reads_its_own_example_through_a_task_runner(report: Report) ->
     assert _main(f"mise run {target} | tail", W, report.example) is report.outcome
 
 
+ASTRO_CHECKED = (
+    "11:10:44 [types] Generated 745ms\n"
+    "11:10:44 [check] Getting diagnostics for Astro files in /work/site...\n"
+    "Result (148 files): \n- {errors} errors\n- 0 warnings\n- 1 hint\n"
+)
+
+
+def test_astro_and_svelte_checkers_say_how_their_run_ended_behind_a_pipe() -> None:
+    # (a session of a public repository ran `npx astro check 2>&1 | tail -30` 35 times)
+    assert _main("npx astro check 2>&1 | tail -30", W, ASTRO_CHECKED.format(errors=0)) is W
+    assert _main("npx astro check 2>&1 | tail -30", W, ASTRO_CHECKED.format(errors=3)) is F
+    svelte = "====================================\nsvelte-check found {} errors and 0 warnings\n"
+    assert _main("npx svelte-check | tail -3", W, svelte.format(0)) is W
+    assert _main("npx svelte-check | tail -3", W, svelte.format(2)) is F
+
+
 @pytest.mark.parametrize(
     ("command", "output"),
     [
