@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# A terminal's colour and cursor codes, and its hyperlinks (`ESC ] 8 ;; url ESC \`): a tool
+# writing to a terminal spells its words with them.
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 STRONG = re.compile(
     r"^(?:[\w.]+\.)?\w*(?:Error|Exception)\b[:(]|^error(?:\[\w+\])?:|^ERROR\b|^npm ERR!|^ERR!"
     r"|^fatal:|^panic:|^FAIL(?:ED)?\b|^--- FAIL|\.{3,}\s*Failed\b|command not found"

@@ -46,6 +46,24 @@ def test_a_pipe_hid_status_read_from_the_tools_words(
     assert _worked(command, output) == worked
 
 
+# vitest's summary as it writes it to a terminal: its words spelled with colour codes
+ESC = "\x1b"
+COLOURED_TESTS = (
+    f"{ESC}[2m Test Files {ESC}[22m {ESC}[1m{ESC}[32m6 passed{ESC}[39m{ESC}[22m{ESC}[90m (6)"
+    f"{ESC}[39m\n{ESC}[2m      Tests {ESC}[22m {ESC}[1m{ESC}[32m42 passed{ESC}[39m{ESC}[22m\n"
+)
+
+
+def test_a_tools_words_in_colour_are_read_as_its_words() -> None:
+    assert _worked("npm test -- --run 2>&1 | tail -50", COLOURED_TESTS) == ["npm test"]
+    failed = COLOURED_TESTS.replace(f"{ESC}[32m6 passed", f"{ESC}[31m1 failed{ESC}[39m | 5 passed")
+    run = _run("npm test -- --run 2>&1 | tail -50", f"{ESC}[41m FAIL {ESC}[49m a.test.ts\n{failed}")
+    assert run.state == "failed"
+    # a hyperlink a terminal shows around a word is no part of it
+    linked = f"{ESC}]8;;file:///app/src{ESC}\\ok  \tgithub.com/acme/shop{ESC}]8;;{ESC}\\\t0.1s\n"
+    assert _worked("go test ./... | tail -3", linked) == ["go test ./..."]
+
+
 def test_gemini_clis_framing_of_no_output_is_silence() -> None:
     framed = (
         "Command: npx tsc --noEmit | tail -20\nDirectory: (root)\nOutput: (empty)\n"

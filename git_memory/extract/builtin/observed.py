@@ -25,7 +25,7 @@ from git_memory.command_line.line import Line, Step
 from git_memory.command_line.outcomes import line_outcomes, printed_failures
 from git_memory.command_line.reports import Outcome
 from git_memory.command_line.reports_servers import RUN, SERVER_REPORTS
-from git_memory.command_line.signature import STARTUP
+from git_memory.command_line.signature import ANSI, STARTUP
 
 __all__ = [
     "Outcome",
@@ -128,8 +128,9 @@ def own_output(output: str) -> str:
     no output)` for none) and what the shell's start-up files printed before it."""
     # The blank lines inside it stay: a report may be shaped by them (Node ends an uncaught
     # exception's stack with a blank line, then its version). The ends move by index: an
-    # output of many blank or framing lines costs its length.
-    lines = output.splitlines()
+    # output of many blank or framing lines costs its length. A tool that wrote to a terminal
+    # spelled its words with colour codes: the words are read without them.
+    lines = (ANSI.sub("", output) if "\x1b" in output else output).splitlines()
     first, last = 0, len(lines)  # the command's own lines are lines[first:last]
 
     def blank(index: int) -> bool:
