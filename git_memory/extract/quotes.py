@@ -11,6 +11,7 @@ and outputs are a tool's. A quote not found there is dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -109,8 +110,17 @@ def origin_of(
     return None
 
 
+# A backslash typed right after a word at the end of a line: the agent's prompt takes it as a
+# line break the person asked for ("1. No, we dont use mermaid.js anymore\"), and the
+# transcript keeps it; not one of two (an escaped backslash). One standing apart goes on in the
+# next line, as a shell's does (`docker compose up \` then `-d --build`); with no next line
+# it is a word ("never use a trailing \").
+TYPED_LINE_BREAK = re.compile(r"(?<=[^\s\\])\\[ \t]*$|(?<=\s)\\[ \t]*(?=\r?\n)", re.MULTILINE)
+
+
 def _flat(text: str) -> str:
-    return " ".join(text.split())
+    """The text's words: its white space one space, and a typed line break none."""
+    return " ".join((TYPED_LINE_BREAK.sub("", text) if "\\" in text else text).split())
 
 
 def strings_in(value: Any) -> Iterator[str]:

@@ -17,6 +17,7 @@ from git_memory.extract.builtin.runs import session_runs
 from git_memory.extract.builtin.traps import first_error_line, trap_facts
 from git_memory.extract.builtin.window import memory_keys, plan_window
 from git_memory.extract.builtin.writes import written_files
+from git_memory.extract.quotes import origin_of
 from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.origin import typed_origin
 from git_memory.sessions.query import TurnRecord, select_turns
@@ -352,6 +353,7 @@ RULES = [
         "Use the recommended option and do not ask me to choose.",
     ),
     ("From here on out, deploy with `fly deploy`.", "Deploy with `fly deploy`."),
+    ("Henceforth, never push to main.", "Never push to main."),
     ("Squash every PR from this point on.", "Squash every PR from this point on."),
     ("Commit messages should be in English.", "Commit messages should be in English."),
     ("Every PR needs a changelog entry.", "Every PR needs a changelog entry."),
@@ -740,9 +742,39 @@ def test_a_backslash_that_ends_a_typed_line_is_no_part_of_its_words() -> None:
     said = "Answering your questions:\\\n1. No, we dont use mermaid.js anymore\\\n2. Yes\\\n"
     (fact,) = rule_facts([_turn("t1", user=said)])
     assert fact.content == "We dont use mermaid.js anymore."
-    # a path's own backslash, escaped, stays
+    # a path's own backslash, escaped, stays; so does one standing apart as a word
     (path,) = rule_facts([_turn("t1", user="Never write to C:\\build\\\\")])
     assert path.content.endswith("\\\\.")
+    (word,) = rule_facts([_turn("t1", user="Never end a line with a trailing \\")])
+    assert word.content == "Never end a line with a trailing \\."
+
+
+def test_a_line_broken_with_a_backslash_is_quoted_as_the_person_typed_it() -> None:
+    # the host finds the rule's words in the message, line break and all
+    for said, content in [
+        (
+            "Always use pnpm in this repo\\\nnever npm or yarn",
+            "Always use pnpm in this repo never npm or yarn.",
+        ),
+        # a backslash standing apart goes on in the next line, as a shell's does
+        (
+            "Always run: docker compose up \\\n  -d --build",
+            "Always run: docker compose up -d --build.",
+        ),
+    ]:
+        turn = _turn("t1", user=said)
+        (fact,) = rule_facts([turn])
+        assert fact.content == content
+        assert origin_of(turn, "user", fact.quotes[0].text, False, str) == "person"
+
+
+def test_from_here_on_opens_a_rule_only_before_what_the_agent_is_asked_to_do() -> None:
+    for said in [
+        "From here on the code path is different for admins.",
+        "From this point on the test hangs forever.",
+        "Henceforth the server returns 500 for every request.",
+    ]:
+        assert rule_facts([_turn("t1", user=said)]) == [], said
 
 
 def test_remember_note_and_fyi_mark_what_to_keep() -> None:

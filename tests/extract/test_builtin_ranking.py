@@ -132,13 +132,11 @@ def test_a_window_gathers_each_memory_with_its_sessions_and_people() -> None:
 
 
 def test_a_program_one_persons_machine_lacks_is_no_memory_of_the_team() -> None:
-    def session(key: str) -> tuple[str, list[TurnRecord]]:
+    def session(
+        key: str, error: str = "zsh:1: command not found: rg"
+    ) -> tuple[str, list[TurnRecord]]:
         failed = ToolCall(
-            "c1",
-            "Bash",
-            {"command": "rg -n TODO src"},
-            "zsh:1: command not found: rg\nExit code: 127",
-            "failed",
+            "c1", "Bash", {"command": "rg -n TODO src"}, f"{error}\nExit code: 127", "failed"
         )
         found = _call("Bash", {"command": "grep -R -n TODO src"}, "src/app.py:3: # TODO")
         return key, [_record(f"{key}-t1", key, failed, found)]
@@ -154,6 +152,13 @@ def test_a_program_one_persons_machine_lacks_is_no_memory_of_the_team() -> None:
     assert traps({"s1": "alice", "s2": "alice", "s3": "alice"}) == []
     # two people's: the environment the team shares (a container image, a sandbox) lacks it
     assert traps({"s1": "alice", "s2": "bob"}) == [lacks]
+    # whatever each one's shell said of it
+    said = {"s1": "zsh:1: command not found: rg", "s2": "/bin/bash: line 1: rg: command not found"}
+    sessions = [session(key, error) for key, error in said.items()]
+    people = {"s1": "alice", "s2": "bob"}
+    plan = plan_window(sessions, {f"{k}-t1": k for k in said}, known=set(), people=people)
+    placed = [f for found in plan.placed.values() for f in found]
+    assert [f.content for f in placed if f.renderer == renderers.RENDERER_COMMAND_FIX] == [lacks]
 
 
 def _rules_of_window(said: dict[str, str], **options: Any) -> list[Any]:

@@ -162,8 +162,12 @@ TYPED = [
     # a pronoun whose noun the sentence names is no pointer to the conversation
     ("Always keep decisions in DECISIONS/ with single-word names for them.", None),
     ("Never pass the --force option a second time.", None),
-    # 不准 before what it forbids (zh)
+    # 不准 before what it forbids, a Latin word after a space too (zh)
     ("任何人都不准直接推送到main", None),
+    ("任何人都不准 force push 到 main 分支", None),
+    # a prohibition of what would cause harm, and a sweep with the rule for every time (zh)
+    ("禁止引入会导致循环依赖的模块", None),
+    ("替换所有的 var 为 let，以后一律用 let", None),
     # "remember to always …": 记得 with a word of every time (zh)
     ("嗯嗯，记得一定要验证数据的完整性", None),
     ("提交之前务必要记得跑一遍 lint", None),
@@ -188,6 +192,9 @@ def test_a_rule_in_each_language_is_quoted_as_typed(typed: str, shown: str | Non
         ("二、所有代码必须通过 TypeScript 类型检查", "所有代码必须通过 TypeScript 类型检查"),
         ("3、提交信息统一用英文", "提交信息统一用英文"),
         ("1.5版本以后都用 pnpm", "1.5版本以后都用 pnpm"),
+        # a number that goes on is no list's: "levels two and three", "1.5"
+        ("二、三级标题统一使用中文", "二、三级标题统一使用中文"),
+        ("１．５版本以后都用 pnpm", "１．５版本以后都用 pnpm"),
     ],
 )
 def test_a_numbered_item_of_a_chinese_list_is_read_without_its_number(
@@ -229,10 +236,11 @@ NOT_RULES = [
     # 不准 as "inaccurate", not "not allowed" (zh)
     "他们一直说的一个点是，纯信号算出来的后加TTP会不准，这才是我纠结的点",
     "这个预测模型的结果太不准了",
-    # what forbidding something would do: a reason weighed (zh)
-    "禁止直接翻转能减少约三分之一切换，同时还会通过 ranging 的机制额外减缓。",
-    # one sweep of the code: replacing every one of something (zh)
-    "替换所有的SeatSelection type要使用新的包",
+    "GPS定位不准导致轨迹漂移",
+    "我也说不准要用哪个版本",  # "can't tell" (zh)
+    # "I recall", "I don't remember": no request (zh)
+    "我记得一定要先 build 才能跑测试",
+    "不记得一定要加 --force",
     # a verdict asked for at the end of what the person understood (zh)
     "硬件兼容性要iPhone 11及以上，这是uwb协议的要求，而不是蓝牙的要求，请确认是否正确",
     "以后所有接口都这样写，请帮我确认一下是否合理？",

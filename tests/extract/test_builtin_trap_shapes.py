@@ -1304,6 +1304,30 @@ def test_a_set_up_line_across_folders_keeps_each_step_in_its_folder(setup: str, 
             "python3 -m venv .venv && source .venv/bin/activate && pip install pytest && pip "
             "install pyyaml",
         ),
+        # ... named once when the same line ran twice
+        (
+            [
+                "source .venv/bin/activate && pip install pytest",
+                "source .venv/bin/activate && pip install pytest",
+            ],
+            "source .venv/bin/activate && pip install pytest",
+        ),
+        # ... kept where the line that set it up first is no longer part of the fix
+        (
+            [
+                "source .venv/bin/activate && pip install pytest",
+                "pip install -r requirements.txt",
+                "npm install",
+                "source .venv/bin/activate && pip install pyyaml",
+            ],
+            "pip install -r requirements.txt && npm install && source .venv/bin/activate && pip "
+            "install pyyaml",
+        ),
+        # ... and a quoted ` && ` is no step of its own
+        (
+            ["export MSG='a && b' && pip install x", "export MSG='a && b' && pip install y"],
+            "export 'MSG=a && b' && pip install x && pip install y",
+        ),
         # ... not after another set-up of its own in between
         (
             [
@@ -1323,6 +1347,21 @@ def test_set_up_lines_run_again_are_named_once_where_they_count(lines: list[str]
         _bash("npm run check", "All checks passed!"),
     )
     assert dict(trap.parameters)["fix"] == fix
+
+
+def test_each_folders_subshell_sets_its_own_environment_up() -> None:
+    # a subshell's activation is gone by the next one: each group keeps its own
+    (trap,) = _traps(
+        _bash("npm run check", "ModuleNotFoundError: No module named 'flask'", "failed"),
+        _bash("cd api && source .venv/bin/activate && pip install pytest", "done"),
+        _bash("cd web && npm install", "added 3 packages"),
+        _bash("cd api && source .venv/bin/activate && pip install pyyaml", "done"),
+        _bash("npm run check", "All checks passed!"),
+    )
+    assert dict(trap.parameters)["fix"] == (
+        "(cd api && source .venv/bin/activate && pip install pytest) && (cd web && npm install) "
+        "&& (cd api && source .venv/bin/activate && pip install pyyaml)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -69,7 +69,9 @@ CJK_CUES: tuple[Cue, ...] = (
         "zh",
         STANDING,
         # "remember to always": 记得 alone asks for a step of the task ("记得提交")
-        r"[记記]得(?:要)?(?:一定|[务務]必|每次|始[终終]|永[远遠])|(?:一定|[务務]必)要?[记記]得",
+        # (not "I recall" nor "I don't remember": 我记得, 不记得, 没记得)
+        r"(?<![我不没沒])[记記]得(?:要)?(?:一定|[务務]必|每次|始[终終]|永[远遠])要?(?=\s?\S\S)"
+        r"|(?:一定|[务務]必)要?[记記]得(?=\s?\S\S)",
         # a session of a public repository
         "嗯嗯，记得一定要验证数据的完整性",
     ),
@@ -190,8 +192,11 @@ CJK_CUES: tuple[Cue, ...] = (
     Cue(
         "zh",
         PROHIBITION,
-        # (不准 "not allowed" before what is forbidden, not "inaccurate": "会不准", "不准了")
-        r"禁止|[严嚴]禁|不[许許]|(?<![会會很太点點较較更算得])不准(?![确確了的吗嗎呢啊吧，,。！!？?\s]|$)"
+        # (不准 "not allowed" before what is forbidden, not "inaccurate" ("会不准", "定位不准导致
+        # …", "不准了") nor "can't tell" (说不准, 拿不准))
+        r"禁止|[严嚴]禁|不[许許]"
+        r"|(?<![会會很太点點较較更算得说說拿看猜])不准(?!\s*$|[确確了的吗嗎呢啊吧，,。！!？?]|导致|導致"
+        r"|[会會]|影[响響]|[让讓]|使)"
         r"|切勿|千[万萬](?:不要|[别別])"
         r"|(?:不要|[别別]|不能|不可以)(?:再)?(?:使用|用|修改|改[动動]|[删刪]除|提交|推送|引入|安[装裝]|添加)",
         "禁止使用轮询方式同步数据，MUST 使用 WebSocket 或微信云开发实时数据监听；",
@@ -339,25 +344,6 @@ CJK_CUES: tuple[Cue, ...] = (
         r"^(?![^，,；;]{0,40}(?:以[后後]|所有|永[远遠]|[总總]是|一律))"
         r"[^，,；;]{1,40}(?<![出有会會])[问問][题題]\s{0,2}[。.!！]?$",
         "闲鱼爬取每次都要登录问题",
-    ),
-    Cue(
-        "zh",
-        NOT_A_RULE,
-        # what forbidding something would do ("禁止直接翻转能减少约三分之一切换"): a reason
-        # weighed, the prohibition the subject of the sentence
-        r"^(?:禁止|不允[许許])[^，。,；;]{1,16}?(?:能|可以|会|會|将|將|可)(?:减少|減少|降低|提高|提升"
-        r"|避免|防止|[让讓]|使|[带帶]来|[导導]致|解决|解決)",
-        # a session of a public repository
-        "禁止直接翻转能减少约三分之一切换，同时还会通过 ranging 的 dwell+confirm 机制额外减缓。",
-    ),
-    Cue(
-        "zh",
-        ONE_OFF,
-        # replacing, renaming or deleting every one of something: one sweep of the code, done
-        # once ("替换所有的SeatSelection type要使用新的包")
-        r"^(?:[请請]|[帮幫]我)?(?:替[换換]|改掉|[删刪]掉|[删刪]除|重命名|批量替[换換])(?:掉)?(?:所有|全部)",
-        # a session of a public repository
-        "替换所有的SeatSelection type要使用新的包，他是 @ctrip/my-account/edge/types/postSale",
     ),
     Cue(
         "zh",

@@ -7,6 +7,7 @@ import re
 
 from git_memory.extract.builtin.shouted import without_dumps
 from git_memory.extract.builtin.statements import LIST_ITEM, sentences
+from git_memory.extract.quotes import TYPED_LINE_BREAK
 
 FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 CODE_OR_LOG = re.compile(
@@ -36,10 +37,9 @@ _UNFINISHED = re.compile(
 )
 
 
-# A backslash that ends a line the person typed: the agent's prompt takes it as "go on on the
-# next line" and the transcript keeps it ("1. No, we dont use mermaid.js anymore\"); not
-# one of two (an escaped backslash).
-_CONTINUED = re.compile(r"(?<!\\)\\[ \t]*$")
+# A backslash standing apart at the end of a line: the line goes on in the next one, as a
+# shell's does (`TYPED_LINE_BREAK`).
+_GOES_ON = re.compile(r"\s\\[ \t]*$")
 
 
 def _unwrapped(text: str) -> list[str]:
@@ -48,8 +48,11 @@ def _unwrapped(text: str) -> list[str]:
     line continues one that stopped at its verb "to be"."""
     lines: list[str] = []
     for typed in text.splitlines():
-        line = _CONTINUED.sub("", typed)
+        line = TYPED_LINE_BREAK.sub("", typed)
         stripped = line.strip()
+        if lines and _GOES_ON.search(lines[-1]):
+            lines[-1] = f"{_GOES_ON.sub('', lines[-1]).rstrip()} {stripped}"
+            continue
         joins = (
             lines
             and stripped

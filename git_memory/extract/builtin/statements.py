@@ -87,7 +87,9 @@ _CODE_SPAN = re.compile(r"`[^`\n]+`")
 # "3、", "二、", "4．" or "4." right before the item's first character ("4.所有md文档…"; not
 # the "1." of "1.5").
 LIST_ITEM = re.compile(
-    r"^(?:[-*•+]|\d+[.)])\s+|^(?:\d+|[一二三四五六七八九十]+)[、．]\s*"
+    r"^(?:[-*•+]|\d+[.)])\s+"
+    # (not a number that goes on: "二、三级标题" is "levels two and three", "１．５" is 1.5)
+    r"|^(?:\d+|[一二三四五六七八九十]+)[、．]\s*(?![\d一二三四五六七八九十])"
     r"|^\d+[.)](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 # A topic the sentence sets a convention for (`パッケージ管理は`, as for package management).

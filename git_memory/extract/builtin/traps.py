@@ -181,14 +181,7 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     # run in the root spelled `cd . &&` is the one run there without it, and a line another one
     # in the same folder starts with is run by that one
     once: list[tuple[str, str]] = []
-    for words, folder in ((w, "" if f == "." else f) for w, f in steps if w):
-        # a line that sets up again what is still set up (`source .venv/bin/activate && pip
-        # install pyyaml` after `source .venv/bin/activate && pip install pytest`) runs the
-        # rest in it
-        parts = words.split(" && ")
-        while len(parts) > 1 and _in_effect(parts[0], folder, once):
-            parts = parts[1:]
-        step = (" && ".join(parts), folder)
+    for step in ((w, "" if f == "." else f) for w, f in steps if w):
         if step in once and not any(
             _ENVIRONMENT_STEP.search(w) and (w, f) != step for w, f in _since(once, step)
         ):
@@ -201,8 +194,39 @@ def _rooted(steps: Sequence[tuple[str, str]]) -> str:
     ][-MAX_FIX_STEPS:]
     folders = {folder for _, folder in kept}
     if len(folders) == 1:
-        return located(" && ".join(words for words, _ in kept), folders.pop())
+        return located(" && ".join(_set_up_once([words for words, _ in kept])), folders.pop())
     return " && ".join(f"({located(w, f)})" if f else w for w, f in kept)
+
+
+def _set_up_once(lines: Sequence[str]) -> list[str]:
+    """The lines of a fix run in one shell, without the set-up a line repeats at its start
+    while it is still in effect (`source .venv/bin/activate && pip install pyyaml` after
+    `source .venv/bin/activate && pip install pytest`: the second `source` changes nothing).
+    (Steps in several folders run in subshells: each sets its own environment up.)"""
+    ran: list[str] = []  # the steps so far, one by one
+    kept: list[str] = []
+    for line in lines:
+        parts = _steps_of(line)
+        while len(parts) > 1 and _in_effect(parts[0], ran):
+            parts = parts[1:]
+        kept.append(" && ".join(parts))
+        ran += parts
+    return kept
+
+
+def _steps_of(line: str) -> list[str]:
+    """A line's steps as the fix names them; the line whole when its words cannot be told
+    apart so (a quoted ` && `, a pipe)."""
+    parts = [plain_words(segment) for segment in shell.segments(line)]
+    return parts if " && ".join(parts) == line else [line]
+
+
+def _in_effect(step: str, ran: Sequence[str]) -> bool:
+    """Whether an environment step already ran and no other environment step ran since."""
+    if not _ENVIRONMENT_STEP.search(step) or step not in ran:
+        return False
+    since = ran[len(ran) - ran[::-1].index(step) :]
+    return not any(_ENVIRONMENT_STEP.search(other) and other != step for other in since)
 
 
 # A step that changes the environment of the steps after it: an activated venv, a Node
@@ -212,18 +236,6 @@ _ENVIRONMENT_STEP = re.compile(
     r"|fnm use|pyenv (?:local|shell)|corepack enable|mise use|asdf (?:local|shell)|volta pin"
     r"|uv venv|python3? -m venv|virtualenv)\b|\.\s)"
 )
-
-
-def _in_effect(part: str, folder: str, steps: Sequence[tuple[str, str]]) -> bool:
-    """Whether an environment step ran in `folder` already and no other one ran there since."""
-    if not _ENVIRONMENT_STEP.search(part):
-        return False
-    ran = [(p, f) for w, f in steps if f == folder for p in w.split(" && ")]
-    if (part, folder) not in ran:
-        return False
-    return not any(
-        _ENVIRONMENT_STEP.search(p) and p != part for p, _ in _since(ran, (part, folder))
-    )
 
 
 def _since(steps: Sequence[tuple[str, str]], step: tuple[str, str]) -> Sequence[tuple[str, str]]:

@@ -143,11 +143,13 @@ def _memories(
     )
     forbidden = forbidden_commands(g.occurrences()[0].content for g in rules)
     # A trap whose fix a stated rule forbids would hand a teammate the forbidden command.
+    gathered = list(gather(found.traps, failure_key).values())
+    lacking = _lacking_people(gathered)
     traps = [
         g
-        for g in gather(found.traps, failure_key).values()
+        for g in gathered
         if not _forbidden(dict(g.occurrences()[0].parameters).get("fix", ""), forbidden)
-        and not _one_machine_lacks(g)
+        and _the_teams(g, lacking)
     ]
     candidates = [(g.occurrences(), g.alike) for g in [*_one_per_fix(traps), *rules]]
     for command, entry in one_per_script(found.worked).items():
@@ -167,18 +169,35 @@ def _memories(
 
 # The fewest people whose sessions show that the machine lacks a program of everyday use
 # (`missing.py`) for the lack to be the team's environment (a shared container image, a
-# sandbox), not one person's machine.
+# sandbox), not one person's machine. Counted over the sessions of one extraction's window.
 MACHINE_LACK_PEOPLE = 2
 
 
-def _one_machine_lacks(trap: Gathered) -> bool:
-    """A program of everyday use (`rg`, `fd`, `tree`) that only one person's machine was
-    seen to lack: true of that machine, not of the project every teammate works on."""
+def _lack(trap: Gathered) -> tuple[str, str] | None:
+    """The program a trap says the machine lacks and the one used instead (`rg`, `grep -R`),
+    whatever the shell's words for it; None for any other trap."""
     values = dict(trap.occurrences()[0].parameters)
-    lack = values.get("mode") == "variant" and missing_and_alternative(
-        values.get("failing", ""), values.get("fix", "")
-    )
-    return lack and len(trap.people - {""}) < MACHINE_LACK_PEOPLE
+    failing, fix = values.get("failing", ""), values.get("fix", "")
+    lacks = values.get("mode") == "variant" and missing_and_alternative(failing, fix)
+    return (failing, fix) if lacks else None
+
+
+def _lacking_people(traps: Sequence[Gathered]) -> dict[tuple[str, str], set[str]]:
+    """The people each program of everyday use was seen missing for (`rg`, `fd`, `tree`)."""
+    people: dict[tuple[str, str], set[str]] = {}
+    for trap in traps:
+        lack = _lack(trap)
+        if lack is not None:
+            people.setdefault(lack, set()).update(trap.people - {""})
+    return people
+
+
+def _the_teams(trap: Gathered, lacking: dict[tuple[str, str], set[str]]) -> bool:
+    """Whether a trap holds for the team: any trap but a program of everyday use that fewer
+    than `MACHINE_LACK_PEOPLE` people's machines lack (one person's machine is not the
+    project every teammate works on)."""
+    lack = _lack(trap)
+    return lack is None or len(lacking[lack]) >= MACHINE_LACK_PEOPLE
 
 
 def _one_per_fix(traps: Sequence[Gathered]) -> list[Gathered]:
