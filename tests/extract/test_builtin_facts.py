@@ -354,6 +354,13 @@ RULES = [
     ),
     ("From here on out, deploy with `fly deploy`.", "Deploy with `fly deploy`."),
     ("Henceforth, never push to main.", "Never push to main."),
+    # a request that goes on to forbid the agent a way of working with the person (sessions of
+    # public repositories)
+    ("Commit all and do not add your signature", "Commit all and do not add your signature."),
+    (
+        "Guide me through the set-up one step at a time, and don't rush to the next step",
+        "Guide me through the set-up one step at a time, and don't rush to the next step.",
+    ),
     ("Squash every PR from this point on.", "Squash every PR from this point on."),
     ("Commit messages should be in English.", "Commit messages should be in English."),
     ("Every PR needs a changelog entry.", "Every PR needs a changelog entry."),

@@ -228,6 +228,11 @@ NOT_RULES = [
     "Here is the log of the failing build, no stack trace, only the exit code.",
     "This is the error I get when the page loads.",
     "Please don't touch any other files.",
+    # what the task must leave alone, or not do for now
+    "Fix the login bug and don't touch the tests.",
+    "Refactor the parser but don't change the public API.",
+    "okay now make 75% the default UI setting, and do not ask me about the scrollbars",
+    "Yes, implement this, don't bother running mix precommit as it isn't working yet.",
     "对话框里的中文显示成乱码",  # a dialog box, not the conversation (zh)
     "首页必须显示最新的三条新闻",  # a modal about a page: a request of the task (zh)
     "页面总是显示所有的数据",  # what a program keeps doing, not a rule (zh)

@@ -228,7 +228,30 @@ def stated(sentence: str, previous: PreviousCommand | None) -> list[tuple[str, s
         return [(sentence, rule if len(rule.split()) > 1 else f"Work in {rule}")]
     if states_rule(body, corrects) and acceptable(body):
         return [(sentence, sentence_case(body))]
+    if _forbids_too(body):
+        return [(sentence, sentence_case(body))]
     return []
+
+
+# A request that goes on to forbid the agent a way of working with the person ("Commit all and
+# do not add your signature", "Guide me one step at a time, and don't rush to the next step",
+# "… and do not ask me for confirmation"): how the person wants to be worked with holds beyond
+# the request. What the task must leave alone ("Fix the bug and don't touch the tests") and
+# what holds for now ("… don't run it yet") are the task's.
+_AND_DONT = re.compile(
+    r"(?i)^(?P<asked>.+?)(?:,?\s+(?:and|but)\s+|,\s+)(?P<no>(?:do not|don'?t|never)\s.+)$"
+)
+_CONDUCT = re.compile(r"(?i)\b(?:me|my|your|yourself|rush|ask|assume|guess)\b")
+_FOR_NOW = re.compile(r"(?i)\b(?:now|yet|this time|today|for the moment)\b")
+
+
+def _forbids_too(body: str) -> bool:
+    """Whether a request's last clause forbids the agent a way of working with the person."""
+    clause = _AND_DONT.match(body)
+    if clause is None or _FOR_NOW.search(body):
+        return False
+    forbidden = clause.group("no")
+    return bool(_CONDUCT.search(forbidden)) and not _AND_DONT.match(forbidden)
 
 
 # "always fails", "never worked": what something keeps doing, told without its subject
