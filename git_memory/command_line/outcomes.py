@@ -208,6 +208,10 @@ def _read_output(steps: Sequence[Step], result: list[Outcome], output: str) -> N
         same = [i for i in project if steps[i].command.kind == kind]
         if not same and (kind is ANY or _through_runner(steps, project)):
             same = project  # a build tool's verdict, or a task runner wrapping the tool
+            if kind is not ANY and steps[project[0]].command.kind is not None:
+                # a target of another kind (`npm run build` running `astro check && astro
+                # build`): the summary is of a step before the one the target is for
+                same = []
         if len(same) == 1 and result[same[0]] is Outcome.UNKNOWN:
             result[same[0]] = Outcome.WORKED
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from git_memory.command_line.signature import ANSI
 from git_memory.contracts.extraction import DraftCandidate
 from git_memory.contracts.host_records import CatalogItem, RecallRecord
 from git_memory.contracts.review import Origin, ReviewQuote
@@ -115,11 +116,18 @@ def origin_of(
 # transcript keeps it; not one of two (an escaped backslash). One standing apart goes on in the
 # next line, as a shell's does (`docker compose up \` then `-d --build`); with no next line
 # it is a word ("never use a trailing \").
-TYPED_LINE_BREAK = re.compile(r"(?<=[^\s\\])\\[ \t]*$|(?<=\s)\\[ \t]*(?=\r?\n)", re.MULTILINE)
+# (Not a drive's root: `C:\`.)
+TYPED_LINE_BREAK = re.compile(
+    r"(?<=[^\s\\])(?<![^A-Za-z][A-Za-z]:)(?<!^[A-Za-z]:)\\[ \t\r]*$|(?<=\s)\\[ \t]*(?=\r?\n)",
+    re.MULTILINE,
+)
 
 
 def _flat(text: str) -> str:
-    """The text's words: its white space one space, and a typed line break none."""
+    """The text's words: its white space one space, a typed line break none, and the colour
+    codes and hyperlinks of a terminal none (an extractor quotes a tool's words without them)."""
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
     return " ".join((TYPED_LINE_BREAK.sub("", text) if "\\" in text else text).split())
 
 

@@ -57,6 +57,15 @@ def test_astro_and_svelte_checkers_say_how_their_run_ended_behind_a_pipe() -> No
     svelte = "====================================\nsvelte-check found {} errors and 0 warnings\n"
     assert _main("npx svelte-check | tail -3", W, svelte.format(0)) is W
     assert _main("npx svelte-check | tail -3", W, svelte.format(2)) is F
+    # no error but warnings: a pass only where warnings do not fail it, which the summary
+    # cannot tell (`--fail-on-warnings`, `--minimumFailingSeverity warning`)
+    warned = ASTRO_CHECKED.format(errors=0).replace("- 0 warnings", "- 2 warnings")
+    assert _main("npx astro check --minimumFailingSeverity warning | tail", W, warned) is U
+    warned_svelte = "svelte-check found 0 errors and 3 warnings in 2 files\n"
+    assert _main("npx svelte-check --fail-on-warnings | tail -5", W, warned_svelte) is U
+    # through a target of another kind the check's summary says nothing of the target (Astro's
+    # build script is `astro check && astro build`)
+    assert _main("npm run build 2>&1 | head -12", W, ASTRO_CHECKED.format(errors=0)) is U
 
 
 @pytest.mark.parametrize(

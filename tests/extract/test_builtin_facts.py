@@ -754,6 +754,15 @@ def test_a_backslash_that_ends_a_typed_line_is_no_part_of_its_words() -> None:
     assert path.content.endswith("\\\\.")
     (word,) = rule_facts([_turn("t1", user="Never end a line with a trailing \\")])
     assert word.content == "Never end a line with a trailing \\."
+    # a drive's root is no line break
+    (drive,) = rule_facts([_turn("t1", user="Always install the SDK to D:\\")])
+    assert drive.content == "Always install the SDK to D:\\."
+    # a line break typed after a space, before a line of its own
+    said = "Always use pnpm \\\nNever commit .env files"
+    assert [f.content for f in rule_facts([_turn("t1", user=said)])] == [
+        "Always use pnpm.",
+        "Never commit .env files.",
+    ]
 
 
 def test_a_line_broken_with_a_backslash_is_quoted_as_the_person_typed_it() -> None:
@@ -761,6 +770,10 @@ def test_a_line_broken_with_a_backslash_is_quoted_as_the_person_typed_it() -> No
     for said, content in [
         (
             "Always use pnpm in this repo\\\nnever npm or yarn",
+            "Always use pnpm in this repo never npm or yarn.",
+        ),
+        (
+            "Always use pnpm in this repo\\\r\nnever npm or yarn",
             "Always use pnpm in this repo never npm or yarn.",
         ),
         # a backslash standing apart goes on in the next line, as a shell's does
@@ -775,13 +788,19 @@ def test_a_line_broken_with_a_backslash_is_quoted_as_the_person_typed_it() -> No
         assert origin_of(turn, "user", fact.quotes[0].text, False, str) == "person"
 
 
-def test_from_here_on_opens_a_rule_only_before_what_the_agent_is_asked_to_do() -> None:
+def test_from_here_on_opens_no_rule_before_what_describes_a_thing() -> None:
     for said in [
         "From here on the code path is different for admins.",
         "From this point on the test hangs forever.",
         "Henceforth the server returns 500 for every request.",
+        "From here on update events are dropped by the handler.",
     ]:
         assert rule_facts([_turn("t1", user=said)]) == [], said
+    for said, rule in [
+        ("From here on, you should use pnpm.", "You should use pnpm."),
+        ("From this point on create a branch for each task.", "Create a branch for each task."),
+    ]:
+        assert [f.content for f in rule_facts([_turn("t1", user=said)])] == [rule], said
 
 
 def test_remember_note_and_fyi_mark_what_to_keep() -> None:

@@ -133,12 +133,12 @@ def test_a_window_gathers_each_memory_with_its_sessions_and_people() -> None:
 
 def test_a_program_one_persons_machine_lacks_is_no_memory_of_the_team() -> None:
     def session(
-        key: str, error: str = "zsh:1: command not found: rg"
+        key: str, error: str = "zsh:1: command not found: rg", fix: str = "grep -R -n TODO src"
     ) -> tuple[str, list[TurnRecord]]:
         failed = ToolCall(
             "c1", "Bash", {"command": "rg -n TODO src"}, f"{error}\nExit code: 127", "failed"
         )
-        found = _call("Bash", {"command": "grep -R -n TODO src"}, "src/app.py:3: # TODO")
+        found = _call("Bash", {"command": fix}, "src/app.py:3: # TODO")
         return key, [_record(f"{key}-t1", key, failed, found)]
 
     def traps(people: dict[str, str]) -> list[str]:
@@ -156,6 +156,11 @@ def test_a_program_one_persons_machine_lacks_is_no_memory_of_the_team() -> None:
     said = {"s1": "zsh:1: command not found: rg", "s2": "/bin/bash: line 1: rg: command not found"}
     sessions = [session(key, error) for key, error in said.items()]
     people = {"s1": "alice", "s2": "bob"}
+    plan = plan_window(sessions, {f"{k}-t1": k for k in said}, known=set(), people=people)
+    placed = [f for found in plan.placed.values() for f in found]
+    assert [f.content for f in placed if f.renderer == renderers.RENDERER_COMMAND_FIX] == [lacks]
+    # and whatever each one used instead: one memory of the program the machines lack
+    sessions = [session("s1"), session("s2", said["s2"], fix="ag TODO src")]
     plan = plan_window(sessions, {f"{k}-t1": k for k in said}, known=set(), people=people)
     placed = [f for found in plan.placed.values() for f in found]
     assert [f.content for f in placed if f.renderer == renderers.RENDERER_COMMAND_FIX] == [lacks]

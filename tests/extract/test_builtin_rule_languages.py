@@ -165,6 +165,10 @@ TYPED = [
     # 不准 before what it forbids, a Latin word after a space too (zh)
     ("任何人都不准直接推送到main", None),
     ("任何人都不准 force push 到 main 分支", None),
+    ("代码里不准使用 any 类型", None),
+    ("任何修改都不准影响线上数据库", None),
+    # what forbidding would do, then the rule for every time (zh)
+    ("禁止用 any 能提高类型安全，所以以后一律禁止 any", None),
     # a prohibition of what would cause harm, and a sweep with the rule for every time (zh)
     ("禁止引入会导致循环依赖的模块", None),
     ("替换所有的 var 为 let，以后一律用 let", None),
@@ -195,6 +199,8 @@ def test_a_rule_in_each_language_is_quoted_as_typed(typed: str, shown: str | Non
         # a number that goes on is no list's: "levels two and three", "1.5"
         ("二、三级标题统一使用中文", "二、三级标题统一使用中文"),
         ("１．５版本以后都用 pnpm", "１．５版本以后都用 pnpm"),
+        # ... but a word that begins with a numeral's character is the item's first
+        ("二、一律使用 pnpm 安装依赖", "一律使用 pnpm 安装依赖"),
     ],
 )
 def test_a_numbered_item_of_a_chinese_list_is_read_without_its_number(
@@ -242,6 +248,10 @@ NOT_RULES = [
     "他们一直说的一个点是，纯信号算出来的后加TTP会不准，这才是我纠结的点",
     "这个预测模型的结果太不准了",
     "GPS定位不准导致轨迹漂移",
+    # what forbidding something could do: a reason weighed (zh)
+    "禁止直接翻转能减少约三分之一切换，同时还会通过 ranging 的机制额外减缓。",
+    # one sweep of the code: replacing every one of something (zh)
+    "替换所有的SeatSelection type要使用新的包",
     "我也说不准要用哪个版本",  # "can't tell" (zh)
     # "I recall", "I don't remember": no request (zh)
     "我记得一定要先 build 才能跑测试",

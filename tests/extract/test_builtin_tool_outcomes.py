@@ -7,6 +7,7 @@ import pytest
 
 from git_memory.extract.builtin.observed import Outcome, own_output
 from git_memory.extract.builtin.runs import Run, session_runs
+from git_memory.extract.quotes import origin_of
 from git_memory.sessions.turns import ToolCall
 from tests.extract.test_builtin_facts import _turn
 
@@ -62,6 +63,14 @@ def test_a_tools_words_in_colour_are_read_as_its_words() -> None:
     # a hyperlink a terminal shows around a word is no part of it
     linked = f"{ESC}]8;;file:///app/src{ESC}\\ok  \tgithub.com/acme/shop{ESC}]8;;{ESC}\\\t0.1s\n"
     assert _worked("go test ./... | tail -3", linked) == ["go test ./..."]
+    # the host finds the words quoted without their colour in the output that had it
+    call = ToolCall("c", "Bash", {"command": "npm test"}, COLOURED_TESTS, "completed")
+    assert origin_of(_turn("t", call), "tool", "Tests 42 passed", False, str) == "tool"
+
+
+def test_a_line_a_progress_display_erased_is_no_end_of_the_output() -> None:
+    built = "vite v5.4.2 building for production...\n✓ built in 1.20s\nWriting service worker...\r"
+    assert _worked("npm run build", built + f"{ESC}[2K") == ["npm run build"]
 
 
 def test_gemini_clis_framing_of_no_output_is_silence() -> None:

@@ -62,6 +62,13 @@ _TAKES_A_QUESTION = (
     "不論",
 )
 
+# A sentence that holds a word of every time somewhere ("…，以后一律用 let", "每次都要这样"),
+# as a look-ahead from its start.
+_EVERY_TIME = (
+    r"[^。！？]{0,200}?(?:以[后後]|今[后後]|一律|永[远遠]|每次|始[终終]|[总總]是|[务務]必"
+    r"|必[须須]|[统統]一)"
+)
+
 CJK_CUES: tuple[Cue, ...] = (
     # --- Chinese (Simplified and Traditional characters) ---
     Cue("zh", STANDING, r"一律|[记記]住|牢[记記]|[绝絕]不", "记住：不要提交 .env 文件"),
@@ -196,7 +203,7 @@ CJK_CUES: tuple[Cue, ...] = (
         # …", "不准了") nor "can't tell" (说不准, 拿不准))
         r"禁止|[严嚴]禁|不[许許]"
         r"|(?<![会會很太点點较較更算得说說拿看猜])不准(?!\s*$|[确確了的吗嗎呢啊吧，,。！!？?]|导致|導致"
-        r"|[会會]|影[响響]|[让讓]|使)"
+        r"|[会會](?![议議话話计計]))"
         r"|切勿|千[万萬](?:不要|[别別])"
         r"|(?:不要|[别別]|不能|不可以)(?:再)?(?:使用|用|修改|改[动動]|[删刪]除|提交|推送|引入|安[装裝]|添加)",
         "禁止使用轮询方式同步数据，MUST 使用 WebSocket 或微信云开发实时数据监听；",
@@ -344,6 +351,28 @@ CJK_CUES: tuple[Cue, ...] = (
         r"^(?![^，,；;]{0,40}(?:以[后後]|所有|永[远遠]|[总總]是|一律))"
         r"[^，,；;]{1,40}(?<![出有会會])[问問][题題]\s{0,2}[。.!！]?$",
         "闲鱼爬取每次都要登录问题",
+    ),
+    Cue(
+        "zh",
+        NOT_A_RULE,
+        # what forbidding something could do ("禁止直接翻转能减少约三分之一切换"): a reason
+        # weighed, the prohibition the subject; not a prohibition of what would cause harm
+        # ("禁止引入会导致循环依赖的模块") nor a sentence that goes on to a rule for every time
+        rf"^(?!{_EVERY_TIME})(?:禁止|不允[许許])[^，。,；;]{{1,16}}?(?:能|可以)"
+        r"(?:减少|減少|降低|提高|提升|避免|防止)",
+        # a session of a public repository
+        "禁止直接翻转能减少约三分之一切换，同时还会通过 ranging 的 dwell+confirm 机制额外减缓。",
+    ),
+    Cue(
+        "zh",
+        ONE_OFF,
+        # replacing, renaming or deleting every one of something: one sweep of the code
+        # ("替换所有的SeatSelection type要使用新的包"), unless the sentence goes on to a rule
+        # for every time ("替换所有的 var 为 let，以后一律用 let")
+        rf"^(?!{_EVERY_TIME})(?:[请請]|[帮幫]我)?(?:替[换換]|改掉|[删刪]掉|[删刪]除|重命名|批量替[换換])"
+        r"(?:所有|全部)",
+        # a session of a public repository
+        "替换所有的SeatSelection type要使用新的包，他是 @ctrip/my-account/edge/types/postSale",
     ),
     Cue(
         "zh",

@@ -122,6 +122,11 @@ def exit_field(output: str) -> Outcome:
     return Outcome.WORKED if int(found[0]) == 0 else Outcome.FAILED
 
 
+# A line a progress display wrote and then erased (`Writing service worker...` + CR + the code
+# that clears the line): the terminal no longer shows it.
+_ERASED = re.compile(r"[^\n\r]*\r\x1b\[2?K")
+
+
 def own_output(output: str) -> str:
     """The command's output without the lines an agent added around it (`_AGENT_HEADER`,
     `_AGENT_TRAILER`; Gemini CLI's `Output: (empty)` and Claude Code's `(Bash completed with
@@ -130,7 +135,7 @@ def own_output(output: str) -> str:
     # exception's stack with a blank line, then its version). The ends move by index: an
     # output of many blank or framing lines costs its length. A tool that wrote to a terminal
     # spelled its words with colour codes: the words are read without them.
-    lines = (ANSI.sub("", output) if "\x1b" in output else output).splitlines()
+    lines = (ANSI.sub("", _ERASED.sub("", output)) if "\x1b" in output else output).splitlines()
     first, last = 0, len(lines)  # the command's own lines are lines[first:last]
 
     def blank(index: int) -> bool:

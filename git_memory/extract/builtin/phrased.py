@@ -44,12 +44,12 @@ _SIGNAL = re.compile(
     re.IGNORECASE,
 )
 # The signals that say "from now on" as often as "from this place on" (in a log, a trace, the
-# code): a time only before what the agent is asked to do, or a rule's own opening.
+# code): not before what describes a thing ("… the test hangs", "… update events are dropped").
 _PLACE_OR_TIME = re.compile(r"(?i)^(?:from this point|from here on|henceforth)")
-_ASKED = re.compile(
-    r"(?i)^(?:please )?(?:use|run|call|add|update|ask|tell|check|keep|write|commit|push|deploy"
-    r"|make sure|do(?:n'?t| not)?|never|always|avoid|prefer|stop|only|we (?:use|always|never"
-    r"|don'?t|do not|deploy|run))\b"
+_DESCRIBED = re.compile(
+    r"(?i)^(?:the|this|that|these|those|it|its|it's|there|a|an|everything|nothing)\b"
+    r"|^(?:\S+\s+){0,2}?(?:is|are|was|were|gets?|grows?|returns?|shows?|looks?|seems?|hangs?"
+    r"|fails?|points?|becomes?|goes|runs into)\b"
 )
 # The signals that only say where or that something is worth knowing ("In this project, …",
 # "FYI …"): what follows is standing only when it is no account of the moment.
@@ -282,7 +282,7 @@ def _phrase(sentence: str, previous: PreviousCommand | None) -> list[str]:
         body = re.sub(r"(?i)^to\s+", "", body)
         if noted and _ACCOUNT.search(body):
             signal = None  # "FYI the build is failing": a rule only if it states one itself
-        elif _PLACE_OR_TIME.match(signal.group()) and not _ASKED.match(body):
+        elif _PLACE_OR_TIME.match(signal.group()) and _DESCRIBED.match(body):
             signal = None  # "From here on the code path is different": a place in the code
     # Two rules in one sentence ("Always X, and never Y") are two memories; "X but don't Y"
     # is one statement whose second half only qualifies the first.

@@ -37,8 +37,10 @@ _UNFINISHED = re.compile(
 )
 
 
-# A backslash standing apart at the end of a line: the line goes on in the next one, as a
-# shell's does (`TYPED_LINE_BREAK`).
+# A backslash standing apart at the end of a line a next one follows: the line goes on in it
+# when it goes on as a command's (indented, or a switch first: `docker compose up \` then
+# `  -d --build`); else it is a line break the person typed (`TYPED_LINE_BREAK`). At the end
+# of the text it is a word ("never use a trailing \").
 _GOES_ON = re.compile(r"\s\\[ \t]*$")
 
 
@@ -51,8 +53,11 @@ def _unwrapped(text: str) -> list[str]:
         line = TYPED_LINE_BREAK.sub("", typed)
         stripped = line.strip()
         if lines and _GOES_ON.search(lines[-1]):
-            lines[-1] = f"{_GOES_ON.sub('', lines[-1]).rstrip()} {stripped}"
-            continue
+            # the line before broke here: it goes on in this one only as a command does
+            lines[-1] = _GOES_ON.sub("", lines[-1]).rstrip()
+            if typed[:1].isspace() or stripped[:1] == "-":
+                lines[-1] = f"{lines[-1]} {stripped}"
+                continue
         joins = (
             lines
             and stripped

@@ -89,7 +89,8 @@ _CODE_SPAN = re.compile(r"`[^`\n]+`")
 LIST_ITEM = re.compile(
     r"^(?:[-*•+]|\d+[.)])\s+"
     # (not a number that goes on: "二、三级标题" is "levels two and three", "１．５" is 1.5)
-    r"|^(?:\d+|[一二三四五六七八九十]+)[、．]\s*(?![\d一二三四五六七八九十])"
+    r"|^(?:\d+|[一二三四五六七八九十]+)[、．]\s*(?!\d|[一二三四五六七八九十]+(?:[、，,和与與及或到至级級个個号號层層类類种種"
+    r"项項点點章节節次年月日]|$))"
     r"|^\d+[.)](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 # A topic the sentence sets a convention for (`パッケージ管理は`, as for package management).

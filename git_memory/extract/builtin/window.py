@@ -151,6 +151,7 @@ def _memories(
         if not _forbidden(dict(g.occurrences()[0].parameters).get("fix", ""), forbidden)
         and _the_teams(g, lacking)
     ]
+    traps = _one_per_lack(traps)
     candidates = [(g.occurrences(), g.alike) for g in [*_one_per_fix(traps), *rules]]
     for command, entry in one_per_script(found.worked).items():
         if entry.shown and not _forbidden(command, forbidden):
@@ -173,18 +174,18 @@ def _memories(
 MACHINE_LACK_PEOPLE = 2
 
 
-def _lack(trap: Gathered) -> tuple[str, str] | None:
-    """The program a trap says the machine lacks and the one used instead (`rg`, `grep -R`),
-    whatever the shell's words for it; None for any other trap."""
+def _lack(trap: Gathered) -> str | None:
+    """The program of everyday use a trap says the machine lacks (`rg`), whatever the shell's
+    words for it and whatever was used instead; None for any other trap."""
     values = dict(trap.occurrences()[0].parameters)
     failing, fix = values.get("failing", ""), values.get("fix", "")
     lacks = values.get("mode") == "variant" and missing_and_alternative(failing, fix)
-    return (failing, fix) if lacks else None
+    return failing if lacks else None
 
 
-def _lacking_people(traps: Sequence[Gathered]) -> dict[tuple[str, str], set[str]]:
+def _lacking_people(traps: Sequence[Gathered]) -> dict[str, set[str]]:
     """The people each program of everyday use was seen missing for (`rg`, `fd`, `tree`)."""
-    people: dict[tuple[str, str], set[str]] = {}
+    people: dict[str, set[str]] = {}
     for trap in traps:
         lack = _lack(trap)
         if lack is not None:
@@ -192,12 +193,25 @@ def _lacking_people(traps: Sequence[Gathered]) -> dict[tuple[str, str], set[str]
     return people
 
 
-def _the_teams(trap: Gathered, lacking: dict[tuple[str, str], set[str]]) -> bool:
+def _the_teams(trap: Gathered, lacking: dict[str, set[str]]) -> bool:
     """Whether a trap holds for the team: any trap but a program of everyday use that fewer
     than `MACHINE_LACK_PEOPLE` people's machines lack (one person's machine is not the
     project every teammate works on)."""
     lack = _lack(trap)
     return lack is None or len(lacking[lack]) >= MACHINE_LACK_PEOPLE
+
+
+def _one_per_lack(traps: Sequence[Gathered]) -> list[Gathered]:
+    """One memory per program the machines lack, whatever each person used instead (the
+    first seen)."""
+    kept: list[Gathered] = []
+    lacks: set[str | None] = set()
+    for trap in traps:
+        lack = _lack(trap)
+        if lack is None or lack not in lacks:
+            kept.append(trap)
+        lacks.add(lack)
+    return kept
 
 
 def _one_per_fix(traps: Sequence[Gathered]) -> list[Gathered]:
