@@ -236,6 +236,11 @@ NOT_RULES = [
     "Please don't touch any other files.",
     # what the task must leave alone, or not do for now
     "Fix the login bug and don't touch the tests.",
+    # the rest of the task at hand: "nothing else" (es, pt, de, fr)
+    "asi me gusta, no toques nada mas",
+    "Ficou bom, não mexa em mais nada.",
+    "So passt es, fass nichts anderes an.",
+    "C'est bien comme ça, ne touche à rien d'autre.",
     "Refactor the parser but don't change the public API.",
     "okay now make 75% the default UI setting, and do not ask me about the scrollbars",
     "Yes, implement this, don't bother running mix precommit as it isn't working yet.",

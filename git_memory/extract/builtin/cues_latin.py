@@ -120,6 +120,15 @@ LATIN_CUES: tuple[Cue, ...] = (
         r"|\bdespués de cada\b",
         "Ejecuta `npm run build` antes de hacer commit",
     ),
+    Cue(
+        "es",
+        ONE_OFF,
+        # the rest of the task at hand: "nothing else", "the other files"
+        r"\bnada m[aá]s\b|\bning[uú]n otro\b|\b(?:los|las) dem[aá]s (?:archivos|ficheros|partes)\b"
+        r"|\b(?:los|las) otr[oa]s (?:archivos|ficheros|partes)\b",
+        # a session of a public repository
+        "asi me gusta, no toques nada mas",
+    ),
     # --- Portuguese ---
     Cue(
         "pt",
@@ -212,6 +221,15 @@ LATIN_CUES: tuple[Cue, ...] = (
         r"|\bdepois de cada\b",
         # a sentence of this form, not yet found in a public repository
         "Antes de commitar, rode os testes.",
+    ),
+    Cue(
+        "pt",
+        ONE_OFF,
+        # the rest of the task at hand: "nothing else", "the other files"
+        r"\bmais nada\b|\bnada mais\b|\bnenhum outro\b"
+        r"|\bos (?:outros|demais) (?:arquivos|ficheiros)\b",
+        # a sentence of this form, not yet found in a public repository
+        "Ficou bom, não mexa em mais nada.",
     ),
     # --- German ---
     Cue(
@@ -321,6 +339,15 @@ LATIN_CUES: tuple[Cue, ...] = (
         # a session of a public repository
         "Merk dir dies als Leitlinie für zukünftige Problemsituationen!",
     ),
+    Cue(
+        "de",
+        ONE_OFF,
+        # the rest of the task at hand: "nothing else", "the other files"
+        r"\bnichts (?:anderes|weiter|mehr)\b|\bkeine (?:anderen|weiteren) (?:dateien|stellen)\b"
+        r"|\bdie (?:anderen|übrigen) dateien\b",
+        # a sentence of this form, not yet found in a public repository
+        "So passt es, fass nichts anderes an.",
+    ),
     # --- French ---
     Cue(
         "fr",
@@ -420,6 +447,14 @@ LATIN_CUES: tuple[Cue, ...] = (
         r"|\baprès chaque\b",
         "Après chaque modification de fichier, effectuer une vérification avec l'analyseur Dart "
         "(dart analyze) pour s'assurer qu'il n'y a pas d'erreurs ou d'avertissements.",
+    ),
+    Cue(
+        "fr",
+        ONE_OFF,
+        # the rest of the task at hand: "nothing else", "the other files"
+        r"\brien d'autre\b|\baucun autre\b|\bles autres fichiers\b|\brien de plus\b",
+        # a sentence of this form, not yet found in a public repository
+        "C'est bien comme ça, ne touche à rien d'autre.",
     ),
     # --- Vietnamese ---
     Cue(
