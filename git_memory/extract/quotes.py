@@ -118,7 +118,9 @@ def origin_of(
 # it is a word ("never use a trailing \").
 # (Not a drive's root: `C:\`.)
 TYPED_LINE_BREAK = re.compile(
-    r"(?<=[^\s\\])(?<![^A-Za-z][A-Za-z]:)(?<!^[A-Za-z]:)\\[ \t\r]*$|(?<=\s)\\[ \t]*(?=\r?\n)",
+    # (the backslash first: a text is searched for it, not tried at each of its letters)
+    r"\\(?:(?<=[^\s\\]\\)(?<![^A-Za-z][A-Za-z]:\\)(?<!^[A-Za-z]:\\)[ \t\r]*$"
+    r"|(?<=\s\\)[ \t]*(?=\r?\n))",
     re.MULTILINE,
 )
 
