@@ -208,12 +208,17 @@ def _read_output(steps: Sequence[Step], result: list[Outcome], output: str) -> N
         same = [i for i in project if steps[i].command.kind == kind]
         if not same and (kind is ANY or _through_runner(steps, project)):
             same = project  # a build tool's verdict, or a task runner wrapping the tool
-            if kind is not ANY and steps[project[0]].command.kind is not None:
-                # a target of another kind (`npm run build` running `astro check && astro
-                # build`): the summary is of a step before the one the target is for
+            if kind in _CHECKS and steps[project[0]].command.kind in _NOT_CHECKS:
+                # a check's summary is no verdict on a target that builds or runs (`npm run
+                # build` running `astro check && astro build`): the check came first
                 same = []
         if len(same) == 1 and result[same[0]] is Outcome.UNKNOWN:
             result[same[0]] = Outcome.WORKED
+
+
+# The kinds of command that check the code, and those that make or run something.
+_CHECKS = frozenset(["test", "lint", "typecheck", "format", "syntax"])
+_NOT_CHECKS = frozenset(["build", "run", "deploy", "migrate", "generate"])
 
 
 def _through_runner(steps: Sequence[Step], project: list[int]) -> bool:

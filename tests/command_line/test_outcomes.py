@@ -66,6 +66,10 @@ def test_astro_and_svelte_checkers_say_how_their_run_ended_behind_a_pipe() -> No
     # through a target of another kind the check's summary says nothing of the target (Astro's
     # build script is `astro check && astro build`)
     assert _main("npm run build 2>&1 | head -12", W, ASTRO_CHECKED.format(errors=0)) is U
+    # a check's summary is a target's that checks: the project's gate
+    pytest_ok = "==== 42 passed in 1.20s ====\n"
+    for gate in ("make check", "npm run verify", "just check", "npm run precommit"):
+        assert _main(f"{gate} 2>&1 | tail -20", W, pytest_ok) is W, gate
 
 
 @pytest.mark.parametrize(

@@ -794,6 +794,8 @@ def test_from_here_on_opens_no_rule_before_what_describes_a_thing() -> None:
         "From this point on the test hangs forever.",
         "Henceforth the server returns 500 for every request.",
         "From here on update events are dropped by the handler.",
+        "From this point on, memory usage climbs to 2GB.",
+        "From here on, my tests all fail.",
     ]:
         assert rule_facts([_turn("t1", user=said)]) == [], said
     for said, rule in [

@@ -159,6 +159,13 @@ def test_a_program_one_persons_machine_lacks_is_no_memory_of_the_team() -> None:
     plan = plan_window(sessions, {f"{k}-t1": k for k in said}, known=set(), people=people)
     placed = [f for found in plan.placed.values() for f in found]
     assert [f.content for f in placed if f.renderer == renderers.RENDERER_COMMAND_FIX] == [lacks]
+    # what most of them used instead
+    most = {"s1": "ag TODO src", "s2": "grep -R -n TODO src", "s3": "grep -R -n TODO src"}
+    sessions = [session(key, fix=fix) for key, fix in most.items()]
+    three = {"s1": "alice", "s2": "bob", "s3": "carol"}
+    plan = plan_window(sessions, {f"{k}-t1": k for k in most}, known=set(), people=three)
+    placed = [f for found in plan.placed.values() for f in found]
+    assert [f.content for f in placed if f.renderer == renderers.RENDERER_COMMAND_FIX] == [lacks]
     # and whatever each one used instead: one memory of the program the machines lack
     sessions = [session("s1"), session("s2", said["s2"], fix="ag TODO src")]
     plan = plan_window(sessions, {f"{k}-t1": k for k in said}, known=set(), people=people)

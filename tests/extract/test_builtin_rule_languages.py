@@ -167,6 +167,10 @@ TYPED = [
     ("任何人都不准 force push 到 main 分支", None),
     ("代码里不准使用 any 类型", None),
     ("任何修改都不准影响线上数据库", None),
+    # "nothing but": only that one, a rule (es, de, fr)
+    ("Nunca uses npm, nada más que pnpm.", None),
+    ("Verwende immer pnpm und nichts anderes.", None),
+    ("Utilise toujours pnpm et aucun autre gestionnaire de paquets.", None),
     # what forbidding would do, then the rule for every time (zh)
     ("禁止用 any 能提高类型安全，所以以后一律禁止 any", None),
     # a prohibition of what would cause harm, and a sweep with the rule for every time (zh)
@@ -236,6 +240,14 @@ NOT_RULES = [
     "Please don't touch any other files.",
     # what the task must leave alone, or not do for now
     "Fix the login bug and don't touch the tests.",
+    # what the person owns is the task's; a question, a description, one topic's
+    "Fix the bug and don't touch my config",
+    "Why did you rebase and don't you ask me first",
+    "The script copies the file and never asks me",
+    "make 75% the default UI setting, and do not ask me about the scrollbars",
+    # 不准 as "inaccurate" before what it caused (zh)
+    "定位不准让用户很困扰",
+    "时间戳不准影响了排序结果",
     # the rest of the task at hand: "nothing else" (es, pt, de, fr)
     "asi me gusta, no toques nada mas",
     "Ficou bom, não mexa em mais nada.",

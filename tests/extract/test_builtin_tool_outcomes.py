@@ -71,6 +71,8 @@ def test_a_tools_words_in_colour_are_read_as_its_words() -> None:
 def test_a_line_a_progress_display_erased_is_no_end_of_the_output() -> None:
     built = "vite v5.4.2 building for production...\n✓ built in 1.20s\nWriting service worker...\r"
     assert _worked("npm run build", built + f"{ESC}[2K") == ["npm run build"]
+    frames = built.replace("worker...\r", "worker...\rWriting service worker...\r")
+    assert _worked("npm run build", frames + f"{ESC}[2K") == ["npm run build"]
 
 
 def test_gemini_clis_framing_of_no_output_is_silence() -> None:

@@ -124,8 +124,9 @@ LATIN_CUES: tuple[Cue, ...] = (
         "es",
         ONE_OFF,
         # the rest of the task at hand: "nothing else", "the other files"
-        r"\bnada m[aá]s\b|\bning[uú]n otro\b|\b(?:los|las) dem[aá]s (?:archivos|ficheros|partes)\b"
-        r"|\b(?:los|las) otr[oa]s (?:archivos|ficheros|partes)\b",
+        # (with what would touch it: "nada más que pnpm" is "only pnpm")
+        r"\bno (?:toques|cambies|modifiques|edites|borres) nada m[aá]s\b"
+        r"|\b(?:los|las) (?:dem[aá]s|otr[oa]s) (?:archivos|ficheros|partes)\b",
         # a session of a public repository
         "asi me gusta, no toques nada mas",
     ),
@@ -226,7 +227,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         "pt",
         ONE_OFF,
         # the rest of the task at hand: "nothing else", "the other files"
-        r"\bmais nada\b|\bnada mais\b|\bnenhum outro\b"
+        r"\bn[aã]o (?:mexa|mexe|altere|modifique|toque|apague)(?: em)? (?:mais nada|nada mais)\b"
         r"|\bos (?:outros|demais) (?:arquivos|ficheiros)\b",
         # a sentence of this form, not yet found in a public repository
         "Ficou bom, não mexa em mais nada.",
@@ -343,7 +344,8 @@ LATIN_CUES: tuple[Cue, ...] = (
         "de",
         ONE_OFF,
         # the rest of the task at hand: "nothing else", "the other files"
-        r"\bnichts (?:anderes|weiter|mehr)\b|\bkeine (?:anderen|weiteren) (?:dateien|stellen)\b"
+        r"\b(?:fass|fasse|rühr|rühre) nichts (?:anderes|weiter) an\b"
+        r"|\b(?:änder|ändere|bearbeite) nichts (?:anderes|weiter)\b"
         r"|\bdie (?:anderen|übrigen) dateien\b",
         # a sentence of this form, not yet found in a public repository
         "So passt es, fass nichts anderes an.",
@@ -452,7 +454,7 @@ LATIN_CUES: tuple[Cue, ...] = (
         "fr",
         ONE_OFF,
         # the rest of the task at hand: "nothing else", "the other files"
-        r"\brien d'autre\b|\baucun autre\b|\bles autres fichiers\b|\brien de plus\b",
+        r"\bne (?:touche|modifie|change|supprime)s? (?:à )?rien d'autre\b|\bles autres fichiers\b",
         # a sentence of this form, not yet found in a public repository
         "C'est bien comme ça, ne touche à rien d'autre.",
     ),

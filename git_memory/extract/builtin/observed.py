@@ -122,9 +122,9 @@ def exit_field(output: str) -> Outcome:
     return Outcome.WORKED if int(found[0]) == 0 else Outcome.FAILED
 
 
-# A line a progress display wrote and then erased (`Writing service worker...` + CR + the code
-# that clears the line): the terminal no longer shows it.
-_ERASED = re.compile(r"[^\n\r]*\r\x1b\[2?K")
+# A line a progress display wrote and then erased, each of its frames (`Writing service
+# worker...` + CR + the code that clears the line): the terminal no longer shows it.
+_ERASED = re.compile(r"[^\n]*\r\x1b\[2?K")
 
 
 def own_output(output: str) -> str:

@@ -44,12 +44,25 @@ _SIGNAL = re.compile(
     re.IGNORECASE,
 )
 # The signals that say "from now on" as often as "from this place on" (in a log, a trace, the
-# code): not before what describes a thing ("… the test hangs", "… update events are dropped").
+# code): a time only before what the agent is asked to do ("… create a branch for each task",
+# "… you should use pnpm", "… pnpm only"), not before what describes a thing.
 _PLACE_OR_TIME = re.compile(r"(?i)^(?:from this point|from here on|henceforth)")
-_DESCRIBED = re.compile(
-    r"(?i)^(?:the|this|that|these|those|it|its|it's|there|a|an|everything|nothing)\b"
-    r"|^(?:\S+\s+){0,2}?(?:is|are|was|were|gets?|grows?|returns?|shows?|looks?|seems?|hangs?"
-    r"|fails?|points?|becomes?|goes|runs into)\b"
+# ("update events are dropped": a noun the verb list holds, then what is said of it)
+_SAID_OF_IT = re.compile(r"(?i)^(?:\S+\s+){1,2}(?:is|are|was|were|gets?|got|has|have|had)\b")
+
+
+def _asked(body: str) -> bool:
+    """Whether what follows a signal of time or place asks the agent for something."""
+    return bool(_ASKED.match(body)) and not _SAID_OF_IT.match(body)
+
+
+_ASKED = re.compile(
+    r"(?i)^(?:please |you (?:should|must|need to|have to) |i (?:want|need|'d like|would like) you"
+    r" to |let'?s |remember to |make sure |we )?(?:always|never|don'?t|do not|only|use|run|call"
+    r"|add|update|create|make|keep|write|commit|push|deploy|ask|tell|check|prefer|avoid|stop"
+    r"|put|store|name|follow|test|build|lint|format|install|document|include|start|open|squash"
+    r"|rebase|merge|tag|sign|bump|pin|branch|review|wait|leave|read)\b"
+    r"|^[\w`.@/+-]+(?: [\w`.@/+-]+){0,2} only[.!]?$"
 )
 # The signals that only say where or that something is worth knowing ("In this project, …",
 # "FYI …"): what follows is standing only when it is no account of the moment.
@@ -241,15 +254,26 @@ def stated(sentence: str, previous: PreviousCommand | None) -> list[tuple[str, s
 _AND_DONT = re.compile(
     r"(?i)^(?P<asked>.+?)(?:,?\s+(?:and|but)\s+|,\s+)(?P<no>(?:do not|don'?t|never)\s.+)$"
 )
-_CONDUCT = re.compile(r"(?i)\b(?:me|my|your|yourself|rush|ask|assume|guess)\b")
-_FOR_NOW = re.compile(r"(?i)\b(?:now|yet|this time|today|for the moment)\b")
+# The agent's ways with the person: asking, telling, bothering or waiting for them, rushing,
+# assuming, signing its work (not what the person owns: "don't touch my config" is the task's).
+_CONDUCT = re.compile(
+    r"(?i)\b(?:ask|tell|bother|ping|wait for|interrupt|confirm with)\s+me\b(?!\s+about\b)"
+    r"|\bme for\b"
+    r"|\b(?:rush|assume|guess)\b|\byour (?:signature|name|co-?author\w*|attribution|trailer)\b"
+)
+_FOR_NOW = re.compile(r"(?i)\b(?:now|yet|this time|today|for the moment|until|first)\b")
+# What describes a thing rather than asks for something: a sentence that opens on it.
+_A_THING = re.compile(r"(?i)^(?:the|this|that|these|those|it|its|it's|there|a|an|my|our|his|her)\b")
 
 
 def _forbids_too(body: str) -> bool:
     """Whether a request's last clause forbids the agent a way of working with the person."""
     clause = _AND_DONT.match(body)
-    if clause is None or _FOR_NOW.search(body):
+    if clause is None or _FOR_NOW.search(body) or _ONE_OFF.search(body):
         return False
+    asked = clause.group("asked")
+    if _QUESTION.match(asked) or _A_THING.match(asked):
+        return False  # a question, or what a thing does ("The script … and never asks me")
     forbidden = clause.group("no")
     return bool(_CONDUCT.search(forbidden)) and not _AND_DONT.match(forbidden)
 
@@ -282,7 +306,7 @@ def _phrase(sentence: str, previous: PreviousCommand | None) -> list[str]:
         body = re.sub(r"(?i)^to\s+", "", body)
         if noted and _ACCOUNT.search(body):
             signal = None  # "FYI the build is failing": a rule only if it states one itself
-        elif _PLACE_OR_TIME.match(signal.group()) and _DESCRIBED.match(body):
+        elif _PLACE_OR_TIME.match(signal.group()) and not _asked(body):
             signal = None  # "From here on the code path is different": a place in the code
     # Two rules in one sentence ("Always X, and never Y") are two memories; "X but don't Y"
     # is one statement whose second half only qualifies the first.

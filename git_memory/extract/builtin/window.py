@@ -18,6 +18,7 @@ the person's sentence for a rule.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -202,16 +203,36 @@ def _the_teams(trap: Gathered, lacking: dict[str, set[str]]) -> bool:
 
 
 def _one_per_lack(traps: Sequence[Gathered]) -> list[Gathered]:
-    """One memory per program the machines lack, whatever each person used instead (the
-    first seen)."""
-    kept: list[Gathered] = []
-    lacks: set[str | None] = set()
+    """One memory per program the machines lack, in the place of its first trap: every
+    session that showed the lack corroborates it, whatever its shell's words, and it says
+    what most of them used instead (the first seen of equals)."""
+    merged: dict[str, Gathered] = {}
     for trap in traps:
         lack = _lack(trap)
-        if lack is None or lack not in lacks:
+        if lack is not None:
+            into = merged.setdefault(lack, Gathered())
+            for session, fact in trap.by_session.items():
+                into.by_session.setdefault(session, fact)
+            into.people |= trap.people
+            into.alike |= trap.alike
+    for entry in merged.values():
+        used = Counter(_fix_of(fact) for fact in entry.by_session.values())
+        best = used.most_common(1)[0][0]
+        entry.by_session = dict(
+            sorted(entry.by_session.items(), key=lambda item: _fix_of(item[1]) != best)
+        )
+    kept: list[Gathered] = []
+    for trap in traps:
+        lack = _lack(trap)
+        if lack is None:
             kept.append(trap)
-        lacks.add(lack)
+        elif lack in merged:
+            kept.append(merged.pop(lack))
     return kept
+
+
+def _fix_of(fact: BuiltinFact) -> str:
+    return dict(fact.parameters).get("fix", "")
 
 
 def _one_per_fix(traps: Sequence[Gathered]) -> list[Gathered]:
