@@ -361,6 +361,10 @@ RULES = [
         "Guide me through the set-up one step at a time, and don't rush to the next step",
         "Guide me through the set-up one step at a time, and don't rush to the next step.",
     ),
+    (
+        "Guide me one step at a time and don't rush to the next step until I say so",
+        "Guide me one step at a time and don't rush to the next step until I say so.",
+    ),
     ("Squash every PR from this point on.", "Squash every PR from this point on."),
     ("Commit messages should be in English.", "Commit messages should be in English."),
     ("Every PR needs a changelog entry.", "Every PR needs a changelog entry."),

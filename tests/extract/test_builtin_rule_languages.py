@@ -243,6 +243,7 @@ NOT_RULES = [
     # what the person owns is the task's; a question, a description, one topic's
     "Fix the bug and don't touch my config",
     "Why did you rebase and don't you ask me first",
+    "Deploy and don't ask me until I'm back",
     "The script copies the file and never asks me",
     "make 75% the default UI setting, and do not ask me about the scrollbars",
     # 不准 as "inaccurate" before what it caused (zh)

@@ -261,7 +261,10 @@ _CONDUCT = re.compile(
     r"|\bme for\b"
     r"|\b(?:rush|assume|guess)\b|\byour (?:signature|name|co-?author\w*|attribution|trailer)\b"
 )
-_FOR_NOW = re.compile(r"(?i)\b(?:now|yet|this time|today|for the moment|until|first)\b")
+_FOR_NOW = re.compile(
+    r"(?i)\b(?:now|yet|this time|today|for the moment|first"
+    r"|until (?:i'?m|i am|we'?re|we are) (?:back|done|finished))\b"
+)
 # What describes a thing rather than asks for something: a sentence that opens on it.
 _A_THING = re.compile(r"(?i)^(?:the|this|that|these|those|it|its|it's|there|a|an|my|our|his|her)\b")
 
@@ -269,9 +272,11 @@ _A_THING = re.compile(r"(?i)^(?:the|this|that|these|those|it|its|it's|there|a|an
 def _forbids_too(body: str) -> bool:
     """Whether a request's last clause forbids the agent a way of working with the person."""
     clause = _AND_DONT.match(body)
-    if clause is None or _FOR_NOW.search(body) or _ONE_OFF.search(body):
+    if clause is None or _FOR_NOW.search(body):
         return False
     asked = clause.group("asked")
+    if _ONE_OFF.search(asked):
+        return False  # "Fix this bug and don't …": the request is of the task at hand
     if _QUESTION.match(asked) or _A_THING.match(asked):
         return False  # a question, or what a thing does ("The script … and never asks me")
     forbidden = clause.group("no")
