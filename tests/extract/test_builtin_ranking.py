@@ -181,6 +181,21 @@ def _rules_of_window(said: dict[str, str], **options: Any) -> list[Any]:
     return [f for f in facts if f.key.startswith("rule:")]
 
 
+def test_one_way_of_working_asked_for_in_several_requests_is_one_memory() -> None:
+    # (a session of a public repository typed it in five requests)
+    said = {
+        "s1": "Apply whichever is recommended and do not ask me for confirmation or choices",
+        "s2": "Do whatever is shortest and do not ask me for choices",
+        "s3": "Work on the checklist, apply the fixes and do not ask me for confirmation",
+        "s4": "Commit all and do not add your signature",
+    }
+    rules = _rules_of_window(said, people=dict.fromkeys(said, "alice"))
+    assert [sorted(r.sessions) for r in rules] == [["s1", "s2", "s3"], ["s4"]]
+    # an approved one is not proposed again in other words
+    approved = "Apply whichever is recommended and do not ask me for confirmation or choices."
+    assert next(r.key for r in rules if "s1" in r.sessions) in memory_keys(approved)
+
+
 def test_a_rule_typed_again_with_a_detail_changed_is_one_memory() -> None:
     exam = "Always give each exam question five answer options, with {} questions at level {}."
     said = {

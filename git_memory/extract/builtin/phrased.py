@@ -269,6 +269,22 @@ _FOR_NOW = re.compile(
 _A_THING = re.compile(r"(?i)^(?:the|this|that|these|those|it|its|it's|there|a|an|my|our|his|her)\b")
 
 
+def conduct_key(rule: str) -> str | None:
+    """The key of a rule that forbids the agent a way of working with the person: the first
+    words of its prohibition ("ask me for", "add your signature"), so that one preference said
+    in several requests ("… and do not ask me for confirmation", "… don't ask me for choices")
+    is one memory; None for any other rule."""
+    clause = _AND_DONT.match(rule.strip())
+    if clause is None or not _CONDUCT.search(clause.group("no")):
+        return None
+    words = [w for w in re.findall(r"[a-z]+", clause.group("no").lower()) if w not in _NEGATION]
+    return "rule:conduct:" + " ".join(words[:_CONDUCT_KEY_WORDS])
+
+
+_NEGATION = frozenset(["do", "not", "don", "dont", "t", "never"])
+_CONDUCT_KEY_WORDS = 3
+
+
 def _forbids_too(body: str) -> bool:
     """Whether a request's last clause forbids the agent a way of working with the person."""
     clause = _AND_DONT.match(body)

@@ -58,6 +58,7 @@ from git_memory.extract.builtin.phrased import (
     FUNCTION_WORDS,
     acceptable,
     bare,
+    conduct_key,
     content_words,
     sentence_case,
     stated,
@@ -117,7 +118,7 @@ def rule_facts(
             ):
                 continue
             named = language_named(sentence)
-            key = f"rule:language:{named}" if named else rule_key(rule)
+            key = f"rule:language:{named}" if named else conduct_key(rule) or rule_key(rule)
             if key not in found:
                 found[key] = BuiltinFact(
                     RENDERER_USER_RULE,

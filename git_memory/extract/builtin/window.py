@@ -28,6 +28,7 @@ from git_memory.extract.builtin import shell
 from git_memory.extract.builtin.corroboration import Gathered, failure_key, fold_alike, gather
 from git_memory.extract.builtin.languages import language_named
 from git_memory.extract.builtin.missing import missing_and_alternative
+from git_memory.extract.builtin.phrased import conduct_key
 from git_memory.extract.builtin.renderers import TRAP_PREFIX, BuiltinFact
 from git_memory.extract.builtin.rule_keys import rule_key, rule_words
 from git_memory.extract.builtin.rules import rule_facts
@@ -345,6 +346,9 @@ def memory_keys(text: str) -> set[str]:
     named = language_named(text)
     if named:
         keys.add(f"rule:language:{named}")
+    conduct = conduct_key(text)
+    if conduct:
+        keys.add(conduct)
     commands = _BACKTICKED.findall(text)
     if text.startswith(TRAP_PREFIX) and len(commands) >= 2:
         keys.add(f"fix:{commands[0]}\0{commands[-1]}")
