@@ -208,9 +208,7 @@ def _read_output(steps: Sequence[Step], result: list[Outcome], output: str) -> N
         same = [i for i in project if steps[i].command.kind == kind]
         if not same and (kind is ANY or _through_runner(steps, project)):
             same = project  # a build tool's verdict, or a task runner wrapping the tool
-            if kind in _CHECKS and steps[project[0]].command.kind in _NOT_CHECKS:
-                # a check's summary is no verdict on a target that builds or runs (`npm run
-                # build` running `astro check && astro build`): the check came first
+            if project and _of_another_side(kind, steps[project[0]]):
                 same = []
         if len(same) == 1 and result[same[0]] is Outcome.UNKNOWN:
             result[same[0]] = Outcome.WORKED
@@ -219,6 +217,23 @@ def _read_output(steps: Sequence[Step], result: list[Outcome], output: str) -> N
 # The kinds of command that check the code, and those that make or run something.
 _CHECKS = frozenset(["test", "lint", "typecheck", "format", "syntax"])
 _NOT_CHECKS = frozenset(["build", "run", "deploy", "migrate", "generate"])
+
+
+def _of_another_side(kind: str | None, step: Step) -> bool:
+    """Whether a summary says nothing of the one target a runner ran: a check's of a target
+    that builds or runs (`npm run build` running `astro check && astro build`: the check came
+    first), or a build's of a target that checks (`make test | head` cut before the tests).
+    A line naming several targets (`make build test`), or none (`make`), is not one target."""
+    target = step.command.kind
+    checked = kind in _CHECKS and target in _NOT_CHECKS
+    built = kind in _NOT_CHECKS and target in _CHECKS
+    return (checked or built) and len(_targets(step)) == 1
+
+
+def _targets(step: Step) -> list[str]:
+    """The targets a runner's words name (`make build test`: two; `npm run build`: one)."""
+    words = [w for w in step.command.program[1:] if not w.startswith("-") and "=" not in w]
+    return words[1:] if words[:1] == ["run"] else words
 
 
 def _through_runner(steps: Sequence[Step], project: list[int]) -> bool:

@@ -70,6 +70,11 @@ def test_astro_and_svelte_checkers_say_how_their_run_ended_behind_a_pipe() -> No
     pytest_ok = "==== 42 passed in 1.20s ====\n"
     for gate in ("make check", "npm run verify", "just check", "npm run precommit"):
         assert _main(f"{gate} 2>&1 | tail -20", W, pytest_ok) is W, gate
+    # ... and of a line of several targets, or of none (`make`)
+    for line in ("make build test", "make -j8", "make"):
+        assert _main(f"{line} 2>&1 | tail -5", W, pytest_ok) is W, line
+    # a build's summary says nothing of a test target cut before its tests
+    assert _main("make test 2>&1 | head -8", W, "vite v5.4.2\n✓ built in 1.20s\n") is U
 
 
 @pytest.mark.parametrize(

@@ -365,6 +365,15 @@ RULES = [
         "Guide me one step at a time and don't rush to the next step until I say so",
         "Guide me one step at a time and don't rush to the next step until I say so.",
     ),
+    (
+        "Commit the changes and don't add yourself as a co-author",
+        "Commit the changes and don't add yourself as a co-author.",
+    ),
+    (
+        "Implement the plan and don't ask for confirmation",
+        "Implement the plan and don't ask for confirmation.",
+    ),
+    ("Just apply the fixes and don't ask me first", "Apply the fixes and don't ask me first."),
     ("Squash every PR from this point on.", "Squash every PR from this point on."),
     ("Commit messages should be in English.", "Commit messages should be in English."),
     ("Every PR needs a changelog entry.", "Every PR needs a changelog entry."),
@@ -800,10 +809,14 @@ def test_from_here_on_opens_no_rule_before_what_describes_a_thing() -> None:
         "From here on update events are dropped by the handler.",
         "From this point on, memory usage climbs to 2GB.",
         "From here on, my tests all fail.",
+        "From here on, deploy fails with a 403.",
     ]:
         assert rule_facts([_turn("t1", user=said)]) == [], said
     for said, rule in [
-        ("From here on, you should use pnpm.", "You should use pnpm."),
+        (
+            "From this point on, I'd like you to use conventional commits.",
+            "I'd like you to use conventional commits.",
+        ),
         ("From this point on create a branch for each task.", "Create a branch for each task."),
     ]:
         assert [f.content for f in rule_facts([_turn("t1", user=said)])] == [rule], said

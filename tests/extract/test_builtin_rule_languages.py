@@ -167,6 +167,7 @@ TYPED = [
     ("任何人都不准 force push 到 main 分支", None),
     ("代码里不准使用 any 类型", None),
     ("任何修改都不准影响线上数据库", None),
+    ("重构不准影响现有功能", None),
     # "nothing but": only that one, a rule (es, de, fr)
     ("Nunca uses npm, nada más que pnpm.", None),
     ("Verwende immer pnpm und nichts anderes.", None),
@@ -244,11 +245,14 @@ NOT_RULES = [
     "Fix the bug and don't touch my config",
     "Why did you rebase and don't you ask me first",
     "Deploy and don't ask me until I'm back",
+    "Keep going and don't ask me anything until I get back",
+    "Keep working and don't ping me tonight",
     "The script copies the file and never asks me",
     "make 75% the default UI setting, and do not ask me about the scrollbars",
     # 不准 as "inaccurate" before what it caused (zh)
     "定位不准让用户很困扰",
     "时间戳不准影响了排序结果",
+    "时间戳都不准影响了排序结果",
     # the rest of the task at hand: "nothing else" (es, pt, de, fr)
     "asi me gusta, no toques nada mas",
     "Ficou bom, não mexa em mais nada.",

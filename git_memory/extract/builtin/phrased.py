@@ -48,7 +48,10 @@ _SIGNAL = re.compile(
 # "… you should use pnpm", "… pnpm only"), not before what describes a thing.
 _PLACE_OR_TIME = re.compile(r"(?i)^(?:from this point|from here on|henceforth)")
 # ("update events are dropped": a noun the verb list holds, then what is said of it)
-_SAID_OF_IT = re.compile(r"(?i)^(?:\S+\s+){1,2}(?:is|are|was|were|gets?|got|has|have|had)\b")
+_SAID_OF_IT = re.compile(
+    r"(?i)^(?:\S+\s+){1,2}(?:is|are|was|were|gets?|got|has|have|had|fails?|hangs?|crash(?:es)?"
+    r"|breaks?|returns?|times? out|takes?|shows?|works?|stops?|throws?)\b"
+)
 
 
 def _asked(body: str) -> bool:
@@ -57,12 +60,14 @@ def _asked(body: str) -> bool:
 
 
 _ASKED = re.compile(
-    r"(?i)^(?:please |you (?:should|must|need to|have to) |i (?:want|need|'d like|would like) you"
-    r" to |let'?s |remember to |make sure |we )?(?:always|never|don'?t|do not|only|use|run|call"
+    r"(?i)^(?:please |you (?:should|must|need to|have to|will) |i(?: want| need|'d like"
+    r"| would like) you to |let'?s |remember to |make sure |we )?(?:always|never|don'?t|do not"
+    r"|only|use|run|call"
     r"|add|update|create|make|keep|write|commit|push|deploy|ask|tell|check|prefer|avoid|stop"
     r"|put|store|name|follow|test|build|lint|format|install|document|include|start|open|squash"
     r"|rebase|merge|tag|sign|bump|pin|branch|review|wait|leave|read)\b"
     r"|^[\w`.@/+-]+(?: [\w`.@/+-]+){0,2} only[.!]?$"
+    r"|^i (?:want|need|expect) (?:all|every|each|you)\b|^you(?:'re| are) not allowed to\b"
 )
 # The signals that only say where or that something is worth knowing ("In this project, …",
 # "FYI …"): what follows is standing only when it is no account of the moment.
@@ -257,13 +262,19 @@ _AND_DONT = re.compile(
 # The agent's ways with the person: asking, telling, bothering or waiting for them, rushing,
 # assuming, signing its work (not what the person owns: "don't touch my config" is the task's).
 _CONDUCT = re.compile(
-    r"(?i)\b(?:ask|tell|bother|ping|wait for|interrupt|confirm with)\s+me\b(?!\s+about\b)"
-    r"|\bme for\b"
-    r"|\b(?:rush|assume|guess)\b|\byour (?:signature|name|co-?author\w*|attribution|trailer)\b"
+    r"(?i)\b(?:ask|tell|bother|ping|wait for|interrupt|confirm with|check with)\s+me\b"
+    r"(?!\s+about\s+(?:the|this|that|it)\b)|\bme for\b|\bwait for my\b"
+    r"|\bask (?:for )?(?:permission|confirmation|approval)\b"
+    r"|\b(?:rush|assume|guess)\b|\byourself as\b|\bco-?author"
+    r"|\byour (?:signature|name|attribution|trailer)\b"
 )
+# What holds for the moment: a time, or the person away for a while (not "until I say so",
+# "until I assure you …").
 _FOR_NOW = re.compile(
-    r"(?i)\b(?:now|yet|this time|today|for the moment|first"
-    r"|until (?:i'?m|i am|we'?re|we are) (?:back|done|finished))\b"
+    r"(?i)\b(?:now|yet|this time|today|tonight|for the moment"
+    r"|until (?:i|we)(?:'m|'re| am| are| get| come) (?:back|done|finished)\b|until (?:i|we) return"
+    r"|until (?:tomorrow|later|monday|the weekend)"
+    r"|while (?:i'?m|i am|we'?re|we are)\b)"
 )
 # What describes a thing rather than asks for something: a sentence that opens on it.
 _A_THING = re.compile(r"(?i)^(?:the|this|that|these|those|it|its|it's|there|a|an|my|our|his|her)\b")

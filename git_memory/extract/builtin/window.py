@@ -206,7 +206,8 @@ def _the_teams(trap: Gathered, lacking: dict[str, set[str]]) -> bool:
 def _one_per_lack(traps: Sequence[Gathered]) -> list[Gathered]:
     """One memory per program the machines lack, in the place of its first trap: every
     session that showed the lack corroborates it, whatever its shell's words, and it says
-    what most of them used instead (the first seen of equals)."""
+    what most of those sessions used instead (the first seen of equals); the keys of the
+    others are its own, so a waiting candidate of any of them is this memory."""
     merged: dict[str, Gathered] = {}
     for trap in traps:
         lack = _lack(trap)
@@ -215,13 +216,14 @@ def _one_per_lack(traps: Sequence[Gathered]) -> list[Gathered]:
             for session, fact in trap.by_session.items():
                 into.by_session.setdefault(session, fact)
             into.people |= trap.people
-            into.alike |= trap.alike
+            into.alike |= trap.alike | {fact.key for fact in trap.by_session.values()}
     for entry in merged.values():
         used = Counter(_fix_of(fact) for fact in entry.by_session.values())
         best = used.most_common(1)[0][0]
         entry.by_session = dict(
             sorted(entry.by_session.items(), key=lambda item: _fix_of(item[1]) != best)
         )
+        entry.alike.discard(entry.occurrences()[0].key)  # the memory's own key
     kept: list[Gathered] = []
     for trap in traps:
         lack = _lack(trap)
