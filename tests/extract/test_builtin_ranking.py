@@ -13,7 +13,7 @@ import pytest
 from git_memory.extract.builtin import renderers
 from git_memory.extract.builtin.corroboration import rank
 from git_memory.extract.builtin.people import LOCAL, ActivityPeople, person_labels, person_of
-from git_memory.extract.builtin.window import memory_keys, plan_window
+from git_memory.extract.builtin.window import find_window, memory_keys, plan_window
 from git_memory.repo.binding import discover_worktree
 from git_memory.sessions.query import TurnRecord
 from git_memory.sessions.turns import ToolCall
@@ -166,6 +166,25 @@ def test_a_program_one_persons_machine_lacks_is_no_memory_of_the_team() -> None:
     plan = plan_window(sessions, {f"{k}-t1": k for k in most}, known=set(), people=three)
     placed = [f for found in plan.placed.values() for f in found]
     assert [f.content for f in placed if f.renderer == renderers.RENDERER_COMMAND_FIX] == [lacks]
+    # ... counted by people, not by one person's many sessions
+    many = {"a1": "ag TODO src", "a2": "ag TODO src", "a3": "ag TODO src"}
+    many |= {"b1": "grep -R -n TODO src", "c1": "grep -R -n TODO src"}
+    found = find_window(
+        [session(key, fix=fix) for key, fix in many.items()],
+        known=set(),
+        people={"a1": "alice", "a2": "alice", "a3": "alice", "b1": "bob", "c1": "carol"},
+    )
+    assert [m[0].content for m in found.memories] == [lacks]
+    # ... and a waiting candidate that named another alternative is this memory, seen again
+    held = "fix:rg\0ag"
+    found = find_window(
+        [session(key, fix=fix) for key, fix in most.items()],
+        people=three,
+        known={held},
+        held={held},
+    )
+    assert found.memories == []
+    assert [fact.key for fact in found.again] == [held]
     # and whatever each one used instead: one memory of the program the machines lack
     sessions = [session("s1"), session("s2", said["s2"], fix="ag TODO src")]
     plan = plan_window(sessions, {f"{k}-t1": k for k in said}, known=set(), people=people)

@@ -153,7 +153,7 @@ def _memories(
         if not _forbidden(dict(g.occurrences()[0].parameters).get("fix", ""), forbidden)
         and _the_teams(g, lacking)
     ]
-    traps = _one_per_lack(traps)
+    traps = _one_per_lack(traps, {session: person for session, person, _ in found.traps})
     candidates = [(g.occurrences(), g.alike) for g in [*_one_per_fix(traps), *rules]]
     for command, entry in one_per_script(found.worked).items():
         if entry.shown and not _forbidden(command, forbidden):
@@ -203,11 +203,12 @@ def _the_teams(trap: Gathered, lacking: dict[str, set[str]]) -> bool:
     return lack is None or len(lacking[lack]) >= MACHINE_LACK_PEOPLE
 
 
-def _one_per_lack(traps: Sequence[Gathered]) -> list[Gathered]:
+def _one_per_lack(traps: Sequence[Gathered], person_of: Mapping[str, str]) -> list[Gathered]:
     """One memory per program the machines lack, in the place of its first trap: every
     session that showed the lack corroborates it, whatever its shell's words, and it says
-    what most of those sessions used instead (the first seen of equals); the keys of the
-    others are its own, so a waiting candidate of any of them is this memory."""
+    what most people used instead (`person_of`: each session's; then most sessions, then the
+    first seen); the keys of the others are its own, so a waiting candidate of any of them is
+    this memory."""
     merged: dict[str, Gathered] = {}
     for trap in traps:
         lack = _lack(trap)
@@ -218,8 +219,11 @@ def _one_per_lack(traps: Sequence[Gathered]) -> list[Gathered]:
             into.people |= trap.people
             into.alike |= trap.alike | {fact.key for fact in trap.by_session.values()}
     for entry in merged.values():
-        used = Counter(_fix_of(fact) for fact in entry.by_session.values())
-        best = used.most_common(1)[0][0]
+        people: dict[str, set[str]] = {}
+        for session, fact in entry.by_session.items():
+            people.setdefault(_fix_of(fact), set()).add(person_of.get(session) or session)
+        sessions = Counter(_fix_of(fact) for fact in entry.by_session.values())
+        best = max(people, key=lambda fix: (len(people[fix]), sessions[fix]))
         entry.by_session = dict(
             sorted(entry.by_session.items(), key=lambda item: _fix_of(item[1]) != best)
         )
