@@ -138,7 +138,7 @@ def test_a_program_one_persons_machine_lacks_is_no_memory_of_the_team() -> None:
         failed = ToolCall(
             "c1", "Bash", {"command": "rg -n TODO src"}, f"{error}\nExit code: 127", "failed"
         )
-        found = _call("Bash", {"command": fix}, "src/app.py:3: # TODO")
+        found = _call("Bash", {"command": fix}, "src/app.py:3: pending = []")
         return key, [_record(f"{key}-t1", key, failed, found)]
 
     def traps(people: dict[str, str]) -> list[str]:
