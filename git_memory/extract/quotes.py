@@ -113,10 +113,10 @@ def origin_of(
 
 # A backslash typed right after a word at the end of a line: the agent's prompt takes it as a
 # line break the person asked for ("1. No, we dont use mermaid.js anymore\"), and the
-# transcript keeps it; not one of two (an escaped backslash). One standing apart goes on in the
-# next line, as a shell's does (`docker compose up \` then `-d --build`); with no next line
-# it is a word ("never use a trailing \").
-# (Not a drive's root: `C:\`.)
+# transcript keeps it; not one of two (an escaped backslash), nor a drive's root (`C:\`). One
+# standing apart is a line break too when a next line follows (a shell's `docker compose up \`
+# then `-d --build` reads on in it: `prose._GOES_ON`); with none it is a word ("never use a
+# trailing \").
 TYPED_LINE_BREAK = re.compile(
     # (the backslash first: a text is searched for it, not tried at each of its letters)
     r"\\(?:(?<=[^\s\\]\\)(?<![^A-Za-z][A-Za-z]:\\)(?<!^[A-Za-z]:\\)[ \t\r]*$"

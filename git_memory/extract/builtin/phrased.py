@@ -54,11 +54,6 @@ _SAID_OF_IT = re.compile(
 )
 
 
-def _asked(body: str) -> bool:
-    """Whether what follows a signal of time or place asks the agent for something."""
-    return bool(_ASKED.match(body)) and not _SAID_OF_IT.match(body)
-
-
 _ASKED = re.compile(
     r"(?i)^(?:please |you (?:should|must|need to|have to|will) |i(?: want| need|'d like"
     r"| would like) you to |let'?s |remember to |make sure |we )?(?:always|never|don'?t|do not"
@@ -69,6 +64,13 @@ _ASKED = re.compile(
     r"|^[\w`.@/+-]+(?: [\w`.@/+-]+){0,2} only[.!]?$"
     r"|^i (?:want|need|expect) (?:all|every|each|you)\b|^you(?:'re| are) not allowed to\b"
 )
+
+
+def _asked(body: str) -> bool:
+    """Whether what follows a signal of time or place asks the agent for something."""
+    return bool(_ASKED.match(body)) and not _SAID_OF_IT.match(body)
+
+
 # The signals that only say where or that something is worth knowing ("In this project, …",
 # "FYI …"): what follows is standing only when it is no account of the moment.
 _NOTE_SIGNAL = re.compile(r"(?i)^(?:in this|for this|note|fyi|just so|heads up|for the record)")

@@ -18,7 +18,6 @@ the person's sentence for a rule.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -145,15 +144,12 @@ def _memories(
     )
     forbidden = forbidden_commands(g.occurrences()[0].content for g in rules)
     # A trap whose fix a stated rule forbids would hand a teammate the forbidden command.
-    gathered = list(gather(found.traps, failure_key).values())
-    lacking = _lacking_people(gathered)
+    people = {session: person for session, person, _ in found.traps}
     traps = [
         g
-        for g in gathered
+        for g in _one_per_lack(list(gather(found.traps, failure_key).values()), people)
         if not _forbidden(dict(g.occurrences()[0].parameters).get("fix", ""), forbidden)
-        and _the_teams(g, lacking)
     ]
-    traps = _one_per_lack(traps, {session: person for session, person, _ in found.traps})
     candidates = [(g.occurrences(), g.alike) for g in [*_one_per_fix(traps), *rules]]
     for command, entry in one_per_script(found.worked).items():
         if entry.shown and not _forbidden(command, forbidden):
@@ -185,30 +181,13 @@ def _lack(trap: Gathered) -> str | None:
     return failing if lacks else None
 
 
-def _lacking_people(traps: Sequence[Gathered]) -> dict[str, set[str]]:
-    """The people each program of everyday use was seen missing for (`rg`, `fd`, `tree`)."""
-    people: dict[str, set[str]] = {}
-    for trap in traps:
-        lack = _lack(trap)
-        if lack is not None:
-            people.setdefault(lack, set()).update(trap.people - {""})
-    return people
-
-
-def _the_teams(trap: Gathered, lacking: dict[str, set[str]]) -> bool:
-    """Whether a trap holds for the team: any trap but a program of everyday use that fewer
-    than `MACHINE_LACK_PEOPLE` people's machines lack (one person's machine is not the
-    project every teammate works on)."""
-    lack = _lack(trap)
-    return lack is None or len(lacking[lack]) >= MACHINE_LACK_PEOPLE
-
-
 def _one_per_lack(traps: Sequence[Gathered], person_of: Mapping[str, str]) -> list[Gathered]:
-    """One memory per program the machines lack, in the place of its first trap: every
-    session that showed the lack corroborates it, whatever its shell's words, and it says
-    what most people used instead (`person_of`: each session's; then most sessions, then the
-    first seen); the keys of the others are its own, so a waiting candidate of any of them is
-    this memory."""
+    """One memory per program the machines lack, in the place of its first trap, when the
+    sessions of `MACHINE_LACK_PEOPLE` people show it (one person's machine is not the project
+    every teammate works on): every session that showed the lack corroborates it, whatever its
+    shell's words, and it says what most people used instead (`person_of`: each session's;
+    then most sessions, then the first seen). The keys of the others are its own, so a waiting
+    candidate of any of them is this memory."""
     merged: dict[str, Gathered] = {}
     for trap in traps:
         lack = _lack(trap)
@@ -219,11 +198,10 @@ def _one_per_lack(traps: Sequence[Gathered], person_of: Mapping[str, str]) -> li
             into.people |= trap.people
             into.alike |= trap.alike | {fact.key for fact in trap.by_session.values()}
     for entry in merged.values():
-        people: dict[str, set[str]] = {}
+        used: dict[str, list[str]] = {}  # each fix's sessions' people
         for session, fact in entry.by_session.items():
-            people.setdefault(_fix_of(fact), set()).add(person_of.get(session) or session)
-        sessions = Counter(_fix_of(fact) for fact in entry.by_session.values())
-        best = max(people, key=lambda fix: (len(people[fix]), sessions[fix]))
+            used.setdefault(_fix_of(fact), []).append(person_of.get(session) or session)
+        best = max(used, key=lambda fix: (len(set(used[fix])), len(used[fix])))
         entry.by_session = dict(
             sorted(entry.by_session.items(), key=lambda item: _fix_of(item[1]) != best)
         )
@@ -234,7 +212,9 @@ def _one_per_lack(traps: Sequence[Gathered], person_of: Mapping[str, str]) -> li
         if lack is None:
             kept.append(trap)
         elif lack in merged:
-            kept.append(merged.pop(lack))
+            entry = merged.pop(lack)
+            if len(entry.people - {""}) >= MACHINE_LACK_PEOPLE:
+                kept.append(entry)
     return kept
 
 
